@@ -1,0 +1,6 @@
+"""``lingjun-check`` and the release-data gate.
+
+The in-container checker (probes, rules, report) uses only the standard
+library and :mod:`packaging`; nothing in this package's ``__init__`` imports
+anything heavier, so it is safe to embed in the zipapp.
+"""

@@ -1,0 +1,63 @@
+"""What a checker rule gets: the facts, the release record that applies, the data and the options."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from lingjun.checks.facts import Facts
+from lingjun.checks.knowledge import KnowledgeData
+
+__all__ = ["CheckOptions", "ReleaseMatch", "CheckContext"]
+
+
+@dataclass
+class CheckOptions:
+    """User options that rules read."""
+
+    lang: str = "en"
+    #: path of a DeepSpeed JSON config to pre-flight (``--deepspeed-config``)
+    deepspeed_config: Optional[str] = None
+    #: the model the user will train or serve (``--model DeepSeek-R1``); known issues match on it
+    served_model: Optional[str] = None
+    #: GPUs the pod requests (``--gpus-per-pod``); else taken from the visible GPU count
+    gpus_per_pod: Optional[int] = None
+    require_gpu: bool = False
+    #: the date end-of-life comparisons use
+    today: dt.date = field(default_factory=dt.date.today)
+    #: root of the filesystem rules may read (config files); "/" live
+    root: str = "/"
+
+
+@dataclass
+class ReleaseMatch:
+    """Which release record applies and how it was chosen.
+
+    ``how`` is ``"option"`` (--release), ``"env"`` (LINGJUN_RELEASE),
+    ``"manifest"``, ``"fingerprint"`` or ``"none"``; ``score`` is the share
+    of the record's probed components whose installed version matches
+    (fingerprint only, 0.0-1.0).
+    """
+
+    ref: Optional[str] = None
+    how: str = "none"
+    score: Optional[float] = None
+    record: Optional[dict[str, Any]] = None
+    #: runner-up candidates for a fingerprint: [(ref, score), ...]
+    candidates: list[tuple[str, float]] = field(default_factory=list)
+
+
+@dataclass
+class CheckContext:
+    """Everything a rule may read.  Rules must not touch the live system themselves."""
+
+    facts: Facts
+    data: KnowledgeData
+    release: ReleaseMatch
+    options: CheckOptions = field(default_factory=CheckOptions)
+
+    @property
+    def record(self) -> Optional[dict[str, Any]]:
+        """The applicable release record (bundle JSON), or None."""
+        return self.release.record

@@ -1,0 +1,395 @@
+"""The facts ``lingjun-check`` probes, as plain dataclasses.
+
+A :class:`Facts` object is what the probes produce and what every rule reads.
+It is also the snapshot format: ``--collect FILE`` writes
+``Facts.to_dict()`` as JSON and ``--from FILE`` reads it back with
+:meth:`Facts.from_dict`.  The format is versioned by :data:`SNAPSHOT_SCHEMA`;
+unknown keys in a snapshot are ignored and missing keys take their defaults,
+so older and newer snapshots stay readable.
+
+Conventions:
+
+* ``None`` means "not known" (the probe did not run, failed, or the thing is
+  absent); each probe records why in :attr:`Facts.probe_errors`.
+* Versions are strings exactly as read.
+* Paths are as seen inside the container (the configurable root is
+  stripped before they are stored).
+* No secrets, host names or GPU UUIDs are stored unless the user asks
+  (``--include-ids``).
+
+Only the standard library is used.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+SNAPSHOT_SCHEMA = "lingjun-check/snapshot/1"
+
+__all__ = [
+    "SNAPSHOT_SCHEMA",
+    "Facts",
+    "HostFacts",
+    "PythonFacts",
+    "GpuFacts",
+    "NvmlFacts",
+    "SmiFacts",
+    "LibcudaFacts",
+    "DriverFacts",
+    "CudaFacts",
+    "LibraryFile",
+    "WheelFacts",
+    "NativeLibraryFacts",
+    "TorchBuildFacts",
+    "DistributionFacts",
+    "InterfaceFacts",
+    "LoaderFacts",
+    "ManifestFacts",
+    "ProbeRecord",
+]
+
+
+@dataclass
+class HostFacts:
+    """Operating system of the container (``/etc/os-release``) and the kernel."""
+
+    os_id: Optional[str] = None  # "ubuntu"
+    os_version_id: Optional[str] = None  # "24.04"
+    os_pretty_name: Optional[str] = None
+    kernel_release: Optional[str] = None  # uname -r
+    machine: Optional[str] = None  # uname -m: "x86_64", "aarch64"
+    hostname: Optional[str] = None  # only with --include-ids
+
+
+@dataclass
+class PythonFacts:
+    """The interpreter running the checker (or the one named in a snapshot)."""
+
+    version: Optional[str] = None  # "3.12.7"
+    version_full: Optional[str] = None  # sys.version first line, e.g. "3.12.7+gc (main, ...)"
+    implementation: Optional[str] = None  # "cpython"
+    executable: Optional[str] = None
+    prefix: Optional[str] = None
+    base_prefix: Optional[str] = None
+    in_virtualenv: Optional[bool] = None
+    site_packages: list[str] = field(default_factory=list)
+
+
+@dataclass
+class GpuFacts:
+    """One GPU as NVML (or nvidia-smi) reports it."""
+
+    index: int = 0
+    name: Optional[str] = None  # "NVIDIA H20", "NVIDIA GeForce RTX 4090"
+    #: NVML brand as a lower-case name: "tesla", "nvidia", "geforce", "geforce-rtx", "quadro", "unknown", ...
+    brand: Optional[str] = None
+    compute_capability: Optional[str] = None  # "9.0"
+    memory_total_mib: Optional[int] = None
+    uuid: Optional[str] = None  # only with --include-ids
+    pci_bus_id: Optional[str] = None  # only with --include-ids
+
+
+@dataclass
+class NvmlFacts:
+    """What ``libnvidia-ml.so.1`` says through ctypes."""
+
+    library_path: Optional[str] = None  # resolved path of libnvidia-ml.so.1
+    library_version: Optional[str] = None  # nvmlSystemGetNVMLVersion, e.g. "12.570.124.06", or from the file name
+    init_ok: Optional[bool] = None
+    init_error: Optional[str] = None  # e.g. "Driver/library version mismatch", "Unknown Error"
+    driver_version: Optional[str] = None  # nvmlSystemGetDriverVersion
+    cuda_driver_version: Optional[int] = None  # nvmlSystemGetCudaDriverVersion_v2, e.g. 12080
+    gpus: list[GpuFacts] = field(default_factory=list)
+
+
+@dataclass
+class SmiFacts:
+    """What ``nvidia-smi`` printed (fallback when NVML via ctypes is unusable)."""
+
+    available: Optional[bool] = None
+    error: Optional[str] = None
+    timed_out: bool = False
+    driver_version: Optional[str] = None
+    cuda_version: Optional[str] = None  # "12.8" from the banner / -q
+    gpus: list[GpuFacts] = field(default_factory=list)
+
+
+@dataclass
+class LibcudaFacts:
+    """The ``libcuda.so.1`` the dynamic loader resolves."""
+
+    path: Optional[str] = None  # where the loader found it
+    real_path: Optional[str] = None  # after following symlinks: ".../libcuda.so.570.124.06"
+    file_version: Optional[str] = None  # driver version from the file name: "570.124.06"
+    #: the resolved file is a forward-compatibility library (under /usr/local/cuda/compat or a cuda-compat package)
+    is_forward_compat: Optional[bool] = None
+    driver_api_version: Optional[int] = None  # cuDriverGetVersion: 12080
+    init_error: Optional[str] = None  # cuInit result text when it fails, e.g. "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE (804)"
+    #: every libcuda.so.1 candidate in loader order (LD_LIBRARY_PATH, then ld.so.conf.d order)
+    candidates: list[str] = field(default_factory=list)
+
+
+@dataclass
+class DriverFacts:
+    """Kernel driver and device nodes."""
+
+    #: version from /proc/driver/nvidia/version (proprietary or open kernel module)
+    kernel_module_version: Optional[str] = None
+    kernel_module_flavor: Optional[str] = None  # "proprietary" | "open"
+    proc_version_error: Optional[str] = None  # e.g. "absent", "permission denied"
+    device_nodes: list[str] = field(default_factory=list)  # "/dev/nvidiactl", "/dev/nvidia0", ...
+    #: False when the nodes exist but cannot be opened (device cgroup), None when not tried
+    device_nodes_accessible: Optional[bool] = None
+
+
+@dataclass
+class CudaFacts:
+    """CUDA toolkit in the image and its forward-compatibility package."""
+
+    toolkit_version: Optional[str] = None  # version.json "cuda" -> "version": "12.8.1"
+    version_file: Optional[str] = None
+    env_cuda_version: Optional[str] = None  # CUDA_VERSION: "12.8.0.038"
+    #: CUDA_DRIVER_VERSION in NGC images: the bundled compat user-mode driver, e.g. "570.86.10"
+    env_compat_driver_version: Optional[str] = None
+    compat_dir: Optional[str] = None  # "/usr/local/cuda/compat" when present
+    compat_libcuda_version: Optional[str] = None  # from libcuda.so.<ver> inside compat_dir
+
+
+@dataclass
+class LibraryFile:
+    """A shared library file found on disk."""
+
+    path: str
+    version: Optional[str] = None  # from the file name or the header next to it
+    #: how the loader would reach it: "LD_LIBRARY_PATH", "ld.so.conf", "default", "wheel", "other"
+    via: Optional[str] = None
+
+
+@dataclass
+class WheelFacts:
+    """A pip distribution that ships a native library (``nvidia-nccl-cu12``)."""
+
+    name: str
+    version: Optional[str] = None
+    cuda_major: Optional[int] = None  # 12 for nvidia-nccl-cu12
+    location: Optional[str] = None
+
+
+@dataclass
+class NativeLibraryFacts:
+    """cuDNN or NCCL: headers, library files and wheels.
+
+    ``resolved`` is the file the dynamic loader would pick for the SONAME
+    (``libnccl.so.2``, ``libcudnn.so.9``) given ``LD_LIBRARY_PATH`` and the
+    ld.so.conf order; ``expected_by_torch`` is the version torch's metadata
+    pins (``Requires-Dist: nvidia-nccl-cu12==2.19.3``), when it pins one.
+    """
+
+    header_version: Optional[str] = None
+    header_path: Optional[str] = None
+    files: list[LibraryFile] = field(default_factory=list)
+    resolved: Optional[LibraryFile] = None
+    wheels: list[WheelFacts] = field(default_factory=list)
+    env_version: Optional[str] = None  # NCCL_VERSION / CUDNN_VERSION image env
+    expected_by_torch: Optional[str] = None
+
+
+@dataclass
+class TorchBuildFacts:
+    """Build facts of the installed torch, read from ``torch/version.py`` without importing torch."""
+
+    version: Optional[str] = None  # __version__: "2.7.1.8+nv25.3"
+    cuda: Optional[str] = None  # "12.8" or None for CPU builds
+    hip: Optional[str] = None
+    git_version: Optional[str] = None
+    debug: Optional[bool] = None
+    location: Optional[str] = None  # directory holding torch/
+    #: compiled CUDA architectures when known (from a collect_env paste or a manifest), e.g. ["sm_80", "sm_90"]
+    arch_list: list[str] = field(default_factory=list)
+    cudnn_version: Optional[str] = None  # cuDNN torch was built against, when known
+
+
+@dataclass
+class DistributionFacts:
+    """An installed Python distribution (from its ``*.dist-info``)."""
+
+    name: str  # as in METADATA
+    version: Optional[str] = None  # None when METADATA is broken
+    location: Optional[str] = None  # the site-packages directory
+    installer: Optional[str] = None  # INSTALLER file: "pip", "uv", "conda", ...
+    requires: list[str] = field(default_factory=list)  # Requires-Dist lines
+    direct_url: Optional[str] = None  # url from direct_url.json (local builds, VCS)
+    error: Optional[str] = None  # what was wrong with the metadata
+
+
+@dataclass
+class InterfaceFacts:
+    """A network interface from ``/sys/class/net``."""
+
+    name: str
+    operstate: Optional[str] = None  # "up", "down", "unknown"
+    mtu: Optional[int] = None
+    ipv4: list[str] = field(default_factory=list)  # "10.0.0.5/24"
+    ipv6: list[str] = field(default_factory=list)
+
+
+@dataclass
+class LoaderFacts:
+    """Search order of the dynamic loader."""
+
+    ld_library_path: list[str] = field(default_factory=list)
+    #: /etc/ld.so.conf.d/*.conf files in the order ldconfig reads them, each with its directories
+    ld_so_conf: list[dict[str, Any]] = field(default_factory=list)  # {"file": ..., "dirs": [...]}
+
+
+@dataclass
+class ManifestFacts:
+    """A release manifest an image carries (``/etc/lingjun/release.json``) or ``LINGJUN_RELEASE``."""
+
+    path: Optional[str] = None
+    release: Optional[str] = None  # "training-nv-pytorch:25.07"
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class ProbeRecord:
+    """How one probe went."""
+
+    name: str
+    seconds: float = 0.0
+    ok: bool = True
+    error: Optional[str] = None
+    timed_out: bool = False
+
+
+@dataclass
+class Facts:
+    """Everything the probes found.  See the module docstring for conventions."""
+
+    schema: str = SNAPSHOT_SCHEMA
+    collected_at: Optional[str] = None  # ISO 8601 UTC
+    #: where the facts came from: "live", "snapshot", "collect_env"
+    origin: str = "live"
+    host: HostFacts = field(default_factory=HostFacts)
+    python: PythonFacts = field(default_factory=PythonFacts)
+    driver: DriverFacts = field(default_factory=DriverFacts)
+    nvml: NvmlFacts = field(default_factory=NvmlFacts)
+    nvidia_smi: SmiFacts = field(default_factory=SmiFacts)
+    libcuda: LibcudaFacts = field(default_factory=LibcudaFacts)
+    cuda: CudaFacts = field(default_factory=CudaFacts)
+    cudnn: NativeLibraryFacts = field(default_factory=NativeLibraryFacts)
+    nccl: NativeLibraryFacts = field(default_factory=NativeLibraryFacts)
+    torch: Optional[TorchBuildFacts] = None
+    distributions: list[DistributionFacts] = field(default_factory=list)
+    env: dict[str, str] = field(default_factory=dict)  # allow-listed variables only
+    network: list[InterfaceFacts] = field(default_factory=list)
+    loader: LoaderFacts = field(default_factory=LoaderFacts)
+    manifest: Optional[ManifestFacts] = None
+    probes: list[ProbeRecord] = field(default_factory=list)
+
+    # -- convenience views used by many rules ---------------------------------
+
+    @property
+    def gpus(self) -> list[GpuFacts]:
+        """GPUs from NVML, else from nvidia-smi."""
+        return self.nvml.gpus or self.nvidia_smi.gpus
+
+    @property
+    def driver_version(self) -> Optional[str]:
+        """Kernel driver version: /proc first, then NVML, then nvidia-smi."""
+        return self.driver.kernel_module_version or self.nvml.driver_version or self.nvidia_smi.driver_version
+
+    @property
+    def has_nvidia_driver(self) -> bool:
+        """True when any sign of an NVIDIA driver is present in the container."""
+        return bool(
+            self.driver_version
+            or self.driver.device_nodes
+            or self.libcuda.path
+            or self.nvml.library_path
+        )
+
+    def distribution(self, name: str) -> Optional[DistributionFacts]:
+        """The installed distribution called ``name`` (PEP 503 normalised match), or None."""
+        wanted = _normalise(name)
+        for dist in self.distributions:
+            if _normalise(dist.name) == wanted:
+                return dist
+        return None
+
+    # -- (de)serialisation -----------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict (the snapshot format)."""
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Facts":
+        """Build facts from a snapshot dict; unknown keys are ignored.
+
+        Raises:
+            ValueError: when ``data`` is not a mapping or has a value of the wrong type.
+        """
+        if not isinstance(data, dict):
+            raise ValueError("snapshot must be a JSON object")
+        return _build(cls, data, "snapshot")
+
+
+def _normalise(name: str) -> str:
+    import re
+
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _build(cls: type, data: Any, where: str) -> Any:
+    if not isinstance(data, dict):
+        raise ValueError(f"{where}: expected an object, got {type(data).__name__}")
+    hints = typing.get_type_hints(cls)
+    kwargs: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        if f.name not in data:
+            continue
+        kwargs[f.name] = _convert(hints[f.name], data[f.name], f"{where}.{f.name}")
+    return cls(**kwargs)
+
+
+def _convert(hint: Any, value: Any, where: str) -> Any:
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin is typing.Union:
+        if value is None:
+            return None
+        inner = [a for a in args if a is not type(None)]
+        return _convert(inner[0], value, where)
+    if dataclasses.is_dataclass(hint):
+        return _build(hint, value, where)
+    if origin is list:
+        if not isinstance(value, list):
+            raise ValueError(f"{where}: expected a list, got {type(value).__name__}")
+        return [_convert(args[0], item, f"{where}[{i}]") for i, item in enumerate(value)]
+    if origin is dict:
+        if not isinstance(value, dict):
+            raise ValueError(f"{where}: expected an object, got {type(value).__name__}")
+        return dict(value)
+    if hint is Any:
+        return value
+    if hint is bool:
+        if not isinstance(value, bool):
+            raise ValueError(f"{where}: expected true/false, got {value!r}")
+        return value
+    if hint is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"{where}: expected an integer, got {value!r}")
+        return value
+    if hint is float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ValueError(f"{where}: expected a number, got {value!r}")
+        return float(value)
+    if hint is str:
+        if not isinstance(value, str):
+            raise ValueError(f"{where}: expected a string, got {value!r}")
+        return value
+    return value

@@ -1,0 +1,54 @@
+"""Registry of checker rules.
+
+Each rule is a function in its own module under :mod:`lingjun.checks.rules`,
+registered with :func:`rule`.  It takes a :class:`~lingjun.checks.context.CheckContext`
+and yields :class:`~lingjun.checks.findings.Finding` objects.  A rule that
+raises is reported by the runner as an ``internal`` error finding for that
+rule; it never aborts the report.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable, Iterable
+
+from lingjun.checks.findings import Finding, Text
+
+if TYPE_CHECKING:  # pragma: no cover
+    from lingjun.checks.context import CheckContext
+
+__all__ = ["RuleSpec", "rule", "RULES"]
+
+RuleFunc = Callable[["CheckContext"], Iterable[Finding]]
+
+
+@dataclass(frozen=True)
+class RuleSpec:
+    """A registered rule: id (``area.name``), report area, one-line title in both languages, and its function."""
+
+    id: str
+    area: str
+    title: Text
+    func: RuleFunc
+    #: needs an NVIDIA driver in the container; reported as skipped without one
+    needs_gpu: bool = False
+
+
+#: id -> rule, in registration order
+RULES: dict[str, RuleSpec] = {}
+
+
+def rule(id: str, area: str, title_en: str, title_zh: str, needs_gpu: bool = False) -> Callable[[RuleFunc], RuleFunc]:
+    """Decorator registering a checker rule.
+
+    Raises:
+        ValueError: when the id is registered twice.
+    """
+
+    def decorate(func: RuleFunc) -> RuleFunc:
+        if id in RULES:
+            raise ValueError(f"checker rule {id!r} registered twice")
+        RULES[id] = RuleSpec(id=id, area=area, title=Text(title_en, title_zh), func=func, needs_gpu=needs_gpu)
+        return func
+
+    return decorate

@@ -1,0 +1,1 @@
+"""Checker rules, one small module each; importing this package registers them all."""

@@ -1,0 +1,134 @@
+"""Constrained scalar types shared by the data models.
+
+Every version in the knowledge base is a string.  These annotated types
+validate the string's shape and, where a comparison is needed, parse it with
+:mod:`packaging` or the driver/CUDA types in :mod:`lingjun.checks.versions`;
+nothing is ever read as a float.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated
+from urllib.parse import urlsplit
+
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from pydantic import AfterValidator, Field, StringConstraints, WithJsonSchema
+
+from lingjun.checks.versions import CudaVersion, DriverVersion, VersionFormatError
+
+__all__ = [
+    "Identifier",
+    "FamilyId",
+    "ReleaseVersion",
+    "ReleaseRef",
+    "VersionString",
+    "DriverVersionString",
+    "CudaVersionString",
+    "SpecifierString",
+    "Url",
+    "ShortText",
+    "YearMonth",
+]
+
+#: lower-case id: ``torch``, ``flash-attn``, ``training-nv-pytorch``
+Identifier = Annotated[
+    str,
+    StringConstraints(pattern=r"^[a-z0-9][a-z0-9._-]{0,63}$"),
+]
+
+FamilyId = Identifier
+
+#: Image release version ``YY.MM`` (``25.07``), always quoted in YAML.
+ReleaseVersion = Annotated[
+    str,
+    StringConstraints(pattern=r"^\d{2}\.(0[1-9]|1[0-2])$"),
+]
+
+#: ``<family>:<YY.MM>``, e.g. ``training-nv-pytorch:25.03``.
+ReleaseRef = Annotated[
+    str,
+    StringConstraints(pattern=r"^[a-z0-9][a-z0-9._-]{0,63}:\d{2}\.(0[1-9]|1[0-2])$"),
+]
+
+#: A version exactly as published (``2.7.1.8+nv25.3``, ``0.8.2.dev0+g61c7a1b8.d20250325.cu128``).
+VersionString = Annotated[
+    str,
+    StringConstraints(pattern=r"^[0-9A-Za-z][0-9A-Za-z.+_-]{0,127}$"),
+]
+
+#: One line of free text that is not a translated sentence (a title, a value as published).
+ShortText = Annotated[str, StringConstraints(min_length=1, max_length=300)]
+
+#: ``YYYY-MM``: a month, used for driver end-of-life dates NVIDIA gives to the month.
+YearMonth = Annotated[str, StringConstraints(pattern=r"^20\d{2}-(0[1-9]|1[0-2])$")]
+
+
+def _check_driver(value: str) -> str:
+    try:
+        DriverVersion.parse(value)
+    except VersionFormatError as exc:
+        raise ValueError(f"{exc}; write it like \"570\" or \"570.124.06\"") from None
+    return value
+
+
+def _check_cuda(value: str) -> str:
+    try:
+        CudaVersion.parse(value)
+    except VersionFormatError as exc:
+        raise ValueError(f"{exc}; write it like \"12.8\" or \"12.8.1\"") from None
+    return value
+
+
+def _check_specifier(value: str) -> str:
+    try:
+        SpecifierSet(value)
+    except InvalidSpecifier:
+        raise ValueError(f"not a PEP 440 version specifier: {value!r} (write e.g. \">=0.15,<0.17\")") from None
+    return value
+
+
+def _check_url(value: str) -> str:
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.netloc or " " in value:
+        raise ValueError(f"not an http(s) URL: {value!r}")
+    return value
+
+
+#: NVIDIA driver version: ``575``, ``470.57``, ``570.124.06``.
+DriverVersionString = Annotated[
+    str,
+    AfterValidator(_check_driver),
+    WithJsonSchema({"type": "string", "pattern": r"^[Rr]?\d{2,4}(\.\d{1,3}){0,2}$"}),
+]
+
+#: CUDA toolkit version: ``12.8``, ``12.8.0``, ``12.8.0.038``.
+CudaVersionString = Annotated[
+    str,
+    AfterValidator(_check_cuda),
+    WithJsonSchema({"type": "string", "pattern": r"^\d{1,2}\.\d{1,2}(\.\d{1,4}){0,2}$"}),
+]
+
+#: PEP 440 specifier set: ``<0.8.2.dev0``, ``>=0.15,<0.17``.
+SpecifierString = Annotated[
+    str,
+    AfterValidator(_check_specifier),
+    WithJsonSchema({"type": "string", "minLength": 1}),
+]
+
+#: An absolute http(s) URL, kept as written (no normalisation).
+Url = Annotated[
+    str,
+    AfterValidator(_check_url),
+    WithJsonSchema({"type": "string", "format": "uri", "pattern": "^https?://"}),
+]
+
+_CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+def contains_cjk(text: str) -> bool:
+    """True when ``text`` contains at least one CJK ideograph."""
+    return bool(_CJK.search(text))
+
+
+NonEmptyText = Annotated[str, Field(min_length=1, max_length=20000)]

@@ -1,0 +1,713 @@
+"""pydantic v2 models: the single source of truth for lingjun-kb data.
+
+Every YAML file under ``releases/`` is one *document* with a ``kind`` field:
+
+===================  =================================================  ==========================
+kind                 model                                              where
+===================  =================================================  ==========================
+``release``          :class:`ReleaseRecord`                             ``releases/<family>/<YY.MM>.yaml``
+``families``         :class:`FamilyCatalog`                             ``releases/families.yaml``
+``components``       :class:`ComponentCatalog`                          ``releases/components.yaml``
+``known-issue``      :class:`KnownIssue`                                ``releases/known-issues/<id>.yaml``
+``cuda-drivers``     :class:`CudaDriverReference`                       ``releases/reference/cuda-drivers.yaml``
+``driver-branches``  :class:`DriverBranchReference`                     ``releases/reference/driver-branches.yaml``
+===================  =================================================  ==========================
+
+All models forbid unknown fields and are frozen.  Every prose field is a
+:class:`LocalizedText` holding English and Simplified Chinese.  Versions are
+strings (see :mod:`lingjun.schema.fields`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from enum import Enum
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from lingjun.schema.fields import (
+    CudaVersionString,
+    DriverVersionString,
+    FamilyId,
+    Identifier,
+    NonEmptyText,
+    ReleaseRef,
+    ReleaseVersion,
+    ShortText,
+    SpecifierString,
+    Url,
+    VersionString,
+    YearMonth,
+)
+
+SCHEMA_VERSION = 1
+
+
+class StrictModel(BaseModel):
+    """Base of every model: unknown fields are errors, instances are immutable."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, use_enum_values=False)
+
+
+# --------------------------------------------------------------------------
+# enums
+# --------------------------------------------------------------------------
+
+
+class Language(str, Enum):
+    """Language of an official page (``id`` is Indonesian: Alibaba Cloud publishes some notes only there)."""
+
+    en = "en"
+    zh = "zh"
+    id = "id"
+
+
+class Accelerator(str, Enum):
+    """Accelerator an image family targets."""
+
+    nvidia_gpu = "nvidia-gpu"
+    ppu = "ppu"
+
+
+class Scenario(str, Enum):
+    """What the image is meant for; the official pages say "Training/Inference"."""
+
+    training = "training"
+    inference = "inference"
+
+
+class FamilyRole(str, Enum):
+    """``product``: an Alibaba Cloud image family; ``base``: an upstream image ours are aligned with (NGC PyTorch)."""
+
+    product = "product"
+    base = "base"
+
+
+class ReleaseStatus(str, Enum):
+    """Lifecycle of one release."""
+
+    current = "current"
+    superseded = "superseded"
+    deprecated = "deprecated"
+
+
+class Product(str, Enum):
+    """Alibaba Cloud product an image tag is meant for."""
+
+    acs = "acs"
+    lingjun_multi_tenant = "lingjun-multi-tenant"
+    lingjun_single_tenant = "lingjun-single-tenant"
+
+
+class CpuArch(str, Enum):
+    """CPU architecture of an image build."""
+
+    amd64 = "amd64"
+    aarch64 = "aarch64"
+
+
+class Layer(str, Enum):
+    """Layer of the image a component belongs to.
+
+    ``build``: operating system, interpreter and tools (Ubuntu, Python, gdb);
+    ``runtime``: accelerator runtime and communication (CUDA, cuDNN, ACCL-N);
+    ``library``: Python packages (torch, vLLM, DeepSpeed).
+    """
+
+    build = "build"
+    runtime = "runtime"
+    library = "library"
+
+
+class ProbeKind(str, Enum):
+    """How ``lingjun-check`` reads a component's installed version."""
+
+    pypi = "pypi"  # importlib.metadata distribution(s) named in ``pypi``
+    os_release = "os-release"  # /etc/os-release VERSION_ID
+    python = "python"  # the interpreter's version
+    cuda_toolkit = "cuda-toolkit"  # /usr/local/cuda/version.json, CUDA_VERSION
+    cudnn = "cudnn"  # cudnn_version.h, libcudnn.so.*, nvidia-cudnn-cu* wheels
+    nccl = "nccl"  # nccl.h, libnccl.so.*, nvidia-nccl-cu* wheels (ACCL-N replaces it)
+    executable = "executable"  # ``<executable> --version`` (time-bounded) or package files
+    none = "none"  # not probed
+
+
+class GpuArchitecture(str, Enum):
+    """NVIDIA GPU architecture generations."""
+
+    volta = "volta"
+    turing = "turing"
+    ampere = "ampere"
+    ada = "ada"
+    hopper = "hopper"
+    blackwell = "blackwell"
+
+
+class DriverVendor(str, Enum):
+    """Who ships the kernel driver the image needs."""
+
+    nvidia = "nvidia"
+    ppu = "ppu"  # Alibaba T-Head PPU driver
+
+
+class Severity(str, Enum):
+    """Severity of a known issue or finding."""
+
+    error = "error"
+    warning = "warning"
+    info = "info"
+
+
+class IssueStatus(str, Enum):
+    """State of a known issue."""
+
+    open = "open"
+    mitigated = "mitigated"
+    fixed = "fixed"
+    wont_fix = "wont-fix"
+
+
+class ConflictSide(str, Enum):
+    """Where a contradicted value was stated."""
+
+    component_list = "component-list"
+    features_text = "features-text"
+    driver_text = "driver-text"
+    assets = "assets"
+    title = "title"
+    other_release = "other-release"
+    other_page = "other-page"
+
+
+class StatedIn(str, Enum):
+    """Part of the official page a component version comes from."""
+
+    component_list = "component-list"
+    features_text = "features-text"
+    driver_text = "driver-text"
+
+
+class BranchDecision(str, Enum):
+    """How a record resolves a driver branch listed both as allowed and as must-upgrade."""
+
+    allowed = "allowed"
+    must_upgrade = "must-upgrade"
+
+
+class BranchType(str, Enum):
+    """NVIDIA data center driver branch designation."""
+
+    production = "production"  # PB
+    new_feature = "new-feature"  # NFB
+    long_term_support = "long-term-support"  # LTSB
+
+
+# --------------------------------------------------------------------------
+# shared building blocks
+# --------------------------------------------------------------------------
+
+
+class LocalizedText(StrictModel):
+    """The same text in English and Simplified Chinese; both must be non-empty.
+
+    Markdown inline syntax is allowed; the site escapes raw HTML.
+    """
+
+    en: NonEmptyText
+    zh: NonEmptyText
+
+    @model_validator(mode="after")
+    def _not_blank(self) -> "LocalizedText":
+        for lang in ("en", "zh"):
+            if not getattr(self, lang).strip():
+                raise ValueError(f"{lang} text is blank")
+        return self
+
+
+class Source(StrictModel):
+    """An official page a record's facts were taken from."""
+
+    url: Url
+    language: Language
+    title: ShortText | None = None
+    #: the page's own "last updated" stamp as printed (it is not a release date)
+    last_updated: ShortText | None = None
+    #: what this copy of the page did or did not show (e.g. "component list empty")
+    note: LocalizedText | None = None
+
+
+class UpstreamRef(StrictModel):
+    """A link to an upstream issue, pull request or release (``vllm-project/vllm#13693``)."""
+
+    project: ShortText
+    kind: Literal["issue", "pull", "release", "doc", "commit"]
+    url: Url
+    number: int | None = Field(default=None, ge=1)
+    title: ShortText | None = None
+
+
+class ConflictValue(StrictModel):
+    """One of the contradicting values and where it was stated."""
+
+    value: ShortText
+    stated_in: ConflictSide
+    source: Url | None = None
+
+
+class SourceConflict(StrictModel):
+    """Where the official pages contradict themselves, and what the record keeps."""
+
+    id: Identifier
+    #: dotted path of the record field concerned, e.g. ``components.cuda`` or ``driver.must_upgrade_branches``
+    field: ShortText
+    description: LocalizedText
+    values: list[ConflictValue] = Field(min_length=1)
+    #: the value the record keeps; ``None`` when it keeps none (the field is left out)
+    kept: ShortText | None = None
+    reason: LocalizedText
+
+
+# --------------------------------------------------------------------------
+# families
+# --------------------------------------------------------------------------
+
+
+class Family(StrictModel):
+    """An image family (``training-nv-pytorch``) or an upstream base (``ngc-pytorch``).
+
+    ``public_registry_pattern`` and ``vpc_registry_pattern`` use ``{image}``
+    and ``{tag}`` placeholders; the VPC pattern keeps the official page's
+    ``{region-id}`` placeholder for the user to fill in.
+    """
+
+    id: FamilyId
+    role: FamilyRole = FamilyRole.product
+    image_name: Identifier
+    title: LocalizedText
+    description: LocalizedText
+    vendor: ShortText
+    accelerator: Accelerator
+    scenarios: list[Scenario] = Field(min_length=1)
+    framework: Identifier
+    public_registry_pattern: Annotated[str, Field(pattern=r"^[a-z0-9.-]+/([a-z0-9._-]+/)*\{image\}:\{tag\}$")]
+    vpc_registry_pattern: Annotated[str, Field(pattern=r"\{region-id\}.*\{image\}:\{tag\}$")] | None = None
+    #: what the pages say about where the VPC registry works
+    vpc_note: LocalizedText | None = None
+    homepage: Url | None = None
+    sources: list[Source] = Field(default_factory=list)
+
+
+class FamilyCatalog(StrictModel):
+    """``releases/families.yaml``."""
+
+    kind: Literal["families"]
+    schema_version: Literal[1] = 1
+    families: list[Family] = Field(min_length=1)
+
+
+# --------------------------------------------------------------------------
+# component catalog
+# --------------------------------------------------------------------------
+
+
+class ProbeHint(StrictModel):
+    """How the checker reads the installed version of a component."""
+
+    kind: ProbeKind
+    #: executable name for ``kind: executable`` (``gdb``, ``perf``, ``ffmpeg``)
+    executable: Identifier | None = None
+    #: regular expression with one group capturing the version from the executable's output
+    version_regex: ShortText | None = None
+
+
+class Component(StrictModel):
+    """A catalog entry: one software component whatever name a page uses for it."""
+
+    id: Identifier
+    name: ShortText
+    #: every spelling the official pages use (``Torch``, ``torch``); matched case-sensitively first, then case-insensitively
+    published_names: list[ShortText] = Field(min_length=1)
+    layer: Layer
+    description: LocalizedText
+    homepage: Url
+    #: release-notes URL pattern; placeholders: ``{version}`` as published, ``{release}`` (PEP 440 release part, e.g. 2.7.1.8), ``{release3}`` (first three fields)
+    release_notes_url: ShortText | None = None
+    #: PyPI distribution names that provide it (``flash-attn``, ``flash_attn_3``)
+    pypi: list[ShortText] = Field(default_factory=list)
+    probe: ProbeHint
+    #: the image ships a build modified by Alibaba Cloud (``+ali``, ``+nv25.3``): never reinstall it from PyPI
+    vendor_build: bool = False
+    #: compiled against torch's C++ ABI: breaks when torch changes
+    torch_extension: bool = False
+
+
+class ComponentCatalog(StrictModel):
+    """``releases/components.yaml``."""
+
+    kind: Literal["components"]
+    schema_version: Literal[1] = 1
+    components: list[Component] = Field(min_length=1)
+
+
+# --------------------------------------------------------------------------
+# known issues
+# --------------------------------------------------------------------------
+
+
+class EnvClause(StrictModel):
+    """A condition on one environment variable; exactly one test is given."""
+
+    name: Annotated[str, Field(pattern=r"^[A-Z_][A-Z0-9_]*$")]
+    equals: str | None = None
+    not_equals: str | None = None
+    unset: bool | None = None
+
+    @model_validator(mode="after")
+    def _one_test(self) -> "EnvClause":
+        given = [t for t in ("equals", "not_equals", "unset") if getattr(self, t) is not None]
+        if len(given) != 1:
+            raise ValueError("give exactly one of equals, not_equals, unset")
+        return self
+
+
+class Condition(StrictModel):
+    """A machine-matchable condition the checker evaluates against the probed facts.
+
+    All given parts must hold (logical AND); an empty part does not constrain.
+    ``components`` maps a catalog id to a PEP 440 specifier set.
+    ``gpu_models`` are case-insensitive substrings of the NVML GPU name (any
+    GPU matching is enough).  ``served_models`` are matched against the model
+    the user names with ``lingjun-check --model``; when the user names none,
+    the checker reports the issue as "may apply".
+    """
+
+    components: dict[Identifier, SpecifierString] = Field(default_factory=dict)
+    gpu_models: list[ShortText] = Field(default_factory=list)
+    served_models: list[ShortText] = Field(default_factory=list)
+    env: list[EnvClause] = Field(default_factory=list)
+    architectures: list[CpuArch] = Field(default_factory=list)
+
+
+class Affects(StrictModel):
+    """What a known issue affects, for people and for the site."""
+
+    families: list[FamilyId] = Field(default_factory=list)
+    #: releases affected, as ``family:YY.MM``
+    releases: list[ReleaseRef] = Field(default_factory=list)
+    components: dict[Identifier, SpecifierString] = Field(default_factory=dict)
+    gpu_models: list[ShortText] = Field(default_factory=list)
+    served_models: list[ShortText] = Field(default_factory=list)
+
+
+class KnownIssue(StrictModel):
+    """``releases/known-issues/<id>.yaml``: an issue that can span releases."""
+
+    kind: Literal["known-issue"]
+    schema_version: Literal[1] = 1
+    id: Identifier
+    title: LocalizedText
+    description: LocalizedText
+    workaround: LocalizedText
+    severity: Severity
+    status: IssueStatus
+    affects: Affects
+    fixed_in: list[ReleaseRef] = Field(default_factory=list)
+    upstream: list[UpstreamRef] = Field(default_factory=list)
+    condition: Condition | None = None
+    sources: list[Source] = Field(min_length=1)
+
+
+# --------------------------------------------------------------------------
+# reference data (NVIDIA)
+# --------------------------------------------------------------------------
+
+
+class ReferenceSource(StrictModel):
+    """A cited page for reference rows."""
+
+    id: Identifier
+    url: Url
+    description: ShortText
+
+
+class ToolkitDriverRow(StrictModel):
+    """CUDA Toolkit release notes, Table 3: toolkit release -> minimum driver."""
+
+    cuda: CudaVersionString  # major.minor
+    release: ShortText  # "12.8 Update 1"
+    toolkit: CudaVersionString  # 12.8.1
+    linux_min_driver: DriverVersionString
+    windows_min_driver: ShortText | None = None
+    source: Identifier
+
+
+class MinorVersionCompatRow(StrictModel):
+    """Table 2: the driver range giving CUDA minor-version compatibility within a major."""
+
+    cuda_major: int = Field(ge=10, le=99)
+    min_branch: int = Field(ge=100)
+    #: newer branches still run the major through plain backward compatibility
+    max_branch_exclusive: int | None = None
+    min_driver: DriverVersionString
+    sources: list[Identifier] = Field(min_length=1)
+
+
+class ToolkitBranchRow(StrictModel):
+    """From the 13.4 notes on: the driver branch named for a 13.x toolkit."""
+
+    cuda: CudaVersionString
+    branch: int = Field(ge=100)
+    source: Identifier
+
+
+class ForwardCompatImageRow(StrictModel):
+    """Branches a CUDA base image admits for forward compatibility (its ``NVIDIA_REQUIRE_CUDA``)."""
+
+    image_cuda: CudaVersionString
+    branches: list[int] = Field(min_length=1)
+    source: Identifier
+
+
+class CudaDriverReference(StrictModel):
+    """``releases/reference/cuda-drivers.yaml``: NVIDIA's compatibility tables.
+
+    Rows the research marked UNVERIFIED are not included.
+    """
+
+    kind: Literal["cuda-drivers"]
+    schema_version: Literal[1] = 1
+    sources: list[ReferenceSource] = Field(min_length=1)
+    toolkit_min_driver: list[ToolkitDriverRow] = Field(min_length=1)
+    toolkit_branch: list[ToolkitBranchRow] = Field(default_factory=list)
+    minor_version_compat: list[MinorVersionCompatRow] = Field(min_length=1)
+    forward_compat_images: list[ForwardCompatImageRow] = Field(default_factory=list)
+    #: GPU classes on which forward compatibility (cuda-compat) works
+    forward_compat_scope: LocalizedText
+
+
+class DriverBranch(StrictModel):
+    """One NVIDIA data center driver branch and its lifecycle."""
+
+    branch: int = Field(ge=100)
+    type: BranchType | None = None
+    end_of_life: bool
+    #: end-of-life month where NVIDIA states one
+    eol: YearMonth | None = None
+    max_cuda_major_without_compat: int | None = None
+    #: where sources disagree about this branch
+    note: LocalizedText | None = None
+    source: Identifier
+
+
+class DriverBranchReference(StrictModel):
+    """``releases/reference/driver-branches.yaml``."""
+
+    kind: Literal["driver-branches"]
+    schema_version: Literal[1] = 1
+    sources: list[ReferenceSource] = Field(min_length=1)
+    branches: list[DriverBranch] = Field(min_length=1)
+
+
+# --------------------------------------------------------------------------
+# the release record
+# --------------------------------------------------------------------------
+
+
+class ImageTag(StrictModel):
+    """One published image tag and the products it is meant for."""
+
+    tag: Annotated[str, Field(pattern=r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$")]
+    #: full public reference, e.g. ``egslingjun-registry.cn-wulanchabu.cr.aliyuncs.com/egslingjun/training-nv-pytorch:25.07-serverless``
+    reference: ShortText
+    products: list[Product] = Field(default_factory=list)
+    #: products the page says not to use this tag for
+    not_for: list[Product] = Field(default_factory=list)
+    #: CPU architectures this tag is built for, where stated
+    architectures: list[CpuArch] = Field(default_factory=list)
+    digest: Annotated[str, Field(pattern=r"^sha256:[0-9a-f]{64}$")] | None = None
+
+
+class ForwardCompatBranch(StrictModel):
+    """An older data center driver branch usable through forward compatibility."""
+
+    branch: int = Field(ge=100)
+    minimum: DriverVersionString
+
+
+class BranchResolution(StrictModel):
+    """How the record resolves a branch the page lists as both allowed and must-upgrade."""
+
+    branch: int = Field(ge=100)
+    decision: BranchDecision
+    reason: LocalizedText
+
+
+class DriverRequirement(StrictModel):
+    """Driver the image needs.
+
+    ``minimum`` written as a branch (``"575"``) means any driver of that
+    branch or newer.  For PPU images the minimum is the PPU driver version.
+    """
+
+    vendor: DriverVendor
+    minimum: VersionString
+    #: the requirement exactly as the page states it ("NVIDIA Driver release >= 575")
+    stated_as: ShortText | None = None
+    recommended: VersionString | None = None
+    #: data center branches usable through forward compatibility (NVIDIA only)
+    forward_compatibility: list[ForwardCompatBranch] = Field(default_factory=list)
+    #: branches that are not forward compatible and must be upgraded
+    must_upgrade_branches: list[int] = Field(default_factory=list)
+    branch_resolutions: list[BranchResolution] = Field(default_factory=list)
+    #: our copy of the page's driver section was cut off, so the lists above may be incomplete
+    text_truncated: bool = False
+    note: LocalizedText | None = None
+
+    @model_validator(mode="after")
+    def _vendor_fields(self) -> "DriverRequirement":
+        if self.vendor is DriverVendor.nvidia:
+            from lingjun.checks.versions import DriverVersion, VersionFormatError
+
+            try:
+                DriverVersion.parse(self.minimum)
+            except VersionFormatError as exc:
+                raise ValueError(f"minimum: {exc}") from None
+        elif self.forward_compatibility or self.must_upgrade_branches:
+            raise ValueError("forward_compatibility and must_upgrade_branches apply to NVIDIA drivers only")
+        return self
+
+
+class ComponentEntry(StrictModel):
+    """One component of a release, version exactly as published."""
+
+    id: Identifier
+    #: the name as the page prints it (``Torch``, ``transformer_engine``)
+    name: ShortText
+    version: VersionString
+    #: restricts the entry to these CPU architectures (25.10 publishes separate lists)
+    architectures: list[CpuArch] = Field(default_factory=list)
+    stated_in: StatedIn = StatedIn.component_list
+    note: LocalizedText | None = None
+
+
+class Highlight(StrictModel):
+    """A main feature of the release."""
+
+    text: LocalizedText
+    components: list[Identifier] = Field(default_factory=list)
+    references: list[UpstreamRef] = Field(default_factory=list)
+
+
+class BugFix(StrictModel):
+    """A fixed bug, with upstream references (``vllm-project/vllm#13693``)."""
+
+    text: LocalizedText
+    components: list[Identifier] = Field(default_factory=list)
+    references: list[UpstreamRef] = Field(default_factory=list)
+    known_issue: Identifier | None = None
+
+
+class Feature(StrictModel):
+    """A longer "key features and enhancements" section."""
+
+    id: Identifier
+    title: LocalizedText
+    body: LocalizedText
+
+
+class UsageNote(StrictModel):
+    """Advice for users of the image, optionally enforced by a ``lingjun-check`` rule."""
+
+    id: Identifier
+    text: LocalizedText
+    #: id of the checker rule that enforces this note (``env.nccl-socket-ifname-pod-size``)
+    rule: Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]*\.[a-z0-9][a-z0-9.-]*$")] | None = None
+
+
+class QuickStartStep(StrictModel):
+    """One step of the quick start: a title and shell commands."""
+
+    title: LocalizedText
+    commands: list[Annotated[str, Field(min_length=1, max_length=2000)]] = Field(default_factory=list)
+    note: LocalizedText | None = None
+
+
+class GpuSupport(StrictModel):
+    """GPU support the page states."""
+
+    architectures: list[GpuArchitecture] = Field(default_factory=list)
+    #: compute capabilities (``"9.0"``)
+    compute_capabilities: list[Annotated[str, Field(pattern=r"^\d{1,2}\.\d$")]] = Field(default_factory=list)
+    #: GPU or instance models named (``L20A``)
+    models: list[ShortText] = Field(default_factory=list)
+    note: LocalizedText | None = None
+
+
+class BaseImageRef(StrictModel):
+    """The upstream image a release is aligned with (``ngc-pytorch:25.02``)."""
+
+    release: ReleaseRef
+    note: LocalizedText | None = None
+
+
+class AcknowledgedDowngrade(StrictModel):
+    """A component version that goes down from the previous release, on purpose or as published."""
+
+    component: Identifier
+    from_version: VersionString
+    to_version: VersionString
+    reason: LocalizedText
+
+
+class ReleaseRecord(StrictModel):
+    """``releases/<family>/<YY.MM>.yaml``: everything known about one image release."""
+
+    kind: Literal["release"]
+    schema_version: Literal[1] = 1
+    family: FamilyId
+    version: ReleaseVersion
+    status: ReleaseStatus
+    release_date: dt.date | None = None
+    summary: LocalizedText
+    base_image: BaseImageRef | None = None
+    architectures: list[CpuArch] = Field(default_factory=list)
+    image_tags: list[ImageTag] = Field(default_factory=list)
+    #: CUDA toolkit of the image (NVIDIA images; PPU images state the CUDA API level they emulate as a component)
+    cuda: CudaVersionString | None = None
+    ppu_sdk: VersionString | None = None
+    #: Python of the image, as published (``3.12.7+gc``)
+    python: VersionString | None = None
+    driver: DriverRequirement | None = None
+    gpu_support: GpuSupport | None = None
+    components: list[ComponentEntry] = Field(default_factory=list)
+    highlights: list[Highlight] = Field(default_factory=list)
+    bug_fixes: list[BugFix] = Field(default_factory=list)
+    features: list[Feature] = Field(default_factory=list)
+    usage_notes: list[UsageNote] = Field(default_factory=list)
+    known_issues: list[Identifier] = Field(default_factory=list)
+    quick_start: list[QuickStartStep] = Field(default_factory=list)
+    acknowledged_downgrades: list[AcknowledgedDowngrade] = Field(default_factory=list)
+    sources: list[Source] = Field(min_length=1)
+    source_conflicts: list[SourceConflict] = Field(default_factory=list)
+
+    @property
+    def ref(self) -> str:
+        """``family:version``, e.g. ``training-nv-pytorch:25.07``."""
+        return f"{self.family}:{self.version}"
+
+
+#: every document kind, discriminated by ``kind``
+Document = Annotated[
+    Union[ReleaseRecord, FamilyCatalog, ComponentCatalog, KnownIssue, CudaDriverReference, DriverBranchReference],
+    Field(discriminator="kind"),
+]
+
+DOCUMENT_MODELS: dict[str, type[StrictModel]] = {
+    "release": ReleaseRecord,
+    "families": FamilyCatalog,
+    "components": ComponentCatalog,
+    "known-issue": KnownIssue,
+    "cuda-drivers": CudaDriverReference,
+    "driver-branches": DriverBranchReference,
+}
