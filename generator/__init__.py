@@ -1,1 +1,1 @@
-"""placeholder"""
+"""Site generator, data bundle compiler and the lingjun-kb command."""

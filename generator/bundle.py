@@ -1,0 +1,34 @@
+"""Compile the validated knowledge base into the JSON bundle the checker embeds.
+
+See :mod:`lingjun.checks.knowledge` for the layout.  The output is
+deterministic: same input, byte-identical JSON.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from lingjun.checks.knowledge import BUNDLE_FORMAT
+from lingjun.schema.kb import KnowledgeBase
+
+__all__ = ["compile_bundle", "bundle_json"]
+
+
+def compile_bundle(kb: KnowledgeBase, site_url: str = "http://127.0.0.1:8000/") -> dict[str, Any]:
+    """The bundle dict for ``kb`` (every model dumped with ``mode="json"``)."""
+    return {
+        "format": BUNDLE_FORMAT,
+        "site_url": site_url,
+        "families": [f.model_dump(mode="json") for f in kb.families.values()],
+        "components": [c.model_dump(mode="json") for c in kb.components.values()],
+        "releases": [r.model_dump(mode="json") for r in kb.releases],
+        "known_issues": [k.model_dump(mode="json") for k in sorted(kb.known_issues.values(), key=lambda k: k.id)],
+        "cuda_drivers": kb.cuda_drivers.model_dump(mode="json") if kb.cuda_drivers else None,
+        "driver_branches": kb.driver_branches.model_dump(mode="json") if kb.driver_branches else None,
+    }
+
+
+def bundle_json(bundle: dict[str, Any]) -> str:
+    """Serialise a bundle compactly and deterministically."""
+    return json.dumps(bundle, ensure_ascii=False, sort_keys=True, separators=(",", ":"))

@@ -1,0 +1,88 @@
+"""The loaded knowledge base: every validated document, indexed for lookups.
+
+Built by :func:`lingjun.schema.loader.load_knowledge_base`; consumed by the
+gate's cross-record rules, the site generator and the bundle compiler.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+from packaging.version import Version
+
+from lingjun.schema.models import (
+    Component,
+    CudaDriverReference,
+    DriverBranchReference,
+    Family,
+    FamilyRole,
+    KnownIssue,
+    ReleaseRecord,
+)
+
+__all__ = ["KnowledgeBase", "release_sort_key"]
+
+
+def release_sort_key(record: ReleaseRecord) -> tuple[str, Version]:
+    """Sort key ``(family, version)``; versions compare as numbers (25.10 after 25.09)."""
+    return (record.family, Version(record.version))
+
+
+@dataclass
+class KnowledgeBase:
+    """All documents under ``releases/``.
+
+    Attributes:
+        families: family id -> :class:`Family`.
+        components: component id -> catalog :class:`Component`.
+        releases: every release record, sorted by family then version (oldest first).
+        known_issues: known-issue id -> :class:`KnownIssue`.
+        cuda_drivers: NVIDIA toolkit/driver tables, or None when absent.
+        driver_branches: NVIDIA driver branch lifecycle, or None when absent.
+        paths: id of each document (release ref, known-issue id, kind for catalogs) -> source file.
+    """
+
+    families: dict[str, Family] = field(default_factory=dict)
+    components: dict[str, Component] = field(default_factory=dict)
+    releases: list[ReleaseRecord] = field(default_factory=list)
+    known_issues: dict[str, KnownIssue] = field(default_factory=dict)
+    cuda_drivers: Optional[CudaDriverReference] = None
+    driver_branches: Optional[DriverBranchReference] = None
+    paths: dict[str, Path] = field(default_factory=dict)
+
+    def sort(self) -> None:
+        """Put :attr:`releases` in (family, version) order."""
+        self.releases.sort(key=release_sort_key)
+
+    def release(self, ref: str) -> Optional[ReleaseRecord]:
+        """The release ``family:YY.MM`` or None."""
+        family, _, version = ref.partition(":")
+        return next((r for r in self.releases if r.family == family and r.version == version), None)
+
+    def releases_of(self, family: str, newest_first: bool = True) -> list[ReleaseRecord]:
+        """Releases of one family, newest first by default."""
+        found = [r for r in self.releases if r.family == family]
+        found.sort(key=release_sort_key, reverse=newest_first)
+        return found
+
+    def previous(self, record: ReleaseRecord) -> Optional[ReleaseRecord]:
+        """The release of the same family just before ``record``, or None."""
+        older = [r for r in self.releases_of(record.family, newest_first=True) if Version(r.version) < Version(record.version)]
+        return older[0] if older else None
+
+    def product_families(self) -> list[Family]:
+        """Families with role ``product`` (not upstream base images)."""
+        return [f for f in self.families.values() if f.role is FamilyRole.product]
+
+    def component_for_name(self, published_name: str) -> Optional[Component]:
+        """The catalog component published under this name (exact, then case-insensitive), or None."""
+        for component in self.components.values():
+            if published_name in component.published_names or published_name == component.id:
+                return component
+        lowered = published_name.lower()
+        for component in self.components.values():
+            if lowered in (n.lower() for n in component.published_names):
+                return component
+        return None
