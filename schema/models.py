@@ -330,7 +330,8 @@ class Component(StrictModel):
     published_names: list[ShortText] = Field(min_length=1)
     layer: Layer
     description: LocalizedText
-    homepage: Url
+    #: upstream home page; left out when no official page is known
+    homepage: Url | None = None
     #: release-notes URL pattern; placeholders: ``{version}`` as published, ``{release}`` (PEP 440 release part, e.g. 2.7.1.8), ``{release3}`` (first three fields)
     release_notes_url: ShortText | None = None
     #: PyPI distribution names that provide it (``flash-attn``, ``flash_attn_3``)
