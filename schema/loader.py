@@ -1,44 +1,758 @@
-"""Loading YAML documents into the knowledge base.
+"""Strict YAML loading of the release data, with a file:line:col for every problem.
 
-PROVISIONAL: a plain loader so other parts can be built; it is being
-replaced by the strict line-tracking loader (duplicate keys, unsafe tags,
-alias bombs, size limits, unquoted versions) with the same signature.
+Each file under ``releases/`` is read in three steps:
+
+1. **bytes** (:func:`read_text`): files larger than :attr:`LoadLimits.max_bytes`
+   (1 MiB by default) are refused; the text must be UTF-8.  A UTF-8 byte-order
+   mark is *accepted with a warning* (``file.bom``: some Windows editors add
+   it and the content is still read correctly; the warning asks to drop it);
+   UTF-16/32 byte-order marks and any other non-UTF-8 byte are errors.
+2. **YAML** (:func:`parse_yaml`): libyaml (``yaml.CSafeLoader``) parses and
+   composes the node tree, which keeps the start mark (line, column) of every
+   mapping key, value and sequence item.  A small builder then turns nodes into
+   plain Python values and refuses, with the node's position:
+
+   * duplicate mapping keys (``yaml.duplicate-key``);
+   * any tag other than the YAML core ones (``!!str``, ``!!int``, ``!!float``,
+     ``!!bool``, ``!!null``, ``!!timestamp``, ``!!map``, ``!!seq``), so
+     ``!!python/object`` and custom ``!tags`` never construct anything
+     (``yaml.tag``), and merge keys ``<<`` (``yaml.merge-key``);
+   * alias bombs ("billion laughs"): a document whose aliases expand to more
+     than :attr:`LoadLimits.max_nodes` nodes, or an alias that contains itself
+     (``yaml.alias-bomb``); nesting deeper than :attr:`LoadLimits.max_depth`;
+   * mapping keys that are not plain strings (``yaml.key``);
+   * syntax errors, tabs used for indentation, several documents in one file,
+     an empty file, and a top level that is not a mapping.
+
+3. **schema** (:func:`validate_document`): the ``kind`` field picks the
+   pydantic model (:data:`lingjun.schema.models.DOCUMENT_MODELS`); every
+   pydantic error location such as ``("components", 3, "version")`` is mapped
+   back to the node tree to get its line and column.  A value that YAML 1.1
+   reads as a non-string (``version: 2.10`` is the float 2.1; ``on``/``no``
+   are booleans; ``1_000``, ``0755``, ``.inf``, ``2025-01-01`` likewise) where
+   the schema wants a string is reported from the scalar's original text with
+   the fix: ``quote it: write "2.10"`` (``yaml.unquoted-string``).
+
+Nothing raises: every failure, including an unexpected exception, becomes a
+:class:`~lingjun.schema.problems.Problem` naming the file.
+
+Public entry points: :func:`load_knowledge_base` (a whole ``releases/`` tree),
+:func:`load_paths` (explicit files), :func:`discover` and :func:`locate`.
 """
 
 from __future__ import annotations
 
+import difflib
+import functools
+import typing
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Iterable, Optional, Sequence, Union
 
+import pydantic
 import yaml
+from pydantic import BaseModel
+from yaml.constructor import SafeConstructor
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from lingjun.schema.kb import KnowledgeBase
-from lingjun.schema.models import DOCUMENT_MODELS
+from lingjun.schema.models import DOCUMENT_MODELS, ReleaseRecord, StrictModel
+from lingjun.schema.problems import LocPart, Problem, Severity, field_path
 
-__all__ = ["load_knowledge_base"]
+__all__ = [
+    "LoadLimits",
+    "LoadedDocument",
+    "LoadResult",
+    "load_knowledge_base",
+    "load_paths",
+    "discover",
+    "assemble",
+    "locate",
+    "read_text",
+    "parse_yaml",
+    "validate_document",
+]
+
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+_TAG = "tag:yaml.org,2002:"
+STR, INT, FLOAT, BOOL, NULL, TIMESTAMP = (_TAG + t for t in ("str", "int", "float", "bool", "null", "timestamp"))
+MAP, SEQ, MERGE = _TAG + "map", _TAG + "seq", _TAG + "merge"
+
+_UTF8_BOM = b"\xef\xbb\xbf"
+_OTHER_BOMS = {
+    b"\x00\x00\xfe\xff": "UTF-32",
+    b"\xff\xfe\x00\x00": "UTF-32",
+    b"\xff\xfe": "UTF-16",
+    b"\xfe\xff": "UTF-16",
+}
+
+#: how a scalar of each implicit type is described in "quote it" messages
+_TYPE_WORDS = {
+    INT: "an integer",
+    FLOAT: "a number",
+    BOOL: "a boolean",
+    NULL: "null (no value)",
+    TIMESTAMP: "a date",
+}
 
 
-def load_knowledge_base(root: Path) -> tuple[KnowledgeBase, list]:
-    """Load every ``*.yaml`` under ``root``; returns ``(kb, problems)``."""
+@dataclass(frozen=True)
+class LoadLimits:
+    """Limits applied to every file.
+
+    Attributes:
+        max_bytes: largest file accepted, in bytes (default 1 MiB).
+        max_nodes: most YAML nodes a document may expand to once aliases are
+            followed (default 200,000; a real release record has about 2,000).
+        max_depth: deepest nesting of mappings and sequences (default 64;
+            release records use 6).
+    """
+
+    max_bytes: int = 1024 * 1024
+    max_nodes: int = 200_000
+    max_depth: int = 64
+
+
+DEFAULT_LIMITS = LoadLimits()
+
+
+@dataclass
+class LoadedDocument:
+    """One file that passed the schema.
+
+    Attributes:
+        path: the file.
+        kind: the document's ``kind`` (``release``, ``families``, ...).
+        model: the validated pydantic model (``ReleaseRecord``, ``FamilyCatalog``, ...).
+    """
+
+    path: Path
+    kind: str
+    model: StrictModel
+
+    def locate(self, loc: Sequence[LocPart]) -> tuple[Optional[int], Optional[int], str]:
+        """``(line, col, field path)`` of ``loc`` in this file; see :func:`locate`."""
+        return locate(self.path, loc)
+
+
+@dataclass
+class LoadResult:
+    """What :func:`load_paths` returns.
+
+    Attributes:
+        documents: the documents that passed the schema, in path order.
+        problems: every problem found (errors make the document absent from ``documents``).
+        paths: every file that was read, in order.
+    """
+
+    documents: list[LoadedDocument] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    paths: list[Path] = field(default_factory=list)
+
+
+class _Abort(Exception):
+    """Stops building one document; carries the problem to report."""
+
+    def __init__(self, problem: Problem):
+        super().__init__(problem.message)
+        self.problem = problem
+
+
+def _problem(path: Path, line: Optional[int], col: Optional[int], message: str, rule: str,
+             severity: Severity = Severity.error, field: str = "") -> Problem:
+    return Problem(str(path), line, col, field, message, severity, rule)
+
+
+def _mark_pos(node_or_mark: Any) -> tuple[int, int]:
+    mark = getattr(node_or_mark, "start_mark", node_or_mark)
+    return mark.line + 1, mark.column + 1
+
+
+# --------------------------------------------------------------------------
+# step 1: bytes
+# --------------------------------------------------------------------------
+
+
+def read_text(path: Path, limits: LoadLimits = DEFAULT_LIMITS) -> tuple[Optional[str], list[Problem]]:
+    """Read ``path`` as UTF-8 text.
+
+    Returns ``(text, problems)``; ``text`` is None when the file cannot be
+    used (too large, unreadable, not UTF-8).  A UTF-8 BOM is removed and
+    reported as a warning (``file.bom``).
+    """
+    problems: list[Problem] = []
+    try:
+        size = path.stat().st_size
+        if size > limits.max_bytes:
+            return None, [_problem(path, None, None,
+                                   f"file is {size:,} bytes, over the limit of {limits.max_bytes:,} bytes", "file.size")]
+        with path.open("rb") as handle:
+            raw = handle.read(limits.max_bytes + 1)
+    except OSError as exc:
+        return None, [_problem(path, None, None, f"cannot read file: {exc.strerror or exc}", "file.read")]
+    if len(raw) > limits.max_bytes:
+        return None, [_problem(path, None, None, f"file is over the limit of {limits.max_bytes:,} bytes", "file.size")]
+    if raw.startswith(_UTF8_BOM):
+        raw = raw[len(_UTF8_BOM):]
+        problems.append(_problem(path, 1, 1, "file starts with a UTF-8 byte-order mark; save it as UTF-8 without BOM",
+                                 "file.bom", Severity.warning))
+    else:
+        for bom, name in _OTHER_BOMS.items():
+            if raw.startswith(bom):
+                return None, [_problem(path, 1, 1, f"file is {name}-encoded; save it as UTF-8", "file.encoding")]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line_start = raw.rfind(b"\n", 0, exc.start) + 1
+        line = raw.count(b"\n", 0, exc.start) + 1
+        col = len(raw[line_start:exc.start].decode("utf-8", errors="replace")) + 1
+        return None, [_problem(path, line, col,
+                               f"byte 0x{raw[exc.start]:02x} is not UTF-8; save the file as UTF-8", "file.encoding")]
+    return text, problems
+
+
+# --------------------------------------------------------------------------
+# step 2: YAML
+# --------------------------------------------------------------------------
+
+_CONSTRUCTOR = SafeConstructor()
+_SCALAR_CONSTRUCTORS = {
+    INT: _CONSTRUCTOR.construct_yaml_int,
+    FLOAT: _CONSTRUCTOR.construct_yaml_float,
+    BOOL: _CONSTRUCTOR.construct_yaml_bool,
+    TIMESTAMP: _CONSTRUCTOR.construct_yaml_timestamp,
+}
+
+
+def compose(text: str) -> Optional[Node]:
+    """The libyaml node tree of ``text`` (None for an empty stream).
+
+    Raises:
+        yaml.YAMLError: on a syntax error or several documents.
+    """
+    loader = _Loader(text)
+    try:
+        return loader.get_single_node()
+    finally:
+        loader.dispose()
+
+
+class _Builder:
+    """Turns a node tree into dicts, lists and scalars, enforcing the safety rules.
+
+    Duplicate keys, bad keys and tags are collected (building continues);
+    an alias bomb or too deep nesting aborts the document.
+    """
+
+    __slots__ = ("path", "limits", "problems", "nodes", "memo", "active")
+
+    def __init__(self, path: Path, limits: LoadLimits):
+        self.path = path
+        self.limits = limits
+        self.problems: list[Problem] = []
+        self.nodes = 0
+        self.memo: dict[int, tuple[Any, int]] = {}
+        self.active: set[int] = set()
+
+    def error(self, node: Node, message: str, rule: str) -> None:
+        line, col = _mark_pos(node)
+        self.problems.append(_problem(self.path, line, col, message, rule))
+
+    def build(self, node: Node, depth: int = 0) -> Any:
+        """The Python value of ``node``."""
+        cls = node.__class__
+        if cls is ScalarNode:
+            self.nodes += 1
+            tag = node.tag
+            if tag == STR:
+                return node.value
+            if tag == NULL:
+                return None
+            construct = _SCALAR_CONSTRUCTORS.get(tag)
+            if construct is not None:
+                try:
+                    return construct(node)
+                except (ValueError, yaml.YAMLError):
+                    what = "a valid date (YYYY-MM-DD)" if tag == TIMESTAMP else _TYPE_WORDS[tag]
+                    self.error(node, f"{node.value!r} is not {what}", "yaml.scalar")
+                    return None
+            self._bad_tag(node)
+            return None
+        key = id(node)
+        seen = self.memo.get(key)
+        if seen is not None:  # an alias of a collection already built
+            self.nodes += seen[1]
+            self._check_size(node)
+            return seen[0]
+        if key in self.active:
+            line, col = _mark_pos(node)
+            raise _Abort(_problem(self.path, line, col, "an alias refers to a collection that contains it", "yaml.alias-bomb"))
+        if depth >= self.limits.max_depth:
+            line, col = _mark_pos(node)
+            raise _Abort(_problem(self.path, line, col,
+                                  f"nesting is deeper than {self.limits.max_depth} levels", "yaml.depth"))
+        start = self.nodes
+        self.active.add(key)
+        if cls is MappingNode:
+            if node.tag != MAP:
+                self._bad_tag(node)
+            value = self._mapping(node, depth + 1)
+        elif cls is SequenceNode:
+            if node.tag != SEQ:
+                self._bad_tag(node)
+            value = [self.build(item, depth + 1) for item in node.value]
+        else:  # pragma: no cover - libyaml composes only the three node classes
+            raise TypeError(f"unexpected node {cls.__name__}")
+        self.active.discard(key)
+        self.nodes += 1
+        self.memo[key] = (value, self.nodes - start)
+        self._check_size(node)
+        return value
+
+    def _mapping(self, node: MappingNode, depth: int) -> dict[str, Any]:
+        result: dict[str, Any] = {}
+        first_seen: dict[str, Node] = {}
+        for key_node, value_node in node.value:
+            if key_node.__class__ is not ScalarNode:
+                self.error(key_node, "a mapping key must be a plain string, not a collection", "yaml.key")
+                continue
+            key_tag = key_node.tag
+            name = key_node.value
+            if key_tag != STR:
+                if key_tag == MERGE:
+                    self.error(key_node, "merge keys (<<) are not allowed; write the fields out", "yaml.merge-key")
+                    continue
+                if key_tag in _TYPE_WORDS:
+                    self.error(key_node, f"key {name!r} is read as {_TYPE_WORDS[key_tag]}; quote it: write \"{name}\"",
+                               "yaml.key")
+                else:
+                    self._bad_tag(key_node)
+                continue
+            if name in first_seen:
+                line, _ = _mark_pos(first_seen[name])
+                self.error(key_node, f"duplicate key {name!r} (first given on line {line})", "yaml.duplicate-key")
+                continue
+            first_seen[name] = key_node
+            result[name] = self.build(value_node, depth)
+        return result
+
+    def _bad_tag(self, node: Node) -> None:
+        tag = node.tag
+        shown = "!!" + tag[len(_TAG):] if tag.startswith(_TAG) else tag
+        self.error(node, f"YAML tag {shown} is not allowed (only plain YAML values: strings, numbers, booleans, "
+                         "null, dates, mappings, lists)", "yaml.tag")
+
+    def _check_size(self, node: Node) -> None:
+        if self.nodes > self.limits.max_nodes:
+            line, col = _mark_pos(node)
+            raise _Abort(_problem(self.path, line, col,
+                                  f"aliases expand the document to more than {self.limits.max_nodes:,} nodes "
+                                  "(alias bomb?)", "yaml.alias-bomb"))
+
+
+def _yaml_error_problem(path: Path, text: str, exc: yaml.YAMLError) -> Problem:
+    """A problem for a libyaml error, with the friendliest message we can give."""
+    if isinstance(exc, yaml.reader.ReaderError):
+        position = min(exc.position, len(text))
+        line = text.count("\n", 0, position) + 1
+        col = position - (text.rfind("\n", 0, position) + 1) + 1
+        char = exc.character if isinstance(exc.character, str) else chr(exc.character)
+        return _problem(path, line, col, f"control character {ord(char):#06x} is not allowed in YAML", "yaml.syntax")
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    line, col = _mark_pos(mark) if mark is not None else (None, None)
+    problem = getattr(exc, "problem", None) or str(exc)
+    context = getattr(exc, "context", None)
+    if mark is not None and mark.index < len(text) and text[mark.index] == "\t":
+        return _problem(path, line, col, "tab character used for indentation; YAML indents with spaces", "yaml.tab")
+    if context == "expected a single document in the stream":
+        return _problem(path, line, col, "several YAML documents (---) in one file; put one document per file",
+                        "yaml.multiple-documents")
+    message = f"YAML syntax error: {problem}" + (f" ({context})" if context else "")
+    return _problem(path, line, col, message, "yaml.syntax")
+
+
+def parse_yaml(path: Path, text: str, limits: LoadLimits = DEFAULT_LIMITS) -> tuple[Any, Optional[Node], list[Problem]]:
+    """Parse one document.
+
+    Returns ``(data, root_node, problems)``; ``data`` is None when the
+    document is unusable (then ``problems`` holds at least one error).
+    """
+    try:
+        root = compose(text)
+    except yaml.YAMLError as exc:
+        return None, None, [_yaml_error_problem(path, text, exc)]
+    if root is None:
+        return None, None, [_problem(path, 1, 1, "file is empty: no YAML document", "file.empty")]
+    if root.__class__ is not MappingNode:
+        what = "a list" if root.__class__ is SequenceNode else "a single value"
+        line, col = _mark_pos(root)
+        return None, root, [_problem(path, line, col, f"the top level is {what}; it must be a mapping with a `kind` field",
+                                     "yaml.top-level")]
+    builder = _Builder(path, limits)
+    try:
+        data = builder.build(root)
+    except _Abort as abort:
+        return None, root, builder.problems + [abort.problem]
+    if builder.problems:
+        return None, root, builder.problems
+    return data, root, []
+
+
+# --------------------------------------------------------------------------
+# positions
+# --------------------------------------------------------------------------
+
+
+def _walk(root: Node, loc: Sequence[LocPart]) -> tuple[Node, list[LocPart], bool]:
+    """Follow ``loc`` from ``root``.
+
+    Returns ``(node, shown_loc, complete)``: the deepest node reached (a key
+    node for pydantic's ``[key]`` marker), the loc parts that exist in the
+    document (pydantic's union-member names are dropped), and whether every
+    mapping key and index was found.
+    """
+    node = root
+    shown: list[LocPart] = []
+    key_node: Optional[Node] = None
+    complete = True
+    for index, part in enumerate(loc):
+        if part == "[key]":
+            if key_node is not None:
+                node = key_node
+            continue
+        key_node = None
+        if isinstance(node, MappingNode) and isinstance(part, str):
+            for k, v in node.value:
+                if isinstance(k, ScalarNode) and k.value == part:
+                    key_node, node = k, v
+                    shown.append(part)
+                    break
+            else:
+                if part in _model_field_names_any():
+                    shown.append(part)
+                    shown.extend(p for p in loc[index + 1:] if p != "[key]")
+                    return node, shown, False
+                continue  # a union member name: not part of the document
+        elif isinstance(node, SequenceNode) and isinstance(part, int):
+            if 0 <= part < len(node.value):
+                node = node.value[part]
+                shown.append(part)
+            else:
+                shown.extend(p for p in loc[index:] if p != "[key]")
+                return node, shown, False
+        else:
+            if isinstance(part, int) or part in _model_field_names_any():
+                shown.extend(p for p in loc[index:] if p != "[key]")
+                return node, shown, False
+            continue
+    return node, shown, complete
+
+
+@functools.lru_cache(maxsize=1)
+def _model_field_names_any() -> frozenset[str]:
+    """Every field name of every model reachable from the document models."""
+    names: set[str] = set()
+    seen: set[type] = set()
+
+    def visit(tp: Any) -> None:
+        for sub in _types_in(tp):
+            if isinstance(sub, type) and issubclass(sub, BaseModel) and sub not in seen:
+                seen.add(sub)
+                for name, info in sub.model_fields.items():
+                    names.add(name)
+                    visit(info.annotation)
+
+    for model in DOCUMENT_MODELS.values():
+        visit(model)
+    return frozenset(names)
+
+
+def _types_in(tp: Any) -> Iterable[Any]:
+    """``tp`` and every type nested in its Annotated/Union/list/dict arguments."""
+    yield tp
+    for arg in typing.get_args(tp):
+        if isinstance(arg, type) or typing.get_args(arg):
+            yield from _types_in(arg)
+
+
+@functools.lru_cache(maxsize=64)
+def _composed(path: str, mtime_ns: int) -> Optional[Node]:
+    text, _ = read_text(Path(path))
+    if text is None:
+        return None
+    try:
+        return compose(text)
+    except yaml.YAMLError:
+        return None
+
+
+def locate(path: Union[str, Path], loc: Sequence[LocPart]) -> tuple[Optional[int], Optional[int], str]:
+    """Line, column (1-based) and dotted field path of ``loc`` in the file ``path``.
+
+    The file is parsed again (the result is cached for a few files), so this
+    costs nothing for documents that have no problem.  When ``loc`` names a
+    field the document leaves out, the position of the nearest enclosing node
+    is returned.  ``(None, None, path)`` when the file cannot be read.
+    """
+    p = Path(path)
+    try:
+        root = _composed(str(p), p.stat().st_mtime_ns)
+    except OSError:
+        root = None
+    if root is None:
+        return None, None, field_path(loc)
+    node, shown, _ = _walk(root, loc)
+    line, col = _mark_pos(node)
+    return line, col, field_path(shown)
+
+
+# --------------------------------------------------------------------------
+# step 3: schema
+# --------------------------------------------------------------------------
+
+#: hints added to pattern errors of the constrained string types in :mod:`lingjun.schema.fields`
+_PATTERN_HINTS = {
+    r"^\d{2}\.(0[1-9]|1[0-2])$": 'a release version is YY.MM, e.g. "25.07"',
+    r"^[a-z0-9][a-z0-9._-]{0,63}:\d{2}\.(0[1-9]|1[0-2])$": 'a release reference is family:YY.MM, e.g. "training-nv-pytorch:25.07"',
+    r"^[a-z0-9][a-z0-9._-]{0,63}$": "an id is lower-case letters, digits, '.', '_' and '-' (at most 64)",
+    r"^20\d{2}-(0[1-9]|1[0-2])$": 'a month is YYYY-MM, e.g. "2026-08"',
+    r"^[0-9A-Za-z][0-9A-Za-z.+_-]{0,127}$": "a version is letters, digits and . + _ - as published (no spaces)",
+}
+
+
+def _unwrap(tp: Any, part: LocPart) -> Any:
+    """The type found one step into ``tp`` at ``part`` (a field, an index or a dict key)."""
+    for candidate in _types_in(tp):
+        if isinstance(part, str) and isinstance(candidate, type) and issubclass(candidate, BaseModel):
+            info = candidate.model_fields.get(part)
+            if info is not None:
+                return info.annotation
+        origin = typing.get_origin(candidate)
+        if isinstance(part, int) and origin is list:
+            return typing.get_args(candidate)[0]
+        if isinstance(part, str) and origin is dict:
+            return typing.get_args(candidate)[1]
+    return None
+
+
+def _allowed_fields(model: type[BaseModel], loc: Sequence[LocPart]) -> list[str]:
+    """Field names of the model found at ``loc`` inside ``model`` (empty when none)."""
+    tp: Any = model
+    for part in loc:
+        if part == "[key]":
+            continue
+        nxt = _unwrap(tp, part)
+        if nxt is not None:
+            tp = nxt
+    for candidate in _types_in(tp):
+        if isinstance(candidate, type) and issubclass(candidate, BaseModel):
+            return list(candidate.model_fields)
+    return []
+
+
+def _describe_input(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _error_problem(path: Path, root: Node, model: type[BaseModel], error: dict[str, Any]) -> Problem:
+    """Turn one pydantic error into a positioned problem."""
+    loc = tuple(error["loc"])
+    kind = error["type"]
+    node, shown, complete = _walk(root, loc)
+    fpath = field_path(shown)
+    rule = "schema.type"
+    message = error["msg"]
+    if kind == "missing":
+        rule, message = "schema.missing", f"required field `{loc[-1]}` is missing"
+    elif kind == "extra_forbidden":
+        name = str(loc[-1])
+        rule, message = "schema.unknown-field", f"unknown field `{name}`"
+        key_node = _walk(root, loc + ("[key]",))[0]
+        node = key_node
+        allowed = _allowed_fields(model, loc[:-1])
+        close = difflib.get_close_matches(name, allowed, n=1)
+        if close:
+            message += f"; did you mean `{close[0]}`?"
+        elif allowed:
+            message += f"; allowed here: {', '.join(allowed)}"
+    elif kind in ("string_type", "str_type") and isinstance(node, ScalarNode) and node.tag != STR and complete:
+        rule = "yaml.unquoted-string"
+        text = node.value
+        if node.tag == NULL and text in ("", "~"):
+            rule, message = "schema.missing", "no value given; write the text (quoted where it looks like a number)"
+        else:
+            message = (f"{text} is read by YAML as {_TYPE_WORDS.get(node.tag, node.tag)} "
+                       f"({_describe_input(error.get('input'))}), not text; quote it: write \"{text}\"")
+    elif kind in ("enum", "literal_error"):
+        rule = "schema.enum"
+        expected = (error.get("ctx") or {}).get("expected", "")
+        message = f"{_describe_input(error.get('input'))} is not allowed here; expected {expected}"
+    elif kind == "string_pattern_mismatch":
+        rule = "schema.pattern"
+        pattern = (error.get("ctx") or {}).get("pattern", "")
+        hint = _PATTERN_HINTS.get(pattern, f"it must match {pattern}")
+        message = f"{_describe_input(error.get('input'))} has the wrong form: {hint}"
+    elif kind == "value_error":
+        rule = "schema.value"
+        message = message.removeprefix("Value error, ")
+        # model validators name the field first ("minimum: ..."): point at it
+        head, sep, rest = message.partition(": ")
+        if sep and head.isidentifier() and isinstance(node, MappingNode):
+            for key_node, value_node in node.value:
+                if isinstance(key_node, ScalarNode) and key_node.value == head:
+                    node, fpath, message = value_node, field_path(list(shown) + [head]), rest
+                    break
+    elif kind.startswith("date") or kind.startswith("datetime"):
+        rule = "schema.date"
+        message = f"{_describe_input(error.get('input'))} is not a date; write YYYY-MM-DD, e.g. 2025-07-31"
+    elif kind in ("too_short", "too_long", "string_too_short", "string_too_long"):
+        rule = "schema.length"
+    line, col = _mark_pos(node)
+    return Problem(str(path), line, col, fpath, message, Severity.error, rule)
+
+
+def validate_document(path: Path, data: Any, root: Node) -> tuple[Optional[LoadedDocument], list[Problem]]:
+    """Validate parsed ``data`` against the model its ``kind`` names.
+
+    Returns ``(document, problems)``; ``document`` is None when there are errors.
+    """
+    kinds = ", ".join(sorted(DOCUMENT_MODELS))
+    kind = data.get("kind")
+    if kind is None:
+        guess = _guess_kind(path)
+        hint = f"; this file looks like `kind: {guess}`" if guess else ""
+        return None, [_problem(path, 1, 1, f"required field `kind` is missing (one of: {kinds}){hint}",
+                               "schema.missing", field="kind")]
+    model = DOCUMENT_MODELS.get(kind) if isinstance(kind, str) else None
+    if model is None:
+        node, _, _ = _walk(root, ("kind",))
+        line, col = _mark_pos(node)
+        return None, [_problem(path, line, col, f"unknown kind {_describe_input(kind)}; expected one of: {kinds}",
+                               "schema.enum", field="kind")]
+    try:
+        document = model.model_validate(data)
+    except pydantic.ValidationError as exc:
+        return None, [_error_problem(path, root, model, err) for err in exc.errors(include_url=False)]
+    return LoadedDocument(path=path, kind=kind, model=document), []
+
+
+def _guess_kind(path: Path) -> Optional[str]:
+    name = path.name
+    if path.parent.name == "known-issues":
+        return "known-issue"
+    for kind in ("families", "components", "cuda-drivers", "driver-branches"):
+        if name.startswith(kind + "."):
+            return kind
+    if path.stem[:2].isdigit():
+        return "release"
+    return None
+
+
+# --------------------------------------------------------------------------
+# files and trees
+# --------------------------------------------------------------------------
+
+
+def load_file(path: Path, limits: LoadLimits = DEFAULT_LIMITS) -> tuple[Optional[LoadedDocument], list[Problem]]:
+    """Read, parse and validate one file; never raises.
+
+    Returns ``(document, problems)``; ``document`` is None when the file has errors.
+    """
+    try:
+        text, problems = read_text(path, limits)
+        if text is None:
+            return None, problems
+        data, root, yaml_problems = parse_yaml(path, text, limits)
+        problems += yaml_problems
+        if data is None:
+            return None, problems
+        document, schema_problems = validate_document(path, data, root)
+        return document, problems + schema_problems
+    except Exception as exc:  # noqa: BLE001 - a bug must not hide the file name
+        return None, [_problem(path, None, None, f"internal error while loading this file: {type(exc).__name__}: {exc}",
+                               "internal")]
+
+
+def discover(root: Path) -> list[Path]:
+    """Every ``*.yaml``/``*.yml`` file under ``root`` (or ``root`` itself when it is a file), sorted.
+
+    Hidden files and folders (``.name``) are skipped.
+    """
+    root = Path(root)
+    if root.is_file():
+        return [root]
+    found = [
+        p for p in root.rglob("*")
+        if p.suffix in (".yaml", ".yml") and p.is_file()
+        and not any(part.startswith(".") for part in p.relative_to(root).parts)
+    ]
+    return sorted(found)
+
+
+def load_paths(paths: Iterable[Union[str, Path]], limits: LoadLimits = DEFAULT_LIMITS) -> LoadResult:
+    """Load explicit files (folders are expanded with :func:`discover`); never raises."""
+    result = LoadResult()
+    seen: set[Path] = set()
+    for given in paths:
+        for path in discover(Path(given)):
+            if path in seen:
+                continue
+            seen.add(path)
+            result.paths.append(path)
+            document, problems = load_file(path, limits)
+            result.problems.extend(problems)
+            if document is not None:
+                result.documents.append(document)
+    return result
+
+
+def assemble(documents: Iterable[LoadedDocument]) -> KnowledgeBase:
+    """Build the :class:`KnowledgeBase` from validated documents.
+
+    Later catalog entries with an id already seen replace earlier ones (the
+    gate reports the duplicate); ``kb.paths`` maps release refs, known-issue
+    ids and catalog kinds to their files.
+    """
     kb = KnowledgeBase()
-    problems: list = []
-    for path in sorted(Path(root).rglob("*.yaml")):
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        model = DOCUMENT_MODELS[data["kind"]]
-        doc = model.model_validate(data)
-        kind = data["kind"]
+    for doc in documents:
+        model = doc.model
+        kind = doc.kind
         if kind == "release":
-            kb.releases.append(doc)
-            kb.paths[doc.ref] = path
+            assert isinstance(model, ReleaseRecord)
+            kb.releases.append(model)
+            kb.paths.setdefault(model.ref, doc.path)
         elif kind == "families":
-            kb.families.update({f.id: f for f in doc.families})
+            kb.families.update((f.id, f) for f in model.families)  # type: ignore[attr-defined]
+            kb.paths.setdefault(kind, doc.path)
         elif kind == "components":
-            kb.components.update({c.id: c for c in doc.components})
+            kb.components.update((c.id, c) for c in model.components)  # type: ignore[attr-defined]
+            kb.paths.setdefault(kind, doc.path)
         elif kind == "known-issue":
-            kb.known_issues[doc.id] = doc
-            kb.paths[doc.id] = path
+            kb.known_issues.setdefault(model.id, model)  # type: ignore[attr-defined]
+            kb.paths.setdefault(model.id, doc.path)  # type: ignore[attr-defined]
         elif kind == "cuda-drivers":
-            kb.cuda_drivers = doc
+            kb.cuda_drivers = kb.cuda_drivers or model  # type: ignore[assignment]
+            kb.paths.setdefault(kind, doc.path)
         elif kind == "driver-branches":
-            kb.driver_branches = doc
+            kb.driver_branches = kb.driver_branches or model  # type: ignore[assignment]
+            kb.paths.setdefault(kind, doc.path)
     kb.sort()
-    return kb, problems
+    return kb
+
+
+def load_knowledge_base(root: Union[str, Path], limits: LoadLimits = DEFAULT_LIMITS) -> tuple[KnowledgeBase, list[Problem]]:
+    """Load every YAML file under ``root`` (the ``releases/`` folder).
+
+    Returns ``(kb, problems)``: the knowledge base built from the documents
+    that passed the schema, and the problems of the loader (file, YAML and
+    schema problems; the cross-record rules are run by
+    :func:`lingjun.checks.gate.run_gate`).  Never raises; a missing ``root``
+    is reported as a problem.
+    """
+    root = Path(root)
+    if not root.exists():
+        return KnowledgeBase(), [_problem(root, None, None, "no such file or folder", "file.read")]
+    result = load_paths([root], limits)
+    return assemble(result.documents), result.problems
