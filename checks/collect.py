@@ -1,0 +1,116 @@
+"""Run every probe and assemble :class:`~lingjun.checks.facts.Facts`.
+
+Each probe (a module of :mod:`lingjun.checks.probes`, see
+:mod:`lingjun.checks.probes.base`) runs in its own daemon thread; all start
+at once and the collector waits for each until a common deadline of
+``timeout`` seconds after the start (plus a small grace for bookkeeping).
+A probe that is still running then gets ``timed_out = True`` in its
+:class:`~lingjun.checks.facts.ProbeRecord` and its facts stay at their
+defaults; its thread is abandoned (a daemon thread never delays the exit).
+A probe that raises gets ``ok = False`` and the exception text; it never
+stops the others.  Results are applied in the fixed order of :data:`PROBES`,
+so the facts do not depend on thread timing.
+
+Keys of a probe's result are ``Facts`` attribute names, or dotted
+``"driver.device_nodes"`` to set one field of a nested section.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib
+import threading
+import time
+from typing import Any, Optional
+
+from lingjun.checks.facts import Facts, ProbeRecord
+from lingjun.checks.probes.base import ProbeEnv
+
+__all__ = ["PROBES", "collect"]
+
+#: probe modules in the order their results are applied
+PROBES = [
+    "os_release",
+    "python_env",
+    "distributions",
+    "env_vars",
+    "loader",
+    "driver_proc",
+    "devices",
+    "nvml",
+    "nvidia_smi",
+    "libcuda",
+    "cuda_toolkit",
+    "cudnn",
+    "nccl",
+    "torch_build",
+    "network",
+    "manifest",
+]
+
+_GRACE_S = 0.25
+
+
+class _Run(threading.Thread):
+    def __init__(self, module: Any, env: ProbeEnv) -> None:
+        super().__init__(name=f"probe-{module.NAME}", daemon=True)
+        self.module = module
+        self.env = env
+        self.record = ProbeRecord(name=module.NAME)
+        self.result: Optional[dict[str, Any]] = None
+        self.started = 0.0
+
+    def run(self) -> None:
+        self.started = time.monotonic()
+        try:
+            self.result = self.module.probe(self.env, self.record)
+        except Exception as exc:  # a probe bug must not stop the report
+            self.record.ok = False
+            self.record.error = f"{type(exc).__name__}: {exc}"
+        finally:
+            self.record.seconds = round(time.monotonic() - self.started, 4)
+
+
+def collect(env: ProbeEnv, probes: Optional[list[str]] = None) -> Facts:
+    """Probe the system described by ``env``; never raises for system conditions.
+
+    Args:
+        env: root, environment and time budget.
+        probes: module names of :mod:`lingjun.checks.probes` to run (default :data:`PROBES`).
+    """
+    facts = Facts(collected_at=dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z"), origin="live")
+    runs = [_Run(importlib.import_module(f"lingjun.checks.probes.{name}"), env) for name in (probes or PROBES)]
+    start = time.monotonic()
+    for run in runs:
+        run.start()
+    deadline = start + env.timeout + _GRACE_S
+    for run in runs:
+        run.join(max(0.0, deadline - time.monotonic()))
+    for run in runs:
+        record = run.record
+        if run.is_alive():
+            record.timed_out = True
+            record.ok = False
+            record.seconds = round(time.monotonic() - start, 4)
+            record.error = record.error or f"no answer within {env.timeout:g} s"
+        elif run.result:
+            try:
+                _apply(facts, run.result)
+            except (AttributeError, TypeError) as exc:
+                record.ok = False
+                record.error = f"bad probe result: {exc}"
+        if record.error and not record.timed_out and record.ok and run.result is None:
+            record.ok = False
+        facts.probes.append(record)
+    return facts
+
+
+def _apply(facts: Facts, result: dict[str, Any]) -> None:
+    for key, value in result.items():
+        target: Any = facts
+        *parents, attr = key.split(".")
+        for parent in parents:
+            target = getattr(target, parent)
+        if not hasattr(target, attr):
+            raise AttributeError(f"facts have no field {key!r}")
+        setattr(target, attr, value)

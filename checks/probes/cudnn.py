@@ -1,0 +1,66 @@
+"""Probe: cuDNN (headers, ``libcudnn.so.*``, ``nvidia-cudnn-cu*`` wheels, ``CUDNN_VERSION``).
+
+Header: ``cudnn_version.h`` (cuDNN >= 8) or ``cudnn_version_v9.h``/``_v8.h``
+(Debian packages under ``/usr/include/<multiarch>/``), ``cudnn.h`` for cuDNN 7,
+with ``CUDNN_MAJOR``, ``CUDNN_MINOR``, ``CUDNN_PATCHLEVEL``.  The packed
+integer ``CUDNN_VERSION`` is ``MAJOR*10000 + MINOR*100 + PATCH`` from cuDNN 9
+on (91002 = 9.10.2) and ``MAJOR*1000 + MINOR*100 + PATCH`` before (8905 =
+8.9.5): :func:`decode_cudnn_int`.  See :mod:`lingjun.checks.probes.native`
+for the rest.  Fills ``cudnn``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from lingjun.checks.facts import ProbeRecord
+from lingjun.checks.probes.base import ProbeEnv
+from lingjun.checks.probes.native import NativeSpec, parse_defines, probe_native
+
+NAME = "cudnn"
+
+_INCLUDE_DIRS = ("/usr/include", "/usr/include/x86_64-linux-gnu", "/usr/include/aarch64-linux-gnu", "/usr/local/cuda/include")
+_HEADER_NAMES = ("cudnn_version.h", "cudnn_version_v9.h", "cudnn_version_v8.h", "cudnn.h")
+
+
+def decode_cudnn_int(value: int) -> Optional[str]:
+    """The dotted version for a packed cuDNN integer (both formulas, see the module docstring); None if not plausible.
+
+    >>> decode_cudnn_int(91002), decode_cudnn_int(8905), decode_cudnn_int(7605)
+    ('9.10.2', '8.9.5', '7.6.5')
+    """
+    if value >= 90000:
+        major, rest = divmod(value, 10000)
+    elif value >= 1000:
+        major, rest = divmod(value, 1000)
+    else:
+        return None
+    minor, patch = divmod(rest, 100)
+    return f"{major}.{minor}.{patch}"
+
+
+def parse_cudnn_header(text: str) -> Optional[str]:
+    """``"9.10.2"`` from a cuDNN version header, or None."""
+    defines = parse_defines(text)
+    try:
+        return f"{int(defines['CUDNN_MAJOR'])}.{int(defines['CUDNN_MINOR'])}.{int(defines['CUDNN_PATCHLEVEL'])}"
+    except (KeyError, ValueError):
+        pass
+    try:
+        return decode_cudnn_int(int(defines["CUDNN_VERSION"]))
+    except (KeyError, ValueError):
+        return None
+
+
+SPEC = NativeSpec(
+    lib="cudnn",
+    headers=tuple(f"{d}/{h}" for d in _INCLUDE_DIRS for h in _HEADER_NAMES),
+    wheel_headers=("cudnn_version.h",),
+    parse_header=parse_cudnn_header,
+    env_var="CUDNN_VERSION",
+)
+
+
+def probe(env: ProbeEnv, record: ProbeRecord) -> dict[str, Any]:
+    """Probe cuDNN."""
+    return {"cudnn": probe_native(env, SPEC)}

@@ -1,0 +1,70 @@
+"""Probe: allow-listed environment variables.
+
+Only variables that matter for GPU training and that carry no credentials
+are kept: names starting with one of :data:`PREFIXES` or equal to one of
+:data:`NAMES`.  Any name containing one of :data:`SECRET_WORDS` (``NVIDIA_API_KEY``,
+``LINGJUN_TOKEN``) is dropped even when its prefix is allowed, and
+``user:password@`` inside URL-like values is replaced by ``***@``.
+``MASTER_ADDR`` (a host name or address) is kept only with
+``--include-ids``.  Fills ``env``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping
+
+from lingjun.checks.facts import ProbeRecord
+from lingjun.checks.probes.base import ProbeEnv
+
+NAME = "env"
+
+PREFIXES = ("NCCL_", "CUDA_", "NVIDIA_", "NV_", "CUDNN_", "PYTORCH_", "TORCH_", "LINGJUN_", "ACCL_", "GLOO_", "NVSHMEM_", "UCX_")
+NAMES = frozenset(
+    {
+        "LD_LIBRARY_PATH",
+        "LD_PRELOAD",
+        "PATH",
+        "CHECKPOINT_OPTIMIZATION",
+        "OMP_NUM_THREADS",
+        "MASTER_PORT",
+        "WORLD_SIZE",
+        "LOCAL_WORLD_SIZE",
+        "RANK",
+        "LOCAL_RANK",
+        "NODE_RANK",
+        "VIRTUAL_ENV",
+        "CONDA_PREFIX",
+        "PYTHONPATH",
+        "TRANSFORMERS_OFFLINE",
+        "DS_ACCELERATOR",
+        "ENV",
+        "BASH_ENV",
+        "_CUDA_COMPAT_PATH",
+        "_CUDA_COMPAT_STATUS",
+    }
+)
+ID_NAMES = frozenset({"MASTER_ADDR"})
+SECRET_WORDS = ("TOKEN", "KEY", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "AUTH", "COOKIE", "SESSION", "PRIVATE", "CERT")
+
+_USERINFO = re.compile(r"(?<=://)[^/@\s]+@")
+
+
+def is_allowed(name: str, include_ids: bool = False) -> bool:
+    """Whether the variable ``name`` may be recorded."""
+    upper = name.upper()
+    if any(word in upper for word in SECRET_WORDS):
+        return False
+    if name in ID_NAMES:
+        return include_ids
+    return name in NAMES or name.startswith(PREFIXES)
+
+
+def filter_env(environ: Mapping[str, str], include_ids: bool = False) -> dict[str, str]:
+    """The allow-listed subset of ``environ``, credentials in URLs masked, sorted by name."""
+    return {k: _USERINFO.sub("***@", v) for k, v in sorted(environ.items()) if is_allowed(k, include_ids)}
+
+
+def probe(env: ProbeEnv, record: ProbeRecord) -> dict[str, Any]:
+    """Keep the allow-listed variables of ``env.environ``."""
+    return {"env": filter_env(env.environ, env.include_ids)}

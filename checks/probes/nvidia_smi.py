@@ -1,0 +1,140 @@
+"""Probe: ``nvidia-smi``, the fallback when NVML through ctypes gave nothing.
+
+Runs ``nvidia-smi --query-gpu=driver_version,name,compute_cap,memory.total[,uuid,pci.bus_id] --format=csv,noheader,nounits``
+with a hard deadline (the probe timeout, at most :data:`MAX_SECONDS`).  The
+child runs in its own session and the whole process group is killed on
+timeout, so a wedged driver (or a script that spawned ``sleep``) cannot keep
+the checker waiting.  ``[N/A]`` fields become None.  The CUDA version is not
+in the query output; it is taken from the banner of a plain ``nvidia-smi``
+only when the first call succeeded quickly.
+
+Skipped (``available = None``) when NVML already answered with GPUs, or when no
+``nvidia-smi`` is on ``PATH`` (inside the root when it is not ``/``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import time
+from typing import Any, Optional
+
+from lingjun.checks.facts import GpuFacts, ProbeRecord, SmiFacts
+from lingjun.checks.probes import nvml
+from lingjun.checks.probes.base import ProbeEnv
+
+NAME = "nvidia-smi"
+#: the longest any nvidia-smi call may take, seconds
+MAX_SECONDS = 3.0
+
+_FIELDS = ["driver_version", "name", "compute_cap", "memory.total"]
+_ID_FIELDS = ["uuid", "pci.bus_id"]
+_CUDA_RE = re.compile(r"CUDA Version\s*:\s*(\d+\.\d+)")
+
+
+def find_executable(env: ProbeEnv, name: str = "nvidia-smi") -> Optional[str]:
+    """Host path of ``name`` on ``PATH`` (dirs taken inside the root when not live), or None."""
+    for directory in env.environ.get("PATH", "/usr/bin:/bin").split(":"):
+        if not directory:
+            continue
+        host = env.host_path(directory.rstrip("/") + "/" + name)
+        if os.path.isfile(host) and os.access(host, os.X_OK):
+            return host
+    return None
+
+
+def run_bounded(argv: list[str], seconds: float) -> tuple[Optional[int], str, bool]:
+    """Run ``argv``; ``(returncode, stdout, timed_out)``.  The process group is killed at the deadline.
+
+    Raises:
+        OSError: when the program cannot be started.
+    """
+    proc = subprocess.Popen(
+        argv,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        out, _ = proc.communicate(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except OSError:
+            proc.kill()
+        try:
+            proc.communicate(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            pass
+        return None, "", True
+    return proc.returncode, out.decode("utf-8", "replace"), False
+
+
+def _value(text: str) -> Optional[str]:
+    text = text.strip()
+    return None if not text or text.startswith("[") or text in ("N/A", "Not Supported") else text
+
+
+def parse_query(text: str, with_ids: bool) -> tuple[Optional[str], list[GpuFacts]]:
+    """``(driver_version, gpus)`` from the CSV output of the query above."""
+    driver: Optional[str] = None
+    gpus: list[GpuFacts] = []
+    for index, line in enumerate(l for l in text.splitlines() if l.strip()):
+        cols = [c.strip() for c in line.split(",")]
+        if len(cols) < len(_FIELDS):
+            continue
+        driver = driver or _value(cols[0])
+        gpu = GpuFacts(index=index, name=_value(cols[1]), compute_capability=_value(cols[2]))
+        memory = _value(cols[3])
+        if memory:
+            try:
+                gpu.memory_total_mib = int(float(memory.split()[0]))
+            except ValueError:
+                pass
+        if with_ids and len(cols) >= len(_FIELDS) + 2:
+            gpu.uuid, gpu.pci_bus_id = _value(cols[4]), _value(cols[5])
+        gpus.append(gpu)
+    return driver, gpus
+
+
+def probe(env: ProbeEnv, record: ProbeRecord) -> dict[str, Any]:
+    """Ask nvidia-smi when NVML did not answer (see the module docstring)."""
+    try:
+        if nvml.query(env).gpus:
+            return {"nvidia_smi": SmiFacts()}
+    except Exception:  # NVML failures are the nvml probe's to report
+        pass
+    executable = find_executable(env)
+    if executable is None:
+        return {"nvidia_smi": SmiFacts(available=False, error="not found on PATH")}
+    fields = _FIELDS + (_ID_FIELDS if env.include_ids else [])
+    argv = [executable, "--query-gpu=" + ",".join(fields), "--format=csv,noheader,nounits"]
+    budget = min(env.timeout, MAX_SECONDS)
+    started = time.monotonic()
+    try:
+        code, out, timed_out = run_bounded(argv, budget)
+    except OSError as exc:
+        return {"nvidia_smi": SmiFacts(available=False, error=f"cannot run: {exc.strerror or exc}")}
+    if timed_out:
+        record.timed_out = True
+        record.ok = False
+        record.error = f"nvidia-smi did not answer within {budget:g} s"
+        return {"nvidia_smi": SmiFacts(available=True, timed_out=True, error=record.error)}
+    facts = SmiFacts(available=True)
+    if code != 0:
+        facts.error = (out.strip().splitlines() or [f"exit status {code}"])[0][:200]
+        return {"nvidia_smi": facts}
+    facts.driver_version, facts.gpus = parse_query(out, env.include_ids)
+    remaining = budget - (time.monotonic() - started)
+    if remaining > 0.5:
+        try:
+            code, out, _ = run_bounded([executable], remaining)
+        except OSError:
+            code = None
+        if code == 0:
+            match = _CUDA_RE.search(out)
+            facts.cuda_version = match.group(1) if match else None
+    return {"nvidia_smi": facts}
