@@ -1,0 +1,97 @@
+"""Driver- and CUDA-related readings of the facts shared by the driver and cuda rules.
+
+Private helper of the rule modules: which kernel driver, which image CUDA,
+whether cuda-compat libraries are in the image or on the loader path.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from lingjun.checks.compat import parse_cuda, parse_driver
+from lingjun.checks.context import CheckContext
+from lingjun.checks.facts import Facts
+from lingjun.checks.versions import CudaVersion, DriverVersion
+
+__all__ = ["kernel_driver", "image_cuda", "compat_present", "compat_on_loader_path", "is_compat_path", "driver_cuda"]
+
+
+def kernel_driver(facts: Facts) -> Optional[DriverVersion]:
+    """The kernel driver version (/proc, then NVML, then nvidia-smi), None when absent or unreadable."""
+    return parse_driver(facts.driver_version)
+
+
+def image_cuda(ctx: CheckContext) -> tuple[Optional[CudaVersion], str]:
+    """The image's CUDA: the release record's ``cuda``, else the toolkit found in the image; with where it came from."""
+    record = ctx.record or {}
+    cuda = parse_cuda(record.get("cuda")) if isinstance(record, dict) else None
+    if cuda is not None:
+        return cuda, "release record"
+    for text, where in ((ctx.facts.cuda.toolkit_version, "version.json"), (ctx.facts.cuda.env_cuda_version, "CUDA_VERSION")):
+        cuda = parse_cuda(text)
+        if cuda is not None:
+            return cuda, where
+    return None, ""
+
+
+def is_compat_path(path: Optional[str]) -> bool:
+    """Whether a path is a cuda-compat directory or file (``/usr/local/cuda/compat``, ``.../cuda-12.8/compat/lib``)."""
+    if not isinstance(path, str):
+        return False
+    parts = path.replace("\\", "/").split("/")
+    return "compat" in parts or any(p.startswith("cuda-compat") for p in parts)
+
+
+def compat_present(facts: Facts) -> Optional[bool]:
+    """Whether the image carries cuda-compat libraries (None when the probe did not look)."""
+    if facts.cuda.compat_dir or facts.cuda.compat_libcuda_version or facts.libcuda.is_forward_compat:
+        return True
+    if any(is_compat_path(c) for c in facts.libcuda.candidates):
+        return True
+    if facts.cuda.toolkit_version or facts.cuda.version_file:
+        return False
+    return None
+
+
+def compat_on_loader_path(facts: Facts) -> list[str]:
+    """cuda-compat directories on ``LD_LIBRARY_PATH`` or in ``/etc/ld.so.conf.d`` (with the conf file name)."""
+    found = [d for d in facts.loader.ld_library_path if is_compat_path(d)]
+    for conf in facts.loader.ld_so_conf:
+        if not isinstance(conf, dict):
+            continue
+        for d in conf.get("dirs") or []:
+            if is_compat_path(d):
+                found.append(f"{d} ({conf.get('file')})")
+    return found
+
+
+def driver_cuda(ctx: CheckContext, max_native) -> tuple[Optional[CudaVersion], str]:
+    """The CUDA version the host driver supports natively, with its source.
+
+    NVML's ``cuda_driver_version`` or nvidia-smi's "CUDA Version" first, then
+    ``cuDriverGetVersion``, then the kernel driver looked up in Table 3
+    (``max_native(driver, ref)``).  When the resolved libcuda is a compat
+    library the reported numbers are the compat driver's, so only Table 3 is used.
+    """
+    facts = ctx.facts
+    compat = bool(facts.libcuda.is_forward_compat)
+    if not compat and isinstance(facts.nvml.cuda_driver_version, int) and facts.nvml.cuda_driver_version > 0:
+        try:
+            return CudaVersion.from_api_int(facts.nvml.cuda_driver_version), "NVML"
+        except ValueError:
+            pass
+    smi = None if compat else parse_cuda(facts.nvidia_smi.cuda_version)
+    if smi is not None:
+        return smi, "nvidia-smi"
+    api = facts.libcuda.driver_api_version
+    if isinstance(api, int) and api > 0 and not compat:
+        try:
+            return CudaVersion.from_api_int(api), "cuDriverGetVersion"
+        except ValueError:
+            pass
+    driver = kernel_driver(facts)
+    if driver is not None:
+        native = max_native(driver, ctx.data.cuda_drivers)
+        if native is not None:
+            return native, "Table 3"
+    return None, ""

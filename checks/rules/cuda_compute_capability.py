@@ -1,0 +1,94 @@
+"""cuda.compute-capability: the GPUs' compute capability is covered by torch, the release and the image's CUDA."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from lingjun.checks.compat import parse_cuda
+from lingjun.checks.context import CheckContext
+from lingjun.checks.findings import Finding, Severity
+from lingjun.checks.gpu_arch import architecture, cc_text, covers, max_arch, min_cuda_for_cc, parse_cc, sm_name
+from lingjun.checks.record_view import is_ppu
+from lingjun.checks.registry import rule
+from lingjun.checks.rules._driver_facts import image_cuda
+from lingjun.checks.rules._finding import make
+
+RULE = "cuda.compute-capability"
+AREA = "cuda"
+
+
+@rule(RULE, AREA, "GPU architecture supported", "GPU 架构受支持", needs_gpu=True)
+def check(ctx: CheckContext) -> Iterator[Finding]:
+    """error per GPU model whose compute capability is missing from torch's arch list, outside the release's
+    stated GPU support, or newer than the image's (or torch's) CUDA can build for; ok when all checks pass."""
+    if is_ppu(ctx.record):
+        return
+    gpus = {}
+    for gpu in ctx.facts.gpus:
+        cc = parse_cc(gpu.compute_capability)
+        if cc is not None:
+            gpus.setdefault(cc, gpu.name or "GPU")
+    if not gpus:
+        yield make(ctx, RULE, AREA, Severity.skipped, "No GPU compute capability was reported.", "未获得 GPU 的计算能力（compute capability）。")
+        return
+    torch = ctx.facts.torch
+    arch_list = list(torch.arch_list) if torch else []
+    support = (ctx.record or {}).get("gpu_support") or {}
+    cuda, cuda_from = image_cuda(ctx)
+    torch_cuda = parse_cuda(torch.cuda) if torch and torch.cuda else None
+    checked_any = False
+    failed = False
+    for cc, name in sorted(gpus.items()):
+        problems_en: list[str] = []
+        problems_zh: list[str] = []
+        arch = architecture(cc)
+        if arch_list:
+            ok = covers(arch_list, cc)
+            if ok is not None:
+                checked_any = True
+                if not ok:
+                    top = max_arch(arch_list)
+                    problems_en.append(f"{sm_name(cc)} is not in torch's arch list (highest {top})")
+                    problems_zh.append(f"torch 的架构列表不含 {sm_name(cc)}（最高为 {top}）")
+        ccs = [c for c in support.get("compute_capabilities") or [] if isinstance(c, str)]
+        archs = [a for a in support.get("architectures") or [] if isinstance(a, str)]
+        if ccs:
+            checked_any = True
+            if cc_text(cc) not in ccs:
+                problems_en.append(f"the release supports compute capability {', '.join(ccs)} only")
+                problems_zh.append(f"该发布只支持计算能力 {', '.join(ccs)}")
+        elif archs and arch:
+            checked_any = True
+            if arch not in archs:
+                problems_en.append(f"the release supports {', '.join(archs)} GPUs only")
+                problems_zh.append(f"该发布只支持 {', '.join(archs)} 架构 GPU")
+        needed = min_cuda_for_cc(cc)
+        if needed:
+            for version, label, label_zh in ((cuda, f"the image's CUDA {cuda} ({cuda_from})", f"镜像的 CUDA {cuda}"),
+                                             (torch_cuda, f"torch's CUDA {torch_cuda}", f"torch 的 CUDA {torch_cuda}")):
+                if version is None:
+                    continue
+                checked_any = True
+                if version.major_minor < needed:
+                    problems_en.append(f"{label} predates CUDA {needed[0]}.{needed[1]}, the first to support {sm_name(cc)}")
+                    problems_zh.append(f"{label_zh} 早于支持 {sm_name(cc)} 的首个版本 CUDA {needed[0]}.{needed[1]}")
+        if problems_en:
+            failed = True
+            yield make(
+                ctx, RULE, AREA, Severity.error,
+                f"{name} (compute capability {cc_text(cc)}{', ' + arch if arch else ''}) is not supported here: "
+                + "; ".join(problems_en) + ". Kernels fail with \"no kernel image is available for execution on the device\".",
+                f"{name}（计算能力 {cc_text(cc)}）在此环境中不受支持：" + "；".join(problems_zh)
+                + "。运行时会报 “no kernel image is available for execution on the device”。",
+                remedy=("Use an image release (and torch build) that lists this GPU architecture, e.g. one built on a newer CUDA.",
+                        "请改用支持该 GPU 架构的镜像版本（以及对应的 torch 构建），例如基于更新 CUDA 的版本。"),
+                observed=f"{name}: {sm_name(cc)}",
+                expected=(f"CUDA >= {needed[0]}.{needed[1]}" if needed else None),
+            )
+    if checked_any and not failed:
+        listed = ", ".join(f"{n} ({cc_text(c)})" for c, n in sorted(gpus.items()))
+        yield make(ctx, RULE, AREA, Severity.ok, f"GPU architecture supported: {listed}.", f"GPU 架构受支持：{listed}。",
+                   observed=listed)
+    elif not checked_any:
+        yield make(ctx, RULE, AREA, Severity.info, "Neither torch's arch list, the release's GPU support nor a CUDA version is known; "
+                   "GPU architecture coverage not checked.", "torch 架构列表、发布的 GPU 支持范围和 CUDA 版本均未知，未检查 GPU 架构支持。")

@@ -1,0 +1,98 @@
+"""cuda.torch-build-vs-driver: the CUDA runtime torch was built with against what the driver supports."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from lingjun.checks.compat import GPU_CONSUMER, decide, max_native_cuda, parse_cuda
+from lingjun.checks.context import CheckContext
+from lingjun.checks.findings import Finding, Severity
+from lingjun.checks.record_view import is_ppu
+from lingjun.checks.registry import rule
+from lingjun.checks.rules._driver_facts import compat_present, driver_cuda, kernel_driver
+from lingjun.checks.rules._finding import make, nvidia_url
+
+RULE = "cuda.torch-build-vs-driver"
+AREA = "cuda"
+
+
+@rule(RULE, AREA, "torch's CUDA runs on this driver", "torch 的 CUDA 版本与驱动兼容", needs_gpu=True)
+def check(ctx: CheckContext) -> Iterator[Finding]:
+    """ok when the driver supports torch's CUDA; warning under CUDA minor version compatibility; error otherwise
+    (the "driver on your system is too old (found version NNNNN)" failure)."""
+    if is_ppu(ctx.record):
+        return
+    torch = ctx.facts.torch
+    if torch is None or not torch.version:
+        yield make(ctx, RULE, AREA, Severity.skipped, "torch is not installed for this interpreter.",
+                   "当前解释器中没有安装 torch。")
+        return
+    if torch.cuda is None:
+        if torch.hip:
+            return
+        yield make(ctx, RULE, AREA, Severity.info, f"torch {torch.version} is a CPU-only build; it will not use the GPUs.",
+                   f"torch {torch.version} 是仅 CPU 的构建，不会使用 GPU。", observed=torch.version)
+        return
+    built = parse_cuda(torch.cuda)
+    if built is None:
+        yield make(ctx, RULE, AREA, Severity.info, f"torch.version.cuda {torch.cuda!r} is not a CUDA version; comparison skipped.",
+                   f"torch.version.cuda 的值 {torch.cuda!r} 无法解析，跳过比较。", observed=torch.cuda)
+        return
+    supported, src = driver_cuda(ctx, max_native_cuda)
+    kmod = kernel_driver(ctx.facts)
+    observed = f"torch {torch.version} (CUDA {built})"
+    drv_text = str(kmod) if kmod else "?"
+    if kmod is None and supported is None:
+        yield make(ctx, RULE, AREA, Severity.info, "The driver's CUDA version is unknown; torch's CUDA was not compared.",
+                   "无法得知驱动支持的 CUDA 版本，未比较 torch 的 CUDA。", observed=observed)
+        return
+    decision = decide(built, kmod, ctx.data.cuda_drivers, gpus=ctx.facts.gpus, record=ctx.record,
+                      compat_present=compat_present(ctx.facts)) if kmod else None
+    if decision is not None and decision.mode == "unknown":
+        decision = None
+    if decision is None:
+        mode = "native" if supported and supported.major_minor >= built.major_minor else "unsupported"
+    else:
+        mode = decision.mode
+    sup_text = str(supported) if supported else "?"
+    if mode == "native":
+        yield make(ctx, RULE, AREA, Severity.ok, f"torch was built with CUDA {built}; driver {drv_text} supports CUDA {sup_text}.",
+                   f"torch 基于 CUDA {built} 构建，驱动 {drv_text} 支持 CUDA {sup_text}。", observed=observed,
+                   expected=f"CUDA <= {sup_text}")
+        return
+    if mode == "minor-version":
+        yield make(
+            ctx, RULE, AREA, Severity.warning,
+            f"torch was built with CUDA {built} but driver {drv_text} supports CUDA {sup_text}; it runs through CUDA minor "
+            f"version compatibility (driver >= {decision.floor}) with a limited feature set, and PTX JIT of newer code fails.",
+            f"torch 基于 CUDA {built} 构建，而驱动 {drv_text} 只支持到 CUDA {sup_text}；依靠 CUDA 次版本兼容（驱动 >= {decision.floor}）"
+            f"可以运行，但功能受限，新版本 PTX 的即时编译会失败。",
+            remedy=(f"Upgrade the driver to {decision.required} or later, or install a torch build for CUDA {sup_text}.",
+                    f"请把驱动升级到 {decision.required} 或更高版本，或安装对应 CUDA {sup_text} 的 torch。"),
+            observed=observed, expected=f"CUDA <= {sup_text}", links=[nvidia_url(ctx, "minor")],
+        )
+        return
+    if mode == "forward":
+        yield make(ctx, RULE, AREA, Severity.ok,
+                   f"torch's CUDA {built} runs on driver {drv_text} through forward compatibility (data center GPU, cuda-compat).",
+                   f"torch 的 CUDA {built} 通过前向兼容在驱动 {drv_text} 上运行（数据中心 GPU，cuda-compat）。",
+                   observed=observed, links=[nvidia_url(ctx, "forward")])
+        return
+    found = f" (torch reports: driver too old, found version {supported.major * 1000 + supported.minor * 10})" if supported else ""
+    found_zh = f"（torch 会报告 driver too old, found version {supported.major * 1000 + supported.minor * 10}）" if supported else ""
+    need = decision.required if decision else None
+    consumer = any(c == GPU_CONSUMER for c in (decision.gpu_classes if decision else []))
+    note_en = " Forward compatibility (cuda-compat) is not available on GeForce/consumer GPUs." if consumer else ""
+    note_zh = "GeForce 等消费级 GPU 不支持前向兼容（cuda-compat）。" if consumer else ""
+    upgrade_en = f"Upgrade the driver to branch R{need.branch} ({need} or later)" if need else "Upgrade the driver"
+    upgrade_zh = f"请把驱动升级到 R{need.branch} 分支（{need} 或更高）" if need else "请升级驱动"
+    older = f"cu{supported.major}{supported.minor}" if supported else "an older CUDA"
+    yield make(
+        ctx, RULE, AREA, Severity.error,
+        f"Driver {drv_text} supports CUDA up to {sup_text}, but torch {torch.version} was built with CUDA {built}; "
+        f"CUDA will not initialise{found}.{note_en}",
+        f"驱动 {drv_text} 最高只支持 CUDA {sup_text}，而 torch {torch.version} 基于 CUDA {built} 构建，CUDA 无法初始化{found_zh}。{note_zh}",
+        remedy=(f"{upgrade_en}, or install a torch build for {older} or older.",
+                f"{upgrade_zh}，或安装对应 {older} 及更早 CUDA 的 torch。"),
+        observed=observed, expected=f"CUDA <= {sup_text}", links=[nvidia_url(ctx, "toolkit"), nvidia_url(ctx, "forward")],
+    )

@@ -1,0 +1,95 @@
+"""driver.cuda-compatibility: how the image's CUDA runs on the kernel driver (native, minor version, forward, unsupported)."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from lingjun.checks.compat import decide
+from lingjun.checks.context import CheckContext
+from lingjun.checks.findings import Finding, Severity
+from lingjun.checks.record_view import is_ppu
+from lingjun.checks.registry import rule
+from lingjun.checks.rules._driver_facts import compat_present, image_cuda, kernel_driver
+from lingjun.checks.rules._finding import make, nvidia_url
+
+RULE = "driver.cuda-compatibility"
+AREA = "driver"
+
+_MISSING_ZH = {
+    "data center GPU": "数据中心 GPU",
+    "data center GPU (not determined)": "数据中心 GPU（无法确定 GPU 类型）",
+    "admitted driver branch": "被允许的驱动分支",
+    "cuda-compat package": "镜像中的 cuda-compat 包",
+}
+
+
+def _where_zh(where: str) -> str:
+    if where == "release record":
+        return "发布记录"
+    return where.replace("base image", "基础镜像")
+
+
+@rule(RULE, AREA, "Image CUDA runs on this driver", "镜像 CUDA 与驱动兼容", needs_gpu=True)
+def check(ctx: CheckContext) -> Iterator[Finding]:
+    """ok (native or viable forward compatibility), warning (minor version compatibility), error otherwise."""
+    if is_ppu(ctx.record):
+        return
+    cuda, cuda_from = image_cuda(ctx)
+    if cuda is None:
+        yield make(ctx, RULE, AREA, Severity.skipped, "The image's CUDA version is unknown (no release record, no toolkit found).",
+                   "无法确定镜像的 CUDA 版本（没有发布记录，也未找到 CUDA 工具包）。")
+        return
+    driver = kernel_driver(ctx.facts)
+    if driver is None:
+        yield make(ctx, RULE, AREA, Severity.info, f"Kernel driver version unreadable ({ctx.facts.driver_version!r}).",
+                   f"无法解析内核驱动版本（{ctx.facts.driver_version!r}）。")
+        return
+    d = decide(cuda, driver, ctx.data.cuda_drivers, gpus=ctx.facts.gpus, record=ctx.record,
+               compat_present=compat_present(ctx.facts))
+    observed = f"CUDA {cuda} ({cuda_from}) on driver {driver}"
+    expected = f">= {d.required}" if d.required else None
+    if d.mode == "native":
+        yield make(ctx, RULE, AREA, Severity.ok, f"Driver {driver} supports CUDA {cuda} natively.",
+                   f"驱动 {driver} 原生支持 CUDA {cuda}。", observed=observed, expected=expected)
+    elif d.mode == "minor-version":
+        yield make(
+            ctx, RULE, AREA, Severity.warning,
+            f"CUDA {cuda} runs on driver {driver} only through CUDA minor version compatibility (floor {d.floor}): "
+            f"features that need a newer driver are unavailable, and PTX built by the newer toolkit cannot be JIT-compiled "
+            f"(cudaErrorUnsupportedPtxVersion).",
+            f"CUDA {cuda} 只能依靠 CUDA 次版本兼容（下限 {d.floor}）在驱动 {driver} 上运行：依赖新驱动的功能不可用，"
+            f"新工具包生成的 PTX 也无法被即时编译（cudaErrorUnsupportedPtxVersion）。",
+            remedy=(f"Upgrade the host driver to {d.required} or later for full support." if d.required else "Upgrade the host driver.",
+                    f"如需完整支持，请将宿主机驱动升级到 {d.required} 或更高版本。" if d.required else "请升级宿主机驱动。"),
+            observed=observed, expected=expected, links=[nvidia_url(ctx, "minor"), nvidia_url(ctx, "toolkit")],
+        )
+    elif d.mode == "forward":
+        yield make(
+            ctx, RULE, AREA, Severity.ok,
+            f"CUDA {cuda} runs on driver {driver} through forward compatibility (data center GPU, branch R{driver.branch} "
+            f"admitted by the {d.admitted_by}, cuda-compat present).",
+            f"CUDA {cuda} 通过前向兼容在驱动 {driver} 上运行（数据中心 GPU，R{driver.branch} 分支经{_where_zh(d.admitted_by)}允许，镜像含 cuda-compat）。",
+            observed=observed, expected=expected, links=[nvidia_url(ctx, "forward")],
+        )
+    elif d.mode == "unknown":
+        yield make(ctx, RULE, AREA, Severity.info,
+                   f"No CUDA/driver reference data for CUDA {cuda}; compatibility with driver {driver} not decided.",
+                   f"内置参考数据中没有 CUDA {cuda} 的驱动要求，无法判断与驱动 {driver} 的兼容性。", observed=observed)
+    else:
+        missing_en = ", ".join(d.missing)
+        missing_zh = "、".join(_MISSING_ZH.get(m, m) for m in d.missing)
+        floor_en = f" CUDA {cuda.major}.x minor version compatibility needs {d.floor} or later." if d.floor else ""
+        floor_zh = f"CUDA {cuda.major}.x 次版本兼容至少需要 {d.floor}。" if d.floor else ""
+        need = f"R{d.required.branch} ({d.required} or later)" if d.required else "a newer branch"
+        need_zh = f"R{d.required.branch}（{d.required} 或更高）" if d.required else "更新的驱动分支"
+        yield make(
+            ctx, RULE, AREA, Severity.error,
+            f"CUDA {cuda} cannot run on driver {driver}: it needs driver {need}.{floor_en} "
+            f"Forward compatibility is not possible here (missing: {missing_en}).",
+            f"CUDA {cuda} 无法在驱动 {driver} 上运行：需要驱动 {need_zh}。{floor_zh}"
+            f"此处也无法使用前向兼容（缺少：{missing_zh}）。",
+            remedy=(f"Upgrade the host driver to {need}, or use a release built on a CUDA version this driver supports.",
+                    f"请将宿主机驱动升级到 {need_zh}，或改用基于本驱动所支持 CUDA 版本构建的镜像。"),
+            observed=observed, expected=expected,
+            links=[nvidia_url(ctx, "toolkit"), nvidia_url(ctx, "minor"), nvidia_url(ctx, "forward")],
+        )

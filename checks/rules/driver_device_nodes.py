@@ -1,0 +1,52 @@
+"""driver.device-nodes: /dev/nvidia* present and usable (lost after systemd daemon-reload)."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from lingjun.checks.context import CheckContext
+from lingjun.checks.findings import Finding, Severity
+from lingjun.checks.record_view import is_ppu
+from lingjun.checks.registry import rule
+from lingjun.checks.rules._finding import make, nvidia_url
+
+RULE = "driver.device-nodes"
+AREA = "driver"
+
+
+@rule(RULE, AREA, "GPU device nodes usable", "GPU 设备节点可用", needs_gpu=True)
+def check(ctx: CheckContext) -> Iterator[Finding]:
+    """error when /dev/nvidia* exist but cannot be opened or NVML reports "Unknown Error"; ok otherwise."""
+    if is_ppu(ctx.record):
+        return
+    facts = ctx.facts
+    nodes = facts.driver.device_nodes
+    unknown_error = bool(facts.nvml.init_error) and "unknown error" in facts.nvml.init_error.lower()
+    if nodes and (facts.driver.device_nodes_accessible is False or unknown_error):
+        what = "cannot be opened" if facts.driver.device_nodes_accessible is False else f"exist but NVML fails ({facts.nvml.init_error})"
+        what_zh = "无法打开" if facts.driver.device_nodes_accessible is False else f"存在，但 NVML 初始化失败（{facts.nvml.init_error}）"
+        yield make(
+            ctx, RULE, AREA, Severity.error,
+            f"NVIDIA device nodes ({', '.join(nodes[:4])}{'...' if len(nodes) > 4 else ''}) {what}: the container lost access "
+            f"to the GPUs through its device cgroup, typically after `systemctl daemon-reload` on the host.",
+            f"NVIDIA 设备节点（{', '.join(nodes[:4])}{'…' if len(nodes) > 4 else ''}）{what_zh}：容器的设备 cgroup 已失去 GPU 访问权限，"
+            f"通常是宿主机执行了 `systemctl daemon-reload` 所致。",
+            remedy=("Recreate the container. To prevent it, follow NVIDIA's workaround: create the /dev/char symlinks with "
+                    "`nvidia-ctk system create-dev-char-symlinks`, request the device nodes explicitly, or use the cgroupfs cgroup driver.",
+                    "请重建容器。预防办法参照 NVIDIA 的说明：用 `nvidia-ctk system create-dev-char-symlinks` 创建 /dev/char 符号链接，"
+                    "或显式申请设备节点，或改用 cgroupfs cgroup 驱动。"),
+            observed=what, links=[nvidia_url(ctx, "daemon-reload")],
+        )
+        return
+    if not nodes and facts.driver_version:
+        yield make(
+            ctx, RULE, AREA, Severity.warning,
+            "The NVIDIA driver is visible but there are no /dev/nvidia* device nodes: no GPU was passed into this container.",
+            "能看到 NVIDIA 驱动，但没有 /dev/nvidia* 设备节点：容器没有分配到 GPU。",
+            remedy=("Start the container with GPUs (docker --gpus, or a nvidia.com/gpu resource request).",
+                    "请以 GPU 方式启动容器（docker --gpus，或申请 nvidia.com/gpu 资源）。"),
+        )
+        return
+    if nodes:
+        yield make(ctx, RULE, AREA, Severity.ok, f"{len(nodes)} NVIDIA device node(s) present and usable.",
+                   f"有 {len(nodes)} 个 NVIDIA 设备节点，均可使用。", observed=", ".join(nodes[:4]))

@@ -1,0 +1,72 @@
+"""driver.forward-compat-consumer-gpu: cuda-compat libcuda in use on a GeForce/consumer GPU (CUDA error 804)."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from lingjun.checks.compat import GPU_CONSUMER, GPU_DATACENTER, gpu_class
+from lingjun.checks.context import CheckContext
+from lingjun.checks.findings import Finding, Severity
+from lingjun.checks.record_view import is_ppu
+from lingjun.checks.registry import rule
+from lingjun.checks.rules._driver_facts import compat_on_loader_path, is_compat_path
+from lingjun.checks.rules._finding import make, nvidia_url
+
+RULE = "driver.forward-compat-consumer-gpu"
+AREA = "driver"
+
+
+@rule(RULE, AREA, "No forward compatibility on consumer GPUs", "消费级 GPU 不使用前向兼容库", needs_gpu=True)
+def check(ctx: CheckContext) -> Iterator[Finding]:
+    """error when the resolved libcuda is a compat library, or compat is on the loader path, and a GPU is consumer
+    (or cuInit already failed with 804); ok otherwise."""
+    if is_ppu(ctx.record):
+        return
+    facts = ctx.facts
+    lib = facts.libcuda
+    resolved_compat = bool(lib.is_forward_compat) or is_compat_path(lib.real_path) or is_compat_path(lib.path)
+    on_path = compat_on_loader_path(facts)
+    err804 = bool(lib.init_error) and ("804" in lib.init_error or "COMPAT_NOT_SUPPORTED" in lib.init_error.upper())
+    consumer = [g for g in facts.gpus if gpu_class(g.name, g.brand) == GPU_CONSUMER]
+    gpu_names = ", ".join(sorted({g.name or "?" for g in consumer})) or ", ".join(sorted({g.name or "?" for g in facts.gpus}))
+    if (resolved_compat or on_path) and (consumer or err804):
+        where = lib.real_path or lib.path if resolved_compat else on_path[0]
+        yield make(
+            ctx, RULE, AREA, Severity.error,
+            f"The cuda-compat forward compatibility library is in use ({where}) on a consumer GPU ({gpu_names}); "
+            f"forward compatibility works only on data center GPUs, so CUDA fails with error 804 "
+            f"(forward compatibility was attempted on non supported HW).",
+            f"在消费级 GPU（{gpu_names}）上使用了 cuda-compat 前向兼容库（{where}）；前向兼容只支持数据中心 GPU，"
+            f"CUDA 初始化会报 804 错误（forward compatibility was attempted on non supported HW）。",
+            remedy=("Remove the compat directory from LD_LIBRARY_PATH / ld.so.conf.d so the host driver's libcuda is used, "
+                    "and upgrade the host driver to at least the image's minimum.",
+                    "请把 compat 目录从 LD_LIBRARY_PATH 或 ld.so.conf.d 中移除，让进程使用宿主机驱动自带的 libcuda，"
+                    "并把宿主机驱动升级到镜像要求的最低版本以上。"),
+            observed=f"libcuda {lib.file_version or '?'} from {where}; GPU {gpu_names}",
+            expected="host libcuda (no cuda-compat) on consumer GPUs",
+            links=[nvidia_url(ctx, "forward")],
+        )
+        return
+    if err804:
+        yield make(
+            ctx, RULE, AREA, Severity.error,
+            f"cuInit failed with error 804 ({lib.init_error}): forward compatibility was attempted on a GPU that does not support it.",
+            f"cuInit 返回 804 错误（{lib.init_error}）：在不支持前向兼容的 GPU 上尝试了前向兼容。",
+            remedy=("Use the host driver's libcuda (remove cuda-compat from the loader path) and upgrade the host driver.",
+                    "请使用宿主机驱动的 libcuda（把 cuda-compat 从库搜索路径中移除），并升级宿主机驱动。"),
+            observed=lib.init_error, links=[nvidia_url(ctx, "forward")],
+        )
+        return
+    if (resolved_compat or on_path) and facts.gpus and all(gpu_class(g.name, g.brand) == GPU_DATACENTER for g in facts.gpus):
+        yield make(ctx, RULE, AREA, Severity.ok,
+                   "cuda-compat is in use on data center GPUs, where forward compatibility is supported.",
+                   "cuda-compat 用在数据中心 GPU 上，前向兼容受支持。")
+        return
+    if not (resolved_compat or on_path):
+        yield make(ctx, RULE, AREA, Severity.ok, "No cuda-compat library on the loader path.",
+                   "库搜索路径中没有 cuda-compat 前向兼容库。")
+        return
+    yield make(ctx, RULE, AREA, Severity.info,
+               "cuda-compat is on the loader path but the GPU class could not be determined; forward compatibility works only on data center GPUs.",
+               "库搜索路径中有 cuda-compat，但无法判断 GPU 类型；前向兼容只支持数据中心 GPU。",
+               links=[nvidia_url(ctx, "forward")])

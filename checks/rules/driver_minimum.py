@@ -1,0 +1,80 @@
+"""driver.minimum: the kernel driver against the release record's minimum driver."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from lingjun.checks.compat import decide, parse_driver
+from lingjun.checks.context import CheckContext
+from lingjun.checks.findings import Finding, Severity
+from lingjun.checks.record_view import is_ppu
+from lingjun.checks.registry import rule
+from lingjun.checks.rules._driver_facts import compat_present, image_cuda, kernel_driver
+from lingjun.checks.rules._finding import make, nvidia_url
+
+RULE = "driver.minimum"
+AREA = "driver"
+
+
+@rule(RULE, AREA, "Driver meets the release minimum", "驱动版本满足发布要求", needs_gpu=True)
+def check(ctx: CheckContext) -> Iterator[Finding]:
+    """ok at or above the minimum; below it: info (forward compatibility admitted), warning (CUDA minor
+    version compatibility), error otherwise."""
+    record = ctx.record
+    if record is None:
+        return
+    if is_ppu(record):
+        yield make(ctx, RULE, AREA, Severity.skipped, "PPU image: the NVIDIA driver minimum does not apply.",
+                   "PPU 镜像：不适用 NVIDIA 驱动最低版本要求。")
+        return
+    req = record.get("driver") or {}
+    minimum = parse_driver(req.get("minimum"))
+    if minimum is None:
+        yield make(ctx, RULE, AREA, Severity.skipped, "The release record states no NVIDIA driver minimum.",
+                   "发布记录未给出 NVIDIA 驱动最低版本。")
+        return
+    driver = kernel_driver(ctx.facts)
+    if driver is None:
+        yield make(ctx, RULE, AREA, Severity.info,
+                   f"Kernel driver version unreadable ({ctx.facts.driver_version!r}); cannot compare with the minimum {minimum}.",
+                   f"无法解析内核驱动版本（{ctx.facts.driver_version!r}），无法与最低要求 {minimum} 比较。",
+                   expected=f">= {minimum}")
+        return
+    stated = req.get("stated_as") or f">= {minimum}"
+    if driver.satisfies_minimum(minimum):
+        yield make(ctx, RULE, AREA, Severity.ok, f"Driver {driver} meets the release minimum ({stated}).",
+                   f"驱动 {driver} 满足发布要求（{stated}）。", observed=str(driver), expected=f">= {minimum}")
+        return
+    cuda, _ = image_cuda(ctx)
+    decision = decide(cuda, driver, ctx.data.cuda_drivers, gpus=ctx.facts.gpus, record=record,
+                      compat_present=compat_present(ctx.facts)) if cuda else None
+    links = [nvidia_url(ctx, "toolkit"), nvidia_url(ctx, "minor")]
+    if decision is not None and decision.mode == "forward":
+        yield make(
+            ctx, RULE, AREA, Severity.info,
+            f"Driver {driver} is below the release minimum ({stated}); on this data center GPU the R{driver.branch} branch "
+            f"is admitted for forward compatibility and the image carries cuda-compat.",
+            f"驱动 {driver} 低于发布要求（{stated}）；但这是数据中心 GPU，R{driver.branch} 分支可通过 cuda-compat 前向兼容运行本镜像。",
+            observed=str(driver), expected=f">= {minimum}", links=links + [nvidia_url(ctx, "forward")],
+        )
+        return
+    if decision is not None and decision.mode == "minor-version":
+        yield make(
+            ctx, RULE, AREA, Severity.warning,
+            f"Driver {driver} is below the release minimum ({stated}); CUDA {cuda.major}.x minor version compatibility "
+            f"(driver >= {decision.floor}) lets the image start with a limited feature set.",
+            f"驱动 {driver} 低于发布要求（{stated}）；借助 CUDA {cuda.major}.x 次版本兼容（驱动 >= {decision.floor}）镜像可以启动，但功能受限。",
+            remedy=(f"Upgrade the host driver to {minimum} or later.", f"请将宿主机驱动升级到 {minimum} 或更高版本。"),
+            observed=str(driver), expected=f">= {minimum}", links=links,
+        )
+        return
+    yield make(
+        ctx, RULE, AREA, Severity.error,
+        f"Driver {driver} is below the release minimum ({stated})"
+        + (f"; CUDA {cuda.major}.x minor version compatibility needs at least {decision.floor}." if decision and decision.floor else "."),
+        f"驱动 {driver} 低于发布要求（{stated}）"
+        + (f"；CUDA {cuda.major}.x 次版本兼容至少需要 {decision.floor}。" if decision and decision.floor else "。"),
+        remedy=(f"Upgrade the host driver to {minimum} or later, or use an older release built on a CUDA your driver supports.",
+                f"请将宿主机驱动升级到 {minimum} 或更高版本，或改用基于本驱动所支持 CUDA 版本的旧版镜像。"),
+        observed=str(driver), expected=f">= {minimum}", links=links,
+    )

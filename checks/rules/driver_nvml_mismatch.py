@@ -1,0 +1,66 @@
+"""driver.nvml-mismatch: libnvidia-ml must be the kernel driver's own version."""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator, Optional
+
+from lingjun.checks.compat import parse_driver
+from lingjun.checks.context import CheckContext
+from lingjun.checks.findings import Finding, Severity
+from lingjun.checks.record_view import is_ppu
+from lingjun.checks.registry import rule
+from lingjun.checks.rules._driver_facts import kernel_driver
+from lingjun.checks.rules._finding import make
+from lingjun.checks.versions import DriverVersion
+
+RULE = "driver.nvml-mismatch"
+AREA = "driver"
+
+
+def nvml_library_driver(text: Optional[str]) -> Optional[DriverVersion]:
+    """Driver version inside an NVML version string: ``"12.570.124.06"`` (nvmlSystemGetNVMLVersion,
+    leading CUDA major) or ``"550.144"`` / ``"570.124.06"`` (file name)."""
+    if not isinstance(text, str):
+        return None
+    fields = [f for f in re.split(r"\.", text.strip()) if f]
+    while len(fields) > 1 and fields[0].isdigit() and int(fields[0]) < 100:
+        fields = fields[1:]
+    return parse_driver(".".join(fields[:3]))
+
+
+@rule(RULE, AREA, "NVML library matches the driver", "NVML 库与驱动一致", needs_gpu=True)
+def check(ctx: CheckContext) -> Iterator[Finding]:
+    """error on "Driver/library version mismatch" or a libnvidia-ml version differing from the kernel module; ok when equal."""
+    if is_ppu(ctx.record):
+        return
+    nvml = ctx.facts.nvml
+    kmod = kernel_driver(ctx.facts)
+    lib = nvml_library_driver(nvml.library_version)
+    where = nvml.library_path or "libnvidia-ml.so.1"
+    remedy = ("Do not ship NVIDIA driver libraries (libnvidia-ml, libcuda) in the image; let the NVIDIA container runtime inject "
+              "the host's. If the host driver was just updated, reboot or reload the kernel module.",
+              "不要在镜像中打包 NVIDIA 驱动库（libnvidia-ml、libcuda），应由 NVIDIA 容器运行时注入宿主机的版本；"
+              "若宿主机刚升级过驱动，请重启或重新加载内核模块。")
+    mismatch_error = bool(nvml.init_error) and "mismatch" in nvml.init_error.lower()
+    if lib is not None and kmod is not None and lib != kmod:
+        yield make(
+            ctx, RULE, AREA, Severity.error,
+            f"libnvidia-ml {lib} ({where}) does not match the kernel driver {kmod}; NVML fails with "
+            f"\"Driver/library version mismatch\". The NVML library must be the kernel driver's own.",
+            f"libnvidia-ml {lib}（{where}）与内核驱动 {kmod} 不一致，NVML 会报 “Driver/library version mismatch”。"
+            f"NVML 库必须与内核驱动版本完全相同。",
+            remedy=remedy, observed=f"{lib} ({where})", expected=str(kmod),
+        )
+        return
+    if mismatch_error:
+        yield make(
+            ctx, RULE, AREA, Severity.error,
+            f"NVML failed to initialise: {nvml.init_error}. The user-space NVML library and the kernel driver differ.",
+            f"NVML 初始化失败：{nvml.init_error}。用户态 NVML 库与内核驱动版本不一致。",
+            remedy=remedy, observed=nvml.init_error, expected=str(kmod) if kmod else None,
+        )
+        return
+    if lib is not None and kmod is not None:
+        yield make(ctx, RULE, AREA, Severity.ok, f"libnvidia-ml {lib} matches the kernel driver.",
+                   f"libnvidia-ml {lib} 与内核驱动一致。", observed=str(lib), expected=str(kmod))
