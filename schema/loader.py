@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import os
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -71,6 +72,7 @@ __all__ = [
     "read_text",
     "parse_yaml",
     "validate_document",
+    "nested_types",
 ]
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -456,7 +458,7 @@ def _model_field_names_any() -> frozenset[str]:
     seen: set[type] = set()
 
     def visit(tp: Any) -> None:
-        for sub in _types_in(tp):
+        for sub in nested_types(tp):
             if isinstance(sub, type) and issubclass(sub, BaseModel) and sub not in seen:
                 seen.add(sub)
                 for name, info in sub.model_fields.items():
@@ -468,12 +470,12 @@ def _model_field_names_any() -> frozenset[str]:
     return frozenset(names)
 
 
-def _types_in(tp: Any) -> Iterable[Any]:
+def nested_types(tp: Any) -> Iterable[Any]:
     """``tp`` and every type nested in its Annotated/Union/list/dict arguments."""
     yield tp
     for arg in typing.get_args(tp):
         if isinstance(arg, type) or typing.get_args(arg):
-            yield from _types_in(arg)
+            yield from nested_types(arg)
 
 
 @functools.lru_cache(maxsize=64)
@@ -523,7 +525,7 @@ _PATTERN_HINTS = {
 
 def _unwrap(tp: Any, part: LocPart) -> Any:
     """The type found one step into ``tp`` at ``part`` (a field, an index or a dict key)."""
-    for candidate in _types_in(tp):
+    for candidate in nested_types(tp):
         if isinstance(part, str) and isinstance(candidate, type) and issubclass(candidate, BaseModel):
             info = candidate.model_fields.get(part)
             if info is not None:
@@ -545,7 +547,7 @@ def _allowed_fields(model: type[BaseModel], loc: Sequence[LocPart]) -> list[str]
         nxt = _unwrap(tp, part)
         if nxt is not None:
             tp = nxt
-    for candidate in _types_in(tp):
+    for candidate in nested_types(tp):
         if isinstance(candidate, type) and issubclass(candidate, BaseModel):
             return list(candidate.model_fields)
     return []
@@ -692,14 +694,19 @@ def discover(root: Path) -> list[Path]:
 
 
 def load_paths(paths: Iterable[Union[str, Path]], limits: LoadLimits = DEFAULT_LIMITS) -> LoadResult:
-    """Load explicit files (folders are expanded with :func:`discover`); never raises."""
+    """Load explicit files (folders are expanded with :func:`discover`); never raises.
+
+    A file named twice (also through a folder, a symlink or another spelling
+    of its path) is loaded once, under the first spelling.
+    """
     result = LoadResult()
-    seen: set[Path] = set()
+    seen: set[str] = set()
     for given in paths:
         for path in discover(Path(given)):
-            if path in seen:
+            key = os.path.realpath(path)
+            if key in seen:
                 continue
-            seen.add(path)
+            seen.add(key)
             result.paths.append(path)
             document, problems = load_file(path, limits)
             result.problems.extend(problems)

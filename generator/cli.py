@@ -1,0 +1,208 @@
+"""The ``lingjun-kb`` command.
+
+Sub-commands::
+
+    lingjun-kb validate [PATH ...]        check release data (default: releases/)
+    lingjun-kb new FAMILY VERSION         start releases/FAMILY/VERSION.yaml from the previous release
+    lingjun-kb schema [--check]           write (or check) schema/<kind>.schema.json
+    lingjun-kb build                      build the static site
+    lingjun-kb serve                      build and serve the site locally
+    lingjun-kb bundle                     build the lingjun-check zipapp
+
+Exit status: 0 success, 1 problems found (validation errors, stale schema,
+refused ``new``), 2 usage errors (bad arguments, missing paths, a
+sub-command whose implementation is not installed).
+
+``validate --format json`` prints one JSON array, one object per problem
+with the fields ``path``, ``line``, ``col`` (1-based; null when the file
+could not be read), ``field`` (dotted path, "" for the whole file),
+``message``, ``severity`` (error, warning, info) and ``rule``; see
+:mod:`lingjun.checks.gate.report`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from pathlib import Path
+from typing import Callable, Optional, Sequence
+
+__all__ = ["main", "build_parser"]
+
+_VALIDATE_EPILOG = """\
+Which problems are reported: with no PATH (or the releases folder itself) all
+of them. With some files, the whole releases tree they belong to (nearest
+folder above holding families.yaml, or --root) is still loaded so references
+resolve, but only problems in the named files are reported and can fail the
+run; problems elsewhere are counted. Naming a catalog or reference file
+(families, components, cuda-drivers, driver-branches) reports everything.
+
+Text format: path:line:col: field.path: message [severity rule]
+
+JSON format (--format json): a JSON array on stdout, one object per problem:
+  path      file as named on the command line
+  line, col 1-based position, null when the file could not be read
+  field     dotted field path inside the document ("" = whole file)
+  message   what is wrong and how to fix it
+  severity  "error" | "warning" | "info" (only errors fail validation)
+  rule      file.*, yaml.*, schema.* (loader), data.* (gate rules), internal
+
+GitHub format: ::error/::warning/::notice file=..,line=..,col=..,title=<rule>::message
+
+Exit status: 0 no errors, 1 errors, 2 usage problems.
+"""
+
+
+def _add_site_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--releases", type=Path, default=Path("releases"), metavar="DIR",
+                        help="releases folder (default: releases)")
+    parser.add_argument("--site-dir", type=Path, default=Path("site"), metavar="DIR",
+                        help="output folder of the site (default: site)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``lingjun-kb`` (every sub-command and option)."""
+    parser = argparse.ArgumentParser(
+        prog="lingjun-kb",
+        description="Release notes and compatibility knowledge base of Alibaba Cloud Lingjun / ACS AI container images.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    validate = sub.add_parser(
+        "validate", help="check release data: schema per file, then cross-record rules",
+        description="Validate release data files: YAML safety, the schema of each document, then the "
+                    "cross-record rules of the release-data gate.",
+        epilog=_VALIDATE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    validate.add_argument("paths", nargs="*", type=Path, metavar="PATH",
+                          help="files or folders to validate (default: releases)")
+    validate.add_argument("--root", type=Path, metavar="DIR",
+                          help="releases root giving context to the named files (default: nearest folder with families.yaml)")
+    validate.add_argument("--format", choices=("text", "github", "json"), default="text",
+                          help="output format (default: text)")
+    validate.add_argument("--max-bytes", type=int, default=None, metavar="N",
+                          help="largest file accepted, in bytes (default: 1048576)")
+    validate.add_argument("--quiet", "-q", action="store_true", help="do not print the release table on success")
+    validate.add_argument("--list-rules", action="store_true", help="list the cross-record rules and exit")
+
+    new = sub.add_parser("new", help="start a release record from the family's previous release",
+                         description="Write releases/FAMILY/VERSION.yaml from the newest older release of FAMILY: "
+                                     "components, tags, driver and usage notes are copied; highlights, bug fixes, "
+                                     "known issues and sources get placeholders that fail validation until filled in.")
+    new.add_argument("family", help="family id, e.g. training-nv-pytorch")
+    new.add_argument("version", help="release version YY.MM, e.g. 25.11")
+    new.add_argument("--releases", type=Path, default=Path("releases"), metavar="DIR",
+                     help="releases folder (default: releases)")
+
+    schema = sub.add_parser("schema", help="write the JSON Schema of every document kind",
+                            description="Write schema/<kind>.schema.json (draft-07) from the pydantic models.")
+    schema.add_argument("--out", type=Path, default=None, metavar="DIR",
+                        help="output folder (default: the schema/ folder of this checkout)")
+    schema.add_argument("--check", action="store_true",
+                        help="write nothing; exit 1 when a committed schema file differs from the models")
+
+    build = sub.add_parser("build", help="build the static site")
+    _add_site_args(build)
+    serve = sub.add_parser("serve", help="build the site and serve it locally")
+    _add_site_args(serve)
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
+    bundle = sub.add_parser("bundle", help="build the lingjun-check zipapp with the knowledge base embedded")
+    bundle.add_argument("--releases", type=Path, default=Path("releases"), metavar="DIR",
+                        help="releases folder (default: releases)")
+    bundle.add_argument("--output", type=Path, default=Path("dist/lingjun-check.pyz"), metavar="FILE",
+                        help="zipapp to write (default: dist/lingjun-check.pyz)")
+    return parser
+
+
+def _cmd_validate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from lingjun.checks.gate.report import print_github, print_json, print_text
+    from lingjun.checks.gate.runner import load_rules
+    from lingjun.checks.gate.validate import validate
+    from lingjun.schema.loader import DEFAULT_LIMITS, LoadLimits
+
+    if args.list_rules:
+        for rule in load_rules().values():
+            print(f"{rule.id:32} {rule.severity.value:8} {rule.description}")
+        return 0
+    paths = args.paths or [Path("releases")]
+    missing = [str(p) for p in paths if not p.exists()]
+    if missing:
+        parser.error(f"no such file or folder: {', '.join(missing)}")
+    if args.root is not None and not args.root.is_dir():
+        parser.error(f"--root {args.root} is not a folder")
+    if args.max_bytes is not None and args.max_bytes <= 0:
+        parser.error("--max-bytes must be positive")
+    limits = LoadLimits(max_bytes=args.max_bytes) if args.max_bytes else DEFAULT_LIMITS
+    result = validate(paths, root=args.root, limits=limits)
+    if args.format == "json":
+        print_json(result.problems, sys.stdout)
+    elif args.format == "github":
+        print_github(result, sys.stdout, summary=not args.quiet)
+    else:
+        print_text(result, sys.stdout, summary=not args.quiet)
+    return 0 if result.ok else 1
+
+
+def _cmd_new(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from lingjun.generator.new_release import NewReleaseError, new_release
+
+    try:
+        path, placeholders = new_release(args.releases, args.family, args.version)
+    except NewReleaseError as exc:
+        print(f"lingjun-kb new: {exc}", file=sys.stderr)
+        return 1
+    print(f"wrote {path}: fill in the {placeholders} placeholders marked TODO, then run `lingjun-kb validate {path}`")
+    return 0
+
+
+def _cmd_schema(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from lingjun.schema.export import SCHEMA_DIR, stale_schemas, write_schemas
+
+    out = args.out or SCHEMA_DIR
+    if args.check:
+        stale = stale_schemas(out)
+        for name in stale:
+            print(f"{out / name} is stale or missing; run `lingjun-kb schema`", file=sys.stderr)
+        if not stale:
+            print(f"schemas in {out} are up to date")
+        return 1 if stale else 0
+    for path in write_schemas(out):
+        print(f"wrote {path}")
+    return 0
+
+
+def _delegate(module: str, function: str) -> Callable[[argparse.Namespace, argparse.ArgumentParser], int]:
+    """A handler importing ``module.function(args) -> int`` only when the sub-command runs."""
+
+    def handler(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+        try:
+            func = getattr(importlib.import_module(module), function)
+        except (ImportError, AttributeError) as exc:
+            print(f"lingjun-kb {args.command}: not available in this installation ({module}.{function}: {exc})",
+                  file=sys.stderr)
+            return 2
+        return int(func(args))
+
+    return handler
+
+
+_HANDLERS = {
+    "validate": _cmd_validate,
+    "new": _cmd_new,
+    "schema": _cmd_schema,
+    "build": _delegate("lingjun.generator.site", "cli_build"),
+    "serve": _delegate("lingjun.generator.site", "cli_serve"),
+    "bundle": _delegate("lingjun.generator.zipapp", "cli_bundle"),
+}
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Run ``lingjun-kb`` with ``argv`` (default: the process arguments); returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    return _HANDLERS[args.command](args, parser)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
