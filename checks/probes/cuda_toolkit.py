@@ -4,6 +4,8 @@ Sources, in order (shared/sources/nvidia-compat.md section 4):
 
 * ``/usr/local/cuda/version.json``: ``{"cuda": {"version": "12.8.1"}, ...}`` (CUDA >= 11.1);
 * ``/usr/local/cuda/version.txt``: ``CUDA Version 11.0.207`` (older toolkits);
+* ``/usr/local/cuda/include/cuda.h``: ``#define CUDA_VERSION 12080`` (major.minor
+  only; toolkits assembled from pip wheels carry no version file);
 * env ``CUDA_VERSION`` (``12.8.0.038`` in NGC framework images) and
   ``CUDA_DRIVER_VERSION`` (the bundled compat user-mode driver, ``570.86.10``);
 * ``/usr/local/cuda/compat`` (also ``compat/lib`` and ``compat/lib.real``):
@@ -25,6 +27,7 @@ from lingjun.checks.probes.loader import version_from_name
 NAME = "cuda-toolkit"
 CUDA_HOME = "/usr/local/cuda"
 
+_HEADER_RE = re.compile(r"^\s*#\s*define\s+CUDA_VERSION\s+(\d+)", re.MULTILINE)
 _TXT_RE = re.compile(r"CUDA Version\s+(\d+\.\d+(?:\.\d+)*)")
 
 
@@ -42,6 +45,14 @@ def _toolkit(env: ProbeEnv) -> tuple[Optional[str], Optional[str]]:
         match = _TXT_RE.search(env.open_bytes(path, 4096).decode("utf-8", "replace"))
         if match:
             return match.group(1), path
+    except OSError:
+        pass
+    path = CUDA_HOME + "/include/cuda.h"
+    try:
+        match = _HEADER_RE.search(env.open_bytes(path, 1 << 20).decode("utf-8", "replace"))
+        if match and int(match.group(1)) >= 1000:
+            major, rest = divmod(int(match.group(1)), 1000)
+            return f"{major}.{rest // 10}", path
     except OSError:
         pass
     return None, None

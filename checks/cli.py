@@ -1,0 +1,233 @@
+"""``lingjun-check``: check this container against the release it claims to be.
+
+Entry points: the console script ``lingjun-check``, ``python -m lingjun.checks``
+and ``python3 lingjun-check.pyz``; all call :func:`main`.  Only the standard
+library and :mod:`packaging` are imported.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Optional, Sequence
+
+__all__ = ["main", "__version__", "default_lang"]
+
+__version__ = "0.1.0"
+
+EPILOG = """\
+exit codes:
+  0  no error findings (warnings allowed unless --strict)
+  1  at least one error finding (and with --require-gpu: no NVIDIA driver)
+  2  warnings found and --strict given
+  3  usage error (bad option, unknown --release, unreadable --from/--data file) or internal failure
+
+files:
+  --collect writes a snapshot (schema lingjun-check/snapshot/1, see snapshot.schema.json):
+  no secrets, host names or GPU UUIDs unless --include-ids. --format json prints a report
+  of schema lingjun-check/report/1 (see report.schema.json).
+"""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> "NoReturn":  # type: ignore[name-defined]  # noqa: F821
+        self.print_usage(sys.stderr)
+        self.exit(3, f"{self.prog}: error: {message}\n")
+
+
+def default_lang(environ: Optional[dict] = None) -> str:
+    """``"zh"`` when the first set of LC_ALL, LC_MESSAGES, LANG starts with ``zh``, else ``"en"``."""
+    environ = os.environ if environ is None else environ
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(name)
+        if value:
+            return "zh" if value.lower().startswith("zh") else "en"
+    return "en"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser (usage errors exit with code 3)."""
+    parser = _Parser(
+        prog="lingjun-check",
+        description="Check a Lingjun / ACS AI container (driver, CUDA, libraries, packages, environment, configuration) "
+        "against the release record it was built from. Reads files and metadata only; never imports torch.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    source = parser.add_argument_group("what to check")
+    exclusive = source.add_mutually_exclusive_group()
+    exclusive.add_argument("--from", dest="from_file", metavar="FILE", help="check a snapshot written by --collect instead of this system")
+    exclusive.add_argument("--from-collect-env", metavar="FILE", help="check the text printed by `python -m torch.utils.collect_env`")
+    source.add_argument("--root", default="/", metavar="DIR", help="filesystem root to probe (default /; ctypes probes run only for /)")
+    source.add_argument("--release", metavar="FAMILY:YY.MM", help="the release to check against, e.g. training-nv-pytorch:25.07")
+    source.add_argument("--data", metavar="FILE", help="release data bundle to use instead of the embedded one")
+    source.add_argument("--timeout", type=float, default=3.0, metavar="SECONDS", help="time limit of each probe (default 3)")
+    opts = parser.add_argument_group("checks")
+    opts.add_argument("--deepspeed-config", metavar="FILE", help="DeepSpeed JSON config to pre-flight")
+    opts.add_argument("--model", metavar="NAME", help="model you will train or serve (known issues match on it)")
+    opts.add_argument("--gpus-per-pod", type=int, metavar="N", help="GPUs the pod requests (default: GPUs visible)")
+    opts.add_argument("--require-gpu", action="store_true", help="fail when there is no NVIDIA driver in the container")
+    opts.add_argument("--strict", action="store_true", help="exit 2 when there are warnings but no errors")
+    out = parser.add_argument_group("output")
+    out.add_argument("--format", choices=["text", "json"], default="text", help="report format (default text)")
+    out.add_argument("--lang", choices=["en", "zh"], help="report language (default from LC_ALL/LC_MESSAGES/LANG)")
+    out.add_argument("--no-color", action="store_true", help="no ANSI colours (also when NO_COLOR is set)")
+    out.add_argument("--collect", metavar="FILE", help="also write the probed facts as a JSON snapshot (atomic)")
+    out.add_argument("--include-ids", action="store_true", help="keep host name, GPU UUIDs and MASTER_ADDR in facts")
+    out.add_argument("--list-rules", action="store_true", help="list the rules and exit")
+    out.add_argument("--version", action="store_true", help="print the version and the release data it carries, and exit")
+    return parser
+
+
+def _fail(message: str) -> int:
+    sys.stderr.write(f"lingjun-check: {message}\n")
+    return 3
+
+
+def _write(text: str) -> None:
+    try:
+        sys.stdout.write(text)
+    except UnicodeEncodeError:
+        sys.stdout.buffer.write(text.encode("utf-8", "replace"))
+    sys.stdout.flush()
+
+
+def load_data(path: Optional[str]):  # -> KnowledgeData
+    """The release data: ``path`` if given, else the bundle embedded as package data.
+
+    Raises:
+        BundleError: when the data cannot be read.
+    """
+    from lingjun.checks.knowledge import BundleError, KnowledgeData
+
+    if path:
+        return KnowledgeData.from_file(path)
+    import pkgutil
+
+    try:
+        raw = pkgutil.get_data("lingjun.checks", "data/bundle.json")
+    except OSError:
+        raw = None
+    if raw is None:
+        raise BundleError("the embedded release data (lingjun/checks/data/bundle.json) is missing; run `lingjun-kb bundle` or pass --data FILE")
+    try:
+        return KnowledgeData.from_dict(json.loads(raw.decode("utf-8")), "embedded bundle")
+    except ValueError as exc:
+        raise BundleError(f"embedded bundle: {exc}") from None
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Run the checker; returns the exit code (see ``--help``)."""
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exc:  # --help exits 0, usage errors 3
+        return int(exc.code or 0)
+    try:
+        return _run(args)
+    except KeyboardInterrupt:
+        return _fail("interrupted")
+    except Exception as exc:  # the last line of defence: never a traceback
+        if os.environ.get("LINGJUN_CHECK_DEBUG"):
+            raise
+        return _fail(f"internal error: {type(exc).__name__}: {exc} (set LINGJUN_CHECK_DEBUG=1 for details)")
+
+
+def _run(args: argparse.Namespace) -> int:
+    from lingjun.checks.knowledge import BundleError
+
+    lang = args.lang or default_lang()
+    color = not args.no_color and not os.environ.get("NO_COLOR") and sys.stdout.isatty()
+    if args.timeout is not None and not (0 < args.timeout <= 600):
+        return _fail("--timeout must be between 0 and 600 seconds")
+    if args.gpus_per_pod is not None and args.gpus_per_pod < 1:
+        return _fail("--gpus-per-pod must be at least 1")
+
+    if args.list_rules:
+        from lingjun.checks.runner import load_rules
+
+        for spec in load_rules():
+            gpu = " [gpu]" if spec.needs_gpu else ""
+            _write(f"{spec.id:45} {spec.area:13} {spec.title.get(lang)}{gpu}\n")
+        return 0
+
+    try:
+        data = load_data(args.data)
+    except BundleError as exc:
+        return _fail(str(exc))
+
+    if args.version:
+        _write(f"lingjun-check {__version__} (release data: {len(data.releases)} releases, {len(data.known_issues)} known issues)\n")
+        return 0
+
+    if args.root != "/" and not os.path.isdir(args.root):
+        return _fail(f"--root {args.root}: not a directory")
+    if args.deepspeed_config and not os.path.isfile(args.deepspeed_config):
+        return _fail(f"--deepspeed-config {args.deepspeed_config}: no such file")
+
+    snapshot_problems: list[str] = []
+    if args.from_file:
+        from lingjun.checks.snapshot import SnapshotError, read_snapshot
+
+        try:
+            facts, snapshot_problems = read_snapshot(args.from_file)
+        except SnapshotError as exc:
+            return _fail(str(exc))
+    elif args.from_collect_env:
+        from lingjun.checks.collect_env_text import CollectEnvError, parse_collect_env
+
+        try:
+            with open(args.from_collect_env, "rb") as handle:
+                text = handle.read(8 * 1024 * 1024).decode("utf-8", "replace")
+            facts = parse_collect_env(text, args.from_collect_env)
+        except OSError as exc:
+            return _fail(f"{args.from_collect_env}: cannot read: {exc.strerror or exc}")
+        except CollectEnvError as exc:
+            return _fail(str(exc))
+    else:
+        from lingjun.checks.collect import collect
+        from lingjun.checks.probes.base import ProbeEnv
+
+        facts = collect(ProbeEnv(root=args.root, timeout=args.timeout, include_ids=args.include_ids))
+
+    if args.collect:
+        from lingjun.checks.snapshot import write_snapshot
+
+        try:
+            write_snapshot(facts, args.collect, include_ids=args.include_ids)
+        except OSError as exc:
+            return _fail(f"--collect {args.collect}: cannot write: {exc.strerror or exc}")
+
+    from lingjun.checks.context import CheckContext, CheckOptions
+    from lingjun.checks.identify import UnknownReleaseError, identify
+
+    try:
+        release = identify(facts, data, args.release)
+    except UnknownReleaseError as exc:
+        known = ", ".join(exc.known) or "(none)"
+        return _fail(f"--release {exc.ref}: unknown release; known releases: {known}")
+
+    options = CheckOptions(
+        lang=lang,
+        deepspeed_config=args.deepspeed_config,
+        served_model=args.model,
+        gpus_per_pod=args.gpus_per_pod,
+        require_gpu=args.require_gpu,
+        root=args.root,
+    )
+    ctx = CheckContext(facts=facts, data=data, release=release, options=options)
+    from lingjun.checks.report_model import exit_code
+    from lingjun.checks.runner import run_rules
+
+    findings = run_rules(ctx, snapshot_problems=snapshot_problems)
+    status = exit_code(findings, strict=args.strict)
+    if args.format == "json":
+        from lingjun.checks.render_json import render_json
+
+        _write(render_json(findings, release, facts, data, lang=lang, version=__version__, exit_status=status))
+    else:
+        from lingjun.checks.render_text import render_text
+
+        _write(render_text(findings, release, lang=lang, color=color, version=__version__, origin=facts.origin, exit_status=status))
+    return status

@@ -1,0 +1,224 @@
+"""Parse the text ``python -m torch.utils.collect_env`` prints into :class:`~lingjun.checks.facts.Facts`.
+
+``--from-collect-env FILE`` lets a user check an environment from the paste
+in a bug report.  Both layouts are understood: torch's ``Key: value`` lines
+(every version since 2018) and the sectioned ``Key : value`` layout of
+vLLM's fork (``==== System Info ====`` headers, an environment-variables
+section).  Recognised keys (others are ignored):
+
+==============================  ==============================================
+``PyTorch version``             ``torch.version`` (and a ``torch`` distribution if pip did not list one)
+``Is debug build``              ``torch.debug``
+``CUDA used to build PyTorch``  ``torch.cuda``
+``ROCM used to build PyTorch``  ``torch.hip``
+``OS``                          ``host.os_pretty_name``, ``os_id``, ``os_version_id``, ``machine``
+``Python version``              ``python.version``, ``python.version_full``
+``Python platform``             ``host.kernel_release``, ``host.machine``
+``CUDA runtime version``        ``cuda.toolkit_version`` (major.minor: collect_env reports ``nvcc``'s version, e.g. 12.0.140)
+``GPU models and configuration`` ``nvidia_smi.gpus`` (``GPU 0: NVIDIA A100-SXM4-40GB`` lines, UUIDs dropped)
+``Nvidia driver version``       ``nvidia_smi.driver_version``
+``cuDNN version``               ``cudnn.files`` (one or more paths, "Probably one of the following:") or ``cudnn.header_version``
+``CUDA_MODULE_LOADING set to``  ``env["CUDA_MODULE_LOADING"]``
+``[pip3] name==version``        ``distributions`` (installer ``pip``)
+``[conda] name version build``  ``distributions`` (installer ``conda``), unless pip listed the same name
+==============================  ==============================================
+
+``N/A``, ``None``, ``No CUDA`` and ``Could not collect`` mean unknown.  The
+GPU brand is inferred from the model name only where the name says it
+(``GeForce``, ``TITAN``, ``Quadro``, ``Tesla``), because collect_env does not
+report NVML's brand.  Facts get ``origin = "collect_env"``.
+
+Raises :class:`CollectEnvError` when the text has none of the keys above.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from lingjun.checks.facts import DistributionFacts, Facts, GpuFacts, LibraryFile, TorchBuildFacts
+from lingjun.checks.probes.env_vars import filter_env
+from lingjun.checks.probes.loader import version_from_name
+
+__all__ = ["CollectEnvError", "parse_collect_env"]
+
+_UNKNOWN = {"", "n/a", "none", "no cuda", "could not collect", "unknown", "not available"}
+_KEY_RE = re.compile(r"^([A-Za-z][A-Za-z0-9 _/()-]*?)\s*:\s?(.*)$")
+_PIP_RE = re.compile(r"^\[(pip3?|conda)\]\s+(.+)$")
+_GPU_RE = re.compile(r"^GPU\s+(\d+)\s*:\s*(.+?)(?:\s*\(UUID:[^)]*\))?\s*$")
+_ENV_RE = re.compile(r"^([A-Z_][A-Z0-9_]*)=(.*)$")
+_SECTION_RE = re.compile(r"^=+\s*$|^=+\s+.*\s+=+$")
+
+KNOWN_KEYS = {
+    "pytorch version",
+    "is debug build",
+    "cuda used to build pytorch",
+    "rocm used to build pytorch",
+    "os",
+    "python version",
+    "python platform",
+    "is cuda available",
+    "cuda runtime version",
+    "gpu models and configuration",
+    "nvidia driver version",
+    "cudnn version",
+    "cuda_module_loading set to",
+}
+
+
+class CollectEnvError(ValueError):
+    """The text is not collect_env output."""
+
+
+def _value(text: str) -> Optional[str]:
+    text = text.strip()
+    return None if text.lower() in _UNKNOWN else text
+
+
+def _brand_from_name(name: str) -> Optional[str]:
+    lowered = name.lower()
+    for word, brand in (("geforce", "geforce"), ("titan", "titan"), ("quadro", "quadro"), ("tesla", "tesla")):
+        if word in lowered:
+            return brand
+    return None
+
+
+def parse_collect_env(text: str, where: str = "collect_env output") -> Facts:
+    """Facts from collect_env text (see the module docstring).
+
+    Raises:
+        CollectEnvError: when no recognised key is found.
+    """
+    facts = Facts(origin="collect_env")
+    seen_keys: set[str] = set()
+    pending: Optional[str] = None  # a key whose value continues on the next lines
+    pip_names: set[str] = set()
+    conda: list[DistributionFacts] = []
+    env: dict[str, str] = {}
+    torch = TorchBuildFacts()
+
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    for raw in lines:
+        line = raw.strip()
+        if not line or _SECTION_RE.match(line):
+            pending = None if not line else pending
+            continue
+        pip = _PIP_RE.match(line)
+        if pip:
+            pending = None
+            _package(pip.group(1), pip.group(2), facts, pip_names, conda)
+            continue
+        if pending == "gpu models and configuration":
+            gpu = _GPU_RE.match(line)
+            if gpu:
+                _add_gpu(facts, int(gpu.group(1)), gpu.group(2))
+                continue
+        if pending == "cudnn version" and line.startswith("/"):
+            _add_cudnn_path(facts, line)
+            continue
+        env_match = _ENV_RE.match(line)
+        if env_match and " " not in env_match.group(1):
+            env[env_match.group(1)] = env_match.group(2)
+            continue
+        kv = _KEY_RE.match(line)
+        if not kv:
+            continue
+        key, value = kv.group(1).strip().lower(), kv.group(2).strip()
+        if key not in KNOWN_KEYS:
+            pending = None
+            continue
+        seen_keys.add(key)
+        pending = key
+        _apply(key, value, facts, torch, env)
+
+    if not seen_keys:
+        raise CollectEnvError(
+            f"{where}: this does not look like the output of `python -m torch.utils.collect_env` "
+            "(none of 'PyTorch version', 'OS', 'Python version', 'Nvidia driver version' ... was found)"
+        )
+    for dist in conda:
+        if dist.name.lower() not in pip_names:
+            facts.distributions.append(dist)
+    if torch.version or torch.cuda:
+        facts.torch = torch
+        if torch.version and "torch" not in pip_names:
+            facts.distributions.append(DistributionFacts(name="torch", version=torch.version))
+    facts.env = filter_env(env)
+    if facts.nvidia_smi.driver_version or facts.nvidia_smi.gpus:
+        facts.nvidia_smi.available = True
+    return facts
+
+
+def _apply(key: str, raw: str, facts: Facts, torch: TorchBuildFacts, env: dict[str, str]) -> None:
+    value = _value(raw)
+    if key == "pytorch version":
+        torch.version = value
+    elif key == "is debug build":
+        torch.debug = {"true": True, "false": False}.get((value or "").lower())
+    elif key == "cuda used to build pytorch":
+        torch.cuda = value if value and re.match(r"^\d+\.\d+", value) else None
+    elif key == "rocm used to build pytorch":
+        torch.hip = value
+    elif key == "os" and value:
+        match = re.match(r"^(.*?)\s*\((x86_64|aarch64|arm64|ppc64le|s390x)\)\s*$", value)
+        pretty = match.group(1) if match else value
+        facts.host.os_pretty_name = pretty
+        facts.host.machine = match.group(2) if match else facts.host.machine
+        facts.host.os_id = pretty.split()[0].lower() if pretty.split() else None
+        version = re.search(r"\b(\d+(?:\.\d+)?)", pretty)
+        facts.host.os_version_id = version.group(1) if version else None
+    elif key == "python version" and value:
+        match = re.match(r"^(\d+\.\d+(?:\.\d+)?\S*)", value)
+        facts.python.version = match.group(1) if match else None
+        facts.python.version_full = re.sub(r"\s*\(\d+-bit runtime\)\s*$", "", value)
+    elif key == "python platform" and value:
+        match = re.match(r"^Linux-(.+?)-(x86_64|aarch64)(?:-with.*)?$", value)
+        if match:
+            facts.host.kernel_release, facts.host.machine = match.group(1), match.group(2)
+    elif key == "cuda runtime version" and value:
+        match = re.match(r"^(\d+)\.(\d+)", value)
+        if match:
+            facts.cuda.toolkit_version = f"{match.group(1)}.{match.group(2)}"
+            facts.cuda.version_file = f"collect_env: CUDA runtime version {value}"
+    elif key == "gpu models and configuration" and value:
+        gpu = _GPU_RE.match(value)
+        if gpu:
+            _add_gpu(facts, int(gpu.group(1)), gpu.group(2))
+        elif not value.lower().startswith("device "):
+            _add_gpu(facts, 0, value)
+    elif key == "nvidia driver version":
+        facts.nvidia_smi.driver_version = value if value and re.match(r"^\d{2,4}(\.\d+){0,2}$", value) else None
+    elif key == "cudnn version" and value:
+        if value.lower().startswith("probably one of"):
+            return
+        if value.startswith("/"):
+            _add_cudnn_path(facts, value)
+        elif re.match(r"^\d+\.\d+(\.\d+)?$", value):
+            facts.cudnn.header_version = value
+    elif key == "cuda_module_loading set to" and value:
+        env["CUDA_MODULE_LOADING"] = value
+
+
+def _add_gpu(facts: Facts, index: int, name: str) -> None:
+    name = name.strip()
+    if name:
+        facts.nvidia_smi.gpus.append(GpuFacts(index=index, name=name, brand=_brand_from_name(name)))
+
+
+def _add_cudnn_path(facts: Facts, path: str) -> None:
+    name = path.rsplit("/", 1)[-1]
+    if re.match(r"^libcudnn\.so\.\d", name):
+        facts.cudnn.files.append(LibraryFile(path=path, version=version_from_name(name), via="ld.so.conf"))
+
+
+def _package(kind: str, rest: str, facts: Facts, pip_names: set[str], conda: list[DistributionFacts]) -> None:
+    if kind.startswith("pip"):
+        match = re.match(r"^([A-Za-z0-9_.\-\[\]]+)\s*(?:==|@)\s*(\S+)", rest)
+        if match:
+            name = match.group(1).split("[", 1)[0]
+            facts.distributions.append(DistributionFacts(name=name, version=match.group(2), installer="pip"))
+            pip_names.add(name.lower())
+        return
+    cols = rest.split()
+    if len(cols) >= 2 and re.match(r"^\d", cols[1]):
+        conda.append(DistributionFacts(name=cols[0], version=cols[1], installer="conda"))

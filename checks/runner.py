@@ -1,0 +1,132 @@
+"""Run every registered rule against a :class:`~lingjun.checks.context.CheckContext`.
+
+:func:`run_rules` imports :mod:`lingjun.checks.rules` (which registers all
+rules), then runs each rule in registration order, isolated:
+
+* a rule marked ``needs_gpu`` is not run when the facts show no NVIDIA
+  driver (:attr:`Facts.has_nvidia_driver`); it yields one ``skipped``
+  finding "no NVIDIA driver in this container";
+* a rule that raises yields one ``error`` finding "internal error in rule X"
+  (with the exception text as ``observed``); the other rules still run;
+* a rule that returns something other than findings is treated the same way.
+
+After the rules, :func:`checker_findings` adds the checker's own findings
+(rule ids ``checker.*``, area ``checker``): probes that timed out or failed,
+problems of a snapshot read with ``--from``, and, with ``--require-gpu`` on
+a machine without a driver, an error ``driver.present`` unless a rule
+already reported one.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Iterable, Optional
+
+from lingjun.checks.context import CheckContext
+from lingjun.checks.findings import Finding, Severity, Text
+from lingjun.checks.registry import RULES, RuleSpec
+
+__all__ = ["run_rules", "run_rule", "checker_findings", "load_rules", "NO_DRIVER"]
+
+NO_DRIVER = Text("no NVIDIA driver in this container", "此容器中没有 NVIDIA 驱动")
+
+
+def load_rules() -> list[RuleSpec]:
+    """Import :mod:`lingjun.checks.rules` (registering every rule) and return the registry in order."""
+    importlib.import_module("lingjun.checks.rules")
+    return list(RULES.values())
+
+
+def run_rule(spec: RuleSpec, ctx: CheckContext) -> list[Finding]:
+    """Run one rule isolated (see the module docstring); never raises."""
+    if spec.needs_gpu and not ctx.facts.has_nvidia_driver:
+        return [Finding(rule=spec.id, severity=Severity.skipped, area=spec.area, message=NO_DRIVER, links=[ctx.data.rule_url(spec.id, ctx.options.lang)])]
+    try:
+        produced = spec.func(ctx)
+        findings = list(produced) if produced is not None else []
+        bad = [f for f in findings if not isinstance(f, Finding)]
+        if bad:
+            raise TypeError(f"rule yielded {type(bad[0]).__name__}, not Finding")
+        return findings
+    except Exception as exc:  # isolation: one broken rule never aborts the report
+        return [
+            Finding(
+                rule=spec.id,
+                severity=Severity.error,
+                area=spec.area,
+                message=Text(f"internal error in rule {spec.id}", f"规则 {spec.id} 内部错误"),
+                remedy=Text(
+                    "Report this to the lingjun-kb maintainers with the output of lingjun-check --collect FILE.",
+                    "请将 lingjun-check --collect FILE 的输出报告给 lingjun-kb 维护者。",
+                ),
+                observed=f"{type(exc).__name__}: {exc}"[:300],
+            )
+        ]
+
+
+def run_rules(ctx: CheckContext, rules: Optional[Iterable[RuleSpec]] = None, snapshot_problems: Optional[list[str]] = None) -> list[Finding]:
+    """All findings of all rules (``rules`` defaults to every registered rule), then :func:`checker_findings`."""
+    specs = list(rules) if rules is not None else load_rules()
+    findings: list[Finding] = []
+    for spec in specs:
+        findings.extend(run_rule(spec, ctx))
+    findings.extend(checker_findings(ctx, findings, snapshot_problems))
+    return findings
+
+
+def checker_findings(ctx: CheckContext, so_far: list[Finding], snapshot_problems: Optional[list[str]] = None) -> list[Finding]:
+    """The checker's own findings (see the module docstring)."""
+    out: list[Finding] = []
+    facts = ctx.facts
+    for record in facts.probes:
+        if record.timed_out:
+            out.append(
+                Finding(
+                    rule="checker.probe-timeout",
+                    severity=Severity.warning,
+                    area="checker",
+                    message=Text(f"probe {record.name} timed out; its facts are unknown", f"探测 {record.name} 超时，其结果未知"),
+                    remedy=Text(
+                        "A hanging driver tool often means a wedged GPU driver; check the host, or raise --timeout.",
+                        "驱动工具无响应通常说明 GPU 驱动异常；请检查宿主机，或调大 --timeout。",
+                    ),
+                    observed=record.error,
+                )
+            )
+        elif not record.ok and record.error:
+            out.append(
+                Finding(
+                    rule="checker.probe-error",
+                    severity=Severity.info,
+                    area="checker",
+                    message=Text(f"probe {record.name} could not finish", f"探测 {record.name} 未能完成"),
+                    observed=record.error[:300],
+                )
+            )
+    for problem in snapshot_problems or []:
+        out.append(
+            Finding(
+                rule="checker.snapshot",
+                severity=Severity.warning,
+                area="checker",
+                message=Text("a snapshot value was unusable and was ignored", "快照中的某个值无法使用，已忽略"),
+                observed=problem[:300],
+            )
+        )
+    if ctx.options.require_gpu and not facts.has_nvidia_driver:
+        if not any(f.rule == "driver.present" and f.severity is Severity.error for f in so_far):
+            out.append(
+                Finding(
+                    rule="driver.present",
+                    severity=Severity.error,
+                    area="driver",
+                    message=Text("--require-gpu: no NVIDIA driver in this container", "--require-gpu：此容器中没有 NVIDIA 驱动"),
+                    remedy=Text(
+                        "Run the container with GPUs (NVIDIA container runtime / device plugin) on a GPU node.",
+                        "请在 GPU 节点上以 GPU 方式运行容器（NVIDIA 容器运行时或设备插件）。",
+                    ),
+                    expected="NVIDIA driver",
+                    links=[ctx.data.rule_url("driver.present", ctx.options.lang)],
+                )
+            )
+    return out

@@ -1,0 +1,185 @@
+"""``lingjun-kb bundle``: compile the release data for the checker and build ``lingjun-check.pyz``.
+
+Steps of :func:`cli_bundle`:
+
+1. load ``releases/`` with :func:`lingjun.schema.loader.load_knowledge_base`;
+   refuse (exit 1, problems printed as ``file:line:col``) when any problem is
+   an error;
+2. compile it (:func:`lingjun.generator.bundle.compile_bundle`, site URL from
+   ``mkdocs.yml``'s ``site_url`` when there is one) and write
+   ``checks/data/bundle.json`` (the package data the installed
+   ``lingjun-check`` reads; committed);
+3. write the zipapp (default ``dist/lingjun-check.pyz``) containing:
+   ``__main__.py`` calling :func:`lingjun.checks.cli.main`; a minimal
+   ``lingjun/__init__.py``; every runtime module of ``lingjun/checks/``
+   (not ``checks/gate/``, which needs pydantic); ``lingjun/checks/data/bundle.json``;
+   and a vendored copy of the installed :mod:`packaging` with its licence
+   files under ``packaging/`` so the archive runs on a bare Python 3.9+.
+
+The archive is deterministic: entries sorted, every timestamp 1980-01-01,
+fixed permissions, no ``__pycache__``.  Files are written atomically.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import re
+import sys
+import zipfile
+from pathlib import Path
+from typing import Iterable, Optional
+
+__all__ = ["cli_bundle", "bundle_text", "build_zipapp", "zip_entries", "site_url_from_mkdocs"]
+
+_EPOCH = (1980, 1, 1, 0, 0, 0)
+_SHEBANG = b"#!/usr/bin/env python3\n"
+_MAIN = '"""lingjun-check zipapp entry point."""\nimport sys\n\nfrom lingjun.checks.cli import main\n\nsys.exit(main())\n'
+_NAMESPACE_INIT = '"""lingjun: only the in-container checker is packed in this archive."""\n'
+_DEFAULT_SITE_URL = "http://127.0.0.1:8000/"
+
+
+def _checks_dir() -> Path:
+    import lingjun.checks
+
+    return Path(lingjun.checks.__file__).resolve().parent
+
+
+def site_url_from_mkdocs(repo: Path) -> str:
+    """``site_url`` of ``repo/mkdocs.yml`` (ending in ``/``), else the bundle default."""
+    try:
+        text = (repo / "mkdocs.yml").read_text(encoding="utf-8")
+    except OSError:
+        return _DEFAULT_SITE_URL
+    match = re.search(r"^site_url:\s*['\"]?([^'\"\s#]+)", text, re.MULTILINE)
+    if not match:
+        return _DEFAULT_SITE_URL
+    url = match.group(1)
+    return url if url.endswith("/") else url + "/"
+
+
+def bundle_text(releases: Path) -> tuple[Optional[str], list]:
+    """``(bundle JSON text, problems)`` for a releases folder; the text is None when a problem is an error."""
+    from lingjun.generator.bundle import bundle_json, compile_bundle
+    from lingjun.schema.loader import load_knowledge_base
+
+    kb, problems = load_knowledge_base(releases)
+    if any(getattr(p, "is_error", False) for p in problems):
+        return None, problems
+    site_url = site_url_from_mkdocs(Path(releases).resolve().parent)
+    return bundle_json(compile_bundle(kb, site_url=site_url)) + "\n", problems
+
+
+def _runtime_files(checks: Path) -> list[tuple[str, Path]]:
+    out = []
+    for path in sorted(checks.rglob("*")):
+        rel = path.relative_to(checks)
+        if not path.is_file() or rel.parts[0] == "gate" or "__pycache__" in rel.parts:
+            continue
+        if path.suffix == ".py" or rel.as_posix() == "data/bundle.json":
+            out.append(("lingjun/checks/" + rel.as_posix(), path))
+    return out
+
+
+def _packaging_files() -> list[tuple[str, Path]]:
+    import packaging
+
+    pkg = Path(packaging.__file__).resolve().parent
+    out = [("packaging/" + p.relative_to(pkg).as_posix(), p) for p in sorted(pkg.rglob("*.py")) if "__pycache__" not in p.parts]
+    typed = pkg / "py.typed"
+    if typed.exists():
+        out.append(("packaging/py.typed", typed))
+    licences = []
+    for dist_info in pkg.parent.glob("packaging-*.dist-info"):
+        licences += [p for p in sorted(dist_info.rglob("LICENSE*")) if p.is_file()]
+        _require_py39(dist_info)
+    if not licences:
+        raise FileNotFoundError("the licence files of the installed packaging distribution were not found")
+    out += [(f"packaging/{p.name}", p) for p in licences]
+    return out
+
+
+def _require_py39(dist_info: Path) -> None:
+    """Refuse a packaging release that does not run on Python 3.9 (the checker's floor)."""
+    from packaging.specifiers import SpecifierSet
+
+    try:
+        text = (dist_info / "METADATA").read_text(encoding="utf-8")
+    except OSError:
+        return
+    match = re.search(r"^Requires-Python:\s*(.+)$", text, re.MULTILINE)
+    if match and "3.9" not in SpecifierSet(match.group(1).strip()):
+        raise RuntimeError(
+            f"installed packaging ({dist_info.name}) requires Python {match.group(1).strip()}; "
+            "lingjun-check.pyz must run on Python 3.9: install packaging<26 (as pyproject.toml pins)"
+        )
+
+
+def zip_entries(bundle: Optional[str] = None) -> list[tuple[str, bytes]]:
+    """``[(archive name, content)]`` of the zipapp, sorted by name.
+
+    ``bundle`` replaces the content of ``checks/data/bundle.json`` when given.
+
+    Raises:
+        FileNotFoundError: when the bundle or packaging's licence is missing.
+    """
+    entries: dict[str, bytes] = {"__main__.py": _MAIN.encode(), "lingjun/__init__.py": _NAMESPACE_INIT.encode()}
+    for name, path in _runtime_files(_checks_dir()) + _packaging_files():
+        entries[name] = path.read_bytes()
+    if bundle is not None:
+        entries["lingjun/checks/data/bundle.json"] = bundle.encode("utf-8")
+    if "lingjun/checks/data/bundle.json" not in entries:
+        raise FileNotFoundError("checks/data/bundle.json is missing: run `lingjun-kb bundle`")
+    return sorted(entries.items())
+
+
+def build_zipapp(output: Path, entries: Iterable[tuple[str, bytes]]) -> int:
+    """Write a deterministic zipapp to ``output`` atomically; returns its size in bytes."""
+    buffer = io.BytesIO()
+    buffer.write(_SHEBANG)
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, content in entries:
+            info = zipfile.ZipInfo(name, date_time=_EPOCH)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            info.create_system = 3
+            archive.writestr(info, content, compresslevel=9)
+    data = buffer.getvalue()
+    _atomic_write(output, data, mode=0o755)
+    return len(data)
+
+
+def _atomic_write(path: Path, data: bytes, mode: int = 0o644) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
+    try:
+        tmp.write_bytes(data)
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+def cli_bundle(args: argparse.Namespace) -> int:
+    """``lingjun-kb bundle [--releases DIR] [--output FILE]``; returns the exit code (0 ok, 1 data errors, 2 I/O)."""
+    releases = Path(getattr(args, "releases", None) or "releases")
+    output = Path(getattr(args, "output", None) or "dist/lingjun-check.pyz")
+    text, problems = bundle_text(releases)
+    for problem in problems:
+        line = problem.format() if hasattr(problem, "format") else str(problem)
+        print(line, file=sys.stderr)
+    if text is None:
+        print(f"lingjun-kb bundle: {releases} has errors; nothing written", file=sys.stderr)
+        return 1
+    target = _checks_dir() / "data" / "bundle.json"
+    try:
+        _atomic_write(target, text.encode("utf-8"))
+        size = build_zipapp(output, zip_entries(text))
+    except (OSError, RuntimeError) as exc:
+        print(f"lingjun-kb bundle: {exc}", file=sys.stderr)
+        return 2
+    print(f"wrote {target} ({len(text.encode('utf-8'))} bytes)")
+    print(f"wrote {output} ({size} bytes)")
+    return 0
