@@ -148,11 +148,13 @@ def _cmd_new(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from lingjun.generator.new_release import NewReleaseError, new_release
 
     try:
-        path, placeholders = new_release(args.releases, args.family, args.version)
+        path, placeholders, previous = new_release(args.releases, args.family, args.version)
     except NewReleaseError as exc:
         print(f"lingjun-kb new: {exc}", file=sys.stderr)
         return 1
-    print(f"wrote {path}: fill in the {placeholders} placeholders marked TODO, then run `lingjun-kb validate {path}`")
+    print(f"wrote {path} from {previous}")
+    print(f"next: replace the {placeholders} placeholders marked TODO(lingjun-kb new) (or delete those entries), "
+          f"set `status: superseded` in the release that was current, then run `lingjun-kb validate {path}`")
     return 0
 
 

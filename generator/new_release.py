@@ -1,0 +1,172 @@
+"""``lingjun-kb new FAMILY VERSION``: start a release record from the family's previous release.
+
+What is carried over from the newest release older than VERSION: the image
+tags (the version prefix rewritten, the reference rebuilt from the family's
+registry pattern, digests dropped), CUDA, Python, PPU SDK, driver
+requirement, GPU support, base image, architectures, the component list
+(per-entry notes dropped), usage notes and the quick start (old image
+references replaced).  The status is ``current``.
+
+What must be written anew gets a placeholder holding the marker
+``TODO(lingjun-kb new)`` (see :mod:`lingjun.checks.gate.rules.placeholder`),
+which fails ``lingjun-kb validate`` until it is replaced: the summary, one
+highlight, one bug fix, one known-issue id and one source.  Release date,
+features, acknowledged downgrades and source conflicts are left out.
+
+The file is written atomically and never over an existing file.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import yaml
+from packaging.version import Version
+
+from lingjun.checks.gate.rules.image_tag_pattern import expected_reference
+from lingjun.checks.gate.rules.placeholder import PLACEHOLDER, PLACEHOLDER_ID
+from lingjun.schema.loader import load_knowledge_base, parse_yaml, read_text
+
+__all__ = ["NewReleaseError", "new_release", "draft_from"]
+
+_VERSION = re.compile(r"^\d{2}\.(0[1-9]|1[0-2])$")
+_SCHEMA_COMMENT = "# yaml-language-server: $schema=../../schema/release.schema.json"
+
+
+class NewReleaseError(Exception):
+    """Why ``lingjun-kb new`` refused: bad version, unknown family, no previous release, file exists."""
+
+
+def _text(en: str, zh: str) -> dict[str, str]:
+    return {"en": f"{PLACEHOLDER}: {en}", "zh": f"{PLACEHOLDER}：{zh}"}
+
+
+def _retag(tag: str, old: str, new: str) -> str:
+    return new + tag[len(old):] if tag.startswith(old) else tag
+
+
+def draft_from(previous: dict[str, Any], version: str, pattern: str | None, image: str | None) -> dict[str, Any]:
+    """The new record's data, built from the previous record's data as written (key order kept).
+
+    Args:
+        previous: the previous release file's mapping.
+        version: the new ``YY.MM``.
+        pattern: the family's ``public_registry_pattern`` (None: references keep their old tag replaced).
+        image: the family's ``image_name``.
+    """
+    old_version = previous["version"]
+    references: dict[str, str] = {}
+    tags = []
+    for entry in previous.get("image_tags", []):
+        tag = _retag(entry["tag"], old_version, version)
+        if pattern and image:
+            reference = expected_reference(pattern, image, tag)
+        else:
+            reference = entry["reference"].replace(f":{entry['tag']}", f":{tag}")
+        references[entry["reference"]] = reference
+        tags.append({k: v for k, v in {**entry, "tag": tag, "reference": reference}.items() if k != "digest"})
+
+    def swap_refs(command: str) -> str:
+        for old, new in references.items():
+            command = command.replace(old, new)
+        return command
+
+    carried = {
+        "image_tags": tags,
+        "components": [{k: v for k, v in c.items() if k != "note"} for c in previous.get("components", [])],
+        "quick_start": [{**step, "commands": [swap_refs(c) for c in step.get("commands", [])]}
+                        for step in previous.get("quick_start", [])],
+    }
+    placeholders = {
+        "summary": _text("one-sentence summary of this release", "本版本的一句话概述"),
+        "highlights": [{"text": _text("main change of this release (one per entry)", "本版本的主要变化（每条一项）")}],
+        "bug_fixes": [{"text": _text("bug fixed in this release, or delete this list", "本版本修复的问题；没有则删除此列表")}],
+        "known_issues": [PLACEHOLDER_ID],
+        "sources": [{"url": "https://todo.invalid/official-release-note-page", "language": "en",
+                     "title": f"{PLACEHOLDER}: the official release-note page(s) of this release"}],
+    }
+    dropped = {"release_date", "features", "acknowledged_downgrades", "source_conflicts"}
+    draft: dict[str, Any] = {}
+    for key, value in previous.items():
+        if key in dropped:
+            continue
+        if key == "version":
+            draft[key] = version
+        elif key == "status":
+            draft[key] = "current"
+        elif key in placeholders:
+            draft[key] = placeholders.pop(key)
+        elif key in carried:
+            draft[key] = carried[key]
+        else:
+            draft[key] = value
+    draft.update(placeholders)  # sections the previous release did not have
+    return draft
+
+
+def _render(draft: dict[str, Any], previous_ref: str) -> str:
+    body = yaml.safe_dump(draft, sort_keys=False, allow_unicode=True, width=110, default_flow_style=False)
+    header = [
+        _SCHEMA_COMMENT,
+        f"# Started by `lingjun-kb new` from {previous_ref}: replace every {PLACEHOLDER} value",
+        "# (or delete the entry) before `lingjun-kb validate` passes.",
+    ]
+    return "\n".join(header) + "\n" + body
+
+
+def _write_new(path: Path, content: str) -> None:
+    """Write ``content`` to ``path`` atomically; refuse when ``path`` exists (even if created meanwhile)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(content)
+            handle.flush()
+            os.fsync(handle.fileno())
+        try:
+            os.link(tmp, path)  # fails if the target exists: no overwrite, never half-written
+        except FileExistsError:
+            raise NewReleaseError(f"{path} already exists; refusing to overwrite it") from None
+    finally:
+        Path(tmp).unlink(missing_ok=True)
+
+
+def new_release(releases: Path, family: str, version: str) -> tuple[Path, int, Path]:
+    """Create ``releases/<family>/<version>.yaml`` from the previous release of ``family``.
+
+    Returns:
+        ``(path written, number of placeholders to fill in, file of the previous release)``.
+
+    Raises:
+        NewReleaseError: bad version, unknown family, no older release, a
+            previous release that does not load, or the file already exists.
+    """
+    if not _VERSION.match(version):
+        raise NewReleaseError(f"version {version!r} is not YY.MM (e.g. 25.11)")
+    target = Path(releases) / family / f"{version}.yaml"
+    if target.exists():
+        raise NewReleaseError(f"{target} already exists; refusing to overwrite it")
+    kb, _problems = load_knowledge_base(releases)
+    family_entry = kb.families.get(family)
+    if family_entry is None:
+        known = ", ".join(sorted(kb.families)) or "none"
+        raise NewReleaseError(f"family {family!r} is not in {releases}/families.yaml (known: {known})")
+    older = [r for r in kb.releases_of(family) if Version(r.version) < Version(version)]
+    if not older:
+        raise NewReleaseError(f"no release of {family} older than {version} loads without errors; "
+                              f"run `lingjun-kb validate {releases}` or write the first record by hand")
+    previous = older[0]
+    previous_path = kb.paths[previous.ref]
+    text, _ = read_text(previous_path)
+    data, _, problems = parse_yaml(previous_path, text or "")
+    if data is None:  # pragma: no cover - it loaded a moment ago
+        raise NewReleaseError(f"cannot read {previous_path}: {problems[0].format() if problems else 'unknown error'}")
+    draft = draft_from(data, version, family_entry.public_registry_pattern, family_entry.image_name)
+    content = _render(draft, previous.ref)
+    _write_new(target, content)
+    placeholders = content.count(PLACEHOLDER) + content.count(PLACEHOLDER_ID) - 1  # the header names the marker once
+    return target, placeholders, previous_path
