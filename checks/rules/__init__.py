@@ -17,3 +17,18 @@ from lingjun.checks.rules import (  # noqa: F401  (imported to register)
     cuda_compute_capability,
     cuda_toolkit_vs_record,
 )
+from lingjun.checks.rules import (  # noqa: F401,E402  (imported to register)
+    packages_missing,
+    packages_version_mismatch,
+    packages_image_build_replaced,
+    packages_extension_abi,
+    libraries_cudnn_shadowed,
+    libraries_nccl_shadowed,
+    libraries_nccl_cuda_majors,
+    python_interpreter,
+    env_nccl_socket_ifname,
+    env_nccl_socket_ifname_pod_size,
+    env_checkpoint_optimization,
+    config_deepspeed_prefetch_bucket_size,
+    known_issues_match,
+)

@@ -1,0 +1,56 @@
+"""What torch expects of cuDNN and NCCL, shared by the libraries rules.
+
+Private helper: the version torch was built against or pins in its
+``Requires-Dist`` (``nvidia-cudnn-cu12==8.9.2.26``, ``nvidia-nccl-cu12==2.19.3``),
+else the release record's component.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable, Optional
+
+from packaging.requirements import InvalidRequirement, Requirement
+
+from lingjun.checks.context import CheckContext
+from lingjun.checks.native_version import Triple
+from lingjun.checks.record_view import record_components
+
+__all__ = ["expected_version"]
+
+
+def _torch_pin(ctx: CheckContext, wheel_prefix: str) -> Optional[str]:
+    torch = ctx.facts.distribution("torch")
+    for line in (torch.requires if torch else []):
+        try:
+            req = Requirement(line)
+        except InvalidRequirement:
+            continue
+        if re.match(rf"^{wheel_prefix}-cu\d+$", re.sub(r"[-_.]+", "-", req.name).lower()):
+            for spec in req.specifier:
+                if spec.operator in ("==", "==="):
+                    return spec.version
+    return None
+
+
+def expected_version(ctx: CheckContext, kind: str, parse: Callable[[object], Optional[Triple]]) -> tuple[Optional[Triple], str]:
+    """``(version, source)`` torch (or the release) expects for ``kind`` (``cudnn`` or ``nccl``)."""
+    lib = ctx.facts.cudnn if kind == "cudnn" else ctx.facts.nccl
+    torch = ctx.facts.torch
+    candidates = []
+    if kind == "cudnn" and torch is not None and torch.cudnn_version:
+        candidates.append((torch.cudnn_version, "torch build"))
+    if lib.expected_by_torch:
+        candidates.append((lib.expected_by_torch, "torch's Requires-Dist"))
+    pin = _torch_pin(ctx, f"nvidia-{kind}")
+    if pin:
+        candidates.append((pin, "torch's Requires-Dist"))
+    for entry in record_components(ctx.record, ctx.facts.host.machine):
+        comp = ctx.data.component(entry.get("id", "")) or {}
+        if (comp.get("probe") or {}).get("kind") == kind and entry.get("version"):
+            candidates.append((entry["version"], "release record"))
+    for text, source in candidates:
+        version = parse(text)
+        if version is not None:
+            return version, source
+    return None, ""

@@ -1,0 +1,43 @@
+"""env.checkpoint-optimization: CHECKPOINT_OPTIMIZATION spelled as the image expects."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from lingjun.checks.context import CheckContext
+from lingjun.checks.findings import Finding, Severity
+from lingjun.checks.record_view import mentions, usage_note
+from lingjun.checks.registry import rule
+from lingjun.checks.rules._finding import make
+
+RULE = "env.checkpoint-optimization"
+AREA = "environment"
+VAR = "CHECKPOINT_OPTIMIZATION"
+
+
+@rule(RULE, AREA, "Recomputation memory optimisation switch", "重计算显存优化开关")
+def check(ctx: CheckContext) -> Iterator[Finding]:
+    """ok for ``true``; warning for other spellings (``True``, ``1``, ``yes``...); info when unset on a release
+    that documents the switch."""
+    value = ctx.facts.env.get(VAR)
+    documented = usage_note(ctx.record, RULE) is not None or mentions(ctx.record, VAR)
+    if value is None:
+        if documented:
+            yield make(ctx, RULE, AREA, Severity.info,
+                       f"{VAR} is unset: the image's recomputation memory optimisation is off.",
+                       f"未设置 {VAR}：镜像的重计算显存优化未开启。",
+                       remedy=(f"export {VAR}=true to enable it.", f"如需开启，请执行 export {VAR}=true。"), observed="unset",
+                       expected="true")
+        return
+    if value == "true":
+        yield make(ctx, RULE, AREA, Severity.ok, f"{VAR}=true: the recomputation memory optimisation is on.",
+                   f"{VAR}=true：重计算显存优化已开启。", observed=value, expected="true")
+        return
+    yield make(
+        ctx, RULE, AREA, Severity.warning,
+        f"{VAR}={value!r}: the image documents the value `true` (lower case) to enable the recomputation memory optimisation; "
+        f"other spellings may be ignored.",
+        f"{VAR}={value!r}：镜像文档中开启重计算显存优化的取值是小写的 `true`，其他写法可能不会生效。",
+        remedy=(f"export {VAR}=true (or unset it to turn the optimisation off).", f"请设置 export {VAR}=true（如需关闭则不要设置）。"),
+        observed=value, expected="true",
+    )

@@ -1,0 +1,52 @@
+"""libraries.nccl-cuda-majors: NCCL wheels for two CUDA majors overwrite the same libnccl.so.2."""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+from lingjun.checks.compat import parse_cuda
+from lingjun.checks.context import CheckContext
+from lingjun.checks.findings import Finding, Severity
+from lingjun.checks.registry import rule
+from lingjun.checks.rules._finding import make
+
+RULE = "libraries.nccl-cuda-majors"
+AREA = "libraries"
+TORCH_ISSUE = "https://github.com/pytorch/pytorch/issues/186591"
+_WHEEL = re.compile(r"^nvidia-nccl-cu(\d+)$")
+
+
+@rule(RULE, AREA, "One NCCL wheel per CUDA major", "NCCL wheel 只对应一个 CUDA 主版本")
+def check(ctx: CheckContext) -> Iterator[Finding]:
+    """error when nvidia-nccl-cu* wheels for more than one CUDA major are installed; ok with one."""
+    wheels: dict[str, tuple[int, str]] = {}
+    for dist in ctx.facts.distributions:
+        match = _WHEEL.match(re.sub(r"[-_.]+", "-", dist.name).lower())
+        if match:
+            wheels[dist.name] = (int(match.group(1)), dist.version or "?")
+    for wheel in ctx.facts.nccl.wheels:
+        match = _WHEEL.match(re.sub(r"[-_.]+", "-", wheel.name).lower())
+        if match and wheel.name not in wheels:
+            wheels[wheel.name] = (wheel.cuda_major or int(match.group(1)), wheel.version or "?")
+    if not wheels:
+        return
+    majors = sorted({m for m, _ in wheels.values()})
+    listed = ", ".join(f"{name} {version}" for name, (_, version) in sorted(wheels.items()))
+    if len(majors) == 1:
+        yield make(ctx, RULE, AREA, Severity.ok, f"One NCCL wheel family installed: {listed}.", f"只安装了一套 NCCL wheel：{listed}。",
+                   observed=listed)
+        return
+    torch_cuda = parse_cuda(ctx.facts.torch.cuda) if ctx.facts.torch and ctx.facts.torch.cuda else None
+    keep = f"nvidia-nccl-cu{torch_cuda.major}" if torch_cuda else "the one matching torch.version.cuda"
+    keep_zh = f"nvidia-nccl-cu{torch_cuda.major}" if torch_cuda else "与 torch.version.cuda 对应的那个"
+    yield make(
+        ctx, RULE, AREA, Severity.error,
+        f"NCCL wheels for several CUDA majors are installed ({listed}); they write the same nvidia/nccl/lib/libnccl.so.2, "
+        f"so the last one installed wins and torch may load an NCCL it was not built for (\"undefined symbol: ncclCommResume\").",
+        f"安装了多个 CUDA 主版本的 NCCL wheel（{listed}）；它们写入同一个 nvidia/nccl/lib/libnccl.so.2，最后安装的会覆盖前者，"
+        f"torch 可能加载到不匹配的 NCCL（“undefined symbol: ncclCommResume”）。",
+        remedy=(f"Keep only {keep}: uninstall the others, then reinstall {keep} so its library file is restored.",
+                f"只保留 {keep_zh}：卸载其余的，再重新安装 {keep_zh} 以恢复其库文件。"),
+        observed=listed, expected=keep, links=[TORCH_ISSUE],
+    )

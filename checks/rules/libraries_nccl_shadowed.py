@@ -1,0 +1,48 @@
+"""libraries.nccl-shadowed: the libnccl the loader resolves is older than the NCCL torch needs."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from lingjun.checks.context import CheckContext
+from lingjun.checks.findings import Finding, Severity
+from lingjun.checks.native_version import parse_nccl, triple_text
+from lingjun.checks.registry import rule
+from lingjun.checks.rules._finding import make
+from lingjun.checks.rules._native import expected_version
+
+RULE = "libraries.nccl-shadowed"
+AREA = "libraries"
+TORCH_ISSUE = "https://github.com/pytorch/pytorch/issues/119072"
+
+
+@rule(RULE, AREA, "NCCL is not older than torch needs", "加载的 NCCL 不低于 torch 所需版本")
+def check(ctx: CheckContext) -> Iterator[Finding]:
+    """error when the resolved libnccl is older than torch's pinned (or the release's) NCCL; ok otherwise."""
+    resolved = ctx.facts.nccl.resolved
+    if resolved is None:
+        return
+    expected, source = expected_version(ctx, "nccl", parse_nccl)
+    found = parse_nccl(resolved.version)
+    if expected is None or found is None:
+        return
+    via = f" via {resolved.via}" if resolved.via else ""
+    observed = f"{triple_text(found)} ({resolved.path}{via})"
+    if found >= expected:
+        yield make(ctx, RULE, AREA, Severity.ok, f"The loader resolves NCCL {triple_text(found)} (needs {triple_text(expected)}, {source}).",
+                   f"加载器解析到 NCCL {triple_text(found)}（需要 {triple_text(expected)}，{source}）。", observed=observed,
+                   expected=f">= {triple_text(expected)}")
+        return
+    yield make(
+        ctx, RULE, AREA, Severity.error,
+        f"torch needs NCCL {triple_text(expected)} ({source}) but the loader resolves the older {triple_text(found)} "
+        f"({resolved.path}{via}); symbols added since are missing and `import torch` fails "
+        f"(e.g. \"undefined symbol: ncclCommRegister\", added in NCCL 2.19).",
+        f"torch 需要 NCCL {triple_text(expected)}（{source}），而加载器解析到较旧的 {triple_text(found)}（{resolved.path}）；"
+        f"之后新增的符号缺失，`import torch` 会失败（例如 NCCL 2.19 新增的 “undefined symbol: ncclCommRegister”）。",
+        remedy=("Remove the older libnccl from LD_LIBRARY_PATH / ld.so.conf.d, or reinstall the NCCL wheel torch pins "
+                f"(nvidia-nccl-cuXX=={triple_text(expected)}).",
+                f"请把旧的 libnccl 从 LD_LIBRARY_PATH 或 ld.so.conf.d 中移除，或重新安装 torch 固定的 NCCL wheel"
+                f"（nvidia-nccl-cuXX=={triple_text(expected)}）。"),
+        observed=observed, expected=f">= {triple_text(expected)}", links=[TORCH_ISSUE],
+    )

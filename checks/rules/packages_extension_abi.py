@@ -1,0 +1,163 @@
+"""packages.extension-abi: compiled torch extensions that no longer match the installed torch."""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator, Optional
+
+from packaging.markers import InvalidMarker, UndefinedComparison, UndefinedEnvironmentName
+from packaging.requirements import InvalidRequirement, Requirement
+
+from lingjun.checks.context import CheckContext
+from lingjun.checks.facts import Facts
+from lingjun.checks.findings import Finding, Severity
+from lingjun.checks.registry import rule
+from lingjun.checks.rules._finding import component_url, make
+from lingjun.checks.rules._packages import record_packages
+from lingjun.checks.version_match import parse_version, same_version
+
+RULE = "packages.extension-abi"
+AREA = "libraries"
+
+_TE_CORE = re.compile(r"^transformer-engine-cu\d+$")
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _marker_env(facts: Facts) -> dict[str, str]:
+    version = facts.python.version or ""
+    env = {"sys_platform": "linux", "platform_system": "Linux", "os_name": "posix", "extra": ""}
+    if version:
+        env["python_full_version"] = version
+        env["python_version"] = ".".join(version.split(".")[:2])
+    if facts.host.machine:
+        env["platform_machine"] = facts.host.machine
+    return env
+
+
+def _torch_pins(facts: Facts, torch_version: str) -> Iterator[tuple[str, str, str]]:
+    """(distribution, its requirement on torch, its version) for every unsatisfied ``Requires-Dist: torch...``."""
+    installed = parse_version(torch_version)
+    if installed is None:
+        return
+    env = _marker_env(facts)
+    for dist in facts.distributions:
+        if _norm(dist.name) == "torch":
+            continue
+        for line in dist.requires:
+            try:
+                req = Requirement(line)
+            except InvalidRequirement:
+                continue
+            if _norm(req.name) != "torch" or not str(req.specifier):
+                continue
+            if req.marker is not None:
+                if "extra" in str(req.marker):
+                    continue
+                try:
+                    if not req.marker.evaluate(env):
+                        continue
+                except (InvalidMarker, UndefinedComparison, UndefinedEnvironmentName):
+                    continue
+            if not req.specifier.contains(installed, prereleases=True):
+                yield dist.name, str(req), dist.version or "?"
+
+
+def _te_meta_only(facts: Facts) -> Optional[str]:
+    """Version of a bare ``transformer-engine`` PyPI meta package installed without its core and framework packages."""
+    te = facts.distribution("transformer-engine")
+    if te is None or te.version is None:
+        return None
+    names = {_norm(d.name) for d in facts.distributions}
+    if any(_TE_CORE.match(n) for n in names) or "transformer-engine-torch" in names:
+        return None
+    version = parse_version(te.version)
+    from_source = bool(te.direct_url) or (version is not None and version.local is not None)
+    return None if from_source else te.version
+
+
+@rule(RULE, AREA, "Compiled extensions match torch", "编译扩展与 torch 匹配")
+def check(ctx: CheckContext) -> Iterator[Finding]:
+    """error for extensions left behind by a torch change, extensions swapped for prebuilt wheels on the image's
+    torch, unsatisfied ``torch==`` pins, and an empty Transformer Engine meta package; ok otherwise."""
+    facts = ctx.facts
+    torch_dist = facts.distribution("torch")
+    torch_version = (torch_dist.version if torch_dist else None) or (facts.torch.version if facts.torch else None)
+    checked = False
+    failed = False
+    packages = list(record_packages(ctx)) if ctx.record is not None else []
+    torch_pkg = next((p for p in packages if p.id == "torch"), None)
+    torch_changed = None
+    if torch_pkg is not None and torch_version:
+        torch_changed = same_version(torch_pkg.published, torch_version) is False
+    for pkg in packages:
+        if not pkg.catalog.get("torch_extension") or pkg.installed.version is None or torch_changed is None:
+            continue
+        checked = True
+        same = same_version(pkg.published, pkg.installed.version)
+        name = pkg.catalog.get("name", pkg.id)
+        if torch_changed and same is True:
+            failed = True
+            yield make(
+                ctx, RULE, AREA, Severity.error,
+                f"{name} {pkg.installed.version} was compiled against the image's torch {torch_pkg.published}, but torch is now "
+                f"{torch_version}: its C++ symbols will not resolve (\"undefined symbol\").",
+                f"{name} {pkg.installed.version} 是针对镜像自带的 torch {torch_pkg.published} 编译的，而现在 torch 是 {torch_version}："
+                f"其 C++ 符号将无法解析（“undefined symbol”）。",
+                remedy=(f"Restore the image's torch {torch_pkg.published}, or rebuild {name} against the installed torch.",
+                        f"请恢复镜像自带的 torch {torch_pkg.published}，或针对当前 torch 重新编译 {name}。"),
+                observed=f"torch {torch_version}, {name} {pkg.installed.version}",
+                expected=f"torch {torch_pkg.published}", links=[component_url(ctx, pkg.id, pkg.published)],
+            )
+        elif not torch_changed and same is False:
+            failed = True
+            yield make(
+                ctx, RULE, AREA, Severity.error,
+                f"{name} was replaced ({pkg.published} -> {pkg.installed.version}) while torch is still the image's build "
+                f"{torch_version}: prebuilt wheels are built against released torch versions and their C++ symbols do not match "
+                f"this build.",
+                f"{name} 已被替换（{pkg.published} -> {pkg.installed.version}），而 torch 仍是镜像自带的构建 {torch_version}："
+                f"预编译 wheel 针对的是正式发布的 torch，其 C++ 符号与这个构建不匹配。",
+                remedy=(f"Keep the image's {name} {pkg.published}, or build the new version from source inside the image "
+                        f"(pip install --no-build-isolation --no-binary :all: ...).",
+                        f"请保留镜像自带的 {name} {pkg.published}，或在镜像内从源码编译新版本"
+                        f"（pip install --no-build-isolation --no-binary :all: ...）。"),
+                observed=pkg.installed.version, expected=pkg.published, links=[component_url(ctx, pkg.id, pkg.published)],
+            )
+    if torch_version:
+        for dist_name, requirement, version in _torch_pins(facts, torch_version):
+            checked = True
+            failed = True
+            exact = "==" in requirement
+            yield make(
+                ctx, RULE, AREA, Severity.error if exact else Severity.warning,
+                f"{dist_name} {version} requires {requirement}, but torch is {torch_version}"
+                + (": it was built for that exact torch and its compiled parts will not load." if exact else "."),
+                f"{dist_name} {version} 要求 {requirement}，而当前 torch 为 {torch_version}"
+                + ("：它是针对该特定 torch 构建的，编译部分将无法加载。" if exact else "。"),
+                remedy=(f"Restore the torch {dist_name} was built for, or reinstall/rebuild {dist_name} for torch {torch_version}.",
+                        f"请恢复 {dist_name} 构建时所用的 torch，或针对 torch {torch_version} 重新安装/编译 {dist_name}。"),
+                observed=f"torch {torch_version}", expected=requirement,
+            )
+    te_meta = _te_meta_only(facts)
+    if te_meta is not None:
+        checked = True
+        failed = True
+        yield make(
+            ctx, RULE, AREA, Severity.error,
+            f"transformer-engine {te_meta} from PyPI is only a meta package: neither its core library (transformer-engine-cu12/cu13) "
+            f"nor its PyTorch extension (transformer_engine_torch) is installed, so importing it fails with "
+            f"\"Found empty transformer-engine meta package installed\".",
+            f"来自 PyPI 的 transformer-engine {te_meta} 只是一个元包：既没有安装核心库（transformer-engine-cu12/cu13），"
+            f"也没有安装 PyTorch 扩展（transformer_engine_torch），导入时会报 “Found empty transformer-engine meta package installed”。",
+            remedy=("Use the image's Python, which carries a working Transformer Engine, or install it with its extension: "
+                    "pip install --no-build-isolation 'transformer-engine[pytorch]'.",
+                    "请使用镜像自带的 Python（其中的 Transformer Engine 可用），或连同扩展一起安装："
+                    "pip install --no-build-isolation 'transformer-engine[pytorch]'。"),
+            observed=f"transformer-engine {te_meta}", links=[component_url(ctx, "transformer-engine", None)],
+        )
+    if checked and not failed:
+        yield make(ctx, RULE, AREA, Severity.ok, "Compiled torch extensions match the installed torch.",
+                   "编译的 torch 扩展与已安装的 torch 匹配。")

@@ -1,0 +1,94 @@
+"""packages.image-build-replaced: an image-specific build (torch, DeepSpeed, transformers...) replaced from PyPI."""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+from lingjun.checks.context import CheckContext
+from lingjun.checks.findings import Finding, Severity
+from lingjun.checks.record_view import record_components, usage_note
+from lingjun.checks.registry import rule
+from lingjun.checks.rules._finding import component_url, make
+from lingjun.checks.rules._packages import record_packages
+from lingjun.checks.version_match import same_version
+
+RULE = "packages.image-build-replaced"
+AREA = "libraries"
+
+_CUDA_WHEEL = re.compile(r"^nvidia-[a-z0-9-]+-cu\d+$")
+
+
+def _note_text(ctx: CheckContext) -> tuple[str, str]:
+    """The record's "do not reinstall" usage note (by rule id, else by wording), as (en, zh)."""
+    note = usage_note(ctx.record, RULE)
+    if note is None:
+        for candidate in (ctx.record or {}).get("usage_notes") or []:
+            text = (candidate or {}).get("text") or {}
+            if "reinstall" in str(text.get("en", "")).lower() or "重装" in str(text.get("zh", "")):
+                note = candidate
+                break
+    text = (note or {}).get("text") or {}
+    return str(text.get("en") or ""), str(text.get("zh") or "")
+
+
+def _foreign_cuda_wheels(ctx: CheckContext) -> list[str]:
+    """``nvidia-*-cuNN`` distributions installed that the record does not list."""
+    listed = set()
+    for entry in record_components(ctx.record, ctx.facts.host.machine):
+        comp = ctx.data.component(entry.get("id", "")) or {}
+        listed.update(n.lower() for n in comp.get("pypi") or [] if isinstance(n, str))
+    found = []
+    for dist in ctx.facts.distributions:
+        name = re.sub(r"[-_.]+", "-", dist.name).lower()
+        if _CUDA_WHEEL.match(name) and name not in listed:
+            found.append(f"{dist.name} {dist.version or '?'}")
+    return sorted(found)
+
+
+@rule(RULE, AREA, "Image builds not replaced", "镜像定制构建未被替换")
+def check(ctx: CheckContext) -> Iterator[Finding]:
+    """error per vendor-build component whose installed version is not the image's build; ok when all are intact."""
+    if ctx.record is None:
+        return
+    note_en, note_zh = _note_text(ctx)
+    intact = 0
+    foreign = None
+    for pkg in record_packages(ctx):
+        if not pkg.catalog.get("vendor_build"):
+            continue
+        installed = pkg.installed.version
+        if installed is None:
+            continue
+        same = same_version(pkg.published, installed)
+        if same is not False:
+            intact += same is True
+            continue
+        if foreign is None:
+            foreign = _foreign_cuda_wheels(ctx)
+        dist = pkg.installed.dist
+        how = []
+        if dist is not None and dist.installer:
+            how.append(f"installed by {dist.installer}")
+        if dist is not None and dist.location:
+            how.append(f"in {dist.location}")
+        how_en = f" ({', '.join(how)})" if how else ""
+        wheels_en = f" CUDA wheels the image does not carry are present: {', '.join(foreign[:6])}." if foreign else ""
+        wheels_zh = f"还出现了镜像本身没有的 CUDA wheel：{', '.join(foreign[:6])}。" if foreign else ""
+        quote_en = f" The release notes say: \"{note_en}\"" if note_en else ""
+        quote_zh = f"发布说明写道：“{note_zh}”" if note_zh else ""
+        name = pkg.catalog.get("name", pkg.id)
+        yield make(
+            ctx, RULE, AREA, Severity.error,
+            f"{name} is {installed}{how_en}, not the image's build {pkg.published}: the image's own build was replaced, and "
+            f"everything compiled against it (extensions, DeepSpeed ops, Transformer Engine) is at risk.{wheels_en}{quote_en}",
+            f"{name} 当前为 {installed}，不是镜像自带的构建 {pkg.published}：镜像的定制构建已被替换，"
+            f"基于它编译的扩展（DeepSpeed 算子、Transformer Engine 等）都可能失效。{wheels_zh}{quote_zh}",
+            remedy=(f"Restore the image's {name} (start from a fresh container of this image). Install extra packages with a "
+                    f"constraints file that pins {pkg.catalog.get('pypi', [pkg.id])[0]}=={pkg.published}, or with --no-deps.",
+                    f"请恢复镜像自带的 {name}（用该镜像重新启动容器）。安装其他包时用约束文件固定 "
+                    f"{pkg.catalog.get('pypi', [pkg.id])[0]}=={pkg.published}，或加 --no-deps。"),
+            observed=installed, expected=pkg.published, links=[component_url(ctx, pkg.id, pkg.published)],
+        )
+    if intact:
+        yield make(ctx, RULE, AREA, Severity.ok, f"{intact} image-specific build(s) intact.", f"{intact} 个镜像定制构建保持原样。")
