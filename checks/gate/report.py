@@ -50,12 +50,14 @@ def github_annotation(problem: Problem) -> str:
     return f"::{_GITHUB_COMMANDS[problem.severity]} {','.join(props)}::{_github_escape(body)}"
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def counts_line(validation: Validation) -> str:
     """``3 errors, 1 warning, 0 notes in 12 files`` (plus the count of problems in files not named)."""
     counts = count_by_severity(validation.problems)
-
-    def plural(n: int, word: str) -> str:
-        return f"{n} {word}{'' if n == 1 else 's'}"
+    plural = _plural
 
     line = (f"{plural(counts[Severity.error], 'error')}, {plural(counts[Severity.warning], 'warning')}, "
             f"{plural(counts[Severity.info], 'note')} in {plural(validation.files, 'file')}")
@@ -109,8 +111,8 @@ def summary_table(kb: KnowledgeBase) -> str:
 
 def _families_line(kb: KnowledgeBase) -> str:
     families = sorted({r.family for r in kb.releases})
-    return (f"{len(kb.releases)} releases in {len(families)} families, {len(kb.components)} components, "
-            f"{len(kb.known_issues)} known issues")
+    return (f"{_plural(len(kb.releases), 'release')} in {len(families)} famil{'y' if len(families) == 1 else 'ies'}, "
+            f"{_plural(len(kb.components), 'catalog component')}, {_plural(len(kb.known_issues), 'known issue')}")
 
 
 def print_text(validation: Validation, out: TextIO, summary: bool = True) -> None:

@@ -25,6 +25,8 @@ def check(corpus: Corpus) -> Iterator[Issue]:
             continue
         keep_doc, keep = current[-1]
         for doc, record in current[:-1]:
+            if record.ref == keep.ref:
+                continue  # the same version twice: data.unique-release reports it
             yield Issue(doc.path, ("status",),
                         f"{record.ref} and {keep.ref} are both `current`; mark the older one `superseded`")
         if keep is not newest and newest.status is ReleaseStatus.superseded:

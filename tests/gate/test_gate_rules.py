@@ -1,0 +1,101 @@
+"""Every gate rule has a failing fixture that it reports exactly, and passes on the valid tree and its pass fixture."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lingjun.checks.gate.corpus import Corpus
+from lingjun.checks.gate.runner import load_rules, run_gate
+from lingjun.schema.loader import load_paths
+from lingjun.schema.problems import Severity
+
+GATE_FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "gate"
+
+# rule -> (overlay, file, line, col, message fragment, severity)
+FAILING = {
+    "data.unique-release": ("unique-release/fail", "demo-nv/25.02.yml", 3, 10, "demo-nv:25.02 is already recorded in", Severity.error),
+    "data.release-path": ("release-path/fail", "demo-nv/25.04.yaml", 3, 10, "move it to demo-nv/25.03.yaml", Severity.error),
+    "data.catalog-unique": ("catalog-unique/fail", "components.yaml", 22, 9, "component 'torch' is listed twice", Severity.error),
+    "data.family-exists": ("family-exists/fail", "demo-ghost/25.02.yaml", 2, 9, "family 'demo-ghost' is not in the family catalog", Severity.error),
+    "data.component-catalog": ("component-catalog/fail", "demo-nv/25.02.yaml", 13, 23, "'PyTorch2' is not a published name of 'torch'", Severity.error),
+    "data.component-refs": ("component-refs/fail", "demo-nv/25.02.yaml", 18, 18, "component 'flash-attn' is not in releases/components.yaml", Severity.error),
+    "data.duplicate-component": ("duplicate-component/fail", "demo-nv/25.02.yaml", 16, 10, "'torch' is already listed as components.0", Severity.error),
+    "data.unique-image-tag": ("unique-image-tag/fail", "demo-nv/25.02.yaml", 9, 11, "tag '25.02-serverless' is already used by demo-nv:25.02 image_tags.0", Severity.error),
+    "data.image-tag-pattern": ("image-tag-pattern/fail", "demo-nv/25.02.yaml", 9, 11, "tag 'v25.02' does not start with the release version '25.02'", Severity.error),
+    "data.driver-minimum": ("driver-minimum/fail", "demo-nv/25.02.yaml", 11, 35, "driver minimum 560 is below 570.26, the minimum driver of CUDA 12.8", Severity.error),
+    "data.driver-branch-conflict": ("driver-branch-conflict/fail", "demo-nv/25.01.yaml", 17, 32, "R545 is listed both under forward_compatibility and must_upgrade_branches", Severity.error),
+    "data.component-downgrade": ("component-downgrade/fail", "demo-nv/25.02.yaml", 15, 37, "vllm goes down from 0.7.2 (demo-nv:25.01) to 0.6.0", Severity.warning),
+    "data.known-issue-refs": ("known-issue-refs/fail", "demo-nv/25.01.yaml", 24, 16, "known issue 'demo-isue' does not exist; did you mean 'demo-issue'?", Severity.error),
+    "data.known-issue-affects": ("known-issue-affects/fail", "known-issues/demo-issue.yaml", 12, 12, "fixed in demo-nv:25.01, but demo-nv:25.01 is listed as affected", Severity.error),
+    "data.base-image": ("base-image/fail", "demo-nv/25.02.yaml", 6, 23, "family 'demo-nv' is not a family with role `base`", Severity.error),
+    "data.single-current": ("single-current/fail", "demo-nv/25.01.yaml", 5, 9, "demo-nv:25.01 and demo-nv:25.02 are both `current`", Severity.error),
+    "data.usage-note-rule": ("usage-note-rule/fail", "demo-nv/25.01.yaml", 28, 11, "'env.nccl-socket-ifnam' is not a lingjun-check rule; did you mean 'env.nccl-socket-ifname'?", Severity.error),
+    "data.sources": ("sources/fail", "families.yaml", 14, 9, "family 'demo-base' cites no page", Severity.error),
+    "data.languages": ("languages/fail", "demo-nv/25.02.yaml", 5, 43, "the Chinese text has no Chinese characters", Severity.error),
+    "data.placeholder": ("placeholder/fail", "demo-nv/25.02.yaml", 5, 15, "placeholder not filled in: 'TODO(lingjun-kb new): summary'", Severity.error),
+    "data.reference-tables": ("reference-tables/fail", "reference/cuda-drivers.yaml", 8, 5, "12.8.0 is listed twice (first as toolkit_min_driver.0)", Severity.error),
+}
+
+
+def _gate(root: Path):
+    result = load_paths([root])
+    assert result.problems == [], [p.format() for p in result.problems]
+    return run_gate(Corpus.from_documents(result.documents))
+
+
+def test_every_registered_rule_has_a_failing_fixture():
+    assert set(load_rules()) == set(FAILING)
+
+
+def test_every_rule_has_an_id_severity_and_one_line_description():
+    for rule in load_rules().values():
+        assert rule.id.startswith("data.") and rule.description and "\n" not in rule.description
+
+
+def test_valid_tree_has_no_problem_at_all(tree):
+    assert _gate(tree()) == []
+
+
+@pytest.mark.parametrize("rule_id", sorted(FAILING))
+def test_rule_reports_its_failing_fixture(rule_id, tree):
+    overlay, file, line, col, fragment, severity = FAILING[rule_id]
+    root = tree(overlay)
+    found = [p for p in _gate(root) if p.rule == rule_id]
+    matching = [p for p in found if p.path == str(root / file) and p.line == line and p.col == col and fragment in p.message]
+    assert matching, [p.format() for p in found]
+    assert matching[0].severity is severity
+
+
+@pytest.mark.parametrize("overlay", sorted(str(p.relative_to(GATE_FIXTURES)) for p in GATE_FIXTURES.glob("*/pass")))
+def test_pass_fixture_raises_nothing_for_its_rule(overlay, tree):
+    rule_id = "data." + overlay.split("/")[0]
+    assert [p.format() for p in _gate(tree(overlay)) if p.rule == rule_id] == []
+
+
+def test_driver_minimum_above_toolkit_need_is_info(tree):
+    found = [p for p in _gate(tree("driver-minimum/info")) if p.rule == "data.driver-minimum"]
+    assert [(p.severity, p.line, p.col) for p in found] == [(Severity.info, 11, 35)]
+    assert "driver minimum 575 is above 570.26" in found[0].message
+
+
+def test_acknowledged_downgrade_that_matches_nothing_is_reported(tree):
+    root = tree("component-downgrade/pass")
+    path = root / "demo-nv" / "25.02.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace('from_version: "0.7.2"', 'from_version: "0.7.1"'), encoding="utf-8")
+    messages = [p.message for p in _gate(root) if p.rule == "data.component-downgrade"]
+    assert any("no downgrade of vllm from 0.7.1 to 0.6.0" in m for m in messages)
+    assert any("vllm goes down from 0.7.2" in m for m in messages)
+
+
+def test_unresolvable_rule_error_becomes_internal_problem(tree, monkeypatch):
+    rules = load_rules()
+    broken = rules["data.sources"]
+
+    def explode(corpus):
+        raise RuntimeError("boom")
+
+    monkeypatch.setitem(rules, "data.sources", type(broken)(broken.id, broken.severity, broken.description, explode))
+    problems = _gate(tree())
+    assert [(p.rule, p.message) for p in problems] == [("internal", "rule data.sources failed: RuntimeError: boom")]
