@@ -99,8 +99,6 @@ def collect(env: ProbeEnv, probes: Optional[list[str]] = None) -> Facts:
             except (AttributeError, TypeError) as exc:
                 record.ok = False
                 record.error = f"bad probe result: {exc}"
-        if record.error and not record.timed_out and record.ok and run.result is None:
-            record.ok = False
         facts.probes.append(record)
     return facts
 

@@ -129,8 +129,8 @@ class ProbeEnv:
             candidate = os.path.join(self.root, *resolved, part)
             if (parts or follow_last) and os.path.islink(candidate):
                 hops += 1
-                if hops > _MAX_LINKS:
-                    break
+                if hops > _MAX_LINKS:  # a loop: leave the rest unresolved, so it fails to open (ELOOP)
+                    return os.path.join(self.root, *resolved, part, *parts)
                 try:
                     target = os.readlink(candidate)
                 except OSError:

@@ -37,18 +37,18 @@ def probe(env: ProbeEnv, record: ProbeRecord) -> dict[str, Any]:
     except FileNotFoundError:
         return {"manifest": None}
     except OSError as exc:
-        record.error = f"{PATH}: {describe_os_error(exc)}"
+        record.ok, record.error = False, f"{PATH}: {describe_os_error(exc)}"
         return {"manifest": ManifestFacts(path=PATH)}
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
-        record.error = f"{PATH}: not valid JSON ({exc})"
+        record.ok, record.error = False, f"{PATH}: not valid JSON ({exc})"
         return {"manifest": ManifestFacts(path=PATH)}
     if not isinstance(data, dict):
-        record.error = f"{PATH}: expected a JSON object"
+        record.ok, record.error = False, f"{PATH}: expected a JSON object"
         return {"manifest": ManifestFacts(path=PATH)}
     release = data.get("release")
     if not isinstance(release, str) or ":" not in release:
-        record.error = f"{PATH}: field 'release' must be a string 'family:YY.MM'"
+        record.ok, record.error = False, f"{PATH}: field 'release' must be a string 'family:YY.MM'"
         release = None
     return {"manifest": ManifestFacts(path=PATH, release=release, data=data)}

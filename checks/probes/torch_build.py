@@ -84,7 +84,7 @@ def probe(env: ProbeEnv, record: ProbeRecord) -> dict[str, Any]:
             location=location,
         )
         if facts.version is None:
-            record.error = f"{path}: no __version__"
+            record.ok, record.error = False, f"{path}: no plain __version__ string"
         return {"torch": facts}
     return {"torch": None}
 
