@@ -1,0 +1,133 @@
+"""Machine-readable outputs: the JSON API and the Atom feeds.
+
+Files (paths relative to the English site root):
+
+* ``api/v1/releases.json``: ``{"format": 1, "releases": [...]}``, every
+  release record dumped with ``model_dump(mode="json")``, in (family,
+  version) order;
+* ``api/v1/releases/<family>/<YY.MM>.json``: one record;
+* ``api/v1/schema/<kind>.schema.json``: the JSON Schemas from ``schema/``;
+* ``feed.xml`` (English) and ``zh/feed.xml`` (Chinese): Atom feeds.
+
+Feeds never depend on the build time.  The records carry no reliable
+release dates (the official pages state none), so entries are ordered by
+release version, newest first (``YY.MM`` names the month of the release),
+then by family id; an entry's ``updated`` is its ``release_date`` when the
+record has one, otherwise midnight UTC on the first day of the ``YY.MM``
+month, a nominal value documented on "How to read a record".  The feed's
+own ``updated`` is the newest entry's.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Optional
+from xml.sax.saxutils import escape as xml_escape
+
+from packaging.version import Version
+
+from lingjun.schema.kb import KnowledgeBase
+from lingjun.schema.models import DOCUMENT_MODELS, ReleaseRecord
+
+__all__ = ["API_FORMAT", "write_api", "feed_entries", "atom_feed", "schema_files"]
+
+API_FORMAT = 1
+
+
+def _dump(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, sort_keys=True, indent=2) + "\n"
+
+
+def schema_files(schema_dir: Path) -> dict[str, str]:
+    """``{file name: content}`` of the exported JSON Schemas.
+
+    Uses ``schema/*.schema.json`` when the schema package has exported them;
+    for a kind with no exported file, the schema is generated from the same
+    pydantic model (``model_json_schema()``).
+    """
+    files: dict[str, str] = {}
+    for path in sorted(schema_dir.glob("*.schema.json")):
+        files[path.name] = path.read_text(encoding="utf-8")
+    for kind, model in sorted(DOCUMENT_MODELS.items()):
+        name = f"{kind}.schema.json"
+        if name not in files:
+            files[name] = _dump(model.model_json_schema())
+    return files
+
+
+def write_api(kb: KnowledgeBase, out: Path, schema_dir: Path) -> list[Path]:
+    """Write the JSON API under ``out/api/v1``; returns the files written."""
+    base = out / "api" / "v1"
+    written: list[Path] = []
+    records = [r.model_dump(mode="json") for r in kb.releases]
+    target = base / "releases.json"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(_dump({"format": API_FORMAT, "releases": records}), encoding="utf-8")
+    written.append(target)
+    for record, data in zip(kb.releases, records):
+        target = base / "releases" / record.family / f"{record.version}.json"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(_dump(data), encoding="utf-8")
+        written.append(target)
+    for name, content in schema_files(schema_dir).items():
+        target = base / "schema" / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(content, encoding="utf-8")
+        written.append(target)
+    return written
+
+
+def _updated(record: ReleaseRecord) -> str:
+    if record.release_date is not None:
+        return f"{record.release_date.isoformat()}T00:00:00Z"
+    year, month = record.version.split(".")
+    return f"20{year}-{month}-01T00:00:00Z"
+
+
+def feed_entries(kb: KnowledgeBase) -> list[ReleaseRecord]:
+    """Releases in feed order: version newest first, then family id."""
+    return sorted(kb.releases, key=lambda r: (-_version_rank(r.version), r.family))
+
+
+def _version_rank(version: str) -> int:
+    release = Version(version).release
+    return release[0] * 100 + (release[1] if len(release) > 1 else 0)
+
+
+def atom_feed(kb: KnowledgeBase, lang: str, page_prefix: str = "") -> str:
+    """The Atom feed for ``lang``; links are relative to the feed's own location.
+
+    Args:
+        page_prefix: path from the feed to the language's site root ("" for both,
+            since each feed sits at its language root).
+    """
+    entries = feed_entries(kb)
+    title = "Lingjun AI container image releases" if lang == "en" else "灵骏 AI 容器镜像版本发布"
+    updated = _updated(entries[0]) if entries else "2000-01-01T00:00:00Z"
+    lines = [
+        '<?xml version="1.0" encoding="utf-8"?>',
+        f'<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="{"en" if lang == "en" else "zh-CN"}">',
+        f"  <title>{xml_escape(title)}</title>",
+        f"  <id>urn:lingjun-kb:releases:{lang}</id>",
+        f"  <updated>{updated}</updated>",
+        f'  <link rel="self" href="{page_prefix}feed.xml"/>',
+        f'  <link rel="alternate" href="{page_prefix or "./"}"/>',
+        "  <author><name>lingjun-kb</name></author>",
+    ]
+    for record in entries:
+        family = kb.families.get(record.family)
+        image = family.image_name if family else record.family
+        summary: Optional[str] = getattr(record.summary, lang)
+        href = f"{page_prefix}releases/{record.family}/{record.version}/"
+        lines += [
+            "  <entry>",
+            f"    <title>{xml_escape(f'{image} {record.version}')}</title>",
+            f"    <id>urn:lingjun-kb:release:{record.family}:{record.version}</id>",
+            f"    <updated>{_updated(record)}</updated>",
+            f'    <link rel="alternate" href="{xml_escape(href)}"/>',
+            f"    <summary>{xml_escape(summary or '')}</summary>",
+            "  </entry>",
+        ]
+    lines.append("</feed>")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,216 @@
+"""``lingjun-kb build``: records -> Markdown (en, zh) -> MkDocs -> ``site/``.
+
+Stages, each timed (:class:`BuildTimings`): *validate* (load the records and
+run the data gate), *render* (site model and Jinja2 Markdown for both
+languages, hand-written pages, JSON API, feeds, jieba dictionary) and
+*mkdocs* (one strict MkDocs build per language).
+
+Safety: the site is built into a temporary folder next to the target and
+swapped in with renames only when both languages built; a failed build
+leaves the previous site untouched.  Generated Markdown goes to a build
+folder (default ``.build/``, git-ignored).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Optional
+
+from lingjun.schema.kb import KnowledgeBase
+from lingjun.schema.problems import Problem
+
+from lingjun.generator.site.api import atom_feed, feed_entries, write_api
+from lingjun.generator.site.glossary import user_dictionary_text
+from lingjun.generator.site.mkdocs_build import build_language, find_config_dir
+from lingjun.generator.site.model import SiteModel, build_site_model
+from lingjun.generator.site.nav import LANGUAGES
+from lingjun.generator.site.render import make_environment, render_pages
+
+__all__ = [
+    "ValidationFailed",
+    "BuildTimings",
+    "load_validated",
+    "render_markdown",
+    "build_site",
+    "source_date_epoch",
+    "HAND_WRITTEN_DIR",
+]
+
+#: hand-written pages, ``docs/<lang>/`` (relative to the configuration folder)
+HAND_WRITTEN_DIR = "docs"
+
+
+class ValidationFailed(Exception):
+    """The records have errors; ``problems`` are the errors (``Problem`` objects)."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = problems
+        super().__init__(f"{len(problems)} error(s) in the release records")
+
+
+@dataclass
+class BuildTimings:
+    """Seconds spent per stage and pages rendered (both languages together)."""
+
+    validate: float = 0.0
+    render: float = 0.0
+    mkdocs: float = 0.0
+    pages: int = 0
+    extra: dict[str, float] = field(default_factory=dict)
+
+
+def load_validated(releases: Path) -> KnowledgeBase:
+    """Load ``releases`` and run the data gate.
+
+    Uses the gate (:func:`lingjun.checks.gate.validate.validate`, which loads
+    with :func:`lingjun.schema.loader.load_knowledge_base`'s loader and adds
+    the cross-record rules) when it is installed, the loader alone otherwise.
+
+    Raises:
+        ValidationFailed: when any problem has severity ``error``.
+        FileNotFoundError: when ``releases`` is not a folder.
+    """
+    if not Path(releases).is_dir():
+        raise FileNotFoundError(f"{releases}: no such folder of release records")
+    try:
+        from lingjun.checks.gate.validate import validate
+    except ImportError:  # pragma: no cover - the gate ships with the package
+        validate = None
+    if validate is not None:
+        result = validate([Path(releases)], root=Path(releases))
+        kb, problems = result.kb, result.problems
+    else:  # pragma: no cover
+        from lingjun.schema.loader import load_knowledge_base
+
+        kb, problems = load_knowledge_base(Path(releases))
+    errors = [p for p in problems if getattr(p, "is_error", False) or str(getattr(p, "severity", "")) in ("error", "Severity.error")]
+    if errors:
+        raise ValidationFailed(errors)
+    return kb
+
+
+def source_date_epoch(kb: KnowledgeBase) -> int:
+    """A build timestamp that depends only on the data: the newest release's feed date.
+
+    (The ``YY.MM`` month's first day, or the record's ``release_date``; 2000-01-01 with no release.)
+    """
+    entries = feed_entries(kb)
+    if not entries:
+        return 946684800
+    record = entries[0]
+    if record.release_date is not None:
+        day = datetime(record.release_date.year, record.release_date.month, record.release_date.day, tzinfo=timezone.utc)
+    else:
+        year, month = record.version.split(".")
+        day = datetime(2000 + int(year), int(month), 1, tzinfo=timezone.utc)
+    return int(day.timestamp())
+
+
+def _reset(folder: Path) -> None:
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+
+
+def render_markdown(kb: KnowledgeBase, build_dir: Path, config_dir: Path) -> tuple[SiteModel, int]:
+    """Write every language's Markdown, the API, the feeds and the jieba dictionary under ``build_dir``.
+
+    Returns:
+        ``(site model, number of generated pages in both languages)``.
+
+    Raises:
+        FileNotFoundError: when a hand-written page is missing in one language.
+    """
+    site = build_site_model(kb)
+    env = make_environment()
+    count = 0
+    for lang in LANGUAGES:
+        out = build_dir / lang
+        _reset(out)
+        for page, text in render_pages(site, lang, env):
+            target = out / page.path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+            count += 1
+        hand = config_dir / HAND_WRITTEN_DIR / lang
+        for page in site.sitemap.pages.values():
+            if page.template is None:
+                source = hand / page.path
+                if not source.is_file():
+                    raise FileNotFoundError(f"{source}: hand-written page {page.id!r} is missing in {lang}")
+        if hand.is_dir():
+            shutil.copytree(hand, out, dirs_exist_ok=True)
+        (out / "feed.xml").write_text(atom_feed(kb, lang), encoding="utf-8")
+    write_api(kb, build_dir / "en", config_dir / "schema")
+    (build_dir / "jieba-user-dict.txt").write_text(user_dictionary_text(kb), encoding="utf-8")
+    return site, count
+
+
+def build_site(
+    releases: Path,
+    site_dir: Path,
+    build_dir: Optional[Path] = None,
+    config_dir: Optional[Path] = None,
+    kb: Optional[KnowledgeBase] = None,
+) -> BuildTimings:
+    """Validate, render and build the site into ``site_dir``.
+
+    Args:
+        releases: the releases folder.
+        site_dir: where the finished site goes (replaced atomically-by-rename).
+        build_dir: where the Markdown is rendered (default ``<config_dir>/.build``).
+        config_dir: folder with ``mkdocs.yml``, ``mkdocs.zh.yml``, ``docs/`` and ``schema/``.
+        kb: an already validated knowledge base (skips the validate stage).
+
+    Raises:
+        ValidationFailed: the records have errors (nothing is written).
+        MkDocsBuildError: MkDocs failed or warned (the previous site is untouched).
+    """
+    timings = BuildTimings()
+    config_dir = Path(config_dir) if config_dir else find_config_dir()
+    build_dir = Path(build_dir) if build_dir else config_dir / ".build"
+    site_dir = Path(site_dir).absolute()
+
+    start = time.perf_counter()
+    if kb is None:
+        kb = load_validated(Path(releases))
+    timings.validate = time.perf_counter() - start
+
+    start = time.perf_counter()
+    site, timings.pages = render_markdown(kb, build_dir, config_dir)
+    timings.render = time.perf_counter() - start
+
+    start = time.perf_counter()
+    site_dir.parent.mkdir(parents=True, exist_ok=True)
+    tmp = site_dir.parent / f".{site_dir.name}.tmp-{os.getpid()}"
+    old = site_dir.parent / f".{site_dir.name}.old-{os.getpid()}"
+    for leftover in (tmp, old):
+        if leftover.exists():
+            shutil.rmtree(leftover)
+    epoch = source_date_epoch(kb)
+    jieba_dict = (build_dir / "jieba-user-dict.txt").absolute()
+    try:
+        for lang in LANGUAGES:
+            target = tmp if lang == "en" else tmp / lang
+            build_language(lang, config_dir, (build_dir / lang).absolute(), target,
+                           site.sitemap.mkdocs_nav(lang), jieba_dict, epoch)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    if site_dir.exists():
+        site_dir.rename(old)
+    try:
+        tmp.rename(site_dir)
+    except BaseException:
+        if old.exists() and not site_dir.exists():
+            old.rename(site_dir)
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    shutil.rmtree(old, ignore_errors=True)
+    timings.mkdocs = time.perf_counter() - start
+    return timings

@@ -1,0 +1,65 @@
+"""``lingjun-kb build`` and ``lingjun-kb serve``: argument handling and error reporting.
+
+Exit status: 0 built; 1 the records have errors (printed one per line as
+``path:line:col: field: message``) or MkDocs failed (its messages printed);
+2 a missing input (releases folder, configuration, hand-written page).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from lingjun.generator.site.build import ValidationFailed, build_site
+from lingjun.generator.site.mkdocs_build import MkDocsBuildError
+
+__all__ = ["cli_build", "cli_serve", "format_problem"]
+
+
+def format_problem(problem: Any) -> str:
+    """``path:line:col: field: message`` (``path: field: message`` without a position)."""
+    location = problem.location() if hasattr(problem, "location") else str(getattr(problem, "path", "?"))
+    field = getattr(problem, "field", "") or "-"
+    return f"{location}: {field}: {problem.message}"
+
+
+def _run_build(releases: Path, site_dir: Path) -> int:
+    try:
+        timings = build_site(releases, site_dir)
+    except ValidationFailed as exc:
+        for problem in exc.problems:
+            print(format_problem(problem), file=sys.stderr)
+        print(f"lingjun-kb build: {len(exc.problems)} error(s) in {releases}; the site was not built", file=sys.stderr)
+        return 1
+    except MkDocsBuildError as exc:
+        for message in exc.messages:
+            print(f"mkdocs ({exc.lang}): {message}", file=sys.stderr)
+        print(f"lingjun-kb build: MkDocs failed; {site_dir} was left as it was", file=sys.stderr)
+        return 1
+    except FileNotFoundError as exc:
+        print(f"lingjun-kb build: {exc}", file=sys.stderr)
+        return 2
+    print(
+        f"built {site_dir} ({timings.pages} pages rendered; validate {timings.validate:.2f}s, "
+        f"render {timings.render:.2f}s, mkdocs {timings.mkdocs:.2f}s)"
+    )
+    return 0
+
+
+def cli_build(args: Any) -> int:
+    """``lingjun-kb build``: ``args.releases`` (folder), ``args.site_dir`` (output folder)."""
+    return _run_build(Path(getattr(args, "releases", "releases")), Path(getattr(args, "site_dir", "site")))
+
+
+def cli_serve(args: Any) -> int:
+    """``lingjun-kb serve``: build, then serve with live reload on ``args.host``:``args.port``."""
+    from lingjun.generator.site.serve import serve
+
+    releases = Path(getattr(args, "releases", "releases"))
+    site_dir = Path(getattr(args, "site_dir", "site"))
+    status = _run_build(releases, site_dir)
+    if status != 0:
+        return status
+    return serve(releases, site_dir, getattr(args, "host", "127.0.0.1"), int(getattr(args, "port", 8000)),
+                 rebuild=lambda: _run_build(releases, site_dir))

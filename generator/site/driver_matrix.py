@@ -1,0 +1,182 @@
+"""Driver branch x release compatibility, computed from the records.
+
+Inputs (all from ``releases/``): the CUDA toolkit of a release
+(``ReleaseRecord.cuda``), its driver requirement (``ReleaseRecord.driver``:
+minimum, forward-compatible branches, must-upgrade branches and how the
+record resolves a branch listed on both), and NVIDIA's tables in
+``releases/reference/cuda-drivers.yaml`` (toolkit -> minimum driver, Table 3;
+minor-version compatibility ranges, Table 2).
+
+A cell is decided in this order (the first that applies wins):
+
+1. ``native``: the branch meets the minimum driver of the image's CUDA
+   toolkit (Table 3), so CUDA runs with its full feature set.  When the
+   release states a higher minimum than its toolkit needs (25.06 and later
+   ask for R575 on CUDA 12.8) the cell is flagged ``below_release_minimum``.
+2. ``unsupported``: the record says the branch must be upgraded (a branch
+   listed both as usable and as must-upgrade counts as the record's
+   ``branch_resolutions`` decide; without a resolution, must-upgrade wins).
+3. ``forward``: the record lists the branch as usable through forward
+   compatibility (the image's ``cuda-compat`` libraries; NVIDIA data center
+   GPUs only).
+4. ``minor``: the branch is in the CUDA major's minor-version compatibility
+   range (Table 2): runs, with a limited feature set (no PTX JIT of newer PTX).
+5. ``unsupported`` otherwise.
+
+A release without a CUDA toolkit, without an NVIDIA driver requirement, or
+whose toolkit has no row in the reference table gets ``unknown`` cells: the
+data does not allow a verdict and none is invented.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Optional
+
+from lingjun.checks.versions import CudaVersion, DriverVersion, VersionFormatError
+from lingjun.schema.models import (
+    BranchDecision,
+    CudaDriverReference,
+    DriverBranchReference,
+    DriverVendor,
+    ReleaseRecord,
+    ToolkitDriverRow,
+)
+
+__all__ = ["Compat", "MatrixCell", "toolkit_row", "classify_branch", "matrix_branches"]
+
+
+class Compat(str, Enum):
+    """Verdict of one matrix cell."""
+
+    native = "native"
+    minor = "minor"
+    forward = "forward"
+    unsupported = "unsupported"
+    unknown = "unknown"
+
+
+@dataclass(frozen=True)
+class MatrixCell:
+    """One cell: the verdict, the driver version it needs, and why.
+
+    Attributes:
+        compat: the verdict.
+        minimum: the lowest driver of the branch that gets this verdict
+            (``"570.26"``), or None when not known.
+        below_release_minimum: for ``native`` and ``minor`` cells, True when the
+            branch is below the minimum the release itself states, though CUDA
+            alone would run (forward-compatible branches are allowed by the
+            release explicitly and are never flagged).
+        reason: a short machine key for the rule that decided (``toolkit``,
+            ``must-upgrade``, ``resolution``, ``forward-list``, ``minor-range``,
+            ``no-cuda``, ``no-driver``, ``no-toolkit-row``, ``ppu``, ``below``).
+    """
+
+    compat: Compat
+    minimum: Optional[str]
+    below_release_minimum: bool
+    reason: str
+
+
+def toolkit_row(reference: CudaDriverReference, cuda: str) -> Optional[ToolkitDriverRow]:
+    """The Table 3 row for a toolkit version.
+
+    ``12.8.1`` matches the row for toolkit 12.8.1; an unlisted patch uses the
+    nearest listed row of the same ``major.minor`` below it; a version given
+    as ``major.minor`` only (``12.8``) uses the GA row (the lowest toolkit of
+    that minor), since the update is not known.  None when the minor has no row.
+    """
+    try:
+        wanted = CudaVersion.parse(cuda)
+    except VersionFormatError:
+        return None
+    rows = []
+    for row in reference.toolkit_min_driver:
+        try:
+            toolkit = CudaVersion.parse(row.toolkit)
+        except VersionFormatError:
+            continue
+        if toolkit.major_minor == wanted.major_minor:
+            rows.append((toolkit, row))
+    if not rows:
+        return None
+    rows.sort(key=lambda pair: pair[0])
+    if wanted.patch is None:
+        return rows[0][1]
+    eligible = [row for toolkit, row in rows if (toolkit.patch or 0) <= wanted.patch]
+    return eligible[-1] if eligible else rows[0][1]
+
+
+def _minimum_branch(minimum: DriverVersion) -> int:
+    return minimum.branch
+
+
+def classify_branch(record: ReleaseRecord, branch: int, reference: Optional[CudaDriverReference]) -> MatrixCell:
+    """The cell for ``record`` on data center driver ``branch`` (e.g. 570).
+
+    Raises nothing: missing data gives :attr:`Compat.unknown`.
+    """
+    driver = record.driver
+    if driver is not None and driver.vendor is DriverVendor.ppu:
+        return MatrixCell(Compat.unknown, None, False, "ppu")
+    if not record.cuda:
+        return MatrixCell(Compat.unknown, None, False, "no-cuda")
+    if reference is None:
+        return MatrixCell(Compat.unknown, None, False, "no-toolkit-row")
+    row = toolkit_row(reference, record.cuda)
+    if row is None:
+        return MatrixCell(Compat.unknown, None, False, "no-toolkit-row")
+    toolkit_min = DriverVersion.parse(row.linux_min_driver)
+    release_min = DriverVersion.parse(driver.minimum) if driver is not None else None
+    below = release_min is not None and branch < release_min.branch
+
+    if branch >= toolkit_min.branch:
+        minimum = row.linux_min_driver if branch == toolkit_min.branch else None
+        if release_min is not None and branch == release_min.branch and not release_min.is_branch_only:
+            minimum = max(DriverVersion.parse(minimum or release_min.text), release_min).text
+        return MatrixCell(Compat.native, minimum, below, "toolkit")
+
+    if driver is not None:
+        resolutions = {r.branch: r.decision for r in driver.branch_resolutions}
+        forward = {f.branch: f.minimum for f in driver.forward_compatibility}
+        if branch in driver.must_upgrade_branches:
+            decision = resolutions.get(branch, BranchDecision.must_upgrade)
+            if decision is BranchDecision.must_upgrade:
+                reason = "resolution" if branch in resolutions else "must-upgrade"
+                return MatrixCell(Compat.unsupported, None, False, reason)
+        if branch in forward:
+            return MatrixCell(Compat.forward, forward[branch], False, "forward-list")
+
+    try:
+        major = CudaVersion.parse(record.cuda).major
+    except VersionFormatError:
+        return MatrixCell(Compat.unknown, None, False, "no-cuda")
+    for compat in reference.minor_version_compat:
+        if compat.cuda_major != major:
+            continue
+        upper = compat.max_branch_exclusive
+        if branch >= compat.min_branch and (upper is None or branch < upper):
+            minimum = compat.min_driver if branch == DriverVersion.parse(compat.min_driver).branch else None
+            return MatrixCell(Compat.minor, minimum, below, "minor-range")
+    return MatrixCell(Compat.unsupported, None, False, "below")
+
+
+def matrix_branches(records: list[ReleaseRecord], branches: Optional[DriverBranchReference]) -> list[int]:
+    """Rows of the matrix, newest branch first.
+
+    Every branch in ``driver-branches.yaml`` plus every branch a record
+    names (its minimum, forward-compatible and must-upgrade branches).
+    """
+    found: set[int] = set()
+    if branches is not None:
+        found.update(b.branch for b in branches.branches)
+    for record in records:
+        driver = record.driver
+        if driver is None or driver.vendor is not DriverVendor.nvidia:
+            continue
+        found.add(DriverVersion.parse(driver.minimum).branch)
+        found.update(f.branch for f in driver.forward_compatibility)
+        found.update(driver.must_upgrade_branches)
+    return sorted(found, reverse=True)

@@ -1,0 +1,123 @@
+"""Running MkDocs (Material) for one language, strictly and reproducibly.
+
+``mkdocs.yml`` is the base configuration (English); ``mkdocs.zh.yml``
+inherits it (``INHERIT``) and overrides the language keys.  This module
+loads the right file, points it at the rendered Markdown and the output
+folder, sets the navigation from the page-id spec, and builds with
+``strict``: any MkDocs warning (broken link, missing anchor, ...) fails the
+build and is reported.
+
+Reproducibility: MkDocs stamps ``sitemap.xml`` (``lastmod``) and the gzip
+header of ``sitemap.xml.gz`` with the build time unless ``SOURCE_DATE_EPOCH``
+is set; :func:`build_language` sets it to a value derived from the data (see
+:func:`lingjun.generator.site.build.source_date_epoch`), so the same input
+gives byte-identical output.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+__all__ = ["MkDocsBuildError", "CONFIG_FILES", "build_language", "find_config_dir"]
+
+#: configuration file of each language, relative to the configuration folder
+CONFIG_FILES = {"en": "mkdocs.yml", "zh": "mkdocs.zh.yml"}
+
+
+class MkDocsBuildError(RuntimeError):
+    """MkDocs failed or warned in strict mode; ``messages`` holds what it logged."""
+
+    def __init__(self, lang: str, messages: list[str]) -> None:
+        self.lang = lang
+        self.messages = messages
+        super().__init__(f"mkdocs build ({lang}) failed:\n" + "\n".join(messages))
+
+
+def find_config_dir(start: Path | None = None) -> Path:
+    """The folder holding ``mkdocs.yml``: ``start`` (default: the working folder) or the repository.
+
+    Raises:
+        FileNotFoundError: when neither has ``mkdocs.yml`` and ``mkdocs.zh.yml``.
+    """
+    candidates = [Path(start) if start else Path.cwd(), Path(__file__).resolve().parents[2]]
+    for folder in candidates:
+        if all((folder / name).is_file() for name in CONFIG_FILES.values()):
+            return folder
+    raise FileNotFoundError("mkdocs.yml and mkdocs.zh.yml not found in " + " or ".join(str(c) for c in candidates))
+
+
+class _Collector(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(level=logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(f"{record.levelname}: {record.getMessage()}")
+
+
+@contextmanager
+def _environ(name: str, value: str) -> Iterator[None]:
+    old = os.environ.get(name)
+    os.environ[name] = value
+    try:
+        yield
+    finally:
+        if old is None:
+            del os.environ[name]
+        else:
+            os.environ[name] = old
+
+
+def build_language(
+    lang: str,
+    config_dir: Path,
+    docs_dir: Path,
+    site_dir: Path,
+    nav: list,
+    jieba_dict: Path,
+    epoch: int,
+) -> None:
+    """Build one language with MkDocs.
+
+    Args:
+        lang: ``"en"`` or ``"zh"``.
+        config_dir: folder holding ``mkdocs.yml`` and ``mkdocs.zh.yml``.
+        docs_dir: rendered Markdown of this language.
+        site_dir: output folder (emptied by MkDocs first).
+        nav: MkDocs nav for this language (from :meth:`SiteMap.mkdocs_nav`).
+        jieba_dict: the generated jieba user dictionary.
+        epoch: value for ``SOURCE_DATE_EPOCH``.
+
+    Raises:
+        MkDocsBuildError: on any error or, strict, any warning.
+    """
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import MkDocsException
+
+    collector = _Collector()
+    logger = logging.getLogger("mkdocs")
+    logger.addHandler(collector)
+    try:
+        with _environ("SOURCE_DATE_EPOCH", str(epoch)):
+            config = load_config(
+                config_file=str(config_dir / CONFIG_FILES[lang]),
+                docs_dir=str(docs_dir),
+                site_dir=str(site_dir),
+                nav=nav,
+                strict=True,
+            )
+            for name, plugin in config.plugins.items():
+                if name.endswith("search") and hasattr(plugin.config, "jieba_dict_user"):
+                    plugin.config.jieba_dict_user = str(jieba_dict)
+            build(config)
+    except MkDocsException as exc:
+        raise MkDocsBuildError(lang, collector.messages or [str(exc)]) from None
+    finally:
+        logger.removeHandler(collector)
+    if collector.messages:
+        raise MkDocsBuildError(lang, collector.messages)

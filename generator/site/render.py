@@ -1,0 +1,155 @@
+"""Rendering the site model to Markdown for one language, with Jinja2.
+
+Autoescape is on with :func:`escape.finalize` as the ``finalize`` hook, so
+every printed value is Markdown- and HTML-escaped unless a filter made it
+safe (a Markup); macros return Markup and are not escaped twice.  Jinja's
+``~`` and ``format`` only HTML-escape, so templates never use them on record
+data, and ``join`` is replaced by a Markdown-escaping one.
+``StrictUndefined`` makes a misspelt variable fail the build instead of
+printing nothing.  Templates live in ``templates/`` next to this module.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+from pathlib import Path
+from typing import Any, Callable, Iterator, Optional
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, pass_context
+from markupsafe import Markup
+
+from lingjun.schema.models import LocalizedText
+
+from lingjun.generator.site import escape
+from lingjun.generator.site.checker_rules import CHECKER_RULES, RULE_AREAS, rule_anchor
+from lingjun.generator.site.model import MATRIX_COLUMNS, SiteModel, component_page_id, family_page_id, release_page_id
+from lingjun.generator.site.nav import PageSpec, url_depth
+from lingjun.generator.site.strings import translate
+from lingjun.generator.site.upstream import upstream_link
+
+__all__ = ["TEMPLATE_DIR", "make_environment", "render_pages"]
+
+TEMPLATE_DIR = Path(__file__).parent / "templates"
+
+
+def _localize(lang: str) -> Callable[[Any], Optional[str]]:
+    def loc(value: Any) -> Optional[str]:
+        if value is None:
+            return None
+        if isinstance(value, LocalizedText):
+            return getattr(value, lang)
+        if isinstance(value, dict):
+            return value[lang]
+        return str(value)
+
+    return loc
+
+
+def _join(values: Any, separator: str = ", ") -> Markup:
+    """``join`` that escapes each item for Markdown (Jinja's own only HTML-escapes)."""
+    return Markup(escape.md_text(separator) if separator.strip() else separator).join(escape.finalize(v) for v in values)
+
+
+def _join_title(parts: Any) -> Markup:
+    """Front-matter title: the parts joined by a space, as a JSON (hence YAML) string."""
+    return Markup(json.dumps(" ".join(str(p) for p in parts), ensure_ascii=False))
+
+
+def make_environment() -> Environment:
+    """The Jinja2 environment with the escaping filters.
+
+    Filters: ``md`` (inline text), ``cell`` (table cell, em dash when empty),
+    ``prose`` (prose on one line), ``block(indent)`` (prose as blocks),
+    ``url`` (http(s) link target), ``attr`` (HTML attribute), ``code``
+    (fenced code block), ``json_script`` (JSON inside a script element).
+    """
+    env = Environment(
+        loader=FileSystemLoader(str(TEMPLATE_DIR)),
+        autoescape=True,
+        finalize=escape.finalize,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters.update(
+        join=_join,
+        join_title=_join_title,
+        md=escape.md_text,
+        cell=escape.md_cell,
+        prose=escape.md_prose_inline,
+        block=escape.md_prose_block,
+        url=escape.md_url,
+        attr=escape.html_attr,
+        code=escape.code_block,
+        json_script=escape.json_for_script,
+    )
+    env.globals.update(
+        CHECKER_RULES=CHECKER_RULES,
+        RULE_AREAS=RULE_AREAS,
+        MATRIX_COLUMNS=MATRIX_COLUMNS,
+        rule_anchor=rule_anchor,
+        release_page_id=release_page_id,
+        family_page_id=family_page_id,
+        component_page_id=component_page_id,
+    )
+    return env
+
+
+@pass_context
+def _link(context: Any, page_id: str, anchor: Optional[str] = None) -> Markup:
+    """Relative Markdown link target from the page being rendered to another page."""
+    site: SiteModel = context["site"]
+    return Markup(site.sitemap.href(context["page"].id, page_id, anchor))
+
+
+@pass_context
+def _root_href(context: Any, path: str) -> Markup:
+    """A raw-HTML href from the current page to a file at the root of the English site.
+
+    Used for the machine-readable files (``api/v1/...``), which exist once
+    for both languages; MkDocs does not rewrite raw HTML links, so the
+    relative path is computed here.
+    """
+    page: PageSpec = context["page"]
+    depth = url_depth(page.path) + (1 if context["lang"] == "zh" else 0)
+    return Markup(escape.html_attr(posixpath.join(*([".."] * depth), path) if depth else path))
+
+
+def render_pages(site: SiteModel, lang: str, env: Optional[Environment] = None) -> Iterator[tuple[PageSpec, str]]:
+    """Yield ``(page, markdown)`` for every generated page in ``lang``.
+
+    Raises:
+        jinja2.TemplateError: on a template bug (undefined variable, ...).
+    """
+    env = env or make_environment()
+    t = translate(lang)
+    common = {
+        "site": site,
+        "kb": site.kb,
+        "lang": lang,
+        "t": t,
+        "loc": _localize(lang),
+        "link": _link,
+        "root_href": _root_href,
+        "upstream": upstream_link,
+        "usage_by_rule": site.usage_by_rule,
+    }
+    templates: dict[str, Any] = {}
+    for page in site.sitemap.pages.values():
+        if page.template is None:
+            continue
+        template = templates.get(page.template)
+        if template is None:
+            template = templates[page.template] = env.get_template(page.template)
+        context = dict(common, page=page)
+        kind, _, key = page.id.partition(":")
+        if kind == "release":
+            context["view"] = site.views[key]
+            context["r"] = site.views[key].record
+        elif kind == "family":
+            context["family"] = site.kb.families[key]
+        elif kind == "component":
+            context["component"] = site.kb.components[key]
+        yield page, template.render(context)

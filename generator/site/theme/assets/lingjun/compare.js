@@ -1,0 +1,111 @@
+/* Compare any two releases (compare/ page).
+ * The page embeds the data as JSON (#lj-compare-data): for each release the
+ * component versions, and for each component a rank per PEP 440 version
+ * computed at build time with Python's packaging library, so this script
+ * never parses versions itself.  Text is inserted with textContent only. */
+(function () {
+  "use strict";
+  function init() {
+    var root = document.getElementById("lj-compare");
+    var dataEl = document.getElementById("lj-compare-data");
+    if (!root || !dataEl || root.getAttribute("data-ready")) { return; }
+    root.setAttribute("data-ready", "1");
+    var data = JSON.parse(dataEl.textContent);
+    var label = function (key) { return root.getAttribute("data-label-" + key) || key; };
+    function select(name, index) {
+      var wrap = document.createElement("label");
+      wrap.textContent = label(name) + " ";
+      var sel = document.createElement("select");
+      sel.name = name;
+      data.releases.forEach(function (r, i) {
+        var opt = document.createElement("option");
+        opt.value = r.ref;
+        opt.textContent = r.family + " " + r.version;
+        if (i === index) { opt.selected = true; }
+        sel.appendChild(opt);
+      });
+      wrap.appendChild(sel);
+      root.appendChild(wrap);
+      return sel;
+    }
+    if (data.releases.length === 0) { return; }
+    var params = new URLSearchParams(window.location.search);
+    var oldSel = select("old", Math.min(1, data.releases.length - 1));
+    var newSel = select("new", 0);
+    if (params.get("old")) { oldSel.value = params.get("old"); }
+    if (params.get("new")) { newSel.value = params.get("new"); }
+    var allWrap = document.createElement("label");
+    var all = document.createElement("input");
+    all.type = "checkbox";
+    allWrap.appendChild(all);
+    allWrap.appendChild(document.createTextNode(" " + label("showall")));
+    root.appendChild(allWrap);
+    var out = document.createElement("div");
+    out.className = "lj-compare-result";
+    root.appendChild(out);
+
+    function kindOf(key, a, b) {
+      if (a === undefined) { return "added"; }
+      if (b === undefined) { return "removed"; }
+      if (a === b) { return "unchanged"; }
+      var ranks = data.ranks[key] || {};
+      var ra = ranks[a], rb = ranks[b];
+      if (ra === undefined || rb === undefined) { return "changed"; }
+      if (rb > ra) { return "upgraded"; }
+      if (rb < ra) { return "downgraded"; }
+      return "unchanged";
+    }
+    function cell(row, text, cls) {
+      var td = document.createElement("td");
+      if (cls) {
+        var span = document.createElement("span");
+        span.className = cls;
+        span.textContent = text;
+        td.appendChild(span);
+      } else {
+        td.textContent = text;
+      }
+      row.appendChild(td);
+    }
+    function render() {
+      out.textContent = "";
+      var a = oldSel.value, b = newSel.value;
+      var msg = document.createElement("p");
+      if (a === b) { msg.textContent = label("same"); out.appendChild(msg); return; }
+      var ra = data.releases.filter(function (r) { return r.ref === a; })[0];
+      var rb = data.releases.filter(function (r) { return r.ref === b; })[0];
+      if (!ra.listed || !rb.listed) { msg.textContent = label("nolist"); out.appendChild(msg); return; }
+      var va = data.versions[a], vb = data.versions[b];
+      var keys = Object.keys(va).concat(Object.keys(vb).filter(function (k) { return !(k in va); })).sort();
+      var table = document.createElement("table");
+      var head = document.createElement("tr");
+      [label("component"), label("change"), ra.family + " " + ra.version, rb.family + " " + rb.version].forEach(function (h) {
+        var th = document.createElement("th"); th.textContent = h; head.appendChild(th);
+      });
+      var thead = document.createElement("thead"); thead.appendChild(head); table.appendChild(thead);
+      var body = document.createElement("tbody");
+      var shown = 0;
+      keys.forEach(function (key) {
+        var kind = kindOf(key, va[key], vb[key]);
+        if (kind === "unchanged" && !all.checked) { return; }
+        var row = document.createElement("tr");
+        cell(row, data.names[key] + (key.indexOf("@") > 0 ? " (" + key.split("@")[1] + ")" : ""));
+        cell(row, label(kind), "lj-change lj-" + kind);
+        cell(row, va[key] === undefined ? "—" : va[key]);
+        cell(row, vb[key] === undefined ? "—" : vb[key]);
+        body.appendChild(row);
+        shown += 1;
+      });
+      table.appendChild(body);
+      if (shown === 0) { msg.textContent = label("unchanged"); out.appendChild(msg); }
+      else { out.appendChild(table); }
+    }
+    oldSel.addEventListener("change", render);
+    newSel.addEventListener("change", render);
+    all.addEventListener("change", render);
+    render();
+  }
+  if (typeof document$ !== "undefined" && document$.subscribe) { document$.subscribe(init); }
+  else if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", init); }
+  else { init(); }
+})();
