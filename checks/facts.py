@@ -223,6 +223,8 @@ class DistributionFacts:
     requires: list[str] = field(default_factory=list)  # Requires-Dist lines
     direct_url: Optional[str] = None  # url from direct_url.json (local builds, VCS)
     error: Optional[str] = None  # what was wrong with the metadata
+    #: modification time of the *.dist-info directory (ISO 8601 UTC), i.e. when it was installed; None when unknown
+    installed_at: Optional[str] = None
 
 
 @dataclass

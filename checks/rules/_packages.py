@@ -13,7 +13,7 @@ from lingjun.checks.context import CheckContext
 from lingjun.checks.installed import Installed, installed_component
 from lingjun.checks.record_view import record_components
 
-__all__ = ["PackageView", "record_packages", "torch_view"]
+__all__ = ["PackageView", "record_packages", "torch_view", "packages_probed"]
 
 
 @dataclass
@@ -29,6 +29,11 @@ class PackageView:
     def names(self) -> list[str]:
         """The PyPI distribution names of the component."""
         return [n for n in self.catalog.get("pypi") or [] if isinstance(n, str)] or [self.id]
+
+
+def packages_probed(ctx: CheckContext) -> bool:
+    """Whether installed distributions were probed at all (an empty list with no torch means the probe did not run)."""
+    return bool(ctx.facts.distributions) or ctx.facts.torch is not None
 
 
 def record_packages(ctx: CheckContext) -> Iterator[PackageView]:

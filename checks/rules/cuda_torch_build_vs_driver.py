@@ -23,7 +23,9 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     if is_ppu(ctx.record):
         return
     torch = ctx.facts.torch
-    if torch is None or not torch.version:
+    if torch is not None and not torch.version and not torch.cuda:
+        return
+    if torch is None:
         yield make(ctx, RULE, AREA, Severity.skipped, "torch is not installed for this interpreter.",
                    "当前解释器中没有安装 torch。")
         return
@@ -40,7 +42,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         return
     supported, src = driver_cuda(ctx, max_native_cuda)
     kmod = kernel_driver(ctx.facts)
-    observed = f"torch {torch.version} (CUDA {built})"
+    observed = f"torch {torch.version or '?'} (CUDA {built})"
     drv_text = str(kmod) if kmod else "?"
     if kmod is None and supported is None:
         yield make(ctx, RULE, AREA, Severity.info, "The driver's CUDA version is unknown; torch's CUDA was not compared.",
@@ -89,9 +91,9 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     older = f"cu{supported.major}{supported.minor}" if supported else "an older CUDA"
     yield make(
         ctx, RULE, AREA, Severity.error,
-        f"Driver {drv_text} supports CUDA up to {sup_text}, but torch {torch.version} was built with CUDA {built}; "
+        f"Driver {drv_text} supports CUDA up to {sup_text}, but torch {torch.version or ''} was built with CUDA {built}; "
         f"CUDA will not initialise{found}.{note_en}",
-        f"驱动 {drv_text} 最高只支持 CUDA {sup_text}，而 torch {torch.version} 基于 CUDA {built} 构建，CUDA 无法初始化{found_zh}。{note_zh}",
+        f"驱动 {drv_text} 最高只支持 CUDA {sup_text}，而 torch {torch.version or ''} 基于 CUDA {built} 构建，CUDA 无法初始化{found_zh}。{note_zh}",
         remedy=(f"{upgrade_en}, or install a torch build for {older} or older.",
                 f"{upgrade_zh}，或安装对应 {older} 及更早 CUDA 的 torch。"),
         observed=observed, expected=f"CUDA <= {sup_text}", links=[nvidia_url(ctx, "toolkit"), nvidia_url(ctx, "forward")],

@@ -35,9 +35,15 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     umd = parse_driver(lib.file_version)
     if kmod is None or umd is None:
         if lib.init_error and "803" in lib.init_error:
+            conf = _compat_conf(ctx)
+            extra_en = (f" The loader resolves {lib.path} and /etc/ld.so.conf.d/{conf} registers a cuda-compat directory; a name that "
+                        f"sorts first (00-cuda-compat.conf) puts it ahead of the host driver, one that sorts last (zzz-cuda-compat.conf) does not."
+                        if conf else "")
+            extra_zh = (f"加载器解析到 {lib.path}，且 /etc/ld.so.conf.d/{conf} 注册了 cuda-compat 目录；文件名排在前面（00-cuda-compat.conf）"
+                        f"会压过宿主机驱动，排在最后（zzz-cuda-compat.conf）则不会。" if conf else "")
             yield make(ctx, RULE, AREA, Severity.error,
-                       f"cuInit failed with error 803 ({lib.init_error}): the user-mode libcuda does not match the kernel driver.",
-                       f"cuInit 返回 803 错误（{lib.init_error}）：用户态 libcuda 与内核驱动不匹配。",
+                       f"cuInit failed with error 803 ({lib.init_error}): the user-mode libcuda does not match the kernel driver.{extra_en}",
+                       f"cuInit 返回 803 错误（{lib.init_error}）：用户态 libcuda 与内核驱动不匹配。{extra_zh}",
                        remedy=("Make the host driver's libcuda the one the loader finds (check LD_LIBRARY_PATH and /etc/ld.so.conf.d).",
                                "请确保加载器找到的是宿主机驱动的 libcuda（检查 LD_LIBRARY_PATH 与 /etc/ld.so.conf.d）。"),
                        observed=lib.init_error, links=[nvidia_url(ctx, "forward")])

@@ -58,6 +58,17 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             observed=str(driver), expected=f">= {minimum}", links=links + [nvidia_url(ctx, "forward")],
         )
         return
+    if decision is not None and decision.mode == "native":
+        yield make(
+            ctx, RULE, AREA, Severity.warning,
+            f"Driver {driver} is below the release minimum ({stated}), although NVIDIA's table gives {decision.required} as the "
+            f"minimum for CUDA {cuda}: CUDA will initialise, but the release was only validated from {minimum} on.",
+            f"驱动 {driver} 低于发布要求（{stated}）；不过按 NVIDIA 的对照表，CUDA {cuda} 只需 {decision.required}："
+            f"CUDA 可以初始化，但该发布只在 {minimum} 及以上版本验证过。",
+            remedy=(f"Upgrade the host driver to {minimum} or later.", f"请将宿主机驱动升级到 {minimum} 或更高版本。"),
+            observed=str(driver), expected=f">= {minimum}", links=links,
+        )
+        return
     if decision is not None and decision.mode == "minor-version":
         yield make(
             ctx, RULE, AREA, Severity.warning,

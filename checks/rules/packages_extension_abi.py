@@ -37,21 +37,33 @@ def _marker_env(facts: Facts) -> dict[str, str]:
     return env
 
 
-def _torch_pins(facts: Facts, torch_version: str) -> Iterator[tuple[str, str, str]]:
-    """(distribution, its requirement on torch, its version) for every unsatisfied ``Requires-Dist: torch...``."""
-    installed = parse_version(torch_version)
-    if installed is None:
-        return
+def _abi_targets(ctx: CheckContext) -> set[str]:
+    """Normalised distribution names whose exact build matters: torch and the catalog's torch extensions and vendor builds."""
+    names = {"torch"}
+    for comp in ctx.data.components:
+        if comp.get("torch_extension") or comp.get("vendor_build"):
+            names.update(_norm(n) for n in comp.get("pypi") or [] if isinstance(n, str))
+    return names
+
+
+def _unsatisfied_pins(facts: Facts, targets: set[str]) -> Iterator[tuple[str, str, str, str]]:
+    """(distribution, its requirement, its version, installed target version) for every unsatisfied
+    ``Requires-Dist`` on one of ``targets`` whose target is installed."""
     env = _marker_env(facts)
+    installed_versions = {_norm(d.name): d.version for d in facts.distributions if d.version}
+    if "torch" not in installed_versions and facts.torch is not None and facts.torch.version:
+        installed_versions["torch"] = facts.torch.version
     for dist in facts.distributions:
-        if _norm(dist.name) == "torch":
-            continue
         for line in dist.requires:
             try:
                 req = Requirement(line)
             except InvalidRequirement:
                 continue
-            if _norm(req.name) != "torch" or not str(req.specifier):
+            target = _norm(req.name)
+            if target not in targets or target == _norm(dist.name) or not str(req.specifier):
+                continue
+            installed = parse_version(installed_versions.get(target))
+            if installed is None:
                 continue
             if req.marker is not None:
                 if "extra" in str(req.marker):
@@ -62,20 +74,36 @@ def _torch_pins(facts: Facts, torch_version: str) -> Iterator[tuple[str, str, st
                 except (InvalidMarker, UndefinedComparison, UndefinedEnvironmentName):
                     continue
             if not req.specifier.contains(installed, prereleases=True):
-                yield dist.name, str(req), dist.version or "?"
+                yield dist.name, str(req), dist.version or "?", installed_versions[target]
+
+
+def _built_before_torch(ctx: CheckContext) -> list[tuple[str, str, str]]:
+    """Catalog torch extensions whose dist-info is older than torch's: (name, version, installed_at)."""
+    torch = ctx.facts.distribution("torch")
+    if torch is None or not torch.installed_at:
+        return []
+    out = []
+    for comp in ctx.data.components:
+        if not comp.get("torch_extension"):
+            continue
+        for name in comp.get("pypi") or []:
+            dist = ctx.facts.distribution(name) if isinstance(name, str) else None
+            if dist is not None and dist.installed_at and dist.installed_at < torch.installed_at:
+                out.append((dist.name, dist.version or "?", dist.installed_at))
+    return out
 
 
 def _te_meta_only(facts: Facts) -> Optional[str]:
     """Version of a bare ``transformer-engine`` PyPI meta package installed without its core and framework packages."""
     te = facts.distribution("transformer-engine")
-    if te is None or te.version is None:
+    if te is None:
         return None
     names = {_norm(d.name) for d in facts.distributions}
     if any(_TE_CORE.match(n) for n in names) or "transformer-engine-torch" in names:
         return None
     version = parse_version(te.version)
     from_source = bool(te.direct_url) or (version is not None and version.local is not None)
-    return None if from_source else te.version
+    return None if from_source else (te.version or "(version unknown)")
 
 
 @rule(RULE, AREA, "Compiled extensions match torch", "编译扩展与 torch 匹配")
@@ -126,21 +154,37 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                         f"（pip install --no-build-isolation --no-binary :all: ...）。"),
                 observed=pkg.installed.version, expected=pkg.published, links=[component_url(ctx, pkg.id, pkg.published)],
             )
-    if torch_version:
-        for dist_name, requirement, version in _torch_pins(facts, torch_version):
-            checked = True
-            failed = True
-            exact = "==" in requirement
-            yield make(
-                ctx, RULE, AREA, Severity.error if exact else Severity.warning,
-                f"{dist_name} {version} requires {requirement}, but torch is {torch_version}"
-                + (": it was built for that exact torch and its compiled parts will not load." if exact else "."),
-                f"{dist_name} {version} 要求 {requirement}，而当前 torch 为 {torch_version}"
-                + ("：它是针对该特定 torch 构建的，编译部分将无法加载。" if exact else "。"),
-                remedy=(f"Restore the torch {dist_name} was built for, or reinstall/rebuild {dist_name} for torch {torch_version}.",
-                        f"请恢复 {dist_name} 构建时所用的 torch，或针对 torch {torch_version} 重新安装/编译 {dist_name}。"),
-                observed=f"torch {torch_version}", expected=requirement,
-            )
+    for dist_name, requirement, version, target_version in _unsatisfied_pins(facts, _abi_targets(ctx)):
+        checked = True
+        failed = True
+        target = Requirement(requirement).name
+        exact = "==" in requirement or _norm(target) != "torch"
+        yield make(
+            ctx, RULE, AREA, Severity.error if exact else Severity.warning,
+            f"{dist_name} {version} requires {requirement}, but {target} {target_version} is installed"
+            + (": it was built for (or pinned to) that build, and its compiled parts may not load." if exact else "."),
+            f"{dist_name} {version} 要求 {requirement}，而当前安装的 {target} 为 {target_version}"
+            + ("：它是针对（或固定于）该构建的，其编译部分可能无法加载。" if exact else "。"),
+            remedy=(f"Restore the {target} that {dist_name} expects, or reinstall/rebuild {dist_name} for {target} {target_version}.",
+                    f"请恢复 {dist_name} 所需的 {target}，或针对 {target} {target_version} 重新安装/编译 {dist_name}。"),
+            observed=f"{target} {target_version}", expected=requirement,
+        )
+    torch_dist_now = facts.distribution("torch")
+    for name, ext_version, ext_time in _built_before_torch(ctx):
+        checked = True
+        failed = True
+        yield make(
+            ctx, RULE, AREA, Severity.error,
+            f"{name} {ext_version} was installed ({ext_time}) before the current torch {torch_version} "
+            f"({torch_dist_now.installed_at if torch_dist_now else '?'}): it was compiled against an earlier torch, "
+            f"and its C++ symbols may not resolve (\"undefined symbol\").",
+            f"{name} {ext_version} 的安装时间（{ext_time}）早于当前 torch {torch_version}"
+            f"（{torch_dist_now.installed_at if torch_dist_now else '?'}）：它是针对之前的 torch 编译的，C++ 符号可能无法解析（“undefined symbol”）。",
+            remedy=(f"Reinstall {name} built against the installed torch (pip install --no-build-isolation ...), "
+                    f"or go back to the torch it was built with.",
+                    f"请针对当前 torch 重新编译安装 {name}（pip install --no-build-isolation ...），或换回它编译时使用的 torch。"),
+            observed=f"{name} {ext_version} @ {ext_time}", expected=f"built after torch {torch_version}",
+        )
     te_meta = _te_meta_only(facts)
     if te_meta is not None:
         checked = True

@@ -8,7 +8,7 @@ from lingjun.checks.context import CheckContext
 from lingjun.checks.findings import Finding, Severity
 from lingjun.checks.registry import rule
 from lingjun.checks.rules._finding import component_url, make
-from lingjun.checks.rules._packages import record_packages
+from lingjun.checks.rules._packages import packages_probed, record_packages
 
 RULE = "packages.missing"
 AREA = "libraries"
@@ -18,6 +18,9 @@ AREA = "libraries"
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """warning per record component (pypi probe) that is not installed; ok when all are present."""
     if ctx.record is None:
+        return
+    if not packages_probed(ctx):
+        yield make(ctx, RULE, AREA, Severity.skipped, "Installed Python packages were not probed.", "未探测已安装的 Python 包。")
         return
     present = 0
     for pkg in record_packages(ctx):

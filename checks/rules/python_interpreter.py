@@ -9,7 +9,7 @@ from lingjun.checks.context import CheckContext
 from lingjun.checks.findings import Finding, Severity
 from lingjun.checks.registry import rule
 from lingjun.checks.rules._finding import make
-from lingjun.checks.rules._packages import record_packages
+from lingjun.checks.rules._packages import packages_probed, record_packages
 
 RULE = "python.interpreter"
 AREA = "python"
@@ -27,12 +27,14 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     record = ctx.record
     if record is None:
         return
+    if not packages_probed(ctx) and not ctx.facts.python.version:
+        return
     py = ctx.facts.python
     expected = _major_minor(record.get("python"))
     running = _major_minor(py.version)
     where = py.executable or py.prefix or "?"
     vendor = [p for p in record_packages(ctx) if p.catalog.get("vendor_build") or p.id == "torch"]
-    invisible = vendor and all(p.installed.version is None for p in vendor)
+    invisible = packages_probed(ctx) and vendor and all(p.installed.version is None for p in vendor)
     names = ", ".join(f"{p.catalog.get('name', p.id)} {p.published}" for p in vendor[:4])
     remedy = ("Run with the image's own interpreter (the python3 the image puts on PATH) instead of an added Python or venv; "
               "install extra packages into it with a constraints file.",
