@@ -247,19 +247,29 @@ class _Builder:
     an alias bomb or too deep nesting aborts the document.
     """
 
-    __slots__ = ("path", "limits", "problems", "nodes", "memo", "active")
+    __slots__ = ("path", "limits", "flagged", "nodes", "memo", "active")
 
     def __init__(self, path: Path, limits: LoadLimits):
         self.path = path
         self.limits = limits
-        self.problems: list[Problem] = []
+        self.flagged: list[tuple[Node, str, str]] = []
         self.nodes = 0
         self.memo: dict[int, tuple[Any, int]] = {}
         self.active: set[int] = set()
 
     def error(self, node: Node, message: str, rule: str) -> None:
-        line, col = _mark_pos(node)
-        self.problems.append(_problem(self.path, line, col, message, rule))
+        self.flagged.append((node, message, rule))
+
+    def problems_with_fields(self, root: Node) -> list[Problem]:
+        """The collected problems, each with the field path of its node (one walk, only when there are problems)."""
+        if not self.flagged:
+            return []
+        paths = _node_paths(root)
+        problems = []
+        for node, message, rule in self.flagged:
+            line, col = _mark_pos(node)
+            problems.append(_problem(self.path, line, col, message, rule, field=field_path(paths.get(id(node), ()))))
+        return problems
 
     def build(self, node: Node, depth: int = 0) -> Any:
         """The Python value of ``node``."""
@@ -356,9 +366,11 @@ class _Builder:
 def _yaml_error_problem(path: Path, text: str, exc: yaml.YAMLError) -> Problem:
     """A problem for a libyaml error, with the friendliest message we can give."""
     if isinstance(exc, yaml.reader.ReaderError):
-        position = min(exc.position, len(text))
-        line = text.count("\n", 0, position) + 1
-        col = position - (text.rfind("\n", 0, position) + 1) + 1
+        # libyaml counts the offset in bytes of the UTF-8 text
+        raw = text.encode("utf-8")
+        position = min(exc.position, len(raw))
+        line = raw.count(b"\n", 0, position) + 1
+        col = len(raw[raw.rfind(b"\n", 0, position) + 1:position].decode("utf-8", errors="replace")) + 1
         char = exc.character if isinstance(exc.character, str) else chr(exc.character)
         return _problem(path, line, col, f"control character {ord(char):#06x} is not allowed in YAML", "yaml.syntax")
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
@@ -395,10 +407,30 @@ def parse_yaml(path: Path, text: str, limits: LoadLimits = DEFAULT_LIMITS) -> tu
     try:
         data = builder.build(root)
     except _Abort as abort:
-        return None, root, builder.problems + [abort.problem]
-    if builder.problems:
-        return None, root, builder.problems
+        return None, root, builder.problems_with_fields(root) + [abort.problem]
+    problems = builder.problems_with_fields(root)
+    if problems:
+        return None, root, problems
     return data, root, []
+
+
+def _node_paths(root: Node) -> dict[int, tuple[LocPart, ...]]:
+    """id of every node (keys included) -> its location; aliases keep their first location."""
+    paths: dict[int, tuple[LocPart, ...]] = {}
+    stack: list[tuple[Node, tuple[LocPart, ...]]] = [(root, ())]
+    while stack:
+        node, loc = stack.pop()
+        if id(node) in paths:
+            continue
+        paths[id(node)] = loc
+        if isinstance(node, MappingNode):
+            for key_node, value_node in node.value:
+                key_loc = loc + (key_node.value,) if isinstance(key_node, ScalarNode) else loc
+                paths.setdefault(id(key_node), key_loc)
+                stack.append((value_node, key_loc))
+        elif isinstance(node, SequenceNode):
+            stack.extend((item, loc + (index,)) for index, item in enumerate(node.value))
+    return paths
 
 
 # --------------------------------------------------------------------------

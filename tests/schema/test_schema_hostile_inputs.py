@@ -1,0 +1,132 @@
+"""Malformed and hostile YAML: each file gets one clear, positioned problem and the right exit status, never a traceback."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from lingjun.generator.cli import main
+
+HOSTILE = Path(__file__).resolve().parents[1] / "fixtures" / "hostile"
+
+# file -> (line, col, field, message fragment, rule, exit status)
+EXPECTED = {
+    "duplicate-key.yaml": (8, 1, "version", "duplicate key 'version' (first given on line 3)", "yaml.duplicate-key", 1),
+    "python-object-apply-tag.yaml": (8, 9, "python", "YAML tag !!python/object/apply:os.system is not allowed", "yaml.tag", 1),
+    "python-name-tag.yaml": (4, 9, "status", "YAML tag !!python/name:os.system is not allowed", "yaml.tag", 1),
+    "custom-include-tag.yaml": (8, 13, "components", "YAML tag !include is not allowed", "yaml.tag", 1),
+    "binary-tag.yaml": (8, 9, "python", "YAML tag !!binary is not allowed", "yaml.tag", 1),
+    "set-tag.yaml": (8, 16, "architectures", "YAML tag !!set is not allowed", "yaml.tag", 1),
+    "billion-laughs.yaml": (6, 4, "", "aliases expand the document to more than 200,000 nodes", "yaml.alias-bomb", 1),
+    "recursive-alias.yaml": (8, 13, "", "an alias refers to a collection that contains it", "yaml.alias-bomb", 1),
+    "utf8-bom.yaml": (1, 1, "", "file starts with a UTF-8 byte-order mark", "file.bom", 0),
+    "utf16.yaml": (1, 1, "", "file is UTF-16-encoded; save it as UTF-8", "file.encoding", 1),
+    "latin1-bytes.yaml": (8, 12, "", "byte 0xe9 is not UTF-8", "file.encoding", 1),
+    "unquoted-release-version.yaml": (3, 10, "version", 'read by YAML as a number (25.1), not text; quote it: write "25.10"', "yaml.unquoted-string", 1),
+    "unquoted-component-version.yaml": (10, 37, "components.1.version", 'quote it: write "2.10"', "yaml.unquoted-string", 1),
+    "yaml11-boolean.yaml": (8, 9, "python", 'yes is read by YAML as a boolean (True), not text; quote it: write "yes"', "yaml.unquoted-string", 1),
+    "yaml11-off-name.yaml": (10, 11, "components.0.name", 'off is read by YAML as a boolean (False)', "yaml.unquoted-string", 1),
+    "underscore-integer.yaml": (9, 39, "components.0.version", '1_000 is read by YAML as an integer (1000)', "yaml.unquoted-string", 1),
+    "octal-number.yaml": (9, 39, "components.0.version", '0755 is read by YAML as an integer (493)', "yaml.unquoted-string", 1),
+    "infinity.yaml": (8, 9, "python", 'quote it: write ".inf"', "yaml.unquoted-string", 1),
+    "timestamp-as-text.yaml": (9, 19, "sources.0.last_updated", 'is read by YAML as a date', "yaml.unquoted-string", 1),
+    "empty.yaml": (1, 1, "", "file is empty", "file.empty", 1),
+    "comments-only.yaml": (1, 1, "", "file is empty", "file.empty", 1),
+    "top-level-list.yaml": (1, 1, "", "the top level is a list", "yaml.top-level", 1),
+    "top-level-scalar.yaml": (1, 1, "", "the top level is a single value", "yaml.top-level", 1),
+    "tab-indentation.yaml": (9, 1, "", "tab character used for indentation", "yaml.tab", 1),
+    "unknown-field.yaml": (8, 1, "relase_date", "unknown field `relase_date`; did you mean `release_date`?", "schema.unknown-field", 1),
+    "missing-field.yaml": (1, 1, "summary", "required field `summary` is missing", "schema.missing", 1),
+    "bad-url.yaml": (7, 11, "sources.0.url", "not an http(s) URL: 'htp://example.com/x'", "schema.value", 1),
+    "bad-date.yaml": (8, 15, "release_date", "'2025-02-30' is not a date; write YYYY-MM-DD", "schema.date", 1),
+    "impossible-date.yaml": (8, 15, "release_date", "'2025-13-01' is not a valid date", "yaml.scalar", 1),
+    "wrong-enum.yaml": (4, 9, "status", "'active' is not allowed here; expected 'current', 'superseded' or 'deprecated'", "schema.enum", 1),
+    "several-documents.yaml": (8, 1, "", "several YAML documents (---) in one file", "yaml.multiple-documents", 1),
+    "merge-key.yaml": (9, 3, "driver.<<", "merge keys (<<) are not allowed", "yaml.merge-key", 1),
+    "syntax-error.yaml": (9, 1, "", "YAML syntax error: did not find expected ',' or ']'", "yaml.syntax", 1),
+    "control-character.yaml": (8, 14, "", "control character 0x0007 is not allowed", "yaml.syntax", 1),
+    "missing-kind.yaml": (1, 1, "kind", "required field `kind` is missing", "schema.missing", 1),
+    "unknown-kind.yaml": (1, 7, "kind", "unknown kind 'releases'", "schema.enum", 1),
+    "boolean-key.yaml": (8, 1, "on", "key 'on' is read as a boolean; quote it", "yaml.key", 1),
+    "complex-key.yaml": (8, 3, "", "a mapping key must be a plain string", "yaml.key", 1),
+    "deep-nesting.yaml": (8, 76, "", "nesting is deeper than 64 levels", "yaml.depth", 1),
+    "empty-required-value.yaml": (3, 9, "version", "no value given", "schema.missing", 1),
+    "bad-release-version.yaml": (3, 10, "version", 'a release version is YY.MM, e.g. "25.07"', "schema.pattern", 1),
+    "driver-not-a-version.yaml": (8, 35, "driver.minimum", "not an NVIDIA driver version: 'latest'", "schema.value", 1),
+}
+
+
+def test_corpus_has_at_least_30_inputs_all_covered():
+    files = sorted(p.name for p in HOSTILE.iterdir())
+    assert len(files) >= 30
+    assert set(files) == set(EXPECTED) | {"too-large.yaml"}
+
+
+def _run(capsys, *args: str) -> tuple[int, str, str]:
+    code = main(["validate", "-q", *args])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_hostile_file_is_reported_precisely(name, capsys):
+    line, col, field, fragment, rule, status = EXPECTED[name]
+    path = HOSTILE / name
+    code, out, err = _run(capsys, str(path), "--format", "json")
+    assert code == status
+    assert "Traceback" not in out + err
+    problems = json.loads(out)
+    hits = [p for p in problems if p["rule"] == rule and fragment in p["message"]]
+    assert hits, problems
+    assert (hits[0]["path"], hits[0]["line"], hits[0]["col"], hits[0]["field"]) == (str(path), line, col, field)
+
+
+@pytest.mark.parametrize("name", ["unquoted-component-version.yaml", "duplicate-key.yaml", "missing-kind.yaml"])
+def test_text_format_is_path_line_col_field_message(name, capsys):
+    line, col, field, fragment, rule, _ = EXPECTED[name]
+    path = HOSTILE / name
+    code, out, _ = _run(capsys, str(path))
+    prefix = f"{path}:{line}:{col}: " + (f"{field}: " if field else "")
+    assert any(l.startswith(prefix) and fragment in l and l.endswith(f"[error {rule}]") for l in out.splitlines()), out
+    assert code == 1
+
+
+def test_file_over_the_size_limit(capsys):
+    path = HOSTILE / "too-large.yaml"
+    size = path.stat().st_size
+    code, out, _ = _run(capsys, str(path), "--max-bytes", "500")
+    assert code == 1
+    assert f"{path}: file is {size:,} bytes, over the limit of 500 bytes [error file.size]" in out
+
+
+def test_no_python_object_is_ever_constructed(tmp_path, capsys):
+    marker = tmp_path / "pwned"
+    path = tmp_path / "evil.yaml"
+    path.write_text(f'kind: release\npython: !!python/object/apply:os.system ["touch {marker}"]\n', encoding="utf-8")
+    code, out, _ = _run(capsys, str(path))
+    assert code == 1 and not marker.exists()
+    assert "yaml.tag" in out
+
+
+def test_unreadable_file_is_a_problem_not_a_traceback(tmp_path, capsys):
+    path = tmp_path / "folder.yaml"
+    path.mkdir()
+    (path / "inner.yaml").write_text("kind: [", encoding="utf-8")
+    code, out, err = _run(capsys, str(path))
+    assert code == 1 and "Traceback" not in out + err
+    assert f"{path / 'inner.yaml'}:2:1: YAML syntax error" in out
+
+
+def test_unexpected_exception_becomes_a_problem_naming_the_file(monkeypatch, capsys):
+    import lingjun.schema.loader as loader
+
+    def broken(*args, **kwargs):
+        raise KeyError("surprise")
+
+    monkeypatch.setattr(loader, "validate_document", broken)
+    path = HOSTILE / "utf8-bom.yaml"
+    code, out, err = _run(capsys, str(path))
+    assert code == 1 and "Traceback" not in out + err
+    assert f"{path}: internal error while loading this file: KeyError: 'surprise' [error internal]" in out
