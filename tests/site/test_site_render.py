@@ -1,0 +1,134 @@
+"""Rendering: every record gets its pages in both languages; text from records stays text."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from lingjun.generator.site.checker_rules import CHECKER_RULES, rule_anchor
+from lingjun.generator.site.model import build_site_model, release_page_id
+from lingjun.generator.site.nav import LANGUAGES
+from lingjun.generator.site.render import render_pages
+from lingjun.generator.site.strings import STRINGS
+from lingjun.generator.site.upstream import expand_release_notes_url, upstream_link
+from lingjun.schema.loader import load_knowledge_base
+
+from conftest import HOSTILE, REPO
+
+
+@pytest.fixture(scope="module")
+def rendered(fixture_kb):
+    site = build_site_model(fixture_kb)
+    return site, {lang: {page.id: text for page, text in render_pages(site, lang)} for lang in LANGUAGES}
+
+
+def test_every_record_has_a_page_in_both_languages(fixture_kb, rendered):
+    site, pages = rendered
+    for record in fixture_kb.releases:
+        for lang in LANGUAGES:
+            text = pages[lang][release_page_id(record)]
+            assert f"# {fixture_kb.families[record.family].image_name} {record.version}" in text
+            assert getattr(record.summary, lang).split()[0] in text
+    for family in fixture_kb.families:
+        assert f"family:{family}" in pages["en"] and f"family:{family}" in pages["zh"]
+    assert set(pages["en"]) == set(pages["zh"])
+
+
+def test_language_of_interface_strings(rendered):
+    _, pages = rendered
+    ref = "release:training-nv-pytorch:25.07"
+    assert "## Driver requirements" in pages["en"][ref]
+    assert "## 驱动要求" in pages["zh"][ref]
+    assert "驱动要求" not in pages["en"][ref]
+
+
+def test_missing_component_list_is_explained(rendered):
+    _, pages = rendered
+    assert "component list was not available" in pages["en"]["release:training-nv-pytorch:25.06"]
+    assert "组件列表不可用" in pages["zh"]["release:training-nv-pytorch:25.06"]
+
+
+def test_release_page_sections(rendered):
+    _, pages = rendered
+    text = pages["en"]["release:training-nv-pytorch:25.07"]
+    # components by layer, with upstream release-notes links built from the catalog pattern
+    assert "### Runtime layer" in text and "### Library layer" in text
+    assert "(https://github.com/pytorch/pytorch/releases/tag/v2.7.1)" in text
+    # tags: public reference, products, VPC pattern keeping the region placeholder
+    assert "training-nv-pytorch&#58;25.07-serverless" in text
+    assert "Lingjun single-tenant" in text
+    assert "acs-registry-vpc.&#123;region-id&#125;.cr.aliyuncs.com" in text
+    # driver: forward compat, must-upgrade, resolution, truncated caveat
+    assert "R535 (≥ 535.86)" in text
+    assert "resolved for R545: **must upgrade**" in text
+    assert "Driver text cut off" in text
+    # usage notes link to the checker rule anchors
+    assert "(../../checker/rules.md#config-deepspeed-prefetch-bucket-size)" in text
+    # source conflicts
+    assert "Where the sources disagree" in text
+
+
+def test_known_issue_pages(rendered):
+    _, pages = rendered
+    text = pages["en"]["known-issues"]
+    assert "{ #vllm-moe-illegal-memory-access }" in text
+    assert "Fixed" in text
+    assert "releases/training-nv-pytorch/25.02.md" in text
+
+
+def test_checker_rules_page_has_every_rule_anchor(rendered):
+    _, pages = rendered
+    for lang in LANGUAGES:
+        text = pages[lang]["checker-rules"]
+        for rule in CHECKER_RULES:
+            assert "{ #" + rule_anchor(rule.id) + " }" in text
+    assert len(CHECKER_RULES) == 25
+
+
+def test_component_timeline(rendered):
+    _, pages = rendered
+    text = pages["en"]["component:vllm"]
+    assert "<code>0.9.2</code>" in text and "<code>0.7.2</code>" in text
+    assert "component list not available" in text  # 25.06
+
+
+def test_hostile_text_is_escaped(hostile_kb_dir):
+    kb, _ = load_knowledge_base(hostile_kb_dir)
+    site = build_site_model(kb)
+    for lang in LANGUAGES:
+        for page, text in render_pages(site, lang):
+            assert "<script>" not in text, page.id
+            assert "](javascript" not in text, page.id
+    en = {p.id: t for p, t in render_pages(site, "en")}
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in en["release:training-nv-pytorch:25.07"]
+    assert "&lt;script&gt;" in en["known-issues"]
+
+
+def test_string_table_is_complete():
+    for key, value in STRINGS.items():
+        assert value["en"].strip() and value["zh"].strip(), key
+
+
+def test_template_keys_exist():
+    used = set()
+    for path in (REPO / "generator" / "site" / "templates").glob("*.j2"):
+        used.update(re.findall(r't\("([a-z0-9_.-]+)"\)', path.read_text(encoding="utf-8")))
+    assert used and used <= set(STRINGS), used - set(STRINGS)
+
+
+def test_upstream_url_placeholders(fixture_kb):
+    assert expand_release_notes_url("https://x/v{release3}", "2.7.1.8+nv25.3") == "https://x/v2.7.1"
+    assert expand_release_notes_url("https://x/v{release}", "2.3.0+5de3e14") == "https://x/v2.3.0"
+    assert expand_release_notes_url("https://x/v{version}", "0.16.9+ali") == "https://x/v0.16.9+ali"
+    assert expand_release_notes_url("https://x/v{release}", "15.0.50.20240403-git") is None
+    assert expand_release_notes_url("https://x/v{release3}", "2.1") == "https://x/v2.1.0"
+    component = fixture_kb.components["peft"]  # homepage, no pattern
+    assert upstream_link(component, "0.16.0") == ("https://github.com/huggingface/peft", "homepage")
+    assert upstream_link(fixture_kb.components["accl-n"], "2.27.5.14") == (None, "none")
+
+
+def test_hand_written_pages_exist_in_both_languages():
+    en = {p.relative_to(REPO / "docs" / "en") for p in (REPO / "docs" / "en").rglob("*.md")}
+    zh = {p.relative_to(REPO / "docs" / "zh") for p in (REPO / "docs" / "zh").rglob("*.md")}
+    assert en == zh and en
