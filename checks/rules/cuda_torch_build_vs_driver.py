@@ -91,9 +91,9 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     older = f"cu{supported.major}{supported.minor}" if supported else "an older CUDA"
     yield make(
         ctx, RULE, AREA, Severity.error,
-        f"Driver {drv_text} supports CUDA up to {sup_text}, but torch {torch.version or ''} was built with CUDA {built}; "
+        f"Driver {drv_text} supports CUDA up to {sup_text}, but torch{' ' + torch.version if torch.version else ''} was built with CUDA {built}; "
         f"CUDA will not initialise{found}.{note_en}",
-        f"驱动 {drv_text} 最高只支持 CUDA {sup_text}，而 torch {torch.version or ''} 基于 CUDA {built} 构建，CUDA 无法初始化{found_zh}。{note_zh}",
+        f"驱动 {drv_text} 最高只支持 CUDA {sup_text}，而 torch{' ' + torch.version if torch.version else ''} 基于 CUDA {built} 构建，CUDA 无法初始化{found_zh}。{note_zh}",
         remedy=(f"{upgrade_en}, or install a torch build for {older} or older.",
                 f"{upgrade_zh}，或安装对应 {older} 及更早 CUDA 的 torch。"),
         observed=observed, expected=f"CUDA <= {sup_text}", links=[nvidia_url(ctx, "toolkit"), nvidia_url(ctx, "forward")],

@@ -93,10 +93,16 @@ def _built_before_torch(ctx: CheckContext) -> list[tuple[str, str, str]]:
     return out
 
 
-def _te_meta_only(facts: Facts) -> Optional[str]:
-    """Version of a bare ``transformer-engine`` PyPI meta package installed without its core and framework packages."""
+def _te_meta_only(facts: Facts, image_version: Optional[str]) -> Optional[str]:
+    """Version of a bare ``transformer-engine`` PyPI meta package installed without its core and framework packages.
+
+    Only a distribution installed by an installer (pip, uv...) counts; the image's own build (its version equals the
+    release record's ``image_version``) never does.
+    """
     te = facts.distribution("transformer-engine")
-    if te is None:
+    if te is None or not te.installer:
+        return None
+    if image_version and same_version(image_version, te.version or ""):
         return None
     names = {_norm(d.name) for d in facts.distributions}
     if any(_TE_CORE.match(n) for n in names) or "transformer-engine-torch" in names:
@@ -185,7 +191,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                     f"请针对当前 torch 重新编译安装 {name}（pip install --no-build-isolation ...），或换回它编译时使用的 torch。"),
             observed=f"{name} {ext_version} @ {ext_time}", expected=f"built after torch {torch_version}",
         )
-    te_meta = _te_meta_only(facts)
+    te_pkg = next((p for p in packages if p.id == "transformer-engine"), None)
+    te_meta = _te_meta_only(facts, te_pkg.published if te_pkg else None)
     if te_meta is not None:
         checked = True
         failed = True

@@ -23,19 +23,23 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         yield make(ctx, RULE, AREA, Severity.skipped, "Installed Python packages were not probed.", "未探测已安装的 Python 包。")
         return
     present = 0
+    missing = []
     for pkg in record_packages(ctx):
         if pkg.installed.version is None:
-            yield make(
-                ctx, RULE, AREA, Severity.warning,
-                f"{pkg.catalog.get('name', pkg.id)} {pkg.published} is part of the release but not installed for this interpreter "
-                f"(looked for {', '.join(pkg.names)}).",
-                f"{pkg.catalog.get('name', pkg.id)} {pkg.published} 属于该发布，但当前解释器中未安装（查找了 {', '.join(pkg.names)}）。",
-                remedy=("Use the image's own Python, and do not uninstall packages the image ships.",
-                        "请使用镜像自带的 Python，不要卸载镜像自带的包。"),
-                expected=pkg.published, links=[component_url(ctx, pkg.id, pkg.published)],
-            )
+            missing.append(pkg)
         else:
             present += 1
+    if missing:
+        listed = ", ".join(f"{p.catalog.get('name', p.id)} {p.published}" for p in missing)
+        yield make(
+            ctx, RULE, AREA, Severity.warning,
+            f"{len(missing)} package(s) of the release are not installed for this interpreter: {listed}.",
+            f"该发布中有 {len(missing)} 个 Python 包在当前解释器中未安装：{listed}。",
+            remedy=("Use the image's own Python, and do not uninstall packages the image ships.",
+                    "请使用镜像自带的 Python，不要卸载镜像自带的包。"),
+            observed=", ".join(p.id for p in missing), expected=listed,
+            links=[component_url(ctx, p.id, p.published) for p in missing[:3]],
+        )
     if present:
         yield make(ctx, RULE, AREA, Severity.ok, f"{present} release package(s) found installed.",
                    f"找到 {present} 个发布中的 Python 包。")

@@ -34,7 +34,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     running = _major_minor(py.version)
     where = py.executable or py.prefix or "?"
     vendor = [p for p in record_packages(ctx) if p.catalog.get("vendor_build") or p.id == "torch"]
-    invisible = packages_probed(ctx) and vendor and all(p.installed.version is None for p in vendor)
+    invisible = bool(py.version) and packages_probed(ctx) and vendor and all(p.installed.version is None for p in vendor)
     names = ", ".join(f"{p.catalog.get('name', p.id)} {p.published}" for p in vendor[:4])
     remedy = ("Run with the image's own interpreter (the python3 the image puts on PATH) instead of an added Python or venv; "
               "install extra packages into it with a constraints file.",
