@@ -22,7 +22,8 @@ Order (first that gives an answer wins; ``ReleaseMatch.how`` says which):
 
    The score is points / compared entries (0.0-1.0).  The best record wins
    when its score is at least :data:`THRESHOLD` and at least
-   :data:`MIN_MATCHED` entries matched fully; ties go to product families
+   :data:`MIN_MATCHED` entries (or all of them, for a record listing only one
+   probed component, such as an NGC base image's torch build) matched fully; ties go to product families
    over base images, then to the newer release.  Up to five runners-up are
    kept in ``candidates``.
 5. ``none``: no record applies; environment checks still run.
@@ -149,16 +150,22 @@ def fingerprint(facts: Facts, data: KnowledgeData) -> ReleaseMatch:
     arch = _MACHINE_ARCH.get((facts.host.machine or "").lower())
     bases = {f.get("id") for f in data.raw.get("families", []) if f.get("role") == "base"}
     scored: list[tuple[float, int, dict[str, Any]]] = []
+    compared_by_id: dict[int, int] = {}
     for record in data.releases:
         score, matched, compared = score_record(record, installed, pypi, arch)
         if compared:
             scored.append((score, matched, record))
+            compared_by_id[id(record)] = compared
+
+    def compared_of(record: dict[str, Any]) -> int:
+        return compared_by_id[id(record)]
+
     # best score first; then product families before base images; then the newer release
     scored.sort(key=lambda item: (round(-item[0], 6), item[2].get("family") in bases, [-p for p in _version_key(item[2].get("version"))]))
     candidates = [(release_ref(r), round(s, 3)) for s, _, r in scored[:6] if s > 0]
     if scored:
         score, matched, record = scored[0]
-        if score >= THRESHOLD and matched >= MIN_MATCHED:
+        if score >= THRESHOLD and matched >= min(MIN_MATCHED, compared_of(record)):
             return ReleaseMatch(ref=release_ref(record), how="fingerprint", score=round(score, 3), record=record, candidates=candidates[1:])
     return ReleaseMatch(how="none", score=round(scored[0][0], 3) if scored else None, candidates=candidates[:5])
 

@@ -1,0 +1,71 @@
+"""The committed bundle, the zipapp build (deterministic, small) and running it with no packages installed."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from checks_core_helpers import REPO
+from lingjun.generator.zipapp import build_zipapp, bundle_text, zip_entries
+
+PY39 = Path("/root/.pyenv/versions/3.9.18/bin/python")
+
+
+def test_committed_bundle_equals_a_fresh_compile_of_releases():
+    fresh, problems = bundle_text(REPO / "releases")
+    assert fresh is not None, [getattr(p, "format", str)() for p in problems]
+    committed = (REPO / "checks" / "data" / "bundle.json").read_text(encoding="utf-8")
+    assert committed == fresh, "checks/data/bundle.json is stale: run lingjun-kb bundle"
+
+
+@pytest.fixture(scope="module")
+def pyz(tmp_path_factory):
+    out = tmp_path_factory.mktemp("pyz") / "lingjun-check.pyz"
+    size = build_zipapp(out, zip_entries())
+    assert size == out.stat().st_size
+    return out
+
+
+def test_zipapp_is_small_deterministic_and_complete(pyz, tmp_path):
+    again = tmp_path / "again.pyz"
+    build_zipapp(again, zip_entries())
+    assert again.read_bytes() == pyz.read_bytes()
+    assert pyz.stat().st_size <= 1_000_000
+    assert pyz.read_bytes().startswith(b"#!/usr/bin/env python3\n")
+    with zipfile.ZipFile(pyz) as archive:
+        names = archive.namelist()
+        assert names == sorted(names)
+        assert {i.date_time for i in archive.infolist()} == {(1980, 1, 1, 0, 0, 0)}
+        assert "__main__.py" in names and "lingjun/__init__.py" in names
+        assert "lingjun/checks/cli.py" in names and "lingjun/checks/data/bundle.json" in names
+        assert "packaging/version.py" in names and any(n.startswith("packaging/LICENSE") for n in names)
+        assert not [n for n in names if "/gate/" in n or "__pycache__" in n or n.endswith(".pyc")]
+
+
+def _run_isolated(python, pyz, *args):
+    return subprocess.run([str(python), "-I", "-S", str(pyz), *args], capture_output=True, text=True, timeout=60, cwd="/", env={"PATH": "/usr/bin:/bin", "NO_COLOR": "1"})
+
+
+def test_zipapp_runs_isolated_without_site_packages(pyz):
+    result = _run_isolated(sys.executable, pyz, "--format", "json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["schema"] == "lingjun-check/report/1" and report["summary"]["error"] == 0
+
+
+def test_zipapp_runs_with_plain_isolation_mode(pyz):
+    result = subprocess.run([sys.executable, "-I", str(pyz), "--format", "json"], capture_output=True, text=True, timeout=60, cwd="/")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["exit_code"] == 0
+
+
+@pytest.mark.skipif(not PY39.exists(), reason="no Python 3.9 interpreter on this machine")
+def test_zipapp_runs_on_python39(pyz):
+    result = _run_isolated(PY39, pyz, "--format", "json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["facts"]["python"].startswith("3.9.")
