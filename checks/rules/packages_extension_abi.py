@@ -37,6 +37,14 @@ def _marker_env(facts: Facts) -> dict[str, str]:
     return env
 
 
+def _pin_target(line: str) -> str:
+    """Normalised name a ``Requires-Dist`` line is about ("" when unreadable)."""
+    try:
+        return _norm(Requirement(line).name)
+    except InvalidRequirement:
+        return ""
+
+
 def _abi_targets(ctx: CheckContext) -> set[str]:
     """Normalised distribution names whose exact build matters: torch and the catalog's torch extensions and vendor builds."""
     names = {"torch"}
@@ -160,7 +168,10 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                         f"（pip install --no-build-isolation --no-binary :all: ...）。"),
                 observed=pkg.installed.version, expected=pkg.published, links=[component_url(ctx, pkg.id, pkg.published)],
             )
-    for dist_name, requirement, version, target_version in _unsatisfied_pins(facts, _abi_targets(ctx)):
+    targets = _abi_targets(ctx)
+    if any(_pin_target(line) in targets for d in facts.distributions for line in d.requires if _norm(d.name) not in targets):
+        checked = True
+    for dist_name, requirement, version, target_version in _unsatisfied_pins(facts, targets):
         checked = True
         failed = True
         target = Requirement(requirement).name

@@ -1,0 +1,37 @@
+import checks_rules_kit as kit
+
+
+def _ctx(driver, gpus, cuda="12.8", compat=False):
+    facts = kit.gpu_facts(driver, gpus)
+    if compat:
+        facts.cuda.compat_dir = "/usr/local/cuda/compat"
+    rec = kit.synthetic("ngc-pytorch", "25.02", "https://docs.nvidia.com/deeplearning/frameworks/pytorch-release-notes/", cuda=cuda,
+                        driver={"vendor": "nvidia", "minimum": "570", "forward_compatibility": [{"branch": 535, "minimum": "535.86"}]})
+    return kit.context(facts, rec=rec)
+
+
+DC = (("NVIDIA H100 80GB HBM3", "nvidia", "9.0"),)
+GF = (("NVIDIA GeForce RTX 3090", "geforce", "8.6"),)
+
+
+def test_native_ok():
+    assert kit.severities(kit.run("driver.cuda-compatibility", _ctx("570.26", DC))) == ["ok"]
+
+
+def test_minor_version_compat_warns():
+    f = kit.run("driver.cuda-compatibility", _ctx("550.54.15", GF))
+    assert kit.severities(f) == ["warning"] and "PTX" in f[0].message.en
+
+
+def test_forward_compat_needs_datacenter_admitted_branch_and_compat():
+    assert kit.severities(kit.run("driver.cuda-compatibility", _ctx("535.86.10", DC, cuda="13.0", compat=True))) == ["ok"]
+    f = kit.run("driver.cuda-compatibility", _ctx("535.86.10", GF, cuda="13.0", compat=True))
+    assert kit.severities(f) == ["error"] and "data center GPU" in f[0].message.en
+    f = kit.run("driver.cuda-compatibility", _ctx("535.86.10", DC, cuda="13.0", compat=False))
+    assert kit.severities(f) == ["error"] and "cuda-compat" in f[0].message.en
+
+
+def test_unsupported_names_the_branch_needed():
+    f = kit.run("driver.cuda-compatibility", _ctx("470.86", GF, cuda="12.8"))
+    assert kit.severities(f) == ["error"] and "R570" in f[0].message.en and "570.26" in f[0].message.en
+    kit.assert_bilingual(f)

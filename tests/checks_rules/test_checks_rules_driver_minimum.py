@@ -1,0 +1,41 @@
+import checks_rules_kit as kit
+
+H20 = (("NVIDIA H20", "nvidia", "9.0"),)
+RTX = (("NVIDIA GeForce RTX 4090", "geforce", "8.9"),)
+
+
+def _run(driver, gpus=H20, ref="training-nv-pytorch:25.07", **cuda):
+    facts = kit.gpu_facts(driver, gpus)
+    for k, v in cuda.items():
+        setattr(facts.cuda, k, v)
+    return kit.run("driver.minimum", kit.context(facts, rec=kit.real_record(ref)))
+
+
+def test_at_or_above_minimum_is_ok():
+    assert kit.severities(_run("575.57.08")) == ["ok"]
+    assert kit.severities(_run("580.65.06")) == ["ok"]
+
+
+def test_below_stated_minimum_but_native_for_cuda_is_warning():
+    f = _run("570.124.06")
+    assert kit.severities(f) == ["warning"] and "575" in f[0].message.en
+
+
+def test_below_minimum_within_minor_version_compat_is_warning():
+    assert kit.severities(_run("560.35.03", RTX)) == ["warning"]
+
+
+def test_far_below_minimum_is_error():
+    f = _run("470.86", RTX)
+    assert kit.severities(f) == ["error"]
+    kit.assert_bilingual(f)
+
+
+def test_forward_compat_admitted_branch_on_data_center_gpu_is_info():
+    f = _run("470.57.02", H20, compat_dir="/usr/local/cuda/compat")
+    assert kit.severities(f) == ["info"] and "forward" in f[0].message.en
+
+
+def test_ppu_record_skips_and_garbage_driver_is_info():
+    assert kit.severities(kit.run("driver.minimum", kit.context(kit.gpu_facts("570.1"), rec=kit.real_record("training-xpu-pytorch:25.05")))) == ["skipped"]
+    assert kit.severities(_run("not-a-version")) == ["info"]
