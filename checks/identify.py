@@ -35,6 +35,7 @@ An env value or manifest naming a release the data does not know gives
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any, Optional
 
@@ -78,11 +79,8 @@ def versions_match(installed: Optional[str], published: Optional[str]) -> float:
     """
     if not installed or not published:
         return 0.0
-    from packaging.version import InvalidVersion, Version
-
-    try:
-        a, b = Version(installed), Version(published)
-    except InvalidVersion:
+    a, b = _parse(installed), _parse(published)
+    if a is None or b is None:
         return 1.0 if installed.strip().lower() == published.strip().lower() else 0.0
     if a.release != b.release or a.pre != b.pre or a.post != b.post or a.dev != b.dev or a.epoch != b.epoch:
         return 0.0
@@ -90,6 +88,17 @@ def versions_match(installed: Optional[str], published: Optional[str]) -> float:
     if la is None or lb is None or la == lb or la.startswith(lb + ".") or lb.startswith(la + "."):
         return 1.0
     return 0.5
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse(text: str) -> Any:
+    """``packaging.version.Version(text)`` or None when invalid (memoised: records repeat versions)."""
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        return Version(text)
+    except InvalidVersion:
+        return None
 
 
 def _pypi_components(data: KnowledgeData) -> dict[str, list[str]]:

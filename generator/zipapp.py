@@ -14,10 +14,12 @@ Steps of :func:`cli_bundle`:
    ``lingjun/__init__.py``; every runtime module of ``lingjun/checks/``
    (not ``checks/gate/``, which needs pydantic); ``lingjun/checks/data/bundle.json``;
    and a vendored copy of the installed :mod:`packaging` with its licence
-   files under ``packaging/`` so the archive runs on a bare Python 3.9+.
+   files under ``packaging/`` so the archive runs on a bare Python 3.9+;
+   next to each module, bytecode compiled by the interpreter running the
+   build (:func:`with_bytecode`), which other Python versions ignore.
 
-The archive is deterministic: entries sorted, every timestamp 1980-01-01,
-fixed permissions, no ``__pycache__``.  Files are written atomically.
+The archive is deterministic for a given interpreter: entries sorted, every
+timestamp 1980-01-01, fixed permissions, hash-based bytecode, no ``__pycache__``.  Files are written atomically.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ import zipfile
 from pathlib import Path
 from typing import Iterable, Optional
 
-__all__ = ["cli_bundle", "bundle_text", "build_zipapp", "zip_entries", "site_url_from_mkdocs"]
+__all__ = ["cli_bundle", "bundle_text", "build_zipapp", "zip_entries", "with_bytecode", "site_url_from_mkdocs"]
 
 _EPOCH = (1980, 1, 1, 0, 0, 0)
 _SHEBANG = b"#!/usr/bin/env python3\n"
@@ -134,6 +136,28 @@ def zip_entries(bundle: Optional[str] = None) -> list[tuple[str, bytes]]:
     return sorted(entries.items())
 
 
+def with_bytecode(entries: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
+    """``entries`` plus, for each ``x.py``, an ``x.pyc`` compiled by this interpreter (sorted).
+
+    The bytecode is an *unchecked hash-based* pyc (PEP 552): no timestamp, so
+    the archive stays deterministic, and zipimport uses it without comparing
+    it with the source.  zipimport ignores a ``.pyc`` whose magic number is
+    not its own and compiles the ``.py`` instead, so other Python versions
+    still run the archive, only without the start-up saving.
+    """
+    import importlib.util
+    import marshal
+
+    out = list(entries)
+    for name, content in entries:
+        if not name.endswith(".py"):
+            continue
+        code = compile(content, name, "exec", dont_inherit=True, optimize=0)
+        header = importlib.util.MAGIC_NUMBER + (0b01).to_bytes(4, "little") + importlib.util.source_hash(content)
+        out.append((name + "c", header + marshal.dumps(code)))
+    return sorted(out)
+
+
 def build_zipapp(output: Path, entries: Iterable[tuple[str, bytes]]) -> int:
     """Write a deterministic zipapp to ``output`` atomically; returns its size in bytes."""
     buffer = io.BytesIO()
@@ -176,7 +200,7 @@ def cli_bundle(args: argparse.Namespace) -> int:
     target = _checks_dir() / "data" / "bundle.json"
     try:
         _atomic_write(target, text.encode("utf-8"))
-        size = build_zipapp(output, zip_entries(text))
+        size = build_zipapp(output, with_bytecode(zip_entries(text)))
     except (OSError, RuntimeError) as exc:
         print(f"lingjun-kb bundle: {exc}", file=sys.stderr)
         return 2

@@ -49,7 +49,7 @@ def _toolkit(env: ProbeEnv) -> tuple[Optional[str], Optional[str]]:
         pass
     path = CUDA_HOME + "/include/cuda.h"
     try:
-        match = _HEADER_RE.search(env.open_bytes(path, 1 << 20).decode("utf-8", "replace"))
+        match = _HEADER_RE.search(env.open_bytes(path, 64 * 1024).decode("utf-8", "replace"))  # defined near the top
         if match and int(match.group(1)) >= 1000:
             major, rest = divmod(int(match.group(1)), 1000)
             return f"{major}.{rest // 10}", path

@@ -142,14 +142,19 @@ def _read_header_text(env: ProbeEnv, path: str) -> str:
     return data.decode("utf-8")
 
 
+_PEP440: "Optional[re.Pattern[str]]" = None
+
+
 def _check_version(version: Optional[str]) -> Optional[str]:
+    """None when ``version`` is a valid PEP 440 version (packaging's own pattern, without building a Version)."""
+    global _PEP440
     if version is None:
         return "no Version in METADATA"
-    from packaging.version import InvalidVersion, Version
+    if _PEP440 is None:
+        from packaging.version import VERSION_PATTERN
 
-    try:
-        Version(version)
-    except InvalidVersion:
+        _PEP440 = re.compile(r"^\s*" + VERSION_PATTERN + r"\s*$", re.VERBOSE | re.IGNORECASE)
+    if not _PEP440.match(version):
         return f"invalid version {version!r}"
     return None
 

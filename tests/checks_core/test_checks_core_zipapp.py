@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from checks_core_helpers import REPO
-from lingjun.generator.zipapp import build_zipapp, bundle_text, zip_entries
+from lingjun.generator.zipapp import build_zipapp, bundle_text, with_bytecode, zip_entries
 
 PY39 = Path("/root/.pyenv/versions/3.9.18/bin/python")
 
@@ -26,14 +26,14 @@ def test_committed_bundle_equals_a_fresh_compile_of_releases():
 @pytest.fixture(scope="module")
 def pyz(tmp_path_factory):
     out = tmp_path_factory.mktemp("pyz") / "lingjun-check.pyz"
-    size = build_zipapp(out, zip_entries())
+    size = build_zipapp(out, with_bytecode(zip_entries()))
     assert size == out.stat().st_size
     return out
 
 
 def test_zipapp_is_small_deterministic_and_complete(pyz, tmp_path):
     again = tmp_path / "again.pyz"
-    build_zipapp(again, zip_entries())
+    build_zipapp(again, with_bytecode(zip_entries()))
     assert again.read_bytes() == pyz.read_bytes()
     assert pyz.stat().st_size <= 1_000_000
     assert pyz.read_bytes().startswith(b"#!/usr/bin/env python3\n")
@@ -44,7 +44,18 @@ def test_zipapp_is_small_deterministic_and_complete(pyz, tmp_path):
         assert "__main__.py" in names and "lingjun/__init__.py" in names
         assert "lingjun/checks/cli.py" in names and "lingjun/checks/data/bundle.json" in names
         assert "packaging/version.py" in names and any(n.startswith("packaging/LICENSE") for n in names)
-        assert not [n for n in names if "/gate/" in n or "__pycache__" in n or n.endswith(".pyc")]
+        assert not [n for n in names if "/gate/" in n or "__pycache__" in n]
+        sources = {n for n in names if n.endswith(".py")}
+        assert {n + "c" for n in sources} == {n for n in names if n.endswith(".pyc")}
+
+
+def test_bytecode_is_unchecked_hash_based_for_this_interpreter(pyz):
+    import importlib.util
+
+    with zipfile.ZipFile(pyz) as archive:
+        header = archive.read("lingjun/checks/cli.pyc")[:16]
+    assert header[:4] == importlib.util.MAGIC_NUMBER
+    assert int.from_bytes(header[4:8], "little") == 0b01  # hash-based, not checked against the source
 
 
 def _run_isolated(python, pyz, *args):

@@ -1,0 +1,161 @@
+"""Benchmark: lingjun-check.pyz (full live check) against ``python -m torch.utils.collect_env``.
+
+Usage (from the repository root, with the project installed)::
+
+    .venv/bin/python bench/check.py [--runs 10] [--cache DIR] [--extra-dists 200]
+
+What it does:
+
+1. Creates (once; reused while its marker file says it is complete) a
+   benchmark virtual environment under ``DIR/venv`` (default
+   ``$XDG_CACHE_HOME/lingjun-bench`` or ``~/.cache/lingjun-bench``) with
+   ``torch==2.13.0`` (pip takes the local CPU wheel this machine provides
+   through its find-links; no other torch is installed), a few small real
+   packages, and generated ``*.dist-info`` directories (METADATA, INSTALLER,
+   RECORD) until the environment holds at least ``--min-dists`` distributions.
+2. Builds the zipapp from the working tree into ``DIR/lingjun-check.pyz``.
+3. Runs each command ``--runs`` times alternately with the venv's interpreter:
+   (a) ``python lingjun-check.pyz --format json`` and
+   (b) ``python -m torch.utils.collect_env``; wall time per run
+   (``time.perf_counter``) and the child's peak resident memory
+   (``ru_maxrss`` from ``os.wait4`` for that child only).
+4. Prints the medians, the speed ratio, the zipapp size and whether each
+   target is met: ratio >= 20, pyz median <= 0.2 s, pyz <= 1 MB.  Exit code 1
+   when a target is missed, 2 when the set-up fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+TARGET_RATIO = 20.0
+TARGET_SECONDS = 0.2
+TARGET_BYTES = 1_000_000
+REAL_PACKAGES = ["torch==2.13.0", "requests", "six", "pyyaml", "attrs", "tqdm", "packaging<26"]
+MARKER = ".lingjun-bench-ready-v1"
+
+
+def default_cache() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "lingjun-bench"
+
+
+def _site_packages(venv: Path) -> Path:
+    found = sorted((venv / "lib").glob("python3.*/site-packages"))
+    if not found:
+        raise RuntimeError(f"{venv}: no site-packages folder")
+    return found[0]
+
+
+def _count_dists(site: Path) -> int:
+    return sum(1 for p in site.iterdir() if p.name.endswith((".dist-info", ".egg-info")))
+
+
+def _generate_dists(site: Path, count: int) -> None:
+    """Write ``count`` small but complete dist-info folders (name ``lingjun-bench-dist-NNN``)."""
+    for i in range(count):
+        name = f"lingjun_bench_dist_{i:03d}"
+        folder = site / f"{name}-1.{i}.0.dist-info"
+        folder.mkdir(exist_ok=True)
+        (folder / "METADATA").write_text(
+            f"Metadata-Version: 2.1\nName: lingjun-bench-dist-{i:03d}\nVersion: 1.{i}.0\nSummary: generated for bench/check.py\n"
+            "Requires-Dist: six\nRequires-Dist: requests>=2\n\n" + "Long description line.\n" * 40,
+            encoding="utf-8",
+        )
+        (folder / "INSTALLER").write_text("pip\n", encoding="utf-8")
+        (folder / "RECORD").write_text(f"{name}/__init__.py,,\n", encoding="utf-8")
+
+
+def ensure_venv(cache: Path, min_dists: int) -> Path:
+    """The benchmark venv's interpreter, creating the venv when needed."""
+    venv = cache / "venv"
+    python = venv / "bin" / "python"
+    if (venv / MARKER).exists() and python.exists():
+        return python
+    cache.mkdir(parents=True, exist_ok=True)
+    if not python.exists():
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    subprocess.run([str(python), "-m", "pip", "install", "--quiet", *REAL_PACKAGES], check=True)
+    site = _site_packages(venv)
+    missing = max(0, min_dists - _count_dists(site))
+    _generate_dists(site, missing + 5)
+    (venv / MARKER).write_text("ok\n")
+    return python
+
+
+def build_pyz(cache: Path) -> Path:
+    """Build the zipapp from the working tree (needs the project importable)."""
+    from lingjun.generator.zipapp import build_zipapp, with_bytecode, zip_entries
+
+    target = cache / "lingjun-check.pyz"
+    build_zipapp(target, with_bytecode(zip_entries()))
+    return target
+
+
+def measure(argv: list[str]) -> tuple[float, int, int]:
+    """One run: ``(seconds, peak RSS in KiB, exit status)``; output discarded."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd="/")
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return elapsed, usage.ru_maxrss, proc.returncode
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=10, help="runs per command (default 10)")
+    parser.add_argument("--cache", type=Path, default=default_cache(), help="where the venv and the zipapp live")
+    parser.add_argument("--min-dists", type=int, default=200, help="distributions the venv must hold (default 200)")
+    args = parser.parse_args(argv)
+
+    try:
+        python = ensure_venv(args.cache, args.min_dists)
+        pyz = build_pyz(args.cache)
+    except (OSError, subprocess.CalledProcessError, RuntimeError) as exc:
+        print(f"bench/check.py: set-up failed: {exc}", file=sys.stderr)
+        return 2
+    dists = _count_dists(_site_packages(python.parent.parent))
+    commands = {
+        "lingjun-check.pyz --format json": [str(python), str(pyz), "--format", "json"],
+        "python -m torch.utils.collect_env": [str(python), "-m", "torch.utils.collect_env"],
+    }
+    for argv_ in commands.values():  # warm the page cache once
+        measure(argv_)
+    results: dict[str, list[tuple[float, int, int]]] = {name: [] for name in commands}
+    for _ in range(args.runs):
+        for name, argv_ in commands.items():
+            results[name].append(measure(argv_))
+
+    print(f"benchmark venv: {python.parent.parent} ({dists} distributions), {args.runs} runs each, Python {sys.version.split()[0]}")
+    medians = {}
+    for name, runs in results.items():
+        seconds = statistics.median(r[0] for r in runs)
+        peak = max(r[1] for r in runs) / 1024
+        codes = sorted({r[2] for r in runs})
+        medians[name] = seconds
+        print(f"  {name:36s} median {seconds * 1000:8.1f} ms   min {min(r[0] for r in runs) * 1000:8.1f} ms   peak RSS {peak:7.1f} MiB   exit {codes}")
+    pyz_s = medians["lingjun-check.pyz --format json"]
+    env_s = medians["python -m torch.utils.collect_env"]
+    ratio = env_s / pyz_s
+    size = pyz.stat().st_size
+    print(f"  speed-up: {ratio:.1f}x   zipapp size: {size} bytes ({size / 1024:.0f} KiB)")
+    checks = [
+        (f"ratio >= {TARGET_RATIO:g}x", ratio >= TARGET_RATIO),
+        (f"pyz median <= {TARGET_SECONDS:g} s", pyz_s <= TARGET_SECONDS),
+        (f"pyz size <= {TARGET_BYTES} bytes", size <= TARGET_BYTES),
+        (f"venv holds >= {args.min_dists} distributions", dists >= args.min_dists),
+    ]
+    for label, ok in checks:
+        print(f"  {'PASS' if ok else 'FAIL'}  {label}")
+    return 0 if all(ok for _, ok in checks) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
