@@ -75,7 +75,7 @@ def find_root(path: Path) -> Optional[Path]:
 
 
 def _key(path: Path) -> str:
-    return os.path.realpath(path)
+    return os.path.abspath(path)
 
 
 def validate(paths: Sequence[Path], root: Optional[Path] = None, limits: LoadLimits = DEFAULT_LIMITS) -> Validation:
@@ -86,14 +86,16 @@ def validate(paths: Sequence[Path], root: Optional[Path] = None, limits: LoadLim
         root: the releases root; found with :func:`find_root` when None.
         limits: loader limits.
     """
-    targets: list[Path] = [p for given in paths for p in discover(given)]
-    target_keys = {_key(p) for p in targets}
     roots = {root} if root is not None else {r for r in (find_root(p) for p in paths) if r is not None}
-    whole = any(_key(p) == _key(r) for p in paths for r in roots) or not roots
+    whole = not roots or {_key(p) for p in paths} <= {_key(r) for r in roots}
     # load the roots first, then any given file outside them; load_paths skips repeats
-    result = load_paths([*sorted(roots), *targets], limits)
+    result = load_paths([*sorted(roots), *paths], limits)
     corpus = Corpus.from_documents(result.documents)
     problems = result.problems + run_gate(corpus)
+    if whole:
+        target_keys = {_key(p) for p in result.paths}
+    else:
+        target_keys = {_key(p) for given in paths for p in discover(given)}
     given_kinds = {d.kind for d in result.documents if _key(d.path) in target_keys}
     if whole or given_kinds & _CATALOG_KINDS:
         shown, hidden = problems, []

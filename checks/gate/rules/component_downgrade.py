@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from functools import lru_cache
+from typing import Iterator, Optional
 
 from packaging.version import InvalidVersion, Version
 
@@ -11,7 +12,9 @@ from lingjun.checks.gate.registry import Issue, gate_rule
 from lingjun.schema.models import ReleaseRecord, Severity
 
 
-def _parse(text: str):
+@lru_cache(maxsize=None)
+def _parse(text: str) -> Optional[Version]:
+    """The PEP 440 version of ``text``, or None when it is not one (each distinct string parsed once)."""
     try:
         return Version(text)
     except InvalidVersion:
@@ -37,6 +40,8 @@ def check(corpus: Corpus) -> Iterator[Issue]:
                 if key not in before:
                     continue
                 old = before[key][1]
+                if old == version:
+                    continue
                 new_v, old_v = _parse(version), _parse(old)
                 if new_v is None or old_v is None or not new_v < old_v:
                     continue
