@@ -104,11 +104,12 @@ def load_data(path: Optional[str]):  # -> KnowledgeData
 
     if path:
         return KnowledgeData.from_file(path)
-    import pkgutil
+    import lingjun.checks as package
 
+    # the package's own loader reads the file both from a directory and from inside the zipapp
     try:
-        raw = pkgutil.get_data("lingjun.checks", "data/bundle.json")
-    except OSError:
+        raw = package.__loader__.get_data(os.path.join(os.path.dirname(package.__file__), "data", "bundle.json"))  # type: ignore[union-attr]
+    except (OSError, AttributeError):
         raw = None
     if raw is None:
         raise BundleError("the embedded release data (lingjun/checks/data/bundle.json) is missing; run `lingjun-kb bundle` or pass --data FILE")

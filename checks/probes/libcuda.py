@@ -7,7 +7,8 @@ loads.  The version is read from the real file name after following links
 (``/usr/local/cuda/compat``, ``/usr/local/cuda-12.8/compat/lib.real``) or a
 ``cuda-compat`` path is the forward-compatibility user-mode driver.
 
-On a live system (root ``/``) the library is also loaded with ctypes:
+On a live system (root ``/``), when the search above found the library, it
+is also loaded with ctypes:
 ``cuDriverGetVersion`` (works without ``cuInit``; 12080 means CUDA 12.8) and
 ``cuInit(0)``, whose failure is kept as ``"CUDA_ERROR_... (code)"``: 803 and
 804 are the forward-compatibility failures.  The path the process really
@@ -72,7 +73,7 @@ def probe(env: ProbeEnv, record: ProbeRecord) -> dict[str, Any]:
         facts.path = chosen.path
         facts.real_path = env.real_path(chosen.path)
         facts.file_version = chosen.version
-    if env.live:
+    if env.live and chosen is not None:  # dlopen would search the same directories and fail
         _query_live(facts)
     facts.is_forward_compat = is_compat_path(facts.path, facts.real_path) if facts.path else None
     return {"libcuda": facts}

@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import os
 import re
-import signal
-import subprocess
 import time
 from typing import Any, Optional
 
@@ -51,6 +49,9 @@ def run_bounded(argv: list[str], seconds: float) -> tuple[Optional[int], str, bo
     Raises:
         OSError: when the program cannot be started.
     """
+    import signal
+    import subprocess
+
     proc = subprocess.Popen(
         argv,
         stdin=subprocess.DEVNULL,

@@ -1,6 +1,7 @@
 """Probe: NVML (``libnvidia-ml.so.1``) through ctypes.
 
-On a live system the library is loaded and asked, in order:
+On a live system, when the loader search finds ``libnvidia-ml.so.1``, the
+library is loaded and asked, in order:
 ``nvmlInit_v2``; on failure ``nvmlErrorString`` gives the text kept in
 ``init_error`` ("Driver/library version mismatch", "Unknown Error" ...).  Then
 ``nvmlSystemGetDriverVersion``, ``nvmlSystemGetNVMLVersion``,
@@ -78,7 +79,7 @@ def _query(env: ProbeEnv) -> NvmlFacts:
     if chosen is not None:
         facts.library_path = chosen.path
         facts.library_version = chosen.version
-    if env.live:
+    if env.live and chosen is not None:  # dlopen would search the same directories and fail
         _query_live(env, facts)
     return facts
 
