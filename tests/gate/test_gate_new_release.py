@@ -1,0 +1,73 @@
+"""``lingjun-kb new``: a draft from the previous release that fails validation until its placeholders are filled."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import yaml
+
+from lingjun.generator.cli import main
+
+GATE_FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "gate"
+
+
+def _tree(tmp_path: Path) -> Path:
+    root = tmp_path / "releases"
+    shutil.copytree(GATE_FIXTURES / "base", root)
+    return root
+
+
+def test_new_copies_the_previous_release_and_rewrites_version_and_tags(tmp_path, capsys):
+    root = _tree(tmp_path)
+    assert main(["new", "demo-nv", "25.03", "--releases", str(root)]) == 0
+    out = capsys.readouterr().out
+    path = root / "demo-nv" / "25.03.yaml"
+    assert out.splitlines()[0] == f"wrote {path} from {root / 'demo-nv' / '25.02.yaml'}"
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("# yaml-language-server: $schema=../../schema/release.schema.json\n")
+    data = yaml.safe_load(text)
+    assert (data["version"], data["status"], data["cuda"]) == ("25.03", "current", "12.8")
+    assert data["image_tags"] == [
+        {"tag": "25.03-serverless", "reference": "registry.example.com/demo/demo-nv:25.03-serverless"},
+        {"tag": "25.03", "reference": "registry.example.com/demo/demo-nv:25.03"},
+    ]
+    assert data["driver"] == {"vendor": "nvidia", "minimum": "570"}
+    assert [c["version"] for c in data["components"]] == ["2.7.1", "12.8.0", "0.8.2"]
+    assert data["known_issues"] == ["todo.lingjun-kb-new"]
+    assert data["summary"]["en"].startswith("TODO(lingjun-kb new)")
+
+
+def test_new_draft_fails_validation_until_filled(tmp_path, capsys):
+    root = _tree(tmp_path)
+    assert main(["new", "demo-nv", "25.03", "--releases", str(root)]) == 0
+    capsys.readouterr()
+    path = root / "demo-nv" / "25.03.yaml"
+    assert main(["validate", "-q", "--format", "json", str(path)]) == 1
+    problems = json.loads(capsys.readouterr().out)
+    fields = sorted(p["field"] for p in problems if p["rule"] == "data.placeholder")
+    assert fields == ["bug_fixes.0.text.en", "bug_fixes.0.text.zh", "highlights.0.text.en", "highlights.0.text.zh",
+                      "known_issues.0", "sources.0.title", "summary.en", "summary.zh"]
+    assert all(p["path"] == str(path) and p["line"] for p in problems)
+
+
+def test_new_refuses_to_overwrite_and_leaves_the_file_alone(tmp_path, capsys):
+    root = _tree(tmp_path)
+    existing = root / "demo-nv" / "25.02.yaml"
+    before = existing.read_bytes()
+    assert main(["new", "demo-nv", "25.02", "--releases", str(root)]) == 1
+    assert "already exists; refusing to overwrite it" in capsys.readouterr().err
+    assert existing.read_bytes() == before
+    assert sorted(p.name for p in existing.parent.iterdir()) == ["25.01.yaml", "25.02.yaml"]  # no temp file left
+
+
+def test_new_refuses_unknown_family_bad_version_and_no_previous(tmp_path, capsys):
+    root = _tree(tmp_path)
+    assert main(["new", "demo-gpu", "25.03", "--releases", str(root)]) == 1
+    assert "family 'demo-gpu' is not in" in capsys.readouterr().err
+    assert main(["new", "demo-nv", "25.3", "--releases", str(root)]) == 1
+    assert "version '25.3' is not YY.MM" in capsys.readouterr().err
+    assert main(["new", "demo-nv", "24.12", "--releases", str(root)]) == 1
+    assert "no release of demo-nv older than 24.12" in capsys.readouterr().err
+    assert not (root / "demo-nv" / "24.12.yaml").exists()
