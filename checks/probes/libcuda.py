@@ -19,7 +19,6 @@ probe timeout.
 
 from __future__ import annotations
 
-import ctypes
 from typing import Any, Optional
 
 from lingjun.checks.facts import LibcudaFacts, ProbeRecord
@@ -55,10 +54,12 @@ def mapped_path(fragment: str) -> Optional[str]:
 
 
 def _cuda_error(lib: Any, code: int) -> str:
+    import ctypes
+
     name = ctypes.c_char_p()
     try:
         lib.cuGetErrorName(code, ctypes.byref(name))
-        text = name.value.decode("ascii", "replace") if name.value else f"CUDA error"
+        text = name.value.decode("ascii", "replace") if name.value else "CUDA error"
     except (AttributeError, OSError):
         text = "CUDA error"
     return f"{text} ({code})"
@@ -80,6 +81,7 @@ def probe(env: ProbeEnv, record: ProbeRecord) -> dict[str, Any]:
 
 
 def _query_live(facts: LibcudaFacts) -> None:
+    import ctypes
     import os
 
     try:

@@ -18,7 +18,6 @@ name (``libnvidia-ml.so.550.144`` -> ``library_version = "550.144"``).
 
 from __future__ import annotations
 
-import ctypes
 import os
 from typing import Any, Optional
 
@@ -54,10 +53,6 @@ BRANDS = {
 _BUFFER = 96
 
 
-class _Memory(ctypes.Structure):
-    _fields_ = [("total", ctypes.c_ulonglong), ("free", ctypes.c_ulonglong), ("used", ctypes.c_ulonglong)]
-
-
 def brand_name(value: int) -> str:
     """The lower-case brand name for an ``nvmlBrandType_t`` value (``"unknown"`` for values not in the table)."""
     return BRANDS.get(value, "unknown")
@@ -85,6 +80,8 @@ def _query(env: ProbeEnv) -> NvmlFacts:
 
 
 def _text(func: Any, *args: Any) -> Optional[str]:
+    import ctypes
+
     buf = ctypes.create_string_buffer(_BUFFER)
     if func(*args, buf, ctypes.c_uint(_BUFFER)) != 0:
         return None
@@ -92,6 +89,8 @@ def _text(func: Any, *args: Any) -> Optional[str]:
 
 
 def _query_live(env: ProbeEnv, facts: NvmlFacts) -> None:
+    import ctypes
+
     try:
         lib = ctypes.CDLL(SONAME)
     except OSError:
@@ -131,7 +130,12 @@ def _query_live(env: ProbeEnv, facts: NvmlFacts) -> None:
         lib.nvmlShutdown()
 
 
-def _device(env: ProbeEnv, lib: Any, index: int, handle: ctypes.c_void_p) -> GpuFacts:
+def _device(env: ProbeEnv, lib: Any, index: int, handle: Any) -> GpuFacts:
+    import ctypes
+
+    class _Memory(ctypes.Structure):  # nvmlMemory_t
+        _fields_ = [("total", ctypes.c_ulonglong), ("free", ctypes.c_ulonglong), ("used", ctypes.c_ulonglong)]
+
     gpu = GpuFacts(index=index, name=_text(lib.nvmlDeviceGetName, handle))
     brand = ctypes.c_int(-1)
     if lib.nvmlDeviceGetBrand(handle, ctypes.byref(brand)) == 0:

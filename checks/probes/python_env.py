@@ -9,7 +9,6 @@ found under the root (major.minor only); the rest stays None.  Fills ``python``.
 
 from __future__ import annotations
 
-import platform
 import re
 import sys
 from typing import Any
@@ -37,7 +36,7 @@ def probe(env: ProbeEnv, record: ProbeRecord) -> dict[str, Any]:
         "python": PythonFacts(
             version=f"{info.major}.{info.minor}.{info.micro}" + ("" if info.releaselevel == "final" else f"{info.releaselevel[0]}{info.serial}"),
             version_full=sys.version.splitlines()[0],
-            implementation=platform.python_implementation().lower(),
+            implementation=sys.implementation.name,
             executable=sys.executable or None,
             prefix=sys.prefix,
             base_prefix=getattr(sys, "base_prefix", sys.prefix),
