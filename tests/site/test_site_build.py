@@ -46,8 +46,8 @@ def test_language_settings_and_switcher(built_site):
     en = (site / "releases/training-nv-pytorch/25.07/index.html").read_text(encoding="utf-8")
     zh = (site / "zh/releases/training-nv-pytorch/25.07/index.html").read_text(encoding="utf-8")
     assert '<html lang="en"' in en and '<html lang="zh"' in zh
-    assert 'href="../../../zh/releases/training-nv-pytorch/25.07/" hreflang="zh" class="md-select__link' in en
-    assert 'href="../../../../releases/training-nv-pytorch/25.07/" hreflang="en" class="md-select__link' in zh
+    assert 'href="../../../zh/releases/training-nv-pytorch/25.07/" hreflang="zh" target="_self" class="md-select__link' in en
+    assert 'href="../../../../releases/training-nv-pytorch/25.07/" hreflang="en" target="_self" class="md-select__link' in zh
     index = json.loads((site / "zh/search/search_index.json").read_text(encoding="utf-8"))
     assert index["config"]["lang"] == ["zh"] and "\\u200b" in index["config"]["separator"]
     words = (build / "jieba-user-dict.txt").read_text(encoding="utf-8").split()

@@ -1,0 +1,164 @@
+"""The built site in a real browser: headless Chromium (Debian package) driven by Playwright.
+
+Needs ``/usr/bin/chromium`` (``apt-get install -y chromium``); Playwright's
+own browser download is never used.  Skipped only when Chromium is missing
+and the ``CI`` environment variable is not set; in CI it must run.
+Screenshots go to ``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = REPO / "test-artifacts"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+if not CHROMIUM.exists() and not os.environ.get("CI"):
+    pytest.skip("headless Chromium not installed at /usr/bin/chromium (apt-get install -y chromium); "
+                "the browser test runs whenever it is, and always in CI", allow_module_level=True)
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 - signature of the base class
+        pass
+
+
+@pytest.fixture(scope="module")
+def server(built_site):
+    site, _ = built_site
+    handler = functools.partial(_QuietHandler, directory=str(site))
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+    httpd.server_close()
+    thread.join(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture()
+def page(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.lj_errors = []  # type: ignore[attr-defined]
+    page.lj_dialogs = []  # type: ignore[attr-defined]
+    page.on("console", lambda msg: msg.type == "error" and page.lj_errors.append(msg.text))
+    page.on("pageerror", lambda exc: page.lj_errors.append(str(exc)))
+
+    def on_dialog(dialog):
+        page.lj_dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", on_dialog)
+    yield page
+    context.close()
+
+
+def shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"site-{name}.png"), full_page=True)
+
+
+@pytest.mark.parametrize("path,name,lang,heading", [
+    ("", "home-en", "en", "Lingjun and ACS AI container images"),
+    ("zh/", "home-zh", "zh", "灵骏与 ACS AI 容器镜像"),
+    ("releases/training-nv-pytorch/25.07/", "release-en", "en", "training-nv-pytorch 25.07"),
+    ("zh/drivers/", "drivers-zh", "zh", "驱动兼容性"),
+])
+def test_pages_render_without_console_errors(server, page, path, name, lang, heading):
+    page.goto(server + path)
+    page.wait_for_load_state("networkidle")
+    assert page.locator("h1").first.inner_text().replace("¶", "").strip() == heading
+    assert page.locator("html").get_attribute("lang") == lang
+    shot(page, name)
+    assert page.lj_errors == []
+
+
+def test_language_switcher_keeps_the_release(server, page):
+    page.goto(server + "releases/training-nv-pytorch/25.07/")
+    page.locator(".md-header__option .md-select").hover()
+    page.locator("a.md-select__link[hreflang=zh]").click()
+    page.wait_for_load_state("networkidle")
+    assert page.url == server + "zh/releases/training-nv-pytorch/25.07/"
+    assert page.locator("h2#driver").inner_text().startswith("驱动要求")
+    shot(page, "release-zh")
+    page.locator(".md-header__option .md-select").hover()
+    page.locator("a.md-select__link[hreflang=en]").click()
+    page.wait_for_load_state("networkidle")
+    assert page.url == server + "releases/training-nv-pytorch/25.07/"
+    assert page.lj_errors == []
+
+
+def _search(page, base: str, query: str) -> list[tuple[str, str]]:
+    page.goto(base)
+    page.wait_for_load_state("networkidle")
+    box = page.locator("input.md-search__input")
+    box.click()
+    box.fill(query)
+    box.press("End")  # a key event makes the search run (fill alone does not)
+    page.wait_for_selector(".md-search-result__item", timeout=15000)
+    items = page.locator(".md-search-result__item > a")
+    return [(items.nth(i).get_attribute("href") or "", items.nth(i).inner_text()) for i in range(items.count())]
+
+
+def test_search_english(server, page):
+    results = _search(page, server, "deepspeed")
+    shot(page, "search-en")
+    assert results
+    assert all("/zh/" not in href for href, _ in results)
+    assert any("DeepSpeed" in text or "deepspeed" in text.lower() for _, text in results)
+    assert page.lj_errors == []
+
+
+def test_search_chinese(server, page):
+    results = _search(page, server + "zh/", "驱动")
+    shot(page, "search-zh")
+    assert results
+    assert all("/zh/" in href for href, _ in results)
+    assert any("驱动" in text for _, text in results)
+    assert page.lj_errors == []
+
+
+def test_record_text_with_script_is_shown_as_text(server, page):
+    page.goto(server + "releases/training-nv-pytorch/25.07/")
+    page.wait_for_load_state("networkidle")
+    body = page.locator("article").inner_text()
+    assert "<script>alert(1)</script>" in body
+    assert "[x](javascript:alert(1))" in body
+    assert page.locator("article script").count() == 0
+    assert page.locator("a[href^='javascript']").count() == 0
+    assert page.lj_dialogs == []
+    page.goto(server + "known-issues/")
+    page.wait_for_load_state("networkidle")
+    assert "<script>alert(1)</script>" in page.locator("article").inner_text()
+    assert page.lj_dialogs == []
+
+
+def test_compare_picker(server, page):
+    page.goto(server + "compare/?old=training-nv-pytorch:25.02&new=training-nv-pytorch:25.07")
+    page.wait_for_selector(".lj-compare-result table")
+    rows = page.locator(".lj-compare-result tbody tr")
+    texts = [rows.nth(i).inner_text() for i in range(rows.count())]
+    assert any(t.startswith("vLLM") and "upgraded" in t and "0.7.2" in t and "0.9.2" in t for t in texts)
+    shot(page, "compare-en")
+    assert page.lj_errors == []
