@@ -99,6 +99,7 @@ def build_language(
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
 
+    logging.getLogger("jieba").setLevel(logging.WARNING)  # its "Building prefix dict" chatter
     collector = _Collector()
     logger = logging.getLogger("mkdocs")
     logger.addHandler(collector)
