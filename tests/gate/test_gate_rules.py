@@ -99,3 +99,10 @@ def test_unresolvable_rule_error_becomes_internal_problem(tree, monkeypatch):
     monkeypatch.setitem(rules, "data.sources", type(broken)(broken.id, broken.severity, broken.description, explode))
     problems = _gate(tree())
     assert [(p.rule, p.message) for p in problems] == [("internal", "rule data.sources failed: RuntimeError: boom")]
+
+
+def test_family_whose_newest_record_is_superseded_is_info_not_error(tree):
+    # training-xpu-pytorch 25.05 links a later 25.06 we hold no facts for: no record is `current`.
+    found = [p for p in _gate(tree("single-current/none")) if p.rule == "data.single-current"]
+    assert [(p.severity, p.line, p.col) for p in found] == [(Severity.info, 4, 9)]
+    assert "its newest record 25.02 is superseded" in found[0].message
