@@ -99,7 +99,6 @@ def build_language(
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
 
-    logging.getLogger("jieba").setLevel(logging.WARNING)  # its "Building prefix dict" chatter
     collector = _Collector()
     logger = logging.getLogger("mkdocs")
     logger.addHandler(collector)
@@ -112,6 +111,8 @@ def build_language(
                 nav=nav,
                 strict=True,
             )
+            # jieba (imported by the search plugin above) logs its dictionary loading at DEBUG
+            logging.getLogger("jieba").setLevel(logging.WARNING)
             for name, plugin in config.plugins.items():
                 if name.endswith("search") and hasattr(plugin.config, "jieba_dict_user"):
                     plugin.config.jieba_dict_user = str(jieba_dict)
