@@ -5,9 +5,6 @@ from __future__ import annotations
 import re
 from typing import Iterator, Optional
 
-from packaging.markers import InvalidMarker, UndefinedComparison, UndefinedEnvironmentName
-from packaging.requirements import InvalidRequirement, Requirement
-
 from lingjun.checks.context import CheckContext
 from lingjun.checks.facts import Facts
 from lingjun.checks.findings import Finding, Severity
@@ -20,10 +17,21 @@ RULE = "packages.extension-abi"
 AREA = "libraries"
 
 _TE_CORE = re.compile(r"^transformer-engine-cu\d+$")
+_SEPARATORS = re.compile(r"[-_.]+")
+# The name at the start of a PEP 508 requirement exactly as packaging's parser reads it: optional spaces or tabs,
+# then its IDENTIFIER token (packaging/_tokenizer.py DEFAULT_RULES).  Every requirement packaging accepts has
+# this match as its name, so a line whose match is not a target name cannot be a pin on a target.
+_LEADING_NAME = re.compile(r"[ \t]*(\b[a-zA-Z0-9][a-zA-Z0-9._-]*\b)")
 
 
 def _norm(name: str) -> str:
-    return re.sub(r"[-_.]+", "-", name).lower()
+    return _SEPARATORS.sub("-", name).lower()
+
+
+def _may_name(line: str, targets: set[str]) -> bool:
+    """Cheap pre-check: whether ``line`` can be a requirement on one of ``targets`` (False means it is not one)."""
+    match = _LEADING_NAME.match(line)
+    return match is not None and _norm(match.group(1)) in targets
 
 
 def _marker_env(facts: Facts) -> dict[str, str]:
@@ -39,6 +47,8 @@ def _marker_env(facts: Facts) -> dict[str, str]:
 
 def _pin_target(line: str) -> str:
     """Normalised name a ``Requires-Dist`` line is about ("" when unreadable)."""
+    from packaging.requirements import InvalidRequirement, Requirement
+
     try:
         return _norm(Requirement(line).name)
     except InvalidRequirement:
@@ -63,6 +73,11 @@ def _unsatisfied_pins(facts: Facts, targets: set[str]) -> Iterator[tuple[str, st
         installed_versions["torch"] = facts.torch.version
     for dist in facts.distributions:
         for line in dist.requires:
+            if not _may_name(line, targets):
+                continue  # packaging would read another name (or none): not a pin on a target
+            from packaging.markers import InvalidMarker, UndefinedComparison, UndefinedEnvironmentName
+            from packaging.requirements import InvalidRequirement, Requirement
+
             try:
                 req = Requirement(line)
             except InvalidRequirement:
@@ -169,11 +184,18 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                 observed=pkg.installed.version, expected=pkg.published, links=[component_url(ctx, pkg.id, pkg.published)],
             )
     targets = _abi_targets(ctx)
-    if any(_pin_target(line) in targets for d in facts.distributions for line in d.requires if _norm(d.name) not in targets):
+    if any(
+        _may_name(line, targets) and _pin_target(line) in targets
+        for d in facts.distributions
+        if _norm(d.name) not in targets
+        for line in d.requires
+    ):
         checked = True
     for dist_name, requirement, version, target_version in _unsatisfied_pins(facts, targets):
         checked = True
         failed = True
+        from packaging.requirements import Requirement
+
         target = Requirement(requirement).name
         exact = "==" in requirement or _norm(target) != "torch"
         yield make(
