@@ -231,12 +231,18 @@ def decide(
     gpus: Iterable[Any] = (),
     record: Optional[dict] = None,
     compat_present: Optional[bool] = None,
+    compat_in_use: Optional[bool] = None,
 ) -> CompatDecision:
     """Decide how (and whether) ``image_cuda`` runs on kernel ``driver``.
 
     ``gpus`` are objects with ``name`` and ``brand`` attributes
     (:class:`~lingjun.checks.facts.GpuFacts`); ``compat_present`` says
-    whether the image carries cuda-compat libraries (None: unknown).
+    whether the image carries cuda-compat libraries (None: unknown);
+    ``compat_in_use`` whether the ``libcuda.so.1`` the loader resolves is
+    the cuda-compat one.  When the compat library is in use and forward
+    compatibility holds (data center GPU, admitted branch), the mode is
+    ``forward`` even where minor-version compatibility would also apply:
+    the compat user-mode driver gives the full feature set.
     """
     classes = [gpu_class(getattr(g, "name", None), getattr(g, "brand", None)) for g in gpus]
     required = toolkit_min_driver(image_cuda, ref)
@@ -247,11 +253,8 @@ def decide(
         native = max_native_cuda(driver, ref)
         if native is not None and native.major_minor >= image_cuda.major_minor:
             return CompatDecision("native", True, required, floor, gpu_classes=classes)
-    if floor is not None and driver.satisfies_minimum(floor):
-        return CompatDecision("minor-version", True, required, floor, gpu_classes=classes)
     if required is None and floor is None:
         return CompatDecision("unknown", False, None, None, gpu_classes=classes)
-    # forward compatibility is the only way left
     missing: list[str] = []
     if not classes or GPU_UNKNOWN in classes:
         missing.append("data center GPU (not determined)")
@@ -260,7 +263,12 @@ def decide(
     admitted, where = forward_admitted(driver, image_cuda, record, ref)
     if admitted is not True:
         missing.append("admitted driver branch")
-    if compat_present is not True:
+    if compat_present is not True and compat_in_use is not True:
         missing.append("cuda-compat package")
+    if compat_in_use is True and not missing:
+        return CompatDecision("forward", True, required, floor, [], where, classes)
+    if floor is not None and driver.satisfies_minimum(floor):
+        return CompatDecision("minor-version", True, required, floor, gpu_classes=classes)
+    # forward compatibility is the only way left
     mode = "forward" if not missing else "unsupported"
     return CompatDecision(mode, not missing, required, floor, missing, where if admitted else "", classes)

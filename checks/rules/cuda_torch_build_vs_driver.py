@@ -49,7 +49,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                    "无法得知驱动支持的 CUDA 版本，未比较 torch 的 CUDA。", observed=observed)
         return
     decision = decide(built, kmod, ctx.data.cuda_drivers, gpus=ctx.facts.gpus, record=ctx.record,
-                      compat_present=compat_present(ctx.facts)) if kmod else None
+                      compat_present=compat_present(ctx.facts),
+               compat_in_use=ctx.facts.libcuda.is_forward_compat) if kmod else None
     if decision is not None and decision.mode == "unknown":
         decision = None
     if decision is None:

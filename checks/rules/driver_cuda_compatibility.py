@@ -45,7 +45,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                    f"无法解析内核驱动版本（{ctx.facts.driver_version!r}）。")
         return
     d = decide(cuda, driver, ctx.data.cuda_drivers, gpus=ctx.facts.gpus, record=ctx.record,
-               compat_present=compat_present(ctx.facts))
+               compat_present=compat_present(ctx.facts),
+               compat_in_use=ctx.facts.libcuda.is_forward_compat)
     observed = f"CUDA {cuda} ({cuda_from}) on driver {driver}"
     expected = f">= {d.required}" if d.required else None
     if d.mode == "native":

@@ -47,7 +47,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         return
     cuda, _ = image_cuda(ctx)
     decision = decide(cuda, driver, ctx.data.cuda_drivers, gpus=ctx.facts.gpus, record=record,
-                      compat_present=compat_present(ctx.facts)) if cuda else None
+                      compat_present=compat_present(ctx.facts),
+               compat_in_use=ctx.facts.libcuda.is_forward_compat) if cuda else None
     links = [nvidia_url(ctx, "toolkit"), nvidia_url(ctx, "minor")]
     if decision is not None and decision.mode == "forward":
         yield make(

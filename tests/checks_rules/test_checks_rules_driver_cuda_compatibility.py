@@ -35,3 +35,19 @@ def test_unsupported_names_the_branch_needed():
     f = kit.run("driver.cuda-compatibility", _ctx("470.86", GF, cuda="12.8"))
     assert kit.severities(f) == ["error"] and "R570" in f[0].message.en and "570.26" in f[0].message.en
     kit.assert_bilingual(f)
+
+
+def test_compat_libcuda_in_use_on_data_center_gpu_is_forward_not_minor_version():
+    # CUDA 12.8 on R535 qualifies for minor-version compatibility, but when the
+    # loader resolves the image's cuda-compat libcuda on an admitted branch the
+    # full feature set is available: forward compatibility, not a warning.
+    ctx = _ctx("535.104.05", DC, compat=True)
+    ctx.facts.libcuda.path = "/usr/local/cuda/compat/libcuda.so.1"
+    ctx.facts.libcuda.is_forward_compat = True
+    f = kit.run("driver.cuda-compatibility", ctx)
+    assert kit.severities(f) == ["ok"] and "forward compatibility" in f[0].message.en
+
+
+def test_compat_present_but_not_in_use_stays_minor_version():
+    f = kit.run("driver.cuda-compatibility", _ctx("535.104.05", DC, compat=True))
+    assert kit.severities(f) == ["warning"] and "minor version compatibility" in f[0].message.en
