@@ -25,6 +25,7 @@ from lingjun.schema.models import (
     ReleaseRecord,
 )
 
+from lingjun.generator.site.branch_lifecycle import BranchLifecycle, branch_lifecycle
 from lingjun.generator.site.diff import ReleaseDiff, diff_releases, entry_key
 from lingjun.generator.site.driver_matrix import MatrixCell, classify_branch, matrix_branches
 from lingjun.generator.site.nav import STATIC_PAGES, NavSection, PageSpec, SiteMap
@@ -132,6 +133,8 @@ class SiteModel:
     compare_data: dict = field(default_factory=dict)
     #: checker rule id -> releases with a usage note enforced by it (family order, newest first)
     usage_by_rule: dict[str, list[ReleaseRecord]] = field(default_factory=dict)
+    #: the driver branch lifecycle table (None without ``driver-branches.yaml``)
+    lifecycle: Optional[BranchLifecycle] = None
 
     def view(self, record: ReleaseRecord) -> ReleaseView:
         """The view of one release."""
@@ -330,4 +333,5 @@ def build_site_model(kb: KnowledgeBase) -> SiteModel:
         timelines=timelines,
         compare_data=_compare_data(kb, families, by_family),
         usage_by_rule=usage_by_rule,
+        lifecycle=branch_lifecycle(kb.driver_branches),
     )

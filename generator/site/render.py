@@ -12,6 +12,7 @@ printing nothing.  Templates live in ``templates/`` next to this module.
 from __future__ import annotations
 
 import json
+import re
 import posixpath
 from pathlib import Path
 from typing import Any, Callable, Iterator, Optional
@@ -47,13 +48,31 @@ def _localize(lang: str) -> Callable[[Any], Optional[str]]:
 
 
 def _join(values: Any, separator: str = ", ") -> Markup:
-    """``join`` that escapes each item for Markdown (Jinja's own only HTML-escapes)."""
-    return Markup(escape.md_text(separator) if separator.strip() else separator).join(escape.finalize(v) for v in values)
+    """``join`` that escapes each item for Markdown (Jinja's own only HTML-escapes).
+
+    The separator is escaped too, keeping its surrounding blanks (``", "``).
+    """
+    core = separator.strip()
+    sep = separator.replace(core, str(escape.md_text(core)), 1) if core else separator
+    return Markup(sep).join(escape.finalize(v) for v in values)
 
 
 def _join_title(parts: Any) -> Markup:
     """Front-matter title: the parts joined by a space, as a JSON (hence YAML) string."""
     return Markup(json.dumps(" ".join(str(p) for p in parts), ensure_ascii=False))
+
+
+#: a blank after full-width punctuation (Chinese pages): "说明： R575" -> "说明：R575"
+_BLANK_AFTER_FULLWIDTH = re.compile(r"(?<=[：，。；、）])[ \t]+(?=\S)")
+
+
+def tidy_chinese(text: str) -> str:
+    """Drop blanks that follow full-width punctuation (they come from joining template pieces).
+
+    Only ASCII blanks directly after ``：，。；、）`` and before more text on the
+    same line are removed; line structure (tables, lists, code) is unchanged.
+    """
+    return _BLANK_AFTER_FULLWIDTH.sub("", text)
 
 
 def make_environment() -> Environment:
@@ -152,4 +171,5 @@ def render_pages(site: SiteModel, lang: str, env: Optional[Environment] = None) 
             context["family"] = site.kb.families[key]
         elif kind == "component":
             context["component"] = site.kb.components[key]
-        yield page, template.render(context)
+        text = template.render(context)
+        yield page, tidy_chinese(text) if lang == "zh" else text

@@ -97,6 +97,9 @@ _S = {
     "change.removed": ("removed", "移除"),
     "change.changed": ("changed (not comparable)", "变化（无法比较）"),
     "change.unchanged": ("unchanged", "未变"),
+    # punctuation
+    "list_sep": (", ", "、"),
+    "sentence_end": (".", "。"),
     # home
     "home.title": ("Lingjun and ACS AI container images", "灵骏与 ACS AI 容器镜像"),
     "home.intro": ("Release notes, component versions, driver compatibility and known issues of Alibaba Cloud's AI container images, generated from typed release records. Every value is taken from an official page; where a page does not say, the site says so.", "阿里云 AI 容器镜像的发布记录、组件版本、驱动兼容性与已知问题，由结构化的版本记录生成。每个数值都取自官方页面；页面未说明的内容，本站也如实注明。"),
@@ -215,10 +218,13 @@ _S = {
     "drivers.not_stated": ("No driver requirement is stated for:", "以下版本未说明驱动要求："),
     "drivers.branches": ("Driver branch lifecycle", "驱动分支生命周期"),
     "drivers.type": ("Type", "类型"),
-    "drivers.eol": ("End of life", "停止维护"),
-    "drivers.eol_yes": ("reached", "已停止维护"),
-    "drivers.eol_no": ("supported", "仍在维护"),
-    "drivers.eol_planned": ("until", "维护至"),
+    "drivers.branches_intro": ("Branch type and end of life as NVIDIA's data center driver documentation listed them when this table was compiled (source below). The site states NVIDIA's dates and does not compare them with today's date; whether a date has passed depends on when you read this. lingjun-check compares the date with the current day where it runs:", "分支类型与停止支持时间均按编写本表时 NVIDIA 数据中心驱动文档的记载（来源见下文）。本站只列出 NVIDIA 给出的日期，不与当天日期比较；日期是否已过取决于阅读时间。lingjun-check 运行时会将该日期与当天日期比较，规则见"),
+    "drivers.eol": ("End of life", "停止支持"),
+    "drivers.eol.date": ("{month} (NVIDIA's date)", "{month}（NVIDIA 公布的日期）"),
+    "drivers.eol.listed": ("listed as end of life by NVIDIA (no date given)", "NVIDIA 已将其列为停止支持（未给出日期）"),
+    "drivers.eol.disputed": ("no end-of-life date recorded: NVIDIA's pages disagree", "未记录停止支持日期：NVIDIA 各页面说法不一"),
+    "drivers.eol.none": ("no end-of-life date announced", "NVIDIA 尚未公布停止支持日期"),
+    "drivers.listed_only": ("Also listed as end of life by NVIDIA, with no date, type or CUDA data:", "NVIDIA 还将以下分支列为停止支持（无日期、类型或 CUDA 数据）："),
     "drivers.max_cuda": ("Newest CUDA major without cuda-compat", "无需 cuda-compat 的最高 CUDA 主版本"),
     "drivers.sources": ("Sources of the reference tables", "参考表来源"),
     # components

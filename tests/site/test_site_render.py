@@ -132,3 +132,18 @@ def test_hand_written_pages_exist_in_both_languages():
     en = {p.relative_to(REPO / "docs" / "en") for p in (REPO / "docs" / "en").rglob("*.md")}
     zh = {p.relative_to(REPO / "docs" / "zh") for p in (REPO / "docs" / "zh").rglob("*.md")}
     assert en == zh and en
+
+
+def test_join_keeps_the_blanks_of_its_separator():
+    from lingjun.generator.site.render import _join
+
+    assert str(_join(["H20", "A|B"], ", ")) == "H20, A&#124;B"
+    assert str(_join(["R575", "R570"], "、")) == "R575、R570"
+
+
+def test_tidy_chinese_drops_blanks_after_fullwidth_punctuation_only():
+    from lingjun.generator.site.render import tidy_chinese
+
+    assert tidy_chinese("以下版本未说明驱动要求： [25.05](x)") == "以下版本未说明驱动要求：[25.05](x)"
+    assert tidy_chinese("| 说明。 |\n- a, b") == "| 说明。|\n- a, b"
+    assert tidy_chinese("结尾。\n下一行") == "结尾。\n下一行"
