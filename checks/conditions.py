@@ -15,8 +15,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from packaging.specifiers import InvalidSpecifier, SpecifierSet
-
 from lingjun.checks.facts import Facts
 from lingjun.checks.installed import installed_component
 from lingjun.checks.record_view import cpu_arch
@@ -58,6 +56,8 @@ def evaluate(
 
     for cid, spec_text in (condition.get("components") or {}).items():
         label = f"{cid} {spec_text}"
+        from packaging.specifiers import InvalidSpecifier, SpecifierSet  # lazy: packaging.specifiers imports packaging.tags
+
         try:
             spec = SpecifierSet(str(spec_text))
         except InvalidSpecifier:

@@ -10,23 +10,28 @@ from __future__ import annotations
 import re
 from typing import Callable, Optional
 
-from packaging.requirements import InvalidRequirement, Requirement
-
 from lingjun.checks.context import CheckContext
 from lingjun.checks.native_version import Triple
 from lingjun.checks.record_view import record_components
+from lingjun.checks.requirement_name import leading_name
 
 __all__ = ["expected_version"]
 
 
 def _torch_pin(ctx: CheckContext, wheel_prefix: str) -> Optional[str]:
     torch = ctx.facts.distribution("torch")
+    wheel = re.compile(rf"^{wheel_prefix}-cu\d+$")
     for line in (torch.requires if torch else []):
+        name = leading_name(line)
+        if name is None or not wheel.match(name):
+            continue  # a valid requirement has this name (see requirement_name): not a pin on the wheel
+        from packaging.requirements import InvalidRequirement, Requirement
+
         try:
             req = Requirement(line)
         except InvalidRequirement:
             continue
-        if re.match(rf"^{wheel_prefix}-cu\d+$", re.sub(r"[-_.]+", "-", req.name).lower()):
+        if wheel.match(re.sub(r"[-_.]+", "-", req.name).lower()):
             for spec in req.specifier:
                 if spec.operator in ("==", "==="):
                     return spec.version

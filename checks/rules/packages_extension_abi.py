@@ -9,6 +9,7 @@ from lingjun.checks.context import CheckContext
 from lingjun.checks.facts import Facts
 from lingjun.checks.findings import Finding, Severity
 from lingjun.checks.registry import rule
+from lingjun.checks.requirement_name import leading_name, normalise
 from lingjun.checks.rules._finding import component_url, make
 from lingjun.checks.rules._packages import record_packages
 from lingjun.checks.version_match import parse_version, same_version
@@ -17,21 +18,12 @@ RULE = "packages.extension-abi"
 AREA = "libraries"
 
 _TE_CORE = re.compile(r"^transformer-engine-cu\d+$")
-_SEPARATORS = re.compile(r"[-_.]+")
-# The name at the start of a PEP 508 requirement exactly as packaging's parser reads it: optional spaces or tabs,
-# then its IDENTIFIER token (packaging/_tokenizer.py DEFAULT_RULES).  Every requirement packaging accepts has
-# this match as its name, so a line whose match is not a target name cannot be a pin on a target.
-_LEADING_NAME = re.compile(r"[ \t]*(\b[a-zA-Z0-9][a-zA-Z0-9._-]*\b)")
-
-
-def _norm(name: str) -> str:
-    return _SEPARATORS.sub("-", name).lower()
+_norm = normalise
 
 
 def _may_name(line: str, targets: set[str]) -> bool:
     """Cheap pre-check: whether ``line`` can be a requirement on one of ``targets`` (False means it is not one)."""
-    match = _LEADING_NAME.match(line)
-    return match is not None and _norm(match.group(1)) in targets
+    return leading_name(line) in targets
 
 
 def _marker_env(facts: Facts) -> dict[str, str]:

@@ -1,0 +1,42 @@
+"""The distribution name at the start of a ``Requires-Dist`` line, read without parsing the whole requirement.
+
+Building a :class:`packaging.requirements.Requirement` costs tens of
+microseconds per line (and importing its parser, markers and specifiers
+about 15 ms); a container holds hundreds of ``Requires-Dist`` lines, of
+which the rules need only those naming a few distributions (torch, its
+extensions, the ``nvidia-*`` wheels).  :func:`leading_name` reads the name
+the way packaging's own parser does (``packaging/_tokenizer.py``: optional
+spaces or tabs, then the ``IDENTIFIER`` token
+``\\b[a-zA-Z0-9][a-zA-Z0-9._-]*\\b``), so for every line that packaging
+accepts, ``leading_name(line) == Requirement(line).name``.  A rule can
+therefore skip a line whose leading name is not one it looks for and build
+the full ``Requirement`` only for the rest, with the same result as parsing
+every line.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+__all__ = ["leading_name", "normalise"]
+
+_LEADING_NAME = re.compile(r"[ \t]*(\b[a-zA-Z0-9][a-zA-Z0-9._-]*\b)")
+_SEPARATORS = re.compile(r"[-_.]+")
+
+
+def normalise(name: str) -> str:
+    """PEP 503 normalised form of a distribution name: runs of ``-_.`` become ``-``, lower case."""
+    return _SEPARATORS.sub("-", name).lower()
+
+
+def leading_name(line: str) -> Optional[str]:
+    """The PEP 503 normalised name a requirement line starts with, or None when it starts with no name.
+
+    The line may still be an invalid requirement (a valid one always has this name).
+
+    >>> leading_name("Torch_Vision (>=0.15) ; extra == 'x'"), leading_name("  nvidia-nccl-cu12==2.27.3"), leading_name("==1")
+    ('torch-vision', 'nvidia-nccl-cu12', None)
+    """
+    match = _LEADING_NAME.match(line)
+    return _SEPARATORS.sub("-", match.group(1)).lower() if match else None
