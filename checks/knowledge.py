@@ -24,8 +24,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Iterable, Optional
+from typing import TYPE_CHECKING, Any, Iterable, Optional
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 BUNDLE_FORMAT = "lingjun-kb/bundle/1"
 
@@ -49,6 +51,8 @@ class KnowledgeData:
         Raises:
             BundleError: when the file cannot be read or is not a bundle.
         """
+        from pathlib import Path  # only for --data; the embedded bundle is read without pathlib
+
         try:
             raw = json.loads(Path(path).read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:

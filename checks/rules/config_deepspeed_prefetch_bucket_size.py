@@ -10,18 +10,19 @@ PR #33402; checked in the published wheels: 4.44.2 fills the float,
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Iterator, Optional
+from typing import TYPE_CHECKING, Iterator, Optional
 
 from packaging.version import Version
 
-from lingjun.checks import deepspeed_config
 from lingjun.checks.context import CheckContext
 from lingjun.checks.findings import Finding, Severity
 from lingjun.checks.record_view import usage_note
 from lingjun.checks.registry import rule
 from lingjun.checks.rules._finding import make
 from lingjun.checks.version_match import parse_version
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 RULE = "config.deepspeed-prefetch-bucket-size"
 AREA = "config"
@@ -32,7 +33,9 @@ TRANSFORMERS_FIX = "https://github.com/huggingface/transformers/pull/33402"
 DEEPSPEED_ISSUE = "https://github.com/deepspeedai/DeepSpeed/issues/6525"
 
 
-def _config_path(ctx: CheckContext, given: str) -> Path:
+def _config_path(ctx: CheckContext, given: str) -> "Path":
+    from pathlib import Path  # only with --deepspeed-config
+
     path = Path(given)
     root = ctx.options.root or "/"
     if root in ("", "/"):
@@ -54,6 +57,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     given = ctx.options.deepspeed_config
     if not given:
         return
+    from lingjun.checks import deepspeed_config  # only with --deepspeed-config
+
     path = _config_path(ctx, given)
     try:
         config = deepspeed_config.load(path)
