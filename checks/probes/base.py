@@ -36,6 +36,7 @@ __all__ = ["ProbeEnv", "DEFAULT_TIMEOUT_S", "describe_os_error"]
 DEFAULT_TIMEOUT_S = 3.0
 
 _MAX_LINKS = 40
+_READ_CHUNK = 16 * 1024
 
 
 def describe_os_error(exc: BaseException) -> str:
@@ -153,7 +154,20 @@ class ProbeEnv:
             OSError: as ``open`` does (FileNotFoundError, PermissionError, ...).
         """
         with open(self.host_path(path), "rb") as handle:
-            return handle.read(limit)
+            if limit <= _READ_CHUNK:
+                return handle.read(limit)
+            # in chunks: one read(limit) allocates ``limit`` bytes up front (an mmap for large limits),
+            # which costs more than reading the typical small file
+            parts = []
+            left = limit
+            while left > 0:
+                want = min(left, _READ_CHUNK)
+                part = handle.read(want)
+                parts.append(part)
+                left -= len(part)
+                if len(part) < want:  # a buffered read returns less only at the end of the file
+                    break
+            return parts[0] if len(parts) == 1 else b"".join(parts)
 
     def read_text(self, path: str, limit: int = 1 << 20) -> str:
         """Read a container path as UTF-8 text.
