@@ -23,7 +23,7 @@ from markupsafe import Markup
 from lingjun.schema.models import LocalizedText
 
 from lingjun.generator.site import escape
-from lingjun.generator.site.checker_rules import CHECKER_RULES, RULE_AREAS, rule_anchor
+from lingjun.generator.site.checker_rules import checker_rules, rule_anchor, rule_areas
 from lingjun.generator.site.model import MATRIX_COLUMNS, SiteModel, component_page_id, family_page_id, release_page_id
 from lingjun.generator.site.nav import PageSpec, url_depth
 from lingjun.generator.site.strings import translate
@@ -105,8 +105,8 @@ def make_environment() -> Environment:
         json_script=escape.json_for_script,
     )
     env.globals.update(
-        CHECKER_RULES=CHECKER_RULES,
-        RULE_AREAS=RULE_AREAS,
+        checker_rules=checker_rules,
+        rule_areas=rule_areas,
         MATRIX_COLUMNS=MATRIX_COLUMNS,
         rule_anchor=rule_anchor,
         release_page_id=release_page_id,

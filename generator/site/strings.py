@@ -246,6 +246,8 @@ _S = {
     "matrix.no_list": ("The official page's component list was not available for this release.", "该版本官方页面的组件列表不可用。"),
     # rules
     "rules.intro": ("The rules of lingjun-check, by area. Each rule id is stable; release records point at them from their usage notes. How to run the checker:", "lingjun-check 的检查规则，按类别列出。规则 ID 保持稳定，版本记录的使用建议会引用它们。检查工具的用法见"),
+    "rules.needs_gpu": ("(needs an NVIDIA driver in the container; skipped without one)", "（需要容器内有 NVIDIA 驱动，没有驱动时跳过）"),
+    "rules.reports": ("Reports:", "报告："),
     "rules.used_by": ("Usage notes that rely on it:", "引用该规则的使用建议："),
 }
 
