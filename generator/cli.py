@@ -23,10 +23,12 @@ could not be read), ``field`` (dotted path, "" for the whole file),
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import os
 import sys
 from pathlib import Path
-from typing import Callable, Optional, Sequence
+from typing import Callable, Iterator, Optional, Sequence
 
 __all__ = ["main", "build_parser"]
 
@@ -126,29 +128,62 @@ def _cmd_validate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
             print(f"{rule.id:32} {rule.severity.value:8} {rule.description}")
         return 0
     paths = args.paths or [Path("releases")]
-    missing = [str(p) for p in paths if not p.exists()]
+    missing = [_missing_reason(p) for p in paths if not p.exists()]
     if missing:
-        parser.error(f"no such file or folder: {', '.join(missing)}")
+        parser.error("; ".join(missing))
     if args.root is not None and not args.root.is_dir():
         parser.error(f"--root {args.root} is not a folder")
     if args.max_bytes is not None and args.max_bytes <= 0:
         parser.error("--max-bytes must be positive")
     limits = LoadLimits(max_bytes=args.max_bytes) if args.max_bytes else DEFAULT_LIMITS
-    result = validate(paths, root=args.root, limits=limits)
-    if args.format == "json":
-        print_json(result.problems, sys.stdout)
-    elif args.format == "github":
-        print_github(result, sys.stdout, summary=not args.quiet)
-    else:
-        print_text(result, sys.stdout, summary=not args.quiet)
-    return 0 if result.ok else 1
+    try:
+        result = validate(paths, root=args.root, limits=limits)
+    except Exception as exc:  # noqa: BLE001 - a bug must end in one line and status 1, never a traceback
+        print(f"lingjun-kb validate: internal error: {type(exc).__name__}: {exc}; please report it", file=sys.stderr)
+        return 1
+    status = 0 if result.ok else 1
+    with _closed_pipe_ok():
+        if args.format == "json":
+            print_json(result.problems, sys.stdout)
+        elif args.format == "github":
+            print_github(result, sys.stdout, summary=not args.quiet)
+        else:
+            print_text(result, sys.stdout, summary=not args.quiet)
+        sys.stdout.flush()
+    return status
+
+
+def _missing_reason(path: Path) -> str:
+    """Why a path given on the command line cannot be used."""
+    if path.is_symlink():
+        return f"{path} is a symbolic link to nothing (broken, or a loop of links)"
+    return f"no such file or folder: {path}"
+
+
+@contextlib.contextmanager
+def _closed_pipe_ok() -> Iterator[None]:
+    """Let the reader of standard output stop early (``lingjun-kb validate | head``) without a traceback.
+
+    The exit status stays what validation decided; Python's own flush at
+    exit is pointed at /dev/null so it does not fail a second time.
+    """
+    try:
+        yield
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
 
 
 def _cmd_new(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from lingjun.generator.new_release import NewReleaseError, new_release
+    from lingjun.generator.new_release import NewReleaseError, NewReleaseUsageError, new_release
 
+    if not args.releases.is_dir():
+        parser.error(f"--releases {args.releases} is not a folder")
     try:
         path, placeholders, previous = new_release(args.releases, args.family, args.version)
+    except NewReleaseUsageError as exc:
+        parser.error(str(exc))
     except NewReleaseError as exc:
         print(f"lingjun-kb new: {exc}", file=sys.stderr)
         return 1
@@ -159,19 +194,47 @@ def _cmd_new(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 
 def _cmd_schema(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from lingjun.schema.export import SCHEMA_DIR, stale_schemas, write_schemas
+    from lingjun.schema.export import SCHEMA_DIR, render_schema, schema_file_name, write_schemas
+    from lingjun.schema.models import DOCUMENT_MODELS
 
     out = args.out or SCHEMA_DIR
+    if out.exists() and not out.is_dir():
+        parser.error(f"--out {out} is not a folder")
     if args.check:
-        stale = stale_schemas(out)
-        for name in stale:
-            print(f"{out / name} is stale or missing; run `lingjun-kb schema`", file=sys.stderr)
+        stale = []
+        for kind in sorted(DOCUMENT_MODELS):
+            path = out / schema_file_name(kind)
+            reason = _schema_file_state(path, render_schema(kind))
+            if reason:
+                stale.append(path)
+                print(f"{path} is stale or missing ({reason}); run `lingjun-kb schema`", file=sys.stderr)
         if not stale:
             print(f"schemas in {out} are up to date")
         return 1 if stale else 0
-    for path in write_schemas(out):
+    try:
+        written = write_schemas(out)
+    except OSError as exc:
+        print(f"lingjun-kb schema: cannot write into {out}: {exc.strerror or exc} "
+              f"({exc.filename or out}); files already there are unchanged or fully replaced", file=sys.stderr)
+        return 1
+    for path in written:
         print(f"wrote {path}")
     return 0
+
+
+def _schema_file_state(path: Path, expected: str) -> Optional[str]:
+    """None when ``path`` holds ``expected``; otherwise why not (missing, unreadable, not UTF-8, differs)."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return "missing"
+    except OSError as exc:
+        return f"cannot be read: {exc.strerror or exc}"
+    try:
+        current = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return "not UTF-8 text: corrupted"
+    return None if current == expected else "differs from what the models give"
 
 
 def _delegate(module: str, function: str) -> Callable[[argparse.Namespace, argparse.ArgumentParser], int]:

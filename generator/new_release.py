@@ -31,14 +31,19 @@ from lingjun.checks.gate.rules.image_tag_pattern import expected_reference
 from lingjun.checks.gate.rules.placeholder import PLACEHOLDER, PLACEHOLDER_ID
 from lingjun.schema.loader import load_knowledge_base, parse_yaml, read_text
 
-__all__ = ["NewReleaseError", "new_release", "draft_from"]
+__all__ = ["NewReleaseError", "NewReleaseUsageError", "new_release", "draft_from"]
 
-_VERSION = re.compile(r"^\d{2}\.(0[1-9]|1[0-2])$")
+_VERSION = re.compile(r"^[0-9]{2}\.(0[1-9]|1[0-2])$")
+_FAMILY = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
 _SCHEMA_COMMENT = "# yaml-language-server: $schema=../../schema/release.schema.json"
 
 
 class NewReleaseError(Exception):
     """Why ``lingjun-kb new`` refused: bad version, unknown family, no previous release, file exists."""
+
+
+class NewReleaseUsageError(NewReleaseError):
+    """The arguments themselves are wrong (a version that is not YY.MM, a family that is not an id): exit status 2."""
 
 
 def _text(en: str, zh: str) -> dict[str, str]:
@@ -119,9 +124,17 @@ def _render(draft: dict[str, Any], previous_ref: str) -> str:
 
 
 def _write_new(path: Path, content: str) -> None:
-    """Write ``content`` to ``path`` atomically; refuse when ``path`` exists (even if created meanwhile)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    """Write ``content`` to ``path`` atomically; refuse when ``path`` exists (even if created meanwhile).
+
+    Raises:
+        NewReleaseError: the file exists, or the folder cannot be made or written
+            (nothing is left behind: no partial file, no temporary file).
+    """
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    except OSError as exc:
+        raise NewReleaseError(f"cannot write into {path.parent}: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(content)
@@ -131,6 +144,8 @@ def _write_new(path: Path, content: str) -> None:
             os.link(tmp, path)  # fails if the target exists: no overwrite, never half-written
         except FileExistsError:
             raise NewReleaseError(f"{path} already exists; refusing to overwrite it") from None
+    except OSError as exc:
+        raise NewReleaseError(f"cannot write {path}: {exc.strerror or exc}") from None
     finally:
         Path(tmp).unlink(missing_ok=True)
 
@@ -145,10 +160,12 @@ def new_release(releases: Path, family: str, version: str) -> tuple[Path, int, P
         NewReleaseError: bad version, unknown family, no older release, a
             previous release that does not load, or the file already exists.
     """
-    if not _VERSION.match(version):
-        raise NewReleaseError(f"version {version!r} is not YY.MM (e.g. 25.11)")
+    if not _VERSION.fullmatch(version):
+        raise NewReleaseUsageError(f"version {version!r} is not YY.MM (e.g. 25.11)")
+    if not _FAMILY.fullmatch(family) or family.strip(".") == "":
+        raise NewReleaseUsageError(f"family {family!r} is not a family id (lower-case letters, digits, '.', '_', '-')")
     target = Path(releases) / family / f"{version}.yaml"
-    if target.exists():
+    if target.exists() or target.is_symlink():
         raise NewReleaseError(f"{target} already exists; refusing to overwrite it")
     kb, _problems = load_knowledge_base(releases)
     family_entry = kb.families.get(family)

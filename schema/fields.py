@@ -31,6 +31,45 @@ __all__ = [
     "YearMonth",
 ]
 
+#: whitespace, controls and bidirectional controls: never part of a URL as written on a page
+_URL_UNSAFE = re.compile(r"[\s\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+
+
+def _check_url(value: str) -> str:
+    bad = _URL_UNSAFE.search(value)
+    if bad:
+        raise ValueError(f"not an http(s) URL: {value!r} (it holds U+{ord(bad.group()):04X}; "
+                         "percent-encode spaces as %20)")
+    try:
+        parts = urlsplit(value)
+        parts.port  # noqa: B018 - raises ValueError for a port that is not a number in 0-65535
+    except ValueError as exc:
+        raise ValueError(f"not an http(s) URL: {value!r} ({exc})") from None
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"not an http(s) URL: {value!r}")
+    if parts.username is not None or parts.password is not None:
+        raise ValueError(f"URL {value!r} holds a user name or password; link the public page without them")
+    return value
+
+
+def _check_ascii_digits(value: str) -> str:
+    """Refuse digits outside ASCII (``２５.07``): the patterns' ``\\d`` matches every Unicode digit."""
+    if not value.isascii():
+        raise ValueError(f"{value!r} holds characters outside ASCII; write the digits 0-9 (not full-width ones)")
+    return value
+
+
+#: blank characters ``str.strip`` keeps: zero-width spaces and joiners, word joiner,
+#: soft hyphen, BOM, Hangul fillers, Mongolian vowel separator
+_INVISIBLE = re.compile(r"[\s\u00ad\u034f\u115f\u1160\u180e\u200b-\u200f\u2060-\u2064\u3164\ufeff\uffa0]*")
+
+
+def _check_visible(value: str) -> str:
+    if _INVISIBLE.fullmatch(value):
+        raise ValueError("the text is blank (only spaces or invisible characters such as U+200B); write the text")
+    return value
+
+
 #: lower-case id: ``torch``, ``flash-attn``, ``training-nv-pytorch``
 Identifier = Annotated[
     str,
@@ -43,12 +82,14 @@ FamilyId = Identifier
 ReleaseVersion = Annotated[
     str,
     StringConstraints(pattern=r"^\d{2}\.(0[1-9]|1[0-2])$"),
+    AfterValidator(_check_ascii_digits),
 ]
 
 #: ``<family>:<YY.MM>``, e.g. ``training-nv-pytorch:25.03``.
 ReleaseRef = Annotated[
     str,
     StringConstraints(pattern=r"^[a-z0-9][a-z0-9._-]{0,63}:\d{2}\.(0[1-9]|1[0-2])$"),
+    AfterValidator(_check_ascii_digits),
 ]
 
 #: A version exactly as published (``2.7.1.8+nv25.3``, ``0.8.2.dev0+g61c7a1b8.d20250325.cu128``).
@@ -61,10 +102,11 @@ VersionString = Annotated[
 ShortText = Annotated[str, StringConstraints(min_length=1, max_length=300)]
 
 #: ``YYYY-MM``: a month, used for driver end-of-life dates NVIDIA gives to the month.
-YearMonth = Annotated[str, StringConstraints(pattern=r"^20\d{2}-(0[1-9]|1[0-2])$")]
+YearMonth = Annotated[str, StringConstraints(pattern=r"^20\d{2}-(0[1-9]|1[0-2])$"), AfterValidator(_check_ascii_digits)]
 
 
 def _check_driver(value: str) -> str:
+    _check_ascii_digits(value)
     try:
         DriverVersion.parse(value)
     except VersionFormatError as exc:
@@ -73,6 +115,7 @@ def _check_driver(value: str) -> str:
 
 
 def _check_cuda(value: str) -> str:
+    _check_ascii_digits(value)
     try:
         CudaVersion.parse(value)
     except VersionFormatError as exc:
@@ -81,6 +124,10 @@ def _check_cuda(value: str) -> str:
 
 
 def _check_specifier(value: str) -> str:
+    if not value.strip() or any(not part.strip() for part in value.split(",")):
+        # packaging reads "" as "any version" and skips empty parts ("<0.8,"): a typo, not an intent
+        raise ValueError(f"not a PEP 440 version specifier: {value!r} (an empty specifier or an empty part between "
+                         "commas; write e.g. \">=0.15,<0.17\")")
     try:
         SpecifierSet(value)
     except InvalidSpecifier:
@@ -88,11 +135,6 @@ def _check_specifier(value: str) -> str:
     return value
 
 
-def _check_url(value: str) -> str:
-    parts = urlsplit(value)
-    if parts.scheme not in ("http", "https") or not parts.netloc or " " in value:
-        raise ValueError(f"not an http(s) URL: {value!r}")
-    return value
 
 
 #: NVIDIA driver version: ``575``, ``470.57``, ``570.124.06``.
@@ -131,4 +173,5 @@ def contains_cjk(text: str) -> bool:
     return bool(_CJK.search(text))
 
 
-NonEmptyText = Annotated[str, Field(min_length=1, max_length=20000)]
+#: Prose in one language: 1-20,000 characters, at least one of them visible (not only spaces or zero-width characters).
+NonEmptyText = Annotated[str, Field(min_length=1, max_length=20000), AfterValidator(_check_visible)]

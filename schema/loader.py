@@ -47,6 +47,8 @@ import difflib
 import gc
 import functools
 import os
+import re
+import stat
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,6 +71,7 @@ __all__ = [
     "load_knowledge_base",
     "load_paths",
     "discover",
+    "scan",
     "assemble",
     "locate",
     "read_text",
@@ -120,6 +123,9 @@ class _Loader(_BaseLoader):  # type: ignore[misc,valid-type]
             return tag
         return SEQ if kind is SequenceNode else MAP
 
+
+#: integers are refused from this magnitude on (no field needs more; keeps int conversion cheap)
+_INT_LIMIT = 2 ** 63
 
 _UTF8_BOM = b"\xef\xbb\xbf"
 _OTHER_BOMS = {
@@ -216,6 +222,34 @@ def _mark_pos(node_or_mark: Any) -> tuple[int, int]:
 # --------------------------------------------------------------------------
 
 
+def _file_type(mode: int) -> str:
+    """What a non-regular file is, in words (``a FIFO``, ``a folder``)."""
+    for test, words in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
+                        (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                        (stat.S_ISLNK, "a symbolic link")):
+        if test(mode):
+            return words
+    return "not a plain file"
+
+
+def _nul_encoding(raw: bytes) -> Optional[str]:
+    """``"UTF-16"``/``"UTF-32"`` when NUL bytes make ``raw`` look like one without a BOM, else None.
+
+    ASCII text in UTF-16 has a NUL in every other byte (every 4-byte group
+    holds three in UTF-32); a stray NUL in UTF-8 text is left to the YAML
+    reader, which reports it as a control character.
+    """
+    sample = raw[:4096]
+    if len(sample) < 4:
+        return None
+    if sample[2::4].count(0) + sample[1::4].count(0) > len(sample) // 3 or \
+            sample[1::4].count(0) + sample[0::4].count(0) > len(sample) // 3:
+        return "UTF-32"
+    if sample[1::2].count(0) > len(sample) // 4 or sample[0::2].count(0) > len(sample) // 4:
+        return "UTF-16"
+    return None
+
+
 def read_text(path: Path, limits: LoadLimits = DEFAULT_LIMITS) -> tuple[Optional[str], list[Problem]]:
     """Read ``path`` as UTF-8 text.
 
@@ -225,16 +259,26 @@ def read_text(path: Path, limits: LoadLimits = DEFAULT_LIMITS) -> tuple[Optional
     """
     problems: list[Problem] = []
     try:
-        size = path.stat().st_size
-        if size > limits.max_bytes:
-            return None, [_problem(path, None, None,
-                                   f"file is {size:,} bytes, over the limit of {limits.max_bytes:,} bytes", "file.size")]
-        with path.open("rb") as handle:
+        # O_NONBLOCK: opening a FIFO named *.yaml must not wait for a writer
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as handle:
+            info = os.fstat(handle.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                return None, [_problem(path, None, None, f"not a regular file ({_file_type(info.st_mode)}); "
+                                       "a release data file must be a plain file", "file.read")]
+            if info.st_size > limits.max_bytes:
+                return None, [_problem(path, None, None, f"file is {info.st_size:,} bytes, over the limit of "
+                                       f"{limits.max_bytes:,} bytes", "file.size")]
             raw = handle.read(limits.max_bytes + 1)
     except OSError as exc:
         return None, [_problem(path, None, None, f"cannot read file: {exc.strerror or exc}", "file.read")]
     if len(raw) > limits.max_bytes:
         return None, [_problem(path, None, None, f"file is over the limit of {limits.max_bytes:,} bytes", "file.size")]
+    if b"\x00" in raw and not raw.startswith((_UTF8_BOM, *_OTHER_BOMS)):
+        encoding = _nul_encoding(raw)
+        if encoding:
+            return None, [_problem(path, 1, 1, f"file looks {encoding}-encoded (NUL bytes, no byte-order mark); "
+                                   "save it as UTF-8", "file.encoding")]
     if raw.startswith(_UTF8_BOM):
         raw = raw[len(_UTF8_BOM):]
         problems.append(_problem(path, 1, 1, "file starts with a UTF-8 byte-order mark; save it as UTF-8 without BOM",
@@ -324,7 +368,12 @@ class _Builder:
             construct = _SCALAR_CONSTRUCTORS.get(tag)
             if construct is not None:
                 try:
-                    return construct(node)
+                    value = construct(node)
+                    if tag == INT and not -_INT_LIMIT < value < _INT_LIMIT:
+                        self.error(node, f"{node.value} is too large for a number here (the limit is 2**63)",
+                                   "yaml.scalar")
+                        return None
+                    return value
                 except (ValueError, yaml.YAMLError):
                     what = "a valid date (YYYY-MM-DD)" if tag == TIMESTAMP else _TYPE_WORDS[tag]
                     self.error(node, f"{node.value!r} is not {what}", "yaml.scalar")
@@ -436,7 +485,8 @@ def parse_yaml(path: Path, text: str, limits: LoadLimits = DEFAULT_LIMITS) -> tu
         root = compose(text)
     except yaml.YAMLError as exc:
         return None, None, [_yaml_error_problem(path, text, exc)]
-    if root is None:
+    if root is None or (root.__class__ is ScalarNode and root.tag == NULL and root.value == "" and not root.style):
+        # nothing, comments only, or a bare `---` with nothing after it
         return None, None, [_problem(path, 1, 1, "file is empty: no YAML document", "file.empty")]
     if root.__class__ is not MappingNode:
         what = "a list" if root.__class__ is SequenceNode else "a single value"
@@ -449,9 +499,54 @@ def parse_yaml(path: Path, text: str, limits: LoadLimits = DEFAULT_LIMITS) -> tu
     except _Abort as abort:
         return None, root, builder.problems_with_fields(root) + [abort.problem]
     problems = builder.problems_with_fields(root)
+    if "\\" in text or _RAW_UNSAFE.search(text):  # escapes or raw bidi controls: look at every scalar
+        problems += _unsafe_characters(path, root)
     if problems:
         return None, root, problems
     return data, root, []
+
+
+#: characters no value or key may hold: C0 controls but tab and newline (a double-quoted
+#: "\0", "\e", "\r" produces them), DEL, C1 controls, the line and paragraph
+#: separators, and the bidirectional embeddings, overrides and isolates that can
+#: make text display differently from what it says ("Trojan Source")
+_UNSAFE_CHARS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+#: what the raw text can hold that leads to one of them without a backslash escape
+_RAW_UNSAFE = re.compile(r"[\x85\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def _unsafe_characters(path: Path, root: Node) -> list[Problem]:
+    """A ``yaml.control-character`` error for every scalar (key or value) holding an :data:`_UNSAFE_CHARS` character."""
+    flagged: list[tuple[Node, str]] = []
+    stack: list[Node] = [root]
+    seen: set[int] = set()
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if node.__class__ is ScalarNode:
+            match = _UNSAFE_CHARS.search(node.value)
+            if match:
+                char = match.group()
+                kind = ("a bidirectional control character, which can make the text display differently from what "
+                        "it says" if "\u202a" <= char <= "\u2069" else "a control character")
+                flagged.append((node, f"the text holds U+{ord(char):04X}, {kind}; remove it"))
+        elif node.__class__ is MappingNode:
+            for key_node, value_node in node.value:
+                stack.append(value_node)
+                stack.append(key_node)
+        else:
+            stack.extend(reversed(node.value))
+    if not flagged:
+        return []
+    paths = _node_paths(root)
+    problems = []
+    for node, message in flagged:
+        line, col = _mark_pos(node)
+        problems.append(_problem(path, line, col, message, "yaml.control-character",
+                                 field=field_path(paths.get(id(node), ()))))
+    return problems
 
 
 def _node_paths(root: Node) -> dict[int, tuple[LocPart, ...]]:
@@ -486,10 +581,28 @@ def _walk(root: Node, loc: Sequence[LocPart]) -> tuple[Node, list[LocPart], bool
     document (pydantic's union-member names are dropped), and whether every
     mapping key and index was found.
     """
+    node, shown, complete, _ = _walk_marked(root, loc)
+    return node, shown, complete
+
+
+def _walk_marked(root: Node, loc: Sequence[LocPart]) -> tuple[Node, list[LocPart], bool, Node]:
+    """:func:`_walk`, plus the node whose position to report.
+
+    That is the node reached, except behind an alias: libyaml gives ``*name``
+    the very node of its ``&name`` anchor, whose position is the anchor's.
+    Entering a node that starts before its key (or its sequence) means an
+    alias was followed; from there on the position reported is that key's (or
+    that sequence's), the place where the alias is written.
+    """
     node = root
     shown: list[LocPart] = []
     key_node: Optional[Node] = None
     complete = True
+    alias_at: Optional[Node] = None
+
+    def where(reached: Node) -> Node:
+        return alias_at if alias_at is not None else reached
+
     for index, part in enumerate(loc):
         if part == "[key]":
             if key_node is not None:
@@ -499,6 +612,8 @@ def _walk(root: Node, loc: Sequence[LocPart]) -> tuple[Node, list[LocPart], bool
         if isinstance(node, MappingNode) and isinstance(part, str):
             for k, v in node.value:
                 if isinstance(k, ScalarNode) and k.value == part:
+                    if alias_at is None and v.start_mark.index < k.start_mark.index:
+                        alias_at = k
                     key_node, node = k, v
                     shown.append(part)
                     break
@@ -506,21 +621,24 @@ def _walk(root: Node, loc: Sequence[LocPart]) -> tuple[Node, list[LocPart], bool
                 if part in _model_field_names_any():
                     shown.append(part)
                     shown.extend(p for p in loc[index + 1:] if p != "[key]")
-                    return node, shown, False
+                    return node, shown, False, where(node)
                 continue  # a union member name: not part of the document
         elif isinstance(node, SequenceNode) and isinstance(part, int):
             if 0 <= part < len(node.value):
-                node = node.value[part]
+                item = node.value[part]
+                if alias_at is None and item.start_mark.index < node.start_mark.index:
+                    alias_at = node
+                node = item
                 shown.append(part)
             else:
                 shown.extend(p for p in loc[index:] if p != "[key]")
-                return node, shown, False
+                return node, shown, False, where(node)
         else:
             if isinstance(part, int) or part in _model_field_names_any():
                 shown.extend(p for p in loc[index:] if p != "[key]")
-                return node, shown, False
+                return node, shown, False, where(node)
             continue
-    return node, shown, complete
+    return node, shown, complete, where(node)
 
 
 @functools.lru_cache(maxsize=1)
@@ -576,8 +694,8 @@ def locate(path: Union[str, Path], loc: Sequence[LocPart]) -> tuple[Optional[int
         root = None
     if root is None:
         return None, None, field_path(loc)
-    node, shown, _ = _walk(root, loc)
-    line, col = _mark_pos(node)
+    _, shown, _, where = _walk_marked(root, loc)
+    line, col = _mark_pos(where)
     return line, col, field_path(shown)
 
 
@@ -634,7 +752,8 @@ def _error_problem(path: Path, root: Node, model: type[BaseModel], error: dict[s
     """Turn one pydantic error into a positioned problem."""
     loc = tuple(error["loc"])
     kind = error["type"]
-    node, shown, complete = _walk(root, loc)
+    node, shown, complete, where = _walk_marked(root, loc)
+    reached = node
     fpath = field_path(shown)
     rule = "schema.type"
     message = error["msg"]
@@ -659,6 +778,12 @@ def _error_problem(path: Path, root: Node, model: type[BaseModel], error: dict[s
         else:
             message = (f"{text} is read by YAML as {_TYPE_WORDS.get(node.tag, node.tag)} "
                        f"({_describe_input(error.get('input'))}), not text; quote it: write \"{text}\"")
+    elif complete and isinstance(node, ScalarNode) and node.tag == NULL and error.get("input") is None:
+        # `status:` / `status: ~` / `branch: null` where a value is needed
+        rule = "schema.missing"
+        expected = (error.get("ctx") or {}).get("expected")
+        shown = "no value given" if node.value in ("", "~") else f"{node.value} is read by YAML as null (no value)"
+        message = f"{shown}; expected {expected}" if expected else f"{shown} ({message})"
     elif kind in ("enum", "literal_error"):
         rule = "schema.enum"
         expected = (error.get("ctx") or {}).get("expected", "")
@@ -680,10 +805,15 @@ def _error_problem(path: Path, root: Node, model: type[BaseModel], error: dict[s
                     break
     elif kind.startswith("date") or kind.startswith("datetime"):
         rule = "schema.date"
-        message = f"{_describe_input(error.get('input'))} is not a date; write YYYY-MM-DD, e.g. 2025-07-31"
+        shown = repr(node.value) if complete and isinstance(node, ScalarNode) else _describe_input(error.get("input"))
+        message = f"{shown} is not a date; write YYYY-MM-DD, e.g. 2025-07-31"
+    elif complete and isinstance(node, ScalarNode) and node.tag in (BOOL, TIMESTAMP):
+        # `branch: yes` fails a number check: say how YAML read it
+        message = (f"{node.value} is read by YAML as {_TYPE_WORDS[node.tag]} "
+                   f"({_describe_input(error.get('input'))}): {message}")
     elif kind in ("too_short", "too_long", "string_too_short", "string_too_long"):
         rule = "schema.length"
-    line, col = _mark_pos(node)
+    line, col = _mark_pos(where if node is reached else node)
     return Problem(str(path), line, col, fpath, message, Severity.error, rule)
 
 
@@ -749,20 +879,59 @@ def load_file(path: Path, limits: LoadLimits = DEFAULT_LIMITS) -> tuple[Optional
                                "internal")]
 
 
-def discover(root: Path) -> list[Path]:
-    """Every ``*.yaml``/``*.yml`` file under ``root`` (or ``root`` itself when it is a file), sorted.
+def scan(root: Path) -> tuple[list[Path], list[Problem]]:
+    """The data files under ``root`` (or ``root`` itself when it is not a folder), sorted, and what was refused.
 
-    Hidden files and folders (``.name``) are skipped.
+    A folder is walked without following symbolic links: hidden files and
+    folders (``.name``) are skipped; every ``*.yaml``/``*.yml`` entry must be
+    a plain file.  A symbolic link there (to a file, a folder, or nowhere) is
+    an error (``file.symlink``): the data is committed as files, and a link
+    could make the gate read and echo anything on the machine running it (a
+    secret file, ``/dev/zero``).  A symbolic link to a folder is refused
+    whatever its name.  Other special files named ``*.yaml`` (a FIFO, a
+    socket) are ``file.read`` errors and are never opened.  A path given
+    directly (not a folder) is returned as is: :func:`read_text` refuses it
+    if it is not a plain file.
     """
     root = Path(root)
-    if root.is_file():
-        return [root]
-    found = [
-        p for p in root.rglob("*")
-        if p.suffix in (".yaml", ".yml") and p.is_file()
-        and not any(part.startswith(".") for part in p.relative_to(root).parts)
-    ]
-    return sorted(found)
+    if not root.is_dir():
+        return [root], []
+    found: list[Path] = []
+    problems: list[Problem] = []
+    for folder, dirs, files in os.walk(root, followlinks=False):
+        base = Path(folder)
+        visible = sorted(d for d in dirs if not d.startswith("."))
+        dirs[:] = []
+        for name in visible:
+            path = base / name
+            if path.is_symlink():
+                problems.append(_problem(path, None, None, "symbolic link to a folder; the gate does not follow "
+                                         "links: commit the files themselves", "file.symlink"))
+            else:
+                dirs.append(name)
+        for name in files:
+            if name.startswith(".") or not name.endswith((".yaml", ".yml")):
+                continue
+            path = base / name
+            try:
+                mode = path.lstat().st_mode
+            except OSError as exc:
+                problems.append(_problem(path, None, None, f"cannot read file: {exc.strerror or exc}", "file.read"))
+                continue
+            if stat.S_ISREG(mode):
+                found.append(path)
+            elif stat.S_ISLNK(mode):
+                problems.append(_problem(path, None, None, "symbolic link; the gate does not follow links: "
+                                         "commit the file itself", "file.symlink"))
+            else:
+                problems.append(_problem(path, None, None, f"not a regular file ({_file_type(mode)}); "
+                                         "a release data file must be a plain file", "file.read"))
+    return sorted(found), problems
+
+
+def discover(root: Path) -> list[Path]:
+    """The data files :func:`scan` finds under ``root`` (or ``[root]`` when it is not a folder), sorted."""
+    return scan(root)[0]
 
 
 def load_paths(paths: Iterable[Union[str, Path]], limits: LoadLimits = DEFAULT_LIMITS) -> LoadResult:
@@ -797,7 +966,15 @@ def _gc_paused() -> Iterator[None]:
 
 def _load_into(result: LoadResult, seen: set[str], paths: Iterable[Union[str, Path]], limits: LoadLimits) -> None:
     for given in paths:
-        for path in discover(Path(given)):
+        given = Path(given)
+        found, refused = scan(given)
+        for problem in refused:
+            if problem not in result.problems:
+                result.problems.append(problem)
+        if not found and not refused and given.is_dir():
+            result.problems.append(_problem(given, None, None, "no release data here: the folder holds no "
+                                            "*.yaml or *.yml file", "file.none"))
+        for path in found:
             key = os.path.abspath(path)
             if key in seen:
                 continue

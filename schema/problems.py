@@ -26,17 +26,49 @@ Examples:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence, Union
 
 from lingjun.schema.models import Severity
 
-__all__ = ["Problem", "Severity", "field_path", "sort_problems", "count_by_severity"]
+__all__ = ["Problem", "Severity", "field_path", "one_line", "sort_problems", "count_by_severity"]
 
 #: one element of a location inside a document: a mapping key or a sequence index
 LocPart = Union[str, int]
 
 _SEVERITY_ORDER = {Severity.error: 0, Severity.warning: 1, Severity.info: 2}
+
+
+#: characters that would break the one-line ``path:line:col: field: message`` form or
+#: fool a terminal: C0/C1 controls (newline, carriage return, escape), DEL, and the
+#: Unicode bidirectional overrides and isolates
+_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def _escape_char(match: "re.Match[str]") -> str:
+    char = match.group()
+    return {"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(char, f"\\u{ord(char):04x}")
+
+
+def one_line(text: str, keep_line_breaks: bool = False) -> str:
+    """``text`` with control and bidirectional characters written as escapes (``\\n``, ``\\u202e``).
+
+    The text format prints one problem per line; a file name, key or value
+    holding a newline must not start a line of its own (it could forge an
+    ``OK`` line or a problem in another file).
+
+    >>> one_line("a\\nb\\u202ec")
+    'a\\\\nb\\\\u202ec'
+
+    With ``keep_line_breaks`` ``\\n`` and ``\\r`` are left for the caller
+    (GitHub annotations encode them as ``%0A``/``%0D``).
+    """
+    if not _UNSAFE.search(text):
+        return text
+    if keep_line_breaks:
+        return _UNSAFE.sub(lambda m: m.group() if m.group() in "\r\n" else _escape_char(m), text)
+    return _UNSAFE.sub(_escape_char, text)
 
 
 def field_path(loc: Sequence[LocPart]) -> str:
@@ -74,14 +106,19 @@ class Problem:
 
     def location(self) -> str:
         """``path:line:col`` (or ``path`` alone when there is no position)."""
+        path = one_line(str(self.path))
         if self.line is None:
-            return str(self.path)
-        return f"{self.path}:{self.line}:{self.col if self.col is not None else 1}"
+            return path
+        return f"{path}:{self.line}:{self.col if self.col is not None else 1}"
 
     def format(self) -> str:
-        """``path:line:col: field.path: message [severity rule]`` (the field part is left out when empty)."""
-        field = f"{self.field}: " if self.field else ""
-        return f"{self.location()}: {field}{self.message} [{self.severity.value} {self.rule}]"
+        """``path:line:col: field.path: message [severity rule]`` (the field part is left out when empty).
+
+        Always one line: control characters in the path, field or message are
+        escaped (see :func:`one_line`).
+        """
+        field = f"{one_line(self.field)}: " if self.field else ""
+        return f"{self.location()}: {field}{one_line(self.message)} [{self.severity.value} {self.rule}]"
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object ``lingjun-kb validate --format json`` prints for this problem."""

@@ -24,7 +24,7 @@ from packaging.version import Version
 from lingjun.checks.gate.validate import Validation
 from lingjun.schema.kb import KnowledgeBase
 from lingjun.schema.models import DriverVendor, FamilyRole
-from lingjun.schema.problems import Problem, Severity, count_by_severity
+from lingjun.schema.problems import Problem, Severity, count_by_severity, one_line
 
 __all__ = ["print_text", "print_github", "print_json", "summary_rows", "summary_table", "counts_line"]
 
@@ -41,13 +41,14 @@ def _github_escape(text: str, property_value: bool = False) -> str:
 
 def github_annotation(problem: Problem) -> str:
     """``::error file=...,line=...,col=...,title=<rule>::<field>: <message>`` for one problem."""
-    props = [f"file={_github_escape(problem.path, True)}"]
+    props = [f"file={_github_escape(one_line(problem.path), True)}"]
     if problem.line is not None:
         props.append(f"line={problem.line}")
         props.append(f"col={problem.col or 1}")
     props.append(f"title={_github_escape(problem.rule, True)}")
     body = f"{problem.field}: {problem.message}" if problem.field else problem.message
-    return f"::{_GITHUB_COMMANDS[problem.severity]} {','.join(props)}::{_github_escape(body)}"
+    # control characters from the data are escaped; line breaks become %0A (GitHub's own escape)
+    return f"::{_GITHUB_COMMANDS[problem.severity]} {','.join(props)}::{_github_escape(one_line(body, keep_line_breaks=True))}"
 
 
 def _plural(n: int, word: str) -> str:

@@ -27,7 +27,7 @@ from typing import Optional, Sequence
 from lingjun.checks.gate.corpus import Corpus
 from lingjun.checks.gate.runner import run_gate
 from lingjun.schema.kb import KnowledgeBase
-from lingjun.schema.loader import DEFAULT_LIMITS, LoadedDocument, LoadLimits, discover, load_paths
+from lingjun.schema.loader import DEFAULT_LIMITS, LoadedDocument, LoadLimits, load_paths, scan
 from lingjun.schema.problems import Problem, sort_problems
 
 __all__ = ["Validation", "validate", "find_root"]
@@ -95,7 +95,13 @@ def validate(paths: Sequence[Path], root: Optional[Path] = None, limits: LoadLim
     if whole:
         target_keys = {_key(p) for p in result.paths}
     else:
-        target_keys = {_key(p) for given in paths for p in discover(given)}
+        target_keys = set()
+        for given in paths:
+            found, refused = scan(given)
+            target_keys.update(_key(p) for p in found)
+            target_keys.update(_key(Path(p.path)) for p in refused)  # links and special files named there
+            if not found:
+                target_keys.add(_key(given))  # an empty folder's own problem
     given_kinds = {d.kind for d in result.documents if _key(d.path) in target_keys}
     if whole or given_kinds & _CATALOG_KINDS:
         shown, hidden = problems, []

@@ -6,6 +6,7 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 import yaml
 
 from lingjun.generator.cli import main
@@ -66,7 +67,9 @@ def test_new_refuses_unknown_family_bad_version_and_no_previous(tmp_path, capsys
     root = _tree(tmp_path)
     assert main(["new", "demo-gpu", "25.03", "--releases", str(root)]) == 1
     assert "family 'demo-gpu' is not in" in capsys.readouterr().err
-    assert main(["new", "demo-nv", "25.3", "--releases", str(root)]) == 1
+    with pytest.raises(SystemExit) as exc:  # a version that is not YY.MM is a usage error
+        main(["new", "demo-nv", "25.3", "--releases", str(root)])
+    assert exc.value.code == 2
     assert "version '25.3' is not YY.MM" in capsys.readouterr().err
     assert main(["new", "demo-nv", "24.12", "--releases", str(root)]) == 1
     assert "no release of demo-nv older than 24.12" in capsys.readouterr().err

@@ -55,6 +55,29 @@ EXPECTED = {
     "empty-required-value.yaml": (3, 9, "version", "no value given", "schema.missing", 1),
     "bad-release-version.yaml": (3, 10, "version", 'a release version is YY.MM, e.g. "25.07"', "schema.pattern", 1),
     "driver-not-a-version.yaml": (8, 35, "driver.minimum", "not an NVIDIA driver version: 'latest'", "schema.value", 1),
+    # found by the second round of attacks (see the commit messages)
+    "zero-width-text.yaml": (5, 15, "summary.en", "the text is blank (only spaces or invisible characters such as U+200B)", "schema.value", 1),
+    "bidi-override.yaml": (5, 15, "summary.en", "the text holds U+202E, a bidirectional control character", "yaml.control-character", 1),
+    "ansi-escape.yaml": (5, 15, "summary.en", "the text holds U+001B, a control character; remove it", "yaml.control-character", 1),
+    "nul-in-url.yaml": (7, 11, "sources.0.url", "the text holds U+0000, a control character", "yaml.control-character", 1),
+    "fullwidth-version.yaml": (3, 10, "version", "'２５.02' holds characters outside ASCII; write the digits 0-9", "schema.value", 1),
+    "huge-integer.yaml": (8, 66, "driver.must_upgrade_branches.0", "9999999999999999999999 is too large for a number here", "yaml.scalar", 1),
+    "url-credentials.yaml": (7, 11, "sources.0.url", "holds a user name or password; link the public page without them", "schema.value", 1),
+    "url-bad-port.yaml": (7, 11, "sources.0.url", "not an http(s) URL: 'https://example.com:99999/x' (Port out of range", "schema.value", 1),
+    "empty-specifier.yaml": (9, 22, "affects.components.vllm", "not a PEP 440 version specifier: '>=0.7,' (an empty specifier or an empty part", "schema.value", 1),
+    "document-marker-only.yaml": (1, 1, "", "file is empty: no YAML document", "file.empty", 1),
+    "utf16-no-bom.yaml": (1, 1, "", "file looks UTF-16-encoded (NUL bytes, no byte-order mark); save it as UTF-8", "file.encoding", 1),
+    "null-status.yaml": (4, 9, "status", "no value given; expected 'current', 'superseded' or 'deprecated'", "schema.missing", 1),
+    "boolean-branch.yaml": (12, 16, "driver.forward_compatibility.0.branch", "yes is read by YAML as a boolean (True): Input should be greater than or equal to 100", "schema.type", 1),
+    "newline-in-key.yaml": (8, 1, "evil\nOK: 0 errors", "unknown field `evil\nOK: 0 errors`", "schema.unknown-field", 1),
+    "datetime-release-date.yaml": (8, 15, "release_date", "'2025-02-01 10:00:00' is not a date; write YYYY-MM-DD", "schema.date", 1),
+    "crlf-unquoted-version.yaml": (3, 10, "version", 'quote it: write "25.10"', "yaml.unquoted-string", 1),
+    "cr-only-line-breaks.yaml": (3, 10, "version", 'quote it: write "25.10"', "yaml.unquoted-string", 1),
+    "deep-flow-nesting.yaml": (8, 1008, "", "YAML syntax error: exceeded maximum nesting depth", "yaml.syntax", 1),
+    "sexagesimal-version.yaml": (9, 39, "components.0.version", '1:30 is read by YAML as an integer (90), not text; quote it: write "1:30"', "yaml.unquoted-string", 1),
+    "null-key.yaml": (8, 1, "~", "key '~' is read as null (no value); quote it", "yaml.key", 1),
+    # the value comes through an alias: reported where `*s` is written (line 8), not at the anchor (line 5)
+    "alias-expands-to-wrong-type.yaml": (8, 1, "python", "Input should be a valid string", "schema.type", 1),
 }
 
 

@@ -1,0 +1,305 @@
+"""Hostile file systems, output channels and sub-command arguments: one positioned line or a usage error, never a traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from lingjun.generator.cli import main
+from lingjun.schema.export import render_schema, schema_file_name, write_schemas
+
+ROOT = Path(__file__).resolve().parents[2]
+GATE_FIXTURES = ROOT / "tests" / "fixtures" / "gate"
+HOSTILE = ROOT / "tests" / "fixtures" / "hostile"
+
+
+def _tree(tmp_path: Path, name: str = "releases") -> Path:
+    root = tmp_path / name
+    shutil.copytree(GATE_FIXTURES / "base", root)
+    return root
+
+
+def _run(capsys, *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def _usage(capsys, *args: str) -> str:
+    with pytest.raises(SystemExit) as exc:
+        main(list(args))
+    assert exc.value.code == 2
+    return capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------
+# files that are not plain files
+# --------------------------------------------------------------------------
+
+
+def test_fifo_named_on_the_command_line_is_an_error_and_does_not_hang(tmp_path):
+    fifo = tmp_path / "25.02.yaml"
+    os.mkfifo(fifo)
+    proc = subprocess.run([sys.executable, "-m", "lingjun.generator.cli", "validate", "-q", str(fifo)],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert f"{fifo}: not a regular file (a FIFO); a release data file must be a plain file [error file.read]" in proc.stdout
+    assert "Traceback" not in proc.stderr
+
+
+def test_fifo_inside_the_tree_is_reported_not_opened(tmp_path, capsys):
+    root = _tree(tmp_path)
+    fifo = root / "demo-nv" / "25.03.yaml"
+    os.mkfifo(fifo)
+    code, out, _ = _run(capsys, "validate", "-q", str(root))
+    assert code == 1
+    assert f"{fifo}: not a regular file (a FIFO); a release data file must be a plain file [error file.read]" in out
+
+
+def test_symlink_in_the_tree_is_refused_and_its_target_never_read(tmp_path, capsys):
+    root = _tree(tmp_path)
+    secret = tmp_path / "secret.txt"
+    secret.write_text("kind: TOP-SECRET-TOKEN\n", encoding="utf-8")
+    link = root / "known-issues" / "leak.yaml"
+    link.symlink_to(secret)
+    code, out, _ = _run(capsys, "validate", "-q", str(root))
+    assert code == 1
+    assert f"{link}: symbolic link; the gate does not follow links: commit the file itself [error file.symlink]" in out
+    assert "TOP-SECRET-TOKEN" not in out
+
+
+def test_symlinked_folder_dangling_link_and_link_loop_in_the_tree(tmp_path, capsys):
+    root = _tree(tmp_path)
+    (root / "mirror").symlink_to(root / "demo-nv", target_is_directory=True)
+    (root / "demo-nv" / "gone.yaml").symlink_to(tmp_path / "nowhere.yaml")
+    (root / "demo-nv" / "a.yaml").symlink_to(root / "demo-nv" / "b.yaml")
+    (root / "demo-nv" / "b.yaml").symlink_to(root / "demo-nv" / "a.yaml")
+    code, out, _ = _run(capsys, "validate", "-q", "--format", "json", str(root))
+    assert code == 1
+    found = {(Path(p["path"]).name, p["rule"]) for p in json.loads(out)}
+    assert {("mirror", "file.symlink"), ("gone.yaml", "file.symlink"), ("a.yaml", "file.symlink"),
+            ("b.yaml", "file.symlink")} <= found
+    # the releases behind the folder link are not loaded twice
+    assert not any(p["rule"] == "data.unique-release" for p in json.loads(out))
+
+
+def test_refused_link_is_reported_when_only_its_folder_is_named(tmp_path, capsys):
+    root = _tree(tmp_path)
+    link = root / "demo-nv" / "25.03.yaml"
+    link.symlink_to(root / "demo-nv" / "25.02.yaml")
+    code, out, _ = _run(capsys, "validate", "-q", str(root / "demo-nv"))
+    assert code == 1
+    assert f"{link}: symbolic link" in out
+
+
+def test_link_loop_named_on_the_command_line_is_a_usage_error(tmp_path, capsys):
+    loop = tmp_path / "loop.yaml"
+    loop.symlink_to(loop)
+    err = _usage(capsys, "validate", str(loop))
+    assert f"{loop} is a symbolic link to nothing (broken, or a loop of links)" in err
+
+
+def test_empty_releases_folder_fails(tmp_path, capsys):
+    empty = tmp_path / "releases"
+    empty.mkdir()
+    (empty / "README.md").write_text("not data\n", encoding="utf-8")
+    code, out, _ = _run(capsys, "validate", "-q", str(empty))
+    assert code == 1
+    assert f"{empty}: no release data here: the folder holds no *.yaml or *.yml file [error file.none]" in out
+
+
+def test_paths_with_spaces_and_unicode(tmp_path, capsys):
+    root = _tree(tmp_path, "发布 数据")
+    record = root / "demo-nv" / "25.02.yaml"
+    record.write_text(record.read_text(encoding="utf-8").replace('version: "2.7.1"', "version: 2.10"), encoding="utf-8")
+    code, out, _ = _run(capsys, "validate", "-q", "--format", "json", str(record))
+    assert code == 1
+    (problem,) = json.loads(out)
+    assert (problem["path"], problem["line"], problem["col"], problem["field"]) == (str(record), 13, 39, "components.0.version")
+    code, out, _ = _run(capsys, "validate", "-q", "--format", "github", str(record))
+    assert f"::error file={str(record).replace(':', '%3A')},line=13,col=39,title=yaml.unquoted-string::" in out
+
+
+# --------------------------------------------------------------------------
+# output channels
+# --------------------------------------------------------------------------
+
+
+def test_text_output_keeps_one_problem_per_line(capsys):
+    path = HOSTILE / "newline-in-key.yaml"
+    code, out, _ = _run(capsys, "validate", "-q", str(path))
+    assert code == 1
+    lines = out.splitlines()
+    assert f"{path}:8:1: evil\\nOK: 0 errors: unknown field `evil\\nOK: 0 errors`" in out
+    assert not any(line.startswith("OK: 0 errors") for line in lines)  # the key cannot forge a verdict line
+    assert lines[-1].startswith("FAILED:")
+
+
+def test_github_output_escapes_terminal_escapes_and_bidi(capsys):
+    code, out, _ = _run(capsys, "validate", "-q", "--format", "github", str(HOSTILE / "bidi-override.yaml"))
+    assert code == 1
+    assert "\u202e" not in out and "\\u202e" not in out  # the message names the character, the value is not echoed
+    code, out, _ = _run(capsys, "validate", "-q", "--format", "github", str(HOSTILE / "newline-in-key.yaml"))
+    assert "title=schema.unknown-field::evil%0AOK: 0 errors: unknown field `evil%0AOK: 0 errors`" in out
+    assert not any(line.startswith("OK: 0 errors") for line in out.splitlines())
+
+
+def test_only_warnings_exit_zero(tmp_path, capsys):
+    root = _tree(tmp_path)
+    record = root / "demo-nv" / "25.02.yaml"
+    record.write_text(record.read_text(encoding="utf-8").replace("第二个演示版本。", "second"), encoding="utf-8")
+    code, out, _ = _run(capsys, "validate", "-q", str(root))
+    assert code == 0
+    assert out.splitlines()[-1] == "OK: 0 errors, 1 warning, 0 notes in 8 files"
+
+
+def test_reader_closing_the_pipe_early_is_not_a_traceback(tmp_path):
+    root = _tree(tmp_path)
+    proc = subprocess.run(f"{sys.executable} -m lingjun.generator.cli validate {root} | head -c 10",
+                          shell=True, capture_output=True, text=True, timeout=120)
+    assert "Traceback" not in proc.stderr and "BrokenPipeError" not in proc.stderr, proc.stderr
+    assert proc.stdout == "OK: 0 erro"
+
+
+def test_internal_error_in_the_gate_is_one_line_exit_1(monkeypatch, tmp_path, capsys):
+    import lingjun.checks.gate.validate as gate_validate
+
+    def broken(*args, **kwargs):
+        raise ValueError("surprise")
+
+    monkeypatch.setattr(gate_validate.Corpus, "from_documents", broken)
+    code, out, err = _run(capsys, "validate", "-q", str(_tree(tmp_path)))
+    assert code == 1
+    assert err == "lingjun-kb validate: internal error: ValueError: surprise; please report it\n"
+
+
+# --------------------------------------------------------------------------
+# positions
+# --------------------------------------------------------------------------
+
+
+def test_deep_error_points_at_the_item(tmp_path, capsys):
+    root = _tree(tmp_path)
+    record = root / "demo-nv" / "25.02.yaml"
+    text = record.read_text(encoding="utf-8").replace(
+        '  - {id: vllm, name: vLLM, version: "0.8.2"}\n',
+        '  - {id: vllm, name: vLLM, version: "0.8.2"}\n  - id: torch\n    name: torch\n    version: "2.7.1"\n'
+        "    architectures:\n      - amd64\n      - arm64\n")
+    record.write_text(text, encoding="utf-8")
+    code, out, _ = _run(capsys, "validate", "-q", str(record))
+    assert code == 1
+    assert (f"{record}:21:9: components.3.architectures.1: 'arm64' is not allowed here; expected 'amd64' or 'aarch64' "
+            "[error schema.enum]") in out.splitlines()
+
+
+def test_explicit_str_tag_is_accepted(tmp_path, capsys):
+    root = _tree(tmp_path)
+    record = root / "demo-nv" / "25.02.yaml"
+    record.write_text(record.read_text(encoding="utf-8").replace('version: "25.02"', "version: !!str 25.02")
+                      .replace('version: "2.7.1"', "version: !!str 2.7.1"), encoding="utf-8")
+    code, out, _ = _run(capsys, "validate", "-q", str(root))
+    assert (code, out.splitlines()[-1]) == (0, "OK: 0 errors, 0 warnings, 0 notes in 8 files")
+
+
+def test_negative_driver_branch_is_reported(tmp_path, capsys):
+    root = _tree(tmp_path)
+    record = root / "demo-nv" / "25.02.yaml"
+    record.write_text(record.read_text(encoding="utf-8").replace(
+        'driver: {vendor: nvidia, minimum: "570"}', 'driver: {vendor: nvidia, minimum: "570", must_upgrade_branches: [-5]}'),
+        encoding="utf-8")
+    code, out, _ = _run(capsys, "validate", "-q", str(record))
+    assert code == 1
+    assert f"{record}:11:66: driver.must_upgrade_branches.0: -5 is not a driver branch number" in out
+
+
+# --------------------------------------------------------------------------
+# lingjun-kb new
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("version", ["２５.03", "25.3", "25.13", "25.00", "2025.07", " 25.03"])
+def test_new_bad_version_is_a_usage_error(version, tmp_path, capsys):
+    root = _tree(tmp_path)
+    err = _usage(capsys, "new", "demo-nv", version, "--releases", str(root))
+    assert f"version {version!r} is not YY.MM" in err and "Traceback" not in err
+    assert sorted(p.name for p in (root / "demo-nv").iterdir()) == ["25.01.yaml", "25.02.yaml"]
+
+
+def test_new_family_that_is_a_path_is_a_usage_error(tmp_path, capsys):
+    root = _tree(tmp_path)
+    err = _usage(capsys, "new", "../escape", "25.03", "--releases", str(root))
+    assert "family '../escape' is not a family id" in err
+    assert not (tmp_path / "escape").exists()
+
+
+def test_new_without_a_releases_folder_is_a_usage_error(tmp_path, capsys):
+    err = _usage(capsys, "new", "demo-nv", "25.03", "--releases", str(tmp_path / "nowhere"))
+    assert "is not a folder" in err
+
+
+def test_new_that_cannot_write_leaves_nothing_behind(tmp_path, capsys, monkeypatch):
+    import lingjun.generator.new_release as new_release
+
+    root = _tree(tmp_path)
+
+    def no_links(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(new_release.os, "link", no_links)
+    code, _, err = _run(capsys, "new", "demo-nv", "25.03", "--releases", str(root))
+    assert code == 1
+    assert "cannot write" in err and "No space left on device" in err
+    assert sorted(p.name for p in (root / "demo-nv").iterdir()) == ["25.01.yaml", "25.02.yaml"]
+
+
+def test_new_does_not_follow_a_dangling_link_at_the_target(tmp_path, capsys):
+    root = _tree(tmp_path)
+    outside = tmp_path / "outside.yaml"
+    (root / "demo-nv" / "25.03.yaml").symlink_to(outside)
+    code, _, err = _run(capsys, "new", "demo-nv", "25.03", "--releases", str(root))
+    assert code == 1 and "already exists; refusing to overwrite it" in err
+    assert not outside.exists()
+
+
+# --------------------------------------------------------------------------
+# lingjun-kb schema
+# --------------------------------------------------------------------------
+
+
+def test_schema_check_reports_missing_corrupted_and_binary_files(tmp_path, capsys):
+    write_schemas(tmp_path)
+    (tmp_path / schema_file_name("release")).unlink()
+    (tmp_path / schema_file_name("families")).write_text("{broken", encoding="utf-8")
+    (tmp_path / schema_file_name("components")).write_bytes(b"\xff\xfe\x00garbage")
+    code, out, err = _run(capsys, "schema", "--check", "--out", str(tmp_path))
+    assert code == 1 and "Traceback" not in err
+    assert f"{tmp_path / 'release.schema.json'} is stale or missing (missing)" in err
+    assert f"{tmp_path / 'families.schema.json'} is stale or missing (differs from what the models give)" in err
+    assert f"{tmp_path / 'components.schema.json'} is stale or missing (not UTF-8 text: corrupted)" in err
+    assert "known-issue.schema.json" not in err
+
+
+def test_schema_out_that_is_a_file_is_a_usage_error(tmp_path, capsys):
+    target = tmp_path / "afile"
+    target.write_text("keep me\n", encoding="utf-8")
+    err = _usage(capsys, "schema", "--out", str(target))
+    assert f"--out {target} is not a folder" in err
+    assert target.read_text(encoding="utf-8") == "keep me\n"
+
+
+def test_schema_write_failure_keeps_the_other_files_whole(tmp_path, capsys):
+    write_schemas(tmp_path)
+    blocker = tmp_path / schema_file_name("release")
+    blocker.unlink()
+    blocker.mkdir()  # a folder where a schema file should go: os.replace fails
+    code, _, err = _run(capsys, "schema", "--out", str(tmp_path))
+    assert code == 1 and "cannot write into" in err and "Traceback" not in err
+    for kind in ("components", "families"):
+        assert (tmp_path / schema_file_name(kind)).read_text(encoding="utf-8") == render_schema(kind)
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temporary file left
