@@ -16,7 +16,6 @@ Live, an interface still without IPv4 is asked once with the
 from __future__ import annotations
 
 import ipaddress
-import socket
 import struct
 from typing import Any, Optional
 
@@ -104,6 +103,7 @@ def assign_ipv4(addresses: list[str], routes: list[tuple[str, int, int]]) -> dic
 
 def _ioctl_ipv4(name: str) -> Optional[str]:
     import fcntl
+    import socket  # only live, for an interface procfs showed no IPv4 address for
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     try:
