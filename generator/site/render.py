@@ -63,14 +63,15 @@ def _join_title(parts: Any) -> Markup:
 
 
 #: a blank after full-width punctuation (Chinese pages): "说明： R575" -> "说明：R575"
-_BLANK_AFTER_FULLWIDTH = re.compile(r"(?<=[：，。；、）])[ \t]+(?=\S)")
+_BLANK_AFTER_FULLWIDTH = re.compile(r"(?<=[：，。；、）])[ \t]+(?=[^\s{])")
 
 
 def tidy_chinese(text: str) -> str:
     """Drop blanks that follow full-width punctuation (they come from joining template pieces).
 
     Only ASCII blanks directly after ``：，。；、）`` and before more text on the
-    same line are removed; line structure (tables, lists, code) is unchanged.
+    same line are removed, never before ``{`` (a heading's ``{ #anchor }``
+    needs its blank); line structure (tables, lists, code) is unchanged.
     """
     return _BLANK_AFTER_FULLWIDTH.sub("", text)
 

@@ -137,3 +137,12 @@ def test_tidy_chinese_drops_blanks_after_fullwidth_punctuation_only():
     assert tidy_chinese("以下版本未说明驱动要求： [25.05](x)") == "以下版本未说明驱动要求：[25.05](x)"
     assert tidy_chinese("| 说明。 |\n- a, b") == "| 说明。|\n- a, b"
     assert tidy_chinese("结尾。\n下一行") == "结尾。\n下一行"
+    assert tidy_chinese("## training-nv-pytorch（NVIDIA GPU 训练镜像） { #training-nv-pytorch }").endswith("） { #training-nv-pytorch }")
+
+
+def test_chinese_heading_anchors_keep_their_blank(rendered):
+    _, pages = rendered
+    for page_id, text in pages["zh"].items():
+        for line in text.splitlines():
+            if line.startswith("#") and "{ #" in line:
+                assert " { #" in line, (page_id, line)
