@@ -264,6 +264,10 @@ _HANDLERS = {
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run ``lingjun-kb`` with ``argv`` (default: the process arguments); returns the exit status."""
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            # a terminal or CI log that is not UTF-8 gets \uXXXX for what it cannot show, not a UnicodeEncodeError
+            stream.reconfigure(errors="backslashreplace")
     parser = build_parser()
     args = parser.parse_args(argv)
     return _HANDLERS[args.command](args, parser)

@@ -148,6 +148,11 @@ def print_github(validation: Validation, out: TextIO, summary: bool = True) -> N
 
 
 def print_json(problems: Iterable[Problem], out: TextIO) -> None:
-    """The documented JSON array (see the module docstring)."""
-    json.dump([p.to_json() for p in problems], out, ensure_ascii=False, indent=2)
+    """The documented JSON array (see the module docstring).
+
+    Non-ASCII characters are written as they are to a UTF-8 stream and as
+    ``\\uXXXX`` escapes to any other (``PYTHONIOENCODING=ascii``, a C locale).
+    """
+    encoding = (getattr(out, "encoding", None) or "utf-8").lower().replace("_", "-")
+    json.dump([p.to_json() for p in problems], out, ensure_ascii=encoding not in ("utf-8", "utf8"), indent=2)
     out.write("\n")

@@ -303,3 +303,16 @@ def test_schema_write_failure_keeps_the_other_files_whole(tmp_path, capsys):
     for kind in ("components", "families"):
         assert (tmp_path / schema_file_name(kind)).read_text(encoding="utf-8") == render_schema(kind)
     assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temporary file left
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "github"])
+def test_output_to_a_non_utf8_stream_is_escaped_not_a_traceback(fmt, tmp_path):
+    path = HOSTILE / "fullwidth-version.yaml"
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    proc = subprocess.run([sys.executable, "-m", "lingjun.generator.cli", "validate", "-q", "--format", fmt, str(path)],
+                          capture_output=True, text=True, timeout=120, env=env)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+    if fmt == "json":
+        assert any(p["message"].startswith("'２５.02' holds characters outside ASCII") for p in json.loads(proc.stdout))
+    else:
+        assert "'\\uff12\\uff15.02' holds characters outside ASCII" in proc.stdout
