@@ -44,7 +44,8 @@ from lingjun.schema.models import (
     ToolkitDriverRow,
 )
 
-__all__ = ["Compat", "MatrixCell", "toolkit_row", "classify_branch", "matrix_branches"]
+__all__ = ["Compat", "MatrixCell", "toolkit_row", "classify_branch", "matrix_branches",
+           "FamilyDriverTable", "family_driver_table"]
 
 
 class Compat(str, Enum):
@@ -180,3 +181,48 @@ def matrix_branches(records: list[ReleaseRecord], branches: Optional[DriverBranc
         found.update(f.branch for f in driver.forward_compatibility)
         found.update(driver.must_upgrade_branches)
     return sorted(found, reverse=True)
+
+
+@dataclass(frozen=True)
+class FamilyDriverTable:
+    """The drivers-page table of one family.
+
+    Attributes:
+        branches: branch columns shown, newest first.
+        unsupported_everywhere: branches left out because every release of
+            the table is ``unsupported`` on them (named in one sentence instead).
+        rows: ``(release, cells of the shown branches)`` in the family's order.
+    """
+
+    branches: tuple[int, ...]
+    unsupported_everywhere: tuple[int, ...]
+    rows: tuple[tuple[ReleaseRecord, tuple[MatrixCell, ...]], ...]
+
+    @property
+    def unsupported_labels(self) -> list[str]:
+        """``["R520", "R515", ...]``."""
+        return [f"R{b}" for b in self.unsupported_everywhere]
+
+
+def family_driver_table(rows: list[tuple[ReleaseRecord, list[tuple[int, MatrixCell]]]]) -> FamilyDriverTable:
+    """Drop the branch columns on which every release is unsupported.
+
+    Args:
+        rows: ``(release, [(branch, cell), ...])``, every release with the same
+            branches in the same order (newest first).
+
+    A column is kept when any release gets a verdict other than
+    ``unsupported`` on it, so no information is lost: the dropped branches
+    are listed by the page.  With no rows, nothing is shown.
+    """
+    if not rows:
+        return FamilyDriverTable((), (), ())
+    branches = [b for b, _ in rows[0][1]]
+    keep = [i for i, _ in enumerate(branches)
+            if any(cells[i][1].compat is not Compat.unsupported for _, cells in rows)]
+    dropped = tuple(b for i, b in enumerate(branches) if i not in keep)
+    return FamilyDriverTable(
+        branches=tuple(branches[i] for i in keep),
+        unsupported_everywhere=dropped,
+        rows=tuple((record, tuple(cells[i][1] for i in keep)) for record, cells in rows),
+    )

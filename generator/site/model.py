@@ -27,7 +27,13 @@ from lingjun.schema.models import (
 
 from lingjun.generator.site.branch_lifecycle import BranchLifecycle, branch_lifecycle
 from lingjun.generator.site.diff import ReleaseDiff, diff_releases, entry_key
-from lingjun.generator.site.driver_matrix import MatrixCell, classify_branch, matrix_branches
+from lingjun.generator.site.driver_matrix import (
+    FamilyDriverTable,
+    MatrixCell,
+    classify_branch,
+    family_driver_table,
+    matrix_branches,
+)
 from lingjun.generator.site.nav import STATIC_PAGES, NavSection, PageSpec, SiteMap
 from lingjun.generator.site.ordering import parse_version, version_sort_key
 from lingjun.generator.site.upstream import upstream_link
@@ -135,6 +141,8 @@ class SiteModel:
     usage_by_rule: dict[str, list[ReleaseRecord]] = field(default_factory=dict)
     #: the driver branch lifecycle table (None without ``driver-branches.yaml``)
     lifecycle: Optional[BranchLifecycle] = None
+    #: family id -> its table on the drivers page (NVIDIA-driver releases only)
+    driver_tables: dict[str, FamilyDriverTable] = field(default_factory=dict)
 
     def view(self, record: ReleaseRecord) -> ReleaseView:
         """The view of one release."""
@@ -334,4 +342,8 @@ def build_site_model(kb: KnowledgeBase) -> SiteModel:
         compare_data=_compare_data(kb, families, by_family),
         usage_by_rule=usage_by_rule,
         lifecycle=branch_lifecycle(kb.driver_branches),
+        driver_tables={
+            f.id: family_driver_table([(r, views[r.ref].driver_cells) for r in by_family[f.id] if views[r.ref].driver_cells])
+            for f in families
+        },
     )

@@ -216,6 +216,8 @@ _S = {
     "drivers.no_reference": ("releases/reference/cuda-drivers.yaml is not in the knowledge base, so no verdict can be computed.", "知识库中没有 releases/reference/cuda-drivers.yaml，无法计算结论。"),
     "drivers.ppu": ("PPU releases need the PPU driver below; NVIDIA driver branches do not apply.", "PPU 版本需要下列 PPU 驱动；NVIDIA 驱动分支不适用。"),
     "drivers.not_stated": ("No driver requirement is stated for:", "以下版本未说明驱动要求："),
+    "drivers.release_minimum": ("Minimum NVIDIA driver", "最低 NVIDIA 驱动"),
+    "drivers.unsupported_everywhere": ("Branches on which no release of this table runs, left out of it:", "该表中没有任何版本能在以下分支上运行，故未列出："),
     "drivers.branches": ("Driver branch lifecycle", "驱动分支生命周期"),
     "drivers.type": ("Type", "类型"),
     "drivers.branches_intro": ("Branch type and end of life as NVIDIA's data center driver documentation listed them when this table was compiled (source below). The site states NVIDIA's dates and does not compare them with today's date; whether a date has passed depends on when you read this. lingjun-check compares the date with the current day where it runs:", "分支类型与停止支持时间均按编写本表时 NVIDIA 数据中心驱动文档的记载（来源见下文）。本站只列出 NVIDIA 给出的日期，不与当天日期比较；日期是否已过取决于阅读时间。lingjun-check 运行时会将该日期与当天日期比较，规则见"),

@@ -162,3 +162,42 @@ def test_compare_picker(server, page):
     assert any(t.startswith("vLLM") and "upgraded" in t and "0.7.2" in t and "0.9.2" in t for t in texts)
     shot(page, "compare-en")
     assert page.lj_errors == []
+
+
+@pytest.fixture(scope="module")
+def real_server(tmp_path_factory):
+    """The site of the real records in ``releases/``, served over HTTP."""
+    from lingjun.generator.site.build import build_site
+
+    root = tmp_path_factory.mktemp("real")
+    build_site(REPO / "releases", root / "site", build_dir=root / "build", config_dir=REPO)
+    handler = functools.partial(_QuietHandler, directory=str(root / "site"))
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+    httpd.server_close()
+    thread.join(timeout=5)
+
+
+_OVERFLOWING = """() => Array.from(document.querySelectorAll('article table')).filter(t => {
+    const box = t.closest('.md-typeset__scrollwrap') || t.parentElement;
+    return t.scrollWidth > box.clientWidth + 1; }).length"""
+
+
+@pytest.mark.parametrize("path,name", [
+    ("matrix/", "wide-matrix-en"),
+    ("drivers/", "wide-drivers-en"),
+    ("zh/drivers/", "wide-drivers-zh"),
+    ("zh/matrix/", "wide-matrix-zh"),
+    ("compare/?old=training-nv-pytorch:25.02&new=training-nv-pytorch:25.10", "wide-compare-en"),
+])
+def test_wide_tables_fit_1280px_without_scrolling(real_server, page, path, name):
+    page.goto(real_server + path)
+    page.wait_for_load_state("networkidle")
+    assert page.locator("article table").count() > 0
+    assert not page.locator(".md-sidebar--primary").is_visible()  # navigation hidden on these pages
+    assert page.evaluate(_OVERFLOWING) == 0
+    shot(page, name)
+    assert page.lj_errors == []

@@ -65,3 +65,36 @@ def test_matrix_rows_include_record_branches(fixture_kb):
     branches = matrix_branches(fixture_kb.releases, fixture_kb.driver_branches)
     assert branches == sorted(branches, reverse=True)
     assert {418, 470, 535, 545, 570, 575, 580} <= set(branches)
+
+
+def test_family_table_drops_only_branches_unsupported_everywhere(fixture_kb):
+    from lingjun.generator.site.driver_matrix import family_driver_table
+    from lingjun.generator.site.model import build_site_model
+
+    site = build_site_model(fixture_kb)
+    table = site.driver_tables["training-nv-pytorch"]
+    assert table.branches and table.unsupported_everywhere
+    assert set(table.branches) | set(table.unsupported_everywhere) == set(site.branches)
+    for branch in table.unsupported_everywhere:
+        for record, _ in table.rows:
+            assert classify_branch(record, branch, fixture_kb.cuda_drivers).compat is Compat.unsupported
+    for index, branch in enumerate(table.branches):
+        assert any(cells[index].compat is not Compat.unsupported for _, cells in table.rows), branch
+    assert 535 in table.branches  # forward compatibility for 25.07
+    assert table.unsupported_labels == [f"R{b}" for b in table.unsupported_everywhere]
+    assert site.driver_tables["training-xpu-pytorch"].rows == ()
+    assert family_driver_table([]).branches == ()
+
+
+def test_wide_pages_hide_the_navigation(fixture_kb):
+    from lingjun.generator.site.model import build_site_model
+    from lingjun.generator.site.render import render_pages
+
+    site = build_site_model(fixture_kb)
+    pages = {p.id: t for p, t in render_pages(site, "zh")}
+    for page_id in ("matrix", "drivers", "compare", "component:vllm"):
+        front = pages[page_id].split("---")[1]
+        assert "hide:\n  - navigation" in front, page_id
+    drivers = pages["drivers"]
+    dropped = site.driver_tables["training-nv-pytorch"].unsupported_labels
+    assert "故未列出：" + "、".join(dropped) in drivers
