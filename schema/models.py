@@ -447,7 +447,7 @@ class MinorVersionCompatRow(StrictModel):
     """Table 2: the driver range giving CUDA minor-version compatibility within a major."""
 
     cuda_major: int = Field(ge=10, le=99)
-    min_branch: int = Field(ge=100)
+    min_branch: int = Field(ge=100, le=9999)
     #: newer branches still run the major through plain backward compatibility
     max_branch_exclusive: int | None = None
     min_driver: DriverVersionString
@@ -458,7 +458,7 @@ class ToolkitBranchRow(StrictModel):
     """From the 13.4 notes on: the driver branch named for a 13.x toolkit."""
 
     cuda: CudaVersionString
-    branch: int = Field(ge=100)
+    branch: int = Field(ge=100, le=9999)
     source: Identifier
 
 
@@ -490,7 +490,7 @@ class CudaDriverReference(StrictModel):
 class DriverBranch(StrictModel):
     """One NVIDIA data center driver branch and its lifecycle."""
 
-    branch: int = Field(ge=100)
+    branch: int = Field(ge=100, le=9999)
     type: BranchType | None = None
     end_of_life: bool
     #: end-of-life month where NVIDIA states one
@@ -532,14 +532,14 @@ class ImageTag(StrictModel):
 class ForwardCompatBranch(StrictModel):
     """An older data center driver branch usable through forward compatibility."""
 
-    branch: int = Field(ge=100)
+    branch: int = Field(ge=100, le=9999)
     minimum: DriverVersionString
 
 
 class BranchResolution(StrictModel):
     """How the record resolves a branch the page lists as both allowed and must-upgrade."""
 
-    branch: int = Field(ge=100)
+    branch: int = Field(ge=100, le=9999)
     decision: BranchDecision
     reason: LocalizedText
 
@@ -559,7 +559,7 @@ class DriverRequirement(StrictModel):
     #: data center branches usable through forward compatibility (NVIDIA only)
     forward_compatibility: list[ForwardCompatBranch] = Field(default_factory=list)
     #: branches that are not forward compatible and must be upgraded
-    must_upgrade_branches: list[int] = Field(default_factory=list)
+    must_upgrade_branches: list[Annotated[int, Field(ge=100, le=9999)]] = Field(default_factory=list)
     branch_resolutions: list[BranchResolution] = Field(default_factory=list)
     #: our copy of the page's driver section was cut off, so the lists above may be incomplete
     text_truncated: bool = False
@@ -639,7 +639,7 @@ class GpuSupport(StrictModel):
 
     architectures: list[GpuArchitecture] = Field(default_factory=list)
     #: compute capabilities (``"9.0"``)
-    compute_capabilities: list[Annotated[str, Field(pattern=r"^\d{1,2}\.\d$")]] = Field(default_factory=list)
+    compute_capabilities: list[Annotated[str, Field(pattern=r"^[0-9]{1,2}\.[0-9]$")]] = Field(default_factory=list)
     #: GPU or instance models named (``L20A``)
     models: list[ShortText] = Field(default_factory=list)
     note: LocalizedText | None = None

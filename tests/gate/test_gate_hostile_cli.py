@@ -215,7 +215,7 @@ def test_negative_driver_branch_is_reported(tmp_path, capsys):
         encoding="utf-8")
     code, out, _ = _run(capsys, "validate", "-q", str(record))
     assert code == 1
-    assert f"{record}:11:66: driver.must_upgrade_branches.0: -5 is not a driver branch number" in out
+    assert f"{record}:11:66: driver.must_upgrade_branches.0: Input should be greater than or equal to 100" in out
 
 
 # --------------------------------------------------------------------------

@@ -26,7 +26,6 @@ FAILING = {
     "data.image-tag-pattern": ("image-tag-pattern/fail", "demo-nv/25.02.yaml", 9, 11, "tag 'v25.02' does not start with the release version '25.02'", Severity.error),
     "data.driver-minimum": ("driver-minimum/fail", "demo-nv/25.02.yaml", 11, 35, "driver minimum 560 is below 570.26, the minimum driver of CUDA 12.8", Severity.error),
     "data.driver-branch-conflict": ("driver-branch-conflict/fail", "demo-nv/25.01.yaml", 17, 32, "R545 is listed both under forward_compatibility and must_upgrade_branches", Severity.error),
-    "data.driver-branch-range": ("driver-branch-range/fail", "demo-nv/25.01.yaml", 16, 32, "-545 is not a driver branch number", Severity.error),
     "data.component-downgrade": ("component-downgrade/fail", "demo-nv/25.02.yaml", 15, 37, "vllm goes down from 0.7.2 (demo-nv:25.01) to 0.6.0", Severity.warning),
     "data.known-issue-refs": ("known-issue-refs/fail", "demo-nv/25.01.yaml", 24, 16, "known issue 'demo-isue' does not exist; did you mean 'demo-issue'?", Severity.error),
     "data.known-issue-affects": ("known-issue-affects/fail", "known-issues/demo-issue.yaml", 12, 12, "fixed in demo-nv:25.01, but demo-nv:25.01 is listed as affected", Severity.error),

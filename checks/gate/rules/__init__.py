@@ -12,7 +12,6 @@ from lingjun.checks.gate.rules import (  # noqa: F401  (import = registration)
     image_tag_pattern,
     driver_minimum,
     driver_branch_conflict,
-    driver_branch_range,
     component_downgrade,
     known_issue_refs,
     known_issue_affects,
