@@ -20,7 +20,7 @@ import logging
 import os
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, Optional
 
 __all__ = ["MkDocsBuildError", "CONFIG_FILES", "build_language", "find_config_dir"]
 
@@ -48,6 +48,37 @@ def find_config_dir(start: Path | None = None) -> Path:
         if all((folder / name).is_file() for name in CONFIG_FILES.values()):
             return folder
     raise FileNotFoundError("mkdocs.yml and mkdocs.zh.yml not found in " + " or ".join(str(c) for c in candidates))
+
+
+#: jieba's main dictionary as first loaded: ``(FREQ copy, total)``, see :func:`_fresh_jieba`
+_JIEBA_PRISTINE: Optional[tuple[dict, int]] = None
+
+
+def _fresh_jieba() -> None:
+    """Give jieba's global tokenizer back its main dictionary only.
+
+    The search plugin adds the user dictionary to jieba's process-wide
+    tokenizer on every build (``load_userdict`` also grows the frequency
+    total each time), so without this a second build in the same process,
+    or a build after one of other records, would segment Chinese text
+    differently and the search index would not be byte-identical.
+    Costs one dictionary copy (tens of milliseconds) after the first load.
+    """
+    global _JIEBA_PRISTINE
+    try:
+        import jieba
+    except ImportError:  # pragma: no cover - a dependency of the site
+        return
+    jieba.setLogLevel(logging.WARNING)
+    tokenizer = jieba.dt
+    if _JIEBA_PRISTINE is None:
+        tokenizer.initialized = False  # drop anything loaded before the first site build
+        tokenizer.initialize()
+        _JIEBA_PRISTINE = (dict(tokenizer.FREQ), tokenizer.total)
+        return
+    tokenizer.FREQ = dict(_JIEBA_PRISTINE[0])
+    tokenizer.total = _JIEBA_PRISTINE[1]
+    tokenizer.user_word_tag_tab = {}
 
 
 class _Collector(logging.Handler):
@@ -99,6 +130,7 @@ def build_language(
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
 
+    _fresh_jieba()
     collector = _Collector()
     logger = logging.getLogger("mkdocs")
     logger.addHandler(collector)
