@@ -10,7 +10,9 @@ Steps of :func:`cli_bundle`:
    ``checks/data/bundle.json`` (the package data the installed
    ``lingjun-check`` reads; committed);
 3. write the zipapp (default ``dist/lingjun-check.pyz``) containing:
-   ``__main__.py`` calling :func:`lingjun.checks.cli.main`; a minimal
+   ``__main__.py`` (pauses the cyclic garbage collector, installs
+   :func:`lingjun.checks.zipapp_loader.install` so the modules are read from
+   the archive once, then calls :func:`lingjun.checks.cli.main`); a minimal
    ``lingjun/__init__.py``; every runtime module of ``lingjun/checks/``
    (not ``checks/gate/``, which needs pydantic); ``lingjun/checks/data/bundle.json``;
    and a vendored copy of the installed :mod:`packaging` with its licence
@@ -37,7 +39,19 @@ __all__ = ["cli_bundle", "bundle_text", "build_zipapp", "zip_entries", "with_byt
 
 _EPOCH = (1980, 1, 1, 0, 0, 0)
 _SHEBANG = b"#!/usr/bin/env python3\n"
-_MAIN = '"""lingjun-check zipapp entry point."""\nimport sys\n\nfrom lingjun.checks.cli import main\n\nsys.exit(main())\n'
+_MAIN = """\
+\"\"\"lingjun-check zipapp entry point.\"\"\"
+import gc
+import sys
+
+gc.disable()  # a short run: cyclic garbage collection would only cost time (lingjun.checks.cli.main does the same)
+from lingjun.checks.zipapp_loader import install  # noqa: E402
+
+install(getattr(__loader__, "archive", ""))  # one read of the archive for all modules, not two per module
+from lingjun.checks.cli import main  # noqa: E402
+
+sys.exit(main())
+"""
 _NAMESPACE_INIT = '"""lingjun: only the in-container checker is packed in this archive."""\n'
 _DEFAULT_SITE_URL = "http://127.0.0.1:8000/"
 
