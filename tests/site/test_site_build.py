@@ -125,3 +125,23 @@ def test_jieba_forgets_the_user_dictionary_of_an_earlier_build(tmp_path):
     assert jieba.dt.FREQ.get("灵骏测试专用词") == 1000 and jieba.dt.total == total + 2000
     _fresh_jieba()
     assert "灵骏测试专用词" not in jieba.dt.FREQ and jieba.dt.total == total
+
+
+def test_head_hreflang_links_point_at_the_same_page_in_each_language(built_site):
+    import posixpath
+
+    site, _ = built_site
+    pages = [p for p in site.rglob("index.html")]
+    assert len(pages) > 40
+    for path in pages:
+        rel = path.relative_to(site).as_posix()
+        en_rel = rel[3:] if rel.startswith("zh/") else rel
+        html = path.read_text(encoding="utf-8")
+        head = html.split("</head>")[0]
+        links = dict((lang, href) for href, lang in re.findall(r'<link rel="alternate" href="([^"]*)" hreflang="(\w+)">', head))
+        assert set(links) == {"en", "zh"}, rel
+        for lang, href in links.items():
+            target = posixpath.normpath(posixpath.join(posixpath.dirname(rel), href))
+            expected = posixpath.dirname(en_rel) if lang == "en" else posixpath.join("zh", posixpath.dirname(en_rel))
+            assert target == posixpath.normpath(expected or "."), (rel, lang, href)
+            assert (site / target / "index.html").is_file(), (rel, lang, href)
