@@ -95,11 +95,12 @@ def probe_native(env: ProbeEnv, spec: NativeSpec) -> NativeLibraryFacts:
     dirs = search_dirs(loader_facts(env), wheel_lib_dirs)
     wheel_version = _wheel_dir_versions(facts.wheels, wheel_lib_dirs, spec.lib)
     file_re = re.compile(rf"^lib{spec.lib}\.so\.(\d+)(?:\.\d+)*$")
+    file_prefix = f"lib{spec.lib}.so."  # every name file_re matches starts with it
     majors: set[int] = set()
     for directory in dirs:
         by_real: dict[str, LibraryFile] = {}
-        for name in env.listdir(directory.path):
-            match = file_re.match(name)
+        for name in _listing(env, directory.path):
+            match = file_re.match(name) if name.startswith(file_prefix) else None
             if not match:
                 continue
             majors.add(int(match.group(1)))
@@ -120,6 +121,11 @@ def probe_native(env: ProbeEnv, spec: NativeSpec) -> NativeLibraryFacts:
             chosen.version = _full_version(chosen.version) or known or wheel_version.get(chosen.path.rsplit("/", 1)[0])
             facts.resolved = chosen
     return facts
+
+
+def _listing(env: ProbeEnv, path: str) -> list[str]:
+    """``env.listdir(path)``, read once per run for both libraries (the loader directories hold thousands of files)."""
+    return env.shared(f"native-listdir:{path}", lambda: env.listdir(path))
 
 
 def _full_version(version: Optional[str]) -> Optional[str]:
