@@ -30,7 +30,7 @@ from packaging.version import Version
 from lingjun.schema.kb import KnowledgeBase
 from lingjun.schema.models import DOCUMENT_MODELS, ReleaseRecord
 
-__all__ = ["API_FORMAT", "write_api", "feed_entries", "atom_feed", "schema_files"]
+__all__ = ["API_FORMAT", "write_api", "feed_entries", "atom_feed", "schema_files", "schema_dir"]
 
 API_FORMAT = 1
 
@@ -39,25 +39,45 @@ def _dump(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, sort_keys=True, indent=2) + "\n"
 
 
-def schema_files(schema_dir: Path) -> dict[str, str]:
-    """``{file name: content}`` of the exported JSON Schemas.
+def schema_dir() -> Path:
+    """Folder of the exported JSON Schemas: the installed ``lingjun.schema`` package.
 
-    Uses ``schema/*.schema.json`` when the schema package has exported them;
-    for a kind with no exported file, the schema is generated from the same
-    pydantic model (``model_json_schema()``).
+    They are package data of ``lingjun.schema`` (``*.schema.json``, declared
+    in ``pyproject.toml``), so an installed wheel has them as well as a
+    checkout (editable install: the repository's ``schema/`` folder).
     """
-    files: dict[str, str] = {}
-    for path in sorted(schema_dir.glob("*.schema.json")):
-        files[path.name] = path.read_text(encoding="utf-8")
-    for kind, model in sorted(DOCUMENT_MODELS.items()):
-        name = f"{kind}.schema.json"
-        if name not in files:
-            files[name] = _dump(model.model_json_schema())
+    import lingjun.schema
+
+    return Path(lingjun.schema.__file__).parent
+
+
+def schema_files(folder: Optional[Path] = None) -> dict[str, str]:
+    """``{file name: content}`` of the exported JSON Schemas, read from ``folder`` (default :func:`schema_dir`).
+
+    Every kind of :data:`DOCUMENT_MODELS` must have its exported file.
+
+    Raises:
+        FileNotFoundError: naming the folder and the missing files, when an
+            exported schema is missing (run ``lingjun-kb schema`` in a checkout,
+            or reinstall the package).
+    """
+    folder = Path(folder) if folder is not None else schema_dir()
+    files = {path.name: path.read_text(encoding="utf-8") for path in sorted(folder.glob("*.schema.json"))}
+    missing = sorted(f"{kind}.schema.json" for kind in DOCUMENT_MODELS if f"{kind}.schema.json" not in files)
+    if missing:
+        raise FileNotFoundError(f"{folder}: exported JSON Schema(s) missing: {', '.join(missing)} "
+                                "(run `lingjun-kb schema` in a checkout, or reinstall lingjun-kb)")
     return files
 
 
-def write_api(kb: KnowledgeBase, out: Path, schema_dir: Path) -> list[Path]:
-    """Write the JSON API under ``out/api/v1``; returns the files written."""
+def write_api(kb: KnowledgeBase, out: Path, schemas: Optional[Path] = None) -> list[Path]:
+    """Write the JSON API under ``out/api/v1``; returns the files written.
+
+    ``schemas`` is the folder of exported JSON Schemas (default: the installed package's).
+
+    Raises:
+        FileNotFoundError: see :func:`schema_files`.
+    """
     base = out / "api" / "v1"
     written: list[Path] = []
     records = [r.model_dump(mode="json") for r in kb.releases]
@@ -70,7 +90,7 @@ def write_api(kb: KnowledgeBase, out: Path, schema_dir: Path) -> list[Path]:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(_dump(data), encoding="utf-8")
         written.append(target)
-    for name, content in schema_files(schema_dir).items():
+    for name, content in schema_files(schemas).items():
         target = base / "schema" / name
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(content, encoding="utf-8")

@@ -146,7 +146,7 @@ def render_markdown(kb: KnowledgeBase, build_dir: Path, config_dir: Path) -> tup
         if hand.is_dir():
             shutil.copytree(hand, out, dirs_exist_ok=True)
         (out / "feed.xml").write_text(atom_feed(kb, lang), encoding="utf-8")
-    write_api(kb, build_dir / "en", config_dir / "schema")
+    write_api(kb, build_dir / "en")
     (build_dir / "jieba-user-dict.txt").write_text(user_dictionary_text(kb), encoding="utf-8")
     return site, count
 
@@ -164,7 +164,8 @@ def build_site(
         releases: the releases folder.
         site_dir: where the finished site goes (replaced atomically-by-rename).
         build_dir: where the Markdown is rendered (default ``<config_dir>/.build``).
-        config_dir: folder with ``mkdocs.yml``, ``mkdocs.zh.yml``, ``docs/`` and ``schema/``.
+        config_dir: folder with ``mkdocs.yml``, ``mkdocs.zh.yml`` and ``docs/`` (the JSON Schemas
+            come from the installed ``lingjun.schema`` package).
         kb: an already validated knowledge base (skips the validate stage).
 
     Raises:
