@@ -7,14 +7,17 @@ library and :mod:`packaging` are imported.
 
 from __future__ import annotations
 
-import argparse
 import gc
 import json
 import os
 import sys
-from typing import Optional, Sequence
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Optional, Sequence, Union
 
-__all__ = ["main", "__version__", "default_lang"]
+if TYPE_CHECKING:
+    import argparse
+
+__all__ = ["main", "__version__", "default_lang", "build_parser", "fast_parse"]
 
 __version__ = "0.1.0"
 
@@ -32,10 +35,37 @@ files:
 """
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> "NoReturn":  # type: ignore[name-defined]  # noqa: F821
-        self.print_usage(sys.stderr)
-        self.exit(3, f"{self.prog}: error: {message}\n")
+#: The options of :func:`build_parser` for :func:`fast_parse`: store_true flags (option -> dest) ...
+FAST_FLAGS = {
+    "--require-gpu": "require_gpu",
+    "--strict": "strict",
+    "--no-color": "no_color",
+    "--include-ids": "include_ids",
+    "--list-rules": "list_rules",
+    "--version": "version",
+}
+#: ... options taking one value (option -> (dest, type or the tuple of choices)) ...
+FAST_VALUES: dict[str, tuple[str, Union[type, tuple[str, ...]]]] = {
+    "--from": ("from_file", str),
+    "--from-collect-env": ("from_collect_env", str),
+    "--root": ("root", str),
+    "--release": ("release", str),
+    "--data": ("data", str),
+    "--timeout": ("timeout", float),
+    "--deepspeed-config": ("deepspeed_config", str),
+    "--model": ("model", str),
+    "--gpus-per-pod": ("gpus_per_pod", int),
+    "--format": ("format", ("text", "json")),
+    "--lang": ("lang", ("en", "zh")),
+    "--collect": ("collect", str),
+}
+#: ... and the defaults (dest -> value).  tests/checks_core/test_checks_core_cli_fast_parse.py holds them equal to the parser's.
+FAST_DEFAULTS = {
+    "from_file": None, "from_collect_env": None, "root": "/", "release": None, "data": None, "timeout": 3.0,
+    "deepspeed_config": None, "model": None, "gpus_per_pod": None, "require_gpu": False, "strict": False,
+    "format": "text", "lang": None, "no_color": False, "collect": None, "include_ids": False,
+    "list_rules": False, "version": False,
+}
 
 
 def default_lang(environ: Optional[dict] = None) -> str:
@@ -48,8 +78,15 @@ def default_lang(environ: Optional[dict] = None) -> str:
     return "en"
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> "argparse.ArgumentParser":
     """The argument parser (usage errors exit with code 3)."""
+    import argparse
+
+    class _Parser(argparse.ArgumentParser):
+        def error(self, message: str) -> "NoReturn":  # type: ignore[name-defined]  # noqa: F821
+            self.print_usage(sys.stderr)
+            self.exit(3, f"{self.prog}: error: {message}\n")
+
     parser = _Parser(
         prog="lingjun-check",
         description="Check a Lingjun / ACS AI container (driver, CUDA, libraries, packages, environment, configuration) "
@@ -80,6 +117,52 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument("--list-rules", action="store_true", help="list the rules and exit")
     out.add_argument("--version", action="store_true", help="print the version and the release data it carries, and exit")
     return parser
+
+
+def fast_parse(argv: Sequence[str]) -> Optional[SimpleNamespace]:
+    """The options :func:`build_parser` would parse from ``argv``, for plain command lines only; else None.
+
+    Plain means: every word is one of the parser's long options written out in full (no ``-h``, no
+    abbreviation), a value option is followed by its value (or written ``--option=value``), no value
+    is empty or starts with ``-``, every value converts (``--timeout``, ``--gpus-per-pod``) and is
+    one of the choices (``--format``, ``--lang``), and ``--from`` and ``--from-collect-env`` are not
+    both given.  For those the result has the same attributes and values as ``parse_args``; for
+    anything else :func:`main` lets argparse parse (and word its help and errors).  Building the
+    argparse parser costs several milliseconds, a noticeable part of a check.
+    """
+    values = dict(FAST_DEFAULTS)
+    words = list(argv)
+    i = 0
+    while i < len(words):
+        word = words[i]
+        option, eq, value = word.partition("=")
+        if not eq and option in FAST_FLAGS:
+            values[FAST_FLAGS[option]] = True
+            i += 1
+            continue
+        if option not in FAST_VALUES:
+            return None
+        if not eq:
+            if i + 1 >= len(words):
+                return None
+            value = words[i + 1]
+            i += 1
+        i += 1
+        if not value or value.startswith("-"):
+            return None
+        dest, kind = FAST_VALUES[option]
+        if isinstance(kind, tuple):
+            if value not in kind:
+                return None
+            values[dest] = value
+        else:
+            try:
+                values[dest] = kind(value)
+            except ValueError:
+                return None
+    if values["from_file"] is not None and values["from_collect_env"] is not None:
+        return None
+    return SimpleNamespace(**values)
 
 
 def _fail(message: str) -> int:
@@ -137,10 +220,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 
 def _main(argv: Optional[Sequence[str]]) -> int:
-    try:
-        args = build_parser().parse_args(argv)
-    except SystemExit as exc:  # --help exits 0, usage errors 3
-        return int(exc.code or 0)
+    args = fast_parse(sys.argv[1:] if argv is None else argv)
+    if args is None:
+        try:
+            args = build_parser().parse_args(argv)
+        except SystemExit as exc:  # --help exits 0, usage errors 3
+            return int(exc.code or 0)
     try:
         return _run(args)
     except KeyboardInterrupt:
@@ -151,7 +236,7 @@ def _main(argv: Optional[Sequence[str]]) -> int:
         return _fail(f"internal error: {type(exc).__name__}: {exc} (set LINGJUN_CHECK_DEBUG=1 for details)")
 
 
-def _run(args: argparse.Namespace) -> int:
+def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
     from lingjun.checks.knowledge import BundleError
 
     lang = args.lang or default_lang()

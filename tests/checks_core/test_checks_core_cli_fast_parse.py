@@ -1,0 +1,87 @@
+"""lingjun.checks.cli.fast_parse: the same options as argparse for plain command lines, None for the rest."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from lingjun.checks.cli import FAST_DEFAULTS, FAST_FLAGS, FAST_VALUES, build_parser, fast_parse, main
+
+
+def _actions() -> list[argparse.Action]:
+    return [a for a in build_parser()._actions if a.dest != "help"]
+
+
+def test_fast_tables_describe_every_option_of_the_parser():
+    actions = _actions()
+    assert {a.dest for a in actions} == set(FAST_DEFAULTS)
+    for action in actions:
+        assert len(action.option_strings) == 1, action.option_strings
+        option = action.option_strings[0]
+        assert FAST_DEFAULTS[action.dest] == action.default and type(FAST_DEFAULTS[action.dest]) is type(action.default)
+        if isinstance(action, argparse._StoreTrueAction):
+            assert FAST_FLAGS[option] == action.dest and option not in FAST_VALUES
+        else:
+            assert isinstance(action, argparse._StoreAction) and action.nargs is None
+            dest, kind = FAST_VALUES[option]
+            assert dest == action.dest and option not in FAST_FLAGS
+            if action.choices is not None:
+                assert kind == tuple(action.choices) and action.type is None
+            else:
+                assert kind is (action.type or str)
+    assert len(FAST_FLAGS) + len(FAST_VALUES) == len(actions)
+
+
+PLAIN = [
+    [],
+    ["--format", "json"],
+    ["--format=json", "--lang", "zh", "--strict", "--no-color"],
+    ["--from", "snap.json", "--release", "training-nv-pytorch:25.07", "--format", "text"],
+    ["--from-collect-env", "env.txt", "--lang=en"],
+    ["--root", "/tmp/root", "--timeout", "0.5", "--gpus-per-pod", "8", "--require-gpu"],
+    ["--timeout=1e400", "--timeout", "2"],
+    ["--deepspeed-config", "ds.json", "--model", "Qwen2.5-7B", "--collect", "out.json", "--include-ids"],
+    ["--model=a=b", "--data", "bundle.json", "--list-rules", "--version"],
+    ["--timeout", "nan", "--gpus-per-pod", " 4 "],
+]
+
+NOT_PLAIN = [
+    ["-h"],
+    ["--help"],
+    ["--form", "json"],
+    ["--format", "xml"],
+    ["--format"],
+    ["--format="],
+    ["--timeout", "-1"],
+    ["--timeout", "soon"],
+    ["--gpus-per-pod", "two"],
+    ["--gpus-per-pod", "1.5"],
+    ["--model=-x"],
+    ["--strict=yes"],
+    ["--from", "a", "--from-collect-env", "b"],
+    ["stray"],
+    ["--", "--strict"],
+    ["--strict", "--release", "--format"],
+]
+
+
+@pytest.mark.parametrize("argv", PLAIN, ids=" ".join)
+def test_plain_command_lines_parse_as_argparse_does(argv):
+    fast = fast_parse(argv)
+    assert fast is not None
+    expected = vars(build_parser().parse_args(argv))
+    assert {k: repr(v) for k, v in vars(fast).items()} == {k: repr(v) for k, v in expected.items()}  # repr: nan == nan
+    assert {k: type(v) for k, v in vars(fast).items()} == {k: type(v) for k, v in expected.items()}
+
+
+@pytest.mark.parametrize("argv", NOT_PLAIN, ids=" ".join)
+def test_other_command_lines_are_left_to_argparse(argv):
+    assert fast_parse(argv) is None
+
+
+def test_main_still_words_usage_errors_through_argparse(capsys):
+    assert main(["--format", "xml"]) == 3
+    assert "invalid choice: 'xml'" in capsys.readouterr().err
+    assert main(["--from", "a", "--from-collect-env", "b"]) == 3
+    assert "not allowed with argument" in capsys.readouterr().err
