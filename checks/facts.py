@@ -23,6 +23,7 @@ Only the standard library is used.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import typing
 from dataclasses import dataclass, field
 from typing import Any, Optional
@@ -340,8 +341,9 @@ class Facts:
         return _build(cls, data, "snapshot")
 
 
+@functools.lru_cache(maxsize=4096)
 def _normalise(name: str) -> str:
-    import re
+    import re  # cached: Facts.distribution() normalises every distribution name on each call
 
     return re.sub(r"[-_.]+", "-", name).lower()
 

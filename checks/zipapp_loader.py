@@ -74,7 +74,13 @@ def read_directory(data: bytes) -> dict[str, tuple[int, int, int]]:
             raise ValueError("damaged zip central directory")
         method, csize = _u16(data, pos + 10), _u32(data, pos + 20)
         name_len, extra_len, comment_len = _u16(data, pos + 28), _u16(data, pos + 30), _u16(data, pos + 32)
-        name = data[pos + 46:pos + 46 + name_len].decode("utf-8" if _u16(data, pos + 8) & 0x800 else "cp437")
+        raw_name = data[pos + 46:pos + 46 + name_len]
+        if _u16(data, pos + 8) & 0x800:
+            name = raw_name.decode("utf-8")
+        elif raw_name.isascii():
+            name = raw_name.decode("ascii")  # what cp437 gives for ASCII, without importing that codec
+        else:
+            name = raw_name.decode("cp437")
         entries[name] = (method, _u32(data, pos + 42) + shift, csize)
         pos += 46 + name_len + extra_len + comment_len
     return entries

@@ -103,7 +103,11 @@ def assign_ipv4(addresses: list[str], routes: list[tuple[str, int, int]]) -> dic
 
 def _ioctl_ipv4(name: str) -> Optional[str]:
     import fcntl
-    import socket  # only live, for an interface procfs showed no IPv4 address for
+
+    try:  # only live, for an interface procfs showed no IPv4 address for
+        import _socket as socket  # the C module behind socket: the same calls without building socket's enums
+    except ImportError:  # pragma: no cover - CPython always has it
+        import socket  # type: ignore[no-redef]
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     try:
