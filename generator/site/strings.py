@@ -160,6 +160,8 @@ _S = {
     "release.driver": ("Driver requirements", "驱动要求"),
     "driver.not_stated": ("The official page states no driver requirement.", "官方页面未说明驱动要求。"),
     "driver.minimum": ("Minimum driver", "最低驱动"),
+    "driver.minimum.nvidia-gpu": ("Minimum NVIDIA driver", "最低 NVIDIA 驱动"),
+    "driver.minimum.ppu": ("Minimum PPU driver", "最低 PPU 驱动"),
     "driver.stated_as": ("stated as", "原文为"),
     "driver.recommended": ("Recommended driver", "推荐驱动"),
     "driver.forward": ("Older data center branches usable through forward compatibility", "可通过前向兼容使用的较旧数据中心驱动分支"),

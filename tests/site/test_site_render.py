@@ -146,3 +146,23 @@ def test_chinese_heading_anchors_keep_their_blank(rendered):
         for line in text.splitlines():
             if line.startswith("#") and "{ #" in line:
                 assert " { #" in line, (page_id, line)
+
+
+def _section(text: str, heading_start: str) -> str:
+    return text.split(heading_start, 1)[1].split("\n## ", 1)[0]
+
+
+def test_minimum_driver_column_names_the_vendor_once(rendered):
+    """Matrix and family tables (one family each): the header names the vendor, cells read "≥ 575"."""
+    _, pages = rendered
+    matrix = pages["en"]["matrix"]
+    nv = _section(matrix, "{ #training-nv-pytorch }")
+    assert "| Minimum NVIDIA driver |" in nv
+    assert "| ≥ 575 |" in nv and "NVIDIA driver ≥" not in nv
+    ppu = _section(matrix, "{ #training-xpu-pytorch }")
+    assert "| Minimum PPU driver |" in ppu and "| ≥ 1.1.0 |" in ppu
+    assert "| 最低 NVIDIA 驱动 |" in pages["zh"]["matrix"] and "NVIDIA 驱动 ≥" not in pages["zh"]["matrix"]
+    family = pages["en"]["family:training-nv-pytorch"]
+    assert "| Minimum NVIDIA driver |" in family and "| ≥ 575 |" in family
+    # a single cell outside such a table keeps the vendor
+    assert "| Minimum driver | NVIDIA driver ≥ 575 |" in pages["en"]["release:training-nv-pytorch:25.07"]
