@@ -137,6 +137,22 @@ def _root_href(context: Any, path: str) -> Markup:
     return Markup(escape.html_attr(posixpath.join(*([".."] * depth), path) if depth else path))
 
 
+#: interface strings that are punctuation with their blanks (", " / "、", ": " / "："):
+#: printed as they are, since the escaping filters would strip the blanks
+PUNCTUATION_KEYS = frozenset({"list_sep", "colon", "clause_sep", "paren_open", "paren_close", "sentence_end"})
+
+
+def _translate_markup(lang: str) -> Callable[[str], Any]:
+    """:func:`translate` whose punctuation strings (:data:`PUNCTUATION_KEYS`) are Markup."""
+    plain = translate(lang)
+
+    def t(key: str) -> Any:
+        text = plain(key)
+        return Markup(text) if key in PUNCTUATION_KEYS else text
+
+    return t
+
+
 def render_pages(site: SiteModel, lang: str, env: Optional[Environment] = None) -> Iterator[tuple[PageSpec, str]]:
     """Yield ``(page, markdown)`` for every generated page in ``lang``.
 
@@ -144,7 +160,7 @@ def render_pages(site: SiteModel, lang: str, env: Optional[Environment] = None) 
         jinja2.TemplateError: on a template bug (undefined variable, ...).
     """
     env = env or make_environment()
-    t = translate(lang)
+    t = _translate_markup(lang)
     common = {
         "site": site,
         "kb": site.kb,

@@ -97,8 +97,15 @@ _S = {
     "change.removed": ("removed", "移除"),
     "change.changed": ("changed (not comparable)", "变化（无法比较）"),
     "change.unchanged": ("unchanged", "未变"),
+    "change.split": ("now listed per architecture", "改为按架构分别列出"),
+    "change.merged": ("now one entry for all architectures", "改为各架构统一列出"),
+    "change.split_count": ("listed per architecture", "按架构分别列出"),
     # punctuation
     "list_sep": (", ", "、"),
+    "colon": (": ", "："),
+    "clause_sep": ("; ", "；"),
+    "paren_open": (" (", "（"),
+    "paren_close": (")", "）"),
     "sentence_end": (".", "。"),
     # home
     "home.title": ("Lingjun and ACS AI container images", "灵骏与 ACS AI 容器镜像"),

@@ -166,3 +166,17 @@ def test_minimum_driver_column_names_the_vendor_once(rendered):
     assert "| Minimum NVIDIA driver |" in family and "| ≥ 575 |" in family
     # a single cell outside such a table keeps the vendor
     assert "| Minimum driver | NVIDIA driver ≥ 575 |" in pages["en"]["release:training-nv-pytorch:25.07"]
+
+
+def test_chinese_pages_use_full_width_punctuation_around_values(rendered):
+    """Template punctuation follows the language: ': ' / '：', ', ' / '、', ' (…)' / '（…）'."""
+    _, pages = rendered
+    zh = pages["zh"]["release:training-nv-pytorch:25.07"]
+    en = pages["en"]["release:training-nv-pytorch:25.07"]
+    assert "- 最低驱动：**NVIDIA 驱动 ≥ 575**（原文为“" in zh
+    assert "- Minimum driver: **NVIDIA driver ≥ 575** (stated as “" in en
+    assert "R470（≥ 470.57）" in zh and "R470 (≥ 470.57)" in en
+    assert "适用于" in zh and "ACS（容器计算服务）、灵骏多租" in zh
+    assert "ACS (Container Compute Service), Lingjun multi-tenant" in en
+    for text in (zh, pages["zh"]["known-issues"]):
+        assert not re.search(r"[\u4e00-\u9fff]: ", text), re.search(r".{20}[\u4e00-\u9fff]: .{20}", text)
