@@ -6,6 +6,12 @@ sides and differs is reported as ``changed`` (direction unknown).  A release
 can publish architecture-specific lists (25.10: amd64 and aarch64); such an
 entry is keyed ``<component id>@<arch>`` so each architecture is compared
 with the same architecture.
+
+When one side lists a component once for every architecture and the other
+lists it per architecture (25.09 ``triton`` -> 25.10 ``triton`` for amd64 and
+``pytorch-triton`` for aarch64), the single entry is compared with each
+architecture's entry and the rows are marked as an architecture split (or
+merge), never reported as one removal plus additions.
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ from lingjun.schema.models import ComponentEntry, ReleaseRecord
 
 from lingjun.generator.site.ordering import compare_versions
 
-__all__ = ["ChangeKind", "ComponentChange", "ReleaseDiff", "diff_releases", "entry_key"]
+__all__ = ["ArchSplit", "ChangeKind", "ComponentChange", "ReleaseDiff", "diff_releases", "entry_key"]
 
 
 class ChangeKind(str, Enum):
@@ -32,9 +38,23 @@ class ChangeKind(str, Enum):
     unchanged = "unchanged"
 
 
+class ArchSplit(str, Enum):
+    """How the listing of one component changed between all-architecture and per-architecture."""
+
+    split = "split"  # one entry for all architectures -> one entry per architecture
+    merged = "merged"  # one entry per architecture -> one entry for all architectures
+
+
 @dataclass(frozen=True)
 class ComponentChange:
-    """One row of a diff.  ``old``/``new`` are versions as published, None when absent."""
+    """One row of a diff.  ``old``/``new`` are versions as published, None when absent.
+
+    ``architecture`` is the architecture key of a per-architecture row
+    (``amd64``, ``aarch64``, ``aarch64+amd64``), None for an all-architecture
+    row.  ``arch_split`` is set when the row compares an all-architecture entry
+    with one architecture's entry; ``old_name`` is the name the older release
+    published (it can differ: ``triton`` -> ``pytorch-triton``).
+    """
 
     key: str
     component: str
@@ -45,6 +65,13 @@ class ComponentChange:
     new: Optional[str]
     #: reason from the newer record's ``acknowledged_downgrades``, for downgrades it explains
     acknowledged: Optional[object] = None
+    arch_split: Optional[ArchSplit] = None
+    old_name: Optional[str] = None
+
+    @property
+    def notable(self) -> bool:
+        """Worth a row in "what changed": the version moved, or the listing was split or merged."""
+        return self.kind is not ChangeKind.unchanged or self.arch_split is not None
 
 
 @dataclass
@@ -78,57 +105,77 @@ def entry_key(entry: ComponentEntry) -> str:
     return entry.id
 
 
-def _index(record: ReleaseRecord) -> dict[str, ComponentEntry]:
-    index: dict[str, ComponentEntry] = {}
+def _by_component(record: ReleaseRecord) -> dict[str, dict[str, ComponentEntry]]:
+    """``{component id: {architecture key ('' for all): entry}}``; a duplicated entry keeps the first."""
+    index: dict[str, dict[str, ComponentEntry]] = {}
     for entry in record.components:
-        # a duplicated entry (a page listing mmdet twice) keeps the first
-        index.setdefault(entry_key(entry), entry)
+        arch = entry_key(entry).partition("@")[2]
+        index.setdefault(entry.id, {}).setdefault(arch, entry)
     return index
+
+
+def _pairs(
+    before: dict[str, ComponentEntry], after: dict[str, ComponentEntry]
+) -> list[tuple[str, Optional[ComponentEntry], Optional[ComponentEntry], Optional[ArchSplit]]]:
+    """``(architecture key, old entry, new entry, split)`` rows of one component."""
+    if set(before) == {""} and after and "" not in after:
+        return [(arch, before[""], after[arch], ArchSplit.split) for arch in sorted(after)]
+    if set(after) == {""} and before and "" not in before:
+        return [(arch, before[arch], after[""], ArchSplit.merged) for arch in sorted(before)]
+    return [(arch, before.get(arch), after.get(arch), None) for arch in sorted(set(before) | set(after))]
+
+
+def _kind(a: Optional[ComponentEntry], b: Optional[ComponentEntry]) -> ChangeKind:
+    if a is None:
+        return ChangeKind.added
+    if b is None:
+        return ChangeKind.removed
+    order = compare_versions(a.version, b.version)
+    if order is None:
+        return ChangeKind.changed
+    if order < 0:
+        return ChangeKind.upgraded
+    if order > 0:
+        return ChangeKind.downgraded
+    return ChangeKind.unchanged
 
 
 def diff_releases(old: ReleaseRecord, new: ReleaseRecord) -> ReleaseDiff:
     """Compare the component lists of two releases (any families, any order given).
 
+    Entries are matched per component id and architecture; an
+    all-architecture entry facing per-architecture entries is compared with
+    each of them (see :class:`ArchSplit`).
+
     Returns:
-        A :class:`ReleaseDiff`; ``changes`` sorted by component key.
+        A :class:`ReleaseDiff`; ``changes`` sorted by key (``id`` or ``id@arch``).
     """
     if not old.components or not new.components:
         return ReleaseDiff(old=old, new=new, comparable=False)
-    before, after = _index(old), _index(new)
+    before, after = _by_component(old), _by_component(new)
     acknowledged = {(a.component, a.from_version, a.to_version): a.reason for a in new.acknowledged_downgrades}
     changes: list[ComponentChange] = []
-    for key in sorted(set(before) | set(after)):
-        a, b = before.get(key), after.get(key)
-        ref = b or a
-        assert ref is not None
-        arch = key.partition("@")[2] or None
-        if a is None:
-            kind = ChangeKind.added
-        elif b is None:
-            kind = ChangeKind.removed
-        else:
-            order = compare_versions(a.version, b.version)
-            if order is None:
-                kind = ChangeKind.changed
-            elif order < 0:
-                kind = ChangeKind.upgraded
-            elif order > 0:
-                kind = ChangeKind.downgraded
-            else:
-                kind = ChangeKind.unchanged
-        reason = None
-        if kind is ChangeKind.downgraded and a and b:
-            reason = acknowledged.get((ref.id, a.version, b.version))
-        changes.append(
-            ComponentChange(
-                key=key,
-                component=ref.id,
-                name=ref.name,
-                architecture=arch,
-                kind=kind,
-                old=a.version if a else None,
-                new=b.version if b else None,
-                acknowledged=reason,
+    for component in set(before) | set(after):
+        for arch, a, b, split in _pairs(before.get(component, {}), after.get(component, {})):
+            ref = b or a
+            assert ref is not None
+            kind = _kind(a, b)
+            reason = None
+            if kind is ChangeKind.downgraded and a and b:
+                reason = acknowledged.get((component, a.version, b.version))
+            changes.append(
+                ComponentChange(
+                    key=component + "@" + arch if arch else component,
+                    component=component,
+                    name=ref.name,
+                    architecture=arch or None,
+                    kind=kind,
+                    old=a.version if a else None,
+                    new=b.version if b else None,
+                    acknowledged=reason,
+                    arch_split=split,
+                    old_name=a.name if a else None,
+                )
             )
-        )
+    changes.sort(key=lambda c: c.key)
     return ReleaseDiff(old=old, new=new, comparable=True, changes=changes)

@@ -190,7 +190,9 @@ def _layers(kb: KnowledgeBase, record: ReleaseRecord) -> list[tuple[Layer, list[
 def _compare_data(kb: KnowledgeBase, families: list[Family], by_family: dict[str, list[ReleaseRecord]]) -> dict:
     """Data the compare page embeds: versions per release and a rank per PEP 440 version.
 
-    Ranks come from :mod:`packaging` so the page's script never compares
+    ``versions`` maps a release ref to ``{entry key: version}`` (entry key
+    ``id`` or ``id@arch``); ``ranks`` maps a component id to ``{version:
+    rank}``.  Ranks come from :mod:`packaging` so the page's script never compares
     versions itself: equal versions share a rank; a version that is not PEP
     440 has no rank and a difference involving it shows as "changed".
     """
@@ -205,7 +207,9 @@ def _compare_data(kb: KnowledgeBase, families: list[Family], by_family: dict[str
                 key = entry_key(entry)
                 row.setdefault(key, entry.version)
                 names.setdefault(key, entry.name if entry.id not in kb.components else kb.components[entry.id].name)
-                seen.setdefault(key, set()).add(entry.version)
+                # ranks per component id: an all-architecture entry is compared with
+                # each architecture's entry when a release splits its list
+                seen.setdefault(entry.id, set()).add(entry.version)
             releases.append({"ref": record.ref, "family": record.family, "version": record.version, "listed": bool(record.components)})
             versions[record.ref] = row
     ranks: dict[str, dict[str, int]] = {}

@@ -207,3 +207,21 @@ def test_wide_tables_fit_1280px_without_scrolling(real_server, page, path, name)
     assert page.evaluate(_OVERFLOWING) == 0
     shot(page, name)
     assert page.lj_errors == []
+
+
+@pytest.mark.parametrize("lang,split,removed", [("", "now listed per architecture", "removed"),
+                                               ("zh/", "改为按架构分别列出", "移除")])
+def test_compare_shows_architecture_split(real_server, page, lang, split, removed):
+    """25.09 lists triton once; 25.10 lists it per architecture (pytorch-triton on aarch64)."""
+    page.goto(real_server + lang + "compare/?old=training-nv-pytorch:25.09&new=training-nv-pytorch:25.10")
+    page.wait_for_selector(".lj-compare-result table")
+    rows = page.locator(".lj-compare-result tbody tr")
+    texts = [rows.nth(i).inner_text().replace("\t", " | ") for i in range(rows.count())]
+    triton = [t for t in texts if t.startswith("Triton")]
+    assert len(triton) == 2, texts
+    assert all(split in t and t.count("3.4.0") == 2 for t in triton), triton
+    assert any("aarch64" in t for t in triton) and any("amd64" in t for t in triton)
+    assert not any(removed in t for t in texts), texts
+    assert any(t.startswith("vLLM") for t in texts)
+    shot(page, "compare-split-" + (lang.strip("/") or "en"))
+    assert page.lj_errors == []

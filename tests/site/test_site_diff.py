@@ -55,3 +55,92 @@ def test_compare_data_lists_every_release(fixture_kb):
     listed = {r["ref"]: r["listed"] for r in site.compare_data["releases"]}
     assert listed["training-nv-pytorch:25.06"] is False
     assert site.compare_data["versions"]["training-nv-pytorch:25.07"]["torch"] == "2.7.1.8+nv25.3"
+
+
+def _with_components(record, components):
+    from lingjun.schema.models import ComponentEntry
+
+    return record.model_copy(update={"components": [ComponentEntry(**c) for c in components]})
+
+
+def _split_pair(fixture_kb):
+    """25.09 -> 25.10 in miniature: triton once for all, then per architecture under two names."""
+    base = fixture_kb.release("training-nv-pytorch:25.07")
+    old = _with_components(base, [
+        {"id": "triton", "name": "triton", "version": "3.4.0"},
+        {"id": "perf", "name": "perf", "version": "5.4.30"},
+        {"id": "ray", "name": "ray", "version": "2.49.2"},
+    ])
+    new = _with_components(base, [
+        {"id": "triton", "name": "pytorch-triton", "version": "3.4.0", "architectures": ["aarch64"]},
+        {"id": "triton", "name": "triton", "version": "3.5.0", "architectures": ["amd64"]},
+        {"id": "perf", "name": "perf", "version": "5.4.30", "architectures": ["amd64"]},
+        {"id": "ray", "name": "ray", "version": "2.50.1"},
+    ])
+    return old, new
+
+
+def test_architecture_split_is_not_removed_plus_added(fixture_kb):
+    from lingjun.generator.site.diff import ArchSplit
+
+    old, new = _split_pair(fixture_kb)
+    d = diff_releases(old, new)
+    rows = {c.key: (c.kind, c.old, c.new, c.arch_split, c.old_name, c.name) for c in d.changes}
+    assert rows == {
+        "perf@amd64": (ChangeKind.unchanged, "5.4.30", "5.4.30", ArchSplit.split, "perf", "perf"),
+        "ray": (ChangeKind.upgraded, "2.49.2", "2.50.1", None, "ray", "ray"),
+        "triton@aarch64": (ChangeKind.unchanged, "3.4.0", "3.4.0", ArchSplit.split, "triton", "pytorch-triton"),
+        "triton@amd64": (ChangeKind.upgraded, "3.4.0", "3.5.0", ArchSplit.split, "triton", "triton"),
+    }
+    assert d.counts["added"] == 0 and d.counts["removed"] == 0
+    # an unchanged split is still worth a row in "what changed"
+    assert [c.key for c in d.changes if c.notable] == ["perf@amd64", "ray", "triton@aarch64", "triton@amd64"]
+
+
+def test_architecture_merge_in_reverse(fixture_kb):
+    from lingjun.generator.site.diff import ArchSplit
+
+    old, new = _split_pair(fixture_kb)
+    rows = {c.key: (c.kind, c.old, c.new, c.arch_split) for c in diff_releases(new, old).changes}
+    assert rows["triton@amd64"] == (ChangeKind.downgraded, "3.5.0", "3.4.0", ArchSplit.merged)
+    assert rows["triton@aarch64"] == (ChangeKind.unchanged, "3.4.0", "3.4.0", ArchSplit.merged)
+
+
+def test_same_architecture_lists_compare_per_architecture(fixture_kb):
+    old, new = _split_pair(fixture_kb)
+    d = diff_releases(new, new)
+    assert all(c.kind is ChangeKind.unchanged and c.arch_split is None for c in d.changes)
+    # a component dropped from one architecture's list is a removal for that architecture only
+    fewer = _with_components(new, [c.model_dump() for c in new.components if c.name != "pytorch-triton"])
+    rows = {c.key: (c.kind, c.arch_split) for c in diff_releases(new, fewer).changes}
+    assert rows["triton@aarch64"] == (ChangeKind.removed, None)
+    assert rows["triton@amd64"] == (ChangeKind.unchanged, None)
+
+
+def test_changes_page_shows_the_split(fixture_kb):
+    from lingjun.generator.site.render import render_pages
+
+    old, new = _split_pair(fixture_kb)
+    site = build_site_model(fixture_kb)
+    view = site.views["training-nv-pytorch:25.07"]
+    view.diff = diff_releases(old, new)  # the changes page shows 25.07 with the split pair's diff
+    pages = {page.id: text for page, text in render_pages(site, "en")}
+    text = pages["changes"]
+    assert "| triton → pytorch-triton (aarch64) | <span class=\"lj-change lj-split\">now listed per architecture</span> | 3.4.0 | 3.4.0 |" in text
+    assert "| perf (amd64) | <span class=\"lj-change lj-split\">now listed per architecture</span> | 5.4.30 | 5.4.30 |" in text
+    assert "lj-removed" not in text.split("### training-nv-pytorch 25.07")[1].split("###")[0]
+    zh = {page.id: text for page, text in render_pages(site, "zh")}["changes"]
+    assert "| triton → pytorch-triton（aarch64）| <span class=\"lj-change lj-split\">改为按架构分别列出</span> | 3.4.0 | 3.4.0 |" in zh
+
+
+def test_compare_ranks_are_per_component_across_architectures():
+    """On the real records: 25.10's per-architecture triton entries rank against 25.09's single one."""
+    from conftest import REPO
+    from lingjun.generator.site.build import load_validated
+
+    site = build_site_model(load_validated(REPO / "releases"))
+    data = site.compare_data
+    assert data["versions"]["training-nv-pytorch:25.10"]["triton@aarch64"] == "3.4.0"
+    assert data["versions"]["training-nv-pytorch:25.09"]["triton"] == "3.4.0"
+    assert "triton@aarch64" not in data["ranks"]
+    assert data["ranks"]["triton"]["3.4.0"] > data["ranks"]["triton"]["3.3.0"]

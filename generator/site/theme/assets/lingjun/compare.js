@@ -44,16 +44,54 @@
     out.className = "lj-compare-result";
     root.appendChild(out);
 
-    function kindOf(key, a, b) {
+    function kindOf(id, a, b) {
       if (a === undefined) { return "added"; }
       if (b === undefined) { return "removed"; }
       if (a === b) { return "unchanged"; }
-      var ranks = data.ranks[key] || {};
+      var ranks = data.ranks[id] || {};
       var ra = ranks[a], rb = ranks[b];
       if (ra === undefined || rb === undefined) { return "changed"; }
       if (rb > ra) { return "upgraded"; }
       if (rb < ra) { return "downgraded"; }
       return "unchanged";
+    }
+    /* Rows of the comparison, as diff.py builds them: entries are matched per
+     * component id and architecture ("id" or "id@arch" keys); an entry for all
+     * architectures facing per-architecture entries is compared with each of
+     * them and marked "split" (or "merged"), not reported as removed + added. */
+    function pairs(va, vb) {
+      var groups = {};
+      function add(map, side) {
+        Object.keys(map).forEach(function (key) {
+          var at = key.indexOf("@");
+          var id = at > 0 ? key.slice(0, at) : key;
+          var arch = at > 0 ? key.slice(at + 1) : "";
+          if (!groups[id]) { groups[id] = { a: {}, b: {} }; }
+          groups[id][side][arch] = map[key];
+        });
+      }
+      add(va, "a");
+      add(vb, "b");
+      var rows = [];
+      Object.keys(groups).forEach(function (id) {
+        var g = groups[id];
+        var ka = Object.keys(g.a).sort(), kb = Object.keys(g.b).sort();
+        var bareA = ka.length === 1 && ka[0] === "", bareB = kb.length === 1 && kb[0] === "";
+        function row(arch, a, b, split) {
+          rows.push({ key: arch ? id + "@" + arch : id, id: id, arch: arch, a: a, b: b, split: split });
+        }
+        if (bareA && kb.length > 0 && kb.indexOf("") < 0) {
+          kb.forEach(function (arch) { row(arch, g.a[""], g.b[arch], "split"); });
+        } else if (bareB && ka.length > 0 && ka.indexOf("") < 0) {
+          ka.forEach(function (arch) { row(arch, g.a[arch], g.b[""], "merged"); });
+        } else {
+          ka.concat(kb.filter(function (k) { return !(k in g.a); })).sort().forEach(function (arch) {
+            row(arch, g.a[arch], g.b[arch], null);
+          });
+        }
+      });
+      rows.sort(function (x, y) { return x.key < y.key ? -1 : (x.key > y.key ? 1 : 0); });
+      return rows;
     }
     function cell(row, text, cls) {
       var td = document.createElement("td");
@@ -76,7 +114,6 @@
       var rb = data.releases.filter(function (r) { return r.ref === b; })[0];
       if (!ra.listed || !rb.listed) { msg.textContent = label("nolist"); out.appendChild(msg); return; }
       var va = data.versions[a], vb = data.versions[b];
-      var keys = Object.keys(va).concat(Object.keys(vb).filter(function (k) { return !(k in va); })).sort();
       var table = document.createElement("table");
       var head = document.createElement("tr");
       [label("component"), label("change"), ra.family + " " + ra.version, rb.family + " " + rb.version].forEach(function (h) {
@@ -85,14 +122,25 @@
       var thead = document.createElement("thead"); thead.appendChild(head); table.appendChild(thead);
       var body = document.createElement("tbody");
       var shown = 0;
-      keys.forEach(function (key) {
-        var kind = kindOf(key, va[key], vb[key]);
-        if (kind === "unchanged" && !all.checked) { return; }
+      pairs(va, vb).forEach(function (p) {
+        var kind = kindOf(p.id, p.a, p.b);
+        if (kind === "unchanged" && !p.split && !all.checked) { return; }
         var row = document.createElement("tr");
-        cell(row, data.names[key] + (key.indexOf("@") > 0 ? " (" + key.split("@")[1] + ")" : ""));
-        cell(row, label(kind), "lj-change lj-" + kind);
-        cell(row, va[key] === undefined ? "—" : va[key]);
-        cell(row, vb[key] === undefined ? "—" : vb[key]);
+        var name = data.names[p.key] || data.names[p.id] || p.id;
+        cell(row, name + (p.arch ? label("paren-open") + p.arch + label("paren-close") : ""));
+        if (p.split && kind === "unchanged") {
+          cell(row, label(p.split), "lj-change lj-split");
+        } else {
+          cell(row, label(kind), "lj-change lj-" + kind);
+          if (p.split) {
+            var note = document.createElement("small");
+            note.textContent = label(p.split);
+            row.lastChild.appendChild(document.createElement("br"));
+            row.lastChild.appendChild(note);
+          }
+        }
+        cell(row, p.a === undefined ? "—" : p.a);
+        cell(row, p.b === undefined ? "—" : p.b);
         body.appendChild(row);
         shown += 1;
       });
