@@ -62,6 +62,7 @@ class UnknownReleaseError(ValueError):
         self.known = known
 
 
+@functools.lru_cache(maxsize=4096)
 def _normalise(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 

@@ -16,6 +16,7 @@ every line.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Optional
 
@@ -30,6 +31,7 @@ def normalise(name: str) -> str:
     return _SEPARATORS.sub("-", name).lower()
 
 
+@functools.lru_cache(maxsize=8192)  # the same lines recur across distributions and rules
 def leading_name(line: str) -> Optional[str]:
     """The PEP 503 normalised name a requirement line starts with, or None when it starts with no name.
 

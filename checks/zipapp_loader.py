@@ -158,6 +158,7 @@ class ArchiveFinder:
         stem, package = found
         spec = ModuleSpec(fullname, self, origin=f"{self.archive}/{stem}.py", is_package=package)
         spec.has_location = True
+        spec.cached = f"{self.archive}/{stem}.pyc"  # the bytecode it runs (and no cache_from_source() per import)
         if package:
             spec.submodule_search_locations = [f"{self.archive}/{stem.rsplit('/', 1)[0]}"]
         return spec
