@@ -26,6 +26,11 @@ __all__ = ["expand_release_notes_url", "upstream_link"]
 def expand_release_notes_url(pattern: str, version: str) -> Optional[str]:
     """Fill ``pattern`` for ``version``; None when a placeholder cannot be filled.
 
+    ``{release}``/``{release3}`` need a final PEP 440 version: a dev or
+    pre-release build (``0.8.2.dev0+g61c7a1b8``, ``3.0.0b1``) comes before the
+    release those notes describe, so it gets None (the caller falls back to
+    the home page).
+
     >>> expand_release_notes_url("https://x/releases/tag/v{release3}", "2.7.1.8+nv25.3")
     'https://x/releases/tag/v2.7.1'
     """
@@ -34,6 +39,8 @@ def expand_release_notes_url(pattern: str, version: str) -> Optional[str]:
         try:
             parsed = Version(version)
         except InvalidVersion:
+            return None
+        if parsed.is_prerelease:  # true for dev releases too
             return None
         release = parsed.release
         values["release"] = ".".join(str(p) for p in release)

@@ -180,3 +180,12 @@ def test_chinese_pages_use_full_width_punctuation_around_values(rendered):
     assert "ACS (Container Compute Service), Lingjun multi-tenant" in en
     for text in (zh, pages["zh"]["known-issues"]):
         assert not re.search(r"[\u4e00-\u9fff]: ", text), re.search(r".{20}[\u4e00-\u9fff]: .{20}", text)
+
+
+def test_dev_and_pre_releases_get_no_release_notes_link(fixture_kb):
+    """25.03's vLLM 0.8.2.dev0 build predates v0.8.2: link the home page, not v0.8.2's notes."""
+    assert expand_release_notes_url("https://x/v{release3}", "0.8.2.dev0+g61c7a1b8.d20250325.cu128") is None
+    assert expand_release_notes_url("https://x/v{release3}", "3.0.0b1") is None
+    assert expand_release_notes_url("https://x/v{release3}", "2.5.1.6.post2") == "https://x/v2.5.1"
+    url, kind = upstream_link(fixture_kb.components["vllm"], "0.8.2.dev0+g61c7a1b8.d20250325.cu128")
+    assert kind == "homepage" and url == fixture_kb.components["vllm"].homepage
