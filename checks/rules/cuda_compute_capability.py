@@ -4,13 +4,10 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from lingjun.checks.compat import parse_cuda
 from lingjun.checks.context import CheckContext
 from lingjun.checks.findings import Finding, Severity
-from lingjun.checks.gpu_arch import architecture, cc_text, covers, max_arch, min_cuda_for_cc, parse_cc, sm_name
 from lingjun.checks.record_view import is_ppu
 from lingjun.checks.registry import rule
-from lingjun.checks.rules._driver_facts import image_cuda
 from lingjun.checks.rules._finding import make
 
 RULE = "cuda.compute-capability"
@@ -21,6 +18,10 @@ AREA = "cuda"
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """error per GPU model whose compute capability is missing from torch's arch list, outside the release's
     stated GPU support, or newer than the image's (or torch's) CUDA can build for; ok when all checks pass."""
+    from lingjun.checks.compat import parse_cuda
+    from lingjun.checks.gpu_arch import architecture, cc_text, covers, max_arch, min_cuda_for_cc, parse_cc, sm_name
+    from lingjun.checks.rules._driver_facts import image_cuda
+
     if is_ppu(ctx.record):
         return
     gpus = {}

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from lingjun.checks.compat import parse_cuda
 from lingjun.checks.context import CheckContext
 from lingjun.checks.findings import Finding, Severity
 from lingjun.checks.registry import rule
@@ -20,6 +19,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     record = ctx.record
     if record is None or not record.get("cuda"):
         return
+    from lingjun.checks.compat import parse_cuda  # only against a record
+
     expected = parse_cuda(record.get("cuda"))
     facts = ctx.facts.cuda
     text = facts.toolkit_version or facts.env_cuda_version

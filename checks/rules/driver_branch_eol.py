@@ -9,7 +9,6 @@ from lingjun.checks.context import CheckContext
 from lingjun.checks.findings import Finding, Severity
 from lingjun.checks.record_view import is_ppu
 from lingjun.checks.registry import rule
-from lingjun.checks.rules._driver_facts import kernel_driver
 from lingjun.checks.rules._finding import make, nvidia_url
 
 RULE = "driver.branch-eol"
@@ -29,6 +28,8 @@ def _month_end(text: Optional[str]) -> Optional[dt.date]:
 @rule(RULE, AREA, "Driver branch still supported", "驱动分支仍在支持期内", needs_gpu=True)
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """info when the branch is end of life (flag, or its EOL month has passed at ``options.today``); ok otherwise."""
+    from lingjun.checks.rules._driver_facts import kernel_driver
+
     if is_ppu(ctx.record):
         return
     driver = kernel_driver(ctx.facts)

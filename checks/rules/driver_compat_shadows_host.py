@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from lingjun.checks.compat import decide, forward_admitted, parse_driver
 from lingjun.checks.context import CheckContext
 from lingjun.checks.findings import Finding, Severity
 from lingjun.checks.record_view import is_ppu
 from lingjun.checks.registry import rule
-from lingjun.checks.rules._driver_facts import compat_present, image_cuda, is_compat_path, kernel_driver
 from lingjun.checks.rules._finding import make, nvidia_url
 
 RULE = "driver.compat-shadows-host"
@@ -18,6 +16,8 @@ AREA = "driver"
 
 def _compat_conf(ctx: CheckContext) -> str:
     """Name of an ld.so.conf.d file that lists a compat directory, e.g. ``00-cuda-compat.conf``."""
+    from lingjun.checks.rules._driver_facts import is_compat_path
+
     for conf in ctx.facts.loader.ld_so_conf:
         if isinstance(conf, dict) and any(is_compat_path(d) for d in conf.get("dirs") or []):
             return str(conf.get("file") or "")
@@ -27,6 +27,9 @@ def _compat_conf(ctx: CheckContext) -> str:
 @rule(RULE, AREA, "libcuda matches the kernel driver", "libcuda 与内核驱动一致", needs_gpu=True)
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """error when the resolved libcuda differs from the kernel module and is not a needed forward-compat library."""
+    from lingjun.checks.compat import decide, forward_admitted, parse_driver
+    from lingjun.checks.rules._driver_facts import compat_present, image_cuda, is_compat_path, kernel_driver
+
     if is_ppu(ctx.record):
         return
     facts = ctx.facts

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from lingjun.checks.compat import decide
 from lingjun.checks.context import CheckContext
 from lingjun.checks.findings import Finding, Severity
 from lingjun.checks.record_view import is_ppu
 from lingjun.checks.registry import rule
-from lingjun.checks.rules._driver_facts import compat_present, image_cuda, kernel_driver
 from lingjun.checks.rules._finding import make, nvidia_url
 
 RULE = "driver.cuda-compatibility"
@@ -32,6 +30,9 @@ def _where_zh(where: str) -> str:
 @rule(RULE, AREA, "Image CUDA runs on this driver", "镜像 CUDA 与驱动兼容", needs_gpu=True)
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """ok (native or viable forward compatibility), warning (minor version compatibility), error otherwise."""
+    from lingjun.checks.compat import decide
+    from lingjun.checks.rules._driver_facts import compat_present, image_cuda, kernel_driver
+
     if is_ppu(ctx.record):
         return
     cuda, cuda_from = image_cuda(ctx)

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from lingjun.checks.compat import GPU_CONSUMER, GPU_DATACENTER, gpu_class
 from lingjun.checks.context import CheckContext
 from lingjun.checks.findings import Finding, Severity
 from lingjun.checks.record_view import is_ppu
 from lingjun.checks.registry import rule
-from lingjun.checks.rules._driver_facts import compat_on_loader_path, is_compat_path
 from lingjun.checks.rules._finding import make, nvidia_url
 
 RULE = "driver.forward-compat-consumer-gpu"
@@ -20,6 +18,9 @@ AREA = "driver"
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """error when the resolved libcuda is a compat library, or compat is on the loader path, and a GPU is consumer
     (or cuInit already failed with 804); ok otherwise."""
+    from lingjun.checks.compat import GPU_CONSUMER, GPU_DATACENTER, gpu_class
+    from lingjun.checks.rules._driver_facts import compat_on_loader_path, is_compat_path
+
     if is_ppu(ctx.record):
         return
     facts = ctx.facts

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import re
-from typing import Iterator, Optional
+from typing import TYPE_CHECKING, Iterator, Optional
 
-from lingjun.checks.compat import parse_driver
 from lingjun.checks.context import CheckContext
 from lingjun.checks.findings import Finding, Severity
 from lingjun.checks.record_view import is_ppu
 from lingjun.checks.registry import rule
-from lingjun.checks.rules._driver_facts import kernel_driver
 from lingjun.checks.rules._finding import make
-from lingjun.checks.versions import DriverVersion
+
+if TYPE_CHECKING:
+    from lingjun.checks.versions import DriverVersion
 
 RULE = "driver.nvml-mismatch"
 AREA = "driver"
@@ -21,6 +21,8 @@ AREA = "driver"
 def nvml_library_driver(text: Optional[str]) -> Optional[DriverVersion]:
     """Driver version inside an NVML version string: ``"12.570.124.06"`` (nvmlSystemGetNVMLVersion,
     leading CUDA major) or ``"550.144"`` / ``"570.124.06"`` (file name)."""
+    from lingjun.checks.compat import parse_driver
+
     if not isinstance(text, str):
         return None
     fields = [f for f in re.split(r"\.", text.strip()) if f]
@@ -32,6 +34,8 @@ def nvml_library_driver(text: Optional[str]) -> Optional[DriverVersion]:
 @rule(RULE, AREA, "NVML library matches the driver", "NVML 库与驱动一致", needs_gpu=True)
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """error on "Driver/library version mismatch" or a libnvidia-ml version differing from the kernel module; ok when equal."""
+    from lingjun.checks.rules._driver_facts import kernel_driver
+
     if is_ppu(ctx.record):
         return
     nvml = ctx.facts.nvml

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from lingjun.checks.compat import parse_cuda
 from lingjun.checks.context import CheckContext
 from lingjun.checks.findings import Finding, Severity
 from lingjun.checks.registry import rule
@@ -31,6 +30,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             wheels[wheel.name] = (wheel.cuda_major or int(match.group(1)), wheel.version or "?")
     if not wheels:
         return
+    from lingjun.checks.compat import parse_cuda  # only with nvidia-nccl wheels installed
+
     majors = sorted({m for m, _ in wheels.values()})
     listed = ", ".join(f"{name} {version}" for name, (_, version) in sorted(wheels.items()))
     if len(majors) == 1:
