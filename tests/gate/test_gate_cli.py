@@ -116,7 +116,7 @@ def test_list_rules(capsys):
     code, out, _ = _run(capsys, "validate", "--list-rules")
     assert code == 0
     assert any(l.startswith("data.driver-minimum") and " error " in l for l in out.splitlines())
-    assert len(out.splitlines()) == 21
+    assert len(out.splitlines()) == 22
 
 
 @pytest.mark.parametrize("args", [["validate", "no/such/path"], ["validate", "--format", "xml"], ["frobnicate"], []])

@@ -33,6 +33,7 @@ FAILING = {
     "data.single-current": ("single-current/fail", "demo-nv/25.01.yaml", 5, 9, "demo-nv:25.01 and demo-nv:25.02 are both `current`", Severity.error),
     "data.usage-note-rule": ("usage-note-rule/fail", "demo-nv/25.01.yaml", 28, 11, "'env.nccl-socket-ifnam' is not a lingjun-check rule; did you mean 'env.nccl-socket-ifname'?", Severity.error),
     "data.sources": ("sources/fail", "families.yaml", 14, 9, "family 'demo-base' cites no page", Severity.error),
+    "data.cjk-spacing": ("cjk-spacing/fail", "demo-nv/25.02.yaml", 19, 11, "stray space in the Chinese text ('示 崩')", Severity.warning),
     "data.languages": ("languages/fail", "demo-nv/25.02.yaml", 5, 43, "the Chinese text has no Chinese characters", Severity.error),
     "data.placeholder": ("placeholder/fail", "demo-nv/25.02.yaml", 5, 15, "placeholder not filled in: 'TODO(lingjun-kb new): summary'", Severity.error),
     "data.reference-tables": ("reference-tables/fail", "reference/cuda-drivers.yaml", 8, 5, "12.8.0 is listed twice (first as toolkit_min_driver.0)", Severity.error),

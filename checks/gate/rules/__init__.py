@@ -20,6 +20,7 @@ from lingjun.checks.gate.rules import (  # noqa: F401  (import = registration)
     usage_note_rule,
     sources,
     languages,
+    cjk_spacing,
     placeholder,
     reference_tables,
 )
