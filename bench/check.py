@@ -17,8 +17,11 @@ What it does:
 3. Runs each command ``--runs`` times alternately with the venv's interpreter:
    (a) ``python lingjun-check.pyz --format json`` and
    (b) ``python -m torch.utils.collect_env``; wall time per run
-   (``time.perf_counter``) and the child's peak resident memory
-   (``ru_maxrss`` from ``os.wait4`` for that child only).
+   (``time.perf_counter``), the child's peak resident memory
+   (``ru_maxrss`` from ``os.wait4`` for that child only) and its CPU time
+   (user + system, same source; printed to judge noise, the targets use wall time).
+   The 1-minute load average before and after is printed too: on a shared
+   machine both medians (and so the ratio) move with other work.
 4. Prints the medians, the speed ratio, the zipapp size and whether each
    target is met: ratio >= 20, pyz median <= 0.2 s, pyz <= 1 MB.  Exit code 1
    when a target is missed, 2 when the set-up fails.
@@ -98,14 +101,18 @@ def build_pyz(cache: Path) -> Path:
     return target
 
 
-def measure(argv: list[str]) -> tuple[float, int, int]:
-    """One run: ``(seconds, peak RSS in KiB, exit status)``; output discarded."""
+def measure(argv: list[str]) -> tuple[float, int, int, float]:
+    """One run: ``(seconds, peak RSS in KiB, exit status, CPU seconds)``; output discarded.
+
+    CPU seconds are the child's user + system time (``os.wait4``; its own children, such as
+    the ``pip`` that collect_env starts, are not included).
+    """
     start = time.perf_counter()
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd="/")
     _, status, usage = os.wait4(proc.pid, 0)
     elapsed = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
-    return elapsed, usage.ru_maxrss, proc.returncode
+    return elapsed, usage.ru_maxrss, proc.returncode, usage.ru_utime + usage.ru_stime
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -128,19 +135,24 @@ def main(argv: list[str] | None = None) -> int:
     }
     for argv_ in commands.values():  # warm the page cache once
         measure(argv_)
-    results: dict[str, list[tuple[float, int, int]]] = {name: [] for name in commands}
+    results: dict[str, list[tuple[float, int, int, float]]] = {name: [] for name in commands}
+    load_before = os.getloadavg()[0]
     for _ in range(args.runs):
         for name, argv_ in commands.items():
             results[name].append(measure(argv_))
+    load_after = os.getloadavg()[0]
 
-    print(f"benchmark venv: {python.parent.parent} ({dists} distributions), {args.runs} runs each, Python {sys.version.split()[0]}")
+    print(f"benchmark venv: {python.parent.parent} ({dists} distributions), {args.runs} runs each, Python {sys.version.split()[0]}, "
+          f"{os.cpu_count()} CPUs, 1-min load average {load_before:.2f} before / {load_after:.2f} after")
     medians = {}
     for name, runs in results.items():
         seconds = statistics.median(r[0] for r in runs)
         peak = max(r[1] for r in runs) / 1024
         codes = sorted({r[2] for r in runs})
         medians[name] = seconds
-        print(f"  {name:36s} median {seconds * 1000:8.1f} ms   min {min(r[0] for r in runs) * 1000:8.1f} ms   peak RSS {peak:7.1f} MiB   exit {codes}")
+        cpu = statistics.median(r[3] for r in runs)
+        print(f"  {name:36s} median {seconds * 1000:8.1f} ms   min {min(r[0] for r in runs) * 1000:8.1f} ms   "
+              f"CPU median {cpu * 1000:8.1f} ms   peak RSS {peak:7.1f} MiB   exit {codes}")
     pyz_s = medians["lingjun-check.pyz --format json"]
     env_s = medians["python -m torch.utils.collect_env"]
     ratio = env_s / pyz_s
