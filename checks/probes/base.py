@@ -26,7 +26,9 @@ Only the standard library is used.
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import threading
 from typing import Any, Callable, Iterator, Mapping, Optional
 
@@ -37,6 +39,7 @@ DEFAULT_TIMEOUT_S = 3.0
 
 _MAX_LINKS = 40
 _READ_CHUNK = 16 * 1024
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)
 
 
 def describe_os_error(exc: BaseException) -> str:
@@ -148,26 +151,33 @@ class ProbeEnv:
     # -- file access (overridable by tests) ------------------------------------
 
     def open_bytes(self, path: str, limit: int = 1 << 20) -> bytes:
-        """Read at most ``limit`` bytes of a container path.
+        """Read at most ``limit`` bytes of a container path (all of it when ``limit`` is negative).
+
+        Reads with ``os.open``/``os.read`` (the same system calls and errors as ``open(path, "rb")``
+        and ``read(limit)``, without building a buffered file object: the distribution scan opens
+        three files per distribution), in chunks of 16 KiB so a large ``limit`` allocates nothing
+        up front.
 
         Raises:
-            OSError: as ``open`` does (FileNotFoundError, PermissionError, ...).
+            OSError: as ``open`` does (FileNotFoundError, PermissionError, IsADirectoryError, ...).
         """
-        with open(self.host_path(path), "rb") as handle:
-            if limit <= _READ_CHUNK:
-                return handle.read(limit)
-            # in chunks: one read(limit) allocates ``limit`` bytes up front (an mmap for large limits),
-            # which costs more than reading the typical small file
+        host = self.host_path(path)
+        fd = os.open(host, _OPEN_FLAGS)
+        try:
+            if stat.S_ISDIR(os.fstat(fd).st_mode):  # open() refuses directories the same way
+                raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), host)
             parts = []
             left = limit
-            while left > 0:
-                want = min(left, _READ_CHUNK)
-                part = handle.read(want)
-                parts.append(part)
-                left -= len(part)
-                if len(part) < want:  # a buffered read returns less only at the end of the file
+            while left:
+                part = os.read(fd, _READ_CHUNK if left < 0 else min(left, _READ_CHUNK))
+                if not part:
                     break
+                parts.append(part)
+                if left > 0:
+                    left -= len(part)
             return parts[0] if len(parts) == 1 else b"".join(parts)
+        finally:
+            os.close(fd)
 
     def read_text(self, path: str, limit: int = 1 << 20) -> str:
         """Read a container path as UTF-8 text.
