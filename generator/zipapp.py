@@ -12,7 +12,8 @@ Steps of :func:`cli_bundle`:
 3. write the zipapp (default ``dist/lingjun-check.pyz``) containing:
    ``__main__.py`` (pauses the cyclic garbage collector, installs
    :func:`lingjun.checks.zipapp_loader.install` so the modules are read from
-   the archive once, then calls :func:`lingjun.checks.cli.main`); a minimal
+   the archive once, calls :func:`lingjun.checks.cli.main`, and freezes the
+   collector's objects before exiting so the final collection has nothing to walk); a minimal
    ``lingjun/__init__.py``; every runtime module of ``lingjun/checks/``
    (not ``checks/gate/``, which needs pydantic); ``lingjun/checks/data/bundle.json``;
    and a vendored copy of the installed :mod:`packaging` with its licence
@@ -50,7 +51,9 @@ from lingjun.checks.zipapp_loader import install  # noqa: E402
 install(getattr(__loader__, "archive", ""))  # one read of the archive for all modules, not two per module
 from lingjun.checks.cli import main  # noqa: E402
 
-sys.exit(main())
+status = main()
+gc.freeze()  # the interpreter's last collection at exit then skips everything the run allocated
+sys.exit(status)
 """
 _NAMESPACE_INIT = '"""lingjun: only the in-container checker is packed in this archive."""\n'
 _DEFAULT_SITE_URL = "http://127.0.0.1:8000/"
