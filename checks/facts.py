@@ -307,12 +307,28 @@ class Facts:
 
     @property
     def has_nvidia_driver(self) -> bool:
-        """True when any sign of an NVIDIA driver is present in the container."""
+        """True when any sign of an NVIDIA driver is present in the container.
+
+        Signs: a driver version, device nodes, a libcuda or NVML library (path, version,
+        or an initialisation error, which needs the library to be loaded), a positive
+        ``cuDriverGetVersion``, nvidia-smi's CUDA version, or any GPU listed.  A
+        snapshot or a collect_env paste often carries only some of them (a paste has
+        GPU names but no /proc; "found version 11000" gives only the driver API version).
+        """
+        api = self.libcuda.driver_api_version
         return bool(
             self.driver_version
             or self.driver.device_nodes
             or self.libcuda.path
+            or self.libcuda.real_path
+            or self.libcuda.init_error
+            or (isinstance(api, int) and not isinstance(api, bool) and api > 0)
             or self.nvml.library_path
+            or self.nvml.library_version
+            or self.nvml.init_error
+            or self.nvidia_smi.cuda_version
+            or self.nvml.gpus
+            or self.nvidia_smi.gpus
         )
 
     def distribution(self, name: str) -> Optional[DistributionFacts]:
