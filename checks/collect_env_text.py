@@ -28,7 +28,9 @@ GPU brand is inferred from the model name only where the name says it
 (``GeForce``, ``TITAN``, ``Quadro``, ``Tesla``), because collect_env does not
 report NVML's brand.  Facts get ``origin = "collect_env"``.
 
-Raises :class:`CollectEnvError` when the text has none of the keys above.
+A fragment is accepted: a report that quotes only the ``[pip3]`` / ``[conda]``
+lines of collect_env is read for its packages.  Raises :class:`CollectEnvError`
+when the text has none of the keys above and no readable package line.
 """
 
 from __future__ import annotations
@@ -87,7 +89,7 @@ def parse_collect_env(text: str, where: str = "collect_env output") -> Facts:
     """Facts from collect_env text (see the module docstring).
 
     Raises:
-        CollectEnvError: when no recognised key is found.
+        CollectEnvError: when no recognised key and no readable ``[pip3]``/``[conda]`` line is found.
     """
     facts = Facts(origin="collect_env")
     seen_keys: set[str] = set()
@@ -131,10 +133,10 @@ def parse_collect_env(text: str, where: str = "collect_env output") -> Facts:
         pending = key
         _apply(key, value, facts, torch, env)
 
-    if not seen_keys:
+    if not seen_keys and not facts.distributions and not conda:
         raise CollectEnvError(
             f"{where}: this does not look like the output of `python -m torch.utils.collect_env` "
-            "(none of 'PyTorch version', 'OS', 'Python version', 'Nvidia driver version' ... was found)"
+            "(none of 'PyTorch version', 'OS', 'Python version', 'Nvidia driver version' ... nor a '[pip3] name==version' line was found)"
         )
     for dist in conda:
         if dist.name.lower() not in pip_names:
