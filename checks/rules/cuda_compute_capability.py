@@ -17,16 +17,26 @@ AREA = "cuda"
 @rule(RULE, AREA, "GPU architecture supported", "GPU 架构受支持", needs_gpu=True)
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """error per GPU model whose compute capability is missing from torch's arch list, outside the release's
-    stated GPU support, or newer than the image's (or torch's) CUDA can build for; ok when all checks pass."""
+    stated GPU support, or newer than the image's (or torch's) CUDA can build for; ok when all checks pass.
+    A GPU reported without its compute capability (collect_env) gets it from the model name (gpu_models)."""
     from lingjun.checks.compat import parse_cuda
     from lingjun.checks.gpu_arch import architecture, cc_text, covers, max_arch, min_cuda_for_cc, parse_cc, sm_name
     from lingjun.checks.rules._driver_facts import image_cuda
 
     if is_ppu(ctx.record):
         return
+    from lingjun.checks.gpu_models import compute_capability_from_name
+
     gpus = {}
+    from_name: set = set()  # compute capabilities read off the model name (collect_env pastes give only names)
     for gpu in ctx.facts.gpus:
         cc = parse_cc(gpu.compute_capability)
+        if cc is None:
+            cc = parse_cc(compute_capability_from_name(gpu.name))
+            if cc is not None and cc not in gpus:
+                from_name.add(cc)
+        else:
+            from_name.discard(cc)
         if cc is not None:
             gpus.setdefault(cc, gpu.name or "GPU")
     if not gpus:
@@ -77,9 +87,10 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             failed = True
             yield make(
                 ctx, RULE, AREA, Severity.error,
-                f"{name} (compute capability {cc_text(cc)}{', ' + arch if arch else ''}) is not supported here: "
+                f"{name} (compute capability {cc_text(cc)}{', ' + arch if arch else ''}"
+                f"{', from the model name' if cc in from_name else ''}) is not supported here: "
                 + "; ".join(problems_en) + ". Kernels fail with \"no kernel image is available for execution on the device\".",
-                f"{name}（计算能力 {cc_text(cc)}）在此环境中不受支持：" + "；".join(problems_zh)
+                f"{name}（计算能力 {cc_text(cc)}{'，由型号名得出' if cc in from_name else ''}）在此环境中不受支持：" + "；".join(problems_zh)
                 + "。运行时会报 “no kernel image is available for execution on the device”。",
                 remedy=("Use an image release (and torch build) that lists this GPU architecture, e.g. one built on a newer CUDA.",
                         "请改用支持该 GPU 架构的镜像版本（以及对应的 torch 构建），例如基于更新 CUDA 的版本。"),
