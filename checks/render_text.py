@@ -15,7 +15,7 @@ from lingjun.checks.context import ReleaseMatch
 from lingjun.checks.findings import Finding, Severity, Text
 from lingjun.checks.report_model import AREA_TITLES, SEVERITY_LABELS, counts, grouped
 
-__all__ = ["render_text", "release_line"]
+__all__ = ["render_text", "release_line", "shown"]
 
 _COLOURS = {
     Severity.error: "\033[1;31m",
@@ -26,6 +26,18 @@ _COLOURS = {
 }
 _BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
 
+#: characters never written as they are: C0 and C1 controls, DEL, and the bidi embedding/override/isolate
+#: controls.  Facts carry text from the system and from files (interface names, environment values, GPU
+#: names, a snapshot), and a raw ESC or U+202E would let them rewrite the user's terminal.
+_UNSAFE = {c: f"\\x{c:02x}" for c in (*range(0x20), 0x7F, *range(0x80, 0xA0))}
+_UNSAFE.update({c: f"\\u{c:04x}" for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))})
+
+
+def shown(text: str) -> str:
+    """``text`` with control and bidi characters written as ``\\xNN`` / ``\\uNNNN`` escapes (one line, inert)."""
+    return text.translate(_UNSAFE)
+
+
 _HOW = {
     "option": Text("chosen with --release", "由 --release 指定"),
     "env": Text("from LINGJUN_RELEASE", "来自 LINGJUN_RELEASE"),
@@ -35,7 +47,11 @@ _HOW = {
 
 
 def release_line(release: ReleaseMatch, lang: str) -> str:
-    """One line saying which release applies and how it was identified."""
+    """One line saying which release applies and how it was identified (control characters escaped)."""
+    return shown(_release_line(release, lang))
+
+
+def _release_line(release: ReleaseMatch, lang: str) -> str:
     zh = lang == "zh"
     if release.ref and release.record is not None:
         how = _HOW.get(release.how, Text(release.how, release.how)).get(lang)
@@ -82,13 +98,14 @@ def render_text(
             if finding.expected is not None:
                 detail.append(f"{'期望' if zh else 'expected'} {finding.expected}")
             suffix = f" [{'; '.join(detail)}]" if detail else ""
-            lines.append(f"  {paint(_COLOURS[finding.severity], label)}  {finding.rule.ljust(width)}  {finding.message.get(lang)}{suffix}")
+            text = shown(f"{finding.rule.ljust(width)}  {finding.message.get(lang)}{suffix}")
+            lines.append(f"  {paint(_COLOURS[finding.severity], label)}  {text}")
             if finding.severity in (Severity.error, Severity.warning):
                 pad = " " * (4 + len(label) + width + 1)
                 if finding.remedy is not None:
-                    lines.append(f"{pad}-> {finding.remedy.get(lang)}")
+                    lines.append(f"{pad}-> {shown(finding.remedy.get(lang))}")
                 if finding.links:
-                    lines.append(paint(_DIM, f"{pad}   {finding.links[0]}"))
+                    lines.append(paint(_DIM, f"{pad}   {shown(finding.links[0])}"))
         lines.append("")
     tally = counts(findings)
     if zh:
