@@ -265,8 +265,12 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
 
     if args.root != "/" and not os.path.isdir(args.root):
         return _fail(f"--root {args.root}: not a directory")
-    if args.deepspeed_config and not os.path.isfile(args.deepspeed_config):
-        return _fail(f"--deepspeed-config {args.deepspeed_config}: no such file")
+    if args.deepspeed_config:
+        from lingjun.checks.input_file import unusable_reason
+
+        problem = unusable_reason(args.deepspeed_config)
+        if problem:
+            return _fail(f"--deepspeed-config {args.deepspeed_config}: {problem}")
 
     snapshot_problems: list[str] = []
     if args.from_file:
@@ -279,12 +283,14 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
     elif args.from_collect_env:
         from lingjun.checks.collect_env_text import CollectEnvError, parse_collect_env
 
+        from lingjun.checks.input_file import InputFileError, read_input_file
+
         try:
-            with open(args.from_collect_env, "rb") as handle:
-                text = handle.read(8 * 1024 * 1024).decode("utf-8", "replace")
-            facts = parse_collect_env(text, args.from_collect_env)
-        except OSError as exc:
-            return _fail(f"{args.from_collect_env}: cannot read: {exc.strerror or exc}")
+            # a paste longer than 8 MiB is read for its first 8 MiB (collect_env prints a few KiB)
+            raw = read_input_file(args.from_collect_env, 8 * 1024 * 1024, truncate=True)
+            facts = parse_collect_env(raw.decode("utf-8", "replace"), args.from_collect_env)
+        except InputFileError as exc:
+            return _fail(str(exc))
         except CollectEnvError as exc:
             return _fail(str(exc))
     else:

@@ -49,6 +49,8 @@ def loads(text: str, path: str = "<config>") -> dict[str, Any]:
         data = json.loads(text, parse_constant=_refuse_constant)
     except json.JSONDecodeError as exc:
         raise DeepSpeedConfigError(path, f"invalid JSON: {exc.msg}", exc.lineno, exc.colno) from None
+    except RecursionError:
+        raise DeepSpeedConfigError(path, "invalid JSON: nested too deeply") from None
     except ValueError as exc:
         raise DeepSpeedConfigError(path, f"invalid JSON: {exc}") from None
     if not isinstance(data, dict):
@@ -62,14 +64,12 @@ def load(path: "str | Path") -> dict[str, Any]:
     Raises:
         DeepSpeedConfigError: the file is missing, unreadable, too large, not UTF-8, or not a JSON object.
     """
-    p = Path(path)
+    from lingjun.checks.input_file import InputFileError, read_input_file
+
     try:
-        size = p.stat().st_size
-        if size > MAX_BYTES:
-            raise DeepSpeedConfigError(str(path), f"file is {size} bytes, larger than {MAX_BYTES}")
-        raw = p.read_bytes()
-    except OSError as exc:
-        raise DeepSpeedConfigError(str(path), f"cannot read: {exc.strerror or exc}") from None
+        raw = read_input_file(str(path), MAX_BYTES)
+    except InputFileError as exc:
+        raise DeepSpeedConfigError(str(path), exc.reason) from None
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

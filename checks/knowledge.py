@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 BUNDLE_FORMAT = "lingjun-kb/bundle/1"
+#: the largest --data file read, in bytes (the embedded bundle is about 160 KiB)
+MAX_BUNDLE_BYTES = 64 * 1024 * 1024
 
 __all__ = ["BUNDLE_FORMAT", "KnowledgeData", "BundleError"]
 
@@ -51,11 +53,15 @@ class KnowledgeData:
         Raises:
             BundleError: when the file cannot be read or is not a bundle.
         """
-        from pathlib import Path  # only for --data; the embedded bundle is read without pathlib
+        from lingjun.checks.input_file import InputFileError, read_input_file
 
         try:
-            raw = json.loads(Path(path).read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
+            raw = json.loads(read_input_file(str(path), MAX_BUNDLE_BYTES).decode("utf-8-sig"))
+        except InputFileError as exc:
+            raise BundleError(f"{path}: cannot read release data: {exc.reason}") from None
+        except RecursionError:
+            raise BundleError(f"{path}: cannot read release data: JSON nested too deeply") from None
+        except ValueError as exc:  # UnicodeDecodeError and JSONDecodeError included
             raise BundleError(f"{path}: cannot read release data: {exc}") from None
         return cls.from_dict(raw, str(path))
 

@@ -37,6 +37,9 @@ from lingjun.checks.probes.env_vars import filter_env
 
 __all__ = ["SnapshotError", "redact", "write_snapshot", "read_snapshot", "facts_from_snapshot_dict", "atomic_write_text"]
 
+#: the largest snapshot read, in bytes (a --collect snapshot of an image with ~1000 packages is well under 2 MiB)
+MAX_SNAPSHOT_BYTES = 64 * 1024 * 1024
+
 _USERINFO = re.compile(r"(?<=://)[^/@\s]+@")
 
 
@@ -95,18 +98,24 @@ def write_snapshot(facts: Facts, path: str, include_ids: bool = False) -> None:
 def read_snapshot(path: str) -> tuple[Facts, list[str]]:
     """Read a snapshot file: ``(facts, problems)``; ``facts.origin`` becomes ``"snapshot"``.
 
+    The file must be a regular file of at most :data:`MAX_SNAPSHOT_BYTES`, UTF-8 (a byte order mark is allowed).
+
     Raises:
-        SnapshotError: when the file cannot be read or is not a JSON object.
+        SnapshotError: when the file cannot be read (missing, not a regular file, too large)
+            or is not a JSON object.
     """
+    from lingjun.checks.input_file import InputFileError, read_input_file
+
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
-    except OSError as exc:
-        raise SnapshotError(f"{path}: cannot read snapshot: {exc.strerror or exc}") from None
+        raw = read_input_file(path, MAX_SNAPSHOT_BYTES)
+    except InputFileError as exc:
+        raise SnapshotError(f"{path}: cannot read snapshot: {exc.reason}") from None
     try:
-        data = json.loads(raw.decode("utf-8"))
+        data = json.loads(raw.decode("utf-8-sig"))
     except UnicodeDecodeError:
         raise SnapshotError(f"{path}: snapshot is not UTF-8 text") from None
+    except RecursionError:
+        raise SnapshotError(f"{path}: not a snapshot: JSON nested too deeply") from None
     except ValueError as exc:
         raise SnapshotError(f"{path}: not JSON: {exc}") from None
     if not isinstance(data, dict):

@@ -1,0 +1,90 @@
+"""Read a file the user named on the command line (``--from``, ``--from-collect-env``, ``--deepspeed-config``, ``--data``).
+
+The path can be anything: a FIFO (opening it normally waits for a writer that
+never comes), ``/dev/zero`` (reading never ends), a directory, a file of
+hundreds of megabytes.  :func:`read_input_file` opens without blocking, accepts
+only regular files, and reads at most ``limit`` bytes, so none of these hangs
+the checker or exhausts its memory; each becomes an :class:`InputFileError`
+whose message names the file.  Standard library only.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+
+__all__ = ["InputFileError", "read_input_file", "unusable_reason"]
+
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+class InputFileError(ValueError):
+    """The file cannot be used; ``str(error)`` is ``"<path>: <reason>"``, also kept as ``path`` and ``reason``."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+def _kind(mode: int) -> str:
+    return next((name for test, name in _KINDS if test(mode)), "not a file")
+
+
+def unusable_reason(path: str) -> "str | None":
+    """Why ``path`` cannot be read as an input file (``"no such file"``, ``"not a regular file (a FIFO)"``), or None.
+
+    Uses ``os.stat`` only, which never blocks, so it is safe on FIFOs and devices.
+    """
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return "no such file"
+    except OSError as exc:
+        return f"cannot read: {exc.strerror or exc}"
+    if not stat.S_ISREG(info.st_mode):
+        return f"not a regular file ({_kind(info.st_mode)})"
+    return None
+
+
+def read_input_file(path: str, limit: int, truncate: bool = False) -> bytes:
+    """The bytes of the regular file ``path``, at most ``limit`` of them.
+
+    Args:
+        path: the path as given by the user.
+        limit: the largest size accepted, in bytes.
+        truncate: when True a larger file yields its first ``limit`` bytes instead of an error.
+
+    Raises:
+        InputFileError: the file is missing or unreadable, is not a regular file
+            (directory, FIFO, device, socket), or is larger than ``limit`` (unless ``truncate``).
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise InputFileError(path, f"cannot read: {exc.strerror or exc}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise InputFileError(path, f"not a regular file ({_kind(info.st_mode)})")
+        if info.st_size > limit and not truncate:
+            raise InputFileError(path, f"file is {info.st_size} bytes, larger than the {limit} accepted")
+        chunks: list[bytes] = []
+        size = 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        raise InputFileError(path, f"cannot read: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    if len(data) > limit:
+        if not truncate:
+            raise InputFileError(path, f"file is larger than the {limit} bytes accepted")
+        data = data[:limit]
+    return data

@@ -1,0 +1,79 @@
+"""Files named on the command line (--from, --from-collect-env, --deepspeed-config, --data) that are not
+ordinary files: a FIFO must not hang, a directory or device is a usage error, deep nesting is not a crash."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from checks_redteam_kit import REDTEAM, REPO
+
+OPTIONS = {
+    "--from": [],
+    "--from-collect-env": [],
+    "--deepspeed-config": ["--from", str(REDTEAM / "R14-transformers-36081.json")],
+    "--data": ["--from", str(REDTEAM / "R14-transformers-36081.json")],
+}
+
+
+def _run(*args: str, timeout: float = 20) -> subprocess.CompletedProcess:
+    env = dict(os.environ, NO_COLOR="1", LANG="C.UTF-8")
+    env.pop("LINGJUN_RELEASE", None)
+    env.pop("LINGJUN_CHECK_DEBUG", None)
+    return subprocess.run([sys.executable, "-m", "lingjun.checks", *args], capture_output=True, text=True, timeout=timeout,
+                          env=env, cwd=str(REPO))
+
+
+@pytest.mark.parametrize("option", sorted(OPTIONS))
+def test_a_fifo_is_refused_without_waiting_for_a_writer(option, tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    try:
+        proc = _run(*OPTIONS[option], option, str(fifo), timeout=15)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{option} FIFO: the checker waited for a writer")
+    assert proc.returncode == 3, proc.stderr
+    assert str(fifo) in proc.stderr and "not a regular file" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("option", sorted(OPTIONS))
+@pytest.mark.parametrize("target", ["directory", "/dev/zero", "/dev/null"])
+def test_a_directory_or_device_is_a_usage_error(option, target, tmp_path):
+    path = str(tmp_path) if target == "directory" else target
+    proc = _run(*OPTIONS[option], option, path)
+    assert proc.returncode == 3, (proc.returncode, proc.stdout[-300:], proc.stderr)
+    assert path in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("option", ["--from", "--deepspeed-config", "--data"])
+def test_deeply_nested_json_is_a_clear_error(option, tmp_path):
+    path = tmp_path / "deep.json"
+    path.write_text('{"a": ' + "[" * 100000 + "]" * 100000 + "}", encoding="utf-8")
+    proc = _run(*OPTIONS[option], option, str(path))
+    assert "internal error" not in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+    if option == "--deepspeed-config":  # an unusable config is a finding of config.deepspeed-prefetch-bucket-size
+        assert proc.returncode == 1 and "nested too deeply" in proc.stdout, proc.stdout
+    else:
+        assert proc.returncode == 3 and str(path) in proc.stderr and "nested too deeply" in proc.stderr
+
+
+def test_a_snapshot_with_a_utf8_byte_order_mark_is_read(tmp_path):
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + (REDTEAM / "R09-yuan2-65.json").read_bytes())
+    proc = _run("--from", str(path), "--format", "json")
+    assert proc.returncode == 1, proc.stderr
+    assert json.loads(proc.stdout)["origin"] == "snapshot"
+
+
+@pytest.mark.parametrize("option", ["--from", "--data"])
+def test_an_oversized_file_is_refused_by_its_size(option, tmp_path):
+    path = tmp_path / "big.json"
+    with open(path, "wb") as handle:
+        handle.truncate(200 * 1024 * 1024)  # sparse: 200 MiB of NUL bytes, no disk used
+    proc = _run(*OPTIONS[option], option, str(path))
+    assert proc.returncode == 3 and "larger than" in proc.stderr, proc.stderr
