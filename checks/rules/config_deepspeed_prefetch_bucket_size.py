@@ -61,13 +61,20 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
 
     path = _config_path(ctx, given)
     try:
-        config = deepspeed_config.load(path)
+        config, relaxed = deepspeed_config.load_lenient(path)
     except deepspeed_config.DeepSpeedConfigError as exc:
         shown = str(exc).replace(str(path), given, 1)
         yield make(ctx, RULE, AREA, Severity.error, f"DeepSpeed config unusable: {shown}.", f"DeepSpeed 配置文件无法使用：{shown}。",
                    remedy=("Fix the file; DeepSpeed will fail on it at start-up.", "请修正该文件，否则 DeepSpeed 启动时会失败。"),
                    observed=given)
         return
+    if relaxed:
+        yield make(ctx, RULE, AREA, Severity.warning,
+                   f"{given} is not strict JSON ({relaxed}): DeepSpeed reads it (it parses configs with hjson), but the json.load "
+                   f"of transformers' and accelerate's HfDeepSpeedConfig rejects it when the Trainer is given this file.",
+                   f"{given} 不是严格的 JSON（含注释或末尾逗号）：DeepSpeed 本身可以读取（它用 hjson 解析配置），"
+                   f"但把该文件交给 transformers / accelerate 的 Trainer 时，HfDeepSpeedConfig 的 json.load 会报错。",
+                   remedy=("Remove the comments and trailing commas.", "请删除注释和末尾逗号。"), observed=relaxed)
     present, value = deepspeed_config.lookup(config, KEY)
     note = usage_note(ctx.record, RULE)
     ds_text, ds = _version(ctx, "deepspeed")
@@ -116,6 +123,13 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                        f"{given} 中 {KEY} 为字符串 {value!r}；DeepSpeed 只接受整数或小写的 \"auto\"。",
                        remedy=("Leave it empty or set \"auto\".", "请留空或设为 \"auto\"。"), observed=value)
             return
+    elif isinstance(value, float) and value in (float("inf"), float("-inf")):
+        yield make(ctx, RULE, AREA, Severity.error,
+                   f"{KEY} is {value} ({given}), not a finite number (JSON numbers this large overflow); DeepSpeed needs an integer.",
+                   f"{given} 中 {KEY} 为 {value}，不是有限数值（过大的 JSON 数字会溢出）；DeepSpeed 需要整数。",
+                   remedy=("Leave it empty or set \"auto\".", "请留空或设为 \"auto\"。"), observed=str(value),
+                   expected="integer, empty or auto")
+        return
     elif isinstance(value, float) and not value.is_integer():
         yield make(
             ctx, RULE, AREA, Severity.error,
@@ -124,6 +138,12 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             remedy=(f"Use an integer ({int(value)}), or leave it empty / \"auto\".", f"请改为整数（{int(value)}），或留空 / 设为 \"auto\"。"),
             observed=str(value), expected="integer, empty or auto", links=links,
         )
+        return
+    if (int(value) if isinstance(value, str) else value) < 0:
+        yield make(ctx, RULE, AREA, Severity.error,
+                   f"{KEY} is {value} ({given}), a negative number; DeepSpeed requires it to be >= 0 and refuses the config.",
+                   f"{given} 中 {KEY} 为负数 {value}；DeepSpeed 要求该值 >= 0，会拒绝此配置。",
+                   remedy=("Leave it empty or set \"auto\".", "请留空或设为 \"auto\"。"), observed=str(value), expected=">= 0")
         return
     if note is not None:
         text = note.get("text") or {}

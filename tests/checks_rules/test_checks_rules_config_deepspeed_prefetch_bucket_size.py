@@ -40,8 +40,11 @@ def test_auto_with_old_transformers_and_new_deepspeed_errors(tmp_path):
 
 
 def test_invalid_json_names_file_and_line(tmp_path):
+    f = _run(tmp_path, None, raw='{\n  "zero_optimization": {\n    "stage": 3,\n    "stage3_prefetch_bucket_size": \n  }\n}')
+    assert kit.severities(f) == ["error"] and "ds.json:5" in f[0].message.en
+    # a trailing comma is hjson, which DeepSpeed reads: a warning (transformers' json.load refuses it), not an error
     f = _run(tmp_path, None, raw='{\n  "zero_optimization": {\n    "stage": 3,\n  }\n}')
-    assert kit.severities(f) == ["error"] and "ds.json:4" in f[0].message.en
+    assert sorted(kit.severities(f)) == ["ok", "warning"]
     try:
         deepspeed_config.loads('{"a": NaN}', "x.json")
     except deepspeed_config.DeepSpeedConfigError as exc:
