@@ -281,14 +281,14 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
         except SnapshotError as exc:
             return _fail(str(exc))
     elif args.from_collect_env:
-        from lingjun.checks.collect_env_text import CollectEnvError, parse_collect_env
+        from lingjun.checks.collect_env_text import CollectEnvError, decode_collect_env, parse_collect_env
 
         from lingjun.checks.input_file import InputFileError, read_input_file
 
         try:
             # a paste longer than 8 MiB is read for its first 8 MiB (collect_env prints a few KiB)
             raw = read_input_file(args.from_collect_env, 8 * 1024 * 1024, truncate=True)
-            facts = parse_collect_env(raw.decode("utf-8", "replace"), args.from_collect_env)
+            facts = parse_collect_env(decode_collect_env(raw), args.from_collect_env)
         except InputFileError as exc:
             return _fail(str(exc))
         except CollectEnvError as exc:

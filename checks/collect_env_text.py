@@ -23,7 +23,10 @@ section).  Recognised keys (others are ignored):
 ``[conda] name version build``  ``distributions`` (installer ``conda``), unless pip listed the same name
 ==============================  ==============================================
 
-``N/A``, ``None``, ``No CUDA`` and ``Could not collect`` mean unknown.  The
+``N/A``, ``None``, ``No CUDA`` and ``Could not collect`` mean unknown.  Lines
+quoted in a reply (``> PyTorch version: ...``) are read without the ``>``.
+GPU names of another vendor (AMD, Intel) are not NVIDIA GPUs and are left
+out; in a ROCm build's paste only names that say NVIDIA are kept.  The
 GPU brand is inferred from the model name only where the name says it
 (``GeForce``, ``TITAN``, ``Quadro``, ``Tesla``), because collect_env does not
 report NVML's brand.  Facts get ``origin = "collect_env"``.
@@ -42,7 +45,7 @@ from lingjun.checks.facts import DistributionFacts, Facts, GpuFacts, LibraryFile
 from lingjun.checks.probes.env_vars import filter_env
 from lingjun.checks.probes.loader import version_from_name
 
-__all__ = ["CollectEnvError", "parse_collect_env"]
+__all__ = ["CollectEnvError", "parse_collect_env", "decode_collect_env"]
 
 _UNKNOWN = {"", "n/a", "none", "no cuda", "could not collect", "unknown", "not available"}
 _KEY_RE = re.compile(r"^([A-Za-z][A-Za-z0-9 _/()-]*?)\s*:\s?(.*)$")
@@ -50,6 +53,9 @@ _PIP_RE = re.compile(r"^\[(pip3?|conda)\]\s+(.+)$")
 _GPU_RE = re.compile(r"^GPU\s+(\d+)\s*:\s*(.+?)(?:\s*\(UUID:[^)]*\))?\s*$")
 _ENV_RE = re.compile(r"^([A-Z_][A-Z0-9_]*)=(.*)$")
 _SECTION_RE = re.compile(r"^=+\s*$|^=+\s+.*\s+=+$")
+_QUOTE_RE = re.compile(r"^(?:>\s?)+")  # "> " markers of a paste quoted in a reply
+_OTHER_VENDOR_RE = re.compile(r"\b(?:amd|radeon|instinct|intel|arc|gfx\d+)\b", re.IGNORECASE)
+_NVIDIA_WORD_RE = re.compile(r"\b(?:nvidia|geforce|tesla|quadro|titan)\b", re.IGNORECASE)
 
 KNOWN_KEYS = {
     "pytorch version",
@@ -70,6 +76,14 @@ KNOWN_KEYS = {
 
 class CollectEnvError(ValueError):
     """The text is not collect_env output."""
+
+
+def decode_collect_env(raw: bytes) -> str:
+    """Text of a saved collect_env output: UTF-8 (with or without a byte order mark) or UTF-16 with a byte order mark
+    (what Windows PowerShell 5 writes for ``python -m torch.utils.collect_env > env.txt``); undecodable bytes become U+FFFD."""
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return raw.decode("utf-16", "replace")
+    return raw.decode("utf-8-sig", "replace")
 
 
 def _value(text: str) -> Optional[str]:
@@ -101,7 +115,7 @@ def parse_collect_env(text: str, where: str = "collect_env output") -> Facts:
 
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     for raw in lines:
-        line = raw.strip()
+        line = _QUOTE_RE.sub("", raw.strip())
         if not line or _SECTION_RE.match(line):
             pending = None if not line else pending
             continue
@@ -138,6 +152,9 @@ def parse_collect_env(text: str, where: str = "collect_env output") -> Facts:
             f"{where}: this does not look like the output of `python -m torch.utils.collect_env` "
             "(none of 'PyTorch version', 'OS', 'Python version', 'Nvidia driver version' ... nor a '[pip3] name==version' line was found)"
         )
+    if torch.hip and not torch.cuda:
+        # a ROCm build lists the AMD GPUs it sees; only names that say NVIDIA are NVIDIA GPUs
+        facts.nvidia_smi.gpus = [g for g in facts.nvidia_smi.gpus if _NVIDIA_WORD_RE.search(g.name or "")]
     for dist in conda:
         if dist.name.lower() not in pip_names:
             facts.distributions.append(dist)
@@ -203,7 +220,7 @@ def _apply(key: str, raw: str, facts: Facts, torch: TorchBuildFacts, env: dict[s
 
 def _add_gpu(facts: Facts, index: int, name: str) -> None:
     name = name.strip()
-    if name:
+    if name and not _OTHER_VENDOR_RE.search(name):
         facts.nvidia_smi.gpus.append(GpuFacts(index=index, name=name, brand=_brand_from_name(name)))
 
 
