@@ -39,7 +39,8 @@ DEFAULT_TIMEOUT_S = 3.0
 
 _MAX_LINKS = 40
 _READ_CHUNK = 16 * 1024
-_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)
+#: O_NONBLOCK: opening a FIFO must not wait for a writer (it has no effect on regular files)
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NONBLOCK", 0)
 
 
 def describe_os_error(exc: BaseException) -> str:
@@ -158,14 +159,22 @@ class ProbeEnv:
         three files per distribution), in chunks of 16 KiB so a large ``limit`` allocates nothing
         up front.
 
+        Only regular files are read (files under /proc and /sys are regular files): the file is
+        opened without blocking and a FIFO, device or socket raises ``OSError(EINVAL, "not a regular
+        file")``, so a FIFO does not wait for a writer and ``/dev/zero`` is not read forever.
+
         Raises:
-            OSError: as ``open`` does (FileNotFoundError, PermissionError, IsADirectoryError, ...).
+            OSError: as ``open`` does (FileNotFoundError, PermissionError, IsADirectoryError, ...),
+                and EINVAL for anything but a regular file or directory.
         """
         host = self.host_path(path)
         fd = os.open(host, _OPEN_FLAGS)
         try:
-            if stat.S_ISDIR(os.fstat(fd).st_mode):  # open() refuses directories the same way
+            mode = os.fstat(fd).st_mode
+            if stat.S_ISDIR(mode):  # open() refuses directories the same way
                 raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), host)
+            if not stat.S_ISREG(mode):  # a FIFO would block, /dev/zero never ends: the files read here are regular
+                raise OSError(errno.EINVAL, "not a regular file", host)
             parts = []
             left = limit
             while left:
