@@ -31,15 +31,18 @@ def _nodes_were_listed(facts) -> bool:
 
 @rule(RULE, AREA, "GPU device nodes usable", "GPU 设备节点可用", needs_gpu=True)
 def check(ctx: CheckContext) -> Iterator[Finding]:
-    """error when /dev/nvidia* exist but cannot be opened or NVML reports "Unknown Error"; ok otherwise."""
+    """error when /dev/nvidia* exist but cannot be opened or NVML (through ctypes or nvidia-smi) reports "Unknown Error";
+    ok otherwise."""
     if is_ppu(ctx.record):
         return
     facts = ctx.facts
     nodes = facts.driver.device_nodes
-    unknown_error = bool(facts.nvml.init_error) and "unknown error" in facts.nvml.init_error.lower()
-    if nodes and (facts.driver.device_nodes_accessible is False or unknown_error):
-        what = "cannot be opened" if facts.driver.device_nodes_accessible is False else f"exist but NVML fails ({facts.nvml.init_error})"
-        what_zh = "无法打开" if facts.driver.device_nodes_accessible is False else f"存在，但 NVML 初始化失败（{facts.nvml.init_error}）"
+    # NVML's own answer (ctypes) or nvidia-smi's "Failed to initialize NVML: Unknown Error" when only it was recorded
+    nvml_error = next((e for e in (facts.nvml.init_error, facts.nvidia_smi.error)
+                       if isinstance(e, str) and "unknown error" in e.lower()), None)
+    if nodes and (facts.driver.device_nodes_accessible is False or nvml_error):
+        what = "cannot be opened" if facts.driver.device_nodes_accessible is False else f"exist but NVML fails ({nvml_error})"
+        what_zh = "无法打开" if facts.driver.device_nodes_accessible is False else f"存在，但 NVML 初始化失败（{nvml_error}）"
         yield make(
             ctx, RULE, AREA, Severity.error,
             f"NVIDIA device nodes ({', '.join(nodes[:4])}{'...' if len(nodes) > 4 else ''}) {what}: the container lost access "
