@@ -46,7 +46,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
               "the host's. If the host driver was just updated, reboot or reload the kernel module.",
               "不要在镜像中打包 NVIDIA 驱动库（libnvidia-ml、libcuda），应由 NVIDIA 容器运行时注入宿主机的版本；"
               "若宿主机刚升级过驱动，请重启或重新加载内核模块。")
-    mismatch_error = bool(nvml.init_error) and "mismatch" in nvml.init_error.lower()
+    # NVML's own answer (ctypes), or nvidia-smi's "Failed to initialize NVML: Driver/library version mismatch" when only it was recorded
+    mismatch_error = next((e for e in (nvml.init_error, ctx.facts.nvidia_smi.error) if isinstance(e, str) and "mismatch" in e.lower()), None)
     if lib is not None and kmod is not None and lib != kmod:
         yield make(
             ctx, RULE, AREA, Severity.error,
@@ -60,9 +61,9 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     if mismatch_error:
         yield make(
             ctx, RULE, AREA, Severity.error,
-            f"NVML failed to initialise: {nvml.init_error}. The user-space NVML library and the kernel driver differ.",
-            f"NVML 初始化失败：{nvml.init_error}。用户态 NVML 库与内核驱动版本不一致。",
-            remedy=remedy, observed=nvml.init_error, expected=str(kmod) if kmod else None,
+            f"NVML failed to initialise: {mismatch_error}. The user-space NVML library and the kernel driver differ.",
+            f"NVML 初始化失败：{mismatch_error}。用户态 NVML 库与内核驱动版本不一致。",
+            remedy=remedy, observed=mismatch_error, expected=str(kmod) if kmod else None,
         )
         return
     if lib is not None and kmod is not None:
