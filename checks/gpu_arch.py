@@ -30,9 +30,9 @@ __all__ = ["parse_cc", "cc_text", "sm_name", "architecture", "min_cuda_for_cc", 
 
 CC = Tuple[int, int]
 
-_CC_RE = re.compile(r"^\s*(\d{1,2})\.(\d)\s*$")
-_ARCH_RE = re.compile(r"^\s*(sm|compute)_(\d{1,2})(\d)([af]?)\s*$", re.IGNORECASE)
-_TORCH_LIST_RE = re.compile(r"^\s*(\d{1,2})\.(\d)(\+PTX)?\s*$", re.IGNORECASE)
+_CC_RE = re.compile(r"^\s*(\d{1,2})\.(\d)\s*$", re.ASCII)
+_ARCH_RE = re.compile(r"^\s*(sm|compute)_(\d{1,2})(\d)([af]?)\s*$", re.IGNORECASE | re.ASCII)
+_TORCH_LIST_RE = re.compile(r"^\s*(\d{1,2})\.(\d)(\+PTX)?\s*$", re.IGNORECASE | re.ASCII)
 
 #: compute capability -> architecture (GpuArchitecture enum values of the schema)
 _ARCHITECTURES = {

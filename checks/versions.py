@@ -29,8 +29,9 @@ class VersionFormatError(ValueError):
     """Raised when a driver or CUDA version string cannot be parsed."""
 
 
-_DRIVER_RE = re.compile(r"^\s*[Rr]?(\d{2,4})((?:\.\d{1,3}){0,2})\s*$")
-_CUDA_RE = re.compile(r"^\s*(\d{1,2})\.(\d{1,2})((?:\.\d{1,4}){0,2})\s*$")
+#: ASCII digits only (re.ASCII): Python's \d also matches full-width and other Unicode digits
+_DRIVER_RE = re.compile(r"^\s*[Rr]?(\d{2,4})((?:\.\d{1,3}){0,2})\s*$", re.ASCII)
+_CUDA_RE = re.compile(r"^\s*(\d{1,2})\.(\d{1,2})((?:\.\d{1,4}){0,2})\s*$", re.ASCII)
 
 
 @total_ordering
