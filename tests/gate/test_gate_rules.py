@@ -37,6 +37,7 @@ FAILING = {
     "data.languages": ("languages/fail", "demo-nv/25.02.yaml", 5, 43, "the Chinese text has no Chinese characters", Severity.error),
     "data.placeholder": ("placeholder/fail", "demo-nv/25.02.yaml", 5, 15, "placeholder not filled in: 'TODO(lingjun-kb new): summary'", Severity.error),
     "data.reference-tables": ("reference-tables/fail", "reference/cuda-drivers.yaml", 8, 5, "12.8.0 is listed twice (first as toolkit_min_driver.0)", Severity.error),
+    "data.version-agreement": ("version-agreement/fail", "demo-nv/25.02.yaml", 10, 7, "cuda 12.8.1 disagrees with the cuda component's version 12.8.0 (components.1)", Severity.warning),
 }
 
 
@@ -107,3 +108,17 @@ def test_family_whose_newest_record_is_superseded_is_info_not_error(tree):
     found = [p for p in _gate(tree("single-current/none")) if p.rule == "data.single-current"]
     assert [(p.severity, p.line, p.col) for p in found] == [(Severity.info, 4, 9)]
     assert "its newest record 25.02 is superseded" in found[0].message
+
+
+def test_version_agreement_compares_python_at_the_precision_both_give(tree):
+    found = [p for p in _gate(tree("version-agreement/python")) if p.rule == "data.version-agreement"]
+    assert [(p.severity, p.line, p.col, p.field) for p in found] == [(Severity.warning, 11, 9, "python")]
+    assert "python 3.12.7 disagrees with the python component's version 3.12.8 (components.3)" in found[0].message
+    assert "source_conflicts entry whose field is `python` or `components.python`" in found[0].message
+
+
+def test_version_agreement_holds_on_the_real_records():
+    real = Path(__file__).resolve().parents[2] / "releases"
+    result = load_paths([real])
+    found = run_gate(Corpus.from_documents(result.documents), only=["data.version-agreement"])
+    assert [p.format() for p in found] == []

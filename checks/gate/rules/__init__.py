@@ -23,4 +23,5 @@ from lingjun.checks.gate.rules import (  # noqa: F401  (import = registration)
     cjk_spacing,
     placeholder,
     reference_tables,
+    version_agreement,
 )
