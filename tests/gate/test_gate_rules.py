@@ -122,3 +122,24 @@ def test_version_agreement_holds_on_the_real_records():
     result = load_paths([real])
     found = run_gate(Corpus.from_documents(result.documents), only=["data.version-agreement"])
     assert [p.format() for p in found] == []
+
+
+def test_image_tag_typo_is_not_copied_into_the_expected_reference(tree):
+    # 25.01-serverless written in the 25.02 record, reference built from the same typo
+    found = [p for p in _gate(tree("image-tag-pattern/typo")) if p.rule == "data.image-tag-pattern"]
+    by_field = {p.field: p.message for p in found}
+    assert sorted(by_field) == ["image_tags.0.reference", "image_tags.0.tag"]
+    assert "tag '25.01-serverless' does not start with the release version '25.02'" in by_field["image_tags.0.tag"]
+    assert "should be '25.02-serverless'" in by_field["image_tags.0.tag"]
+    assert ("reference should be 'registry.example.com/demo/demo-nv:25.02-serverless'"
+            in by_field["image_tags.0.reference"])
+    assert all("should be 'registry.example.com/demo/demo-nv:25.01" not in m for m in by_field.values())
+
+
+def test_image_tag_that_cannot_be_corrected_gets_no_reference_suggestion(tree):
+    # the fail fixture: tag 'v25.02' with a reference in another namespace
+    found = [p for p in _gate(tree("image-tag-pattern/fail")) if p.rule == "data.image-tag-pattern"]
+    reference = [p.message for p in found if p.field == "image_tags.1.reference"]
+    assert len(reference) == 1
+    assert "should be" not in reference[0]  # nothing built from the wrong tag is suggested
+    assert "does not follow the family pattern 'registry.example.com/demo/{image}:{tag}'" in reference[0]
