@@ -28,7 +28,7 @@ import yaml
 from packaging.version import Version
 
 from lingjun.checks.gate.rules.image_tag_pattern import expected_reference
-from lingjun.checks.gate.rules.placeholder import PLACEHOLDER, PLACEHOLDER_ID
+from lingjun.checks.gate.rules.placeholder import PLACEHOLDER, PLACEHOLDER_ID, PLACEHOLDER_URL
 from lingjun.schema.loader import load_knowledge_base, parse_yaml, read_text
 
 __all__ = ["NewReleaseError", "NewReleaseUsageError", "new_release", "draft_from"]
@@ -91,7 +91,7 @@ def draft_from(previous: dict[str, Any], version: str, pattern: str | None, imag
         "highlights": [{"text": _text("main change of this release (one per entry)", "本版本的主要变化（每条一项）")}],
         "bug_fixes": [{"text": _text("bug fixed in this release, or delete this list", "本版本修复的问题；没有则删除此列表")}],
         "known_issues": [PLACEHOLDER_ID],
-        "sources": [{"url": "https://todo.invalid/official-release-note-page", "language": "en",
+        "sources": [{"url": PLACEHOLDER_URL, "language": "en",
                      "title": f"{PLACEHOLDER}: the official release-note page(s) of this release"}],
     }
     dropped = {"release_date", "features", "acknowledged_downgrades", "source_conflicts"}

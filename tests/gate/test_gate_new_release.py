@@ -49,7 +49,7 @@ def test_new_draft_fails_validation_until_filled(tmp_path, capsys):
     problems = json.loads(capsys.readouterr().out)
     fields = sorted(p["field"] for p in problems if p["rule"] == "data.placeholder")
     assert fields == ["bug_fixes.0.text.en", "bug_fixes.0.text.zh", "highlights.0.text.en", "highlights.0.text.zh",
-                      "known_issues.0", "sources.0.title", "summary.en", "summary.zh"]
+                      "known_issues.0", "sources.0.title", "sources.0.url", "summary.en", "summary.zh"]
     assert all(p["path"] == str(path) and p["line"] for p in problems)
 
 

@@ -143,3 +143,16 @@ def test_image_tag_that_cannot_be_corrected_gets_no_reference_suggestion(tree):
     assert len(reference) == 1
     assert "should be" not in reference[0]  # nothing built from the wrong tag is suggested
     assert "does not follow the family pattern 'registry.example.com/demo/{image}:{tag}'" in reference[0]
+
+
+def test_placeholder_url_on_the_reserved_invalid_domain_is_an_error(tree):
+    # RFC 2606 reserves .invalid: `lingjun-kb new` writes https://todo.invalid/... as the source to replace
+    root = tree("placeholder/invalid-url")
+    found = [p for p in _gate(root) if p.rule == "data.placeholder"]
+    assert sorted((p.path, p.line, p.field, p.severity) for p in found) == [
+        (str(root / "demo-nv" / "25.02.yaml"), 20, "sources.0.url", Severity.error),
+        (str(root / "demo-nv" / "25.02.yaml"), 21, "sources.1.url", Severity.error),
+        (str(root / "families.yaml"), 13, "families.0.sources.0.url", Severity.error),
+    ]
+    assert "placeholder address 'https://todo.invalid/official-release-note-page'" in found[0].message
+    assert "the .invalid domain is reserved" in found[0].message
