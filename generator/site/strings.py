@@ -26,6 +26,11 @@ _S = {
     "known_issue": ("Known issue", "已知问题"),
     "change": ("Change", "变化"),
     "tag": ("Image tag", "镜像标签"),
+    # header rows of two-column tables (a Markdown table always has one)
+    "table.field": ("Field", "字段"),
+    "table.value": ("Value", "值"),
+    "table.symbol": ("Symbol", "标记"),
+    "table.meaning": ("Meaning", "含义"),
     # page titles used in links
     "page.matrix": ("Support matrix", "支持矩阵"),
     "page.changes": ("What changed", "版本变更"),

@@ -189,3 +189,31 @@ def test_dev_and_pre_releases_get_no_release_notes_link(fixture_kb):
     assert expand_release_notes_url("https://x/v{release3}", "2.5.1.6.post2") == "https://x/v2.5.1"
     url, kind = upstream_link(fixture_kb.components["vllm"], "0.8.2.dev0+g61c7a1b8.d20250325.cu128")
     assert kind == "homepage" and url == fixture_kb.components["vllm"].homepage
+
+
+def _table_headers(text: str) -> list[list[str]]:
+    """Header cells of every Markdown table in ``text`` (the row above a ``|---|`` delimiter row)."""
+    lines = text.splitlines()
+    headers = []
+    for above, line in zip(lines, lines[1:]):
+        if re.fullmatch(r"\|(\s*:?-+:?\s*\|)+", line.strip()):
+            headers.append([cell.strip() for cell in above.strip().strip("|").split("|")])
+    return headers
+
+
+def test_every_table_has_a_header_row(rendered):
+    """Two-column key/value tables and the drivers legend name their columns (no empty <thead>)."""
+    _, pages = rendered
+    seen = 0
+    for lang in LANGUAGES:
+        for page_id, text in pages[lang].items():
+            for cells in _table_headers(text):
+                seen += 1
+                assert all(cells), (lang, page_id, cells)
+    assert seen > 20
+    assert "| Field | Value |" in pages["en"]["release:training-nv-pytorch:25.07"]
+    assert "| 字段 | 值 |" in pages["zh"]["release:training-nv-pytorch:25.07"]
+    assert "| Field | Value |" in pages["en"]["family:training-nv-pytorch"]
+    assert "| Symbol | Meaning |" in pages["en"]["drivers"]
+    assert "| 标记 | 含义 |" in pages["zh"]["drivers"]
+
