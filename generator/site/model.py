@@ -241,7 +241,7 @@ def build_site_model(kb: KnowledgeBase) -> SiteModel:
     by_family = {f.id: kb.releases_of(f.id, newest_first=True) for f in families}
 
     for family in families:
-        sitemap.add(PageSpec(family_page_id(family.id), f"families/{family.id}.md",
+        sitemap.add(PageSpec(family_page_id(family.id), f"families/{family.id}/index.md",
                              {"en": family.title.en, "zh": family.title.zh}, "family.md.j2"))
         for record in by_family[family.id]:
             sitemap.add(PageSpec(release_page_id(record), f"releases/{record.family}/{record.version}.md",

@@ -145,3 +145,18 @@ def test_head_hreflang_links_point_at_the_same_page_in_each_language(built_site)
             expected = posixpath.dirname(en_rel) if lang == "en" else posixpath.join("zh", posixpath.dirname(en_rel))
             assert target == posixpath.normpath(expected or "."), (rel, lang, href)
             assert (site / target / "index.html").is_file(), (rel, lang, href)
+
+
+def test_navigation_lists_each_family_once(built_site, fixture_kb):
+    """The family page is its navigation section's index page (Material's navigation.indexes)."""
+    site, _ = built_site
+    for lang, prefix in (("en", ""), ("zh", "zh/")):
+        html = (site / prefix / "releases/training-nv-pytorch/25.07/index.html").read_text(encoding="utf-8")
+        nav = html.split('md-nav--primary', 1)[1].split('md-sidebar--secondary', 1)[0]
+        for family in fixture_kb.families.values():
+            title = getattr(family.title, lang)
+            links = re.findall(r'<a href="([^"]*)" class="md-nav__link[^"]*">\s*<span class="md-ellipsis">\s*'
+                               + re.escape(title) + r"\s*</span>", nav)
+            assert links == [f"../../../families/{family.id}/"], (lang, title, links)
+            shown = re.findall(r'<span class="md-ellipsis">\s*' + re.escape(title) + r"\s*</span>", nav)
+            assert len(shown) == 1, (lang, title)
