@@ -202,6 +202,7 @@ _S = {
     "changes.first": ("First release recorded in its family: nothing to compare with.", "这是该系列记录的第一个版本，没有可比较的上一版本。"),
     "changes.not_comparable": ("one of the two releases has no component list, so the components cannot be compared.", "两个版本之一没有组件列表，因此无法比较组件。"),
     "changes.since": ("Since", "相对"),
+    "changes.no_list": ("One of the two releases has no component list, so the components cannot be compared.", "两个版本之一没有组件列表，因此无法比较组件。"),
     "changes.none": ("No component version changed.", "没有组件版本变化。"),
     "changes.details": ("All changes", "全部变化"),
     "compare.intro": ("Pick two releases, of the same family or not, to see every component that differs. The data is embedded in this page; the comparison uses version ranks computed with Python's packaging library at build time.", "选择任意两个版本（可以属于不同系列），查看所有不同的组件。数据内嵌在本页中；比较所用的版本排序在构建时由 Python 的 packaging 库计算。"),

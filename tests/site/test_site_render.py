@@ -217,3 +217,27 @@ def test_every_table_has_a_header_row(rendered):
     assert "| Symbol | Meaning |" in pages["en"]["drivers"]
     assert "| 标记 | 含义 |" in pages["zh"]["drivers"]
 
+
+def test_home_family_table_names_each_family_once(fixture_kb, rendered):
+    """The first column holds the family title only; the image name is on the family page."""
+    _, pages = rendered
+    for lang in LANGUAGES:
+        rows = [line for line in pages[lang]["home"].splitlines() if "(families/" in line]
+        assert len(rows) == len(fixture_kb.families), rows
+        for family in fixture_kb.families.values():
+            row = next(r for r in rows if f"(families/{family.id}/index.md)" in r)
+            first = row.split("|")[1]
+            assert "<code>" not in first, row
+            assert first.startswith(f" [{getattr(family.title, lang)}](families/{family.id}/index.md)"), row
+
+
+def test_changes_page_names_the_previous_release(rendered):
+    _, pages = rendered
+    en, zh = pages["en"]["changes"], pages["zh"]["changes"]
+    assert "Previous release: [25.02](releases/training-nv-pytorch/25.02.md)\n\n| Component |" in en
+    assert "上一版本：[25.02](releases/training-nv-pytorch/25.02.md)\n\n| 组件 |" in zh
+    # 25.06 has no component list
+    assert ("Previous release: [25.03](releases/training-nv-pytorch/25.03.md)\n\n"
+            "One of the two releases has no component list") in en
+    assert "上一版本：[25.03](releases/training-nv-pytorch/25.03.md)\n\n两个版本之一没有组件列表" in zh
+    assert "Since" not in en and " → [" not in en and " → [" not in zh
