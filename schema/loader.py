@@ -462,7 +462,9 @@ def _yaml_error_problem(path: Path, text: str, exc: yaml.YAMLError) -> Problem:
         col = len(raw[raw.rfind(b"\n", 0, position) + 1:position].decode("utf-8", errors="replace")) + 1
         char = exc.character if isinstance(exc.character, str) else chr(exc.character)
         return _problem(path, line, col, f"control character {ord(char):#06x} is not allowed in YAML", "yaml.syntax")
-    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    problem_mark = getattr(exc, "problem_mark", None)
+    context_mark = getattr(exc, "context_mark", None)
+    mark = problem_mark or context_mark
     line, col = _mark_pos(mark) if mark is not None else (None, None)
     problem = getattr(exc, "problem", None) or str(exc)
     context = getattr(exc, "context", None)
@@ -471,8 +473,28 @@ def _yaml_error_problem(path: Path, text: str, exc: yaml.YAMLError) -> Problem:
     if context == "expected a single document in the stream":
         return _problem(path, line, col, "several YAML documents (---) in one file; put one document per file",
                         "yaml.multiple-documents")
+    if context and context_mark is not None and problem_mark is not None:
+        # libyaml notices some mistakes only at a later token; the context mark is where the
+        # construct it was reading began, which for these two is where the mistake is
+        noticed = f"line {problem_mark.line + 1}, column {problem_mark.column + 1}"
+        if context == "while scanning a simple key":
+            key = _shorten(text[context_mark.index:].split("\n", 1)[0].strip())
+            line, col = _mark_pos(context_mark)
+            return _problem(path, line, col, f"YAML syntax error: {key!r} has no ':' after it; write `{key}:` "
+                            f"(YAML looked for the colon up to {noticed})", "yaml.syntax")
+        if context == "while scanning a quoted scalar":
+            line, col = _mark_pos(context_mark)
+            return _problem(path, line, col, "YAML syntax error: the quoted text that starts here is never closed "
+                            f"({problem} at {noticed})", "yaml.syntax")
+        if (context_mark.line, context_mark.column) != (problem_mark.line, problem_mark.column):
+            context = f"{context} that starts at line {context_mark.line + 1}, column {context_mark.column + 1}"
     message = f"YAML syntax error: {problem}" + (f" ({context})" if context else "")
     return _problem(path, line, col, message, "yaml.syntax")
+
+
+def _shorten(text: str, limit: int = 60) -> str:
+    """``text`` cut to ``limit`` characters (with ``...``) for a message."""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def parse_yaml(path: Path, text: str, limits: LoadLimits = DEFAULT_LIMITS) -> tuple[Any, Optional[Node], list[Problem]]:

@@ -45,7 +45,11 @@ EXPECTED = {
     "wrong-enum.yaml": (4, 9, "status", "'active' is not allowed here; expected 'current', 'superseded' or 'deprecated'", "schema.enum", 1),
     "several-documents.yaml": (8, 1, "", "several YAML documents (---) in one file", "yaml.multiple-documents", 1),
     "merge-key.yaml": (9, 3, "driver.<<", "merge keys (<<) are not allowed", "yaml.merge-key", 1),
-    "syntax-error.yaml": (9, 1, "", "YAML syntax error: did not find expected ',' or ']'", "yaml.syntax", 1),
+    "syntax-error.yaml": (9, 1, "", "YAML syntax error: did not find expected ',' or ']' (while parsing a flow sequence that starts at line 8, column 16)", "yaml.syntax", 1),
+    # libyaml notices the missing colon two lines later (8:5); the problem is the key on line 6
+    "missing-colon.yaml": (6, 1, "", "YAML syntax error: 'summary' has no ':' after it; write `summary:`", "yaml.syntax", 1),
+    # libyaml stops at the end of the file; the problem is the quote opened on line 7
+    "unclosed-quote.yaml": (7, 11, "", "YAML syntax error: the quoted text that starts here is never closed", "yaml.syntax", 1),
     "control-character.yaml": (8, 14, "", "control character 0x0007 is not allowed", "yaml.syntax", 1),
     "missing-kind.yaml": (1, 1, "kind", "required field `kind` is missing", "schema.missing", 1),
     "unknown-kind.yaml": (1, 7, "kind", "unknown kind 'releases'", "schema.enum", 1),
