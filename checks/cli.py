@@ -171,11 +171,31 @@ def _fail(message: str) -> int:
 
 
 def _write(text: str) -> None:
+    """Write ``text`` to standard output and flush it; a reader that went away is not an error.
+
+    When the reading end of a pipe is closed (``lingjun-check --list-rules | head``) the
+    rest of the output is dropped quietly and the run keeps the exit status it decided:
+    standard output is pointed at /dev/null so neither later writes nor Python's own
+    flush at exit fail again.
+    """
     try:
-        sys.stdout.write(text)
-    except UnicodeEncodeError:
-        sys.stdout.buffer.write(text.encode("utf-8", "replace"))
-    sys.stdout.flush()
+        try:
+            sys.stdout.write(text)
+        except UnicodeEncodeError:
+            sys.stdout.buffer.write(text.encode("utf-8", "replace"))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _drop_stdout()
+
+
+def _drop_stdout() -> None:
+    """Point standard output (the file descriptor, so also Python's buffered object) at /dev/null."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # no file descriptor behind sys.stdout (captured in tests)
+        pass
 
 
 def load_data(path: Optional[str]):  # -> KnowledgeData
@@ -226,6 +246,9 @@ def _main(argv: Optional[Sequence[str]]) -> int:
             args = build_parser().parse_args(argv)
         except SystemExit as exc:  # --help exits 0, usage errors 3
             return int(exc.code or 0)
+        except BrokenPipeError:  # --help into a closed pipe
+            _drop_stdout()
+            return 0
     try:
         return _run(args)
     except KeyboardInterrupt:

@@ -1,0 +1,43 @@
+"""A reader of standard output that stops early (``lingjun-check --list-rules | head``) is not an error."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+
+import pytest
+
+from checks_core_helpers import PYTHON, REPO
+
+
+def _run_into_closed_pipe(*args: str, env: "dict | None" = None) -> subprocess.CompletedProcess:
+    """Run the checker with stdout a pipe whose reading end is already closed (the first write fails with EPIPE)."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    full_env = dict(os.environ)
+    full_env.pop("LINGJUN_RELEASE", None)
+    full_env.update({"NO_COLOR": "1", "LANG": "C.UTF-8"})
+    full_env.pop("LC_ALL", None)
+    full_env.update(env or {})
+    try:
+        return subprocess.run([PYTHON, "-m", "lingjun.checks", *args], stdout=write_end, stderr=subprocess.PIPE,
+                              text=True, env=full_env, timeout=60, cwd=str(REPO))
+    finally:
+        os.close(write_end)
+
+
+@pytest.mark.parametrize(
+    "args, status",
+    [
+        (("--list-rules",), 0),
+        (("--version",), 0),
+        (("--help",), 0),
+        ((), 0),  # this machine: no driver, no error findings
+        (("--format", "json"), 0),
+        (("--require-gpu",), 1),  # the status the run decided stays
+    ],
+)
+def test_closed_stdout_is_quiet_and_keeps_the_status(args, status):
+    result = _run_into_closed_pipe(*args)
+    assert result.stderr == ""
+    assert result.returncode == status
