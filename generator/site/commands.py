@@ -53,13 +53,24 @@ def cli_build(args: Any) -> int:
 
 
 def cli_serve(args: Any) -> int:
-    """``lingjun-kb serve``: build, then serve with live reload on ``args.host``:``args.port``."""
-    from lingjun.generator.site.serve import serve
+    """``lingjun-kb serve``: bind ``args.host``:``args.port``, build, then serve with live reload.
+
+    The port is bound first: when it cannot be (in use, privileged, out of
+    range, not a local address) one line says so and the status is 2,
+    before anything is built or "serving" is printed.
+    """
+    from lingjun.generator.site.serve import ServeError, open_server, serve
 
     releases = Path(getattr(args, "releases", "releases"))
     site_dir = Path(getattr(args, "site_dir", "site"))
+    host, port = getattr(args, "host", "127.0.0.1"), int(getattr(args, "port", 8000))
+    try:
+        server = open_server(site_dir, host, port, rebuild=lambda: _run_build(releases, site_dir))
+    except ServeError as exc:
+        print(f"lingjun-kb serve: {exc}", file=sys.stderr)
+        return 2
     status = _run_build(releases, site_dir)
     if status != 0:
+        server.server_close()
         return status
-    return serve(releases, site_dir, getattr(args, "host", "127.0.0.1"), int(getattr(args, "port", 8000)),
-                 rebuild=lambda: _run_build(releases, site_dir))
+    return serve(server, releases, site_dir)
