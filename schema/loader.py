@@ -68,6 +68,7 @@ __all__ = [
     "LoadLimits",
     "LoadedDocument",
     "LoadResult",
+    "RejectedFile",
     "load_knowledge_base",
     "load_paths",
     "discover",
@@ -184,6 +185,23 @@ class LoadedDocument:
         return locate(self.path, loc)
 
 
+@dataclass(frozen=True)
+class RejectedFile:
+    """A file that did not pass (it is absent from :attr:`LoadResult.documents`).
+
+    Attributes:
+        path: the file.
+        kind: its ``kind`` as written, or as guessed from the path when the
+            YAML could not be read (``release`` for ``<family>/<YY.MM>.yaml``); None when unknown.
+        family: for a release record, its ``family`` as written, else the name of
+            its folder; None for other kinds.
+    """
+
+    path: Path
+    kind: Optional[str]
+    family: Optional[str]
+
+
 @dataclass
 class LoadResult:
     """What :func:`load_paths` returns.
@@ -192,11 +210,14 @@ class LoadResult:
         documents: the documents that passed the schema, in path order.
         problems: every problem found (errors make the document absent from ``documents``).
         paths: every file that was read, in order.
+        rejected: the files with errors, in path order (so that cross-record
+            checks know which families are incomplete).
     """
 
     documents: list[LoadedDocument] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     paths: list[Path] = field(default_factory=list)
+    rejected: list[RejectedFile] = field(default_factory=list)
 
 
 class _Abort(Exception):
@@ -886,19 +907,36 @@ def load_file(path: Path, limits: LoadLimits = DEFAULT_LIMITS) -> tuple[Optional
 
     Returns ``(document, problems)``; ``document`` is None when the file has errors.
     """
+    document, problems, _ = _load_file(path, limits)
+    return document, problems
+
+
+def _load_file(path: Path, limits: LoadLimits) -> tuple[Optional[LoadedDocument], list[Problem], Any]:
+    """:func:`load_file`, plus the parsed data (None when the YAML could not be read)."""
+    data = None
     try:
         text, problems = read_text(path, limits)
         if text is None:
-            return None, problems
+            return None, problems, None
         data, root, yaml_problems = parse_yaml(path, text, limits)
         problems += yaml_problems
         if data is None:
-            return None, problems
+            return None, problems, None
         document, schema_problems = validate_document(path, data, root)
-        return document, problems + schema_problems
+        return document, problems + schema_problems, data
     except Exception as exc:  # noqa: BLE001 - a bug must not hide the file name
         return None, [_problem(path, None, None, f"internal error while loading this file: {type(exc).__name__}: {exc}",
-                               "internal")]
+                               "internal")], data
+
+
+def _rejected(path: Path, data: Any) -> RejectedFile:
+    """What can be told of a file that did not pass: its kind and, for a release, its family."""
+    written = data if isinstance(data, dict) else {}
+    kind = written.get("kind") if isinstance(written.get("kind"), str) else _guess_kind(path)
+    family = None
+    if kind == "release":
+        family = written.get("family") if isinstance(written.get("family"), str) else path.parent.name
+    return RejectedFile(path=path, kind=kind, family=family)
 
 
 def scan(root: Path) -> tuple[list[Path], list[Problem]]:
@@ -1002,10 +1040,12 @@ def _load_into(result: LoadResult, seen: set[str], paths: Iterable[Union[str, Pa
                 continue
             seen.add(key)
             result.paths.append(path)
-            document, problems = load_file(path, limits)
+            document, problems, data = _load_file(path, limits)
             result.problems.extend(problems)
             if document is not None:
                 result.documents.append(document)
+            else:
+                result.rejected.append(_rejected(path, data))
 
 
 def assemble(documents: Iterable[LoadedDocument]) -> KnowledgeBase:

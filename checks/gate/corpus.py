@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Iterable, Iterator, Optional
 
 from packaging.version import Version
 
 from lingjun.schema.kb import KnowledgeBase
-from lingjun.schema.loader import LoadedDocument, assemble
+from lingjun.schema.loader import LoadedDocument, RejectedFile, assemble
 from lingjun.schema.models import FamilyRole, KnownIssue, ReleaseRecord
 
 __all__ = ["Corpus"]
@@ -26,11 +26,13 @@ class Corpus:
 
     documents: list[LoadedDocument]
     kb: KnowledgeBase = field(default_factory=KnowledgeBase)
+    #: files that failed to load (:attr:`lingjun.schema.loader.LoadResult.rejected`)
+    rejected: list[RejectedFile] = field(default_factory=list)
 
     @classmethod
-    def from_documents(cls, documents: list[LoadedDocument]) -> "Corpus":
-        """A corpus over ``documents`` (in the order given)."""
-        return cls(documents=list(documents), kb=assemble(documents))
+    def from_documents(cls, documents: list[LoadedDocument], rejected: Iterable[RejectedFile] = ()) -> "Corpus":
+        """A corpus over ``documents`` (in the order given); ``rejected``: the files that did not load."""
+        return cls(documents=list(documents), kb=assemble(documents), rejected=list(rejected))
 
     def of_kind(self, kind: str) -> list[LoadedDocument]:
         """Documents whose ``kind`` is ``kind``, in load order."""
@@ -65,6 +67,25 @@ class Corpus:
         for pairs in families.values():
             pairs.sort(key=lambda pair: Version(pair[1].version))
         return families
+
+    @cached_property
+    def incomplete_families(self) -> dict[str, list[Path]]:
+        """family id -> its release files that did not load, for families with at least one such file.
+
+        Rules that draw conclusions from the whole set of a family's records
+        (which one is current, what the previous release was) skip these
+        families: the record that failed may be the very one that matters.
+        """
+        incomplete: dict[str, list[Path]] = {}
+        for rejected in self.rejected:
+            if rejected.kind == "release" and rejected.family:
+                incomplete.setdefault(rejected.family, []).append(rejected.path)
+        return incomplete
+
+    @cached_property
+    def complete_families(self) -> dict[str, list[tuple[LoadedDocument, ReleaseRecord]]]:
+        """:attr:`by_family` without the families listed in :attr:`incomplete_families`."""
+        return {f: pairs for f, pairs in self.by_family.items() if f not in self.incomplete_families}
 
     def is_base_family(self, family_id: str) -> bool:
         """True when the catalog lists ``family_id`` with role ``base``."""

@@ -90,7 +90,7 @@ def validate(paths: Sequence[Path], root: Optional[Path] = None, limits: LoadLim
     whole = not roots or {_key(p) for p in paths} <= {_key(r) for r in roots}
     # load the roots first, then any given file outside them; load_paths skips repeats
     result = load_paths([*sorted(roots), *paths], limits)
-    corpus = Corpus.from_documents(result.documents)
+    corpus = Corpus.from_documents(result.documents, result.rejected)
     problems = result.problems + run_gate(corpus)
     if whole:
         target_keys = {_key(p) for p in result.paths}

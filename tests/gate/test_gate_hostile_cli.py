@@ -120,8 +120,9 @@ def test_paths_with_spaces_and_unicode(tmp_path, capsys):
     record.write_text(record.read_text(encoding="utf-8").replace('version: "2.7.1"', "version: 2.10"), encoding="utf-8")
     code, out, _ = _run(capsys, "validate", "-q", "--format", "json", str(record))
     assert code == 1
-    (problem,) = json.loads(out)
+    note, problem = json.loads(out)  # sorted by position: the family note is at 1:1
     assert (problem["path"], problem["line"], problem["col"], problem["field"]) == (str(record), 13, 39, "components.0.version")
+    assert (note["path"], note["rule"], note["severity"]) == (str(record), "data.family-incomplete", "info")
     code, out, _ = _run(capsys, "validate", "-q", "--format", "github", str(record))
     assert f"::error file={str(record).replace(':', '%3A')},line=13,col=39,title=yaml.unquoted-string::" in out
 

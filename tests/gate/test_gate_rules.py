@@ -48,7 +48,8 @@ def _gate(root: Path):
 
 
 def test_every_registered_rule_has_a_failing_fixture():
-    assert set(load_rules()) == set(FAILING)
+    # data.family-incomplete reports files that fail to load: its fixtures are tested below, through validate()
+    assert set(load_rules()) == set(FAILING) | {"data.family-incomplete"}
 
 
 def test_every_rule_has_an_id_severity_and_one_line_description():
@@ -156,3 +157,29 @@ def test_placeholder_url_on_the_reserved_invalid_domain_is_an_error(tree):
     ]
     assert "placeholder address 'https://todo.invalid/official-release-note-page'" in found[0].message
     assert "the .invalid domain is reserved" in found[0].message
+
+
+def _validate(root: Path):
+    from lingjun.checks.gate.validate import validate
+
+    return validate([root]).problems
+
+
+@pytest.mark.parametrize("overlay,line", [("family-incomplete/fail", 1), ("family-incomplete/broken-yaml", None)])
+def test_family_with_a_record_that_fails_the_schema_gets_no_family_wide_conclusion(overlay, line, tree):
+    # 25.02 (the current one) does not load: single-current must not claim the family has no current release
+    root = tree(overlay)
+    problems = _validate(root)
+    assert [p.rule for p in problems if p.rule == "data.single-current"] == []
+    notes = [p for p in problems if p.rule == "data.family-incomplete"]
+    assert [(p.path, p.line, p.severity) for p in notes] == [(str(root / "demo-nv" / "25.02.yaml"), line, Severity.info)]
+    assert "family 'demo-nv': 1 of its records has errors" in notes[0].message
+    assert "data.single-current" in notes[0].message and "data.component-downgrade" in notes[0].message
+    assert any(p.is_error and p.path == str(root / "demo-nv" / "25.02.yaml") for p in problems)
+
+
+def test_downgrades_are_not_judged_across_a_record_that_fails_the_schema(tree):
+    # 25.03 acknowledges vllm 0.8.2 -> 0.7.0 against 25.02, which does not load: no comparison with 25.01
+    problems = _validate(tree("family-incomplete/downgrade"))
+    assert [p.format() for p in problems if p.rule == "data.component-downgrade"] == []
+    assert len([p for p in problems if p.rule == "data.family-incomplete"]) == 1

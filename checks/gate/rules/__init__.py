@@ -17,6 +17,7 @@ from lingjun.checks.gate.rules import (  # noqa: F401  (import = registration)
     known_issue_affects,
     base_image,
     single_current,
+    family_incomplete,
     usage_note_rule,
     sources,
     languages,

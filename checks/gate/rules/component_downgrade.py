@@ -31,7 +31,7 @@ def _versions(record: ReleaseRecord) -> dict[tuple[str, frozenset], tuple[int, s
            "every acknowledgement matches a real downgrade.")
 def check(corpus: Corpus) -> Iterator[Issue]:
     """Compare each release with the previous release of its family (PEP 440; unparseable versions are skipped)."""
-    for releases in corpus.by_family.values():
+    for releases in corpus.complete_families.values():  # data.family-incomplete names the rest
         for (_, previous), (doc, record) in zip(releases, releases[1:]):
             before = _versions(previous)
             acknowledged = {(a.component, a.from_version, a.to_version) for a in record.acknowledged_downgrades}
@@ -58,7 +58,7 @@ def check(corpus: Corpus) -> Iterator[Issue]:
                                 f"no downgrade of {ack.component} from {ack.from_version} to {ack.to_version} against "
                                 f"{previous.ref}; remove or correct this entry")
     # the oldest release of a family has nothing to be acknowledged against
-    for releases in corpus.by_family.values():
+    for releases in corpus.complete_families.values():
         doc, record = releases[0]
         for index, ack in enumerate(record.acknowledged_downgrades):
             yield Issue(doc.path, ("acknowledged_downgrades", index),
