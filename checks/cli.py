@@ -29,8 +29,9 @@ exit codes:
   3  usage error (bad option, unknown --release, unreadable --from/--data file) or internal failure
 
 files:
-  --collect writes a snapshot (schema lingjun-check/snapshot/1, see snapshot.schema.json):
-  no secrets, host names or GPU UUIDs unless --include-ids. --format json prints a report
+  --collect writes a snapshot (schema lingjun-check/snapshot/1, see snapshot.schema.json) and
+  says where on stderr: no secrets, host names, GPU UUIDs, MASTER_ADDR or interface IP addresses
+  (only whether an interface has one) unless --include-ids. --format json prints a report
   of schema lingjun-check/report/1 (see report.schema.json).
 """
 
@@ -113,7 +114,7 @@ def build_parser() -> "argparse.ArgumentParser":
     out.add_argument("--lang", choices=["en", "zh"], help="report language (default from LC_ALL/LC_MESSAGES/LANG)")
     out.add_argument("--no-color", action="store_true", help="no ANSI colours (also when NO_COLOR is set)")
     out.add_argument("--collect", metavar="FILE", help="also write the probed facts as a JSON snapshot (atomic)")
-    out.add_argument("--include-ids", action="store_true", help="keep host name, GPU UUIDs and MASTER_ADDR in facts")
+    out.add_argument("--include-ids", action="store_true", help="keep host name, GPU UUIDs, MASTER_ADDR and interface IP addresses in the snapshot")
     out.add_argument("--list-rules", action="store_true", help="list the rules and exit")
     out.add_argument("--version", action="store_true", help="print the version and the release data it carries, and exit")
     return parser
@@ -329,6 +330,8 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
             write_snapshot(facts, args.collect, include_ids=args.include_ids)
         except OSError as exc:
             return _fail(f"--collect {args.collect}: cannot write: {exc.strerror or exc}")
+        # on stderr: stdout is the report (and must stay parseable JSON with --format json)
+        sys.stderr.write(f"lingjun-check: snapshot written to {args.collect}\n")
 
     from lingjun.checks.context import CheckContext, CheckOptions
     from lingjun.checks.identify import UnknownReleaseError, identify

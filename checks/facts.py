@@ -230,13 +230,29 @@ class DistributionFacts:
 
 @dataclass
 class InterfaceFacts:
-    """A network interface from ``/sys/class/net``."""
+    """A network interface from ``/sys/class/net``.
+
+    ``ipv4``/``ipv6`` hold the addresses; a snapshot keeps them only with
+    ``--include-ids`` and otherwise keeps just ``has_ipv4``/``has_ipv6``
+    (added later: None in older snapshots, where the address lists decide).
+    Ask :meth:`carries_ipv4` / :meth:`carries_address`, not the lists.
+    """
 
     name: str
     operstate: Optional[str] = None  # "up", "down", "unknown"
     mtu: Optional[int] = None
     ipv4: list[str] = field(default_factory=list)  # "10.0.0.5/24"
     ipv6: list[str] = field(default_factory=list)
+    has_ipv4: Optional[bool] = None  # the interface has an IPv4 address; None: read ipv4
+    has_ipv6: Optional[bool] = None  # the interface has an IPv6 address; None: read ipv6
+
+    def carries_ipv4(self) -> bool:
+        """Whether the interface has an IPv4 address (from the list, else from ``has_ipv4``)."""
+        return bool(self.ipv4) or bool(self.has_ipv4)
+
+    def carries_address(self) -> bool:
+        """Whether the interface has any IP address, IPv4 or IPv6."""
+        return self.carries_ipv4() or bool(self.ipv6) or bool(self.has_ipv6)
 
 
 @dataclass

@@ -5,7 +5,8 @@ Format: ``Facts.to_dict()`` as a JSON object whose ``"schema"`` is
 the JSON Schema is ``checks/snapshot.schema.json``.  Writing:
 
 * redacts first (:func:`redact`): no host name, GPU UUID or PCI bus id, no
-  ``MASTER_ADDR``, unless ``include_ids``; the environment is filtered again
+  ``MASTER_ADDR`` and no interface IPv4/IPv6 addresses (only whether an
+  interface has one: ``has_ipv4``/``has_ipv6``), unless ``include_ids``; the environment is filtered again
   through the allow-list of :mod:`lingjun.checks.probes.env_vars` (a snapshot
   read from elsewhere may carry more) and ``user:password@`` in URLs
   (environment values, ``direct_url``) is masked;
@@ -59,6 +60,11 @@ def redact(facts: Facts, include_ids: bool = False) -> Facts:
         for gpu in list(out.nvml.gpus) + list(out.nvidia_smi.gpus):
             gpu.uuid = None
             gpu.pci_bus_id = None
+        for iface in out.network:
+            iface.has_ipv4 = iface.carries_ipv4()
+            iface.has_ipv6 = bool(iface.ipv6) or bool(iface.has_ipv6)
+            iface.ipv4 = []
+            iface.ipv6 = []
     return out
 
 

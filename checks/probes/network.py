@@ -10,7 +10,9 @@ Addresses come from procfs, which works the same under a fake root:
   prefix length).  Loopback addresses go to ``lo`` with ``/8``.
 
 Live, an interface still without IPv4 is asked once with the
-``SIOCGIFADDR``/``SIOCGIFNETMASK`` ioctls.  Fills ``network`` (sorted by name).
+``SIOCGIFADDR``/``SIOCGIFNETMASK`` ioctls.  Fills ``network`` (sorted by name),
+with ``has_ipv4``/``has_ipv6`` set from the addresses found (a snapshot keeps
+those booleans and drops the addresses unless ``--include-ids``).
 """
 
 from __future__ import annotations
@@ -144,5 +146,7 @@ def probe(env: ProbeEnv, record: ProbeRecord) -> dict[str, Any]:
             found = _ioctl_ipv4(name)
             if found:
                 iface.ipv4 = [found]
+        iface.has_ipv4 = bool(iface.ipv4)
+        iface.has_ipv6 = bool(iface.ipv6)
         interfaces.append(iface)
     return {"network": interfaces}

@@ -18,7 +18,8 @@ NCCL_ENV_DOC = "https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.ht
 def _describe(ctx: CheckContext) -> str:
     parts = []
     for iface in ctx.facts.network:
-        addr = ", ".join(iface.ipv4) or "no IPv4"
+        # a snapshot without --include-ids says only whether there is an address
+        addr = ", ".join(iface.ipv4) or ("IPv4" if iface.carries_ipv4() else "no IPv4")
         parts.append(f"{iface.name} ({addr}; {iface.operstate or '?'})")
     return "; ".join(parts) or "none found"
 
@@ -62,7 +63,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                 observed=value, expected=", ".join(names), links=[NCCL_ENV_DOC],
             )
         else:
-            no_ip = [n for n in matched if not next((i.ipv4 or i.ipv6 for i in ctx.facts.network if i.name == n), None)]
+            with_ip = {i.name for i in ctx.facts.network if i.carries_address()}
+            no_ip = [n for n in matched if n not in with_ip]
             if len(no_ip) == len(matched):
                 yield make(
                     ctx, RULE, AREA, Severity.warning,

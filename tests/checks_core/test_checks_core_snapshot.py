@@ -15,13 +15,19 @@ from lingjun.checks.snapshot import facts_from_snapshot_dict, read_snapshot, red
 def test_round_trip_keeps_every_fact(tmp_path):
     facts = probe_root("proprietary-x86")
     path = tmp_path / "facts.json"
-    write_snapshot(facts, str(path))
+    write_snapshot(facts, str(path), include_ids=True)
     back, problems = read_snapshot(str(path))
     assert problems == []
     assert back.origin == "snapshot"
     expected = facts.to_dict()
     expected["origin"] = "snapshot"
     assert back.to_dict() == expected
+    # without --include-ids only the interface addresses differ (this fake root has no other ids)
+    write_snapshot(facts, str(path))
+    back, problems = read_snapshot(str(path))
+    for iface in expected["network"]:
+        iface["ipv4"], iface["ipv6"] = [], []
+    assert problems == [] and back.to_dict() == expected
 
 
 def test_redaction_drops_ids_unless_asked():
@@ -94,3 +100,59 @@ def test_missing_required_name_drops_the_item():
     facts, problems = facts_from_snapshot_dict({"distributions": [{"version": "1.0"}, {"name": "ok", "version": "2"}]})
     assert [d.name for d in facts.distributions] == ["ok"]
     assert len(problems) == 2 and "schema" in problems[0] and "distributions[0]" in problems[1]
+
+
+def test_snapshot_drops_interface_addresses_unless_ids_are_included(tmp_path):
+    facts = probe_root("proprietary-x86", probes=["network"])
+    red = redact(facts)
+    assert [(i.name, i.ipv4, i.ipv6, i.has_ipv4, i.has_ipv6) for i in red.network] == [
+        ("eth0", [], [], True, True),
+        ("hpn0", [], [], True, False),
+        ("lo", [], [], True, True),
+    ]
+    assert facts.network[0].ipv4 == ["10.0.0.5/24"]  # the original is untouched
+    kept = redact(facts, include_ids=True)
+    assert [(i.name, i.ipv4) for i in kept.network][:2] == [("eth0", ["10.0.0.5/24"]), ("hpn0", ["192.168.16.7/20"])]
+    path = tmp_path / "facts.json"
+    write_snapshot(facts, str(path))
+    text = path.read_text()
+    assert "10.0.0.5" not in text and "192.168.16.7" not in text and "fe80::" not in text
+
+
+def test_interface_without_has_ipv4_reads_it_from_the_addresses():
+    """Snapshots written before has_ipv4/has_ipv6 existed carry only the address lists."""
+    facts, problems = facts_from_snapshot_dict(
+        {"schema": "lingjun-check/snapshot/1", "network": [{"name": "eth0", "ipv4": ["10.0.0.5/24"]}, {"name": "eth1"}]})
+    assert problems == []
+    assert [(i.name, i.carries_ipv4(), i.carries_address()) for i in facts.network] == [("eth0", True, True), ("eth1", False, False)]
+
+
+@pytest.mark.parametrize("ifname, severity", [("eth0", "ok"), ("hpn", "ok"), ("lo", "ok"), ("bond", "error")])
+def test_nccl_socket_ifname_same_from_a_snapshot_without_addresses(tmp_path, ifname, severity):
+    snap = tmp_path / "facts.json"
+    env = {"PATH": "/usr/bin", "NCCL_SOCKET_IFNAME": ifname}
+    first = run_cli("--root", fakeroot("proprietary-x86"), "--collect", str(snap), "--format", "json", env=env)
+    assert "10.0.0.5" not in snap.read_text()
+    second = run_cli("--from", str(snap), "--format", "json")
+    pick = lambda out: [(f["severity"], f["observed"]) for f in json.loads(out)["findings"] if f["rule"] == "env.nccl-socket-ifname"]  # noqa: E731
+    assert pick(first.stdout) == pick(second.stdout) == [(severity, ifname)]
+
+
+def test_nccl_socket_ifname_warns_on_an_interface_without_address_in_a_snapshot(tmp_path):
+    snap = tmp_path / "facts.json"
+    snap.write_text(json.dumps({"schema": "lingjun-check/snapshot/1", "env": {"NCCL_SOCKET_IFNAME": "eth"},
+                                "network": [{"name": "eth0", "operstate": "up", "has_ipv4": False, "has_ipv6": False},
+                                            {"name": "hpn0", "operstate": "up", "has_ipv4": True}]}))
+    report = json.loads(run_cli("--from", str(snap), "--format", "json").stdout)
+    found = [f for f in report["findings"] if f["rule"] == "env.nccl-socket-ifname"]
+    assert [f["severity"] for f in found] == ["warning"]
+    assert "hpn0 (IPv4; up)" in found[0]["message"] and "eth0 (no IPv4; up)" in found[0]["message"]
+
+
+def test_collect_says_where_it_wrote_on_stderr_and_keeps_stdout_the_report(tmp_path):
+    snap = tmp_path / "s.json"
+    result = run_cli("--root", fakeroot("proprietary-x86"), "--collect", str(snap), "--format", "json", env={"PATH": "/usr/bin"})
+    json.loads(result.stdout)
+    assert result.stderr == f"lingjun-check: snapshot written to {snap}\n"
+    help_text = " ".join(run_cli("--help").stdout.split())
+    assert "--include-ids keep host name, GPU UUIDs, MASTER_ADDR and interface IP addresses in the snapshot" in help_text
