@@ -181,15 +181,18 @@ def _cmd_new(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if not args.releases.is_dir():
         parser.error(f"--releases {args.releases} is not a folder")
     try:
-        path, placeholders, previous = new_release(args.releases, args.family, args.version)
+        made = new_release(args.releases, args.family, args.version)
     except NewReleaseUsageError as exc:
         parser.error(str(exc))
     except NewReleaseError as exc:
         print(f"lingjun-kb new: {exc}", file=sys.stderr)
         return 1
-    print(f"wrote {path} from {previous}")
-    print(f"next: replace the {placeholders} placeholders marked TODO(lingjun-kb new) (or delete those entries), "
-          f"set `status: superseded` in the release that was current, then run `lingjun-kb validate {path}`")
+    print(f"wrote {made.path} from {made.previous}")
+    if made.newer:
+        print(f"status: superseded, because {made.newer[-1]} is newer (only a family's newest release is current)")
+    steps = [f"replace the {made.placeholders} placeholders marked TODO(lingjun-kb new) (or delete those entries)"]
+    steps += [f"set `status: superseded` in {ref} ({path})" for ref, path in made.to_supersede]
+    print(f"next: {', '.join(steps)}, then run `lingjun-kb validate {made.path}`")
     return 0
 
 

@@ -1,11 +1,12 @@
 """``lingjun-kb new FAMILY VERSION``: start a release record from the family's previous release.
 
-What is carried over from the newest release older than VERSION: the image
+What is carried over from the closest release older than VERSION: the image
 tags (the version prefix rewritten, the reference rebuilt from the family's
 registry pattern, digests dropped), CUDA, Python, PPU SDK, driver
 requirement, GPU support, base image, architectures, the component list
 (per-entry notes dropped), usage notes and the quick start (old image
-references replaced).  The status is ``current``.
+references replaced).  The status is ``current`` when no release of the
+family is newer, else ``superseded`` (a release filling a gap).
 
 What must be written anew gets a placeholder holding the marker
 ``TODO(lingjun-kb new)`` (see :mod:`lingjun.checks.gate.rules.placeholder`),
@@ -21,6 +22,7 @@ from __future__ import annotations
 import os
 import re
 import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -30,8 +32,9 @@ from packaging.version import Version
 from lingjun.checks.gate.rules.image_tag_pattern import expected_reference
 from lingjun.checks.gate.rules.placeholder import PLACEHOLDER, PLACEHOLDER_ID, PLACEHOLDER_URL
 from lingjun.schema.loader import load_knowledge_base, parse_yaml, read_text
+from lingjun.schema.models import ReleaseRecord, ReleaseStatus
 
-__all__ = ["NewReleaseError", "NewReleaseUsageError", "new_release", "draft_from"]
+__all__ = ["NewRelease", "NewReleaseError", "NewReleaseUsageError", "new_release", "draft_from"]
 
 _VERSION = re.compile(r"^[0-9]{2}\.(0[1-9]|1[0-2])$")
 _FAMILY = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
@@ -54,7 +57,8 @@ def _retag(tag: str, old: str, new: str) -> str:
     return new + tag[len(old):] if tag.startswith(old) else tag
 
 
-def draft_from(previous: dict[str, Any], version: str, pattern: str | None, image: str | None) -> dict[str, Any]:
+def draft_from(previous: dict[str, Any], version: str, pattern: str | None, image: str | None,
+               status: str = "current") -> dict[str, Any]:
     """The new record's data, built from the previous record's data as written (key order kept).
 
     Args:
@@ -62,6 +66,7 @@ def draft_from(previous: dict[str, Any], version: str, pattern: str | None, imag
         version: the new ``YY.MM``.
         pattern: the family's ``public_registry_pattern`` (None: references keep their old tag replaced).
         image: the family's ``image_name``.
+        status: the new record's status (``superseded`` when a newer release of the family exists).
     """
     old_version = previous["version"]
     references: dict[str, str] = {}
@@ -102,7 +107,7 @@ def draft_from(previous: dict[str, Any], version: str, pattern: str | None, imag
         if key == "version":
             draft[key] = version
         elif key == "status":
-            draft[key] = "current"
+            draft[key] = status
         elif key in placeholders:
             draft[key] = placeholders.pop(key)
         elif key in carried:
@@ -150,11 +155,45 @@ def _write_new(path: Path, content: str) -> None:
         Path(tmp).unlink(missing_ok=True)
 
 
-def new_release(releases: Path, family: str, version: str) -> tuple[Path, int, Path]:
-    """Create ``releases/<family>/<version>.yaml`` from the previous release of ``family``.
+@dataclass(frozen=True)
+class NewRelease:
+    """What :func:`new_release` wrote.
+
+    Attributes:
+        path: the new file.
+        placeholders: number of placeholder values to fill in.
+        previous: file of the release the draft was started from (the closest older one).
+        status: ``current`` when the new release is the family's newest, else ``superseded``.
+        newer: refs of the family's releases newer than the new one (``family:YY.MM``), oldest first.
+        to_supersede: ``(ref, file)`` of the releases marked `current` that the new (current) one replaces;
+            empty when the new release is not the newest.
+    """
+
+    path: Path
+    placeholders: int
+    previous: Path
+    status: str
+    newer: list[str] = field(default_factory=list)
+    to_supersede: list[tuple[str, Path]] = field(default_factory=list)
+
+
+def _newer_versions(releases: Path, records: list[ReleaseRecord], family: str, version: str) -> list[str]:
+    """Versions of ``family`` newer than ``version``: loaded records and ``YY.MM.yaml`` files (even broken ones)."""
+    found = {r.version for r in records}
+    folder = Path(releases) / family
+    if folder.is_dir():
+        found.update(p.stem for p in folder.iterdir() if p.suffix in (".yaml", ".yml") and _VERSION.fullmatch(p.stem))
+    return sorted((v for v in found if Version(v) > Version(version)), key=Version)
+
+
+def new_release(releases: Path, family: str, version: str) -> NewRelease:
+    """Create ``releases/<family>/<version>.yaml`` from the closest older release of ``family``.
+
+    The new record is ``current`` only when no release of the family is newer
+    (filling a gap between two releases gives a ``superseded`` record).
 
     Returns:
-        ``(path written, number of placeholders to fill in, file of the previous release)``.
+        :class:`NewRelease`.
 
     Raises:
         NewReleaseError: bad version, unknown family, no older release, a
@@ -177,13 +216,18 @@ def new_release(releases: Path, family: str, version: str) -> tuple[Path, int, P
         raise NewReleaseError(f"no release of {family} older than {version} loads without errors; "
                               f"run `lingjun-kb validate {releases}` or write the first record by hand")
     previous = older[0]
+    newer = _newer_versions(releases, kb.releases_of(family), family, version)
+    status = "superseded" if newer else "current"
     previous_path = kb.paths[previous.ref]
     text, _ = read_text(previous_path)
     data, _, problems = parse_yaml(previous_path, text or "")
     if data is None:  # pragma: no cover - it loaded a moment ago
         raise NewReleaseError(f"cannot read {previous_path}: {problems[0].format() if problems else 'unknown error'}")
-    draft = draft_from(data, version, family_entry.public_registry_pattern, family_entry.image_name)
+    draft = draft_from(data, version, family_entry.public_registry_pattern, family_entry.image_name, status)
     content = _render(draft, previous.ref)
     _write_new(target, content)
     placeholders = content.count(PLACEHOLDER) + content.count(PLACEHOLDER_ID) - 1  # the header names the marker once
-    return target, placeholders, previous_path
+    to_supersede = [] if newer else [(r.ref, kb.paths[r.ref]) for r in kb.releases_of(family, newest_first=False)
+                                     if r.status is ReleaseStatus.current]
+    return NewRelease(path=target, placeholders=placeholders, previous=previous_path, status=status,
+                      newer=[f"{family}:{v}" for v in newer], to_supersede=to_supersede)

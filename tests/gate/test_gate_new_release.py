@@ -74,3 +74,29 @@ def test_new_refuses_unknown_family_bad_version_and_no_previous(tmp_path, capsys
     assert main(["new", "demo-nv", "24.12", "--releases", str(root)]) == 1
     assert "no release of demo-nv older than 24.12" in capsys.readouterr().err
     assert not (root / "demo-nv" / "24.12.yaml").exists()
+
+
+def _move_release(root: Path, old: str, new: str) -> None:
+    path = root / "demo-nv" / f"{old}.yaml"
+    (root / "demo-nv" / f"{new}.yaml").write_text(path.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+    path.unlink()
+
+
+def test_new_release_between_existing_ones_is_superseded_and_based_on_the_closest_older(tmp_path, capsys):
+    root = _tree(tmp_path)
+    _move_release(root, "25.02", "25.04")  # demo-nv now holds 25.01 (superseded) and 25.04 (current)
+    assert main(["new", "demo-nv", "25.03", "--releases", str(root)]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == f"wrote {root / 'demo-nv' / '25.03.yaml'} from {root / 'demo-nv' / '25.01.yaml'}"
+    assert "status: superseded" in out and "demo-nv:25.04 is newer" in out
+    assert "set `status: superseded` in" not in out  # never advise superseding the newer release
+    data = yaml.safe_load((root / "demo-nv" / "25.03.yaml").read_text(encoding="utf-8"))
+    assert (data["version"], data["status"]) == ("25.03", "superseded")
+
+
+def test_new_newest_release_is_current_and_names_the_release_to_supersede(tmp_path, capsys):
+    root = _tree(tmp_path)
+    assert main(["new", "demo-nv", "25.05", "--releases", str(root)]) == 0
+    out = capsys.readouterr().out
+    assert "set `status: superseded` in demo-nv:25.02 (" in out
+    assert yaml.safe_load((root / "demo-nv" / "25.05.yaml").read_text(encoding="utf-8"))["status"] == "current"
