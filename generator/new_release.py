@@ -1,18 +1,27 @@
 """``lingjun-kb new FAMILY VERSION``: start a release record from the family's previous release.
 
-What is carried over from the closest release older than VERSION: the image
-tags (the version prefix rewritten, the reference rebuilt from the family's
-registry pattern, digests dropped), CUDA, Python, PPU SDK, driver
-requirement, GPU support, base image, architectures, the component list
-(per-entry notes dropped), usage notes and the quick start (old image
-references replaced).  The status is ``current`` when no release of the
-family is newer, else ``superseded`` (a release filling a gap).
+The draft is based on the closest release older than VERSION.  Each field
+is either a fact about the image that usually carries over, or something
+the old page said about itself, which must not:
 
-What must be written anew gets a placeholder holding the marker
-``TODO(lingjun-kb new)`` (see :mod:`lingjun.checks.gate.rules.placeholder`),
-which fails ``lingjun-kb validate`` until it is replaced: the summary, one
-highlight, one bug fix, one known-issue id and one source.  Release date,
-features, acknowledged downgrades and source conflicts are left out.
+* carried over: the image tags (the version prefix rewritten, the reference
+  rebuilt from the family's registry pattern, digests dropped), CUDA,
+  Python, PPU SDK, architectures, the base image, the driver requirement
+  (minimum, forward-compatibility and must-upgrade branch lists with their
+  resolutions), the GPU support lists, the component list (per-entry notes
+  dropped), usage notes and the quick start (old image references replaced);
+* reset: ``release_date``, ``features``, ``acknowledged_downgrades``,
+  ``source_conflicts``, ``driver.text_truncated`` and the sources (with
+  their notes and last-updated stamps);
+* put up for review: the notes of ``driver``, ``gpu_support`` and
+  ``base_image`` keep their text behind the ``TODO(lingjun-kb new)`` marker,
+  so they fail validation until someone keeps (unmarks) or deletes them.
+
+What must be written anew gets a placeholder that fails ``lingjun-kb
+validate`` (see :mod:`lingjun.checks.gate.rules.placeholder`): the summary,
+one highlight, one bug fix, one known-issue id and one source whose address
+is in the reserved ``.invalid`` domain.  The status is ``current`` when no
+release of the family is newer, else ``superseded`` (a release filling a gap).
 
 The file is written atomically and never over an existing file.
 """
@@ -85,7 +94,26 @@ def draft_from(previous: dict[str, Any], version: str, pattern: str | None, imag
             command = command.replace(old, new)
         return command
 
+    old_ref = f"{previous.get('family')}:{old_version}"
+
+    def reviewed(section: Any) -> Any:
+        """A mapping section with its page-specific ``note`` put up for review and ``text_truncated`` reset."""
+        if not isinstance(section, dict):
+            return section
+        out = {k: v for k, v in section.items() if k != "text_truncated"}
+        note = out.get("note")
+        if isinstance(note, dict) and isinstance(note.get("en"), str) and isinstance(note.get("zh"), str):
+            out["note"] = {
+                "en": f"{PLACEHOLDER}: check that this note from {old_ref} still holds, then remove this marker, "
+                      f"or delete the note: {note['en']}",
+                "zh": f"{PLACEHOLDER}：请确认这条沿用自 {old_ref} 的说明仍然成立后删去此标记，否则删除该说明：{note['zh']}",
+            }
+        return out
+
     carried = {
+        "driver": reviewed(previous.get("driver")),
+        "gpu_support": reviewed(previous.get("gpu_support")),
+        "base_image": reviewed(previous.get("base_image")),
         "image_tags": tags,
         "components": [{k: v for k, v in c.items() if k != "note"} for c in previous.get("components", [])],
         "quick_start": [{**step, "commands": [swap_refs(c) for c in step.get("commands", [])]}
@@ -226,7 +254,8 @@ def new_release(releases: Path, family: str, version: str) -> NewRelease:
     draft = draft_from(data, version, family_entry.public_registry_pattern, family_entry.image_name, status)
     content = _render(draft, previous.ref)
     _write_new(target, content)
-    placeholders = content.count(PLACEHOLDER) + content.count(PLACEHOLDER_ID) - 1  # the header names the marker once
+    # the header names the marker once
+    placeholders = content.count(PLACEHOLDER) + content.count(PLACEHOLDER_ID) + content.count(PLACEHOLDER_URL) - 1
     to_supersede = [] if newer else [(r.ref, kb.paths[r.ref]) for r in kb.releases_of(family, newest_first=False)
                                      if r.status is ReleaseStatus.current]
     return NewRelease(path=target, placeholders=placeholders, previous=previous_path, status=status,
