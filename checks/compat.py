@@ -43,6 +43,7 @@ __all__ = [
     "toolkit_min_driver",
     "max_native_cuda",
     "minor_compat_floor",
+    "minor_compat_major",
     "forward_admitted",
     "decide",
 ]
@@ -166,6 +167,24 @@ def minor_compat_floor(major: int, ref: Optional[dict]) -> Optional[DriverVersio
         if row.get("cuda_major") == major:
             return parse_driver(row.get("min_driver"))
     return None
+
+
+def minor_compat_major(driver: DriverVersion, ref: Optional[dict]) -> Optional[int]:
+    """The newest CUDA major whose every minor release runs on ``driver`` through CUDA minor version compatibility.
+
+    That is the highest ``cuda_major`` of Table 2 (``minor_version_compat``) whose
+    ``min_driver`` floor the driver meets: 470.86 >= 450.80.02 gives 11 (any CUDA
+    11.x build runs, with the limited feature set where 11.x is newer than the
+    driver's own CUDA); None when the driver is below every floor or the
+    reference has no such rows.
+    """
+    majors = []
+    for row in _rows(ref, "minor_version_compat"):
+        floor = parse_driver(row.get("min_driver"))
+        major = row.get("cuda_major")
+        if isinstance(major, int) and not isinstance(major, bool) and floor is not None and driver.satisfies_minimum(floor):
+            majors.append(major)
+    return max(majors) if majors else None
 
 
 def forward_admitted(

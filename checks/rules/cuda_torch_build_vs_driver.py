@@ -18,7 +18,7 @@ AREA = "cuda"
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """ok when the driver supports torch's CUDA; warning under CUDA minor version compatibility; error otherwise
     (the "driver on your system is too old (found version NNNNN)" failure)."""
-    from lingjun.checks.compat import GPU_CONSUMER, decide, max_native_cuda, parse_cuda
+    from lingjun.checks.compat import GPU_CONSUMER, decide, max_native_cuda, minor_compat_major, parse_cuda
     from lingjun.checks.rules._driver_facts import compat_present, driver_cuda, kernel_driver
 
     if is_ppu(ctx.record):
@@ -71,8 +71,16 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             f"version compatibility (driver >= {decision.floor}) with a limited feature set, and PTX JIT of newer code fails.",
             f"torch 基于 CUDA {built} 构建，而驱动 {drv_text} 只支持到 CUDA {sup_text}；依靠 CUDA 次版本兼容（驱动 >= {decision.floor}）"
             f"可以运行，但功能受限，新版本 PTX 的即时编译会失败。",
-            remedy=(f"Upgrade the driver to {decision.required} or later, or install a torch build for CUDA {sup_text}.",
-                    f"请把驱动升级到 {decision.required} 或更高版本，或安装对应 CUDA {sup_text} 的 torch。"),
+            # no "install a torch build for CUDA <driver's own>": such builds rarely exist, and this one runs
+            remedy=(f"Upgrade the driver to {decision.required} or later for full CUDA {built.major}.{built.minor} support, or keep this "
+                    f"torch build and accept the limited feature set of CUDA minor version compatibility."
+                    if decision.required else
+                    "Upgrade the driver for full support, or keep this torch build and accept the limited feature set of "
+                    "CUDA minor version compatibility.",
+                    f"如需完整支持 CUDA {built.major}.{built.minor}，请把驱动升级到 {decision.required} 或更高版本；"
+                    f"也可以继续使用这个 torch 构建，接受 CUDA 次版本兼容下受限的功能。"
+                    if decision.required else
+                    "如需完整支持请升级驱动；也可以继续使用这个 torch 构建，接受 CUDA 次版本兼容下受限的功能。"),
             observed=observed, expected=f"CUDA <= {sup_text}", links=[nvidia_url(ctx, "minor")],
         )
         return
@@ -90,13 +98,21 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     note_zh = "GeForce 等消费级 GPU 不支持前向兼容（cuda-compat）。" if consumer else ""
     upgrade_en = f"Upgrade the driver to branch R{need.branch} ({need} or later)" if need else "Upgrade the driver"
     upgrade_zh = f"请把驱动升级到 R{need.branch} 分支（{need} 或更高）" if need else "请升级驱动"
-    older = f"cu{supported.major}{supported.minor}" if supported else "an older CUDA"
+    # the builds this driver runs: a whole CUDA major through minor version compatibility (Table 2 floors),
+    # else what it supports natively
+    runnable = minor_compat_major(kmod, ctx.data.cuda_drivers) if kmod else None
+    if runnable is not None and runnable < built.major:
+        build_en = build_zh = f"CUDA {runnable}.x"
+    elif supported is not None:
+        build_en, build_zh = f"CUDA {sup_text} or older", f"CUDA {sup_text} 或更早版本"
+    else:
+        build_en, build_zh = "an older CUDA", "更早 CUDA 版本"
     yield make(
         ctx, RULE, AREA, Severity.error,
         f"Driver {drv_text} supports CUDA up to {sup_text}, but torch{' ' + torch.version if torch.version else ''} was built with CUDA {built}; "
         f"CUDA will not initialise{found}.{note_en}",
         f"驱动 {drv_text} 最高只支持 CUDA {sup_text}，而 torch{' ' + torch.version if torch.version else ''} 基于 CUDA {built} 构建，CUDA 无法初始化{found_zh}。{note_zh}",
-        remedy=(f"{upgrade_en}, or install a torch build for {older} or older.",
-                f"{upgrade_zh}，或安装对应 {older} 及更早 CUDA 的 torch。"),
+        remedy=(f"{upgrade_en}, or install a torch build for {build_en}.",
+                f"{upgrade_zh}，或安装对应 {build_zh} 的 torch 构建。"),
         observed=observed, expected=f"CUDA <= {sup_text}", links=[nvidia_url(ctx, "toolkit"), nvidia_url(ctx, "forward")],
     )

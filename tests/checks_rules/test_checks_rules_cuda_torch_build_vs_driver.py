@@ -31,3 +31,29 @@ def test_cpu_build_info_and_garbage_info():
     assert kit.severities(kit.run(RULE, kit.context(facts))) == ["info"]
     facts.torch = kit.torch_build("2.5.1", "twelve")
     assert kit.severities(kit.run(RULE, kit.context(facts))) == ["info"]
+
+
+def test_newer_major_remedy_names_the_major_the_driver_runs_not_its_native_maximum():
+    """torch 2.1.0+cu121 on 470.86: 470.86 >= 450.80.02 (the 11.x minor-version floor) runs any CUDA 11.x build."""
+    f = kit.run(RULE, _ctx("470.86", "12.1", api=11040))
+    remedy = f[0].remedy.en
+    assert "a torch build for CUDA 11.x" in remedy and "cu114" not in remedy and "11.4" not in remedy
+    assert "R530 (530.30.02 or later)" in remedy
+    assert "CUDA 11.x" in f[0].remedy.zh and "cu114" not in f[0].remedy.zh
+
+
+def test_remedy_falls_back_to_the_native_maximum_below_every_minor_version_floor():
+    """R418 (CUDA 10.1) is below R450, the lowest floor of minor version compatibility: no major runs as a whole."""
+    f = kit.run(RULE, _ctx("418.87.01", "11.8", api=10010))
+    assert kit.severities(f) == ["error"]
+    assert "a torch build for CUDA 10.1 or older" in f[0].remedy.en and "10.x" not in f[0].remedy.en
+
+
+def test_same_major_newer_minor_remedy_does_not_ask_for_a_build_that_does_not_exist():
+    """cu118 on 470.86 runs through minor version compatibility: upgrade for full support or accept the limits."""
+    f = kit.run(RULE, _ctx("470.86", "11.8", api=11040))
+    assert kit.severities(f) == ["warning"]
+    remedy = f[0].remedy.en
+    assert "CUDA 11.4" not in remedy and "torch build for" not in remedy
+    assert "520.61.05" in remedy and "full" in remedy and "limited feature set" in remedy
+    assert "11.4" not in f[0].remedy.zh and "520.61.05" in f[0].remedy.zh
