@@ -16,6 +16,20 @@ AREA = "environment"
 #: GPUs per pod -> interface, as the release notes' usage note states it
 _EXPECTED = {1: "eth0", 2: "eth0", 4: "eth0", 8: "eth0", 16: "hpn0"}
 
+#: interface -> (en, zh): how a pod gets it, told instead of ``export`` when the container lacks it
+#: (the usage note: hpn0 when a pod takes all 16 GPUs of a machine and can use the HPN network; eth0 is the pod's default)
+_HOW_TO_GET = {
+    "hpn0": ("A pod gets the HPN high-performance network interface hpn0 only when it requests all 16 GPUs of a machine: "
+             "request 16 GPUs in the pod spec (and check --gpus-per-pod), and name hpn0 in NCCL_SOCKET_IFNAME once the pod has it. "
+             "Until hpn0 exists, do not set it: a name that matches no interface makes NCCL fail.",
+             "只有单个 Pod 申请整机全部 16 张卡时才会获得 HPN 高性能网络网卡 hpn0：请在 Pod 规格中申请 16 张卡（并核对 --gpus-per-pod），"
+             "待 Pod 中出现 hpn0 后再把 NCCL_SOCKET_IFNAME 设为 hpn0。hpn0 出现之前不要设置它：匹配不到网卡的名称会使 NCCL 失败。"),
+    "eth0": ("eth0 is the pod's default network interface and is missing here: check the pod's network configuration "
+             "and point NCCL_SOCKET_IFNAME at the interface that carries the pod network (see env.nccl-socket-ifname).",
+             "eth0 是 Pod 的默认网卡，本容器中却没有：请检查 Pod 的网络配置，并把 NCCL_SOCKET_IFNAME 设为承载 Pod 网络的网卡"
+             "（见 env.nccl-socket-ifname）。"),
+}
+
 
 @rule(RULE, AREA, "NCCL interface fits the pod size", "NCCL 网卡与 Pod GPU 数匹配")
 def check(ctx: CheckContext) -> Iterator[Finding]:
@@ -39,13 +53,23 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         return
     value = ctx.facts.env.get("NCCL_SOCKET_IFNAME")
     text = (note.get("text") or {})
-    if value is not None and value.strip() == expected:
+    have = [i.name for i in ctx.facts.network]
+    # interfaces not probed (a collect_env paste): the name cannot be checked, the note is all there is
+    absent = bool(have) and expected not in have
+    if value is not None and value.strip() == expected and not absent:
         yield make(ctx, RULE, AREA, Severity.ok, f"NCCL_SOCKET_IFNAME={value} as the release asks for {count} GPU(s) per pod.",
                    f"NCCL_SOCKET_IFNAME={value}，符合发布说明对每 Pod {count} 卡的要求。", observed=value, expected=expected)
         return
-    have = [i.name for i in ctx.facts.network]
-    missing_en = f" ({expected} is not among this container's interfaces: {', '.join(have)})" if have and expected not in have else ""
-    missing_zh = f"（本容器网卡中没有 {expected}：{', '.join(have)}）" if have and expected not in have else ""
+    missing_en = f" ({expected} is not among this container's interfaces: {', '.join(have)})" if absent else ""
+    missing_zh = f"（本容器网卡中没有 {expected}，现有：{', '.join(have)}）" if absent else ""
+    if absent and expected in _HOW_TO_GET:
+        remedy = _HOW_TO_GET[expected]
+    elif absent:
+        remedy = (f"{expected} does not exist in this container; check the pod's network configuration before setting "
+                  f"NCCL_SOCKET_IFNAME={expected}.",
+                  f"本容器中没有 {expected}；设置 NCCL_SOCKET_IFNAME={expected} 之前请先检查 Pod 的网络配置。")
+    else:
+        remedy = (f"export NCCL_SOCKET_IFNAME={expected}", f"export NCCL_SOCKET_IFNAME={expected}")
     shown = value if value is not None else "unset"
     yield make(
         ctx, RULE, AREA, Severity.warning,
@@ -53,6 +77,6 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         f"Release note: \"{text.get('en', '')}\"",
         f"NCCL_SOCKET_IFNAME 当前为 {shown if value is not None else '未设置'}，而每 Pod {count} 卡（{src_zh}）时发布说明要求设为 {expected}{missing_zh}。"
         f"发布说明：“{text.get('zh', '')}”",
-        remedy=(f"export NCCL_SOCKET_IFNAME={expected}", f"export NCCL_SOCKET_IFNAME={expected}"),
+        remedy=remedy,
         observed=shown, expected=expected,
     )
