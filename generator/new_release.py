@@ -28,19 +28,23 @@ The file is written atomically and never over an existing file.
 
 from __future__ import annotations
 
+import datetime as dt
+import json
 import os
 import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 import yaml
 from packaging.version import Version
 
 from lingjun.checks.gate.rules.image_tag_pattern import expected_reference
 from lingjun.checks.gate.rules.placeholder import PLACEHOLDER, PLACEHOLDER_ID, PLACEHOLDER_URL
-from lingjun.schema.loader import load_knowledge_base, parse_yaml, read_text
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from lingjun.schema.loader import compose, load_knowledge_base, parse_yaml, read_text
 from lingjun.schema.models import ReleaseRecord, ReleaseStatus
 
 __all__ = ["NewRelease", "NewReleaseError", "NewReleaseUsageError", "new_release", "draft_from"]
@@ -146,14 +150,235 @@ def draft_from(previous: dict[str, Any], version: str, pattern: str | None, imag
     return draft
 
 
+# --------------------------------------------------------------------------
+# writing the draft: the previous file's text, edited
+# --------------------------------------------------------------------------
+
+_HEADER = [
+    "# Started by `lingjun-kb new` from {ref}: replace every " + PLACEHOLDER + " value",
+    "# (or delete the entry) before `lingjun-kb validate` passes.",
+]
+_PLAIN_WORD = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
+_FLOW_WIDTH = 120
+
+
+class _CannotEdit(Exception):
+    """The text edit does not handle this change; the whole draft is written out instead."""
+
+
+def _scalar(value: Any, plain_ok: bool = False) -> str:
+    """``value`` as a YAML scalar: strings double-quoted (JSON escapes are valid YAML), a plain
+    word only when ``plain_ok`` and YAML reads it back as the same string."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    text = str(value)
+    if plain_ok and _PLAIN_WORD.match(text) and yaml.safe_load(text) == text:
+        return text
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _is_flat(value: Any) -> bool:
+    return isinstance(value, dict) and all(
+        not isinstance(v, (dict, list)) or (isinstance(v, list) and all(not isinstance(i, (dict, list)) for i in v))
+        for v in value.values())
+
+
+def _flow(value: Any) -> str:
+    """One-line flow form: ``{id: torch, version: "2.8.0"}``, ``[amd64, aarch64]``."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_flow(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_flow(v) for v in value) + "]"
+    return _scalar(value, plain_ok=True)
+
+
+def _block(key: str, value: Any, indent: int) -> list[str]:
+    """Lines of ``key: value`` at ``indent`` spaces: short flat mappings and scalar lists on one line."""
+    pad = " " * indent
+    if not isinstance(value, (dict, list)):
+        return [f"{pad}{key}: {_scalar(value, plain_ok=key not in _ALWAYS_QUOTED)}"]
+    if not value or (isinstance(value, list) and all(not isinstance(v, (dict, list)) for v in value)) or (
+            _is_flat(value) and len(pad + key + _flow(value)) < _FLOW_WIDTH):
+        return [f"{pad}{key}: {_flow(value)}"]
+    lines = [f"{pad}{key}:"]
+    if isinstance(value, dict):
+        for k, v in value.items():
+            lines += _block(k, v, indent + 2)
+        return lines
+    for item in value:
+        if not isinstance(item, dict):
+            lines.append(f"{pad}  - {_flow(item)}")
+        elif _is_flat(item) and len(pad + _flow(item)) + 4 < _FLOW_WIDTH:
+            lines.append(f"{pad}  - {_flow(item)}")
+        else:
+            inner = [line for k, v in item.items() for line in _block(k, v, indent + 4)]
+            lines += [f"{pad}  - {inner[0].lstrip()}", *inner[1:]]
+    return lines
+
+
+#: fields whose values are versions or numbers-as-text: always quoted, whatever they look like
+_ALWAYS_QUOTED = frozenset({"version", "cuda", "python", "ppu_sdk", "minimum", "recommended", "tag", "reference",
+                            "from_version", "to_version", "url"})
+
+
 def _render(draft: dict[str, Any], previous_ref: str) -> str:
-    body = yaml.safe_dump(draft, sort_keys=False, allow_unicode=True, width=110, default_flow_style=False)
-    header = [
-        _SCHEMA_COMMENT,
-        f"# Started by `lingjun-kb new` from {previous_ref}: replace every {PLACEHOLDER} value",
-        "# (or delete the entry) before `lingjun-kb validate` passes.",
-    ]
-    return "\n".join(header) + "\n" + body
+    """The whole draft written out (used when the previous file's text cannot be edited)."""
+    lines = [_SCHEMA_COMMENT, *(h.format(ref=previous_ref) for h in _HEADER)]
+    for key, value in draft.items():
+        lines += _block(key, value, 0)
+    return "\n".join(lines) + "\n"
+
+
+def _editable(old: Any, new: Any) -> bool:
+    """True when ``new`` differs from ``old`` only in scalars and removed mapping keys (same list lengths)."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        return all(k in old for k in new) and all(_editable(old[k], v) for k, v in new.items())
+    if isinstance(old, list) and isinstance(new, list):
+        return len(old) == len(new) and all(_editable(a, b) for a, b in zip(old, new))
+    return not isinstance(old, (dict, list)) and not isinstance(new, (dict, list))
+
+
+class _TextEditor:
+    """Edits the previous record's text into the draft, keeping the layout and comments of what stays.
+
+    Scalars are replaced in place (keeping a plain or quoted style, quoting
+    whatever is not a plain word), removed entries lose their lines, flow
+    mappings are rebuilt from their own text, and a value whose shape
+    changes is written out again with :func:`_block`.  Raises
+    :class:`_CannotEdit` for changes it does not handle.
+    """
+
+    def __init__(self, text: str):
+        self.text = text
+        self.edits: list[tuple[int, int, str]] = []
+
+    def line_start(self, index: int) -> int:
+        return self.text.rfind("\n", 0, index) + 1
+
+    def entry_end(self, node: Node) -> int:
+        """End of the lines a value occupies (after its newline), trailing blank and comment lines left out."""
+        end = node.end_mark.index
+        start = self.line_start(end)
+        if self.text[start:end].strip():
+            newline = self.text.find("\n", end)
+            end = len(self.text) if newline < 0 else newline + 1
+        else:
+            end = start
+        floor = self.line_start(node.start_mark.index)
+        while end > floor:
+            previous = self.line_start(end - 1)
+            if previous <= floor or self.text[previous:end].strip() and not self.text[previous:end].lstrip().startswith("#"):
+                break
+            end = previous
+        return end
+
+    def key_region(self, key: Node, value: Node) -> tuple[int, int]:
+        start = self.line_start(key.start_mark.index)
+        if self.text[start:key.start_mark.index].strip():
+            raise _CannotEdit("key does not start its line")
+        return start, self.entry_end(value)
+
+    def mapping(self, node: MappingNode, old: dict, new: dict, top: bool = False) -> None:
+        if node.flow_style:
+            self.flow_mapping(node, old, new)
+            return
+        names = [k.value for k, _ in node.value]
+        if [k for k in new if k in old] != [k for k in names if k in new]:
+            raise _CannotEdit("keys reordered")
+        for key, value in node.value:
+            if key.value not in new:
+                start, end = self.key_region(key, value)
+                self.edits.append((start, end, ""))
+            else:
+                self.value(key, value, old[key.value], new[key.value])
+        added = [k for k in new if k not in old]
+        if added:
+            if not top:
+                raise _CannotEdit("new key inside a section")
+            lines = [line for k in added for line in _block(k, new[k], 0)]
+            tail = "" if self.text.endswith("\n") else "\n"
+            self.edits.append((len(self.text), len(self.text), tail + "\n".join(lines) + "\n"))
+
+    def flow_mapping(self, node: MappingNode, old: dict, new: dict) -> None:
+        if list(new) != [k.value for k, _ in node.value if k.value in new]:
+            raise _CannotEdit("keys added to a flow mapping")
+        pieces = []
+        for key, value in node.value:
+            if key.value not in new:
+                continue
+            if old[key.value] == new[key.value] and type(old[key.value]) is type(new[key.value]):
+                pieces.append(self.text[key.start_mark.index:value.end_mark.index])
+            elif isinstance(value, ScalarNode) and not isinstance(new[key.value], (dict, list)):
+                pieces.append(f"{key.value}: {self.scalar_text(value, key.value, new[key.value])}")
+            else:
+                pieces.append(f"{key.value}: {_flow(new[key.value])}")
+        self.edits.append((node.start_mark.index, node.end_mark.index, "{" + ", ".join(pieces) + "}"))
+
+    def scalar_text(self, node: ScalarNode, key: Optional[str], value: Any) -> str:
+        return _scalar(value, plain_ok=not node.style and key not in _ALWAYS_QUOTED)  # libyaml: plain is "" or None
+
+    def value(self, key: Optional[Node], node: Node, old: Any, new: Any) -> None:
+        if old == new and type(old) is type(new):
+            return
+        name = key.value if key is not None else None
+        if isinstance(node, ScalarNode) and not isinstance(new, (dict, list)):
+            if node.style in ("|", ">"):
+                self.edits.append((node.start_mark.index, self.entry_end(node), self.scalar_text(node, name, new) + "\n"))
+            else:
+                self.edits.append((node.start_mark.index, node.end_mark.index, self.scalar_text(node, name, new)))
+        elif isinstance(node, MappingNode) and _editable(old, new):
+            self.mapping(node, old, new)
+        elif isinstance(node, SequenceNode) and _editable(old, new):
+            for item, before, after in zip(node.value, old, new):
+                self.value(None, item, before, after)
+        elif isinstance(node, SequenceNode) and node.flow_style and all(not isinstance(v, (dict, list)) for v in new):
+            self.edits.append((node.start_mark.index, node.end_mark.index, _flow(new)))
+        elif key is not None:
+            start, end = self.key_region(key, node)
+            indent = key.start_mark.column
+            self.edits.append((start, end, "\n".join(_block(name, new, indent)) + "\n"))
+        else:
+            raise _CannotEdit("a list item changed shape")
+
+    def result(self) -> str:
+        text = self.text
+        last = len(text) + 1
+        for start, end, replacement in sorted(self.edits, key=lambda e: (e[0], e[1]), reverse=True):
+            if end > last:
+                raise _CannotEdit("overlapping edits")
+            text = text[:start] + replacement + text[end:]
+            last = start
+        return text
+
+
+def _edited(previous_text: str, previous: dict[str, Any], draft: dict[str, Any], previous_ref: str) -> Optional[str]:
+    """The previous file's text edited into ``draft``, or None when that cannot be done faithfully.
+
+    The result is parsed again and must give exactly ``draft``.
+    """
+    try:
+        root = compose(previous_text)
+        if not isinstance(root, MappingNode):
+            return None
+        editor = _TextEditor(previous_text)
+        editor.mapping(root, previous, draft, top=True)
+        text = editor.result()
+    except (_CannotEdit, yaml.YAMLError):
+        return None
+    header = [h.format(ref=previous_ref) for h in _HEADER]
+    lines = text.splitlines(keepends=True)
+    at = 1 if lines and lines[0].startswith("# yaml-language-server:") else 0
+    if at == 0:
+        header.insert(0, _SCHEMA_COMMENT)
+    text = "".join(lines[:at]) + "\n".join(header) + "\n" + "".join(lines[at:])
+    data, _, problems = parse_yaml(Path("<draft>"), text)
+    return text if data == draft and not problems else None
 
 
 def _write_new(path: Path, content: str) -> None:
@@ -252,7 +477,7 @@ def new_release(releases: Path, family: str, version: str) -> NewRelease:
     if data is None:  # pragma: no cover - it loaded a moment ago
         raise NewReleaseError(f"cannot read {previous_path}: {problems[0].format() if problems else 'unknown error'}")
     draft = draft_from(data, version, family_entry.public_registry_pattern, family_entry.image_name, status)
-    content = _render(draft, previous.ref)
+    content = _edited(text or "", data, draft, previous.ref) or _render(draft, previous.ref)
     _write_new(target, content)
     # the header names the marker once
     placeholders = content.count(PLACEHOLDER) + content.count(PLACEHOLDER_ID) + content.count(PLACEHOLDER_URL) - 1

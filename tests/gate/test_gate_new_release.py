@@ -159,3 +159,88 @@ def test_new_resets_what_the_previous_page_said_about_itself(tmp_path, capsys):
     assert main(["validate", "-q", "--format", "json", str(path)]) == 1
     fields = {p["field"] for p in json.loads(capsys.readouterr().out) if p["rule"] == "data.placeholder"}
     assert {"driver.note.en", "driver.note.zh", "gpu_support.note.en", "gpu_support.note.zh", "sources.0.url"} <= fields
+
+
+def _diff(before: str, after: str) -> tuple[list[str], list[str]]:
+    import difflib
+
+    lines = list(difflib.ndiff(before.splitlines(), after.splitlines()))
+    return [l[2:] for l in lines if l.startswith("- ")], [l[2:] for l in lines if l.startswith("+ ")]
+
+
+def test_new_edits_a_copy_of_the_previous_text_so_the_diff_is_only_the_intended_lines(tmp_path, capsys):
+    root = _tree(tmp_path)
+    before = (root / "demo-nv" / "25.02.yaml").read_text(encoding="utf-8")
+    assert main(["new", "demo-nv", "25.03", "--releases", str(root)]) == 0
+    capsys.readouterr()
+    after = (root / "demo-nv" / "25.03.yaml").read_text(encoding="utf-8")
+    removed, added = _diff(before, after)
+    assert removed == [
+        'version: "25.02"',
+        'summary: {en: "Second demo release.", zh: "第二个演示版本。"}',
+        '  - {tag: 25.02-serverless, reference: "registry.example.com/demo/demo-nv:25.02-serverless"}',
+        '  - {tag: "25.02", reference: "registry.example.com/demo/demo-nv:25.02"}',
+        '  - text: {en: "Fixed the demo crash.", zh: "修复了演示崩溃。"}',
+        '    known_issue: demo-issue',
+        '  - {url: "https://example.com/demo-nv-25.02", language: en}',
+    ]
+    assert 'version: "25.03"' in added
+    assert '  - {tag: "25.03-serverless", reference: "registry.example.com/demo/demo-nv:25.03-serverless"}' in added
+    assert '  - {tag: "25.03", reference: "registry.example.com/demo/demo-nv:25.03"}' in added
+    # everything added is the header, the new version, a placeholder or the structure around one
+    assert [l for l in added if not (l.startswith("# ") or "25.03" in l or "TODO(lingjun-kb new)" in l
+                                     or "todo." in l or l.strip() in {"- text:", "language: en", "highlights:"})] == []
+
+
+def test_new_from_a_real_record_keeps_flow_components_and_quoted_versions(tmp_path, capsys):
+    real = Path(__file__).resolve().parents[2] / "releases"
+    root = tmp_path / "releases"
+    shutil.copytree(real, root)
+    path = root / "training-nv-pytorch" / "25.10.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("components:\n", "components:  # as the page lists them\n"),
+                    encoding="utf-8")
+    before = path.read_text(encoding="utf-8")
+    assert main(["new", "training-nv-pytorch", "25.11", "--releases", str(root)]) == 0
+    capsys.readouterr()
+    after = (root / "training-nv-pytorch" / "25.11.yaml").read_text(encoding="utf-8")
+    removed, added = _diff(before, after)
+    components = [l for l in before.splitlines() if l.startswith("  - {id: ")]
+    assert len(components) == 28 and all(l in after.splitlines() for l in components)
+    for line in ('python: "3.12.7+gc"', 'cuda: "12.8"', '  minimum: "575"', 'architectures: [amd64, aarch64]',
+                 '  - {id: vllm, name: vllm, version: "0.11.0"}'):
+        assert line in after.splitlines() and line not in removed
+    assert '  - tag: "25.11-serverless"' in added
+    assert "components:  # as the page lists them" in after.splitlines()  # the text was edited, not rewritten
+    assert after.count("# yaml-language-server:") == 1
+    assert not [l for l in removed if l.startswith("  - {id: ")]
+    # it loads as the draft says, and validates with only the placeholders as errors
+    assert main(["validate", "-q", "--format", "json", str(root / "training-nv-pytorch" / "25.11.yaml")]) == 1
+    errors = [p for p in json.loads(capsys.readouterr().out) if p["severity"] == "error"]
+    assert {p["rule"] for p in errors} == {"data.placeholder"}
+
+
+def test_new_status_replaced_in_place_keeps_its_plain_style(tmp_path, capsys):
+    root = _tree(tmp_path)
+    (root / "demo-nv" / "25.02.yaml").unlink()  # the newest left is 25.01, which is superseded
+    assert main(["new", "demo-nv", "25.02", "--releases", str(root)]) == 0
+    capsys.readouterr()
+    removed, added = _diff((root / "demo-nv" / "25.01.yaml").read_text(encoding="utf-8"),
+                           (root / "demo-nv" / "25.02.yaml").read_text(encoding="utf-8"))
+    assert ("status: superseded" in removed, "status: current" in added) == (True, True)
+
+
+def test_new_writes_the_draft_out_when_the_text_cannot_be_edited_and_still_quotes_versions(tmp_path, capsys):
+    root = _tree(tmp_path)
+    path = root / "demo-nv" / "25.02.yaml"
+    # a component note written as the first key of its item: removing it cannot be done line by line
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        '  - {id: torch, name: torch, version: "2.7.1"}',
+        '  - note: {en: "As listed.", zh: "按列表。"}\n    id: torch\n    name: torch\n    version: "2.7.1"'),
+        encoding="utf-8")
+    assert main(["new", "demo-nv", "25.03", "--releases", str(root)]) == 0
+    capsys.readouterr()
+    lines = (root / "demo-nv" / "25.03.yaml").read_text(encoding="utf-8").splitlines()
+    assert '  - {id: torch, name: torch, version: "2.7.1"}' in lines
+    assert '  - {id: cuda, name: CUDA, version: "12.8.0"}' in lines
+    assert 'cuda: "12.8"' in lines and 'version: "25.03"' in lines
+    assert not [l for l in lines if "note:" in l or "As listed" in l]
