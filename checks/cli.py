@@ -28,6 +28,14 @@ exit codes:
   2  warnings found and --strict given
   3  usage error (bad option, unknown --release, unreadable --from/--data file) or internal failure
 
+release:
+  --release, LINGJUN_RELEASE and the image's /etc/lingjun/release.json name a release as
+  FAMILY:YY.MM or as one of its image tags, exactly as published: training-nv-pytorch:25.07-serverless,
+  egslingjun-registry.cn-wulanchabu.cr.aliyuncs.com/egslingjun/training-nv-pytorch:25.07-serverless
+  or the acs-registry-vpc.<region-id>.cr.aliyuncs.com/... form. An unknown --release is a usage
+  error (exit 3); an unknown LINGJUN_RELEASE or manifest value is a release.identified warning
+  naming the known releases, and the release is then chosen from installed component versions.
+
 files:
   --collect writes a snapshot (schema lingjun-check/snapshot/1, see snapshot.schema.json) and
   says where on stderr: no secrets, host names, GPU UUIDs, MASTER_ADDR or interface IP addresses
@@ -100,7 +108,7 @@ def build_parser() -> "argparse.ArgumentParser":
     exclusive.add_argument("--from", dest="from_file", metavar="FILE", help="check a snapshot written by --collect instead of this system")
     exclusive.add_argument("--from-collect-env", metavar="FILE", help="check the text printed by `python -m torch.utils.collect_env`")
     source.add_argument("--root", default="/", metavar="DIR", help="filesystem root to probe (default /; ctypes probes run only for /)")
-    source.add_argument("--release", metavar="FAMILY:YY.MM", help="the release to check against, e.g. training-nv-pytorch:25.07")
+    source.add_argument("--release", metavar="FAMILY:YY.MM", help="the release to check against, e.g. training-nv-pytorch:25.07, or one of its image tags or references (see below)")
     source.add_argument("--data", metavar="FILE", help="release data bundle to use instead of the embedded one")
     source.add_argument("--timeout", type=float, default=3.0, metavar="SECONDS", help="time limit of each probe (default 3)")
     opts = parser.add_argument_group("checks")
@@ -340,7 +348,7 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
         release = identify(facts, data, args.release)
     except UnknownReleaseError as exc:
         known = ", ".join(exc.known) or "(none)"
-        return _fail(f"--release {exc.ref}: unknown release; known releases: {known}")
+        return _fail(f"--release {exc.ref}: unknown release (give FAMILY:YY.MM or one of the release's image tags); known releases: {known}")
 
     options = CheckOptions(
         lang=lang,

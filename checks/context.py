@@ -46,6 +46,9 @@ class ReleaseMatch:
     record: Optional[dict[str, Any]] = None
     #: runner-up candidates for a fingerprint: [(ref, score), ...]
     candidates: list[tuple[str, float]] = field(default_factory=list)
+    #: values that named no known release and were passed over: [("env" | "manifest", value), ...]
+    #: (added later; the release.identified rule warns about each)
+    rejected: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass

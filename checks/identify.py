@@ -2,11 +2,18 @@
 
 Order (first that gives an answer wins; ``ReleaseMatch.how`` says which):
 
-1. ``option``: ``--release family:YY.MM``.  An unknown value raises
+1. ``option``: ``--release``.  An unknown value raises
    :class:`UnknownReleaseError` (the CLI turns it into exit code 3 listing
    the known releases).
 2. ``env``: ``LINGJUN_RELEASE`` in the (allow-listed) environment facts.
 3. ``manifest``: ``release`` of ``/etc/lingjun/release.json``.
+
+Each of the three names a release as ``family:YY.MM`` or as one of the
+release's image tags, exactly as users copy them (:func:`find_release`):
+``training-nv-pytorch:25.07-serverless``, the full reference
+``egslingjun-registry.cn-wulanchabu.cr.aliyuncs.com/egslingjun/training-nv-pytorch:25.07-serverless``,
+or the family's VPC form ``acs-registry-vpc.<region-id>.cr.aliyuncs.com/...``.
+A tag must be one the record lists; nothing is guessed from prefixes.
 4. ``fingerprint``: every release record is scored against the installed
    distributions.  For each component entry whose catalog probe is ``pypi``
    (and whose ``architectures``, when given, include this machine), the
@@ -28,9 +35,9 @@ Order (first that gives an answer wins; ``ReleaseMatch.how`` says which):
    kept in ``candidates``.
 5. ``none``: no record applies; environment checks still run.
 
-An env value or manifest naming a release the data does not know gives
-``how = "env"``/``"manifest"`` with ``ref`` set and ``record = None``; the
-``release.identified`` rule reports it.
+An env value or manifest naming a release the data does not know is passed
+over: it is kept in ``ReleaseMatch.rejected`` (the ``release.identified``
+rule warns about it, naming the known releases) and the next step decides.
 """
 
 from __future__ import annotations
@@ -43,7 +50,7 @@ from lingjun.checks.context import ReleaseMatch
 from lingjun.checks.facts import Facts
 from lingjun.checks.knowledge import KnowledgeData
 
-__all__ = ["UnknownReleaseError", "identify", "score_record", "versions_match", "THRESHOLD", "MIN_MATCHED"]
+__all__ = ["UnknownReleaseError", "identify", "find_release", "score_record", "versions_match", "THRESHOLD", "MIN_MATCHED"]
 
 #: minimum fingerprint score for a record to apply
 THRESHOLD = 0.6
@@ -129,25 +136,75 @@ def score_record(record: dict[str, Any], installed: dict[str, str], pypi: dict[s
     return (points / compared if compared else 0.0), matched, compared
 
 
+#: what stands for ``{region-id}`` in a family's registry pattern: an Alibaba Cloud region id (cn-beijing)
+_REGION_ID = r"[a-z0-9]+(?:-[a-z0-9]+)*"
+
+
+def _pattern_matches(pattern: str, image: str, tag: str, value: str) -> bool:
+    """Whether ``value`` is ``pattern`` (``host/ns/{image}:{tag}``, maybe with ``{region-id}``) filled in exactly."""
+    parts = re.split(r"(\{[a-z-]+\})", pattern)
+    fill = {"{image}": re.escape(image), "{tag}": re.escape(tag), "{region-id}": _REGION_ID}
+    regex = "".join(fill.get(part, re.escape(part)) if part.startswith("{") else re.escape(part) for part in parts)
+    return re.fullmatch(regex, value) is not None
+
+
+def find_release(data: KnowledgeData, value: str) -> Optional[tuple[str, dict[str, Any]]]:
+    """``(family:YY.MM, record)`` of the release ``value`` names, or None.
+
+    ``value`` (surrounding blanks ignored) is ``family:YY.MM``, or one of a
+    record's ``image_tags`` written as ``<image>:<tag>`` (``<image>`` the
+    family's ``image_name`` or id), as the tag's ``reference``, or as the
+    family's ``public_registry_pattern``/``vpc_registry_pattern`` filled with
+    that image and tag (``{region-id}`` any region id).  Matching is exact;
+    ``training-nv-pytorch:25.07-serverless`` names 25.07,
+    ``training-nv-pytorch:25.07-server`` nothing.
+    """
+    text = value.strip()
+    if not text:
+        return None
+    record = data.release(text)
+    if record is not None:
+        return text, record
+    for record in data.releases:
+        family = data.family(str(record.get("family"))) or {}
+        images = {str(name) for name in (family.get("image_name"), record.get("family")) if name}
+        patterns = [p for p in (family.get("public_registry_pattern"), family.get("vpc_registry_pattern")) if isinstance(p, str)]
+        for entry in record.get("image_tags") or []:
+            tag = entry.get("tag") if isinstance(entry, dict) else None
+            if not tag:
+                continue
+            if text == entry.get("reference") or any(text == f"{image}:{tag}" for image in images) or any(
+                _pattern_matches(pattern, image, tag, text) for pattern in patterns for image in images
+            ):
+                return release_ref(record), record
+    return None
+
+
 def identify(facts: Facts, data: KnowledgeData, option: Optional[str] = None) -> ReleaseMatch:
     """The release that applies (see the module docstring).
 
     Raises:
         UnknownReleaseError: when ``option`` names no known release.
     """
-    known = sorted(release_ref(r) for r in data.releases)
     if option:
-        record = data.release(option)
-        if record is None:
-            raise UnknownReleaseError(option, known)
-        return ReleaseMatch(ref=option, how="option", record=record)
-    env_ref = (facts.env.get("LINGJUN_RELEASE") or "").strip()
-    if env_ref:
-        return ReleaseMatch(ref=env_ref, how="env", record=data.release(env_ref))
+        found = find_release(data, option)
+        if found is None:
+            raise UnknownReleaseError(option, sorted(release_ref(r) for r in data.releases))
+        return ReleaseMatch(ref=found[0], how="option", record=found[1])
+    rejected: list[tuple[str, str]] = []
+    named = [("env", (facts.env.get("LINGJUN_RELEASE") or "").strip())]
     if facts.manifest is not None and facts.manifest.release:
-        ref = facts.manifest.release
-        return ReleaseMatch(ref=ref, how="manifest", record=data.release(ref))
-    return fingerprint(facts, data)
+        named.append(("manifest", facts.manifest.release.strip()))
+    for how, value in named:
+        if not value:
+            continue
+        found = find_release(data, value)
+        if found is not None:
+            return ReleaseMatch(ref=found[0], how=how, record=found[1], rejected=rejected)
+        rejected.append((how, value))
+    match = fingerprint(facts, data)
+    match.rejected = rejected
+    return match
 
 
 def fingerprint(facts: Facts, data: KnowledgeData) -> ReleaseMatch:

@@ -20,9 +20,39 @@ _HOW = {
 }
 
 
+_SOURCE = {
+    "env": ("LINGJUN_RELEASE", "环境变量 LINGJUN_RELEASE"),
+    "manifest": ("The image's release manifest", "镜像内的发布清单"),
+}
+
+
+def _rejected(ctx: CheckContext) -> Iterator[Finding]:
+    """A warning for each LINGJUN_RELEASE / manifest value that named no known release and was passed over."""
+    known = ", ".join(sorted(f"{r.get('family')}:{r.get('version')}" for r in ctx.data.releases)) or "(none)"
+    match = ctx.release
+    if match.record is not None:
+        then_en, then_zh = f"{match.ref} was chosen {_HOW.get(match.how, (match.how,))[0]} instead", f"改用 {match.ref}（{_HOW.get(match.how, ('', match.how))[1]}）"
+    else:
+        then_en, then_zh = "no release matched the installed components either", "按已安装组件也未匹配到发布版本"
+    for how, value in match.rejected:
+        src_en, src_zh = _SOURCE.get(how, (how, how))
+        yield make(
+            ctx, RULE, AREA, Severity.warning,
+            f"{src_en} names {value!r}, which is not a release in the bundled release data; {then_en}. Known releases: {known}.",
+            f"{src_zh}给出的 {value!r} 不是内置发布数据中的版本；{then_zh}。已收录的版本：{known}。",
+            remedy=("Name the release as family:YY.MM or as one of its image tags (training-nv-pytorch:25.07-serverless), "
+                    "or update lingjun-check if the release is newer than its data.",
+                    "请写成 family:YY.MM 或该版本的镜像标签（如 training-nv-pytorch:25.07-serverless）；"
+                    "若该版本比 lingjun-check 的数据更新，请更新 lingjun-check。"),
+            observed=value,
+        )
+
+
 @rule(RULE, AREA, "Release record identified", "已识别镜像发布记录")
 def check(ctx: CheckContext) -> Iterator[Finding]:
-    """ok when a record applies (info when only a partial fingerprint chose it); info when none applies."""
+    """warning for each LINGJUN_RELEASE / manifest value naming no known release (passed over); then ok when a
+    record applies (info when only a partial fingerprint chose it); info when none applies."""
+    yield from _rejected(ctx)
     match = ctx.release
     if match.record is None or not match.ref:
         if match.ref:
