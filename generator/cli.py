@@ -61,6 +61,10 @@ def _add_site_args(parser: argparse.ArgumentParser) -> None:
                         help="releases folder (default: releases)")
     parser.add_argument("--site-dir", type=Path, default=Path("site"), metavar="DIR",
                         help="output folder of the site (default: site)")
+    parser.add_argument("--site-url", default=None, metavar="URL",
+                        help="public URL of the site (Chinese at URL/zh/): absolute canonical links, sitemaps "
+                             "and feed links (default: $LINGJUN_KB_SITE_URL, else site_url in mkdocs.yml, "
+                             "else none: relative links, empty sitemaps)")
 
 
 def build_parser() -> argparse.ArgumentParser:

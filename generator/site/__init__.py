@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["cli_build", "cli_serve"]
+from lingjun.generator.site.site_url import site_url_from_config
+
+__all__ = ["cli_build", "cli_serve", "site_url_from_config"]
 
 
 def cli_build(args: Any) -> int:

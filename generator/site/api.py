@@ -115,37 +115,48 @@ def _version_rank(version: str) -> int:
     return release[0] * 100 + (release[1] if len(release) > 1 else 0)
 
 
-def atom_feed(kb: KnowledgeBase, lang: str, page_prefix: str = "") -> str:
-    """The Atom feed for ``lang``; links are relative to the feed's own location.
+def _attr(text: str) -> str:
+    """``text`` escaped for a double-quoted XML attribute."""
+    return xml_escape(text, {'"': "&quot;"})
+
+
+def atom_feed(kb: KnowledgeBase, lang: str, page_prefix: str = "", base_url: Optional[str] = None) -> str:
+    """The Atom feed for ``lang``.
 
     Args:
         page_prefix: path from the feed to the language's site root ("" for both,
             since each feed sits at its language root).
+        base_url: absolute URL of the language's site root (ending in ``/``): every link
+            is absolute.  None: links are relative to the feed's own URL, as RFC 4287
+            (section 2, no ``xml:base``) and RFC 3986 (section 5.1.3) resolve them; a comment
+            in the feed says so.
     """
+    prefix = (base_url or "") + page_prefix
     entries = feed_entries(kb)
     title = "Lingjun AI container image releases" if lang == "en" else "灵骏 AI 容器镜像版本发布"
     updated = _updated(entries[0]) if entries else "2000-01-01T00:00:00Z"
     lines = [
         '<?xml version="1.0" encoding="utf-8"?>',
         f'<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="{"en" if lang == "en" else "zh-CN"}">',
+        *([] if base_url else ["  <!-- links are relative to the URL this feed was fetched from -->"]),
         f"  <title>{xml_escape(title)}</title>",
         f"  <id>urn:lingjun-kb:releases:{lang}</id>",
         f"  <updated>{updated}</updated>",
-        f'  <link rel="self" href="{page_prefix}feed.xml"/>',
-        f'  <link rel="alternate" href="{page_prefix or "./"}"/>',
+        f'  <link rel="self" href="{_attr(prefix)}feed.xml"/>',
+        f'  <link rel="alternate" href="{_attr(prefix or "./")}"/>',
         "  <author><name>lingjun-kb</name></author>",
     ]
     for record in entries:
         family = kb.families.get(record.family)
         image = family.image_name if family else record.family
         summary: Optional[str] = getattr(record.summary, lang)
-        href = f"{page_prefix}releases/{record.family}/{record.version}/"
+        href = f"{prefix}releases/{record.family}/{record.version}/"
         lines += [
             "  <entry>",
             f"    <title>{xml_escape(f'{image} {record.version}')}</title>",
             f"    <id>urn:lingjun-kb:release:{record.family}:{record.version}</id>",
             f"    <updated>{_updated(record)}</updated>",
-            f'    <link rel="alternate" href="{xml_escape(href)}"/>',
+            f'    <link rel="alternate" href="{_attr(href)}"/>',
             f"    <summary>{xml_escape(summary or '')}</summary>",
             "  </entry>",
         ]

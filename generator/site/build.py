@@ -30,6 +30,7 @@ from lingjun.generator.site.mkdocs_build import build_language, find_config_dir
 from lingjun.generator.site.model import SiteModel, build_site_model
 from lingjun.generator.site.nav import LANGUAGES
 from lingjun.generator.site.render import make_environment, render_pages
+from lingjun.generator.site.site_url import language_site_url, site_url_from_config
 
 __all__ = [
     "ValidationFailed",
@@ -117,8 +118,11 @@ def _reset(folder: Path) -> None:
     folder.mkdir(parents=True)
 
 
-def render_markdown(kb: KnowledgeBase, build_dir: Path, config_dir: Path) -> tuple[SiteModel, int]:
+def render_markdown(kb: KnowledgeBase, build_dir: Path, config_dir: Path,
+                    site_url: Optional[str] = None) -> tuple[SiteModel, int]:
     """Write every language's Markdown, the API, the feeds and the jieba dictionary under ``build_dir``.
+
+    ``site_url`` (the English root, ending in ``/``) makes the feeds' links absolute.
 
     Returns:
         ``(site model, number of generated pages in both languages)``.
@@ -145,7 +149,7 @@ def render_markdown(kb: KnowledgeBase, build_dir: Path, config_dir: Path) -> tup
                     raise FileNotFoundError(f"{source}: hand-written page {page.id!r} is missing in {lang}")
         if hand.is_dir():
             shutil.copytree(hand, out, dirs_exist_ok=True)
-        (out / "feed.xml").write_text(atom_feed(kb, lang), encoding="utf-8")
+        (out / "feed.xml").write_text(atom_feed(kb, lang, base_url=language_site_url(site_url, lang)), encoding="utf-8")
     write_api(kb, build_dir / "en")
     (build_dir / "jieba-user-dict.txt").write_text(user_dictionary_text(kb), encoding="utf-8")
     return site, count
@@ -157,6 +161,7 @@ def build_site(
     build_dir: Optional[Path] = None,
     config_dir: Optional[Path] = None,
     kb: Optional[KnowledgeBase] = None,
+    site_url: Optional[str] = None,
 ) -> BuildTimings:
     """Validate, render and build the site into ``site_dir``.
 
@@ -167,15 +172,22 @@ def build_site(
         config_dir: folder with ``mkdocs.yml``, ``mkdocs.zh.yml`` and ``docs/`` (the JSON Schemas
             come from the installed ``lingjun.schema`` package).
         kb: an already validated knowledge base (skips the validate stage).
+        site_url: the public URL of the English site (Chinese: ``site_url + "zh/"``), normalized
+            (:func:`~lingjun.generator.site.site_url.normalize_site_url`); None: from
+            :func:`~lingjun.generator.site.site_url.site_url_from_config` (environment, ``mkdocs.yml``),
+            and when neither sets one the site has relative links only and empty sitemaps.
 
     Raises:
         ValidationFailed: the records have errors (nothing is written).
         MkDocsBuildError: MkDocs failed or warned (the previous site is untouched).
+        ValueError: the site URL from the environment or ``mkdocs.yml`` is not an http(s) URL.
     """
     timings = BuildTimings()
     config_dir = Path(config_dir) if config_dir else find_config_dir()
     build_dir = Path(build_dir) if build_dir else config_dir / ".build"
     site_dir = Path(site_dir).absolute()
+    if site_url is None:
+        site_url = site_url_from_config(config_dir)
 
     start = time.perf_counter()
     if kb is None:
@@ -183,7 +195,7 @@ def build_site(
     timings.validate = time.perf_counter() - start
 
     start = time.perf_counter()
-    site, timings.pages = render_markdown(kb, build_dir, config_dir)
+    site, timings.pages = render_markdown(kb, build_dir, config_dir, site_url)
     timings.render = time.perf_counter() - start
 
     start = time.perf_counter()
@@ -199,7 +211,7 @@ def build_site(
         for lang in LANGUAGES:
             target = tmp if lang == "en" else tmp / lang
             build_language(lang, config_dir, (build_dir / lang).absolute(), target,
-                           site.sitemap.mkdocs_nav(lang), jieba_dict, epoch)
+                           site.sitemap.mkdocs_nav(lang), jieba_dict, epoch, site_url)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise

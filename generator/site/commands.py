@@ -2,17 +2,20 @@
 
 Exit status: 0 built; 1 the records have errors (printed one per line as
 ``path:line:col: field: message``) or MkDocs failed (its messages printed);
-2 a missing input (releases folder, configuration, hand-written page).
+2 a missing input (releases folder, configuration, hand-written page) or a
+site URL (``--site-url``, ``LINGJUN_KB_SITE_URL``, ``mkdocs.yml``) that is not
+an http(s) URL.
 """
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 from lingjun.generator.site.build import ValidationFailed, build_site
-from lingjun.generator.site.mkdocs_build import MkDocsBuildError
+from lingjun.generator.site.mkdocs_build import MkDocsBuildError, find_config_dir
+from lingjun.generator.site.site_url import normalize_site_url, site_url_from_config
 
 __all__ = ["cli_build", "cli_serve", "format_problem"]
 
@@ -24,9 +27,22 @@ def format_problem(problem: Any) -> str:
     return f"{location}: {field}: {problem.message}"
 
 
-def _run_build(releases: Path, site_dir: Path) -> int:
+def resolve_site_url(args: Any) -> Optional[str]:
+    """The site URL for ``args``: ``args.site_url`` (``--site-url``), else the environment or ``mkdocs.yml``.
+
+    Raises:
+        ValueError: the value is not an absolute http(s) URL; the message names where it came from.
+        FileNotFoundError: no ``mkdocs.yml`` to read (only when ``--site-url`` is not given).
+    """
+    given = getattr(args, "site_url", None)
+    if given:
+        return normalize_site_url(given, "--site-url")
+    return site_url_from_config(find_config_dir())
+
+
+def _run_build(releases: Path, site_dir: Path, site_url: Optional[str] = None) -> int:
     try:
-        timings = build_site(releases, site_dir)
+        timings = build_site(releases, site_dir, site_url=site_url)
     except ValidationFailed as exc:
         for problem in exc.problems:
             print(format_problem(problem), file=sys.stderr)
@@ -37,7 +53,7 @@ def _run_build(releases: Path, site_dir: Path) -> int:
             print(f"mkdocs ({exc.lang}): {message}", file=sys.stderr)
         print(f"lingjun-kb build: MkDocs failed; {site_dir} was left as it was", file=sys.stderr)
         return 1
-    except FileNotFoundError as exc:
+    except (FileNotFoundError, ValueError) as exc:
         print(f"lingjun-kb build: {exc}", file=sys.stderr)
         return 2
     print(
@@ -48,8 +64,13 @@ def _run_build(releases: Path, site_dir: Path) -> int:
 
 
 def cli_build(args: Any) -> int:
-    """``lingjun-kb build``: ``args.releases`` (folder), ``args.site_dir`` (output folder)."""
-    return _run_build(Path(getattr(args, "releases", "releases")), Path(getattr(args, "site_dir", "site")))
+    """``lingjun-kb build``: ``args.releases`` (folder), ``args.site_dir`` (output folder), ``args.site_url``."""
+    try:
+        site_url = resolve_site_url(args)
+    except (FileNotFoundError, ValueError) as exc:
+        print(f"lingjun-kb build: {exc}", file=sys.stderr)
+        return 2
+    return _run_build(Path(getattr(args, "releases", "releases")), Path(getattr(args, "site_dir", "site")), site_url)
 
 
 def cli_serve(args: Any) -> int:
@@ -65,11 +86,16 @@ def cli_serve(args: Any) -> int:
     site_dir = Path(getattr(args, "site_dir", "site"))
     host, port = getattr(args, "host", "127.0.0.1"), int(getattr(args, "port", 8000))
     try:
-        server = open_server(site_dir, host, port, rebuild=lambda: _run_build(releases, site_dir))
+        site_url = resolve_site_url(args)
+    except (FileNotFoundError, ValueError) as exc:
+        print(f"lingjun-kb serve: {exc}", file=sys.stderr)
+        return 2
+    try:
+        server = open_server(site_dir, host, port, rebuild=lambda: _run_build(releases, site_dir, site_url))
     except ServeError as exc:
         print(f"lingjun-kb serve: {exc}", file=sys.stderr)
         return 2
-    status = _run_build(releases, site_dir)
+    status = _run_build(releases, site_dir, site_url)
     if status != 0:
         server.server_close()
         return status

@@ -12,6 +12,14 @@ header of ``sitemap.xml.gz`` with the build time unless ``SOURCE_DATE_EPOCH``
 is set; :func:`build_language` sets it to a value derived from the data (see
 :func:`lingjun.generator.site.build.source_date_epoch`), so the same input
 gives byte-identical output.
+
+Site URL: :func:`build_language` sets ``site_url`` for the language (the
+Chinese site at ``<site_url>zh/``, never the inherited English value) and
+``extra.lingjun_language_roots`` (every language's root URL) for the
+sitemap, which is rendered from ``theme/partials/lj-sitemap.html`` (listing
+each page with its other-language page) instead of MkDocs' own template.  Without a site URL the error page (``404.html``, served at
+any depth) of a non-English site still links into that site: its base is
+``/<lang>/``, not MkDocs' default ``/``.
 """
 
 from __future__ import annotations
@@ -20,7 +28,9 @@ import logging
 import os
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Any, Iterator, Optional
+
+from lingjun.generator.site.site_url import language_site_url
 
 __all__ = ["MkDocsBuildError", "CONFIG_FILES", "build_language", "find_config_dir"]
 
@@ -90,6 +100,49 @@ class _Collector(logging.Handler):
         self.messages.append(f"{record.levelname}: {record.getMessage()}")
 
 
+#: theme template rendered as ``sitemap.xml`` (under ``partials/`` so it is packaged with the other HTML templates)
+SITEMAP_TEMPLATE = "partials/lj-sitemap.html"
+
+
+def _sitemap_template(name: str) -> Any:
+    """A MkDocs plugin making the theme's ``sitemap.xml`` template the template ``name``."""
+    from jinja2 import ChoiceLoader, FunctionLoader
+    from mkdocs.plugins import BasePlugin
+
+    class SitemapTemplate(BasePlugin):
+        def on_env(self, env, config, files):
+            inner = env.loader
+
+            def load(template: str):
+                return inner.get_source(env, name) if template == "sitemap.xml" else None
+
+            env.loader = ChoiceLoader([FunctionLoader(load), inner])
+            return env
+
+    return SitemapTemplate()
+
+
+def _error_page_base(base: str) -> Any:
+    """A MkDocs plugin giving error pages (``404.html``) the base URL ``base`` (``/zh/``).
+
+    MkDocs renders error pages with absolute links, rooted at ``site_url``'s
+    path or, without one, at ``/``: the Chinese 404 page would link to the
+    English pages and search index.
+    """
+    from mkdocs.plugins import BasePlugin
+    from mkdocs.utils import is_error_template, normalize_url
+
+    class ErrorPageBase(BasePlugin):
+        def on_template_context(self, context, template_name, config):
+            if is_error_template(template_name):
+                context["base_url"] = base
+                context["extra_css"] = [normalize_url(path, None, base) for path in config.extra_css]
+                context["extra_javascript"] = [normalize_url(str(s), None, base) for s in config.extra_javascript]
+            return context
+
+    return ErrorPageBase()
+
+
 @contextmanager
 def _environ(name: str, value: str) -> Iterator[None]:
     old = os.environ.get(name)
@@ -111,6 +164,7 @@ def build_language(
     nav: list,
     jieba_dict: Path,
     epoch: int,
+    site_url: Optional[str] = None,
 ) -> None:
     """Build one language with MkDocs.
 
@@ -122,6 +176,7 @@ def build_language(
         nav: MkDocs nav for this language (from :meth:`SiteMap.mkdocs_nav`).
         jieba_dict: the generated jieba user dictionary.
         epoch: value for ``SOURCE_DATE_EPOCH``.
+        site_url: public URL of the English site (ending in ``/``) or None (relative links only).
 
     Raises:
         MkDocsBuildError: on any error or, strict, any warning.
@@ -145,6 +200,12 @@ def build_language(
             )
             # jieba (imported by the search plugin above) logs its dictionary loading at DEBUG
             logging.getLogger("jieba").setLevel(logging.WARNING)
+            config.site_url = language_site_url(site_url, lang)
+            config.extra["lingjun_language_roots"] = (
+                {code: language_site_url(site_url, code) for code in CONFIG_FILES} if site_url else None)
+            config.plugins["lingjun-sitemap"] = _sitemap_template(SITEMAP_TEMPLATE)
+            if site_url is None and lang != "en":
+                config.plugins["lingjun-error-page-base"] = _error_page_base(f"/{lang}/")
             for name, plugin in config.plugins.items():
                 if name.endswith("search") and hasattr(plugin.config, "jieba_dict_user"):
                     plugin.config.jieba_dict_user = str(jieba_dict)

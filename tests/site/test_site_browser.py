@@ -63,10 +63,8 @@ def page(browser):
     page.lj_errors = []  # type: ignore[attr-defined]
     page.lj_dialogs = []  # type: ignore[attr-defined]
     def on_console(msg):
-        # The theme fetches sitemap.xml next to every <link rel="alternate"> (for its own language
-        # switcher, which ours bypasses); the head links point at pages, so those fetches 404.
-        if msg.type == "error" and not (msg.location or {}).get("url", "").endswith("/sitemap.xml"):
-            page.lj_errors.append(msg.text)
+        if msg.type == "error":
+            page.lj_errors.append(f"{msg.text} ({(msg.location or {}).get('url', '')})")
 
     page.on("console", on_console)
     page.on("pageerror", lambda exc: page.lj_errors.append(str(exc)))

@@ -127,25 +127,92 @@ def test_jieba_forgets_the_user_dictionary_of_an_earlier_build(tmp_path):
     assert "灵骏测试专用词" not in jieba.dt.FREQ and jieba.dt.total == total
 
 
-def test_head_hreflang_links_point_at_the_same_page_in_each_language(built_site):
-    import posixpath
+SITE_URL = "https://kb.example.com/lingjun/"
 
+
+@pytest.fixture(scope="module")
+def site_with_url(tmp_path_factory):
+    """A full build of the fixture KB with ``site_url`` set."""
+    root = tmp_path_factory.mktemp("with-url")
+    build_site(FIXTURE_KB, root / "site", build_dir=root / "build", config_dir=REPO, site_url=SITE_URL)
+    return root / "site"
+
+
+def _heads(site: Path) -> dict[str, str]:
+    return {p.relative_to(site).as_posix(): p.read_text(encoding="utf-8").split("</head>")[0]
+            for p in sorted(site.rglob("*.html"))}
+
+
+def test_no_page_links_an_alternate_that_makes_material_fetch_a_missing_sitemap(built_site, site_with_url):
+    """Material fetches sitemap.xml next to every <link rel="alternate">: there are none in the heads."""
+    for site in (built_site[0], site_with_url):
+        heads = _heads(site)
+        assert len(heads) > 40
+        assert [name for name, head in heads.items() if re.search(r'<link rel="?alternate', head)] == []
+
+
+def test_without_site_url_sitemaps_are_empty_and_links_relative(built_site):
     site, _ = built_site
-    pages = [p for p in site.rglob("index.html")]
-    assert len(pages) > 40
-    for path in pages:
-        rel = path.relative_to(site).as_posix()
-        en_rel = rel[3:] if rel.startswith("zh/") else rel
-        html = path.read_text(encoding="utf-8")
-        head = html.split("</head>")[0]
-        links = dict((lang, href) for href, lang in re.findall(r'<link rel="alternate" href="([^"]*)" hreflang="(\w+)">', head))
-        assert set(links) == {"en", "zh"}, rel
-        for lang, href in links.items():
-            target = posixpath.normpath(posixpath.join(posixpath.dirname(rel), href))
-            expected = posixpath.dirname(en_rel) if lang == "en" else posixpath.join("zh", posixpath.dirname(en_rel))
-            assert target == posixpath.normpath(expected or "."), (rel, lang, href)
-            assert (site / target / "index.html").is_file(), (rel, lang, href)
+    for prefix in ("", "zh/"):
+        sitemap = (site / prefix / "sitemap.xml").read_text(encoding="utf-8")
+        assert sitemap.startswith('<?xml version="1.0" encoding="UTF-8"?>\n<urlset ')
+        assert "<url>" not in sitemap and "--site-url" in sitemap
+    heads = _heads(site)
+    assert [name for name, head in heads.items() if 'rel="canonical"' in head] == []
+    feed = (site / "feed.xml").read_text(encoding="utf-8")
+    assert "<!-- links are relative to the URL this feed was fetched from -->" in feed
+    assert '<link rel="alternate" href="releases/training-nv-pytorch/25.07/"/>' in feed
 
+
+def test_without_site_url_the_chinese_404_page_links_into_the_chinese_site(built_site):
+    site, _ = built_site
+    zh = (site / "zh/404.html").read_text(encoding="utf-8")
+    assert 'href="/zh/assets/lingjun/site.css"' in zh
+    assert 'href="/zh/releases/training-nv-pytorch/25.07/"' in zh
+    assert 'href="/releases/' not in zh
+    en = (site / "404.html").read_text(encoding="utf-8")
+    assert 'href="/releases/training-nv-pytorch/25.07/"' in en and 'href="/zh/releases/' not in en
+
+
+def test_site_url_makes_sitemaps_canonical_links_and_feeds_absolute(site_with_url):
+    import posixpath
+    import xml.etree.ElementTree as ET
+
+    site = site_with_url
+    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "x": "http://www.w3.org/1999/xhtml"}
+    for lang, root in (("en", SITE_URL), ("zh", SITE_URL + "zh/")):
+        folder = site if lang == "en" else site / "zh"
+        tree = ET.parse(folder / "sitemap.xml")
+        urls = tree.getroot().findall("s:url", ns)
+        pages = sorted(p.parent.relative_to(folder).as_posix() for p in folder.rglob("index.html")
+                       if not (lang == "en" and p.relative_to(folder).parts[0] == "zh"))
+        locs = sorted(u.find("s:loc", ns).text for u in urls)
+        assert locs == sorted(root + ("" if p == "." else p + "/") for p in pages)
+        for url in urls:
+            loc = url.find("s:loc", ns).text
+            path = loc[len(root):]
+            links = {link.get("hreflang"): link.get("href") for link in url.findall("x:link", ns)}
+            assert links == {"en": SITE_URL + path, "zh": SITE_URL + "zh/" + path, "x-default": SITE_URL + path}
+            for href in links.values():
+                local = href[len(SITE_URL):]
+                assert (site / posixpath.join(local, "index.html")).is_file(), href
+        html = (folder / "releases/training-nv-pytorch/25.07/index.html").read_text(encoding="utf-8")
+        assert f'<link rel="canonical" href="{root}releases/training-nv-pytorch/25.07/">' in html
+        feed = (folder / "feed.xml").read_text(encoding="utf-8")
+        assert f'<link rel="self" href="{root}feed.xml"/>' in feed
+        assert f'<link rel="alternate" href="{root}releases/training-nv-pytorch/25.07/"/>' in feed
+        assert "relative to the URL" not in feed
+    zh404 = (site / "zh/404.html").read_text(encoding="utf-8")
+    assert 'href="/lingjun/zh/releases/training-nv-pytorch/25.07/"' in zh404
+
+
+def test_build_rejects_a_site_url_that_is_not_http(tmp_path, capsys):
+    status = cli_build(SimpleNamespace(releases=str(FIXTURE_KB), site_dir=str(tmp_path / "site"),
+                                       site_url="kb.example.com/lingjun"))
+    assert status == 2
+    err = capsys.readouterr().err
+    assert err.startswith("lingjun-kb build: --site-url: 'kb.example.com/lingjun' is not an absolute http:// or https:// URL")
+    assert not (tmp_path / "site").exists()
 
 def test_navigation_lists_each_family_once(built_site, fixture_kb):
     """The family page is its navigation section's index page (Material's navigation.indexes)."""

@@ -1,0 +1,107 @@
+"""The public address of the site (MkDocs ``site_url``), per language.
+
+Where it comes from, first found wins: ``lingjun-kb build/serve --site-url
+URL``, the environment variable ``LINGJUN_KB_SITE_URL``, ``site_url`` in
+``mkdocs.yml``.  The English site is at the URL, the Chinese one at
+``URL + "zh/"``.  With it, MkDocs writes absolute canonical links and a
+sitemap listing every page with its other-language page (hreflang), and the
+Atom feeds link absolutely.  Without it (local builds) the sitemaps are empty
+and links stay relative.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Optional
+from urllib.parse import urlsplit
+
+import yaml
+
+__all__ = ["ENV_VAR", "normalize_site_url", "site_url_from_config", "language_site_url"]
+
+#: environment variable giving the site URL when ``--site-url`` is not given
+ENV_VAR = "LINGJUN_KB_SITE_URL"
+
+
+def normalize_site_url(value: str, source: str) -> str:
+    """``value`` as a site root URL: ``http(s)://host[:port]/path/``, always ending in ``/``.
+
+    Args:
+        value: what the user gave.
+        source: where it came from, for the message (``--site-url``, a file name, ``LINGJUN_KB_SITE_URL``).
+
+    Raises:
+        ValueError: not an absolute http(s) URL, or it has a query or fragment; the message names ``source``.
+    """
+    text = value.strip()
+    try:
+        parts = urlsplit(text)
+    except ValueError as exc:
+        raise ValueError(f"{source}: {value!r} is not a URL ({exc})") from None
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ValueError(f"{source}: {value!r} is not an absolute http:// or https:// URL "
+                         "(for example https://example.com/lingjun/)")
+    if parts.query or parts.fragment:
+        raise ValueError(f"{source}: {value!r} has a query or fragment; give the site root only")
+    return text if text.endswith("/") else text + "/"
+
+
+class _ConfigLoader(yaml.SafeLoader):
+    """Safe YAML loader that reads MkDocs' ``!ENV`` tag and leaves other tags' values as None."""
+
+
+def _env_tag(loader: yaml.SafeLoader, node: yaml.Node) -> Optional[str]:
+    # MkDocs (pyyaml_env_tag): `!ENV NAME` or `!ENV [NAME, OTHER, default]`
+    if isinstance(node, yaml.ScalarNode):
+        names, default = [loader.construct_scalar(node)], None
+    else:
+        items = loader.construct_sequence(node)
+        names, default = (items[:-1], items[-1]) if len(items) > 1 else (items, None)
+    for name in names:
+        if isinstance(name, str) and os.environ.get(name):
+            return os.environ[name]
+    return default
+
+
+_ConfigLoader.add_constructor("!ENV", _env_tag)
+_ConfigLoader.add_multi_constructor("", lambda loader, suffix, node: None)
+
+
+def site_url_from_config(root: Path) -> Optional[str]:
+    """The site URL of the checkout at ``root``: ``$LINGJUN_KB_SITE_URL``, else ``root/mkdocs.yml``'s ``site_url``.
+
+    Returns:
+        The URL ending in ``/``, or None when neither sets one (or ``mkdocs.yml`` is missing).
+
+    Raises:
+        ValueError: the value found is not an absolute http(s) URL (the message names where it came from),
+            or ``mkdocs.yml`` is not valid YAML (the message names the file and line).
+    """
+    env = os.environ.get(ENV_VAR, "").strip()
+    if env:
+        return normalize_site_url(env, ENV_VAR)
+    path = Path(root) / "mkdocs.yml"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    try:
+        data = yaml.load(text, Loader=_ConfigLoader)  # noqa: S506 - a SafeLoader subclass
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{path}:{mark.line + 1}" if mark is not None else str(path)
+        raise ValueError(f"{where}: not valid YAML: {getattr(exc, 'problem', None) or exc}") from None
+    value = data.get("site_url") if isinstance(data, dict) else None
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if not isinstance(value, str):
+        raise ValueError(f"{path}: site_url: expected a URL string, got {type(value).__name__}")
+    return normalize_site_url(value, f"{path}: site_url")
+
+
+def language_site_url(site_url: Optional[str], lang: str) -> Optional[str]:
+    """The root URL of ``lang``'s site: ``site_url`` for English, ``site_url + "zh/"`` for Chinese."""
+    if site_url is None:
+        return None
+    return site_url if lang == "en" else f"{site_url}{lang}/"

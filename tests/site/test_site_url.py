@@ -1,0 +1,78 @@
+"""Where the site URL comes from: --site-url, LINGJUN_KB_SITE_URL, mkdocs.yml (``site_url_from_config``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from lingjun.generator.site import site_url_from_config
+from lingjun.generator.site.site_url import ENV_VAR, language_site_url, normalize_site_url
+
+from conftest import REPO
+
+
+@pytest.fixture()
+def no_env(monkeypatch):
+    monkeypatch.delenv(ENV_VAR, raising=False)
+    monkeypatch.delenv("LJ_TEST_URL", raising=False)
+    return monkeypatch
+
+
+def test_repository_config_sets_no_site_url(no_env):
+    assert site_url_from_config(REPO) is None
+
+
+def test_environment_wins_over_mkdocs_yml(no_env, tmp_path):
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\nsite_url: https://docs.example.org/kb/\n", encoding="utf-8")
+    assert site_url_from_config(tmp_path) == "https://docs.example.org/kb/"
+    no_env.setenv(ENV_VAR, "http://127.0.0.1:9000/lj")
+    assert site_url_from_config(tmp_path) == "http://127.0.0.1:9000/lj/"
+
+
+def test_mkdocs_yml_with_theme_tags_and_env_tag(no_env, tmp_path):
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: x\nsite_url: !ENV [LJ_TEST_URL, 'https://fallback.example/']\n"
+        "markdown_extensions:\n  - pymdownx.emoji:\n      emoji_index: !!python/name:material.extensions.emoji.twemoji\n",
+        encoding="utf-8")
+    assert site_url_from_config(tmp_path) == "https://fallback.example/"
+    no_env.setenv("LJ_TEST_URL", "https://from-env.example/a")
+    assert site_url_from_config(tmp_path) == "https://from-env.example/a/"
+
+
+def test_missing_or_empty_config_has_no_site_url(no_env, tmp_path):
+    assert site_url_from_config(tmp_path) is None
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\nsite_url: ''\n", encoding="utf-8")
+    assert site_url_from_config(tmp_path) is None
+
+
+def test_bad_values_name_their_source(no_env, tmp_path):
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\nsite_url: docs.example.org\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"mkdocs\.yml: site_url: 'docs\.example\.org' is not an absolute"):
+        site_url_from_config(tmp_path)
+    (tmp_path / "mkdocs.yml").write_text("site_name: [x\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"mkdocs\.yml:2: not valid YAML"):
+        site_url_from_config(tmp_path)
+    no_env.setenv(ENV_VAR, "ftp://example.org/")
+    with pytest.raises(ValueError, match=f"^{ENV_VAR}: 'ftp://example.org/' is not an absolute"):
+        site_url_from_config(tmp_path)
+
+
+@pytest.mark.parametrize("value,expected", [
+    ("https://example.com", "https://example.com/"),
+    (" https://example.com/kb/ ", "https://example.com/kb/"),
+    ("http://[::1]:8000/x", "http://[::1]:8000/x/"),
+])
+def test_normalize(value, expected):
+    assert normalize_site_url(value, "--site-url") == expected
+
+
+@pytest.mark.parametrize("value", ["/kb/", "example.com", "https://example.com/?a=1", "https://example.com/#top",
+                                   "javascript:alert(1)"])
+def test_normalize_rejects(value):
+    with pytest.raises(ValueError, match="^--site-url: "):
+        normalize_site_url(value, "--site-url")
+
+
+def test_language_roots():
+    assert language_site_url("https://e.org/kb/", "en") == "https://e.org/kb/"
+    assert language_site_url("https://e.org/kb/", "zh") == "https://e.org/kb/zh/"
+    assert language_site_url(None, "zh") is None
