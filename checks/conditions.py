@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from lingjun.checks.facts import Facts
+from lingjun.checks.findings import Text
 from lingjun.checks.installed import installed_component
 from lingjun.checks.record_view import cpu_arch
 from lingjun.checks.version_match import parse_version
@@ -29,12 +30,18 @@ DOES_NOT_APPLY = "does-not-apply"
 
 @dataclass
 class ConditionResult:
-    """Outcome of :func:`evaluate`; the lists hold short English descriptions of clauses."""
+    """Outcome of :func:`evaluate`; ``matched``/``failed``/``unknown`` hold short English descriptions of clauses.
+
+    ``found`` (added later) holds, for each matched clause, only the fact as found, in both
+    languages (``vllm 0.7.2``, ``GPU NVIDIA H20``, ``NCCL_ALGO unset``): a report's
+    "observed", without the condition it was compared with.
+    """
 
     state: str
     matched: list[str] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
     unknown: list[str] = field(default_factory=list)
+    found: list[Text] = field(default_factory=list)
 
 
 def _norm(text: str) -> str:
@@ -81,6 +88,7 @@ def evaluate(
                 result.unknown.append(f"{label} (installed {inst.version} unreadable)")
             elif spec.contains(version, prereleases=True):
                 result.matched.append(f"{cid} {inst.version} {spec_text}")
+                result.found.append(Text(f"{cid} {inst.version}", f"{cid} {inst.version}"))
             else:
                 result.failed.append(f"{cid} {inst.version} not {spec_text}")
 
@@ -92,6 +100,8 @@ def evaluate(
         else:
             hit = next((n for n in names for m in models if m.lower() in n.lower()), None)
             (result.matched if hit else result.failed).append(f"GPU {hit or names[0]} vs {', '.join(models)}")
+            if hit:
+                result.found.append(Text(f"GPU {hit}", f"GPU {hit}"))
 
     served = [m for m in condition.get("served_models") or [] if isinstance(m, str)]
     if served:
@@ -101,6 +111,8 @@ def evaluate(
             mine = _norm(served_model)
             hit = any(_norm(m) and (_norm(m) in mine or mine in _norm(m)) for m in served)
             (result.matched if hit else result.failed).append(f"model {served_model} vs {', '.join(served)}")
+            if hit:
+                result.found.append(Text(f"model {served_model}", f"模型 {served_model}"))
 
     for clause in condition.get("env") or []:
         if not isinstance(clause, dict) or not clause.get("name"):
@@ -119,6 +131,8 @@ def evaluate(
         else:
             continue
         (result.matched if ok else result.failed).append(text)
+        if ok:
+            result.found.append(Text(f"{name} unset", f"{name} 未设置") if value is None else Text(f"{name}={value}", f"{name}={value}"))
 
     archs = [a for a in condition.get("architectures") or [] if isinstance(a, str)]
     if archs:
@@ -127,6 +141,8 @@ def evaluate(
             result.unknown.append("CPU architecture unknown")
         else:
             (result.matched if arch in archs else result.failed).append(f"CPU {arch}")
+            if arch in archs:
+                result.found.append(Text(f"CPU {arch}", f"CPU {arch}"))
 
     if result.failed:
         result.state = DOES_NOT_APPLY

@@ -60,6 +60,15 @@ class Finding:
         observed: the value found, as text (``"570.124.06"``), or None.
         expected: the value the release record or NVIDIA's rules want, or None.
         links: URLs: the site page for the release/rule and the upstream component or issue.
+        brief: the message as the text report shows it, when ``message`` lists more than a reader
+            scans on one line (eight items and "... and N more"); None: the text report shows
+            ``message``.  The JSON report always carries the full ``message``.
+        observed_text: ``observed`` in both languages, when it is a word rather than a value
+            (``unset``, ``not installed``); None: ``observed`` is shown as it is.  The JSON
+            report keeps ``observed`` (English) as the machine-readable value.
+        expected_text: the same for ``expected``.
+
+    ``brief``, ``observed_text`` and ``expected_text`` were added later (optional, default None).
     """
 
     rule: str
@@ -70,6 +79,17 @@ class Finding:
     observed: Optional[str] = None
     expected: Optional[str] = None
     links: list[str] = field(default_factory=list)
+    brief: Optional[Text] = None
+    observed_text: Optional[Text] = None
+    expected_text: Optional[Text] = None
+
+    def shown_observed(self, lang: str) -> Optional[str]:
+        """``observed`` as a report in ``lang`` shows it."""
+        return self.observed_text.get(lang) if self.observed_text is not None else self.observed
+
+    def shown_expected(self, lang: str) -> Optional[str]:
+        """``expected`` as a report in ``lang`` shows it."""
+        return self.expected_text.get(lang) if self.expected_text is not None else self.expected
 
     def to_json(self, lang: str) -> dict[str, Any]:
         """The finding as in the ``--format json`` report (texts in ``lang``, both kept under ``i18n``)."""

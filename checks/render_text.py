@@ -93,12 +93,14 @@ def render_text(
             label = SEVERITY_LABELS[finding.severity].get(lang)
             label = label.ljust(5) if not zh else label
             detail = []
-            if finding.observed is not None:
-                detail.append(f"{'实际' if zh else 'observed'} {finding.observed}")
-            if finding.expected is not None:
-                detail.append(f"{'期望' if zh else 'expected'} {finding.expected}")
+            observed, expected = finding.shown_observed(lang), finding.shown_expected(lang)
+            if observed is not None:
+                detail.append(f"{'实际' if zh else 'observed'} {observed}")
+            if expected is not None:
+                detail.append(f"{'期望' if zh else 'expected'} {expected}")
             suffix = f" [{'; '.join(detail)}]" if detail else ""
-            text = shown(f"{finding.rule.ljust(width)}  {finding.message.get(lang)}{suffix}")
+            message = (finding.brief or finding.message).get(lang)
+            text = shown(f"{finding.rule.ljust(width)}  {message}{suffix}")
             lines.append(f"  {paint(_COLOURS[finding.severity], label)}  {text}")
             if finding.severity in (Severity.error, Severity.warning):
                 pad = " " * (4 + len(label) + width + 1)

@@ -22,8 +22,9 @@ AREA_TITLES = {
     "release": Text("Release", "发布版本"),
     "driver": Text("Driver", "驱动"),
     "cuda": Text("CUDA", "CUDA"),
-    "libraries": Text("Libraries", "库"),
-    "python": Text("Python packages", "Python 与软件包"),
+    # packages.* and libraries.* rules share the area "libraries" (as on the site's checker page)
+    "libraries": Text("Packages and libraries", "软件包与动态库"),
+    "python": Text("Python interpreter", "Python 解释器"),
     "environment": Text("Environment", "环境变量与网络"),
     "config": Text("Configuration", "配置"),
     "known-issues": Text("Known issues", "已知问题"),

@@ -11,7 +11,7 @@ from lingjun.checks.context import CheckContext
 from lingjun.checks.findings import Finding, Severity, Text
 from lingjun.checks.record_view import record_ref
 
-__all__ = ["make", "nvidia_url", "component_url", "NVIDIA_DOCS"]
+__all__ = ["make", "nvidia_url", "component_url", "listing", "NVIDIA_DOCS", "UNSET", "NOT_INSTALLED", "EMPTY", "BRIEF_ITEMS"]
 
 #: NVIDIA pages the driver rules cite when the bundle's reference data does not carry them
 NVIDIA_DOCS = {
@@ -69,11 +69,17 @@ def make(
     zh: str,
     *,
     remedy: Optional[tuple[str, str]] = None,
-    observed: Optional[str] = None,
-    expected: Optional[str] = None,
+    observed: "Optional[str | Text]" = None,
+    expected: "Optional[str | Text]" = None,
     links: Iterable[Optional[str]] = (),
+    brief: Optional[tuple[str, str]] = None,
 ) -> Finding:
-    """A finding with the rule's site page, the release page (when a record applies) and ``links``."""
+    """A finding with the rule's site page, the release page (when a record applies) and ``links``.
+
+    ``observed``/``expected`` are values as text, or a :class:`Text` when they are words a
+    reader should see in the report's language (``UNSET``, ``NOT_INSTALLED``); ``brief`` is the
+    (en, zh) message for the text report when ``en``/``zh`` list many items (see :func:`listing`).
+    """
     lang = ctx.options.lang
     urls: list[str] = []
     ref = ctx.release.ref or record_ref(ctx.record)
@@ -89,7 +95,34 @@ def make(
         area=area,
         message=Text(en, zh),
         remedy=Text(*remedy) if remedy else None,
-        observed=observed,
-        expected=expected,
+        observed=observed.en if isinstance(observed, Text) else observed,
+        expected=expected.en if isinstance(expected, Text) else expected,
         links=urls,
+        brief=Text(*brief) if brief else None,
+        observed_text=observed if isinstance(observed, Text) else None,
+        expected_text=expected if isinstance(expected, Text) else None,
     )
+
+
+#: words rules put in ``observed``/``expected``, in both languages
+UNSET = Text("unset", "未设置")
+NOT_INSTALLED = Text("not installed", "未安装")
+EMPTY = Text("empty", "空")
+
+#: how many items a text-report line lists before "... and N more"
+BRIEF_ITEMS = 8
+
+
+def listing(items: list[str], limit: int = BRIEF_ITEMS) -> tuple[str, str, str]:
+    """``(all, short_en, short_zh)``: the items comma-separated, and at most ``limit`` of them plus the rest counted.
+
+    >>> listing(["a", "b", "c"], 2)
+    ('a, b, c', 'a, b … and 1 more', 'a, b 等共 3 个')
+    >>> listing(["a"], 2)
+    ('a', 'a', 'a')
+    """
+    full = ", ".join(items)
+    if len(items) <= limit:
+        return full, full, full
+    head = ", ".join(items[:limit])
+    return full, f"{head} … and {len(items) - limit} more", f"{head} 等共 {len(items)} 个"

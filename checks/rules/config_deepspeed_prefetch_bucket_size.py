@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Iterator, Optional
 from packaging.version import Version
 
 from lingjun.checks.context import CheckContext
-from lingjun.checks.findings import Finding, Severity
+from lingjun.checks.findings import Finding, Severity, Text
 from lingjun.checks.record_view import usage_note
 from lingjun.checks.registry import rule
-from lingjun.checks.rules._finding import make
+from lingjun.checks.rules._finding import EMPTY, make
 from lingjun.checks.version_match import parse_version
 
 if TYPE_CHECKING:
@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 
 RULE = "config.deepspeed-prefetch-bucket-size"
 AREA = "config"
+#: what the usage note allows, as the report's "expected"
+_INT_EMPTY_OR_AUTO = Text("integer, empty or auto", "整数、留空或 auto")
+_EMPTY_OR_AUTO = Text("empty or auto", "留空或 auto")
 KEY = "zero_optimization.stage3_prefetch_bucket_size"
 DEEPSPEED_PYDANTIC_V2 = Version("0.15")
 TRANSFORMERS_INT_CAST = Version("4.45.0")
@@ -82,7 +85,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     links = [TRANSFORMERS_FIX, DEEPSPEED_ISSUE]
     if not present or value is None:
         yield make(ctx, RULE, AREA, Severity.ok, f"{KEY} is not set ({given}); DeepSpeed uses its default.",
-                   f"{given} 未设置 {KEY}，DeepSpeed 使用默认值。", observed="empty")
+                   f"{given} 未设置 {KEY}，DeepSpeed 使用默认值。", observed=EMPTY)
         return
     if value == "auto":
         if ds is not None and ds >= DEEPSPEED_PYDANTIC_V2 and tf is not None and tf < TRANSFORMERS_INT_CAST:
@@ -128,7 +131,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                    f"{KEY} is {value} ({given}), not a finite number (JSON numbers this large overflow); DeepSpeed needs an integer.",
                    f"{given} 中 {KEY} 为 {value}，不是有限数值（过大的 JSON 数字会溢出）；DeepSpeed 需要整数。",
                    remedy=("Leave it empty or set \"auto\".", "请留空或设为 \"auto\"。"), observed=str(value),
-                   expected="integer, empty or auto")
+                   expected=_INT_EMPTY_OR_AUTO)
         return
     elif isinstance(value, float) and not value.is_integer():
         yield make(
@@ -136,7 +139,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             f"{KEY} is {value} ({given}), a number with a fractional part; DeepSpeed >= {DEEPSPEED_PYDANTIC_V2} refuses it.",
             f"{given} 中 {KEY} 为带小数的 {value}，DeepSpeed >= {DEEPSPEED_PYDANTIC_V2} 会拒绝。",
             remedy=(f"Use an integer ({int(value)}), or leave it empty / \"auto\".", f"请改为整数（{int(value)}），或留空 / 设为 \"auto\"。"),
-            observed=str(value), expected="integer, empty or auto", links=links,
+            observed=str(value), expected=_INT_EMPTY_OR_AUTO, links=links,
         )
         return
     if (int(value) if isinstance(value, str) else value) < 0:
@@ -151,7 +154,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             ctx, RULE, AREA, Severity.warning,
             f"{KEY} is set to {value} ({given}); this release asks to leave it empty or \"auto\": \"{text.get('en', '')}\"",
             f"{given} 中 {KEY} 设为 {value}；该发布要求留空或设为 \"auto\"：“{text.get('zh', '')}”",
-            remedy=("Remove the key or set it to \"auto\".", "请删除该项或设为 \"auto\"。"), observed=str(value), expected="empty or auto",
+            remedy=("Remove the key or set it to \"auto\".", "请删除该项或设为 \"auto\"。"), observed=str(value), expected=_EMPTY_OR_AUTO,
         )
         return
     yield make(ctx, RULE, AREA, Severity.ok, f"{KEY} is the integer {value} ({given}).", f"{given} 中 {KEY} 为整数 {value}。",

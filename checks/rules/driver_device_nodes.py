@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.checks.context import CheckContext
-from lingjun.checks.findings import Finding, Severity
+from lingjun.checks.findings import Finding, Severity, Text
 from lingjun.checks.record_view import is_ppu
 from lingjun.checks.registry import rule
 from lingjun.checks.rules._finding import make, nvidia_url
@@ -53,7 +53,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                     "`nvidia-ctk system create-dev-char-symlinks`, request the device nodes explicitly, or use the cgroupfs cgroup driver.",
                     "请重建容器。预防办法参照 NVIDIA 的说明：用 `nvidia-ctk system create-dev-char-symlinks` 创建 /dev/char 符号链接，"
                     "或显式申请设备节点，或改用 cgroupfs cgroup 驱动。"),
-            observed=what, links=[nvidia_url(ctx, "daemon-reload")],
+            observed=Text(what, what_zh), links=[nvidia_url(ctx, "daemon-reload")],
         )
         return
     if not nodes and facts.driver_version and _nodes_were_listed(facts):

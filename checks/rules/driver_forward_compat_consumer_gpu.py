@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.checks.context import CheckContext
-from lingjun.checks.findings import Finding, Severity
+from lingjun.checks.findings import Finding, Severity, Text
 from lingjun.checks.record_view import is_ppu
 from lingjun.checks.registry import rule
 from lingjun.checks.rules._finding import make, nvidia_url
@@ -43,8 +43,9 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                     "and upgrade the host driver to at least the image's minimum.",
                     "请把 compat 目录从 LD_LIBRARY_PATH 或 ld.so.conf.d 中移除，让进程使用宿主机驱动自带的 libcuda，"
                     "并把宿主机驱动升级到镜像要求的最低版本以上。"),
-            observed=f"libcuda {lib.file_version or '?'} from {where}; GPU {gpu_names}",
-            expected="host libcuda (no cuda-compat) on consumer GPUs",
+            observed=Text(f"libcuda {lib.file_version or '?'} from {where}; GPU {gpu_names}",
+                          f"libcuda {lib.file_version or '?'}（{where}）；GPU {gpu_names}"),
+            expected=Text("host libcuda (no cuda-compat) on consumer GPUs", "消费级 GPU 上使用宿主机 libcuda（不用 cuda-compat）"),
             links=[nvidia_url(ctx, "forward")],
         )
         return

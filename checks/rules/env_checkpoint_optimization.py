@@ -8,7 +8,7 @@ from lingjun.checks.context import CheckContext
 from lingjun.checks.findings import Finding, Severity
 from lingjun.checks.record_view import mentions, usage_note
 from lingjun.checks.registry import rule
-from lingjun.checks.rules._finding import make
+from lingjun.checks.rules._finding import UNSET, make
 
 RULE = "env.checkpoint-optimization"
 AREA = "environment"
@@ -26,7 +26,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             yield make(ctx, RULE, AREA, Severity.info,
                        f"{VAR} is unset: the image's recomputation memory optimisation is off.",
                        f"未设置 {VAR}：镜像的重计算显存优化未开启。",
-                       remedy=(f"export {VAR}=true to enable it.", f"如需开启，请执行 export {VAR}=true。"), observed="unset",
+                       remedy=(f"export {VAR}=true to enable it.", f"如需开启，请执行 export {VAR}=true。"), observed=UNSET,
                        expected="true")
         return
     if value == "true":

@@ -6,13 +6,18 @@ from typing import Iterator
 
 from lingjun.checks import nccl_ifname
 from lingjun.checks.context import CheckContext
-from lingjun.checks.findings import Finding, Severity
+from lingjun.checks.findings import Finding, Severity, Text
 from lingjun.checks.registry import rule
-from lingjun.checks.rules._finding import make
+from lingjun.checks.rules._finding import UNSET, make
 
 RULE = "env.nccl-socket-ifname"
 AREA = "environment"
 NCCL_ENV_DOC = "https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html"
+
+
+def _one_of(names: list[str]) -> Text:
+    """The report's "expected" for a variable that must name existing interfaces."""
+    return Text(f"one of {', '.join(names)}", f"{', '.join(names)} 之一")
 
 
 def _describe(ctx: CheckContext) -> str:
@@ -43,7 +48,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                    f"NCCL_SOCKET_IFNAME is unset: NCCL prefers ib* interfaces, then any interface except docker* and lo "
                    f"(here: {', '.join(chosen) or 'none'}).",
                    f"未设置 NCCL_SOCKET_IFNAME：NCCL 优先选 ib* 网卡，其次是除 docker* 和 lo 以外的网卡（此处为：{', '.join(chosen) or '无'}）。",
-                   observed="unset", links=[NCCL_ENV_DOC])
+                   observed=UNSET, links=[NCCL_ENV_DOC])
     else:
         pattern = nccl_ifname.parse(value)
         matched = nccl_ifname.resolve(pattern, names)
@@ -60,7 +65,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                 remedy=("Set NCCL_SOCKET_IFNAME to the interface that carries the inter-node route (a plain name is a prefix match; "
                         "'=name' is an exact match; '^a,b' excludes).",
                         "请把 NCCL_SOCKET_IFNAME 设为承载节点间路由的网卡（直接写名称为前缀匹配；'=名称' 为精确匹配；'^a,b' 为排除）。"),
-                observed=value, expected=", ".join(names), links=[NCCL_ENV_DOC],
+                observed=value, expected=_one_of(names), links=[NCCL_ENV_DOC],
             )
         else:
             with_ip = {i.name for i in ctx.facts.network if i.carries_address()}
@@ -93,7 +98,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                 f"Available: {available}.",
                 f"GLOO_SOCKET_IFNAME={gloo} 中的网卡不存在：{', '.join(missing)}（Gloo 需要精确的网卡名）。现有网卡：{available}。",
                 remedy=("Set GLOO_SOCKET_IFNAME to existing interface names.", "请把 GLOO_SOCKET_IFNAME 设为实际存在的网卡名。"),
-                observed=gloo, expected=", ".join(names),
+                observed=gloo, expected=_one_of(names),
             )
         else:
             yield make(ctx, RULE, AREA, Severity.ok, f"GLOO_SOCKET_IFNAME={gloo} names existing interfaces.",

@@ -8,7 +8,7 @@ from lingjun.checks.context import CheckContext
 from lingjun.checks.findings import Finding, Severity
 from lingjun.checks.record_view import usage_note
 from lingjun.checks.registry import rule
-from lingjun.checks.rules._finding import make
+from lingjun.checks.rules._finding import UNSET, make
 
 RULE = "env.nccl-socket-ifname-pod-size"
 AREA = "environment"
@@ -70,12 +70,12 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                   f"本容器中没有 {expected}；设置 NCCL_SOCKET_IFNAME={expected} 之前请先检查 Pod 的网络配置。")
     else:
         remedy = (f"export NCCL_SOCKET_IFNAME={expected}", f"export NCCL_SOCKET_IFNAME={expected}")
-    shown = value if value is not None else "unset"
+    shown = value if value is not None else UNSET
     yield make(
         ctx, RULE, AREA, Severity.warning,
-        f"NCCL_SOCKET_IFNAME is {shown}, but with {count} GPU(s) per pod ({src_en}) the release asks for {expected}{missing_en}. "
+        f"NCCL_SOCKET_IFNAME is {value if value is not None else 'unset'}, but with {count} GPU(s) per pod ({src_en}) the release asks for {expected}{missing_en}. "
         f"Release note: \"{text.get('en', '')}\"",
-        f"NCCL_SOCKET_IFNAME 当前为 {shown if value is not None else '未设置'}，而每 Pod {count} 卡（{src_zh}）时发布说明要求设为 {expected}{missing_zh}。"
+        f"NCCL_SOCKET_IFNAME 当前为 {value if value is not None else '未设置'}，而每 Pod {count} 卡（{src_zh}）时发布说明要求设为 {expected}{missing_zh}。"
         f"发布说明：“{text.get('zh', '')}”",
         remedy=remedy,
         observed=shown, expected=expected,

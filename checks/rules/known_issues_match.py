@@ -6,7 +6,7 @@ from typing import Iterator
 
 from lingjun.checks.conditions import APPLIES, DOES_NOT_APPLY, evaluate
 from lingjun.checks.context import CheckContext
-from lingjun.checks.findings import Finding, Severity
+from lingjun.checks.findings import Finding, Severity, Text
 from lingjun.checks.record_view import record_ref
 from lingjun.checks.registry import rule
 from lingjun.checks.rules._finding import make
@@ -60,7 +60,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                 f"Known issue {issue.get('id')}: {title.get('en', '')} (matches: {'; '.join(result.matched)}).",
                 f"已知问题 {issue.get('id')}：{title.get('zh', '')}（匹配条件：{'; '.join(result.matched)}）。",
                 remedy=(workaround.get("en", ""), workaround.get("zh", "")) if workaround else None,
-                observed="; ".join(result.matched), links=[anchor] + links,
+                observed=Text("; ".join(t.en for t in result.found), "; ".join(t.zh for t in result.found)) if result.found else None,
+                links=[anchor] + links,
             )
         else:
             yield make(

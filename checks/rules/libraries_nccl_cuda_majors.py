@@ -6,7 +6,7 @@ import re
 from typing import Iterator
 
 from lingjun.checks.context import CheckContext
-from lingjun.checks.findings import Finding, Severity
+from lingjun.checks.findings import Finding, Severity, Text
 from lingjun.checks.registry import rule
 from lingjun.checks.rules._finding import make
 
@@ -49,5 +49,5 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         f"torch 可能加载到不匹配的 NCCL（“undefined symbol: ncclCommResume”）。",
         remedy=(f"Keep only {keep}: uninstall the others, then reinstall {keep} so its library file is restored.",
                 f"只保留 {keep_zh}：卸载其余的，再重新安装 {keep_zh} 以恢复其库文件。"),
-        observed=listed, expected=keep, links=[TORCH_ISSUE],
+        observed=listed, expected=Text(f"{keep} only", f"仅 {keep}") if torch_cuda else None, links=[TORCH_ISSUE],
     )

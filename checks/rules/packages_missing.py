@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.checks.context import CheckContext
-from lingjun.checks.findings import Finding, Severity
+from lingjun.checks.findings import Finding, Severity, Text
 from lingjun.checks.registry import rule
-from lingjun.checks.rules._finding import component_url, make
+from lingjun.checks.rules._finding import NOT_INSTALLED, component_url, listing, make
 from lingjun.checks.rules._packages import packages_probed, record_packages
 
 RULE = "packages.missing"
@@ -30,14 +30,21 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         else:
             present += 1
     if missing:
-        listed = ", ".join(f"{p.catalog.get('name', p.id)} {p.published}" for p in missing)
+        names = [f"{p.catalog.get('name', p.id)} {p.published}" for p in missing]
+        full, short_en, short_zh = listing(names)
+        count = len(missing)
+        lead_en = (f"{count} packages of the release are not installed" if count > 1
+                   else "1 package of the release is not installed") + " for this interpreter: "
+        lead_zh = f"该发布中有 {count} 个 Python 包在当前解释器中未安装："
         yield make(
             ctx, RULE, AREA, Severity.warning,
-            f"{len(missing)} package(s) of the release are not installed for this interpreter: {listed}.",
-            f"该发布中有 {len(missing)} 个 Python 包在当前解释器中未安装：{listed}。",
+            f"{lead_en}{full}.", f"{lead_zh}{full}。",
+            brief=(f"{lead_en}{short_en}.", f"{lead_zh}{short_zh}。"),
             remedy=("Use the image's own Python, and do not uninstall packages the image ships.",
                     "请使用镜像自带的 Python，不要卸载镜像自带的包。"),
-            observed=", ".join(p.id for p in missing), expected=listed,
+            # observed is what was found; the record's versions only when they fit (they are in the message)
+            observed=NOT_INSTALLED if count == 1 else Text(f"{count} not installed", f"{count} 个未安装"),
+            expected=full if count <= 2 else None,
             links=[component_url(ctx, p.id, p.published) for p in missing[:3]],
         )
     if present:
