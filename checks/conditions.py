@@ -42,6 +42,17 @@ class ConditionResult:
     failed: list[str] = field(default_factory=list)
     unknown: list[str] = field(default_factory=list)
     found: list[Text] = field(default_factory=list)
+    #: Chinese for the descriptions in matched/failed/unknown (added later; :meth:`zh_of` falls back to the English)
+    zh: dict[str, str] = field(default_factory=dict)
+
+    def note(self, bucket: list[str], en: str, zh: str) -> None:
+        """Append ``en`` to ``bucket`` (one of the three lists) and remember its Chinese."""
+        bucket.append(en)
+        self.zh[en] = zh
+
+    def zh_of(self, descriptions: list[str]) -> list[str]:
+        """``descriptions`` in Chinese."""
+        return [self.zh.get(d, d) for d in descriptions]
 
 
 def _norm(text: str) -> str:
@@ -58,7 +69,7 @@ def evaluate(
     """Evaluate ``condition``; ``component(id)`` returns the catalog entry for an id (or None)."""
     result = ConditionResult(MAY_APPLY)
     if not isinstance(condition, dict) or not any(condition.get(k) for k in ("components", "gpu_models", "served_models", "env", "architectures")):
-        result.unknown.append("no machine-readable condition")
+        result.note(result.unknown, "no machine-readable condition", "没有机器可读的条件")
         return result
 
     for cid, spec_text in (condition.get("components") or {}).items():
@@ -68,49 +79,51 @@ def evaluate(
         try:
             spec = SpecifierSet(str(spec_text))
         except InvalidSpecifier:
-            result.unknown.append(f"{label} (unreadable specifier)")
+            result.note(result.unknown, f"{label} (unreadable specifier)", f"{label}（版本范围无法解析）")
             continue
         entry = component(cid)
         if entry is None:
-            result.unknown.append(f"{label} (not in the component catalog)")
+            result.note(result.unknown, f"{label} (not in the component catalog)", f"{label}（不在组件目录中）")
             continue
         inst = installed_component(entry, facts)
         if not inst.probed:
-            result.unknown.append(f"{label} (not probed)")
+            result.note(result.unknown, f"{label} (not probed)", f"{label}（未探测）")
         elif inst.version is None:
             if (entry.get("probe") or {}).get("kind") == "pypi":
-                result.failed.append(f"{cid} not installed")
+                result.note(result.failed, f"{cid} not installed", f"{cid} 未安装")
             else:
-                result.unknown.append(f"{label} (version unknown)")
+                result.note(result.unknown, f"{label} (version unknown)", f"{label}（版本未知）")
         else:
             version = parse_version(inst.version)
             if version is None:
-                result.unknown.append(f"{label} (installed {inst.version} unreadable)")
+                result.note(result.unknown, f"{label} (installed {inst.version} unreadable)", f"{label}（已安装的 {inst.version} 无法解析）")
             elif spec.contains(version, prereleases=True):
-                result.matched.append(f"{cid} {inst.version} {spec_text}")
+                result.note(result.matched, f"{cid} {inst.version} {spec_text}", f"{cid} {inst.version} 符合 {spec_text}")
                 result.found.append(Text(f"{cid} {inst.version}", f"{cid} {inst.version}"))
             else:
-                result.failed.append(f"{cid} {inst.version} not {spec_text}")
+                result.note(result.failed, f"{cid} {inst.version} not {spec_text}", f"{cid} {inst.version} 不符合 {spec_text}")
 
     models = [m for m in condition.get("gpu_models") or [] if isinstance(m, str)]
     if models:
         names = [g.name for g in facts.gpus if g.name]
         if not names:
-            result.unknown.append("GPU model (no GPU visible)")
+            result.note(result.unknown, "GPU model (no GPU visible)", "GPU 型号（看不到 GPU）")
         else:
             hit = next((n for n in names for m in models if m.lower() in n.lower()), None)
-            (result.matched if hit else result.failed).append(f"GPU {hit or names[0]} vs {', '.join(models)}")
+            result.note(result.matched if hit else result.failed, f"GPU {hit or names[0]} vs {', '.join(models)}",
+                        f"GPU {hit or names[0]} 对照 {', '.join(models)}")
             if hit:
                 result.found.append(Text(f"GPU {hit}", f"GPU {hit}"))
 
     served = [m for m in condition.get("served_models") or [] if isinstance(m, str)]
     if served:
         if not served_model:
-            result.unknown.append(f"served model ({', '.join(served)}) not given")
+            result.note(result.unknown, f"served model ({', '.join(served)}) not given", f"未指定所服务的模型（{', '.join(served)}，可用 --model）")
         else:
             mine = _norm(served_model)
             hit = any(_norm(m) and (_norm(m) in mine or mine in _norm(m)) for m in served)
-            (result.matched if hit else result.failed).append(f"model {served_model} vs {', '.join(served)}")
+            result.note(result.matched if hit else result.failed, f"model {served_model} vs {', '.join(served)}",
+                        f"模型 {served_model} 对照 {', '.join(served)}")
             if hit:
                 result.found.append(Text(f"model {served_model}", f"模型 {served_model}"))
 
@@ -128,6 +141,7 @@ def evaluate(
         elif clause.get("unset") is not None:
             ok = (value is None) == bool(clause["unset"])
             text = f"{name} {'unset' if clause['unset'] else 'set'}"
+            result.zh[text] = f"{name} {'未设置' if clause['unset'] else '已设置'}"
         else:
             continue
         (result.matched if ok else result.failed).append(text)
@@ -138,7 +152,7 @@ def evaluate(
     if archs:
         arch = cpu_arch(facts.host.machine)
         if arch is None:
-            result.unknown.append("CPU architecture unknown")
+            result.note(result.unknown, "CPU architecture unknown", "CPU 架构未知")
         else:
             (result.matched if arch in archs else result.failed).append(f"CPU {arch}")
             if arch in archs:

@@ -11,11 +11,12 @@ import re
 from typing import Callable, Optional
 
 from lingjun.checks.context import CheckContext
+from lingjun.checks.findings import Text
 from lingjun.checks.native_version import Triple
 from lingjun.checks.record_view import record_components
 from lingjun.checks.requirement_name import leading_name
 
-__all__ = ["expected_version"]
+__all__ = ["expected_version", "source_zh", "resolved_text"]
 
 
 def _torch_pin(ctx: CheckContext, wheel_prefix: str) -> Optional[str]:
@@ -36,6 +37,22 @@ def _torch_pin(ctx: CheckContext, wheel_prefix: str) -> Optional[str]:
                 if spec.operator in ("==", "==="):
                     return spec.version
     return None
+
+
+#: the sources :func:`expected_version` names, in Chinese
+_SOURCE_ZH = {"torch build": "torch 构建信息", "torch's Requires-Dist": "torch 的 Requires-Dist", "release record": "发布记录"}
+
+
+def source_zh(source: str) -> str:
+    """A source label of :func:`expected_version` in Chinese (unknown labels unchanged)."""
+    return _SOURCE_ZH.get(source, source)
+
+
+def resolved_text(version: str, path: str, via: "Optional[str]") -> Text:
+    """The report's "observed" for a library the loader resolves: version, path and how it was found."""
+    if via:
+        return Text(f"{version} ({path} via {via})", f"{version}（{path}，经由 {via}）")
+    return Text(f"{version} ({path})", f"{version}（{path}）")
 
 
 def expected_version(ctx: CheckContext, kind: str, parse: Callable[[object], Optional[Triple]]) -> tuple[Optional[Triple], str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.checks.context import CheckContext
-from lingjun.checks.findings import Finding, Severity
+from lingjun.checks.findings import Finding, Severity, Text
 from lingjun.checks.record_view import is_ppu
 from lingjun.checks.registry import rule
 from lingjun.checks.rules._finding import make, nvidia_url
@@ -42,13 +42,18 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         return
     driver = kernel_driver(ctx.facts)
     if driver is None:
-        yield make(ctx, RULE, AREA, Severity.info, f"Kernel driver version unreadable ({ctx.facts.driver_version!r}).",
-                   f"无法解析内核驱动版本（{ctx.facts.driver_version!r}）。")
+        raw = ctx.facts.driver_version
+        if raw is None:  # the driver shows itself by other signs (GPUs, NVML errors) but no version was read
+            yield make(ctx, RULE, AREA, Severity.info, "The kernel driver version is unknown; the image's CUDA was not compared with it.",
+                       "未能读取内核驱动版本，未将镜像的 CUDA 与之比较。")
+        else:
+            yield make(ctx, RULE, AREA, Severity.info, f"Kernel driver version unreadable ({raw!r}).",
+                       f"无法解析内核驱动版本（{raw!r}）。", observed=raw)
         return
     d = decide(cuda, driver, ctx.data.cuda_drivers, gpus=ctx.facts.gpus, record=ctx.record,
                compat_present=compat_present(ctx.facts),
                compat_in_use=ctx.facts.libcuda.is_forward_compat)
-    observed = f"CUDA {cuda} ({cuda_from}) on driver {driver}"
+    observed = Text(f"CUDA {cuda} ({cuda_from}) on driver {driver}", f"驱动 {driver} 上的 CUDA {cuda}（{_where_zh(cuda_from)}）")
     expected = f">= {d.required}" if d.required else None
     if d.mode == "native":
         yield make(ctx, RULE, AREA, Severity.ok, f"Driver {driver} supports CUDA {cuda} natively.",

@@ -36,10 +36,16 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         return
     driver = kernel_driver(ctx.facts)
     if driver is None:
-        yield make(ctx, RULE, AREA, Severity.info,
-                   f"Kernel driver version unreadable ({ctx.facts.driver_version!r}); cannot compare with the minimum {minimum}.",
-                   f"无法解析内核驱动版本（{ctx.facts.driver_version!r}），无法与最低要求 {minimum} 比较。",
-                   expected=f">= {minimum}")
+        raw = ctx.facts.driver_version
+        if raw is None:  # the driver shows itself by other signs (GPUs, NVML errors) but no version was read
+            yield make(ctx, RULE, AREA, Severity.info,
+                       f"The kernel driver version is unknown; it was not compared with the minimum {minimum}.",
+                       f"未能读取内核驱动版本，未与最低要求 {minimum} 比较。", expected=f">= {minimum}")
+        else:
+            yield make(ctx, RULE, AREA, Severity.info,
+                       f"Kernel driver version unreadable ({raw!r}); cannot compare with the minimum {minimum}.",
+                       f"无法解析内核驱动版本（{raw!r}），无法与最低要求 {minimum} 比较。",
+                       observed=raw, expected=f">= {minimum}")
         return
     stated = req.get("stated_as") or f">= {minimum}"
     if driver.satisfies_minimum(minimum):

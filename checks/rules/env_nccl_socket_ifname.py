@@ -20,13 +20,15 @@ def _one_of(names: list[str]) -> Text:
     return Text(f"one of {', '.join(names)}", f"{', '.join(names)} 之一")
 
 
-def _describe(ctx: CheckContext) -> str:
+def _describe(ctx: CheckContext, lang: str = "en") -> str:
+    """The interfaces as ``name (addresses; operstate)``, words in ``lang``."""
+    zh = lang == "zh"
     parts = []
     for iface in ctx.facts.network:
         # a snapshot without --include-ids says only whether there is an address
-        addr = ", ".join(iface.ipv4) or ("IPv4" if iface.carries_ipv4() else "no IPv4")
+        addr = ", ".join(iface.ipv4) or ("IPv4" if iface.carries_ipv4() else ("无 IPv4" if zh else "no IPv4"))
         parts.append(f"{iface.name} ({addr}; {iface.operstate or '?'})")
-    return "; ".join(parts) or "none found"
+    return "; ".join(parts) or ("无" if zh else "none found")
 
 
 @rule(RULE, AREA, "Socket interface names resolve", "通信网卡名可以匹配到网卡")
@@ -40,7 +42,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             yield make(ctx, RULE, AREA, Severity.skipped, "Network interfaces were not probed; the interface variables were not resolved.",
                        "未探测网卡列表，无法解析网卡相关环境变量。")
         return
-    available = _describe(ctx)
+    available, available_zh = _describe(ctx), _describe(ctx, "zh")
     value = env.get("NCCL_SOCKET_IFNAME")
     if value is None:
         chosen = nccl_ifname.default_candidates(names)
@@ -61,7 +63,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                 ctx, RULE, AREA, Severity.error,
                 f"NCCL_SOCKET_IFNAME={value} matches no interface, so NCCL has no bootstrap interface and fails at communicator "
                 f"creation. Available: {available}.{hint_en}",
-                f"NCCL_SOCKET_IFNAME={value} 匹配不到任何网卡，NCCL 没有可用的引导网卡，创建通信器时会失败。现有网卡：{available}。{hint_zh}",
+                f"NCCL_SOCKET_IFNAME={value} 匹配不到任何网卡，NCCL 没有可用的引导网卡，创建通信器时会失败。现有网卡：{available_zh}。{hint_zh}",
                 remedy=("Set NCCL_SOCKET_IFNAME to the interface that carries the inter-node route (a plain name is a prefix match; "
                         "'=name' is an exact match; '^a,b' excludes).",
                         "请把 NCCL_SOCKET_IFNAME 设为承载节点间路由的网卡（直接写名称为前缀匹配；'=名称' 为精确匹配；'^a,b' 为排除）。"),
@@ -74,7 +76,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                 yield make(
                     ctx, RULE, AREA, Severity.warning,
                     f"NCCL_SOCKET_IFNAME={value} matches {', '.join(matched)}, but none of them has an IP address. Available: {available}.",
-                    f"NCCL_SOCKET_IFNAME={value} 匹配到 {', '.join(matched)}，但它们都没有 IP 地址。现有网卡：{available}。",
+                    f"NCCL_SOCKET_IFNAME={value} 匹配到 {', '.join(matched)}，但它们都没有 IP 地址。现有网卡：{available_zh}。",
                     remedy=("Point NCCL_SOCKET_IFNAME at an interface with an address on the inter-node network.",
                             "请让 NCCL_SOCKET_IFNAME 指向在节点间网络上有地址的网卡。"),
                     observed=value, links=[NCCL_ENV_DOC],
@@ -96,7 +98,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                 ctx, RULE, AREA, Severity.error,
                 f"GLOO_SOCKET_IFNAME={gloo} names interface(s) that do not exist: {', '.join(missing)} (Gloo wants exact names). "
                 f"Available: {available}.",
-                f"GLOO_SOCKET_IFNAME={gloo} 中的网卡不存在：{', '.join(missing)}（Gloo 需要精确的网卡名）。现有网卡：{available}。",
+                f"GLOO_SOCKET_IFNAME={gloo} 中的网卡不存在：{', '.join(missing)}（Gloo 需要精确的网卡名）。现有网卡：{available_zh}。",
                 remedy=("Set GLOO_SOCKET_IFNAME to existing interface names.", "请把 GLOO_SOCKET_IFNAME 设为实际存在的网卡名。"),
                 observed=gloo, expected=_one_of(names),
             )

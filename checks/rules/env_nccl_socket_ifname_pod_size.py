@@ -75,7 +75,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         ctx, RULE, AREA, Severity.warning,
         f"NCCL_SOCKET_IFNAME is {value if value is not None else 'unset'}, but with {count} GPU(s) per pod ({src_en}) the release asks for {expected}{missing_en}. "
         f"Release note: \"{text.get('en', '')}\"",
-        f"NCCL_SOCKET_IFNAME 当前为 {value if value is not None else '未设置'}，而每 Pod {count} 卡（{src_zh}）时发布说明要求设为 {expected}{missing_zh}。"
+        f"NCCL_SOCKET_IFNAME {'当前为 ' + value if value is not None else '未设置'}，而每 Pod {count} 卡（{src_zh}）时发布说明要求设为 {expected}{missing_zh}。"
         f"发布说明：“{text.get('zh', '')}”",
         remedy=remedy,
         observed=shown, expected=expected,

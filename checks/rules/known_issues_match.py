@@ -58,7 +58,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             yield make(
                 ctx, RULE, AREA, _SEVERITY.get(issue.get("severity"), Severity.warning),
                 f"Known issue {issue.get('id')}: {title.get('en', '')} (matches: {'; '.join(result.matched)}).",
-                f"已知问题 {issue.get('id')}：{title.get('zh', '')}（匹配条件：{'; '.join(result.matched)}）。",
+                f"已知问题 {issue.get('id')}：{title.get('zh', '')}（匹配条件：{'；'.join(result.zh_of(result.matched))}）。",
                 remedy=(workaround.get("en", ""), workaround.get("zh", "")) if workaround else None,
                 observed=Text("; ".join(t.en for t in result.found), "; ".join(t.zh for t in result.found)) if result.found else None,
                 links=[anchor] + links,
@@ -68,8 +68,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                 ctx, RULE, AREA, Severity.info,
                 f"Known issue {issue.get('id')} may apply: {title.get('en', '')} (cannot tell: {'; '.join(result.unknown)}"
                 + (f"; matches: {'; '.join(result.matched)}" if result.matched else "") + ").",
-                f"已知问题 {issue.get('id')} 可能适用：{title.get('zh', '')}（无法判断：{'; '.join(result.unknown)}"
-                + (f"；已匹配：{'; '.join(result.matched)}" if result.matched else "") + "）。",
+                f"已知问题 {issue.get('id')} 可能适用：{title.get('zh', '')}（无法判断：{'；'.join(result.zh_of(result.unknown))}"
+                + (f"；已匹配：{'；'.join(result.zh_of(result.matched))}" if result.matched else "") + "）。",
                 remedy=(workaround.get("en", ""), workaround.get("zh", "")) if workaround else None,
                 links=[anchor] + links,
             )

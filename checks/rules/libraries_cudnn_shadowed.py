@@ -9,7 +9,7 @@ from lingjun.checks.findings import Finding, Severity
 from lingjun.checks.native_version import parse_cudnn, triple_text
 from lingjun.checks.registry import rule
 from lingjun.checks.rules._finding import make
-from lingjun.checks.rules._native import expected_version
+from lingjun.checks.rules._native import expected_version, resolved_text, source_zh
 
 RULE = "libraries.cudnn-shadowed"
 AREA = "libraries"
@@ -30,18 +30,18 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             yield make(ctx, RULE, AREA, Severity.info, f"cuDNN version {resolved.version!r} at {resolved.path} is unreadable.",
                        f"{resolved.path} 的 cuDNN 版本 {resolved.version!r} 无法解析。", observed=resolved.version)
         return
-    via = f" via {resolved.via}" if resolved.via else ""
-    observed = f"{triple_text(found)} ({resolved.path}{via})"
+    observed = resolved_text(triple_text(found), resolved.path, resolved.via)
+    source_cn = source_zh(source)
     if found == expected:
         yield make(ctx, RULE, AREA, Severity.ok, f"The loader resolves cuDNN {triple_text(found)}, as expected ({source}).",
-                   f"加载器解析到的 cuDNN 为 {triple_text(found)}，与预期一致（{source}）。", observed=observed,
+                   f"加载器解析到的 cuDNN 为 {triple_text(found)}，与预期一致（{source_cn}）。", observed=observed,
                    expected=triple_text(expected))
         return
     if found[0] == expected[0] and found[1] >= expected[1]:
         yield make(ctx, RULE, AREA, Severity.info,
                    f"The loader resolves cuDNN {triple_text(found)}, newer than the {triple_text(expected)} expected ({source}); "
                    f"torch accepts a newer minor version of the same major.",
-                   f"加载器解析到的 cuDNN {triple_text(found)} 比预期的 {triple_text(expected)}（{source}）新；torch 接受同一主版本的较新次版本。",
+                   f"加载器解析到的 cuDNN {triple_text(found)} 比预期的 {triple_text(expected)}（{source_cn}）新；torch 接受同一主版本的较新次版本。",
                    observed=observed, expected=triple_text(expected))
         return
     entry = f" from the LD_LIBRARY_PATH entry {resolved.path.rsplit('/', 1)[0]}" if resolved.via == "LD_LIBRARY_PATH" else ""
@@ -50,7 +50,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         ctx, RULE, AREA, Severity.error,
         f"torch expects cuDNN {triple_text(expected)} ({source}) but the loader resolves {triple_text(found)} ({resolved.path}){entry}; "
         f"torch refuses it: \"cuDNN version incompatibility: PyTorch was compiled against {expected} but found runtime version {found}\".",
-        f"torch 期望 cuDNN {triple_text(expected)}（{source}），但加载器解析到的是 {triple_text(found)}（{resolved.path}）{entry_zh}；"
+        f"torch 期望 cuDNN {triple_text(expected)}（{source_cn}），但加载器解析到的是 {triple_text(found)}（{resolved.path}）{entry_zh}；"
         f"torch 会拒绝加载并报 “cuDNN version incompatibility”。",
         remedy=("Remove the directory holding the other libcudnn from LD_LIBRARY_PATH (or from ld.so.conf.d), or install the cuDNN "
                 "torch expects.",

@@ -9,7 +9,7 @@ from lingjun.checks.findings import Finding, Severity
 from lingjun.checks.native_version import parse_nccl, triple_text
 from lingjun.checks.registry import rule
 from lingjun.checks.rules._finding import make
-from lingjun.checks.rules._native import expected_version
+from lingjun.checks.rules._native import expected_version, resolved_text, source_zh
 
 RULE = "libraries.nccl-shadowed"
 AREA = "libraries"
@@ -27,10 +27,11 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     if expected is None or found is None:
         return
     via = f" via {resolved.via}" if resolved.via else ""
-    observed = f"{triple_text(found)} ({resolved.path}{via})"
+    observed = resolved_text(triple_text(found), resolved.path, resolved.via)
+    source_cn = source_zh(source)
     if found >= expected:
         yield make(ctx, RULE, AREA, Severity.ok, f"The loader resolves NCCL {triple_text(found)} (needs {triple_text(expected)}, {source}).",
-                   f"加载器解析到 NCCL {triple_text(found)}（需要 {triple_text(expected)}，{source}）。", observed=observed,
+                   f"加载器解析到 NCCL {triple_text(found)}（需要 {triple_text(expected)}，{source_cn}）。", observed=observed,
                    expected=f">= {triple_text(expected)}")
         return
     yield make(
@@ -38,7 +39,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         f"torch needs NCCL {triple_text(expected)} ({source}) but the loader resolves the older {triple_text(found)} "
         f"({resolved.path}{via}); symbols added since are missing and `import torch` fails "
         f"(e.g. \"undefined symbol: ncclCommRegister\", added in NCCL 2.19).",
-        f"torch 需要 NCCL {triple_text(expected)}（{source}），而加载器解析到较旧的 {triple_text(found)}（{resolved.path}）；"
+        f"torch 需要 NCCL {triple_text(expected)}（{source_cn}），而加载器解析到较旧的 {triple_text(found)}（{resolved.path}）；"
         f"之后新增的符号缺失，`import torch` 会失败（例如 NCCL 2.19 新增的 “undefined symbol: ncclCommRegister”）。",
         remedy=("Remove the older libnccl from LD_LIBRARY_PATH / ld.so.conf.d, or reinstall the NCCL wheel torch pins "
                 f"(nvidia-nccl-cuXX=={triple_text(expected)}).",

@@ -7,7 +7,7 @@ from typing import Iterator, Optional
 
 from lingjun.checks.context import CheckContext
 from lingjun.checks.facts import Facts
-from lingjun.checks.findings import Finding, Severity
+from lingjun.checks.findings import Finding, Severity, Text
 from lingjun.checks.registry import rule
 from lingjun.checks.requirement_name import leading_name, normalise
 from lingjun.checks.rules._finding import component_url, make
@@ -112,7 +112,7 @@ def _te_meta_only(facts: Facts, image_version: Optional[str]) -> Optional[str]:
     """Version of a bare ``transformer-engine`` PyPI meta package installed without its core and framework packages.
 
     Only a distribution installed by an installer (pip, uv...) counts; the image's own build (its version equals the
-    release record's ``image_version``) never does.
+    release record's ``image_version``) never does.  "" when the meta package carries no version.
     """
     te = facts.distribution("transformer-engine")
     if te is None or not te.installer:
@@ -124,7 +124,7 @@ def _te_meta_only(facts: Facts, image_version: Optional[str]) -> Optional[str]:
         return None
     version = parse_version(te.version)
     from_source = bool(te.direct_url) or (version is not None and version.local is not None)
-    return None if from_source else (te.version or "(version unknown)")
+    return None if from_source else (te.version or "")
 
 
 @rule(RULE, AREA, "Compiled extensions match torch", "编译扩展与 torch 匹配")
@@ -214,7 +214,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             remedy=(f"Reinstall {name} built against the installed torch (pip install --no-build-isolation ...), "
                     f"or go back to the torch it was built with.",
                     f"请针对当前 torch 重新编译安装 {name}（pip install --no-build-isolation ...），或换回它编译时使用的 torch。"),
-            observed=f"{name} {ext_version} @ {ext_time}", expected=f"built after torch {torch_version}",
+            observed=f"{name} {ext_version} @ {ext_time}",
+            expected=Text(f"built after torch {torch_version}", f"在 torch {torch_version} 之后编译"),
         )
     te_pkg = next((p for p in packages if p.id == "transformer-engine"), None)
     te_meta = _te_meta_only(facts, te_pkg.published if te_pkg else None)
@@ -223,16 +224,16 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         failed = True
         yield make(
             ctx, RULE, AREA, Severity.error,
-            f"transformer-engine {te_meta} from PyPI is only a meta package: neither its core library (transformer-engine-cu12/cu13) "
+            f"transformer-engine {te_meta or '(version unknown)'} from PyPI is only a meta package: neither its core library (transformer-engine-cu12/cu13) "
             f"nor its PyTorch extension (transformer_engine_torch) is installed, so importing it fails with "
             f"\"Found empty transformer-engine meta package installed\".",
-            f"来自 PyPI 的 transformer-engine {te_meta} 只是一个元包：既没有安装核心库（transformer-engine-cu12/cu13），"
+            f"来自 PyPI 的 transformer-engine {te_meta or '（版本未知）'} 只是一个元包：既没有安装核心库（transformer-engine-cu12/cu13），"
             f"也没有安装 PyTorch 扩展（transformer_engine_torch），导入时会报 “Found empty transformer-engine meta package installed”。",
             remedy=("Use the image's Python, which carries a working Transformer Engine, or install it with its extension: "
                     "pip install --no-build-isolation 'transformer-engine[pytorch]'.",
                     "请使用镜像自带的 Python（其中的 Transformer Engine 可用），或连同扩展一起安装："
                     "pip install --no-build-isolation 'transformer-engine[pytorch]'。"),
-            observed=f"transformer-engine {te_meta}", links=[component_url(ctx, "transformer-engine", None)],
+            observed=Text(f"transformer-engine {te_meta or '(version unknown)'}", f"transformer-engine {te_meta or '（版本未知）'}"), links=[component_url(ctx, "transformer-engine", None)],
         )
     if checked and not failed:
         yield make(ctx, RULE, AREA, Severity.ok, "Compiled torch extensions match the installed torch.",
