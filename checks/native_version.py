@@ -18,14 +18,18 @@ Examples:
     (2, 19, 3)
     >>> parse_nccl("2.27.5.14")
     (2, 27, 5)
+
+A header (``cudnn_version.h``, ``nccl.h``) gives the parts as separate
+defines, or only the packed code: :func:`cudnn_from_defines`,
+:func:`nccl_from_defines`.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Optional, Tuple
+from typing import Callable, Mapping, Optional, Tuple
 
-__all__ = ["Triple", "parse_cudnn", "parse_nccl", "triple_text"]
+__all__ = ["Triple", "parse_cudnn", "parse_nccl", "triple_text", "cudnn_from_defines", "nccl_from_defines"]
 
 Triple = Tuple[int, int, int]
 
@@ -72,6 +76,39 @@ def parse_nccl(value: object) -> Optional[Triple]:
     if isinstance(value, str):
         return _dotted(value)
     return None
+
+
+def _from_defines(defines: Mapping[str, str], parts: Tuple[str, str, str], code: str,
+                  decode: Callable[[object], Optional[Triple]]) -> Optional[Triple]:
+    """The three ``parts`` defines as integers, else the packed ``code`` define decoded; None when neither reads."""
+    try:
+        return (int(defines[parts[0]]), int(defines[parts[1]]), int(defines[parts[2]]))
+    except (KeyError, ValueError):
+        pass
+    try:
+        return decode(int(defines[code]))
+    except (KeyError, ValueError):
+        return None
+
+
+def cudnn_from_defines(defines: Mapping[str, str]) -> Optional[Triple]:
+    """cuDNN version from a header's defines: ``CUDNN_MAJOR``/``CUDNN_MINOR``/``CUDNN_PATCHLEVEL``, else ``CUDNN_VERSION``.
+
+    >>> cudnn_from_defines({"CUDNN_MAJOR": "9", "CUDNN_MINOR": "10", "CUDNN_PATCHLEVEL": "2"}), cudnn_from_defines({"CUDNN_VERSION": "8905"})
+    ((9, 10, 2), (8, 9, 5))
+    """
+    return _from_defines(defines, ("CUDNN_MAJOR", "CUDNN_MINOR", "CUDNN_PATCHLEVEL"), "CUDNN_VERSION", parse_cudnn)
+
+
+def nccl_from_defines(defines: Mapping[str, str]) -> Optional[Triple]:
+    """NCCL version from ``nccl.h``'s defines: ``NCCL_MAJOR``/``NCCL_MINOR``/``NCCL_PATCH``, else ``NCCL_VERSION_CODE``.
+
+    ``NCCL_SUFFIX`` (``"+cuda12.9"``) is not part of the version.
+
+    >>> nccl_from_defines({"NCCL_VERSION_CODE": "21903"})
+    (2, 19, 3)
+    """
+    return _from_defines(defines, ("NCCL_MAJOR", "NCCL_MINOR", "NCCL_PATCH"), "NCCL_VERSION_CODE", parse_nccl)
 
 
 def triple_text(version: Triple) -> str:

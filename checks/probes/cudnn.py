@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from lingjun.checks.facts import ProbeRecord
+from lingjun.checks.native_version import cudnn_from_defines, parse_cudnn, triple_text
 from lingjun.checks.probes.base import ProbeEnv
 from lingjun.checks.probes.native import NativeSpec, parse_defines, probe_native
 
@@ -26,30 +27,19 @@ _HEADER_NAMES = ("cudnn_version.h", "cudnn_version_v9.h", "cudnn_version_v8.h", 
 def decode_cudnn_int(value: int) -> Optional[str]:
     """The dotted version for a packed cuDNN integer (both formulas, see the module docstring); None if not plausible.
 
+    The decoding is :func:`lingjun.checks.native_version.parse_cudnn`'s, which the rules use too.
+
     >>> decode_cudnn_int(91002), decode_cudnn_int(8905), decode_cudnn_int(7605)
     ('9.10.2', '8.9.5', '7.6.5')
     """
-    if value >= 90000:
-        major, rest = divmod(value, 10000)
-    elif value >= 1000:
-        major, rest = divmod(value, 1000)
-    else:
-        return None
-    minor, patch = divmod(rest, 100)
-    return f"{major}.{minor}.{patch}"
+    version = parse_cudnn(value)
+    return triple_text(version) if version else None
 
 
 def parse_cudnn_header(text: str) -> Optional[str]:
-    """``"9.10.2"`` from a cuDNN version header, or None."""
-    defines = parse_defines(text)
-    try:
-        return f"{int(defines['CUDNN_MAJOR'])}.{int(defines['CUDNN_MINOR'])}.{int(defines['CUDNN_PATCHLEVEL'])}"
-    except (KeyError, ValueError):
-        pass
-    try:
-        return decode_cudnn_int(int(defines["CUDNN_VERSION"]))
-    except (KeyError, ValueError):
-        return None
+    """``"9.10.2"`` from a cuDNN version header, or None (:func:`lingjun.checks.native_version.cudnn_from_defines`)."""
+    version = cudnn_from_defines(parse_defines(text))
+    return triple_text(version) if version else None
 
 
 SPEC = NativeSpec(

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from lingjun.checks.facts import ProbeRecord
+from lingjun.checks.native_version import nccl_from_defines, parse_nccl, triple_text
 from lingjun.checks.probes.base import ProbeEnv
 from lingjun.checks.probes.native import NativeSpec, parse_defines, probe_native
 
@@ -25,30 +26,20 @@ _INCLUDE_DIRS = ("/usr/include", "/usr/local/include", "/usr/local/cuda/include"
 def decode_nccl_code(value: int) -> Optional[str]:
     """The dotted version for ``NCCL_VERSION_CODE`` (both formulas); None if not plausible.
 
+    The decoding is :func:`lingjun.checks.native_version.parse_nccl`'s, which the rules use too.
+
     >>> decode_nccl_code(21701), decode_nccl_code(2804)
     ('2.17.1', '2.8.4')
     """
-    if value >= 10000:
-        major, rest = divmod(value, 10000)
-    elif value >= 1000:
-        major, rest = divmod(value, 1000)
-    else:
-        return None
-    minor, patch = divmod(rest, 100)
-    return f"{major}.{minor}.{patch}"
+    version = parse_nccl(value)
+    return triple_text(version) if version else None
 
 
 def parse_nccl_header(text: str) -> Optional[str]:
-    """``"2.27.3"`` from ``nccl.h`` (the suffix, e.g. ``"+cuda12.9"``, is not part of the version), or None."""
-    defines = parse_defines(text)
-    try:
-        return f"{int(defines['NCCL_MAJOR'])}.{int(defines['NCCL_MINOR'])}.{int(defines['NCCL_PATCH'])}"
-    except (KeyError, ValueError):
-        pass
-    try:
-        return decode_nccl_code(int(defines["NCCL_VERSION_CODE"]))
-    except (KeyError, ValueError):
-        return None
+    """``"2.27.3"`` from ``nccl.h`` (the suffix, e.g. ``"+cuda12.9"``, is not part of the version), or None
+    (:func:`lingjun.checks.native_version.nccl_from_defines`)."""
+    version = nccl_from_defines(parse_defines(text))
+    return triple_text(version) if version else None
 
 
 SPEC = NativeSpec(
