@@ -118,6 +118,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="releases folder (default: releases)")
     bundle.add_argument("--output", type=Path, default=Path("dist/lingjun-check.pyz"), metavar="FILE",
                         help="zipapp to write (default: dist/lingjun-check.pyz)")
+    bundle.add_argument("--site-url", metavar="URL", default=None,
+                        help="base URL of the published site the checker links to (default: $LINGJUN_KB_SITE_URL, "
+                             "else mkdocs.yml site_url, else http://127.0.0.1:8000/ as served by `lingjun-kb serve`)")
     return parser
 
 

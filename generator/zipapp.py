@@ -6,7 +6,7 @@ Steps of :func:`cli_bundle`:
    refuse (exit 1, problems printed as ``file:line:col``) when any problem is
    an error;
 2. compile it (:func:`lingjun.generator.bundle.compile_bundle`, site URL from
-   ``mkdocs.yml``'s ``site_url`` when there is one) and write
+   :func:`resolve_site_url`) and write
    ``checks/data/bundle.json`` (the package data the installed
    ``lingjun-check`` reads; committed);
 3. write the zipapp (default ``dist/lingjun-check.pyz``) containing:
@@ -36,7 +36,7 @@ import zipfile
 from pathlib import Path
 from typing import Iterable, Optional
 
-__all__ = ["cli_bundle", "bundle_text", "build_zipapp", "zip_entries", "with_bytecode", "site_url_from_mkdocs"]
+__all__ = ["cli_bundle", "bundle_text", "build_zipapp", "zip_entries", "with_bytecode", "resolve_site_url"]
 
 _EPOCH = (1980, 1, 1, 0, 0, 0)
 _SHEBANG = b"#!/usr/bin/env python3\n"
@@ -65,29 +65,39 @@ def _checks_dir() -> Path:
     return Path(lingjun.checks.__file__).resolve().parent
 
 
-def site_url_from_mkdocs(repo: Path) -> str:
-    """``site_url`` of ``repo/mkdocs.yml`` (ending in ``/``), else the bundle default."""
-    try:
-        text = (repo / "mkdocs.yml").read_text(encoding="utf-8")
-    except OSError:
-        return _DEFAULT_SITE_URL
-    match = re.search(r"^site_url:\s*['\"]?([^'\"\s#]+)", text, re.MULTILINE)
-    if not match:
-        return _DEFAULT_SITE_URL
-    url = match.group(1)
-    return url if url.endswith("/") else url + "/"
+def resolve_site_url(repo: Path, explicit: Optional[str] = None) -> str:
+    """Base URL of the documentation site the checker's links point at, ending in ``/``.
+
+    ``explicit`` (``lingjun-kb bundle --site-url``) wins; else the site's own
+    setting (:func:`lingjun.generator.site.site_url_from_config`:
+    ``$LINGJUN_KB_SITE_URL``, then ``repo/mkdocs.yml``'s ``site_url``); else
+    the address ``lingjun-kb serve`` uses, ``http://127.0.0.1:8000/``.
+
+    Raises:
+        ValueError: a configured value is not an absolute http(s) URL (the message names its source).
+    """
+    from lingjun.generator.site import site_url_from_config
+    from lingjun.generator.site.site_url import normalize_site_url
+
+    if explicit:
+        return normalize_site_url(explicit, "--site-url")
+    return site_url_from_config(repo) or _DEFAULT_SITE_URL
 
 
-def bundle_text(releases: Path) -> tuple[Optional[str], list]:
-    """``(bundle JSON text, problems)`` for a releases folder; the text is None when a problem is an error."""
+def bundle_text(releases: Path, site_url: Optional[str] = None) -> tuple[Optional[str], list]:
+    """``(bundle JSON text, problems)`` for a releases folder; the text is None when a problem is an error.
+
+    Raises:
+        ValueError: from :func:`resolve_site_url`.
+    """
     from lingjun.generator.bundle import bundle_json, compile_bundle
     from lingjun.schema.loader import load_knowledge_base
 
     kb, problems = load_knowledge_base(releases)
     if any(getattr(p, "is_error", False) for p in problems):
         return None, problems
-    site_url = site_url_from_mkdocs(Path(releases).resolve().parent)
-    return bundle_json(compile_bundle(kb, site_url=site_url)) + "\n", problems
+    base = resolve_site_url(Path(releases).resolve().parent, site_url)
+    return bundle_json(compile_bundle(kb, site_url=base)) + "\n", problems
 
 
 def _runtime_files(checks: Path) -> list[tuple[str, Path]]:
@@ -204,10 +214,17 @@ def _atomic_write(path: Path, data: bytes, mode: int = 0o644) -> None:
 
 
 def cli_bundle(args: argparse.Namespace) -> int:
-    """``lingjun-kb bundle [--releases DIR] [--output FILE]``; returns the exit code (0 ok, 1 data errors, 2 I/O)."""
+    """``lingjun-kb bundle [--releases DIR] [--output FILE] [--site-url URL]``.
+
+    Returns the exit code: 0 ok, 1 data errors, 2 I/O or a bad site URL.
+    """
     releases = Path(getattr(args, "releases", None) or "releases")
     output = Path(getattr(args, "output", None) or "dist/lingjun-check.pyz")
-    text, problems = bundle_text(releases)
+    try:
+        text, problems = bundle_text(releases, getattr(args, "site_url", None))
+    except ValueError as exc:
+        print(f"lingjun-kb bundle: {exc}", file=sys.stderr)
+        return 2
     for problem in problems:
         line = problem.format() if hasattr(problem, "format") else str(problem)
         print(line, file=sys.stderr)

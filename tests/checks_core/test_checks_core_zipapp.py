@@ -80,3 +80,26 @@ def test_zipapp_runs_on_python39(pyz):
     result = _run_isolated(PY39, pyz, "--format", "json")
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["facts"]["python"].startswith("3.9.")
+
+
+def test_site_url_resolution_order(tmp_path, monkeypatch):
+    from lingjun.generator.zipapp import resolve_site_url
+
+    monkeypatch.delenv("LINGJUN_KB_SITE_URL", raising=False)
+    assert resolve_site_url(tmp_path) == "http://127.0.0.1:8000/"  # no mkdocs.yml: the `lingjun-kb serve` address
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\nsite_url: https://kb.example.org/docs\n", encoding="utf-8")
+    assert resolve_site_url(tmp_path) == "https://kb.example.org/docs/"
+    monkeypatch.setenv("LINGJUN_KB_SITE_URL", "https://mirror.example.net/")
+    assert resolve_site_url(tmp_path) == "https://mirror.example.net/"
+    assert resolve_site_url(tmp_path, "https://explicit.example.com") == "https://explicit.example.com/"
+    with pytest.raises(ValueError, match="--site-url"):
+        resolve_site_url(tmp_path, "ftp://nope")
+
+
+def test_bundle_site_url_reaches_checker_links(tmp_path):
+    from lingjun.checks.knowledge import KnowledgeData
+    from lingjun.generator.zipapp import bundle_text
+
+    text, _ = bundle_text(REPO / "releases", "https://kb.example.org/")
+    data = KnowledgeData.from_dict(json.loads(text))
+    assert data.release_url("training-nv-pytorch:25.07", "zh") == "https://kb.example.org/zh/releases/training-nv-pytorch/25.07/"
