@@ -12,14 +12,18 @@ Steps of :func:`cli_bundle`:
 3. write the zipapp (default ``dist/lingjun-check.pyz``) containing:
    ``__main__.py`` (pauses the cyclic garbage collector, installs
    :func:`lingjun.checks.zipapp_loader.install` so the modules are read from
-   the archive once, calls :func:`lingjun.checks.cli.main`, and freezes the
+   the archive once, installs :func:`lingjun.checks.dataclass_code.install` so
+   ``@dataclass`` runs the methods' code precompiled by the build, calls :func:`lingjun.checks.cli.main`, and freezes the
    collector's objects before exiting so the final collection has nothing to walk); a minimal
    ``lingjun/__init__.py``; every runtime module of ``lingjun/checks/``
    (not ``checks/gate/``, which needs pydantic); ``lingjun/checks/data/bundle.json``;
    and a vendored copy of the installed :mod:`packaging` with its licence
    files under ``packaging/`` so the archive runs on a bare Python 3.9+;
    next to each module, bytecode compiled by the interpreter running the
-   build (:func:`with_bytecode`), which other Python versions ignore.
+   build (:func:`with_bytecode`), and ``lingjun/checks/data/dataclass-code.bin``,
+   the code of the methods ``@dataclass`` generates for the checker's classes
+   (recorded by importing the archive's modules in a child interpreter, compiled
+   by the builder); other Python versions ignore both.
 
 The archive is deterministic for a given interpreter: entries sorted, every
 timestamp 1980-01-01, fixed permissions, hash-based bytecode, no ``__pycache__``.  Files are written atomically.
@@ -48,7 +52,14 @@ import sys
 gc.disable()  # a short run: cyclic garbage collection would only cost time (lingjun.checks.cli.main does the same)
 from lingjun.checks.zipapp_loader import install  # noqa: E402
 
-install(getattr(__loader__, "archive", ""))  # one read of the archive for all modules, not two per module
+finder = install(getattr(__loader__, "archive", ""))  # one read of the archive for all modules, not two per module
+from lingjun.checks.dataclass_code import MEMBER, install as install_dataclass_code  # noqa: E402
+
+try:
+    code = finder.get_data(MEMBER) if finder is not None else None
+except OSError:
+    code = None
+install_dataclass_code(code)  # @dataclass methods precompiled by the build, inspect imported when used
 from lingjun.checks.cli import main  # noqa: E402
 
 status = main()
@@ -164,25 +175,74 @@ def zip_entries(bundle: Optional[str] = None) -> list[tuple[str, bytes]]:
 
 
 def with_bytecode(entries: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
-    """``entries`` plus, for each ``x.py``, an ``x.pyc`` compiled by this interpreter (sorted).
+    """``entries`` plus, for each ``x.py``, an ``x.pyc`` compiled by this interpreter, and the
+    precompiled dataclass methods (:data:`lingjun.checks.dataclass_code.MEMBER`), sorted.
 
     The bytecode is an *unchecked hash-based* pyc (PEP 552): no timestamp, so
     the archive stays deterministic, and zipimport uses it without comparing
     it with the source.  zipimport ignores a ``.pyc`` whose magic number is
     not its own and compiles the ``.py`` instead, so other Python versions
-    still run the archive, only without the start-up saving.
+    still run the archive, only without the start-up saving (the same holds
+    for the dataclass code, see :mod:`lingjun.checks.dataclass_code`).
+
+    Raises:
+        RuntimeError: when the child interpreter that records the dataclass texts fails.
     """
     import importlib.util
     import marshal
 
-    out = list(entries)
+    from lingjun.checks.dataclass_code import MEMBER, dump
+
+    out = [(name, content) for name, content in entries if name != MEMBER]
     for name, content in entries:
         if not name.endswith(".py"):
             continue
         code = compile(content, name, "exec", dont_inherit=True, optimize=0)
         header = importlib.util.MAGIC_NUMBER + (0b01).to_bytes(4, "little") + importlib.util.source_hash(content)
         out.append((name + "c", header + marshal.dumps(code)))
+    out.append((MEMBER, dump(_dataclass_texts(entries))))
     return sorted(out)
+
+
+_RECORD = """\
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from lingjun.checks.dataclass_code import record_texts
+json.dump(record_texts(sys.argv[2:]), sys.stdout)
+"""
+
+
+def _dataclass_texts(entries: list[tuple[str, bytes]]) -> list[str]:
+    """The texts ``@dataclass`` compiles when the archive's modules are imported (see :mod:`lingjun.checks.dataclass_code`).
+
+    The archive's files are written to a temporary folder and every module but ``__main__`` is
+    imported there by a child of this interpreter, isolated (``-I -S``) so it sees only those files.
+
+    Raises:
+        RuntimeError: when the child fails.
+    """
+    import json
+    import subprocess
+    import tempfile
+
+    modules = []
+    with tempfile.TemporaryDirectory(prefix="lingjun-zipapp-") as folder:
+        for name, content in entries:
+            # os.path, not pathlib: pathlib interns the names, which would change how the
+            # bytecode of a later build marshals its file names (the archive must stay deterministic)
+            target = os.path.join(folder, *name.split("/"))
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            with open(target, "wb") as handle:
+                handle.write(content)
+            if name.endswith(".py") and name != "__main__.py" and not name.endswith("/__main__.py"):
+                modules.append(name[:-3].replace("/", ".").removesuffix(".__init__"))
+        result = subprocess.run(
+            [sys.executable, "-I", "-S", "-B", "-c", _RECORD, folder, *sorted(modules)],
+            capture_output=True, text=True, timeout=120, cwd=folder,
+        )
+    if result.returncode != 0:
+        raise RuntimeError(f"recording the dataclass methods failed: {result.stderr.strip().splitlines()[-1:] or result.returncode}")
+    return json.loads(result.stdout)
 
 
 def build_zipapp(output: Path, entries: Iterable[tuple[str, bytes]]) -> int:
