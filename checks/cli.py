@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Optional, Sequence, Union
 
 if TYPE_CHECKING:
     import argparse
+    from typing import NoReturn
 
 __all__ = ["main", "__version__", "default_lang", "build_parser", "fast_parse"]
 
@@ -92,7 +93,7 @@ def build_parser() -> "argparse.ArgumentParser":
     import argparse
 
     class _Parser(argparse.ArgumentParser):
-        def error(self, message: str) -> "NoReturn":  # type: ignore[name-defined]  # noqa: F821
+        def error(self, message: str) -> "NoReturn":
             self.print_usage(sys.stderr)
             self.exit(3, f"{self.prog}: error: {message}\n")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Iterable, Iterator, Optional
+from typing import Iterable, Iterator
 
 from packaging.version import Version
 
@@ -91,7 +91,3 @@ class Corpus:
         """True when the catalog lists ``family_id`` with role ``base``."""
         family = self.kb.families.get(family_id)
         return family is not None and family.role is FamilyRole.base
-
-    def path_of(self, kind: str) -> Optional[Path]:
-        """File of the first document of ``kind`` (``families``, ``components``, ...), or None."""
-        return next((d.path for d in self.documents if d.kind == kind), None)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Optional
+from typing import Callable, Optional
 
 from lingjun.checks.facts import LibraryFile, NativeLibraryFacts, WheelFacts
 from lingjun.checks.probes.base import ProbeEnv

@@ -82,8 +82,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                     observed=value, links=[NCCL_ENV_DOC],
                 )
             else:
-                exact_en = (f" The '=' exact-match form needs an NCCL that has it (added by NVIDIA/nccl pull request #236); "
-                            f"older builds read '=' as part of the name." if pattern.exact else "")
+                exact_en = (" The '=' exact-match form needs an NCCL that has it (added by NVIDIA/nccl pull request #236); "
+                            "older builds read '=' as part of the name." if pattern.exact else "")
                 exact_zh = ("'=' 精确匹配写法需要 NCCL 支持（由 NVIDIA/nccl PR #236 引入），更早的构建会把 '=' 当作名称的一部分。"
                             if pattern.exact else "")
                 yield make(ctx, RULE, AREA, Severity.ok,

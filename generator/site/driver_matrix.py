@@ -110,10 +110,6 @@ def toolkit_row(reference: CudaDriverReference, cuda: str) -> Optional[ToolkitDr
     return eligible[-1] if eligible else rows[0][1]
 
 
-def _minimum_branch(minimum: DriverVersion) -> int:
-    return minimum.branch
-
-
 def classify_branch(record: ReleaseRecord, branch: int, reference: Optional[CudaDriverReference]) -> MatrixCell:
     """The cell for ``record`` on data center driver ``branch`` (e.g. 570).
 

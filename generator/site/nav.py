@@ -120,17 +120,3 @@ class SiteMap:
             return {item.title[lang]: [self._nav_item(child, lang) for child in item.children]}
         page = self.pages[item]
         return {page.title[lang]: page.path}
-
-    def nav_page_ids(self) -> list[str]:
-        """Every page id reachable from the navigation, in order."""
-        found: list[str] = []
-
-        def walk(items: list) -> None:
-            for item in items:
-                if isinstance(item, NavSection):
-                    walk(item.children)
-                else:
-                    found.append(item)
-
-        walk(self.nav)
-        return found
