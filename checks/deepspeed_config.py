@@ -52,6 +52,18 @@ def _refuse_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return result
 
 
+def _string_end(text: str, start: int) -> int:
+    """Index just past the string literal whose opening quote is ``text[start]``.
+
+    A backslash escapes the next character; an unclosed string runs to the
+    end (the result may then exceed ``len(text)``, which slicing tolerates).
+    """
+    j, n = start + 1, len(text)
+    while j < n and text[j] != '"':
+        j += 2 if text[j] == "\\" else 1
+    return j + 1
+
+
 def _without_comments(text: str) -> str:
     """``text`` with ``//``, ``#`` and ``/* */`` comments outside strings removed and trailing commas dropped.
 
@@ -63,11 +75,9 @@ def _without_comments(text: str) -> str:
     while i < n:
         ch = text[i]
         if ch == '"':
-            j = i + 1
-            while j < n and text[j] != '"':
-                j += 2 if text[j] == "\\" else 1
-            out.append(text[i:j + 1])
-            i = j + 1
+            j = _string_end(text, i)
+            out.append(text[i:j])
+            i = j
         elif ch == "#" or text.startswith("//", i):
             end = text.find("\n", i)
             i = n if end < 0 else end
@@ -86,11 +96,9 @@ def _without_comments(text: str) -> str:
     while i < n:
         ch = stripped[i]
         if ch == '"':
-            j = i + 1
-            while j < n and stripped[j] != '"':
-                j += 2 if stripped[j] == "\\" else 1
-            result.append(stripped[i:j + 1])
-            i = j + 1
+            j = _string_end(stripped, i)
+            result.append(stripped[i:j])
+            i = j
             continue
         if ch == ",":
             j = i + 1
