@@ -18,6 +18,7 @@ Examples:
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Optional
 
 from packaging.version import InvalidVersion, Version
@@ -26,11 +27,16 @@ __all__ = ["parse_version", "same_version", "has_local"]
 
 
 def parse_version(text: Optional[str]) -> Optional[Version]:
-    """A PEP 440 Version or None (never raises)."""
+    """A PEP 440 Version or None (never raises; each distinct text is parsed once)."""
     if not isinstance(text, str):
         return None
+    return _parse(text.strip())
+
+
+@lru_cache(maxsize=None)
+def _parse(text: str) -> Optional[Version]:
     try:
-        return Version(text.strip())
+        return Version(text)
     except InvalidVersion:
         return None
 

@@ -2,23 +2,12 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Iterator, Optional
-
-from packaging.version import InvalidVersion, Version
+from typing import Iterator
 
 from lingjun.checks.gate.corpus import Corpus
 from lingjun.checks.gate.registry import Issue, gate_rule
+from lingjun.checks.version_match import parse_version
 from lingjun.schema.models import ReleaseRecord, Severity
-
-
-@lru_cache(maxsize=None)
-def _parse(text: str) -> Optional[Version]:
-    """The PEP 440 version of ``text``, or None when it is not one (each distinct string parsed once)."""
-    try:
-        return Version(text)
-    except InvalidVersion:
-        return None
 
 
 def _versions(record: ReleaseRecord) -> dict[tuple[str, frozenset], tuple[int, str]]:
@@ -42,7 +31,7 @@ def check(corpus: Corpus) -> Iterator[Issue]:
                 old = before[key][1]
                 if old == version:
                     continue
-                new_v, old_v = _parse(version), _parse(old)
+                new_v, old_v = parse_version(version), parse_version(old)
                 if new_v is None or old_v is None or not new_v < old_v:
                     continue
                 triple = (key[0], old, version)

@@ -13,26 +13,15 @@ publish two different values, and the record then says which one it keeps.
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Iterator, Optional
-
-from packaging.version import InvalidVersion, Version
+from typing import Iterator
 
 from lingjun.checks.gate.corpus import Corpus
 from lingjun.checks.gate.registry import Issue, gate_rule
+from lingjun.checks.version_match import parse_version
 from lingjun.schema.models import ReleaseRecord, Severity
 
 #: release-level field -> id of the component entry that states the same thing
 _FIELDS = ("cuda", "python")
-
-
-@lru_cache(maxsize=None)
-def _parse(text: str) -> Optional[Version]:
-    """The PEP 440 version of ``text`` (``12.8.0.038`` -> release (12, 8, 0, 38)), or None."""
-    try:
-        return Version(text)
-    except InvalidVersion:
-        return None
 
 
 def agree(first: str, second: str) -> bool:
@@ -45,7 +34,7 @@ def agree(first: str, second: str) -> bool:
     """
     if first == second:
         return True
-    a, b = _parse(first), _parse(second)
+    a, b = parse_version(first), parse_version(second)
     if a is None or b is None:
         return False
     size = min(len(a.release), len(b.release))
