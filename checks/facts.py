@@ -50,6 +50,7 @@ __all__ = [
     "LoaderFacts",
     "ManifestFacts",
     "ProbeRecord",
+    "normalise_name",
 ]
 
 
@@ -349,9 +350,9 @@ class Facts:
 
     def distribution(self, name: str) -> Optional[DistributionFacts]:
         """The installed distribution called ``name`` (PEP 503 normalised match), or None."""
-        wanted = _normalise(name)
+        wanted = normalise_name(name)
         for dist in self.distributions:
-            if _normalise(dist.name) == wanted:
+            if normalise_name(dist.name) == wanted:
                 return dist
         return None
 
@@ -374,8 +375,13 @@ class Facts:
 
 
 @functools.lru_cache(maxsize=4096)
-def _normalise(name: str) -> str:
-    import re  # cached: Facts.distribution() normalises every distribution name on each call
+def normalise_name(name: str) -> str:
+    """A distribution name normalised as PEP 503 does (``Flash_Attn`` -> ``flash-attn``).
+
+    Cached: :meth:`Facts.distribution` and release identification normalise
+    every installed distribution name, often more than once.
+    """
+    import re
 
     return re.sub(r"[-_.]+", "-", name).lower()
 

@@ -47,7 +47,7 @@ import re
 from typing import Any, Optional
 
 from lingjun.checks.context import ReleaseMatch
-from lingjun.checks.facts import Facts
+from lingjun.checks.facts import Facts, normalise_name
 from lingjun.checks.knowledge import KnowledgeData
 
 __all__ = ["UnknownReleaseError", "identify", "find_release", "score_record", "versions_match", "THRESHOLD", "MIN_MATCHED"]
@@ -67,11 +67,6 @@ class UnknownReleaseError(ValueError):
         super().__init__(f"unknown release {ref!r}")
         self.ref = ref
         self.known = known
-
-
-@functools.lru_cache(maxsize=4096)
-def _normalise(name: str) -> str:
-    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 def release_ref(record: dict[str, Any]) -> str:
@@ -114,7 +109,7 @@ def _pypi_components(data: KnowledgeData) -> dict[str, list[str]]:
     for component in data.components:
         probe = component.get("probe") or {}
         if probe.get("kind") == "pypi" and component.get("pypi"):
-            out[component["id"]] = [_normalise(n) for n in component["pypi"]]
+            out[component["id"]] = [normalise_name(n) for n in component["pypi"]]
     return out
 
 
@@ -211,8 +206,8 @@ def fingerprint(facts: Facts, data: KnowledgeData) -> ReleaseMatch:
     """Score every record against the installed distributions (step 4 of the module docstring)."""
     installed: dict[str, str] = {}
     for dist in facts.distributions:
-        if dist.version and _normalise(dist.name) not in installed:
-            installed[_normalise(dist.name)] = dist.version
+        if dist.version and normalise_name(dist.name) not in installed:
+            installed[normalise_name(dist.name)] = dist.version
     pypi = _pypi_components(data)
     arch = _MACHINE_ARCH.get((facts.host.machine or "").lower())
     bases = {f.get("id") for f in data.raw.get("families", []) if f.get("role") == "base"}
