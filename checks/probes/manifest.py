@@ -4,7 +4,7 @@ Format (version 1; only ``release`` is required)::
 
     {
       "schema": "lingjun/release-manifest/1",
-      "release": "training-nv-pytorch:25.07",          // family:YY.MM, as lingjun-kb names releases
+      "release": "training-nv-pytorch:25.07",          // family:YY.MM or one of the release's image tags
       "image": "egslingjun-registry.cn-wulanchabu.cr.aliyuncs.com/egslingjun/training-nv-pytorch:25.07-serverless",
       "architecture": "amd64",
       "built_at": "2025-07-28T10:00:00Z"
@@ -12,8 +12,8 @@ Format (version 1; only ``release`` is required)::
 
 An image build writes it; ``LINGJUN_RELEASE`` in the environment says the
 same and wins over the file (see :mod:`lingjun.checks.identify`).  A file
-that is not a JSON object, or whose ``release`` is not a string, is recorded
-with ``release = None`` and the problem in the probe record.  Fills
+that is not a JSON object, or whose ``release`` is not a string containing
+``:``, is recorded with ``release = None`` and the problem in the probe record.  Fills
 ``manifest`` (None when there is no file).
 """
 
