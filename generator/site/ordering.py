@@ -10,21 +10,13 @@ reported as ``None`` (unknown) rather than guessed.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import Optional
 
-from packaging.version import InvalidVersion, Version
+from packaging.version import Version
+
+from lingjun.checks.version_match import parse_version
 
 __all__ = ["parse_version", "compare_versions", "version_sort_key"]
-
-
-@lru_cache(maxsize=4096)
-def parse_version(text: str) -> Optional[Version]:
-    """The PEP 440 :class:`Version` of ``text``, or None when it is not PEP 440."""
-    try:
-        return Version(text)
-    except InvalidVersion:
-        return None
 
 
 def compare_versions(old: str, new: str) -> Optional[int]:
