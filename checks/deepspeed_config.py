@@ -131,11 +131,11 @@ def loads(text: str, path: str = "<config>") -> dict[str, Any]:
     return data
 
 
-def load(path: "str | Path") -> dict[str, Any]:
-    """Read and parse a config file.
+def _read_text(path: "str | Path") -> str:
+    """The config file's text (a UTF-8 BOM is dropped).
 
     Raises:
-        DeepSpeedConfigError: the file is missing, unreadable, too large, not UTF-8, or not a JSON object.
+        DeepSpeedConfigError: the file is missing, unreadable, not a regular file, too large, or not UTF-8.
     """
     from lingjun.checks.input_file import InputFileError, read_input_file
 
@@ -148,6 +148,16 @@ def load(path: "str | Path") -> dict[str, Any]:
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise DeepSpeedConfigError(str(path), "not UTF-8 text", line) from None
+    return text
+
+
+def load(path: "str | Path") -> dict[str, Any]:
+    """Read and parse a config file.
+
+    Raises:
+        DeepSpeedConfigError: the file is missing, unreadable, too large, not UTF-8, or not a JSON object.
+    """
+    text = _read_text(path)
     return loads(text, str(path))
 
 
@@ -163,17 +173,7 @@ def load_lenient(path: "str | Path") -> tuple[dict[str, Any], "str | None"]:
     Raises:
         DeepSpeedConfigError: as :func:`load`, with the strict parser's position when the relaxed reading fails too.
     """
-    from lingjun.checks.input_file import InputFileError, read_input_file
-
-    try:
-        raw = read_input_file(str(path), MAX_BYTES)
-    except InputFileError as exc:
-        raise DeepSpeedConfigError(str(path), exc.reason) from None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise DeepSpeedConfigError(str(path), "not UTF-8 text", line) from None
+    text = _read_text(path)
     try:
         return loads(text, str(path)), None
     except DeepSpeedConfigError as strict_error:
