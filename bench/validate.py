@@ -25,7 +25,7 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from lingjun.checks.gate.validate import validate
+from lingjun.schema.gate.validate import validate
 
 COMPONENTS = 40
 NOTES = 5

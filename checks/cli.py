@@ -214,7 +214,7 @@ def load_data(path: Optional[str]):  # -> KnowledgeData
     Raises:
         BundleError: when the data cannot be read.
     """
-    from lingjun.checks.knowledge import BundleError, KnowledgeData
+    from lingjun.checks.knowledge.bundle import BundleError, KnowledgeData
 
     if path:
         return KnowledgeData.from_file(path)
@@ -270,7 +270,7 @@ def _main(argv: Optional[Sequence[str]]) -> int:
 
 
 def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
-    from lingjun.checks.knowledge import BundleError
+    from lingjun.checks.knowledge.bundle import BundleError
 
     lang = args.lang or default_lang()
     color = not args.no_color and not os.environ.get("NO_COLOR") and sys.stdout.isatty()
@@ -299,7 +299,7 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
     if args.root != "/" and not os.path.isdir(args.root):
         return _fail(f"--root {args.root}: not a directory")
     if args.deepspeed_config:
-        from lingjun.checks.input_file import unusable_reason
+        from lingjun.checks.inputs.input_file import unusable_reason
 
         problem = unusable_reason(args.deepspeed_config)
         if problem:
@@ -307,16 +307,16 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
 
     snapshot_problems: list[str] = []
     if args.from_file:
-        from lingjun.checks.snapshot import SnapshotError, read_snapshot
+        from lingjun.checks.inputs.snapshot import SnapshotError, read_snapshot
 
         try:
             facts, snapshot_problems = read_snapshot(args.from_file)
         except SnapshotError as exc:
             return _fail(str(exc))
     elif args.from_collect_env:
-        from lingjun.checks.collect_env_text import CollectEnvError, decode_collect_env, parse_collect_env
+        from lingjun.checks.inputs.collect_env_text import CollectEnvError, decode_collect_env, parse_collect_env
 
-        from lingjun.checks.input_file import InputFileError, read_input_file
+        from lingjun.checks.inputs.input_file import InputFileError, read_input_file
 
         try:
             # a paste longer than 8 MiB is read for its first 8 MiB (collect_env prints a few KiB)
@@ -327,13 +327,13 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
         except CollectEnvError as exc:
             return _fail(str(exc))
     else:
-        from lingjun.checks.collect import collect
+        from lingjun.checks.probes.collect import collect
         from lingjun.checks.probes.base import ProbeEnv
 
         facts = collect(ProbeEnv(root=args.root, timeout=args.timeout, include_ids=args.include_ids))
 
     if args.collect:
-        from lingjun.checks.snapshot import write_snapshot
+        from lingjun.checks.inputs.snapshot import write_snapshot
 
         try:
             write_snapshot(facts, args.collect, include_ids=args.include_ids)
@@ -343,7 +343,7 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
         sys.stderr.write(f"lingjun-check: snapshot written to {args.collect}\n")
 
     from lingjun.checks.context import CheckContext, CheckOptions
-    from lingjun.checks.identify import UnknownReleaseError, identify
+    from lingjun.checks.knowledge.identify import UnknownReleaseError, identify
 
     try:
         release = identify(facts, data, args.release)
@@ -360,17 +360,17 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
         root=args.root,
     )
     ctx = CheckContext(facts=facts, data=data, release=release, options=options)
-    from lingjun.checks.report_model import exit_code
+    from lingjun.checks.report.model import exit_code
     from lingjun.checks.runner import run_rules
 
     findings = run_rules(ctx, snapshot_problems=snapshot_problems)
     status = exit_code(findings, strict=args.strict)
     if args.format == "json":
-        from lingjun.checks.render_json import render_json
+        from lingjun.checks.report.render_json import render_json
 
         _write(render_json(findings, release, facts, data, lang=lang, version=__version__, exit_status=status))
     else:
-        from lingjun.checks.render_text import render_text
+        from lingjun.checks.report.render_text import render_text
 
         _write(render_text(findings, release, lang=lang, color=color, version=__version__, origin=facts.origin, exit_status=status))
     return status

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from lingjun.checks.facts import Facts
-from lingjun.checks.knowledge import KnowledgeData
+from lingjun.checks.knowledge.bundle import KnowledgeData
 
 __all__ = ["CheckOptions", "ReleaseMatch", "CheckContext"]
 

@@ -2,7 +2,7 @@
 
 Each rule is a function in its own module under :mod:`lingjun.checks.rules`,
 registered with :func:`rule`.  It takes a :class:`~lingjun.checks.context.CheckContext`
-and yields :class:`~lingjun.checks.findings.Finding` objects.  A rule that
+and yields :class:`~lingjun.checks.report.findings.Finding` objects.  A rule that
 raises is reported by the runner as an ``internal`` error finding for that
 rule; it never aborts the report.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterable
 
-from lingjun.checks.findings import Finding, Text
+from lingjun.checks.report.findings import Finding, Text
 
 if TYPE_CHECKING:  # pragma: no cover
     from lingjun.checks.context import CheckContext

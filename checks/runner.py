@@ -23,7 +23,7 @@ import importlib
 from typing import Iterable, Optional
 
 from lingjun.checks.context import CheckContext
-from lingjun.checks.findings import Finding, Severity, Text
+from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.registry import RULES, RuleSpec
 
 __all__ = ["run_rules", "run_rule", "checker_findings", "load_rules", "NO_DRIVER"]

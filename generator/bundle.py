@@ -1,6 +1,6 @@
 """Compile the validated knowledge base into the JSON bundle the checker embeds.
 
-See :mod:`lingjun.checks.knowledge` for the layout.  The output is
+See :mod:`lingjun.checks.knowledge.bundle` for the layout.  The output is
 deterministic: same input, byte-identical JSON.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from lingjun.checks.knowledge import BUNDLE_FORMAT
+from lingjun.checks.knowledge.bundle import BUNDLE_FORMAT
 from lingjun.schema.kb import KnowledgeBase
 
 __all__ = ["compile_bundle", "bundle_json"]

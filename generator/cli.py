@@ -17,7 +17,7 @@ sub-command whose implementation is not installed).
 with the fields ``path``, ``line``, ``col`` (1-based; null when the file
 could not be read), ``field`` (dotted path, "" for the whole file),
 ``message``, ``severity`` (error, warning, info) and ``rule``; see
-:mod:`lingjun.checks.gate.report`.
+:mod:`lingjun.schema.gate.report`.
 """
 
 from __future__ import annotations
@@ -125,9 +125,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _cmd_validate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from lingjun.checks.gate.report import print_github, print_json, print_text
-    from lingjun.checks.gate.runner import load_rules
-    from lingjun.checks.gate.validate import validate
+    from lingjun.schema.gate.report import print_github, print_json, print_text
+    from lingjun.schema.gate.runner import load_rules
+    from lingjun.schema.gate.validate import validate
     from lingjun.schema.loader import DEFAULT_LIMITS, LoadLimits
 
     if args.list_rules:

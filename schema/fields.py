@@ -2,7 +2,7 @@
 
 Every version in the knowledge base is a string.  These annotated types
 validate the string's shape and, where a comparison is needed, parse it with
-:mod:`packaging` or the driver/CUDA types in :mod:`lingjun.checks.versions`;
+:mod:`packaging` or the driver/CUDA types in :mod:`lingjun.checks.core.versions`;
 nothing is ever read as a float.
 """
 
@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from pydantic import AfterValidator, Field, StringConstraints, WithJsonSchema
 
-from lingjun.checks.versions import CudaVersion, DriverVersion, VersionFormatError
+from lingjun.checks.core.versions import CudaVersion, DriverVersion, VersionFormatError
 
 __all__ = [
     "Identifier",

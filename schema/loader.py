@@ -1088,7 +1088,7 @@ def load_knowledge_base(root: Union[str, Path], limits: LoadLimits = DEFAULT_LIM
     Returns ``(kb, problems)``: the knowledge base built from the documents
     that passed the schema, and the problems of the loader (file, YAML and
     schema problems; the cross-record rules are run by
-    :func:`lingjun.checks.gate.run_gate`).  Never raises; a missing ``root``
+    :func:`lingjun.schema.gate.run_gate`).  Never raises; a missing ``root``
     is reported as a problem.
     """
     root = Path(root)

@@ -568,7 +568,7 @@ class DriverRequirement(StrictModel):
     @model_validator(mode="after")
     def _vendor_fields(self) -> "DriverRequirement":
         if self.vendor is DriverVendor.nvidia:
-            from lingjun.checks.versions import DriverVersion, VersionFormatError
+            from lingjun.checks.core.versions import DriverVersion, VersionFormatError
 
             try:
                 DriverVersion.parse(self.minimum)

@@ -4,7 +4,7 @@ A :class:`Problem` names the file, the 1-based line and column, the dotted
 field path inside the document (``components.3.version``), a message, a
 severity and the id of the rule that found it.  The YAML loader
 (:mod:`lingjun.schema.loader`) and the cross-record gate
-(:mod:`lingjun.checks.gate`) both report with it; ``lingjun-kb validate``
+(:mod:`lingjun.schema.gate`) both report with it; ``lingjun-kb validate``
 prints it.
 
 Rule ids used by the loader itself:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from lingjun.checks.facts import ProbeRecord
-from lingjun.checks.native_version import cudnn_from_defines, parse_cudnn, triple_text
+from lingjun.checks.core.native_version import cudnn_from_defines, parse_cudnn, triple_text
 from lingjun.checks.probes.base import ProbeEnv
 from lingjun.checks.probes.native import NativeSpec, parse_defines, probe_native
 
@@ -27,7 +27,7 @@ _HEADER_NAMES = ("cudnn_version.h", "cudnn_version_v9.h", "cudnn_version_v8.h", 
 def decode_cudnn_int(value: int) -> Optional[str]:
     """The dotted version for a packed cuDNN integer (both formulas, see the module docstring); None if not plausible.
 
-    The decoding is :func:`lingjun.checks.native_version.parse_cudnn`'s, which the rules use too.
+    The decoding is :func:`lingjun.checks.core.native_version.parse_cudnn`'s, which the rules use too.
 
     >>> decode_cudnn_int(91002), decode_cudnn_int(8905), decode_cudnn_int(7605)
     ('9.10.2', '8.9.5', '7.6.5')
@@ -37,7 +37,7 @@ def decode_cudnn_int(value: int) -> Optional[str]:
 
 
 def parse_cudnn_header(text: str) -> Optional[str]:
-    """``"9.10.2"`` from a cuDNN version header, or None (:func:`lingjun.checks.native_version.cudnn_from_defines`)."""
+    """``"9.10.2"`` from a cuDNN version header, or None (:func:`lingjun.checks.core.native_version.cudnn_from_defines`)."""
     version = cudnn_from_defines(parse_defines(text))
     return triple_text(version) if version else None
 

@@ -11,7 +11,7 @@ Format (version 1; only ``release`` is required)::
     }
 
 An image build writes it; ``LINGJUN_RELEASE`` in the environment says the
-same and wins over the file (see :mod:`lingjun.checks.identify`).  A file
+same and wins over the file (see :mod:`lingjun.checks.knowledge.identify`).  A file
 that is not a JSON object, or whose ``release`` is not a string containing
 ``:``, is recorded with ``release = None`` and the problem in the probe record.  Fills
 ``manifest`` (None when there is no file).

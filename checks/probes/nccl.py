@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from lingjun.checks.facts import ProbeRecord
-from lingjun.checks.native_version import nccl_from_defines, parse_nccl, triple_text
+from lingjun.checks.core.native_version import nccl_from_defines, parse_nccl, triple_text
 from lingjun.checks.probes.base import ProbeEnv
 from lingjun.checks.probes.native import NativeSpec, parse_defines, probe_native
 
@@ -26,7 +26,7 @@ _INCLUDE_DIRS = ("/usr/include", "/usr/local/include", "/usr/local/cuda/include"
 def decode_nccl_code(value: int) -> Optional[str]:
     """The dotted version for ``NCCL_VERSION_CODE`` (both formulas); None if not plausible.
 
-    The decoding is :func:`lingjun.checks.native_version.parse_nccl`'s, which the rules use too.
+    The decoding is :func:`lingjun.checks.core.native_version.parse_nccl`'s, which the rules use too.
 
     >>> decode_nccl_code(21701), decode_nccl_code(2804)
     ('2.17.1', '2.8.4')
@@ -37,7 +37,7 @@ def decode_nccl_code(value: int) -> Optional[str]:
 
 def parse_nccl_header(text: str) -> Optional[str]:
     """``"2.27.3"`` from ``nccl.h`` (the suffix, e.g. ``"+cuda12.9"``, is not part of the version), or None
-    (:func:`lingjun.checks.native_version.nccl_from_defines`)."""
+    (:func:`lingjun.checks.core.native_version.nccl_from_defines`)."""
     version = nccl_from_defines(parse_defines(text))
     return triple_text(version) if version else None
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Optional
 
-from lingjun.checks.compat import parse_cuda, parse_driver
+from lingjun.checks.core.compat import parse_cuda, parse_driver
 from lingjun.checks.context import CheckContext
 from lingjun.checks.facts import Facts
-from lingjun.checks.versions import CudaVersion, DriverVersion
+from lingjun.checks.core.versions import CudaVersion, DriverVersion
 
 __all__ = ["kernel_driver", "image_cuda", "compat_present", "compat_on_loader_path", "is_compat_path", "driver_cuda"]
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import Iterable, Optional
 
 from lingjun.checks.context import CheckContext
-from lingjun.checks.findings import Finding, Severity, Text
-from lingjun.checks.record_view import record_ref
+from lingjun.checks.report.findings import Finding, Severity, Text
+from lingjun.checks.knowledge.record_view import record_ref
 
 __all__ = ["make", "nvidia_url", "component_url", "listing", "NVIDIA_DOCS", "UNSET", "NOT_INSTALLED", "EMPTY", "BRIEF_ITEMS"]
 

@@ -11,10 +11,10 @@ import re
 from typing import Callable, Optional
 
 from lingjun.checks.context import CheckContext
-from lingjun.checks.findings import Text
-from lingjun.checks.native_version import Triple
-from lingjun.checks.record_view import record_components
-from lingjun.checks.requirement_name import leading_name
+from lingjun.checks.report.findings import Text
+from lingjun.checks.core.native_version import Triple
+from lingjun.checks.knowledge.record_view import record_components
+from lingjun.checks.core.requirement_name import leading_name
 
 __all__ = ["expected_version", "source_zh", "resolved_text"]
 

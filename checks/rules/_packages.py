@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from typing import Iterator, Optional
 
 from lingjun.checks.context import CheckContext
-from lingjun.checks.installed import Installed, installed_component
-from lingjun.checks.record_view import record_components
+from lingjun.checks.knowledge.installed import Installed, installed_component
+from lingjun.checks.knowledge.record_view import record_components
 
 __all__ = ["PackageView", "record_packages", "torch_view", "packages_probed"]
 

@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Iterator, Optional
 from packaging.version import Version
 
 from lingjun.checks.context import CheckContext
-from lingjun.checks.findings import Finding, Severity, Text
-from lingjun.checks.record_view import usage_note
+from lingjun.checks.report.findings import Finding, Severity, Text
+from lingjun.checks.knowledge.record_view import usage_note
 from lingjun.checks.registry import rule
 from lingjun.checks.rules._finding import EMPTY, make
-from lingjun.checks.version_match import parse_version
+from lingjun.checks.core.version_match import parse_version
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -60,7 +60,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     given = ctx.options.deepspeed_config
     if not given:
         return
-    from lingjun.checks import deepspeed_config  # only with --deepspeed-config
+    from lingjun.checks.inputs import deepspeed_config  # only with --deepspeed-config
 
     path = _config_path(ctx, given)
     try:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.checks.context import CheckContext
-from lingjun.checks.findings import Finding, Severity
-from lingjun.checks.record_view import is_ppu
+from lingjun.checks.report.findings import Finding, Severity
+from lingjun.checks.knowledge.record_view import is_ppu
 from lingjun.checks.registry import rule
 from lingjun.checks.rules._finding import make
 
@@ -19,13 +19,13 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     """error per GPU model whose compute capability is missing from torch's arch list, outside the release's
     stated GPU support, or newer than the image's (or torch's) CUDA can build for; ok when all checks pass.
     A GPU reported without its compute capability (collect_env) gets it from the model name (gpu_models)."""
-    from lingjun.checks.compat import parse_cuda
-    from lingjun.checks.gpu_arch import architecture, cc_text, covers, max_arch, min_cuda_for_cc, parse_cc, sm_name
+    from lingjun.checks.core.compat import parse_cuda
+    from lingjun.checks.core.gpu_arch import architecture, cc_text, covers, max_arch, min_cuda_for_cc, parse_cc, sm_name
     from lingjun.checks.rules._driver_facts import image_cuda
 
     if is_ppu(ctx.record):
         return
-    from lingjun.checks.gpu_models import compute_capability_from_name
+    from lingjun.checks.core.gpu_models import compute_capability_from_name
 
     gpus = {}
     from_name: set = set()  # compute capabilities read off the model name (collect_env pastes give only names)

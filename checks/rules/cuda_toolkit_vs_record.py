@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.checks.context import CheckContext
-from lingjun.checks.findings import Finding, Severity
+from lingjun.checks.report.findings import Finding, Severity
 from lingjun.checks.registry import rule
 from lingjun.checks.rules._finding import make
 
@@ -19,7 +19,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     record = ctx.record
     if record is None or not record.get("cuda"):
         return
-    from lingjun.checks.compat import parse_cuda  # only against a record
+    from lingjun.checks.core.compat import parse_cuda  # only against a record
 
     expected = parse_cuda(record.get("cuda"))
     facts = ctx.facts.cuda

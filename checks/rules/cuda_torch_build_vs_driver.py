@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.checks.context import CheckContext
-from lingjun.checks.findings import Finding, Severity
-from lingjun.checks.record_view import is_ppu
+from lingjun.checks.report.findings import Finding, Severity
+from lingjun.checks.knowledge.record_view import is_ppu
 from lingjun.checks.registry import rule
 from lingjun.checks.rules._finding import make, nvidia_url
 
@@ -18,7 +18,7 @@ AREA = "cuda"
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """ok when the driver supports torch's CUDA; warning under CUDA minor version compatibility; error otherwise
     (the "driver on your system is too old (found version NNNNN)" failure)."""
-    from lingjun.checks.compat import GPU_CONSUMER, decide, max_native_cuda, minor_compat_major, parse_cuda
+    from lingjun.checks.core.compat import GPU_CONSUMER, decide, max_native_cuda, minor_compat_major, parse_cuda
     from lingjun.checks.rules._driver_facts import compat_present, driver_cuda, kernel_driver
 
     if is_ppu(ctx.record):

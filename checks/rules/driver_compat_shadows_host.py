@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.checks.context import CheckContext
-from lingjun.checks.findings import Finding, Severity
-from lingjun.checks.record_view import is_ppu
+from lingjun.checks.report.findings import Finding, Severity
+from lingjun.checks.knowledge.record_view import is_ppu
 from lingjun.checks.registry import rule
 from lingjun.checks.rules._finding import make, nvidia_url
 
@@ -27,7 +27,7 @@ def _compat_conf(ctx: CheckContext) -> str:
 @rule(RULE, AREA, "libcuda matches the kernel driver", "libcuda 与内核驱动一致", needs_gpu=True)
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """error when the resolved libcuda differs from the kernel module and is not a needed forward-compat library."""
-    from lingjun.checks.compat import decide, forward_admitted, parse_driver
+    from lingjun.checks.core.compat import decide, forward_admitted, parse_driver
     from lingjun.checks.rules._driver_facts import compat_present, image_cuda, is_compat_path, kernel_driver
 
     if is_ppu(ctx.record):

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.checks.context import CheckContext
-from lingjun.checks.findings import Finding, Severity, Text
-from lingjun.checks.record_view import is_ppu
+from lingjun.checks.report.findings import Finding, Severity, Text
+from lingjun.checks.knowledge.record_view import is_ppu
 from lingjun.checks.registry import rule
 from lingjun.checks.rules._finding import make, nvidia_url
 
@@ -30,7 +30,7 @@ def _where_zh(where: str) -> str:
 @rule(RULE, AREA, "Image CUDA runs on this driver", "镜像 CUDA 与驱动兼容", needs_gpu=True)
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """ok (native or viable forward compatibility), warning (minor version compatibility), error otherwise."""
-    from lingjun.checks.compat import decide
+    from lingjun.checks.core.compat import decide
     from lingjun.checks.rules._driver_facts import compat_present, image_cuda, kernel_driver
 
     if is_ppu(ctx.record):

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.checks.context import CheckContext
-from lingjun.checks.findings import Finding, Severity, Text
-from lingjun.checks.record_view import is_ppu
+from lingjun.checks.report.findings import Finding, Severity, Text
+from lingjun.checks.knowledge.record_view import is_ppu
 from lingjun.checks.registry import rule
 from lingjun.checks.rules._finding import make, nvidia_url
 
@@ -18,7 +18,7 @@ AREA = "driver"
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """error when the resolved libcuda is a compat library, or compat is on the loader path, and a GPU is consumer
     (or cuInit already failed with 804); ok otherwise."""
-    from lingjun.checks.compat import GPU_CONSUMER, GPU_DATACENTER, gpu_class
+    from lingjun.checks.core.compat import GPU_CONSUMER, GPU_DATACENTER, gpu_class
     from lingjun.checks.rules._driver_facts import compat_on_loader_path, is_compat_path
 
     if is_ppu(ctx.record):

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.checks.context import CheckContext
-from lingjun.checks.findings import Finding, Severity
-from lingjun.checks.record_view import is_ppu
+from lingjun.checks.report.findings import Finding, Severity
+from lingjun.checks.knowledge.record_view import is_ppu
 from lingjun.checks.registry import rule
 from lingjun.checks.rules._finding import make, nvidia_url
 
@@ -18,7 +18,7 @@ AREA = "driver"
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """ok at or above the minimum; below it: info (forward compatibility admitted), warning (CUDA minor
     version compatibility), error otherwise."""
-    from lingjun.checks.compat import decide, parse_driver
+    from lingjun.checks.core.compat import decide, parse_driver
     from lingjun.checks.rules._driver_facts import compat_present, image_cuda, kernel_driver
 
     record = ctx.record

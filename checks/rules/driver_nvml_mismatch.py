@@ -6,13 +6,13 @@ import re
 from typing import TYPE_CHECKING, Iterator, Optional
 
 from lingjun.checks.context import CheckContext
-from lingjun.checks.findings import Finding, Severity
-from lingjun.checks.record_view import is_ppu
+from lingjun.checks.report.findings import Finding, Severity
+from lingjun.checks.knowledge.record_view import is_ppu
 from lingjun.checks.registry import rule
 from lingjun.checks.rules._finding import make
 
 if TYPE_CHECKING:
-    from lingjun.checks.versions import DriverVersion
+    from lingjun.checks.core.versions import DriverVersion
 
 RULE = "driver.nvml-mismatch"
 AREA = "driver"
@@ -21,7 +21,7 @@ AREA = "driver"
 def nvml_library_driver(text: Optional[str]) -> Optional[DriverVersion]:
     """Driver version inside an NVML version string: ``"12.570.124.06"`` (nvmlSystemGetNVMLVersion,
     leading CUDA major) or ``"550.144"`` / ``"570.124.06"`` (file name)."""
-    from lingjun.checks.compat import parse_driver
+    from lingjun.checks.core.compat import parse_driver
 
     if not isinstance(text, str):
         return None

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.checks.context import CheckContext
-from lingjun.checks.findings import Finding, Severity
-from lingjun.checks.record_view import mentions, usage_note
+from lingjun.checks.report.findings import Finding, Severity
+from lingjun.checks.knowledge.record_view import mentions, usage_note
 from lingjun.checks.registry import rule
 from lingjun.checks.rules._finding import UNSET, make
 

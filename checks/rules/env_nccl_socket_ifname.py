@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from lingjun.checks import nccl_ifname
+from lingjun.checks.core import nccl_ifname
 from lingjun.checks.context import CheckContext
-from lingjun.checks.findings import Finding, Severity, Text
+from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.registry import rule
 from lingjun.checks.rules._finding import UNSET, make
 

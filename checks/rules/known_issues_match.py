@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from lingjun.checks.conditions import APPLIES, DOES_NOT_APPLY, evaluate
+from lingjun.checks.knowledge.conditions import APPLIES, DOES_NOT_APPLY, evaluate
 from lingjun.checks.context import CheckContext
-from lingjun.checks.findings import Finding, Severity, Text
-from lingjun.checks.record_view import record_ref
+from lingjun.checks.report.findings import Finding, Severity, Text
+from lingjun.checks.knowledge.record_view import record_ref
 from lingjun.checks.registry import rule
 from lingjun.checks.rules._finding import make
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.checks.context import CheckContext
-from lingjun.checks.findings import Finding, Severity
-from lingjun.checks.native_version import parse_nccl, triple_text
+from lingjun.checks.report.findings import Finding, Severity
+from lingjun.checks.core.native_version import parse_nccl, triple_text
 from lingjun.checks.registry import rule
 from lingjun.checks.rules._finding import make
 from lingjun.checks.rules._native import expected_version, resolved_text, source_zh

@@ -7,12 +7,12 @@ from typing import Iterator, Optional
 
 from lingjun.checks.context import CheckContext
 from lingjun.checks.facts import Facts
-from lingjun.checks.findings import Finding, Severity, Text
+from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.registry import rule
-from lingjun.checks.requirement_name import leading_name, normalise
+from lingjun.checks.core.requirement_name import leading_name, normalise
 from lingjun.checks.rules._finding import component_url, make
 from lingjun.checks.rules._packages import record_packages
-from lingjun.checks.version_match import parse_version, same_version
+from lingjun.checks.core.version_match import parse_version, same_version
 
 RULE = "packages.extension-abi"
 AREA = "libraries"

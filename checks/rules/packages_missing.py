@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.checks.context import CheckContext
-from lingjun.checks.findings import Finding, Severity, Text
+from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.registry import rule
 from lingjun.checks.rules._finding import NOT_INSTALLED, component_url, listing, make
 from lingjun.checks.rules._packages import packages_probed, record_packages

@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.checks.context import CheckContext
-from lingjun.checks.findings import Finding, Severity
+from lingjun.checks.report.findings import Finding, Severity
 from lingjun.checks.registry import rule
 from lingjun.checks.rules._finding import component_url, make
 from lingjun.checks.rules._packages import record_packages
-from lingjun.checks.version_match import same_version
+from lingjun.checks.core.version_match import same_version
 
 RULE = "packages.version-mismatch"
 AREA = "libraries"

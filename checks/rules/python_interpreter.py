@@ -6,7 +6,7 @@ import re
 from typing import Iterator, Optional
 
 from lingjun.checks.context import CheckContext
-from lingjun.checks.findings import Finding, Severity
+from lingjun.checks.report.findings import Finding, Severity
 from lingjun.checks.registry import rule
 from lingjun.checks.rules._finding import make
 from lingjun.checks.rules._packages import packages_probed, record_packages

@@ -68,7 +68,7 @@ class BuildTimings:
 def load_validated(releases: Path) -> KnowledgeBase:
     """Load ``releases`` and run the data gate.
 
-    Uses the gate (:func:`lingjun.checks.gate.validate.validate`, which loads
+    Uses the gate (:func:`lingjun.schema.gate.validate.validate`, which loads
     with :func:`lingjun.schema.loader.load_knowledge_base`'s loader and adds
     the cross-record rules) when it is installed, the loader alone otherwise.
 
@@ -79,7 +79,7 @@ def load_validated(releases: Path) -> KnowledgeBase:
     if not Path(releases).is_dir():
         raise FileNotFoundError(f"{releases}: no such folder of release records")
     try:
-        from lingjun.checks.gate.validate import validate
+        from lingjun.schema.gate.validate import validate
     except ImportError:  # pragma: no cover - the gate ships with the package
         validate = None
     if validate is not None:

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Optional
 
-from lingjun.checks.versions import CudaVersion, DriverVersion, VersionFormatError
+from lingjun.checks.core.versions import CudaVersion, DriverVersion, VersionFormatError
 from lingjun.schema.models import (
     BranchDecision,
     CudaDriverReference,

@@ -14,7 +14,7 @@ from typing import Optional
 
 from packaging.version import Version
 
-from lingjun.checks.version_match import parse_version
+from lingjun.checks.core.version_match import parse_version
 
 __all__ = ["parse_version", "compare_versions", "version_sort_key"]
 

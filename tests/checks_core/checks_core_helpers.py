@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Optional
 
-from lingjun.checks.collect import collect
+from lingjun.checks.probes.collect import collect
 from lingjun.checks.facts import Facts
 from lingjun.checks.probes.base import ProbeEnv
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from checks_core_helpers import run_cli
-from lingjun.checks.collect_env_text import CollectEnvError, parse_collect_env
+from lingjun.checks.inputs.collect_env_text import CollectEnvError, parse_collect_env
 
 DATA = Path(__file__).parent / "data"
 

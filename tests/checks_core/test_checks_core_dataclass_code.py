@@ -66,7 +66,7 @@ def test_precompiled_methods_are_the_code_dataclasses_would_compile(pyz):
     plain, cached = _describe(pyz, False), _describe(pyz, True)
     assert cached["installed"] is True and plain["installed"] is False
     assert cached["misses"] == []  # every text the checker's classes produce was precompiled
-    assert "lingjun.checks.facts.Facts" in cached["classes"] and "lingjun.checks.findings.Finding" in cached["classes"]
+    assert "lingjun.checks.facts.Facts" in cached["classes"] and "lingjun.checks.report.findings.Finding" in cached["classes"]
     assert len(cached["classes"]) >= 30
     assert cached["classes"] == plain["classes"]  # same code, docstrings and fields either way
     assert cached["classes"]["lingjun.checks.facts.HostFacts"]["fields"] == [

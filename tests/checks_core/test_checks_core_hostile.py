@@ -9,15 +9,15 @@ import shutil
 import pytest
 
 from checks_core_helpers import fakeroot, probe_root, run_cli
-from lingjun.checks.collect import collect
+from lingjun.checks.probes.collect import collect
 from lingjun.checks.context import CheckContext, CheckOptions
-from lingjun.checks.findings import Severity
-from lingjun.checks.identify import identify
-from lingjun.checks.knowledge import KnowledgeData
+from lingjun.checks.report.findings import Severity
+from lingjun.checks.knowledge.identify import identify
+from lingjun.checks.knowledge.bundle import KnowledgeData
 from lingjun.checks.probes.base import ProbeEnv
-from lingjun.checks.render_json import render_json
-from lingjun.checks.render_text import render_text
-from lingjun.checks.report_model import exit_code
+from lingjun.checks.report.render_json import render_json
+from lingjun.checks.report.render_text import render_text
+from lingjun.checks.report.model import exit_code
 from lingjun.checks.runner import run_rules
 
 

@@ -6,8 +6,8 @@ import pytest
 
 from lingjun.checks.cli import load_data
 from lingjun.checks.facts import DistributionFacts, Facts, ManifestFacts
-from lingjun.checks.identify import UnknownReleaseError, identify, score_record, versions_match
-from lingjun.checks.knowledge import BUNDLE_FORMAT, KnowledgeData
+from lingjun.checks.knowledge.identify import UnknownReleaseError, identify, score_record, versions_match
+from lingjun.checks.knowledge.bundle import BUNDLE_FORMAT, KnowledgeData
 
 
 def _component(cid, names):

@@ -1,4 +1,4 @@
-"""One implementation of the cuDNN / NCCL version codes serves the probes and the rules (checks/native_version.py)."""
+"""One implementation of the cuDNN / NCCL version codes serves the probes and the rules (checks/core/native_version.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import doctest
 
 import pytest
 
-import lingjun.checks.native_version as native_version
+import lingjun.checks.core.native_version as native_version
 from lingjun.checks.probes import cudnn, nccl
 from lingjun.checks.rules import _finding
 

@@ -238,7 +238,7 @@ def test_distribution_variety():
 
 
 def test_live_distributions_include_this_interpreter_packages():
-    from lingjun.checks.collect import collect
+    from lingjun.checks.probes.collect import collect
 
     facts = collect(ProbeEnv(), ["distributions", "python_env"])
     names = {d.name.lower() for d in facts.distributions}
@@ -323,7 +323,7 @@ def test_manifest_read():
 
 
 def test_full_collect_on_fake_root_records_every_probe():
-    from lingjun.checks.collect import PROBES
+    from lingjun.checks.probes.collect import PROBES
 
     facts = probe_root("proprietary-x86")
     assert [p.name for p in facts.probes] == [

@@ -9,7 +9,7 @@ import pytest
 from checks_core_helpers import run_cli
 from lingjun.checks.cli import load_data
 from lingjun.checks.facts import Facts, ManifestFacts
-from lingjun.checks.identify import UnknownReleaseError, find_release, identify
+from lingjun.checks.knowledge.identify import UnknownReleaseError, find_release, identify
 
 DATA = load_data(None)
 

@@ -6,10 +6,10 @@ import pytest
 
 from lingjun.checks.context import CheckContext, CheckOptions, ReleaseMatch
 from lingjun.checks.facts import Facts, ProbeRecord
-from lingjun.checks.findings import Finding, Severity, Text
-from lingjun.checks.knowledge import BUNDLE_FORMAT, KnowledgeData
+from lingjun.checks.report.findings import Finding, Severity, Text
+from lingjun.checks.knowledge.bundle import BUNDLE_FORMAT, KnowledgeData
 from lingjun.checks.registry import RULES, rule
-from lingjun.checks.report_model import exit_code, grouped
+from lingjun.checks.report.model import exit_code, grouped
 from lingjun.checks.runner import run_rule, run_rules
 
 DATA = KnowledgeData.from_dict({"format": BUNDLE_FORMAT, "site_url": "https://kb.example"})

@@ -9,7 +9,7 @@ import jsonschema
 
 from checks_core_helpers import REPO, probe_root
 from lingjun.checks import facts as facts_module
-from lingjun.checks.snapshot import redact
+from lingjun.checks.inputs.snapshot import redact
 
 SNAPSHOT_SCHEMA = json.loads((REPO / "checks" / "snapshot.schema.json").read_text(encoding="utf-8"))
 

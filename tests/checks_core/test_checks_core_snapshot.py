@@ -9,7 +9,7 @@ import pytest
 
 from checks_core_helpers import fakeroot, probe_root, run_cli
 from lingjun.checks.facts import Facts, GpuFacts
-from lingjun.checks.snapshot import facts_from_snapshot_dict, read_snapshot, redact, write_snapshot
+from lingjun.checks.inputs.snapshot import facts_from_snapshot_dict, read_snapshot, redact, write_snapshot
 
 
 def test_round_trip_keeps_every_fact(tmp_path):
@@ -52,7 +52,7 @@ def test_write_is_atomic_and_leaves_nothing_on_failure(tmp_path):
     class Boom(Exception):
         pass
 
-    import lingjun.checks.snapshot as snapshot
+    import lingjun.checks.inputs.snapshot as snapshot
 
     original = snapshot.json.dumps
     try:

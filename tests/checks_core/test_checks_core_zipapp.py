@@ -97,7 +97,7 @@ def test_site_url_resolution_order(tmp_path, monkeypatch):
 
 
 def test_bundle_site_url_reaches_checker_links(tmp_path):
-    from lingjun.checks.knowledge import KnowledgeData
+    from lingjun.checks.knowledge.bundle import KnowledgeData
     from lingjun.generator.zipapp import bundle_text
 
     text, _ = bundle_text(REPO / "releases", "https://kb.example.org/")

@@ -51,17 +51,17 @@ def test_read_directory_refuses_what_is_not_a_plain_zip(data):
 
 def test_finder_serves_the_archive_bytecode_with_zipimport_style_locations(pyz):
     finder = _finder(pyz)
-    spec = finder.find_spec("lingjun.checks.requirement_name")
+    spec = finder.find_spec("lingjun.checks.core.requirement_name")
     assert spec is not None and spec.loader is finder
     assert spec.origin == f"{pyz}/lingjun/checks/requirement_name.py" and spec.has_location
     package = finder.find_spec("lingjun.checks.probes")
     assert package.submodule_search_locations == [f"{pyz}/lingjun/checks/probes"]
-    assert finder.find_spec("json") is None and finder.find_spec("lingjun.checks.gate") is None
+    assert finder.find_spec("json") is None and finder.find_spec("lingjun.schema.gate") is None
     module = types.ModuleType(spec.name)
     module.__spec__ = spec
     finder.exec_module(module)
     assert module.leading_name("Torch_Vision>=0.15") == "torch-vision"
-    assert "def leading_name" in finder.get_source("lingjun.checks.requirement_name")
+    assert "def leading_name" in finder.get_source("lingjun.checks.core.requirement_name")
     assert finder.is_package("packaging") and not finder.is_package("packaging.version")
     assert finder.get_data(f"{pyz}/lingjun/checks/data/bundle.json").startswith(b"{")
 
@@ -75,7 +75,7 @@ def test_finder_steps_aside_for_bytecode_of_another_interpreter(pyz, tmp_path):
     other = tmp_path / "other.pyz"
     build_zipapp(other, entries)
     finder = _finder(other)
-    assert finder.find_spec("lingjun.checks.versions") is None  # zipimport compiles the source instead
+    assert finder.find_spec("lingjun.checks.core.versions") is None  # zipimport compiles the source instead
     assert finder.find_spec("lingjun.checks.facts") is not None
 
 

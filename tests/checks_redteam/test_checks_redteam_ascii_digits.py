@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from lingjun.checks.compat import parse_cuda, parse_driver
-from lingjun.checks.gpu_arch import covers, parse_cc
+from lingjun.checks.core.compat import parse_cuda, parse_driver
+from lingjun.checks.core.gpu_arch import covers, parse_cc
 
 
 @pytest.mark.parametrize("text", ["５７０.１２４.０６", "٥٧٠.١٢٤", "570.１24"])

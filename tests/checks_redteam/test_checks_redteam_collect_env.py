@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lingjun.checks.collect_env_text import CollectEnvError, parse_collect_env
+from lingjun.checks.inputs.collect_env_text import CollectEnvError, parse_collect_env
 
 
 def test_a_fragment_of_only_package_lines_is_read():

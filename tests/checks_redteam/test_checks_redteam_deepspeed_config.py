@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from lingjun.checks.deepspeed_config import DeepSpeedConfigError, load_lenient, loads
+from lingjun.checks.inputs.deepspeed_config import DeepSpeedConfigError, load_lenient, loads
 
 from checks_redteam_kit import REDTEAM, run_json, severities
 

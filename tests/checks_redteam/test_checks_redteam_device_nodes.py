@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lingjun.checks.collect_env_text import parse_collect_env
+from lingjun.checks.inputs.collect_env_text import parse_collect_env
 from lingjun.checks.context import CheckContext, CheckOptions, ReleaseMatch
 from lingjun.checks.facts import ProbeRecord
 from lingjun.checks.registry import RULES

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import time
 
-from lingjun.checks.collect import collect
+from lingjun.checks.probes.collect import collect
 from lingjun.checks.probes.base import ProbeEnv
 
 SITE = "usr/local/lib/python3.12/dist-packages"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from lingjun.checks.collect_env_text import parse_collect_env
-from lingjun.checks.gpu_models import compute_capability_from_name
+from lingjun.checks.inputs.collect_env_text import parse_collect_env
+from lingjun.checks.core.gpu_models import compute_capability_from_name
 
 from checks_redteam_kit import REDTEAM, run_json, severities
 

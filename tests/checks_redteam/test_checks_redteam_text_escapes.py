@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 from lingjun.checks.context import ReleaseMatch
-from lingjun.checks.findings import Finding, Severity, Text
-from lingjun.checks.render_text import render_text
+from lingjun.checks.report.findings import Finding, Severity, Text
+from lingjun.checks.report.render_text import render_text
 
 from checks_redteam_kit import REDTEAM
 

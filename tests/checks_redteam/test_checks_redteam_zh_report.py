@@ -15,7 +15,7 @@ import pytest
 
 from checks_redteam_kit import REDTEAM, REPO
 from lingjun.checks.cli import main
-from lingjun.checks.render_text import render_text
+from lingjun.checks.report.render_text import render_text
 
 sys.path.insert(0, str(REPO / "tests" / "checks_rules"))
 import checks_rules_kit as kit  # noqa: E402

@@ -19,8 +19,8 @@ import pytest
 
 from lingjun.checks.context import CheckContext, CheckOptions, ReleaseMatch
 from lingjun.checks.facts import DistributionFacts, Facts, GpuFacts, TorchBuildFacts
-from lingjun.checks.findings import Finding
-from lingjun.checks.knowledge import KnowledgeData
+from lingjun.checks.report.findings import Finding
+from lingjun.checks.knowledge.bundle import KnowledgeData
 from lingjun.checks.registry import RULES
 from lingjun.checks.runner import run_rule, run_rules
 from lingjun.schema.models import KnownIssue, ReleaseRecord

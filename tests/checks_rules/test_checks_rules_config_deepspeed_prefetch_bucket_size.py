@@ -3,7 +3,7 @@
 import json
 
 import checks_rules_kit as kit
-from lingjun.checks import deepspeed_config
+from lingjun.checks.inputs import deepspeed_config
 from lingjun.checks.facts import Facts
 
 RULE = "config.deepspeed-prefetch-bucket-size"

@@ -1,5 +1,5 @@
 import checks_rules_kit as kit
-from lingjun.checks.gpu_arch import covers
+from lingjun.checks.core.gpu_arch import covers
 
 RULE = "cuda.compute-capability"
 

@@ -1,5 +1,5 @@
 import checks_rules_kit as kit
-from lingjun.checks import nccl_ifname
+from lingjun.checks.core import nccl_ifname
 from lingjun.checks.facts import Facts, InterfaceFacts
 
 RULE = "env.nccl-socket-ifname"

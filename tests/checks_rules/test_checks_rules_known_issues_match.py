@@ -1,5 +1,5 @@
 import checks_rules_kit as kit
-from lingjun.checks.conditions import APPLIES, DOES_NOT_APPLY, MAY_APPLY, evaluate
+from lingjun.checks.knowledge.conditions import APPLIES, DOES_NOT_APPLY, MAY_APPLY, evaluate
 from lingjun.checks.facts import Facts
 
 RULE = "known-issues.match"

@@ -2,7 +2,7 @@
 
 import checks_rules_kit as kit
 from lingjun.checks.facts import Facts, LibraryFile, WheelFacts
-from lingjun.checks.native_version import parse_cudnn, parse_nccl
+from lingjun.checks.core.native_version import parse_cudnn, parse_nccl
 
 
 def test_version_codes():

@@ -2,7 +2,7 @@
 
 import checks_rules_kit as kit
 from lingjun.checks.facts import Facts
-from lingjun.checks.version_match import same_version
+from lingjun.checks.core.version_match import same_version
 
 
 def _facts(torch="2.7.1.8+nv25.3", installer=None, extra=()):

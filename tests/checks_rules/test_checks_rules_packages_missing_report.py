@@ -2,8 +2,8 @@
 
 import checks_rules_kit as kit
 from lingjun.checks.facts import Facts
-from lingjun.checks.render_text import render_text
-from lingjun.checks.report_model import AREA_TITLES
+from lingjun.checks.report.render_text import render_text
+from lingjun.checks.report.model import AREA_TITLES
 from lingjun.checks.rules._packages import record_packages
 from lingjun.checks.runner import load_rules
 

@@ -81,7 +81,7 @@ def test_github_format_prints_annotations(tmp_path, capsys):
 
 
 def test_github_escapes_newlines_and_percent():
-    from lingjun.checks.gate.report import github_annotation
+    from lingjun.schema.gate.report import github_annotation
     from lingjun.schema.problems import Problem, Severity
 
     line = github_annotation(Problem("a,b:c.yaml", 2, 3, "", "50%\nsecond", Severity.info, "data.x"))
@@ -116,7 +116,7 @@ def test_list_rules(capsys):
     code, out, _ = _run(capsys, "validate", "--list-rules")
     assert code == 0
     assert any(l.startswith("data.driver-minimum") and " error " in l for l in out.splitlines())
-    from lingjun.checks.gate.runner import load_rules
+    from lingjun.schema.gate.runner import load_rules
 
     assert [l.split()[0] for l in out.splitlines()] == list(load_rules())  # one line per registered rule
 

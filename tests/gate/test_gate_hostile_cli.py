@@ -169,7 +169,7 @@ def test_reader_closing_the_pipe_early_is_not_a_traceback(tmp_path):
 
 
 def test_internal_error_in_the_gate_is_one_line_exit_1(monkeypatch, tmp_path, capsys):
-    import lingjun.checks.gate.validate as gate_validate
+    import lingjun.schema.gate.validate as gate_validate
 
     def broken(*args, **kwargs):
         raise ValueError("surprise")

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from lingjun.checks.gate.corpus import Corpus
-from lingjun.checks.gate.runner import load_rules, run_gate
+from lingjun.schema.gate.corpus import Corpus
+from lingjun.schema.gate.runner import load_rules, run_gate
 from lingjun.schema.loader import load_paths
 from lingjun.schema.problems import Severity
 
@@ -160,7 +160,7 @@ def test_placeholder_url_on_the_reserved_invalid_domain_is_an_error(tree):
 
 
 def _validate(root: Path):
-    from lingjun.checks.gate.validate import validate
+    from lingjun.schema.gate.validate import validate
 
     return validate([root]).problems
 

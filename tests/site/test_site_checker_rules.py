@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from lingjun.checks.knowledge import KnowledgeData
+from lingjun.checks.knowledge.bundle import KnowledgeData
 from lingjun.generator.site.checker_rules import RULE_AREAS, checker_rules, rule_anchor, rule_areas
 from lingjun.generator.site.model import build_site_model
 from lingjun.generator.site.render import render_pages

@@ -1,0 +1,209 @@
+"""Snapshots: the probed facts as a JSON file (``--collect FILE``) and back (``--from FILE``).
+
+Format: ``Facts.to_dict()`` as a JSON object whose ``"schema"`` is
+``"lingjun-check/snapshot/1"`` (:data:`lingjun.checks.facts.SNAPSHOT_SCHEMA`);
+the JSON Schema is ``checks/snapshot.schema.json``.  Writing:
+
+* redacts first (:func:`redact`): no host name, GPU UUID or PCI bus id, no
+  ``MASTER_ADDR`` and no interface IPv4/IPv6 addresses (only whether an
+  interface has one: ``has_ipv4``/``has_ipv6``), unless ``include_ids``; the environment is filtered again
+  through the allow-list of :mod:`lingjun.checks.probes.env_vars` (a snapshot
+  read from elsewhere may carry more) and ``user:password@`` in URLs
+  (environment values, ``direct_url``) is masked;
+* is atomic: a temporary file in the target directory, then ``os.replace``,
+  so an interrupted run never leaves a half-written snapshot.
+
+Reading is tolerant by design: unknown keys are ignored, missing keys take
+their defaults, and a value of the wrong type is dropped (its field keeps the
+default) and reported as a problem naming the field, e.g.
+``"nvml.gpus[0].index: expected an integer, got 'zero'"``.  Only a file that
+cannot be read, is not JSON, or is not a JSON object raises
+:class:`SnapshotError`.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+import os
+import re
+import tempfile
+import typing
+from typing import Any
+
+from lingjun.checks import facts as facts_module
+from lingjun.checks.facts import SNAPSHOT_SCHEMA, Facts
+from lingjun.checks.probes.env_vars import filter_env
+
+__all__ = ["SnapshotError", "redact", "write_snapshot", "read_snapshot", "facts_from_snapshot_dict", "atomic_write_text"]
+
+#: the largest snapshot read, in bytes (a --collect snapshot of an image with ~1000 packages is well under 2 MiB)
+MAX_SNAPSHOT_BYTES = 64 * 1024 * 1024
+
+_USERINFO = re.compile(r"(?<=://)[^/@\s]+@")
+
+
+class SnapshotError(ValueError):
+    """The snapshot file is unreadable, not JSON or not a JSON object."""
+
+
+def redact(facts: Facts, include_ids: bool = False) -> Facts:
+    """A copy of ``facts`` safe to share (see the module docstring)."""
+    out = copy.deepcopy(facts)
+    out.env = filter_env(out.env, include_ids)
+    for dist in out.distributions:
+        if dist.direct_url:
+            dist.direct_url = _USERINFO.sub("***@", dist.direct_url)
+    if not include_ids:
+        out.host.hostname = None
+        for gpu in list(out.nvml.gpus) + list(out.nvidia_smi.gpus):
+            gpu.uuid = None
+            gpu.pci_bus_id = None
+        for iface in out.network:
+            iface.has_ipv4 = iface.carries_ipv4()
+            iface.has_ipv6 = bool(iface.ipv6) or bool(iface.has_ipv6)
+            iface.ipv4 = []
+            iface.ipv6 = []
+    return out
+
+
+def atomic_write_text(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` atomically (temporary file + rename, mode 0644).
+
+    Raises:
+        OSError: when the directory is not writable; nothing is left behind.
+    """
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".lingjun-", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def write_snapshot(facts: Facts, path: str, include_ids: bool = False) -> None:
+    """Redact ``facts`` and write them as JSON to ``path`` atomically.
+
+    Raises:
+        OSError: when the file cannot be written.
+    """
+    data = redact(facts, include_ids).to_dict()
+    atomic_write_text(path, json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False) + "\n")
+
+
+def read_snapshot(path: str) -> tuple[Facts, list[str]]:
+    """Read a snapshot file: ``(facts, problems)``; ``facts.origin`` becomes ``"snapshot"``.
+
+    The file must be a regular file of at most :data:`MAX_SNAPSHOT_BYTES`, UTF-8 (a byte order mark is allowed).
+
+    Raises:
+        SnapshotError: when the file cannot be read (missing, not a regular file, too large)
+            or is not a JSON object.
+    """
+    from lingjun.checks.inputs.input_file import InputFileError, read_input_file
+
+    try:
+        raw = read_input_file(path, MAX_SNAPSHOT_BYTES)
+    except InputFileError as exc:
+        raise SnapshotError(f"{path}: cannot read snapshot: {exc.reason}") from None
+    try:
+        data = json.loads(raw.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        raise SnapshotError(f"{path}: snapshot is not UTF-8 text") from None
+    except RecursionError:
+        raise SnapshotError(f"{path}: not a snapshot: JSON nested too deeply") from None
+    except ValueError as exc:
+        raise SnapshotError(f"{path}: not JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise SnapshotError(f"{path}: a snapshot is a JSON object, got {type(data).__name__}")
+    facts, problems = facts_from_snapshot_dict(data)
+    return facts, problems
+
+
+def facts_from_snapshot_dict(data: dict[str, Any]) -> tuple[Facts, list[str]]:
+    """Tolerant :meth:`Facts.from_dict`: ``(facts, problems)`` (see the module docstring)."""
+    problems: list[str] = []
+    schema = data.get("schema")
+    if schema != SNAPSHOT_SCHEMA:
+        problems.append(f"schema: expected {SNAPSHOT_SCHEMA!r}, got {schema!r}; reading it anyway")
+    facts = _lenient(Facts, data, "", problems)
+    facts.schema = SNAPSHOT_SCHEMA
+    facts.origin = "snapshot"
+    return facts, problems
+
+
+def _lenient(cls: type, data: Any, where: str, problems: list[str]) -> Any:
+    if not isinstance(data, dict):
+        problems.append(f"{where or 'snapshot'}: expected an object, got {type(data).__name__}; ignored")
+        return cls() if _constructible(cls) else None
+    hints = typing.get_type_hints(cls)
+    kwargs: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        if f.name not in data:
+            continue
+        path = f"{where}.{f.name}" if where else f.name
+        value = _field(hints[f.name], data[f.name], path, problems)
+        if value is not _DROP:
+            kwargs[f.name] = value
+    try:
+        return cls(**kwargs)
+    except TypeError as exc:  # a required field (e.g. name) was dropped
+        problems.append(f"{where}: {exc}; ignored")
+        return _DROP
+
+
+_DROP = object()
+
+
+def _constructible(cls: type) -> bool:
+    return all(f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING for f in dataclasses.fields(cls))
+
+
+def _field(hint: Any, value: Any, where: str, problems: list[str]) -> Any:
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin is typing.Union:
+        if value is None:
+            return None
+        hint = next(a for a in args if a is not type(None))
+        origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if dataclasses.is_dataclass(hint):
+        if not isinstance(value, dict):
+            problems.append(f"{where}: expected an object, got {type(value).__name__}; ignored")
+            return _DROP
+        return _lenient(hint, value, where, problems)
+    if origin is list:
+        if not isinstance(value, list):
+            problems.append(f"{where}: expected a list, got {type(value).__name__}; ignored")
+            return _DROP
+        items = []
+        for i, item in enumerate(value):
+            converted = _field(args[0], item, f"{where}[{i}]", problems)
+            if converted is not _DROP:
+                items.append(converted)
+        return items
+    if origin is dict:
+        if not isinstance(value, dict):
+            problems.append(f"{where}: expected an object, got {type(value).__name__}; ignored")
+            return _DROP
+        if args and args[1] is str:
+            bad = sorted(str(k) for k, v in value.items() if not isinstance(v, str))
+            if bad:
+                problems.append(f"{where}: values of {', '.join(bad)} are not strings; ignored")
+            return {str(k): v for k, v in value.items() if isinstance(v, str)}
+        return {str(k): v for k, v in value.items()}
+    try:
+        return facts_module._convert(hint, value, where)
+    except ValueError as exc:
+        problems.append(f"{exc}; ignored")
+        return _DROP

@@ -1,0 +1,148 @@
+"""Read access to the compiled release data (the bundle) for the checker.
+
+The bundle is the JSON that ``lingjun-kb bundle`` compiles from the
+validated YAML under ``releases/``: every document dumped with pydantic's
+``model_dump(mode="json")``, so field names are those of
+:mod:`lingjun.schema.models`.  Layout::
+
+    {
+      "format": "lingjun-kb/bundle/1",
+      "site_url": "http://127.0.0.1:8000/",
+      "families": [Family, ...],
+      "components": [Component, ...],
+      "releases": [ReleaseRecord, ...],
+      "known_issues": [KnownIssue, ...],
+      "cuda_drivers": CudaDriverReference,
+      "driver_branches": DriverBranchReference
+    }
+
+Only the standard library is used; the data is trusted (it was validated
+before it was compiled).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Iterable, Optional
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+BUNDLE_FORMAT = "lingjun-kb/bundle/1"
+#: the largest --data file read, in bytes (the embedded bundle is about 160 KiB)
+MAX_BUNDLE_BYTES = 64 * 1024 * 1024
+
+__all__ = ["BUNDLE_FORMAT", "KnowledgeData", "BundleError"]
+
+
+class BundleError(ValueError):
+    """The bundle file is missing, unreadable or of another format."""
+
+
+@dataclass
+class KnowledgeData:
+    """The compiled release data with lookup helpers."""
+
+    raw: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_file(cls, path: "str | Path") -> "KnowledgeData":
+        """Load a bundle JSON file.
+
+        Raises:
+            BundleError: when the file cannot be read or is not a bundle.
+        """
+        from lingjun.checks.inputs.input_file import InputFileError, read_input_file
+
+        try:
+            raw = json.loads(read_input_file(str(path), MAX_BUNDLE_BYTES).decode("utf-8-sig"))
+        except InputFileError as exc:
+            raise BundleError(f"{path}: cannot read release data: {exc.reason}") from None
+        except RecursionError:
+            raise BundleError(f"{path}: cannot read release data: JSON nested too deeply") from None
+        except ValueError as exc:  # UnicodeDecodeError and JSONDecodeError included
+            raise BundleError(f"{path}: cannot read release data: {exc}") from None
+        return cls.from_dict(raw, str(path))
+
+    @classmethod
+    def from_dict(cls, raw: Any, where: str = "bundle") -> "KnowledgeData":
+        """Wrap an already-parsed bundle dict.
+
+        Raises:
+            BundleError: when ``raw`` is not a bundle of :data:`BUNDLE_FORMAT`.
+        """
+        if not isinstance(raw, dict) or raw.get("format") != BUNDLE_FORMAT:
+            raise BundleError(f"{where}: not a lingjun-kb bundle of format {BUNDLE_FORMAT}")
+        return cls(raw=raw)
+
+    # -- collections ---------------------------------------------------------
+
+    @property
+    def site_url(self) -> str:
+        """Base URL of the documentation site, ending in ``/``."""
+        url = self.raw.get("site_url") or ""
+        return url if url.endswith("/") else url + "/"
+
+    @property
+    def releases(self) -> list[dict[str, Any]]:
+        """All release records (product and base families)."""
+        return list(self.raw.get("releases", []))
+
+    @property
+    def known_issues(self) -> list[dict[str, Any]]:
+        """All known-issue records."""
+        return list(self.raw.get("known_issues", []))
+
+    @property
+    def components(self) -> list[dict[str, Any]]:
+        """The component catalog."""
+        return list(self.raw.get("components", []))
+
+    @property
+    def cuda_drivers(self) -> dict[str, Any]:
+        """NVIDIA CUDA toolkit / driver reference tables."""
+        return dict(self.raw.get("cuda_drivers") or {})
+
+    @property
+    def driver_branches(self) -> list[dict[str, Any]]:
+        """NVIDIA data center driver branch lifecycle rows."""
+        return list((self.raw.get("driver_branches") or {}).get("branches", []))
+
+    # -- lookups ---------------------------------------------------------------
+
+    def family(self, family_id: str) -> Optional[dict[str, Any]]:
+        """The family with this id, or None."""
+        return next((f for f in self.raw.get("families", []) if f.get("id") == family_id), None)
+
+    def release(self, ref: str) -> Optional[dict[str, Any]]:
+        """The release ``family:YY.MM``, or None."""
+        family, _, version = ref.partition(":")
+        return next(
+            (r for r in self.raw.get("releases", []) if r.get("family") == family and r.get("version") == version),
+            None,
+        )
+
+    def product_releases(self) -> Iterable[dict[str, Any]]:
+        """Releases of product families (not upstream base images)."""
+        bases = {f["id"] for f in self.raw.get("families", []) if f.get("role") == "base"}
+        return (r for r in self.raw.get("releases", []) if r.get("family") not in bases)
+
+    def component(self, component_id: str) -> Optional[dict[str, Any]]:
+        """The catalog entry with this id, or None."""
+        return next((c for c in self.raw.get("components", []) if c.get("id") == component_id), None)
+
+    def known_issue(self, issue_id: str) -> Optional[dict[str, Any]]:
+        """The known issue with this id, or None."""
+        return next((k for k in self.raw.get("known_issues", []) if k.get("id") == issue_id), None)
+
+    def release_url(self, ref: str, lang: str = "en") -> str:
+        """Site URL of a release page: ``<site>/releases/<family>/<version>/`` (``/zh/`` prefix for Chinese)."""
+        family, _, version = ref.partition(":")
+        prefix = "zh/" if lang == "zh" else ""
+        return f"{self.site_url}{prefix}releases/{family}/{version}/"
+
+    def rule_url(self, rule_id: str, lang: str = "en") -> str:
+        """Site URL of a checker rule's entry in the checker guide."""
+        prefix = "zh/" if lang == "zh" else ""
+        return f"{self.site_url}{prefix}checker/rules/#{rule_id.replace('.', '-')}"

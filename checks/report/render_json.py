@@ -1,0 +1,106 @@
+"""The machine-readable report (``--format json``), schema ``lingjun-check/report/1``.
+
+JSON Schema: ``checks/report.schema.json``.  Layout::
+
+    {
+      "schema": "lingjun-check/report/1",
+      "tool": {"name": "lingjun-check", "version": "0.1.0"},
+      "generated_at": "2025-08-01T10:00:00Z",        // UTC
+      "lang": "en",                                  // language of message/remedy
+      "origin": "live",                              // live | snapshot | collect_env
+      "exit_code": 0,
+      "release": {
+        "ref": "training-nv-pytorch:25.07",          // null when none applies
+        "how": "fingerprint",                        // option | env | manifest | fingerprint | none
+        "score": 0.92,                               // fingerprint only, else null
+        "known": true,                               // the data holds a record for ref
+        "url": "https://.../releases/training-nv-pytorch/25.07/",
+        "candidates": [{"ref": "...", "score": 0.5}]
+      },
+      "summary": {"error": 0, "warning": 1, "info": 0, "ok": 9, "skipped": 12},
+      "findings": [Finding.to_json(lang), ...],      // rule, severity, area, observed, expected, message, remedy, links, i18n
+      "facts": {...}                                 // summary, see facts_summary()
+    }
+
+Additions within version 1 are new keys only; a consumer must ignore keys it
+does not know.  Removing or retyping a key means ``report/2``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Any, Optional
+
+from lingjun.checks.context import ReleaseMatch
+from lingjun.checks.facts import Facts
+from lingjun.checks.report.findings import Finding
+from lingjun.checks.knowledge.bundle import KnowledgeData
+from lingjun.checks.report.model import counts
+
+__all__ = ["REPORT_SCHEMA", "report_dict", "render_json", "facts_summary"]
+
+REPORT_SCHEMA = "lingjun-check/report/1"
+
+
+def facts_summary(facts: Facts) -> dict[str, Any]:
+    """The facts a reader of the report needs first (never host names or UUIDs)."""
+    gpus = [
+        {"index": g.index, "name": g.name, "brand": g.brand, "compute_capability": g.compute_capability, "memory_total_mib": g.memory_total_mib}
+        for g in facts.gpus
+    ]
+    return {
+        "os": facts.host.os_pretty_name,
+        "machine": facts.host.machine,
+        "python": facts.python.version,
+        "driver_version": facts.driver_version,
+        "driver_source": "proc" if facts.driver.kernel_module_version else ("nvml" if facts.nvml.driver_version else ("nvidia-smi" if facts.nvidia_smi.driver_version else None)),
+        "nvml_init_error": facts.nvml.init_error,
+        "gpus": gpus,
+        "libcuda": {"path": facts.libcuda.path, "version": facts.libcuda.file_version, "forward_compat": facts.libcuda.is_forward_compat, "driver_api_version": facts.libcuda.driver_api_version},
+        "cuda_toolkit": facts.cuda.toolkit_version or facts.cuda.env_cuda_version,
+        "torch": None if facts.torch is None else {"version": facts.torch.version, "cuda": facts.torch.cuda},
+        "cudnn": facts.cudnn.resolved.version if facts.cudnn.resolved else facts.cudnn.header_version,
+        "nccl": facts.nccl.resolved.version if facts.nccl.resolved else facts.nccl.header_version,
+        "distributions": len(facts.distributions),
+        "interfaces": [i.name for i in facts.network],
+        "probes": [
+            {"name": p.name, "seconds": p.seconds, "ok": p.ok, "timed_out": p.timed_out, "error": p.error} for p in facts.probes
+        ],
+    }
+
+
+def report_dict(
+    findings: list[Finding],
+    release: ReleaseMatch,
+    facts: Facts,
+    data: KnowledgeData,
+    lang: str = "en",
+    version: str = "",
+    exit_status: Optional[int] = None,
+) -> dict[str, Any]:
+    """The report as a dict (see the module docstring)."""
+    return {
+        "schema": REPORT_SCHEMA,
+        "tool": {"name": "lingjun-check", "version": version},
+        "generated_at": dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z"),
+        "lang": lang,
+        "origin": facts.origin,
+        "exit_code": exit_status,
+        "release": {
+            "ref": release.ref,
+            "how": release.how,
+            "score": release.score,
+            "known": release.record is not None,
+            "url": data.release_url(release.ref, lang) if release.ref and release.record is not None else None,
+            "candidates": [{"ref": ref, "score": score} for ref, score in release.candidates],
+        },
+        "summary": counts(findings),
+        "findings": [f.to_json(lang) for f in findings],
+        "facts": facts_summary(facts),
+    }
+
+
+def render_json(*args: Any, **kwargs: Any) -> str:
+    """:func:`report_dict` serialised with two-space indentation, ending with a newline."""
+    return json.dumps(report_dict(*args, **kwargs), ensure_ascii=False, indent=2) + "\n"

@@ -1,0 +1,120 @@
+"""The human-readable report: a header naming the release and how it was identified, then one line per finding grouped by area.
+
+Each finding line is ``LABEL  rule.id  message [observed X, expected Y]``;
+errors and warnings add an indented remedy line and their first link.
+Colour (ANSI) is used only when asked (the CLI enables it when stdout is a
+terminal, unless ``--no-color`` or ``NO_COLOR``).  Texts are English or
+Chinese (``lang``).
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from lingjun.checks.context import ReleaseMatch
+from lingjun.checks.report.findings import Finding, Severity, Text
+from lingjun.checks.report.model import AREA_TITLES, SEVERITY_LABELS, counts, grouped
+
+__all__ = ["render_text", "release_line", "shown"]
+
+_COLOURS = {
+    Severity.error: "\033[1;31m",
+    Severity.warning: "\033[33m",
+    Severity.info: "\033[36m",
+    Severity.ok: "\033[32m",
+    Severity.skipped: "\033[2m",
+}
+_BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
+
+#: characters never written as they are: C0 and C1 controls, DEL, and the bidi embedding/override/isolate
+#: controls.  Facts carry text from the system and from files (interface names, environment values, GPU
+#: names, a snapshot), and a raw ESC or U+202E would let them rewrite the user's terminal.
+_UNSAFE = {c: f"\\x{c:02x}" for c in (*range(0x20), 0x7F, *range(0x80, 0xA0))}
+_UNSAFE.update({c: f"\\u{c:04x}" for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))})
+
+
+def shown(text: str) -> str:
+    """``text`` with control and bidi characters written as ``\\xNN`` / ``\\uNNNN`` escapes (one line, inert)."""
+    return text.translate(_UNSAFE)
+
+
+_HOW = {
+    "option": Text("chosen with --release", "由 --release 指定"),
+    "env": Text("from LINGJUN_RELEASE", "来自 LINGJUN_RELEASE"),
+    "manifest": Text("from /etc/lingjun/release.json", "来自 /etc/lingjun/release.json"),
+    "fingerprint": Text("identified from installed packages", "根据已安装软件包识别"),
+}
+
+
+def release_line(release: ReleaseMatch, lang: str) -> str:
+    """One line saying which release applies and how it was identified (control characters escaped)."""
+    return shown(_release_line(release, lang))
+
+
+def _release_line(release: ReleaseMatch, lang: str) -> str:
+    zh = lang == "zh"
+    if release.ref and release.record is not None:
+        how = _HOW.get(release.how, Text(release.how, release.how)).get(lang)
+        score = f", {'匹配度' if zh else 'score'} {release.score:.2f}" if release.score is not None else ""
+        return f"{'发布版本' if zh else 'Release'}: {release.ref} ({how}{score})"
+    if release.ref:
+        how = _HOW.get(release.how, Text(release.how, release.how)).get(lang)
+        return f"{'发布版本' if zh else 'Release'}: {release.ref} ({how}) — " + (
+            "知识库中没有此发布版本的记录" if zh else "no record of this release in the data"
+        )
+    text = "没有适用的发布版本记录；仅运行环境检查" if zh else "no release record applies; environment checks only"
+    if release.candidates:
+        best = release.candidates[0]
+        text += f" ({'最接近' if zh else 'closest'}: {best[0]}, {'匹配度' if zh else 'score'} {best[1]:.2f})"
+    return f"{'发布版本' if zh else 'Release'}: {text}"
+
+
+def render_text(
+    findings: list[Finding],
+    release: ReleaseMatch,
+    lang: str = "en",
+    color: bool = False,
+    version: str = "",
+    origin: str = "live",
+    exit_status: Optional[int] = None,
+) -> str:
+    """The full text report, ending with a newline."""
+    zh = lang == "zh"
+
+    def paint(code: str, text: str) -> str:
+        return f"{code}{text}{_RESET}" if color else text
+
+    origin_text = {"live": "live" if not zh else "本机", "snapshot": "snapshot" if not zh else "快照", "collect_env": "collect_env"}.get(origin, origin)
+    lines = [paint(_BOLD, f"lingjun-check {version}".rstrip()) + f"  ({'数据来源' if zh else 'facts'}: {origin_text})", release_line(release, lang), ""]
+    width = max((len(f.rule) for f in findings), default=0)
+    for area, items in grouped(findings):
+        lines.append(paint(_BOLD, AREA_TITLES.get(area, Text(area, area)).get(lang)))
+        for finding in items:
+            label = SEVERITY_LABELS[finding.severity].get(lang)
+            label = label.ljust(5) if not zh else label
+            detail = []
+            observed, expected = finding.shown_observed(lang), finding.shown_expected(lang)
+            if observed is not None:
+                detail.append(f"{'实际' if zh else 'observed'} {observed}")
+            if expected is not None:
+                detail.append(f"{'期望' if zh else 'expected'} {expected}")
+            suffix = f" [{'; '.join(detail)}]" if detail else ""
+            message = (finding.brief or finding.message).get(lang)
+            text = shown(f"{finding.rule.ljust(width)}  {message}{suffix}")
+            lines.append(f"  {paint(_COLOURS[finding.severity], label)}  {text}")
+            if finding.severity in (Severity.error, Severity.warning):
+                pad = " " * (4 + len(label) + width + 1)
+                if finding.remedy is not None:
+                    lines.append(f"{pad}-> {shown(finding.remedy.get(lang))}")
+                if finding.links:
+                    lines.append(paint(_DIM, f"{pad}   {shown(finding.links[0])}"))
+        lines.append("")
+    tally = counts(findings)
+    if zh:
+        summary = f"汇总：{tally['error']} 个错误，{tally['warning']} 个警告，{tally['info']} 条信息，{tally['ok']} 项通过，{tally['skipped']} 项跳过"
+    else:
+        summary = f"Summary: {tally['error']} error(s), {tally['warning']} warning(s), {tally['info']} info, {tally['ok']} ok, {tally['skipped']} skipped"
+    if exit_status is not None:
+        summary += f"{'；退出码' if zh else '; exit code'} {exit_status}"
+    lines.append(paint(_BOLD, summary))
+    return "\n".join(lines) + "\n"

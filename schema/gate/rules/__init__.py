@@ -1,0 +1,28 @@
+"""The gate's cross-record rules, one module per rule; importing this package registers them all."""
+
+from lingjun.schema.gate.rules import (  # noqa: F401  (import = registration)
+    unique_release,
+    release_path,
+    catalog_unique,
+    family_exists,
+    component_catalog,
+    component_refs,
+    duplicate_component,
+    unique_image_tag,
+    image_tag_pattern,
+    driver_minimum,
+    driver_branch_conflict,
+    component_downgrade,
+    known_issue_refs,
+    known_issue_affects,
+    base_image,
+    single_current,
+    family_incomplete,
+    usage_note_rule,
+    sources,
+    languages,
+    cjk_spacing,
+    placeholder,
+    reference_tables,
+    version_agreement,
+)

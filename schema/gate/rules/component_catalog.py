@@ -1,0 +1,28 @@
+"""``data.component-catalog``: every component of a release is in the catalog under a published name."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from lingjun.schema.gate.corpus import Corpus
+from lingjun.schema.gate.registry import Issue, gate_rule
+from lingjun.schema.models import Severity
+
+
+@gate_rule("data.component-catalog", Severity.error,
+           "Each release component id is in releases/components.yaml and its name is one of that entry's published_names.")
+def check(corpus: Corpus) -> Iterator[Issue]:
+    """Report unknown component ids and names the catalog entry does not list."""
+    catalog = corpus.kb.components
+    for doc, record in corpus.releases():
+        for index, entry in enumerate(record.components):
+            component = catalog.get(entry.id)
+            if component is None:
+                guess = corpus.kb.component_for_name(entry.name)
+                hint = f"; did you mean {guess.id!r}?" if guess else "; add it to releases/components.yaml"
+                yield Issue(doc.path, ("components", index, "id"), f"component {entry.id!r} is not in the catalog{hint}")
+            elif entry.name not in component.published_names:
+                names = ", ".join(repr(n) for n in component.published_names)
+                yield Issue(doc.path, ("components", index, "name"),
+                            f"{entry.name!r} is not a published name of {entry.id!r} ({names}); "
+                            "fix the spelling or add it to published_names in releases/components.yaml")

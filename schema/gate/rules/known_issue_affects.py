@@ -1,0 +1,51 @@
+"""``data.known-issue-affects``: a known issue's releases and families exist, and it is fixed after it appears."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from packaging.version import Version
+
+from lingjun.schema.gate.corpus import Corpus
+from lingjun.schema.gate.registry import Issue, gate_rule
+from lingjun.schema.models import IssueStatus, Severity
+
+
+@gate_rule("data.known-issue-affects", Severity.error,
+           "affects.releases, affects.families and fixed_in of a known issue resolve, and each fixed_in release "
+           "comes after every affected release of its family (and every release listing the issue).")
+def check(corpus: Corpus) -> Iterator[Issue]:
+    """Check the references of every known issue and the order of affected and fixed releases."""
+    refs = corpus.release_refs
+    families = corpus.kb.families
+    for doc, issue in corpus.known_issues():
+        for index, family in enumerate(issue.affects.families):
+            if family not in families:
+                yield Issue(doc.path, ("affects", "families", index), f"family {family!r} is not in the family catalog")
+        for index, ref in enumerate(issue.affects.releases):
+            if ref not in refs:
+                yield Issue(doc.path, ("affects", "releases", index), f"release {ref} is not recorded")
+        for index, ref in enumerate(issue.fixed_in):
+            if ref not in refs:
+                yield Issue(doc.path, ("fixed_in", index), f"release {ref} is not recorded")
+                continue
+            family, _, version = ref.partition(":")
+            for affected in issue.affects.releases:
+                a_family, _, a_version = affected.partition(":")
+                if a_family == family and Version(a_version) >= Version(version):
+                    yield Issue(doc.path, ("fixed_in", index),
+                                f"fixed in {ref}, but {affected} is listed as affected; a fix comes after every "
+                                "affected release of the family")
+        if issue.status is IssueStatus.fixed and not issue.fixed_in:
+            yield Issue(doc.path, ("status",), "status is `fixed` but fixed_in names no release", Severity.warning)
+    # a release that lists an issue claims to be affected by it
+    for doc, record in corpus.releases():
+        for index, issue_id in enumerate(record.known_issues):
+            issue = corpus.kb.known_issues.get(issue_id)
+            if issue is None:
+                continue  # data.known-issue-refs reports it
+            for ref in issue.fixed_in:
+                family, _, version = ref.partition(":")
+                if family == record.family and Version(version) <= Version(record.version):
+                    yield Issue(doc.path, ("known_issues", index),
+                                f"known issue {issue_id!r} is fixed in {ref}, so {record.ref} cannot be affected by it")

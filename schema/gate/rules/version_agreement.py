@@ -1,0 +1,72 @@
+"""``data.version-agreement``: a release's ``cuda`` and ``python`` agree with its CUDA and Python components.
+
+A record states the CUDA toolkit and the Python interpreter twice: as the
+release-level fields ``cuda``/``python`` and as the ``cuda``/``python``
+entries of its component list.  The two are compared at the precision both
+give: ``12.8`` and ``12.8.0`` agree, ``12.8.1`` and ``12.8.0`` do not;
+``3.12.7+gc`` and ``3.12.7`` agree (a local label counts only when both
+carry one).  A disagreement is a warning unless a ``source_conflicts``
+entry of the record names the field (``cuda``, ``components.cuda``,
+``components.cuda.version``; likewise for ``python``): official pages do
+publish two different values, and the record then says which one it keeps.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from lingjun.schema.gate.corpus import Corpus
+from lingjun.schema.gate.registry import Issue, gate_rule
+from lingjun.checks.core.version_match import parse_version
+from lingjun.schema.models import ReleaseRecord, Severity
+
+#: release-level field -> id of the component entry that states the same thing
+_FIELDS = ("cuda", "python")
+
+
+def agree(first: str, second: str) -> bool:
+    """True when two published versions agree at the precision both give.
+
+    The release segments are compared up to the shorter one (``12.8`` vs
+    ``12.8.0``: agree); pre/post/dev parts and local labels are compared
+    only when both versions have them.  Text that is not a PEP 440 version
+    must be equal.
+    """
+    if first == second:
+        return True
+    a, b = parse_version(first), parse_version(second)
+    if a is None or b is None:
+        return False
+    size = min(len(a.release), len(b.release))
+    if a.release[:size] != b.release[:size]:
+        return False
+    for part in ("pre", "post", "dev", "local"):
+        left, right = getattr(a, part), getattr(b, part)
+        if left is not None and right is not None and left != right:
+            return False
+    return True
+
+
+def _explained(record: ReleaseRecord, name: str) -> bool:
+    """True when a source conflict of ``record`` is about the release field or the component ``name``."""
+    accepted = {name, f"components.{name}", f"components.{name}.version"}
+    return any(conflict.field in accepted for conflict in record.source_conflicts)
+
+
+@gate_rule("data.version-agreement", Severity.warning,
+           "The release's `cuda` and `python` agree with the versions of its cuda and python components "
+           "(at the precision both give), unless a source_conflicts entry names the field.")
+def check(corpus: Corpus) -> Iterator[Issue]:
+    """Compare ``record.cuda``/``record.python`` with every component entry of the same id."""
+    for doc, record in corpus.releases():
+        for name in _FIELDS:
+            stated = getattr(record, name)
+            if stated is None:
+                continue
+            for index, entry in enumerate(record.components):
+                if entry.id != name or agree(stated, entry.version) or _explained(record, name):
+                    continue
+                yield Issue(doc.path, (name,),
+                            f"{name} {stated} disagrees with the {name} component's version {entry.version} "
+                            f"(components.{index}); correct one of them, or, if the page states both, add a "
+                            f"source_conflicts entry whose field is `{name}` or `components.{name}`")

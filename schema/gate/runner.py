@@ -1,0 +1,50 @@
+"""Run every registered gate rule over a corpus and position what they report."""
+
+from __future__ import annotations
+
+from typing import Iterable, Optional
+
+from lingjun.schema.gate.corpus import Corpus
+from lingjun.schema.gate.registry import GATE_RULES, GateRule
+from lingjun.schema.loader import locate
+from lingjun.schema.problems import Problem, Severity, field_path
+
+__all__ = ["run_gate", "load_rules"]
+
+
+def load_rules() -> dict[str, GateRule]:
+    """Import every rule module (registering it) and return :data:`GATE_RULES`."""
+    import lingjun.schema.gate.rules  # noqa: F401  (registers the rules)
+
+    return GATE_RULES
+
+
+def run_gate(corpus: Corpus, only: Optional[Iterable[str]] = None) -> list[Problem]:
+    """Run the gate rules over ``corpus``.
+
+    Args:
+        corpus: every document that passed the schema (:meth:`Corpus.from_documents`).
+        only: rule ids to run (all registered rules when None).
+
+    Returns:
+        The problems found, each with its file, line and column.  A rule that
+        raises is reported as one ``internal`` error naming the rule; it never
+        stops the other rules.
+    """
+    rules = load_rules()
+    wanted = set(only) if only is not None else None
+    problems: list[Problem] = []
+    for rule in rules.values():
+        if wanted is not None and rule.id not in wanted:
+            continue
+        try:
+            issues = list(rule.func(corpus))
+        except Exception as exc:  # noqa: BLE001 - one broken rule must not hide the others
+            problems.append(Problem("<gate>", None, None, "", f"rule {rule.id} failed: {type(exc).__name__}: {exc}",
+                                    Severity.error, "internal"))
+            continue
+        for issue in issues:
+            line, col, shown = locate(issue.path, tuple(issue.loc))
+            problems.append(Problem(str(issue.path), line, col, shown or field_path(issue.loc), issue.message,
+                                    issue.severity or rule.severity, rule.id))
+    return problems
