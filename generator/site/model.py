@@ -34,8 +34,9 @@ from lingjun.generator.site.driver_matrix import (
     family_driver_table,
     matrix_branches,
 )
-from lingjun.generator.site.nav import STATIC_PAGES, NavSection, PageSpec, SiteMap
+from lingjun.generator.site.nav import NavSection, PageSpec, SiteMap
 from lingjun.generator.site.ordering import parse_version, version_sort_key
+from lingjun.generator.site.pages import navigation, static_pages
 from lingjun.generator.site.upstream import upstream_link
 
 __all__ = [
@@ -228,6 +229,19 @@ def _compare_data(kb: KnowledgeBase, families: list[Family], by_family: dict[str
     return {"releases": releases, "versions": versions, "ranks": ranks, "names": names}
 
 
+def _release_context(site: SiteModel, page: PageSpec) -> dict:
+    view = site.views[page.id.partition(":")[2]]
+    return {"view": view, "r": view.record}
+
+
+def _family_context(site: SiteModel, page: PageSpec) -> dict:
+    return {"family": site.kb.families[page.id.partition(":")[2]]}
+
+
+def _component_context(site: SiteModel, page: PageSpec) -> dict:
+    return {"component": site.kb.components[page.id.partition(":")[2]]}
+
+
 def build_site_model(kb: KnowledgeBase) -> SiteModel:
     """Compute the :class:`SiteModel` of a validated knowledge base.
 
@@ -235,21 +249,21 @@ def build_site_model(kb: KnowledgeBase) -> SiteModel:
     reports them as errors before the site is built).
     """
     sitemap = SiteMap()
-    for page in STATIC_PAGES:
+    for page in static_pages():
         sitemap.add(page)
     families = _family_order(kb)
     by_family = {f.id: kb.releases_of(f.id, newest_first=True) for f in families}
 
     for family in families:
         sitemap.add(PageSpec(family_page_id(family.id), f"families/{family.id}/index.md",
-                             {"en": family.title.en, "zh": family.title.zh}, "family.md.j2"))
+                             {"en": family.title.en, "zh": family.title.zh}, "family.md.j2", _family_context))
         for record in by_family[family.id]:
             sitemap.add(PageSpec(release_page_id(record), f"releases/{record.family}/{record.version}.md",
-                                 {"en": record.version, "zh": record.version}, "release.md.j2"))
+                                 {"en": record.version, "zh": record.version}, "release.md.j2", _release_context))
     components = sorted(kb.components.values(), key=lambda c: c.name.lower())
     for component in components:
         sitemap.add(PageSpec(component_page_id(component.id), f"components/{component.id}.md",
-                             {"en": component.name, "zh": component.name}, "component.md.j2"))
+                             {"en": component.name, "zh": component.name}, "component.md.j2", _component_context))
 
     issue_releases: dict[str, list[ReleaseRecord]] = {}
     for issue in sorted(kb.known_issues.values(), key=lambda i: i.id):
@@ -309,22 +323,15 @@ def build_site_model(kb: KnowledgeBase) -> SiteModel:
                 per_family.append((family, rows))
         timelines[component.id] = per_family
 
-    # navigation: one tree, titles from the page specs
+    # navigation: the fixed pages and sections of pages.SITE, plus the per-record pages
     family_sections: list = []
     for family in families:
         children: list = [family_page_id(family.id)] + [release_page_id(r) for r in by_family[family.id]]
         family_sections.append(NavSection(f"nav:family:{family.id}", {"en": family.title.en, "zh": family.title.zh}, children))
-    sitemap.nav = [
-        "home",
-        "introduction",
-        "reading",
-        NavSection("nav:releases", {"en": "Releases", "zh": "版本"}, family_sections),
-        NavSection("nav:tables", {"en": "Compatibility", "zh": "兼容性"},
-                   ["matrix", "drivers", "changes", "compare", "known-issues"]),
-        NavSection("nav:components", {"en": "Components", "zh": "组件"},
-                   ["components"] + [component_page_id(c.id) for c in components]),
-        NavSection("nav:checker", {"en": "Checker", "zh": "检查工具"}, ["checker", "checker-rules", "data-gate"]),
-    ]
+    sitemap.nav = navigation({
+        "releases": family_sections,
+        "components": [component_page_id(c.id) for c in components],
+    })
 
     usage_by_rule: dict[str, list[ReleaseRecord]] = {}
     for family in families:

@@ -4,16 +4,17 @@ One spec serves both builds: every page has an id (``home``,
 ``release:training-nv-pytorch:25.07``), one docs path (the same in
 ``.build/en`` and ``.build/zh``) and a title per language.  The MkDocs
 ``nav`` of each language is produced from this spec; translated titles are
-never used as keys.
+never used as keys.  The fixed pages and the order of the navigation are
+declared in :mod:`.pages`; this module holds the types and the page map.
 """
 
 from __future__ import annotations
 
 import posixpath
 from dataclasses import dataclass, field
-from typing import Mapping, Optional, Union
+from typing import Any, Callable, Mapping, Optional, Union
 
-__all__ = ["LANGUAGES", "PageSpec", "NavSection", "SiteMap", "url_depth", "STATIC_PAGES"]
+__all__ = ["LANGUAGES", "PageSpec", "NavSection", "SiteMap", "url_depth"]
 
 #: languages in build order; English is the root site, Chinese lives under ``zh/``
 LANGUAGES = ("en", "zh")
@@ -29,12 +30,15 @@ class PageSpec:
         title: language -> navigation title.
         template: Jinja2 template name for generated pages; None for a
             hand-written page copied from ``docs/<lang>/<path>``.
+        context: ``context(site, page)`` returning the page's own template
+            variables (None: only the common ones).
     """
 
     id: str
     path: str
     title: Mapping[str, str]
     template: Optional[str] = None
+    context: Optional[Callable[[Any, "PageSpec"], Mapping[str, Any]]] = field(default=None, compare=False)
 
 
 @dataclass
@@ -44,27 +48,6 @@ class NavSection:
     id: str
     title: Mapping[str, str]
     children: list[Union["NavSection", str]] = field(default_factory=list)
-
-
-def _t(en: str, zh: str) -> dict[str, str]:
-    return {"en": en, "zh": zh}
-
-
-#: pages whose path and title do not depend on the data
-STATIC_PAGES: tuple[PageSpec, ...] = (
-    PageSpec("home", "index.md", _t("Home", "首页"), "home.md.j2"),
-    PageSpec("introduction", "introduction.md", _t("Introduction", "简介")),
-    PageSpec("reading", "reading-a-record.md", _t("How to read a record", "如何阅读版本记录")),
-    PageSpec("matrix", "matrix.md", _t("Support matrix", "支持矩阵"), "matrix.md.j2"),
-    PageSpec("changes", "changes.md", _t("What changed", "版本变更"), "changes.md.j2"),
-    PageSpec("compare", "compare.md", _t("Compare two releases", "比较任意两个版本"), "compare.md.j2"),
-    PageSpec("known-issues", "known-issues.md", _t("Known issues", "已知问题"), "known_issues.md.j2"),
-    PageSpec("drivers", "drivers.md", _t("Driver compatibility", "驱动兼容性"), "drivers.md.j2"),
-    PageSpec("components", "components/index.md", _t("All components", "全部组件"), "components.md.j2"),
-    PageSpec("checker", "checker/index.md", _t("Checker guide", "检查工具指南")),
-    PageSpec("checker-rules", "checker/rules.md", _t("Checker rules", "检查规则"), "checker_rules.md.j2"),
-    PageSpec("data-gate", "checker/data-gate.md", _t("Data gate output", "数据校验输出格式")),
-)
 
 
 def url_depth(path: str) -> int:

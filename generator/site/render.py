@@ -180,13 +180,7 @@ def render_pages(site: SiteModel, lang: str, env: Optional[Environment] = None) 
         if template is None:
             template = templates[page.template] = env.get_template(page.template)
         context = dict(common, page=page)
-        kind, _, key = page.id.partition(":")
-        if kind == "release":
-            context["view"] = site.views[key]
-            context["r"] = site.views[key].record
-        elif kind == "family":
-            context["family"] = site.kb.families[key]
-        elif kind == "component":
-            context["component"] = site.kb.components[key]
+        if page.context is not None:
+            context.update(page.context(site, page))
         text = template.render(context)
         yield page, tidy_chinese(text) if lang == "zh" else text

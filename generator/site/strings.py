@@ -3,12 +3,15 @@
 One table, keyed by a stable id; each entry holds both languages so a
 missing translation is visible in review and caught by the tests (every key
 must have a non-empty ``en`` and ``zh``).  Strings are plain text: the
-templates escape them like any other value.
+templates escape them like any other value.  Page titles (``page.<id>``)
+are not written here: they come from the page declarations in :mod:`.pages`.
 """
 
 from __future__ import annotations
 
 from typing import Callable
+
+from lingjun.generator.site.pages import title_strings
 
 __all__ = ["STRINGS", "translate"]
 
@@ -31,15 +34,6 @@ _S = {
     "table.value": ("Value", "值"),
     "table.symbol": ("Symbol", "标记"),
     "table.meaning": ("Meaning", "含义"),
-    # page titles used in links
-    "page.matrix": ("Support matrix", "支持矩阵"),
-    "page.changes": ("What changed", "版本变更"),
-    "page.compare": ("Compare two releases", "比较任意两个版本"),
-    "page.known_issues": ("Known issues", "已知问题"),
-    "page.drivers": ("Driver compatibility", "驱动兼容性"),
-    "page.components": ("Components", "组件"),
-    "page.checker": ("Checker guide", "检查工具指南"),
-    "page.checker_rules": ("Checker rules", "检查规则"),
     # enums
     "status.current": ("Current", "当前版本"),
     "status.superseded": ("Superseded", "已被取代"),
@@ -267,6 +261,12 @@ _S = {
     "rules.reports": ("Reports:", "报告："),
     "rules.used_by": ("Usage notes that rely on it:", "引用该规则的使用建议："),
 }
+
+# page titles used in links (``page.<id>``) come from the page declarations
+for _key, _pair in title_strings().items():
+    if _key in _S:
+        raise ValueError(f"interface string {_key!r} is a page title: declare it in pages.SITE only")
+    _S[_key] = _pair
 
 STRINGS: dict[str, dict[str, str]] = {key: {"en": en, "zh": zh} for key, (en, zh) in _S.items()}
 

@@ -1,0 +1,82 @@
+"""The page declarations (generator/site/pages.py): one place gives the page map, the navigation and the title strings."""
+
+from __future__ import annotations
+
+import pytest
+from jinja2 import ChoiceLoader, DictLoader
+
+from lingjun.generator.site import pages
+from lingjun.generator.site.model import build_site_model
+from lingjun.generator.site.nav import LANGUAGES, NavSection
+from lingjun.generator.site.pages import SITE, Page, Section, navigation, static_pages, title_key, title_strings
+from lingjun.generator.site.render import TEMPLATE_DIR, make_environment, render_pages
+from lingjun.generator.site.strings import STRINGS
+
+from conftest import REPO
+
+
+def _nav_ids(tree):
+    for item in tree:
+        if isinstance(item, NavSection):
+            yield from _nav_ids(item.children)
+        else:
+            yield item
+
+
+def test_every_declared_page_is_in_the_page_map_and_the_navigation_once(fixture_kb):
+    site = build_site_model(fixture_kb)
+    declared = [page.id for page in static_pages()]
+    assert len(declared) == len(set(declared))
+    listed = list(_nav_ids(site.sitemap.nav))
+    assert len(listed) == len(set(listed)) == len(site.sitemap.pages)
+    for page_id in declared:
+        assert page_id in site.sitemap.pages and page_id in listed
+
+
+def test_declared_templates_and_hand_written_pages_exist():
+    for page in static_pages():
+        if page.template:
+            assert (TEMPLATE_DIR / page.template).is_file(), page.template
+        else:
+            for lang in LANGUAGES:
+                assert (REPO / "docs" / lang / page.path).is_file(), (lang, page.path)
+
+
+def test_navigation_follows_the_declaration_order(fixture_kb):
+    top = [entry.id if isinstance(entry, Page) else f"nav:{entry.id}" for entry in SITE]
+    tree = build_site_model(fixture_kb).sitemap.nav
+    assert [item.id if isinstance(item, NavSection) else item for item in tree] == top
+    tables = next(item for item in tree if isinstance(item, NavSection) and item.id == "nav:tables")
+    assert tables.children == ["matrix", "drivers", "changes", "compare", "known-issues"]
+
+
+def test_page_titles_are_interface_strings():
+    for key, (en, zh) in title_strings().items():
+        assert STRINGS[key] == {"en": en, "zh": zh}
+    assert STRINGS[title_key("known-issues")]["zh"] == "已知问题"
+    # a link title may differ from the navigation title
+    assert STRINGS["page.components"]["en"] == "Components"
+
+
+def test_navigation_rejects_an_unknown_section():
+    with pytest.raises(KeyError):
+        navigation({"no-such-section": ["x"]})
+
+
+def test_one_declaration_adds_a_generated_page(fixture_kb, monkeypatch):
+    """A page declared in SITE is in the page map and the navigation, and its template gets its context."""
+    extra = Page("extra", "tables/extra.md", {"en": "Extra", "zh": "附加"}, "extra.md.j2",
+                 context=lambda site, page: {"seen": page.id})
+    site_entries = tuple(
+        Section(e.id, e.title, e.pages + (extra,)) if isinstance(e, Section) and e.id == "tables" else e for e in SITE
+    )
+    monkeypatch.setattr(pages, "SITE", site_entries)
+    site = build_site_model(fixture_kb)
+    assert site.sitemap.pages["extra"].path == "tables/extra.md"
+    assert {"Extra": "tables/extra.md"} in site.sitemap.mkdocs_nav("en")[4]["Compatibility"]
+    assert {"附加": "tables/extra.md"} in site.sitemap.mkdocs_nav("zh")[4]["兼容性"]
+    env = make_environment()
+    env.loader = ChoiceLoader([DictLoader({"extra.md.j2": "# {{ seen }} [{{ t('page.matrix') }}]({{ link('matrix') }})\n"}),
+                               env.loader])
+    rendered = {page.id: text for page, text in render_pages(site, "zh", env)}
+    assert rendered["extra"] == "# extra [支持矩阵](../matrix.md)\n"
