@@ -108,6 +108,7 @@ SITE: tuple[Union[Page, Section], ...] = (
         Page("checker-rules", "checker/rules.md", _t("Checker rules", "检查规则"), "checker_rules.md.j2"),
         Page("data-gate", "checker/data-gate.md", _t("Data gate output", "数据校验输出格式")),
     )),
+    Page("contributing", "contributing.md", _t("Contributing", "参与贡献")),
 )
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from jinja2 import ChoiceLoader, DictLoader
 
@@ -80,3 +82,23 @@ def test_one_declaration_adds_a_generated_page(fixture_kb, monkeypatch):
                                env.loader])
     rendered = {page.id: text for page, text in render_pages(site, "zh", env)}
     assert rendered["extra"] == "# extra [支持矩阵](../matrix.md)\n"
+
+
+@pytest.mark.parametrize("lang, title", [("en", "Contributing"), ("zh", "参与贡献")])
+def test_contributing_page_exists_in_both_languages_and_is_in_the_navigation(built_site, lang, title):
+    site_dir, build_dir = built_site
+    root = site_dir if lang == "en" else site_dir / "zh"
+    assert (REPO / "docs" / lang / "contributing.md").is_file()
+    assert (build_dir / lang / "contributing.md").is_file()
+    page = (root / "contributing" / "index.html").read_text(encoding="utf-8")
+    assert "<h1" in page and title in page
+    # listed in the navigation of the other pages (home, and one a level down)
+    for html in ((root / "index.html").read_text(encoding="utf-8"), (root / "matrix" / "index.html").read_text(encoding="utf-8")):
+        nav = html.split("md-nav--primary", 1)[1].split("md-sidebar--secondary", 1)[0]
+        assert re.search(r'<a href="[^"]*contributing/" class="md-nav__link[^"]*">\s*<span class="md-ellipsis">\s*'
+                         + re.escape(title) + r"\s*</span>", nav), lang
+    # it shows how to add each of the four kinds of contribution, and how to run the tests
+    text = (build_dir / lang / "contributing.md").read_text(encoding="utf-8")
+    for needle in ("checks/rules/", "@rule(", "schema/gate/rules/", "@gate_rule(", "generator/site/pages.py",
+                   "lingjun-kb new", "lingjun-kb validate", "pytest -q", "bench/"):
+        assert needle in text, (lang, needle)
