@@ -19,14 +19,14 @@ __all__ = ["cli_build", "cli_serve", "site_url_from_config"]
 
 
 def cli_build(args: Any) -> int:
-    """``lingjun-kb build``: see :func:`lingjun.generator.site.commands.cli_build`."""
-    from lingjun.generator.site.commands import cli_build as run
+    """``lingjun-kb build``: see :func:`lingjun.generator.site._commands.cli_build`."""
+    from lingjun.generator.site._commands import cli_build as run
 
     return run(args)
 
 
 def cli_serve(args: Any) -> int:
-    """``lingjun-kb serve``: see :func:`lingjun.generator.site.commands.cli_serve`."""
-    from lingjun.generator.site.commands import cli_serve as run
+    """``lingjun-kb serve``: see :func:`lingjun.generator.site._commands.cli_serve`."""
+    from lingjun.generator.site._commands import cli_serve as run
 
     return run(args)

@@ -25,7 +25,7 @@ from lingjun.schema.kb import KnowledgeBase
 from lingjun.schema.problems import Problem
 
 from lingjun.generator.site.api import atom_feed, feed_entries, write_api
-from lingjun.generator.site.glossary import user_dictionary_text
+from lingjun.generator.site._glossary import user_dictionary_text
 from lingjun.generator.site.mkdocs_build import build_language, find_config_dir
 from lingjun.generator.site.model import SiteModel, build_site_model
 from lingjun.generator.site.nav import LANGUAGES

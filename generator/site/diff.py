@@ -1,7 +1,7 @@
 """What changed between two releases: component by component.
 
 Versions are compared with :mod:`packaging` through
-:mod:`lingjun.generator.site.ordering`; a pair that is not PEP 440 on both
+:mod:`lingjun.generator.site._ordering`; a pair that is not PEP 440 on both
 sides and differs is reported as ``changed`` (direction unknown).  A release
 can publish architecture-specific lists (25.10: amd64 and aarch64); such an
 entry is keyed ``<component id>@<arch>`` so each architecture is compared
@@ -22,7 +22,7 @@ from typing import Optional
 
 from lingjun.schema.models import ComponentEntry, ReleaseRecord
 
-from lingjun.generator.site.ordering import compare_versions
+from lingjun.generator.site._ordering import compare_versions
 
 __all__ = ["ArchSplit", "ChangeKind", "ComponentChange", "ReleaseDiff", "diff_releases", "entry_key"]
 

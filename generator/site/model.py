@@ -35,7 +35,7 @@ from lingjun.generator.site.driver_matrix import (
     matrix_branches,
 )
 from lingjun.generator.site.nav import NavSection, PageSpec, SiteMap
-from lingjun.generator.site.ordering import parse_version, version_sort_key
+from lingjun.generator.site._ordering import parse_version, version_sort_key
 from lingjun.generator.site.pages import navigation, static_pages
 from lingjun.generator.site.upstream import upstream_link
 
