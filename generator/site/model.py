@@ -1,8 +1,9 @@
 """The site model: everything the templates show, computed once from the knowledge base.
 
 :func:`build_site_model` turns a validated :class:`KnowledgeBase` into a
-:class:`SiteModel`: the page map (:mod:`.nav`), one :class:`ReleaseView`
-per release (components grouped by layer with upstream links, diff to the
+:class:`SiteModel`: the page map (:mod:`.nav`; the fixed pages and the
+navigation order come from :mod:`.pages`), one :class:`ReleaseView` per
+release (components grouped by layer with upstream links, diff to the
 previous release of the family, known issues, driver verdicts per branch),
 the support-matrix columns, component timelines and the data for the compare
 page.  The model is language-neutral; templates pick the language.
