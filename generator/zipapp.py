@@ -15,8 +15,8 @@ Steps of :func:`cli_bundle`:
    the archive once, installs :func:`lingjun.checks.dataclass_code.install` so
    ``@dataclass`` runs the methods' code precompiled by the build, calls :func:`lingjun.checks.cli.main`, and freezes the
    collector's objects before exiting so the final collection has nothing to walk); a minimal
-   ``lingjun/__init__.py``; every runtime module of ``lingjun/checks/``
-   (not ``checks/gate/``, which needs pydantic); ``lingjun/checks/data/bundle.json``;
+   ``lingjun/__init__.py``; every module of ``lingjun/checks/`` (the folder
+   holds exactly what ships); ``lingjun/checks/data/bundle.json``;
    and a vendored copy of the installed :mod:`packaging` with its licence
    files under ``packaging/`` so the archive runs on a bare Python 3.9+;
    next to each module, bytecode compiled by the interpreter running the
@@ -115,7 +115,7 @@ def _runtime_files(checks: Path) -> list[tuple[str, Path]]:
     out = []
     for path in sorted(checks.rglob("*")):
         rel = path.relative_to(checks)
-        if not path.is_file() or rel.parts[0] == "gate" or "__pycache__" in rel.parts:
+        if not path.is_file() or "__pycache__" in rel.parts:
             continue
         if path.suffix == ".py" or rel.as_posix() == "data/bundle.json":
             out.append(("lingjun/checks/" + rel.as_posix(), path))

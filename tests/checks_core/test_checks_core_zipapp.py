@@ -45,6 +45,9 @@ def test_zipapp_is_small_deterministic_and_complete(pyz, tmp_path):
         assert "lingjun/checks/cli.py" in names and "lingjun/checks/data/bundle.json" in names
         assert "packaging/version.py" in names and any(n.startswith("packaging/LICENSE") for n in names)
         assert not [n for n in names if "/gate/" in n or "__pycache__" in n]
+        shipped = {"lingjun/checks/" + p.relative_to(REPO / "checks").as_posix() for p in (REPO / "checks").rglob("*.py")
+                   if "__pycache__" not in p.parts}
+        assert shipped == {n for n in names if n.startswith("lingjun/checks/") and n.endswith(".py")}
         sources = {n for n in names if n.endswith(".py")}
         assert {n + "c" for n in sources} == {n for n in names if n.endswith(".pyc")}
 
@@ -103,3 +106,19 @@ def test_bundle_site_url_reaches_checker_links(tmp_path):
     text, _ = bundle_text(REPO / "releases", "https://kb.example.org/")
     data = KnowledgeData.from_dict(json.loads(text))
     assert data.release_url("training-nv-pytorch:25.07", "zh") == "https://kb.example.org/zh/releases/training-nv-pytorch/25.07/"
+
+
+def test_plain_zipimport_runs_the_builds_bytecode_not_the_source(tmp_path):
+    """An interpreter that imports from the archive through plain zipimport (no archive loader installed) runs the build's bytecode."""
+    entries = with_bytecode(zip_entries())
+    source = dict(entries)["lingjun/checks/core/versions.py"]
+    # the bytecode stays that of the real module; the source shipped next to it would fail if it were compiled
+    tampered = [(n, b"raise RuntimeError('source compiled')\n" if n == "lingjun/checks/core/versions.py" else c) for n, c in entries]
+    out = tmp_path / "tampered.pyz"
+    build_zipapp(out, tampered)
+    probe = ("import sys; sys.path.insert(0, sys.argv[1]); import lingjun.checks.core.versions as v; "
+             "print(type(v.__loader__).__name__, v.__file__.rsplit('/', 1)[-1])")
+    result = subprocess.run([sys.executable, "-I", "-S", "-c", probe, str(out)], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["zipimporter", "versions.pyc"]
+    assert source.startswith(b'"""')

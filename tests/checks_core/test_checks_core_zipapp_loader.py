@@ -53,7 +53,7 @@ def test_finder_serves_the_archive_bytecode_with_zipimport_style_locations(pyz):
     finder = _finder(pyz)
     spec = finder.find_spec("lingjun.checks.core.requirement_name")
     assert spec is not None and spec.loader is finder
-    assert spec.origin == f"{pyz}/lingjun/checks/requirement_name.py" and spec.has_location
+    assert spec.origin == f"{pyz}/lingjun/checks/core/requirement_name.py" and spec.has_location
     package = finder.find_spec("lingjun.checks.probes")
     assert package.submodule_search_locations == [f"{pyz}/lingjun/checks/probes"]
     assert finder.find_spec("json") is None and finder.find_spec("lingjun.schema.gate") is None
@@ -69,7 +69,7 @@ def test_finder_serves_the_archive_bytecode_with_zipimport_style_locations(pyz):
 def test_finder_steps_aside_for_bytecode_of_another_interpreter(pyz, tmp_path):
     entries = []
     for name, content in with_bytecode(zip_entries()):
-        if name == "lingjun/checks/versions.pyc":
+        if name == "lingjun/checks/core/versions.pyc":
             content = b"\x00\x00\r\n" + content[4:]  # another Python's magic number
         entries.append((name, content))
     other = tmp_path / "other.pyz"

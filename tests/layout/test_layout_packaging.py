@@ -40,13 +40,19 @@ def test_no_top_level_module_named_like_our_folders_is_installed():
 
 
 def _runtime_checker_files() -> list[Path]:
-    files = []
-    for path in sorted((ROOT / "checks").rglob("*.py")):
-        rel = path.relative_to(ROOT / "checks")
-        if rel.parts[0] == "gate":
-            continue  # the release-data gate runs with the full project, not in containers
-        files.append(path)
-    return files
+    """Every module under checks/: the folder holds exactly what ships in lingjun-check.pyz."""
+    return sorted((ROOT / "checks").rglob("*.py"))
+
+
+def _imported_names(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    names: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names += [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+    return names
 
 
 STDLIB = set(sys.stdlib_module_names)
@@ -68,3 +74,24 @@ def test_checker_module_is_python39_and_stdlib_only(path: Path):
                 top in STDLIB or top == "packaging" or name.startswith("lingjun.checks")
             ), f"{path.name} imports {name}: the checker may use only the standard library and packaging"
             assert not name.startswith("lingjun.schema.gate"), f"{path.name} imports the gate"
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "checks" / "core").rglob("*.py")), ids=lambda p: p.name)
+def test_core_depends_on_nothing_else_of_the_project(path: Path):
+    """checks/core is the bottom of the dependency chain: schema, the site and the checker use it, it uses none of them."""
+    for name in _imported_names(path):
+        if name.startswith("lingjun."):
+            assert name.startswith("lingjun.checks.core"), f"{path.name} imports {name}"
+
+
+@pytest.mark.parametrize("folder", ["schema"])
+def test_schema_uses_only_the_core_of_the_checker(folder: str):
+    """Dependencies point one way: generator -> schema (with the gate) -> checks/core."""
+    for path in sorted((ROOT / folder).rglob("*.py")):
+        for name in _imported_names(path):
+            assert not name.startswith("lingjun.generator"), f"{path} imports {name}"
+
+
+def test_gate_lives_with_the_schema_not_in_the_checker():
+    assert not (ROOT / "checks" / "gate").exists()
+    assert (ROOT / "schema" / "gate" / "rules").is_dir()

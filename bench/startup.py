@@ -1,0 +1,100 @@
+"""Benchmark: what each piece of the zipapp's start-up machinery earns on a full check.
+
+Usage (from the repository root, with the project installed)::
+
+    .venv/bin/python bench/startup.py [--runs 30] [--cache DIR] [--min-dists 200]
+
+It builds ``lingjun-check.pyz`` from the working tree four times, identical but
+for the ``__main__.py`` entry point, and runs ``--format json`` with each in turn
+(alternating, ``--runs`` times) in the benchmark virtual environment of
+``bench/check.py`` (torch and 200+ distributions):
+
+* ``as built``: the archive as ``lingjun-kb bundle`` writes it: the cyclic garbage
+  collector paused and frozen at exit, :mod:`lingjun.checks.zipapp_loader` and
+  :mod:`lingjun.checks.dataclass_code` installed;
+* ``no dataclass code``: without the precompiled ``@dataclass`` methods;
+* ``no archive loader``: without the one-pass archive finder (plain zipimport);
+* ``plain zipimport``: only the build's bytecode, nothing else.
+
+Every variant carries the build's ``.pyc`` files.  Prints the median wall and
+CPU time of each and the difference to ``as built``; exit code 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from check import default_cache, ensure_venv, measure  # noqa: E402
+
+from lingjun.generator import zipapp  # noqa: E402
+
+_GC_OFF = "import gc\nimport sys\n\ngc.disable()\n"
+_GC_FREEZE_EXIT = "status = main()\ngc.freeze()\nsys.exit(status)\n"
+_LOADER = "from lingjun.checks.zipapp_loader import install\n\nfinder = install(getattr(__loader__, 'archive', ''))\n"
+_DATACLASS_CODE = (
+    "import os\nfrom lingjun.checks.dataclass_code import MEMBER, install as install_dataclass_code\n\n"
+    "reader = finder if finder is not None else __loader__\n"
+    "try:\n    code = reader.get_data(os.path.join(getattr(__loader__, 'archive', ''), MEMBER))\n"
+    "except OSError:\n    code = None\ninstall_dataclass_code(code)\n"
+)
+_MAIN = "from lingjun.checks.cli import main\n"
+
+VARIANTS = {
+    "as built": None,
+    "no dataclass code": _GC_OFF + _LOADER + _MAIN + _GC_FREEZE_EXIT,
+    "no archive loader": _GC_OFF + "finder = None\n" + _DATACLASS_CODE + _MAIN + _GC_FREEZE_EXIT,
+    "plain zipimport": "import sys\n" + _MAIN + "sys.exit(main())\n",
+}
+
+
+def build(cache: Path) -> dict[str, Path]:
+    """One archive per variant under ``cache``; ``{variant: path}``."""
+    sources = zipapp.zip_entries()
+    out = {}
+    for index, (name, main) in enumerate(VARIANTS.items()):
+        chosen = zipapp.with_bytecode(
+            sources if main is None else [(n, main.encode() if n == "__main__.py" else c) for n, c in sources]
+        )
+        target = cache / f"startup-{index}.pyz"
+        zipapp.build_zipapp(target, sorted(chosen))
+        out[name] = target
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=30)
+    parser.add_argument("--cache", type=Path, default=default_cache())
+    parser.add_argument("--min-dists", type=int, default=200)
+    args = parser.parse_args(argv)
+    python = ensure_venv(args.cache, args.min_dists)
+    archives = build(args.cache)
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name in archives}
+    started = time.perf_counter()
+    for _ in range(args.runs):
+        for name, pyz in archives.items():
+            wall, _rss, status, cpu = measure([str(python), str(pyz), "--format", "json"])
+            if status not in (0, 1, 2):
+                print(f"{name}: exit {status}", file=sys.stderr)
+                return 2
+            times[name].append((wall, cpu))
+    print(f"{args.runs} runs each, Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, "
+          f"1-min load average {os.getloadavg()[0]:.2f}, {time.perf_counter() - started:.0f} s")
+    base = statistics.median(w for w, _ in times["as built"])
+    for name, runs in times.items():
+        wall = statistics.median(w for w, _ in runs)
+        cpu = statistics.median(c for _, c in runs)
+        print(f"  {name:20} wall median {wall * 1000:7.1f} ms   CPU median {cpu * 1000:7.1f} ms   "
+              f"vs as built {100 * (wall - base) / base:+6.1f} %")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
