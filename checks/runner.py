@@ -19,22 +19,15 @@ already reported one.
 
 from __future__ import annotations
 
-import importlib
 from typing import Iterable, Optional
 
 from lingjun.checks.context import CheckContext
 from lingjun.checks.report.findings import Finding, Severity, Text
-from lingjun.checks.registry import RULES, RuleSpec
+from lingjun.checks.rules import RuleSpec, load_rules
 
 __all__ = ["run_rules", "run_rule", "checker_findings", "load_rules", "NO_DRIVER"]
 
 NO_DRIVER = Text("no NVIDIA driver in this container", "此容器中没有 NVIDIA 驱动")
-
-
-def load_rules() -> list[RuleSpec]:
-    """Import :mod:`lingjun.checks.rules` (registering every rule) and return the registry in order."""
-    importlib.import_module("lingjun.checks.rules")
-    return list(RULES.values())
 
 
 def run_rule(spec: RuleSpec, ctx: CheckContext) -> list[Finding]:

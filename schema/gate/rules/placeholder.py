@@ -16,7 +16,8 @@ import re
 from typing import Iterator, Optional
 
 from lingjun.schema.gate.corpus import Corpus
-from lingjun.schema.gate.registry import Issue, gate_rule
+from lingjun.schema.gate.issue import Issue
+from lingjun.schema.gate.rules import gate_rule
 from lingjun.schema.gate.walk import iter_strings
 from lingjun.schema.models import Severity
 
@@ -53,7 +54,7 @@ def invalid_host(text: str) -> Optional[str]:
 
 @gate_rule("data.placeholder", Severity.error,
            f"No text still holds the {PLACEHOLDER} (or id {PLACEHOLDER_ID}) marker that `lingjun-kb new` writes, "
-           "and no address points into the reserved .invalid domain.")
+           "and no address points into the reserved .invalid domain.", order=130)
 def check(corpus: Corpus) -> Iterator[Issue]:
     """Report every string holding the placeholder marker, and every ``.invalid`` address."""
     for doc in corpus.documents:
