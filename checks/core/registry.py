@@ -6,20 +6,63 @@ a decorator that lives with the things it registers (``lingjun.checks.rules.rule
 :meth:`Registry.discover` imports every public module of a package so no
 import list is kept by hand.  Iteration order is the spec's declared
 ``order`` (then id), never the import order, so reports stay identical
-however the modules were imported.  Stdlib only; works from a zipapp
-(:mod:`pkgutil` lists modules through zipimport).
+however the modules were imported.  Stdlib only; works from a zipapp.
+
+Modules are listed the way :func:`pkgutil.iter_modules` lists them (a
+folder's ``*.py`` files and sub-packages; an archive's entries under the
+package prefix through :mod:`zipimport`'s directory cache), but without
+:mod:`pkgutil`'s import of :mod:`inspect`, which ``lingjun-check.pyz``
+defers to keep its start-up short (see :mod:`lingjun.checks.dataclass_code`).
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
+import zipimport
 from types import ModuleType
 from typing import Any, Generic, Iterator, Mapping, TypeVar
 
-__all__ = ["Registry"]
+__all__ = ["Registry", "module_names"]
 
 S = TypeVar("S")
+
+
+def module_names(package: ModuleType) -> frozenset[str]:
+    """Short names of the modules and sub-packages of ``package`` (``__init__`` excluded).
+
+    Same result as ``{m.name for m in pkgutil.iter_modules(package.__path__)}``
+    for source folders and zip archives, without importing :mod:`inspect`.
+
+    Raises:
+        AttributeError: when ``package`` is a plain module (no ``__path__``).
+    """
+    names: set[str] = set()
+    for entry in package.__path__:
+        importer = pkgutil.get_importer(entry)
+        if isinstance(importer, zipimport.zipimporter):
+            # the listing zipimport already read; pkgutil.iter_zipimport_modules reads the same
+            files = zipimport._zip_directory_cache.get(importer.archive, {})  # type: ignore[attr-defined]
+            prefix = importer.prefix.replace(os.sep, "/")
+            for path in files:
+                path = path.replace(os.sep, "/")
+                if not path.startswith(prefix):
+                    continue
+                parts = path[len(prefix):].split("/")
+                if len(parts) == 1 and parts[0].endswith(".py"):
+                    names.add(parts[0][:-3])
+                elif len(parts) == 2 and parts[1] == "__init__.py":
+                    names.add(parts[0])
+        elif os.path.isdir(entry):
+            for item in os.listdir(entry):
+                full = os.path.join(entry, item)
+                if item.endswith(".py") and os.path.isfile(full):
+                    names.add(item[:-3])
+                elif item.isidentifier() and os.path.isfile(os.path.join(full, "__init__.py")):
+                    names.add(item)
+    names.discard("__init__")
+    return frozenset(names)
 
 
 class Registry(Mapping[str, S], Generic[S]):
@@ -75,7 +118,7 @@ class Registry(Mapping[str, S], Generic[S]):
             LookupError: when a discovered module registered nothing.
             ImportError: from a module that fails to import.
         """
-        names = sorted(m.name for m in pkgutil.iter_modules(package.__path__) if not m.name.startswith("_"))
+        names = sorted(name for name in module_names(package) if not name.startswith("_"))
         for name in names:
             dotted = f"{package.__name__}.{name}"
             importlib.import_module(dotted)
