@@ -16,14 +16,10 @@ from typing import Iterator, Optional
 from lingjun.schema.gate.corpus import Corpus
 from lingjun.schema.gate.issue import Issue
 from lingjun.schema.gate.rules import gate_rule
+from lingjun.schema.image_tags import expected_reference
 from lingjun.schema.models import Severity
 
 _VERSION_PREFIX = re.compile(r"^[0-9]{2}\.[0-9]{2}(?=-|$)")
-
-
-def expected_reference(pattern: str, image: str, tag: str) -> str:
-    """Fill ``{image}`` and ``{tag}`` of a registry pattern (``registry/ns/{image}:{tag}``)."""
-    return pattern.replace("{image}", image).replace("{tag}", tag)
 
 
 def corrected_tag(tag: str, version: str) -> Optional[str]:

@@ -8,8 +8,8 @@ from typing import Iterator
 from lingjun.schema.gate.corpus import Corpus
 from lingjun.schema.gate.issue import Issue
 from lingjun.schema.gate.rules import gate_rule
-from lingjun.schema.gate.rules.placeholder import PLACEHOLDER_ID
 from lingjun.schema.models import Severity
+from lingjun.schema.placeholders import PLACEHOLDER_ID
 
 
 @gate_rule("data.known-issue-refs", Severity.error,
