@@ -1,7 +1,7 @@
 """Run every registered rule against a :class:`~lingjun.checks.context.CheckContext`.
 
-:func:`run_rules` imports :mod:`lingjun.checks.rules` (which registers all
-rules), then runs each rule in registration order, isolated:
+:func:`run_rules` loads the rules (:func:`lingjun.checks.rules.load_rules`
+finds every rule module), then runs each rule in its declared ``order``, isolated:
 
 * a rule marked ``needs_gpu`` is not run when the facts show no NVIDIA
   driver (:attr:`Facts.has_nvidia_driver`); it yields one ``skipped``
