@@ -327,8 +327,8 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
         except CollectEnvError as exc:
             return _fail(str(exc))
     else:
-        from lingjun.checks.probes.collect import collect
-        from lingjun.checks.probes.base import ProbeEnv
+        from lingjun.checks.probes._collect import collect
+        from lingjun.checks.probes._base import ProbeEnv
 
         facts = collect(ProbeEnv(root=args.root, timeout=args.timeout, include_ids=args.include_ids))
 

@@ -1,7 +1,7 @@
 """Run every registered rule against a :class:`~lingjun.checks.context.CheckContext`.
 
-:func:`run_rules` imports :mod:`lingjun.checks.rules` (which registers all
-rules), then runs each rule in registration order, isolated:
+:func:`run_rules` loads the rules (:func:`lingjun.checks.rules.load_rules`
+finds every rule module), then runs each rule in its declared ``order``, isolated:
 
 * a rule marked ``needs_gpu`` is not run when the facts show no NVIDIA
   driver (:attr:`Facts.has_nvidia_driver`); it yields one ``skipped``
@@ -19,22 +19,15 @@ already reported one.
 
 from __future__ import annotations
 
-import importlib
 from typing import Iterable, Optional
 
 from lingjun.checks.context import CheckContext
 from lingjun.checks.report.findings import Finding, Severity, Text
-from lingjun.checks.registry import RULES, RuleSpec
+from lingjun.checks.rules import RuleSpec, load_rules
 
 __all__ = ["run_rules", "run_rule", "checker_findings", "load_rules", "NO_DRIVER"]
 
 NO_DRIVER = Text("no NVIDIA driver in this container", "此容器中没有 NVIDIA 驱动")
-
-
-def load_rules() -> list[RuleSpec]:
-    """Import :mod:`lingjun.checks.rules` (registering every rule) and return the registry in order."""
-    importlib.import_module("lingjun.checks.rules")
-    return list(RULES.values())
 
 
 def run_rule(spec: RuleSpec, ctx: CheckContext) -> list[Finding]:

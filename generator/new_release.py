@@ -18,7 +18,7 @@ the old page said about itself, which must not:
   so they fail validation until someone keeps (unmarks) or deletes them.
 
 What must be written anew gets a placeholder that fails ``lingjun-kb
-validate`` (see :mod:`lingjun.schema.gate.rules.placeholder`): the summary,
+validate`` (see :mod:`lingjun.schema.placeholders`): the summary,
 one highlight, one bug fix, one known-issue id and one source whose address
 is in the reserved ``.invalid`` domain.  The status is ``current`` when no
 release of the family is newer, else ``superseded`` (a release filling a gap).
@@ -40,8 +40,8 @@ from typing import Any, Optional
 import yaml
 from packaging.version import Version
 
-from lingjun.schema.gate.rules.image_tag_pattern import expected_reference
-from lingjun.schema.gate.rules.placeholder import PLACEHOLDER, PLACEHOLDER_ID, PLACEHOLDER_URL
+from lingjun.schema.image_tags import expected_reference
+from lingjun.schema.placeholders import PLACEHOLDER, PLACEHOLDER_ID, PLACEHOLDER_URL
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from lingjun.schema.loader import compose, load_knowledge_base, parse_yaml, read_text

@@ -21,7 +21,8 @@ import re
 from typing import Any, Optional
 
 from lingjun.checks.facts import CudaFacts, ProbeRecord
-from lingjun.checks.probes.base import ProbeEnv
+from lingjun.checks.probes import register_probe
+from lingjun.checks.probes._base import ProbeEnv
 from lingjun.checks.probes.loader import version_from_name
 
 NAME = "cuda-toolkit"
@@ -75,6 +76,7 @@ def _compat(env: ProbeEnv) -> tuple[Optional[str], Optional[str]]:
     return compat, None
 
 
+@register_probe(NAME, order=110)
 def probe(env: ProbeEnv, record: ProbeRecord) -> dict[str, Any]:
     """Read the toolkit version files, env and compat directory (see the module docstring)."""
     version, version_file = _toolkit(env)

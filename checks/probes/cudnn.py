@@ -5,7 +5,7 @@ Header: ``cudnn_version.h`` (cuDNN >= 8) or ``cudnn_version_v9.h``/``_v8.h``
 with ``CUDNN_MAJOR``, ``CUDNN_MINOR``, ``CUDNN_PATCHLEVEL``.  The packed
 integer ``CUDNN_VERSION`` is ``MAJOR*10000 + MINOR*100 + PATCH`` from cuDNN 9
 on (91002 = 9.10.2) and ``MAJOR*1000 + MINOR*100 + PATCH`` before (8905 =
-8.9.5): :func:`decode_cudnn_int`.  See :mod:`lingjun.checks.probes.native`
+8.9.5): :func:`decode_cudnn_int`.  See :mod:`lingjun.checks.probes._native`
 for the rest.  Fills ``cudnn``.
 """
 
@@ -15,8 +15,9 @@ from typing import Any, Optional
 
 from lingjun.checks.facts import ProbeRecord
 from lingjun.checks.core.native_version import cudnn_from_defines, parse_cudnn, triple_text
-from lingjun.checks.probes.base import ProbeEnv
-from lingjun.checks.probes.native import NativeSpec, parse_defines, probe_native
+from lingjun.checks.probes import register_probe
+from lingjun.checks.probes._base import ProbeEnv
+from lingjun.checks.probes._native import NativeSpec, parse_defines, probe_native
 
 NAME = "cudnn"
 
@@ -51,6 +52,7 @@ SPEC = NativeSpec(
 )
 
 
+@register_probe(NAME, order=120)
 def probe(env: ProbeEnv, record: ProbeRecord) -> dict[str, Any]:
     """Probe cuDNN."""
     return {"cudnn": probe_native(env, SPEC)}

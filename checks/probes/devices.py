@@ -16,7 +16,8 @@ import re
 from typing import Any
 
 from lingjun.checks.facts import ProbeRecord
-from lingjun.checks.probes.base import ProbeEnv
+from lingjun.checks.probes import register_probe
+from lingjun.checks.probes._base import ProbeEnv
 
 NAME = "device-nodes"
 
@@ -28,6 +29,7 @@ def _order(path: str) -> tuple[str, int]:
     return (_NUM_RE.sub("", path), int(match.group(1)) if match else -1)
 
 
+@register_probe(NAME, order=70)
 def probe(env: ProbeEnv, record: ProbeRecord) -> dict[str, Any]:
     """List ``/dev/nvidia*`` and try to open the control node (or the first node) read-only."""
     nodes = sorted(env.glob("/dev", lambda n: n.startswith("nvidia")), key=_order)

@@ -31,7 +31,8 @@ import sys
 from typing import Any, Optional
 
 from lingjun.checks.facts import DistributionFacts, ProbeRecord
-from lingjun.checks.probes.base import ProbeEnv
+from lingjun.checks.probes import register_probe
+from lingjun.checks.probes._base import ProbeEnv
 
 NAME = "distributions"
 
@@ -39,6 +40,7 @@ _HEADER_LIMIT = 256 * 1024
 _PY_DIR = re.compile(r"^python3\.\d+$")
 
 
+@register_probe(NAME, order=30)
 def probe(env: ProbeEnv, record: ProbeRecord) -> dict[str, Any]:
     """Scan every site directory (see the module docstring)."""
     return {"distributions": scan(env)}

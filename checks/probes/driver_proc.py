@@ -20,7 +20,8 @@ import re
 from typing import Any, Optional
 
 from lingjun.checks.facts import ProbeRecord
-from lingjun.checks.probes.base import ProbeEnv, describe_os_error
+from lingjun.checks.probes import register_probe
+from lingjun.checks.probes._base import ProbeEnv, describe_os_error
 
 NAME = "driver-proc"
 PATH = "/proc/driver/nvidia/version"
@@ -44,6 +45,7 @@ def parse_nvrm(text: str) -> tuple[Optional[str], Optional[str]]:
     return None, None
 
 
+@register_probe(NAME, order=60)
 def probe(env: ProbeEnv, record: ProbeRecord) -> dict[str, Any]:
     """Read and parse the kernel module version file (see the module docstring)."""
     try:

@@ -15,7 +15,8 @@ import re
 from typing import Any, Mapping
 
 from lingjun.checks.facts import ProbeRecord
-from lingjun.checks.probes.base import ProbeEnv
+from lingjun.checks.probes import register_probe
+from lingjun.checks.probes._base import ProbeEnv
 
 NAME = "env"
 
@@ -65,6 +66,7 @@ def filter_env(environ: Mapping[str, str], include_ids: bool = False) -> dict[st
     return {k: _USERINFO.sub("***@", v) for k, v in sorted(environ.items()) if is_allowed(k, include_ids)}
 
 
+@register_probe(NAME, order=40)
 def probe(env: ProbeEnv, record: ProbeRecord) -> dict[str, Any]:
     """Keep the allow-listed variables of ``env.environ``."""
     return {"env": filter_env(env.environ, env.include_ids)}

@@ -22,7 +22,8 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from lingjun.checks.facts import LibcudaFacts, ProbeRecord
-from lingjun.checks.probes.base import ProbeEnv
+from lingjun.checks.probes import register_probe
+from lingjun.checks.probes._base import ProbeEnv
 from lingjun.checks.probes.loader import loader_facts, resolve, search_dirs, version_from_name
 
 NAME = "libcuda"
@@ -65,6 +66,7 @@ def _cuda_error(lib: Any, code: int) -> str:
     return f"{text} ({code})"
 
 
+@register_probe(NAME, order=100)
 def probe(env: ProbeEnv, record: ProbeRecord) -> dict[str, Any]:
     """Resolve ``libcuda.so.1`` and, live, ask it for its version (see the module docstring)."""
     resolution = resolve(env, SONAME, search_dirs(loader_facts(env)))

@@ -29,7 +29,8 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Optional
 
 from lingjun.checks.facts import LibraryFile, LoaderFacts, ProbeRecord
-from lingjun.checks.probes.base import ProbeEnv
+from lingjun.checks.probes import register_probe
+from lingjun.checks.probes._base import ProbeEnv
 
 NAME = "loader"
 
@@ -102,6 +103,7 @@ def _expand(env: ProbeEnv, pattern: str) -> list[str]:
     return list(env.glob(directory or "/", lambda n: fnmatch.fnmatchcase(n, name_glob)))
 
 
+@register_probe(NAME, order=50)
 def probe(env: ProbeEnv, record: ProbeRecord) -> dict[str, Any]:
     """Record ``LD_LIBRARY_PATH`` and the ld.so.conf order."""
     return {"loader": loader_facts(env)}

@@ -23,13 +23,15 @@ import json
 from typing import Any
 
 from lingjun.checks.facts import ManifestFacts, ProbeRecord
-from lingjun.checks.probes.base import ProbeEnv, describe_os_error
+from lingjun.checks.probes import register_probe
+from lingjun.checks.probes._base import ProbeEnv, describe_os_error
 
 NAME = "manifest"
 PATH = "/etc/lingjun/release.json"
 MANIFEST_SCHEMA = "lingjun/release-manifest/1"
 
 
+@register_probe(NAME, order=160)
 def probe(env: ProbeEnv, record: ProbeRecord) -> dict[str, Any]:
     """Read the manifest file (see the module docstring)."""
     try:

@@ -6,7 +6,7 @@ Header ``nccl.h`` defines ``NCCL_MAJOR``, ``NCCL_MINOR``, ``NCCL_PATCH``,
 after (2.17.1 -> 21701, 2.8.4 -> 2804): :func:`decode_nccl_code`.
 ACCL-N (Alibaba's NCCL build in training-nv-pytorch) installs a
 ``libnccl.so.2`` too and is probed the same way.  See
-:mod:`lingjun.checks.probes.native`.  Fills ``nccl``.
+:mod:`lingjun.checks.probes._native`.  Fills ``nccl``.
 """
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ from typing import Any, Optional
 
 from lingjun.checks.facts import ProbeRecord
 from lingjun.checks.core.native_version import nccl_from_defines, parse_nccl, triple_text
-from lingjun.checks.probes.base import ProbeEnv
-from lingjun.checks.probes.native import NativeSpec, parse_defines, probe_native
+from lingjun.checks.probes import register_probe
+from lingjun.checks.probes._base import ProbeEnv
+from lingjun.checks.probes._native import NativeSpec, parse_defines, probe_native
 
 NAME = "nccl"
 
@@ -51,6 +52,7 @@ SPEC = NativeSpec(
 )
 
 
+@register_probe(NAME, order=130)
 def probe(env: ProbeEnv, record: ProbeRecord) -> dict[str, Any]:
     """Probe NCCL."""
     return {"nccl": probe_native(env, SPEC)}

@@ -22,7 +22,8 @@ import struct
 from typing import Any, Optional
 
 from lingjun.checks.facts import InterfaceFacts, ProbeRecord
-from lingjun.checks.probes.base import ProbeEnv
+from lingjun.checks.probes import register_probe
+from lingjun.checks.probes._base import ProbeEnv
 
 NAME = "network"
 
@@ -123,6 +124,7 @@ def _ioctl_ipv4(name: str) -> Optional[str]:
         sock.close()
 
 
+@register_probe(NAME, order=150)
 def probe(env: ProbeEnv, record: ProbeRecord) -> dict[str, Any]:
     """List interfaces with state, MTU and addresses (see the module docstring)."""
     ipv6 = parse_if_inet6(_read(env, "/proc/net/if_inet6") or "")

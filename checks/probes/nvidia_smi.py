@@ -21,7 +21,8 @@ from typing import Any, Optional
 
 from lingjun.checks.facts import GpuFacts, ProbeRecord, SmiFacts
 from lingjun.checks.probes import nvml
-from lingjun.checks.probes.base import ProbeEnv
+from lingjun.checks.probes import register_probe
+from lingjun.checks.probes._base import ProbeEnv
 
 NAME = "nvidia-smi"
 #: the longest any nvidia-smi call may take, seconds
@@ -101,6 +102,7 @@ def parse_query(text: str, with_ids: bool) -> tuple[Optional[str], list[GpuFacts
     return driver, gpus
 
 
+@register_probe(NAME, order=90)
 def probe(env: ProbeEnv, record: ProbeRecord) -> dict[str, Any]:
     """Ask nvidia-smi when NVML did not answer (see the module docstring)."""
     try:

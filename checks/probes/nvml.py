@@ -22,7 +22,8 @@ import os
 from typing import Any, Optional
 
 from lingjun.checks.facts import GpuFacts, NvmlFacts, ProbeRecord
-from lingjun.checks.probes.base import ProbeEnv
+from lingjun.checks.probes import register_probe
+from lingjun.checks.probes._base import ProbeEnv
 from lingjun.checks.probes.libcuda import mapped_path
 from lingjun.checks.probes.loader import loader_facts, resolve, search_dirs, version_from_name
 
@@ -58,6 +59,7 @@ def brand_name(value: int) -> str:
     return BRANDS.get(value, "unknown")
 
 
+@register_probe(NAME, order=80)
 def probe(env: ProbeEnv, record: ProbeRecord) -> dict[str, Any]:
     """Locate NVML and, live, query it (see the module docstring)."""
     return {"nvml": query(env)}

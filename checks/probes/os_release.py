@@ -13,7 +13,8 @@ import shlex
 from typing import Any
 
 from lingjun.checks.facts import HostFacts, ProbeRecord
-from lingjun.checks.probes.base import ProbeEnv
+from lingjun.checks.probes import register_probe
+from lingjun.checks.probes._base import ProbeEnv
 
 NAME = "os"
 
@@ -34,6 +35,7 @@ def parse_os_release(text: str) -> dict[str, str]:
     return out
 
 
+@register_probe(NAME, order=10)
 def probe(env: ProbeEnv, record: ProbeRecord) -> dict[str, Any]:
     """Read os-release and the kernel identity (see the module docstring)."""
     facts = HostFacts()

@@ -14,12 +14,14 @@ import sys
 from typing import Any
 
 from lingjun.checks.facts import ProbeRecord, PythonFacts
-from lingjun.checks.probes.base import ProbeEnv
+from lingjun.checks.probes import register_probe
+from lingjun.checks.probes._base import ProbeEnv
 from lingjun.checks.probes.distributions import site_dirs
 
 NAME = "python"
 
 
+@register_probe(NAME, order=20)
 def probe(env: ProbeEnv, record: ProbeRecord) -> dict[str, Any]:
     """Describe the interpreter (see the module docstring)."""
     sites = site_dirs(env)

@@ -17,7 +17,8 @@ import re
 from typing import Any, Optional
 
 from lingjun.checks.facts import ProbeRecord, TorchBuildFacts
-from lingjun.checks.probes.base import ProbeEnv
+from lingjun.checks.probes import register_probe
+from lingjun.checks.probes._base import ProbeEnv
 from lingjun.checks.probes.distributions import scan, site_dirs
 
 NAME = "torch"
@@ -66,6 +67,7 @@ def _locations(env: ProbeEnv) -> list[str]:
     return found
 
 
+@register_probe(NAME, order=140)
 def probe(env: ProbeEnv, record: ProbeRecord) -> dict[str, Any]:
     """Find and parse ``torch/version.py`` (see the module docstring)."""
     for location in _locations(env):

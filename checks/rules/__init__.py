@@ -1,34 +1,22 @@
-"""Checker rules, one small module each; importing this package registers them all.
+"""Checker rules, one small module each, found by :func:`load_rules`.
 
-Modules whose names start with ``_`` are helpers shared by the rules.
+Every module whose name does not start with ``_`` must register at least one
+rule with :func:`rule`; modules starting with ``_`` are helpers shared by the rules.
 """
 
-from lingjun.checks.rules import (  # noqa: F401  (imported to register)
-    release_identified,
-    driver_present,
-    driver_minimum,
-    driver_cuda_compatibility,
-    driver_forward_compat_consumer_gpu,
-    driver_compat_shadows_host,
-    driver_nvml_mismatch,
-    driver_device_nodes,
-    driver_branch_eol,
-    cuda_torch_build_vs_driver,
-    cuda_compute_capability,
-    cuda_toolkit_vs_record,
-)
-from lingjun.checks.rules import (  # noqa: F401,E402  (imported to register)
-    packages_missing,
-    packages_version_mismatch,
-    packages_image_build_replaced,
-    packages_extension_abi,
-    libraries_cudnn_shadowed,
-    libraries_nccl_shadowed,
-    libraries_nccl_cuda_majors,
-    python_interpreter,
-    env_nccl_socket_ifname,
-    env_nccl_socket_ifname_pod_size,
-    env_checkpoint_optimization,
-    config_deepspeed_prefetch_bucket_size,
-    known_issues_match,
-)
+from __future__ import annotations
+
+from lingjun.checks.rules._registry import RULES, RuleSpec, rule
+
+__all__ = ["RULES", "RuleSpec", "rule", "load_rules"]
+
+
+def load_rules() -> list[RuleSpec]:
+    """Import every rule module (registering it) and return the rules in ``order``.
+
+    Raises:
+        LookupError: when a rule module registered nothing.
+    """
+    import lingjun.checks.rules as package
+
+    return list(RULES.discover(package).values())

@@ -17,7 +17,7 @@ from packaging.version import Version
 from lingjun.checks.context import CheckContext
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.knowledge.record_view import usage_note
-from lingjun.checks.registry import rule
+from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import EMPTY, make
 from lingjun.checks.core.version_match import parse_version
 
@@ -52,7 +52,7 @@ def _version(ctx: CheckContext, name: str) -> tuple[Optional[str], Optional[Vers
     return text, parse_version(text)
 
 
-@rule(RULE, AREA, "ZeRO-3 prefetch bucket size is valid", "ZeRO-3 预取桶大小配置有效")
+@rule(RULE, AREA, "ZeRO-3 prefetch bucket size is valid", "ZeRO-3 预取桶大小配置有效", order=240)
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """With ``--deepspeed-config``: error for unreadable JSON, fractional numbers, non-numbers, and ``auto`` that the
     installed transformers will fill with a float for DeepSpeed >= 0.15; warning for integers where the release asks

@@ -7,14 +7,14 @@ from typing import Iterator
 from lingjun.checks.context import CheckContext
 from lingjun.checks.report.findings import Finding, Severity
 from lingjun.checks.knowledge.record_view import is_ppu
-from lingjun.checks.registry import rule
+from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make
 
 RULE = "cuda.compute-capability"
 AREA = "cuda"
 
 
-@rule(RULE, AREA, "GPU architecture supported", "GPU 架构受支持", needs_gpu=True)
+@rule(RULE, AREA, "GPU architecture supported", "GPU 架构受支持", needs_gpu=True, order=110)
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """error per GPU model whose compute capability is missing from torch's arch list, outside the release's
     stated GPU support, or newer than the image's (or torch's) CUDA can build for; ok when all checks pass.

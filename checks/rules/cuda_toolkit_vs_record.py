@@ -6,14 +6,14 @@ from typing import Iterator
 
 from lingjun.checks.context import CheckContext
 from lingjun.checks.report.findings import Finding, Severity
-from lingjun.checks.registry import rule
+from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make
 
 RULE = "cuda.toolkit-vs-record"
 AREA = "cuda"
 
 
-@rule(RULE, AREA, "CUDA toolkit as released", "CUDA 工具包与发布一致")
+@rule(RULE, AREA, "CUDA toolkit as released", "CUDA 工具包与发布一致", order=120)
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """warning when the toolkit's major.minor differs from the record's CUDA; ok when equal."""
     record = ctx.record

@@ -7,14 +7,14 @@ from typing import Iterator
 from lingjun.checks.context import CheckContext
 from lingjun.checks.report.findings import Finding, Severity
 from lingjun.checks.knowledge.record_view import is_ppu
-from lingjun.checks.registry import rule
+from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make, nvidia_url
 
 RULE = "cuda.torch-build-vs-driver"
 AREA = "cuda"
 
 
-@rule(RULE, AREA, "torch's CUDA runs on this driver", "torch 的 CUDA 版本与驱动兼容", needs_gpu=True)
+@rule(RULE, AREA, "torch's CUDA runs on this driver", "torch 的 CUDA 版本与驱动兼容", needs_gpu=True, order=100)
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """ok when the driver supports torch's CUDA; warning under CUDA minor version compatibility; error otherwise
     (the "driver on your system is too old (found version NNNNN)" failure)."""

@@ -8,7 +8,7 @@ from typing import Iterator, Optional
 from lingjun.checks.context import CheckContext
 from lingjun.checks.report.findings import Finding, Severity
 from lingjun.checks.knowledge.record_view import is_ppu
-from lingjun.checks.registry import rule
+from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make, nvidia_url
 
 RULE = "driver.branch-eol"
@@ -25,7 +25,7 @@ def _month_end(text: Optional[str]) -> Optional[dt.date]:
     return first_next - dt.timedelta(days=1)
 
 
-@rule(RULE, AREA, "Driver branch still supported", "驱动分支仍在支持期内", needs_gpu=True)
+@rule(RULE, AREA, "Driver branch still supported", "驱动分支仍在支持期内", needs_gpu=True, order=90)
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """info when the branch is end of life (flag, or its EOL month has passed at ``options.today``); ok otherwise."""
     from lingjun.checks.rules._driver_facts import kernel_driver

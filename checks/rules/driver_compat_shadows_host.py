@@ -7,7 +7,7 @@ from typing import Iterator
 from lingjun.checks.context import CheckContext
 from lingjun.checks.report.findings import Finding, Severity
 from lingjun.checks.knowledge.record_view import is_ppu
-from lingjun.checks.registry import rule
+from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make, nvidia_url
 
 RULE = "driver.compat-shadows-host"
@@ -24,7 +24,7 @@ def _compat_conf(ctx: CheckContext) -> str:
     return ""
 
 
-@rule(RULE, AREA, "libcuda matches the kernel driver", "libcuda 与内核驱动一致", needs_gpu=True)
+@rule(RULE, AREA, "libcuda matches the kernel driver", "libcuda 与内核驱动一致", needs_gpu=True, order=60)
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """error when the resolved libcuda differs from the kernel module and is not a needed forward-compat library."""
     from lingjun.checks.core.compat import decide, forward_admitted, parse_driver

@@ -7,7 +7,7 @@ from typing import Iterator
 from lingjun.checks.context import CheckContext
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.knowledge.record_view import is_ppu
-from lingjun.checks.registry import rule
+from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make, nvidia_url
 
 RULE = "driver.cuda-compatibility"
@@ -27,7 +27,7 @@ def _where_zh(where: str) -> str:
     return where.replace("base image", "基础镜像")
 
 
-@rule(RULE, AREA, "Image CUDA runs on this driver", "镜像 CUDA 与驱动兼容", needs_gpu=True)
+@rule(RULE, AREA, "Image CUDA runs on this driver", "镜像 CUDA 与驱动兼容", needs_gpu=True, order=40)
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """ok (native or viable forward compatibility), warning (minor version compatibility), error otherwise."""
     from lingjun.checks.core.compat import decide

@@ -7,7 +7,7 @@ from typing import Iterator
 from lingjun.checks.context import CheckContext
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.knowledge.record_view import is_ppu
-from lingjun.checks.registry import rule
+from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make, nvidia_url
 
 RULE = "driver.device-nodes"
@@ -29,7 +29,7 @@ def _nodes_were_listed(facts) -> bool:
     return True
 
 
-@rule(RULE, AREA, "GPU device nodes usable", "GPU 设备节点可用", needs_gpu=True)
+@rule(RULE, AREA, "GPU device nodes usable", "GPU 设备节点可用", needs_gpu=True, order=80)
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """error when /dev/nvidia* exist but cannot be opened or NVML (through ctypes or nvidia-smi) reports "Unknown Error";
     ok otherwise."""

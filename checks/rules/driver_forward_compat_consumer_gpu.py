@@ -7,14 +7,14 @@ from typing import Iterator
 from lingjun.checks.context import CheckContext
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.knowledge.record_view import is_ppu
-from lingjun.checks.registry import rule
+from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make, nvidia_url
 
 RULE = "driver.forward-compat-consumer-gpu"
 AREA = "driver"
 
 
-@rule(RULE, AREA, "No forward compatibility on consumer GPUs", "消费级 GPU 不使用前向兼容库", needs_gpu=True)
+@rule(RULE, AREA, "No forward compatibility on consumer GPUs", "消费级 GPU 不使用前向兼容库", needs_gpu=True, order=50)
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """error when the resolved libcuda is a compat library, or compat is on the loader path, and a GPU is consumer
     (or cuInit already failed with 804); ok otherwise."""

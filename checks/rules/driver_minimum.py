@@ -7,14 +7,14 @@ from typing import Iterator
 from lingjun.checks.context import CheckContext
 from lingjun.checks.report.findings import Finding, Severity
 from lingjun.checks.knowledge.record_view import is_ppu
-from lingjun.checks.registry import rule
+from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make, nvidia_url
 
 RULE = "driver.minimum"
 AREA = "driver"
 
 
-@rule(RULE, AREA, "Driver meets the release minimum", "驱动版本满足发布要求", needs_gpu=True)
+@rule(RULE, AREA, "Driver meets the release minimum", "驱动版本满足发布要求", needs_gpu=True, order=30)
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """ok at or above the minimum; below it: info (forward compatibility admitted), warning (CUDA minor
     version compatibility), error otherwise."""

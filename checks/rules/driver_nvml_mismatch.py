@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Iterator, Optional
 from lingjun.checks.context import CheckContext
 from lingjun.checks.report.findings import Finding, Severity
 from lingjun.checks.knowledge.record_view import is_ppu
-from lingjun.checks.registry import rule
+from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make
 
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ def nvml_library_driver(text: Optional[str]) -> Optional[DriverVersion]:
     return parse_driver(".".join(fields[:3]))
 
 
-@rule(RULE, AREA, "NVML library matches the driver", "NVML 库与驱动一致", needs_gpu=True)
+@rule(RULE, AREA, "NVML library matches the driver", "NVML 库与驱动一致", needs_gpu=True, order=70)
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """error on "Driver/library version mismatch" or a libnvidia-ml version differing from the kernel module; ok when equal."""
     from lingjun.checks.rules._driver_facts import kernel_driver

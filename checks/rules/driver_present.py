@@ -7,14 +7,14 @@ from typing import Iterator
 from lingjun.checks.context import CheckContext
 from lingjun.checks.report.findings import Finding, Severity
 from lingjun.checks.knowledge.record_view import is_ppu
-from lingjun.checks.registry import rule
+from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make
 
 RULE = "driver.present"
 AREA = "driver"
 
 
-@rule(RULE, AREA, "NVIDIA driver present", "NVIDIA 驱动是否可见")
+@rule(RULE, AREA, "NVIDIA driver present", "NVIDIA 驱动是否可见", order=20)
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """skipped (or error with ``--require-gpu``) without a driver; ok with the version otherwise."""
     facts = ctx.facts

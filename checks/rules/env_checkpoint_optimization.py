@@ -7,7 +7,7 @@ from typing import Iterator
 from lingjun.checks.context import CheckContext
 from lingjun.checks.report.findings import Finding, Severity
 from lingjun.checks.knowledge.record_view import mentions, usage_note
-from lingjun.checks.registry import rule
+from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import UNSET, make
 
 RULE = "env.checkpoint-optimization"
@@ -15,7 +15,7 @@ AREA = "environment"
 VAR = "CHECKPOINT_OPTIMIZATION"
 
 
-@rule(RULE, AREA, "Recomputation memory optimisation switch", "重计算显存优化开关")
+@rule(RULE, AREA, "Recomputation memory optimisation switch", "重计算显存优化开关", order=230)
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """ok for ``true``; warning for other spellings (``True``, ``1``, ``yes``...); info when unset on a release
     that documents the switch."""

@@ -7,7 +7,7 @@ from typing import Iterator
 from lingjun.checks.context import CheckContext
 from lingjun.checks.report.findings import Finding, Severity
 from lingjun.checks.knowledge.record_view import usage_note
-from lingjun.checks.registry import rule
+from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import UNSET, make
 
 RULE = "env.nccl-socket-ifname-pod-size"
@@ -31,7 +31,7 @@ _HOW_TO_GET = {
 }
 
 
-@rule(RULE, AREA, "NCCL interface fits the pod size", "NCCL 网卡与 Pod GPU 数匹配")
+@rule(RULE, AREA, "NCCL interface fits the pod size", "NCCL 网卡与 Pod GPU 数匹配", order=220)
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """Only for records whose usage notes carry this rule: warning when NCCL_SOCKET_IFNAME is not the interface the
     note names for the pod's GPU count (``--gpus-per-pod``, else the visible GPUs); ok when it is."""

@@ -8,7 +8,7 @@ from lingjun.checks.knowledge.conditions import APPLIES, DOES_NOT_APPLY, evaluat
 from lingjun.checks.context import CheckContext
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.knowledge.record_view import record_ref
-from lingjun.checks.registry import rule
+from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make
 
 RULE = "known-issues.match"
@@ -36,7 +36,7 @@ def _issues(ctx: CheckContext) -> list[dict]:
     return [out[k] for k in sorted(out)]
 
 
-@rule(RULE, AREA, "Known issues of this release", "该发布的已知问题")
+@rule(RULE, AREA, "Known issues of this release", "该发布的已知问题", order=250)
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """The issue's severity when its condition matches; info "may apply" when it depends on facts not visible;
     one ok line when issues were checked and none applies."""

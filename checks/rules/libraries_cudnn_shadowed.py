@@ -7,7 +7,7 @@ from typing import Iterator
 from lingjun.checks.context import CheckContext
 from lingjun.checks.report.findings import Finding, Severity
 from lingjun.checks.core.native_version import parse_cudnn, triple_text
-from lingjun.checks.registry import rule
+from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make
 from lingjun.checks.rules._native import expected_version, resolved_text, source_zh
 
@@ -16,7 +16,7 @@ AREA = "libraries"
 PYTORCH_CHECK = "https://github.com/pytorch/pytorch/pull/81881"
 
 
-@rule(RULE, AREA, "cuDNN is the one torch expects", "加载的 cuDNN 与 torch 期望一致")
+@rule(RULE, AREA, "cuDNN is the one torch expects", "加载的 cuDNN 与 torch 期望一致", order=170)
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """error when the resolved cuDNN has another major or an older minor than expected (torch refuses it);
     info when newer within the major; ok when equal."""

@@ -7,7 +7,7 @@ from typing import Iterator
 from lingjun.checks.context import CheckContext
 from lingjun.checks.report.findings import Finding, Severity
 from lingjun.checks.core.native_version import parse_nccl, triple_text
-from lingjun.checks.registry import rule
+from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make
 from lingjun.checks.rules._native import expected_version, resolved_text, source_zh
 
@@ -16,7 +16,7 @@ AREA = "libraries"
 TORCH_ISSUE = "https://github.com/pytorch/pytorch/issues/119072"
 
 
-@rule(RULE, AREA, "NCCL is not older than torch needs", "加载的 NCCL 不低于 torch 所需版本")
+@rule(RULE, AREA, "NCCL is not older than torch needs", "加载的 NCCL 不低于 torch 所需版本", order=180)
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """error when the resolved libnccl is older than torch's pinned (or the release's) NCCL; ok otherwise."""
     resolved = ctx.facts.nccl.resolved

@@ -8,7 +8,7 @@ from typing import Iterator, Optional
 from lingjun.checks.context import CheckContext
 from lingjun.checks.facts import Facts
 from lingjun.checks.report.findings import Finding, Severity, Text
-from lingjun.checks.registry import rule
+from lingjun.checks.rules import rule
 from lingjun.checks.core.requirement_name import leading_name, normalise
 from lingjun.checks.rules._finding import component_url, make
 from lingjun.checks.rules._packages import record_packages
@@ -127,7 +127,7 @@ def _te_meta_only(facts: Facts, image_version: Optional[str]) -> Optional[str]:
     return None if from_source else (te.version or "")
 
 
-@rule(RULE, AREA, "Compiled extensions match torch", "编译扩展与 torch 匹配")
+@rule(RULE, AREA, "Compiled extensions match torch", "编译扩展与 torch 匹配", order=160)
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """error for extensions left behind by a torch change, extensions swapped for prebuilt wheels on the image's
     torch, unsatisfied ``torch==`` pins, and an empty Transformer Engine meta package; ok otherwise."""

@@ -8,7 +8,7 @@ from typing import Iterator
 from lingjun.checks.context import CheckContext
 from lingjun.checks.report.findings import Finding, Severity
 from lingjun.checks.knowledge.record_view import record_components, usage_note
-from lingjun.checks.registry import rule
+from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import component_url, make
 from lingjun.checks.rules._packages import record_packages
 from lingjun.checks.core.version_match import same_version
@@ -46,7 +46,7 @@ def _foreign_cuda_wheels(ctx: CheckContext) -> list[str]:
     return sorted(found)
 
 
-@rule(RULE, AREA, "Image builds not replaced", "镜像定制构建未被替换")
+@rule(RULE, AREA, "Image builds not replaced", "镜像定制构建未被替换", order=150)
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """error per vendor-build component whose installed version is not the image's build; ok when all are intact."""
     if ctx.record is None:

@@ -6,7 +6,7 @@ from typing import Iterator
 
 from lingjun.checks.context import CheckContext
 from lingjun.checks.report.findings import Finding, Severity, Text
-from lingjun.checks.registry import rule
+from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import NOT_INSTALLED, component_url, listing, make
 from lingjun.checks.rules._packages import packages_probed, record_packages
 
@@ -14,7 +14,7 @@ RULE = "packages.missing"
 AREA = "libraries"
 
 
-@rule(RULE, AREA, "Release packages installed", "发布中的 Python 包均已安装")
+@rule(RULE, AREA, "Release packages installed", "发布中的 Python 包均已安装", order=130)
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """warning per record component (pypi probe) that is not installed; ok when all are present."""
     if ctx.record is None:

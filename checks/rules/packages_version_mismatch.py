@@ -6,7 +6,7 @@ from typing import Iterator
 
 from lingjun.checks.context import CheckContext
 from lingjun.checks.report.findings import Finding, Severity
-from lingjun.checks.registry import rule
+from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import component_url, make
 from lingjun.checks.rules._packages import record_packages
 from lingjun.checks.core.version_match import same_version
@@ -15,7 +15,7 @@ RULE = "packages.version-mismatch"
 AREA = "libraries"
 
 
-@rule(RULE, AREA, "Package versions as released", "Python 包版本与发布一致")
+@rule(RULE, AREA, "Package versions as released", "Python 包版本与发布一致", order=140)
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """warning per installed record component whose version differs (PEP 440 comparison); info when unreadable;
     ok when all installed ones match."""

@@ -6,7 +6,7 @@ from typing import Iterator
 
 from lingjun.checks.context import CheckContext
 from lingjun.checks.report.findings import Finding, Severity
-from lingjun.checks.registry import rule
+from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make
 
 RULE = "release.identified"
@@ -48,7 +48,7 @@ def _rejected(ctx: CheckContext) -> Iterator[Finding]:
         )
 
 
-@rule(RULE, AREA, "Release record identified", "已识别镜像发布记录")
+@rule(RULE, AREA, "Release record identified", "已识别镜像发布记录", order=10)
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """warning for each LINGJUN_RELEASE / manifest value naming no known release (passed over); then ok when a
     record applies (info when only a partial fingerprint chose it); info when none applies."""

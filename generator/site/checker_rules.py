@@ -1,7 +1,7 @@
 """The ``lingjun-check`` rules as the site documents them, read from the checker's own registry.
 
 Importing :mod:`lingjun.checks.rules` registers every rule in
-:data:`lingjun.checks.registry.RULES` (id, area, title in English and
+:data:`lingjun.checks.rules.RULES` (id, area, title in English and
 Chinese, ``needs_gpu``).  Beyond the title, the English page shows what the
 rule's module docstring says it checks and what its function docstring says
 it reports (both English only); the Chinese page shows the Chinese title and
@@ -88,16 +88,15 @@ def _checks_sentence(rule_id: str, module_doc: Optional[str]) -> Optional[str]:
 
 
 def checker_rules() -> list[CheckerRule]:
-    """Every rule of ``lingjun.checks.registry.RULES``, in registration order.
+    """Every rule of ``lingjun.checks.rules.RULES``, in the rules' declared ``order``.
 
     Raises:
         ImportError: when the checker package is not installed (the site ships with it).
     """
-    import lingjun.checks.rules  # noqa: F401  (registers every rule)
-    from lingjun.checks.registry import RULES
+    from lingjun.checks.rules import load_rules
 
     found = []
-    for spec in RULES.values():
+    for spec in load_rules():
         module = sys.modules.get(spec.func.__module__)
         found.append(CheckerRule(
             id=spec.id,

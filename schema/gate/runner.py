@@ -5,18 +5,11 @@ from __future__ import annotations
 from typing import Iterable, Optional
 
 from lingjun.schema.gate.corpus import Corpus
-from lingjun.schema.gate.registry import GATE_RULES, GateRule
+from lingjun.schema.gate.rules import load_rules
 from lingjun.schema.loader import locate
 from lingjun.schema.problems import Problem, Severity, field_path
 
 __all__ = ["run_gate", "load_rules"]
-
-
-def load_rules() -> dict[str, GateRule]:
-    """Import every rule module (registering it) and return :data:`GATE_RULES`."""
-    import lingjun.schema.gate.rules  # noqa: F401  (registers the rules)
-
-    return GATE_RULES
 
 
 def run_gate(corpus: Corpus, only: Optional[Iterable[str]] = None) -> list[Problem]:

@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 from typing import Optional
 
-from lingjun.checks.probes.collect import collect
+from lingjun.checks.probes._collect import collect
 from lingjun.checks.facts import Facts
-from lingjun.checks.probes.base import ProbeEnv
+from lingjun.checks.probes._base import ProbeEnv
 
 REPO = Path(__file__).resolve().parents[2]
 FAKEROOTS = REPO / "tests" / "fixtures" / "fakeroots"

@@ -9,12 +9,12 @@ import shutil
 import pytest
 
 from checks_core_helpers import fakeroot, probe_root, run_cli
-from lingjun.checks.probes.collect import collect
+from lingjun.checks.probes._collect import collect
 from lingjun.checks.context import CheckContext, CheckOptions
 from lingjun.checks.report.findings import Severity
 from lingjun.checks.knowledge.identify import identify
 from lingjun.checks.knowledge.bundle import KnowledgeData
-from lingjun.checks.probes.base import ProbeEnv
+from lingjun.checks.probes._base import ProbeEnv
 from lingjun.checks.report.render_json import render_json
 from lingjun.checks.report.render_text import render_text
 from lingjun.checks.report.model import exit_code

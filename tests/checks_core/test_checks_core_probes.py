@@ -6,7 +6,7 @@ import pytest
 
 from checks_core_helpers import fakeroot, probe_root
 from lingjun.checks.probes import cudnn, driver_proc, loader, nccl, network, torch_build
-from lingjun.checks.probes.base import ProbeEnv
+from lingjun.checks.probes._base import ProbeEnv
 
 
 # -- /proc/driver/nvidia/version ------------------------------------------------
@@ -238,7 +238,7 @@ def test_distribution_variety():
 
 
 def test_live_distributions_include_this_interpreter_packages():
-    from lingjun.checks.probes.collect import collect
+    from lingjun.checks.probes._collect import collect
 
     facts = collect(ProbeEnv(), ["distributions", "python_env"])
     names = {d.name.lower() for d in facts.distributions}
@@ -323,14 +323,14 @@ def test_manifest_read():
 
 
 def test_full_collect_on_fake_root_records_every_probe():
-    from lingjun.checks.probes.collect import PROBES
+    from lingjun.checks.probes import load_probes
 
     facts = probe_root("proprietary-x86")
     assert [p.name for p in facts.probes] == [
         "os", "python", "distributions", "env", "loader", "driver-proc", "device-nodes", "nvml",
         "nvidia-smi", "libcuda", "cuda-toolkit", "cudnn", "nccl", "torch", "network", "manifest",
     ]
-    assert len(facts.probes) == len(PROBES)
+    assert len(facts.probes) == len(load_probes())
     assert all(p.ok for p in facts.probes), [p for p in facts.probes if not p.ok]
     assert facts.has_nvidia_driver and facts.driver_version == "570.124.06"
     assert facts.nvidia_smi.available is False  # no nvidia-smi inside this root

@@ -8,7 +8,7 @@ from lingjun.checks.context import CheckContext, CheckOptions, ReleaseMatch
 from lingjun.checks.facts import Facts, ProbeRecord
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.knowledge.bundle import BUNDLE_FORMAT, KnowledgeData
-from lingjun.checks.registry import RULES, rule
+from lingjun.checks.rules import RULES, rule
 from lingjun.checks.report.model import exit_code, grouped
 from lingjun.checks.runner import run_rule, run_rules
 

@@ -78,6 +78,17 @@ def test_zipapp_runs_with_plain_isolation_mode(pyz):
     assert json.loads(result.stdout)["exit_code"] == 0
 
 
+def test_zipapp_discovers_every_rule_and_probe_in_declared_order(pyz):
+    from lingjun.checks.probes import load_probes
+    from lingjun.checks.rules import load_rules
+
+    listed = _run_isolated(sys.executable, pyz, "--list-rules")
+    assert listed.returncode == 0, listed.stderr
+    assert [line.split()[0] for line in listed.stdout.splitlines()] == [spec.id for spec in load_rules()]
+    report = _run_isolated(sys.executable, pyz, "--format", "json")
+    assert [record["name"] for record in json.loads(report.stdout)["facts"]["probes"]] == [spec.name for spec in load_probes()]
+
+
 @pytest.mark.skipif(not PY39.exists(), reason="no Python 3.9 interpreter on this machine")
 def test_zipapp_runs_on_python39(pyz):
     result = _run_isolated(PY39, pyz, "--format", "json")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from lingjun.checks.inputs.collect_env_text import parse_collect_env
 from lingjun.checks.context import CheckContext, CheckOptions, ReleaseMatch
 from lingjun.checks.facts import ProbeRecord
-from lingjun.checks.registry import RULES
+from lingjun.checks.rules import RULES
 from lingjun.checks.runner import load_rules, run_rule
 
 from checks_redteam_kit import REDTEAM

@@ -6,8 +6,8 @@ from __future__ import annotations
 import os
 import time
 
-from lingjun.checks.probes.collect import collect
-from lingjun.checks.probes.base import ProbeEnv
+from lingjun.checks.probes._collect import collect
+from lingjun.checks.probes._base import ProbeEnv
 
 SITE = "usr/local/lib/python3.12/dist-packages"
 

@@ -21,7 +21,9 @@ from lingjun.checks.context import CheckContext, CheckOptions, ReleaseMatch
 from lingjun.checks.facts import DistributionFacts, Facts, GpuFacts, TorchBuildFacts
 from lingjun.checks.report.findings import Finding
 from lingjun.checks.knowledge.bundle import KnowledgeData
-from lingjun.checks.registry import RULES
+from lingjun.checks.rules import RULES, load_rules
+
+load_rules()
 from lingjun.checks.runner import run_rule, run_rules
 from lingjun.schema.models import KnownIssue, ReleaseRecord
 

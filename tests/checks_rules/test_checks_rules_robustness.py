@@ -2,7 +2,9 @@
 
 import checks_rules_kit as kit
 from lingjun.checks.facts import Facts, GpuFacts, InterfaceFacts, LibraryFile, TorchBuildFacts
-from lingjun.checks.registry import RULES
+from lingjun.checks.rules import RULES, load_rules
+
+load_rules()
 
 
 def _garbage():

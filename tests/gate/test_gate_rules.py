@@ -99,7 +99,12 @@ def test_unresolvable_rule_error_becomes_internal_problem(tree, monkeypatch):
     def explode(corpus):
         raise RuntimeError("boom")
 
-    monkeypatch.setitem(rules, "data.sources", type(broken)(broken.id, broken.severity, broken.description, explode))
+    import dataclasses
+
+    import lingjun.schema.gate.runner as runner
+
+    patched = {**rules, "data.sources": dataclasses.replace(broken, func=explode)}
+    monkeypatch.setattr(runner, "load_rules", lambda: patched)
     problems = _gate(tree())
     assert [(p.rule, p.message) for p in problems] == [("internal", "rule data.sources failed: RuntimeError: boom")]
 

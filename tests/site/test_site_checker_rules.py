@@ -28,7 +28,7 @@ def pages(fixture_kb):
 
 
 def test_rules_come_from_the_registry():
-    from lingjun.checks.registry import RULES
+    from lingjun.checks.rules import RULES
 
     rules = checker_rules()
     assert [r.id for r in rules] == list(RULES)

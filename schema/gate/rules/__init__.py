@@ -1,28 +1,23 @@
-"""The gate's cross-record rules, one module per rule; importing this package registers them all."""
+"""The gate's cross-record rules, one module per rule, found by :func:`load_rules`.
 
-from lingjun.schema.gate.rules import (  # noqa: F401  (import = registration)
-    unique_release,
-    release_path,
-    catalog_unique,
-    family_exists,
-    component_catalog,
-    component_refs,
-    duplicate_component,
-    unique_image_tag,
-    image_tag_pattern,
-    driver_minimum,
-    driver_branch_conflict,
-    component_downgrade,
-    known_issue_refs,
-    known_issue_affects,
-    base_image,
-    single_current,
-    family_incomplete,
-    usage_note_rule,
-    sources,
-    languages,
-    cjk_spacing,
-    placeholder,
-    reference_tables,
-    version_agreement,
-)
+Every module whose name does not start with ``_`` must register at least one
+rule with :func:`gate_rule`.
+"""
+
+from __future__ import annotations
+
+from lingjun.schema.gate.rules._registry import GATE_RULES, GateRule, gate_rule
+
+__all__ = ["GATE_RULES", "GateRule", "gate_rule", "load_rules"]
+
+
+def load_rules() -> dict[str, GateRule]:
+    """Import every rule module (registering it) and return the rules as ``id -> rule`` in ``order``.
+
+    Raises:
+        LookupError: when a rule module registered nothing.
+    """
+    import lingjun.schema.gate.rules as package
+
+    GATE_RULES.discover(package)
+    return dict(GATE_RULES)

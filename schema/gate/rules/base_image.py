@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.schema.gate.corpus import Corpus
-from lingjun.schema.gate.registry import Issue, gate_rule
+from lingjun.schema.gate.issue import Issue
+from lingjun.schema.gate.rules import gate_rule
 from lingjun.schema.models import Severity
 
 
 @gate_rule("data.base-image", Severity.error,
-           "base_image.release names a recorded release whose family has role `base` (ngc-pytorch:25.01).")
+           "base_image.release names a recorded release whose family has role `base` (ngc-pytorch:25.01).", order=160)
 def check(corpus: Corpus) -> Iterator[Issue]:
     """Report base-image references that are unrecorded or point at a product family."""
     refs = corpus.release_refs

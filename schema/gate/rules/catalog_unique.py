@@ -5,14 +5,15 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.schema.gate.corpus import Corpus
-from lingjun.schema.gate.registry import Issue, gate_rule
+from lingjun.schema.gate.issue import Issue
+from lingjun.schema.gate.rules import gate_rule
 from lingjun.schema.models import Severity
 
 _SINGLE_KINDS = ("families", "components", "cuda-drivers", "driver-branches")
 
 
 @gate_rule("data.catalog-unique", Severity.error,
-           "One file per catalog kind; family ids, component ids, published names and known-issue ids are unique.")
+           "One file per catalog kind; family ids, component ids, published names and known-issue ids are unique.", order=30)
 def check(corpus: Corpus) -> Iterator[Issue]:
     """Report second catalog files, repeated ids, and a published name claimed by two components."""
     for kind in _SINGLE_KINDS:

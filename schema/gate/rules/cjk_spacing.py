@@ -12,7 +12,8 @@ import re
 from typing import Iterator
 
 from lingjun.schema.gate.corpus import Corpus
-from lingjun.schema.gate.registry import Issue, gate_rule
+from lingjun.schema.gate.issue import Issue
+from lingjun.schema.gate.rules import gate_rule
 from lingjun.schema.gate.walk import iter_instances
 from lingjun.schema.models import LocalizedText, Severity
 
@@ -28,7 +29,7 @@ def stray_space(text: str) -> str | None:
 
 
 @gate_rule("data.cjk-spacing", Severity.warning,
-           "Chinese text has no space between two Chinese characters (a YAML folded block joins its lines with one).")
+           "Chinese text has no space between two Chinese characters (a YAML folded block joins its lines with one).", order=220)
 def check(corpus: Corpus) -> Iterator[Issue]:
     """Check the ``zh`` side of every :class:`LocalizedText`."""
     for doc in corpus.documents:

@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.schema.gate.corpus import Corpus
-from lingjun.schema.gate.registry import Issue, gate_rule
+from lingjun.schema.gate.issue import Issue
+from lingjun.schema.gate.rules import gate_rule
 from lingjun.schema.models import Severity
 
 
 @gate_rule("data.component-catalog", Severity.error,
-           "Each release component id is in releases/components.yaml and its name is one of that entry's published_names.")
+           "Each release component id is in releases/components.yaml and its name is one of that entry's published_names.", order=50)
 def check(corpus: Corpus) -> Iterator[Issue]:
     """Report unknown component ids and names the catalog entry does not list."""
     catalog = corpus.kb.components

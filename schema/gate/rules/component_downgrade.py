@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.schema.gate.corpus import Corpus
-from lingjun.schema.gate.registry import Issue, gate_rule
+from lingjun.schema.gate.issue import Issue
+from lingjun.schema.gate.rules import gate_rule
 from lingjun.checks.core.version_match import parse_version
 from lingjun.schema.models import ReleaseRecord, Severity
 
@@ -17,7 +18,7 @@ def _versions(record: ReleaseRecord) -> dict[tuple[str, frozenset], tuple[int, s
 
 @gate_rule("data.component-downgrade", Severity.warning,
            "A component version lower than in the family's previous release is listed in acknowledged_downgrades; "
-           "every acknowledgement matches a real downgrade.")
+           "every acknowledgement matches a real downgrade.", order=120)
 def check(corpus: Corpus) -> Iterator[Issue]:
     """Compare each release with the previous release of its family (PEP 440; unparseable versions are skipped)."""
     for releases in corpus.complete_families.values():  # data.family-incomplete names the rest

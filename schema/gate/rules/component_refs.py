@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.schema.gate.corpus import Corpus
-from lingjun.schema.gate.registry import Issue, gate_rule
+from lingjun.schema.gate.issue import Issue
+from lingjun.schema.gate.rules import gate_rule
 from lingjun.schema.models import Severity
 
 
 @gate_rule("data.component-refs", Severity.error,
-           "Component ids in highlights, bug fixes, acknowledged downgrades and known issues are in the catalog.")
+           "Component ids in highlights, bug fixes, acknowledged downgrades and known issues are in the catalog.", order=60)
 def check(corpus: Corpus) -> Iterator[Issue]:
     """Report component ids that the catalog does not hold."""
     catalog = corpus.kb.components

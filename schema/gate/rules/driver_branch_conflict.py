@@ -5,13 +5,14 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.schema.gate.corpus import Corpus
-from lingjun.schema.gate.registry import Issue, gate_rule
+from lingjun.schema.gate.issue import Issue
+from lingjun.schema.gate.rules import gate_rule
 from lingjun.schema.models import Severity
 
 
 @gate_rule("data.driver-branch-conflict", Severity.error,
            "A branch listed in both driver.forward_compatibility and driver.must_upgrade_branches has a "
-           "driver.branch_resolutions entry; every resolution names such a branch.")
+           "driver.branch_resolutions entry; every resolution names such a branch.", order=110)
 def check(corpus: Corpus) -> Iterator[Issue]:
     """Report unresolved contradictions and resolutions of branches that are not contradicted."""
     for doc, record in corpus.releases():

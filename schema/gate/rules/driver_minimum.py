@@ -15,7 +15,8 @@ from typing import Iterator
 
 from lingjun.checks.core.compat import toolkit_min_driver
 from lingjun.schema.gate.corpus import Corpus
-from lingjun.schema.gate.registry import Issue, gate_rule
+from lingjun.schema.gate.issue import Issue
+from lingjun.schema.gate.rules import gate_rule
 from lingjun.checks.core.versions import CudaVersion, DriverVersion, VersionFormatError
 from lingjun.schema.models import DriverVendor, Severity
 
@@ -31,7 +32,7 @@ def compare_at_precision(minimum: DriverVersion, needed: DriverVersion) -> int:
 
 @gate_rule("data.driver-minimum", Severity.error,
            "The NVIDIA driver minimum is not below the minimum driver of the release's CUDA toolkit "
-           "(releases/reference/cuda-drivers.yaml); a higher minimum is reported as info.")
+           "(releases/reference/cuda-drivers.yaml); a higher minimum is reported as info.", order=100)
 def check(corpus: Corpus) -> Iterator[Issue]:
     """Compare ``driver.minimum`` with the toolkit's minimum driver for every NVIDIA release with a ``cuda``."""
     reference = corpus.kb.cuda_drivers

@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.schema.gate.corpus import Corpus
-from lingjun.schema.gate.registry import Issue, gate_rule
+from lingjun.schema.gate.issue import Issue
+from lingjun.schema.gate.rules import gate_rule
 from lingjun.schema.models import Severity
 
 
 @gate_rule("data.duplicate-component", Severity.error,
-           "A release lists a component once for any CPU architecture (no entry may overlap another of the same id).")
+           "A release lists a component once for any CPU architecture (no entry may overlap another of the same id).", order=70)
 def check(corpus: Corpus) -> Iterator[Issue]:
     """Report a second entry of the same id whose architectures overlap the first (no architectures = all)."""
     for doc, record in corpus.releases():

@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.schema.gate.corpus import Corpus
-from lingjun.schema.gate.registry import Issue, gate_rule
+from lingjun.schema.gate.issue import Issue
+from lingjun.schema.gate.rules import gate_rule
 from lingjun.schema.models import Severity
 
 
-@gate_rule("data.family-exists", Severity.error, "A release's family is listed in releases/families.yaml.")
+@gate_rule("data.family-exists", Severity.error, "A release's family is listed in releases/families.yaml.", order=40)
 def check(corpus: Corpus) -> Iterator[Issue]:
     """Report releases whose ``family`` is not in the family catalog."""
     families = corpus.kb.families

@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.schema.gate.corpus import Corpus
-from lingjun.schema.gate.registry import Issue, gate_rule
+from lingjun.schema.gate.issue import Issue
+from lingjun.schema.gate.rules import gate_rule
 from lingjun.schema.models import Severity
 
 #: the rules that skip incomplete families
@@ -23,7 +24,7 @@ SKIPPING_RULES = ("data.single-current", "data.component-downgrade")
 
 @gate_rule("data.family-incomplete", Severity.info,
            "A family with a release record that has errors is left out of the family-wide rules "
-           "(single current release, downgrades); said once per family.")
+           "(single current release, downgrades); said once per family.", order=180)
 def check(corpus: Corpus) -> Iterator[Issue]:
     """One info per family listed in :attr:`Corpus.incomplete_families` that also has records that loaded."""
     for family, paths in corpus.incomplete_families.items():

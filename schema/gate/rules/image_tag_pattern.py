@@ -14,15 +14,12 @@ import re
 from typing import Iterator, Optional
 
 from lingjun.schema.gate.corpus import Corpus
-from lingjun.schema.gate.registry import Issue, gate_rule
+from lingjun.schema.gate.issue import Issue
+from lingjun.schema.gate.rules import gate_rule
+from lingjun.schema.image_tags import expected_reference
 from lingjun.schema.models import Severity
 
 _VERSION_PREFIX = re.compile(r"^[0-9]{2}\.[0-9]{2}(?=-|$)")
-
-
-def expected_reference(pattern: str, image: str, tag: str) -> str:
-    """Fill ``{image}`` and ``{tag}`` of a registry pattern (``registry/ns/{image}:{tag}``)."""
-    return pattern.replace("{image}", image).replace("{tag}", tag)
 
 
 def corrected_tag(tag: str, version: str) -> Optional[str]:
@@ -40,7 +37,7 @@ def _tag_matches(tag: str, version: str) -> bool:
 
 @gate_rule("data.image-tag-pattern", Severity.error,
            "An image tag starts with the release version (25.07, 25.07-serverless) and its reference is the "
-           "family's public_registry_pattern filled in.")
+           "family's public_registry_pattern filled in.", order=90)
 def check(corpus: Corpus) -> Iterator[Issue]:
     """Report tags that do not start with ``<version>`` or ``<version>-`` and references that do not match."""
     for doc, record in corpus.releases():

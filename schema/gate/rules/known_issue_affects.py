@@ -7,13 +7,14 @@ from typing import Iterator
 from packaging.version import Version
 
 from lingjun.schema.gate.corpus import Corpus
-from lingjun.schema.gate.registry import Issue, gate_rule
+from lingjun.schema.gate.issue import Issue
+from lingjun.schema.gate.rules import gate_rule
 from lingjun.schema.models import IssueStatus, Severity
 
 
 @gate_rule("data.known-issue-affects", Severity.error,
            "affects.releases, affects.families and fixed_in of a known issue resolve, and each fixed_in release "
-           "comes after every affected release of its family (and every release listing the issue).")
+           "comes after every affected release of its family (and every release listing the issue).", order=150)
 def check(corpus: Corpus) -> Iterator[Issue]:
     """Check the references of every known issue and the order of affected and fixed releases."""
     refs = corpus.release_refs

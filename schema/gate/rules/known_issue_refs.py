@@ -6,13 +6,14 @@ import difflib
 from typing import Iterator
 
 from lingjun.schema.gate.corpus import Corpus
-from lingjun.schema.gate.registry import Issue, gate_rule
-from lingjun.schema.gate.rules.placeholder import PLACEHOLDER_ID
+from lingjun.schema.gate.issue import Issue
+from lingjun.schema.gate.rules import gate_rule
 from lingjun.schema.models import Severity
+from lingjun.schema.placeholders import PLACEHOLDER_ID
 
 
 @gate_rule("data.known-issue-refs", Severity.error,
-           "Every id in a release's known_issues and bug_fixes[].known_issue is a file under releases/known-issues/.")
+           "Every id in a release's known_issues and bug_fixes[].known_issue is a file under releases/known-issues/.", order=140)
 def check(corpus: Corpus) -> Iterator[Issue]:
     """Report known-issue ids that no ``known-issues/<id>.yaml`` defines."""
     issues = corpus.kb.known_issues

@@ -14,7 +14,8 @@ import re
 from typing import Iterator
 
 from lingjun.schema.gate.corpus import Corpus
-from lingjun.schema.gate.registry import Issue, gate_rule
+from lingjun.schema.gate.issue import Issue
+from lingjun.schema.gate.rules import gate_rule
 from lingjun.schema.gate.walk import iter_instances
 from lingjun.schema.fields import contains_cjk
 from lingjun.schema.models import LocalizedText, Severity
@@ -31,7 +32,7 @@ def mostly_cjk(text: str) -> bool:
 
 
 @gate_rule("data.languages", Severity.error,
-           "Chinese text contains Chinese characters (a warning for names of under four words) and English text is not mostly Chinese.")
+           "Chinese text contains Chinese characters (a warning for names of under four words) and English text is not mostly Chinese.", order=210)
 def check(corpus: Corpus) -> Iterator[Issue]:
     """Check every :class:`LocalizedText` of every document."""
     for doc in corpus.documents:

@@ -2,7 +2,8 @@
 
 Two kinds of placeholder are refused:
 
-* text holding the marker :data:`PLACEHOLDER` (or the id :data:`PLACEHOLDER_ID`)
+* text holding the marker :data:`~lingjun.schema.placeholders.PLACEHOLDER`
+  (or the id :data:`~lingjun.schema.placeholders.PLACEHOLDER_ID`)
   in a release record;
 * an address whose host is in the ``.invalid`` top-level domain, in any
   document.  RFC 2606 reserves ``.invalid`` for names that can never
@@ -16,16 +17,12 @@ import re
 from typing import Iterator, Optional
 
 from lingjun.schema.gate.corpus import Corpus
-from lingjun.schema.gate.registry import Issue, gate_rule
+from lingjun.schema.gate.issue import Issue
+from lingjun.schema.gate.rules import gate_rule
 from lingjun.schema.gate.walk import iter_strings
 from lingjun.schema.models import Severity
+from lingjun.schema.placeholders import PLACEHOLDER, PLACEHOLDER_ID
 
-#: the marker ``lingjun-kb new`` writes into every value the release engineer must fill in
-PLACEHOLDER = "TODO(lingjun-kb new)"
-#: the placeholder it writes where only an id fits (``known_issues``)
-PLACEHOLDER_ID = "todo.lingjun-kb-new"
-#: the address it writes where a source page must be named
-PLACEHOLDER_URL = "https://todo.invalid/official-release-note-page"
 
 #: ``scheme://authority`` anywhere in a text; the authority may hold user info and a port
 _ADDRESS = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://([^/\s?#\"'<>\\]+)")
@@ -53,7 +50,7 @@ def invalid_host(text: str) -> Optional[str]:
 
 @gate_rule("data.placeholder", Severity.error,
            f"No text still holds the {PLACEHOLDER} (or id {PLACEHOLDER_ID}) marker that `lingjun-kb new` writes, "
-           "and no address points into the reserved .invalid domain.")
+           "and no address points into the reserved .invalid domain.", order=130)
 def check(corpus: Corpus) -> Iterator[Issue]:
     """Report every string holding the placeholder marker, and every ``.invalid`` address."""
     for doc in corpus.documents:

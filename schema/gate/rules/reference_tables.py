@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.schema.gate.corpus import Corpus
-from lingjun.schema.gate.registry import Issue, gate_rule
+from lingjun.schema.gate.issue import Issue
+from lingjun.schema.gate.rules import gate_rule
 from lingjun.checks.core.versions import CudaVersion, DriverVersion
 from lingjun.schema.models import CudaDriverReference, DriverBranchReference, Severity
 
@@ -20,7 +21,7 @@ def _duplicates(doc_path, table: str, keys: list) -> Iterator[Issue]:
 
 @gate_rule("data.reference-tables", Severity.error,
            "cuda-drivers.yaml and driver-branches.yaml exist when NVIDIA releases do; their rows are unique, "
-           "cite a listed source, and a toolkit row's cuda is its toolkit's major.minor.")
+           "cite a listed source, and a toolkit row's cuda is its toolkit's major.minor.", order=230)
 def check(corpus: Corpus) -> Iterator[Issue]:
     """Check the two reference documents row by row."""
     needs_reference = any(r.driver is not None and r.driver.vendor.value == "nvidia" for _, r in corpus.releases())

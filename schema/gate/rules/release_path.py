@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.schema.gate.corpus import Corpus
-from lingjun.schema.gate.registry import Issue, gate_rule
+from lingjun.schema.gate.issue import Issue
+from lingjun.schema.gate.rules import gate_rule
 from lingjun.schema.models import Severity
 
 
 @gate_rule("data.release-path", Severity.error,
-           "A release is stored as <family>/<YY.MM>.yaml and a known issue as known-issues/<id>.yaml.")
+           "A release is stored as <family>/<YY.MM>.yaml and a known issue as known-issues/<id>.yaml.", order=20)
 def check(corpus: Corpus) -> Iterator[Issue]:
     """Compare each release's and known issue's file name with its family, version or id."""
     for doc, record in corpus.releases():

@@ -11,13 +11,14 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.schema.gate.corpus import Corpus
-from lingjun.schema.gate.registry import Issue, gate_rule
+from lingjun.schema.gate.issue import Issue
+from lingjun.schema.gate.rules import gate_rule
 from lingjun.schema.models import ReleaseStatus, Severity
 
 
 @gate_rule("data.single-current", Severity.error,
            "A product family has at most one `current` release and it is the newest "
-           "(info when none is current, warning when an older one is).")
+           "(info when none is current, warning when an older one is).", order=170)
 def check(corpus: Corpus) -> Iterator[Issue]:
     """Count `current` releases per product family (base families such as ngc-pytorch are skipped)."""
     for family, releases in corpus.complete_families.items():  # data.family-incomplete names the rest

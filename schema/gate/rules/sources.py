@@ -10,13 +10,14 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.schema.gate.corpus import Corpus
-from lingjun.schema.gate.registry import Issue, gate_rule
+from lingjun.schema.gate.issue import Issue
+from lingjun.schema.gate.rules import gate_rule
 from lingjun.schema.models import Severity
 
 
 @gate_rule("data.sources", Severity.error,
            "Every family cites at least one page (releases and known issues must by schema); "
-           "no record cites the same URL twice (warning).")
+           "no record cites the same URL twice (warning).", order=200)
 def check(corpus: Corpus) -> Iterator[Issue]:
     """Report families without sources and repeated source URLs."""
     for doc in corpus.documents:

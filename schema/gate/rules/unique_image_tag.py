@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.schema.gate.corpus import Corpus
-from lingjun.schema.gate.registry import Issue, gate_rule
+from lingjun.schema.gate.issue import Issue
+from lingjun.schema.gate.rules import gate_rule
 from lingjun.schema.models import Severity
 
 
 @gate_rule("data.unique-image-tag", Severity.error,
-           "No two releases (or two entries of one release) publish the same image tag or reference.")
+           "No two releases (or two entries of one release) publish the same image tag or reference.", order=80)
 def check(corpus: Corpus) -> Iterator[Issue]:
     """Report image tags and references already claimed by an earlier entry."""
     tags: dict[tuple[str, str], str] = {}

@@ -5,17 +5,19 @@ from __future__ import annotations
 import difflib
 from typing import Iterator
 
-from lingjun.schema.gate.checker_rule_ids import checker_rule_ids
 from lingjun.schema.gate.corpus import Corpus
-from lingjun.schema.gate.registry import Issue, gate_rule
+from lingjun.schema.gate.issue import Issue
+from lingjun.schema.gate.rules import gate_rule
 from lingjun.schema.models import Severity
 
 
 @gate_rule("data.usage-note-rule", Severity.error,
-           "usage_notes[].rule is the id of a lingjun-check rule.")
+           "usage_notes[].rule is the id of a lingjun-check rule.", order=190)
 def check(corpus: Corpus) -> Iterator[Issue]:
-    """Report usage-note rule ids the checker does not have."""
-    known = checker_rule_ids()
+    """Report usage-note rule ids the checker does not have (its registry, :data:`lingjun.checks.rules.RULES`)."""
+    from lingjun.checks.rules import load_rules
+
+    known = {spec.id for spec in load_rules()}
     for doc, record in corpus.releases():
         for index, note in enumerate(record.usage_notes):
             if note.rule is not None and note.rule not in known:

@@ -16,7 +16,8 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.schema.gate.corpus import Corpus
-from lingjun.schema.gate.registry import Issue, gate_rule
+from lingjun.schema.gate.issue import Issue
+from lingjun.schema.gate.rules import gate_rule
 from lingjun.checks.core.version_match import parse_version
 from lingjun.schema.models import ReleaseRecord, Severity
 
@@ -55,7 +56,7 @@ def _explained(record: ReleaseRecord, name: str) -> bool:
 
 @gate_rule("data.version-agreement", Severity.warning,
            "The release's `cuda` and `python` agree with the versions of its cuda and python components "
-           "(at the precision both give), unless a source_conflicts entry names the field.")
+           "(at the precision both give), unless a source_conflicts entry names the field.", order=240)
 def check(corpus: Corpus) -> Iterator[Issue]:
     """Compare ``record.cuda``/``record.python`` with every component entry of the same id."""
     for doc, record in corpus.releases():

@@ -1,10 +1,12 @@
-"""Registry of checker rules.
+"""Registry of checker rules: :class:`RuleSpec`, the :func:`rule` decorator and :data:`RULES`.
 
 Each rule is a function in its own module under :mod:`lingjun.checks.rules`,
 registered with :func:`rule`.  It takes a :class:`~lingjun.checks.context.CheckContext`
 and yields :class:`~lingjun.checks.report.findings.Finding` objects.  A rule that
 raises is reported by the runner as an ``internal`` error finding for that
-rule; it never aborts the report.
+rule; it never aborts the report.  Reports, ``--list-rules`` and the site
+list rules in ascending ``order`` (areas in report order, then the rule's
+place inside its area).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterable
 
+from lingjun.checks.core.registry import Registry
 from lingjun.checks.report.findings import Finding, Text
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -20,6 +23,9 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["RuleSpec", "rule", "RULES"]
 
 RuleFunc = Callable[["CheckContext"], Iterable[Finding]]
+
+#: ``order`` of a rule that declares none: after every ordered rule
+LAST = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -32,23 +38,26 @@ class RuleSpec:
     func: RuleFunc
     #: needs an NVIDIA driver in the container; reported as skipped without one
     needs_gpu: bool = False
+    #: position in reports and listings (ascending; ties by id)
+    order: int = LAST
 
 
-#: id -> rule, in registration order
-RULES: dict[str, RuleSpec] = {}
+#: id -> rule, in ``order``
+RULES: Registry[RuleSpec] = Registry("checker rule")
 
 
-def rule(id: str, area: str, title_en: str, title_zh: str, needs_gpu: bool = False) -> Callable[[RuleFunc], RuleFunc]:
-    """Decorator registering a checker rule.
+def rule(id: str, area: str, title_en: str, title_zh: str, needs_gpu: bool = False, order: int = LAST) -> Callable[[RuleFunc], RuleFunc]:
+    """Decorator registering a checker rule in :data:`RULES`.
 
+    Args:
+        order: position in reports and listings (ascending).
     Raises:
         ValueError: when the id is registered twice.
     """
 
     def decorate(func: RuleFunc) -> RuleFunc:
-        if id in RULES:
-            raise ValueError(f"checker rule {id!r} registered twice")
-        RULES[id] = RuleSpec(id=id, area=area, title=Text(title_en, title_zh), func=func, needs_gpu=needs_gpu)
+        spec = RuleSpec(id=id, area=area, title=Text(title_en, title_zh), func=func, needs_gpu=needs_gpu, order=order)
+        RULES.add(id, spec, func.__module__)
         return func
 
     return decorate

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Callable, Optional
 
 from lingjun.checks.facts import LibraryFile, NativeLibraryFacts, WheelFacts
-from lingjun.checks.probes.base import ProbeEnv
+from lingjun.checks.probes._base import ProbeEnv
 from lingjun.checks.probes.distributions import scan, site_dirs
 from lingjun.checks.probes.loader import loader_facts, resolve, search_dirs, version_from_name
 

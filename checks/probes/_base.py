@@ -5,7 +5,7 @@ probe's name in :class:`~lingjun.checks.facts.ProbeRecord`) and a function
 ``probe(env: ProbeEnv, record: ProbeRecord) -> dict[str, Any]`` returning the
 :class:`~lingjun.checks.facts.Facts` attributes it fills (``{"driver": DriverFacts(...)}``).
 Probes never raise for conditions of the system they read (a missing or
-unreadable file is a fact); :mod:`lingjun.checks.probes.collect` turns any exception
+unreadable file is a fact); :mod:`lingjun.checks.probes._collect` turns any exception
 that escapes into ``record.ok = False`` and runs each probe in its own thread
 under a deadline.
 

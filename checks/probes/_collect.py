@@ -1,15 +1,15 @@
 """Run every probe and assemble :class:`~lingjun.checks.facts.Facts`.
 
 Each probe (a module of :mod:`lingjun.checks.probes`, see
-:mod:`lingjun.checks.probes.base`) runs in its own daemon thread; all start
+:mod:`lingjun.checks.probes._base`) runs in its own daemon thread; all start
 at once and the collector waits for each until a common deadline of
 ``timeout`` seconds after the start (plus a small grace for bookkeeping).
 A probe that is still running then gets ``timed_out = True`` in its
 :class:`~lingjun.checks.facts.ProbeRecord` and its facts stay at their
 defaults; its thread is abandoned (a daemon thread never delays the exit).
 A probe that raises gets ``ok = False`` and the exception text; it never
-stops the others.  Results are applied in the fixed order of :data:`PROBES`,
-so the facts do not depend on thread timing.
+stops the others.  Results are applied in the probes' declared ``order``
+(:data:`lingjun.checks.probes.PROBES`), so the facts do not depend on thread timing.
 
 Keys of a probe's result are ``Facts`` attribute names, or dotted
 ``"driver.device_nodes"`` to set one field of a nested section.
@@ -18,52 +18,32 @@ Keys of a probe's result are ``Facts`` attribute names, or dotted
 from __future__ import annotations
 
 import datetime as dt
-import importlib
 import threading
 import time
 from typing import Any, Optional
 
 from lingjun.checks.facts import Facts, ProbeRecord
-from lingjun.checks.probes.base import ProbeEnv
+from lingjun.checks.probes import PROBES, ProbeSpec, load_probes
+from lingjun.checks.probes._base import ProbeEnv
 
-__all__ = ["PROBES", "collect"]
-
-#: probe modules in the order their results are applied
-PROBES = [
-    "os_release",
-    "python_env",
-    "distributions",
-    "env_vars",
-    "loader",
-    "driver_proc",
-    "devices",
-    "nvml",
-    "nvidia_smi",
-    "libcuda",
-    "cuda_toolkit",
-    "cudnn",
-    "nccl",
-    "torch_build",
-    "network",
-    "manifest",
-]
+__all__ = ["collect"]
 
 _GRACE_S = 0.25
 
 
 class _Run(threading.Thread):
-    def __init__(self, module: Any, env: ProbeEnv) -> None:
-        super().__init__(name=f"probe-{module.NAME}", daemon=True)
-        self.module = module
+    def __init__(self, spec: ProbeSpec, env: ProbeEnv) -> None:
+        super().__init__(name=f"probe-{spec.name}", daemon=True)
+        self.spec = spec
         self.env = env
-        self.record = ProbeRecord(name=module.NAME)
+        self.record = ProbeRecord(name=spec.name)
         self.result: Optional[dict[str, Any]] = None
         self.started = 0.0
 
     def run(self) -> None:
         self.started = time.monotonic()
         try:
-            self.result = self.module.probe(self.env, self.record)
+            self.result = self.spec.func(self.env, self.record)
         except Exception as exc:  # a probe bug must not stop the report
             self.record.ok = False
             self.record.error = f"{type(exc).__name__}: {exc}"
@@ -76,10 +56,16 @@ def collect(env: ProbeEnv, probes: Optional[list[str]] = None) -> Facts:
 
     Args:
         env: root, environment and time budget.
-        probes: module names of :mod:`lingjun.checks.probes` to run (default :data:`PROBES`).
+        probes: module short names of :mod:`lingjun.checks.probes` to run, in this
+            order (default: every registered probe, in ``order``).
+
+    Raises:
+        KeyError: for a name in ``probes`` that is no probe module.
+        LookupError: when a probe module registered nothing.
     """
     facts = Facts(collected_at=dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z"), origin="live")
-    runs = [_Run(importlib.import_module(f"lingjun.checks.probes.{name}"), env) for name in (probes or PROBES)]
+    specs = load_probes()
+    runs = [_Run(spec, env) for spec in ([PROBES[name] for name in probes] if probes else specs)]
     start = time.monotonic()
     for run in runs:
         run.start()

@@ -1,0 +1,61 @@
+"""Registry of the gate's cross-record rules: :class:`GateRule`, the :func:`gate_rule` decorator and :data:`GATE_RULES`.
+
+A rule is a function ``(corpus) -> Iterable[Issue]`` in its own module under
+:mod:`lingjun.schema.gate.rules`, registered with :func:`gate_rule`.  The
+runner turns each :class:`~lingjun.schema.gate.issue.Issue` into a positioned
+:class:`~lingjun.schema.problems.Problem` carrying the rule's id.  Rules run,
+and ``validate --list-rules`` lists them, in ascending ``order``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable, Iterable
+
+from lingjun.checks.core.registry import Registry
+from lingjun.schema.gate.issue import Issue
+from lingjun.schema.models import Severity
+
+if TYPE_CHECKING:  # pragma: no cover
+    from lingjun.schema.gate.corpus import Corpus
+
+__all__ = ["GateRule", "gate_rule", "GATE_RULES"]
+
+RuleFunc = Callable[["Corpus"], Iterable[Issue]]
+
+#: ``order`` of a rule that declares none: after every ordered rule
+LAST = 1_000_000
+
+
+@dataclass(frozen=True)
+class GateRule:
+    """A registered rule: id (``data.<name>``), default severity, one-line description, function, position."""
+
+    id: str
+    severity: Severity
+    description: str
+    func: RuleFunc
+    #: position in runs and listings (ascending; ties by id)
+    order: int = LAST
+
+
+#: id -> rule, in ``order``
+GATE_RULES: Registry[GateRule] = Registry("gate rule")
+
+
+def gate_rule(id: str, severity: Severity, description: str, order: int = LAST) -> Callable[[RuleFunc], RuleFunc]:
+    """Decorator registering a gate rule in :data:`GATE_RULES`.
+
+    Args:
+        order: position in runs and listings (ascending).
+    Raises:
+        ValueError: when the id does not start with ``data.`` or is registered twice.
+    """
+
+    def decorate(func: RuleFunc) -> RuleFunc:
+        if not id.startswith("data."):
+            raise ValueError(f"gate rule id {id!r} must start with 'data.'")
+        GATE_RULES.add(id, GateRule(id=id, severity=severity, description=description, func=func, order=order), func.__module__)
+        return func
+
+    return decorate

@@ -1,0 +1,99 @@
+"""The one registry: duplicate ids refused, every public module of the rule and probe packages registers, order kept."""
+
+import pkgutil
+import sys
+import types
+
+import pytest
+
+import lingjun.checks.probes as probes_package
+import lingjun.checks.rules as rules_package
+import lingjun.schema.gate.rules as gate_package
+from lingjun.checks.core.registry import Registry, module_names
+from lingjun.checks.probes import PROBES, load_probes
+from lingjun.checks.rules import RULES, load_rules
+from lingjun.schema.gate.rules import GATE_RULES, load_rules as load_gate_rules
+
+
+class _Spec:
+    def __init__(self, order):
+        self.order = order
+
+
+@pytest.mark.parametrize(
+    ("package", "registry", "load"),
+    [(rules_package, RULES, load_rules), (gate_package, GATE_RULES, load_gate_rules), (probes_package, PROBES, load_probes)],
+    ids=["checker-rules", "gate-rules", "probes"],
+)
+def test_every_public_module_registered(package, registry, load):
+    load()
+    public = {f"{package.__name__}.{m.name}" for m in pkgutil.iter_modules(package.__path__) if not m.name.startswith("_")}
+    assert public and registry.modules() == public
+    assert module_names(package) == {m.name for m in pkgutil.iter_modules(package.__path__)}
+
+
+def test_registry_refuses_a_duplicate_id():
+    registry = Registry("thing")
+    registry.add("a", _Spec(1), "pkg.a")
+    with pytest.raises(ValueError, match="thing 'a' registered twice"):
+        registry.add("a", _Spec(2), "pkg.b")
+
+
+def test_registry_iterates_in_declared_order_then_id():
+    registry = Registry("thing")
+    for id, order in [("c", 2), ("b", 1), ("a", 2)]:
+        registry.add(id, _Spec(order), "pkg")
+    assert list(registry) == ["b", "a", "c"]
+    assert registry.pop("a").order == 2 and list(registry) == ["b", "c"]
+
+
+def test_discover_refuses_a_module_that_registers_nothing(tmp_path, monkeypatch):
+    package_dir = tmp_path / "regpkg_empty"
+    package_dir.mkdir()
+    (package_dir / "__init__.py").write_text("")
+    (package_dir / "_helper.py").write_text("")  # underscore: not discovered
+    (package_dir / "silent.py").write_text("VALUE = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import regpkg_empty
+
+    try:
+        with pytest.raises(LookupError, match="regpkg_empty.silent registered no thing"):
+            Registry("thing").discover(regpkg_empty)
+    finally:
+        for name in [n for n in sys.modules if n.startswith("regpkg_empty")]:
+            del sys.modules[name]
+
+
+def test_discover_imports_modules_sorted_by_name(tmp_path, monkeypatch):
+    package_dir = tmp_path / "regpkg_sorted"
+    package_dir.mkdir()
+    (package_dir / "__init__.py").write_text("")
+    for name, order in [("zeta", 1), ("alpha", 2)]:
+        (package_dir / f"{name}.py").write_text(
+            f"from tests_registry_target import IMPORTED, REG, Spec\nIMPORTED.append({name!r})\nREG.add({name!r}, Spec({order}), __name__)\n")
+    target = types.ModuleType("tests_registry_target")
+    target.REG = Registry("thing")
+    target.Spec = _Spec
+    target.IMPORTED = imported = []
+    monkeypatch.setitem(sys.modules, "tests_registry_target", target)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import regpkg_sorted
+
+    try:
+        assert list(target.REG.discover(regpkg_sorted)) == ["zeta", "alpha"]  # declared order
+        assert imported == ["alpha", "zeta"]  # import order: by name
+    finally:
+        for name in [n for n in sys.modules if n.startswith("regpkg_sorted")]:
+            del sys.modules[name]
+
+
+def test_checker_rules_keep_their_report_order():
+    assert [spec.id for spec in load_rules()][:3] == ["release.identified", "driver.present", "driver.minimum"]
+    assert [spec.id for spec in load_rules()][-2:] == ["config.deepspeed-prefetch-bucket-size", "known-issues.match"]
+
+
+def test_probes_keep_their_apply_order():
+    assert [spec.id for spec in load_probes()] == [
+        "os_release", "python_env", "distributions", "env_vars", "loader", "driver_proc", "devices", "nvml",
+        "nvidia_smi", "libcuda", "cuda_toolkit", "cudnn", "nccl", "torch_build", "network", "manifest",
+    ]
