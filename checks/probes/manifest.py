@@ -27,7 +27,6 @@ from lingjun.checks.probes.base import ProbeEnv, describe_os_error
 
 NAME = "manifest"
 PATH = "/etc/lingjun/release.json"
-MANIFEST_SCHEMA = "lingjun/release-manifest/1"
 
 
 def probe(env: ProbeEnv, record: ProbeRecord) -> dict[str, Any]:
