@@ -40,6 +40,7 @@ import zipfile
 from pathlib import Path
 from typing import Iterable, Optional
 
+from lingjun.checks.core.atomic_write import atomic_write
 from lingjun.generator.site.site_url import resolve_site_url
 
 __all__ = ["cli_bundle", "bundle_text", "build_zipapp", "zip_entries", "with_bytecode", "resolve_site_url"]
@@ -239,20 +240,8 @@ def build_zipapp(output: Path, entries: Iterable[tuple[str, bytes]]) -> int:
             info.create_system = 3
             archive.writestr(info, content, compresslevel=9)
     data = buffer.getvalue()
-    _atomic_write(output, data, mode=0o755)
+    atomic_write(output, data, mode=0o755, make_parents=True)
     return len(data)
-
-
-def _atomic_write(path: Path, data: bytes, mode: int = 0o644) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    try:
-        tmp.write_bytes(data)
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
 
 
 def cli_bundle(args: argparse.Namespace) -> int:
@@ -275,7 +264,7 @@ def cli_bundle(args: argparse.Namespace) -> int:
         return 1
     target = _checks_dir() / "data" / "bundle.json"
     try:
-        _atomic_write(target, text.encode("utf-8"))
+        atomic_write(target, text.encode("utf-8"), make_parents=True)
         size = build_zipapp(output, with_bytecode(zip_entries(text)))
     except (OSError, RuntimeError) as exc:
         print(f"lingjun-kb bundle: {exc}", file=sys.stderr)
