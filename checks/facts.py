@@ -23,7 +23,6 @@ Only the standard library is used.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import typing
 from dataclasses import dataclass, field
 from typing import Any, Optional
@@ -374,16 +373,17 @@ class Facts:
         return _build(cls, data, "snapshot")
 
 
-@functools.lru_cache(maxsize=4096)
 def normalise_name(name: str) -> str:
     """A distribution name normalised as PEP 503 does (``Flash_Attn`` -> ``flash-attn``).
 
-    Cached: :meth:`Facts.distribution` and release identification normalise
-    every installed distribution name, often more than once.
+    Delegates to :func:`lingjun.checks.core.requirement_name.normalise`
+    (memoised :func:`packaging.utils.canonicalize_name`): :meth:`Facts.distribution`
+    and release identification normalise every installed distribution name,
+    often more than once.  Never raises for a str.
     """
-    import re
+    from lingjun.checks.core.requirement_name import normalise
 
-    return re.sub(r"[-_.]+", "-", name).lower()
+    return normalise(name)
 
 
 def _build(cls: type, data: Any, where: str) -> Any:

@@ -40,6 +40,9 @@ import zipfile
 from pathlib import Path
 from typing import Iterable, Optional
 
+from lingjun.checks.core.atomic_write import atomic_write
+from lingjun.generator.site.site_url import resolve_site_url
+
 __all__ = ["cli_bundle", "bundle_text", "build_zipapp", "zip_entries", "with_bytecode", "resolve_site_url"]
 
 _EPOCH = (1980, 1, 1, 0, 0, 0)
@@ -67,32 +70,12 @@ gc.freeze()  # the interpreter's last collection at exit then skips everything t
 sys.exit(status)
 """
 _NAMESPACE_INIT = '"""lingjun: only the in-container checker is packed in this archive."""\n'
-_DEFAULT_SITE_URL = "http://127.0.0.1:8000/"
 
 
 def _checks_dir() -> Path:
     import lingjun.checks
 
     return Path(lingjun.checks.__file__).resolve().parent
-
-
-def resolve_site_url(repo: Path, explicit: Optional[str] = None) -> str:
-    """Base URL of the documentation site the checker's links point at, ending in ``/``.
-
-    ``explicit`` (``lingjun-kb bundle --site-url``) wins; else the site's own
-    setting (:func:`lingjun.generator.site.site_url_from_config`:
-    ``$LINGJUN_KB_SITE_URL``, then ``repo/mkdocs.yml``'s ``site_url``); else
-    the address ``lingjun-kb serve`` uses, ``http://127.0.0.1:8000/``.
-
-    Raises:
-        ValueError: a configured value is not an absolute http(s) URL (the message names its source).
-    """
-    from lingjun.generator.site import site_url_from_config
-    from lingjun.generator.site.site_url import normalize_site_url
-
-    if explicit:
-        return normalize_site_url(explicit, "--site-url")
-    return site_url_from_config(repo) or _DEFAULT_SITE_URL
 
 
 def bundle_text(releases: Path, site_url: Optional[str] = None) -> tuple[Optional[str], list]:
@@ -257,20 +240,8 @@ def build_zipapp(output: Path, entries: Iterable[tuple[str, bytes]]) -> int:
             info.create_system = 3
             archive.writestr(info, content, compresslevel=9)
     data = buffer.getvalue()
-    _atomic_write(output, data, mode=0o755)
+    atomic_write(output, data, mode=0o755, make_parents=True)
     return len(data)
-
-
-def _atomic_write(path: Path, data: bytes, mode: int = 0o644) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    try:
-        tmp.write_bytes(data)
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
 
 
 def cli_bundle(args: argparse.Namespace) -> int:
@@ -293,7 +264,7 @@ def cli_bundle(args: argparse.Namespace) -> int:
         return 1
     target = _checks_dir() / "data" / "bundle.json"
     try:
-        _atomic_write(target, text.encode("utf-8"))
+        atomic_write(target, text.encode("utf-8"), make_parents=True)
         size = build_zipapp(output, with_bytecode(zip_entries(text)))
     except (OSError, RuntimeError) as exc:
         print(f"lingjun-kb bundle: {exc}", file=sys.stderr)

@@ -12,11 +12,10 @@ deterministic: same models, byte-identical files.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
+from lingjun.checks.core.atomic_write import atomic_write
 from lingjun.schema.models import DOCUMENT_MODELS
 
 __all__ = ["SCHEMA_DIR", "DRAFT_07", "schema_file_name", "json_schema", "render_schema", "write_schemas", "stale_schemas"]
@@ -96,24 +95,13 @@ def render_schema(kind: str) -> str:
     return json.dumps(json_schema(kind), indent=2, ensure_ascii=False) + "\n"
 
 
-def _write_atomic(path: Path, content: str) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(content)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def write_schemas(out: Path = SCHEMA_DIR) -> list[Path]:
     """Write every kind's schema into ``out`` (each file replaced atomically); returns the paths written."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for kind in sorted(DOCUMENT_MODELS):
         path = out / schema_file_name(kind)
-        _write_atomic(path, render_schema(kind))
+        atomic_write(path, render_schema(kind))
         written.append(path)
     return written
 

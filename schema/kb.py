@@ -17,7 +17,6 @@ from lingjun.schema.models import (
     CudaDriverReference,
     DriverBranchReference,
     Family,
-    FamilyRole,
     KnownIssue,
     ReleaseRecord,
 )
@@ -71,10 +70,6 @@ class KnowledgeBase:
         """The release of the same family just before ``record``, or None."""
         older = [r for r in self.releases_of(record.family, newest_first=True) if Version(r.version) < Version(record.version)]
         return older[0] if older else None
-
-    def product_families(self) -> list[Family]:
-        """Families with role ``product`` (not upstream base images)."""
-        return [f for f in self.families.values() if f.role is FamilyRole.product]
 
     def component_for_name(self, published_name: str) -> Optional[Component]:
         """The catalog component published under this name (exact, then case-insensitive), or None."""

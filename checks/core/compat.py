@@ -38,6 +38,7 @@ __all__ = [
     "GPU_WORKSTATION",
     "GPU_UNKNOWN",
     "gpu_class",
+    "is_compat_path",
     "parse_driver",
     "parse_cuda",
     "toolkit_min_driver",
@@ -63,6 +64,25 @@ _DATACENTER_NAME_TOKENS = (
     "tesla", "a100", "a800", "a10", "a16", "a30", "a40", "a2 ", "h100", "h800", "h20", "h200", "gh200",
     "b100", "b200", "b300", "gb200", "gb300", "l4", "l20", "l40", "t4", "v100", "p100", "p40", "k80",
 )
+
+
+def is_compat_path(*paths: Any) -> bool:
+    """Whether any of ``paths`` lies in a forward-compatibility directory.
+
+    A path qualifies when one of its ``/``-separated components (backslashes
+    count as ``/``) is ``compat`` or starts with ``cuda-compat``
+    (``/usr/local/cuda/compat``, ``.../cuda-12.8/compat/lib``,
+    ``/opt/cuda-compat-12-8/libcuda.so.1``).  None, empty strings and any
+    non-str argument are skipped; with no qualifying argument the answer is
+    False.  Never raises.
+    """
+    for path in paths:
+        if not path or not isinstance(path, str):
+            continue
+        parts = path.replace("\\", "/").split("/")
+        if "compat" in parts or any(p.startswith("cuda-compat") for p in parts):
+            return True
+    return False
 
 
 def parse_driver(text: Optional[str]) -> Optional[DriverVersion]:

@@ -23,12 +23,20 @@ from typing import Optional
 __all__ = ["leading_name", "normalise"]
 
 _LEADING_NAME = re.compile(r"[ \t]*(\b[a-zA-Z0-9][a-zA-Z0-9._-]*\b)")
-_SEPARATORS = re.compile(r"[-_.]+")
 
 
+@functools.lru_cache(maxsize=4096)  # every installed distribution name is normalised, often more than once
 def normalise(name: str) -> str:
-    """PEP 503 normalised form of a distribution name: runs of ``-_.`` become ``-``, lower case."""
-    return _SEPARATORS.sub("-", name).lower()
+    """PEP 503 normalised form of a distribution name (``Flash_Attn`` -> ``flash-attn``).
+
+    Delegates to :func:`packaging.utils.canonicalize_name` (runs of ``-_.``
+    become ``-``, lower case; no validation, so never raises for a str).
+    The one implementation in the checker; :func:`lingjun.checks.facts.normalise_name`
+    is this function.
+    """
+    from packaging.utils import canonicalize_name  # vendored in the zipapp
+
+    return str(canonicalize_name(name))
 
 
 @functools.lru_cache(maxsize=8192)  # the same lines recur across distributions and rules
@@ -41,4 +49,4 @@ def leading_name(line: str) -> Optional[str]:
     ('torch-vision', 'nvidia-nccl-cu12', None)
     """
     match = _LEADING_NAME.match(line)
-    return _SEPARATORS.sub("-", match.group(1)).lower() if match else None
+    return normalise(match.group(1)) if match else None

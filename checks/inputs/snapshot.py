@@ -26,9 +26,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
-import os
 import re
-import tempfile
 import typing
 from typing import Any
 
@@ -74,21 +72,9 @@ def atomic_write_text(path: str, text: str) -> None:
     Raises:
         OSError: when the directory is not writable; nothing is left behind.
     """
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".lingjun-", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    from lingjun.checks.core.atomic_write import atomic_write
+
+    atomic_write(path, text)
 
 
 def write_snapshot(facts: Facts, path: str, include_ids: bool = False) -> None:

@@ -42,7 +42,6 @@ rule warns about it, naming the known releases) and the next step decides.
 
 from __future__ import annotations
 
-import functools
 import re
 from typing import Any, Optional
 
@@ -82,7 +81,9 @@ def versions_match(installed: Optional[str], published: Optional[str]) -> float:
     """
     if not installed or not published:
         return 0.0
-    a, b = _parse(installed), _parse(published)
+    from lingjun.checks.core.version_match import parse_version  # packaging.version only once versions are compared
+
+    a, b = parse_version(installed), parse_version(published)
     if a is None or b is None:
         return 1.0 if installed.strip().lower() == published.strip().lower() else 0.0
     if a.release != b.release or a.pre != b.pre or a.post != b.post or a.dev != b.dev or a.epoch != b.epoch:
@@ -91,17 +92,6 @@ def versions_match(installed: Optional[str], published: Optional[str]) -> float:
     if la is None or lb is None or la == lb or la.startswith(lb + ".") or lb.startswith(la + "."):
         return 1.0
     return 0.5
-
-
-@functools.lru_cache(maxsize=4096)
-def _parse(text: str) -> Any:
-    """``packaging.version.Version(text)`` or None when invalid (memoised: records repeat versions)."""
-    from packaging.version import InvalidVersion, Version
-
-    try:
-        return Version(text)
-    except InvalidVersion:
-        return None
 
 
 def _pypi_components(data: KnowledgeData) -> dict[str, list[str]]:

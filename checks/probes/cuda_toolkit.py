@@ -1,6 +1,7 @@
 """Probe: the CUDA toolkit in the image and its forward-compatibility package.
 
-Sources, in order (shared/sources/nvidia-compat.md section 4):
+Sources, in order (the files a CUDA toolkit installs; ``compat`` as in
+https://docs.nvidia.com/deploy/cuda-compatibility/forward-compatibility.html):
 
 * ``/usr/local/cuda/version.json``: ``{"cuda": {"version": "12.8.1"}, ...}`` (CUDA >= 11.1);
 * ``/usr/local/cuda/version.txt``: ``CUDA Version 11.0.207`` (older toolkits);

@@ -1,7 +1,8 @@
 """Probe: the NVIDIA kernel module version from ``/proc/driver/nvidia/version``.
 
-The first line has one of two shapes (source: NGC's ``50-gpu-driver-check.sh``
-sed expression, see shared/sources/nvidia-compat.md section 4)::
+The first line has one of two shapes (source: the sed expression of
+``/opt/nvidia/entrypoint.d/50-gpu-driver-check.sh`` in NGC containers,
+https://catalog.ngc.nvidia.com/orgs/nvidia/containers/pytorch)::
 
     NVRM version: NVIDIA UNIX x86_64 Kernel Module  570.124.06  Tue Feb 11 ...
     NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  555.58.02  Release Build  (dvs-builder@...)  ...

@@ -22,23 +22,13 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from lingjun.checks.facts import LibcudaFacts, ProbeRecord
+from lingjun.checks.core.compat import is_compat_path
 from lingjun.checks.probes import register_probe
 from lingjun.checks.probes._base import ProbeEnv
 from lingjun.checks.probes.loader import loader_facts, resolve, search_dirs, version_from_name
 
 NAME = "libcuda"
 SONAME = "libcuda.so.1"
-
-
-def is_compat_path(*paths: Optional[str]) -> bool:
-    """True when any path lies in a forward-compatibility directory (``compat`` component or ``cuda-compat``)."""
-    for path in paths:
-        if not path:
-            continue
-        parts = path.split("/")
-        if "compat" in parts or any(p.startswith("cuda-compat") for p in parts):
-            return True
-    return False
 
 
 def mapped_path(fragment: str) -> Optional[str]:

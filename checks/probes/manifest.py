@@ -28,7 +28,6 @@ from lingjun.checks.probes._base import ProbeEnv, describe_os_error
 
 NAME = "manifest"
 PATH = "/etc/lingjun/release.json"
-MANIFEST_SCHEMA = "lingjun/release-manifest/1"
 
 
 @register_probe(NAME, order=160)

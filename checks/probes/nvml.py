@@ -30,7 +30,7 @@ from lingjun.checks.probes.loader import loader_facts, resolve, search_dirs, ver
 NAME = "nvml"
 SONAME = "libnvidia-ml.so.1"
 
-#: nvmlBrandType_t values -> lower-case names (NVML header / nvidia-ml-py; shared/sources/nvidia-compat.md 2.3)
+#: nvmlBrandType_t values -> lower-case names (NVML API, https://docs.nvidia.com/deploy/nvml-api/group__nvmlDeviceEnumvs.html)
 BRANDS = {
     0: "unknown",
     1: "quadro",

@@ -1,6 +1,7 @@
 """Probe: torch build facts from ``torch/version.py``, read with regular expressions (torch is never imported).
 
-Both styles are understood (source: torch wheels, shared/sources/nvidia-compat.md section 4)::
+Both styles are understood (source: torch wheels' ``torch/version.py``, written by
+https://github.com/pytorch/pytorch/blob/main/tools/generate_torch_version.py)::
 
     __version__ = '2.9.1+cu128'          cuda: Optional[str] = '12.8'     (torch >= 2.1, annotated)
     __version__ = '1.13.1+cu117'         cuda = '11.7'                     (older wheels)

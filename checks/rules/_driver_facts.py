@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from lingjun.checks.core.compat import parse_cuda, parse_driver
+from lingjun.checks.core.compat import is_compat_path, parse_cuda, parse_driver
 from lingjun.checks.context import CheckContext
 from lingjun.checks.facts import Facts
 from lingjun.checks.core.versions import CudaVersion, DriverVersion
@@ -32,14 +32,6 @@ def image_cuda(ctx: CheckContext) -> tuple[Optional[CudaVersion], str]:
         if cuda is not None:
             return cuda, where
     return None, ""
-
-
-def is_compat_path(path: Optional[str]) -> bool:
-    """Whether a path is a cuda-compat directory or file (``/usr/local/cuda/compat``, ``.../cuda-12.8/compat/lib``)."""
-    if not isinstance(path, str):
-        return False
-    parts = path.replace("\\", "/").split("/")
-    return "compat" in parts or any(p.startswith("cuda-compat") for p in parts)
 
 
 def compat_present(facts: Facts) -> Optional[bool]:

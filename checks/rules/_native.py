@@ -11,10 +11,10 @@ import re
 from typing import Callable, Optional
 
 from lingjun.checks.context import CheckContext
+from lingjun.checks.core.requirement_name import leading_name, normalise
 from lingjun.checks.report.findings import Text
 from lingjun.checks.core.native_version import Triple
 from lingjun.checks.knowledge.record_view import record_components
-from lingjun.checks.core.requirement_name import leading_name
 
 __all__ = ["expected_version", "source_zh", "resolved_text"]
 
@@ -32,7 +32,7 @@ def _torch_pin(ctx: CheckContext, wheel_prefix: str) -> Optional[str]:
             req = Requirement(line)
         except InvalidRequirement:
             continue
-        if wheel.match(re.sub(r"[-_.]+", "-", req.name).lower()):
+        if wheel.match(normalise(req.name)):
             for spec in req.specifier:
                 if spec.operator in ("==", "==="):
                     return spec.version

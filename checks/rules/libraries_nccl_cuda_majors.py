@@ -6,6 +6,7 @@ import re
 from typing import Iterator
 
 from lingjun.checks.context import CheckContext
+from lingjun.checks.core.requirement_name import normalise
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make
@@ -21,11 +22,11 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     """error when nvidia-nccl-cu* wheels for more than one CUDA major are installed; ok with one."""
     wheels: dict[str, tuple[int, str]] = {}
     for dist in ctx.facts.distributions:
-        match = _WHEEL.match(re.sub(r"[-_.]+", "-", dist.name).lower())
+        match = _WHEEL.match(normalise(dist.name))
         if match:
             wheels[dist.name] = (int(match.group(1)), dist.version or "?")
     for wheel in ctx.facts.nccl.wheels:
-        match = _WHEEL.match(re.sub(r"[-_.]+", "-", wheel.name).lower())
+        match = _WHEEL.match(normalise(wheel.name))
         if match and wheel.name not in wheels:
             wheels[wheel.name] = (wheel.cuda_major or int(match.group(1)), wheel.version or "?")
     if not wheels:

@@ -6,6 +6,7 @@ import re
 from typing import Iterator
 
 from lingjun.checks.context import CheckContext
+from lingjun.checks.core.requirement_name import normalise
 from lingjun.checks.report.findings import Finding, Severity
 from lingjun.checks.knowledge.record_view import record_components, usage_note
 from lingjun.checks.rules import rule
@@ -40,7 +41,7 @@ def _foreign_cuda_wheels(ctx: CheckContext) -> list[str]:
         listed.update(n.lower() for n in comp.get("pypi") or [] if isinstance(n, str))
     found = []
     for dist in ctx.facts.distributions:
-        name = re.sub(r"[-_.]+", "-", dist.name).lower()
+        name = normalise(dist.name)
         if _CUDA_WHEEL.match(name) and name not in listed:
             found.append(f"{dist.name} {dist.version or '?'}")
     return sorted(found)

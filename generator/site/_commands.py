@@ -15,7 +15,7 @@ from typing import Any, Optional
 
 from lingjun.generator.site.build import ValidationFailed, build_site
 from lingjun.generator.site.mkdocs_build import MkDocsBuildError, find_config_dir
-from lingjun.generator.site.site_url import normalize_site_url, site_url_from_config
+from lingjun.generator.site import site_url
 
 __all__ = ["cli_build", "cli_serve", "format_problem"]
 
@@ -35,9 +35,7 @@ def resolve_site_url(args: Any) -> Optional[str]:
         FileNotFoundError: no ``mkdocs.yml`` to read (only when ``--site-url`` is not given).
     """
     given = getattr(args, "site_url", None)
-    if given:
-        return normalize_site_url(given, "--site-url")
-    return site_url_from_config(find_config_dir())
+    return site_url.resolve_site_url(None if given else find_config_dir(), given, default=None)
 
 
 def _run_build(releases: Path, site_dir: Path, site_url: Optional[str] = None) -> int:

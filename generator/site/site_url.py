@@ -18,10 +18,12 @@ from urllib.parse import urlsplit
 
 import yaml
 
-__all__ = ["ENV_VAR", "normalize_site_url", "site_url_from_config", "language_site_url"]
+__all__ = ["ENV_VAR", "DEFAULT_SITE_URL", "normalize_site_url", "site_url_from_config", "resolve_site_url", "language_site_url"]
 
 #: environment variable giving the site URL when ``--site-url`` is not given
 ENV_VAR = "LINGJUN_KB_SITE_URL"
+#: the address ``lingjun-kb serve`` uses; the checker bundle's links fall back to it
+DEFAULT_SITE_URL = "http://127.0.0.1:8000/"
 
 
 def normalize_site_url(value: str, source: str) -> str:
@@ -98,6 +100,23 @@ def site_url_from_config(root: Path) -> Optional[str]:
     if not isinstance(value, str):
         raise ValueError(f"{path}: site_url: expected a URL string, got {type(value).__name__}")
     return normalize_site_url(value, f"{path}: site_url")
+
+
+def resolve_site_url(repo: Optional[Path], explicit: Optional[str] = None, default: Optional[str] = DEFAULT_SITE_URL) -> Optional[str]:
+    """Base URL of the documentation site, ending in ``/``.
+
+    ``explicit`` (``--site-url``) wins; else :func:`site_url_from_config`
+    (``$LINGJUN_KB_SITE_URL``, then ``repo/mkdocs.yml``'s ``site_url``; ``repo``
+    is read only when ``explicit`` is empty); else ``default`` (by default
+    :data:`DEFAULT_SITE_URL`, the address ``lingjun-kb serve`` uses; the site
+    commands pass None).
+
+    Raises:
+        ValueError: a configured value is not an absolute http(s) URL (the message names its source).
+    """
+    if explicit:
+        return normalize_site_url(explicit, "--site-url")
+    return site_url_from_config(repo) or default
 
 
 def language_site_url(site_url: Optional[str], lang: str) -> Optional[str]:

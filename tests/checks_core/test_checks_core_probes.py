@@ -334,3 +334,29 @@ def test_full_collect_on_fake_root_records_every_probe():
     assert all(p.ok for p in facts.probes), [p for p in facts.probes if not p.ok]
     assert facts.has_nvidia_driver and facts.driver_version == "570.124.06"
     assert facts.nvidia_smi.available is False  # no nvidia-smi inside this root
+
+
+def test_is_compat_path_is_one_function_for_probe_and_rules():
+    """The probe and the driver rules share core.compat.is_compat_path; each accepted input keeps its answer."""
+    from lingjun.checks.core.compat import is_compat_path
+    from lingjun.checks.probes import libcuda
+    from lingjun.checks.rules import _driver_facts
+
+    assert libcuda.is_compat_path is is_compat_path is _driver_facts.is_compat_path
+    cases = {
+        None: False,
+        "": False,
+        "/usr/local/cuda/compat": True,
+        "/usr/local/cuda-12.8/compat/lib/libcuda.so.1": True,
+        "/usr/local/cuda-12.8/compat/lib.real/libcuda.so.1": True,
+        "/opt/cuda-compat-12-8/libcuda.so.1": True,
+        "/usr/lib/x86_64-linux-gnu/libcuda.so.1": False,
+        "/usr/lib/compatibility/libcuda.so.1": False,
+        "compat": True,
+        "/usr/local/cuda\\compat\\lib": True,
+    }
+    for path, expected in cases.items():
+        assert is_compat_path(path) is expected, path
+    assert is_compat_path(None, "/opt/cuda-compat-12-8/libcuda.so.1")
+    assert not is_compat_path()
+    assert not is_compat_path(3, ["compat"])

@@ -1,4 +1,4 @@
-"""Public failure reports outside shared/cases, replayed through the command line (tests/fixtures/redteam/expected.json)."""
+"""Public failure reports outside tests/fixtures/cases, replayed through the command line (tests/fixtures/redteam/expected.json)."""
 
 from __future__ import annotations
 

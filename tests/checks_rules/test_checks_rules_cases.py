@@ -1,4 +1,4 @@
-"""Every real-world case of shared/cases/real-world-cases.md, replayed from its snapshot through the runner."""
+"""Every real-world case of tests/fixtures/cases/expected.json (public failure reports), replayed from its snapshot through the runner."""
 
 from __future__ import annotations
 

@@ -1,7 +1,10 @@
 """The real release data under ``releases/`` holds the facts of the official pages.
 
-Each test names a fact from a source (the seed pages in ``shared/sources/seeds``,
-``alibaba-releases.md``, ``nvidia-compat.md``) and checks that it arrives
+Each test names a fact from a public source (the official release pages each
+``releases/*.yaml`` cites in ``sources``, e.g.
+https://help.aliyun.com/zh/cs/user-guide/training-nv-pytorch-25-10, and NVIDIA's
+https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/index.html and
+https://docs.nvidia.com/deploy/cuda-compatibility/) and checks that it arrives
 unchanged through :func:`lingjun.schema.loader.load_knowledge_base`.
 """
 
