@@ -1,10 +1,13 @@
 """Shared builders for the checker-rule tests: the compiled release data, synthetic records, contexts.
 
-The bundle is compiled from the real ``releases/`` tree (NVIDIA reference
-tables, component catalog, release records); tests that need data absent
-from it skip.  Synthetic records for images that are not ours (NGC, NeMo,
-CUDA base images of the real-world cases) are validated through the schema
-before use, so they have exactly the bundle's shape.
+The bundle is compiled from the fixture knowledge base ``tests/fixtures/kb``,
+a frozen copy of the ``releases/`` tree (NVIDIA reference tables, component
+catalog, release records, known issues): a data change in ``releases/`` does
+not change these tests.  A load problem in the fixture tree, or a fixture
+record a test names that is not there, fails the test.  Synthetic records for
+images that are not ours (NGC, NeMo, CUDA base images of the real-world cases)
+are validated through the schema before use, so they have exactly the
+bundle's shape.
 """
 
 from __future__ import annotations
@@ -29,22 +32,25 @@ from lingjun.schema.models import KnownIssue, ReleaseRecord
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = ROOT / "tests" / "fixtures" / "cases"
+FIXTURE_KB = ROOT / "tests" / "fixtures" / "kb"
 
 
 @functools.lru_cache(maxsize=1)
-def _real_bundle() -> dict:
+def _fixture_bundle() -> dict:
     from lingjun.generator.bundle import compile_bundle
     from lingjun.schema.loader import load_knowledge_base
 
-    kb, problems = load_knowledge_base(ROOT / "releases")
+    kb, problems = load_knowledge_base(FIXTURE_KB)
+    errors = [p for p in problems if p.is_error]
+    assert not errors, f"the fixture knowledge base {FIXTURE_KB} does not load: {errors}"
     return compile_bundle(kb)
 
 
-def real_bundle() -> dict:
-    """A deep copy of the compiled real knowledge base; skips when the reference tables are absent."""
-    bundle = copy.deepcopy(_real_bundle())
-    if not bundle.get("cuda_drivers") or not bundle.get("driver_branches"):
-        pytest.skip("releases/reference is not there yet")
+def fixture_bundle() -> dict:
+    """A deep copy of the bundle compiled from the fixture knowledge base; fails when its reference tables are empty."""
+    bundle = copy.deepcopy(_fixture_bundle())
+    assert bundle.get("cuda_drivers") and bundle.get("driver_branches"), (
+        f"{FIXTURE_KB / 'reference'} compiles to no cuda_drivers / driver_branches")
     return bundle
 
 
@@ -78,18 +84,18 @@ def comp(cid: str, version: str, **extra: Any) -> dict:
 
 
 def data(releases: Iterable[dict] = (), issues: Iterable[dict] = ()) -> KnowledgeData:
-    """The real bundle plus extra records and known issues."""
-    bundle = real_bundle()
+    """The fixture bundle plus extra records and known issues."""
+    bundle = fixture_bundle()
     bundle["releases"].extend(releases)
     bundle["known_issues"].extend(issues)
     return KnowledgeData.from_dict(bundle)
 
 
-def real_record(ref: str) -> dict:
-    """A real release record from ``releases/``; skips when it is not there yet."""
-    found = KnowledgeData.from_dict(real_bundle()).release(ref)
+def fixture_record(ref: str) -> dict:
+    """A release record of the fixture knowledge base (``family:version``); fails when it is not there."""
+    found = KnowledgeData.from_dict(fixture_bundle()).release(ref)
     if found is None:
-        pytest.skip(f"{ref} is not in releases/ yet")
+        pytest.fail(f"{ref} is not in the fixture knowledge base {FIXTURE_KB}: copy its record from releases/ there")
     return found
 
 

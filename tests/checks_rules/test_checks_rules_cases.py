@@ -19,8 +19,8 @@ def _context(case_id: str):
     facts = kit.load_case(case_id)
     rec = None
     rec_spec = spec.get("record")
-    if rec_spec and "real" in rec_spec:
-        rec = kit.real_record(rec_spec["real"])
+    if rec_spec and "fixture" in rec_spec:
+        rec = kit.fixture_record(rec_spec["fixture"])
     elif rec_spec and "synthetic" in rec_spec:
         fields = dict(rec_spec["synthetic"])
         rec = kit.synthetic(fields.pop("family"), fields.pop("version"), spec["source"], **fields)

@@ -1,4 +1,4 @@
-"""The usage note "leave stage3_prefetch_bucket_size empty or auto", on the real 25.07 record."""
+"""The usage note "leave stage3_prefetch_bucket_size empty or auto", on the 25.07 record of the fixture knowledge base."""
 
 import json
 
@@ -17,7 +17,7 @@ def _run(tmp_path, value, ds="0.16.9+ali", tf="4.51.2+ali", raw=None):
     cfg.write_text(raw if raw is not None else json.dumps(body))
     facts = Facts()
     facts.distributions = [kit.dist("deepspeed", ds), kit.dist("transformers", tf)]
-    return kit.run(RULE, kit.context(facts, rec=kit.real_record("training-nv-pytorch:25.07"), deepspeed_config=str(cfg)))
+    return kit.run(RULE, kit.context(facts, rec=kit.fixture_record("training-nv-pytorch:25.07"), deepspeed_config=str(cfg)))
 
 
 def test_empty_and_auto_ok(tmp_path):

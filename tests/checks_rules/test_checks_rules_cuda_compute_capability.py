@@ -14,7 +14,7 @@ def test_blackwell_in_cuda_12_4_image_is_error_hopper_in_25_07_ok():
     facts.cuda.toolkit_version = "12.4.1"
     f = kit.run(RULE, kit.context(facts))
     assert kit.severities(f) == ["error"] and "12.8" in f[0].message.en
-    ok = kit.run(RULE, kit.context(kit.gpu_facts(), rec=kit.real_record("training-nv-pytorch:25.07")))
+    ok = kit.run(RULE, kit.context(kit.gpu_facts(), rec=kit.fixture_record("training-nv-pytorch:25.07")))
     assert kit.severities(ok) == ["ok"]
 
 

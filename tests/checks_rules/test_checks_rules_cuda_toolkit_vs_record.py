@@ -5,7 +5,7 @@ RULE = "cuda.toolkit-vs-record"
 
 
 def test_toolkit_match_and_mismatch():
-    rec = kit.real_record("training-nv-pytorch:25.07")
+    rec = kit.fixture_record("training-nv-pytorch:25.07")
     facts = Facts()
     facts.cuda.env_cuda_version = "12.8.0.038"
     assert kit.severities(kit.run(RULE, kit.context(facts, rec=rec))) == ["ok"]

@@ -8,7 +8,7 @@ def _run(driver, gpus=H20, ref="training-nv-pytorch:25.07", **cuda):
     facts = kit.gpu_facts(driver, gpus)
     for k, v in cuda.items():
         setattr(facts.cuda, k, v)
-    return kit.run("driver.minimum", kit.context(facts, rec=kit.real_record(ref)))
+    return kit.run("driver.minimum", kit.context(facts, rec=kit.fixture_record(ref)))
 
 
 def test_at_or_above_minimum_is_ok():
@@ -37,5 +37,5 @@ def test_forward_compat_admitted_branch_on_data_center_gpu_is_info():
 
 
 def test_ppu_record_skips_and_garbage_driver_is_info():
-    assert kit.severities(kit.run("driver.minimum", kit.context(kit.gpu_facts("570.1"), rec=kit.real_record("training-xpu-pytorch:25.05")))) == ["skipped"]
+    assert kit.severities(kit.run("driver.minimum", kit.context(kit.gpu_facts("570.1"), rec=kit.fixture_record("training-xpu-pytorch:25.05")))) == ["skipped"]
     assert kit.severities(_run("not-a-version")) == ["info"]

@@ -13,5 +13,5 @@ def test_driver_visible_is_ok():
 
 
 def test_ppu_record_is_skipped():
-    rec = kit.real_record("training-xpu-pytorch:25.05")
+    rec = kit.fixture_record("training-xpu-pytorch:25.05")
     assert kit.severities(kit.run("driver.present", kit.context(Facts(), rec=rec))) == ["skipped"]

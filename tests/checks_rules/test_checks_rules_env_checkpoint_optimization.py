@@ -8,7 +8,7 @@ def _run(value):
     facts = Facts()
     if value is not None:
         facts.env["CHECKPOINT_OPTIMIZATION"] = value
-    return kit.run(RULE, kit.context(facts, rec=kit.real_record("training-nv-pytorch:25.07")))
+    return kit.run(RULE, kit.context(facts, rec=kit.fixture_record("training-nv-pytorch:25.07")))
 
 
 def test_values():

@@ -9,7 +9,7 @@ def _run(value, gpus, **opts):
     facts = kit.gpu_facts("575.57.08", [("NVIDIA H20", "nvidia", "9.0")] * gpus)
     if value is not None:
         facts.env["NCCL_SOCKET_IFNAME"] = value
-    return kit.run(RULE, kit.context(facts, rec=kit.real_record("training-nv-pytorch:25.07"), **opts))
+    return kit.run(RULE, kit.context(facts, rec=kit.fixture_record("training-nv-pytorch:25.07"), **opts))
 
 
 def test_eight_gpus_eth0_ok_hpn0_warning():
@@ -27,7 +27,7 @@ def test_sixteen_gpus_need_hpn0():
 def test_other_counts_info_and_records_without_the_note_silent():
     assert kit.severities(_run("eth0", 3)) == ["info"]
     facts = kit.gpu_facts()
-    assert kit.run(RULE, kit.context(facts, rec=kit.real_record("training-xpu-pytorch:25.05"))) == []
+    assert kit.run(RULE, kit.context(facts, rec=kit.fixture_record("training-xpu-pytorch:25.05"))) == []
 
 
 def _run_on(value, gpus, interfaces, **opts):
@@ -37,7 +37,7 @@ def _run_on(value, gpus, interfaces, **opts):
     facts.network = [InterfaceFacts(name=n, operstate="up", has_ipv4=True) for n in interfaces]
     if value is not None:
         facts.env["NCCL_SOCKET_IFNAME"] = value
-    return kit.run(RULE, kit.context(facts, rec=kit.real_record("training-nv-pytorch:25.07"), **opts))
+    return kit.run(RULE, kit.context(facts, rec=kit.fixture_record("training-nv-pytorch:25.07"), **opts))
 
 
 def test_missing_hpn0_is_explained_not_exported():

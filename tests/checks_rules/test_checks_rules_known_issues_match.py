@@ -12,7 +12,7 @@ def _facts(vllm="0.7.2", gpu="NVIDIA H20"):
 
 
 def test_h20_moe_issue_on_25_02():
-    rec = kit.real_record("training-nv-pytorch:25.02")
+    rec = kit.fixture_record("training-nv-pytorch:25.02")
     hits = [f for f in kit.run(RULE, kit.context(_facts(), rec=rec)) if "h20" in (f.message.en.lower())]
     assert hits and hits[0].severity.value in ("warning", "error")
     assert "13693" in " ".join(hits[0].links)
@@ -31,6 +31,6 @@ def test_condition_states():
 
 
 def test_xpu_deepseek_issues_may_apply_without_model():
-    rec = kit.real_record("training-xpu-pytorch:25.05")
+    rec = kit.fixture_record("training-xpu-pytorch:25.05")
     f = kit.run(RULE, kit.context(Facts(), rec=rec))
     assert f and all(x.severity.value in ("info", "ok", "warning", "error") for x in f)

@@ -1,4 +1,4 @@
-"""packages.missing, packages.version-mismatch and packages.image-build-replaced on the real 25.07 record."""
+"""packages.missing, packages.version-mismatch and packages.image-build-replaced on the 25.07 record of the fixture knowledge base."""
 
 import checks_rules_kit as kit
 from lingjun.checks.facts import Facts
@@ -21,7 +21,7 @@ def test_same_version_semantics():
 
 
 def test_missing_and_version_mismatch():
-    rec = kit.real_record("training-nv-pytorch:25.07")
+    rec = kit.fixture_record("training-nv-pytorch:25.07")
     ctx = kit.context(_facts(extra=[kit.dist("vllm", "0.9.1")]), rec=rec)
     missing = kit.run("packages.missing", ctx)
     assert "warning" in kit.severities(missing) and "vLLM" not in missing[0].message.en
@@ -30,7 +30,7 @@ def test_missing_and_version_mismatch():
 
 
 def test_torch_replaced_in_25_07_is_error_quoting_the_note():
-    rec = kit.real_record("training-nv-pytorch:25.07")
+    rec = kit.fixture_record("training-nv-pytorch:25.07")
     facts = _facts(torch="2.7.1", installer="pip", extra=[kit.dist("nvidia-nccl-cu12", "2.26.2")])
     f = [x for x in kit.run("packages.image-build-replaced", kit.context(facts, rec=rec)) if x.severity.value == "error"]
     assert len(f) == 1 and "2.7.1.8+nv25.3" in f[0].message.en and "nvidia-nccl-cu12" in f[0].message.en

@@ -5,7 +5,7 @@ RULE = "packages.extension-abi"
 
 
 def test_extension_left_behind_after_torch_change():
-    rec = kit.real_record("training-nv-pytorch:25.07")
+    rec = kit.fixture_record("training-nv-pytorch:25.07")
     facts = Facts()
     facts.distributions = [kit.dist("torch", "2.7.1"), kit.dist("flash-attn", "2.7.2")]
     f = kit.run(RULE, kit.context(facts, rec=rec))
@@ -13,7 +13,7 @@ def test_extension_left_behind_after_torch_change():
 
 
 def test_extension_replaced_on_image_torch_and_ok_when_intact():
-    rec = kit.real_record("training-nv-pytorch:25.07")
+    rec = kit.fixture_record("training-nv-pytorch:25.07")
     facts = Facts()
     facts.distributions = [kit.dist("torch", "2.7.1.8+nv25.3"), kit.dist("flash-attn", "2.8.3")]
     assert kit.severities(kit.run(RULE, kit.context(facts, rec=rec))) == ["error"]

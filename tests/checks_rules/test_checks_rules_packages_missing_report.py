@@ -12,7 +12,7 @@ def _ctx(*dists):
     facts = Facts()
     facts.host.machine = "x86_64"
     facts.distributions = [kit.dist("ray", "2.47.1"), *dists]
-    return kit.context(facts, rec=kit.real_record("training-nv-pytorch:25.07"))
+    return kit.context(facts, rec=kit.fixture_record("training-nv-pytorch:25.07"))
 
 
 def test_many_missing_names_each_package_once_and_observed_is_what_was_found():

@@ -5,7 +5,7 @@ RULE = "python.interpreter"
 
 
 def test_other_python_is_error_image_python_ok():
-    rec = kit.real_record("training-nv-pytorch:25.07")
+    rec = kit.fixture_record("training-nv-pytorch:25.07")
     facts = Facts()
     facts.python.version, facts.python.executable = "3.10.12", "/opt/conda/bin/python"
     facts.distributions = [kit.dist("numpy", "1.26.4")]

@@ -3,7 +3,7 @@ from lingjun.checks.facts import Facts
 
 
 def test_record_given_is_ok():
-    rec = kit.real_record("training-nv-pytorch:25.07")
+    rec = kit.fixture_record("training-nv-pytorch:25.07")
     f = kit.run("release.identified", kit.context(Facts(), rec=rec))
     assert kit.severities(f) == ["ok"] and "training-nv-pytorch:25.07" in f[0].message.en
     kit.assert_bilingual(f)
@@ -15,7 +15,7 @@ def test_no_record_is_info():
 
 
 def test_partial_fingerprint_is_info_with_candidates():
-    rec = kit.real_record("training-nv-pytorch:25.07")
+    rec = kit.fixture_record("training-nv-pytorch:25.07")
     ctx = kit.context(Facts(), rec=rec)
     ctx.release.how, ctx.release.score, ctx.release.candidates = "fingerprint", 0.8, [("training-nv-pytorch:25.08", 0.7)]
     f = kit.run("release.identified", ctx)

@@ -31,7 +31,7 @@ def _garbage():
 def test_no_rule_raises_on_garbage(tmp_path):
     bad = tmp_path / "ds.json"
     bad.write_bytes(b"\xff\xfe")
-    rec = kit.real_record("training-nv-pytorch:25.10")
+    rec = kit.fixture_record("training-nv-pytorch:25.10")
     for ctx in (kit.context(_garbage(), rec=rec, deepspeed_config=str(bad)), kit.context(_garbage()), kit.context(Facts())):
         for rule_id in RULES:
             for f in kit.run(rule_id, ctx):
