@@ -94,7 +94,7 @@ def _load_file(path: Path, limits: LoadLimits) -> tuple[Optional[LoadedDocument]
         problems += yaml_problems
         if data is None:
             return None, problems, None
-        document, schema_problems = validate_document(path, data, root)
+        document, schema_problems = validate_document(path, data, root, text)
         return document, problems + schema_problems, data
     except Exception as exc:  # noqa: BLE001 - a bug must not hide the file name
         return None, [_problem(path, None, None, f"internal error while loading this file: {type(exc).__name__}: {exc}",

@@ -131,8 +131,8 @@ def _error_problem(path: Path, root: Node, model: type[BaseModel], error: dict[s
     return Problem(str(path), line, col, fpath, message, Severity.error, rule)
 
 
-def validate_document(path: Path, data: Any, root: Node) -> tuple[Optional[LoadedDocument], list[Problem]]:
-    """Validate parsed ``data`` against the model its ``kind`` names.
+def validate_document(path: Path, data: Any, root: Node, source: Optional[str] = None) -> tuple[Optional[LoadedDocument], list[Problem]]:
+    """Validate parsed ``data`` (composed as ``root`` from the text ``source``) against the model its ``kind`` names.
 
     Returns ``(document, problems)``; ``document`` is None when there are errors.
     """
@@ -153,8 +153,9 @@ def validate_document(path: Path, data: Any, root: Node) -> tuple[Optional[Loade
         document = model.model_validate(data)
     except pydantic.ValidationError as exc:
         return None, [_error_problem(path, root, model, err) for err in exc.errors(include_url=False)]
-    remember(path, root)
-    return LoadedDocument(path=path, kind=kind, model=document, root=root), []
+    loaded = LoadedDocument(path=path, kind=kind, model=document, source=source)
+    remember(loaded)
+    return loaded, []
 
 
 def _guess_kind(path: Path) -> Optional[str]:

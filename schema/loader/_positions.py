@@ -112,14 +112,14 @@ def nested_types(tp: Any) -> Iterable[Any]:
             yield from nested_types(arg)
 
 
-#: absolute path -> node tree of the document last loaded from it; an entry
-#: lives as long as its :class:`LoadedDocument` (which holds the tree)
-_TREES: "weakref.WeakValueDictionary[str, Node]" = weakref.WeakValueDictionary()
+#: absolute path -> the document last loaded from it, for as long as that
+#: document lives (:class:`~lingjun.schema.loader.LoadedDocument` keeps its source text)
+_DOCUMENTS: "weakref.WeakValueDictionary[str, Any]" = weakref.WeakValueDictionary()
 
 
-def remember(path: Path, root: Node) -> None:
-    """Record ``root`` as the node tree of the file ``path`` for :func:`locate`."""
-    _TREES[os.path.abspath(path)] = root
+def remember(document: Any) -> None:
+    """Record ``document`` (a :class:`~lingjun.schema.loader.LoadedDocument`) as the one loaded from its path, for :func:`locate`."""
+    _DOCUMENTS[os.path.abspath(document.path)] = document
 
 
 def locate_in(root: Node, loc: Sequence[LocPart]) -> tuple[int, int, str]:
@@ -136,12 +136,13 @@ def locate_in(root: Node, loc: Sequence[LocPart]) -> tuple[int, int, str]:
 def locate(path: Union[str, Path], loc: Sequence[LocPart]) -> tuple[Optional[int], Optional[int], str]:
     """Line, column (1-based) and dotted field path of ``loc`` in the file ``path``.
 
-    A file loaded through the loader is looked up in the node tree kept with
-    its document (no second read).  Any other file is read and composed once
+    A file loaded through the loader is looked up in its document, which
+    keeps the source text (no second read).  Any other file is read and composed once
     for this call.  ``(None, None, field path)`` when the file cannot be read
     or parsed.
     """
-    root = _TREES.get(os.path.abspath(path))
+    document = _DOCUMENTS.get(os.path.abspath(path))
+    root = document.tree() if document is not None else None
     if root is None:
         root = _compose_file(Path(path))
     if root is None:
