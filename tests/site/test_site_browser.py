@@ -8,6 +8,7 @@ Screenshots go to ``test-artifacts/``.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import threading
@@ -33,17 +34,26 @@ class _QuietHandler(SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="module")
-def server(built_site):
-    site, _ = built_site
-    handler = functools.partial(_QuietHandler, directory=str(site))
+@contextlib.contextmanager
+def _serving(folder):
+    """An HTTP server on a free loopback port serving ``folder``; yields its base URL."""
+    handler = functools.partial(_QuietHandler, directory=str(folder))
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    httpd.shutdown()
-    httpd.server_close()
-    thread.join(timeout=5)
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def server(built_site):
+    site, _ = built_site
+    with _serving(site) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -175,14 +185,8 @@ def real_server(tmp_path_factory):
 
     root = tmp_path_factory.mktemp("real")
     build_site(REPO / "releases", root / "site", build_dir=root / "build", config_dir=REPO)
-    handler = functools.partial(_QuietHandler, directory=str(root / "site"))
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    httpd.shutdown()
-    httpd.server_close()
-    thread.join(timeout=5)
+    with _serving(root / "site") as url:
+        yield url
 
 
 _OVERFLOWING = """() => Array.from(document.querySelectorAll('article table')).filter(t => {
