@@ -84,7 +84,7 @@ __all__ = [
 
 
 def _load_file(path: Path, limits: LoadLimits) -> tuple[Optional[LoadedDocument], list[Problem], Any]:
-    """:func:`load_file`, plus the parsed data (None when the YAML could not be read)."""
+    """Load one file: ``(document or None, problems, parsed data or None when the YAML could not be read)``."""
     data = None
     try:
         text, problems = read_text(path, limits)
