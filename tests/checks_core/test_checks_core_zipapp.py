@@ -114,7 +114,8 @@ def test_bundle_site_url_reaches_checker_links(tmp_path):
     from lingjun.checks.knowledge.bundle import KnowledgeData
     from lingjun.generator.zipapp import bundle_text
 
-    text, _ = bundle_text(REPO / "releases", "https://kb.example.org/")
+    text, problems = bundle_text(REPO / "tests" / "fixtures" / "kb", "https://kb.example.org/")
+    assert text is not None, [p.format() for p in problems]
     data = KnowledgeData.from_dict(json.loads(text))
     assert data.release_url("training-nv-pytorch:25.07", "zh") == "https://kb.example.org/zh/releases/training-nv-pytorch/25.07/"
 
