@@ -266,6 +266,10 @@ def _main(argv: Optional[Sequence[str]]) -> int:
     except Exception as exc:  # the last line of defence: never a traceback
         if os.environ.get("LINGJUN_CHECK_DEBUG"):
             raise
+        from lingjun.checks.core.registry import RegistrationError
+
+        if isinstance(exc, RegistrationError):  # a rule or probe module without its decorator: say which and how
+            return _fail(str(exc))
         return _fail(f"internal error: {type(exc).__name__}: {exc} (set LINGJUN_CHECK_DEBUG=1 for details)")
 
 

@@ -125,6 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _cmd_validate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from lingjun.checks.core.registry import RegistrationError
     from lingjun.schema.gate.report import print_github, print_json, print_text
     from lingjun.schema.gate.runner import load_rules
     from lingjun.schema.gate.validate import validate
@@ -145,6 +146,8 @@ def _cmd_validate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
     limits = LoadLimits(max_bytes=args.max_bytes) if args.max_bytes else DEFAULT_LIMITS
     try:
         result = validate(paths, root=args.root, limits=limits)
+    except RegistrationError:
+        raise  # main() words it: which module, and how to fix it
     except Exception as exc:  # noqa: BLE001 - a bug must end in one line and status 1, never a traceback
         print(f"lingjun-kb validate: internal error: {type(exc).__name__}: {exc}; please report it", file=sys.stderr)
         return 1
@@ -278,9 +281,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if hasattr(stream, "reconfigure"):
             # a terminal or CI log that is not UTF-8 gets \uXXXX for what it cannot show, not a UnicodeEncodeError
             stream.reconfigure(errors="backslashreplace")
+    from lingjun.checks.core.registry import RegistrationError
+
     parser = build_parser()
     args = parser.parse_args(argv)
-    return _HANDLERS[args.command](args, parser)
+    try:
+        return _HANDLERS[args.command](args, parser)
+    except RegistrationError as exc:  # a rule module without its decorator: the contributor's fix, in one line
+        print(f"lingjun-kb {args.command}: {exc}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -24,7 +24,7 @@ import zipimport
 from types import ModuleType
 from typing import Any, Generic, Iterator, Mapping, TypeVar
 
-__all__ = ["Registry", "module_names"]
+__all__ = ["RegistrationError", "Registry", "module_names"]
 
 S = TypeVar("S")
 
@@ -65,6 +65,14 @@ def module_names(package: ModuleType) -> frozenset[str]:
     return frozenset(names)
 
 
+class RegistrationError(LookupError):
+    """A module of a discovered package registered nothing: a contributor's mistake, not a data problem.
+
+    The message names the module's file and the fix (decorate the function, or
+    give a helper module a leading ``_``).
+    """
+
+
 class Registry(Mapping[str, S], Generic[S]):
     """Ordered ``id -> spec`` mapping that refuses duplicate ids.
 
@@ -73,10 +81,13 @@ class Registry(Mapping[str, S], Generic[S]):
 
     Args:
         kind: what is registered ("checker rule"), used in error messages.
+        decorator: how a module registers, for the error message of :meth:`discover`
+            (``"@rule(...)"``).
     """
 
-    def __init__(self, kind: str) -> None:
+    def __init__(self, kind: str, decorator: str = "") -> None:
         self.kind = kind
+        self.decorator = decorator
         self._specs: dict[str, S] = {}
         self._modules: dict[str, str] = {}  # id -> module that registered it
         self._ordered: list[str] | None = None
@@ -115,7 +126,7 @@ class Registry(Mapping[str, S], Generic[S]):
         Returns:
             this registry.
         Raises:
-            LookupError: when a discovered module registered nothing.
+            RegistrationError: when a discovered module registered nothing.
             ImportError: from a module that fails to import.
         """
         names = sorted(name for name in module_names(package) if not name.startswith("_"))
@@ -123,7 +134,12 @@ class Registry(Mapping[str, S], Generic[S]):
             dotted = f"{package.__name__}.{name}"
             importlib.import_module(dotted)
             if dotted not in self._modules.values():
-                raise LookupError(f"module {dotted} registered no {self.kind}")
+                module = importlib.import_module(dotted)
+                where = getattr(module, "__file__", None) or dotted
+                how = f"decorate its function with {self.decorator}" if self.decorator else f"register a {self.kind}"
+                raise RegistrationError(
+                    f"{where} registers no {self.kind}: {how}, or start the module's name with '_' if it only holds helpers"
+                )
         return self
 
     def _order(self) -> list[str]:

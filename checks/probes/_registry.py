@@ -34,7 +34,7 @@ class ProbeSpec:
 
 
 #: module short name -> probe, in ``order``
-PROBES: Registry[ProbeSpec] = Registry("probe")
+PROBES: Registry[ProbeSpec] = Registry("probe", "@register_probe(NAME, order=N)")
 
 
 def register_probe(name: str, order: int) -> Callable[[ProbeFunc], ProbeFunc]:

@@ -43,7 +43,7 @@ class RuleSpec:
 
 
 #: id -> rule, in ``order``
-RULES: Registry[RuleSpec] = Registry("checker rule")
+RULES: Registry[RuleSpec] = Registry("checker rule", "@rule(id, area, title_en, title_zh)")
 
 
 def rule(id: str, area: str, title_en: str, title_zh: str, needs_gpu: bool = False, order: int = LAST) -> Callable[[RuleFunc], RuleFunc]:

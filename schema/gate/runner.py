@@ -23,8 +23,14 @@ def run_gate(corpus: Corpus, only: Optional[Iterable[str]] = None) -> list[Probl
         The problems found, each with its file, line and column.  A rule that
         raises is reported as one ``internal`` error naming the rule; it never
         stops the other rules.
+
+    Raises:
+        lingjun.checks.core.registry.RegistrationError: a gate or checker rule module registers nothing.
     """
+    from lingjun.checks.rules import load_rules as load_checker_rules
+
     rules = load_rules()
+    load_checker_rules()  # usage notes name checker rules; a module without its decorator stops here, not inside a rule
     wanted = set(only) if only is not None else None
     problems: list[Problem] = []
     for rule in rules.values():

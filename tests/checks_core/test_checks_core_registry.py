@@ -9,7 +9,7 @@ import pytest
 import lingjun.checks.probes as probes_package
 import lingjun.checks.rules as rules_package
 import lingjun.schema.gate.rules as gate_package
-from lingjun.checks.core.registry import Registry, module_names
+from lingjun.checks.core.registry import RegistrationError, Registry, module_names
 from lingjun.checks.probes import PROBES, load_probes
 from lingjun.checks.rules import RULES, load_rules
 from lingjun.schema.gate.rules import GATE_RULES, load_rules as load_gate_rules
@@ -57,8 +57,13 @@ def test_discover_refuses_a_module_that_registers_nothing(tmp_path, monkeypatch)
     import regpkg_empty
 
     try:
-        with pytest.raises(LookupError, match="regpkg_empty.silent registered no thing"):
-            Registry("thing").discover(regpkg_empty)
+        with pytest.raises(RegistrationError) as caught:
+            Registry("thing", "@thing(...)").discover(regpkg_empty)
+        assert str(caught.value) == (
+            f"{package_dir / 'silent.py'} registers no thing: decorate its function with @thing(...), "
+            "or start the module's name with '_' if it only holds helpers"
+        )
+        assert isinstance(caught.value, LookupError)
     finally:
         for name in [n for n in sys.modules if n.startswith("regpkg_empty")]:
             del sys.modules[name]
@@ -87,9 +92,21 @@ def test_discover_imports_modules_sorted_by_name(tmp_path, monkeypatch):
             del sys.modules[name]
 
 
+#: the report order of the first rules, as the hand-kept import list had it; a new rule may go anywhere between them
+REPORT_ORDER = [
+    "release.identified", "driver.present", "driver.minimum", "driver.cuda-compatibility",
+    "driver.forward-compat-consumer-gpu", "driver.compat-shadows-host", "driver.nvml-mismatch", "driver.device-nodes",
+    "driver.branch-eol", "cuda.torch-build-vs-driver", "cuda.compute-capability", "cuda.toolkit-vs-record",
+    "packages.missing", "packages.version-mismatch", "packages.image-build-replaced", "packages.extension-abi",
+    "libraries.cudnn-shadowed", "libraries.nccl-shadowed", "libraries.nccl-cuda-majors", "python.interpreter",
+    "env.nccl-socket-ifname", "env.nccl-socket-ifname-pod-size", "env.checkpoint-optimization",
+    "config.deepspeed-prefetch-bucket-size", "known-issues.match",
+]
+
+
 def test_checker_rules_keep_their_report_order():
-    assert [spec.id for spec in load_rules()][:3] == ["release.identified", "driver.present", "driver.minimum"]
-    assert [spec.id for spec in load_rules()][-2:] == ["config.deepspeed-prefetch-bucket-size", "known-issues.match"]
+    registered = [spec.id for spec in load_rules()]
+    assert [rule_id for rule_id in registered if rule_id in REPORT_ORDER] == REPORT_ORDER
 
 
 def test_probes_keep_their_apply_order():
@@ -97,3 +114,30 @@ def test_probes_keep_their_apply_order():
         "os_release", "python_env", "distributions", "env_vars", "loader", "driver_proc", "devices", "nvml",
         "nvidia_smi", "libcuda", "cuda_toolkit", "cudnn", "nccl", "torch_build", "network", "manifest",
     ]
+
+
+@pytest.fixture()
+def forgotten_checker_rule(monkeypatch, tmp_path):
+    """A module ``env_forgot`` in lingjun.checks.rules that forgot its @rule decorator."""
+    import lingjun.checks.core.registry as registry
+
+    module = types.ModuleType("lingjun.checks.rules.env_forgot")
+    module.__file__ = str(tmp_path / "env_forgot.py")
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    real = registry.module_names
+    monkeypatch.setattr(registry, "module_names",
+                        lambda package: real(package) | ({"env_forgot"} if package is rules_package else set()))
+    return module.__file__
+
+
+def test_a_rule_module_without_its_decorator_is_one_line_naming_the_fix(forgotten_checker_rule, capsys):
+    from lingjun.checks.cli import main as check_main
+    from lingjun.generator.cli import main as kb_main
+
+    expected = (f"{forgotten_checker_rule} registers no checker rule: decorate its function with "
+                "@rule(id, area, title_en, title_zh), or start the module's name with '_' if it only holds helpers")
+    assert check_main(["--list-rules"]) == 3
+    assert capsys.readouterr().err.strip() == f"lingjun-check: {expected}"
+    assert kb_main(["validate"]) == 1
+    out, err = capsys.readouterr()
+    assert err.strip() == f"lingjun-kb validate: {expected}" and "Traceback" not in out + err

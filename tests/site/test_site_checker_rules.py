@@ -32,7 +32,7 @@ def test_rules_come_from_the_registry():
 
     rules = checker_rules()
     assert [r.id for r in rules] == list(RULES)
-    assert sorted(r.id for r in rules) == sorted(BRIEF_IDS)
+    assert set(BRIEF_IDS) <= {r.id for r in rules}  # a new rule adds to them; none of the brief's may go
     eol = next(r for r in rules if r.id == "driver.branch-eol")
     assert eol.title == {"en": RULES["driver.branch-eol"].title.en, "zh": RULES["driver.branch-eol"].title.zh}
     assert eol.needs_gpu is True and eol.area == "driver"

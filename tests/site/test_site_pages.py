@@ -49,7 +49,10 @@ def test_navigation_follows_the_declaration_order(fixture_kb):
     tree = build_site_model(fixture_kb).sitemap.nav
     assert [item.id if isinstance(item, NavSection) else item for item in tree] == top
     tables = next(item for item in tree if isinstance(item, NavSection) and item.id == "nav:tables")
-    assert tables.children == ["matrix", "drivers", "changes", "compare", "known-issues"]
+    declared = next(entry for entry in SITE if not isinstance(entry, Page) and entry.id == "tables")
+    assert tables.children == [page.id for page in declared.pages]
+    existing = ["matrix", "drivers", "changes", "compare", "known-issues"]  # a new page may go anywhere between them
+    assert [child for child in tables.children if child in existing] == existing
 
 
 def test_page_titles_are_interface_strings():

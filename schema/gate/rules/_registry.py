@@ -40,7 +40,7 @@ class GateRule:
 
 
 #: id -> rule, in ``order``
-GATE_RULES: Registry[GateRule] = Registry("gate rule")
+GATE_RULES: Registry[GateRule] = Registry("gate rule", '@gate_rule("data.<name>", severity, description)')
 
 
 def gate_rule(id: str, severity: Severity, description: str, order: int = LAST) -> Callable[[RuleFunc], RuleFunc]:
