@@ -376,8 +376,7 @@ class Facts:
 def normalise_name(name: str) -> str:
     """A distribution name normalised as PEP 503 does (``Flash_Attn`` -> ``flash-attn``).
 
-    Delegates to :func:`lingjun.checks.core.requirement_name.normalise`
-    (memoised :func:`packaging.utils.canonicalize_name`): :meth:`Facts.distribution`
+    Delegates to the memoised :func:`lingjun.checks.core.requirement_name.normalise`: :meth:`Facts.distribution`
     and release identification normalise every installed distribution name,
     often more than once.  Never raises for a str.
     """
