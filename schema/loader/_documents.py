@@ -40,7 +40,8 @@ class LoadedDocument:
         path: the file.
         kind: the document's ``kind`` (``release``, ``families``, ...).
         model: the validated pydantic model (``ReleaseRecord``, ``FamilyCatalog``, ...).
-        source: the decoded text the model was built from, kept so that
+        source: the text the model was built from, UTF-8 encoded (half the memory of
+            a str holding Chinese text), kept so that
             positions are found without reading the file again.  Its YAML
             node tree is composed from it on the first :meth:`locate` and
             kept from then on: keeping every document's tree from the start
@@ -52,7 +53,7 @@ class LoadedDocument:
     path: Path
     kind: str
     model: StrictModel
-    source: Optional[str] = field(default=None, repr=False, compare=False)
+    source: Optional[bytes] = field(default=None, repr=False, compare=False)
     _tree: Optional[Node] = field(default=None, init=False, repr=False, compare=False)
 
     def tree(self) -> Optional[Node]:
@@ -60,7 +61,7 @@ class LoadedDocument:
         if self._tree is None and self.source is not None:
             from lingjun.schema.loader._yaml import compose
 
-            self._tree = compose(self.source)
+            self._tree = compose(self.source.decode("utf-8"))
         return self._tree
 
     def locate(self, loc: Sequence[LocPart]) -> tuple[Optional[int], Optional[int], str]:

@@ -153,7 +153,8 @@ def validate_document(path: Path, data: Any, root: Node, source: Optional[str] =
         document = model.model_validate(data)
     except pydantic.ValidationError as exc:
         return None, [_error_problem(path, root, model, err) for err in exc.errors(include_url=False)]
-    loaded = LoadedDocument(path=path, kind=kind, model=document, source=source)
+    loaded = LoadedDocument(path=path, kind=kind, model=document,
+                            source=source.encode("utf-8") if source is not None else None)
     remember(loaded)
     return loaded, []
 
