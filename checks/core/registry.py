@@ -126,16 +126,25 @@ class Registry(Mapping[str, S], Generic[S]):
         Returns:
             this registry.
         Raises:
-            RegistrationError: when a discovered module registered nothing.
-            ImportError: from a module that fails to import.
+            RegistrationError: when a discovered module's name is not a Python identifier,
+                it fails to import (a syntax error, a duplicate id, anything it raises),
+                or it registered nothing; the message names the file.
         """
         names = sorted(name for name in module_names(package) if not name.startswith("_"))
+        folder = os.path.dirname(getattr(package, "__file__", None) or "") or package.__name__
         for name in names:
             dotted = f"{package.__name__}.{name}"
-            importlib.import_module(dotted)
-            if dotted not in self._modules.values():
+            where = os.path.join(folder, name + ".py")
+            if not name.isidentifier():
+                raise RegistrationError(
+                    f"{where}: {name!r} is not a Python module name; use letters, digits and '_' (as in the other modules)"
+                )
+            try:
                 module = importlib.import_module(dotted)
-                where = getattr(module, "__file__", None) or dotted
+            except Exception as exc:  # noqa: BLE001 - a contributor's broken module: name it, do not crash
+                raise RegistrationError(f"{where}: cannot be imported: {type(exc).__name__}: {exc}") from exc
+            if dotted not in self._modules.values():
+                where = getattr(module, "__file__", None) or where
                 how = f"decorate its function with {self.decorator}" if self.decorator else f"register a {self.kind}"
                 raise RegistrationError(
                     f"{where} registers no {self.kind}: {how}, or start the module's name with '_' if it only holds helpers"

@@ -44,12 +44,15 @@ def register_probe(name: str, order: int) -> Callable[[ProbeFunc], ProbeFunc]:
         name: the name its :class:`~lingjun.checks.facts.ProbeRecord` carries (``driver-proc``).
         order: position in which its results are applied (ascending).
     Raises:
-        ValueError: when the module already registered a probe.
+        ValueError: when the module already registered a probe, or another probe has this ``name``.
     """
 
     def decorate(func: ProbeFunc) -> ProbeFunc:
         module = func.__module__
         short = module.rsplit(".", 1)[-1]
+        taken = [spec.id for spec in PROBES.values() if spec.name == name and spec.id != short]
+        if taken:
+            raise ValueError(f"probe name {name!r} is already the NAME of probe module {taken[0]}")
         PROBES.add(short, ProbeSpec(id=short, name=name, func=func, order=order), module)
         return func
 

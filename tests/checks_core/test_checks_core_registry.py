@@ -141,3 +141,57 @@ def test_a_rule_module_without_its_decorator_is_one_line_naming_the_fix(forgotte
     assert kb_main(["validate"]) == 1
     out, err = capsys.readouterr()
     assert err.strip() == f"lingjun-kb validate: {expected}" and "Traceback" not in out + err
+
+
+def _package(tmp_path, monkeypatch, name, files):
+    folder = tmp_path / name
+    folder.mkdir()
+    (folder / "__init__.py").write_text("")
+    for file, text in files.items():
+        (folder / file).write_text(text)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return folder
+
+
+@pytest.mark.parametrize("file,text,message", [
+    ("broken.py", "raise RuntimeError('boom')\n", "broken.py: cannot be imported: RuntimeError: boom"),
+    ("missing.py", "import no_such_module_here\n", "missing.py: cannot be imported: ModuleNotFoundError: No module named 'no_such_module_here'"),
+    ("syntax.py", "def (:\n", "syntax.py: cannot be imported: SyntaxError"),
+    ("bad-name.py", "VALUE = 1\n", "bad-name.py: 'bad-name' is not a Python module name"),
+])
+def test_discover_names_the_file_of_a_broken_module(tmp_path, monkeypatch, file, text, message):
+    name = f"regpkg_broken_{abs(hash(file)) % 10**6}"
+    folder = _package(tmp_path, monkeypatch, name, {file: text})
+    package = __import__(name)
+    try:
+        with pytest.raises(RegistrationError) as caught:
+            Registry("thing", "@thing(...)").discover(package)
+        assert str(caught.value).startswith(str(folder / file).rsplit("/", 1)[0]) and message in str(caught.value)
+    finally:
+        for module in [n for n in sys.modules if n.startswith(name)]:
+            del sys.modules[module]
+
+
+def test_a_duplicate_id_in_a_discovered_module_names_its_file(tmp_path, monkeypatch):
+    registry = Registry("thing", "@thing(...)")
+    sys.modules["regpkg_reg_target"] = types.SimpleNamespace(REGISTRY=registry)
+    text = "import regpkg_reg_target as r\nr.REGISTRY.add('x', types_ns, __name__)\n".replace(
+        "types_ns", "type('S', (), {'order': 1})()")
+    folder = _package(tmp_path, monkeypatch, "regpkg_dup", {"a.py": text, "b.py": text})
+    import regpkg_dup
+
+    try:
+        with pytest.raises(RegistrationError) as caught:
+            registry.discover(regpkg_dup)
+        assert str(caught.value) == f"{folder / 'b.py'}: cannot be imported: ValueError: thing 'x' registered twice"
+    finally:
+        for module in [n for n in sys.modules if n.startswith("regpkg_")]:
+            del sys.modules[module]
+
+
+def test_two_probes_may_not_share_a_record_name():
+    from lingjun.checks.probes import register_probe
+
+    load_probes()
+    with pytest.raises(ValueError, match="probe name 'os' is already the NAME of probe module os_release"):
+        register_probe("os", order=999)(types.FunctionType((lambda env, record: {}).__code__, {"__name__": "zz_dup"}, "probe"))
