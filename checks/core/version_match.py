@@ -21,7 +21,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Optional
 
-from packaging.version import InvalidVersion, Version
+from packaging.version import Version
 
 __all__ = ["parse_version", "same_version", "has_local"]
 
@@ -37,7 +37,7 @@ def parse_version(text: Optional[str]) -> Optional[Version]:
 def _parse(text: str) -> Optional[Version]:
     try:
         return Version(text)
-    except InvalidVersion:
+    except ValueError:  # InvalidVersion, or a number past int()'s 4,300-digit limit in a hostile input
         return None
 
 

@@ -61,3 +61,16 @@ def test_a_utf16_paste_from_powershell_is_read(monkeypatch, capsys, tmp_path):
     code, report, err = run_json(monkeypatch, capsys, "--from-collect-env", str(path))
     assert report is not None, err
     assert severities(report, "cuda.torch-build-vs-driver") == ["error"] and code == 1
+
+
+def test_a_version_past_the_integer_digit_limit_is_unreadable_not_a_crash(tmp_path, capsys):
+    """A 5,000-digit version (past int()'s 4,300-digit limit) is no version; the check still reports."""
+    from lingjun.checks.cli import main
+    from lingjun.checks.core.version_match import parse_version, same_version
+
+    huge = "9" * 5000
+    assert parse_version(huge) is None and same_version("2.7.1", huge) is None
+    paste = tmp_path / "paste.txt"
+    paste.write_text(f"PyTorch version: {huge}\nIs CUDA available: False\n", encoding="utf-8")
+    assert main(["--from-collect-env", str(paste), "--release", "training-nv-pytorch:25.07", "--format", "json"]) in (0, 1, 2)
+    assert "internal error" not in capsys.readouterr().err
