@@ -2,7 +2,7 @@
 
 A :class:`Registry` is an ordered ``id -> spec`` mapping.  Specs are added by
 a decorator that lives with the things it registers (``lingjun.checks.rules.rule``,
-``lingjun.schema.gate.rules.gate_rule``, ``lingjun.checks.probes.probe``);
+``lingjun.schema.gate.rules.gate_rule``, ``lingjun.checks.probes.register_probe``);
 :meth:`Registry.discover` imports every public module of a package so no
 import list is kept by hand.  Iteration order is the spec's declared
 ``order`` (then id), never the import order, so reports stay identical
@@ -24,7 +24,10 @@ import zipimport
 from types import ModuleType
 from typing import Any, Generic, Iterator, Mapping, TypeVar
 
-__all__ = ["RegistrationError", "Registry", "module_names"]
+__all__ = ["LAST", "RegistrationError", "Registry", "module_names"]
+
+#: ``order`` of a spec whose decorator was given none: after every ordered spec
+LAST = 1_000_000
 
 S = TypeVar("S")
 
@@ -66,10 +69,12 @@ def module_names(package: ModuleType) -> frozenset[str]:
 
 
 class RegistrationError(LookupError):
-    """A module of a discovered package registered nothing: a contributor's mistake, not a data problem.
+    """A module of a discovered package is broken: a contributor's mistake, not a data problem.
 
-    The message names the module's file and the fix (decorate the function, or
-    give a helper module a leading ``_``).
+    Raised when its file name is not a Python identifier, it fails to import
+    (a syntax error, a duplicate id, anything it raises) or it registered
+    nothing.  The message names the module's file and, where there is one, the
+    fix (decorate the function, or give a helper module a leading ``_``).
     """
 
 

@@ -17,7 +17,7 @@ def load_probes() -> list[ProbeSpec]:
     """Import every probe module (registering it) and return the probes in ``order``.
 
     Raises:
-        LookupError: when a probe module registered nothing.
+        lingjun.checks.core.registry.RegistrationError: when a probe module is broken or registered nothing (the message names its file).
     """
     import lingjun.checks.probes as package
 

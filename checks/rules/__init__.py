@@ -15,7 +15,7 @@ def load_rules() -> list[RuleSpec]:
     """Import every rule module (registering it) and return the rules in ``order``.
 
     Raises:
-        LookupError: when a rule module registered nothing.
+        lingjun.checks.core.registry.RegistrationError: when a rule module is broken or registered nothing (the message names its file).
     """
     import lingjun.checks.rules as package
 

@@ -13,7 +13,7 @@ from lingjun.checks.context import CheckContext
 from lingjun.checks.facts import Facts
 from lingjun.checks.core.versions import CudaVersion, DriverVersion
 
-__all__ = ["kernel_driver", "image_cuda", "compat_present", "compat_on_loader_path", "is_compat_path", "driver_cuda"]
+__all__ = ["kernel_driver", "image_cuda", "compat_present", "compat_on_loader_path", "driver_cuda"]
 
 
 def kernel_driver(facts: Facts) -> Optional[DriverVersion]:

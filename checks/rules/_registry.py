@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterable
 
-from lingjun.checks.core.registry import Registry
+from lingjun.checks.core.registry import LAST, Registry
 from lingjun.checks.report.findings import Finding, Text
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -23,10 +23,6 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["RuleSpec", "rule", "RULES"]
 
 RuleFunc = Callable[["CheckContext"], Iterable[Finding]]
-
-#: ``order`` of a rule that declares none: after every ordered rule
-LAST = 1_000_000
-
 
 @dataclass(frozen=True)
 class RuleSpec:

@@ -16,7 +16,7 @@ AREA = "driver"
 
 def _compat_conf(ctx: CheckContext) -> str:
     """Name of an ld.so.conf.d file that lists a compat directory, e.g. ``00-cuda-compat.conf``."""
-    from lingjun.checks.rules._driver_facts import is_compat_path
+    from lingjun.checks.core.compat import is_compat_path
 
     for conf in ctx.facts.loader.ld_so_conf:
         if isinstance(conf, dict) and any(is_compat_path(d) for d in conf.get("dirs") or []):
@@ -28,7 +28,8 @@ def _compat_conf(ctx: CheckContext) -> str:
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """error when the resolved libcuda differs from the kernel module and is not a needed forward-compat library."""
     from lingjun.checks.core.compat import decide, forward_admitted, parse_driver
-    from lingjun.checks.rules._driver_facts import compat_present, image_cuda, is_compat_path, kernel_driver
+    from lingjun.checks.core.compat import is_compat_path
+    from lingjun.checks.rules._driver_facts import compat_present, image_cuda, kernel_driver
 
     if is_ppu(ctx.record):
         return

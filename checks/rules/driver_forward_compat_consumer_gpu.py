@@ -19,7 +19,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     """error when the resolved libcuda is a compat library, or compat is on the loader path, and a GPU is consumer
     (or cuInit already failed with 804); ok otherwise."""
     from lingjun.checks.core.compat import GPU_CONSUMER, GPU_DATACENTER, gpu_class
-    from lingjun.checks.rules._driver_facts import compat_on_loader_path, is_compat_path
+    from lingjun.checks.core.compat import is_compat_path
+    from lingjun.checks.rules._driver_facts import compat_on_loader_path
 
     if is_ppu(ctx.record):
         return

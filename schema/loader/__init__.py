@@ -61,7 +61,7 @@ from lingjun.schema.loader._documents import (
 from lingjun.schema.loader._errors import _guess_kind, validate_document
 from lingjun.schema.loader._positions import locate, nested_types
 from lingjun.schema.loader._read import read_text
-from lingjun.schema.loader._yaml import compose, parse_yaml  # noqa: F401 - compose is used by generator.new_release
+from lingjun.schema.loader._yaml import compose, parse_yaml
 from lingjun.schema.models import ReleaseRecord
 from lingjun.schema.problems import Problem
 
@@ -78,6 +78,7 @@ __all__ = [
     "locate",
     "read_text",
     "parse_yaml",
+    "compose",
     "validate_document",
     "nested_types",
 ]

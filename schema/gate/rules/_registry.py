@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterable
 
-from lingjun.checks.core.registry import Registry
+from lingjun.checks.core.registry import LAST, Registry
 from lingjun.schema.gate.issue import Issue
 from lingjun.schema.models import Severity
 
@@ -22,10 +22,6 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["GateRule", "gate_rule", "GATE_RULES"]
 
 RuleFunc = Callable[["Corpus"], Iterable[Issue]]
-
-#: ``order`` of a rule that declares none: after every ordered rule
-LAST = 1_000_000
-
 
 @dataclass(frozen=True)
 class GateRule:
