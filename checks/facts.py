@@ -49,6 +49,9 @@ __all__ = [
     "LoaderFacts",
     "ManifestFacts",
     "ProbeRecord",
+    "LdSoConfFile",
+    "SymptomFacts",
+    "CoverageFacts",
     "normalise_name",
 ]
 
@@ -256,12 +259,55 @@ class InterfaceFacts:
 
 
 @dataclass
+class LdSoConfFile:
+    """One ``/etc/ld.so.conf.d/*.conf`` file and the directories it adds, in order."""
+
+    file: Optional[str] = None  # "/etc/ld.so.conf.d/cuda-compat.conf"
+    dirs: list[str] = field(default_factory=list)
+    error: Optional[str] = None  # the file could not be read: the exception's name
+
+
+@dataclass
 class LoaderFacts:
     """Search order of the dynamic loader."""
 
     ld_library_path: list[str] = field(default_factory=list)
     #: /etc/ld.so.conf.d/*.conf files in the order ldconfig reads them, each with its directories
-    ld_so_conf: list[dict[str, Any]] = field(default_factory=list)  # {"file": ..., "dirs": [...]}
+    #: (in a snapshot: ``{"file": ..., "dirs": [...]}`` objects)
+    ld_so_conf: list[LdSoConfFile] = field(default_factory=list)
+
+
+@dataclass
+class SymptomFacts:
+    """What the environment itself reported: observed outcomes, not predictions.
+
+    A collect_env paste says ``Is CUDA available: True/False``; a report quotes
+    error strings (``forward compatibility was attempted on non supported HW``,
+    ``driver version is insufficient for CUDA runtime version``).  Rules treat
+    these as evidence: a prediction they disprove is withdrawn.
+    """
+
+    #: ``torch.cuda.is_available()`` as the input reports it; None when not reported
+    cuda_available: Optional[bool] = None
+    #: GPUs torch reported (``torch.cuda.device_count()``), when reported
+    device_count: Optional[int] = None
+    #: error or warning lines the input quotes, as written (at most a few hundred characters each)
+    errors: list[str] = field(default_factory=list)
+
+
+@dataclass
+class CoverageFacts:
+    """Which sections of the facts the input carries (see :mod:`lingjun.checks.coverage`).
+
+    A section id listed in ``not_available`` is not shown by the input at all;
+    one in ``partial`` is shown in part (items listed are observed, absence is
+    not known).  Sections in neither list were observed.  ``env_prefixes``:
+    when ``env`` is partial, the variable-name prefixes the input lists in full.
+    """
+
+    not_available: list[str] = field(default_factory=list)
+    partial: list[str] = field(default_factory=list)
+    env_prefixes: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -308,6 +354,10 @@ class Facts:
     loader: LoaderFacts = field(default_factory=LoaderFacts)
     manifest: Optional[ManifestFacts] = None
     probes: list[ProbeRecord] = field(default_factory=list)
+    #: outcomes the input itself reports (collect_env's "Is CUDA available", quoted errors)
+    symptoms: SymptomFacts = field(default_factory=SymptomFacts)
+    #: which sections the input carries; empty lists: everything observed (a live probe)
+    coverage: CoverageFacts = field(default_factory=CoverageFacts)
 
     # -- convenience views used by many rules ---------------------------------
 

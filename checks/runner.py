@@ -5,7 +5,12 @@ finds every rule module), then runs each rule in its declared ``order``, isolate
 
 * a rule marked ``needs_gpu`` is not run when the facts show no NVIDIA
   driver (:attr:`Facts.has_nvidia_driver`); it yields one ``skipped``
-  finding "no NVIDIA driver in this container";
+  finding "no NVIDIA driver in this container", or, when the input could not
+  show a driver at all (:func:`lingjun.checks.coverage.driver_observed`),
+  "the snapshot does not show whether an NVIDIA driver is present";
+* a rule whose ``needs`` names a facts section the input does not carry
+  (:mod:`lingjun.checks.coverage`) is not run; it yields one ``skipped``
+  finding with the reason ("the collect_env paste does not show environment variables");
 * a rule that raises yields one ``error`` finding "internal error in rule X"
   (with the exception text as ``observed``); the other rules still run;
 * a rule that returns something other than findings is treated the same way.
@@ -32,8 +37,17 @@ NO_DRIVER = Text("no NVIDIA driver in this container", "此容器中没有 NVIDI
 
 def run_rule(spec: RuleSpec, ctx: CheckContext) -> list[Finding]:
     """Run one rule isolated (see the module docstring); never raises."""
+    from lingjun.checks.coverage import driver_observed, driver_unknown_reason, missing, unavailable_reason
+
+    def skipped(message: Text) -> list[Finding]:
+        return [Finding(rule=spec.id, severity=Severity.skipped, area=spec.area, message=message, links=[ctx.data.rule_url(spec.id, ctx.options.lang)])]
+
     if spec.needs_gpu and not ctx.facts.has_nvidia_driver:
-        return [Finding(rule=spec.id, severity=Severity.skipped, area=spec.area, message=NO_DRIVER, links=[ctx.data.rule_url(spec.id, ctx.options.lang)])]
+        return skipped(NO_DRIVER if driver_observed(ctx.facts) else driver_unknown_reason(ctx.facts))
+    absent = missing(ctx.facts, spec.needs)
+    if absent:
+        reason = unavailable_reason(ctx.facts, absent)
+        return skipped(Text(reason.en[:1].upper() + reason.en[1:] + ".", reason.zh + "。"))
     try:
         produced = spec.func(ctx)
         findings = list(produced) if produced is not None else []

@@ -245,8 +245,10 @@ class CompatDecision:
     """Result of :func:`decide`.
 
     Attributes:
-        mode: ``native``, ``minor-version``, ``forward``, ``unsupported`` or ``unknown``.
-        ok: whether CUDA can initialise in this mode (forward only when every condition holds).
+        mode: ``native``, ``minor-version``, ``forward``, ``forward-unconfirmed`` (forward compatibility is the
+            only way and every prerequisite the input shows holds, but the input does not show whether the image
+            carries cuda-compat), ``unsupported`` or ``unknown``.
+        ok: whether CUDA can initialise in this mode (forward only when every condition holds; False when unconfirmed).
         required: the Table-3 minimum for the image's toolkit (None when not in the data).
         floor: the minor-version-compatibility floor of the image's CUDA major.
         missing: what forward compatibility lacks here (``"data center GPU"``, ``"admitted branch"``, ``"cuda-compat"``).
@@ -260,6 +262,8 @@ class CompatDecision:
     missing: list[str] = field(default_factory=list)
     admitted_by: str = ""
     gpu_classes: list[str] = field(default_factory=list)
+    #: prerequisites of forward compatibility the input does not show (``"cuda-compat package"``)
+    unknown: list[str] = field(default_factory=list)
 
 
 def decide(
@@ -302,12 +306,17 @@ def decide(
     admitted, where = forward_admitted(driver, image_cuda, record, ref)
     if admitted is not True:
         missing.append("admitted driver branch")
-    if compat_present is not True and compat_in_use is not True:
+    unknown: list[str] = []
+    if compat_present is False and compat_in_use is not True:
         missing.append("cuda-compat package")
+    elif compat_present is None and compat_in_use is not True:
+        unknown.append("cuda-compat package")
     if compat_in_use is True and not missing:
         return CompatDecision("forward", True, required, floor, [], where, classes)
     if floor is not None and driver.satisfies_minimum(floor):
         return CompatDecision("minor-version", True, required, floor, gpu_classes=classes)
     # forward compatibility is the only way left
-    mode = "forward" if not missing else "unsupported"
-    return CompatDecision(mode, not missing, required, floor, missing, where if admitted else "", classes)
+    if missing:
+        return CompatDecision("unsupported", False, required, floor, missing, where if admitted else "", classes, unknown)
+    mode = "forward-unconfirmed" if unknown else "forward"
+    return CompatDecision(mode, not unknown, required, floor, [], where, classes, unknown)

@@ -21,7 +21,25 @@ section).  Recognised keys (others are ignored):
 ``CUDA_MODULE_LOADING set to``  ``env["CUDA_MODULE_LOADING"]``
 ``[pip3] name==version``        ``distributions`` (installer ``pip``)
 ``[conda] name version build``  ``distributions`` (installer ``conda``), unless pip listed the same name
+
+``Is CUDA available``            ``symptoms.cuda_available`` (what torch itself reported: evidence, not a prediction)
 ==============================  ==============================================
+
+Lines anywhere in the paste that quote a known CUDA/NVML error (e.g.
+``forward compatibility was attempted on non supported HW``, ``driver version
+is insufficient``, ``Driver/library version mismatch``) are kept in
+``symptoms.errors``.
+
+What a paste cannot show is marked in ``facts.coverage`` (see
+:mod:`lingjun.checks.coverage`): device nodes, the kernel driver's /proc file,
+NVML, libcuda, the loader path, network interfaces, the NCCL libraries and the
+manifest are *not available*; the package list (collect_env filters it), the
+environment (torch lists only ``CUDA_MODULE_LOADING``; vLLM's fork lists
+variables with the prefixes of :data:`VLLM_ENV_PREFIXES`), cuDNN ("Probably one
+of the following" candidates, not the loader's choice), the CUDA toolkit (nvcc's
+version, not the cuda-compat package) and nvidia-smi's answers (a failed
+``nvidia-smi`` prints "Could not collect") are *partial*.  Sections whose key
+lines are missing from the paste are not available.
 
 ``N/A``, ``None``, ``No CUDA`` and ``Could not collect`` mean unknown.  Lines
 quoted in a reply (``> PyTorch version: ...``) are read without the ``>``.
@@ -45,7 +63,31 @@ from lingjun.checks.facts import DistributionFacts, Facts, GpuFacts, LibraryFile
 from lingjun.checks.probes.env_vars import filter_env
 from lingjun.checks.probes.loader import version_from_name
 
-__all__ = ["CollectEnvError", "parse_collect_env", "decode_collect_env"]
+__all__ = ["CollectEnvError", "parse_collect_env", "decode_collect_env", "VLLM_ENV_PREFIXES", "ERROR_SIGNATURES"]
+
+#: name prefixes of the variables vLLM's collect_env lists in its "Environment Variables" section (besides vLLM's
+#: own ``VLLM_*`` settings; names holding "secret", "token", "api", "access" or "password" are left out there).
+#: Source: https://github.com/vllm-project/vllm/blob/main/vllm/collect_env.py (get_env_vars)
+VLLM_ENV_PREFIXES = ("TORCH", "NCCL", "PYTORCH", "CUDA", "CUBLAS", "CUDNN", "OMP_", "MKL_", "NVIDIA", "VLLM_")
+
+#: lower-case substrings of CUDA / NVML / torch error messages a paste may quote; a line holding one is a symptom
+ERROR_SIGNATURES = (
+    "forward compatibility was attempted on non supported hw",
+    "cuda_error_compat_not_supported_on_device",
+    "driver version is insufficient for cuda runtime version",
+    "the nvidia driver on your system is too old",
+    "driver/library version mismatch",
+    "failed to initialize nvml",
+    "no kernel image is available for execution on the device",
+    "system has unsupported display driver / cuda driver combination",
+    "found no nvidia driver on your system",
+    "cuda driver initialization failed",
+    "cuda initialization:",
+    "invalid device ordinal",
+    "cudnn version incompatibility",
+)
+_MAX_SYMPTOM_LINES = 20
+_MAX_SYMPTOM_CHARS = 300
 
 _UNKNOWN = {"", "n/a", "none", "no cuda", "could not collect", "unknown", "not available"}
 _KEY_RE = re.compile(r"^([A-Za-z][A-Za-z0-9 _/()-]*?)\s*:\s?(.*)$")
@@ -112,6 +154,7 @@ def parse_collect_env(text: str, where: str = "collect_env output") -> Facts:
     conda: list[DistributionFacts] = []
     env: dict[str, str] = {}
     torch = TorchBuildFacts()
+    env_section = False  # vLLM's "Environment Variables" section was seen
 
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     for raw in lines:
@@ -119,6 +162,12 @@ def parse_collect_env(text: str, where: str = "collect_env output") -> Facts:
         if not line or _SECTION_RE.match(line):
             pending = None if not line else pending
             continue
+        lowered = line.lower()
+        if lowered == "environment variables":
+            env_section = True
+            continue
+        if len(facts.symptoms.errors) < _MAX_SYMPTOM_LINES and any(sig in lowered for sig in ERROR_SIGNATURES):
+            facts.symptoms.errors.append(line[:_MAX_SYMPTOM_CHARS])
         pip = _PIP_RE.match(line)
         if pip:
             pending = None
@@ -165,7 +214,47 @@ def parse_collect_env(text: str, where: str = "collect_env output") -> Facts:
     facts.env = filter_env(env)
     if facts.nvidia_smi.driver_version or facts.nvidia_smi.gpus:
         facts.nvidia_smi.available = True
+    _mark_coverage(facts, seen_keys, env_section)
     return facts
+
+
+#: sections a collect_env paste never shows
+_NEVER_SHOWN = ("driver", "device-nodes", "nvml", "libcuda", "nccl", "network", "loader", "manifest")
+#: section -> the key lines that show it (in part); without any of them the section is not available
+_SHOWN_BY = {
+    "host": ("os", "python platform"),
+    "python": ("python version",),
+    "torch": ("pytorch version", "cuda used to build pytorch"),
+    "nvidia-smi": ("nvidia driver version", "gpu models and configuration"),
+    "cuda-toolkit": ("cuda runtime version",),
+    "cudnn": ("cudnn version",),
+    "symptoms": ("is cuda available",),
+}
+
+
+def _mark_coverage(facts: Facts, seen_keys: set[str], env_section: bool) -> None:
+    """Fill ``facts.coverage`` (see the module docstring)."""
+    from lingjun.checks.coverage import SECTIONS
+
+    absent = set(_NEVER_SHOWN)
+    partial = {"distributions", "env", "cudnn", "cuda-toolkit", "nvidia-smi", "host"}
+    for section, keys in _SHOWN_BY.items():
+        if not seen_keys.intersection(keys):
+            absent.add(section)
+    if facts.symptoms.errors:
+        absent.discard("symptoms")
+    prefixes: list[str] = []
+    if "cuda_module_loading set to" in seen_keys:
+        prefixes.append("CUDA_MODULE_LOADING")
+    if env_section:
+        prefixes.extend(VLLM_ENV_PREFIXES)
+    if not prefixes and not facts.env:
+        absent.add("env")
+    if not facts.distributions:
+        absent.add("distributions")
+    facts.coverage.not_available = [s for s in SECTIONS if s in absent]
+    facts.coverage.partial = [s for s in SECTIONS if s in partial and s not in absent]
+    facts.coverage.env_prefixes = prefixes
 
 
 def _apply(key: str, raw: str, facts: Facts, torch: TorchBuildFacts, env: dict[str, str]) -> None:
@@ -216,6 +305,8 @@ def _apply(key: str, raw: str, facts: Facts, torch: TorchBuildFacts, env: dict[s
             facts.cudnn.header_version = value
     elif key == "cuda_module_loading set to" and value:
         env["CUDA_MODULE_LOADING"] = value
+    elif key == "is cuda available":
+        facts.symptoms.cuda_available = {"true": True, "false": False}.get((value or "").lower())
 
 
 def _add_gpu(facts: Facts, index: int, name: str) -> None:
@@ -227,7 +318,8 @@ def _add_gpu(facts: Facts, index: int, name: str) -> None:
 def _add_cudnn_path(facts: Facts, path: str) -> None:
     name = path.rsplit("/", 1)[-1]
     if re.match(r"^libcudnn\.so\.\d", name):
-        facts.cudnn.files.append(LibraryFile(path=path, version=version_from_name(name), via="ld.so.conf"))
+        # "Probably one of the following": files collect_env found, not the one the loader picks
+        facts.cudnn.files.append(LibraryFile(path=path, version=version_from_name(name), via=None))
 
 
 def _package(kind: str, rest: str, facts: Facts, pip_names: set[str], conda: list[DistributionFacts]) -> None:

@@ -125,7 +125,27 @@ def facts_from_snapshot_dict(data: dict[str, Any]) -> tuple[Facts, list[str]]:
     facts = _lenient(Facts, data, "", problems)
     facts.schema = SNAPSHOT_SCHEMA
     facts.origin = "snapshot"
+    _mark_coverage(facts, data)
     return facts, problems
+
+
+def _mark_coverage(facts: Facts, data: dict[str, Any]) -> None:
+    """Record which sections the snapshot does not carry (see :mod:`lingjun.checks.coverage`).
+
+    A section is not available when the snapshot has none of its keys, when the
+    snapshot's own ``coverage`` says so, or when the snapshot carries probe records
+    and the section's probe is not among them (or timed out).
+    """
+    from lingjun.checks.coverage import SECTIONS, sections_from_snapshot_keys, sections_not_probed
+
+    cov = facts.coverage
+    known = [s for s in cov.not_available if s in SECTIONS]
+    absent = set(known) | set(sections_from_snapshot_keys(data))
+    if facts.probes:
+        names = {p.name for p in facts.probes}
+        absent |= set(sections_not_probed(names, {p.name for p in facts.probes if p.timed_out}))
+    cov.not_available = [s for s in SECTIONS if s in absent]
+    cov.partial = [s for s in SECTIONS if s in set(cov.partial) and s not in absent]
 
 
 def _lenient(cls: type, data: Any, where: str, problems: list[str]) -> Any:

@@ -86,7 +86,9 @@ def evaluate(
             result.note(result.unknown, f"{label} (not in the component catalog)", f"{label}（不在组件目录中）")
             continue
         inst = installed_component(entry, facts)
-        if not inst.probed:
+        if not inst.probed and inst.source:
+            result.note(result.unknown, f"{label} (not shown by the input)", f"{label}（输入中看不到）")
+        elif not inst.probed:
             result.note(result.unknown, f"{label} (not probed)", f"{label}（未探测）")
         elif inst.version is None:
             if (entry.get("probe") or {}).get("kind") == "pypi":
@@ -131,6 +133,11 @@ def evaluate(
         if not isinstance(clause, dict) or not clause.get("name"):
             continue
         name = clause["name"]
+        from lingjun.checks.coverage import env_known
+
+        if not env_known(facts, name):
+            result.note(result.unknown, f"{name} (the input does not show it)", f"{name}（输入中看不到）")
+            continue
         value = facts.env.get(name)
         if clause.get("equals") is not None:
             ok = value == clause["equals"]

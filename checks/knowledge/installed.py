@@ -24,7 +24,9 @@ class Installed:
         source: where it was read: ``pypi:<dist>``, ``python``, ``os-release``,
             ``cuda-toolkit``, ``cudnn``, ``nccl``, or ``""`` when not probed.
         dist: the distribution for pypi components.
-        probed: False when the component's probe kind gives no version here (``executable``, ``none``).
+        probed: False when the component's probe kind gives no version here (``executable``, ``none``), or when
+            the input does not show it: a package that a partial list (a collect_env paste) does not name is not
+            known to be missing (see :mod:`lingjun.checks.coverage`).
     """
 
     version: Optional[str]
@@ -52,7 +54,9 @@ def installed_component(component: dict, facts: Facts) -> Installed:
             return Installed(dist.version, f"pypi:{dist.name}", dist)
         if component.get("id") == "torch" and facts.torch is not None and facts.torch.version:
             return Installed(facts.torch.version, "torch/version.py")
-        return Installed(None, "pypi")
+        from lingjun.checks.coverage import OBSERVED, state
+
+        return Installed(None, "pypi", probed=state(facts, "distributions") == OBSERVED)
     if kind == "python":
         return Installed(facts.python.version, "python")
     if kind == "os-release":

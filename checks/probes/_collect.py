@@ -86,6 +86,9 @@ def collect(env: ProbeEnv, probes: Optional[list[str]] = None) -> Facts:
                 record.ok = False
                 record.error = f"bad probe result: {exc}"
         facts.probes.append(record)
+    from lingjun.checks.coverage import sections_not_probed
+
+    facts.coverage.not_available = sections_not_probed({r.name for r in facts.probes}, {r.name for r in facts.probes if r.timed_out})
     return facts
 
 

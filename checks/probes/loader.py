@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Optional
 
-from lingjun.checks.facts import LibraryFile, LoaderFacts, ProbeRecord
+from lingjun.checks.facts import LdSoConfFile, LibraryFile, LoaderFacts, ProbeRecord
 from lingjun.checks.probes import register_probe
 from lingjun.checks.probes._base import ProbeEnv
 
@@ -50,15 +50,15 @@ def split_ld_library_path(value: Optional[str]) -> list[str]:
     return [p for p in re.split(r"[:;]", value) if p]
 
 
-def read_ld_so_conf(env: ProbeEnv) -> list[dict[str, Any]]:
-    """The ld.so configuration files in ``ldconfig`` order, each ``{"file", "dirs"}``.
+def read_ld_so_conf(env: ProbeEnv) -> list[LdSoConfFile]:
+    """The ld.so configuration files in ``ldconfig`` order, each with the directories it adds.
 
     Starts at ``/etc/ld.so.conf`` and follows ``include`` globs (sorted);
     without ``/etc/ld.so.conf`` the files of ``/etc/ld.so.conf.d/*.conf``
     are read in sorted order.  Unreadable files are listed with no dirs and
-    an ``"error"`` key.
+    ``error`` set to the exception name.
     """
-    out: list[dict[str, Any]] = []
+    out: list[LdSoConfFile] = []
     seen: set[str] = set()
 
     def read(path: str) -> None:
@@ -69,9 +69,9 @@ def read_ld_so_conf(env: ProbeEnv) -> list[dict[str, Any]]:
             text = env.open_bytes(path, 256 * 1024).decode("utf-8", errors="replace")
         except OSError as exc:
             if path != "/etc/ld.so.conf":
-                out.append({"file": path, "dirs": [], "error": type(exc).__name__})
+                out.append(LdSoConfFile(file=path, error=type(exc).__name__))
             return
-        entry: dict[str, Any] = {"file": path, "dirs": []}
+        entry = LdSoConfFile(file=path)
         out.append(entry)
         for raw in text.splitlines():
             line = raw.split("#", 1)[0].strip()
@@ -88,14 +88,14 @@ def read_ld_so_conf(env: ProbeEnv) -> list[dict[str, Any]]:
                 continue
             for token in re.split(r"[\s:,=]+", line):
                 if token.startswith("/"):
-                    entry["dirs"].append(token.rstrip("/") or "/")
+                    entry.dirs.append(token.rstrip("/") or "/")
 
     if env.exists("/etc/ld.so.conf"):
         read("/etc/ld.so.conf")
     else:
         for path in _expand(env, "/etc/ld.so.conf.d/*.conf"):
             read(path)
-    return [e for e in out if e["file"] != "/etc/ld.so.conf" or e["dirs"]]
+    return [e for e in out if e.file != "/etc/ld.so.conf" or e.dirs]
 
 
 def _expand(env: ProbeEnv, pattern: str) -> list[str]:
@@ -144,7 +144,7 @@ def search_dirs(loader: LoaderFacts, wheel_dirs: Iterable[str] = ()) -> list[Sea
     for path in wheel_dirs:
         add(path, "wheel")
     for conf in loader.ld_so_conf:
-        for path in conf.get("dirs", []):
+        for path in conf.dirs:
             add(path, "ld.so.conf")
     for path in DEFAULT_DIRS:
         add(path, "default")

@@ -9,11 +9,13 @@ from __future__ import annotations
 from typing import Optional
 
 from lingjun.checks.core.compat import is_compat_path, parse_cuda, parse_driver
+from lingjun.checks.coverage import OBSERVED, source_label, state
+from lingjun.checks.report.findings import Text
 from lingjun.checks.context import CheckContext
 from lingjun.checks.facts import Facts
 from lingjun.checks.core.versions import CudaVersion, DriverVersion
 
-__all__ = ["kernel_driver", "image_cuda", "compat_present", "compat_on_loader_path", "driver_cuda"]
+__all__ = ["kernel_driver", "image_cuda", "compat_present", "compat_on_loader_path", "driver_cuda", "RELEASE_RECORD"]
 
 
 def kernel_driver(facts: Facts) -> Optional[DriverVersion]:
@@ -21,26 +23,37 @@ def kernel_driver(facts: Facts) -> Optional[DriverVersion]:
     return parse_driver(facts.driver_version)
 
 
-def image_cuda(ctx: CheckContext) -> tuple[Optional[CudaVersion], str]:
-    """The image's CUDA: the release record's ``cuda``, else the toolkit found in the image; with where it came from."""
+#: where the image's CUDA came from when the release record states it
+RELEASE_RECORD = Text("release record", "发布记录")
+
+
+def image_cuda(ctx: CheckContext) -> tuple[Optional[CudaVersion], Text]:
+    """The image's CUDA: the release record's ``cuda``, else the toolkit found in the image; with where it came from
+    (:func:`lingjun.checks.coverage.source_label`: "version.json" live, the snapshot field or the collect_env line otherwise)."""
     record = ctx.record or {}
     cuda = parse_cuda(record.get("cuda")) if isinstance(record, dict) else None
     if cuda is not None:
-        return cuda, "release record"
-    for text, where in ((ctx.facts.cuda.toolkit_version, "version.json"), (ctx.facts.cuda.env_cuda_version, "CUDA_VERSION")):
+        return cuda, RELEASE_RECORD
+    facts = ctx.facts
+    for text, field, live in ((facts.cuda.toolkit_version, "cuda.toolkit_version", "version.json"),
+                              (facts.cuda.env_cuda_version, "cuda.env_cuda_version", "CUDA_VERSION")):
         cuda = parse_cuda(text)
         if cuda is not None:
-            return cuda, where
-    return None, ""
+            return cuda, source_label(facts, field, Text(live, live))
+    return None, Text("", "")
 
 
 def compat_present(facts: Facts) -> Optional[bool]:
-    """Whether the image carries cuda-compat libraries (None when the probe did not look)."""
+    """Whether the image carries cuda-compat libraries.
+
+    True on any sign of them; False only when the CUDA toolkit and libcuda were observed in full and none was
+    found; None (not known) when the input does not show them (a collect_env paste, a snapshot without those sections).
+    """
     if facts.cuda.compat_dir or facts.cuda.compat_libcuda_version or facts.libcuda.is_forward_compat:
         return True
     if any(is_compat_path(c) for c in facts.libcuda.candidates):
         return True
-    if facts.cuda.toolkit_version or facts.cuda.version_file:
+    if state(facts, "cuda-toolkit") == OBSERVED and state(facts, "libcuda") == OBSERVED:
         return False
     return None
 
@@ -49,11 +62,9 @@ def compat_on_loader_path(facts: Facts) -> list[str]:
     """cuda-compat directories on ``LD_LIBRARY_PATH`` or in ``/etc/ld.so.conf.d`` (with the conf file name)."""
     found = [d for d in facts.loader.ld_library_path if is_compat_path(d)]
     for conf in facts.loader.ld_so_conf:
-        if not isinstance(conf, dict):
-            continue
-        for d in conf.get("dirs") or []:
+        for d in conf.dirs:
             if is_compat_path(d):
-                found.append(f"{d} ({conf.get('file')})")
+                found.append(f"{d} ({conf.file})")
     return found
 
 

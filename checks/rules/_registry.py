@@ -36,23 +36,35 @@ class RuleSpec:
     needs_gpu: bool = False
     #: position in reports and listings (ascending; ties by id)
     order: int = LAST
+    #: facts sections (:data:`lingjun.checks.coverage.SECTIONS`) the rule cannot judge without; when the input does
+    #: not carry one of them the runner reports the rule skipped, naming what is missing
+    needs: tuple[str, ...] = ()
 
 
 #: id -> rule, in ``order``
 RULES: Registry[RuleSpec] = Registry("checker rule", "@rule(id, area, title_en, title_zh)")
 
 
-def rule(id: str, area: str, title_en: str, title_zh: str, needs_gpu: bool = False, order: int = LAST) -> Callable[[RuleFunc], RuleFunc]:
+def rule(
+    id: str, area: str, title_en: str, title_zh: str, needs_gpu: bool = False, order: int = LAST, needs: tuple[str, ...] = ()
+) -> Callable[[RuleFunc], RuleFunc]:
     """Decorator registering a checker rule in :data:`RULES`.
 
     Args:
         order: position in reports and listings (ascending).
+        needs: facts sections the rule cannot judge without (see :mod:`lingjun.checks.coverage`).
     Raises:
         ValueError: when the id is registered twice.
+        KeyError: when ``needs`` names a section that does not exist.
     """
+    from lingjun.checks.coverage import SECTIONS
+
+    for section in needs:
+        if section not in SECTIONS:
+            raise KeyError(f"rule {id}: needs names unknown facts section {section!r} (known: {', '.join(SECTIONS)})")
 
     def decorate(func: RuleFunc) -> RuleFunc:
-        spec = RuleSpec(id=id, area=area, title=Text(title_en, title_zh), func=func, needs_gpu=needs_gpu, order=order)
+        spec = RuleSpec(id=id, area=area, title=Text(title_en, title_zh), func=func, needs_gpu=needs_gpu, order=order, needs=tuple(needs))
         RULES.add(id, spec, func.__module__)
         return func
 

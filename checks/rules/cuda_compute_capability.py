@@ -75,7 +75,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                 problems_zh.append(f"该发布只支持 {', '.join(archs)} 架构 GPU")
         needed = min_cuda_for_cc(cc)
         if needed:
-            for version, label, label_zh in ((cuda, f"the image's CUDA {cuda} ({cuda_from})", f"镜像的 CUDA {cuda}"),
+            for version, label, label_zh in ((cuda, f"the image's CUDA {cuda} ({cuda_from.en})", f"镜像的 CUDA {cuda}"),
                                              (torch_cuda, f"torch's CUDA {torch_cuda}", f"torch 的 CUDA {torch_cuda}")):
                 if version is None:
                     continue

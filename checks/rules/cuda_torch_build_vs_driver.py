@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.checks.context import CheckContext
-from lingjun.checks.report.findings import Finding, Severity
+from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.knowledge.record_view import is_ppu
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make, nvidia_url
+from lingjun.checks.rules._symptoms import cuda_reported, failure_disproved, forward_unconfirmed
 
 RULE = "cuda.torch-build-vs-driver"
 AREA = "cuda"
@@ -43,8 +44,9 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         return
     supported, src = driver_cuda(ctx, max_native_cuda)
     kmod = kernel_driver(ctx.facts)
-    observed = f"torch {torch.version or '?'} (CUDA {built})"
-    drv_text = str(kmod) if kmod else "?"
+    observed = f"torch {torch.version} (CUDA {built})" if torch.version else f"torch (CUDA {built})"
+    drv_text = str(kmod) if kmod else "(version unknown)"
+    drv_zh = str(kmod) if kmod else "（版本未知）"
     if kmod is None and supported is None:
         yield make(ctx, RULE, AREA, Severity.info, "The driver's CUDA version is unknown; torch's CUDA was not compared.",
                    "无法得知驱动支持的 CUDA 版本，未比较 torch 的 CUDA。", observed=observed)
@@ -58,10 +60,11 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         mode = "native" if supported and supported.major_minor >= built.major_minor else "unsupported"
     else:
         mode = decision.mode
-    sup_text = str(supported) if supported else "?"
+    sup_text = str(supported) if supported else "(unknown)"
+    sup_zh = str(supported) if supported else "（未知）"
     if mode == "native":
         yield make(ctx, RULE, AREA, Severity.ok, f"torch was built with CUDA {built}; driver {drv_text} supports CUDA {sup_text}.",
-                   f"torch 基于 CUDA {built} 构建，驱动 {drv_text} 支持 CUDA {sup_text}。", observed=observed,
+                   f"torch 基于 CUDA {built} 构建，驱动 {drv_zh} 支持 CUDA {sup_zh}。", observed=observed,
                    expected=f"CUDA <= {sup_text}")
         return
     if mode == "minor-version":
@@ -69,7 +72,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             ctx, RULE, AREA, Severity.warning,
             f"torch was built with CUDA {built} but driver {drv_text} supports CUDA {sup_text}; it runs through CUDA minor "
             f"version compatibility (driver >= {decision.floor}) with a limited feature set, and PTX JIT of newer code fails.",
-            f"torch 基于 CUDA {built} 构建，而驱动 {drv_text} 只支持到 CUDA {sup_text}；依靠 CUDA 次版本兼容（驱动 >= {decision.floor}）"
+            f"torch 基于 CUDA {built} 构建，而驱动 {drv_zh} 只支持到 CUDA {sup_zh}；依靠 CUDA 次版本兼容（驱动 >= {decision.floor}）"
             f"可以运行，但功能受限，新版本 PTX 的即时编译会失败。",
             # no "install a torch build for CUDA <driver's own>": such builds rarely exist, and this one runs
             remedy=(f"Upgrade the driver to {decision.required} or later for full CUDA {built.major}.{built.minor} support, or keep this "
@@ -84,10 +87,13 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             observed=observed, expected=f"CUDA <= {sup_text}", links=[nvidia_url(ctx, "minor")],
         )
         return
+    if mode == "forward-unconfirmed":
+        yield forward_unconfirmed(ctx, RULE, AREA, Text(f"torch's CUDA {built}", f"torch 的 CUDA {built}"), kmod, decision, observed)
+        return
     if mode == "forward":
         yield make(ctx, RULE, AREA, Severity.ok,
                    f"torch's CUDA {built} runs on driver {drv_text} through forward compatibility (data center GPU, cuda-compat).",
-                   f"torch 的 CUDA {built} 通过前向兼容在驱动 {drv_text} 上运行（数据中心 GPU，cuda-compat）。",
+                   f"torch 的 CUDA {built} 通过前向兼容在驱动 {drv_zh} 上运行（数据中心 GPU，cuda-compat）。",
                    observed=observed, links=[nvidia_url(ctx, "forward")])
         return
     found = f" (torch reports: driver too old, found version {supported.major * 1000 + supported.minor * 10})" if supported else ""
@@ -96,6 +102,12 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     consumer = any(c == GPU_CONSUMER for c in (decision.gpu_classes if decision else []))
     note_en = " Forward compatibility (cuda-compat) is not available on GeForce/consumer GPUs." if consumer else ""
     note_zh = "GeForce 等消费级 GPU 不支持前向兼容（cuda-compat）。" if consumer else ""
+    if cuda_reported(ctx) is True:
+        yield failure_disproved(ctx, RULE, AREA,
+                                Text(f"torch's CUDA {built} cannot initialise on driver {drv_text} (it supports CUDA {sup_text})",
+                                     f"torch 的 CUDA {built} 无法在驱动 {drv_zh} 上初始化（该驱动支持 CUDA {sup_zh}）"),
+                                decision, observed, f"CUDA <= {sup_text}")
+        return
     upgrade_en = f"Upgrade the driver to branch R{need.branch} ({need} or later)" if need else "Upgrade the driver"
     upgrade_zh = f"请把驱动升级到 R{need.branch} 分支（{need} 或更高）" if need else "请升级驱动"
     # the builds this driver runs: a whole CUDA major through minor version compatibility (Table 2 floors),
@@ -104,14 +116,14 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     if runnable is not None and runnable < built.major:
         build_en = build_zh = f"CUDA {runnable}.x"
     elif supported is not None:
-        build_en, build_zh = f"CUDA {sup_text} or older", f"CUDA {sup_text} 或更早版本"
+        build_en, build_zh = f"CUDA {sup_text} or older", f"CUDA {sup_zh} 或更早版本"
     else:
         build_en, build_zh = "an older CUDA", "更早 CUDA 版本"
     yield make(
         ctx, RULE, AREA, Severity.error,
         f"Driver {drv_text} supports CUDA up to {sup_text}, but torch{' ' + torch.version if torch.version else ''} was built with CUDA {built}; "
         f"CUDA will not initialise{found}.{note_en}",
-        f"驱动 {drv_text} 最高只支持 CUDA {sup_text}，而 torch{' ' + torch.version if torch.version else ''} 基于 CUDA {built} 构建，CUDA 无法初始化{found_zh}。{note_zh}",
+        f"驱动 {drv_zh} 最高只支持 CUDA {sup_zh}，而 torch{' ' + torch.version if torch.version else ''} 基于 CUDA {built} 构建，CUDA 无法初始化{found_zh}。{note_zh}",
         remedy=(f"{upgrade_en}, or install a torch build for {build_en}.",
                 f"{upgrade_zh}，或安装对应 {build_zh} 的 torch 构建。"),
         observed=observed, expected=f"CUDA <= {sup_text}", links=[nvidia_url(ctx, "toolkit"), nvidia_url(ctx, "forward")],

@@ -19,12 +19,12 @@ def _compat_conf(ctx: CheckContext) -> str:
     from lingjun.checks.core.compat import is_compat_path
 
     for conf in ctx.facts.loader.ld_so_conf:
-        if isinstance(conf, dict) and any(is_compat_path(d) for d in conf.get("dirs") or []):
-            return str(conf.get("file") or "")
+        if any(is_compat_path(d) for d in conf.dirs):
+            return conf.file or ""
     return ""
 
 
-@rule(RULE, AREA, "libcuda matches the kernel driver", "libcuda 与内核驱动一致", needs_gpu=True, order=60)
+@rule(RULE, AREA, "libcuda matches the kernel driver", "libcuda 与内核驱动一致", needs_gpu=True, order=60, needs=("libcuda",))
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """error when the resolved libcuda differs from the kernel module and is not a needed forward-compat library."""
     from lingjun.checks.core.compat import decide, forward_admitted, parse_driver

@@ -9,6 +9,7 @@ from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.knowledge.record_view import is_ppu
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make, nvidia_url
+from lingjun.checks.rules._symptoms import cuda_reported, failure_disproved, forward_unconfirmed
 
 RULE = "driver.cuda-compatibility"
 AREA = "driver"
@@ -53,7 +54,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     d = decide(cuda, driver, ctx.data.cuda_drivers, gpus=ctx.facts.gpus, record=ctx.record,
                compat_present=compat_present(ctx.facts),
                compat_in_use=ctx.facts.libcuda.is_forward_compat)
-    observed = Text(f"CUDA {cuda} ({cuda_from}) on driver {driver}", f"驱动 {driver} 上的 CUDA {cuda}（{_where_zh(cuda_from)}）")
+    observed = Text(f"CUDA {cuda} ({cuda_from.en}) on driver {driver}", f"驱动 {driver} 上的 CUDA {cuda}（{cuda_from.zh}）")
     expected = f">= {d.required}" if d.required else None
     if d.mode == "native":
         yield make(ctx, RULE, AREA, Severity.ok, f"Driver {driver} supports CUDA {cuda} natively.",
@@ -78,6 +79,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             f"CUDA {cuda} 通过前向兼容在驱动 {driver} 上运行（数据中心 GPU，R{driver.branch} 分支经{_where_zh(d.admitted_by)}允许，镜像含 cuda-compat）。",
             observed=observed, expected=expected, links=[nvidia_url(ctx, "forward")],
         )
+    elif d.mode == "forward-unconfirmed":
+        yield forward_unconfirmed(ctx, RULE, AREA, Text(f"CUDA {cuda}", f"CUDA {cuda}"), driver, d, observed)
     elif d.mode == "unknown":
         yield make(ctx, RULE, AREA, Severity.info,
                    f"No CUDA/driver reference data for CUDA {cuda}; compatibility with driver {driver} not decided.",
@@ -89,6 +92,11 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         floor_zh = f"CUDA {cuda.major}.x 次版本兼容至少需要 {d.floor}。" if d.floor else ""
         need = f"R{d.required.branch} ({d.required} or later)" if d.required else "a newer branch"
         need_zh = f"R{d.required.branch}（{d.required} 或更高）" if d.required else "更新的驱动分支"
+        if cuda_reported(ctx) is True:
+            yield failure_disproved(ctx, RULE, AREA, Text(f"CUDA {cuda} cannot run on driver {driver} (it needs {need})",
+                                                          f"CUDA {cuda} 无法在驱动 {driver} 上运行（需要 {need_zh}）"),
+                                    d, observed, expected)
+            return
         yield make(
             ctx, RULE, AREA, Severity.error,
             f"CUDA {cuda} cannot run on driver {driver}: it needs driver {need}.{floor_en} "

@@ -11,25 +11,10 @@ from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make, nvidia_url
 
 RULE = "driver.device-nodes"
-DEVICE_PROBE = "device-nodes"  # lingjun.checks.probes.devices.NAME (not imported: probes are not loaded to check a snapshot)
 AREA = "driver"
 
 
-def _nodes_were_listed(facts) -> bool:
-    """Whether an empty ``driver.device_nodes`` means "none found" rather than "never looked".
-
-    A collect_env paste never lists /dev/nvidia*; a snapshot whose probe records
-    do not include the device-nodes probe did not look either.  Live facts and
-    snapshots without probe records (hand-written ones) are taken at their word.
-    """
-    if facts.origin == "collect_env":
-        return False
-    if facts.origin == "snapshot" and facts.probes:
-        return any(getattr(p, "name", None) == DEVICE_PROBE for p in facts.probes)
-    return True
-
-
-@rule(RULE, AREA, "GPU device nodes usable", "GPU 设备节点可用", needs_gpu=True, order=80)
+@rule(RULE, AREA, "GPU device nodes usable", "GPU 设备节点可用", needs_gpu=True, order=80, needs=("device-nodes",))
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """error when /dev/nvidia* exist but cannot be opened or NVML (through ctypes or nvidia-smi) reports "Unknown Error";
     ok otherwise."""
@@ -56,7 +41,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             observed=Text(what, what_zh), links=[nvidia_url(ctx, "daemon-reload")],
         )
         return
-    if not nodes and facts.driver_version and _nodes_were_listed(facts):
+    if not nodes and facts.driver_version:  # the input showed the nodes (needs=): none is observed absent
         yield make(
             ctx, RULE, AREA, Severity.warning,
             "The NVIDIA driver is visible but there are no /dev/nvidia* device nodes: no GPU was passed into this container.",

@@ -14,7 +14,7 @@ RULE = "driver.forward-compat-consumer-gpu"
 AREA = "driver"
 
 
-@rule(RULE, AREA, "No forward compatibility on consumer GPUs", "消费级 GPU 不使用前向兼容库", needs_gpu=True, order=50)
+@rule(RULE, AREA, "No forward compatibility on consumer GPUs", "消费级 GPU 不使用前向兼容库", needs_gpu=True, order=50, needs=("libcuda",))
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """error when the resolved libcuda is a compat library, or compat is on the loader path, and a GPU is consumer
     (or cuInit already failed with 804); ok otherwise."""
@@ -66,8 +66,14 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                    "cuda-compat 用在数据中心 GPU 上，前向兼容受支持。")
         return
     if not (resolved_compat or on_path):
-        yield make(ctx, RULE, AREA, Severity.ok, "No cuda-compat library on the loader path.",
-                   "库搜索路径中没有 cuda-compat 前向兼容库。")
+        from lingjun.checks.coverage import available
+
+        if available(facts, "loader"):
+            yield make(ctx, RULE, AREA, Severity.ok, "No cuda-compat library on the loader path.",
+                       "库搜索路径中没有 cuda-compat 前向兼容库。")
+        else:  # only the resolved libcuda was shown: say no more than that
+            yield make(ctx, RULE, AREA, Severity.ok, "The libcuda in use is not a cuda-compat library.",
+                       "正在使用的 libcuda 不是 cuda-compat 前向兼容库。")
         return
     yield make(ctx, RULE, AREA, Severity.info,
                "cuda-compat is on the loader path but the GPU class could not be determined; forward compatibility works only on data center GPUs.",

@@ -66,6 +66,20 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             observed=str(driver), expected=f">= {minimum}", links=links + [nvidia_url(ctx, "forward")],
         )
         return
+    if decision is not None and decision.mode == "forward-unconfirmed":
+        from lingjun.checks.coverage import input_name
+
+        name = input_name(ctx.facts)
+        yield make(
+            ctx, RULE, AREA, Severity.warning,
+            f"Driver {driver} is below the release minimum ({stated}); on this data center GPU the R{driver.branch} branch is "
+            f"admitted for forward compatibility, but {name.en} does not show whether the image's cuda-compat package is in place.",
+            f"驱动 {driver} 低于发布要求（{stated}）；这是数据中心 GPU，R{driver.branch} 分支允许前向兼容，"
+            f"但{name.zh}中看不出镜像的 cuda-compat 包是否就位。",
+            remedy=(f"Upgrade the host driver to {minimum} or later.", f"请将宿主机驱动升级到 {minimum} 或更高版本。"),
+            observed=str(driver), expected=f">= {minimum}", links=links + [nvidia_url(ctx, "forward")],
+        )
+        return
     if decision is not None and decision.mode == "native":
         yield make(
             ctx, RULE, AREA, Severity.warning,

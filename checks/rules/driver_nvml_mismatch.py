@@ -47,7 +47,9 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
               "不要在镜像中打包 NVIDIA 驱动库（libnvidia-ml、libcuda），应由 NVIDIA 容器运行时注入宿主机的版本；"
               "若宿主机刚升级过驱动，请重启或重新加载内核模块。")
     # NVML's own answer (ctypes), or nvidia-smi's "Failed to initialize NVML: Driver/library version mismatch" when only it was recorded
-    mismatch_error = next((e for e in (nvml.init_error, ctx.facts.nvidia_smi.error) if isinstance(e, str) and "mismatch" in e.lower()), None)
+    # or the same words quoted in the input (a paste's error lines: symptoms are evidence)
+    mismatch_error = next((e for e in (nvml.init_error, ctx.facts.nvidia_smi.error, *ctx.facts.symptoms.errors)
+                           if isinstance(e, str) and "mismatch" in e.lower()), None)
     if lib is not None and kmod is not None and lib != kmod:
         yield make(
             ctx, RULE, AREA, Severity.error,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.checks.context import CheckContext
+from lingjun.checks.coverage import driver_observed
 from lingjun.checks.report.findings import Finding, Severity
 from lingjun.checks.knowledge.record_view import is_ppu
 from lingjun.checks.rules import rule
@@ -12,6 +13,14 @@ from lingjun.checks.rules._finding import make
 
 RULE = "driver.present"
 AREA = "driver"
+
+
+def _unknown(facts) -> tuple[str, str]:
+    """The skipped message when the input could not show a driver (a partial snapshot, a paste without nvidia-smi)."""
+    from lingjun.checks.coverage import driver_unknown_reason
+
+    reason = driver_unknown_reason(facts)
+    return (f"{reason.en[:1].upper()}{reason.en[1:]}; GPU checks are skipped.", f"{reason.zh}，GPU 相关检查已跳过。")
 
 
 @rule(RULE, AREA, "NVIDIA driver present", "NVIDIA 驱动是否可见", order=20)
@@ -22,6 +31,9 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         yield make(ctx, RULE, AREA, Severity.skipped,
                    "This is a PPU image; NVIDIA driver checks do not apply.",
                    "这是 PPU 镜像，不适用 NVIDIA 驱动检查。")
+        return
+    if not facts.has_nvidia_driver and not driver_observed(facts):
+        yield make(ctx, RULE, AREA, Severity.skipped, *_unknown(facts))
         return
     if not facts.has_nvidia_driver:
         if ctx.options.require_gpu:
@@ -38,6 +50,17 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                        "此容器中没有 NVIDIA 驱动，GPU 相关检查已跳过。")
         return
     version = facts.driver_version
+    if not version and facts.origin != "live":
+        from lingjun.checks.coverage import input_name
+
+        name = input_name(facts)
+        yield make(ctx, RULE, AREA, Severity.info,
+                   f"{name.en[:1].upper()}{name.en[1:]} shows signs of an NVIDIA driver (GPUs or driver libraries) but not the driver's version; "
+                   f"the checks that compare the driver are limited.",
+                   f"{name.zh}中有 NVIDIA 驱动的迹象（GPU 或驱动库），但没有驱动版本；与驱动版本相关的检查受限。",
+                   remedy=("Add the output of nvidia-smi (or /proc/driver/nvidia/version) from the node.",
+                           "请补充该节点上 nvidia-smi（或 /proc/driver/nvidia/version）的输出。"))
+        return
     if version:
         yield make(ctx, RULE, AREA, Severity.ok,
                    f"NVIDIA driver {version} is visible.", f"可见 NVIDIA 驱动 {version}。", observed=version)

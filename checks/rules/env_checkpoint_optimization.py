@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.checks.context import CheckContext
+from lingjun.checks.coverage import env_known, unavailable_reason
 from lingjun.checks.report.findings import Finding, Severity
 from lingjun.checks.knowledge.record_view import mentions, usage_note
 from lingjun.checks.rules import rule
@@ -21,6 +22,11 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     that documents the switch."""
     value = ctx.facts.env.get(VAR)
     documented = usage_note(ctx.record, RULE) is not None or mentions(ctx.record, VAR)
+    if value is None and not env_known(ctx.facts, VAR):
+        if documented:
+            reason = unavailable_reason(ctx.facts, ["env"])
+            yield make(ctx, RULE, AREA, Severity.skipped, f"{VAR} was not checked: {reason.en}.", f"未检查 {VAR}：{reason.zh}。")
+        return
     if value is None:
         if documented:
             yield make(ctx, RULE, AREA, Severity.info,

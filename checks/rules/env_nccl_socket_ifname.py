@@ -31,7 +31,7 @@ def _describe(ctx: CheckContext, lang: str = "en") -> str:
     return "; ".join(parts) or ("无" if zh else "none found")
 
 
-@rule(RULE, AREA, "Socket interface names resolve", "通信网卡名可以匹配到网卡", order=210)
+@rule(RULE, AREA, "Socket interface names resolve", "通信网卡名可以匹配到网卡", order=210, needs=("env", "network"))
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """error when NCCL_SOCKET_IFNAME (NCCL syntax) or GLOO_SOCKET_IFNAME (exact names) matches no interface;
     warning when the matches carry no IPv4 address; info when unset; ok otherwise."""

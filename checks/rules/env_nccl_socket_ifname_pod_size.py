@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.checks.context import CheckContext
+from lingjun.checks.coverage import env_known, unavailable_reason
 from lingjun.checks.report.findings import Finding, Severity
 from lingjun.checks.knowledge.record_view import usage_note
 from lingjun.checks.rules import rule
@@ -52,6 +53,13 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                    f"发布说明只针对 1、2、4、8 或 16 卡的 Pod 给出网卡建议；当前 Pod 为 {count} 卡（{src_zh}）。", observed=str(count))
         return
     value = ctx.facts.env.get("NCCL_SOCKET_IFNAME")
+    if value is None and not env_known(ctx.facts, "NCCL_SOCKET_IFNAME"):
+        reason = unavailable_reason(ctx.facts, ["env"])
+        yield make(ctx, RULE, AREA, Severity.skipped,
+                   f"NCCL_SOCKET_IFNAME was not checked: {reason.en}. With {count} GPU(s) per pod ({src_en}) the release asks for {expected}.",
+                   f"未检查 NCCL_SOCKET_IFNAME：{reason.zh}。每 Pod {count} 卡（{src_zh}）时发布说明要求设为 {expected}。",
+                   expected=expected)
+        return
     text = (note.get("text") or {})
     have = [i.name for i in ctx.facts.network]
     # interfaces not probed (a collect_env paste): the name cannot be checked, the note is all there is

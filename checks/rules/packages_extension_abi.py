@@ -6,6 +6,7 @@ import re
 from typing import Iterator, Optional
 
 from lingjun.checks.context import CheckContext
+from lingjun.checks.coverage import OBSERVED, input_name, state
 from lingjun.checks.facts import Facts
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules import rule
@@ -218,7 +219,9 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             expected=Text(f"built after torch {torch_version}", f"在 torch {torch_version} 之后编译"),
         )
     te_pkg = next((p for p in packages if p.id == "transformer-engine"), None)
-    te_meta = _te_meta_only(facts, te_pkg.published if te_pkg else None)
+    # "neither part is installed" needs the full package list; a partial one (collect_env) may just not name them
+    full_list = state(facts, "distributions") == OBSERVED
+    te_meta = _te_meta_only(facts, te_pkg.published if te_pkg else None) if full_list else None
     if te_meta is not None:
         checked = True
         failed = True
@@ -235,6 +238,11 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                     "pip install --no-build-isolation 'transformer-engine[pytorch]'。"),
             observed=Text(f"transformer-engine {te_meta or '(version unknown)'}", f"transformer-engine {te_meta or '（版本未知）'}"), links=[component_url(ctx, "transformer-engine", None)],
         )
-    if checked and not failed:
+    if checked and not failed and full_list:
         yield make(ctx, RULE, AREA, Severity.ok, "Compiled torch extensions match the installed torch.",
                    "编译的 torch 扩展与已安装的 torch 匹配。")
+    elif checked and not failed:
+        name = input_name(facts)
+        yield make(ctx, RULE, AREA, Severity.ok,
+                   f"The compiled torch extensions {name.en} lists match the installed torch; it does not list every package.",
+                   f"{name.zh}中列出的编译 torch 扩展与已安装的 torch 匹配；它并未列出全部包。")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.checks.context import CheckContext
+from lingjun.checks.coverage import input_name
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import NOT_INSTALLED, component_url, listing, make
@@ -24,11 +25,14 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         return
     present = 0
     missing = []
+    unlisted = []  # a partial list (collect_env) does not name them: not known either way
     for pkg in record_packages(ctx):
-        if pkg.installed.version is None:
+        if pkg.installed.version is not None:
+            present += 1
+        elif pkg.installed.probed:
             missing.append(pkg)
         else:
-            present += 1
+            unlisted.append(pkg)
     if missing:
         names = [f"{p.catalog.get('name', p.id)} {p.published}" for p in missing]
         full, short_en, short_zh = listing(names)
@@ -50,3 +54,11 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     if present:
         yield make(ctx, RULE, AREA, Severity.ok, f"{present} release package(s) found installed.",
                    f"找到 {present} 个发布中的 Python 包。")
+    if unlisted:
+        names = [f"{p.catalog.get('name', p.id)} {p.published}" for p in unlisted]
+        full, short_en, short_zh = listing(names)
+        name = input_name(ctx.facts)
+        lead_en = f"{len(unlisted)} package(s) of the release were not checked: {name.en} lists only some packages and does not name them: "
+        lead_zh = f"该发布中有 {len(unlisted)} 个 Python 包未检查：{name.zh}只列出部分包，其中没有它们："
+        yield make(ctx, RULE, AREA, Severity.skipped, f"{lead_en}{full}.", f"{lead_zh}{full}。",
+                   brief=(f"{lead_en}{short_en}.", f"{lead_zh}{short_zh}。"))

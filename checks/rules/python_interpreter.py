@@ -32,9 +32,11 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     py = ctx.facts.python
     expected = _major_minor(record.get("python"))
     running = _major_minor(py.version)
-    where = py.executable or py.prefix or "?"
+    where = py.executable or py.prefix  # None: the input does not say which interpreter (a collect_env paste)
     vendor = [p for p in record_packages(ctx) if p.catalog.get("vendor_build") or p.id == "torch"]
-    invisible = bool(py.version) and packages_probed(ctx) and vendor and all(p.installed.version is None for p in vendor)
+    # "none visible" needs a full package list: a partial one (collect_env) shows only what it names
+    invisible = (bool(py.version) and packages_probed(ctx) and vendor and all(p.installed.version is None for p in vendor)
+                 and all(p.installed.probed for p in vendor) and where is not None)
     names = ", ".join(f"{p.catalog.get('name', p.id)} {p.published}" for p in vendor[:4])
     remedy = ("Run with the image's own interpreter (the python3 the image puts on PATH) instead of an added Python or venv; "
               "install extra packages into it with a constraints file.",
@@ -42,11 +44,11 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     if expected and running and expected != running:
         yield make(
             ctx, RULE, AREA, Severity.error,
-            f"Python {py.version} ({where}) is running, but the image ships Python {record.get('python')}: this interpreter "
+            f"Python {py.version}{f' ({where})' if where else ''} is running, but the image ships Python {record.get('python')}: this interpreter "
             f"does not see the image's packages" + (f" ({names})." if names else "."),
-            f"当前运行的是 Python {py.version}（{where}），而镜像自带的是 Python {record.get('python')}：该解释器看不到镜像中的包"
+            f"当前运行的是 Python {py.version}{f'（{where}）' if where else ''}，而镜像自带的是 Python {record.get('python')}：该解释器看不到镜像中的包"
             + (f"（{names}）。" if names else "。"),
-            remedy=remedy, observed=f"{py.version} ({where})", expected=str(record.get("python")),
+            remedy=remedy, observed=f"{py.version} ({where})" if where else py.version, expected=str(record.get("python")),
         )
         return
     if invisible:

@@ -77,7 +77,7 @@ def test_hostile_root_metadata_errors_are_recorded():
     assert facts.nccl.header_version == "2.19.3"
     assert facts.torch is not None and facts.torch.version is None and facts.torch.cuda is None and facts.torch.debug is None
     assert facts.manifest is not None and facts.manifest.release is None
-    assert [l["file"] for l in facts.loader.ld_so_conf] == ["/etc/ld.so.conf.d/garbage.conf"]
+    assert [l.file for l in facts.loader.ld_so_conf] == ["/etc/ld.so.conf.d/garbage.conf"]
     assert [i.name for i in facts.network] == ["eth0"] and facts.network[0].mtu is None
     failed = {p.name: p.error for p in facts.probes if not p.ok}
     assert set(failed) == {"torch", "manifest"}, failed

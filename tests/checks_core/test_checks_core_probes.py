@@ -57,12 +57,12 @@ def test_missing_proc_file_is_absent():
 
 def test_ld_so_conf_order_follows_include_glob_sorted():
     facts = probe_root("proprietary-x86", probes=["loader"])
-    assert [c["file"] for c in facts.loader.ld_so_conf] == [
+    assert [c.file for c in facts.loader.ld_so_conf] == [
         "/etc/ld.so.conf.d/libc.conf",
         "/etc/ld.so.conf.d/x86_64-linux-gnu.conf",
         "/etc/ld.so.conf.d/zz-cuda.conf",
     ]
-    assert facts.loader.ld_so_conf[1]["dirs"] == ["/usr/local/lib/x86_64-linux-gnu", "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu"]
+    assert facts.loader.ld_so_conf[1].dirs == ["/usr/local/lib/x86_64-linux-gnu", "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu"]
 
 
 def test_ld_library_path_split_keeps_order_and_drops_empty_entries():

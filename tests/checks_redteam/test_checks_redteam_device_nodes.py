@@ -22,29 +22,46 @@ def _findings(facts):
     return run_rule(RULES[RULE], ctx)
 
 
-def test_collect_env_paste_says_nothing_about_device_nodes():
+def _snapshot(probes, nodes_key=True):
+    from lingjun.checks.inputs.snapshot import facts_from_snapshot_dict
+
+    data = {"schema": "lingjun-check/snapshot/1", "driver": {"kernel_module_version": "550.54.14"},
+            "probes": [{"name": n} for n in probes]}
+    if nodes_key:
+        data["driver"]["device_nodes"] = []
+    facts, problems = facts_from_snapshot_dict(data)
+    assert problems == []
+    return facts
+
+
+def test_collect_env_paste_is_skipped_with_the_reason():
     # vllm-project/vllm#4294: four T4s in use; collect_env never lists /dev/nvidia*
     facts = parse_collect_env((REDTEAM / "R03-vllm-4294.collect_env.txt").read_text(encoding="utf-8"))
     assert facts.driver_version == "535.129.03" and not facts.driver.device_nodes
-    assert [f.severity.value for f in _findings(facts)] == []
+    (finding,) = _findings(facts)
+    assert finding.severity.value == "skipped"
+    assert finding.message.en == "The collect_env paste does not show the /dev/nvidia* device nodes."
+    assert finding.message.zh == "collect_env 输出中不包含/dev/nvidia* 设备节点。"
 
 
-def test_snapshot_whose_probes_skipped_device_nodes_gets_no_warning():
-    facts = parse_collect_env("Nvidia driver version: 550.54.14\n")
-    facts.origin = "snapshot"
-    facts.probes = [ProbeRecord(name="driver-proc")]
-    assert [f.severity.value for f in _findings(facts)] == []
+def test_snapshot_whose_probes_skipped_device_nodes_is_skipped():
+    (finding,) = _findings(_snapshot(["driver-proc"]))
+    assert finding.severity.value == "skipped"
+    assert finding.message.en == "The snapshot does not show the /dev/nvidia* device nodes."
+
+
+def test_snapshot_without_the_device_nodes_key_is_skipped():
+    (finding,) = _findings(_snapshot([], nodes_key=False))
+    assert finding.severity.value == "skipped"
+    assert "does not show the /dev/nvidia* device nodes" in finding.message.en
 
 
 def test_snapshot_whose_probe_found_no_nodes_still_warns():
-    facts = parse_collect_env("Nvidia driver version: 550.54.14\n")
-    facts.origin = "snapshot"
-    facts.probes = [ProbeRecord(name="device-nodes")]
-    assert [f.severity.value for f in _findings(facts)] == ["warning"]
+    (finding,) = _findings(_snapshot(["device-nodes"]))
+    assert finding.severity.value == "warning"
+    assert "no GPU was passed into this container" in finding.message.en
 
 
-def test_the_rule_names_the_device_probe_by_its_real_name():
-    from lingjun.checks.probes import devices
-    from lingjun.checks.rules import driver_device_nodes
-
-    assert driver_device_nodes.DEVICE_PROBE == devices.NAME
+def test_hand_written_snapshot_with_an_empty_node_list_is_taken_at_its_word():
+    (finding,) = _findings(_snapshot([]))
+    assert finding.severity.value == "warning"

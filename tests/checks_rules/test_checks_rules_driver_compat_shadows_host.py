@@ -1,3 +1,4 @@
+from lingjun.checks.facts import LdSoConfFile
 import checks_rules_kit as kit
 
 RULE = "driver.compat-shadows-host"
@@ -9,7 +10,7 @@ def _facts(kmod, umd, compat=True, conf=None):
     facts.libcuda.file_version, facts.libcuda.is_forward_compat = umd, compat
     facts.cuda.toolkit_version = "12.8.1"
     if conf:
-        facts.loader.ld_so_conf = [{"file": conf, "dirs": ["/usr/local/cuda/compat"]}]
+        facts.loader.ld_so_conf = [LdSoConfFile(file=conf, dirs=["/usr/local/cuda/compat"])]
     return facts
 
 

@@ -1,0 +1,126 @@
+"""Observed outcomes as evidence: what the driver and CUDA rules say when the input reports what happened.
+
+Private helper of the rule modules.  A collect_env paste says ``Is CUDA
+available: True`` or ``False``; that is an observation, and a prediction it
+disproves must not be reported as an error.  Two findings are shared by the
+rules that predict whether CUDA initialises (``driver.cuda-compatibility``,
+``cuda.torch-build-vs-driver``):
+
+* :func:`forward_unconfirmed`: forward compatibility is the only way CUDA can
+  run here and every prerequisite the input shows holds, but the input does
+  not show the cuda-compat package; the reported symptom decides between a
+  warning (CUDA available, or not reported) and an error (not available).
+* :func:`failure_disproved`: the rule's data says CUDA cannot initialise, but
+  the input reports it is available: a warning that names the likely reason.
+
+NVIDIA's forward compatibility rules:
+https://docs.nvidia.com/deploy/cuda-compatibility/forward-compatibility.html
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from lingjun.checks.context import CheckContext
+from lingjun.checks.core.compat import GPU_DATACENTER, CompatDecision
+from lingjun.checks.coverage import input_name
+from lingjun.checks.report.findings import Finding, Severity, Text
+from lingjun.checks.rules._finding import make, nvidia_url
+
+__all__ = ["cuda_reported", "reported_available", "forward_unconfirmed", "failure_disproved"]
+
+
+def cuda_reported(ctx: CheckContext) -> Optional[bool]:
+    """``torch.cuda.is_available()`` as the input reports it (collect_env's "Is CUDA available"); None when not reported."""
+    value = ctx.facts.symptoms.cuda_available
+    return value if isinstance(value, bool) else None
+
+
+def reported_available(ctx: CheckContext, available: bool) -> Text:
+    """"the collect_env paste reports that CUDA is available" (or "is not available"), both languages."""
+    name = input_name(ctx.facts)
+    if available:
+        return Text(f"{name.en} reports that CUDA is available", f"{name.zh}显示 CUDA 可用")
+    return Text(f"{name.en} reports that CUDA is not available", f"{name.zh}显示 CUDA 不可用")
+
+
+def forward_unconfirmed(
+    ctx: CheckContext, rule_id: str, area: str, subject: Text, driver: object, decision: CompatDecision, observed: object
+) -> Finding:
+    """The finding for a ``forward-unconfirmed`` decision (see the module docstring).
+
+    ``subject`` names what needs the newer CUDA ("CUDA 12.4", "torch's CUDA 12.4"); ``driver`` is the kernel
+    driver version (printed as it is).
+    """
+    name = input_name(ctx.facts)
+    need = decision.required
+    branch = getattr(driver, "branch", None)
+    upgrade = (
+        (f"Upgrade the host driver to R{need.branch} ({need} or later) to run natively; until then keep the image's "
+         f"cuda-compat package on the loader path (LD_LIBRARY_PATH or ld.so.conf.d).",
+         f"请把宿主机驱动升级到 R{need.branch}（{need} 或更高）以原生运行；在此之前，请保持镜像中的 cuda-compat 包位于库搜索路径中"
+         f"（LD_LIBRARY_PATH 或 ld.so.conf.d）。")
+        if need else
+        ("Upgrade the host driver to run natively; until then keep the image's cuda-compat package on the loader path.",
+         "请升级宿主机驱动以原生运行；在此之前，请保持镜像中的 cuda-compat 包位于库搜索路径中。")
+    )
+    reported = cuda_reported(ctx)
+    lead_en = (f"{subject.en} runs on driver {driver} only through forward compatibility: the GPUs are data center GPUs "
+               f"and branch R{branch} is admitted, but {name.en} does not show whether the image carries the cuda-compat "
+               f"package and uses it.")
+    lead_zh = (f"{subject.zh} 只能通过前向兼容在驱动 {driver} 上运行：GPU 是数据中心 GPU，R{branch} 分支也在允许之列，"
+               f"但{name.zh}中看不出镜像是否带有并使用 cuda-compat 包。")
+    if reported is False:
+        said = reported_available(ctx, False)
+        return make(
+            ctx, rule_id, area, Severity.error,
+            f"{lead_en} {_sentence(said.en)}: the cuda-compat package is most likely missing or not on the loader path.",
+            f"{lead_zh}{said.zh}：很可能缺少 cuda-compat 包，或它不在库搜索路径中。",
+            remedy=upgrade, observed=observed, expected=f">= {need}" if need else None,
+            links=[nvidia_url(ctx, "forward")],
+        )
+    limits_en = (" Forward compatibility replaces only the CUDA user-mode driver: features that need the newer kernel-mode "
+                 "driver stay unavailable, and it holds only while the branch is supported.")
+    limits_zh = "前向兼容只替换 CUDA 用户态驱动：依赖新内核态驱动的功能仍不可用，且仅在该驱动分支受支持期间有效。"
+    if reported is True:
+        said = reported_available(ctx, True)
+        lead_en += f" {_sentence(said.en)}, which fits forward compatibility being in use."
+        lead_zh += f"{said.zh}，与正在使用前向兼容相符。"
+    return make(
+        ctx, rule_id, area, Severity.warning, lead_en + limits_en, lead_zh + limits_zh,
+        remedy=upgrade, observed=observed, expected=f">= {need}" if need else None,
+        links=[nvidia_url(ctx, "forward")],
+    )
+
+
+def failure_disproved(
+    ctx: CheckContext, rule_id: str, area: str, prediction: Text, decision: Optional[CompatDecision], observed: object,
+    expected: Optional[str] = None,
+) -> Finding:
+    """A warning replacing the error ``prediction`` ("CUDA 12.4 cannot run on driver 470.161.03") that the input's
+    "CUDA is available" disproves, with the likely reason: forward compatibility on data center GPUs, else driver
+    facts that are not the ones the process saw."""
+    said = reported_available(ctx, True)
+    classes = decision.gpu_classes if decision else []
+    if classes and all(c == GPU_DATACENTER for c in classes):
+        why_en = ("on these data center GPUs the likely reason is forward compatibility (a cuda-compat package on the "
+                  "loader path), which lingjun-check's data does not admit for this driver branch; the job depends on it")
+        why_zh = "在这些数据中心 GPU 上，最可能的原因是前向兼容（库搜索路径中有 cuda-compat 包），而 lingjun-check 的数据并未允许该驱动分支这样运行；作业依赖于它"
+    else:
+        why_en = ("the driver version in the input may not be the one the process used (outputs of two machines, or a "
+                  "container runtime that injects another driver)")
+        why_zh = "输入中的驱动版本可能并非进程实际使用的版本（混入了两台机器的输出，或容器运行时注入了另一版本驱动）"
+    return make(
+        ctx, rule_id, area, Severity.warning,
+        f"{_sentence(said.en)}, although by NVIDIA's tables {prediction.en}: {why_en}.",
+        f"{said.zh}，而按 NVIDIA 的对照表{prediction.zh}：{why_zh}。",
+        remedy=("Upgrade the host driver so that the image's CUDA runs natively, and check the driver version on the node itself "
+                "(nvidia-smi).",
+                "请升级宿主机驱动，使镜像的 CUDA 可以原生运行，并在节点上核对驱动版本（nvidia-smi）。"),
+        observed=observed, expected=expected, links=[nvidia_url(ctx, "forward"), nvidia_url(ctx, "toolkit")],
+    )
+
+
+def _sentence(text: str) -> str:
+    """``text`` with its first letter in upper case, to start a sentence."""
+    return text[:1].upper() + text[1:]
