@@ -16,7 +16,7 @@ from lingjun.checks.report.findings import Text
 from lingjun.checks.core.native_version import Triple
 from lingjun.checks.knowledge.record_view import record_components
 
-__all__ = ["expected_version", "source_zh", "resolved_text"]
+__all__ = ["expected_version", "resolved_text"]
 
 
 def _torch_pin(ctx: CheckContext, wheel_prefix: str) -> Optional[str]:
@@ -39,13 +39,9 @@ def _torch_pin(ctx: CheckContext, wheel_prefix: str) -> Optional[str]:
     return None
 
 
-#: the sources :func:`expected_version` names, in Chinese
-_SOURCE_ZH = {"torch build": "torch 构建信息", "torch's Requires-Dist": "torch 的 Requires-Dist", "release record": "发布记录"}
-
-
-def source_zh(source: str) -> str:
-    """A source label of :func:`expected_version` in Chinese (unknown labels unchanged)."""
-    return _SOURCE_ZH.get(source, source)
+_TORCH_BUILD = Text("torch build", "torch 构建信息")
+_REQUIRES_DIST = Text("torch's Requires-Dist", "torch 的 Requires-Dist")
+_RELEASE_RECORD = Text("release record", "发布记录")
 
 
 def resolved_text(version: str, path: str, via: "Optional[str]") -> Text:
@@ -55,24 +51,29 @@ def resolved_text(version: str, path: str, via: "Optional[str]") -> Text:
     return Text(f"{version} ({path})", f"{version}（{path}）")
 
 
-def expected_version(ctx: CheckContext, kind: str, parse: Callable[[object], Optional[Triple]]) -> tuple[Optional[Triple], str]:
-    """``(version, source)`` torch (or the release) expects for ``kind`` (``cudnn`` or ``nccl``)."""
+def expected_version(ctx: CheckContext, kind: str, parse: Callable[[object], Optional[Triple]]) -> tuple[Optional[Triple], Text]:
+    """``(version, source)`` torch (or the release) expects for ``kind`` (``cudnn`` or ``nccl``); ``source`` names where
+    the value came from in both languages: torch's build or Requires-Dist (live), the snapshot field, or the release record."""
     lib = ctx.facts.cudnn if kind == "cudnn" else ctx.facts.nccl
     torch = ctx.facts.torch
-    candidates = []
+    from lingjun.checks.coverage import source_label
+
+    facts = ctx.facts
+    candidates: list[tuple[str, Text]] = []
     if kind == "cudnn" and torch is not None and torch.cudnn_version:
-        candidates.append((torch.cudnn_version, "torch build"))
+        candidates.append((torch.cudnn_version, source_label(facts, "torch.cudnn_version", _TORCH_BUILD)))
     if lib.expected_by_torch:
-        candidates.append((lib.expected_by_torch, "torch's Requires-Dist"))
+        candidates.append((lib.expected_by_torch, source_label(facts, f"{kind}.expected_by_torch", _REQUIRES_DIST)))
     pin = _torch_pin(ctx, f"nvidia-{kind}")
     if pin:
-        candidates.append((pin, "torch's Requires-Dist"))
-    for entry in record_components(ctx.record, ctx.facts.host.machine):
+        # read from the torch distribution's own Requires-Dist lines, whatever the input
+        candidates.append((pin, _REQUIRES_DIST))
+    for entry in record_components(ctx.record, facts.host.machine):
         comp = ctx.data.component(entry.get("id", "")) or {}
         if (comp.get("probe") or {}).get("kind") == kind and entry.get("version"):
-            candidates.append((entry["version"], "release record"))
+            candidates.append((entry["version"], _RELEASE_RECORD))
     for text, source in candidates:
         version = parse(text)
         if version is not None:
             return version, source
-    return None, ""
+    return None, Text("", "")

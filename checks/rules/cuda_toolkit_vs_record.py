@@ -13,7 +13,7 @@ RULE = "cuda.toolkit-vs-record"
 AREA = "cuda"
 
 
-@rule(RULE, AREA, "CUDA toolkit as released", "CUDA 工具包与发布一致", order=120)
+@rule(RULE, AREA, "CUDA toolkit as released", "CUDA 工具包与发布一致", order=120, needs=("cuda-toolkit",))
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """warning when the toolkit's major.minor differs from the record's CUDA; ok when equal."""
     record = ctx.record

@@ -38,8 +38,15 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         return
     cuda, cuda_from = image_cuda(ctx)
     if cuda is None:
-        yield make(ctx, RULE, AREA, Severity.skipped, "The image's CUDA version is unknown (no release record, no toolkit found).",
-                   "无法确定镜像的 CUDA 版本（没有发布记录，也未找到 CUDA 工具包）。")
+        from lingjun.checks.coverage import available, unavailable_reason
+
+        if available(ctx.facts, "cuda-toolkit"):
+            yield make(ctx, RULE, AREA, Severity.skipped, "The image's CUDA version is unknown (no release record, no toolkit found).",
+                       "无法确定镜像的 CUDA 版本（没有发布记录，也未找到 CUDA 工具包）。")
+        else:
+            reason = unavailable_reason(ctx.facts, ["cuda-toolkit"])
+            yield make(ctx, RULE, AREA, Severity.skipped, f"The image's CUDA version is unknown (no release record; {reason.en}).",
+                       f"无法确定镜像的 CUDA 版本（没有发布记录；{reason.zh}）。")
         return
     driver = kernel_driver(ctx.facts)
     if driver is None:

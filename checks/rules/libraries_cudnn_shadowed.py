@@ -9,7 +9,7 @@ from lingjun.checks.report.findings import Finding, Severity
 from lingjun.checks.core.native_version import parse_cudnn, triple_text
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make
-from lingjun.checks.rules._native import expected_version, resolved_text, source_zh
+from lingjun.checks.rules._native import expected_version, resolved_text
 
 RULE = "libraries.cudnn-shadowed"
 AREA = "libraries"
@@ -31,7 +31,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                        f"{resolved.path} 的 cuDNN 版本 {resolved.version!r} 无法解析。", observed=resolved.version)
         return
     observed = resolved_text(triple_text(found), resolved.path, resolved.via)
-    source_cn = source_zh(source)
+    source_cn = source.zh
+    source = source.en
     if found == expected:
         yield make(ctx, RULE, AREA, Severity.ok, f"The loader resolves cuDNN {triple_text(found)}, as expected ({source}).",
                    f"加载器解析到的 cuDNN 为 {triple_text(found)}，与预期一致（{source_cn}）。", observed=observed,

@@ -9,7 +9,7 @@ from lingjun.checks.report.findings import Finding, Severity
 from lingjun.checks.core.native_version import parse_nccl, triple_text
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make
-from lingjun.checks.rules._native import expected_version, resolved_text, source_zh
+from lingjun.checks.rules._native import expected_version, resolved_text
 
 RULE = "libraries.nccl-shadowed"
 AREA = "libraries"
@@ -28,7 +28,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         return
     via = f" via {resolved.via}" if resolved.via else ""
     observed = resolved_text(triple_text(found), resolved.path, resolved.via)
-    source_cn = source_zh(source)
+    source_cn = source.zh
+    source = source.en
     if found >= expected:
         yield make(ctx, RULE, AREA, Severity.ok, f"The loader resolves NCCL {triple_text(found)} (needs {triple_text(expected)}, {source}).",
                    f"加载器解析到 NCCL {triple_text(found)}（需要 {triple_text(expected)}，{source_cn}）。", observed=observed,

@@ -15,7 +15,7 @@ RULE = "packages.missing"
 AREA = "libraries"
 
 
-@rule(RULE, AREA, "Release packages installed", "发布中的 Python 包均已安装", order=130)
+@rule(RULE, AREA, "Release packages installed", "发布中的 Python 包均已安装", order=130, needs=("distributions",))
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """warning per record component (pypi probe) that is not installed; ok when all are present."""
     if ctx.record is None:
