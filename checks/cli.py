@@ -374,7 +374,9 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
 
         _write(render_json(findings, release, facts, data, lang=lang, version=__version__, exit_status=status))
     else:
+        from lingjun.checks.coverage import summary as coverage_summary
         from lingjun.checks.report.render_text import render_text
 
-        _write(render_text(findings, release, lang=lang, color=color, version=__version__, origin=facts.origin, exit_status=status))
+        _write(render_text(findings, release, lang=lang, color=color, version=__version__, origin=facts.origin, exit_status=status,
+                           coverage=coverage_summary(facts)))
     return status

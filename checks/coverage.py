@@ -55,6 +55,7 @@ __all__ = [
     "sections_from_snapshot_keys",
     "sections_not_probed",
     "source_label",
+    "summary",
     "COLLECT_ENV_LINES",
 ]
 
@@ -253,3 +254,22 @@ def source_label(facts: "Facts", field: str, live: Text) -> Text:
             return Text(f"collect_env line '{line}'", f"collect_env 的“{line}”一行")
         return Text("collect_env paste", "collect_env 输出")
     return live
+
+
+def summary(facts: "Facts") -> Optional[Text]:
+    """One line for the report's header naming what the input does not show and what it shows only in part;
+    None when everything was observed (a live run whose probes all ran)."""
+    cov = facts.coverage
+    absent = [SECTIONS[s].label for s in SECTIONS if s in cov.not_available and s != "symptoms"]
+    partial = [SECTIONS[s].label for s in SECTIONS if s in cov.partial]
+    if not absent and not partial:
+        return None
+    en, zh = [], []
+    if absent:
+        en.append("Not shown: " + "; ".join(t.en for t in absent))
+        zh.append("未包含：" + "；".join(t.zh for t in absent))
+    if partial:
+        en.append("Shown in part: " + "; ".join(t.en for t in partial))
+        zh.append("仅部分包含：" + "；".join(t.zh for t in partial))
+    return Text(f"Input coverage ({input_name(facts).en}): " + ". ".join(en) + ". Checks that need them are skipped.",
+                f"输入覆盖情况（{input_name(facts).zh}）：" + "。".join(zh) + "。依赖这些信息的检查已跳过。")

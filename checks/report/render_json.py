@@ -64,6 +64,9 @@ def facts_summary(facts: Facts) -> dict[str, Any]:
         "nccl": facts.nccl.resolved.version if facts.nccl.resolved else facts.nccl.header_version,
         "distributions": len(facts.distributions),
         "interfaces": [i.name for i in facts.network],
+        # what the input could show (lingjun.checks.coverage): sections not listed were observed
+        "coverage": {"not_available": list(facts.coverage.not_available), "partial": list(facts.coverage.partial)},
+        "symptoms": {"cuda_available": facts.symptoms.cuda_available, "errors": list(facts.symptoms.errors)},
         "probes": [
             {"name": p.name, "seconds": p.seconds, "ok": p.ok, "timed_out": p.timed_out, "error": p.error} for p in facts.probes
         ],

@@ -77,15 +77,23 @@ def render_text(
     version: str = "",
     origin: str = "live",
     exit_status: Optional[int] = None,
+    coverage: Optional[Text] = None,
 ) -> str:
-    """The full text report, ending with a newline."""
+    """The full text report, ending with a newline.
+
+    ``coverage`` is the header line naming what the input does not show
+    (:func:`lingjun.checks.coverage.summary`), None for a complete live run.
+    """
     zh = lang == "zh"
 
     def paint(code: str, text: str) -> str:
         return f"{code}{text}{_RESET}" if color else text
 
     origin_text = {"live": "live" if not zh else "本机", "snapshot": "snapshot" if not zh else "快照", "collect_env": "collect_env"}.get(origin, origin)
-    lines = [paint(_BOLD, f"lingjun-check {version}".rstrip()) + f"  ({'数据来源' if zh else 'facts'}: {origin_text})", release_line(release, lang), ""]
+    lines = [paint(_BOLD, f"lingjun-check {version}".rstrip()) + f"  ({'数据来源' if zh else 'facts'}: {origin_text})", release_line(release, lang)]
+    if coverage is not None:
+        lines.append(coverage.get(lang))
+    lines.append("")
     width = max((len(f.rule) for f in findings), default=0)
     for area, items in grouped(findings):
         lines.append(paint(_BOLD, AREA_TITLES.get(area, Text(area, area)).get(lang)))
