@@ -49,6 +49,7 @@ __all__ = [
     "missing",
     "driver_observed",
     "driver_unknown_reason",
+    "not_shown",
     "env_known",
     "unavailable_reason",
     "input_name",
@@ -148,6 +149,15 @@ def driver_unknown_reason(facts: "Facts") -> Text:
     driver is present" (see :func:`driver_observed`)."""
     name = input_name(facts)
     return Text(f"{name.en} does not show whether an NVIDIA driver is present", f"{name.zh}中无法看出是否有 NVIDIA 驱动")
+
+
+def not_shown(facts: "Facts", what: Text) -> Text:
+    """"{what} is not shown by the collect_env paste" (or "could not be read in this container" for a live run),
+    for a value a rule needs that the input lacks; ``what`` is lower-case ("the driver's version")."""
+    if facts.origin == "live":
+        return Text(f"{what.en} could not be read in this container", f"本容器中无法读取{what.zh}")
+    name = input_name(facts)
+    return Text(f"{name.en} does not show {what.en}", f"{name.zh}中看不到{what.zh}")
 
 
 def env_known(facts: "Facts", name: str) -> bool:

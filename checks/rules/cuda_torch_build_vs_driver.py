@@ -28,8 +28,15 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     if torch is not None and not torch.version and not torch.cuda:
         return
     if torch is None:
-        yield make(ctx, RULE, AREA, Severity.skipped, "torch is not installed for this interpreter.",
-                   "当前解释器中没有安装 torch。")
+        from lingjun.checks.coverage import available, unavailable_reason
+
+        if available(ctx.facts, "torch"):
+            yield make(ctx, RULE, AREA, Severity.skipped, "torch is not installed for this interpreter.",
+                       "当前解释器中没有安装 torch。")
+        else:
+            why = unavailable_reason(ctx.facts, ["torch"])
+            yield make(ctx, RULE, AREA, Severity.skipped, f"torch's CUDA was not compared with the driver: {why.en}.",
+                       f"未将 torch 的 CUDA 与驱动比较：{why.zh}。")
         return
     if torch.cuda is None:
         if torch.hip:
@@ -48,8 +55,11 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     drv_text = str(kmod) if kmod else "(version unknown)"
     drv_zh = str(kmod) if kmod else "（版本未知）"
     if kmod is None and supported is None:
-        yield make(ctx, RULE, AREA, Severity.info, "The driver's CUDA version is unknown; torch's CUDA was not compared.",
-                   "无法得知驱动支持的 CUDA 版本，未比较 torch 的 CUDA。", observed=observed)
+        from lingjun.checks.coverage import not_shown
+
+        why = not_shown(ctx.facts, Text("the driver's version or the CUDA version it supports", "驱动版本或其支持的 CUDA 版本"))
+        yield make(ctx, RULE, AREA, Severity.skipped, f"torch's CUDA {built} was not compared with the driver: {why.en}.",
+                   f"未将 torch 的 CUDA {built} 与驱动比较：{why.zh}。", observed=observed)
         return
     decision = decide(built, kmod, ctx.data.cuda_drivers, gpus=ctx.facts.gpus, record=ctx.record,
                       compat_present=compat_present(ctx.facts),

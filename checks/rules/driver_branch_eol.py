@@ -34,6 +34,12 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         return
     driver = kernel_driver(ctx.facts)
     if driver is None:
+        from lingjun.checks.coverage import not_shown
+        from lingjun.checks.report.findings import Text
+
+        why = not_shown(ctx.facts, Text("the driver's version", "驱动版本"))
+        yield make(ctx, RULE, AREA, Severity.skipped, f"The driver branch was not checked: {why.en}.",
+                   f"未检查驱动分支：{why.zh}。")
         return
     row = next((b for b in ctx.data.driver_branches if isinstance(b, dict) and b.get("branch") == driver.branch), None)
     link = nvidia_url(ctx, "branches")

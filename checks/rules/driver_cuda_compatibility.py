@@ -52,8 +52,11 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     if driver is None:
         raw = ctx.facts.driver_version
         if raw is None:  # the driver shows itself by other signs (GPUs, NVML errors) but no version was read
-            yield make(ctx, RULE, AREA, Severity.info, "The kernel driver version is unknown; the image's CUDA was not compared with it.",
-                       "未能读取内核驱动版本，未将镜像的 CUDA 与之比较。")
+            from lingjun.checks.coverage import not_shown
+
+            why = not_shown(ctx.facts, Text("the driver's version", "驱动版本"))
+            yield make(ctx, RULE, AREA, Severity.skipped, f"The image's CUDA {cuda} was not compared with the driver: {why.en}.",
+                       f"未将镜像的 CUDA {cuda} 与驱动比较：{why.zh}。")
         else:
             yield make(ctx, RULE, AREA, Severity.info, f"Kernel driver version unreadable ({raw!r}).",
                        f"无法解析内核驱动版本（{raw!r}）。", observed=raw)

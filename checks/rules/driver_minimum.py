@@ -5,13 +5,15 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.checks.context import CheckContext
-from lingjun.checks.report.findings import Finding, Severity
+from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.knowledge.record_view import is_ppu
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make, nvidia_url
 
 RULE = "driver.minimum"
 AREA = "driver"
+#: what is missing when no driver version was read
+DRIVER_VERSION = Text("the driver's version", "驱动版本")
 
 
 @rule(RULE, AREA, "Driver meets the release minimum", "驱动版本满足发布要求", needs_gpu=True, order=30)
@@ -38,9 +40,12 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     if driver is None:
         raw = ctx.facts.driver_version
         if raw is None:  # the driver shows itself by other signs (GPUs, NVML errors) but no version was read
-            yield make(ctx, RULE, AREA, Severity.info,
-                       f"The kernel driver version is unknown; it was not compared with the minimum {minimum}.",
-                       f"未能读取内核驱动版本，未与最低要求 {minimum} 比较。", expected=f">= {minimum}")
+            from lingjun.checks.coverage import not_shown
+
+            why = not_shown(ctx.facts, DRIVER_VERSION)
+            yield make(ctx, RULE, AREA, Severity.skipped,
+                       f"Not compared with the minimum {minimum}: {why.en}.",
+                       f"未与最低要求 {minimum} 比较：{why.zh}。", expected=f">= {minimum}")
         else:
             yield make(ctx, RULE, AREA, Severity.info,
                        f"Kernel driver version unreadable ({raw!r}); cannot compare with the minimum {minimum}.",

@@ -71,3 +71,10 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     if lib is not None and kmod is not None:
         yield make(ctx, RULE, AREA, Severity.ok, f"libnvidia-ml {lib} matches the kernel driver.",
                    f"libnvidia-ml {lib} 与内核驱动一致。", observed=str(lib), expected=str(kmod))
+        return
+    from lingjun.checks.coverage import available, unavailable_reason
+
+    if not available(ctx.facts, "nvml"):
+        why = unavailable_reason(ctx.facts, ["nvml"])
+        yield make(ctx, RULE, AREA, Severity.skipped, f"The NVML library was not compared with the driver: {why.en}.",
+                   f"未将 NVML 库与驱动比较：{why.zh}。")

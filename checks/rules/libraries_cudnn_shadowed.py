@@ -16,7 +16,7 @@ AREA = "libraries"
 PYTORCH_CHECK = "https://github.com/pytorch/pytorch/pull/81881"
 
 
-@rule(RULE, AREA, "cuDNN is the one torch expects", "加载的 cuDNN 与 torch 期望一致", order=170)
+@rule(RULE, AREA, "cuDNN is the one torch expects", "加载的 cuDNN 与 torch 期望一致", order=170, needs=("cudnn",))
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """error when the resolved cuDNN has another major or an older minor than expected (torch refuses it);
     info when newer within the major; ok when equal."""

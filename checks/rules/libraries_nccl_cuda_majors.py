@@ -17,7 +17,7 @@ TORCH_ISSUE = "https://github.com/pytorch/pytorch/issues/186591"
 _WHEEL = re.compile(r"^nvidia-nccl-cu(\d+)$")
 
 
-@rule(RULE, AREA, "One NCCL wheel per CUDA major", "NCCL wheel 只对应一个 CUDA 主版本", order=190)
+@rule(RULE, AREA, "One NCCL wheel per CUDA major", "NCCL wheel 只对应一个 CUDA 主版本", order=190, needs=("distributions",))
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """error when nvidia-nccl-cu* wheels for more than one CUDA major are installed; ok with one."""
     wheels: dict[str, tuple[int, str]] = {}

@@ -16,7 +16,7 @@ AREA = "libraries"
 TORCH_ISSUE = "https://github.com/pytorch/pytorch/issues/119072"
 
 
-@rule(RULE, AREA, "NCCL is not older than torch needs", "加载的 NCCL 不低于 torch 所需版本", order=180)
+@rule(RULE, AREA, "NCCL is not older than torch needs", "加载的 NCCL 不低于 torch 所需版本", order=180, needs=("nccl",))
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """error when the resolved libnccl is older than torch's pinned (or the release's) NCCL; ok otherwise."""
     resolved = ctx.facts.nccl.resolved

@@ -128,7 +128,7 @@ def _te_meta_only(facts: Facts, image_version: Optional[str]) -> Optional[str]:
     return None if from_source else (te.version or "")
 
 
-@rule(RULE, AREA, "Compiled extensions match torch", "编译扩展与 torch 匹配", order=160)
+@rule(RULE, AREA, "Compiled extensions match torch", "编译扩展与 torch 匹配", order=160, needs=("distributions",))
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """error for extensions left behind by a torch change, extensions swapped for prebuilt wheels on the image's
     torch, unsatisfied ``torch==`` pins, and an empty Transformer Engine meta package; ok otherwise."""

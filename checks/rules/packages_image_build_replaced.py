@@ -47,7 +47,7 @@ def _foreign_cuda_wheels(ctx: CheckContext) -> list[str]:
     return sorted(found)
 
 
-@rule(RULE, AREA, "Image builds not replaced", "镜像定制构建未被替换", order=150)
+@rule(RULE, AREA, "Image builds not replaced", "镜像定制构建未被替换", order=150, needs=("distributions",))
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """error per vendor-build component whose installed version is not the image's build; ok when all are intact."""
     if ctx.record is None:

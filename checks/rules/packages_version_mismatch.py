@@ -15,7 +15,7 @@ RULE = "packages.version-mismatch"
 AREA = "libraries"
 
 
-@rule(RULE, AREA, "Package versions as released", "Python 包版本与发布一致", order=140)
+@rule(RULE, AREA, "Package versions as released", "Python 包版本与发布一致", order=140, needs=("distributions",))
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """warning per installed record component whose version differs (PEP 440 comparison); info when unreadable;
     ok when all installed ones match."""

@@ -20,7 +20,7 @@ def _major_minor(text: Optional[str]) -> Optional[tuple[int, int]]:
     return (int(match.group(1)), int(match.group(2))) if match else None
 
 
-@rule(RULE, AREA, "The image's Python is in use", "正在使用镜像自带的 Python", order=200)
+@rule(RULE, AREA, "The image's Python is in use", "正在使用镜像自带的 Python", order=200, needs=("python",))
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """error when the interpreter's major.minor differs from the record's Python, or when none of the record's
     image-specific packages is visible from it; ok otherwise."""

@@ -37,8 +37,95 @@ def test_rules_declare_needs():
         "driver.device-nodes": ("device-nodes",),
         "cuda.toolkit-vs-record": ("cuda-toolkit",),
         "packages.missing": ("distributions",),
+        "packages.version-mismatch": ("distributions",),
+        "packages.image-build-replaced": ("distributions",),
+        "packages.extension-abi": ("distributions",),
+        "libraries.cudnn-shadowed": ("cudnn",),
+        "libraries.nccl-shadowed": ("nccl",),
+        "libraries.nccl-cuda-majors": ("distributions",),
+        "python.interpreter": ("python",),
         "env.nccl-socket-ifname": ("env", "network"),
     }
+
+
+def _no_driver_version() -> Facts:
+    facts = _rich_facts()
+    facts.driver.kernel_module_version = None
+    facts.nvml.driver_version = None
+    facts.nvidia_smi.driver_version = None
+    facts.nvml.cuda_driver_version = None
+    facts.coverage.not_available = ["driver"]
+    return facts
+
+
+def _without(*sections: str) -> Facts:
+    facts = _rich_facts()
+    facts.coverage.not_available = list(sections)
+    if "torch" in sections:
+        facts.torch = None
+    if "nvml" in sections:
+        facts.nvml.library_version = None
+    return facts
+
+
+def _nothing_of_the_driver() -> Facts:
+    facts = Facts(origin="snapshot")
+    facts.coverage.not_available = list(coverage.DRIVER_SECTIONS)
+    return facts
+
+
+#: rules that judge the missing fact themselves: (rule, input lacking it, words the skipped message must hold)
+CUSTOM = [
+    ("driver.present", lambda: _nothing_of_the_driver(),
+     "The snapshot does not show whether an NVIDIA driver is present"),
+    ("driver.minimum", _no_driver_version, "Not compared with the minimum 575: the snapshot does not show the driver's version"),
+    ("driver.cuda-compatibility", _no_driver_version, "was not compared with the driver: the snapshot does not show the driver's version"),
+    ("driver.branch-eol", _no_driver_version, "The driver branch was not checked: the snapshot does not show the driver's version"),
+    ("driver.nvml-mismatch", lambda: _without("nvml"), "The NVML library was not compared with the driver: the snapshot does not show NVML"),
+    ("cuda.torch-build-vs-driver", lambda: _without("torch"), "torch's CUDA was not compared with the driver: the snapshot does not show torch's build"),
+    ("cuda.torch-build-vs-driver", _no_driver_version, "torch's CUDA 12.8 was not compared with the driver: the snapshot does not show the driver's version"),
+    ("env.checkpoint-optimization", lambda: _without("env"), "CHECKPOINT_OPTIMIZATION was not checked: the snapshot does not show environment variables"),
+    ("env.nccl-socket-ifname-pod-size", lambda: _without("env"), "NCCL_SOCKET_IFNAME was not checked: the snapshot does not show environment variables"),
+]
+
+#: rules that read no input section a snapshot or paste may lack, with why
+EXEMPT = {
+    "release.identified": "reads the release match (option, environment, manifest, fingerprint), which says itself how it was chosen",
+    "cuda.available": "reports only what the input itself says about CUDA; silent when it says nothing",
+    "cuda.compute-capability": "skipped with 'No GPU compute capability was reported' when no GPU is shown",
+    "config.deepspeed-prefetch-bucket-size": "reads the file given with --deepspeed-config",
+    "known-issues.match": "a condition on a fact the input lacks makes the issue 'may apply (cannot tell: ...)'",
+}
+
+
+def test_every_rule_is_covered_by_a_missing_fact_case():
+    covered = {rule_id for rule_id, _ in NEEDS} | {rule_id for rule_id, _, _ in CUSTOM} | set(EXEMPT)
+    assert covered == set(RULES), "a new rule needs needs=(...), a CUSTOM case or an EXEMPT reason here"
+
+
+@pytest.mark.parametrize("rule_id,build,words", CUSTOM, ids=[f"{c[0]}-{i}" for i, c in enumerate(CUSTOM)])
+def test_rule_judging_a_missing_fact_itself_says_skipped_and_why(rule_id, build, words):
+    ctx = kit.context(build(), rec=kit.fixture_record("training-nv-pytorch:25.07"))
+    findings = kit.run(rule_id, ctx)
+    assert [f.severity.value for f in findings] == ["skipped"], [f.message.en for f in findings]
+    assert words in findings[0].message.en
+    assert findings[0].message.zh and findings[0].message.zh != findings[0].message.en
+
+
+def test_known_issue_on_an_unshown_variable_may_apply():
+    issue = kit.issue({"id": "test-env-issue", "kind": "known-issue", "severity": "warning",
+                       "title": {"en": "Needs FOO unset", "zh": "需要不设置 FOO"}, "status": "open",
+                       "description": {"en": "A test issue.", "zh": "测试用问题。"},
+                       "workaround": {"en": "Unset it.", "zh": "取消设置。"},
+                       "affects": {"families": ["training-nv-pytorch"]},
+                       "condition": {"env": [{"name": "NCCL_FOO", "unset": True}]},
+                       "sources": [{"url": "https://example.com/issue", "language": "en"}]})
+    rec = kit.fixture_record("training-nv-pytorch:25.07")
+    facts = parse_collect_env("PyTorch version: 2.7.1\nNvidia driver version: 570.124.06\n")
+    ctx = kit.context(facts, kd=kit.data([rec], [issue]), rec=rec)
+    (finding,) = [f for f in kit.run("known-issues.match", ctx) if "test-env-issue" in f.message.en]
+    assert finding.severity.value == "info"
+    assert "may apply" in finding.message.en and "NCCL_FOO (the input does not show it)" in finding.message.en
 
 
 @pytest.mark.parametrize("rule_id,section", NEEDS)
