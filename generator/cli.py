@@ -61,6 +61,15 @@ Exit status: 0 no errors, 1 errors, 2 usage problems, 130 interrupted.
 MAX_BYTES_LIMIT = 1 << 30
 
 
+def _max_bytes(value: str) -> int:
+    """``validate --max-bytes``: a whole number from 1 to :data:`MAX_BYTES_LIMIT` (the text is never echoed whole)."""
+    text = value.strip()
+    number = int(text) if text.isdigit() and len(text) <= 12 else 0
+    if not 0 < number <= MAX_BYTES_LIMIT:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 1 to {MAX_BYTES_LIMIT} (1 GiB)")
+    return number
+
+
 def _path_or_empty(value: str) -> "Path | str":
     """An output path option: a ``Path``, or ``""`` kept as is so it can be refused (``Path("")`` is ``.``)."""
     return Path(value) if value else ""
@@ -98,7 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
                           help="releases root giving context to the named files (default: nearest folder with families.yaml)")
     validate.add_argument("--format", choices=("text", "github", "json"), default="text",
                           help="output format (default: text)")
-    validate.add_argument("--max-bytes", type=int, default=None, metavar="N",
+    validate.add_argument("--max-bytes", type=_max_bytes, default=None, metavar="N",
                           help=f"largest file accepted, in bytes, 1 to {MAX_BYTES_LIMIT} (default: 1048576)")
     validate.add_argument("--quiet", "-q", action="store_true", help="do not print the release table on success")
     validate.add_argument("--list-rules", action="store_true", help="list the cross-record rules and exit")
@@ -154,8 +163,6 @@ def _cmd_validate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
         parser.error("; ".join(missing))
     if args.root is not None and not _is_dir(args.root):
         parser.error(f"--root {args.root} is not a folder")
-    if args.max_bytes is not None and not 0 < args.max_bytes <= MAX_BYTES_LIMIT:
-        parser.error(f"--max-bytes must be between 1 and {MAX_BYTES_LIMIT} (1 GiB)")
     limits = LoadLimits(max_bytes=args.max_bytes) if args.max_bytes else DEFAULT_LIMITS
     try:
         result = validate(paths, root=args.root, limits=limits)

@@ -117,9 +117,9 @@ def probe(env: ProbeEnv, record: ProbeRecord) -> dict[str, Any]:
     executable = find_executable(env)
     if executable is None:
         return {"nvidia_smi": SmiFacts(available=False, error="not found on PATH")}
-    if not env.may_run_programs:
-        return {"nvidia_smi": SmiFacts(available=None, error=(
-            "not run: found on PATH inside --root; programs there run only with --run-root-programs"))}
+    if not env.may_run_programs:  # said in the report's probe list too (ok: nothing failed)
+        record.error = "not run: found on PATH inside --root; programs there run only with --run-root-programs"
+        return {"nvidia_smi": SmiFacts(available=None, error=record.error)}
     fields = _FIELDS + (_ID_FIELDS if env.include_ids else [])
     argv = [executable, "--query-gpu=" + ",".join(fields), "--format=csv,noheader,nounits"]
     budget = min(env.timeout, MAX_SECONDS)
