@@ -107,11 +107,12 @@ def check_site_dir(site_dir: Path, config_dir: Path, protected: Iterable[tuple[s
         if _inside(_real(folder), real):
             relation = "is" if _real(folder) == real else "holds"
             raise SiteDirRefused(f"--site-dir {shown} {relation} {what} ({_real(folder)}); the build would replace it")
-    for what, folder in protected:
-        other = _real(folder)
+    folders = [(what, _real(folder)) for what, folder in protected]
+    for what, other in folders:
         if _inside(real, other):
             relation = "is" if other == real else "is inside"
             raise SiteDirRefused(f"--site-dir {shown} {relation} {what}; build the site into a folder of its own")
+    for what, other in folders:
         if _inside(other, real):
             raise SiteDirRefused(f"--site-dir {shown} holds {what}; the build would replace it")
     if info is None:
