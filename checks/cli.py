@@ -27,7 +27,9 @@ exit codes:
   0  no error findings (warnings allowed unless --strict)
   1  at least one error finding (and with --require-gpu: no NVIDIA driver)
   2  warnings found and --strict given
-  3  usage error (bad option, unknown --release, unreadable --from/--data file) or internal failure
+  3  usage error (bad option, unknown --release, unreadable --from/--data file, a --collect path that is
+     not a new or regular file) or internal failure
+  130 interrupted (Ctrl-C)
 
 release:
   --release, LINGJUN_RELEASE and the image's /etc/lingjun/release.json name a release as
@@ -39,7 +41,8 @@ release:
 
 files:
   --collect writes a snapshot (schema lingjun-check/snapshot/1, see snapshot.schema.json) and
-  says where on stderr: no secrets, host names, GPU UUIDs, MASTER_ADDR or interface IP addresses
+  says where on stderr; it creates FILE or replaces a regular file, never a folder, link, FIFO,
+  socket or device (/dev/null, /dev/stdout): no secrets, host names, GPU UUIDs, MASTER_ADDR or interface IP addresses
   (only whether an interface has one) unless --include-ids. --format json prints a report
   of schema lingjun-check/report/1 (see report.schema.json).
 """
@@ -51,6 +54,7 @@ FAST_FLAGS = {
     "--strict": "strict",
     "--no-color": "no_color",
     "--include-ids": "include_ids",
+    "--run-root-programs": "run_root_programs",
     "--list-rules": "list_rules",
     "--version": "version",
 }
@@ -74,7 +78,7 @@ FAST_DEFAULTS = {
     "from_file": None, "from_collect_env": None, "root": "/", "release": None, "data": None, "timeout": 3.0,
     "deepspeed_config": None, "model": None, "gpus_per_pod": None, "require_gpu": False, "strict": False,
     "format": "text", "lang": None, "no_color": False, "collect": None, "include_ids": False,
-    "list_rules": False, "version": False,
+    "list_rules": False, "version": False, "run_root_programs": False,
 }
 
 
@@ -108,7 +112,13 @@ def build_parser() -> "argparse.ArgumentParser":
     exclusive = source.add_mutually_exclusive_group()
     exclusive.add_argument("--from", dest="from_file", metavar="FILE", help="check a snapshot written by --collect instead of this system")
     exclusive.add_argument("--from-collect-env", metavar="FILE", help="check the text printed by `python -m torch.utils.collect_env`")
-    source.add_argument("--root", default="/", metavar="DIR", help="filesystem root to probe (default /; ctypes probes run only for /)")
+    source.add_argument("--root", default="/", metavar="DIR",
+                        help="filesystem root to probe (default /). Only for / are libraries loaded (ctypes) and "
+                             "programs run: with another DIR, DIR/usr/bin/nvidia-smi is looked for but not run "
+                             "unless --run-root-programs is given")
+    source.add_argument("--run-root-programs", action="store_true",
+                        help="with --root DIR, run programs found on PATH inside DIR (nvidia-smi) on this host; "
+                             "only for a DIR whose programs you trust")
     source.add_argument("--release", metavar="FAMILY:YY.MM", help="the release to check against, e.g. training-nv-pytorch:25.07, or one of its image tags or references (see below)")
     source.add_argument("--data", metavar="FILE", help="release data bundle to use instead of the embedded one")
     source.add_argument("--timeout", type=float, default=3.0, metavar="SECONDS", help="time limit of each probe (default 3)")
@@ -261,8 +271,9 @@ def _main(argv: Optional[Sequence[str]]) -> int:
             return 0
     try:
         return _run(args)
-    except KeyboardInterrupt:
-        return _fail("interrupted")
+    except KeyboardInterrupt:  # one line, and the shell's status for SIGINT
+        _fail("interrupted")
+        return 130
     except Exception as exc:  # the last line of defence: never a traceback
         if os.environ.get("LINGJUN_CHECK_DEBUG"):
             raise
@@ -309,6 +320,14 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
         if problem:
             return _fail(f"--deepspeed-config {args.deepspeed_config}: {problem}")
 
+    if args.collect is not None:  # checked before probing: a refused path costs no probe time ("" included)
+        from lingjun.checks.core.atomic_write import check_output_file
+
+        try:
+            check_output_file(args.collect)
+        except OSError as exc:
+            return _fail(f"--collect {args.collect}: cannot write: {exc.strerror or exc}")
+
     snapshot_problems: list[str] = []
     if args.from_file:
         from lingjun.checks.inputs.snapshot import SnapshotError, read_snapshot
@@ -334,9 +353,10 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
         from lingjun.checks.probes._collect import collect
         from lingjun.checks.probes._base import ProbeEnv
 
-        facts = collect(ProbeEnv(root=args.root, timeout=args.timeout, include_ids=args.include_ids))
+        facts = collect(ProbeEnv(root=args.root, timeout=args.timeout, include_ids=args.include_ids,
+                                 run_root_programs=args.run_root_programs))
 
-    if args.collect:
+    if args.collect is not None:
         from lingjun.checks.inputs.snapshot import write_snapshot
 
         try:

@@ -10,8 +10,9 @@ Sub-commands::
     lingjun-kb bundle                     build the lingjun-check zipapp
 
 Exit status: 0 success, 1 problems found (validation errors, stale schema,
-refused ``new``), 2 usage errors (bad arguments, missing paths, a
-sub-command whose implementation is not installed).
+refused ``new``), 2 usage errors (bad arguments, missing paths, a path the
+system refuses, a refused output path, a sub-command whose implementation is
+not installed), 130 interrupted (Ctrl-C): one line, never a traceback.
 
 ``validate --format json`` prints one JSON array, one object per problem
 with the fields ``path``, ``line``, ``col`` (1-based; null when the file
@@ -26,6 +27,7 @@ import argparse
 import contextlib
 import importlib
 import os
+import stat
 import sys
 from pathlib import Path
 from typing import Callable, Iterator, Optional, Sequence
@@ -52,15 +54,34 @@ JSON format (--format json): a JSON array on stdout, one object per problem:
 
 GitHub format: ::error/::warning/::notice file=..,line=..,col=..,title=<rule>::message
 
-Exit status: 0 no errors, 1 errors, 2 usage problems.
+Exit status: 0 no errors, 1 errors, 2 usage problems, 130 interrupted.
 """
+
+#: the largest ``validate --max-bytes`` accepted (1 GiB): a file is read whole into memory
+MAX_BYTES_LIMIT = 1 << 30
+
+
+def _max_bytes(value: str) -> int:
+    """``validate --max-bytes``: a whole number from 1 to :data:`MAX_BYTES_LIMIT` (the text is never echoed whole)."""
+    text = value.strip()
+    number = int(text) if text.isdigit() and len(text) <= 12 else 0
+    if not 0 < number <= MAX_BYTES_LIMIT:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 1 to {MAX_BYTES_LIMIT} (1 GiB)")
+    return number
+
+
+def _path_or_empty(value: str) -> "Path | str":
+    """An output path option: a ``Path``, or ``""`` kept as is so it can be refused (``Path("")`` is ``.``)."""
+    return Path(value) if value else ""
 
 
 def _add_site_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--releases", type=Path, default=Path("releases"), metavar="DIR",
                         help="releases folder (default: releases)")
-    parser.add_argument("--site-dir", type=Path, default=Path("site"), metavar="DIR",
-                        help="output folder of the site (default: site)")
+    parser.add_argument("--site-dir", type=_path_or_empty, default=Path("site"), metavar="DIR",
+                        help="output folder of the site (default: site); it must be absent or a site an earlier "
+                             "build made (it holds a .lingjun-kb-site file): never the checkout, a source folder, "
+                             "a link, a file or a device")
     parser.add_argument("--site-url", default=None, metavar="URL",
                         help="public URL of the site (Chinese at URL/zh/): absolute canonical links, sitemaps "
                              "and feed links (default: $LINGJUN_KB_SITE_URL, else site_url in mkdocs.yml, "
@@ -86,8 +107,8 @@ def build_parser() -> argparse.ArgumentParser:
                           help="releases root giving context to the named files (default: nearest folder with families.yaml)")
     validate.add_argument("--format", choices=("text", "github", "json"), default="text",
                           help="output format (default: text)")
-    validate.add_argument("--max-bytes", type=int, default=None, metavar="N",
-                          help="largest file accepted, in bytes (default: 1048576)")
+    validate.add_argument("--max-bytes", type=_max_bytes, default=None, metavar="N",
+                          help=f"largest file accepted, in bytes, 1 to {MAX_BYTES_LIMIT} (default: 1048576)")
     validate.add_argument("--quiet", "-q", action="store_true", help="do not print the release table on success")
     validate.add_argument("--list-rules", action="store_true", help="list the cross-record rules and exit")
 
@@ -116,8 +137,9 @@ def build_parser() -> argparse.ArgumentParser:
     bundle = sub.add_parser("bundle", help="build the lingjun-check zipapp with the knowledge base embedded")
     bundle.add_argument("--releases", type=Path, default=Path("releases"), metavar="DIR",
                         help="releases folder (default: releases)")
-    bundle.add_argument("--output", type=Path, default=Path("dist/lingjun-check.pyz"), metavar="FILE",
-                        help="zipapp to write (default: dist/lingjun-check.pyz)")
+    bundle.add_argument("--output", type=_path_or_empty, default=Path("dist/lingjun-check.pyz"), metavar="FILE",
+                        help="zipapp to write (default: dist/lingjun-check.pyz); only a new file or a regular "
+                             "file is replaced, never a folder, link, FIFO, socket or device")
     bundle.add_argument("--site-url", metavar="URL", default=None,
                         help="base URL of the published site the checker links to (default: $LINGJUN_KB_SITE_URL, "
                              "else mkdocs.yml site_url, else http://127.0.0.1:8000/ as served by `lingjun-kb serve`)")
@@ -136,13 +158,11 @@ def _cmd_validate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
             print(f"{rule.id:32} {rule.severity.value:8} {rule.description}")
         return 0
     paths = args.paths or [Path("releases")]
-    missing = [_missing_reason(p) for p in paths if not p.exists()]
+    missing = [reason for reason in map(_unusable_reason, paths) if reason]
     if missing:
         parser.error("; ".join(missing))
-    if args.root is not None and not args.root.is_dir():
+    if args.root is not None and not _is_dir(args.root):
         parser.error(f"--root {args.root} is not a folder")
-    if args.max_bytes is not None and args.max_bytes <= 0:
-        parser.error("--max-bytes must be positive")
     limits = LoadLimits(max_bytes=args.max_bytes) if args.max_bytes else DEFAULT_LIMITS
     try:
         result = validate(paths, root=args.root, limits=limits)
@@ -163,11 +183,33 @@ def _cmd_validate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
     return status
 
 
-def _missing_reason(path: Path) -> str:
-    """Why a path given on the command line cannot be used."""
-    if path.is_symlink():
-        return f"{path} is a symbolic link to nothing (broken, or a loop of links)"
-    return f"no such file or folder: {path}"
+def _unusable_reason(path: Path) -> Optional[str]:
+    """Why a path given on the command line cannot be used (None when it exists).
+
+    Only ``stat``/``lstat`` are used: a name the system refuses (too long, a
+    loop of links, no permission) is a reason, never an exception.
+    """
+    try:
+        os.stat(path)
+        return None
+    except OSError as exc:
+        error = exc
+    try:
+        if stat.S_ISLNK(os.lstat(path).st_mode):
+            return f"{path} is a symbolic link to nothing (broken, or a loop of links)"
+    except OSError:
+        pass
+    if isinstance(error, FileNotFoundError):
+        return f"no such file or folder: {path}"
+    return f"{path}: {error.strerror or error}"
+
+
+def _is_dir(path: Path) -> bool:
+    """``path.is_dir()`` that is False, not an OSError, for a name the system refuses."""
+    try:
+        return stat.S_ISDIR(os.stat(path).st_mode)
+    except OSError:
+        return False
 
 
 @contextlib.contextmanager
@@ -290,6 +332,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except RegistrationError as exc:  # a rule module without its decorator: the contributor's fix, in one line
         print(f"lingjun-kb {args.command}: {exc}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # Ctrl-C: one line and the shell's status for SIGINT, not a traceback
+        print(f"lingjun-kb {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except OSError as exc:  # a path the system refuses (name too long, loop of links, no permission): one line
+        where = f"{exc.filename}: " if exc.filename is not None else ""
+        print(f"lingjun-kb {args.command}: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":  # pragma: no cover

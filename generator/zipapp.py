@@ -247,10 +247,21 @@ def build_zipapp(output: Path, entries: Iterable[tuple[str, bytes]]) -> int:
 def cli_bundle(args: argparse.Namespace) -> int:
     """``lingjun-kb bundle [--releases DIR] [--output FILE] [--site-url URL]``.
 
-    Returns the exit code: 0 ok, 1 data errors, 2 I/O or a bad site URL.
+    Returns the exit code: 0 ok, 1 data errors, 2 I/O, a bad site URL or an ``--output`` that is
+    not a new or regular file (:func:`~lingjun.checks.core.atomic_write.check_output_file`:
+    a folder, link, FIFO, socket or device is never replaced; checked before any work).
     """
+    from lingjun.checks.core.atomic_write import check_output_file
+
     releases = Path(getattr(args, "releases", None) or "releases")
-    output = Path(getattr(args, "output", None) or "dist/lingjun-check.pyz")
+    given = getattr(args, "output", None)
+    output = Path("dist/lingjun-check.pyz") if given is None else given
+    try:
+        check_output_file(output)
+    except OSError as exc:
+        print(f"lingjun-kb bundle: --output {os.fspath(output)}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    output = Path(output)
     try:
         text, problems = bundle_text(releases, getattr(args, "site_url", None))
     except ValueError as exc:
@@ -266,7 +277,10 @@ def cli_bundle(args: argparse.Namespace) -> int:
     try:
         atomic_write(target, text.encode("utf-8"), make_parents=True)
         size = build_zipapp(output, with_bytecode(zip_entries(text)))
-    except (OSError, RuntimeError) as exc:
+    except OSError as exc:
+        print(f"lingjun-kb bundle: {exc.filename or output}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except RuntimeError as exc:
         print(f"lingjun-kb bundle: {exc}", file=sys.stderr)
         return 2
     print(f"wrote {target} ({len(text.encode('utf-8'))} bytes)")

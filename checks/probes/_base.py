@@ -19,7 +19,10 @@ paths, never host paths.
 Live-only probes: when ``root`` is not ``/`` nothing is loaded with ctypes
 (NVML, libcuda): their facts then come from files only (library paths and the
 versions in their file names).  Executables (``nvidia-smi``) are looked up
-on ``PATH`` inside the root, so a fake root can carry a fake ``nvidia-smi``.
+on ``PATH`` inside the root, but a program found there is run on this host
+only when ``run_root_programs`` is set (``--run-root-programs``): a folder
+under inspection may hold anything, so by default only the live system's own
+programs run.
 
 Only the standard library is used.
 """
@@ -67,6 +70,8 @@ class ProbeEnv:
         timeout: seconds one probe may take (subprocesses and ctypes calls
             are bounded by it).
         include_ids: collect host names and GPU UUIDs (``--include-ids``).
+        run_root_programs: when ``root`` is not ``/``, run programs found inside it
+            (``--run-root-programs``); without it they are looked for, never run.
 
     Shared results (the loader search path, the installed distributions) are
     computed once through :meth:`shared`, whichever probe asks first.
@@ -80,11 +85,13 @@ class ProbeEnv:
         environ: Optional[Mapping[str, str]] = None,
         timeout: float = DEFAULT_TIMEOUT_S,
         include_ids: bool = False,
+        run_root_programs: bool = False,
     ) -> None:
         self.root = os.path.abspath(root or "/")
         self.environ: dict[str, str] = dict(os.environ if environ is None else environ)
         self.timeout = float(timeout)
         self.include_ids = include_ids
+        self.run_root_programs = run_root_programs
         self._shared: dict[str, Any] = {}
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
@@ -95,6 +102,11 @@ class ProbeEnv:
     def live(self) -> bool:
         """True when reading the running system (root ``/``): ctypes probes run only then."""
         return self.root == "/"
+
+    @property
+    def may_run_programs(self) -> bool:
+        """True when a program found through :meth:`host_path` may be run: the live system, or ``run_root_programs``."""
+        return self.live or self.run_root_programs
 
     # -- paths --------------------------------------------------------------------
 

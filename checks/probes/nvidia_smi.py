@@ -8,8 +8,12 @@ the checker waiting.  ``[N/A]`` fields become None.  The CUDA version is not
 in the query output; it is taken from the banner of a plain ``nvidia-smi``
 only when the first call succeeded quickly.
 
-Skipped (``available = None``) when NVML already answered with GPUs, or when no
-``nvidia-smi`` is on ``PATH`` (inside the root when it is not ``/``).
+Skipped (``available = None``) when NVML already answered with GPUs.  Looked
+for on ``PATH`` (inside the root when it is not ``/``): none found is
+``available = False``.  One found inside a root other than ``/`` is not run
+(``available = None``, the reason in ``error``) unless ``--run-root-programs``
+(:attr:`ProbeEnv.may_run_programs`): a folder under inspection must not get
+to run a program on the host.
 """
 
 from __future__ import annotations
@@ -113,6 +117,9 @@ def probe(env: ProbeEnv, record: ProbeRecord) -> dict[str, Any]:
     executable = find_executable(env)
     if executable is None:
         return {"nvidia_smi": SmiFacts(available=False, error="not found on PATH")}
+    if not env.may_run_programs:  # said in the report's probe list too (ok: nothing failed)
+        record.error = "not run: found on PATH inside --root; programs there run only with --run-root-programs"
+        return {"nvidia_smi": SmiFacts(available=None, error=record.error)}
     fields = _FIELDS + (_ID_FIELDS if env.include_ids else [])
     argv = [executable, "--query-gpu=" + ",".join(fields), "--format=csv,noheader,nounits"]
     budget = min(env.timeout, MAX_SECONDS)

@@ -2,16 +2,19 @@
 
 Exit status: 0 built; 1 the records have errors (printed one per line as
 ``path:line:col: field: message``) or MkDocs failed (its messages printed);
-2 a missing input (releases folder, configuration, hand-written page) or a
+2 a missing input (releases folder, configuration, hand-written page), a
 site URL (``--site-url``, ``LINGJUN_KB_SITE_URL``, ``mkdocs.yml``) that is not
-an http(s) URL.
+an http(s) URL, a refused site folder (see
+:mod:`lingjun.generator.site._site_dir`) or a file-system error; 130
+interrupted (Ctrl-C: the previous site is left as it was).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 from lingjun.generator.site.build import ValidationFailed, build_site
 from lingjun.generator.site.mkdocs_build import MkDocsBuildError, find_config_dir
@@ -38,9 +41,12 @@ def resolve_site_url(args: Any) -> Optional[str]:
     return site_url.resolve_site_url(None if given else find_config_dir(), given, default=None)
 
 
-def _run_build(releases: Path, site_dir: Path, site_url: Optional[str] = None) -> int:
+def _run_build(releases: Path, site_dir: Union[str, Path], site_url: Optional[str] = None) -> int:
     try:
         timings = build_site(releases, site_dir, site_url=site_url)
+    except KeyboardInterrupt:
+        print(f"lingjun-kb build: interrupted; {site_dir} was left as it was", file=sys.stderr)
+        return 130
     except ValidationFailed as exc:
         for problem in exc.problems:
             print(format_problem(problem), file=sys.stderr)
@@ -53,6 +59,9 @@ def _run_build(releases: Path, site_dir: Path, site_url: Optional[str] = None) -
         return 1
     except (FileNotFoundError, ValueError) as exc:
         print(f"lingjun-kb build: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # a rename across file systems, a full disk, a name too long: one line
+        print(f"lingjun-kb build: {exc.filename or site_dir}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     print(
         f"built {site_dir} ({timings.pages} pages rendered; validate {timings.validate:.2f}s, "
@@ -68,7 +77,13 @@ def cli_build(args: Any) -> int:
     except (FileNotFoundError, ValueError) as exc:
         print(f"lingjun-kb build: {exc}", file=sys.stderr)
         return 2
-    return _run_build(Path(getattr(args, "releases", "releases")), Path(getattr(args, "site_dir", "site")), site_url)
+    return _run_build(Path(getattr(args, "releases", "releases")), _site_dir_arg(args), site_url)
+
+
+def _site_dir_arg(args: Any) -> Union[str, Path]:
+    """``args.site_dir`` as given: ``""`` stays empty (``Path("")`` would be the working folder)."""
+    value = getattr(args, "site_dir", "site")
+    return value if value == "" else Path(os.fspath(value))
 
 
 def cli_serve(args: Any) -> int:
@@ -81,7 +96,7 @@ def cli_serve(args: Any) -> int:
     from lingjun.generator.site.serve import ServeError, open_server, serve
 
     releases = Path(getattr(args, "releases", "releases"))
-    site_dir = Path(getattr(args, "site_dir", "site"))
+    site_dir = _site_dir_arg(args)
     host, port = getattr(args, "host", "127.0.0.1"), int(getattr(args, "port", 8000))
     try:
         site_url = resolve_site_url(args)

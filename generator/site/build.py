@@ -5,10 +5,15 @@ run the data gate), *render* (site model and Jinja2 Markdown for both
 languages, hand-written pages, JSON API, feeds, jieba dictionary) and
 *mkdocs* (one strict MkDocs build per language).
 
-Safety: the site is built into a temporary folder next to the target and
-swapped in with renames only when both languages built; a failed build
-leaves the previous site untouched.  Generated Markdown goes to a build
-folder (default ``.build/``, git-ignored).
+Safety: the site folder is checked before anything is done
+(:func:`lingjun.generator.site._site_dir.check_site_dir`: absent, or a site a
+previous build made, never the checkout, a source folder, a link, a file or a
+device).  The site is built into a temporary folder next to the target,
+marked as a built site, and swapped in with renames only when both languages
+built; a failed or interrupted build leaves the previous site untouched, and
+work folders of killed builds are removed by the next one.  Generated
+Markdown goes to a build folder (default ``.build/``, git-ignored); builds
+sharing it run one at a time.
 """
 
 from __future__ import annotations
@@ -19,13 +24,15 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Union
 
 from lingjun.schema.kb import KnowledgeBase
 from lingjun.schema.problems import Problem
 
 from lingjun.generator.site.api import atom_feed, feed_entries, write_api
 from lingjun.generator.site._glossary import user_dictionary_text
+from lingjun.generator.site._site_dir import (SiteDirRefused, check_site_dir, exclusive, mark_site,
+                                              protected_folders, remove_stale_work_folders, work_folder_names)
 from lingjun.generator.site.mkdocs_build import build_language, find_config_dir
 from lingjun.generator.site.model import SiteModel, build_site_model
 from lingjun.generator.site.nav import LANGUAGES
@@ -34,6 +41,7 @@ from lingjun.generator.site.site_url import language_site_url, site_url_from_con
 
 __all__ = [
     "ValidationFailed",
+    "SiteDirRefused",
     "BuildTimings",
     "load_validated",
     "render_markdown",
@@ -157,7 +165,7 @@ def render_markdown(kb: KnowledgeBase, build_dir: Path, config_dir: Path,
 
 def build_site(
     releases: Path,
-    site_dir: Path,
+    site_dir: Union[str, Path],
     build_dir: Optional[Path] = None,
     config_dir: Optional[Path] = None,
     kb: Optional[KnowledgeBase] = None,
@@ -167,7 +175,8 @@ def build_site(
 
     Args:
         releases: the releases folder.
-        site_dir: where the finished site goes (replaced atomically-by-rename).
+        site_dir: where the finished site goes (replaced atomically-by-rename); absent, or a
+            folder a previous build made (see :mod:`lingjun.generator.site._site_dir`).
         build_dir: where the Markdown is rendered (default ``<config_dir>/.build``).
         config_dir: folder with ``mkdocs.yml``, ``mkdocs.zh.yml`` and ``docs/`` (the JSON Schemas
             come from the installed ``lingjun.schema`` package).
@@ -178,6 +187,7 @@ def build_site(
             and when neither sets one the site has relative links only and empty sitemaps.
 
     Raises:
+        SiteDirRefused: ``site_dir`` may not be written (nothing is written); a ``ValueError``.
         ValidationFailed: the records have errors (nothing is written).
         MkDocsBuildError: MkDocs failed or warned (the previous site is untouched).
         ValueError: the site URL from the environment or ``mkdocs.yml`` is not an http(s) URL.
@@ -185,6 +195,9 @@ def build_site(
     timings = BuildTimings()
     config_dir = Path(config_dir) if config_dir else find_config_dir()
     build_dir = Path(build_dir) if build_dir else config_dir / ".build"
+    protected = protected_folders(config_dir, Path(releases), build_dir)
+    check_site_dir(site_dir, config_dir, protected)
+    given_site_dir = site_dir
     site_dir = Path(site_dir).absolute()
     if site_url is None:
         site_url = site_url_from_config(config_dir)
@@ -194,36 +207,40 @@ def build_site(
         kb = load_validated(Path(releases))
     timings.validate = time.perf_counter() - start
 
-    start = time.perf_counter()
-    site, timings.pages = render_markdown(kb, build_dir, config_dir, site_url)
-    timings.render = time.perf_counter() - start
+    with exclusive(build_dir):  # builds sharing the Markdown folder take turns
+        start = time.perf_counter()
+        site, timings.pages = render_markdown(kb, build_dir, config_dir, site_url)
+        timings.render = time.perf_counter() - start
 
-    start = time.perf_counter()
-    site_dir.parent.mkdir(parents=True, exist_ok=True)
-    tmp = site_dir.parent / f".{site_dir.name}.tmp-{os.getpid()}"
-    old = site_dir.parent / f".{site_dir.name}.old-{os.getpid()}"
-    for leftover in (tmp, old):
-        if leftover.exists():
-            shutil.rmtree(leftover)
-    epoch = source_date_epoch(kb)
-    jieba_dict = (build_dir / "jieba-user-dict.txt").absolute()
-    try:
-        for lang in LANGUAGES:
-            target = tmp if lang == "en" else tmp / lang
-            build_language(lang, config_dir, (build_dir / lang).absolute(), target,
-                           site.sitemap.mkdocs_nav(lang), jieba_dict, epoch, site_url)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    if site_dir.exists():
+        start = time.perf_counter()
+        site_dir.parent.mkdir(parents=True, exist_ok=True)
+        remove_stale_work_folders(site_dir)
+        tmp, old = work_folder_names(site_dir)
+        epoch = source_date_epoch(kb)
+        jieba_dict = (build_dir / "jieba-user-dict.txt").absolute()
+        try:
+            for lang in LANGUAGES:
+                target = tmp if lang == "en" else tmp / lang
+                build_language(lang, config_dir, (build_dir / lang).absolute(), target,
+                               site.sitemap.mkdocs_nav(lang), jieba_dict, epoch, site_url)
+            mark_site(tmp)
+            with exclusive(site_dir.parent):  # builds with other build folders swap one at a time
+                check_site_dir(given_site_dir, config_dir, protected)  # unchanged since the start?
+                _swap(tmp, old, site_dir)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        timings.mkdocs = time.perf_counter() - start
+    return timings
+
+
+def _swap(tmp: Path, old: Path, site_dir: Path) -> None:
+    """Put the built ``tmp`` at ``site_dir`` by renames; the previous site (moved to ``old``) is deleted after."""
+    if os.path.lexists(site_dir):
         site_dir.rename(old)
     try:
         tmp.rename(site_dir)
     except BaseException:
-        if old.exists() and not site_dir.exists():
+        if old.exists() and not os.path.lexists(site_dir):
             old.rename(site_dir)
-        shutil.rmtree(tmp, ignore_errors=True)
         raise
     shutil.rmtree(old, ignore_errors=True)
-    timings.mkdocs = time.perf_counter() - start
-    return timings

@@ -20,7 +20,8 @@ def scan(root: Path) -> tuple[list[Path], list[Problem]]:
     an error (``file.symlink``): the data is committed as files, and a link
     could make the gate read and echo anything on the machine running it (a
     secret file, ``/dev/zero``).  A symbolic link to a folder is refused
-    whatever its name.  Other special files named ``*.yaml`` (a FIFO, a
+    whatever its name; a folder named ``*.yaml``/``*.yml`` is an error
+    (``file.read``) and is not walked, never skipped unseen.  Other special files named ``*.yaml`` (a FIFO, a
     socket) are ``file.read`` errors and are never opened.  A path given
     directly (not a folder) is returned as is: :func:`read_text` refuses it
     if it is not a plain file.
@@ -39,6 +40,9 @@ def scan(root: Path) -> tuple[list[Path], list[Problem]]:
             if path.is_symlink():
                 problems.append(_problem(path, None, None, "symbolic link to a folder; the gate does not follow "
                                          "links: commit the files themselves", "file.symlink"))
+            elif name.endswith((".yaml", ".yml")):
+                problems.append(_problem(path, None, None, "a folder named like a data file; a release data "
+                                         "file must be a plain file (rename or remove the folder)", "file.read"))
             else:
                 dirs.append(name)
         for name in files:

@@ -7,6 +7,7 @@ import stat
 from pathlib import Path
 from typing import Optional
 
+from lingjun.checks.core.file_kind import file_kind
 from lingjun.schema.loader._documents import DEFAULT_LIMITS, LoadLimits, _problem
 from lingjun.schema.problems import Problem, Severity
 
@@ -21,13 +22,8 @@ _OTHER_BOMS = {
 
 
 def _file_type(mode: int) -> str:
-    """What a non-regular file is, in words (``a FIFO``, ``a folder``)."""
-    for test, words in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
-                        (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-                        (stat.S_ISLNK, "a symbolic link")):
-        if test(mode):
-            return words
-    return "not a plain file"
+    """What a non-regular file is, in words (``a FIFO``, ``a folder``): :func:`lingjun.checks.core.file_kind.file_kind`."""
+    return file_kind(mode)
 
 
 def _nul_encoding(raw: bytes) -> Optional[str]:

@@ -24,9 +24,11 @@ def fakeroot(name: str) -> str:
     return str(path)
 
 
-def probe_root(name: str, environ: Optional[dict] = None, probes: Optional[list] = None, timeout: float = 3.0) -> Facts:
-    """Collect facts from a committed fake root with a controlled environment."""
-    env = ProbeEnv(root=fakeroot(name), environ=environ if environ is not None else {"PATH": "/usr/bin:/bin"}, timeout=timeout)
+def probe_root(name: str, environ: Optional[dict] = None, probes: Optional[list] = None, timeout: float = 3.0,
+               run_root_programs: bool = False) -> Facts:
+    """Collect facts from a committed fake root with a controlled environment (``run_root_programs``: ``--run-root-programs``)."""
+    env = ProbeEnv(root=fakeroot(name), environ=environ if environ is not None else {"PATH": "/usr/bin:/bin"}, timeout=timeout,
+                   run_root_programs=run_root_programs)
     return collect(env, probes)
 
 

@@ -103,7 +103,7 @@ def test_hostile_root_through_cli_exit_code_is_0_or_1():
 
 
 def test_hanging_nvidia_smi_is_cut_off_and_recorded():
-    facts = probe_root("hanging-smi", probes=["nvml", "nvidia_smi", "devices"], timeout=1.0)
+    facts = probe_root("hanging-smi", probes=["nvml", "nvidia_smi", "devices"], timeout=1.0, run_root_programs=True)
     record = next(p for p in facts.probes if p.name == "nvidia-smi")
     assert record.timed_out is True
     assert record.ok is False
@@ -113,14 +113,14 @@ def test_hanging_nvidia_smi_is_cut_off_and_recorded():
 
 
 def test_hanging_nvidia_smi_through_cli_gives_a_warning_finding():
-    result = run_cli("--root", fakeroot("hanging-smi"), "--timeout", "1", "--format", "json", env={"PATH": "/usr/bin:/bin"})
+    result = run_cli("--root", fakeroot("hanging-smi"), "--run-root-programs", "--timeout", "1", "--format", "json", env={"PATH": "/usr/bin:/bin"})
     assert result.returncode in (0, 1), result.stderr
     report = json.loads(result.stdout)
     timeouts = [f for f in report["findings"] if f["rule"] == "checker.probe-timeout"]
     assert len(timeouts) == 1 and "nvidia-smi" in timeouts[0]["message"]
     probes = {p["name"]: p for p in report["facts"]["probes"]}
     assert probes["nvidia-smi"]["timed_out"] is True
-    strict = run_cli("--root", fakeroot("hanging-smi"), "--timeout", "1", "--strict", env={"PATH": "/usr/bin:/bin"})
+    strict = run_cli("--root", fakeroot("hanging-smi"), "--run-root-programs", "--timeout", "1", "--strict", env={"PATH": "/usr/bin:/bin"})
     assert strict.returncode in (1, 2)
 
 

@@ -13,6 +13,7 @@ from types import SimpleNamespace
 import pytest
 
 from lingjun.generator.site import cli_build
+from lingjun.generator.site._site_dir import MARKER, mark_site
 from lingjun.generator.site.build import ValidationFailed, build_site
 from lingjun.generator.site.mkdocs_build import MkDocsBuildError
 
@@ -79,6 +80,7 @@ def test_invalid_records_stop_the_build_and_keep_the_site(tmp_path, capsys):
     site = tmp_path / "site"
     site.mkdir()
     (site / "keep.txt").write_text("old site", encoding="utf-8")
+    mark_site(site)  # a site an earlier build made: the only kind of folder a build may replace
     record = kb / "training-nv-pytorch" / "25.07.yaml"
     record.write_text(record.read_text(encoding="utf-8").replace("status: current", "status: shiny"), encoding="utf-8")
     status = cli_build(SimpleNamespace(releases=str(kb), site_dir=str(site)))
@@ -104,10 +106,11 @@ def test_mkdocs_failure_keeps_the_previous_site(tmp_path):
     site = tmp_path / "site"
     site.mkdir()
     (site / "keep.txt").write_text("old site", encoding="utf-8")
+    mark_site(site)  # a site an earlier build made: the only kind of folder a build may replace
     with pytest.raises(MkDocsBuildError) as info:
         build_site(FIXTURE_KB, site, build_dir=tmp_path / "build", config_dir=config)
     assert any("no-such-page.md" in m for m in info.value.messages)
-    assert [p.name for p in site.iterdir()] == ["keep.txt"]
+    assert sorted(p.name for p in site.iterdir()) == [MARKER, "keep.txt"]
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".site.")]
 
 

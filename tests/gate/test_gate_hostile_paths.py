@@ -1,0 +1,187 @@
+"""lingjun-kb and paths the system refuses, output files that are not files, bounds of options, Ctrl-C: one line, never a traceback."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from hostile_paths import HOSTILE_OUTPUT_KINDS, make_hostile_node, node_state
+from lingjun.generator import cli
+from lingjun.generator.cli import MAX_BYTES_LIMIT, main
+from lingjun.schema.export import schema_file_name, write_schemas
+
+ROOT = Path(__file__).resolve().parents[2]
+GATE_FIXTURES = ROOT / "tests" / "fixtures" / "gate"
+LONG = "a" * 300  # one name past NAME_MAX (255)
+
+
+def _tree(tmp_path: Path) -> Path:
+    root = tmp_path / "releases"
+    shutil.copytree(GATE_FIXTURES / "base", root)
+    return root
+
+
+def _run(capsys, *args: str) -> tuple[int, str, str]:
+    capsys.readouterr()
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _usage(capsys, *args: str) -> str:
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exc:
+        main(list(args))
+    assert exc.value.code == 2
+    return capsys.readouterr().err
+
+
+def _refused_names(tmp_path: Path) -> dict[str, tuple[str, str]]:
+    """Paths ``stat`` refuses with an error other than 'missing': ``{kind: (path, the system's words)}``."""
+    afile = tmp_path / "afile"
+    afile.write_text("x\n", encoding="utf-8")
+    deep = str(tmp_path) + ("/" + "d" * 200) * 25  # > PATH_MAX (4096) in all
+    return {
+        "name too long": (str(tmp_path / f"{LONG}.yaml"), "File name too long"),
+        "path too long": (deep + "/25.01.yaml", "File name too long"),
+        "through a file": (str(afile / "25.01.yaml"), "Not a directory"),
+    }
+
+
+# --------------------------------------------------------------------------
+# paths the system refuses
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["name too long", "path too long", "through a file"])
+def test_validate_a_path_the_system_refuses_is_a_usage_error(kind, tmp_path, capsys):
+    path, words = _refused_names(tmp_path)[kind]
+    err = _usage(capsys, "validate", path)
+    assert "Traceback" not in err
+    assert err.splitlines()[-1] == f"lingjun-kb: error: {path}: {words}"
+
+
+@pytest.mark.parametrize("kind", ["name too long", "path too long", "through a file"])
+def test_validate_root_the_system_refuses_is_a_usage_error(kind, tmp_path, capsys):
+    path, _ = _refused_names(tmp_path)[kind]
+    err = _usage(capsys, "validate", "--root", path, str(_tree(tmp_path) / "families.yaml"))
+    assert err.splitlines()[-1] == f"lingjun-kb: error: --root {path} is not a folder"
+
+
+@pytest.mark.parametrize("command", [
+    ["new", "demo-nv", "25.03", "--releases", "{}"],
+    ["schema", "--out", "{}"],
+    ["schema", "--check", "--out", "{}"],
+    ["build", "--releases", "{}", "--site-dir", "{tmp}/site"],
+    ["bundle", "--releases", "{}", "--output", "{tmp}/x.pyz"],
+    ["bundle", "--output", "{}"],
+])
+@pytest.mark.parametrize("kind", ["name too long", "path too long"])
+def test_every_sub_command_words_a_refused_path_in_one_line(command, kind, tmp_path, capsys):
+    path, words = _refused_names(tmp_path)[kind]
+    args = [a.replace("{}", path).replace("{tmp}", str(tmp_path)) for a in command]
+    code, out, err = _run(capsys, *args)
+    assert code == 2, err
+    assert "Traceback" not in err
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"lingjun-kb {command[0]}: ") and words in lines[0], err
+    assert not (tmp_path / "site").exists() and not (tmp_path / "x.pyz").exists()
+
+
+# --------------------------------------------------------------------------
+# bounded options
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "1.5", "0x10", "", str(MAX_BYTES_LIMIT + 1), "9" * 30, "9" * 5000])
+def test_max_bytes_out_of_bounds_is_a_usage_error(value, capsys):
+    err = _usage(capsys, "validate", f"--max-bytes={value}", str(GATE_FIXTURES / "base"))
+    assert err.splitlines()[-1] == (f"lingjun-kb validate: error: argument --max-bytes: "
+                                    f"must be a whole number from 1 to {MAX_BYTES_LIMIT} (1 GiB)")
+
+
+@pytest.mark.parametrize("value", ["1", str(MAX_BYTES_LIMIT)])
+def test_max_bytes_at_the_bounds_is_used(value, tmp_path, capsys):
+    code, out, _ = _run(capsys, "validate", "-q", "--max-bytes", value, str(_tree(tmp_path)))
+    if value == "1":
+        assert code == 1 and "over the limit of 1 bytes [error file.size]" in out
+    else:
+        assert code == 0, out
+
+
+# --------------------------------------------------------------------------
+# a folder where a data file is expected
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["demo-nv/25.11.yaml", "demo-nv/25.11.yml", "known-issues/new-issue.yaml", "extra.yaml"])
+def test_a_folder_named_like_a_data_file_is_an_error_not_skipped(name, tmp_path, capsys):
+    root = _tree(tmp_path)
+    folder = root / name
+    folder.mkdir()
+    (folder / "inside.yaml").write_text("kind: families\n", encoding="utf-8")
+    code, out, _ = _run(capsys, "validate", "-q", str(root))
+    assert code == 1
+    assert (f"{folder}: a folder named like a data file; a release data file must be a plain file "
+            "(rename or remove the folder) [error file.read]") in out.splitlines()
+    assert "inside.yaml" not in out  # not walked into
+
+
+# --------------------------------------------------------------------------
+# output files: only created, or a regular file replaced
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", sorted(HOSTILE_OUTPUT_KINDS))
+def test_bundle_output_refuses_every_target_that_is_not_a_new_or_regular_file(kind, hostile_node, capsys):
+    path = hostile_node(kind)
+    before = node_state(path)
+    code, out, err = _run(capsys, "bundle", "--output", path)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith(f"lingjun-kb bundle: --output {path}: ")
+    assert HOSTILE_OUTPUT_KINDS[kind] in err
+    assert node_state(path) == before
+
+
+@pytest.mark.parametrize("kind", sorted(set(HOSTILE_OUTPUT_KINDS) - {"empty name"}))
+def test_schema_never_replaces_a_schema_file_that_is_not_a_regular_file(kind, tmp_path, capsys):
+    out_dir = tmp_path / "schemas"
+    write_schemas(out_dir)
+    target = out_dir / schema_file_name("release")
+    target.unlink()
+    made = make_hostile_node(tmp_path, kind)
+    os.rename(made, target)
+    before = node_state(str(target))
+    code, _, err = _run(capsys, "schema", "--out", str(out_dir))
+    assert code == 1 and "Traceback" not in err
+    assert err.count("\n") == 1 and HOSTILE_OUTPUT_KINDS[kind] in err
+    assert node_state(str(target)) == before
+
+
+# --------------------------------------------------------------------------
+# Ctrl-C
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("argv", [["validate"], ["new", "demo-nv", "25.03"], ["schema"], ["build"], ["serve"], ["bundle"]])
+def test_ctrl_c_in_any_sub_command_is_one_line_and_exit_130(argv, monkeypatch, capsys):
+    def interrupted(args, parser):
+        raise KeyboardInterrupt
+
+    monkeypatch.setitem(cli._HANDLERS, argv[0], interrupted)
+    code, out, err = _run(capsys, *argv)
+    assert (code, out, err) == (130, "", f"lingjun-kb {argv[0]}: interrupted\n")
+
+
+def test_ctrl_c_inside_validation_is_not_taken_for_an_internal_error(monkeypatch, tmp_path, capsys):
+    import lingjun.schema.gate.validate as gate
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(gate, "validate", interrupted)
+    code, out, err = _run(capsys, "validate", str(_tree(tmp_path)))
+    assert (code, out, err) == (130, "", "lingjun-kb validate: interrupted\n")
