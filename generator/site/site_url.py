@@ -40,7 +40,8 @@ def normalize_site_url(value: str, source: str) -> str:
     port and path, no user name or password, no query or fragment, and none
     of the characters that could end an HTML attribute or hide text (blanks,
     control and bidirectional characters, quotes, ``<>``, backslash, backtick,
-    ``{}|^``; percent-encode them).  Blanks around the value are dropped.
+    ``{}|^``; percent-encode them).  ASCII blanks and line ends around the
+    value are dropped.
 
     Args:
         value: what the user gave.
@@ -50,7 +51,7 @@ def normalize_site_url(value: str, source: str) -> str:
         ValueError: any of the above; the one-line message names ``source`` and shows the
             value with ``repr`` (controls escaped), cut to 200 characters.
     """
-    text = value.strip()
+    text = value.strip(" \t\r\n")
     shown = _shown(text)
     bad = _UNSAFE.search(text)
     if bad:
@@ -117,7 +118,7 @@ def site_url_from_config(root: Path) -> Optional[str]:
         ValueError: the value found is not an absolute http(s) URL (the message names where it came from),
             or ``mkdocs.yml`` is not valid YAML (the message names the file and line).
     """
-    env = os.environ.get(ENV_VAR, "").strip()
+    env = os.environ.get(ENV_VAR, "").strip(" \t\r\n")
     if env:
         return normalize_site_url(env, ENV_VAR)
     path = Path(root) / "mkdocs.yml"
