@@ -211,7 +211,7 @@ class BranchType(str, Enum):
 class LocalizedText(StrictModel):
     """The same text in English and Simplified Chinese; both must be non-empty.
 
-    Markdown inline syntax is allowed; the site escapes raw HTML.
+    Plain text: the site shows it as written, with balanced `code` spans and http(s) URLs as the only markup.
     """
 
     en: NonEmptyText

@@ -11,8 +11,9 @@ contexts at once:
   character reference.  Python-Markdown passes references through untouched
   and the browser shows the character, so ``[x](javascript:alert(1))`` stays
   text and a ``|`` cannot split a table cell.  Block syntax that depends on
-  the start of a line (``- ``, ``1. ``, ``#``, ``>``, indentation) is
-  neutralised too.
+  the start of a line (``- ``, ``1. ``, ``#``, ``>``, ``---``, ``===``,
+  indentation, raw HTML blocks) is neutralised too: a paragraph of only
+  ``---`` stays the text ``---``, never a ``<hr>`` or a heading.
 
 Prose (:func:`md_prose_inline`, :func:`md_prose_block`) keeps two harmless
 conveniences the data model allows: balanced single-backtick code spans are
@@ -71,8 +72,10 @@ _ENTITIES = {
     '"': "&quot;",
 }
 _TABLE = str.maketrans(_ENTITIES)
-# line starts that would open a list, quote or heading after the text is placed at a line start
-_LINE_START = re.compile(r"^(\s*)([-+]|\d+[.)])(?=\s|$)")
+# line starts that would open a list or, as a run of hyphens (``---``, ``-- -``), a thematic
+# break or a setext heading underline, when the text is placed at a line start (``*``, ``_``,
+# ``=``, ``#`` and ``>`` are escaped everywhere)
+_LINE_START = re.compile(r"^(\s*)(-|\+(?=\s|$)|\d+[.)](?=\s|$))")
 _WS = re.compile(r"[ \t\r\f\v]+")
 _CODE_SPAN = re.compile(r"`([^`\n]+)`")
 _URL = re.compile(r"https?://[^\s<>\"'`|\[\]{}]+")
@@ -232,10 +235,13 @@ def json_for_script(data: Any) -> Markup:
     """JSON for a ``<script type="application/json">`` element.
 
     ``<``, ``>`` and ``&`` are written as ``\\u`` escapes so the data can never
-    close the element; keys are sorted so the output is stable.
+    close the element (``</script>``) or open a comment (``<!--``); so are
+    U+2028 and U+2029, which end a line in older JavaScript.  Keys are sorted
+    so the output is stable.
     """
     text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    text = (text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
     return Markup(text)
 
 

@@ -4,17 +4,24 @@ One spec serves both builds: every page has an id (``home``,
 ``release:training-nv-pytorch:25.07``), one docs path (the same in
 ``.build/en`` and ``.build/zh``) and a title per language.  The MkDocs
 ``nav`` of each language is produced from this spec; translated titles are
-never used as keys.  The fixed pages and the order of the navigation are
+never used as keys.
+
+Titles are text; MkDocs and Material treat a navigation title as HTML (they
+print it unescaped in the navigation, the breadcrumbs, the page header, the
+footer and the search index).  :func:`nav_title` escapes a title for MkDocs;
+:meth:`SiteMap.mkdocs_nav` and a page's front-matter ``title`` (the
+``join_title`` filter of :mod:`.render`) both go through it.  The fixed pages and the order of the navigation are
 declared in :mod:`.pages`; this module holds the types and the page map.
 """
 
 from __future__ import annotations
 
+import html
 import posixpath
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Optional, Union
 
-__all__ = ["LANGUAGES", "PageSpec", "NavSection", "SiteMap", "url_depth"]
+__all__ = ["LANGUAGES", "PageSpec", "NavSection", "SiteMap", "nav_title", "url_depth"]
 
 #: languages in build order; English is the root site, Chinese lives under ``zh/``
 LANGUAGES = ("en", "zh")
@@ -48,6 +55,14 @@ class NavSection:
     id: str
     title: Mapping[str, str]
     children: list[Union["NavSection", str]] = field(default_factory=list)
+
+
+def nav_title(text: str) -> str:
+    """A title as MkDocs expects it: HTML text (``Fam</title>`` -> ``Fam&lt;/title&gt;``), on one line.
+
+    Runs of whitespace (newlines included) become one blank.
+    """
+    return html.escape(" ".join(str(text).split()), quote=True)
 
 
 def url_depth(path: str) -> int:
@@ -95,11 +110,15 @@ class SiteMap:
         return rel + (f"#{anchor}" if anchor else "")
 
     def mkdocs_nav(self, lang: str) -> list:
-        """The MkDocs ``nav`` list for ``lang``."""
+        """The MkDocs ``nav`` list for ``lang``: ``[{title: path or [children]}, ...]``.
+
+        Every title is HTML-escaped (``&``, ``<``, ``>``, quotes), because
+        MkDocs and the theme print navigation titles as HTML.
+        """
         return [self._nav_item(item, lang) for item in self.nav]
 
     def _nav_item(self, item: Union[NavSection, str], lang: str) -> dict:
         if isinstance(item, NavSection):
-            return {item.title[lang]: [self._nav_item(child, lang) for child in item.children]}
+            return {nav_title(item.title[lang]): [self._nav_item(child, lang) for child in item.children]}
         page = self.pages[item]
-        return {page.title[lang]: page.path}
+        return {nav_title(page.title[lang]): page.path}

@@ -25,7 +25,7 @@ from lingjun.schema.models import LocalizedText
 from lingjun.generator.site import escape
 from lingjun.generator.site.checker_rules import checker_rules, rule_anchor, rule_areas
 from lingjun.generator.site.model import MATRIX_COLUMNS, SiteModel, component_page_id, family_page_id, release_page_id
-from lingjun.generator.site.nav import PageSpec, url_depth
+from lingjun.generator.site.nav import PageSpec, nav_title, url_depth
 from lingjun.generator.site.strings import translate
 from lingjun.generator.site.upstream import upstream_link
 
@@ -58,8 +58,10 @@ def _join(values: Any, separator: str = ", ") -> Markup:
 
 
 def _join_title(parts: Any) -> Markup:
-    """Front-matter title: the parts joined by a space, as a JSON (hence YAML) string."""
-    return Markup(json.dumps(" ".join(str(p) for p in parts), ensure_ascii=False))
+    """Front-matter title: the parts joined by a space, HTML-escaped (MkDocs prints a title as HTML),
+    as a JSON (hence YAML) string; every character outside ASCII is a ``\\u`` escape, so no line
+    separator can end the YAML line."""
+    return Markup(json.dumps(nav_title(" ".join(str(p) for p in parts)), ensure_ascii=True))
 
 
 #: a blank after full-width punctuation (Chinese pages): "说明： R575" -> "说明：R575"

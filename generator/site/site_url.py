@@ -12,6 +12,7 @@ and links stay relative.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Optional
 from urllib.parse import urlsplit
@@ -26,27 +27,64 @@ ENV_VAR = "LINGJUN_KB_SITE_URL"
 DEFAULT_SITE_URL = "http://127.0.0.1:8000/"
 
 
+#: characters a site URL may not hold: blanks, controls (C0, DEL, C1), bidirectional and
+#: zero-width controls, quotes, angle brackets, backslash, backtick, braces, pipe, caret
+_UNSAFE = re.compile(r"[\s\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\"'<>\\`{}|^]")
+
+
 def normalize_site_url(value: str, source: str) -> str:
     """``value`` as a site root URL: ``http(s)://host[:port]/path/``, always ending in ``/``.
+
+    The URL is printed into every page (canonical links, sitemaps, feeds), so
+    only a plain absolute http(s) URL is accepted: a host, an optional valid
+    port and path, no user name or password, no query or fragment, and none
+    of the characters that could end an HTML attribute or hide text (blanks,
+    control and bidirectional characters, quotes, ``<>``, backslash, backtick,
+    ``{}|^``; percent-encode them).  ASCII blanks and line ends around the
+    value are dropped.
 
     Args:
         value: what the user gave.
         source: where it came from, for the message (``--site-url``, a file name, ``LINGJUN_KB_SITE_URL``).
 
     Raises:
-        ValueError: not an absolute http(s) URL, or it has a query or fragment; the message names ``source``.
+        ValueError: any of the above; the one-line message names ``source`` and shows the
+            value with ``repr`` (controls escaped), cut to 200 characters.
     """
-    text = value.strip()
+    text = value.strip(" \t\r\n")
+    shown = _shown(text)
+    bad = _UNSAFE.search(text)
+    if bad:
+        raise ValueError(f"{source}: {shown} is not a site URL: it holds {_char_name(bad.group())} "
+                         "(percent-encode it, e.g. %20 for a blank)")
     try:
         parts = urlsplit(text)
+        parts.port  # noqa: B018 - raises ValueError for a port that is not a number in 0-65535
     except ValueError as exc:
-        raise ValueError(f"{source}: {value!r} is not a URL ({exc})") from None
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ValueError(f"{source}: {value!r} is not an absolute http:// or https:// URL "
+        raise ValueError(f"{source}: {shown} is not a URL ({exc})") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"{source}: {shown} is not an absolute http:// or https:// URL "
                          "(for example https://example.com/lingjun/)")
-    if parts.query or parts.fragment:
-        raise ValueError(f"{source}: {value!r} has a query or fragment; give the site root only")
+    if parts.username is not None or parts.password is not None or "@" in parts.netloc:
+        raise ValueError(f"{source}: {shown} holds a user name or password; give the public address only")
+    if parts.query or parts.fragment or "?" in text or "#" in text:
+        raise ValueError(f"{source}: {shown} has a query or fragment; give the site root only")
     return text if text.endswith("/") else text + "/"
+
+
+def _shown(text: str, limit: int = 200) -> str:
+    """``repr(text)`` (controls and quotes escaped), cut after ``limit`` characters."""
+    if len(text) <= limit:
+        return repr(text)
+    return repr(text[:limit]) + f" … ({len(text) - limit} more characters)"
+
+
+def _char_name(char: str) -> str:
+    """``a blank``, ``'<' (U+003C)``: a character for a message, controls as code points only."""
+    if char == " ":
+        return "a blank"
+    code = f"U+{ord(char):04X}"
+    return f"{char!r} ({code})" if char.isprintable() and not char.isspace() else code
 
 
 class _ConfigLoader(yaml.SafeLoader):
@@ -80,7 +118,7 @@ def site_url_from_config(root: Path) -> Optional[str]:
         ValueError: the value found is not an absolute http(s) URL (the message names where it came from),
             or ``mkdocs.yml`` is not valid YAML (the message names the file and line).
     """
-    env = os.environ.get(ENV_VAR, "").strip()
+    env = os.environ.get(ENV_VAR, "").strip(" \t\r\n")
     if env:
         return normalize_site_url(env, ENV_VAR)
     path = Path(root) / "mkdocs.yml"

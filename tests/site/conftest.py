@@ -62,3 +62,71 @@ def built_site(tmp_path_factory, hostile_kb_dir):
     site_dir, build_dir = root / "site", root / "build"
     build_site(hostile_kb_dir, site_dir, build_dir=build_dir, config_dir=REPO)
     return site_dir, build_dir
+
+
+#: hostile record text for the site, one entry per kind (tests/fixtures/hostile-site/payloads.yaml)
+PAYLOAD_FILE = REPO / "tests" / "fixtures" / "hostile-site" / "payloads.yaml"
+
+
+def load_payloads() -> dict:
+    """``{"payloads": [{kind, text, short?}, ...], "url": ...}`` from :data:`PAYLOAD_FILE`."""
+    import yaml
+
+    return yaml.safe_load(PAYLOAD_FILE.read_text(encoding="utf-8"))
+
+
+def injection_texts() -> tuple[str, str, str, str]:
+    """``(prose en, prose zh, short text, url)``: what :func:`make_injection_kb` writes into the records.
+
+    The prose holds every payload as a paragraph; the short text (at most 300
+    characters, the schema's limit) the payloads marked ``short``.
+    """
+    data = load_payloads()
+    prose = "\n\n".join(p["text"] for p in data["payloads"])
+    short = " ".join(p["text"] for p in data["payloads"] if p.get("short"))
+    assert len(short) <= 300, len(short)
+    return prose, "中文 " + prose, short, data["url"]
+
+
+#: short-text fields (str values) that take the short payload, by key
+_SHORT_KEYS = {"title", "name", "project", "stated_as", "last_updated", "value", "kept"}
+
+
+def make_injection_kb(target: Path) -> Path:
+    """Copy the fixture KB with hostile text in every text field it has.
+
+    Every bilingual text (``{en, zh}``) becomes all payloads of
+    :data:`PAYLOAD_FILE`; short texts (source and upstream titles, the
+    catalog's component names, upstream projects, ...) the short payloads;
+    every ``url`` of a source or an upstream reference the hostile URL;
+    quick-start commands every payload line.  The result passes the data gate.
+    """
+    import yaml
+
+    prose_en, prose_zh, short, url = injection_texts()
+
+    def walk(node, key=None, parent_key=None):
+        if isinstance(node, dict):
+            if set(node) == {"en", "zh"}:
+                return {"en": prose_en, "zh": prose_zh}
+            out = {}
+            for k, v in node.items():
+                if k == "url" and parent_key in ("sources", "upstream", "references"):
+                    out[k] = url
+                elif isinstance(v, str) and (k in _SHORT_KEYS or (k == "vendor" and "image_name" in node)) and not (
+                        k == "name" and "layer" not in node and "image_name" not in node):
+                    out[k] = short
+                elif k == "commands" and isinstance(v, list):
+                    out[k] = [line for line in prose_en.split("\n") if line.strip()]
+                else:
+                    out[k] = walk(v, k, key)
+            return out
+        if isinstance(node, list):
+            return [walk(item, key, parent_key if key is None else key) for item in node]
+        return node
+
+    shutil.copytree(FIXTURE_KB, target)
+    for path in sorted(target.rglob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        path.write_text(yaml.safe_dump(walk(data), allow_unicode=True, sort_keys=False), encoding="utf-8")
+    return target

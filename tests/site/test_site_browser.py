@@ -227,3 +227,64 @@ def test_compare_shows_architecture_split(real_server, page, lang, split, remove
     assert any(t.startswith("vLLM") for t in texts)
     shot(page, "compare-split-" + (lang.strip("/") or "en"))
     assert page.lj_errors == []
+
+
+@pytest.fixture(scope="module")
+def injection_server(tmp_path_factory):
+    """The site of the fixture records with every payload of tests/fixtures/hostile-site in every text field."""
+    from lingjun.generator.site.build import build_site
+
+    from conftest import make_injection_kb
+
+    root = tmp_path_factory.mktemp("injection-browser")
+    records = make_injection_kb(root / "kb")
+    build_site(records, root / "site", build_dir=root / "build", config_dir=REPO)
+    with _serving(root / "site") as url:
+        yield url
+
+
+#: what a record could have injected, counted in the live page (after the theme's scripts ran)
+_INJECTED = """() => {
+    const all = Array.from(document.querySelectorAll('*'));
+    const handlers = all.filter(el => Array.from(el.attributes).some(a => a.name.toLowerCase().startsWith('on')));
+    const links = all.filter(el => ['href', 'src', 'action', 'formaction'].some(name => {
+        const v = (el.getAttribute(name) || '').replace(/[\\s\\u0000-\\u001f]/g, '').toLowerCase();
+        return v.startsWith('javascript:') || v.startsWith('vbscript:') || v.startsWith('data:');
+    }));
+    const scripts = Array.from(document.scripts).filter(s => s.type !== 'application/json' && s.text.includes('alert('));
+    return {handlers: handlers.map(el => el.outerHTML.slice(0, 120)), links: links.map(el => el.outerHTML.slice(0, 120)),
+            scripts: scripts.length, images: document.querySelectorAll('img[src="x"], article img').length,
+            breaks: document.querySelectorAll('article hr, article blockquote').length};
+}"""
+_NOTHING = {"handlers": [], "links": [], "scripts": 0, "images": 0, "breaks": 0}
+_FIRST = "Fam</title><script>alert(101)</script>"
+
+
+@pytest.mark.parametrize("path", [
+    "", "families/training-nv-pytorch/", "releases/training-nv-pytorch/25.07/", "components/peft/", "components/",
+    "known-issues/", "matrix/", "drivers/", "changes/", "compare/?old=training-nv-pytorch:25.02&new=training-nv-pytorch:25.07",
+    "zh/families/training-nv-pytorch/", "zh/releases/training-nv-pytorch/25.07/", "zh/known-issues/", "404.html",
+])
+def test_hostile_records_open_no_dialog_and_inject_nothing(injection_server, page, path):
+    page.goto(injection_server + path)
+    page.wait_for_load_state("networkidle")
+    if path.startswith("compare/"):
+        page.wait_for_selector(".lj-compare-result table")
+    page.mouse.move(200, 300)
+    page.mouse.move(700, 500)
+    assert page.lj_dialogs == []
+    assert page.evaluate(_INJECTED) == _NOTHING
+    assert _FIRST in page.locator(".md-nav--primary").first.text_content()  # the hostile family title, as text
+    if "families/" in path:
+        assert page.title().startswith(("中文 " if path.startswith("zh/") else "") + _FIRST)
+        assert page.locator("h1").first.inner_text().startswith(("中文 " if path.startswith("zh/") else "") + _FIRST)
+
+
+@pytest.mark.parametrize("base", ["", "zh/"])
+def test_search_results_of_hostile_records_inject_nothing(injection_server, page, base):
+    """Material inserts search results as HTML: the hostile text in them stays text."""
+    results = _search(page, injection_server + base, "quoted")  # the word of the payload "> quoted"
+    assert results and any("alert(101)" in text for _, text in results), results
+    page.wait_for_timeout(300)
+    assert page.lj_dialogs == []
+    assert page.evaluate(_INJECTED) == _NOTHING

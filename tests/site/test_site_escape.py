@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import markdown
 import pytest
 
@@ -89,3 +91,29 @@ def test_json_for_script_cannot_close_the_element():
 def test_none_and_empty_cells():
     assert str(md_text(None)) == ""
     assert str(md_cell("")) == "—"
+
+
+@pytest.mark.parametrize("text", ["---", "- - -", "-- --", "----------", "***", "* * *", "___", "_ _ _",
+                                  "Heading\n===", "Heading\n---", "Heading\n\n---", "+ item", "- item\n- ---"])
+def test_no_line_start_kind_makes_a_block(text):
+    """Thematic breaks, setext underlines and list markers stay text in every filter."""
+    for out in (md_text(text), md_prose_inline(text), md_prose_block(text), md_cell(text),
+                md_prose_block(text, indent=4)):
+        html = to_html(str(out))
+        for tag in ("<hr", "<h1", "<h2", "<ol", "<blockquote"):
+            assert tag not in html, (text, html)
+    # in a template's list item too
+    for out in (md_text(text), md_prose_inline(text)):
+        assert "<hr" not in to_html("- " + str(out)), text
+
+
+def test_leading_hyphen_is_shown():
+    assert to_html(str(md_text("---"))) == "<p>&#45;--</p>"
+    assert to_html(str(md_prose_block("-5 degrees"))) == "<p>&#45;5 degrees</p>"
+
+
+def test_json_for_script_escapes_line_separators_and_comments():
+    out = str(json_for_script({"a": "x\u2028y\u2029<!--z&"}))
+    assert "\u2028" not in out and "\u2029" not in out and "<" not in out and "&" not in out
+    assert out == '{"a":"x\\u2028y\\u2029\\u003c!--z\\u0026"}'
+    assert json.loads(out) == {"a": "x\u2028y\u2029<!--z&"}
