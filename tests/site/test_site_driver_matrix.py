@@ -9,17 +9,26 @@ def cell(kb, ref, branch):
     return classify_branch(kb.release(ref), branch, kb.cuda_drivers)
 
 
-def test_25_07_on_r570_is_native_but_below_the_release_minimum(fixture_kb):
+def test_25_07_on_r570_is_not_stated_because_its_driver_text_is_cut_off(fixture_kb):
+    # CUDA 12.8 alone would run on 570.26, but the release asks for R575 and the rest of its text is missing
     c = cell(fixture_kb, "training-nv-pytorch:25.07", 570)
-    assert c.compat is Compat.native
-    assert c.minimum == "570.26"  # CUDA 12.8 GA row of Table 3
-    assert c.below_release_minimum is True  # the release asks for R575
+    assert (c.compat, c.minimum, c.reason, c.release_minimum) == (Compat.not_stated, None, "cut-off", "575")
+
+
+def test_below_the_release_minimum_with_the_whole_text_read_is_unsupported(fixture_kb):
+    record = fixture_kb.release("training-nv-pytorch:25.07")
+    whole = record.model_copy(update={"driver": record.driver.model_copy(update={"text_truncated": False})})
+    for branch in (550, 570):
+        c = classify_branch(whole, branch, fixture_kb.cuda_drivers)
+        assert (c.compat, c.reason, c.release_minimum) == (Compat.unsupported, "below-release-minimum", "575")
+    # an exception the text names still wins over the minimum
+    assert classify_branch(whole, 535, fixture_kb.cuda_drivers).compat is Compat.forward
 
 
 def test_25_07_on_r575_and_r580_is_native(fixture_kb):
     for branch in (575, 580):
         c = cell(fixture_kb, "training-nv-pytorch:25.07", branch)
-        assert c.compat is Compat.native and not c.below_release_minimum
+        assert (c.compat, c.reason) == (Compat.native, "toolkit")
 
 
 def test_25_07_on_r535_is_forward_compatibility(fixture_kb):
@@ -39,9 +48,19 @@ def test_must_upgrade_branch_without_resolution(fixture_kb):
     assert c.compat is Compat.unsupported and c.reason == "must-upgrade"
 
 
-def test_branch_in_minor_range_not_listed_by_the_release(fixture_kb):
+def test_branch_in_minor_range_below_a_cut_off_release_minimum_is_not_stated(fixture_kb):
+    # CUDA 12 minor version compatibility would run R550, but the release's own minimum is R575
     c = cell(fixture_kb, "training-nv-pytorch:25.07", 550)
-    assert c.compat is Compat.minor
+    assert c.compat is Compat.not_stated
+
+
+def test_minor_compat_only_where_the_release_states_no_higher_minimum(fixture_kb):
+    record = fixture_kb.release("training-nv-pytorch:25.07")
+    no_driver = record.model_copy(update={"driver": None})
+    c = classify_branch(no_driver, 550, fixture_kb.cuda_drivers)
+    assert (c.compat, c.reason) == (Compat.minor, "minor-range")
+    low = record.model_copy(update={"driver": record.driver.model_copy(update={"minimum": "535", "text_truncated": False})})
+    assert classify_branch(low, 550, fixture_kb.cuda_drivers).compat is Compat.minor
 
 
 def test_below_the_minor_range_is_unsupported(fixture_kb):
