@@ -16,7 +16,9 @@ merge), never reported as one removal plus additions.
 A diff compares only what both sides know (see
 :class:`lingjun.schema.models.ListState`).  A component missing from one
 side is ``added`` or ``removed`` only when that side's component list is
-``complete``; otherwise the row is ``not recorded`` on that side
+``complete`` and the entry itself comes from a component list (an entry
+taken from the features or driver text, like cuDNN named beside a rebase,
+is not something the other side's list would carry); otherwise the row is ``not recorded`` on that side
 (:attr:`ChangeKind.not_recorded_old` / :attr:`ChangeKind.not_recorded_new`),
 or ``introduced`` when the newer release's own page calls the component
 new (``ComponentEntry.introduced``).  Two versions with the same public
@@ -31,7 +33,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Mapping, Optional
 
-from lingjun.schema.models import ComponentEntry, ListState, ReleaseRecord
+from lingjun.schema.models import ComponentEntry, ListState, ReleaseRecord, StatedIn
 
 from lingjun.generator.site._ordering import compare_versions, parse_version
 
@@ -176,13 +178,17 @@ def _pairs(
 
 
 def _kind(a: Optional[ComponentEntry], b: Optional[ComponentEntry], old_complete: bool, new_complete: bool) -> ChangeKind:
+    # a complete component list proves absence only of what component lists carry: an entry
+    # taken from the features or driver text (cuDNN named beside the rebase) says nothing there
     if a is None:
         assert b is not None
-        if old_complete:
+        if old_complete and b.stated_in is StatedIn.component_list:
             return ChangeKind.added
         return ChangeKind.introduced if b.introduced else ChangeKind.not_recorded_old
     if b is None:
-        return ChangeKind.removed if new_complete else ChangeKind.not_recorded_new
+        if new_complete and a.stated_in is StatedIn.component_list:
+            return ChangeKind.removed
+        return ChangeKind.not_recorded_new
     if build_tag_change(a.version, b.version) is not None:
         return ChangeKind.build_tag
     order = compare_versions(a.version, b.version)

@@ -26,6 +26,7 @@ from lingjun.schema.models import (
     KnownIssue,
     Layer,
     ReleaseRecord,
+    StatedIn,
 )
 
 from lingjun.generator.site.branch_lifecycle import BranchLifecycle, branch_lifecycle
@@ -210,6 +211,7 @@ def _compare_data(kb: KnowledgeBase, families: list[Family], by_family: dict[str
     releases = []
     versions: dict[str, dict[str, str]] = {}
     introduced: dict[str, list[str]] = {}
+    outside: dict[str, list[str]] = {}
     names: dict[str, str] = {}
     seen: dict[str, set[str]] = {}
     for family in families:
@@ -220,6 +222,8 @@ def _compare_data(kb: KnowledgeBase, families: list[Family], by_family: dict[str
                 row.setdefault(key, entry.version)
                 if entry.introduced:
                     introduced.setdefault(record.ref, []).append(key)
+                if entry.stated_in is not StatedIn.component_list:
+                    outside.setdefault(record.ref, []).append(key)
                 names.setdefault(key, entry.name if entry.id not in kb.components else kb.components[entry.id].name)
                 # ranks per component id: an all-architecture entry is compared with
                 # each architecture's entry when a release splits its list
@@ -244,7 +248,7 @@ def _compare_data(kb: KnowledgeBase, families: list[Family], by_family: dict[str
             rank_map[text] = rank
             local_tags.setdefault(key, {})[text] = version.local or ""
         ranks[key] = rank_map
-    return {"releases": releases, "versions": versions, "introduced": introduced, "ranks": ranks,
+    return {"releases": releases, "versions": versions, "introduced": introduced, "outside": outside, "ranks": ranks,
             "locals": local_tags, "names": names}
 
 

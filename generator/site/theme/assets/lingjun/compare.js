@@ -48,12 +48,17 @@
     out.className = "lj-compare-result";
     root.appendChild(out);
 
-    function kindOf(id, a, b, ra, rb, introduced) {
+    function outside(ref, key) { return ((data.outside || {})[ref] || []).indexOf(key) >= 0; }
+    /* A complete list proves absence only of what component lists carry: an
+     * entry taken from the features or driver text ("outside") never makes
+     * the other side "added" or "removed". */
+    function kindOf(p, ra, rb, introduced) {
+      var id = p.id, a = p.a, b = p.b;
       if (a === undefined) {
-        if (ra.list === "complete") { return "added"; }
+        if (ra.list === "complete" && !outside(rb.ref, p.key)) { return "added"; }
         return introduced ? "introduced" : "not-recorded-old";
       }
-      if (b === undefined) { return rb.list === "complete" ? "removed" : "not-recorded-new"; }
+      if (b === undefined) { return rb.list === "complete" && !outside(ra.ref, p.key) ? "removed" : "not-recorded-new"; }
       if (a === b) { return "unchanged"; }
       var ranks = data.ranks[id] || {};
       var ka = ranks[a], kb = ranks[b];
@@ -139,7 +144,7 @@
       var shown = 0;
       var oneSided = { "not-recorded-old": [], "not-recorded-new": [] };
       pairs(va, vb).forEach(function (p) {
-        var kind = kindOf(p.id, p.a, p.b, ra, rb, fresh.indexOf(p.key) >= 0);
+        var kind = kindOf(p, ra, rb, fresh.indexOf(p.key) >= 0);
         var name = (data.names[p.key] || data.names[p.id] || p.id) + (p.arch ? label("paren-open") + p.arch + label("paren-close") : "");
         if (kind in oneSided) { oneSided[kind].push(name); return; }
         if (kind === "unchanged" && !p.split && !all.checked) { return; }
