@@ -205,40 +205,52 @@ class FamilyDriverTable:
 
     Attributes:
         branches: branch columns shown, newest first.
-        unsupported_everywhere: branches left out because every release of
-            the table is ``unsupported`` on them (named in one sentence instead).
+        not_runnable: branches left out because no release of the table is
+            stated to run on them (every cell is ``unsupported`` or
+            ``not_stated``); the page names them in one sentence instead.
         rows: ``(release, cells of the shown branches)`` in the family's order.
     """
 
     branches: tuple[int, ...]
-    unsupported_everywhere: tuple[int, ...]
+    not_runnable: tuple[int, ...]
     rows: tuple[tuple[ReleaseRecord, tuple[MatrixCell, ...]], ...]
 
     @property
-    def unsupported_labels(self) -> list[str]:
+    def not_runnable_labels(self) -> list[str]:
         """``["R520", "R515", ...]``."""
-        return [f"R{b}" for b in self.unsupported_everywhere]
+        return [f"R{b}" for b in self.not_runnable]
+
+    @property
+    def not_runnable_has_not_stated(self) -> bool:
+        """True when some left-out cell is ``not_stated`` (the page then says a cut-off text left it open)."""
+        index = {b: i for i, b in enumerate(self._all_branches)}
+        return any(cells[index[b]].compat is Compat.not_stated for b in self.not_runnable for _, cells in self._all_rows)
+
+    _all_branches: tuple[int, ...] = ()
+    _all_rows: tuple[tuple[ReleaseRecord, tuple[MatrixCell, ...]], ...] = ()
 
 
 def family_driver_table(rows: list[tuple[ReleaseRecord, list[tuple[int, MatrixCell]]]]) -> FamilyDriverTable:
-    """Drop the branch columns on which every release is unsupported.
+    """Drop the branch columns on which no release is stated to run.
 
     Args:
         rows: ``(release, [(branch, cell), ...])``, every release with the same
             branches in the same order (newest first).
 
-    A column is kept when any release gets a verdict other than
-    ``unsupported`` on it, so no information is lost: the dropped branches
-    are listed by the page.  With no rows, nothing is shown.
+    A column is kept when any release gets a verdict that runs (``native``,
+    ``minor`` or ``forward``) on it.  The dropped branches are listed by the
+    page, which says whether some of them are only *not stated* (a cut-off
+    driver text) rather than unsupported.  With no rows, nothing is shown.
     """
     if not rows:
         return FamilyDriverTable((), (), ())
     branches = [b for b, _ in rows[0][1]]
-    keep = [i for i, _ in enumerate(branches)
-            if any(cells[i][1].compat is not Compat.unsupported for _, cells in rows)]
+    keep = [i for i, _ in enumerate(branches) if any(permits(cells[i][1]) for _, cells in rows)]
     dropped = tuple(b for i, b in enumerate(branches) if i not in keep)
     return FamilyDriverTable(
         branches=tuple(branches[i] for i in keep),
-        unsupported_everywhere=dropped,
+        not_runnable=dropped,
         rows=tuple((record, tuple(cells[i][1] for i in keep)) for record, cells in rows),
+        _all_branches=tuple(branches),
+        _all_rows=tuple((record, tuple(c for _, c in cells)) for record, cells in rows),
     )

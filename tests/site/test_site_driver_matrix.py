@@ -86,21 +86,23 @@ def test_matrix_rows_include_record_branches(fixture_kb):
     assert {418, 470, 535, 545, 570, 575, 580} <= set(branches)
 
 
-def test_family_table_drops_only_branches_unsupported_everywhere(fixture_kb):
-    from lingjun.generator.site.driver_matrix import family_driver_table
+def test_family_table_drops_only_branches_no_release_is_stated_to_run_on(fixture_kb):
+    from lingjun.generator.site.driver_matrix import family_driver_table, permits
     from lingjun.generator.site.model import build_site_model
 
     site = build_site_model(fixture_kb)
     table = site.driver_tables["training-nv-pytorch"]
-    assert table.branches and table.unsupported_everywhere
-    assert set(table.branches) | set(table.unsupported_everywhere) == set(site.branches)
-    for branch in table.unsupported_everywhere:
+    assert table.branches and table.not_runnable
+    assert set(table.branches) | set(table.not_runnable) == set(site.branches)
+    for branch in table.not_runnable:
         for record, _ in table.rows:
-            assert classify_branch(record, branch, fixture_kb.cuda_drivers).compat is Compat.unsupported
+            assert classify_branch(record, branch, fixture_kb.cuda_drivers).compat in (Compat.unsupported, Compat.not_stated)
     for index, branch in enumerate(table.branches):
-        assert any(cells[index].compat is not Compat.unsupported for _, cells in table.rows), branch
+        assert any(permits(cells[index]) for _, cells in table.rows), branch
     assert 535 in table.branches  # forward compatibility for 25.07
-    assert table.unsupported_labels == [f"R{b}" for b in table.unsupported_everywhere]
+    assert 550 in table.not_runnable  # 25.07 does not state it (cut-off text), no other release runs it
+    assert table.not_runnable_has_not_stated is True
+    assert table.not_runnable_labels == [f"R{b}" for b in table.not_runnable]
     assert site.driver_tables["training-xpu-pytorch"].rows == ()
     assert family_driver_table([]).branches == ()
 
@@ -115,5 +117,6 @@ def test_wide_pages_hide_the_navigation(fixture_kb):
         front = pages[page_id].split("---")[1]
         assert "hide:\n  - navigation" in front, page_id
     drivers = pages["drivers"]
-    dropped = site.driver_tables["training-nv-pytorch"].unsupported_labels
+    dropped = site.driver_tables["training-nv-pytorch"].not_runnable_labels
     assert "故未列出：" + "、".join(dropped) in drivers
+    assert "其中部分分支是未说明而非不支持" in drivers

@@ -261,3 +261,22 @@ def test_no_driver_cell_is_more_permissive_than_the_release_or_based_on_a_cut_of
                 assert cell.compat is expected, (ref, branch, cell)
             checked += 1
     assert checked > 100
+
+
+def test_component_timelines_say_not_recorded_for_a_partial_list(pages):
+    en = pages["en"]["component:deepspeed"]
+    row = next(line for line in en.splitlines() if line.startswith("| [25.06]("))
+    assert "not recorded&#58; the release's component list is partial" in row
+    row = next(line for line in en.splitlines() if line.startswith("| [25.07]("))
+    assert "0.16.9+ali" in row
+    zh = pages["zh"]["component:deepspeed"]
+    assert "未记录：该版本的组件列表不完整" in next(line for line in zh.splitlines() if line.startswith("| [25.06]("))
+
+
+def test_release_pages_tell_a_stated_none_from_a_list_not_recorded(pages):
+    bug_fixes = pages["en"]["release:training-nv-pytorch:25.02"].split("## Bug fixes")[1].split("##")[0]
+    assert "None&#58; the official page says so." in bug_fixes
+    usage = pages["en"]["release:training-nv-pytorch:25.02"].split("## Usage notes")[1].split("##")[0]
+    assert "Not recorded&#58; the copies of the official page we read show none" in usage
+    issues = pages["zh"]["release:training-nv-pytorch:25.03"].split("## 已知问题")[1].split("##")[0]
+    assert "官方页面注明没有已知问题" in issues
