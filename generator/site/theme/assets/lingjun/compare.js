@@ -174,8 +174,9 @@
         if (names.length === 0) { return; }
         var p = document.createElement("p");
         p.className = "lj-not-recorded-list";
-        p.textContent = label("notrecorded").replace("{release}", pair[1].version)
-          .replace("{state}", label("state-" + pair[1].list)) + " " + names.join(label("list-sep")) + label("sentence-end");
+        var lead = label("notrecorded").replace("{release}", pair[1].version).replace("{state}", label("state-" + pair[1].list));
+        /* no blank after a full-width colon (Chinese page) */
+        p.textContent = lead + (/[：]$/.test(lead) ? "" : " ") + names.join(label("list-sep")) + label("sentence-end");
         out.appendChild(p);
       });
     }
