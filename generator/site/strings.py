@@ -102,7 +102,7 @@ _S = {
     "change.split": ("now listed per architecture", "改为按架构分别列出"),
     "change.merged": ("now one entry for all architectures", "改为各架构统一列出"),
     "change.split_count": ("listed per architecture", "按架构分别列出"),
-    "change.build-tag": ("same release, build tag differs", "同一版本，仅构建标签不同"),
+    "change.build-tag": ("same release, build tag differs", "同版本仅构建标签不同"),
     "change.build-tag.added": ("same release, build tag added", "同一版本，新增构建标签"),
     "change.build-tag.removed": ("same release, build tag dropped", "同一版本，去掉构建标签"),
     "change.build-tag.changed": ("same release, build tag changed", "同一版本，构建标签不同"),
