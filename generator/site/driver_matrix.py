@@ -209,25 +209,19 @@ class FamilyDriverTable:
             stated to run on them (every cell is ``unsupported`` or
             ``not_stated``); the page names them in one sentence instead.
         rows: ``(release, cells of the shown branches)`` in the family's order.
+        not_runnable_has_not_stated: True when some left-out cell is
+            ``not_stated`` (the page then says a cut-off text left it open).
     """
 
     branches: tuple[int, ...]
     not_runnable: tuple[int, ...]
     rows: tuple[tuple[ReleaseRecord, tuple[MatrixCell, ...]], ...]
+    not_runnable_has_not_stated: bool = False
 
     @property
     def not_runnable_labels(self) -> list[str]:
         """``["R520", "R515", ...]``."""
         return [f"R{b}" for b in self.not_runnable]
-
-    @property
-    def not_runnable_has_not_stated(self) -> bool:
-        """True when some left-out cell is ``not_stated`` (the page then says a cut-off text left it open)."""
-        index = {b: i for i, b in enumerate(self._all_branches)}
-        return any(cells[index[b]].compat is Compat.not_stated for b in self.not_runnable for _, cells in self._all_rows)
-
-    _all_branches: tuple[int, ...] = ()
-    _all_rows: tuple[tuple[ReleaseRecord, tuple[MatrixCell, ...]], ...] = ()
 
 
 def family_driver_table(rows: list[tuple[ReleaseRecord, list[tuple[int, MatrixCell]]]]) -> FamilyDriverTable:
@@ -251,6 +245,6 @@ def family_driver_table(rows: list[tuple[ReleaseRecord, list[tuple[int, MatrixCe
         branches=tuple(branches[i] for i in keep),
         not_runnable=dropped,
         rows=tuple((record, tuple(cells[i][1] for i in keep)) for record, cells in rows),
-        _all_branches=tuple(branches),
-        _all_rows=tuple((record, tuple(c for _, c in cells)) for record, cells in rows),
+        not_runnable_has_not_stated=any(cells[i][1].compat is Compat.not_stated
+                                        for _, cells in rows for i in range(len(branches)) if i not in keep),
     )
