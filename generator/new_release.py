@@ -8,10 +8,12 @@ the old page said about itself, which must not:
   rebuilt from the family's registry pattern, digests dropped), CUDA,
   Python, PPU SDK, architectures, the base image, the driver requirement
   (minimum, forward-compatibility and must-upgrade branch lists with their
-  resolutions), the GPU support lists, the component list (per-entry notes
-  dropped), usage notes and the quick start (old image references replaced);
+  resolutions), the GPU support lists, the component list and its
+  ``component_list`` state (per-entry notes and ``introduced`` marks
+  dropped: they are what the old page said), usage notes and the quick start (old image references replaced);
 * reset: ``release_date``, ``features``, ``acknowledged_downgrades``,
-  ``source_conflicts``, ``driver.text_truncated`` and the sources (with
+  ``source_conflicts``, ``stated_none`` (the old page's "none" says nothing
+  about the new page), ``driver.text_truncated`` and the sources (with
   their notes and last-updated stamps);
 * put up for review: the notes of ``driver``, ``gpu_support`` and
   ``base_image`` keep their text behind the ``TODO(lingjun-kb new)`` marker,
@@ -119,7 +121,8 @@ def draft_from(previous: dict[str, Any], version: str, pattern: str | None, imag
         "gpu_support": reviewed(previous.get("gpu_support")),
         "base_image": reviewed(previous.get("base_image")),
         "image_tags": tags,
-        "components": [{k: v for k, v in c.items() if k != "note"} for c in previous.get("components", [])],
+        "components": [{k: v for k, v in c.items() if k not in ("note", "introduced")}
+                       for c in previous.get("components", [])],
         "quick_start": [{**step, "commands": [swap_refs(c) for c in step.get("commands", [])]}
                         for step in previous.get("quick_start", [])],
     }
@@ -131,7 +134,7 @@ def draft_from(previous: dict[str, Any], version: str, pattern: str | None, imag
         "sources": [{"url": PLACEHOLDER_URL, "language": "en",
                      "title": f"{PLACEHOLDER}: the official release-note page(s) of this release"}],
     }
-    dropped = {"release_date", "features", "acknowledged_downgrades", "source_conflicts"}
+    dropped = {"release_date", "features", "acknowledged_downgrades", "source_conflicts", "stated_none"}
     draft: dict[str, Any] = {}
     for key, value in previous.items():
         if key in dropped:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import datetime as dt
 from enum import Enum
-from typing import Annotated, Literal, Union
+from typing import Annotated, Any, Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -193,6 +193,30 @@ class BranchDecision(str, Enum):
 
     allowed = "allowed"
     must_upgrade = "must-upgrade"
+
+
+class ListState(str, Enum):
+    """How complete a record's component list is, as far as its sources show.
+
+    ``complete``: the official page's component list was read in full; a
+    component not in it is not in the image.  ``partial``: only some
+    versions are known (named in the features or driver text, or read from
+    another copy); a component not listed may still be in the image.
+    ``not-published``: the page shows no component list at all.
+    """
+
+    complete = "complete"
+    partial = "partial"
+    not_published = "not-published"
+
+
+class RecordSection(str, Enum):
+    """A list of a release record the official page can state as empty ("none")."""
+
+    highlights = "highlights"
+    bug_fixes = "bug_fixes"
+    known_issues = "known_issues"
+    usage_notes = "usage_notes"
 
 
 class BranchType(str, Enum):
@@ -561,7 +585,9 @@ class DriverRequirement(StrictModel):
     #: branches that are not forward compatible and must be upgraded
     must_upgrade_branches: list[Annotated[int, Field(ge=100, le=9999)]] = Field(default_factory=list)
     branch_resolutions: list[BranchResolution] = Field(default_factory=list)
-    #: our copy of the page's driver section was cut off, so the lists above may be incomplete
+    #: how complete the driver section is: False means our copy shows the whole section (every branch
+    #: it names is recorded above); True means it is cut off, so a branch not listed above is not
+    #: stated either way (the site shows "not stated", never a verdict, for it)
     text_truncated: bool = False
     note: LocalizedText | None = None
 
@@ -589,6 +615,9 @@ class ComponentEntry(StrictModel):
     #: restricts the entry to these CPU architectures (25.10 publishes separate lists)
     architectures: list[CpuArch] = Field(default_factory=list)
     stated_in: StatedIn = StatedIn.component_list
+    #: the release's own page says this component is new in this release ("now included"), which the
+    #: site shows even when the previous release's list is not complete enough to prove the addition
+    introduced: bool = False
     note: LocalizedText | None = None
 
 
@@ -661,8 +690,28 @@ class AcknowledgedDowngrade(StrictModel):
     reason: LocalizedText
 
 
+def _inferred_component_list(components: Any) -> str:
+    """The :class:`ListState` a record that does not state one implies: none listed -> ``not-published``;
+    only versions from the features or driver text -> ``partial``; else ``complete``."""
+    if not isinstance(components, list) or not components:
+        return ListState.not_published.value
+    stated = [c.get("stated_in", StatedIn.component_list.value) if isinstance(c, dict) else None for c in components]
+    if all(s in (StatedIn.features_text.value, StatedIn.driver_text.value) for s in stated):
+        return ListState.partial.value
+    return ListState.complete.value
+
+
 class ReleaseRecord(StrictModel):
-    """``releases/<family>/<YY.MM>.yaml``: everything known about one image release."""
+    """``releases/<family>/<YY.MM>.yaml``: everything known about one image release.
+
+    ``component_list`` says how far ``components`` can be read as the whole
+    image (see :class:`ListState`); a record that does not state it gets the
+    state its entries imply (no entries: ``not-published``; only entries
+    stated in the features or driver text: ``partial``; else ``complete``).
+    ``stated_none`` names the lists the official page explicitly says are
+    empty ("Bug fixes: none"); an empty list not named there is *not
+    recorded*, which says nothing about the page.
+    """
 
     kind: Literal["release"]
     schema_version: Literal[1] = 1
@@ -681,7 +730,11 @@ class ReleaseRecord(StrictModel):
     python: VersionString | None = None
     driver: DriverRequirement | None = None
     gpu_support: GpuSupport | None = None
+    #: how complete ``components`` is (inferred from the entries when left out; see the class docstring)
+    component_list: Optional[ListState] = None
     components: list[ComponentEntry] = Field(default_factory=list)
+    #: lists the official page says are empty ("none"), as opposed to lists not recorded
+    stated_none: list[RecordSection] = Field(default_factory=list)
     highlights: list[Highlight] = Field(default_factory=list)
     bug_fixes: list[BugFix] = Field(default_factory=list)
     features: list[Feature] = Field(default_factory=list)
@@ -691,6 +744,18 @@ class ReleaseRecord(StrictModel):
     acknowledged_downgrades: list[AcknowledgedDowngrade] = Field(default_factory=list)
     sources: list[Source] = Field(min_length=1)
     source_conflicts: list[SourceConflict] = Field(default_factory=list)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _infer_component_list(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("component_list") is None:
+            data = {**data, "component_list": _inferred_component_list(data.get("components"))}
+        return data
+
+    @property
+    def components_complete(self) -> bool:
+        """True when ``components`` is the page's whole component list (a component not in it is absent)."""
+        return self.component_list is ListState.complete
 
     @property
     def ref(self) -> str:

@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
+from packaging.version import Version
+
 from lingjun.schema.kb import KnowledgeBase, release_sort_key
 from lingjun.schema.models import (
     Component,
@@ -24,6 +26,7 @@ from lingjun.schema.models import (
     KnownIssue,
     Layer,
     ReleaseRecord,
+    StatedIn,
 )
 
 from lingjun.generator.site.branch_lifecycle import BranchLifecycle, branch_lifecycle
@@ -190,16 +193,25 @@ def _layers(kb: KnowledgeBase, record: ReleaseRecord) -> list[tuple[Layer, list[
 
 
 def _compare_data(kb: KnowledgeBase, families: list[Family], by_family: dict[str, list[ReleaseRecord]]) -> dict:
-    """Data the compare page embeds: versions per release and a rank per PEP 440 version.
+    """Data the compare page embeds: versions per release, list states and a rank per PEP 440 version.
 
-    ``versions`` maps a release ref to ``{entry key: version}`` (entry key
-    ``id`` or ``id@arch``); ``ranks`` maps a component id to ``{version:
-    rank}``.  Ranks come from :mod:`packaging` so the page's script never compares
-    versions itself: equal versions share a rank; a version that is not PEP
-    440 has no rank and a difference involving it shows as "changed".
+    ``releases`` lists each release with ``listed`` (it records any
+    component) and ``list`` (its :class:`~lingjun.schema.models.ListState`
+    value: a one-sided component is added/removed only against a
+    ``complete`` list).  ``versions`` maps a release ref to ``{entry key:
+    version}`` (entry key ``id`` or ``id@arch``); ``introduced`` maps a
+    release ref to the entry keys its page calls new.  ``ranks`` maps a
+    component id to ``{version: rank}`` computed on the *public* version with
+    :mod:`packaging`, so the page's script never compares versions itself:
+    equal public versions share a rank, and ``locals`` (``{version: local
+    build tag or ""}``) tells a build-tag-only difference from an equal
+    version.  A version that is not PEP 440 has no rank; a difference
+    involving it shows as "changed".  ``names`` are the catalog's display names.
     """
     releases = []
     versions: dict[str, dict[str, str]] = {}
+    introduced: dict[str, list[str]] = {}
+    outside: dict[str, list[str]] = {}
     names: dict[str, str] = {}
     seen: dict[str, set[str]] = {}
     for family in families:
@@ -208,26 +220,36 @@ def _compare_data(kb: KnowledgeBase, families: list[Family], by_family: dict[str
             for entry in record.components:
                 key = entry_key(entry)
                 row.setdefault(key, entry.version)
+                if entry.introduced:
+                    introduced.setdefault(record.ref, []).append(key)
+                if entry.stated_in is not StatedIn.component_list:
+                    outside.setdefault(record.ref, []).append(key)
                 names.setdefault(key, entry.name if entry.id not in kb.components else kb.components[entry.id].name)
                 # ranks per component id: an all-architecture entry is compared with
                 # each architecture's entry when a release splits its list
                 seen.setdefault(entry.id, set()).add(entry.version)
-            releases.append({"ref": record.ref, "family": record.family, "version": record.version, "listed": bool(record.components)})
+            releases.append({"ref": record.ref, "family": record.family, "version": record.version,
+                             "listed": bool(record.components), "list": record.component_list.value})
             versions[record.ref] = row
     ranks: dict[str, dict[str, int]] = {}
+    local_tags: dict[str, dict[str, str]] = {}
     for key, values in seen.items():
         parsed = sorted((v for v in values if parse_version(v) is not None), key=version_sort_key)
         rank_map: dict[str, int] = {}
         rank = -1
         last = None
         for text in parsed:
-            current = parse_version(text)
+            version = parse_version(text)
+            assert version is not None
+            current = Version(version.public)
             if current != last:
                 rank += 1
                 last = current
             rank_map[text] = rank
+            local_tags.setdefault(key, {})[text] = version.local or ""
         ranks[key] = rank_map
-    return {"releases": releases, "versions": versions, "ranks": ranks, "names": names}
+    return {"releases": releases, "versions": versions, "introduced": introduced, "outside": outside, "ranks": ranks,
+            "locals": local_tags, "names": names}
 
 
 def _release_context(site: SiteModel, page: PageSpec) -> dict:
@@ -275,6 +297,7 @@ def build_site_model(kb: KnowledgeBase) -> SiteModel:
         issue_releases[issue.id] = found
 
     branches = matrix_branches(kb.releases, kb.driver_branches)
+    names = {c.id: c.name for c in kb.components.values()}
     views: dict[str, ReleaseView] = {}
     for family in families:
         records = by_family[family.id]
@@ -293,7 +316,7 @@ def build_site_model(kb: KnowledgeBase) -> SiteModel:
                 previous=previous,
                 newer=newer,
                 newest=records[0],
-                diff=diff_releases(previous, record) if previous else None,
+                diff=diff_releases(previous, record, names) if previous else None,
                 layers=_layers(kb, record),
                 known_issues=issues,
                 driver_cells=cells,

@@ -89,6 +89,7 @@ SITE: tuple[Union[Page, Section], ...] = (
     Page("home", "index.md", _t("Home", "首页"), "home.md.j2"),
     Page("introduction", "introduction.md", _t("Introduction", "简介")),
     Page("reading", "reading-a-record.md", _t("How to read a record", "如何阅读版本记录")),
+    Page("reading-verdicts", "reading-verdicts.md", _t("Not stated, not recorded, skipped", "未说明、未记录与跳过")),
     # one sub-section per family (family page, then its releases), from the model
     Section("releases", _t("Releases", "版本")),
     Section("tables", _t("Compatibility", "兼容性"), (

@@ -24,6 +24,7 @@ from lingjun.schema.models import LocalizedText
 
 from lingjun.generator.site import escape
 from lingjun.generator.site.checker_rules import checker_rules, rule_anchor, rule_areas
+from lingjun.generator.site.driver_matrix import Compat
 from lingjun.generator.site.model import MATRIX_COLUMNS, SiteModel, component_page_id, family_page_id, release_page_id
 from lingjun.generator.site.nav import PageSpec, nav_title, url_depth
 from lingjun.generator.site.strings import translate
@@ -111,6 +112,7 @@ def make_environment() -> Environment:
         checker_rules=checker_rules,
         rule_areas=rule_areas,
         MATRIX_COLUMNS=MATRIX_COLUMNS,
+        COMPAT_KINDS=tuple(c.value for c in Compat),
         rule_anchor=rule_anchor,
         release_page_id=release_page_id,
         family_page_id=family_page_id,

@@ -111,6 +111,7 @@ features:
   - {id: demo-feature, title: {en: "Demo", zh: "演示"}, body: {en: "A feature.", zh: "一个特性。"}}
 acknowledged_downgrades:
   - {component: vllm, from_version: "0.7.2", to_version: "0.6.0", reason: {en: "As published.", zh: "按页面所写。"}}
+stated_none: [usage_notes]
 source_conflicts:
   - id: demo-conflict
     field: cuda
@@ -129,6 +130,7 @@ def _with_page_notes(root: Path) -> Path:
     text = text.replace('  - {url: "https://example.com/demo-nv-25.02", language: en}',
                         '  - url: "https://example.com/demo-nv-25.02"\n    language: en\n    last_updated: "Feb 20, 2025"\n'
                         '    note: {en: "Only the top of the page.", zh: "只有页面开头。"}')
+    text = text.replace('{id: vllm, name: vLLM, version: "0.8.2"}', '{id: vllm, name: vLLM, version: "0.8.2", introduced: true}')
     path.write_text(text + _PAGE_NOTES, encoding="utf-8")
     return path
 
@@ -141,7 +143,7 @@ def test_new_resets_what_the_previous_page_said_about_itself(tmp_path, capsys):
     path = root / "demo-nv" / "25.03.yaml"
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     # about the old page: gone
-    for key in ("release_date", "features", "acknowledged_downgrades", "source_conflicts"):
+    for key in ("release_date", "features", "acknowledged_downgrades", "source_conflicts", "stated_none"):
         assert key not in data
     assert "text_truncated" not in data["driver"]
     assert data["sources"] == [{"url": "https://todo.invalid/official-release-note-page", "language": "en",
@@ -156,6 +158,7 @@ def test_new_resets_what_the_previous_page_said_about_itself(tmp_path, capsys):
     assert data["gpu_support"]["models"] == ["L20A"]
     assert (data["driver"]["vendor"], data["driver"]["minimum"]) == ("nvidia", "570")
     assert [c["id"] for c in data["components"]] == ["torch", "cuda", "vllm"]
+    assert all("introduced" not in c for c in data["components"])  # "new in this release" was the old page's word
     assert main(["validate", "-q", "--format", "json", str(path)]) == 1
     fields = {p["field"] for p in json.loads(capsys.readouterr().out) if p["rule"] == "data.placeholder"}
     assert {"driver.note.en", "driver.note.zh", "gpu_support.note.en", "gpu_support.note.zh", "sources.0.url"} <= fields

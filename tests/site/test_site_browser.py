@@ -288,3 +288,37 @@ def test_search_results_of_hostile_records_inject_nothing(injection_server, page
     page.wait_for_timeout(300)
     assert page.lj_dialogs == []
     assert page.evaluate(_INJECTED) == _NOTHING
+
+
+@pytest.mark.parametrize("lang,words", [
+    ("", {"upgraded": "upgraded", "tag": "same release, build tag added", "new": "new, as 25.07's page states",
+          "added": "added", "removed": "removed", "note": "Not compared: 25.06's component list is partial"}),
+    ("zh/", {"upgraded": "升级", "tag": "同一版本，新增构建标签", "new": "新增（据 25.07 页面所述）",
+             "added": "新增\t", "removed": "移除", "note": "未比较：25.06 的组件列表不完整"}),
+])
+def test_compare_says_not_recorded_against_a_partial_list(real_server, page, lang, words):
+    """25.06 has no full component list: the picker shows the real 25.07 change and names the rest as not recorded."""
+    page.goto(real_server + lang + "compare/?old=training-nv-pytorch:25.06&new=training-nv-pytorch:25.07")
+    page.wait_for_selector(".lj-compare-result table")
+    rows = page.locator(".lj-compare-result tbody tr")
+    texts = [rows.nth(i).inner_text() for i in range(rows.count())]
+    by_name = {t.split("\t")[0]: t for t in texts}
+    assert sorted(by_name) == ["Diffusers", "PEFT", "PyTorch", "Transformer Engine", "vLLM"], texts
+    assert words["upgraded"] in by_name["vLLM"] and words["tag"] in by_name["PyTorch"]
+    assert words["new"] in by_name["PEFT"]
+    assert not any(words["removed"] in t for t in texts)
+    assert not any(t.split("\t")[1] == words["added"].strip("\t") for t in texts)
+    note = page.locator(".lj-not-recorded-list").inner_text()
+    assert note.startswith(words["note"]) and "Ubuntu" in note
+    shot(page, "compare-partial-" + (lang.strip("/") or "en"))
+    assert page.lj_errors == []
+
+
+def test_compare_ngc_25_02_to_25_03_adds_nothing_25_02_does_not_list(real_server, page):
+    page.goto(real_server + "compare/?old=ngc-pytorch:25.02&new=ngc-pytorch:25.03")
+    page.wait_for_selector(".lj-compare-result table")
+    rows = page.locator(".lj-compare-result tbody tr")
+    texts = [rows.nth(i).inner_text().split("\t")[:2] for i in range(rows.count())]
+    assert texts == [["CUDA Toolkit", "upgraded"], ["PyTorch", "same release, build tag changed"]], texts
+    assert "Python" in page.locator(".lj-not-recorded-list").inner_text()
+    assert page.lj_errors == []

@@ -9,17 +9,26 @@ def cell(kb, ref, branch):
     return classify_branch(kb.release(ref), branch, kb.cuda_drivers)
 
 
-def test_25_07_on_r570_is_native_but_below_the_release_minimum(fixture_kb):
+def test_25_07_on_r570_is_not_stated_because_its_driver_text_is_cut_off(fixture_kb):
+    # CUDA 12.8 alone would run on 570.26, but the release asks for R575 and the rest of its text is missing
     c = cell(fixture_kb, "training-nv-pytorch:25.07", 570)
-    assert c.compat is Compat.native
-    assert c.minimum == "570.26"  # CUDA 12.8 GA row of Table 3
-    assert c.below_release_minimum is True  # the release asks for R575
+    assert (c.compat, c.minimum, c.reason, c.release_minimum) == (Compat.not_stated, None, "cut-off", "575")
+
+
+def test_below_the_release_minimum_with_the_whole_text_read_is_unsupported(fixture_kb):
+    record = fixture_kb.release("training-nv-pytorch:25.07")
+    whole = record.model_copy(update={"driver": record.driver.model_copy(update={"text_truncated": False})})
+    for branch in (550, 570):
+        c = classify_branch(whole, branch, fixture_kb.cuda_drivers)
+        assert (c.compat, c.reason, c.release_minimum) == (Compat.unsupported, "below-release-minimum", "575")
+    # an exception the text names still wins over the minimum
+    assert classify_branch(whole, 535, fixture_kb.cuda_drivers).compat is Compat.forward
 
 
 def test_25_07_on_r575_and_r580_is_native(fixture_kb):
     for branch in (575, 580):
         c = cell(fixture_kb, "training-nv-pytorch:25.07", branch)
-        assert c.compat is Compat.native and not c.below_release_minimum
+        assert (c.compat, c.reason) == (Compat.native, "toolkit")
 
 
 def test_25_07_on_r535_is_forward_compatibility(fixture_kb):
@@ -39,9 +48,19 @@ def test_must_upgrade_branch_without_resolution(fixture_kb):
     assert c.compat is Compat.unsupported and c.reason == "must-upgrade"
 
 
-def test_branch_in_minor_range_not_listed_by_the_release(fixture_kb):
+def test_branch_in_minor_range_below_a_cut_off_release_minimum_is_not_stated(fixture_kb):
+    # CUDA 12 minor version compatibility would run R550, but the release's own minimum is R575
     c = cell(fixture_kb, "training-nv-pytorch:25.07", 550)
-    assert c.compat is Compat.minor
+    assert c.compat is Compat.not_stated
+
+
+def test_minor_compat_only_where_the_release_states_no_higher_minimum(fixture_kb):
+    record = fixture_kb.release("training-nv-pytorch:25.07")
+    no_driver = record.model_copy(update={"driver": None})
+    c = classify_branch(no_driver, 550, fixture_kb.cuda_drivers)
+    assert (c.compat, c.reason) == (Compat.minor, "minor-range")
+    low = record.model_copy(update={"driver": record.driver.model_copy(update={"minimum": "535", "text_truncated": False})})
+    assert classify_branch(low, 550, fixture_kb.cuda_drivers).compat is Compat.minor
 
 
 def test_below_the_minor_range_is_unsupported(fixture_kb):
@@ -67,21 +86,23 @@ def test_matrix_rows_include_record_branches(fixture_kb):
     assert {418, 470, 535, 545, 570, 575, 580} <= set(branches)
 
 
-def test_family_table_drops_only_branches_unsupported_everywhere(fixture_kb):
-    from lingjun.generator.site.driver_matrix import family_driver_table
+def test_family_table_drops_only_branches_no_release_is_stated_to_run_on(fixture_kb):
+    from lingjun.generator.site.driver_matrix import family_driver_table, permits
     from lingjun.generator.site.model import build_site_model
 
     site = build_site_model(fixture_kb)
     table = site.driver_tables["training-nv-pytorch"]
-    assert table.branches and table.unsupported_everywhere
-    assert set(table.branches) | set(table.unsupported_everywhere) == set(site.branches)
-    for branch in table.unsupported_everywhere:
+    assert table.branches and table.not_runnable
+    assert set(table.branches) | set(table.not_runnable) == set(site.branches)
+    for branch in table.not_runnable:
         for record, _ in table.rows:
-            assert classify_branch(record, branch, fixture_kb.cuda_drivers).compat is Compat.unsupported
+            assert classify_branch(record, branch, fixture_kb.cuda_drivers).compat in (Compat.unsupported, Compat.not_stated)
     for index, branch in enumerate(table.branches):
-        assert any(cells[index].compat is not Compat.unsupported for _, cells in table.rows), branch
+        assert any(permits(cells[index]) for _, cells in table.rows), branch
     assert 535 in table.branches  # forward compatibility for 25.07
-    assert table.unsupported_labels == [f"R{b}" for b in table.unsupported_everywhere]
+    assert 550 in table.not_runnable  # 25.07 does not state it (cut-off text), no other release runs it
+    assert table.not_runnable_has_not_stated is True
+    assert table.not_runnable_labels == [f"R{b}" for b in table.not_runnable]
     assert site.driver_tables["training-xpu-pytorch"].rows == ()
     assert family_driver_table([]).branches == ()
 
@@ -96,5 +117,6 @@ def test_wide_pages_hide_the_navigation(fixture_kb):
         front = pages[page_id].split("---")[1]
         assert "hide:\n  - navigation" in front, page_id
     drivers = pages["drivers"]
-    dropped = site.driver_tables["training-nv-pytorch"].unsupported_labels
+    dropped = site.driver_tables["training-nv-pytorch"].not_runnable_labels
     assert "故未列出：" + "、".join(dropped) in drivers
+    assert "其中部分分支是未说明而非不支持" in drivers

@@ -78,8 +78,11 @@ def test_one_declaration_adds_a_generated_page(fixture_kb, monkeypatch):
     monkeypatch.setattr(pages, "SITE", site_entries)
     site = build_site_model(fixture_kb)
     assert site.sitemap.pages["extra"].path == "tables/extra.md"
-    assert {"Extra": "tables/extra.md"} in site.sitemap.mkdocs_nav("en")[4]["Compatibility"]
-    assert {"附加": "tables/extra.md"} in site.sitemap.mkdocs_nav("zh")[4]["兼容性"]
+    def section(lang, title):
+        return next(e[title] for e in site.sitemap.mkdocs_nav(lang) if isinstance(e, dict) and title in e)
+
+    assert {"Extra": "tables/extra.md"} in section("en", "Compatibility")
+    assert {"附加": "tables/extra.md"} in section("zh", "兼容性")
     env = make_environment()
     env.loader = ChoiceLoader([DictLoader({"extra.md.j2": "# {{ seen }} [{{ t('page.matrix') }}]({{ link('matrix') }})\n"}),
                                env.loader])
@@ -105,3 +108,18 @@ def test_contributing_page_exists_in_both_languages_and_is_in_the_navigation(bui
     for needle in ("checks/rules/", "@rule(", "schema/gate/rules/", "@gate_rule(", "generator/site/pages.py",
                    "lingjun-kb new", "lingjun-kb validate", "pytest -q", "bench/"):
         assert needle in text, (lang, needle)
+
+
+@pytest.mark.parametrize("lang, title, heading", [
+    ("en", "Not stated, not recorded, skipped", "Skipped checks"),
+    ("zh", "未说明、未记录与跳过", "跳过的检查"),
+])
+def test_reading_verdicts_page_is_in_both_languages_and_the_navigation(built_site, lang, title, heading):
+    site_dir, _ = built_site
+    root = site_dir if lang == "en" else site_dir / "zh"
+    assert (REPO / "docs" / lang / "reading-verdicts.md").is_file()
+    page = (root / "reading-verdicts" / "index.html").read_text(encoding="utf-8")
+    assert heading in page  # the checker's part of the page goes under this heading
+    home = (root / "index.html").read_text(encoding="utf-8")
+    nav = home.split("md-nav--primary", 1)[1].split("md-sidebar--secondary", 1)[0]
+    assert "reading-verdicts/" in nav and title in nav

@@ -1,8 +1,12 @@
 /* Compare any two releases (compare/ page).
  * The page embeds the data as JSON (#lj-compare-data): for each release the
- * component versions, and for each component a rank per PEP 440 version
- * computed at build time with Python's packaging library, so this script
- * never parses versions itself.  Text is inserted with textContent only. */
+ * component versions and how complete its list is, and for each component a
+ * rank per public PEP 440 version plus its local build tag, computed at build
+ * time with Python's packaging library, so this script never parses versions
+ * itself.  A component one side does not list is "added"/"removed" only when
+ * that side's list is complete; otherwise it is "not recorded" there (or
+ * "new" when the newer page says so), as diff.py decides.
+ * Text is inserted with textContent only. */
 (function () {
   "use strict";
   function init() {
@@ -44,17 +48,32 @@
     out.className = "lj-compare-result";
     root.appendChild(out);
 
-    function kindOf(id, a, b) {
-      if (a === undefined) { return "added"; }
-      if (b === undefined) { return "removed"; }
+    function outside(ref, key) { return ((data.outside || {})[ref] || []).indexOf(key) >= 0; }
+    /* A complete list proves absence only of what component lists carry: an
+     * entry taken from the features or driver text ("outside") never makes
+     * the other side "added" or "removed". */
+    function kindOf(p, ra, rb, introduced) {
+      var id = p.id, a = p.a, b = p.b;
+      if (a === undefined) {
+        if (ra.list === "complete" && !outside(rb.ref, p.key)) { return "added"; }
+        return introduced ? "introduced" : "not-recorded-old";
+      }
+      if (b === undefined) { return rb.list === "complete" && !outside(ra.ref, p.key) ? "removed" : "not-recorded-new"; }
       if (a === b) { return "unchanged"; }
       var ranks = data.ranks[id] || {};
-      var ra = ranks[a], rb = ranks[b];
-      if (ra === undefined || rb === undefined) { return "changed"; }
-      if (rb > ra) { return "upgraded"; }
-      if (rb < ra) { return "downgraded"; }
-      return "unchanged";
+      var ka = ranks[a], kb = ranks[b];
+      if (ka === undefined || kb === undefined) { return "changed"; }
+      if (kb > ka) { return "upgraded"; }
+      if (kb < ka) { return "downgraded"; }
+      var locals = data.locals[id] || {};
+      var la = locals[a] || "", lb = locals[b] || "";
+      if (la === lb) { return "unchanged"; }
+      return la === "" ? "build-tag-added" : (lb === "" ? "build-tag-removed" : "build-tag-changed");
     }
+    function kindLabel(kind, ra, rb) {
+      return label(kind).replace("{old}", ra.version).replace("{new}", rb.version);
+    }
+    function cssKind(kind) { return kind.indexOf("build-tag") === 0 ? "build-tag" : kind; }
     /* Rows of the comparison, as diff.py builds them: entries are matched per
      * component id and architecture ("id" or "id@arch" keys); an entry for all
      * architectures facing per-architecture entries is compared with each of
@@ -114,6 +133,7 @@
       var rb = data.releases.filter(function (r) { return r.ref === b; })[0];
       if (!ra.listed || !rb.listed) { msg.textContent = label("nolist"); out.appendChild(msg); return; }
       var va = data.versions[a], vb = data.versions[b];
+      var fresh = (data.introduced || {})[b] || [];
       var table = document.createElement("table");
       var head = document.createElement("tr");
       [label("component"), label("change"), ra.family + " " + ra.version, rb.family + " " + rb.version].forEach(function (h) {
@@ -122,16 +142,18 @@
       var thead = document.createElement("thead"); thead.appendChild(head); table.appendChild(thead);
       var body = document.createElement("tbody");
       var shown = 0;
+      var oneSided = { "not-recorded-old": [], "not-recorded-new": [] };
       pairs(va, vb).forEach(function (p) {
-        var kind = kindOf(p.id, p.a, p.b);
+        var kind = kindOf(p, ra, rb, fresh.indexOf(p.key) >= 0);
+        var name = (data.names[p.key] || data.names[p.id] || p.id) + (p.arch ? label("paren-open") + p.arch + label("paren-close") : "");
+        if (kind in oneSided) { oneSided[kind].push(name); return; }
         if (kind === "unchanged" && !p.split && !all.checked) { return; }
         var row = document.createElement("tr");
-        var name = data.names[p.key] || data.names[p.id] || p.id;
-        cell(row, name + (p.arch ? label("paren-open") + p.arch + label("paren-close") : ""));
+        cell(row, name);
         if (p.split && kind === "unchanged") {
           cell(row, label(p.split), "lj-change lj-split");
         } else {
-          cell(row, label(kind), "lj-change lj-" + kind);
+          cell(row, kindLabel(kind, ra, rb), "lj-change lj-" + cssKind(kind));
           if (p.split) {
             var note = document.createElement("small");
             note.textContent = label(p.split);
@@ -147,6 +169,16 @@
       table.appendChild(body);
       if (shown === 0) { msg.textContent = label("unchanged"); out.appendChild(msg); }
       else { out.appendChild(table); }
+      [["not-recorded-old", ra], ["not-recorded-new", rb]].forEach(function (pair) {
+        var names = oneSided[pair[0]];
+        if (names.length === 0) { return; }
+        var p = document.createElement("p");
+        p.className = "lj-not-recorded-list";
+        var lead = label("notrecorded").replace("{release}", pair[1].version).replace("{state}", label("state-" + pair[1].list));
+        /* no blank after a full-width colon (Chinese page) */
+        p.textContent = lead + (/[：]$/.test(lead) ? "" : " ") + names.join(label("list-sep")) + label("sentence-end");
+        out.appendChild(p);
+      });
     }
     oldSel.addEventListener("change", render);
     newSel.addEventListener("change", render);

@@ -1,0 +1,53 @@
+"""``data.component-list-state``: a record's ``component_list`` state is one its entries can support.
+
+The site reads a ``complete`` list as "a component not listed is not in
+the image" and reports additions and removals from it, so the state is a
+claim about the page, checked against what the record holds:
+
+* ``complete`` with no entry, or with entries all taken from the features
+  or driver text (``stated_in``), claims a list nobody read;
+* ``partial`` with no entry knows nothing: that is ``not-published``;
+* ``not-published`` with an entry ``stated_in: component-list`` contradicts
+  itself (the entry says the page's list was read).
+
+A record that leaves ``component_list`` out gets the state its entries
+imply (see :class:`lingjun.schema.models.ReleaseRecord`), which always passes.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from lingjun.schema.gate.corpus import Corpus
+from lingjun.schema.gate.issue import Issue
+from lingjun.schema.gate.rules import gate_rule
+from lingjun.schema.models import ListState, Severity, StatedIn
+
+
+@gate_rule("data.component-list-state", Severity.error,
+           "A record's component_list state (complete, partial, not-published) is one its component entries can "
+           "support: no empty complete or partial list, no complete list read only from the features or driver text.",
+           order=75)
+def check(corpus: Corpus) -> Iterator[Issue]:
+    """Compare each release's ``component_list`` with its ``components`` entries."""
+    for doc, record in corpus.releases():
+        state = record.component_list
+        entries = record.components
+        from_list = [i for i, e in enumerate(entries) if e.stated_in is StatedIn.component_list]
+        where = ("component_list",)
+        if state is ListState.complete and not entries:
+            yield Issue(doc.path, where,
+                        "component_list is `complete` but the record lists no component; write `not-published` "
+                        "when the page shows no component list, or add its entries")
+        elif state is ListState.complete and not from_list:
+            yield Issue(doc.path, where,
+                        "component_list is `complete` but every entry comes from the features or driver text "
+                        "(stated_in), not from a component list; write `partial`")
+        elif state is ListState.partial and not entries:
+            yield Issue(doc.path, where,
+                        "component_list is `partial` but no component is listed; write `not-published`, "
+                        "or add the versions the page does name")
+        elif state is ListState.not_published and from_list:
+            yield Issue(doc.path, ("components", from_list[0], "id"),
+                        f"component_list is `not-published` but components.{from_list[0]} is stated in the "
+                        "component list; write `partial` or `complete`, or correct the entry's stated_in")

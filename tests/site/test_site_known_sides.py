@@ -1,0 +1,282 @@
+"""Unknown is not absent: diffs and driver cells of the real records say only what both sides show.
+
+Reproduces the claims of issue 7 on ``releases/`` (25.06 has no full
+component list; 25.10/25.07/25.04/25.02 have a cut-off driver text) and
+scans the whole site model and the rendered pages for a row or a cell that
+states more than the records hold.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from conftest import REPO
+
+from lingjun.generator.site.build import load_validated
+from lingjun.generator.site.diff import ChangeKind, build_tag_change, diff_releases
+from lingjun.generator.site.driver_matrix import Compat, permits
+from lingjun.generator.site.model import build_site_model
+from lingjun.generator.site.render import render_pages
+from lingjun.checks.core.versions import DriverVersion
+from lingjun.schema.models import ListState, StatedIn
+
+
+@pytest.fixture(scope="module")
+def real():
+    kb = load_validated(REPO / "releases")
+    return kb, build_site_model(kb)
+
+
+@pytest.fixture(scope="module")
+def pages(real):
+    _, site = real
+    return {lang: {page.id: text for page, text in render_pages(site, lang)} for lang in ("en", "zh")}
+
+
+def rows(diff):
+    return {c.key: (c.kind, c.old, c.new) for c in diff.changes}
+
+
+def test_25_06_to_25_07_shows_the_real_change_and_nothing_resting_on_25_06s_missing_list(real):
+    _, site = real
+    diff = site.views["training-nv-pytorch:25.07"].diff
+    notable = {c.key: (c.kind, c.old, c.new, c.name) for c in diff.changes if c.notable}
+    assert notable == {
+        "vllm": (ChangeKind.upgraded, "0.9.1", "0.9.2", "vLLM"),
+        "torch": (ChangeKind.build_tag, "2.7.1.8", "2.7.1.8+nv25.3", "PyTorch"),
+        "transformer-engine": (ChangeKind.introduced, None, "2.3.0+5de3e14", "Transformer Engine"),
+        "peft": (ChangeKind.introduced, None, "0.16.0", "PEFT"),
+        "diffusers": (ChangeKind.introduced, None, "0.34.0", "Diffusers"),
+    }
+    counts = diff.counts
+    assert (counts["added"], counts["removed"], counts["upgraded"], counts["build-tag"]) == (0, 0, 1, 1)
+    # the 21 others of 25.07's list were never stated for 25.06: not recorded there, not "added"
+    one_sided = {c.key for c in diff.not_recorded}
+    assert len(one_sided) == 21 and {"ubuntu", "python", "deepspeed", "accl-n"} <= one_sided
+    assert all(c.kind is ChangeKind.not_recorded_old for c in diff.not_recorded)
+    assert rows(diff)["triton"] == (ChangeKind.unchanged, "3.3.0", "3.3.0")
+    assert rows(diff)["cuda"] == (ChangeKind.unchanged, "12.8.0", "12.8")
+
+
+def test_25_06_to_25_07_on_the_changes_and_release_pages_in_both_languages(pages):
+    en = pages["en"]["changes"].split("### training-nv-pytorch 25.07")[1].split("###")[0]
+    assert "| vLLM | <span class=\"lj-change lj-upgraded\">upgraded</span> | 0.9.1 | 0.9.2 |" in en
+    assert "| PyTorch | <span class=\"lj-change lj-build-tag\">same release, build tag added</span> | 2.7.1.8 | 2.7.1.8+nv25.3 |" in en
+    assert "| PEFT | <span class=\"lj-change lj-introduced\">new, as 25.07's page states</span> | — | 0.16.0 |" in en
+    assert "lj-added" not in en and "lj-removed" not in en
+    assert "Not compared&#58; 25.06's component list is partial, so it does not show whether these were in it&#58; " in en
+    assert "Ubuntu" in en.split("Not compared")[1]
+    zh = pages["zh"]["changes"].split("### training-nv-pytorch 25.07")[1].split("###")[0]
+    assert "同一版本，新增构建标签" in zh and "新增（据 25.07 页面所述）" in zh
+    assert "未比较：25.06 的组件列表不完整，无法判断其中是否包含以下组件：" in zh
+    assert "lj-added" not in zh and "lj-removed" not in zh
+    release = pages["en"]["release:training-nv-pytorch:25.07"].split("## What changed")[1].split("##")[0]
+    assert "1 upgraded, 0 downgraded, 0 added, 0 removed, 0 changed (not comparable), 1 same release, build tag differs, " \
+           "3 new as the page states, 21 not recorded on one side." in release
+    page_2506 = pages["en"]["release:training-nv-pytorch:25.06"]
+    assert "Partial component list" in page_2506
+    assert "0 added, 0 removed" in page_2506.split("## What changed")[1]
+
+
+def test_ngc_25_02_and_25_03_do_not_remove_and_add_again_what_25_02_does_not_list(real):
+    kb, site = real
+    d0203 = site.views["ngc-pytorch:25.03"].diff
+    assert rows(d0203)["python"] == (ChangeKind.not_recorded_old, None, "3.12.3")
+    assert rows(d0203)["ubuntu"] == (ChangeKind.not_recorded_old, None, "24.04")
+    assert rows(d0203)["cuda"] == (ChangeKind.upgraded, "12.8.0.038", "12.8.1")
+    d0102 = site.views["ngc-pytorch:25.02"].diff
+    for key in ("cudnn", "python", "ubuntu"):
+        assert rows(d0102)[key][0] is ChangeKind.not_recorded_new, key
+    for diff in (d0102, d0203):
+        assert diff.counts["added"] == 0 and diff.counts["removed"] == 0
+    # cuDNN named beside the rebase (features text) is not something 25.03's complete list would carry
+    tnp = site.views["training-nv-pytorch:25.03"].diff
+    assert rows(tnp)["cudnn"] == (ChangeKind.not_recorded_new, "9.7.0.66", None)
+    assert rows(tnp)["flashinfer"] == (ChangeKind.added, None, "0.2.3")  # 25.02's list is complete
+
+
+@pytest.mark.parametrize("old,new,expected", [
+    ("2.7.1.8", "2.7.1.8+nv25.3", "added"),
+    ("2.7.1.8+nv25.3", "2.7.1.8", "removed"),
+    ("2.7.0a0+6c54963f75", "2.7.0a0+7c8ec84dab", "changed"),
+    ("2.7.1.8", "2.7.1.9+nv25.3", None),
+    ("2.7.1.8+nv25.3", "2.7.1.8+nv25.3", None),
+    ("12.8", "12.8.0", None),
+    ("15.0.50.20240403-git", "15.0.50.20240403-git+x", None),
+])
+def test_build_tag_change_uses_the_public_version(old, new, expected):
+    assert build_tag_change(old, new) == expected
+
+
+def test_a_build_tag_is_not_an_upgrade_but_a_new_public_version_is(fixture_kb):
+    from lingjun.schema.models import ComponentEntry
+
+    base = fixture_kb.release("training-nv-pytorch:25.07")
+
+    def with_torch(version):
+        return base.model_copy(update={"components": [ComponentEntry(id="torch", name="Torch", version=version)],
+                                       "component_list": ListState.complete})
+
+    d = diff_releases(with_torch("2.7.1.8"), with_torch("2.7.1.8+nv25.3"), {"torch": "PyTorch"})
+    assert [(c.kind, c.build_tag_change, c.name) for c in d.changes] == [(ChangeKind.build_tag, "added", "PyTorch")]
+    assert d.counts["upgraded"] == 0
+    d = diff_releases(with_torch("2.7.1.8"), with_torch("2.7.1.9+nv25.3"))
+    assert [c.kind for c in d.changes] == [ChangeKind.upgraded]
+
+
+def test_compare_page_data_ranks_public_versions_and_carries_list_states(real):
+    _, site = real
+    data = site.compare_data
+    ranks, local = data["ranks"]["torch"], data["locals"]["torch"]
+    assert ranks["2.7.1.8"] == ranks["2.7.1.8+nv25.3"]
+    assert (local["2.7.1.8"], local["2.7.1.8+nv25.3"]) == ("", "nv25.3")
+    states = {r["ref"]: r["list"] for r in data["releases"]}
+    assert states["training-nv-pytorch:25.06"] == "partial" and states["training-nv-pytorch:25.07"] == "complete"
+    assert sorted(data["introduced"]["training-nv-pytorch:25.07"]) == ["diffusers", "peft", "transformer-engine"]
+    assert data["outside"]["training-nv-pytorch:25.02"] == ["cudnn"]
+
+
+CUT_OFF = ("25.10", "25.07", "25.04", "25.02")
+WHOLE = ("25.09", "25.08", "25.06", "25.03")
+
+
+def test_r535_is_not_stated_where_the_driver_text_is_cut_off_and_forward_where_it_was_read(real):
+    _, site = real
+    for version in CUT_OFF:
+        cell = dict(site.views[f"training-nv-pytorch:{version}"].driver_cells)[535]
+        assert (cell.compat, cell.reason) == (Compat.not_stated, "cut-off"), version
+    for version in WHOLE:
+        cell = dict(site.views[f"training-nv-pytorch:{version}"].driver_cells)[535]
+        assert (cell.compat, cell.minimum) == (Compat.forward, "535.86"), version
+
+
+def test_r570_is_never_more_permissive_than_a_release_that_requires_r575(real):
+    _, site = real
+    verdicts = {v: dict(site.views[f"training-nv-pytorch:{v}"].driver_cells)[570] for v in CUT_OFF + WHOLE}
+    assert {v: c.compat for v, c in verdicts.items()} == {
+        "25.10": Compat.not_stated, "25.07": Compat.not_stated,  # need 575, text cut off
+        "25.09": Compat.unsupported, "25.08": Compat.unsupported, "25.06": Compat.unsupported,  # need 575, text read
+        "25.04": Compat.native, "25.03": Compat.native, "25.02": Compat.native,  # need 570
+    }
+    assert verdicts["25.06"].reason == "below-release-minimum" and verdicts["25.06"].release_minimum == "575"
+    assert verdicts["25.03"].minimum == "570.26"
+
+
+def test_the_drivers_page_shows_the_reasons_in_both_languages(pages):
+    en, zh = pages["en"]["drivers"], pages["zh"]["drivers"]
+    row = next(line for line in en.splitlines() if line.startswith("| [25.07]("))
+    assert '<span class="lj-compat lj-not-stated">not stated<br><small>driver text cut off</small></span>' in row
+    assert "lj-native\">native ≥ 570.26" not in row
+    row = next(line for line in en.splitlines() if line.startswith("| [25.06]("))
+    assert '<span class="lj-compat lj-unsupported">unsupported<br><small>release needs ≥ 575</small></span>' in row
+    row = next(line for line in zh.splitlines() if line.startswith("| [25.07]("))
+    assert '<span class="lj-compat lj-not-stated">未说明<br><small>驱动说明被截断</small></span>' in row
+    legend = en.split("## Legend")[1].split("##")[0]
+    zh_legend = zh.split("## 图例")[1].split("##")[0]
+    for kind in ("native", "minor", "forward", "unsupported", "not-stated", "unknown"):
+        assert f'lj-compat lj-{kind}"' in legend and f'lj-compat lj-{kind}"' in zh_legend, kind
+    assert "Not stated&#58; the branch is below the release's minimum" in legend
+    assert "未说明：该分支低于版本声明的最低驱动" in zh_legend
+
+
+# ---------------------------------------------------------------------------
+# whole-site scans: every pair the site can show, every cell, checked against the records
+# ---------------------------------------------------------------------------
+
+
+def _ids(record):
+    return {e.id for e in record.components}
+
+
+def _from_list(record, component):
+    return any(e.id == component and e.stated_in is StatedIn.component_list for e in record.components)
+
+
+def test_no_added_or_removed_row_rests_on_an_unknown_side_anywhere(real):
+    kb, site = real
+    names = {c.id: c.name for c in kb.components.values()}
+    checked = 0
+    for old in kb.releases:
+        for new in kb.releases:
+            if old.ref == new.ref:
+                continue
+            for c in diff_releases(old, new, names).changes:
+                if c.kind is ChangeKind.added:
+                    assert old.component_list is ListState.complete, (old.ref, new.ref, c.key)
+                    assert c.component not in _ids(old) and _from_list(new, c.component), (old.ref, new.ref, c.key)
+                    checked += 1
+                elif c.kind is ChangeKind.removed:
+                    assert new.component_list is ListState.complete, (old.ref, new.ref, c.key)
+                    assert c.component not in _ids(new) and _from_list(old, c.component), (old.ref, new.ref, c.key)
+                    checked += 1
+                elif c.kind is ChangeKind.upgraded:
+                    assert c.old and c.new and c.old.split("+")[0] != c.new.split("+")[0], (old.ref, new.ref, c.key)
+    assert checked > 0  # the scan saw real additions and removals between complete lists
+
+
+_ROW = re.compile(r'^\| (?P<name>[^|]+?) \| <span class="lj-change lj-(?P<kind>[a-z-]+)">')
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_rendered_changes_pages_have_no_added_or_removed_row_against_an_incomplete_list(real, pages, lang):
+    kb, site = real
+    by_name = {c.name: c.id for c in kb.components.values()}
+    text = pages[lang]["changes"]
+    seen = 0
+    for family in site.families:
+        for record in site.releases_by_family[family.id]:
+            view = site.view(record)
+            if view.previous is None:
+                continue
+            section = text.split(f"{{ #{view.anchor} }}")[1].split("\n### ")[0]
+            for line in section.splitlines():
+                match = _ROW.match(line)
+                if not match or match["kind"] not in ("added", "removed"):
+                    continue
+                other = view.previous if match["kind"] == "added" else record
+                component = by_name[re.sub(r"[ （(].*$", "", match["name"])]
+                assert other.component_list is ListState.complete, (record.ref, line)
+                assert component not in _ids(other), (record.ref, line)
+                seen += 1
+    assert seen > 0
+
+
+def test_no_driver_cell_is_more_permissive_than_the_release_or_based_on_a_cut_off_text(real):
+    kb, site = real
+    checked = 0
+    for ref, view in site.views.items():
+        driver = view.record.driver
+        for branch, cell in view.driver_cells:
+            if driver is None:
+                continue
+            minimum = DriverVersion.parse(driver.minimum).branch
+            stated = {f.branch for f in driver.forward_compatibility} | set(driver.must_upgrade_branches)
+            if permits(cell) and cell.compat is not Compat.forward:
+                assert branch >= minimum, (ref, branch, cell)
+            if cell.compat is Compat.forward:
+                assert branch in {f.branch for f in driver.forward_compatibility}, (ref, branch)
+            if branch < minimum and branch not in stated:
+                expected = Compat.not_stated if driver.text_truncated else Compat.unsupported
+                assert cell.compat is expected, (ref, branch, cell)
+            checked += 1
+    assert checked > 100
+
+
+def test_component_timelines_say_not_recorded_for_a_partial_list(pages):
+    en = pages["en"]["component:deepspeed"]
+    row = next(line for line in en.splitlines() if line.startswith("| [25.06]("))
+    assert "not recorded&#58; the release's component list is partial" in row
+    row = next(line for line in en.splitlines() if line.startswith("| [25.07]("))
+    assert "0.16.9+ali" in row
+    zh = pages["zh"]["component:deepspeed"]
+    assert "未记录：该版本的组件列表不完整" in next(line for line in zh.splitlines() if line.startswith("| [25.06]("))
+
+
+def test_release_pages_tell_a_stated_none_from_a_list_not_recorded(pages):
+    bug_fixes = pages["en"]["release:training-nv-pytorch:25.02"].split("## Bug fixes")[1].split("##")[0]
+    assert "None&#58; the official page says so." in bug_fixes
+    usage = pages["en"]["release:training-nv-pytorch:25.02"].split("## Usage notes")[1].split("##")[0]
+    assert "Not recorded&#58; the copies of the official page we read show none" in usage
+    issues = pages["zh"]["release:training-nv-pytorch:25.03"].split("## 已知问题")[1].split("##")[0]
+    assert "官方页面注明没有已知问题" in issues
