@@ -102,6 +102,10 @@ SECTIONS: dict[str, Section] = {
         Section("network", Text("the network interfaces", "网络接口"), ("network",), probe="network"),
         Section("loader", Text("the loader path (LD_LIBRARY_PATH, ld.so.conf.d)", "动态库搜索路径（LD_LIBRARY_PATH、ld.so.conf.d）"), ("loader",), probe="loader"),
         Section("manifest", Text("the image's release manifest", "镜像的发布清单"), ("manifest",), probe="manifest"),
+        Section("mig", Text("the MIG devices", "MIG 设备"), ("mig_devices",)),
+        Section("shm", Text("/dev/shm (size and use)", "/dev/shm（大小和用量）"), ("shm",)),
+        Section("limits", Text("the resource limits (memlock, open files) and capabilities", "资源限制（memlock、打开文件数）和进程权能"), ("limits",)),
+        Section("rdma", Text("the RDMA devices and /dev/infiniband nodes", "RDMA 设备和 /dev/infiniband 节点"), ("rdma",)),
         Section("symptoms", Text("what torch itself reported (CUDA available, errors)", "torch 自身报告的结果（CUDA 是否可用、错误信息）"), ("symptoms",)),
     )
 }

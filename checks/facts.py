@@ -50,6 +50,12 @@ __all__ = [
     "ManifestFacts",
     "ProbeRecord",
     "LdSoConfFile",
+    "MigDeviceFacts",
+    "ShmFacts",
+    "LimitsFacts",
+    "RdmaPortFacts",
+    "RdmaDeviceFacts",
+    "RdmaFacts",
     "SymptomFacts",
     "CoverageFacts",
     "normalise_name",
@@ -94,6 +100,18 @@ class GpuFacts:
     memory_total_mib: Optional[int] = None
     uuid: Optional[str] = None  # only with --include-ids
     pci_bus_id: Optional[str] = None  # only with --include-ids
+    #: MIG mode is enabled on this GPU (NVML nvmlDeviceGetMigMode current mode, or nvidia-smi); None when unknown
+    mig_mode: Optional[bool] = None
+
+
+@dataclass
+class MigDeviceFacts:
+    """A MIG device (GPU instance slice) visible to the container (NVML, ``nvidia-smi -L`` or collect_env's MIG lines)."""
+
+    gpu_index: Optional[int] = None  # the parent GPU's index
+    index: Optional[int] = None  # "Device N" within the parent
+    profile: Optional[str] = None  # "3g.40gb"
+    uuid: Optional[str] = None  # "MIG-..." only with --include-ids
 
 
 @dataclass
@@ -278,6 +296,71 @@ class LoaderFacts:
 
 
 @dataclass
+class ShmFacts:
+    """``/dev/shm`` as the container sees it (``os.statvfs``, ``/proc/self/mountinfo``).
+
+    Sizes are bytes.  ``host_ipc``: the container shares the host's IPC namespace
+    (``/proc/self/ns/ipc`` equals ``/proc/1/ns/ipc`` of the host, only visible in
+    some set-ups); None when it cannot be told.
+    """
+
+    present: Optional[bool] = None
+    size_bytes: Optional[int] = None
+    used_bytes: Optional[int] = None
+    fs_type: Optional[str] = None  # "tmpfs"
+    host_ipc: Optional[bool] = None
+
+
+@dataclass
+class LimitsFacts:
+    """Resource limits of the checking process (``getrlimit``) and its effective capabilities (``/proc/self/status``).
+
+    Limits are bytes (memlock) or a count (nofile); -1 means unlimited (``RLIM_INFINITY``).
+    """
+
+    memlock_soft: Optional[int] = None
+    memlock_hard: Optional[int] = None
+    nofile_soft: Optional[int] = None
+    nofile_hard: Optional[int] = None
+    #: CAP_IPC_LOCK in the effective set (lets a process lock memory beyond RLIMIT_MEMLOCK)
+    cap_ipc_lock: Optional[bool] = None
+
+
+@dataclass
+class RdmaPortFacts:
+    """One port of an RDMA device (``/sys/class/infiniband/<dev>/ports/<n>``)."""
+
+    port: int = 1
+    state: Optional[str] = None  # "ACTIVE", "DOWN", "INIT" (the word after "4: ")
+    phys_state: Optional[str] = None  # "LinkUp", "Disabled"
+    link_layer: Optional[str] = None  # "InfiniBand", "Ethernet" (RoCE)
+    rate: Optional[str] = None  # "200 Gb/sec (4X HDR)"
+    #: RoCE GID table entry types by index ("RoCE v2", "IB/RoCE v1", "" for an empty entry); GID values are identifiers
+    gid_types: list[str] = field(default_factory=list)
+    gids: list[str] = field(default_factory=list)  # only with --include-ids
+
+
+@dataclass
+class RdmaDeviceFacts:
+    """An RDMA device: ``mlx5_0``, a RoCE bond ``mlx5_bond_0`` (Lingjun), Alibaba Cloud elastic RDMA ``erdma_0``."""
+
+    name: str
+    ports: list[RdmaPortFacts] = field(default_factory=list)
+    uverbs: Optional[str] = None  # "uverbs0": its verbs device in sysfs, None when it has none
+    node_guid: Optional[str] = None  # only with --include-ids
+
+
+@dataclass
+class RdmaFacts:
+    """RDMA devices in sysfs and the ``/dev/infiniband/uverbs*`` nodes the container can use."""
+
+    devices: list[RdmaDeviceFacts] = field(default_factory=list)
+    uverbs_nodes: list[str] = field(default_factory=list)  # "/dev/infiniband/uverbs0", ...
+    #: False when the nodes exist but cannot be opened, None when not tried
+    uverbs_accessible: Optional[bool] = None
+
+
+@dataclass
 class SymptomFacts:
     """What the environment itself reported: observed outcomes, not predictions.
 
@@ -354,6 +437,11 @@ class Facts:
     loader: LoaderFacts = field(default_factory=LoaderFacts)
     manifest: Optional[ManifestFacts] = None
     probes: list[ProbeRecord] = field(default_factory=list)
+    #: MIG devices visible to the container
+    mig_devices: list[MigDeviceFacts] = field(default_factory=list)
+    shm: ShmFacts = field(default_factory=ShmFacts)
+    limits: LimitsFacts = field(default_factory=LimitsFacts)
+    rdma: RdmaFacts = field(default_factory=RdmaFacts)
     #: outcomes the input itself reports (collect_env's "Is CUDA available", quoted errors)
     symptoms: SymptomFacts = field(default_factory=SymptomFacts)
     #: which sections the input carries; empty lists: everything observed (a live probe)

@@ -219,13 +219,14 @@ def parse_collect_env(text: str, where: str = "collect_env output") -> Facts:
 
 
 #: sections a collect_env paste never shows
-_NEVER_SHOWN = ("driver", "device-nodes", "nvml", "libcuda", "nccl", "network", "loader", "manifest")
+_NEVER_SHOWN = ("driver", "device-nodes", "nvml", "libcuda", "nccl", "network", "loader", "manifest", "shm", "limits", "rdma")
 #: section -> the key lines that show it (in part); without any of them the section is not available
 _SHOWN_BY = {
     "host": ("os", "python platform"),
     "python": ("python version",),
     "torch": ("pytorch version", "cuda used to build pytorch"),
     "nvidia-smi": ("nvidia driver version", "gpu models and configuration"),
+    "mig": ("gpu models and configuration",),
     "cuda-toolkit": ("cuda runtime version",),
     "cudnn": ("cudnn version",),
     "symptoms": ("is cuda available",),
@@ -237,7 +238,7 @@ def _mark_coverage(facts: Facts, seen_keys: set[str], env_section: bool) -> None
     from lingjun.checks.coverage import SECTIONS
 
     absent = set(_NEVER_SHOWN)
-    partial = {"distributions", "env", "cudnn", "cuda-toolkit", "nvidia-smi", "host"}
+    partial = {"distributions", "env", "cudnn", "cuda-toolkit", "nvidia-smi", "host", "mig"}
     for section, keys in _SHOWN_BY.items():
         if not seen_keys.intersection(keys):
             absent.add(section)
