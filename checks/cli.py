@@ -94,8 +94,11 @@ def build_parser() -> "argparse.ArgumentParser":
 
     class _Parser(argparse.ArgumentParser):
         def error(self, message: str) -> "NoReturn":
+            from lingjun.checks.core.inert_text import inert
+
             self.print_usage(sys.stderr)
-            self.exit(3, f"{self.prog}: error: {message}\n")
+            # argparse quotes unrecognised words as they are: escape them, keep one line
+            self.exit(3, f"{self.prog}: error: {inert(message)}\n")
 
     parser = _Parser(
         prog="lingjun-check",
@@ -176,8 +179,18 @@ def fast_parse(argv: Sequence[str]) -> Optional[SimpleNamespace]:
 
 
 def _fail(message: str) -> int:
-    sys.stderr.write(f"lingjun-check: {message}\n")
+    """Write ``lingjun-check: MESSAGE`` as one inert line on stderr (controls escaped, shortened); returns 3."""
+    from lingjun.checks.core.inert_text import inert
+
+    sys.stderr.write(f"lingjun-check: {inert(message)}\n")
     return 3
+
+
+def _name(value: str) -> str:
+    """A value from the command line as quoted in a message: shortened to NAME_LIMIT characters."""
+    from lingjun.checks.core.inert_text import NAME_LIMIT, capped
+
+    return capped(value, NAME_LIMIT)
 
 
 def _write(text: str) -> None:
@@ -301,13 +314,13 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
         return 0
 
     if args.root != "/" and not os.path.isdir(args.root):
-        return _fail(f"--root {args.root}: not a directory")
+        return _fail(f"--root {_name(args.root)}: not a directory")
     if args.deepspeed_config:
         from lingjun.checks.inputs.input_file import unusable_reason
 
         problem = unusable_reason(args.deepspeed_config)
         if problem:
-            return _fail(f"--deepspeed-config {args.deepspeed_config}: {problem}")
+            return _fail(f"--deepspeed-config {_name(args.deepspeed_config)}: {problem}")
 
     snapshot_problems: list[str] = []
     if args.from_file:
@@ -342,9 +355,11 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
         try:
             write_snapshot(facts, args.collect, include_ids=args.include_ids)
         except OSError as exc:
-            return _fail(f"--collect {args.collect}: cannot write: {exc.strerror or exc}")
+            return _fail(f"--collect {_name(args.collect)}: cannot write: {exc.strerror or exc}")
         # on stderr: stdout is the report (and must stay parseable JSON with --format json)
-        sys.stderr.write(f"lingjun-check: snapshot written to {args.collect}\n")
+        from lingjun.checks.core.inert_text import inert
+
+        sys.stderr.write(f"lingjun-check: snapshot written to {inert(_name(args.collect))}\n")
 
     from lingjun.checks.context import CheckContext, CheckOptions
     from lingjun.checks.knowledge.identify import UnknownReleaseError, identify
@@ -353,7 +368,7 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
         release = identify(facts, data, args.release)
     except UnknownReleaseError as exc:
         known = ", ".join(exc.known) or "(none)"
-        return _fail(f"--release {exc.ref}: unknown release (give FAMILY:YY.MM or one of the release's image tags); known releases: {known}")
+        return _fail(f"--release {_name(exc.ref)}: unknown release (give FAMILY:YY.MM or one of the release's image tags); known releases: {known}")
 
     options = CheckOptions(
         lang=lang,
