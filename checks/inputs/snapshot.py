@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import json
 import re
 import typing
@@ -132,15 +133,14 @@ def _lenient(cls: type, data: Any, where: str, problems: list[str]) -> Any:
     if not isinstance(data, dict):
         problems.append(f"{where or 'snapshot'}: expected an object, got {type(data).__name__}; ignored")
         return cls() if _constructible(cls) else None
-    hints = typing.get_type_hints(cls)
     kwargs: dict[str, Any] = {}
-    for f in dataclasses.fields(cls):
-        if f.name not in data:
+    for name, shape in _plan(cls):
+        if name not in data:
             continue
-        path = f"{where}.{f.name}" if where else f.name
-        value = _field(hints[f.name], data[f.name], path, problems)
+        path = f"{where}.{name}" if where else name
+        value = _field(shape, data[name], path, problems)
         if value is not _DROP:
-            kwargs[f.name] = value
+            kwargs[name] = value
     try:
         return cls(**kwargs)
     except TypeError as exc:  # a required field (e.g. name) was dropped
@@ -151,19 +151,40 @@ def _lenient(cls: type, data: Any, where: str, problems: list[str]) -> Any:
 _DROP = object()
 
 
+@functools.lru_cache(maxsize=None)
+def _plan(cls: type) -> tuple[tuple[str, tuple], ...]:
+    """``(field name, _shape(field type))`` of each field of ``cls``, computed once per class.
+
+    ``typing.get_type_hints`` evaluates every annotation string; called per object it took most of the
+    96 s of reading 300,000 distributions (bench/snapshot_scale.py prints the times now).
+    """
+    hints = typing.get_type_hints(cls)
+    return tuple((f.name, _shape(hints[f.name])) for f in dataclasses.fields(cls))
+
+
 def _constructible(cls: type) -> bool:
     return all(f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING for f in dataclasses.fields(cls))
 
 
-def _field(hint: Any, value: Any, where: str, problems: list[str]) -> Any:
-    origin = typing.get_origin(hint)
-    args = typing.get_args(hint)
-    if origin is typing.Union:
-        if value is None:
-            return None
+@functools.lru_cache(maxsize=None)
+def _shape(hint: Any) -> tuple[bool, Any, Any, tuple, bool]:
+    """``(optional, hint, origin, args, is_dataclass)`` of a field's type, ``Optional[X]`` unwrapped to ``X``;
+    computed once per type (typing's introspection per value was most of reading a large snapshot)."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    optional = origin is typing.Union
+    if optional:
         hint = next(a for a in args if a is not type(None))
         origin, args = typing.get_origin(hint), typing.get_args(hint)
-    if dataclasses.is_dataclass(hint):
+    return optional, hint, origin, args, dataclasses.is_dataclass(hint)
+
+
+def _field(shape: tuple, value: Any, where: str, problems: list[str]) -> Any:
+    optional, hint, origin, args, is_dataclass = shape
+    if optional and value is None:
+        return None
+    if hint is str and isinstance(value, str):  # the common case, without facts._convert's introspection
+        return value
+    if is_dataclass:
         if not isinstance(value, dict):
             problems.append(f"{where}: expected an object, got {type(value).__name__}; ignored")
             return _DROP
@@ -173,8 +194,9 @@ def _field(hint: Any, value: Any, where: str, problems: list[str]) -> Any:
             problems.append(f"{where}: expected a list, got {type(value).__name__}; ignored")
             return _DROP
         items = []
+        item_shape = _shape(args[0])
         for i, item in enumerate(value):
-            converted = _field(args[0], item, f"{where}[{i}]", problems)
+            converted = _field(item_shape, item, f"{where}[{i}]", problems)
             if converted is not _DROP:
                 items.append(converted)
         return items
