@@ -39,9 +39,11 @@ release:
 
 files:
   --collect writes a snapshot (schema lingjun-check/snapshot/1, see snapshot.schema.json) and
-  says where on stderr: no secrets, host names, GPU UUIDs, MASTER_ADDR or interface IP addresses
-  (only whether an interface has one) unless --include-ids. --format json prints a report
-  of schema lingjun-check/report/1 (see report.schema.json).
+  says where on stderr. Never in it: variables named like secrets (*TOKEN*, *KEY*, *PASS*, *PW*...),
+  credentials in values (user:password@, ?access_token=...). Not in it unless --include-ids: host
+  names, GPU UUIDs, MASTER_ADDR, NCCL_COMM_ID and other variables naming a peer, IP addresses
+  (only whether an interface has one) and the user names of home directories (/home/***/).
+  --format json prints a report of schema lingjun-check/report/1 (see report.schema.json).
 """
 
 
@@ -126,7 +128,8 @@ def build_parser() -> "argparse.ArgumentParser":
     out.add_argument("--lang", choices=["en", "zh"], help="report language (default from LC_ALL/LC_MESSAGES/LANG)")
     out.add_argument("--no-color", action="store_true", help="no ANSI colours (also when NO_COLOR is set)")
     out.add_argument("--collect", metavar="FILE", help="also write the probed facts as a JSON snapshot (atomic)")
-    out.add_argument("--include-ids", action="store_true", help="keep host name, GPU UUIDs, MASTER_ADDR and interface IP addresses in the snapshot")
+    out.add_argument("--include-ids", action="store_true", help="keep host name, GPU UUIDs, MASTER_ADDR and interface IP addresses in the snapshot "
+                     "(also NCCL_COMM_ID and other peer addresses, home-directory user names; never secrets)")
     out.add_argument("--list-rules", action="store_true", help="list the rules and exit")
     out.add_argument("--version", action="store_true", help="print the version and the release data it carries, and exit")
     return parser

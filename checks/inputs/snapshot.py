@@ -5,11 +5,14 @@ Format: ``Facts.to_dict()`` as a JSON object whose ``"schema"`` is
 the JSON Schema is ``checks/snapshot.schema.json``.  Writing:
 
 * redacts first (:func:`redact`): no host name, GPU UUID or PCI bus id, no
-  ``MASTER_ADDR`` and no interface IPv4/IPv6 addresses (only whether an
-  interface has one: ``has_ipv4``/``has_ipv6``), unless ``include_ids``; the environment is filtered again
-  through the allow-list of :mod:`lingjun.checks.probes.env_vars` (a snapshot
-  read from elsewhere may carry more) and ``user:password@`` in URLs
-  (environment values, ``direct_url``) is masked;
+  ``MASTER_ADDR``/``NCCL_COMM_ID`` or other variable naming a peer, no
+  interface IPv4/IPv6 addresses (only whether an interface has one:
+  ``has_ipv4``/``has_ipv6``), and in every string no peer IP address and no
+  home-directory user name (:func:`lingjun.checks.core.redaction.mask_identifiers`),
+  unless ``include_ids``; the environment is filtered again through the
+  allow-list of :mod:`lingjun.checks.probes.env_vars` (a snapshot read from
+  elsewhere may carry more) and credentials in values (environment values,
+  ``direct_url``) are masked always (:func:`lingjun.checks.core.redaction.mask_secrets`);
 * is atomic: a temporary file in the target directory, then ``os.replace``,
   so an interrupted run never leaves a half-written snapshot.
 
@@ -27,10 +30,10 @@ import copy
 import dataclasses
 import functools
 import json
-import re
 import typing
 from typing import Any
 
+from lingjun.checks.core.redaction import mask_identifiers, mask_secrets, mask_strings
 from lingjun.checks import facts as facts_module
 from lingjun.checks.facts import SNAPSHOT_SCHEMA, Facts
 from lingjun.checks.probes.env_vars import filter_env
@@ -39,8 +42,6 @@ __all__ = ["SnapshotError", "redact", "write_snapshot", "read_snapshot", "facts_
 
 #: the largest snapshot read, in bytes (a --collect snapshot of an image with ~1000 packages is well under 2 MiB)
 MAX_SNAPSHOT_BYTES = 64 * 1024 * 1024
-
-_USERINFO = re.compile(r"(?<=://)[^/@\s]+@")
 
 
 class SnapshotError(ValueError):
@@ -53,8 +54,10 @@ def redact(facts: Facts, include_ids: bool = False) -> Facts:
     out.env = filter_env(out.env, include_ids)
     for dist in out.distributions:
         if dist.direct_url:
-            dist.direct_url = _USERINFO.sub("***@", dist.direct_url)
+            dist.direct_url = mask_secrets(dist.direct_url)
     if not include_ids:
+        # peer addresses and home-directory user names, in every string of the snapshot
+        mask_strings(out, mask_identifiers)
         out.host.hostname = None
         for gpu in list(out.nvml.gpus) + list(out.nvidia_smi.gpus):
             gpu.uuid = None
