@@ -91,7 +91,7 @@ def summary_rows(kb: KnowledgeBase) -> list[list[str]]:
 def summary_table(kb: KnowledgeBase) -> str:
     """The releases as an aligned plain-text table (empty string when there is no release)."""
     header = ["family", "version", "status", "CUDA", "torch", "driver min", "components"]
-    rows = summary_rows(kb)
+    rows = [[one_line(cell) for cell in row] for row in summary_rows(kb)]  # record values, shown inert
     if not rows:
         return ""
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
