@@ -374,3 +374,16 @@ def test_a_long_hostile_message_is_shortened(capsys, tmp_path):
     code, out, _ = _run(capsys, "validate", "-q", str(path))
     assert code == 1 and "more characters)" in out
     assert max(len(line) for line in out.splitlines()) < 2 * ECHO_LIMIT + 200
+
+
+@pytest.mark.parametrize("kind", sorted(_HOSTILE_TEXT))
+@pytest.mark.parametrize("command", ["build", "bundle"])
+def test_build_and_bundle_errors_quote_paths_inert(kind, command, capsys, tmp_path):
+    missing = tmp_path / f"releases{_HOSTILE_TEXT[kind]}"
+    args = [command, "--releases", str(missing)]
+    args += ["--site-dir", str(tmp_path / "site")] if command == "build" else ["--output", str(tmp_path / "x.pyz")]
+    code, out, err = _run(capsys, *args)
+    assert code in (1, 2)
+    assert not _raw_unsafe(out + err), repr(out + err)
+    assert all(line.startswith((str(tmp_path), "lingjun-kb ")) for line in err.splitlines()), err
+    assert not (tmp_path / "x.pyz").exists()
