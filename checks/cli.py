@@ -42,9 +42,11 @@ release:
 files:
   --collect writes a snapshot (schema lingjun-check/snapshot/1, see snapshot.schema.json) and
   says where on stderr; it creates FILE or replaces a regular file, never a folder, link, FIFO,
-  socket or device (/dev/null, /dev/stdout): no secrets, host names, GPU UUIDs, MASTER_ADDR or interface IP addresses
-  (only whether an interface has one) unless --include-ids. --format json prints a report
-  of schema lingjun-check/report/1 (see report.schema.json).
+  socket or device (/dev/null, /dev/stdout). Never in it: variables named like secrets (*TOKEN*, *KEY*, *PASS*, *PW*...),
+  credentials in values (user:password@, ?access_token=...). Not in it unless --include-ids: host
+  names, GPU UUIDs, MASTER_ADDR, NCCL_COMM_ID and other variables naming a peer, IP addresses
+  (only whether an interface has one) and the user names of home directories (/home/***/).
+  --format json prints a report of schema lingjun-check/report/1 (see report.schema.json).
 """
 
 
@@ -98,8 +100,11 @@ def build_parser() -> "argparse.ArgumentParser":
 
     class _Parser(argparse.ArgumentParser):
         def error(self, message: str) -> "NoReturn":
+            from lingjun.checks.core.inert_text import inert
+
             self.print_usage(sys.stderr)
-            self.exit(3, f"{self.prog}: error: {message}\n")
+            # argparse quotes unrecognised words as they are: escape them, keep one line
+            self.exit(3, f"{self.prog}: error: {inert(message)}\n")
 
     parser = _Parser(
         prog="lingjun-check",
@@ -133,7 +138,8 @@ def build_parser() -> "argparse.ArgumentParser":
     out.add_argument("--lang", choices=["en", "zh"], help="report language (default from LC_ALL/LC_MESSAGES/LANG)")
     out.add_argument("--no-color", action="store_true", help="no ANSI colours (also when NO_COLOR is set)")
     out.add_argument("--collect", metavar="FILE", help="also write the probed facts as a JSON snapshot (atomic)")
-    out.add_argument("--include-ids", action="store_true", help="keep host name, GPU UUIDs, MASTER_ADDR and interface IP addresses in the snapshot")
+    out.add_argument("--include-ids", action="store_true", help="keep host name, GPU UUIDs, MASTER_ADDR and interface IP addresses in the snapshot "
+                     "(also NCCL_COMM_ID and other peer addresses, home-directory user names; never secrets)")
     out.add_argument("--list-rules", action="store_true", help="list the rules and exit")
     out.add_argument("--version", action="store_true", help="print the version and the release data it carries, and exit")
     return parser
@@ -186,8 +192,18 @@ def fast_parse(argv: Sequence[str]) -> Optional[SimpleNamespace]:
 
 
 def _fail(message: str) -> int:
-    sys.stderr.write(f"lingjun-check: {message}\n")
+    """Write ``lingjun-check: MESSAGE`` as one inert line on stderr (controls escaped, shortened); returns 3."""
+    from lingjun.checks.core.inert_text import inert
+
+    sys.stderr.write(f"lingjun-check: {inert(message)}\n")
     return 3
+
+
+def _name(value: str) -> str:
+    """A value from the command line as quoted in a message: shortened to NAME_LIMIT characters."""
+    from lingjun.checks.core.inert_text import NAME_LIMIT, capped
+
+    return capped(value, NAME_LIMIT)
 
 
 def _write(text: str) -> None:
@@ -312,13 +328,13 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
         return 0
 
     if args.root != "/" and not os.path.isdir(args.root):
-        return _fail(f"--root {args.root}: not a directory")
+        return _fail(f"--root {_name(args.root)}: not a directory")
     if args.deepspeed_config:
         from lingjun.checks.inputs.input_file import unusable_reason
 
         problem = unusable_reason(args.deepspeed_config)
         if problem:
-            return _fail(f"--deepspeed-config {args.deepspeed_config}: {problem}")
+            return _fail(f"--deepspeed-config {_name(args.deepspeed_config)}: {problem}")
 
     if args.collect is not None:  # checked before probing: a refused path costs no probe time ("" included)
         from lingjun.checks.core.atomic_write import check_output_file
@@ -362,9 +378,11 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
         try:
             write_snapshot(facts, args.collect, include_ids=args.include_ids)
         except OSError as exc:
-            return _fail(f"--collect {args.collect}: cannot write: {exc.strerror or exc}")
+            return _fail(f"--collect {_name(args.collect)}: cannot write: {exc.strerror or exc}")
         # on stderr: stdout is the report (and must stay parseable JSON with --format json)
-        sys.stderr.write(f"lingjun-check: snapshot written to {args.collect}\n")
+        from lingjun.checks.core.inert_text import inert
+
+        sys.stderr.write(f"lingjun-check: snapshot written to {inert(_name(args.collect))}\n")
 
     from lingjun.checks.context import CheckContext, CheckOptions
     from lingjun.checks.knowledge.identify import UnknownReleaseError, identify
@@ -373,7 +391,7 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
         release = identify(facts, data, args.release)
     except UnknownReleaseError as exc:
         known = ", ".join(exc.known) or "(none)"
-        return _fail(f"--release {exc.ref}: unknown release (give FAMILY:YY.MM or one of the release's image tags); known releases: {known}")
+        return _fail(f"--release {_name(exc.ref)}: unknown release (give FAMILY:YY.MM or one of the release's image tags); known releases: {known}")
 
     options = CheckOptions(
         lang=lang,

@@ -17,7 +17,8 @@ finds every rule module), then runs each rule in its declared ``order``, isolate
 
 After the rules, :func:`checker_findings` adds the checker's own findings
 (rule ids ``checker.*``, area ``checker``): probes that timed out or failed,
-problems of a snapshot read with ``--from``, and, with ``--require-gpu`` on
+problems of a snapshot read with ``--from`` (the first :data:`MAX_SNAPSHOT_PROBLEMS`,
+then one finding counting the rest), and, with ``--require-gpu`` on
 a machine without a driver, an error ``driver.present`` unless a rule
 already reported one.
 """
@@ -33,6 +34,8 @@ from lingjun.checks.rules import RuleSpec, load_rules
 __all__ = ["run_rules", "run_rule", "checker_findings", "load_rules", "NO_DRIVER"]
 
 NO_DRIVER = Text("no NVIDIA driver in this container", "此容器中没有 NVIDIA 驱动")
+#: snapshot problems reported one finding each; the rest are counted in one more finding
+MAX_SNAPSHOT_PROBLEMS = 20
 
 
 def run_rule(spec: RuleSpec, ctx: CheckContext) -> list[Finding]:
@@ -110,7 +113,8 @@ def checker_findings(ctx: CheckContext, so_far: list[Finding], snapshot_problems
                     observed=record.error[:300],
                 )
             )
-    for problem in snapshot_problems or []:
+    problems = snapshot_problems or []
+    for problem in problems[:MAX_SNAPSHOT_PROBLEMS]:
         out.append(
             Finding(
                 rule="checker.snapshot",
@@ -118,6 +122,18 @@ def checker_findings(ctx: CheckContext, so_far: list[Finding], snapshot_problems
                 area="checker",
                 message=Text("a snapshot value was unusable and was ignored", "快照中的某个值无法使用，已忽略"),
                 observed=problem[:300],
+            )
+        )
+    if len(problems) > MAX_SNAPSHOT_PROBLEMS:  # one line for the rest: the report stays readable
+        rest = len(problems) - MAX_SNAPSHOT_PROBLEMS
+        out.append(
+            Finding(
+                rule="checker.snapshot",
+                severity=Severity.warning,
+                area="checker",
+                message=Text(f"{rest} more snapshot values were unusable and were ignored",
+                             f"快照中另有 {rest} 个值无法使用，已忽略"),
+                observed=f"{rest} more",
             )
         )
     if ctx.options.require_gpu and not facts.has_nvidia_driver:

@@ -30,7 +30,10 @@ import os
 import stat
 import sys
 from pathlib import Path
-from typing import Callable, Iterator, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Iterator, Optional, Sequence, TextIO
+
+if TYPE_CHECKING:
+    from typing import NoReturn
 
 __all__ = ["main", "build_parser"]
 
@@ -75,6 +78,25 @@ def _path_or_empty(value: str) -> "Path | str":
     return Path(value) if value else ""
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with its error line made inert: control and bidi characters of the words it quotes
+    (``unrecognized arguments: ...``, a path) are escaped and the line is shortened
+    (:func:`lingjun.checks.core.inert_text.inert`); exit status 2 as argparse's own."""
+
+    def error(self, message: str) -> "NoReturn":
+        from lingjun.checks.core.inert_text import inert
+
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {inert(message)}\n")
+
+
+def _say(message: str, file: Optional[TextIO] = None) -> None:
+    """Print one line whose values come from input (paths, names, exception texts) made inert."""
+    from lingjun.checks.core.inert_text import inert
+
+    print(inert(message), file=file)
+
+
 def _add_site_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--releases", type=Path, default=Path("releases"), metavar="DIR",
                         help="releases folder (default: releases)")
@@ -90,7 +112,7 @@ def _add_site_args(parser: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``lingjun-kb`` (every sub-command and option)."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="lingjun-kb",
         description="Release notes and compatibility knowledge base of Alibaba Cloud Lingjun / ACS AI container images.",
     )
@@ -169,7 +191,7 @@ def _cmd_validate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
     except RegistrationError:
         raise  # main() words it: which module, and how to fix it
     except Exception as exc:  # noqa: BLE001 - a bug must end in one line and status 1, never a traceback
-        print(f"lingjun-kb validate: internal error: {type(exc).__name__}: {exc}; please report it", file=sys.stderr)
+        _say(f"lingjun-kb validate: internal error: {type(exc).__name__}: {exc}; please report it", file=sys.stderr)
         return 1
     status = 0 if result.ok else 1
     with _closed_pipe_ok():
@@ -237,14 +259,14 @@ def _cmd_new(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except NewReleaseUsageError as exc:
         parser.error(str(exc))
     except NewReleaseError as exc:
-        print(f"lingjun-kb new: {exc}", file=sys.stderr)
+        _say(f"lingjun-kb new: {exc}", file=sys.stderr)
         return 1
-    print(f"wrote {made.path} from {made.previous}")
+    _say(f"wrote {made.path} from {made.previous}")
     if made.newer:
-        print(f"status: superseded, because {made.newer[-1]} is newer (only a family's newest release is current)")
+        _say(f"status: superseded, because {made.newer[-1]} is newer (only a family's newest release is current)")
     steps = [f"replace the {made.placeholders} placeholders marked TODO(lingjun-kb new) (or delete those entries)"]
     steps += [f"set `status: superseded` in {ref} ({path})" for ref, path in made.to_supersede]
-    print(f"next: {', '.join(steps)}, then run `lingjun-kb validate {made.path}`")
+    _say(f"next: {', '.join(steps)}, then run `lingjun-kb validate {made.path}`")
     return 0
 
 
@@ -262,18 +284,18 @@ def _cmd_schema(args: argparse.Namespace, parser: argparse.ArgumentParser) -> in
             reason = _schema_file_state(path, render_schema(kind))
             if reason:
                 stale.append(path)
-                print(f"{path} is stale or missing ({reason}); run `lingjun-kb schema`", file=sys.stderr)
+                _say(f"{path} is stale or missing ({reason}); run `lingjun-kb schema`", file=sys.stderr)
         if not stale:
-            print(f"schemas in {out} are up to date")
+            _say(f"schemas in {out} are up to date")
         return 1 if stale else 0
     try:
         written = write_schemas(out)
     except OSError as exc:
-        print(f"lingjun-kb schema: cannot write into {out}: {exc.strerror or exc} "
-              f"({exc.filename or out}); files already there are unchanged or fully replaced", file=sys.stderr)
+        _say(f"lingjun-kb schema: cannot write into {out}: {exc.strerror or exc} "
+             f"({exc.filename or out}); files already there are unchanged or fully replaced", file=sys.stderr)
         return 1
     for path in written:
-        print(f"wrote {path}")
+        _say(f"wrote {path}")
     return 0
 
 
@@ -330,7 +352,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         return _HANDLERS[args.command](args, parser)
     except RegistrationError as exc:  # a rule module without its decorator: the contributor's fix, in one line
-        print(f"lingjun-kb {args.command}: {exc}", file=sys.stderr)
+        _say(f"lingjun-kb {args.command}: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:  # Ctrl-C: one line and the shell's status for SIGINT, not a traceback
         print(f"lingjun-kb {args.command}: interrupted", file=sys.stderr)

@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Iterable, Optional
 
 from lingjun.checks.core.atomic_write import atomic_write
+from lingjun.checks.core.inert_text import inert
 from lingjun.generator.site.site_url import resolve_site_url
 
 __all__ = ["cli_bundle", "bundle_text", "build_zipapp", "zip_entries", "with_bytecode", "resolve_site_url"]
@@ -265,24 +266,24 @@ def cli_bundle(args: argparse.Namespace) -> int:
     try:
         text, problems = bundle_text(releases, getattr(args, "site_url", None))
     except ValueError as exc:
-        print(f"lingjun-kb bundle: {exc}", file=sys.stderr)
+        print(inert(f"lingjun-kb bundle: {exc}"), file=sys.stderr)
         return 2
     for problem in problems:
-        line = problem.format() if hasattr(problem, "format") else str(problem)
+        line = problem.format() if hasattr(problem, "format") else inert(str(problem))
         print(line, file=sys.stderr)
     if text is None:
-        print(f"lingjun-kb bundle: {releases} has errors; nothing written", file=sys.stderr)
+        print(inert(f"lingjun-kb bundle: {releases} has errors; nothing written"), file=sys.stderr)
         return 1
     target = _checks_dir() / "data" / "bundle.json"
     try:
         atomic_write(target, text.encode("utf-8"), make_parents=True)
         size = build_zipapp(output, with_bytecode(zip_entries(text)))
     except OSError as exc:
-        print(f"lingjun-kb bundle: {exc.filename or output}: {exc.strerror or exc}", file=sys.stderr)
+        print(inert(f"lingjun-kb bundle: {exc.filename or output}: {exc.strerror or exc}"), file=sys.stderr)
         return 2
     except RuntimeError as exc:
-        print(f"lingjun-kb bundle: {exc}", file=sys.stderr)
+        print(inert(f"lingjun-kb bundle: {exc}"), file=sys.stderr)
         return 2
-    print(f"wrote {target} ({len(text.encode('utf-8'))} bytes)")
-    print(f"wrote {output} ({size} bytes)")
+    print(inert(f"wrote {target} ({len(text.encode('utf-8'))} bytes)"))
+    print(inert(f"wrote {output} ({size} bytes)"))
     return 0

@@ -26,10 +26,10 @@ Examples:
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence, Union
 
+from lingjun.checks.core.inert_text import inert
 from lingjun.schema.models import Severity
 
 __all__ = ["Problem", "Severity", "field_path", "one_line", "sort_problems", "count_by_severity"]
@@ -40,23 +40,14 @@ LocPart = Union[str, int]
 _SEVERITY_ORDER = {Severity.error: 0, Severity.warning: 1, Severity.info: 2}
 
 
-#: characters that would break the one-line ``path:line:col: field: message`` form or
-#: fool a terminal: C0/C1 controls (newline, carriage return, escape), DEL, and the
-#: Unicode bidirectional overrides and isolates
-_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-
-
-def _escape_char(match: "re.Match[str]") -> str:
-    char = match.group()
-    return {"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(char, f"\\u{ord(char):04x}")
-
-
 def one_line(text: str, keep_line_breaks: bool = False) -> str:
-    """``text`` with control and bidirectional characters written as escapes (``\\n``, ``\\u202e``).
+    """``text`` with control and bidirectional characters written as escapes (``\\n``, ``\\u202e``),
+    shortened past :data:`~lingjun.checks.core.inert_text.ECHO_LIMIT` characters.
 
     The text format prints one problem per line; a file name, key or value
     holding a newline must not start a line of its own (it could forge an
-    ``OK`` line or a problem in another file).
+    ``OK`` line or a problem in another file).  The one implementation is
+    :func:`lingjun.checks.core.inert_text.inert`, which ``lingjun-check`` uses too.
 
     >>> one_line("a\\nb\\u202ec")
     'a\\\\nb\\\\u202ec'
@@ -64,11 +55,7 @@ def one_line(text: str, keep_line_breaks: bool = False) -> str:
     With ``keep_line_breaks`` ``\\n`` and ``\\r`` are left for the caller
     (GitHub annotations encode them as ``%0A``/``%0D``).
     """
-    if not _UNSAFE.search(text):
-        return text
-    if keep_line_breaks:
-        return _UNSAFE.sub(lambda m: m.group() if m.group() in "\r\n" else _escape_char(m), text)
-    return _UNSAFE.sub(_escape_char, text)
+    return inert(text, keep_line_breaks=keep_line_breaks)
 
 
 def field_path(loc: Sequence[LocPart]) -> str:

@@ -29,6 +29,8 @@ from __future__ import annotations
 import re
 from typing import Callable, Mapping, Optional, Tuple
 
+from lingjun.checks.core.small_int import small_int
+
 __all__ = ["Triple", "parse_cudnn", "parse_nccl", "triple_text", "cudnn_from_defines", "nccl_from_defines"]
 
 Triple = Tuple[int, int, int]
@@ -36,11 +38,17 @@ Triple = Tuple[int, int, int]
 _DOTTED = re.compile(r"(\d+)\.(\d+)(?:\.(\d+))?")
 
 
+def _triple(major: Optional[str], minor: Optional[str], patch: Optional[str]) -> Optional[Triple]:
+    """Three parts as integers; None when one is longer than a number can be (:func:`small_int`)."""
+    parts = (small_int(major), small_int(minor), small_int(patch or "0"))
+    return None if None in parts else parts  # type: ignore[return-value]
+
+
 def _dotted(text: str) -> Optional[Triple]:
     match = _DOTTED.search(text)
     if not match:
         return None
-    return (int(match.group(1)), int(match.group(2)), int(match.group(3) or 0))
+    return _triple(match.group(1), match.group(2), match.group(3))
 
 
 def parse_cudnn(value: object) -> Optional[Triple]:
@@ -48,7 +56,9 @@ def parse_cudnn(value: object) -> Optional[Triple]:
     if isinstance(value, bool):
         return None
     if isinstance(value, int) or (isinstance(value, str) and value.strip().isdigit()):
-        code = int(value)
+        code = value if isinstance(value, int) else small_int(value)
+        if code is None:  # more digits than a version code has
+            return None
         if code >= 90000:
             return (code // 10000, (code % 10000) // 100, code % 100)
         if code >= 1000:
@@ -57,7 +67,7 @@ def parse_cudnn(value: object) -> Optional[Triple]:
     if isinstance(value, str):
         tup = re.match(r"^\s*\(\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*\)\s*$", value)
         if tup:
-            return (int(tup.group(1)), int(tup.group(2)), int(tup.group(3)))
+            return _triple(tup.group(1), tup.group(2), tup.group(3))
         return _dotted(value)
     return None
 
@@ -67,7 +77,9 @@ def parse_nccl(value: object) -> Optional[Triple]:
     if isinstance(value, bool):
         return None
     if isinstance(value, int) or (isinstance(value, str) and value.strip().isdigit()):
-        code = int(value)
+        code = value if isinstance(value, int) else small_int(value)
+        if code is None:  # more digits than a version code has
+            return None
         if code >= 10000:
             return (code // 10000, (code % 10000) // 100, code % 100)
         if code >= 1000:

@@ -59,6 +59,8 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from lingjun.checks.core.inert_text import capped
+from lingjun.checks.core.small_int import MAX_DIGITS, small_int
 from lingjun.checks.facts import DistributionFacts, Facts, GpuFacts, LibraryFile, TorchBuildFacts
 from lingjun.checks.probes.env_vars import filter_env
 from lingjun.checks.probes.loader import version_from_name
@@ -145,7 +147,8 @@ def parse_collect_env(text: str, where: str = "collect_env output") -> Facts:
     """Facts from collect_env text (see the module docstring).
 
     Raises:
-        CollectEnvError: when no recognised key and no readable ``[pip3]``/``[conda]`` line is found.
+        CollectEnvError: when no recognised key and no readable ``[pip3]``/``[conda]`` line is found,
+            or a ``GPU N:`` line's N is too long to be an index (the message names the line).
     """
     facts = Facts(origin="collect_env")
     seen_keys: set[str] = set()
@@ -157,7 +160,7 @@ def parse_collect_env(text: str, where: str = "collect_env output") -> Facts:
     env_section = False  # vLLM's "Environment Variables" section was seen
 
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    for raw in lines:
+    for number, raw in enumerate(lines, 1):
         line = _QUOTE_RE.sub("", raw.strip())
         if not line or _SECTION_RE.match(line):
             pending = None if not line else pending
@@ -176,7 +179,7 @@ def parse_collect_env(text: str, where: str = "collect_env output") -> Facts:
         if pending == "gpu models and configuration":
             gpu = _GPU_RE.match(line)
             if gpu:
-                _add_gpu(facts, int(gpu.group(1)), gpu.group(2))
+                _add_gpu(facts, _gpu_index(gpu.group(1), where, number), gpu.group(2))
                 continue
         if pending == "cudnn version" and line.startswith("/"):
             _add_cudnn_path(facts, line)
@@ -194,7 +197,7 @@ def parse_collect_env(text: str, where: str = "collect_env output") -> Facts:
             continue
         seen_keys.add(key)
         pending = key
-        _apply(key, value, facts, torch, env)
+        _apply(key, value, facts, torch, env, where, number)
 
     if not seen_keys and not facts.distributions and not conda:
         raise CollectEnvError(
@@ -258,7 +261,19 @@ def _mark_coverage(facts: Facts, seen_keys: set[str], env_section: bool) -> None
     facts.coverage.env_prefixes = prefixes
 
 
-def _apply(key: str, raw: str, facts: Facts, torch: TorchBuildFacts, env: dict[str, str]) -> None:
+def _gpu_index(digits: str, where: str, line: int) -> int:
+    """The index of a ``GPU N: name`` line.
+
+    Raises:
+        CollectEnvError: when N has more digits than an index can (:data:`~lingjun.checks.core.small_int.MAX_DIGITS`).
+    """
+    index = small_int(digits)
+    if index is None:
+        raise CollectEnvError(f"{where}: line {line}: GPU models and configuration: the GPU index {capped(digits, 40)} is not a number of at most {MAX_DIGITS} digits")
+    return index
+
+
+def _apply(key: str, raw: str, facts: Facts, torch: TorchBuildFacts, env: dict[str, str], where: str = "", line: int = 0) -> None:
     value = _value(raw)
     if key == "pytorch version":
         torch.version = value
@@ -292,7 +307,7 @@ def _apply(key: str, raw: str, facts: Facts, torch: TorchBuildFacts, env: dict[s
     elif key == "gpu models and configuration" and value:
         gpu = _GPU_RE.match(value)
         if gpu:
-            _add_gpu(facts, int(gpu.group(1)), gpu.group(2))
+            _add_gpu(facts, _gpu_index(gpu.group(1), where, line), gpu.group(2))
         elif not value.lower().startswith("device "):
             _add_gpu(facts, 0, value)
     elif key == "nvidia driver version":

@@ -5,11 +5,14 @@ Format: ``Facts.to_dict()`` as a JSON object whose ``"schema"`` is
 the JSON Schema is ``checks/snapshot.schema.json``.  Writing:
 
 * redacts first (:func:`redact`): no host name, GPU UUID or PCI bus id, no
-  ``MASTER_ADDR`` and no interface IPv4/IPv6 addresses (only whether an
-  interface has one: ``has_ipv4``/``has_ipv6``), unless ``include_ids``; the environment is filtered again
-  through the allow-list of :mod:`lingjun.checks.probes.env_vars` (a snapshot
-  read from elsewhere may carry more) and ``user:password@`` in URLs
-  (environment values, ``direct_url``) is masked;
+  ``MASTER_ADDR``/``NCCL_COMM_ID`` or other variable naming a peer, no
+  interface IPv4/IPv6 addresses (only whether an interface has one:
+  ``has_ipv4``/``has_ipv6``), and in every string no peer IP address and no
+  home-directory user name (:func:`lingjun.checks.core.redaction.mask_identifiers`),
+  unless ``include_ids``; the environment is filtered again through the
+  allow-list of :mod:`lingjun.checks.probes.env_vars` (a snapshot read from
+  elsewhere may carry more) and credentials in values (environment values,
+  ``direct_url``) are masked always (:func:`lingjun.checks.core.redaction.mask_secrets`);
 * is atomic: a temporary file in the target directory, then ``os.replace``,
   so an interrupted run never leaves a half-written snapshot.
 
@@ -25,11 +28,12 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import json
-import re
 import typing
 from typing import Any
 
+from lingjun.checks.core.redaction import mask_identifiers, mask_secrets, mask_strings
 from lingjun.checks import facts as facts_module
 from lingjun.checks.facts import SNAPSHOT_SCHEMA, Facts
 from lingjun.checks.probes.env_vars import filter_env
@@ -38,8 +42,6 @@ __all__ = ["SnapshotError", "redact", "write_snapshot", "read_snapshot", "facts_
 
 #: the largest snapshot read, in bytes (a --collect snapshot of an image with ~1000 packages is well under 2 MiB)
 MAX_SNAPSHOT_BYTES = 64 * 1024 * 1024
-
-_USERINFO = re.compile(r"(?<=://)[^/@\s]+@")
 
 
 class SnapshotError(ValueError):
@@ -52,8 +54,10 @@ def redact(facts: Facts, include_ids: bool = False) -> Facts:
     out.env = filter_env(out.env, include_ids)
     for dist in out.distributions:
         if dist.direct_url:
-            dist.direct_url = _USERINFO.sub("***@", dist.direct_url)
+            dist.direct_url = mask_secrets(dist.direct_url)
     if not include_ids:
+        # peer addresses and home-directory user names, in every string of the snapshot
+        mask_strings(out, mask_identifiers)
         out.host.hostname = None
         for gpu in list(out.nvml.gpus) + list(out.nvidia_smi.gpus):
             gpu.uuid = None
@@ -152,15 +156,14 @@ def _lenient(cls: type, data: Any, where: str, problems: list[str]) -> Any:
     if not isinstance(data, dict):
         problems.append(f"{where or 'snapshot'}: expected an object, got {type(data).__name__}; ignored")
         return cls() if _constructible(cls) else None
-    hints = typing.get_type_hints(cls)
     kwargs: dict[str, Any] = {}
-    for f in dataclasses.fields(cls):
-        if f.name not in data:
+    for name, shape in _plan(cls):
+        if name not in data:
             continue
-        path = f"{where}.{f.name}" if where else f.name
-        value = _field(hints[f.name], data[f.name], path, problems)
+        path = f"{where}.{name}" if where else name
+        value = _field(shape, data[name], path, problems)
         if value is not _DROP:
-            kwargs[f.name] = value
+            kwargs[name] = value
     try:
         return cls(**kwargs)
     except TypeError as exc:  # a required field (e.g. name) was dropped
@@ -171,19 +174,40 @@ def _lenient(cls: type, data: Any, where: str, problems: list[str]) -> Any:
 _DROP = object()
 
 
+@functools.lru_cache(maxsize=None)
+def _plan(cls: type) -> tuple[tuple[str, tuple], ...]:
+    """``(field name, _shape(field type))`` of each field of ``cls``, computed once per class.
+
+    ``typing.get_type_hints`` evaluates every annotation string; called per object it took most of the
+    96 s of reading 300,000 distributions (bench/snapshot_scale.py prints the times now).
+    """
+    hints = typing.get_type_hints(cls)
+    return tuple((f.name, _shape(hints[f.name])) for f in dataclasses.fields(cls))
+
+
 def _constructible(cls: type) -> bool:
     return all(f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING for f in dataclasses.fields(cls))
 
 
-def _field(hint: Any, value: Any, where: str, problems: list[str]) -> Any:
-    origin = typing.get_origin(hint)
-    args = typing.get_args(hint)
-    if origin is typing.Union:
-        if value is None:
-            return None
+@functools.lru_cache(maxsize=None)
+def _shape(hint: Any) -> tuple[bool, Any, Any, tuple, bool]:
+    """``(optional, hint, origin, args, is_dataclass)`` of a field's type, ``Optional[X]`` unwrapped to ``X``;
+    computed once per type (typing's introspection per value was most of reading a large snapshot)."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    optional = origin is typing.Union
+    if optional:
         hint = next(a for a in args if a is not type(None))
         origin, args = typing.get_origin(hint), typing.get_args(hint)
-    if dataclasses.is_dataclass(hint):
+    return optional, hint, origin, args, dataclasses.is_dataclass(hint)
+
+
+def _field(shape: tuple, value: Any, where: str, problems: list[str]) -> Any:
+    optional, hint, origin, args, is_dataclass = shape
+    if optional and value is None:
+        return None
+    if hint is str and isinstance(value, str):  # the common case, without facts._convert's introspection
+        return value
+    if is_dataclass:
         if not isinstance(value, dict):
             problems.append(f"{where}: expected an object, got {type(value).__name__}; ignored")
             return _DROP
@@ -193,8 +217,9 @@ def _field(hint: Any, value: Any, where: str, problems: list[str]) -> Any:
             problems.append(f"{where}: expected a list, got {type(value).__name__}; ignored")
             return _DROP
         items = []
+        item_shape = _shape(args[0])
         for i, item in enumerate(value):
-            converted = _field(args[0], item, f"{where}[{i}]", problems)
+            converted = _field(item_shape, item, f"{where}[{i}]", problems)
             if converted is not _DROP:
                 items.append(converted)
         return items

@@ -58,7 +58,7 @@ class NativeSpec:
 
 
 def _wheel_re(lib: str) -> "re.Pattern[str]":
-    return re.compile(rf"^nvidia[-_.]{lib}[-_.]cu(\d+)$", re.IGNORECASE)
+    return re.compile(rf"^nvidia[-_.]{lib}[-_.]cu([0-9]{{1,18}})$", re.IGNORECASE)  # (a longer run is not a CUDA major)
 
 
 def probe_native(env: ProbeEnv, spec: NativeSpec) -> NativeLibraryFacts:
@@ -136,7 +136,7 @@ def _full_version(version: Optional[str]) -> Optional[str]:
 def _major(version: Optional[str]) -> Optional[int]:
     if not version:
         return None
-    match = re.match(r"^(\d+)", version)
+    match = re.match(r"^([0-9]{1,18})(?![0-9])", version)  # (a longer run is not a major version)
     return int(match.group(1)) if match else None
 
 

@@ -29,7 +29,7 @@ from lingjun.checks.probes.loader import version_from_name
 NAME = "cuda-toolkit"
 CUDA_HOME = "/usr/local/cuda"
 
-_HEADER_RE = re.compile(r"^\s*#\s*define\s+CUDA_VERSION\s+(\d+)", re.MULTILINE)
+_HEADER_RE = re.compile(r"^\s*#\s*define\s+CUDA_VERSION\s+([0-9]{1,18})(?![0-9])", re.MULTILINE)
 _TXT_RE = re.compile(r"CUDA Version\s+(\d+\.\d+(?:\.\d+)*)")
 
 

@@ -3,17 +3,20 @@
 Only variables that matter for GPU training and that carry no credentials
 are kept: names starting with one of :data:`PREFIXES` or equal to one of
 :data:`NAMES`.  Any name containing one of :data:`SECRET_WORDS` (``NVIDIA_API_KEY``,
-``LINGJUN_TOKEN``) is dropped even when its prefix is allowed, and
-``user:password@`` inside URL-like values is replaced by ``***@``.
-``MASTER_ADDR`` (a host name or address) is kept only with
-``--include-ids``.  Fills ``env``.
+``LINGJUN_TOKEN``, ``NCCL_IB_PASSWD``, ``CUDA_PW``) is dropped even when its prefix
+is allowed, and credentials inside values (``user:password@`` with or without a
+scheme, ``?access_token=...`` and other secret query parameters) become ``***``
+(:func:`lingjun.checks.core.redaction.mask_secrets`), also with ``--include-ids``.
+Variables that name a peer (:data:`ID_NAMES` such as ``MASTER_ADDR`` and
+``NCCL_COMM_ID``, or a name with one of the words of :data:`ID_NAME_WORDS`:
+``NCCL_HOSTID``, ``UCX_..._ADDR``) are kept only with ``--include-ids``.  Fills ``env``.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any, Mapping
 
+from lingjun.checks.core.redaction import mask_secrets
 from lingjun.checks.facts import ProbeRecord
 from lingjun.checks.probes import register_probe
 from lingjun.checks.probes._base import ProbeEnv
@@ -45,10 +48,10 @@ NAMES = frozenset(
         "_CUDA_COMPAT_STATUS",
     }
 )
-ID_NAMES = frozenset({"MASTER_ADDR"})
-SECRET_WORDS = ("TOKEN", "KEY", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "AUTH", "COOKIE", "SESSION", "PRIVATE", "CERT")
-
-_USERINFO = re.compile(r"(?<=://)[^/@\s]+@")
+ID_NAMES = frozenset({"MASTER_ADDR", "NCCL_COMM_ID"})
+#: ``_``-separated words of a name that make it an identifier (an address or a host): kept only with --include-ids
+ID_NAME_WORDS = frozenset({"ADDR", "ADDRS", "ADDRESS", "HOST", "HOSTS", "HOSTNAME", "HOSTID", "IP", "IPS", "ENDPOINT", "ENDPOINTS", "PEER", "PEERS"})
+SECRET_WORDS = ("TOKEN", "KEY", "SECRET", "PASS", "PW", "CREDENTIAL", "AUTH", "COOKIE", "SESSION", "PRIVATE", "CERT")
 
 
 def is_allowed(name: str, include_ids: bool = False) -> bool:
@@ -56,14 +59,14 @@ def is_allowed(name: str, include_ids: bool = False) -> bool:
     upper = name.upper()
     if any(word in upper for word in SECRET_WORDS):
         return False
-    if name in ID_NAMES:
-        return include_ids
+    if name in ID_NAMES or not ID_NAME_WORDS.isdisjoint(upper.split("_")):
+        return include_ids and (name in NAMES or name in ID_NAMES or name.startswith(PREFIXES))
     return name in NAMES or name.startswith(PREFIXES)
 
 
 def filter_env(environ: Mapping[str, str], include_ids: bool = False) -> dict[str, str]:
-    """The allow-listed subset of ``environ``, credentials in URLs masked, sorted by name."""
-    return {k: _USERINFO.sub("***@", v) for k, v in sorted(environ.items()) if is_allowed(k, include_ids)}
+    """The allow-listed subset of ``environ``, credentials in values masked, sorted by name."""
+    return {k: mask_secrets(v) for k, v in sorted(environ.items()) if is_allowed(k, include_ids)}
 
 
 @register_probe(NAME, order=40)

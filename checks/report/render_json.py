@@ -29,10 +29,10 @@ does not know.  Removing or retyping a key means ``report/2``.
 from __future__ import annotations
 
 import datetime as dt
-import json
 from typing import Any, Optional
 
 from lingjun.checks.context import ReleaseMatch
+from lingjun.checks.core.inert_text import dumps
 from lingjun.checks.facts import Facts
 from lingjun.checks.report.findings import Finding
 from lingjun.checks.knowledge.bundle import KnowledgeData
@@ -105,5 +105,10 @@ def report_dict(
 
 
 def render_json(*args: Any, **kwargs: Any) -> str:
-    """:func:`report_dict` serialised with two-space indentation, ending with a newline."""
-    return json.dumps(report_dict(*args, **kwargs), ensure_ascii=False, indent=2) + "\n"
+    """:func:`report_dict` serialised with two-space indentation, ending with a newline.
+
+    Every string is shortened past :data:`~lingjun.checks.core.inert_text.ECHO_LIMIT` characters
+    (``… (N more characters)``) and C0/C1 controls, DEL and bidi controls are ``\\uNNNN`` escapes
+    (see :func:`lingjun.checks.core.inert_text.dumps`).
+    """
+    return dumps(report_dict(*args, **kwargs), indent=2) + "\n"

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Optional
 
 from lingjun.checks.context import ReleaseMatch
+from lingjun.checks.core.inert_text import inert
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.report.model import AREA_TITLES, SEVERITY_LABELS, counts, grouped
 
@@ -26,16 +27,11 @@ _COLOURS = {
 }
 _BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
 
-#: characters never written as they are: C0 and C1 controls, DEL, and the bidi embedding/override/isolate
-#: controls.  Facts carry text from the system and from files (interface names, environment values, GPU
-#: names, a snapshot), and a raw ESC or U+202E would let them rewrite the user's terminal.
-_UNSAFE = {c: f"\\x{c:02x}" for c in (*range(0x20), 0x7F, *range(0x80, 0xA0))}
-_UNSAFE.update({c: f"\\u{c:04x}" for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))})
-
 
 def shown(text: str) -> str:
-    """``text`` with control and bidi characters written as ``\\xNN`` / ``\\uNNNN`` escapes (one line, inert)."""
-    return text.translate(_UNSAFE)
+    """``text`` made inert for the terminal: control and bidi characters escaped, shortened past
+    :data:`~lingjun.checks.core.inert_text.ECHO_LIMIT` characters (see :func:`~lingjun.checks.core.inert_text.inert`)."""
+    return inert(text)
 
 
 _HOW = {
@@ -102,13 +98,14 @@ def render_text(
             label = label.ljust(5) if not zh else label
             detail = []
             observed, expected = finding.shown_observed(lang), finding.shown_expected(lang)
+            # each part is shortened on its own, so a long message still shows what was observed
             if observed is not None:
-                detail.append(f"{'实际' if zh else 'observed'} {observed}")
+                detail.append(f"{'实际' if zh else 'observed'} {shown(observed)}")
             if expected is not None:
-                detail.append(f"{'期望' if zh else 'expected'} {expected}")
+                detail.append(f"{'期望' if zh else 'expected'} {shown(expected)}")
             suffix = f" [{'; '.join(detail)}]" if detail else ""
             message = (finding.brief or finding.message).get(lang)
-            text = shown(f"{finding.rule.ljust(width)}  {message}{suffix}")
+            text = f"{shown(finding.rule.ljust(width))}  {shown(message)}{suffix}"
             lines.append(f"  {paint(_COLOURS[finding.severity], label)}  {text}")
             if finding.severity in (Severity.error, Severity.warning):
                 pad = " " * (4 + len(label) + width + 1)

@@ -6,6 +6,7 @@ import re
 from typing import TYPE_CHECKING, Iterator, Optional
 
 from lingjun.checks.context import CheckContext
+from lingjun.checks.core.small_int import small_int
 from lingjun.checks.report.findings import Finding, Severity
 from lingjun.checks.knowledge.record_view import is_ppu
 from lingjun.checks.rules import rule
@@ -26,7 +27,7 @@ def nvml_library_driver(text: Optional[str]) -> Optional[DriverVersion]:
     if not isinstance(text, str):
         return None
     fields = [f for f in re.split(r"\.", text.strip()) if f]
-    while len(fields) > 1 and fields[0].isdigit() and int(fields[0]) < 100:
+    while len(fields) > 1 and small_int(fields[0]) in range(100):  # a leading CUDA major; None for a digit run too long
         fields = fields[1:]
     return parse_driver(".".join(fields[:3]))
 

@@ -14,7 +14,7 @@ from lingjun.checks.rules._finding import make
 RULE = "libraries.nccl-cuda-majors"
 AREA = "libraries"
 TORCH_ISSUE = "https://github.com/pytorch/pytorch/issues/186591"
-_WHEEL = re.compile(r"^nvidia-nccl-cu(\d+)$")
+_WHEEL = re.compile(r"^nvidia-nccl-cu([0-9]{1,18})$")  # a longer digit run is not a CUDA major (nor int()-able)
 
 
 @rule(RULE, AREA, "One NCCL wheel per CUDA major", "NCCL wheel 只对应一个 CUDA 主版本", order=190, needs=("distributions",))

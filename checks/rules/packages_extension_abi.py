@@ -64,33 +64,44 @@ def _unsatisfied_pins(facts: Facts, targets: set[str]) -> Iterator[tuple[str, st
     installed_versions = {_norm(d.name): d.version for d in facts.distributions if d.version}
     if "torch" not in installed_versions and facts.torch is not None and facts.torch.version:
         installed_versions["torch"] = facts.torch.version
+    # many distributions repeat the same line ("torch>=2.0"): each distinct line is parsed and judged once
+    verdicts: dict[str, Optional[tuple[str, str]]] = {}
     for dist in facts.distributions:
         for line in dist.requires:
             if not _may_name(line, targets):
                 continue  # packaging would read another name (or none): not a pin on a target
-            from packaging.markers import InvalidMarker, UndefinedComparison, UndefinedEnvironmentName
-            from packaging.requirements import InvalidRequirement, Requirement
+            if line not in verdicts:
+                verdicts[line] = _unsatisfied(line, targets, installed_versions, env)
+            verdict = verdicts[line]
+            if verdict is not None and verdict[0] != _norm(dist.name):
+                yield dist.name, verdict[1], dist.version or "?", installed_versions[verdict[0]]
 
-            try:
-                req = Requirement(line)
-            except InvalidRequirement:
-                continue
-            target = _norm(req.name)
-            if target not in targets or target == _norm(dist.name) or not str(req.specifier):
-                continue
-            installed = parse_version(installed_versions.get(target))
-            if installed is None:
-                continue
-            if req.marker is not None:
-                if "extra" in str(req.marker):
-                    continue
-                try:
-                    if not req.marker.evaluate(env):
-                        continue
-                except (InvalidMarker, UndefinedComparison, UndefinedEnvironmentName):
-                    continue
-            if not req.specifier.contains(installed, prereleases=True):
-                yield dist.name, str(req), dist.version or "?", installed_versions[target]
+
+def _unsatisfied(line: str, targets: set[str], installed_versions: dict[str, str], env: dict[str, str]) -> Optional[tuple[str, str]]:
+    """(normalised target, requirement as written by packaging) when ``line`` pins an installed target
+    that does not satisfy it; None when it is satisfied, unreadable, conditional on an extra or not on a target."""
+    from packaging.markers import InvalidMarker, UndefinedComparison, UndefinedEnvironmentName
+    from packaging.requirements import InvalidRequirement, Requirement
+
+    try:
+        req = Requirement(line)
+    except InvalidRequirement:
+        return None
+    target = _norm(req.name)
+    if target not in targets or not str(req.specifier):
+        return None
+    installed = parse_version(installed_versions.get(target))
+    if installed is None:
+        return None
+    if req.marker is not None:
+        if "extra" in str(req.marker):
+            return None
+        try:
+            if not req.marker.evaluate(env):
+                return None
+        except (InvalidMarker, UndefinedComparison, UndefinedEnvironmentName):
+            return None
+    return None if req.specifier.contains(installed, prereleases=True) else (target, str(req))
 
 
 def _built_before_torch(ctx: CheckContext) -> list[tuple[str, str, str]]:

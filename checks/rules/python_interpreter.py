@@ -16,7 +16,7 @@ AREA = "python"
 
 
 def _major_minor(text: Optional[str]) -> Optional[tuple[int, int]]:
-    match = re.match(r"^\s*(\d+)\.(\d+)", text or "")
+    match = re.match(r"^\s*([0-9]{1,18})\.([0-9]{1,18})(?![0-9])", text or "")
     return (int(match.group(1)), int(match.group(2))) if match else None
 
 

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any, Optional, Union
 
+from lingjun.checks.core.inert_text import inert
 from lingjun.generator.site.build import ValidationFailed, build_site
 from lingjun.generator.site.mkdocs_build import MkDocsBuildError, find_config_dir
 from lingjun.generator.site import site_url
@@ -27,7 +28,7 @@ def format_problem(problem: Any) -> str:
     """``path:line:col: field: message`` (``path: field: message`` without a position)."""
     location = problem.location() if hasattr(problem, "location") else str(getattr(problem, "path", "?"))
     field = getattr(problem, "field", "") or "-"
-    return f"{location}: {field}: {problem.message}"
+    return inert(f"{location}: {field}: {problem.message}")  # one line, controls escaped
 
 
 def resolve_site_url(args: Any) -> Optional[str]:
@@ -50,23 +51,23 @@ def _run_build(releases: Path, site_dir: Union[str, Path], site_url: Optional[st
     except ValidationFailed as exc:
         for problem in exc.problems:
             print(format_problem(problem), file=sys.stderr)
-        print(f"lingjun-kb build: {len(exc.problems)} error(s) in {releases}; the site was not built", file=sys.stderr)
+        print(inert(f"lingjun-kb build: {len(exc.problems)} error(s) in {releases}; the site was not built"), file=sys.stderr)
         return 1
     except MkDocsBuildError as exc:
         for message in exc.messages:
-            print(f"mkdocs ({exc.lang}): {message}", file=sys.stderr)
-        print(f"lingjun-kb build: MkDocs failed; {site_dir} was left as it was", file=sys.stderr)
+            print(inert(f"mkdocs ({exc.lang}): {message}"), file=sys.stderr)
+        print(inert(f"lingjun-kb build: MkDocs failed; {site_dir} was left as it was"), file=sys.stderr)
         return 1
     except (FileNotFoundError, ValueError) as exc:
-        print(f"lingjun-kb build: {exc}", file=sys.stderr)
+        print(inert(f"lingjun-kb build: {exc}"), file=sys.stderr)
         return 2
     except OSError as exc:  # a rename across file systems, a full disk, a name too long: one line
-        print(f"lingjun-kb build: {exc.filename or site_dir}: {exc.strerror or exc}", file=sys.stderr)
+        print(inert(f"lingjun-kb build: {exc.filename or site_dir}: {exc.strerror or exc}"), file=sys.stderr)
         return 2
-    print(
+    print(inert(
         f"built {site_dir} ({timings.pages} pages rendered; validate {timings.validate:.2f}s, "
         f"render {timings.render:.2f}s, mkdocs {timings.mkdocs:.2f}s)"
-    )
+    ))
     return 0
 
 
@@ -75,7 +76,7 @@ def cli_build(args: Any) -> int:
     try:
         site_url = resolve_site_url(args)
     except (FileNotFoundError, ValueError) as exc:
-        print(f"lingjun-kb build: {exc}", file=sys.stderr)
+        print(inert(f"lingjun-kb build: {exc}"), file=sys.stderr)
         return 2
     return _run_build(Path(getattr(args, "releases", "releases")), _site_dir_arg(args), site_url)
 
@@ -101,12 +102,12 @@ def cli_serve(args: Any) -> int:
     try:
         site_url = resolve_site_url(args)
     except (FileNotFoundError, ValueError) as exc:
-        print(f"lingjun-kb serve: {exc}", file=sys.stderr)
+        print(inert(f"lingjun-kb serve: {exc}"), file=sys.stderr)
         return 2
     try:
         server = open_server(site_dir, host, port, rebuild=lambda: _run_build(releases, site_dir, site_url))
     except ServeError as exc:
-        print(f"lingjun-kb serve: {exc}", file=sys.stderr)
+        print(inert(f"lingjun-kb serve: {exc}"), file=sys.stderr)
         return 2
     status = _run_build(releases, site_dir, site_url)
     if status != 0:

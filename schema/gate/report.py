@@ -16,11 +16,11 @@ Nothing else is written to standard output in JSON mode.
 
 from __future__ import annotations
 
-import json
 from typing import Iterable, TextIO
 
 from packaging.version import Version
 
+from lingjun.checks.core.inert_text import dumps
 from lingjun.schema.gate.validate import Validation
 from lingjun.schema.kb import KnowledgeBase
 from lingjun.schema.models import DriverVendor, FamilyRole
@@ -91,7 +91,7 @@ def summary_rows(kb: KnowledgeBase) -> list[list[str]]:
 def summary_table(kb: KnowledgeBase) -> str:
     """The releases as an aligned plain-text table (empty string when there is no release)."""
     header = ["family", "version", "status", "CUDA", "torch", "driver min", "components"]
-    rows = summary_rows(kb)
+    rows = [[one_line(cell) for cell in row] for row in summary_rows(kb)]  # record values, shown inert
     if not rows:
         return ""
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
@@ -151,8 +151,10 @@ def print_json(problems: Iterable[Problem], out: TextIO) -> None:
     """The documented JSON array (see the module docstring).
 
     Non-ASCII characters are written as they are to a UTF-8 stream and as
-    ``\\uXXXX`` escapes to any other (``PYTHONIOENCODING=ascii``, a C locale).
+    ``\\uXXXX`` escapes to any other (``PYTHONIOENCODING=ascii``, a C locale);
+    control and bidi characters are always escapes (:func:`lingjun.checks.core.inert_text.dumps`).
     """
     encoding = (getattr(out, "encoding", None) or "utf-8").lower().replace("_", "-")
-    json.dump([p.to_json() for p in problems], out, ensure_ascii=encoding not in ("utf-8", "utf8"), indent=2)
+    # strings shortened past ECHO_LIMIT characters; C1 controls, DEL and bidi controls as \\uNNNN like C0
+    out.write(dumps([p.to_json() for p in problems], ensure_ascii=encoding not in ("utf-8", "utf8"), indent=2))
     out.write("\n")

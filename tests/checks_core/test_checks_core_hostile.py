@@ -206,3 +206,42 @@ def test_fake_root_that_is_a_file_is_a_usage_error(tmp_path):
     target.write_text("")
     result = run_cli("--root", str(target))
     assert result.returncode == 3 and "not a directory" in result.stderr
+
+
+# ---------------------------------------------------------------------------- size of the input, size of the output
+
+
+def _snapshot_with(tmp_path, distributions):
+    data = json.loads((REPO_CASES / "C01.json").read_text(encoding="utf-8"))
+    data["distributions"] = distributions
+    path = tmp_path / "many.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+REPO_CASES = __import__("pathlib").Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "cases"
+
+
+@pytest.mark.parametrize("bad", [{"name": 1}, {"version": "1.0"}, "not an object", {"name": "x", "requires": 3}])
+def test_many_unusable_snapshot_values_are_counted_not_listed(tmp_path, bad):
+    from lingjun.checks.runner import MAX_SNAPSHOT_PROBLEMS
+
+    proc = run_cli("--from", str(_snapshot_with(tmp_path, [bad] * 5_000)), "--format", "json", timeout=120)
+    assert proc.returncode in (0, 1, 2), proc.stderr
+    notes = [f for f in json.loads(proc.stdout)["findings"] if f["rule"] == "checker.snapshot"]
+    assert len(notes) == MAX_SNAPSHOT_PROBLEMS + 1
+    rest = int(notes[-1]["message"].split()[0])  # one problem or two per bad entry (a wrong type, then the entry dropped)
+    assert 5_000 - MAX_SNAPSHOT_PROBLEMS <= rest <= 10_000 - MAX_SNAPSHOT_PROBLEMS
+    assert notes[-1]["message"] == f"{rest} more snapshot values were unusable and were ignored"
+
+
+def test_many_distributions_pinning_torch_are_read_and_judged(tmp_path):
+    """20,000 distributions, five distinct torch pins (one unsatisfied): every distribution is read, the
+    unsatisfied pin is reported for each distribution carrying it (bench/snapshot_scale.py times 300,000)."""
+    dists = [{"name": "torch", "version": "2.1.0"}]
+    dists += [{"name": f"pkg-{i}", "version": "1.0", "requires": [f"torch>={'3.0' if i % 5 == 0 else '2.0'}"]} for i in range(20_000)]
+    proc = run_cli("--from", str(_snapshot_with(tmp_path, dists)), "--format", "json", timeout=300)
+    report = json.loads(proc.stdout)
+    assert report["facts"]["distributions"] == 20_001
+    pins = [f["message"] for f in report["findings"] if f["rule"] == "packages.extension-abi" and f["severity"] == "warning"]
+    assert len(pins) == 4_000 and pins[1] == "pkg-5 1.0 requires torch>=3.0, but torch 2.1.0 is installed."

@@ -317,3 +317,73 @@ def test_output_to_a_non_utf8_stream_is_escaped_not_a_traceback(fmt, tmp_path):
         assert any(p["message"].startswith("'２５.02' holds characters outside ASCII") for p in json.loads(proc.stdout))
     else:
         assert "'\\uff12\\uff15.02' holds characters outside ASCII" in proc.stdout
+
+
+# --------------------------------------------------------------------------
+# terminal and JSON output: every kind of control and bidi character, every channel
+# --------------------------------------------------------------------------
+
+#: one sample per kind (C0 escape sequence, forged line, CR, DEL, C1 CSI, line separator, each bidi control)
+_HOSTILE_TEXT = {
+    "esc-csi": "x\x1b[31m", "forged-line": "x\nOK: 0 errors", "carriage-return": "x\rOK", "del": "x\x7f",
+    "c1-csi": "x\x9b2J", "c1-nel": "x\x85", "line-separator": "x\u2028y", "rlo": "x\u202eevil", "lri": "x\u2066y",
+    "rlm": "x\u200fy", "arabic-mark": "x\u061cy",
+}
+
+
+def _raw_unsafe(text: str) -> list[str]:
+    from lingjun.checks.core.inert_text import UNSAFE
+
+    return [c for c in text if ord(c) in UNSAFE and c != "\n"]
+
+
+@pytest.mark.parametrize("kind", sorted(_HOSTILE_TEXT))
+def test_usage_errors_quote_hostile_words_inert(kind, capsys, tmp_path):
+    value = _HOSTILE_TEXT[kind]
+    for args in (["validate", str(tmp_path / value)], [value], ["validate", "--format", value],
+                 ["validate", "--root", str(tmp_path / value), str(tmp_path)]):
+        err = _usage(capsys, *args)
+        errors = [line for line in err.splitlines() if ": error:" in line]
+        assert len(errors) == 1 and not _raw_unsafe(err), repr(err)
+
+
+@pytest.mark.parametrize("kind", sorted(_HOSTILE_TEXT))
+@pytest.mark.parametrize("fmt", ["text", "github", "json"])
+def test_hostile_key_and_file_name_are_inert_in_every_format(kind, fmt, capsys, tmp_path):
+    source = (HOSTILE / "newline-in-key.yaml").read_text(encoding="utf-8")
+    key = json.dumps(_HOSTILE_TEXT[kind])  # a YAML double-quoted key holding the character
+    path = tmp_path / f"25.02{_HOSTILE_TEXT[kind].replace(chr(10), '_')}.yaml"
+    path.write_text(source.replace('"evil\\nOK: 0 errors"', key), encoding="utf-8")
+    code, out, _ = _run(capsys, "validate", "-q", "--format", fmt, str(path))
+    assert code == 1
+    assert not _raw_unsafe(out), repr(out)
+    if fmt == "json":
+        fields = {p["field"] for p in json.loads(out)}  # escapes read back as the characters
+        assert _HOSTILE_TEXT[kind] in fields
+    else:
+        assert not any(line.startswith("OK: 0 errors") for line in out.splitlines())
+
+
+def test_a_long_hostile_message_is_shortened(capsys, tmp_path):
+    from lingjun.checks.core.inert_text import ECHO_LIMIT
+
+    source = (HOSTILE / "newline-in-key.yaml").read_text(encoding="utf-8")
+    path = tmp_path / "25.02.yaml"
+    # an explicit key ("? KEY") may be longer than the 1024 characters of a plain one
+    path.write_text(source.replace('"evil\\nOK: 0 errors": 1', "? " + "k" * 20_000 + "\n: 1"), encoding="utf-8")
+    code, out, _ = _run(capsys, "validate", "-q", str(path))
+    assert code == 1 and "more characters)" in out
+    assert max(len(line) for line in out.splitlines()) < 2 * ECHO_LIMIT + 200
+
+
+@pytest.mark.parametrize("kind", sorted(_HOSTILE_TEXT))
+@pytest.mark.parametrize("command", ["build", "bundle"])
+def test_build_and_bundle_errors_quote_paths_inert(kind, command, capsys, tmp_path):
+    missing = tmp_path / f"releases{_HOSTILE_TEXT[kind]}"
+    args = [command, "--releases", str(missing)]
+    args += ["--site-dir", str(tmp_path / "site")] if command == "build" else ["--output", str(tmp_path / "x.pyz")]
+    code, out, err = _run(capsys, *args)
+    assert code in (1, 2)
+    assert not _raw_unsafe(out + err), repr(out + err)
+    assert all(line.startswith((str(tmp_path), "lingjun-kb ")) for line in err.splitlines()), err
+    assert not (tmp_path / "x.pyz").exists()

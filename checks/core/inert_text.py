@@ -1,0 +1,108 @@
+"""Text from input made inert before it reaches a terminal or a JSON consumer.
+
+Values from input (file names, ``--release``, GPU names, environment values,
+YAML keys) may hold characters that rewrite a terminal or forge a line of a
+report: C0 controls (ESC starts an ANSI sequence, CR and LF start a new
+line), DEL, C1 controls (U+0080-U+009F; U+009B is a one-byte CSI on some
+terminals), the Unicode line and paragraph separators (U+2028, U+2029) and
+the bidirectional marks, embeddings, overrides and isolates (U+061C,
+U+200E, U+200F, U+202A-U+202E, U+2066-U+2069), which reorder what is shown.
+
+:func:`inert` writes each of them as a visible escape (``\\n``, ``\\r``,
+``\\t``, ``\\xNN`` below U+0100, ``\\uNNNN`` above), so one line stays one
+line, and shortens a long value to ``limit`` characters followed by
+``… (N more characters)``.  :func:`dumps` is :func:`json.dumps` with every
+string shortened the same way and every one of those characters written as
+a ``\\uNNNN`` escape (``json.dumps`` escapes only U+0000-U+001F).
+
+Both command lines (``lingjun-check`` and ``lingjun-kb``) and both report
+formats use these two functions; a backslash already in the input is left as
+it is (the output is inert, not reversible).
+
+Examples:
+    >>> inert("eth0\\x1b[31m\\nERROR")
+    'eth0\\\\x1b[31m\\\\nERROR'
+    >>> inert("a\\u202eb")
+    'a\\\\u202eb'
+    >>> inert("x" * 10, limit=4)
+    'xxxx… (6 more characters)'
+    >>> dumps({"name": "A\\u009b2J"})
+    '{"name": "A\\\\u009b2J"}'
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Optional
+
+__all__ = ["UNSAFE", "ECHO_LIMIT", "NAME_LIMIT", "inert", "capped", "dumps", "escape_json_text"]
+
+#: the code points never written as they are (see the module docstring)
+UNSAFE = frozenset(
+    [*range(0x20), 0x7F, *range(0x80, 0xA0), 0x061C, 0x200E, 0x200F, 0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
+)
+
+#: characters of one value (a report line, a JSON string) shown before it is shortened
+ECHO_LIMIT = 4096
+#: characters of a name quoted inside a sentence (a path, a ``--release`` value in an error message)
+NAME_LIMIT = 256
+
+_NAMED = {0x0A: "\\n", 0x0D: "\\r", 0x09: "\\t"}
+_ESCAPES = {c: _NAMED.get(c, f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}") for c in UNSAFE}
+_ESCAPES_KEEPING_BREAKS = {c: e for c, e in _ESCAPES.items() if c not in (0x0A, 0x0D)}
+_UNSAFE_RE = re.compile("[" + "".join(f"\\U{c:08x}" for c in sorted(UNSAFE)) + "]")
+#: in serialised JSON, the ones json.dumps leaves raw (it escapes U+0000-U+001F itself)
+_JSON_RAW_RE = re.compile("[" + "".join(f"\\U{c:08x}" for c in sorted(UNSAFE) if c >= 0x20) + "]")
+
+
+def capped(text: str, limit: Optional[int] = ECHO_LIMIT) -> str:
+    """``text`` cut to ``limit`` characters, followed by ``… (N more characters)`` when it was longer.
+
+    ``limit`` None means no limit.  Characters are code points, not bytes.
+    """
+    if limit is None or len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text) - limit} more characters)"
+
+
+def inert(text: Any, limit: Optional[int] = ECHO_LIMIT, keep_line_breaks: bool = False) -> str:
+    """``str(text)`` shortened (:func:`capped`) and with every :data:`UNSAFE` character written as an escape.
+
+    With ``keep_line_breaks`` LF and CR are left for the caller to encode
+    (GitHub annotations write them as ``%0A``/``%0D``).
+    """
+    text = capped(text if isinstance(text, str) else str(text), limit)
+    if not _UNSAFE_RE.search(text):
+        return text
+    return text.translate(_ESCAPES_KEEPING_BREAKS if keep_line_breaks else _ESCAPES)
+
+
+def escape_json_text(serialised: str) -> str:
+    """Serialised JSON with the :data:`UNSAFE` characters ``json.dumps`` leaves raw written as ``\\uNNNN``.
+
+    Safe on any output of :func:`json.dumps`: these characters can only occur
+    inside its strings, where ``\\uNNNN`` means the same character.
+    """
+    return _JSON_RAW_RE.sub(lambda m: f"\\u{ord(m.group()):04x}", serialised)
+
+
+def _shortened(value: Any, limit: Optional[int]) -> Any:
+    if isinstance(value, str):
+        return capped(value, limit)
+    if isinstance(value, dict):
+        return {(capped(k, limit) if isinstance(k, str) else k): _shortened(v, limit) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_shortened(v, limit) for v in value]
+    return value
+
+
+def dumps(value: Any, limit: Optional[int] = ECHO_LIMIT, **kwargs: Any) -> str:
+    """``json.dumps(value, ensure_ascii=False, **kwargs)`` with every string (and key) :func:`capped` to ``limit``
+    and every :data:`UNSAFE` character escaped; the result parses back to the same values (shortened).
+
+    Raises:
+        TypeError, ValueError: as :func:`json.dumps` does for a value it cannot serialise.
+    """
+    kwargs.setdefault("ensure_ascii", False)
+    return escape_json_text(json.dumps(_shortened(value, limit), **kwargs))
