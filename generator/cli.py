@@ -184,7 +184,7 @@ def _cmd_validate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
     if missing:
         parser.error("; ".join(missing))
     if args.root is not None and not _is_dir(args.root):
-        parser.error(f"--root {args.root} is not a folder")
+        parser.error(f"--root {_name(args.root)} is not a folder")
     limits = LoadLimits(max_bytes=args.max_bytes) if args.max_bytes else DEFAULT_LIMITS
     try:
         result = validate(paths, root=args.root, limits=limits)
@@ -205,6 +205,13 @@ def _cmd_validate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
     return status
 
 
+def _name(path: object) -> str:
+    """A path as quoted inside an error line: cut to NAME_LIMIT characters, so the reason after it is always seen."""
+    from lingjun.checks.core.inert_text import NAME_LIMIT, capped
+
+    return capped(os.fspath(path) if isinstance(path, (str, bytes, os.PathLike)) else str(path), NAME_LIMIT)
+
+
 def _unusable_reason(path: Path) -> Optional[str]:
     """Why a path given on the command line cannot be used (None when it exists).
 
@@ -216,14 +223,15 @@ def _unusable_reason(path: Path) -> Optional[str]:
         return None
     except OSError as exc:
         error = exc
+    shown = _name(path)
     try:
         if stat.S_ISLNK(os.lstat(path).st_mode):
-            return f"{path} is a symbolic link to nothing (broken, or a loop of links)"
+            return f"{shown} is a symbolic link to nothing (broken, or a loop of links)"
     except OSError:
         pass
     if isinstance(error, FileNotFoundError):
-        return f"no such file or folder: {path}"
-    return f"{path}: {error.strerror or error}"
+        return f"no such file or folder: {shown}"
+    return f"{shown}: {error.strerror or error}"
 
 
 def _is_dir(path: Path) -> bool:
@@ -253,7 +261,7 @@ def _cmd_new(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from lingjun.generator.new_release import NewReleaseError, NewReleaseUsageError, new_release
 
     if not args.releases.is_dir():
-        parser.error(f"--releases {args.releases} is not a folder")
+        parser.error(f"--releases {_name(args.releases)} is not a folder")
     try:
         made = new_release(args.releases, args.family, args.version)
     except NewReleaseUsageError as exc:
@@ -276,7 +284,7 @@ def _cmd_schema(args: argparse.Namespace, parser: argparse.ArgumentParser) -> in
 
     out = args.out or SCHEMA_DIR
     if out.exists() and not out.is_dir():
-        parser.error(f"--out {out} is not a folder")
+        parser.error(f"--out {_name(out)} is not a folder")
     if args.check:
         stale = []
         for kind in sorted(DOCUMENT_MODELS):
@@ -358,7 +366,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"lingjun-kb {args.command}: interrupted", file=sys.stderr)
         return 130
     except OSError as exc:  # a path the system refuses (name too long, loop of links, no permission): one line
-        where = f"{exc.filename}: " if exc.filename is not None else ""
+        where = f"{_name(exc.filename)}: " if exc.filename is not None else ""
         print(f"lingjun-kb {args.command}: {where}{exc.strerror or exc}", file=sys.stderr)
         return 2
 

@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Iterable, Optional
 
 from lingjun.checks.core.atomic_write import atomic_write
-from lingjun.checks.core.inert_text import inert
+from lingjun.checks.core.inert_text import NAME_LIMIT, capped, inert
 from lingjun.generator.site.site_url import resolve_site_url
 
 __all__ = ["cli_bundle", "bundle_text", "build_zipapp", "zip_entries", "with_bytecode", "resolve_site_url"]
@@ -260,7 +260,7 @@ def cli_bundle(args: argparse.Namespace) -> int:
     try:
         check_output_file(output)
     except OSError as exc:
-        print(f"lingjun-kb bundle: --output {os.fspath(output)}: {exc.strerror or exc}", file=sys.stderr)
+        print(inert(f"lingjun-kb bundle: --output {capped(os.fspath(output), NAME_LIMIT)}: {exc.strerror or exc}"), file=sys.stderr)
         return 2
     output = Path(output)
     try:
@@ -279,7 +279,7 @@ def cli_bundle(args: argparse.Namespace) -> int:
         atomic_write(target, text.encode("utf-8"), make_parents=True)
         size = build_zipapp(output, with_bytecode(zip_entries(text)))
     except OSError as exc:
-        print(inert(f"lingjun-kb bundle: {exc.filename or output}: {exc.strerror or exc}"), file=sys.stderr)
+        print(inert(f"lingjun-kb bundle: {capped(str(exc.filename or output), NAME_LIMIT)}: {exc.strerror or exc}"), file=sys.stderr)
         return 2
     except RuntimeError as exc:
         print(inert(f"lingjun-kb bundle: {exc}"), file=sys.stderr)

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any, Optional, Union
 
-from lingjun.checks.core.inert_text import inert
+from lingjun.checks.core.inert_text import NAME_LIMIT, capped, inert
 from lingjun.generator.site.build import ValidationFailed, build_site
 from lingjun.generator.site.mkdocs_build import MkDocsBuildError, find_config_dir
 from lingjun.generator.site import site_url
@@ -62,7 +62,7 @@ def _run_build(releases: Path, site_dir: Union[str, Path], site_url: Optional[st
         print(inert(f"lingjun-kb build: {exc}"), file=sys.stderr)
         return 2
     except OSError as exc:  # a rename across file systems, a full disk, a name too long: one line
-        print(inert(f"lingjun-kb build: {exc.filename or site_dir}: {exc.strerror or exc}"), file=sys.stderr)
+        print(inert(f"lingjun-kb build: {capped(str(exc.filename or site_dir), NAME_LIMIT)}: {exc.strerror or exc}"), file=sys.stderr)
         return 2
     print(inert(
         f"built {site_dir} ({timings.pages} pages rendered; validate {timings.validate:.2f}s, "

@@ -61,14 +61,18 @@ def test_validate_a_path_the_system_refuses_is_a_usage_error(kind, tmp_path, cap
     path, words = _refused_names(tmp_path)[kind]
     err = _usage(capsys, "validate", path)
     assert "Traceback" not in err
-    assert err.splitlines()[-1] == f"lingjun-kb: error: {path}: {words}"
+    last = err.splitlines()[-1]
+    # a path is quoted cut to 256 characters with the count of the rest, so the reason after it is always seen
+    assert last.startswith(f"lingjun-kb: error: {path[:256]}") and last.endswith(f": {words}")
+    assert len(last) < 400
 
 
 @pytest.mark.parametrize("kind", ["name too long", "path too long", "through a file"])
 def test_validate_root_the_system_refuses_is_a_usage_error(kind, tmp_path, capsys):
     path, _ = _refused_names(tmp_path)[kind]
     err = _usage(capsys, "validate", "--root", path, str(_tree(tmp_path) / "families.yaml"))
-    assert err.splitlines()[-1] == f"lingjun-kb: error: --root {path} is not a folder"
+    last = err.splitlines()[-1]
+    assert last.startswith(f"lingjun-kb: error: --root {path[:256]}") and last.endswith(" is not a folder")
 
 
 @pytest.mark.parametrize("command", [
