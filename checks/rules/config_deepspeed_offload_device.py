@@ -55,5 +55,6 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             continue
         checked.append(f"{section}.device={device}")
     if checked:
-        yield make(ctx, RULE, AREA, Severity.ok, f"{given}: {', '.join(checked)}.", f"{given}：{', '.join(checked)}。",
+        yield make(ctx, RULE, AREA, Severity.ok, f"{given}: the offload devices are valid ({', '.join(checked)}).",
+                   f"{given}：卸载设备取值有效（{', '.join(checked)}）。",
                    observed=", ".join(checked))
