@@ -28,7 +28,7 @@ ACCELERATE_DOC = "https://huggingface.co/docs/accelerate/usage_guides/deepspeed"
 ISSUE = "https://github.com/deepspeedai/DeepSpeed/issues/1270"
 
 
-@rule(RULE, AREA, "DeepSpeed \"auto\" values have something to fill them", "DeepSpeed 配置中的 \"auto\" 有人填充", order=340)
+@rule(RULE, AREA, "DeepSpeed \"auto\" values have something to fill them", "训练配置中的自动取值有库负责填充", order=340)
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """With ``--deepspeed-config``: error when the config has "auto" values and neither transformers nor accelerate is
     installed (the package list observed in full); warning when they are installed or not shown (filled only through

@@ -29,7 +29,7 @@ def _int(value: Any) -> Optional[int]:
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
 
 
-@rule(RULE, AREA, "DeepSpeed batch sizes agree", "DeepSpeed 批大小参数一致", order=346)
+@rule(RULE, AREA, "DeepSpeed batch sizes agree", "训练配置的批大小参数一致", order=346)
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """With ``--deepspeed-config``: error when train_batch_size differs from micro-batch x accumulation x WORLD_SIZE, or
     cannot be divided into them for any world size; info when the world size is not shown; ok when they agree;

@@ -23,7 +23,7 @@ AREA = "config"
 _NUMBER = re.compile(r"^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$")
 
 
-@rule(RULE, AREA, "DeepSpeed numbers are JSON numbers", "DeepSpeed 配置中的数值不是字符串", order=342)
+@rule(RULE, AREA, "DeepSpeed numbers are JSON numbers", "训练配置中的数值没有写成字符串", order=342)
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """With ``--deepspeed-config``: warning listing the fields whose value is a number in quotes; ok otherwise."""
     loaded = load(ctx)

@@ -23,7 +23,7 @@ DEVICES = ("cpu", "nvme", "none")
 _SECTIONS = ("zero_optimization.offload_optimizer", "zero_optimization.offload_param")
 
 
-@rule(RULE, AREA, "DeepSpeed offload devices are known", "DeepSpeed 卸载设备取值有效", order=348)
+@rule(RULE, AREA, "DeepSpeed offload devices are known", "训练配置的卸载设备取值有效", order=348)
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """With ``--deepspeed-config``: error for an offload ``device`` other than cpu/nvme/none, or nvme without nvme_path;
     ok when the offload sections are valid; nothing when the config has no offload section."""

@@ -22,7 +22,7 @@ RULE = "config.deepspeed-precision"
 AREA = "config"
 
 
-@rule(RULE, AREA, "DeepSpeed enables one half-precision mode", "DeepSpeed 只启用一种半精度模式", order=344)
+@rule(RULE, AREA, "DeepSpeed enables one half-precision mode", "训练配置只启用一种半精度模式", order=344)
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """With ``--deepspeed-config``: error when fp16.enabled and bf16.enabled (or bfloat16.enabled) are both true;
     ok otherwise."""

@@ -42,7 +42,7 @@ def _describe(devices) -> tuple[str, str]:
     return ", ".join(parts_en), "、".join(parts_zh)
 
 
-@rule(RULE, AREA, "One MIG device per process", "每个进程只使用一个 MIG 设备", order=320, needs=("mig",))
+@rule(RULE, AREA, "One MIG device per process", "每个进程只使用一个多实例 GPU 切片", order=320, needs=("mig",))
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """warning when two or more MIG devices are visible to the process (CUDA_VISIBLE_DEVICES not selecting one) or
     a GPU is in MIG mode with no MIG device; ok when exactly one MIG device is selected or visible; nothing without MIG."""

@@ -43,13 +43,13 @@ def _nvidia_visible(ctx: CheckContext) -> Iterator[Finding]:
     gpus = len(ctx.facts.gpus)
     word = value.strip().lower() or "empty"
     what_en = ("no GPU is passed but the driver's capabilities are" if word == "none"
-               else "neither GPUs nor driver capabilities are passed (the runtime behaves like runc)")
-    what_zh = "不挂载 GPU，只提供驱动能力" if word == "none" else "既不挂载 GPU 也不提供驱动能力（运行时与 runc 相同）"
+               else "neither GPUs nor driver capabilities are passed, as with plain runc")
+    what_zh = "不挂载 GPU，只提供驱动能力" if word == "none" else "既不挂载 GPU 也不提供驱动能力，与普通 runc 相同"
     if gpus:
         yield make(ctx, RULE, AREA, Severity.info,
-                   f"NVIDIA_VISIBLE_DEVICES={value!r} asks the NVIDIA container runtime to pass no GPU ({what_en}), yet {gpus} GPU(s) "
+                   f"NVIDIA_VISIBLE_DEVICES={value!r} asks the NVIDIA container runtime to pass no GPU: {what_en}. Yet {gpus} GPU(s) "
                    f"are visible: they reached the container another way (a device plugin, CDI or --gpus).",
-                   f"NVIDIA_VISIBLE_DEVICES={value!r} 要求 NVIDIA 容器运行时不挂载 GPU（{what_zh}），但容器中仍能看到 {gpus} 块 GPU："
+                   f"NVIDIA_VISIBLE_DEVICES={value!r} 要求 NVIDIA 容器运行时不挂载 GPU：{what_zh}。但容器中仍能看到 {gpus} 块 GPU："
                    f"它们是通过其他方式（设备插件、CDI 或 --gpus）挂载的。",
                    observed=value, links=[TOOLKIT_ENV_DOC])
         return
@@ -62,7 +62,7 @@ def _nvidia_visible(ctx: CheckContext) -> Iterator[Finding]:
                observed=value, expected="all", links=[TOOLKIT_ENV_DOC])
 
 
-@rule(RULE, AREA, "CUDA_VISIBLE_DEVICES names usable GPUs", "CUDA_VISIBLE_DEVICES 指向可用的 GPU", order=300, needs=("env",))
+@rule(RULE, AREA, "CUDA_VISIBLE_DEVICES names usable GPUs", "CUDA 可见设备变量指向可用的 GPU", order=300, needs=("env",))
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """error for a repeated entry (no GPU left) or a list whose first entry is invalid or out of range; warning for
     an empty value (hides every GPU), a list cut short by an invalid or out-of-range entry, and

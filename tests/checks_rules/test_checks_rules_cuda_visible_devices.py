@@ -93,7 +93,7 @@ def test_nvidia_visible_devices_void_or_none(value, words):
 
 def test_nvidia_visible_devices_void_with_gpus_anyway_is_info():
     findings = _run(_four(NVIDIA_VISIBLE_DEVICES="void"))
-    assert kit.severities(findings) == ["info", "ok"] and "yet 4 GPU(s) are visible" in findings[0].message.en
+    assert kit.severities(findings) == ["info", "ok"] and "Yet 4 GPU(s) are visible" in findings[0].message.en
 
 
 def test_a_torch_collect_env_paste_does_not_show_the_variable():
