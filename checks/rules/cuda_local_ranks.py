@@ -29,12 +29,12 @@ TORCHRUN_DOC = "https://pytorch.org/docs/stable/elastic/run.html"
 _VARS = ("LOCAL_RANK", "LOCAL_WORLD_SIZE", "WORLD_SIZE")
 
 
-def _ranks(start: int, stop: int) -> str:
-    """Local ranks ``start..stop-1`` as "2 and 3", "2-7" or "2"."""
+def _ranks(start: int, stop: int, lang: str = "en") -> str:
+    """Local ranks ``start..stop-1`` as "2 and 3" ("2 和 3"), "2-7" or "2"."""
     if stop - start == 1:
         return str(start)
     if stop - start == 2:
-        return f"{start} and {start + 1}"
+        return f"{start} {'和' if lang == 'zh' else 'and'} {start + 1}"
     return f"{start}-{stop - 1}"
 
 
@@ -64,11 +64,11 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         return
     n = vis.visible
     if vis.cvd is not None:
-        seen_en = f"CUDA_VISIBLE_DEVICES={vis.cvd} leaves {n} GPU(s) visible" + (f" (devices 0-{n - 1})" if n > 1 else "")
-        seen_zh = f"CUDA_VISIBLE_DEVICES={vis.cvd} 只留下 {n} 块可见 GPU" + (f"（设备号 0-{n - 1}）" if n > 1 else "")
-        if vis.resolved is not None and vis.resolved.unchecked:
-            seen_en += " at most"
-            seen_zh += "（最多）"
+        at_most = vis.resolved is not None and bool(vis.resolved.unchecked)
+        seen_en = (f"CUDA_VISIBLE_DEVICES={vis.cvd} leaves {'at most ' if at_most else ''}{n} GPU(s) visible"
+                   + (f" (devices 0-{n - 1})" if n > 1 else ""))
+        seen_zh = (f"CUDA_VISIBLE_DEVICES={vis.cvd} {'最多' if at_most else ''}只留下 {n} 块可见 GPU"
+                   + (f"（设备号 0-{n - 1}）" if n > 1 else ""))
     else:
         seen_en, seen_zh = f"the container has {n} GPU(s)", f"容器中有 {n} 块 GPU"
     en: list[str] = []
@@ -78,20 +78,20 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         severity = Severity.error
         en.append(f"this process has LOCAL_RANK={local_rank}, but {seen_en}: torch.cuda.set_device({local_rank}) fails with "
                   f"\"invalid device ordinal\"")
-        zh.append(f"本进程 LOCAL_RANK={local_rank}，但{seen_zh}：torch.cuda.set_device({local_rank}) 会报 “invalid device ordinal”")
+        zh.append(f"本进程 LOCAL_RANK={local_rank}，但 {seen_zh}：torch.cuda.set_device({local_rank}) 会报 “invalid device ordinal”")
     per_node, exact = (local_size, True) if local_size is not None else (world, False)
     if per_node is not None and per_node > n:
-        failing = _ranks(n, per_node)
+        failing, failing_zh = _ranks(n, per_node), _ranks(n, per_node, "zh")
         if exact:
             severity = Severity.error
             en.append(f"LOCAL_WORLD_SIZE={per_node} starts {per_node} ranks on this node and {seen_en}: local ranks {failing} get "
                       f"\"invalid device ordinal\"")
-            zh.append(f"LOCAL_WORLD_SIZE={per_node} 在本节点启动 {per_node} 个进程，而{seen_zh}：本地序号 {failing} 的进程会报 “invalid device ordinal”")
+            zh.append(f"LOCAL_WORLD_SIZE={per_node} 在本节点启动 {per_node} 个进程，而{seen_zh}：本地序号 {failing_zh} 的进程会报 “invalid device ordinal”")
         else:
             severity = severity or Severity.warning
             en.append(f"WORLD_SIZE={per_node} and LOCAL_WORLD_SIZE is not set: if all {per_node} ranks run on this node, local ranks "
                       f"{failing} get \"invalid device ordinal\" too (only {n} GPU(s) visible)")
-            zh.append(f"WORLD_SIZE={per_node} 且未设置 LOCAL_WORLD_SIZE：若 {per_node} 个进程都在本节点运行，本地序号 {failing} 的进程同样会报 "
+            zh.append(f"WORLD_SIZE={per_node} 且未设置 LOCAL_WORLD_SIZE：若 {per_node} 个进程都在本节点运行，本地序号 {failing_zh} 的进程同样会报 "
                       f"“invalid device ordinal”（只有 {n} 块可见 GPU）")
     if severity is None:
         shown = ", ".join(f"{k}={v}" for k, v in zip(_VARS, (local_rank, local_size, world)) if v is not None)

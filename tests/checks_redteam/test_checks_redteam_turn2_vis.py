@@ -29,9 +29,12 @@ def test_t05_four_local_ranks_on_two_visible_gpus(monkeypatch, capsys):
     assert code == 1, err
     (ranks,) = _findings(report, "cuda.local-ranks")
     assert ranks["severity"] == "error"
-    assert "LOCAL_RANK=2" in ranks["message"] and "CUDA_VISIBLE_DEVICES=1,2 leaves 2 GPU(s) visible" in ranks["message"]
+    assert "LOCAL_RANK=2" in ranks["message"] and "CUDA_VISIBLE_DEVICES=1,2 leaves at most 2 GPU(s) visible (devices 0-1)" in ranks["message"]
     assert "local ranks 2 and 3" in ranks["message"] and "invalid device ordinal" in ranks["message"]
     assert "--nproc_per_node=2" in ranks["remedy"]
+    code, zh, _ = run_json(monkeypatch, capsys, "--lang", "zh", "--from", str(TURN2 / "T05-pick-pytorch-14-cvd.json"))
+    (ranks_zh,) = _findings(zh, "cuda.local-ranks")
+    assert "本地序号 2 和 3 的进程同样会报" in ranks_zh["message"] and " and " not in ranks_zh["message"]
     (cvd,) = _findings(report, "cuda.visible-devices")
     # the report gives no GPU count: the indices are not called out of range, and the reason is said
     assert cvd["severity"] == "ok" and "the snapshot does not show the GPU list" in cvd["message"]
