@@ -16,7 +16,7 @@ from typing import Iterator
 
 from lingjun.checks.context import CheckContext
 from lingjun.checks.core.visible_devices import CUDA_ENV_DOC, HIDES_ALL, TORCH_PARSER_PR
-from lingjun.checks.coverage import env_known, not_shown
+from lingjun.checks.coverage import driver_observed, env_known, not_shown
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import UNSET, make
@@ -79,6 +79,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     has_en = f" (the container has {count} GPU(s))" if count is not None else ""
     has_zh = f"（容器中有 {count} 块 GPU）" if count is not None else ""
     if vis.cvd is None:
+        if not facts.has_nvidia_driver and driver_observed(facts):
+            return  # no GPU in the container at all: driver.present says so
         yield make(ctx, RULE, AREA, Severity.ok,
                    f"CUDA_VISIBLE_DEVICES is unset: CUDA sees every GPU of the container{has_en}.",
                    f"未设置 CUDA_VISIBLE_DEVICES：CUDA 可以看到容器内全部 GPU{has_zh}。", observed=UNSET, links=[CUDA_ENV_DOC])

@@ -28,6 +28,12 @@ def test_unset_is_ok_with_every_gpu():
     assert f.observed == "unset"
 
 
+def test_unset_in_a_container_without_gpus_says_nothing():
+    assert _run(Facts()) == []
+    (f,) = _run(Facts(env={"CUDA_VISIBLE_DEVICES": "0,0"}))  # a broken value is still reported
+    assert f.severity.value == "error"
+
+
 def test_a_valid_list_is_renumbered():
     (f,) = _run(_four(CUDA_VISIBLE_DEVICES="3,1"))
     assert f.severity.value == "ok" and f.message.en == "CUDA_VISIBLE_DEVICES=3,1: CUDA sees 2 GPU(s), renumbered 0-1."
@@ -86,7 +92,7 @@ def test_indices_not_compared_without_the_gpu_list():
 def test_nvidia_visible_devices_void_or_none(value, words):
     facts = Facts(env={"NVIDIA_VISIBLE_DEVICES": value})
     findings = _run(facts)
-    assert kit.severities(findings) == ["warning", "ok"]
+    assert kit.severities(findings) == ["warning"]  # no GPU in the container: nothing to say about CUDA_VISIBLE_DEVICES unset
     assert f"NVIDIA_VISIBLE_DEVICES='{value}' asks the NVIDIA container runtime to pass no GPU" in findings[0].message.en
     assert words in findings[0].message.en and "docker --gpus" in findings[0].remedy.en
 
