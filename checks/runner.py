@@ -20,7 +20,9 @@ After the rules, :func:`checker_findings` adds the checker's own findings
 problems of a snapshot read with ``--from`` (the first :data:`MAX_SNAPSHOT_PROBLEMS`,
 then one finding counting the rest), and, with ``--require-gpu`` on
 a machine without a driver, an error ``driver.present`` unless a rule
-already reported one.
+already reported one (when the input could not show a driver at all it says
+so: "the snapshot does not show whether an NVIDIA driver is present, so a GPU
+cannot be confirmed", never "no NVIDIA driver").
 """
 
 from __future__ import annotations
@@ -138,12 +140,18 @@ def checker_findings(ctx: CheckContext, so_far: list[Finding], snapshot_problems
         )
     if ctx.options.require_gpu and not facts.has_nvidia_driver:
         if not any(f.rule == "driver.present" and f.severity is Severity.error for f in so_far):
+            from lingjun.checks.coverage import driver_observed, driver_unknown_reason
+
+            unknown = driver_unknown_reason(facts)
+            message = (Text("--require-gpu: no NVIDIA driver in this container", "--require-gpu：此容器中没有 NVIDIA 驱动")
+                       if driver_observed(facts) else
+                       Text(f"--require-gpu: {unknown.en}, so a GPU cannot be confirmed", f"--require-gpu：{unknown.zh}，无法确认有 GPU"))
             out.append(
                 Finding(
                     rule="driver.present",
                     severity=Severity.error,
                     area="driver",
-                    message=Text("--require-gpu: no NVIDIA driver in this container", "--require-gpu：此容器中没有 NVIDIA 驱动"),
+                    message=message,
                     remedy=Text(
                         "Run the container with GPUs (NVIDIA container runtime / device plugin) on a GPU node.",
                         "请在 GPU 节点上以 GPU 方式运行容器（NVIDIA 容器运行时或设备插件）。",

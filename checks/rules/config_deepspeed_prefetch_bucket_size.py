@@ -10,7 +10,7 @@ PR #33402; checked in the published wheels: 4.44.2 fills the float,
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator, Optional
+from typing import Iterator, Optional
 
 from packaging.version import Version
 
@@ -18,11 +18,9 @@ from lingjun.checks.context import CheckContext
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.knowledge.record_view import usage_note
 from lingjun.checks.rules import rule
+from lingjun.checks.rules._deepspeed import config_path
 from lingjun.checks.rules._finding import EMPTY, make
 from lingjun.checks.core.version_match import parse_version
-
-if TYPE_CHECKING:
-    from pathlib import Path
 
 RULE = "config.deepspeed-prefetch-bucket-size"
 AREA = "config"
@@ -34,16 +32,6 @@ DEEPSPEED_PYDANTIC_V2 = Version("0.15")
 TRANSFORMERS_INT_CAST = Version("4.45.0")
 TRANSFORMERS_FIX = "https://github.com/huggingface/transformers/pull/33402"
 DEEPSPEED_ISSUE = "https://github.com/deepspeedai/DeepSpeed/issues/6525"
-
-
-def _config_path(ctx: CheckContext, given: str) -> "Path":
-    from pathlib import Path  # only with --deepspeed-config
-
-    path = Path(given)
-    root = ctx.options.root or "/"
-    if root in ("", "/"):
-        return path
-    return Path(root) / (path.relative_to("/") if path.is_absolute() else path)
 
 
 def _version(ctx: CheckContext, name: str) -> tuple[Optional[str], Optional[Version]]:
@@ -62,7 +50,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         return
     from lingjun.checks.inputs import deepspeed_config  # only with --deepspeed-config
 
-    path = _config_path(ctx, given)
+    path = config_path(ctx, given)
     try:
         config, relaxed = deepspeed_config.load_lenient(path)
     except deepspeed_config.DeepSpeedConfigError as exc:

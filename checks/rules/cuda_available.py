@@ -24,6 +24,7 @@ from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make, nvidia_url
 from lingjun.checks.rules._symptoms import cuda_reported
+from lingjun.checks.rules._torch_cpu import cpu_only
 
 RULE = "cuda.available"
 AREA = "cuda"
@@ -114,8 +115,9 @@ def _causes(ctx: CheckContext) -> list[Text]:
     facts = ctx.facts
     causes = _from_errors(ctx)
     torch = facts.torch
-    if torch is not None and torch.version and not torch.cuda and not torch.hip:
-        causes.insert(0, Text(f"torch {torch.version} is a CPU-only build", f"torch {torch.version} 是仅 CPU 的构建"))
+    if cpu_only(torch):
+        causes.insert(0, Text(f"torch {torch.version} is a CPU-only build (see cuda.torch-cpu-build for the wheel index to use)",
+                              f"torch {torch.version} 是仅 CPU 的构建（应使用的 wheel 索引见 cuda.torch-cpu-build）"))
     if not facts.gpus and not facts.driver_version:
         causes.append(Text("no NVIDIA GPU or driver is visible: the container was started without GPUs",
                            "看不到 NVIDIA GPU 或驱动：容器启动时没有分配 GPU"))

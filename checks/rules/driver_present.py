@@ -1,4 +1,15 @@
-"""driver.present: is there an NVIDIA driver in this container at all?"""
+"""driver.present: is there an NVIDIA driver in this container at all?
+
+A container meant for GPUs (a CUDA toolkit, a CUDA build of torch, ``NVIDIA_VISIBLE_DEVICES``, a release
+record with a CUDA version) that shows no driver and no ``/dev/nvidia*`` nodes, where the input observed
+them absent, was started without GPUs: a warning, an error with ``--require-gpu``.  The remedy names the
+ways to pass GPUs: ``docker run --gpus`` (NVIDIA Container Toolkit,
+https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html), a
+Kubernetes ``nvidia.com/gpu`` resource limit, and on Alibaba Cloud ACS a GPU pod
+(``alibabacloud.com/compute-class: gpu`` with ``alibabacloud.com/gpu-model-series``, "Specify a GPU model
+and driver version for an ACS GPU Pod",
+https://www.alibabacloud.com/help/en/cs/user-guide/pod-gpu-model-and-driver-version).
+"""
 
 from __future__ import annotations
 
@@ -6,13 +17,60 @@ from typing import Iterator
 
 from lingjun.checks.context import CheckContext
 from lingjun.checks.coverage import driver_observed
-from lingjun.checks.report.findings import Finding, Severity
+from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.knowledge.record_view import is_ppu
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make
 
 RULE = "driver.present"
 AREA = "driver"
+ACS_GPU_POD_DOC = "https://www.alibabacloud.com/help/en/cs/user-guide/pod-gpu-model-and-driver-version"
+_REMEDY = ("Start the container with GPUs on a host with the NVIDIA driver: docker run --gpus all (NVIDIA Container Toolkit); "
+           "in Kubernetes set resources.limits nvidia.com/gpu; on ACS create a GPU pod (label alibabacloud.com/compute-class: gpu "
+           "and alibabacloud.com/gpu-model-series, with an nvidia.com/gpu limit).",
+           "请在装有 NVIDIA 驱动的主机上以 GPU 方式启动容器：docker run --gpus all（NVIDIA Container Toolkit）；"
+           "Kubernetes 中在 resources.limits 里申请 nvidia.com/gpu；ACS 上创建 GPU Pod（标签 alibabacloud.com/compute-class: gpu "
+           "和 alibabacloud.com/gpu-model-series，并申请 nvidia.com/gpu）。")
+
+
+def gpu_intent(ctx: CheckContext) -> list[Text]:
+    """Signs that the container is meant for GPUs: a CUDA toolkit, torch built for CUDA, NVIDIA_VISIBLE_DEVICES,
+    a release record with a CUDA version; empty when there is none."""
+    facts = ctx.facts
+    signs: list[Text] = []
+    toolkit = facts.cuda.toolkit_version or facts.cuda.env_cuda_version
+    if toolkit:
+        signs.append(Text(f"CUDA toolkit {toolkit}", f"CUDA 工具包 {toolkit}"))
+    torch = facts.torch
+    if torch is not None and torch.cuda:
+        signs.append(Text(f"torch {torch.version or '(version not shown)'} built for CUDA {torch.cuda}",
+                          f"为 CUDA {torch.cuda} 构建的 torch {torch.version or '（版本未知）'}"))
+    nvd = facts.env.get("NVIDIA_VISIBLE_DEVICES")
+    if nvd is not None:
+        signs.append(Text(f"NVIDIA_VISIBLE_DEVICES={nvd}", f"NVIDIA_VISIBLE_DEVICES={nvd}"))
+    record = ctx.record if isinstance(ctx.record, dict) else {}
+    if record.get("cuda") and not toolkit:
+        signs.append(Text(f"the release record's CUDA {record['cuda']}", f"发布记录中的 CUDA {record['cuda']}"))
+    return signs
+
+
+def _started_without_gpus(ctx: CheckContext, signs: list[Text]) -> Finding:
+    from lingjun.checks.coverage import OBSERVED, state
+
+    nodes = state(ctx.facts, "device-nodes") == OBSERVED and not ctx.facts.driver.device_nodes
+    what_en = "no NVIDIA driver and no /dev/nvidia* device nodes" if nodes else "no NVIDIA driver"
+    what_zh = "没有 NVIDIA 驱动，也没有 /dev/nvidia* 设备节点" if nodes else "没有 NVIDIA 驱动"
+    listed_en = ", ".join(s.en for s in signs)
+    listed_zh = "、".join(s.zh for s in signs)
+    required = ctx.options.require_gpu
+    return make(
+        ctx, RULE, AREA, Severity.error if required else Severity.warning,
+        f"This container is meant for GPUs ({listed_en}) but has {what_en}: it was started without GPUs, and CUDA will not be "
+        f"available{' (a GPU is required)' if required else ''}.",
+        f"此容器是为 GPU 准备的（{listed_zh}），但{what_zh}：启动时没有分配 GPU，CUDA 将不可用{'（本次检查要求使用 GPU）' if required else ''}。",
+        remedy=_REMEDY, observed=Text(what_en, what_zh), expected=Text("NVIDIA driver", "NVIDIA 驱动"),
+        links=[ACS_GPU_POD_DOC, "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html"],
+    )
 
 
 def _unknown(facts) -> tuple[str, str]:
@@ -25,7 +83,8 @@ def _unknown(facts) -> tuple[str, str]:
 
 @rule(RULE, AREA, "NVIDIA driver present", "NVIDIA 驱动是否可见", order=20)
 def check(ctx: CheckContext) -> Iterator[Finding]:
-    """skipped (or error with ``--require-gpu``) without a driver; ok with the version otherwise."""
+    """warning (error with ``--require-gpu``) when a container meant for GPUs shows no driver; skipped (error with
+    ``--require-gpu``) without a driver otherwise; ok with the version when there is one."""
     facts = ctx.facts
     if is_ppu(ctx.record):
         yield make(ctx, RULE, AREA, Severity.skipped,
@@ -36,13 +95,16 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         yield make(ctx, RULE, AREA, Severity.skipped, *_unknown(facts))
         return
     if not facts.has_nvidia_driver:
-        if ctx.options.require_gpu:
+        signs = gpu_intent(ctx)
+        if signs:
+            yield _started_without_gpus(ctx, signs)
+        elif ctx.options.require_gpu:
             yield make(
                 ctx, RULE, AREA, Severity.error,
                 "No NVIDIA driver in this container, but a GPU is required.",
                 "此容器中没有 NVIDIA 驱动，但本次检查要求使用 GPU。",
-                remedy=("Start the container with GPUs (docker --gpus, or a Kubernetes nvidia.com/gpu request) on a host with the NVIDIA driver.",
-                        "请在装有 NVIDIA 驱动的主机上以 GPU 方式启动容器（docker --gpus，或在 Kubernetes 中申请 nvidia.com/gpu）。"),
+                remedy=_REMEDY,
+                links=[ACS_GPU_POD_DOC],
             )
         else:
             yield make(ctx, RULE, AREA, Severity.skipped,

@@ -75,6 +75,18 @@ def test_require_gpu_adds_one_error_when_no_rule_did(test_rules):
     assert [(f.rule, f.area) for f in errors] == [("driver.present", "driver")]
     assert exit_code(findings) == 1
     assert [f for f in run_rules(_ctx(), [RULES["test.ok"]]) if f.severity is Severity.error] == []
+    assert errors[0].message.en == "--require-gpu: no NVIDIA driver in this container"
+
+
+def test_require_gpu_on_an_input_that_cannot_show_a_driver_says_so(test_rules):
+    facts = Facts(origin="snapshot")
+    facts.coverage.not_available = ["driver", "device-nodes", "nvml", "nvidia-smi", "libcuda"]
+    findings = run_rules(_ctx(facts, require_gpu=True), [RULES["test.ok"]])
+    (error,) = [f for f in findings if f.severity is Severity.error]
+    assert error.message.en == ("--require-gpu: the snapshot does not show whether an NVIDIA driver is present, "
+                                "so a GPU cannot be confirmed")
+    assert error.message.zh.startswith("--require-gpu：快照中无法看出是否有 NVIDIA 驱动")
+    assert exit_code(findings) == 1
 
 
 def test_probe_timeouts_errors_and_snapshot_problems_become_checker_findings():

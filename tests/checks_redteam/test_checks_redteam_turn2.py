@@ -55,7 +55,13 @@ def test_s4_vllm_format_lists_release_packages_it_does_not_name_as_not_checked(m
     for name in ("DeepSpeed", "Diffusers"):
         assert name in skipped[0]["message"]
     assert not [f for f in missing if f["severity"] == "warning"]
-    assert [f["message"] for f in report["findings"] if ABSENCE.search(f["message"])] == []
+    # vLLM's paste lists every CUDA* variable, so "CUDA_VISIBLE_DEVICES is unset" is observed there (and said as such)
+    assert [f["message"] for f in report["findings"] if ABSENCE.search(f["message"]) and f["rule"] != "cuda.visible-devices"] == []
+    # the paste lists NVIDIA_VISIBLE_DEVICES=void next to 3 GPUs: the GPUs came another way, an info, not a warning
+    assert severities(report, "cuda.visible-devices") == ["info", "ok"]
+    nvd, cvd = _findings(report, "cuda.visible-devices")
+    assert "NVIDIA_VISIBLE_DEVICES='void'" in nvd["message"] and "Yet 3 GPU(s) are visible" in nvd["message"]
+    assert cvd["message"].startswith("CUDA_VISIBLE_DEVICES is unset")
     (driver,) = _findings(report, "driver.present")
     assert driver["severity"] == "info" and "not the driver's version" in driver["message"]
 

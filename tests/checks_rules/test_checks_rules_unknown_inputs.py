@@ -45,6 +45,10 @@ def test_rules_declare_needs():
         "libraries.nccl-cuda-majors": ("distributions",),
         "python.interpreter": ("python",),
         "env.nccl-socket-ifname": ("env", "network"),
+        "cuda.visible-devices": ("env",),
+        "cuda.local-ranks": ("env",),
+        "cuda.mig-devices": ("mig",),
+        "cuda.torch-cpu-build": ("torch",),
     }
 
 
@@ -74,6 +78,15 @@ def _nothing_of_the_driver() -> Facts:
     return facts
 
 
+def _env_in_part() -> Facts:
+    """A snapshot whose environment is shown only for CUDA_MODULE_LOADING (torch's collect_env)."""
+    facts = _rich_facts()
+    facts.env = {"CUDA_MODULE_LOADING": "LAZY"}
+    facts.coverage.partial = ["env"]
+    facts.coverage.env_prefixes = ["CUDA_MODULE_LOADING"]
+    return facts
+
+
 #: rules that judge the missing fact themselves: (rule, input lacking it, words the skipped message must hold)
 CUSTOM = [
     ("driver.present", lambda: _nothing_of_the_driver(),
@@ -86,6 +99,8 @@ CUSTOM = [
     ("cuda.torch-build-vs-driver", _no_driver_version, "torch's CUDA 12.8 was not compared with the driver: the snapshot does not show the driver's version"),
     ("env.checkpoint-optimization", lambda: _without("env"), "CHECKPOINT_OPTIMIZATION was not checked: the snapshot does not show environment variables"),
     ("env.nccl-socket-ifname-pod-size", lambda: _without("env"), "NCCL_SOCKET_IFNAME was not checked: the snapshot does not show environment variables"),
+    ("cuda.visible-devices", _env_in_part, "CUDA_VISIBLE_DEVICES was not checked: the snapshot does not show whether CUDA_VISIBLE_DEVICES is set"),
+    ("cuda.local-ranks", _env_in_part, "The ranks per node were not compared with the GPUs: the snapshot does not show the launcher's variables"),
 ]
 
 #: rules that read no input section a snapshot or paste may lack, with why
@@ -94,6 +109,11 @@ EXEMPT = {
     "cuda.available": "reports only what the input itself says about CUDA; silent when it says nothing",
     "cuda.compute-capability": "skipped with 'No GPU compute capability was reported' when no GPU is shown",
     "config.deepspeed-prefetch-bucket-size": "reads the file given with --deepspeed-config",
+    "config.deepspeed-auto": "reads the file given with --deepspeed-config; says 'not shown' itself when the package list is partial",
+    "config.deepspeed-numeric-strings": "reads the file given with --deepspeed-config",
+    "config.deepspeed-precision": "reads the file given with --deepspeed-config",
+    "config.deepspeed-batch-size": "reads the file given with --deepspeed-config; names WORLD_SIZE as not shown when the input lacks it",
+    "config.deepspeed-offload-device": "reads the file given with --deepspeed-config",
     "known-issues.match": "a condition on a fact the input lacks makes the issue 'may apply (cannot tell: ...)'",
 }
 
@@ -177,8 +197,9 @@ def test_collect_env_paste_with_a_release_claims_no_absence_it_cannot_show(paste
     facts = parse_collect_env(paste)
     ctx = kit.context(facts, rec=kit.fixture_record(ref))
     findings = kit.all_findings(ctx)
-    # vLLM's paste lists every NCCL_* variable, so "NCCL_SOCKET_IFNAME is unset" is observed there
-    shown = ("NCCL_",) if facts.coverage.env_prefixes and "NCCL" in facts.coverage.env_prefixes else ()
+    # vLLM's paste lists every NCCL_* and CUDA_* variable, so "NCCL_SOCKET_IFNAME is unset" and "CUDA_VISIBLE_DEVICES is
+    # unset" are observed there
+    shown = ("NCCL_", "CUDA_VISIBLE_DEVICES is unset") if facts.coverage.env_prefixes and "NCCL" in facts.coverage.env_prefixes else ()
     claims = [f"{f.rule}: {f.message.en}" for f in findings
               if ABSENCE.search(f.message.en) and not any(f.message.en.startswith(p) for p in shown)]
     assert claims == []

@@ -1,0 +1,28 @@
+"""Whether the installed torch is a CPU-only build: shared by ``cuda.available`` and ``cuda.torch-cpu-build``.
+
+Private helper of the rule modules (one concern).  A CPU-only wheel has no CUDA version in
+``torch/version.py`` (``cuda = None``) and no HIP version; the wheels from PyTorch's CPU index carry the
+local version ``+cpu`` (``2.5.1+cpu``).  A ``+cuXYZ`` or ``+rocm`` local version contradicts a missing
+CUDA version, so such a build is not called CPU-only.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from lingjun.checks.facts import TorchBuildFacts
+
+__all__ = ["cpu_only", "release_part"]
+
+
+def cpu_only(torch: Optional[TorchBuildFacts]) -> bool:
+    """True when ``torch`` is known and is a CPU-only build (no CUDA, no HIP, no ``+cu``/``+rocm`` local version)."""
+    if torch is None or not torch.version or torch.cuda or torch.hip:
+        return False
+    local = torch.version.partition("+")[2].lower()
+    return not local.startswith(("cu", "rocm"))
+
+
+def release_part(version: str) -> str:
+    """The version without its local part: ``2.5.1+cpu`` -> ``2.5.1``."""
+    return version.partition("+")[0]

@@ -1,0 +1,86 @@
+"""config.deepspeed-batch-size: ``train_batch_size`` against micro-batch x gradient accumulation x world size.
+
+DeepSpeed's config reference (https://www.deepspeed.ai/docs/config-json/, "Batch Size Related Parameters"):
+``train_batch_size`` must equal ``train_micro_batch_size_per_gpu * gradient_accumulation_steps * number of
+GPUs``; when only two are given DeepSpeed derives the third, and it refuses a config where they disagree
+("Check batch related parameters").  The number of GPUs is the job's world size: ``WORLD_SIZE`` as the
+launcher sets it (``--gpus-per-pod`` counts one pod only, so it is not used).  Values that are not plain
+integers (``"auto"``, strings) are left to ``config.deepspeed-auto`` / ``config.deepspeed-numeric-strings``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator, Optional
+
+from lingjun.checks.context import CheckContext
+from lingjun.checks.coverage import env_known, not_shown
+from lingjun.checks.report.findings import Finding, Severity, Text
+from lingjun.checks.rules import rule
+from lingjun.checks.rules._deepspeed import DEEPSPEED_CONFIG_DOC, load
+from lingjun.checks.rules._finding import make
+from lingjun.checks.rules._visibility import env_int
+
+RULE = "config.deepspeed-batch-size"
+AREA = "config"
+_KEYS = ("train_batch_size", "train_micro_batch_size_per_gpu", "gradient_accumulation_steps")
+
+
+def _int(value: Any) -> Optional[int]:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
+
+
+@rule(RULE, AREA, "DeepSpeed batch sizes agree", "训练配置的批大小参数一致", order=346)
+def check(ctx: CheckContext) -> Iterator[Finding]:
+    """With ``--deepspeed-config``: error when train_batch_size differs from micro-batch x accumulation x WORLD_SIZE, or
+    cannot be divided into them for any world size; info when the world size is not shown; ok when they agree;
+    nothing when fewer than two of the three are plain integers."""
+    loaded = load(ctx)
+    if loaded is None:
+        return
+    config, given = loaded
+    total, micro, accum = (_int(config.get(k)) for k in _KEYS)
+    if sum(v is not None for v in (total, micro, accum)) < 2:
+        return
+    world = env_int(ctx, "WORLD_SIZE")
+    shown = ", ".join(f"{k}={v}" for k, v in zip(_KEYS, (total, micro, accum)) if v is not None)
+    remedy = ("Give two of train_batch_size, train_micro_batch_size_per_gpu and gradient_accumulation_steps and let DeepSpeed "
+              "derive the third, or make train_batch_size = micro-batch x accumulation steps x number of GPUs.",
+              "请只给出 train_batch_size、train_micro_batch_size_per_gpu、gradient_accumulation_steps 中的两个，由 DeepSpeed 推算第三个，"
+              "或保证 train_batch_size = 微批大小 x 梯度累积步数 x GPU 数。")
+    if total is None:
+        return  # DeepSpeed computes train_batch_size from the other two
+    per_world = (micro or 1) * (accum or 1)
+    if world is not None:
+        wanted = per_world * world if micro is not None and accum is not None else None
+        if wanted is not None and wanted != total or total % (per_world * world) != 0:
+            formula = f"{micro} x {accum} x {world} = {wanted}" if wanted is not None else f"not a multiple of {per_world} x {world}"
+            yield make(ctx, RULE, AREA, Severity.error,
+                       f"{given}: {shown}, but with WORLD_SIZE={world} DeepSpeed needs train_batch_size = micro-batch x accumulation "
+                       f"x world size ({formula}); it refuses the config (\"Check batch related parameters\").",
+                       f"{given}：{shown}，但 WORLD_SIZE={world} 时 DeepSpeed 要求 train_batch_size = 微批大小 x 梯度累积步数 x 进程总数"
+                       f"（{formula}）；DeepSpeed 会拒绝此配置（“Check batch related parameters”）。",
+                       remedy=remedy, observed=f"{shown}, WORLD_SIZE={world}", expected=str(wanted) if wanted else None,
+                       links=[DEEPSPEED_CONFIG_DOC])
+            return
+        yield make(ctx, RULE, AREA, Severity.ok, f"{given}: {shown} agree with WORLD_SIZE={world}.",
+                   f"{given}：{shown} 与 WORLD_SIZE={world} 一致。", observed=f"{shown}, WORLD_SIZE={world}")
+        return
+    if total % per_world != 0:
+        yield make(ctx, RULE, AREA, Severity.error,
+                   f"{given}: {shown}; train_batch_size is not a multiple of {per_world}, so no number of GPUs makes micro-batch x "
+                   f"accumulation x world size equal it and DeepSpeed refuses the config.",
+                   f"{given}：{shown}；train_batch_size 不是 {per_world} 的整数倍，任何 GPU 数都无法使 微批大小 x 梯度累积步数 x 进程总数 等于它，"
+                   f"DeepSpeed 会拒绝此配置。",
+                   remedy=remedy, observed=shown, links=[DEEPSPEED_CONFIG_DOC])
+        return
+    if env_known(ctx.facts, "WORLD_SIZE"):
+        reason = Text("WORLD_SIZE is not set (the job is not started by a launcher here)", "未设置 WORLD_SIZE（当前不是由启动器启动的）")
+    else:
+        reason = not_shown(ctx.facts, Text("WORLD_SIZE", "WORLD_SIZE"))
+    fits = total // per_world
+    yield make(ctx, RULE, AREA, Severity.info,
+               f"{given}: {shown}; these fit a world size of {fits} GPU(s) only" + ("" if micro and accum else " (or a divisor of it)")
+               + f". Not compared with the job's world size: {reason.en}.",
+               f"{given}：{shown}；它们只适用于 {fits} 个 GPU 的总进程数" + ("" if micro and accum else "（或其约数）")
+               + f"。未与作业的进程总数比较：{reason.zh}。",
+               observed=shown, links=[DEEPSPEED_CONFIG_DOC])

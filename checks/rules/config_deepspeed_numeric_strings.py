@@ -1,0 +1,45 @@
+"""config.deepspeed-numeric-strings: numbers written as strings in a DeepSpeed config (``"1e-5"``, ``"16"``).
+
+DeepSpeed's config reference gives numeric fields as JSON numbers (https://www.deepspeed.ai/docs/config-json/).
+Many top-level fields (``gradient_clipping``, ``train_batch_size``, ``steps_per_print`` ...) are read with
+``get_scalar_param``, which returns the value unchanged, so a quoted number reaches arithmetic and comparisons
+as a string and fails there with a TypeError (the failure mode of deepspeedai/DeepSpeed#1270); optimizer
+``params`` go to the optimizer's constructor as they are.  ``"auto"`` is left to ``config.deepspeed-auto``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+from lingjun.checks.context import CheckContext
+from lingjun.checks.report.findings import Finding, Severity
+from lingjun.checks.rules import rule
+from lingjun.checks.rules._deepspeed import DEEPSPEED_CONFIG_DOC, leaves, load
+from lingjun.checks.rules._finding import listing, make
+
+RULE = "config.deepspeed-numeric-strings"
+AREA = "config"
+_NUMBER = re.compile(r"^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$")
+
+
+@rule(RULE, AREA, "DeepSpeed numbers are JSON numbers", "训练配置中的数值没有写成字符串", order=342)
+def check(ctx: CheckContext) -> Iterator[Finding]:
+    """With ``--deepspeed-config``: warning listing the fields whose value is a number in quotes; ok otherwise."""
+    loaded = load(ctx)
+    if loaded is None:
+        return
+    config, given = loaded
+    found = [f"{path}={value!r}" for path, value in leaves(config) if isinstance(value, str) and _NUMBER.match(value)]
+    if not found:
+        yield make(ctx, RULE, AREA, Severity.ok, f"{given} writes its numbers as JSON numbers.", f"{given} 中的数值都是 JSON 数字。",
+                   observed=given)
+        return
+    full, short_en, short_zh = listing(found)
+    yield make(ctx, RULE, AREA, Severity.warning,
+               f"{given} writes numbers as strings: {full}. DeepSpeed passes many fields on unchanged, so the string reaches "
+               f"arithmetic or a comparison and fails with a TypeError.",
+               f"{given} 把数值写成了字符串：{full}。DeepSpeed 对许多字段不做类型转换，字符串会进入算术或比较运算并报 TypeError。",
+               remedy=("Remove the quotes: write 1e-5, not \"1e-5\".", "请去掉引号：写 1e-5，而不是 \"1e-5\"。"),
+               observed=full, expected="JSON numbers", links=[DEEPSPEED_CONFIG_DOC],
+               brief=(f"{given} writes numbers as strings: {short_en}.", f"{given} 把数值写成了字符串：{short_zh}。"))

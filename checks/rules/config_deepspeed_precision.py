@@ -1,0 +1,48 @@
+"""config.deepspeed-precision: ``fp16`` and ``bf16`` both enabled in a DeepSpeed config.
+
+DeepSpeed's config reference (https://www.deepspeed.ai/docs/config-json/, "FP16 training options" and
+"BFLOAT16 training options") describes the two modes as alternatives, and DeepSpeed refuses a config that
+enables both ("bfloat16 and fp16 modes cannot be simultaneously enabled").  ``bf16`` is also accepted under
+its older name ``bfloat16``.  ``"auto"`` is filled by the Hugging Face integrations, which enable at most one.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Iterator
+
+from lingjun.checks.context import CheckContext
+from lingjun.checks.inputs.deepspeed_config import lookup
+from lingjun.checks.report.findings import Finding, Severity
+from lingjun.checks.rules import rule
+from lingjun.checks.rules._deepspeed import DEEPSPEED_CONFIG_DOC, load
+from lingjun.checks.rules._finding import make
+
+RULE = "config.deepspeed-precision"
+AREA = "config"
+
+
+@rule(RULE, AREA, "DeepSpeed enables one half-precision mode", "训练配置只启用一种半精度模式", order=344)
+def check(ctx: CheckContext) -> Iterator[Finding]:
+    """With ``--deepspeed-config``: error when fp16.enabled and bf16.enabled (or bfloat16.enabled) are both true;
+    ok otherwise."""
+    loaded = load(ctx)
+    if loaded is None:
+        return
+    config, given = loaded
+    _, fp16 = lookup(config, "fp16.enabled")
+    bf16_key = "bf16" if "bf16" in config else "bfloat16"
+    _, bf16 = lookup(config, f"{bf16_key}.enabled")
+    if fp16 is True and bf16 is True:
+        yield make(ctx, RULE, AREA, Severity.error,
+                   f"{given} enables both fp16 and {bf16_key}: DeepSpeed refuses the config (\"bfloat16 and fp16 modes cannot be "
+                   f"simultaneously enabled\").",
+                   f"{given} 同时启用了 fp16 和 {bf16_key}：DeepSpeed 会拒绝此配置（“bfloat16 and fp16 modes cannot be simultaneously enabled”）。",
+                   remedy=("Enable one of them: bf16 on GPUs that support it (Ampere and newer), fp16 otherwise.",
+                           "请只启用其中一个：支持 bf16 的 GPU（Ampere 及更新架构）用 bf16，否则用 fp16。"),
+                   observed=f"fp16.enabled=true, {bf16_key}.enabled=true", expected="at most one enabled", links=[DEEPSPEED_CONFIG_DOC])
+        return
+    shown = ", ".join(f"{key}.enabled={json.dumps(value)}" for key, value in (("fp16", fp16), (bf16_key, bf16)) if value is not None) \
+        or "neither fp16 nor bf16 set"
+    yield make(ctx, RULE, AREA, Severity.ok, f"{given} enables at most one half-precision mode ({shown}).",
+               f"{given} 最多启用了一种半精度模式（{shown}）。", observed=shown)
