@@ -45,6 +45,13 @@ def test_rules_declare_needs():
         "libraries.nccl-cuda-majors": ("distributions",),
         "python.interpreter": ("python",),
         "env.nccl-socket-ifname": ("env", "network"),
+        "container.shm-size": ("shm",),
+        "container.memlock-rdma": ("limits",),  # RDMA in use is also shown by a quoted ibv_* error: see CUSTOM
+        "container.open-files": ("limits",),
+        "container.rdma-usable": ("rdma",),
+        "container.nccl-ib-hca": ("env", "rdma"),
+        "container.nccl-ib-transport": ("env", "rdma"),
+        "container.nccl-ib-gid-index": ("env", "rdma"),
     }
 
 
@@ -86,6 +93,8 @@ CUSTOM = [
     ("cuda.torch-build-vs-driver", _no_driver_version, "torch's CUDA 12.8 was not compared with the driver: the snapshot does not show the driver's version"),
     ("env.checkpoint-optimization", lambda: _without("env"), "CHECKPOINT_OPTIMIZATION was not checked: the snapshot does not show environment variables"),
     ("env.nccl-socket-ifname-pod-size", lambda: _without("env"), "NCCL_SOCKET_IFNAME was not checked: the snapshot does not show environment variables"),
+    ("container.memlock-rdma", lambda: _without("rdma"),
+     "The locked-memory limit was not judged: the snapshot does not show the RDMA devices and /dev/infiniband nodes"),
 ]
 
 #: rules that read no input section a snapshot or paste may lack, with why
