@@ -98,8 +98,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                    "锁定内存上限为不限，满足 RDMA 内存注册的需要。", observed=observed, expected=expected)
         return
     severity = Severity.error if lim.memlock_soft < ERROR_BELOW else Severity.warning
-    cap_en = "" if lim.cap_ipc_lock is False else " (whether the process holds CAP_IPC_LOCK is not shown)"
-    cap_zh = "" if lim.cap_ipc_lock is False else "（未显示进程是否拥有 CAP_IPC_LOCK）"
+    cap_en = "" if lim.cap_ipc_lock is False else "; whether the process holds CAP_IPC_LOCK is not shown"
+    cap_zh = "" if lim.cap_ipc_lock is False else "；未显示进程是否拥有 CAP_IPC_LOCK"
     hard_en = hard_zh = ""
     if lim.memlock_hard is not None and (lim.memlock_hard < 0 or lim.memlock_hard > lim.memlock_soft):
         hard = limit(lim.memlock_hard)
@@ -107,9 +107,9 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         hard_zh = f"硬上限为 {hard.zh}：在入口脚本中执行 'ulimit -l {'unlimited' if lim.memlock_hard < 0 else lim.memlock_hard // 1024}' 即可提高，无需特权。"
     yield make(
         ctx, RULE, AREA, severity,
-        f"The locked-memory limit is {soft.en} while RDMA is in use ({why.en}){cap_en}: registering NCCL's buffers with "
+        f"The locked-memory limit is {soft.en} while RDMA is in use ({why.en}{cap_en}): registering NCCL's buffers with "
         f"ibv_reg_mr fails with 'Cannot allocate memory' once they exceed it; NCCL asks for an unlimited limit.{hard_en}",
-        f"RDMA 正在使用（{why.zh}），而锁定内存上限只有 {soft.zh}{cap_zh}：NCCL 用 ibv_reg_mr 注册的缓冲区超过该上限时会报 "
+        f"RDMA 正在使用（{why.zh}{cap_zh}），而锁定内存上限只有 {soft.zh}：NCCL 用 ibv_reg_mr 注册的缓冲区超过该上限时会报 "
         f"'Cannot allocate memory'；NCCL 要求不限。{hard_zh}",
         remedy=_REMEDY, observed=observed, expected=expected, links=[NCCL_DOC, CASE],
     )

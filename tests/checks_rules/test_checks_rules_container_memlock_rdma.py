@@ -53,7 +53,7 @@ def test_branches(soft, hard, cap, severity, words):
     (f,) = _run(_facts(soft, hard, cap))
     assert f.severity.value == severity and words in f.message.en, f.message.en
     if cap is None:
-        assert "(whether the process holds CAP_IPC_LOCK is not shown)" in f.message.en
+        assert "(RDMA devices: mlx5_bond_0; whether the process holds CAP_IPC_LOCK is not shown)" in f.message.en
 
 
 def test_a_quoted_ibv_error_is_evidence_without_rdma_facts():
@@ -62,6 +62,7 @@ def test_a_quoted_ibv_error_is_evidence_without_rdma_facts():
     (f,) = _run(facts)
     assert f.severity.value == "error"
     assert "(the input quotes 'NCCL WARN Call to ibv_reg_mr_iova2 failed with error Cannot allocate memory')" in f.message.en
+    assert f.links[-1] == "https://github.com/NVIDIA/nccl-tests/issues/206"
 
 
 def test_missing_facts():
