@@ -82,8 +82,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         return
     if lim.memlock_soft is None:
         what = not_shown(ctx.facts, Text("the locked-memory limit", "锁定内存上限"))
-        yield make(ctx, RULE, AREA, Severity.skipped, f"The locked-memory limit was not judged: {what.en}.",
-                   f"未判断锁定内存上限：{what.zh}。")
+        yield make(ctx, RULE, AREA, Severity.skipped, what.en[:1].upper() + what.en[1:] + ".",
+                   what.zh + "。")
         return
     soft = limit(lim.memlock_soft)
     observed = Text(f"RLIMIT_MEMLOCK {soft.en}", f"RLIMIT_MEMLOCK {soft.zh}")

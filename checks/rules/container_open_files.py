@@ -73,8 +73,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     lim = ctx.facts.limits
     if lim.nofile_soft is None:
         what = not_shown(ctx.facts, Text("the open-files limit", "打开文件数上限"))
-        yield make(ctx, RULE, AREA, Severity.skipped, f"The open-files limit was not judged: {what.en}.",
-                   f"未判断打开文件数上限：{what.zh}。")
+        yield make(ctx, RULE, AREA, Severity.skipped, what.en[:1].upper() + what.en[1:] + ".",
+                   what.zh + "。")
         return
     soft = limit(lim.nofile_soft, "count")
     ranks, source = world_ranks(ctx.facts)

@@ -92,7 +92,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         return
     if shm.size_bytes is None:
         what = not_shown(ctx.facts, Text("the size of /dev/shm", "/dev/shm 的大小"))
-        yield make(ctx, RULE, AREA, Severity.skipped, f"/dev/shm was not checked: {what.en}.", f"未检查 /dev/shm：{what.zh}。")
+        yield make(ctx, RULE, AREA, Severity.skipped, what.en[:1].upper() + what.en[1:] + ".", what.zh + "。")
         return
     observed = _observed(ctx)
     expected = Text("at least 1 GiB (NCCL: --shm-size=1g)", "至少 1 GiB（NCCL：--shm-size=1g）")
