@@ -85,3 +85,13 @@ def test_converted_snapshots_use_real_snapshot_keys(path):
     known = {f for f in Facts.__dataclass_fields__} | {"_facts"}
     assert set(data) <= known, set(data) - known
     assert "source" not in json.dumps(data.get("shm", {})) and "memlock_kib" not in json.dumps(data.get("limits", {}))
+
+
+@pytest.mark.parametrize("name", ["T01-pytorch-110153-h100-sm90.txt", "T04-pytorch-130181-mig.txt", "S3-vllm-15607-a800-drv470.txt"])
+def test_a_collect_env_paste_skips_every_container_rule(monkeypatch, capsys, name):
+    # a paste shows no /dev/shm, no limits and no RDMA devices: skipped with the reason, never "too small" or "none"
+    _, report, _ = run_json(monkeypatch, capsys, "--from-collect-env", str(TURN2 / name))
+    for rule_id in CONTAINER_RULES:
+        findings = [f for f in report["findings"] if f["rule"] == rule_id]
+        assert [f["severity"] for f in findings] == ["skipped"], (rule_id, findings)
+        assert findings[0]["message"].startswith("The collect_env paste does not show"), findings[0]["message"]
