@@ -16,7 +16,7 @@ __all__ = ["AREAS", "AREA_TITLES", "SEVERITY_LABELS", "counts", "exit_code", "gr
 EXIT_OK, EXIT_ERRORS, EXIT_WARNINGS, EXIT_USAGE = 0, 1, 2, 3
 
 #: report sections in display order; findings of other areas follow in order of appearance
-AREAS = ["release", "driver", "cuda", "libraries", "python", "environment", "config", "known-issues", "checker"]
+AREAS = ["release", "driver", "cuda", "libraries", "python", "environment", "container", "config", "known-issues", "checker"]
 
 AREA_TITLES = {
     "release": Text("Release", "发布版本"),
@@ -26,6 +26,7 @@ AREA_TITLES = {
     "libraries": Text("Packages and libraries", "软件包与动态库"),
     "python": Text("Python interpreter", "Python 解释器"),
     "environment": Text("Environment", "环境变量与网络"),
+    "container": Text("Container resources and RDMA", "容器资源与 RDMA"),
     "config": Text("Configuration", "配置"),
     "known-issues": Text("Known issues", "已知问题"),
     "checker": Text("Checker", "检查器"),

@@ -34,6 +34,7 @@ RULE_AREAS: dict[str, dict[str, str]] = {
     "libraries": {"en": "Packages and libraries", "zh": "软件包与动态库"},
     "python": {"en": "Python", "zh": "Python"},
     "environment": {"en": "Environment variables", "zh": "环境变量"},
+    "container": {"en": "Container resources and RDMA", "zh": "容器资源与 RDMA"},
     "config": {"en": "Configuration files", "zh": "配置文件"},
     "known-issues": {"en": "Known issues", "zh": "已知问题"},
 }

@@ -49,6 +49,13 @@ def test_rules_declare_needs():
         "cuda.local-ranks": ("env",),
         "cuda.mig-devices": ("mig",),
         "cuda.torch-cpu-build": ("torch",),
+        "container.shm-size": ("shm",),
+        "container.memlock-rdma": ("limits",),  # RDMA in use is also shown by a quoted ibv_* error: see CUSTOM
+        "container.open-files": ("limits",),
+        "container.rdma-usable": ("rdma",),
+        "container.nccl-ib-hca": ("env", "rdma"),
+        "container.nccl-ib-transport": ("env", "rdma"),
+        "container.nccl-ib-gid-index": ("env", "rdma"),
     }
 
 
@@ -101,6 +108,8 @@ CUSTOM = [
     ("env.nccl-socket-ifname-pod-size", lambda: _without("env"), "NCCL_SOCKET_IFNAME was not checked: the snapshot does not show environment variables"),
     ("cuda.visible-devices", _env_in_part, "CUDA_VISIBLE_DEVICES was not checked: the snapshot does not show whether CUDA_VISIBLE_DEVICES is set"),
     ("cuda.local-ranks", _env_in_part, "The ranks per node were not compared with the GPUs: the snapshot does not show the launcher's variables"),
+    ("container.memlock-rdma", lambda: _without("rdma"),
+     "The locked-memory limit was not judged: the snapshot does not show the RDMA devices and /dev/infiniband nodes"),
 ]
 
 #: rules that read no input section a snapshot or paste may lack, with why

@@ -1,0 +1,110 @@
+"""NCCL's ``NCCL_IB_HCA`` syntax, resolved against the RDMA devices and ports of the container.
+
+Syntax (NCCL environment-variable documentation,
+https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html#nccl-ib-hca, and NCCL's
+``src/misc/utils.cc`` ``parseStringList``/``matchIfList``, the same functions that read
+``NCCL_SOCKET_IFNAME``, see :mod:`lingjun.checks.core.nccl_ifname`):
+
+* a comma-separated list of device-name **prefixes**: ``mlx5`` matches every port of
+  ``mlx5_0`` and ``mlx5_bond_0``;
+* an entry may carry ``:port``: ``mlx5_0:1`` is port 1 of ``mlx5_0`` only; an entry without a
+  port matches every port;
+* a leading ``^`` makes it an **exclude** list; a following ``=`` asks for **exact** names
+  (``^=mlx5_1,mlx5_4``: every device except those two).
+
+NCCL then uses only ports whose state is ``ACTIVE``.
+
+Examples:
+    >>> ports = [("mlx5_0", 1), ("mlx5_1", 1), ("mlx5_bond_0", 1)]
+    >>> resolve(parse("mlx5_bond"), ports)
+    [('mlx5_bond_0', 1)]
+    >>> resolve(parse("=mlx5_0:1,mlx5_1:2"), ports)
+    [('mlx5_0', 1)]
+    >>> resolve(parse("^=mlx5_1"), ports)
+    [('mlx5_0', 1), ('mlx5_bond_0', 1)]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Optional
+
+from lingjun.checks.core import nccl_ifname
+
+__all__ = ["HcaEntry", "HcaPattern", "parse", "resolve", "unmatched"]
+
+Port = tuple[str, int]
+
+
+@dataclass(frozen=True)
+class HcaEntry:
+    """One list entry: a device name (or prefix) and the port it restricts to (None: every port)."""
+
+    name: str
+    port: Optional[int] = None
+
+    def __str__(self) -> str:
+        return self.name if self.port is None else f"{self.name}:{self.port}"
+
+
+@dataclass
+class HcaPattern:
+    """A parsed ``NCCL_IB_HCA`` value.
+
+    Attributes:
+        raw: the value as set.
+        exclude: leading ``^``.
+        exact: leading ``=`` (after an optional ``^``).
+        entries: the listed names with their ports; empty entries dropped.
+        notes: oddities (``"doubled-prefix"``, ``"empty-entry"``, ``"bad-port"``), as in
+            :class:`lingjun.checks.core.nccl_ifname.IfnamePattern`.
+    """
+
+    raw: str
+    exclude: bool = False
+    exact: bool = False
+    entries: list[HcaEntry] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def parse(value: str) -> HcaPattern:
+    """Parse a value; never raises.  Prefixes are read as :func:`lingjun.checks.core.nccl_ifname.parse` reads them;
+    a port that is not a number is noted (``bad-port``) and the entry matches every port, as NCCL's ``atoi`` gives 0."""
+    names = nccl_ifname.parse(value)
+    pattern = HcaPattern(raw=value, exclude=names.exclude, exact=names.exact, notes=list(names.notes))
+    rest = value.strip()
+    rest = rest[1:] if rest.startswith("^") else rest
+    rest = rest[1:] if rest.startswith("=") else rest
+    for entry in rest.split(","):
+        name, _, port_text = entry.strip().partition(":")
+        if not name.strip():
+            continue
+        port: Optional[int] = None
+        if port_text.strip():
+            if port_text.strip().isdigit():
+                port = int(port_text.strip())
+            else:
+                pattern.notes.append("bad-port")
+        pattern.entries.append(HcaEntry(name.strip(), port))
+    return pattern
+
+
+def _entry_matches(entry: HcaEntry, device: str, port: int, exact: bool) -> bool:
+    name_ok = device == entry.name if exact else device.startswith(entry.name)
+    return name_ok and (entry.port is None or entry.port == port)
+
+
+def resolve(pattern: HcaPattern, ports: Iterable[Port]) -> list[Port]:
+    """The ``(device, port)`` pairs NCCL may use under ``pattern``, in the given order (port states are not looked at)."""
+    found = []
+    for device, port in ports:
+        hit = not pattern.entries or any(_entry_matches(e, device, port, pattern.exact) for e in pattern.entries)
+        if hit != pattern.exclude:  # NCCL: matchIfList(...) ^ searchNot; a bare "^" excludes everything
+            found.append((device, port))
+    return found
+
+
+def unmatched(pattern: HcaPattern, ports: Iterable[Port]) -> list[HcaEntry]:
+    """The entries that name no existing device port (a typo, a device the container does not have)."""
+    known = list(ports)
+    return [e for e in pattern.entries if not any(_entry_matches(e, d, p, pattern.exact) for d, p in known)]

@@ -1,0 +1,115 @@
+"""container.memlock-rdma: the locked-memory limit lets NCCL register its buffers for RDMA.
+
+RDMA registration (``ibv_reg_mr``) pins the buffers it registers, and pinned pages count against
+``RLIMIT_MEMLOCK`` unless the process has ``CAP_IPC_LOCK`` (Linux ``getrlimit(2)``, ``RLIMIT_MEMLOCK``;
+``capabilities(7)``, ``CAP_IPC_LOCK``).  When the limit is reached registration fails with ``ENOMEM``:
+NCCL prints ``Call to ibv_reg_mr… failed with error Cannot allocate memory`` (NVIDIA/nccl-tests#206).
+
+Thresholds:
+
+* NCCL's troubleshooting guide asks containers for ``--ulimit memlock=-1``, an unlimited limit
+  (https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/troubleshooting/runtime_and_mpi_issues.html):
+  unlimited (or ``CAP_IPC_LOCK``) is ok, any finite limit is at least a warning.
+* NCCL registers a ``NCCL_BUFFSIZE`` buffer (4 MiB by default,
+  https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html#nccl-buffsize) per channel, peer and
+  direction, so the 8 MiB that Linux gives by default (since 5.16) is used up by the first connection.
+  Below 1 GiB, 256 such buffers, the rule reports an error.
+
+RDMA counts as in use when the input shows RDMA devices, or quotes an ``ibv_*`` error.  Without RDMA
+the limit is not judged (and not named): pinned host memory from CUDA does not count against it.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from lingjun.checks.context import CheckContext
+from lingjun.checks.coverage import available, not_shown, unavailable_reason
+from lingjun.checks.report.findings import Finding, Severity, Text
+from lingjun.checks.rules import rule
+from lingjun.checks.rules._finding import make
+from lingjun.checks.rules._rdma import symptom
+from lingjun.checks.rules._units import GIB, limit
+
+RULE = "container.memlock-rdma"
+AREA = "container"
+NCCL_DOC = "https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/troubleshooting/runtime_and_mpi_issues.html"
+CASE = "https://github.com/NVIDIA/nccl-tests/issues/206"
+
+#: below this, a finite limit is an error (256 NCCL buffers of the default 4 MiB)
+ERROR_BELOW = 1 * GIB
+
+_REMEDY = (
+    "Give the container an unlimited locked-memory limit: docker run --ulimit memlock=-1 (or default-ulimits in the Docker "
+    "daemon's daemon.json); Kubernetes has no per-pod ulimit, so set LimitMEMLOCK=infinity for the container runtime "
+    "(containerd's systemd unit) on the node, or add the IPC_LOCK capability in the pod's securityContext.",
+    "请把容器的锁定内存上限设为不限：docker run --ulimit memlock=-1（或在 Docker 守护进程的 daemon.json 中设置 default-ulimits）；"
+    "Kubernetes 没有按 Pod 设置 ulimit 的字段，请在节点上为容器运行时（containerd 的 systemd 单元）设置 LimitMEMLOCK=infinity，"
+    "或在 Pod 的 securityContext 中添加 IPC_LOCK 权能。",
+)
+
+
+def _evidence(ctx: CheckContext) -> "tuple[bool, Text] | None":
+    """``(True, what shows RDMA in use)``; ``(False, ...)`` when the input shows no RDMA; None when it cannot tell."""
+    quoted = symptom(ctx.facts)
+    if quoted:
+        return True, Text(f"the input quotes '{quoted}'", f"输入中引用了 '{quoted}'")
+    if not available(ctx.facts, "rdma"):
+        return None
+    names = [d.name for d in ctx.facts.rdma.devices]
+    if names:
+        return True, Text(f"RDMA devices: {', '.join(names)}", f"RDMA 设备：{', '.join(names)}")
+    return False, Text("no RDMA device", "没有 RDMA 设备")
+
+
+@rule(RULE, AREA, "Locked-memory limit allows RDMA registration", "锁定内存上限满足 RDMA 内存注册", order=270, needs=("limits",))
+def check(ctx: CheckContext) -> Iterator[Finding]:
+    """error for a finite RLIMIT_MEMLOCK below 1 GiB without CAP_IPC_LOCK while RDMA is in use, warning for a larger
+    finite one, ok when unlimited or CAP_IPC_LOCK is held; ok without naming the limit when there is no RDMA;
+    skipped when the input shows neither the RDMA devices nor the limit."""
+    lim = ctx.facts.limits
+    evidence = _evidence(ctx)
+    if evidence is None:
+        reason = unavailable_reason(ctx.facts, ["rdma"])
+        yield make(ctx, RULE, AREA, Severity.skipped, f"The locked-memory limit was not judged: {reason.en}.",
+                   f"未判断锁定内存上限：{reason.zh}。")
+        return
+    in_use, why = evidence
+    if not in_use:
+        yield make(ctx, RULE, AREA, Severity.ok,
+                   "No RDMA device is visible, so the locked-memory limit does not constrain NCCL here.",
+                   "未发现 RDMA 设备，锁定内存上限不会限制此处的 NCCL。")
+        return
+    if lim.memlock_soft is None:
+        what = not_shown(ctx.facts, Text("the locked-memory limit", "锁定内存上限"))
+        yield make(ctx, RULE, AREA, Severity.skipped, what.en[:1].upper() + what.en[1:] + ".",
+                   what.zh + "。")
+        return
+    soft = limit(lim.memlock_soft)
+    observed = Text(f"RLIMIT_MEMLOCK {soft.en}", f"RLIMIT_MEMLOCK {soft.zh}")
+    expected = Text("unlimited (--ulimit memlock=-1) or CAP_IPC_LOCK", "不限（--ulimit memlock=-1）或 CAP_IPC_LOCK")
+    if lim.cap_ipc_lock:
+        yield make(ctx, RULE, AREA, Severity.ok,
+                   f"The process holds CAP_IPC_LOCK, so RDMA registration is not bounded by RLIMIT_MEMLOCK ({soft.en}).",
+                   f"进程拥有 CAP_IPC_LOCK，RDMA 内存注册不受 RLIMIT_MEMLOCK（{soft.zh}）限制。", observed=observed, expected=expected)
+        return
+    if lim.memlock_soft < 0:
+        yield make(ctx, RULE, AREA, Severity.ok, "The locked-memory limit is unlimited, as RDMA registration needs.",
+                   "锁定内存上限为不限，满足 RDMA 内存注册的需要。", observed=observed, expected=expected)
+        return
+    severity = Severity.error if lim.memlock_soft < ERROR_BELOW else Severity.warning
+    cap_en = "" if lim.cap_ipc_lock is False else "; whether the process holds CAP_IPC_LOCK is not shown"
+    cap_zh = "" if lim.cap_ipc_lock is False else "；未显示进程是否拥有 CAP_IPC_LOCK"
+    hard_en = hard_zh = ""
+    if lim.memlock_hard is not None and (lim.memlock_hard < 0 or lim.memlock_hard > lim.memlock_soft):
+        hard = limit(lim.memlock_hard)
+        hard_en = f" The hard limit is {hard.en}: 'ulimit -l {'unlimited' if lim.memlock_hard < 0 else lim.memlock_hard // 1024}' in the entrypoint raises it without privileges."
+        hard_zh = f"硬上限为 {hard.zh}：在入口脚本中执行 'ulimit -l {'unlimited' if lim.memlock_hard < 0 else lim.memlock_hard // 1024}' 即可提高，无需特权。"
+    yield make(
+        ctx, RULE, AREA, severity,
+        f"The locked-memory limit is {soft.en} while RDMA is in use ({why.en}{cap_en}): registering NCCL's buffers with "
+        f"ibv_reg_mr fails with 'Cannot allocate memory' once they exceed it; NCCL asks for an unlimited limit.{hard_en}",
+        f"RDMA 正在使用（{why.zh}{cap_zh}），而锁定内存上限只有 {soft.zh}：NCCL 用 ibv_reg_mr 注册的缓冲区超过该上限时会报 "
+        f"'Cannot allocate memory'；NCCL 要求不限。{hard_zh}",
+        remedy=_REMEDY, observed=observed, expected=expected, links=[NCCL_DOC, CASE],
+    )

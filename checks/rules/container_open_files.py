@@ -1,0 +1,110 @@
+"""container.open-files: the open-files limit is high enough for the ranks of the job ("Too many open files").
+
+Threshold, and the documents it comes from:
+
+* NCCL's socket transport opens up to ``NCCL_SOCKET_NTHREADS`` × ``NCCL_NSOCKS_PERTHREAD`` sockets per
+  peer, and NCCL caps that product at 64
+  (https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html#nccl-nsocks-perthread), on top of its
+  bootstrap and proxy sockets.
+* PyTorch's default sharing strategy keeps one file descriptor open per shared tensor in DataLoader
+  workers, and its documentation says to raise the open-files limit or switch to the ``file_system``
+  strategy when the system limit is low
+  (https://pytorch.org/docs/stable/multiprocessing.html#file-descriptor-file-descriptor).
+* 1024 is the soft limit systemd gives processes by default (``DefaultLimitNOFILE=1024:524288``,
+  https://www.freedesktop.org/software/systemd/man/latest/systemd-system.conf.html), and the budget this
+  rule leaves a process for itself.
+
+So a rank needs at least ``1024 + 64 × (ranks − 1)`` descriptors; a lower soft limit with two or more
+ranks is a warning.  With one rank (or an unknown count) a soft limit of 1024 or less is an info, for
+the DataLoader alone.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from lingjun.checks.context import CheckContext
+from lingjun.checks.coverage import not_shown
+from lingjun.checks.report.findings import Finding, Severity, Text
+from lingjun.checks.rules import rule
+from lingjun.checks.rules._finding import make
+from lingjun.checks.rules._pod import world_ranks
+from lingjun.checks.rules._units import limit
+
+RULE = "container.open-files"
+AREA = "container"
+NCCL_DOC = "https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html#nccl-nsocks-perthread"
+TORCH_DOC = "https://pytorch.org/docs/stable/multiprocessing.html#file-descriptor-file-descriptor"
+
+#: what a process keeps for itself (systemd's default soft limit)
+BASE = 1024
+#: NCCL's cap on sockets per peer (NCCL_SOCKET_NTHREADS x NCCL_NSOCKS_PERTHREAD)
+PER_PEER = 64
+
+
+def needed(ranks: int) -> int:
+    """Descriptors a rank needs in a job of ``ranks`` ranks: ``1024 + 64 × (ranks − 1)``.
+
+    >>> needed(1), needed(2), needed(16)
+    (1024, 1088, 1984)
+    """
+    return BASE + PER_PEER * max(ranks - 1, 0)
+
+
+def _remedy(hard: "int | None", want: int) -> tuple[str, str]:
+    raise_en = raise_zh = ""
+    if hard is not None and (hard < 0 or hard >= want):
+        raise_en = f"'ulimit -n {'unlimited' if hard < 0 else hard}' in the entrypoint raises it to the hard limit without privileges; "
+        raise_zh = f"在入口脚本中执行 'ulimit -n {'unlimited' if hard < 0 else hard}' 即可提高到硬上限，无需特权；"
+    return (
+        f"Raise the open-files limit: {raise_en}docker run --ulimit nofile=1048576:1048576, or LimitNOFILE for the container "
+        "runtime on the node (Kubernetes has no per-pod ulimit). For DataLoader workers "
+        "torch.multiprocessing.set_sharing_strategy('file_system') also avoids holding a descriptor per tensor.",
+        f"请提高打开文件数上限：{raise_zh}docker run --ulimit nofile=1048576:1048576，或在节点上为容器运行时设置 LimitNOFILE"
+        "（Kubernetes 没有按 Pod 设置 ulimit 的字段）。对 DataLoader 工作进程，也可用 "
+        "torch.multiprocessing.set_sharing_strategy('file_system') 避免每个张量占用一个文件描述符。",
+    )
+
+
+@rule(RULE, AREA, "Open-files limit high enough for the ranks", "打开文件数上限满足 rank 数量", order=275, needs=("limits",))
+def check(ctx: CheckContext) -> Iterator[Finding]:
+    """warning when the soft RLIMIT_NOFILE is below 1024 + 64 per peer with two or more ranks; info at or below 1024 with
+    one or an unknown number of ranks; ok otherwise; skipped when the limit is not known."""
+    lim = ctx.facts.limits
+    if lim.nofile_soft is None:
+        what = not_shown(ctx.facts, Text("the open-files limit", "打开文件数上限"))
+        yield make(ctx, RULE, AREA, Severity.skipped, what.en[:1].upper() + what.en[1:] + ".",
+                   what.zh + "。")
+        return
+    soft = limit(lim.nofile_soft, "count")
+    ranks, source = world_ranks(ctx.facts)
+    want = needed(ranks or 1)
+    observed = Text(f"RLIMIT_NOFILE {soft.en}", f"RLIMIT_NOFILE {soft.zh}")
+    expected = Text(f"at least {want}", f"至少 {want}")
+    links = [NCCL_DOC, TORCH_DOC]
+    multi = ranks is not None and ranks >= 2
+    if not multi:
+        expected = Text(f"more than {BASE}", f"大于 {BASE}")
+    enough = lim.nofile_soft < 0 or (lim.nofile_soft >= want if multi else lim.nofile_soft > BASE)
+    if enough:
+        yield make(ctx, RULE, AREA, Severity.ok, f"The open-files limit ({soft.en}) is enough for {ranks or 'one'} rank(s).",
+                   f"打开文件数上限（{soft.zh}）足够 {ranks or 1} 个 rank 使用。", observed=observed, expected=expected)
+        return
+    if multi:
+        yield make(
+            ctx, RULE, AREA, Severity.warning,
+            f"The open-files limit is {soft.en} for {ranks} ranks ({source.en}): NCCL may open up to 64 sockets per peer and "
+            f"DataLoader workers hold a descriptor per shared tensor, so the job can fail with 'Too many open files'.",
+            f"{ranks} 个 rank（{source.zh}）而打开文件数上限只有 {soft.zh}：NCCL 每个对端最多打开 64 个套接字，"
+            f"DataLoader 工作进程每个共享张量占用一个描述符，任务可能报 'Too many open files'。",
+            remedy=_remedy(lim.nofile_hard, want), observed=observed, expected=expected, links=links,
+        )
+        return
+    yield make(
+        ctx, RULE, AREA, Severity.info,
+        f"The open-files limit is {soft.en}: DataLoader workers hold a descriptor per shared tensor and can hit "
+        f"'Too many open files'; a multi-rank job needs 64 more per peer for NCCL.",
+        f"打开文件数上限只有 {soft.zh}：DataLoader 工作进程每个共享张量占用一个描述符，可能报 'Too many open files'；"
+        f"多 rank 任务每个对端还需为 NCCL 多留 64 个。",
+        remedy=_remedy(lim.nofile_hard, BASE + 1), observed=observed, expected=expected, links=links,
+    )

@@ -1,0 +1,130 @@
+"""container.shm-size: /dev/shm is large enough for the GPUs in the pod (NCCL's shared-memory segments, PyTorch's worker IPC).
+
+Thresholds and the documents they come from:
+
+* NCCL creates its shared-memory segments in ``/dev/shm`` and fails to initialise when one cannot be
+  extended; for containers its troubleshooting guide asks for ``--shm-size=1g``
+  (https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/troubleshooting/runtime_and_mpi_issues.html,
+  "Shared memory").  Below 1 GiB a pod with two or more GPUs gets a warning.
+* Docker mounts a 64 MiB ``/dev/shm`` when ``--shm-size`` is not given
+  (https://docs.docker.com/reference/cli/docker/container/run/, ``--shm-size``), and a Kubernetes pod
+  keeps the container runtime's 64 MiB unless an ``emptyDir`` volume with ``medium: Memory`` is mounted
+  there (https://kubernetes.io/docs/concepts/storage/volumes/#emptydir).  At or below that default, two or
+  more GPUs make it an error (vllm-project/production-stack#276: a two-GPU tensor-parallel pod with a
+  64 MiB ``/dev/shm``).
+* PyTorch passes tensors between processes (DataLoader workers) through shared memory, and its README says
+  the container default is not enough for them: raise it with ``--ipc=host`` or ``--shm-size``
+  (https://github.com/pytorch/pytorch#using-pre-built-images; https://pytorch.org/docs/stable/multiprocessing.html).
+  With one GPU (or an unknown count) a ``/dev/shm`` at the 64 MiB default is a warning, below 1 GiB an info.
+
+``host_ipc`` True means the container shares the host's IPC namespace (``--ipc=host``, ``hostIPC: true``):
+the size is then the host's, and the remedy is to enlarge the host's ``/dev/shm``.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from lingjun.checks.context import CheckContext
+from lingjun.checks.coverage import not_shown
+from lingjun.checks.report.findings import Finding, Severity, Text
+from lingjun.checks.rules import rule
+from lingjun.checks.rules._finding import make
+from lingjun.checks.rules._pod import local_gpus
+from lingjun.checks.rules._units import GIB, MIB, size
+
+RULE = "container.shm-size"
+AREA = "container"
+NCCL_DOC = "https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/troubleshooting/runtime_and_mpi_issues.html"
+DOCKER_DOC = "https://docs.docker.com/reference/cli/docker/container/run/"
+K8S_DOC = "https://kubernetes.io/docs/concepts/storage/volumes/#emptydir"
+TORCH_DOC = "https://github.com/pytorch/pytorch#using-pre-built-images"
+
+#: NCCL's troubleshooting guide: --shm-size=1g
+NCCL_MINIMUM = 1 * GIB
+#: Docker's and the container runtimes' default /dev/shm
+CONTAINER_DEFAULT = 64 * MIB
+
+_REMEDY = (
+    "Give the pod a larger /dev/shm. Kubernetes: mount an emptyDir volume with medium: Memory (and a sizeLimit such as 16Gi) "
+    "at /dev/shm. Docker: start the container with --shm-size=16g (NCCL asks for at least 1g), or --ipc=host to use the host's.",
+    "请为 Pod 提供更大的 /dev/shm。Kubernetes：在 /dev/shm 挂载 medium: Memory 的 emptyDir 卷（并设置 sizeLimit，如 16Gi）。"
+    "Docker：启动容器时加 --shm-size=16g（NCCL 要求至少 1g），或用 --ipc=host 共享宿主机的 /dev/shm。",
+)
+_REMEDY_HOST = (
+    "The container shares the host's IPC namespace, so this is the host's /dev/shm: enlarge it on the node "
+    "(mount -o remount,size=16G /dev/shm, or the size= option in /etc/fstab).",
+    "容器共享宿主机的 IPC 命名空间，这是宿主机的 /dev/shm：请在节点上扩大它（mount -o remount,size=16G /dev/shm，或在 /etc/fstab 中设置 size=）。",
+)
+
+
+def _observed(ctx: CheckContext) -> Text:
+    shm = ctx.facts.shm
+    extra_en, extra_zh = [], []
+    if shm.used_bytes is not None:
+        extra_en.append(f"{size(shm.used_bytes)} used")
+        extra_zh.append(f"已用 {size(shm.used_bytes)}")
+    if shm.host_ipc:
+        extra_en.append("host IPC namespace")
+        extra_zh.append("宿主机 IPC 命名空间")
+    base = size(shm.size_bytes or 0)
+    if not extra_en:
+        return Text(base, base)
+    return Text(f"{base} ({', '.join(extra_en)})", f"{base}（{'，'.join(extra_zh)}）")
+
+
+@rule(RULE, AREA, "/dev/shm large enough for the GPUs", "/dev/shm 容量满足 GPU 数量", order=260, needs=("shm",))
+def check(ctx: CheckContext) -> Iterator[Finding]:
+    """error at or below the 64 MiB container default with two or more GPUs, warning below NCCL's 1 GiB with two or
+    more GPUs (or at the default with one), info below 1 GiB with one GPU, ok from 1 GiB; skipped when the size is
+    not known."""
+    shm = ctx.facts.shm
+    gpus, source = local_gpus(ctx.facts)
+    links = [NCCL_DOC, K8S_DOC, DOCKER_DOC, TORCH_DOC]
+    remedy = _REMEDY_HOST if shm.host_ipc else _REMEDY
+    if shm.present is False:
+        yield make(ctx, RULE, AREA, Severity.warning,
+                   "There is no /dev/shm in this container: NCCL creates its shared-memory segments there and PyTorch's "
+                   "worker processes pass tensors through it.",
+                   "容器中没有 /dev/shm：NCCL 在其中创建共享内存段，PyTorch 的工作进程也通过它传递张量。",
+                   remedy=_REMEDY, observed=Text("absent", "不存在"), expected=Text("a tmpfs of at least 1 GiB", "至少 1 GiB 的 tmpfs"),
+                   links=links)
+        return
+    if shm.size_bytes is None:
+        what = not_shown(ctx.facts, Text("the size of /dev/shm", "/dev/shm 的大小"))
+        yield make(ctx, RULE, AREA, Severity.skipped, what.en[:1].upper() + what.en[1:] + ".", what.zh + "。")
+        return
+    observed = _observed(ctx)
+    expected = Text("at least 1 GiB (NCCL: --shm-size=1g)", "至少 1 GiB（NCCL：--shm-size=1g）")
+    multi = gpus is not None and gpus >= 2
+    count_en = f"{gpus} GPUs ({source.en})" if multi else (f"one GPU ({source.en})" if gpus == 1 else "an unknown number of GPUs")
+    count_zh = f"{gpus} 块 GPU（{source.zh}）" if multi else (f"1 块 GPU（{source.zh}）" if gpus == 1 else "GPU 数量未知")
+    have = size(shm.size_bytes)
+    if shm.size_bytes >= NCCL_MINIMUM:
+        yield make(ctx, RULE, AREA, Severity.ok, f"/dev/shm is {have}, at least the 1 GiB NCCL asks for in a container.",
+                   f"/dev/shm 为 {have}，不小于 NCCL 对容器要求的 1 GiB。", observed=observed, expected=expected)
+        return
+    at_default = shm.size_bytes <= CONTAINER_DEFAULT
+    if multi:
+        severity = Severity.error if at_default else Severity.warning
+        default_en = " (Docker's and Kubernetes' default)" if at_default else ""
+        default_zh = "（Docker 和 Kubernetes 的默认值）" if at_default else ""
+        yield make(
+            ctx, RULE, AREA, severity,
+            f"/dev/shm is {have}{default_en} in a pod with {count_en}: NCCL's shared-memory transport between the GPUs "
+            f"needs more (its guide asks for at least 1 GiB) and fails to initialise with 'failed to extend /dev/shm/nccl-…'; "
+            f"PyTorch DataLoader workers also pass batches through /dev/shm.",
+            f"Pod 中有 {count_zh}，而 /dev/shm 只有 {have}{default_zh}：NCCL 在 GPU 之间的共享内存传输需要更多空间"
+            f"（其文档要求至少 1 GiB），不足时初始化失败并报 'failed to extend /dev/shm/nccl-…'；PyTorch DataLoader 的工作进程也通过 /dev/shm 传递数据。",
+            remedy=remedy, observed=observed, expected=expected, links=links,
+        )
+        return
+    severity = Severity.warning if at_default else Severity.info
+    yield make(
+        ctx, RULE, AREA, severity,
+        f"/dev/shm is {have} with {count_en}: PyTorch DataLoader workers pass batches through /dev/shm and fail with "
+        f"'insufficient shared memory (shm)' when it fills; a multi-GPU job also needs at least 1 GiB for NCCL.",
+        f"/dev/shm 只有 {have}（{count_zh}）：PyTorch DataLoader 的工作进程通过 /dev/shm 传递数据，空间用尽时报 "
+        f"'insufficient shared memory (shm)'；多 GPU 任务还需要至少 1 GiB 供 NCCL 使用。",
+        remedy=remedy, observed=observed, expected=expected, links=links,
+    )
