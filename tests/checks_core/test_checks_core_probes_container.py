@@ -3,6 +3,11 @@
 Fake roots with the kernel's sysfs layout (symbolic links from /sys/class/infiniband into /sys/devices)
 live in tests/fixtures/fakeroots/rdma-*; the MIG root fakes nvidia-smi.  /dev/shm is measured on a real
 tmpfs where the tests run as root, the limits on a child process whose limits prlimit / setrlimit set.
+
+What a committed fixture cannot show: an empty GID table entry, which the kernel answers with EINVAL on
+read, is an empty file there (read as "" all the same); the EINVAL path and the entry cap are tested through
+a ProbeEnv whose open_bytes raises as sysfs does.  The erdma root holds only the port files the probe
+reads (state, phys_state, link_layer) and no GID table: its rate and GID types are not asserted.
 """
 
 from __future__ import annotations
@@ -469,3 +474,48 @@ def test_write_snapshot_with_ids_keeps_them(tmp_path):
     write_snapshot(_facts_with_ids(), str(path), include_ids=True)
     back, problems = read_snapshot(str(path))
     assert problems == [] and back.rdma.devices[0].node_guid == "02c9:0203:0000:0001" and back.mig_devices[0].uuid == "MIG-aaaa"
+
+
+class _FakeNvml:
+    """The NVML calls the MIG code makes, answering through ctypes pointers as libnvidia-ml does.
+
+    GPU handle 0: MIG enabled with MIG devices in slots 0 and 2 of 7 (slot 1 is NVML_ERROR_NOT_FOUND);
+    handle 1: MIG disabled; handle 2: NVML_ERROR_NOT_SUPPORTED (a GPU without MIG).
+    """
+
+    NAMES = {1000: b"NVIDIA A100-SXM4-80GB MIG 3g.40gb", 1002: b"NVIDIA A100-SXM4-80GB MIG 2g.20gb"}
+
+    def nvmlDeviceGetMigMode(self, handle, current, pending):
+        if handle == 2:
+            return 3
+        current._obj.value = 1 if handle == 0 else 0
+        pending._obj.value = current._obj.value
+        return 0
+
+    def nvmlDeviceGetMaxMigDeviceCount(self, handle, count):
+        count._obj.value = 7
+        return 0
+
+    def nvmlDeviceGetMigDeviceHandleByIndex(self, handle, slot, out):
+        if slot.value not in (0, 2):
+            return 6  # NVML_ERROR_NOT_FOUND
+        out._obj.value = 1000 + slot.value
+        return 0
+
+    def nvmlDeviceGetName(self, handle, buf, size):
+        buf.value = self.NAMES[handle.value]
+        return 0
+
+    def nvmlDeviceGetUUID(self, handle, buf, size):
+        buf.value = b"MIG-%d" % handle.value
+        return 0
+
+
+def test_nvml_mig_mode_and_devices_through_ctypes_pointers():
+    lib = _FakeNvml()
+    assert [nvml._mig_mode(lib, h) for h in (0, 1, 2)] == [True, False, False]
+    assert nvml._mig_mode(object(), 0) is None  # a driver before MIG has no nvmlDeviceGetMigMode
+    found = nvml._mig_devices(ProbeEnv(environ={}), lib, 3, 0)
+    assert [(m.gpu_index, m.index, m.profile, m.uuid) for m in found] == [(3, 0, "3g.40gb", None), (3, 1, "2g.20gb", None)]
+    with_ids = nvml._mig_devices(ProbeEnv(environ={}, include_ids=True), lib, 3, 0)
+    assert [m.uuid for m in with_ids] == ["MIG-1000", "MIG-1002"]
