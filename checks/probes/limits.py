@@ -67,7 +67,7 @@ def probe(env: ProbeEnv, record: ProbeRecord) -> dict[str, Any]:
         import resource
     except ImportError:  # pragma: no cover - not on Linux
         record.error = "the resource module is not available"
-        return {"limits": facts}
+        return {}
     for attr, limit in (("memlock", "RLIMIT_MEMLOCK"), ("nofile", "RLIMIT_NOFILE")):
         try:
             soft, hard = resource.getrlimit(getattr(resource, limit))
