@@ -6,7 +6,7 @@ child runs in its own session and the whole process group is killed on
 timeout, so a wedged driver (or a script that spawned ``sleep``) cannot keep
 the checker waiting.  ``[N/A]`` fields become None.  The CUDA version is not
 in the query output; it is taken from the banner of a plain ``nvidia-smi``
-only when the first call succeeded quickly.  In the same way, time allowing,
+only when the first call succeeded quickly.  After it, time allowing,
 ``nvidia-smi -L`` lists the MIG devices (``  MIG 3g.40gb     Device  0: (UUID:
 MIG-...)`` under their ``GPU N:`` line, :func:`parse_list`): they fill
 ``Facts.mig_devices`` (UUID only with ``--include-ids``) and set
@@ -176,6 +176,10 @@ def probe(env: ProbeEnv, record: ProbeRecord) -> dict[str, Any]:
         return {"nvidia_smi": facts}
     facts.driver_version, facts.gpus = parse_query(out, env.include_ids)
     result: dict[str, Any] = {"nvidia_smi": facts}
+    banner = _run_optional([executable], budget - (time.monotonic() - started))  # the CUDA version first: rules rely on it
+    if banner is not None:
+        match = _CUDA_RE.search(banner)
+        facts.cuda_version = match.group(1) if match else None
     listing = _run_optional([executable, "-L"], budget - (time.monotonic() - started))
     if listing is not None:
         migs = parse_list(listing, env.include_ids)
@@ -184,8 +188,4 @@ def probe(env: ProbeEnv, record: ProbeRecord) -> dict[str, Any]:
         for gpu in facts.gpus:
             if gpu.index in parents:
                 gpu.mig_mode = True
-    banner = _run_optional([executable], budget - (time.monotonic() - started))
-    if banner is not None:
-        match = _CUDA_RE.search(banner)
-        facts.cuda_version = match.group(1) if match else None
     return result

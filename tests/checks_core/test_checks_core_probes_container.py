@@ -344,14 +344,15 @@ def test_mig_list_that_hangs_is_cut_off(tmp_path):
     """nvidia-smi answers the query but -L hangs: the probe keeps the GPUs, records no MIG list and stays in time."""
     (tmp_path / "usr" / "bin").mkdir(parents=True)
     script = tmp_path / "usr" / "bin" / "nvidia-smi"
-    script.write_text('#!/bin/sh\ncase "$1" in --query-gpu=*) echo "535.161.08, NVIDIA A100-SXM4-80GB, 8.0, 81920";; *) sleep 30;; esac\n')
+    script.write_text('#!/bin/sh\ncase "$1" in\n  --query-gpu=*) echo "535.161.08, NVIDIA A100-SXM4-80GB, 8.0, 81920";;\n'
+                      '  -L) sleep 30;;\n  *) echo "| NVIDIA-SMI 535.161.08   Driver Version: 535.161.08   CUDA Version: 12.2 |";;\nesac\n')
     script.chmod(0o755)
     env = ProbeEnv(root=str(tmp_path), environ={"PATH": "/usr/bin"}, timeout=1.5, run_root_programs=True)
     facts = collect(env, ["nvml", "nvidia_smi"])
     record = next(p for p in facts.probes if p.name == "nvidia-smi")
     assert record.ok and not record.timed_out and record.seconds < 2.0
     assert [g.name for g in facts.nvidia_smi.gpus] == ["NVIDIA A100-SXM4-80GB"] and facts.nvidia_smi.gpus[0].mig_mode is None
-    assert facts.mig_devices == []
+    assert facts.mig_devices == [] and facts.nvidia_smi.cuda_version == "12.2"  # the banner came first
 
 
 @pytest.mark.parametrize("line, parsed", [
