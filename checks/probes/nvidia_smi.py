@@ -181,7 +181,9 @@ def probe(env: ProbeEnv, record: ProbeRecord) -> dict[str, Any]:
         match = _CUDA_RE.search(banner)
         facts.cuda_version = match.group(1) if match else None
     listing = _run_optional([executable, "-L"], budget - (time.monotonic() - started))
-    if listing is not None:
+    if listing is None:
+        record.error = "nvidia-smi -L gave no answer in the time left: MIG devices not known"
+    else:
         migs = parse_list(listing, env.include_ids)
         result["mig_devices"] = migs
         parents = {m.gpu_index for m in migs}

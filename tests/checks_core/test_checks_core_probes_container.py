@@ -351,6 +351,7 @@ def test_mig_list_that_hangs_is_cut_off(tmp_path):
     facts = collect(env, ["nvml", "nvidia_smi"])
     record = next(p for p in facts.probes if p.name == "nvidia-smi")
     assert record.ok and not record.timed_out and record.seconds < 2.0
+    assert record.error == "nvidia-smi -L gave no answer in the time left: MIG devices not known"
     assert [g.name for g in facts.nvidia_smi.gpus] == ["NVIDIA A100-SXM4-80GB"] and facts.nvidia_smi.gpus[0].mig_mode is None
     assert facts.mig_devices == [] and facts.nvidia_smi.cuda_version == "12.2"  # the banner came first
 
