@@ -16,9 +16,9 @@ unless told otherwise.  Fills :class:`~lingjun.checks.facts.ShmFacts`:
 * ``fs_type``: the file system of the mount that holds ``/dev/shm`` in
   ``/proc/self/mountinfo`` (the last, i.e. topmost, entry with the longest
   mount point that contains it; ``"tmpfs"`` normally).  With ``--root``:
-  the root's own ``/proc/self/mountinfo`` when the root carries one, else this
-  process's mount table entry *at* the measured directory (the directory is
-  measured on this host, so this host's table describes it); None when
+  this process's mount table entry *at* the measured directory (it is
+  measured on this host, so this host's table describes it), else the
+  ``/proc/self/mountinfo`` the root carries (a fake root's); None when
   neither names it.
 * ``host_ipc``: live only.  The kernel gives the initial (host) IPC namespace
   the fixed inode number ``0xEFFFFFFF`` (``PROC_IPC_INIT_INO`` in
@@ -130,16 +130,14 @@ def probe(env: ProbeEnv, record: ProbeRecord) -> dict[str, Any]:
         if env.live:
             facts.fs_type = fs_type_of(parse_mountinfo(_read(env, "/proc/self/mountinfo") or ""), SHM)
         else:
-            own = _read(env, "/proc/self/mountinfo")  # a root that carries its own mount table
-            if own is not None:
-                facts.fs_type = fs_type_of(parse_mountinfo(own), SHM)
-            else:
-                try:
-                    with open("/proc/self/mountinfo", encoding="utf-8", errors="replace") as fh:
-                        mine = fh.read(4 * 1024 * 1024)
-                except OSError:
-                    mine = ""
-                facts.fs_type = fs_type_of(parse_mountinfo(mine), os.path.realpath(host), exact=True)
+            try:  # the directory is measured on this host: this host's mount at it first
+                with open("/proc/self/mountinfo", encoding="utf-8", errors="replace") as fh:
+                    mine = fh.read(4 * 1024 * 1024)
+            except OSError:
+                mine = ""
+            facts.fs_type = fs_type_of(parse_mountinfo(mine), os.path.realpath(host), exact=True)
+            if facts.fs_type is None:  # else a mount table the root carries
+                facts.fs_type = fs_type_of(parse_mountinfo(_read(env, "/proc/self/mountinfo") or ""), SHM)
     if env.live:
         facts.host_ipc = host_ipc_from_link(_readlink("/proc/self/ns/ipc"))
     return {"shm": facts}
