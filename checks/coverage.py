@@ -103,9 +103,9 @@ SECTIONS: dict[str, Section] = {
         Section("loader", Text("the loader path (LD_LIBRARY_PATH, ld.so.conf.d)", "动态库搜索路径（LD_LIBRARY_PATH、ld.so.conf.d）"), ("loader",), probe="loader"),
         Section("manifest", Text("the image's release manifest", "镜像的发布清单"), ("manifest",), probe="manifest"),
         Section("mig", Text("the MIG devices", "MIG 设备"), ("mig_devices",)),
-        Section("shm", Text("/dev/shm (size and use)", "/dev/shm（大小和用量）"), ("shm",)),
-        Section("limits", Text("the resource limits (memlock, open files) and capabilities", "资源限制（memlock、打开文件数）和进程权能"), ("limits",)),
-        Section("rdma", Text("the RDMA devices and /dev/infiniband nodes", "RDMA 设备和 /dev/infiniband 节点"), ("rdma",)),
+        Section("shm", Text("/dev/shm (size and use)", "/dev/shm（大小和用量）"), ("shm",), probe="shm"),
+        Section("limits", Text("the resource limits (memlock, open files) and capabilities", "资源限制（memlock、打开文件数）和进程权能"), ("limits",), probe="limits"),
+        Section("rdma", Text("the RDMA devices and /dev/infiniband nodes", "RDMA 设备和 /dev/infiniband 节点"), ("rdma",), probe="rdma"),
         Section("symptoms", Text("what torch itself reported (CUDA available, errors)", "torch 自身报告的结果（CUDA 是否可用、错误信息）"), ("symptoms",)),
     )
 }
@@ -231,7 +231,8 @@ def _has_key(data: object, dotted: str) -> bool:
 
 
 def sections_not_probed(probe_names: "set[str] | frozenset[str]", timed_out: "set[str] | frozenset[str]" = frozenset()) -> list[str]:
-    """The section ids whose live probe did not run (not in ``probe_names``) or ran out of time (in ``timed_out``).
+    """The section ids whose live probe did not run (not in ``probe_names``) or gave no facts (in ``timed_out``: it
+    ran out of time, or, live, failed or returned nothing).
 
     Used for live runs with a subset of probes and for snapshots that carry their probe records.
     """

@@ -15,7 +15,9 @@ section).  Recognised keys (others are ignored):
 ``Python version``              ``python.version``, ``python.version_full``
 ``Python platform``             ``host.kernel_release``, ``host.machine``
 ``CUDA runtime version``        ``cuda.toolkit_version`` (major.minor: collect_env reports ``nvcc``'s version, e.g. 12.0.140)
-``GPU models and configuration`` ``nvidia_smi.gpus`` (``GPU 0: NVIDIA A100-SXM4-40GB`` lines, UUIDs dropped)
+``GPU models and configuration`` ``nvidia_smi.gpus`` (``GPU 0: NVIDIA A100-SXM4-40GB`` lines, UUIDs dropped) and
+                                ``mig_devices`` (``MIG 3g.40gb Device 0:`` lines under their GPU, which gets
+                                ``mig_mode = True``; UUIDs dropped)
 ``Nvidia driver version``       ``nvidia_smi.driver_version``
 ``cuDNN version``               ``cudnn.files`` (one or more paths, "Probably one of the following:") or ``cudnn.header_version``
 ``CUDA_MODULE_LOADING set to``  ``env["CUDA_MODULE_LOADING"]``
@@ -61,9 +63,10 @@ from typing import Optional
 
 from lingjun.checks.core.inert_text import capped
 from lingjun.checks.core.small_int import MAX_DIGITS, small_int
-from lingjun.checks.facts import DistributionFacts, Facts, GpuFacts, LibraryFile, TorchBuildFacts
+from lingjun.checks.facts import DistributionFacts, Facts, GpuFacts, LibraryFile, MigDeviceFacts, TorchBuildFacts
 from lingjun.checks.probes.env_vars import filter_env
 from lingjun.checks.probes.loader import version_from_name
+from lingjun.checks.probes._mig import parse_mig_line
 
 __all__ = ["CollectEnvError", "parse_collect_env", "decode_collect_env", "VLLM_ENV_PREFIXES", "ERROR_SIGNATURES"]
 
@@ -180,6 +183,10 @@ def parse_collect_env(text: str, where: str = "collect_env output") -> Facts:
             gpu = _GPU_RE.match(line)
             if gpu:
                 _add_gpu(facts, _gpu_index(gpu.group(1), where, number), gpu.group(2))
+                continue
+            mig = parse_mig_line(line)
+            if mig:
+                _add_mig(facts, mig[0], mig[1])
                 continue
         if pending == "cudnn version" and line.startswith("/"):
             _add_cudnn_path(facts, line)
@@ -329,6 +336,14 @@ def _add_gpu(facts: Facts, index: int, name: str) -> None:
     name = name.strip()
     if name and not _OTHER_VENDOR_RE.search(name):
         facts.nvidia_smi.gpus.append(GpuFacts(index=index, name=name, brand=_brand_from_name(name)))
+
+
+def _add_mig(facts: Facts, profile: str, index: int) -> None:
+    """A ``MIG 3g.40gb Device 0:`` line: a MIG device of the GPU listed last (collect_env prints ``nvidia-smi -L``)."""
+    parent = facts.nvidia_smi.gpus[-1] if facts.nvidia_smi.gpus else None
+    if parent is not None:
+        parent.mig_mode = True
+    facts.mig_devices.append(MigDeviceFacts(gpu_index=parent.index if parent else None, index=index, profile=profile))
 
 
 def _add_cudnn_path(facts: Facts, path: str) -> None:

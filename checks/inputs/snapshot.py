@@ -4,7 +4,8 @@ Format: ``Facts.to_dict()`` as a JSON object whose ``"schema"`` is
 ``"lingjun-check/snapshot/1"`` (:data:`lingjun.checks.facts.SNAPSHOT_SCHEMA`);
 the JSON Schema is ``checks/snapshot.schema.json``.  Writing:
 
-* redacts first (:func:`redact`): no host name, GPU UUID or PCI bus id, no
+* redacts first (:func:`redact`): no host name, GPU or MIG UUID or PCI bus id, no RDMA node
+  GUID or GID value (the GID entry types stay), no
   ``MASTER_ADDR``/``NCCL_COMM_ID`` or other variable naming a peer, no
   interface IPv4/IPv6 addresses (only whether an interface has one:
   ``has_ipv4``/``has_ipv6``), and in every string no peer IP address and no
@@ -62,6 +63,12 @@ def redact(facts: Facts, include_ids: bool = False) -> Facts:
         for gpu in list(out.nvml.gpus) + list(out.nvidia_smi.gpus):
             gpu.uuid = None
             gpu.pci_bus_id = None
+        for mig in out.mig_devices:
+            mig.uuid = None
+        for device in out.rdma.devices:
+            device.node_guid = None
+            for port in device.ports:
+                port.gids = []
         for iface in out.network:
             iface.has_ipv4 = iface.carries_ipv4()
             iface.has_ipv6 = bool(iface.ipv6) or bool(iface.has_ipv6)

@@ -8,7 +8,10 @@ A probe that is still running then gets ``timed_out = True`` in its
 :class:`~lingjun.checks.facts.ProbeRecord` and its facts stay at their
 defaults; its thread is abandoned (a daemon thread never delays the exit).
 A probe that raises gets ``ok = False`` and the exception text; it never
-stops the others.  Results are applied in the probes' declared ``order``
+stops the others.  The facts section a probe fills is *not available*
+(:mod:`lingjun.checks.coverage`) when the probe timed out, raised, or returned
+nothing because it cannot know (the ``limits`` probe under ``--root``): its
+defaults are not observations.  Results are applied in the probes' declared ``order``
 (:data:`lingjun.checks.probes.PROBES`), so the facts do not depend on thread timing.
 
 Keys of a probe's result are ``Facts`` attribute names, or dotted
@@ -88,7 +91,8 @@ def collect(env: ProbeEnv, probes: Optional[list[str]] = None) -> Facts:
         facts.probes.append(record)
     from lingjun.checks.coverage import sections_not_probed
 
-    facts.coverage.not_available = sections_not_probed({r.name for r in facts.probes}, {r.name for r in facts.probes if r.timed_out})
+    unknown = {run.record.name for run in runs if run.record.timed_out or not run.record.ok or not run.result}
+    facts.coverage.not_available = sections_not_probed({r.name for r in facts.probes}, unknown)
     return facts
 
 

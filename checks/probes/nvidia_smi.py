@@ -6,7 +6,13 @@ child runs in its own session and the whole process group is killed on
 timeout, so a wedged driver (or a script that spawned ``sleep``) cannot keep
 the checker waiting.  ``[N/A]`` fields become None.  The CUDA version is not
 in the query output; it is taken from the banner of a plain ``nvidia-smi``
-only when the first call succeeded quickly.
+only when the first call succeeded quickly.  After it, time allowing,
+``nvidia-smi -L`` lists the MIG devices (``  MIG 3g.40gb     Device  0: (UUID:
+MIG-...)`` under their ``GPU N:`` line, :func:`parse_list`): they fill
+``Facts.mig_devices`` (UUID only with ``--include-ids``) and set
+``mig_mode = True`` on their parent GPU.  A GPU without MIG lines keeps
+``mig_mode = None``: MIG may be enabled with no instance created, and ``-L``
+does not say.
 
 Skipped (``available = None``) when NVML already answered with GPUs.  Looked
 for on ``PATH`` (inside the root when it is not ``/``): none found is
@@ -23,10 +29,11 @@ import re
 import time
 from typing import Any, Optional
 
-from lingjun.checks.facts import GpuFacts, ProbeRecord, SmiFacts
+from lingjun.checks.facts import GpuFacts, MigDeviceFacts, ProbeRecord, SmiFacts
 from lingjun.checks.probes import nvml
 from lingjun.checks.probes import register_probe
 from lingjun.checks.probes._base import ProbeEnv
+from lingjun.checks.probes._mig import parse_mig_line
 
 NAME = "nvidia-smi"
 #: the longest any nvidia-smi call may take, seconds
@@ -35,6 +42,9 @@ MAX_SECONDS = 3.0
 _FIELDS = ["driver_version", "name", "compute_cap", "memory.total"]
 _ID_FIELDS = ["uuid", "pci.bus_id"]
 _CUDA_RE = re.compile(r"CUDA Version\s*:\s*(\d+\.\d+)")
+_LIST_GPU_RE = re.compile(r"^GPU\s+(\d+)\s*:")
+#: the most MIG devices kept from one listing
+MAX_MIG_DEVICES = 64
 
 
 def find_executable(env: ProbeEnv, name: str = "nvidia-smi") -> Optional[str]:
@@ -106,6 +116,33 @@ def parse_query(text: str, with_ids: bool) -> tuple[Optional[str], list[GpuFacts
     return driver, gpus
 
 
+def parse_list(text: str, with_ids: bool) -> list[MigDeviceFacts]:
+    """The MIG devices in ``nvidia-smi -L`` output, each under the ``GPU N:`` line above it (``gpu_index`` None when
+    no GPU line came first); UUIDs only ``with_ids``; at most :data:`MAX_MIG_DEVICES`."""
+    migs: list[MigDeviceFacts] = []
+    parent: Optional[int] = None
+    for line in text.splitlines():
+        gpu = _LIST_GPU_RE.match(line.strip())
+        if gpu:
+            parent = int(gpu.group(1))
+            continue
+        mig = parse_mig_line(line)
+        if mig and len(migs) < MAX_MIG_DEVICES:
+            migs.append(MigDeviceFacts(gpu_index=parent, index=mig[1], profile=mig[0], uuid=mig[2] if with_ids else None))
+    return migs
+
+
+def _run_optional(argv: list[str], seconds: float) -> Optional[str]:
+    """stdout of a follow-up call when it succeeds within ``seconds``; None otherwise."""
+    if seconds <= 0.5:
+        return None
+    try:
+        code, out, _ = run_bounded(argv, seconds)
+    except OSError:
+        return None
+    return out if code == 0 else None
+
+
 @register_probe(NAME, order=90)
 def probe(env: ProbeEnv, record: ProbeRecord) -> dict[str, Any]:
     """Ask nvidia-smi when NVML did not answer (see the module docstring)."""
@@ -138,13 +175,19 @@ def probe(env: ProbeEnv, record: ProbeRecord) -> dict[str, Any]:
         facts.error = (out.strip().splitlines() or [f"exit status {code}"])[0][:200]
         return {"nvidia_smi": facts}
     facts.driver_version, facts.gpus = parse_query(out, env.include_ids)
-    remaining = budget - (time.monotonic() - started)
-    if remaining > 0.5:
-        try:
-            code, out, _ = run_bounded([executable], remaining)
-        except OSError:
-            code = None
-        if code == 0:
-            match = _CUDA_RE.search(out)
-            facts.cuda_version = match.group(1) if match else None
-    return {"nvidia_smi": facts}
+    result: dict[str, Any] = {"nvidia_smi": facts}
+    banner = _run_optional([executable], budget - (time.monotonic() - started))  # the CUDA version first: rules rely on it
+    if banner is not None:
+        match = _CUDA_RE.search(banner)
+        facts.cuda_version = match.group(1) if match else None
+    listing = _run_optional([executable, "-L"], budget - (time.monotonic() - started))
+    if listing is None:
+        record.error = "nvidia-smi -L gave no answer in the time left: MIG devices not known"
+    else:
+        migs = parse_list(listing, env.include_ids)
+        result["mig_devices"] = migs
+        parents = {m.gpu_index for m in migs}
+        for gpu in facts.gpus:
+            if gpu.index in parents:
+                gpu.mig_mode = True
+    return result

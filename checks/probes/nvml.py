@@ -8,7 +8,15 @@ library is loaded and asked, in order:
 ``nvmlSystemGetCudaDriverVersion_v2`` (12080 = CUDA 12.8), the device count
 and, per device, the name, brand (``nvmlBrandType_t`` as a lower-case name,
 :data:`BRANDS`), CUDA compute capability and total memory (MiB); the UUID
-only with ``--include-ids``.  ``nvmlShutdown`` ends the session.  All calls
+only with ``--include-ids``.  MIG: ``nvmlDeviceGetMigMode`` gives each
+GPU's current mode (``mig_mode``; ``NVML_ERROR_NOT_SUPPORTED`` is a GPU
+without MIG: False; a driver without the call: None) and, where it is
+enabled, ``nvmlDeviceGetMaxMigDeviceCount`` and
+``nvmlDeviceGetMigDeviceHandleByIndex`` list the MIG devices this container
+can see (``Facts.mig_devices``: parent index, running number as in
+``nvidia-smi -L``, the profile from the name, ``"... MIG 3g.40gb"`` ->
+``"3g.40gb"``, and the ``MIG-...`` UUID only with ``--include-ids``); at most
+:data:`MAX_MIG_DEVICES` per GPU.  ``nvmlShutdown`` ends the session.  All calls
 run in the probe's worker thread, bounded by the probe timeout.
 
 Without a live system only the library's location is probed: the loader
@@ -19,9 +27,10 @@ name (``libnvidia-ml.so.550.144`` -> ``library_version = "550.144"``).
 from __future__ import annotations
 
 import os
+import re
 from typing import Any, Optional
 
-from lingjun.checks.facts import GpuFacts, NvmlFacts, ProbeRecord
+from lingjun.checks.facts import GpuFacts, MigDeviceFacts, NvmlFacts, ProbeRecord
 from lingjun.checks.probes import register_probe
 from lingjun.checks.probes._base import ProbeEnv
 from lingjun.checks.probes.libcuda import mapped_path
@@ -52,6 +61,10 @@ BRANDS = {
 }
 
 _BUFFER = 96
+#: the most MIG devices listed per GPU (an A100/H100 has at most 7)
+MAX_MIG_DEVICES = 16
+_NVML_ERROR_NOT_SUPPORTED = 3
+_MIG_PROFILE_RE = re.compile(r"\bMIG\s+(\S+)\s*$")
 
 
 def brand_name(value: int) -> str:
@@ -62,23 +75,34 @@ def brand_name(value: int) -> str:
 @register_probe(NAME, order=80)
 def probe(env: ProbeEnv, record: ProbeRecord) -> dict[str, Any]:
     """Locate NVML and, live, query it (see the module docstring)."""
-    return {"nvml": query(env)}
+    facts, migs = env.shared("nvml", lambda: _query(env))
+    result: dict[str, Any] = {"nvml": facts}
+    if facts.gpus:  # NVML answered: its MIG list is observed (empty: none visible); else nvidia-smi may tell
+        result["mig_devices"] = migs
+    return result
 
 
 def query(env: ProbeEnv) -> NvmlFacts:
     """The NVML facts, computed once per :class:`ProbeEnv` (the nvidia-smi probe checks them first)."""
-    return env.shared("nvml", lambda: _query(env))
+    return env.shared("nvml", lambda: _query(env))[0]
 
 
-def _query(env: ProbeEnv) -> NvmlFacts:
+def mig_profile(name: Optional[str]) -> Optional[str]:
+    """The MIG profile at the end of a MIG device's NVML name (``"NVIDIA A100-SXM4-80GB MIG 3g.40gb"`` -> ``"3g.40gb"``)."""
+    match = _MIG_PROFILE_RE.search(name or "")
+    return match.group(1) if match else None
+
+
+def _query(env: ProbeEnv) -> "tuple[NvmlFacts, list[MigDeviceFacts]]":
     facts = NvmlFacts()
+    migs: list[MigDeviceFacts] = []
     chosen = resolve(env, SONAME, search_dirs(loader_facts(env))).chosen
     if chosen is not None:
         facts.library_path = chosen.path
         facts.library_version = chosen.version
     if env.live and chosen is not None:  # dlopen would search the same directories and fail
-        _query_live(env, facts)
-    return facts
+        _query_live(env, facts, migs)
+    return facts, migs
 
 
 def _text(func: Any, *args: Any) -> Optional[str]:
@@ -90,7 +114,7 @@ def _text(func: Any, *args: Any) -> Optional[str]:
     return buf.value.decode("utf-8", "replace") or None
 
 
-def _query_live(env: ProbeEnv, facts: NvmlFacts) -> None:
+def _query_live(env: ProbeEnv, facts: NvmlFacts, migs: "list[MigDeviceFacts]") -> None:
     import ctypes
 
     try:
@@ -127,7 +151,10 @@ def _query_live(env: ProbeEnv, facts: NvmlFacts) -> None:
             if get_handle(ctypes.c_uint(index), ctypes.byref(handle)) != 0:
                 facts.gpus.append(GpuFacts(index=index))
                 continue
-            facts.gpus.append(_device(env, lib, index, handle))
+            gpu = _device(env, lib, index, handle)
+            facts.gpus.append(gpu)
+            if gpu.mig_mode:
+                migs.extend(_mig_devices(env, lib, index, handle))
     finally:
         lib.nvmlShutdown()
 
@@ -150,4 +177,44 @@ def _device(env: ProbeEnv, lib: Any, index: int, handle: Any) -> GpuFacts:
         gpu.memory_total_mib = int(memory.total // (1024 * 1024))
     if env.include_ids:
         gpu.uuid = _text(lib.nvmlDeviceGetUUID, handle)
+    gpu.mig_mode = _mig_mode(lib, handle)
     return gpu
+
+
+def _mig_mode(lib: Any, handle: Any) -> Optional[bool]:
+    """nvmlDeviceGetMigMode's current mode: True enabled, False disabled or not a MIG GPU, None when unknown."""
+    import ctypes
+
+    get_mode = getattr(lib, "nvmlDeviceGetMigMode", None)
+    if get_mode is None:  # a driver before MIG (R450)
+        return None
+    current, pending = ctypes.c_uint(0), ctypes.c_uint(0)
+    code = get_mode(handle, ctypes.byref(current), ctypes.byref(pending))
+    if code == _NVML_ERROR_NOT_SUPPORTED:
+        return False
+    if code != 0:
+        return None
+    return current.value == 1  # NVML_DEVICE_MIG_ENABLE
+
+
+def _mig_devices(env: ProbeEnv, lib: Any, gpu_index: int, handle: Any) -> "list[MigDeviceFacts]":
+    """The MIG devices of one MIG-enabled GPU, numbered in enumeration order (as ``nvidia-smi -L`` numbers them)."""
+    import ctypes
+
+    get_max = getattr(lib, "nvmlDeviceGetMaxMigDeviceCount", None)
+    get_mig = getattr(lib, "nvmlDeviceGetMigDeviceHandleByIndex", None)
+    if get_max is None or get_mig is None:
+        return []
+    count = ctypes.c_uint(0)
+    if get_max(handle, ctypes.byref(count)) != 0:
+        return []
+    found: list[MigDeviceFacts] = []
+    for slot in range(min(count.value, MAX_MIG_DEVICES)):
+        mig = ctypes.c_void_p()
+        if get_mig(handle, ctypes.c_uint(slot), ctypes.byref(mig)) != 0:
+            continue  # NVML_ERROR_NOT_FOUND: no MIG device in this slot (or not visible here)
+        device = MigDeviceFacts(gpu_index=gpu_index, index=len(found), profile=mig_profile(_text(lib.nvmlDeviceGetName, mig)))
+        if env.include_ids:
+            device.uuid = _text(lib.nvmlDeviceGetUUID, mig)
+        found.append(device)
+    return found
