@@ -206,7 +206,7 @@ def unavailable_reason(facts: "Facts", sections: "tuple[str, ...] | list[str]") 
     zh = "和".join(label.zh for label in labels)
     if facts.origin == "live":
         return Text(f"{en} could not be probed in this container", f"本容器中无法探测{zh}")
-    return Text(f"{name.en} does not show {en}", f"{name.zh}中不包含{zh}")
+    return Text(f"{name.en} does not show {en}", _cjk_join(f"{name.zh}中不包含", zh))
 
 
 def sections_from_snapshot_keys(data: dict) -> list[str]:
@@ -288,3 +288,14 @@ def summary(facts: "Facts") -> Optional[Text]:
         zh.append("仅部分包含：" + "；".join(t.zh for t in partial))
     return Text(f"Input coverage ({input_name(facts).en}): " + ". ".join(en) + ". Checks that need them are skipped.",
                 f"输入覆盖情况（{input_name(facts).zh}）：" + "。".join(zh) + "。依赖这些信息的检查已跳过。")
+
+
+def _cjk_join(left: str, right: str) -> str:
+    """``left + right`` with a space where a Chinese character meets a Latin letter, digit or ``/`` (``不包含 NVML``)."""
+    if left and right and _is_cjk(left[-1]) and (right[0].isascii() and (right[0].isalnum() or right[0] in "/._-`")):
+        return f"{left} {right}"
+    return left + right
+
+
+def _is_cjk(char: str) -> bool:
+    return "\u4e00" <= char <= "\u9fff"

@@ -5,7 +5,7 @@ finds every rule module), then runs each rule in its declared ``order``, isolate
 
 * a rule marked ``needs_gpu`` is not run when the facts show no NVIDIA
   driver (:attr:`Facts.has_nvidia_driver`); it yields one ``skipped``
-  finding "no NVIDIA driver in this container", or, when the input could not
+  finding "No NVIDIA driver in this container.", or, when the input could not
   show a driver at all (:func:`lingjun.checks.coverage.driver_observed`),
   "the snapshot does not show whether an NVIDIA driver is present";
 * a rule whose ``needs`` names a facts section the input does not carry
@@ -35,7 +35,7 @@ from lingjun.checks.rules import RuleSpec, load_rules
 
 __all__ = ["run_rules", "run_rule", "checker_findings", "load_rules", "NO_DRIVER"]
 
-NO_DRIVER = Text("no NVIDIA driver in this container", "此容器中没有 NVIDIA 驱动")
+NO_DRIVER = Text("No NVIDIA driver in this container.", "此容器中没有 NVIDIA 驱动。")
 #: snapshot problems reported one finding each; the rest are counted in one more finding
 MAX_SNAPSHOT_PROBLEMS = 20
 
@@ -48,7 +48,10 @@ def run_rule(spec: RuleSpec, ctx: CheckContext) -> list[Finding]:
         return [Finding(rule=spec.id, severity=Severity.skipped, area=spec.area, message=message, links=[ctx.data.rule_url(spec.id, ctx.options.lang)])]
 
     if spec.needs_gpu and not ctx.facts.has_nvidia_driver:
-        return skipped(NO_DRIVER if driver_observed(ctx.facts) else driver_unknown_reason(ctx.facts))
+        if driver_observed(ctx.facts):
+            return skipped(NO_DRIVER)
+        reason = driver_unknown_reason(ctx.facts)
+        return skipped(Text(reason.en[:1].upper() + reason.en[1:] + ".", reason.zh + "。"))
     absent = missing(ctx.facts, spec.needs)
     if absent:
         reason = unavailable_reason(ctx.facts, absent)

@@ -664,8 +664,14 @@ class QuickStartStep(StrictModel):
 
 
 class GpuSupport(StrictModel):
-    """GPU support the page states."""
+    """GPU support the page states.
 
+    ``list_state`` says whether the lists are the page's whole statement of support
+    (``complete``: a GPU outside them is unsupported) or only what it mentions, such as
+    newly added support (``partial``, the default: a GPU outside them is not stated).
+    """
+
+    list_state: Literal["complete", "partial"] = "partial"
     architectures: list[GpuArchitecture] = Field(default_factory=list)
     #: compute capabilities (``"9.0"``)
     compute_capabilities: list[Annotated[str, Field(pattern=r"^[0-9]{1,2}\.[0-9]$")]] = Field(default_factory=list)

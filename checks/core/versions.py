@@ -143,8 +143,9 @@ class CudaVersion:
     @classmethod
     def from_api_int(cls, value: int) -> "CudaVersion":
         """Decode ``cuDriverGetVersion``/``cudaRuntimeGetVersion`` output (12080 -> 12.8)."""
-        if not isinstance(value, int) or value <= 0:
-            raise VersionFormatError(f"not a CUDA API version integer: {value!r}")
+        if not isinstance(value, int) or isinstance(value, bool) or value <= 0 or value >= 100_000:
+            # CUDA versions are written major*1000 + minor*10 (12080); anything from 100000 on is no CUDA version
+            raise VersionFormatError(f"not a CUDA API version integer: {str(value)[:20]!r}")
         major, rem = divmod(value, 1000)
         return cls(text=f"{major}.{rem // 10}", major=major, minor=rem // 10)
 

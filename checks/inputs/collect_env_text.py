@@ -100,6 +100,8 @@ _PIP_RE = re.compile(r"^\[(pip3?|conda)\]\s+(.+)$")
 _GPU_RE = re.compile(r"^GPU\s+(\d+)\s*:\s*(.+?)(?:\s*\(UUID:[^)]*\))?\s*$")
 _ENV_RE = re.compile(r"^([A-Z_][A-Z0-9_]*)=(.*)$")
 _SECTION_RE = re.compile(r"^=+\s*$|^=+\s+.*\s+=+$")
+#: a title line of vLLM's sectioned layout ("System Info", "PyTorch Info", ...): words only, no colon
+_SECTION_TITLE_RE = re.compile(r"^[A-Za-z][A-Za-z /&-]{2,40}$")
 _QUOTE_RE = re.compile(r"^(?:>\s?)+")  # "> " markers of a paste quoted in a reply
 _OTHER_VENDOR_RE = re.compile(r"\b(?:amd|radeon|instinct|intel|arc|gfx\d+)\b", re.IGNORECASE)
 _NVIDIA_WORD_RE = re.compile(r"\b(?:nvidia|geforce|tesla|quadro|titan)\b", re.IGNORECASE)
@@ -118,7 +120,12 @@ KNOWN_KEYS = {
     "nvidia driver version",
     "cudnn version",
     "cuda_module_loading set to",
+    "vllm version",
 }
+
+#: keys whose value decides a verdict: a paste that gives two different values makes the value unknown
+_SINGLE_VALUED = ("pytorch version", "cuda used to build pytorch", "is cuda available", "nvidia driver version",
+                  "cuda runtime version", "python version", "vllm version")
 
 
 class CollectEnvError(ValueError):
@@ -161,6 +168,10 @@ def parse_collect_env(text: str, where: str = "collect_env output") -> Facts:
     env: dict[str, str] = {}
     torch = TorchBuildFacts()
     env_section = False  # vLLM's "Environment Variables" section was seen
+    env_lines_after_header = 0
+    sections_after_env = 0
+    first_values: dict[str, str] = {}
+    conflicting: set[str] = set()  # keys given twice with different values (two pastes run together)
 
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     for number, raw in enumerate(lines, 1):
@@ -172,6 +183,8 @@ def parse_collect_env(text: str, where: str = "collect_env output") -> Facts:
         if lowered == "environment variables":
             env_section = True
             continue
+        if env_section and _SECTION_TITLE_RE.match(line) and lowered != "environment variables":
+            sections_after_env += 1
         if len(facts.symptoms.errors) < _MAX_SYMPTOM_LINES and any(sig in lowered for sig in ERROR_SIGNATURES):
             facts.symptoms.errors.append(line[:_MAX_SYMPTOM_CHARS])
         pip = _PIP_RE.match(line)
@@ -194,6 +207,7 @@ def parse_collect_env(text: str, where: str = "collect_env output") -> Facts:
         env_match = _ENV_RE.match(line)
         if env_match and " " not in env_match.group(1):
             env[env_match.group(1)] = env_match.group(2)
+            env_lines_after_header += env_section
             continue
         kv = _KEY_RE.match(line)
         if not kv:
@@ -204,8 +218,19 @@ def parse_collect_env(text: str, where: str = "collect_env output") -> Facts:
             continue
         seen_keys.add(key)
         pending = key
+        if key in _SINGLE_VALUED:
+            earlier = first_values.setdefault(key, value)
+            if earlier != value:
+                conflicting.add(key)
         _apply(key, value, facts, torch, env, where, number)
 
+    if "vllm version" in seen_keys and "vllm version" not in conflicting and facts.distribution("vllm") is None:
+        vllm = _value(first_values["vllm version"])
+        if vllm and re.match(r"^\d+(\.\d+)*\S*$", vllm):
+            facts.distributions.append(DistributionFacts(name="vllm", version=vllm))
+    _forget_conflicts(facts, torch, conflicting)
+    # an "Environment Variables" header with nothing under it at the end of the paste is most likely cut off there
+    env_section = env_section and (env_lines_after_header > 0 or sections_after_env > 0)
     if not seen_keys and not facts.distributions and not conda:
         raise CollectEnvError(
             f"{where}: this does not look like the output of `python -m torch.utils.collect_env` "
@@ -263,9 +288,28 @@ def _mark_coverage(facts: Facts, seen_keys: set[str], env_section: bool) -> None
         absent.add("env")
     if not facts.distributions:
         absent.add("distributions")
+    if "torch" not in absent and "cuda used to build pytorch" not in seen_keys:
+        partial.add("torch")  # the version without the CUDA line: a CPU build cannot be told from an unknown one
     facts.coverage.not_available = [s for s in SECTIONS if s in absent]
     facts.coverage.partial = [s for s in SECTIONS if s in partial and s not in absent]
     facts.coverage.env_prefixes = prefixes
+
+
+def _forget_conflicts(facts: Facts, torch: TorchBuildFacts, conflicting: set[str]) -> None:
+    """Values given twice with different contents (two pastes run together) are not known."""
+    if "pytorch version" in conflicting:
+        torch.version = None
+    if "cuda used to build pytorch" in conflicting:
+        torch.cuda = None
+    if "is cuda available" in conflicting:
+        facts.symptoms.cuda_available = None
+    if "nvidia driver version" in conflicting:
+        facts.nvidia_smi.driver_version = None
+    if "cuda runtime version" in conflicting:
+        facts.cuda.toolkit_version = None
+        facts.cuda.version_file = None
+    if "python version" in conflicting:
+        facts.python.version = facts.python.version_full = None
 
 
 def _gpu_index(digits: str, where: str, line: int) -> int:

@@ -136,22 +136,35 @@ def facts_from_snapshot_dict(data: dict[str, Any]) -> tuple[Facts, list[str]]:
     facts = _lenient(Facts, data, "", problems)
     facts.schema = SNAPSHOT_SCHEMA
     facts.origin = "snapshot"
-    _mark_coverage(facts, data)
+    _mark_coverage(facts, data, problems)
     return facts, problems
 
 
-def _mark_coverage(facts: Facts, data: dict[str, Any]) -> None:
+def _mark_coverage(facts: Facts, data: dict[str, Any], problems: list[str] = ()) -> None:
     """Record which sections the snapshot does not carry (see :mod:`lingjun.checks.coverage`).
 
     A section is not available when the snapshot has none of its keys, when the
-    snapshot's own ``coverage`` says so, or when the snapshot carries probe records
-    and the section's probe is not among them (or timed out).
+    snapshot's own ``coverage`` says so, when the snapshot carries probe records
+    and the section's probe is not among them (or timed out), or when the
+    section's whole value was unusable and dropped (``"env": null``).  A section
+    with an unusable value inside (one bad list item, one non-string variable) is
+    partial: what is left is observed, what was dropped is not known.
     """
     from lingjun.checks.coverage import SECTIONS, sections_from_snapshot_keys, sections_not_probed
 
     cov = facts.coverage
     known = [s for s in cov.not_available if s in SECTIONS]
     absent = set(known) | set(sections_from_snapshot_keys(data))
+    damaged: set[str] = set()
+    for problem in problems:
+        path = problem.split(":", 1)[0].strip()
+        for section in SECTIONS.values():
+            for key in section.keys:
+                if path == key and "expected" in problem:
+                    absent.add(section.id)  # the section's own value was dropped
+                elif path == key or path.startswith((key + ".", key + "[")):
+                    damaged.add(section.id)
+    cov.partial = list(cov.partial) + [s for s in SECTIONS if s in damaged and s not in cov.partial]
     if facts.probes:
         names = {p.name for p in facts.probes}
         absent |= set(sections_not_probed(names, {p.name for p in facts.probes if p.timed_out}))

@@ -109,7 +109,12 @@ def evaluate(
     if models:
         names = [g.name for g in facts.gpus if g.name]
         if not names:
-            result.note(result.unknown, "GPU model (no GPU visible)", "GPU 型号（看不到 GPU）")
+            from lingjun.checks.coverage import driver_observed
+
+            if driver_observed(facts):
+                result.note(result.unknown, "GPU model (no GPU visible)", "GPU 型号（看不到 GPU）")
+            else:
+                result.note(result.unknown, "GPU model (the input does not show the GPUs)", "GPU 型号（输入中看不到 GPU 信息）")
         else:
             hit = next((n for n in names for m in models if m.lower() in n.lower()), None)
             result.note(result.matched if hit else result.failed, f"GPU {hit or names[0]} vs {', '.join(models)}",

@@ -103,8 +103,14 @@ def _pypi_components(data: KnowledgeData) -> dict[str, list[str]]:
     return out
 
 
-def score_record(record: dict[str, Any], installed: dict[str, str], pypi: dict[str, list[str]], arch: Optional[str]) -> tuple[float, int, int]:
-    """``(score, fully_matched, compared)`` of one release record against installed versions (normalised name -> version)."""
+def score_record(
+    record: dict[str, Any], installed: dict[str, str], pypi: dict[str, list[str]], arch: Optional[str], absent_known: bool = True
+) -> tuple[float, int, int]:
+    """``(score, fully_matched, compared)`` of one release record against installed versions (normalised name -> version).
+
+    ``absent_known`` False (a package list shown only in part, such as a collect_env paste) leaves out the record's
+    components the list does not name: they are not known to be missing, so they neither count for nor against it.
+    """
     points = 0.0
     matched = compared = 0
     for entry in record.get("components") or []:
@@ -113,6 +119,8 @@ def score_record(record: dict[str, Any], installed: dict[str, str], pypi: dict[s
             continue
         archs = entry.get("architectures") or []
         if arch and archs and arch not in archs:
+            continue
+        if not absent_known and not any(n in installed for n in names):
             continue
         compared += 1
         best = max((versions_match(installed.get(n), entry.get("version")) for n in names), default=0.0)
@@ -199,12 +207,15 @@ def fingerprint(facts: Facts, data: KnowledgeData) -> ReleaseMatch:
         if dist.version and normalise_name(dist.name) not in installed:
             installed[normalise_name(dist.name)] = dist.version
     pypi = _pypi_components(data)
+    from lingjun.checks.coverage import OBSERVED, state
+
+    absent_known = state(facts, "distributions") == OBSERVED
     arch = _MACHINE_ARCH.get((facts.host.machine or "").lower())
     bases = {f.get("id") for f in data.raw.get("families", []) if f.get("role") == "base"}
     scored: list[tuple[float, int, dict[str, Any]]] = []
     compared_by_id: dict[int, int] = {}
     for record in data.releases:
-        score, matched, compared = score_record(record, installed, pypi, arch)
+        score, matched, compared = score_record(record, installed, pypi, arch, absent_known)
         if compared:
             scored.append((score, matched, record))
             compared_by_id[id(record)] = compared
@@ -212,8 +223,9 @@ def fingerprint(facts: Facts, data: KnowledgeData) -> ReleaseMatch:
     def compared_of(record: dict[str, Any]) -> int:
         return compared_by_id[id(record)]
 
-    # best score first; then product families before base images; then the newer release
-    scored.sort(key=lambda item: (round(-item[0], 6), item[2].get("family") in bases, [-p for p in _version_key(item[2].get("version"))]))
+    # best score first; then more components matched; then product families before base images; then the newer release
+    scored.sort(key=lambda item: (round(-item[0], 6), -item[1], item[2].get("family") in bases,
+                                  [-p for p in _version_key(item[2].get("version"))]))
     candidates = [(release_ref(r), round(s, 3)) for s, _, r in scored[:6] if s > 0]
     if scored:
         score, matched, record = scored[0]

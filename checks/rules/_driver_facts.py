@@ -15,7 +15,8 @@ from lingjun.checks.context import CheckContext
 from lingjun.checks.facts import Facts
 from lingjun.checks.core.versions import CudaVersion, DriverVersion
 
-__all__ = ["kernel_driver", "image_cuda", "compat_present", "compat_on_loader_path", "driver_cuda", "RELEASE_RECORD"]
+__all__ = ["kernel_driver", "image_cuda", "compat_present", "compat_on_loader_path", "driver_cuda", "RELEASE_RECORD",
+           "release_minimum", "bounded_by_release"]
 
 
 def kernel_driver(facts: Facts) -> Optional[DriverVersion]:
@@ -98,3 +99,23 @@ def driver_cuda(ctx: CheckContext, max_native) -> tuple[Optional[CudaVersion], s
         if native is not None:
             return native, "Table 3"
     return None, ""
+
+
+def release_minimum(ctx: CheckContext) -> Optional[DriverVersion]:
+    """The NVIDIA driver minimum the applicable release record states (``driver.minimum``), None without one."""
+    record = ctx.record or {}
+    driver = record.get("driver") if isinstance(record, dict) else None
+    return parse_driver(driver.get("minimum")) if isinstance(driver, dict) else None
+
+
+def bounded_by_release(ctx: CheckContext, decision):
+    """``decision`` (:class:`~lingjun.checks.core.compat.CompatDecision`) with ``required`` raised to the release's own
+    minimum when that is higher: a remedy never suggests a driver the release itself does not accept."""
+    import dataclasses
+
+    minimum = release_minimum(ctx)
+    if minimum is None or decision is None:
+        return decision
+    if decision.required is None or not decision.required.satisfies_minimum(minimum):
+        return dataclasses.replace(decision, required=minimum)
+    return decision

@@ -27,7 +27,7 @@ from lingjun.checks.coverage import input_name
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules._finding import make, nvidia_url
 
-__all__ = ["cuda_reported", "reported_available", "forward_unconfirmed", "failure_disproved"]
+__all__ = ["cuda_reported", "reported_available", "forward_unconfirmed", "failure_disproved", "with_reported_outcome"]
 
 
 def cuda_reported(ctx: CheckContext) -> Optional[bool]:
@@ -124,3 +124,31 @@ def failure_disproved(
 def _sentence(text: str) -> str:
     """``text`` with its first letter in upper case, to start a sentence."""
     return text[:1].upper() + text[1:]
+
+
+def with_reported_outcome(func):
+    """Decorator for a rule that predicts whether CUDA starts (``driver.minimum``, ``driver.cuda-compatibility``,
+    ``cuda.torch-build-vs-driver``): when the input reports that CUDA is not available, each of its ok, info and
+    warning findings (which say or imply that CUDA starts) gets a sentence saying the input reports otherwise and
+    pointing at ``cuda.available``, where the likely causes are ranked.  Errors and skipped findings are kept as they are.
+    """
+    import functools
+
+    from lingjun.checks.report.findings import Severity as _Severity
+
+    @functools.wraps(func)
+    def wrapper(ctx: CheckContext):
+        findings = list(func(ctx) or [])
+        if cuda_reported(ctx) is not False:
+            return findings
+        said = reported_available(ctx, False)
+        for finding in findings:
+            if finding.severity in (_Severity.ok, _Severity.info, _Severity.warning):
+                en = f" However, {said.en}: see cuda.available for the likely causes."
+                zh = f"然而{said.zh}：可能的原因见 cuda.available。"
+                finding.message = Text(finding.message.en + en, finding.message.zh + zh)
+                if finding.brief is not None:
+                    finding.brief = Text(finding.brief.en + en, finding.brief.zh + zh)
+        return findings
+
+    return wrapper

@@ -15,11 +15,17 @@ from lingjun.checks.facts import TorchBuildFacts
 __all__ = ["cpu_only", "release_part"]
 
 
-def cpu_only(torch: Optional[TorchBuildFacts]) -> bool:
-    """True when ``torch`` is known and is a CPU-only build (no CUDA, no HIP, no ``+cu``/``+rocm`` local version)."""
+def cpu_only(torch: Optional[TorchBuildFacts], cuda_known: bool = True) -> bool:
+    """True when ``torch`` is known and is a CPU-only build (no CUDA, no HIP, no ``+cu``/``+rocm`` local version).
+
+    ``cuda_known`` False means the input does not show torch's CUDA version (a paste without its "CUDA used to
+    build PyTorch" line): then only a ``+cpu`` local version tells.
+    """
     if torch is None or not torch.version or torch.cuda or torch.hip:
         return False
     local = torch.version.partition("+")[2].lower()
+    if not cuda_known:
+        return local.startswith("cpu")
     return not local.startswith(("cu", "rocm"))
 
 

@@ -113,15 +113,23 @@ def _driver_too_old(ctx: CheckContext) -> Optional[Text]:
 def _causes(ctx: CheckContext) -> list[Text]:
     """The likely causes, most likely first."""
     facts = ctx.facts
-    causes = _from_errors(ctx)
+    from lingjun.checks.coverage import available, driver_observed
+
+    causes = _from_errors(ctx)  # what the input quotes names the failure: first
     torch = facts.torch
-    if cpu_only(torch):
-        causes.insert(0, Text(f"torch {torch.version} is a CPU-only build (see cuda.torch-cpu-build for the wheel index to use)",
-                              f"torch {torch.version} 是仅 CPU 的构建（应使用的 wheel 索引见 cuda.torch-cpu-build）"))
-    if not facts.gpus and not facts.driver_version:
+    if cpu_only(torch, cuda_known=state(facts, "torch") == OBSERVED):
+        causes.append(Text(f"torch {torch.version} is a CPU-only build (see cuda.torch-cpu-build for the wheel index to use)",
+                           f"torch {torch.version} 是仅 CPU 的构建（应使用的 wheel 索引见 cuda.torch-cpu-build）"))
+    gpus_shown = driver_observed(facts) or available(facts, "nvidia-smi") or available(facts, "nvml")
+    if not facts.gpus and not facts.driver_version and gpus_shown and not (torch is not None and torch.hip):
         causes.append(Text("no NVIDIA GPU or driver is visible: the container was started without GPUs",
                            "看不到 NVIDIA GPU 或驱动：容器启动时没有分配 GPU"))
-    for found in (_hidden_by_env(ctx), _consumer_forward_compat(ctx), _driver_too_old(ctx)):
+    if torch is not None and torch.hip:
+        causes.append(Text(f"torch {torch.version or ''} is a ROCm (HIP {torch.hip}) build for AMD GPUs; the NVIDIA causes below "
+                           f"do not apply to it".replace("  ", " "),
+                           f"torch {torch.version or ''} 是面向 AMD GPU 的 ROCm（HIP {torch.hip}）构建，下列 NVIDIA 相关原因不适用".replace("  ", " ")))
+    quoted_804 = any("804" in c.en for c in causes)
+    for found in (_hidden_by_env(ctx), None if quoted_804 else _consumer_forward_compat(ctx), _driver_too_old(ctx)):
         if found is not None:
             causes.append(found)
     if state(facts, "device-nodes") == OBSERVED and facts.driver_version:

@@ -45,6 +45,9 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     torch = ctx.facts.torch
     arch_list = list(torch.arch_list) if torch else []
     support = (ctx.record or {}).get("gpu_support") or {}
+    # only a complete statement makes "not listed" mean "unsupported"; a partial one (new support announced) confirms
+    # what it names and says nothing about the rest
+    complete_list = support.get("list_state") == "complete"
     cuda, cuda_from = image_cuda(ctx)
     torch_cuda = parse_cuda(torch.cuda) if torch and torch.cuda else None
     checked_any = False
@@ -64,25 +67,43 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         ccs = [c for c in support.get("compute_capabilities") or [] if isinstance(c, str)]
         archs = [a for a in support.get("architectures") or [] if isinstance(a, str)]
         if ccs:
-            checked_any = True
-            if cc_text(cc) not in ccs:
+            checked_any = checked_any or complete_list or cc_text(cc) in ccs
+            if cc_text(cc) not in ccs and complete_list:
                 problems_en.append(f"the release supports compute capability {', '.join(ccs)} only")
                 problems_zh.append(f"该发布只支持计算能力 {', '.join(ccs)}")
         elif archs and arch:
-            checked_any = True
-            if arch not in archs:
+            checked_any = checked_any or complete_list or arch in archs
+            if arch not in archs and complete_list:
                 problems_en.append(f"the release supports {', '.join(archs)} GPUs only")
                 problems_zh.append(f"该发布只支持 {', '.join(archs)} 架构 GPU")
         needed = min_cuda_for_cc(cc)
+        toolkit_only: list[tuple[str, str]] = []  # an nvcc that cannot build for the GPU while torch's own CUDA can
         if needed:
-            for version, label, label_zh in ((cuda, f"the image's CUDA {cuda} ({cuda_from.en})", f"镜像的 CUDA {cuda}"),
+            torch_covers = torch_cuda is not None and torch_cuda.major_minor >= needed
+            # the image's CUDA from the release record is what the image's own builds use; a toolkit found in the
+            # environment (nvcc, a collect_env "CUDA runtime version") only compiles extensions
+            cuda_is_record = cuda_from.en == "release record"
+            for version, label, label_zh in ((cuda, f"the image's CUDA {cuda} ({cuda_from.en})", f"镜像的 CUDA {cuda}（{cuda_from.zh}）"),
                                              (torch_cuda, f"torch's CUDA {torch_cuda}", f"torch 的 CUDA {torch_cuda}")):
                 if version is None:
                     continue
                 checked_any = True
                 if version.major_minor < needed:
+                    if version is cuda and not cuda_is_record and torch_covers:
+                        toolkit_only.append((f"CUDA toolkit {cuda} ({cuda_from.en})", f"CUDA 工具包 {cuda}（{cuda_from.zh}）"))
+                        continue
                     problems_en.append(f"{label} predates CUDA {needed[0]}.{needed[1]}, the first to support {sm_name(cc)}")
                     problems_zh.append(f"{label_zh} 早于支持 {sm_name(cc)} 的首个版本 CUDA {needed[0]}.{needed[1]}")
+        for en, zh in toolkit_only:
+            yield make(
+                ctx, RULE, AREA, Severity.info,
+                f"torch's CUDA {torch_cuda} supports {name} ({sm_name(cc)}), but the {en} predates CUDA {needed[0]}.{needed[1]}: "
+                f"CUDA extensions compiled with it cannot target this GPU.",
+                f"torch 的 CUDA {torch_cuda} 支持 {name}（{sm_name(cc)}），但{zh}早于 CUDA {needed[0]}.{needed[1]}：用它编译的 CUDA 扩展无法面向该 GPU。",
+                remedy=(f"Use a CUDA toolkit {needed[0]}.{needed[1]} or later to build extensions.",
+                        f"请使用 CUDA {needed[0]}.{needed[1]} 或更高版本的工具包编译扩展。"),
+                observed=f"{name}: {sm_name(cc)}", expected=f"CUDA >= {needed[0]}.{needed[1]}",
+            )
         if problems_en:
             failed = True
             yield make(

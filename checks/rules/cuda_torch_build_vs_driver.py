@@ -9,6 +9,7 @@ from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.knowledge.record_view import is_ppu
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make, nvidia_url
+from lingjun.checks.rules._symptoms import with_reported_outcome
 from lingjun.checks.rules._symptoms import cuda_reported, failure_disproved, forward_unconfirmed
 
 RULE = "cuda.torch-build-vs-driver"
@@ -16,6 +17,7 @@ AREA = "cuda"
 
 
 @rule(RULE, AREA, "torch's CUDA runs on this driver", "torch 的 CUDA 版本与驱动兼容", needs_gpu=True, order=100)
+@with_reported_outcome
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """ok when the driver supports torch's CUDA; warning under CUDA minor version compatibility; error otherwise
     (the "driver on your system is too old (found version NNNNN)" failure)."""

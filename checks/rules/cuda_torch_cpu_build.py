@@ -63,7 +63,9 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     toolkit, NVIDIA_VISIBLE_DEVICES, a record with CUDA) with no GPU shown; nothing for a CUDA/ROCm build or a CPU image."""
     facts = ctx.facts
     torch = facts.torch
-    if not cpu_only(torch):
+    from lingjun.checks.coverage import OBSERVED, state
+
+    if not cpu_only(torch, cuda_known=state(ctx.facts, "torch") == OBSERVED):
         return
     assert torch is not None and torch.version
     gpus = facts.gpus

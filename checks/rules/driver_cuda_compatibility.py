@@ -9,6 +9,7 @@ from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.knowledge.record_view import is_ppu
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make, nvidia_url
+from lingjun.checks.rules._symptoms import with_reported_outcome
 from lingjun.checks.rules._symptoms import cuda_reported, failure_disproved, forward_unconfirmed
 
 RULE = "driver.cuda-compatibility"
@@ -29,10 +30,11 @@ def _where_zh(where: str) -> str:
 
 
 @rule(RULE, AREA, "Image CUDA runs on this driver", "镜像 CUDA 与驱动兼容", needs_gpu=True, order=40)
+@with_reported_outcome
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """ok (native or viable forward compatibility), warning (minor version compatibility), error otherwise."""
     from lingjun.checks.core.compat import decide
-    from lingjun.checks.rules._driver_facts import compat_present, image_cuda, kernel_driver
+    from lingjun.checks.rules._driver_facts import RELEASE_RECORD, bounded_by_release, compat_present, image_cuda, kernel_driver
 
     if is_ppu(ctx.record):
         return
@@ -64,6 +66,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     d = decide(cuda, driver, ctx.data.cuda_drivers, gpus=ctx.facts.gpus, record=ctx.record,
                compat_present=compat_present(ctx.facts),
                compat_in_use=ctx.facts.libcuda.is_forward_compat)
+    if cuda_from == RELEASE_RECORD and d.mode != "native":
+        d = bounded_by_release(ctx, d)  # the upgrade named is never below the release's own minimum
     observed = Text(f"CUDA {cuda} ({cuda_from.en}) on driver {driver}", f"驱动 {driver} 上的 CUDA {cuda}（{cuda_from.zh}）")
     expected = f">= {d.required}" if d.required else None
     if d.mode == "native":

@@ -14,7 +14,7 @@ RULE = "driver.forward-compat-consumer-gpu"
 AREA = "driver"
 
 
-@rule(RULE, AREA, "No forward compatibility on consumer GPUs", "消费级 GPU 不使用前向兼容库", needs_gpu=True, order=50, needs=("libcuda",))
+@rule(RULE, AREA, "No forward compatibility on consumer GPUs", "消费级 GPU 不使用前向兼容库", needs_gpu=True, order=50)
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """error when the resolved libcuda is a compat library, or compat is on the loader path, and a GPU is consumer
     (or cuInit already failed with 804); ok otherwise."""
@@ -25,6 +25,31 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     if is_ppu(ctx.record):
         return
     facts = ctx.facts
+    from lingjun.checks.coverage import available, input_name, unavailable_reason
+
+    if not available(facts, "libcuda"):
+        # the loader's libcuda is not shown; an 804 the input quotes is still evidence of what happened
+        quoted = next((e for e in facts.symptoms.errors if "804" in e or "forward compatibility was attempted" in e.lower()
+                       or "compat_not_supported_on_device" in e.lower()), None)
+        if quoted is None:
+            why = unavailable_reason(facts, ["libcuda"])
+            yield make(ctx, RULE, AREA, Severity.skipped, f"{why.en[:1].upper()}{why.en[1:]}.", f"{why.zh}。")
+            return
+        name = input_name(facts)
+        yield make(
+            ctx, RULE, AREA, Severity.error,
+            f"{name.en[:1].upper()}{name.en[1:]} quotes CUDA error 804 (forward compatibility was attempted on non supported HW): "
+            f"a cuda-compat library was loaded on a GPU that does not support forward compatibility (it works only on data "
+            f"center GPUs).",
+            f"{name.zh}中引用了 CUDA 804 错误（forward compatibility was attempted on non supported HW）：在不支持前向兼容的 GPU 上"
+            f"加载了 cuda-compat 库（前向兼容只支持数据中心 GPU）。",
+            remedy=("Remove the compat directory from LD_LIBRARY_PATH / ld.so.conf.d so the host driver's libcuda is used, "
+                    "and upgrade the host driver to at least the image's minimum.",
+                    "请把 compat 目录从 LD_LIBRARY_PATH 或 ld.so.conf.d 中移除，让进程使用宿主机驱动自带的 libcuda，"
+                    "并把宿主机驱动升级到镜像要求的最低版本以上。"),
+            observed=quoted, links=[nvidia_url(ctx, "forward")],
+        )
+        return
     lib = facts.libcuda
     resolved_compat = bool(lib.is_forward_compat) or is_compat_path(lib.real_path) or is_compat_path(lib.path)
     on_path = compat_on_loader_path(facts)
@@ -61,9 +86,14 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         )
         return
     if (resolved_compat or on_path) and facts.gpus and all(gpu_class(g.name, g.brand) == GPU_DATACENTER for g in facts.gpus):
-        yield make(ctx, RULE, AREA, Severity.ok,
-                   "cuda-compat is in use on data center GPUs, where forward compatibility is supported.",
-                   "cuda-compat 用在数据中心 GPU 上，前向兼容受支持。")
+        if resolved_compat:
+            yield make(ctx, RULE, AREA, Severity.ok,
+                       "cuda-compat is in use on data center GPUs, where forward compatibility is supported.",
+                       "cuda-compat 用在数据中心 GPU 上，前向兼容受支持。")
+        else:  # on the loader path, but the libcuda the loader resolves is not it
+            yield make(ctx, RULE, AREA, Severity.ok,
+                       "cuda-compat is on the loader path on data center GPUs, where forward compatibility is supported.",
+                       "数据中心 GPU 的库搜索路径中有 cuda-compat，前向兼容受支持。")
         return
     if not (resolved_compat or on_path):
         from lingjun.checks.coverage import available

@@ -9,6 +9,7 @@ from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.knowledge.record_view import is_ppu
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make, nvidia_url
+from lingjun.checks.rules._symptoms import with_reported_outcome
 
 RULE = "driver.minimum"
 AREA = "driver"
@@ -17,6 +18,7 @@ DRIVER_VERSION = Text("the driver's version", "驱动版本")
 
 
 @rule(RULE, AREA, "Driver meets the release minimum", "驱动版本满足发布要求", needs_gpu=True, order=30)
+@with_reported_outcome
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """ok at or above the minimum; below it: info (forward compatibility admitted), warning (CUDA minor
     version compatibility), error otherwise."""
@@ -96,12 +98,44 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             observed=str(driver), expected=f">= {minimum}", links=links,
         )
         return
+    from lingjun.checks.core.compat import GPU_DATACENTER, gpu_class
+
+    admitted = [r for r in req.get("forward_compatibility") or [] if isinstance(r, dict) and r.get("branch") == driver.branch]
+    classes = [gpu_class(g.name, g.brand) for g in ctx.facts.gpus]
+    datacenter = bool(classes) and all(c == GPU_DATACENTER for c in classes)
+    if admitted and decision is not None and decision.mode in ("minor-version", "forward-unconfirmed") and datacenter:
+        floor = parse_driver(admitted[0].get("minimum"))
+        if floor is None or driver.satisfies_minimum(floor):
+            yield make(
+                ctx, RULE, AREA, Severity.info,
+                f"Driver {driver} is below the release minimum ({stated}), but the release admits R{driver.branch}"
+                f"{f' ({floor} or later)' if floor else ''} on data center GPUs such as these (forward compatibility).",
+                f"驱动 {driver} 低于发布要求（{stated}），但发布说明允许数据中心 GPU（如本机 GPU）使用 R{driver.branch}"
+                f"{f'（{floor} 或更高）' if floor else ''}（前向兼容）。",
+                observed=str(driver), expected=f">= {minimum}", links=links + [nvidia_url(ctx, "forward")],
+            )
+            return
+        yield make(
+            ctx, RULE, AREA, Severity.warning,
+            f"Driver {driver} is below the release minimum ({stated}); the release admits R{driver.branch} on data center GPUs "
+            f"only from {floor} on.",
+            f"驱动 {driver} 低于发布要求（{stated}）；发布说明只允许数据中心 GPU 使用 {floor} 及以上的 R{driver.branch}。",
+            remedy=(f"Upgrade the host driver to {floor} or later (R{driver.branch}), or to {minimum} or later.",
+                    f"请将宿主机驱动升级到 {floor} 或更高（R{driver.branch}），或升级到 {minimum} 或更高。"),
+            observed=str(driver), expected=f">= {floor}", links=links + [nvidia_url(ctx, "forward")],
+        )
+        return
+    truncated = bool((req or {}).get("text_truncated"))
+    truncated_en = " (our copy of its driver text is cut off, so it may name more branches)" if truncated else ""
+    truncated_zh = "（我们保存的驱动说明不完整，可能还列有其他分支）" if truncated else ""
     if decision is not None and decision.mode == "minor-version":
         yield make(
             ctx, RULE, AREA, Severity.warning,
-            f"Driver {driver} is below the release minimum ({stated}); CUDA {cuda.major}.x minor version compatibility "
-            f"(driver >= {decision.floor}) lets the image start with a limited feature set.",
-            f"驱动 {driver} 低于发布要求（{stated}）；借助 CUDA {cuda.major}.x 次版本兼容（驱动 >= {decision.floor}）镜像可以启动，但功能受限。",
+            f"Driver {driver} is below the release minimum ({stated}), and the release does not state support for "
+            f"R{driver.branch}{' on these GPUs' if admitted else ''}{truncated_en}. By NVIDIA's CUDA {cuda.major}.x minor version compatibility (driver >= {decision.floor}) "
+            f"the image may start, with a limited feature set.",
+            f"驱动 {driver} 低于发布要求（{stated}），发布说明也没有写明支持 R{driver.branch}{truncated_zh}。按 NVIDIA 的 CUDA {cuda.major}.x "
+            f"次版本兼容（驱动 >= {decision.floor}），镜像或许可以启动，但功能受限。",
             remedy=(f"Upgrade the host driver to {minimum} or later.", f"请将宿主机驱动升级到 {minimum} 或更高版本。"),
             observed=str(driver), expected=f">= {minimum}", links=links,
         )

@@ -123,7 +123,17 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                    remedy=("Add the output of nvidia-smi (or /proc/driver/nvidia/version) from the node.",
                            "请补充该节点上 nvidia-smi（或 /proc/driver/nvidia/version）的输出。"))
         return
-    if version:
+    from lingjun.checks.core.compat import parse_driver
+
+    if version and parse_driver(version) is None:
+        yield make(ctx, RULE, AREA, Severity.warning,
+                   f"An NVIDIA driver is visible, but its version {version!r} is not a driver version; the checks that compare "
+                   f"the driver are limited.",
+                   f"可见 NVIDIA 驱动，但其版本 {version!r} 不是有效的驱动版本号；与驱动版本相关的检查受限。",
+                   remedy=("Check /proc/driver/nvidia/version and nvidia-smi inside the container.",
+                           "请在容器内检查 /proc/driver/nvidia/version 和 nvidia-smi 的输出。"),
+                   observed=version)
+    elif version:
         yield make(ctx, RULE, AREA, Severity.ok,
                    f"NVIDIA driver {version} is visible.", f"可见 NVIDIA 驱动 {version}。", observed=version)
     else:

@@ -44,6 +44,13 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         return
     available, available_zh = _describe(ctx), _describe(ctx, "zh")
     value = env.get("NCCL_SOCKET_IFNAME")
+    from lingjun.checks.coverage import env_known, unavailable_reason
+
+    if value is None and not env_known(ctx.facts, "NCCL_SOCKET_IFNAME"):
+        why = unavailable_reason(ctx.facts, ["env"])
+        yield make(ctx, RULE, AREA, Severity.skipped, f"NCCL_SOCKET_IFNAME was not checked: {why.en}.",
+                   f"未检查 NCCL_SOCKET_IFNAME：{why.zh}。")
+        return
     if value is None:
         chosen = nccl_ifname.default_candidates(names)
         yield make(ctx, RULE, AREA, Severity.info,

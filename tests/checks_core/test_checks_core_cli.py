@@ -25,7 +25,7 @@ def test_live_run_here_exits_0_and_skips_gpu_rules():
     gpu_rules = {s.id for s in load_rules() if s.needs_gpu}
     skipped = {f["rule"]: f["message"] for f in report["findings"] if f["severity"] == "skipped"}
     assert gpu_rules and gpu_rules <= set(skipped)
-    assert all(skipped[r] == "no NVIDIA driver in this container" for r in gpu_rules)
+    assert all(skipped[r] == "No NVIDIA driver in this container." for r in gpu_rules)
     assert report["facts"]["driver_version"] is None
     assert report["facts"]["distributions"] > 10
 

@@ -61,7 +61,7 @@ def test_raising_rule_becomes_an_internal_error_and_others_still_run(test_rules)
 
 def test_gpu_rule_is_skipped_without_driver_and_runs_with_one(test_rules):
     skipped = run_rule(RULES["test.gpu"], _ctx())
-    assert [(f.severity, f.message.en, f.message.zh) for f in skipped] == [(Severity.skipped, "no NVIDIA driver in this container", "此容器中没有 NVIDIA 驱动")]
+    assert [(f.severity, f.message.en, f.message.zh) for f in skipped] == [(Severity.skipped, "No NVIDIA driver in this container.", "此容器中没有 NVIDIA 驱动。")]
     assert skipped[0].links == ["https://kb.example/checker/rules/#test-gpu"]
     facts = Facts()
     facts.driver.kernel_module_version = "570.124.06"

@@ -41,7 +41,7 @@ def test_collect_env_paste_is_skipped_with_the_reason():
     (finding,) = _findings(facts)
     assert finding.severity.value == "skipped"
     assert finding.message.en == "The collect_env paste does not show the /dev/nvidia* device nodes."
-    assert finding.message.zh == "collect_env 输出中不包含/dev/nvidia* 设备节点。"
+    assert finding.message.zh == "collect_env 输出中不包含 /dev/nvidia* 设备节点。"
 
 
 def test_snapshot_whose_probes_skipped_device_nodes_is_skipped():
