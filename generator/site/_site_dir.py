@@ -14,8 +14,11 @@ hold or lie inside a source folder of the project (the releases folder,
 symbolic link, a regular file, a FIFO, a socket or a device is refused
 without blocking and without being followed.
 
-A build works in ``.<site>.tmp-<pid>`` and ``.<site>.old-<pid>`` next to the
-site; :func:`remove_stale_work_folders` deletes those left by builds whose
+A build works in new folders ``.<site>.tmp-<pid>-<random>`` and
+``.<site>.old-<pid>-<random>`` next to the site, each made with ``mkdir`` by
+:func:`make_work_folder` (an existing entry of that name, a planted link
+included, is never reused), and checks with ``lstat`` before the final swap
+that its work folder is still the folder it made; :func:`remove_stale_work_folders` deletes those left by builds whose
 process is gone (``kill -9``), never those of a build still running.
 Builds sharing a build folder (``.build/``) run one after the other
 (:func:`exclusive`); the final swap of the site is locked on its parent
@@ -31,13 +34,14 @@ import os
 import re
 import shutil
 import stat
+import tempfile
 from pathlib import Path
-from typing import Iterable, Iterator, Optional
+from typing import Iterable, Iterator, Optional, Union
 
 from lingjun.checks.core.file_kind import file_kind
 
 __all__ = ["MARKER", "SiteDirRefused", "check_site_dir", "protected_folders", "mark_site",
-           "work_folder_names", "remove_stale_work_folders", "exclusive"]
+           "final_site_dir", "make_work_folder", "same_folder", "remove_stale_work_folders", "exclusive"]
 
 #: file written into every built site; a folder holding it was made by ``lingjun-kb build``
 MARKER = ".lingjun-kb-site"
@@ -77,9 +81,79 @@ def _inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
-def check_site_dir(site_dir: Path, config_dir: Path, protected: Iterable[tuple[str, Path]],
-                   cwd: Optional[Path] = None) -> None:
+def final_site_dir(site_dir: Union[str, Path], cwd: Optional[Path] = None) -> Path:
+    """The absolute folder ``site_dir`` names, found without creating or following anything at its end.
+
+    The path is walked one name at a time from the root (relative paths from
+    ``cwd``): a link among the folders above the last name is resolved, a
+    ``..`` goes up from the real folder reached so far (so ``imp/newdir/..``
+    is ``imp`` even when ``newdir`` does not exist), and the last name is kept
+    as it is (a link there is refused by :func:`check_site_dir`, never
+    followed).
+
+    Raises:
+        SiteDirRefused: ``site_dir`` is empty, a name above the last one is an
+            existing file that is not a folder (``file/..``), or a folder of
+            the path cannot be inspected.
+    """
+    shown = os.fspath(site_dir)
+    if not shown:
+        raise SiteDirRefused("--site-dir is empty; give the folder the site is built into")
+    base = os.path.realpath(os.fspath(cwd) if cwd is not None else os.getcwd())
+    path = shown if os.path.isabs(shown) else os.path.join(base, shown)
+    parts = [part for part in path.split(os.sep) if part not in ("", ".")]
+    current = os.sep
+    for index, part in enumerate(parts):
+        if part == "..":
+            current = os.path.dirname(current)
+            continue
+        following = os.path.join(current, part)
+        last = index == len(parts) - 1
+        try:
+            info = os.lstat(following)
+        except (FileNotFoundError, NotADirectoryError):
+            current = following
+            continue
+        except OSError as exc:
+            raise SiteDirRefused(f"--site-dir {shown}: {following} cannot be inspected: {exc.strerror or exc}") from None
+        if last:
+            current = following
+        elif stat.S_ISLNK(info.st_mode):
+            current = os.path.realpath(following)
+            if os.path.lexists(current) and not os.path.isdir(current):
+                raise SiteDirRefused(f"--site-dir {shown}: {following} is not a folder")
+        elif not stat.S_ISDIR(info.st_mode):
+            raise SiteDirRefused(f"--site-dir {shown}: {following} is {file_kind(info.st_mode)}, not a folder")
+        else:
+            current = following
+    return Path(current)
+
+
+def _identity(path: str, follow: bool = True) -> Optional[tuple[int, int]]:
+    try:
+        info = os.stat(path) if follow else os.lstat(path)
+    except OSError:
+        return None
+    return (info.st_dev, info.st_ino)
+
+
+def _ancestors(path: str) -> list[str]:
+    """``path`` and every folder above it, up to the root (``path`` real and absolute)."""
+    found = [path]
+    while os.path.dirname(found[-1]) != found[-1]:
+        found.append(os.path.dirname(found[-1]))
+    return found
+
+
+def check_site_dir(site_dir: Union[str, Path], config_dir: Path, protected: Iterable[tuple[str, Path]],
+                   cwd: Optional[Path] = None) -> Path:
     """Refuse a site folder that a build must not create or replace (see the module docstring).
+
+    The folder checked is :func:`final_site_dir` (``..`` resolved without
+    creating anything).  Besides the real paths, the (device, inode) identity
+    of the site folder and of every existing folder above it is compared with
+    the protected folders, so a bind mount or a second mount of a source
+    folder is refused as well.
 
     Args:
         site_dir: the ``--site-dir`` value.
@@ -87,14 +161,16 @@ def check_site_dir(site_dir: Path, config_dir: Path, protected: Iterable[tuple[s
         protected: :func:`protected_folders`.
         cwd: the working folder (default: the process's).
 
+    Returns:
+        the absolute folder the site goes to (:func:`final_site_dir`).
+
     Raises:
         SiteDirRefused: one line naming ``site_dir`` and why it is refused.
     """
     shown = os.fspath(site_dir)
-    if not shown:
-        raise SiteDirRefused("--site-dir is empty; give the folder the site is built into")
+    target = final_site_dir(site_dir, cwd)
     try:
-        info: Optional[os.stat_result] = os.lstat(site_dir)
+        info: Optional[os.stat_result] = os.lstat(target)
     except (FileNotFoundError, NotADirectoryError):
         info = None
     except OSError as exc:
@@ -102,8 +178,9 @@ def check_site_dir(site_dir: Path, config_dir: Path, protected: Iterable[tuple[s
     if info is not None and stat.S_ISLNK(info.st_mode):
         raise SiteDirRefused(f"--site-dir {shown} is a symbolic link; the build replaces folders, never links: "
                              "give the folder itself")
-    real = _real(Path(site_dir))
-    for what, folder in (("the checkout", Path(config_dir)), ("the working folder", Path(cwd or os.getcwd()))):
+    real = os.fspath(target)
+    holders = [("the checkout", Path(config_dir)), ("the working folder", Path(cwd or os.getcwd()))]
+    for what, folder in holders:
         if _inside(_real(folder), real):
             relation = "is" if _real(folder) == real else "holds"
             raise SiteDirRefused(f"--site-dir {shown} {relation} {what} ({_real(folder)}); the build would replace it")
@@ -115,24 +192,44 @@ def check_site_dir(site_dir: Path, config_dir: Path, protected: Iterable[tuple[s
     for what, other in folders:
         if _inside(other, real):
             raise SiteDirRefused(f"--site-dir {shown} holds {what}; the build would replace it")
+    # the same checks by identity: a bind mount gives one folder two unrelated paths
+    mine = {}
+    for folder in _ancestors(real):
+        ident = _identity(folder, follow=False)
+        if ident is not None:
+            mine.setdefault(ident, folder)
+    for what, other in folders:
+        ident = _identity(other)
+        if ident is not None and ident in mine:
+            relation = "is" if mine[ident] == real else "is inside"
+            raise SiteDirRefused(f"--site-dir {shown} {relation} {what} (the same folder as {mine[ident]}, "
+                                 "another path to it); build the site into a folder of its own")
+    site_ident = _identity(real, follow=False) if info is not None else None
+    if site_ident is not None:
+        for what, other in holders + [(what, Path(other)) for what, other in folders]:
+            for above in _ancestors(_real(other)):
+                if _identity(above) == site_ident:
+                    raise SiteDirRefused(f"--site-dir {shown} holds {what} (it is {above}, another path to it); "
+                                         "the build would replace it")
     if info is None:
-        return
+        return target
     if not stat.S_ISDIR(info.st_mode):
         raise SiteDirRefused(f"--site-dir {shown} is {file_kind(info.st_mode)}, not a site folder; "
                              "the build never replaces it")
     try:
-        marker = os.lstat(os.path.join(site_dir, MARKER))
+        marker = os.lstat(os.path.join(target, MARKER))
         if stat.S_ISREG(marker.st_mode):
-            return
+            return target
     except OSError:
         pass
     try:
-        empty = not os.listdir(site_dir)
+        empty = not os.listdir(target)
     except OSError as exc:
         raise SiteDirRefused(f"--site-dir {shown}: cannot be listed: {exc.strerror or exc}") from None
     if not empty:
         raise SiteDirRefused(f"--site-dir {shown} is a folder no build made (it has no {MARKER} file); "
                              "the build replaces only its own sites: remove it or choose another folder")
+    return target
 
 
 def mark_site(folder: Path) -> None:
@@ -140,11 +237,30 @@ def mark_site(folder: Path) -> None:
     (Path(folder) / MARKER).write_text(_MARKER_TEXT, encoding="utf-8")
 
 
-def work_folder_names(site_dir: Path, pid: Optional[int] = None) -> tuple[Path, Path]:
-    """``(tmp, old)``: this build's work folders next to ``site_dir`` (``.<name>.tmp-<pid>``, ``.<name>.old-<pid>``)."""
+def make_work_folder(site_dir: Path, kind: str) -> Path:
+    """Create a new, empty work folder ``.<name>.<kind>-<pid>-<random>`` next to ``site_dir``; returns it.
+
+    Made with :func:`tempfile.mkdtemp` (``mkdir``, which fails on any existing
+    entry, a link included, and is retried under another random name), so the
+    build never reuses a path someone else put there.  The folder gets mode
+    ``0o755`` (the site is for reading); ``kind`` is ``"tmp"`` or ``"old"``.
+
+    Raises:
+        OSError: the folder cannot be made.
+    """
     site_dir = Path(site_dir)
-    pid = os.getpid() if pid is None else pid
-    return (site_dir.parent / f".{site_dir.name}.tmp-{pid}", site_dir.parent / f".{site_dir.name}.old-{pid}")
+    folder = tempfile.mkdtemp(prefix=f".{site_dir.name}.{kind}-{os.getpid()}-", dir=os.fspath(site_dir.parent))
+    os.chmod(folder, 0o755)
+    return Path(folder)
+
+
+def same_folder(path: Path, identity: tuple[int, int]) -> bool:
+    """True when ``path`` is (by ``lstat``, never followed) the real folder with ``(st_dev, st_ino)`` ``identity``."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return False
+    return stat.S_ISDIR(info.st_mode) and (info.st_dev, info.st_ino) == identity
 
 
 def _alive(pid: int) -> bool:
@@ -165,13 +281,15 @@ def _alive(pid: int) -> bool:
 def remove_stale_work_folders(site_dir: Path) -> list[Path]:
     """Delete the work folders of ``site_dir`` left by dead builds (and this process's own); returns them.
 
-    A work folder is ``.<name>.tmp-<pid>`` or ``.<name>.old-<pid>`` next to the
-    site, a real folder (not a link).  It is kept while process ``pid`` is
+    A work folder is ``.<name>.tmp-<pid>-<random>`` or ``.<name>.old-<pid>-<random>``
+    (:func:`make_work_folder`; older builds left them without ``-<random>``) next
+    to the site, a real folder (a link of that name is left alone: it is never
+    followed, and never reused).  It is kept while process ``pid`` is
     alive, unless ``pid`` is this process (a leftover of an earlier process
     that had the same id).
     """
     site_dir = Path(site_dir)
-    pattern = re.compile(r"\." + re.escape(site_dir.name) + r"\.(?:tmp|old)-([0-9]{1,10})\Z")
+    pattern = re.compile(r"\." + re.escape(site_dir.name) + r"\.(?:tmp|old)-([0-9]{1,10})(?:-[A-Za-z0-9_]{1,32})?\Z")
     removed = []
     try:
         names = os.listdir(site_dir.parent)

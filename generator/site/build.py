@@ -18,6 +18,7 @@ sharing it run one at a time.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import time
@@ -31,8 +32,8 @@ from lingjun.schema.problems import Problem
 
 from lingjun.generator.site.api import atom_feed, feed_entries, write_api
 from lingjun.generator.site._glossary import user_dictionary_text
-from lingjun.generator.site._site_dir import (SiteDirRefused, check_site_dir, exclusive, mark_site,
-                                              protected_folders, remove_stale_work_folders, work_folder_names)
+from lingjun.generator.site._site_dir import (SiteDirRefused, check_site_dir, exclusive, make_work_folder, mark_site,
+                                              protected_folders, remove_stale_work_folders, same_folder)
 from lingjun.generator.site.mkdocs_build import build_language, find_config_dir
 from lingjun.generator.site.model import SiteModel, build_site_model
 from lingjun.generator.site.nav import LANGUAGES
@@ -196,9 +197,8 @@ def build_site(
     config_dir = Path(config_dir) if config_dir else find_config_dir()
     build_dir = Path(build_dir) if build_dir else config_dir / ".build"
     protected = protected_folders(config_dir, Path(releases), build_dir)
-    check_site_dir(site_dir, config_dir, protected)
     given_site_dir = site_dir
-    site_dir = Path(site_dir).absolute()
+    site_dir = check_site_dir(site_dir, config_dir, protected)  # absolute, ".." resolved
     if site_url is None:
         site_url = site_url_from_config(config_dir)
 
@@ -215,7 +215,9 @@ def build_site(
         start = time.perf_counter()
         site_dir.parent.mkdir(parents=True, exist_ok=True)
         remove_stale_work_folders(site_dir)
-        tmp, old = work_folder_names(site_dir)
+        tmp = make_work_folder(site_dir, "tmp")  # a new folder: a planted link is never followed
+        made = os.lstat(tmp)
+        identity = (made.st_dev, made.st_ino)
         epoch = source_date_epoch(kb)
         jieba_dict = (build_dir / "jieba-user-dict.txt").absolute()
         try:
@@ -225,22 +227,45 @@ def build_site(
                                site.sitemap.mkdocs_nav(lang), jieba_dict, epoch, site_url)
             mark_site(tmp)
             with exclusive(site_dir.parent):  # builds with other build folders swap one at a time
-                check_site_dir(given_site_dir, config_dir, protected)  # unchanged since the start?
-                _swap(tmp, old, site_dir)
+                if check_site_dir(given_site_dir, config_dir, protected) != site_dir:  # unchanged since the start?
+                    raise SiteDirRefused(f"--site-dir {os.fspath(given_site_dir)} names another folder than "
+                                         "when the build started; nothing was replaced")
+                if not same_folder(tmp, identity):
+                    raise SiteDirRefused(f"the work folder {tmp} was replaced during the build; nothing was replaced")
+                _swap(tmp, identity, site_dir)
         finally:
-            shutil.rmtree(tmp, ignore_errors=True)
+            if same_folder(tmp, identity):
+                shutil.rmtree(tmp, ignore_errors=True)
         timings.mkdocs = time.perf_counter() - start
     return timings
 
 
-def _swap(tmp: Path, old: Path, site_dir: Path) -> None:
-    """Put the built ``tmp`` at ``site_dir`` by renames; the previous site (moved to ``old``) is deleted after."""
+def _swap(tmp: Path, identity: tuple[int, int], site_dir: Path) -> None:
+    """Put the built ``tmp`` (the folder ``identity``) at ``site_dir`` by renames.
+
+    The previous site is first renamed onto a new empty work folder
+    (:func:`make_work_folder`) and deleted after; only real folders this
+    build made or checked are ever renamed or deleted.
+    """
+    previous = None
+    old = None
     if os.path.lexists(site_dir):
-        site_dir.rename(old)
+        info = os.lstat(site_dir)
+        previous = (info.st_dev, info.st_ino)
+        old = make_work_folder(site_dir, "old")
+        try:
+            site_dir.rename(old)  # replaces the empty folder just made
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.rmdir(old)
+            raise
     try:
         tmp.rename(site_dir)
+        if not same_folder(site_dir, identity):
+            raise SiteDirRefused(f"{site_dir} is not the folder this build made after the swap")
     except BaseException:
-        if old.exists() and not os.path.lexists(site_dir):
+        if old is not None and previous is not None and same_folder(old, previous) and not os.path.lexists(site_dir):
             old.rename(site_dir)
         raise
-    shutil.rmtree(old, ignore_errors=True)
+    if old is not None and previous is not None and same_folder(old, previous):
+        shutil.rmtree(old, ignore_errors=True)
