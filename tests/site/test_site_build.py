@@ -155,11 +155,19 @@ def test_no_page_links_an_alternate_that_makes_material_fetch_a_missing_sitemap(
 
 
 def test_without_site_url_sitemaps_are_empty_and_links_relative(built_site):
+    import xml.etree.ElementTree as ET
+
     site, _ = built_site
     for prefix in ("", "zh/"):
         sitemap = (site / prefix / "sitemap.xml").read_text(encoding="utf-8")
         assert sitemap.startswith('<?xml version="1.0" encoding="UTF-8"?>\n<urlset ')
-        assert "<url>" not in sitemap and "--site-url" in sitemap
+        assert "<url>" not in sitemap and "site-url option" in sitemap
+        root = ET.parse(site / prefix / "sitemap.xml").getroot()  # well-formed: no "--" inside a comment
+        assert root.tag == "{http://www.sitemaps.org/schemas/sitemap/0.9}urlset" and list(root) == []
+    xml_files = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.xml"))
+    assert {"sitemap.xml", "zh/sitemap.xml", "feed.xml", "zh/feed.xml"} <= set(xml_files)
+    for name in xml_files:
+        ET.parse(site / name)
     heads = _heads(site)
     assert [name for name, head in heads.items() if 'rel="canonical"' in head] == []
     feed = (site / "feed.xml").read_text(encoding="utf-8")
