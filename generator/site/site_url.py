@@ -36,8 +36,9 @@ def normalize_site_url(value: str, source: str) -> str:
     """``value`` as a site root URL: ``http(s)://host[:port]/path/``, always ending in ``/``.
 
     The URL is printed into every page (canonical links, sitemaps, feeds), so
-    only a plain absolute http(s) URL is accepted: a host, an optional valid
-    port and path, no user name or password, no query or fragment, and none
+    only a plain absolute http(s) URL is accepted: a host (no empty label
+    such as ``x..example``, no percent-escape), an optional port from 1 to
+    65535 and a path, no user name or password, no query or fragment, and none
     of the characters that could end an HTML attribute or hide text (blanks,
     control and bidirectional characters, quotes, ``<>``, backslash, backtick,
     ``{}|^``; percent-encode them).  ASCII blanks and line ends around the
@@ -69,7 +70,21 @@ def normalize_site_url(value: str, source: str) -> str:
         raise ValueError(f"{source}: {shown} holds a user name or password; give the public address only")
     if parts.query or parts.fragment or "?" in text or "#" in text:
         raise ValueError(f"{source}: {shown} has a query or fragment; give the site root only")
+    _check_host_and_port(parts.netloc, parts.hostname, parts.port, source, shown)
     return text if text.endswith("/") else text + "/"
+
+
+def _check_host_and_port(netloc: str, hostname: str, port: Optional[int], source: str, shown: str) -> None:
+    """Refuse port 0, an empty port, a percent-escape in the host and an empty host label (``x..example``)."""
+    if port == 0 or netloc.endswith(":"):
+        raise ValueError(f"{source}: {shown} has an invalid port (give a number from 1 to 65535, or none)")
+    if "%" in netloc:
+        raise ValueError(f"{source}: {shown} has a percent-escape in its host name; write the host name plainly")
+    if netloc.startswith("["):  # an IPv6 address: urlsplit has checked the brackets
+        return
+    labels = hostname[:-1].split(".") if hostname.endswith(".") else hostname.split(".")
+    if any(not label for label in labels):
+        raise ValueError(f"{source}: {shown} has an empty label in its host name ('..', or a leading dot)")
 
 
 def _shown(text: str, limit: int = 200) -> str:

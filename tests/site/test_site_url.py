@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from lingjun.generator.site import site_url_from_config
@@ -60,6 +62,9 @@ def test_bad_values_name_their_source(no_env, tmp_path):
     ("https://example.com", "https://example.com/"),
     (" https://example.com/kb/ ", "https://example.com/kb/"),
     ("http://[::1]:8000/x", "http://[::1]:8000/x/"),
+    ("https://example.com.:1/kb", "https://example.com.:1/kb/"),  # a fully qualified name, the lowest port
+    ("https://a.b.example:65535/", "https://a.b.example:65535/"),
+    ("https://example.com/%7Ekb/", "https://example.com/%7Ekb/"),  # escapes in the path stay allowed
 ])
 def test_normalize(value, expected):
     assert normalize_site_url(value, "--site-url") == expected
@@ -69,6 +74,22 @@ def test_normalize(value, expected):
                                    "javascript:alert(1)"])
 def test_normalize_rejects(value):
     with pytest.raises(ValueError, match="^--site-url: "):
+        normalize_site_url(value, "--site-url")
+
+
+@pytest.mark.parametrize("value,words", [
+    ("https://example.com:0/", "has an invalid port"),
+    ("http://127.0.0.1:00/", "has an invalid port"),
+    ("https://example.com:/", "has an invalid port"),
+    ("https://example.com:65536/", "is not a URL"),
+    ("https://x..example/", "has an empty label in its host name"),
+    ("https://.example/", "has an empty label in its host name"),
+    ("https://example..:8000/", "has an empty label in its host name"),
+    ("https://%78.example/", "has a percent-escape in its host name"),
+    ("https://ex%2Eample.com/", "has a percent-escape in its host name"),
+])
+def test_bad_hosts_and_ports_are_refused(value, words):
+    with pytest.raises(ValueError, match=f"^--site-url: {re.escape(repr(value))} {words}"):
         normalize_site_url(value, "--site-url")
 
 
