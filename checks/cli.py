@@ -338,11 +338,12 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
 
     if args.collect is not None:  # checked before probing: a refused path costs no probe time ("" included)
         from lingjun.checks.core.atomic_write import check_output_file
+        from lingjun.checks.inputs.snapshot import SNAPSHOT_KIND, is_previous_snapshot
 
         try:
-            check_output_file(args.collect)
+            check_output_file(args.collect, is_previous_snapshot, SNAPSHOT_KIND)
         except OSError as exc:
-            return _fail(f"--collect {args.collect}: cannot write: {exc.strerror or exc}")
+            return _fail(f"--collect {_name(args.collect)}: cannot write: {exc.strerror or exc}")
 
     snapshot_problems: list[str] = []
     if args.from_file:

@@ -145,7 +145,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     schema = sub.add_parser("schema", help="write the JSON Schema of every document kind",
                             description="Write schema/<kind>.schema.json (draft-07) from the pydantic models.")
-    schema.add_argument("--out", type=Path, default=None, metavar="DIR",
+    schema.add_argument("--out", default=None, metavar="DIR",
                         help="output folder (default: the schema/ folder of this checkout)")
     schema.add_argument("--check", action="store_true",
                         help="write nothing; exit 1 when a committed schema file differs from the models")
@@ -279,10 +279,14 @@ def _cmd_new(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 
 def _cmd_schema(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from lingjun.schema.export import SCHEMA_DIR, render_schema, schema_file_name, write_schemas
+    from lingjun.checks.core.atomic_write import UnsafeOutputPath
+    from lingjun.schema.export import SCHEMA_DIR, check_schema_targets, render_schema, schema_file_name, write_schemas
     from lingjun.schema.models import DOCUMENT_MODELS
 
-    out = args.out or SCHEMA_DIR
+    if args.out == "":
+        _say("lingjun-kb schema: --out is empty; give the folder the schema files go to", file=sys.stderr)
+        return 2
+    out = SCHEMA_DIR if args.out is None else Path(args.out)
     if out.exists() and not out.is_dir():
         parser.error(f"--out {_name(out)} is not a folder")
     if args.check:
@@ -297,7 +301,12 @@ def _cmd_schema(args: argparse.Namespace, parser: argparse.ArgumentParser) -> in
             _say(f"schemas in {out} are up to date")
         return 1 if stale else 0
     try:
+        check_schema_targets(out)  # every target before the first is written
         written = write_schemas(out)
+    except UnsafeOutputPath as exc:
+        _say(f"lingjun-kb schema: --out {_name(out)}: {_name(exc.filename or out)} {exc.strerror}; "
+             "nothing was written", file=sys.stderr)
+        return 2
     except OSError as exc:
         _say(f"lingjun-kb schema: cannot write into {out}: {exc.strerror or exc} "
              f"({exc.filename or out}); files already there are unchanged or fully replaced", file=sys.stderr)

@@ -229,8 +229,36 @@ def _dataclass_texts(entries: list[tuple[str, bytes]]) -> list[str]:
     return json.loads(result.stdout)
 
 
+#: what :func:`is_previous_zipapp` recognises, for refusal messages
+ZIPAPP_KIND = "a lingjun-check zipapp"
+
+
+def is_previous_zipapp(path: str) -> bool:
+    """True when the regular file ``path`` is a zipapp this builder wrote: it starts with the
+    builder's shebang line and is a zip archive holding ``lingjun/checks/`` modules.
+
+    Only the first bytes and the zip directory are read; the file is opened without following a link.
+    """
+    from lingjun.checks.core.atomic_write import read_prefix
+
+    if not read_prefix(path, len(_SHEBANG)) == _SHEBANG:
+        return False
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        with os.fdopen(os.open(path, flags), "rb") as handle, zipfile.ZipFile(handle) as archive:
+            return any(name.startswith("lingjun/checks/") for name in archive.namelist())
+    except (OSError, zipfile.BadZipFile, ValueError, EOFError):
+        return False
+
+
 def build_zipapp(output: Path, entries: Iterable[tuple[str, bytes]]) -> int:
-    """Write a deterministic zipapp to ``output`` atomically; returns its size in bytes."""
+    """Write a deterministic zipapp to ``output`` atomically; returns its size in bytes.
+
+    Raises:
+        UnsafeOutputPath: ``output`` exists and is not a zipapp this builder wrote
+            (:func:`is_previous_zipapp`), or is not a regular file.
+        OSError: the file cannot be written.
+    """
     buffer = io.BytesIO()
     buffer.write(_SHEBANG)
     with zipfile.ZipFile(buffer, "w") as archive:
@@ -241,7 +269,7 @@ def build_zipapp(output: Path, entries: Iterable[tuple[str, bytes]]) -> int:
             info.create_system = 3
             archive.writestr(info, content, compresslevel=9)
     data = buffer.getvalue()
-    atomic_write(output, data, mode=0o755, make_parents=True)
+    atomic_write(output, data, mode=0o755, make_parents=True, replaceable=is_previous_zipapp, ours=ZIPAPP_KIND)
     return len(data)
 
 
@@ -249,8 +277,9 @@ def cli_bundle(args: argparse.Namespace) -> int:
     """``lingjun-kb bundle [--releases DIR] [--output FILE] [--site-url URL]``.
 
     Returns the exit code: 0 ok, 1 data errors, 2 I/O, a bad site URL or an ``--output`` that is
-    not a new or regular file (:func:`~lingjun.checks.core.atomic_write.check_output_file`:
-    a folder, link, FIFO, socket or device is never replaced; checked before any work).
+    not a new file or a zipapp written before (:func:`~lingjun.checks.core.atomic_write.check_output_file`
+    with :func:`is_previous_zipapp`: a folder, link, FIFO, socket, device or any other file is never
+    replaced; checked before any work).
     """
     from lingjun.checks.core.atomic_write import check_output_file
 
@@ -258,7 +287,7 @@ def cli_bundle(args: argparse.Namespace) -> int:
     given = getattr(args, "output", None)
     output = Path("dist/lingjun-check.pyz") if given is None else given
     try:
-        check_output_file(output)
+        check_output_file(output, is_previous_zipapp, ZIPAPP_KIND)
     except OSError as exc:
         print(inert(f"lingjun-kb bundle: --output {capped(os.fspath(output), NAME_LIMIT)}: {exc.strerror or exc}"), file=sys.stderr)
         return 2

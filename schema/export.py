@@ -15,10 +15,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from lingjun.checks.core.atomic_write import atomic_write
+from lingjun.checks.core.atomic_write import atomic_write, check_output_file, read_prefix
 from lingjun.schema.models import DOCUMENT_MODELS
 
-__all__ = ["SCHEMA_DIR", "DRAFT_07", "schema_file_name", "json_schema", "render_schema", "write_schemas", "stale_schemas"]
+__all__ = ["SCHEMA_DIR", "DRAFT_07", "SCHEMA_FILE_KIND", "schema_file_name", "json_schema", "render_schema",
+           "is_previous_schema_file", "check_schema_targets", "write_schemas", "stale_schemas"]
 
 #: the ``schema/`` folder of this checkout, where the exported files are committed
 SCHEMA_DIR = Path(__file__).resolve().parent
@@ -95,15 +96,58 @@ def render_schema(kind: str) -> str:
     return json.dumps(json_schema(kind), indent=2, ensure_ascii=False) + "\n"
 
 
+#: what :func:`is_previous_schema_file` recognises, for refusal messages
+SCHEMA_FILE_KIND = "a JSON Schema file lingjun-kb schema wrote"
+
+#: the largest schema file recognised (the exported ones are under 64 KiB)
+_SCHEMA_FILE_LIMIT = 1 << 20
+
+
+def is_previous_schema_file(path: str) -> bool:
+    """True when the regular file ``path`` is a schema :func:`write_schemas` wrote (possibly for older models):
+    it starts as :func:`render_schema` output does (``{"$schema": draft-07``) and its ``title`` is the
+    title of one of the document models.  At most 1 MiB is read, never following a link."""
+    data = read_prefix(path, _SCHEMA_FILE_LIMIT + 1)
+    start = ('{\n  "$schema": ' + json.dumps(DRAFT_07) + ",\n").encode("ascii")
+    if len(data) > _SCHEMA_FILE_LIMIT or not data.startswith(start):
+        return False
+    try:
+        title = json.loads(data.decode("utf-8")).get("title")
+    except (ValueError, AttributeError):
+        return False
+    return title in {model.__name__ for model in DOCUMENT_MODELS.values()} | {
+        model.model_config.get("title") for model in DOCUMENT_MODELS.values()} - {None}
+
+
+def check_schema_targets(out: Path) -> list[Path]:
+    """The file of every kind in ``out``, each checked with
+    :func:`~lingjun.checks.core.atomic_write.check_output_file` (:func:`is_previous_schema_file`).
+
+    Raises:
+        UnsafeOutputPath: the first target that may not be written (none has been written).
+    """
+    paths = [Path(out) / schema_file_name(kind) for kind in sorted(DOCUMENT_MODELS)]
+    for path in paths:
+        check_output_file(path, is_previous_schema_file, SCHEMA_FILE_KIND)
+    return paths
+
+
 def write_schemas(out: Path = SCHEMA_DIR) -> list[Path]:
-    """Write every kind's schema into ``out`` (each file replaced atomically); returns the paths written."""
+    """Write every kind's schema into ``out`` (each file replaced atomically); returns the paths written.
+
+    Every target is checked (:func:`check_schema_targets`) and every schema rendered before the
+    first file is written.
+
+    Raises:
+        UnsafeOutputPath: a target is not a new file or a schema file written before; nothing is written.
+        OSError: a file cannot be written (files already written stay, each whole).
+    """
+    paths = check_schema_targets(out)
+    texts = [render_schema(kind) for kind in sorted(DOCUMENT_MODELS)]
     out.mkdir(parents=True, exist_ok=True)
-    written = []
-    for kind in sorted(DOCUMENT_MODELS):
-        path = out / schema_file_name(kind)
-        atomic_write(path, render_schema(kind))
-        written.append(path)
-    return written
+    for path, text in zip(paths, texts):
+        atomic_write(path, text, replaceable=is_previous_schema_file, ours=SCHEMA_FILE_KIND)
+    return paths
 
 
 def stale_schemas(out: Path = SCHEMA_DIR) -> list[str]:

@@ -12,6 +12,12 @@ name, a folder, a symbolic link, a FIFO, a socket or a device
 (``/dev/null``, ``/dev/stdout`` in a root container) is refused with
 :class:`UnsafeOutputPath` before anything is written.  The entry is
 inspected with ``lstat`` and never opened, so a FIFO cannot block.
+
+An existing regular file is replaced only when it is one the command wrote
+before: each caller passes a ``replaceable`` predicate (a previous zipapp,
+snapshot or schema file, recognised from a small prefix read with
+:func:`read_prefix`), so ``--output README.md`` never destroys a file the
+command did not create.
 """
 
 from __future__ import annotations
@@ -20,11 +26,11 @@ import errno
 import os
 import stat
 import tempfile
-from typing import Union
+from typing import Callable, Optional, Union
 
 from lingjun.checks.core.file_kind import file_kind
 
-__all__ = ["atomic_write", "check_output_file", "UnsafeOutputPath"]
+__all__ = ["atomic_write", "check_output_file", "read_prefix", "UnsafeOutputPath"]
 
 
 class UnsafeOutputPath(OSError):
@@ -35,15 +41,49 @@ class UnsafeOutputPath(OSError):
     """
 
 
-def check_output_file(path: "Union[str, os.PathLike[str]]") -> None:
+def read_prefix(path: "Union[str, os.PathLike[str]]", size: int = 4096) -> bytes:
+    """The first ``size`` bytes (at most) of the regular file ``path``; b"" when it cannot be read that way.
+
+    Opened with ``O_NOFOLLOW | O_NONBLOCK`` and checked with ``fstat``, so a
+    link or a FIFO put there meanwhile is neither followed nor blocks.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(os.fspath(path), flags)
+    except OSError:
+        return b""
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return b""
+        return os.read(fd, size)
+    except OSError:
+        return b""
+    finally:
+        os.close(fd)
+
+
+#: ``replaceable(path) -> bool``: True when the existing regular file ``path`` is one the command wrote
+Replaceable = Callable[[str], bool]
+
+
+def check_output_file(path: "Union[str, os.PathLike[str]]", replaceable: Optional[Replaceable] = None,
+                      ours: str = "a file this command wrote") -> None:
     """Refuse an output path that writing a file there would destroy or misuse.
 
     Allowed: a path where nothing exists yet (its folder may be missing) and an
-    existing regular file.  The path is inspected with ``os.lstat`` only.
+    existing regular file for which ``replaceable(path)`` is true (any regular
+    file when ``replaceable`` is None).  The path is inspected with ``os.lstat``;
+    only ``replaceable`` reads it (see :func:`read_prefix`).
+
+    Args:
+        path: the output file.
+        replaceable: recognises a file the command wrote before.
+        ours: what ``replaceable`` recognises, for the message ("a lingjun-check zipapp").
 
     Raises:
-        UnsafeOutputPath: the path is empty, ends with a path separator, or names a
-            folder, a symbolic link, a FIFO, a socket or a character or block device.
+        UnsafeOutputPath: the path is empty, ends with a path separator, names a
+            folder, a symbolic link, a FIFO, a socket or a character or block
+            device, or a regular file ``replaceable`` does not recognise.
         OSError: ``lstat`` failed for another reason than a missing entry (a name
             too long, permission denied on a folder of the path).
     """
@@ -57,12 +97,16 @@ def check_output_file(path: "Union[str, os.PathLike[str]]") -> None:
     except (FileNotFoundError, NotADirectoryError):
         return
     if stat.S_ISREG(mode):
-        return
+        if replaceable is None or replaceable(target):
+            return
+        raise UnsafeOutputPath(errno.EEXIST, f"exists and is not {ours}; only a new file or {ours} "
+                               "is replaced: remove it or choose another name", target)
     code = errno.EISDIR if stat.S_ISDIR(mode) else errno.EEXIST
     raise UnsafeOutputPath(code, f"is {file_kind(mode)}; only a new file or a regular file is replaced", target)
 
 
-def atomic_write(path: "Union[str, os.PathLike[str]]", data: Union[str, bytes], mode: int = 0o644, make_parents: bool = False) -> None:
+def atomic_write(path: "Union[str, os.PathLike[str]]", data: Union[str, bytes], mode: int = 0o644, make_parents: bool = False,
+                 replaceable: Optional[Replaceable] = None, ours: str = "a file this command wrote") -> None:
     """Write ``data`` to ``path`` atomically (temporary file + ``os.replace``).
 
     Args:
@@ -70,14 +114,15 @@ def atomic_write(path: "Union[str, os.PathLike[str]]", data: Union[str, bytes], 
         data: bytes written as they are, or text written as UTF-8 with ``\\n`` line ends kept.
         mode: permission bits of the new file (``0o644``; ``0o755`` for an executable).
         make_parents: create the missing parent folders first.
+        replaceable, ours: which existing regular file may be replaced (:func:`check_output_file`).
 
     Raises:
-        UnsafeOutputPath: ``path`` is empty or is not a regular file (:func:`check_output_file`);
-            nothing is written.
+        UnsafeOutputPath: ``path`` is empty, is not a regular file or is one ``replaceable``
+            does not recognise (:func:`check_output_file`); nothing is written.
         OSError: the folder cannot be made or written, or the rename fails; nothing is
             left behind (no partial target, no temporary file).
     """
-    check_output_file(path)
+    check_output_file(path, replaceable, ours)
     target = os.fspath(path)
     directory = os.path.dirname(os.path.abspath(target))
     if make_parents:

@@ -31,6 +31,7 @@ import copy
 import dataclasses
 import functools
 import json
+import re
 import typing
 from typing import Any
 
@@ -39,7 +40,7 @@ from lingjun.checks import facts as facts_module
 from lingjun.checks.facts import SNAPSHOT_SCHEMA, Facts
 from lingjun.checks.probes.env_vars import filter_env
 
-__all__ = ["SnapshotError", "redact", "write_snapshot", "read_snapshot", "facts_from_snapshot_dict", "atomic_write_text"]
+__all__ = ["SnapshotError", "redact", "write_snapshot", "is_previous_snapshot", "SNAPSHOT_KIND", "read_snapshot", "facts_from_snapshot_dict", "atomic_write_text"]
 
 #: the largest snapshot read, in bytes (a --collect snapshot of an image with ~1000 packages is well under 2 MiB)
 MAX_SNAPSHOT_BYTES = 64 * 1024 * 1024
@@ -88,14 +89,33 @@ def atomic_write_text(path: str, text: str) -> None:
     atomic_write(path, text)
 
 
+#: what :func:`is_previous_snapshot` recognises, for refusal messages
+SNAPSHOT_KIND = "a lingjun-check snapshot"
+
+_SNAPSHOT_START = re.compile(rb'\A\s*\{\s*"schema"\s*:\s*"' + re.escape(SNAPSHOT_SCHEMA.encode("ascii")) + rb'"')
+
+
+def is_previous_snapshot(path: str) -> bool:
+    """True when the regular file ``path`` is a snapshot ``--collect`` wrote: a JSON object whose first
+    key ``"schema"`` is ``"lingjun-check/snapshot/1"``.  Only its first 4 KiB are read (never following a link)."""
+    from lingjun.checks.core.atomic_write import read_prefix
+
+    return _SNAPSHOT_START.match(read_prefix(path, 4096)) is not None
+
+
 def write_snapshot(facts: Facts, path: str, include_ids: bool = False) -> None:
     """Redact ``facts`` and write them as JSON to ``path`` atomically.
 
     Raises:
+        UnsafeOutputPath: ``path`` exists and is not a snapshot (:func:`is_previous_snapshot`)
+            or not a regular file; nothing is written.
         OSError: when the file cannot be written.
     """
+    from lingjun.checks.core.atomic_write import atomic_write
+
     data = redact(facts, include_ids).to_dict()
-    atomic_write_text(path, json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False) + "\n")
+    atomic_write(path, json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False) + "\n",
+                 replaceable=is_previous_snapshot, ours=SNAPSHOT_KIND)
 
 
 def read_snapshot(path: str) -> tuple[Facts, list[str]]:

@@ -294,16 +294,38 @@ def test_schema_out_that_is_a_file_is_a_usage_error(tmp_path, capsys):
     assert target.read_text(encoding="utf-8") == "keep me\n"
 
 
-def test_schema_write_failure_keeps_the_other_files_whole(tmp_path, capsys):
+def test_schema_refuses_before_writing_any_file_and_keeps_the_others_whole(tmp_path, capsys):
     write_schemas(tmp_path)
+    (tmp_path / schema_file_name("components")).write_text("{}", encoding="utf-8")  # not ours: refused too
     blocker = tmp_path / schema_file_name("release")
     blocker.unlink()
-    blocker.mkdir()  # a folder where a schema file should go: os.replace fails
+    blocker.mkdir()  # a folder where a schema file should go
     code, _, err = _run(capsys, "schema", "--out", str(tmp_path))
-    assert code == 1 and "cannot write into" in err and "Traceback" not in err
-    for kind in ("components", "families"):
-        assert (tmp_path / schema_file_name(kind)).read_text(encoding="utf-8") == render_schema(kind)
+    assert code == 2 and "Traceback" not in err and err.count("\n") == 1
+    assert f"{tmp_path / schema_file_name('components')} exists and is not a JSON Schema file lingjun-kb schema wrote" in err
+    assert (tmp_path / schema_file_name("components")).read_text(encoding="utf-8") == "{}"
+    (tmp_path / schema_file_name("components")).unlink()
+    code, _, err = _run(capsys, "schema", "--out", str(tmp_path))
+    assert code == 2 and "is a folder" in err and err.endswith("nothing was written\n")
+    assert not (tmp_path / schema_file_name("components")).exists()  # not written before the check of "release"
+    assert (tmp_path / schema_file_name("families")).read_text(encoding="utf-8") == render_schema("families")
     assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temporary file left
+
+
+def test_schema_out_empty_is_refused_and_writes_nothing(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = _run(capsys, "schema", "--out", "")
+    assert (code, out) == (2, "") and err == "lingjun-kb schema: --out is empty; give the folder the schema files go to\n"
+    assert os.listdir(tmp_path) == []
+
+
+def test_schema_replaces_its_own_previous_files(tmp_path, capsys):
+    write_schemas(tmp_path)
+    stale = render_schema("release").replace('"title": "ReleaseRecord"', '"title": "ReleaseRecord", "x": 1', 1)
+    (tmp_path / schema_file_name("release")).write_text(stale, encoding="utf-8")  # ours, from older models
+    code, out, _ = _run(capsys, "schema", "--out", str(tmp_path))
+    assert code == 0 and out.count("wrote ") == 6
+    assert (tmp_path / schema_file_name("release")).read_text(encoding="utf-8") == render_schema("release")
 
 
 @pytest.mark.parametrize("fmt", ["text", "json", "github"])

@@ -159,11 +159,55 @@ def test_schema_never_replaces_a_schema_file_that_is_not_a_regular_file(kind, tm
     made = make_hostile_node(tmp_path, kind)
     os.rename(made, target)
     before = node_state(str(target))
+    for kind_before in ("components", "families"):  # written before "release" when nothing is checked first
+        (out_dir / schema_file_name(kind_before)).unlink()
     code, _, err = _run(capsys, "schema", "--out", str(out_dir))
-    assert code == 1 and "Traceback" not in err
-    assert err.count("\n") == 1 and HOSTILE_OUTPUT_KINDS[kind] in err
+    assert code == 2 and "Traceback" not in err
+    assert err.count("\n") == 1 and HOSTILE_OUTPUT_KINDS[kind] in err and err.endswith("; nothing was written\n")
+    assert f"{target} " in err
     assert node_state(str(target)) == before
+    assert not (out_dir / schema_file_name("components")).exists() and not (out_dir / schema_file_name("families")).exists()
 
+
+_REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("source", ["README.md", "releases/families.yaml", "checks/cli.py", "mkdocs.yml"])
+def test_bundle_output_never_replaces_a_project_file(source, tmp_path, monkeypatch, capsys):
+    """A copy of a project file (the layout of the checkout, in a temporary folder): refused, kept byte for byte."""
+    monkeypatch.chdir(tmp_path)
+    target = tmp_path / source
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy(_REPO / source, target)
+    before = target.read_bytes()
+    code, out, err = _run(capsys, "bundle", "--output", source)
+    assert (code, out) == (2, "")
+    assert err == (f"lingjun-kb bundle: --output {source}: exists and is not a lingjun-check zipapp; only a new file "
+                   "or a lingjun-check zipapp is replaced: remove it or choose another name\n")
+    assert target.read_bytes() == before
+
+
+def test_build_zipapp_replaces_only_its_own_previous_zipapp(tmp_path):
+    from lingjun.checks.core.atomic_write import UnsafeOutputPath
+    from lingjun.generator.zipapp import build_zipapp, is_previous_zipapp
+
+    out = tmp_path / "lingjun-check.pyz"
+    build_zipapp(out, [("__main__.py", b"print(1)\n"), ("lingjun/checks/__init__.py", b"")])
+    assert is_previous_zipapp(str(out))
+    build_zipapp(out, [("__main__.py", b"print(2)\n"), ("lingjun/checks/__init__.py", b"")])  # replaced
+    import zipfile
+    with zipfile.ZipFile(out) as archive:
+        assert archive.read("__main__.py") == b"print(2)\n"
+    other = tmp_path / "other.pyz"  # the same shebang and a zip, but not lingjun-check
+    build_zipapp(other, [("__main__.py", b"print(3)\n")])
+    not_zip = tmp_path / "script"
+    not_zip.write_bytes(b"#!/usr/bin/env python3\nprint(4)\n")
+    for path in (other, not_zip):
+        before = path.read_bytes()
+        assert not is_previous_zipapp(str(path))
+        with pytest.raises(UnsafeOutputPath, match="is not a lingjun-check zipapp"):
+            build_zipapp(path, [("__main__.py", b""), ("lingjun/checks/__init__.py", b"")])
+        assert path.read_bytes() == before
 
 # --------------------------------------------------------------------------
 # Ctrl-C
