@@ -566,7 +566,10 @@ def _convert(hint: Any, value: Any, where: str) -> Any:
     if hint is float:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise ValueError(f"{where}: expected a number, got {value!r}")
-        return float(value)
+        try:
+            return float(value)
+        except OverflowError:  # an integer beyond float's range (a 400-digit number) is unusable
+            raise ValueError(f"{where}: number out of range ({len(str(abs(value)))} digits)") from None
     if hint is str:
         if not isinstance(value, str):
             raise ValueError(f"{where}: expected a string, got {value!r}")
