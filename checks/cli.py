@@ -213,6 +213,10 @@ def _write(text: str) -> None:
     rest of the output is dropped quietly and the run keeps the exit status it decided:
     standard output is pointed at /dev/null so neither later writes nor Python's own
     flush at exit fail again.
+
+    Raises:
+        OutputError: when standard output cannot take the text (a full disk, /dev/full, an I/O error);
+            standard output is then pointed at /dev/null too, so Python's flush at exit stays quiet.
     """
     try:
         try:
@@ -222,6 +226,13 @@ def _write(text: str) -> None:
         sys.stdout.flush()
     except BrokenPipeError:
         _drop_stdout()
+    except OSError as exc:
+        _drop_stdout()
+        raise OutputError(exc.strerror or str(exc)) from None
+
+
+class OutputError(Exception):
+    """Standard output refused the report (the message is the system's reason); :func:`main` exits 3."""
 
 
 def _drop_stdout() -> None:
@@ -287,6 +298,8 @@ def _main(argv: Optional[Sequence[str]]) -> int:
             return 0
     try:
         return _run(args)
+    except OutputError as exc:  # not an internal error: the place the report goes to refused it
+        return _fail(f"cannot write the report: {exc}")
     except KeyboardInterrupt:  # one line, and the shell's status for SIGINT
         _fail("interrupted")
         return 130
@@ -304,6 +317,10 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
     from lingjun.checks.knowledge.bundle import BundleError
 
     lang = args.lang or default_lang()
+    for option, (dest, kind) in FAST_VALUES.items():  # an empty value names nothing: never silently the default
+        value = getattr(args, dest)
+        if kind is str and value is not None and not value.strip():
+            return _fail(f"{option}: an empty value names no {'release' if dest == 'release' else 'file or value'}")
     color = not args.no_color and not os.environ.get("NO_COLOR") and sys.stdout.isatty()
     if args.timeout is not None and not (0 < args.timeout <= 600):
         return _fail("--timeout must be between 0 and 600 seconds")
