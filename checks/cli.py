@@ -27,8 +27,8 @@ exit codes:
   0  no error findings (warnings allowed unless --strict)
   1  at least one error finding (and with --require-gpu: no NVIDIA driver)
   2  warnings found and --strict given
-  3  usage error (bad option, unknown --release, unreadable --from/--data file, a --collect path that is
-     not a new or regular file) or internal failure
+  3  usage error (bad option, an empty option value, unknown --release, unreadable --from/--data file,
+     a --collect path that is not a new or regular file), a report standard output refuses, or internal failure
   130 interrupted (Ctrl-C)
 
 release:
