@@ -319,7 +319,7 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
     lang = args.lang or default_lang()
     for option, (dest, kind) in FAST_VALUES.items():  # an empty value names nothing: never silently the default
         value = getattr(args, dest)
-        if kind is str and value is not None and not value.strip():
+        if kind is str and value is not None and not value.strip() and dest != "collect":  # --collect '': the output-path check words it
             return _fail(f"{option}: an empty value names no {'release' if dest == 'release' else 'file or value'}")
     color = not args.no_color and not os.environ.get("NO_COLOR") and sys.stdout.isatty()
     if args.timeout is not None and not (0 < args.timeout <= 600):
