@@ -27,8 +27,8 @@ exit codes:
   0  no error findings (warnings allowed unless --strict)
   1  at least one error finding (and with --require-gpu: no NVIDIA driver)
   2  warnings found and --strict given
-  3  usage error (bad option, unknown --release, unreadable --from/--data file, a --collect path that is
-     not a new or regular file) or internal failure
+  3  usage error (bad option, an empty option value, unknown --release, unreadable --from/--data file,
+     a --collect path that is not a new or regular file), a report standard output refuses, or internal failure
   130 interrupted (Ctrl-C)
 
 release:
@@ -213,6 +213,10 @@ def _write(text: str) -> None:
     rest of the output is dropped quietly and the run keeps the exit status it decided:
     standard output is pointed at /dev/null so neither later writes nor Python's own
     flush at exit fail again.
+
+    Raises:
+        OutputError: when standard output cannot take the text (a full disk, /dev/full, an I/O error);
+            standard output is then pointed at /dev/null too, so Python's flush at exit stays quiet.
     """
     try:
         try:
@@ -222,6 +226,13 @@ def _write(text: str) -> None:
         sys.stdout.flush()
     except BrokenPipeError:
         _drop_stdout()
+    except OSError as exc:
+        _drop_stdout()
+        raise OutputError(exc.strerror or str(exc)) from None
+
+
+class OutputError(Exception):
+    """Standard output refused the report (the message is the system's reason); :func:`main` exits 3."""
 
 
 def _drop_stdout() -> None:
@@ -254,7 +265,7 @@ def load_data(path: Optional[str]):  # -> KnowledgeData
     if raw is None:
         raise BundleError("the embedded release data (lingjun/checks/data/bundle.json) is missing; run `lingjun-kb bundle` or pass --data FILE")
     try:
-        return KnowledgeData.from_dict(json.loads(raw.decode("utf-8")), "embedded bundle")
+        return KnowledgeData.from_dict(json.loads(raw.decode("utf-8")), "embedded bundle", check_shape=False)
     except ValueError as exc:
         raise BundleError(f"embedded bundle: {exc}") from None
 
@@ -287,6 +298,8 @@ def _main(argv: Optional[Sequence[str]]) -> int:
             return 0
     try:
         return _run(args)
+    except OutputError as exc:  # not an internal error: the place the report goes to refused it
+        return _fail(f"cannot write the report: {exc}")
     except KeyboardInterrupt:  # one line, and the shell's status for SIGINT
         _fail("interrupted")
         return 130
@@ -304,6 +317,10 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
     from lingjun.checks.knowledge.bundle import BundleError
 
     lang = args.lang or default_lang()
+    for option, (dest, kind) in FAST_VALUES.items():  # an empty value names nothing: never silently the default
+        value = getattr(args, dest)
+        if kind is str and value is not None and not value.strip() and dest != "collect":  # --collect '': the output-path check words it
+            return _fail(f"{option}: an empty value names no {'release' if dest == 'release' else 'file or value'}")
     color = not args.no_color and not os.environ.get("NO_COLOR") and sys.stdout.isatty()
     if args.timeout is not None and not (0 < args.timeout <= 600):
         return _fail("--timeout must be between 0 and 600 seconds")

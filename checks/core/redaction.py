@@ -4,15 +4,29 @@ Two kinds, two functions:
 
 * :func:`mask_secrets` (always applied; ``--include-ids`` does not keep them):
   credentials in a URL's user part (``https://user:pw@host``), the same
-  without a scheme (``user:pw@host:3128``), and the values of query or
-  fragment parameters whose name says secret (``?access_token=``,
-  ``&X-Amz-Signature=``, ``sig=``, ``api_key=``, ``password=``).
+  without a scheme (``user:pw@host:3128``), the values of query or fragment
+  parameters and of ``key=value`` pairs in free text whose key says secret
+  (``?access_token=``, ``&X-Amz-Signature=``, ``sig=``, ``api_key=``,
+  ``password=hunter2``, ``cred=``), the credential of an ``Authorization:``
+  header or a ``Bearer`` token, and secrets recognisable by their shape
+  wherever they stand (:data:`TOKEN_SHAPES`: GitHub, AWS, Alibaba Cloud,
+  Hugging Face, OpenAI and Slack tokens, JWTs, Slack webhook paths, private
+  key blocks).
 * :func:`mask_identifiers` (applied unless ``--include-ids``): IP addresses
-  where a value names a peer (an IPv4 address followed by ``:port`` or
-  ``/prefix``, in a URL's host, or an IPv6 address in brackets) and the user
-  name of a home directory (``/home/alice/...`` -> ``/home/***/...``, also
-  ``/Users/``).  Bare dotted numbers are left alone: ``9.1.0.70`` is a cuDNN
-  version as often as an address.  Host names are not recognised in free text;
+  and the user name of a home directory.  Every IPv4 address (``10.0.0.5``,
+  ``peer=10.0.0.5``, ``10.0.0.1,10.0.0.2``, with a port or a prefix) and
+  every IPv6 address (``2001:db8::1``, bracketed or bare; a bare one must
+  have ``::`` or all eight groups, so times and MAC addresses stay) becomes
+  ``***``.  A dotted number of four parts is a version as often as an
+  address (cuDNN ``9.1.0.70``), so the context decides: it is kept in a
+  version field (``keep_versions``: :func:`mask_strings` passes it for a
+  field or dict key whose name ends in ``version``, e.g. ``cudnn.version``,
+  ``NV_CUDNN_VERSION``), after a version operator (``==9.1.0.70``,
+  ``>=9.1.0.70``, a requirement line), and inside a longer token
+  (``libcudnn.so.9.1.0.70``, ``v9.1.0.70``); anywhere else it is masked.
+  Home directories: ``/home/<u>`` and ``/Users/<u>`` as any path segment
+  (``/data/home/<u>``, ``/var/home/<u>``, ``/mnt/home/<u>``),
+  ``C:\\Users\\<u>`` and ``~<u>``.  Host names are not recognised in free text;
   variables named for a peer (``MASTER_ADDR``, ``NCCL_COMM_ID``) are dropped by
   name instead (:mod:`lingjun.checks.probes.env_vars`).
 
@@ -28,20 +42,36 @@ Examples:
     '***@proxy.internal:3128'
     >>> mask_identifiers("198.51.100.7:5000,/home/alice/venv/lib")
     '***:5000,/home/***/venv/lib'
+    >>> mask_identifiers("peer=10.0.0.5 cudnn==9.1.0.70")
+    'peer=*** cudnn==9.1.0.70'
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Any, Callable
+import ipaddress
+from typing import Any, Callable, Optional
 
-__all__ = ["MASK", "SECRET_PARAMETER_WORDS", "mask_secrets", "mask_identifiers", "mask_strings"]
+__all__ = ["MASK", "SECRET_PARAMETER_WORDS", "TOKEN_SHAPES", "mask_secrets", "mask_identifiers", "mask_strings"]
 
 #: what a masked part becomes
 MASK = "***"
 #: a query/fragment parameter whose name contains one of these (case-insensitive) carries a secret
-SECRET_PARAMETER_WORDS = ("token", "key", "secret", "pass", "pwd", "sig", "auth", "credential", "session", "cookie", "private")
+SECRET_PARAMETER_WORDS = ("token", "key", "secret", "pass", "pwd", "sig", "auth", "cred", "session", "cookie", "private")
+#: secrets recognised by their shape alone, masked whole wherever they stand (public formats of each issuer)
+TOKEN_SHAPES = (
+    r"\bgh[pousr]_[A-Za-z0-9]{20,}",  # GitHub tokens
+    r"\bgithub_pat_[A-Za-z0-9_]{20,}",  # GitHub fine-grained tokens
+    r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b",  # AWS access key ids
+    r"\bLTAI[A-Za-z0-9]{12,28}\b",  # Alibaba Cloud AccessKey ids
+    r"\bhf_(?=[A-Za-z]*[0-9])[A-Za-z0-9]{30,}",  # Hugging Face tokens
+    r"\bsk-(?:proj-)?(?=[A-Za-z_-]*[0-9])[A-Za-z0-9_-]{20,}",  # OpenAI-style API keys
+    r"\bxox[abposr]-[A-Za-z0-9-]{10,}",  # Slack tokens
+    r"\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*",  # JSON Web Tokens (header.payload.signature)
+    r"(?<=hooks\.slack\.com/services/)[^\s\"'<>]+",  # Slack webhook path (the secret part)
+    r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:.*?-----END [A-Z0-9 ]*PRIVATE KEY-----|.*)",  # a private key block
+)
 
 _URL_USERINFO = re.compile(r"(?<=://)[^/?#@\s]+@")
 # user:password@host at the start of a value or after a separator, no scheme (a proxy setting)
@@ -49,44 +79,104 @@ _BARE_USERINFO = re.compile(r"(?:(?<=^)|(?<=[\s,;=(\"']))[^\s/?#@:,;=\"'()]+:[^\
 _SECRET_PARAMETER = re.compile(
     r"(?<=[?&#;])([^=&#;\s]*(?:" + "|".join(SECRET_PARAMETER_WORDS) + r")[^=&#;\s]*=)[^&#;\s]*", re.IGNORECASE
 )
+_TOKEN_SHAPE = re.compile("|".join(f"(?:{shape})" for shape in TOKEN_SHAPES), re.DOTALL)
+# key=value in free text: a key that says secret at a word start, the value up to a blank or separator
+_SECRET_PAIR = re.compile(
+    r"(?:(?<=^)|(?<=[\s,;(\"'{/]))([\w.-]{0,64}(?:" + "|".join(SECRET_PARAMETER_WORDS) + r")[\w.-]{0,64}\s*=(?!=)\s*)[^\s,;&\"')}]+",
+    re.IGNORECASE,
+)
+# an Authorization header's credential (Basic/Bearer/... scheme kept), and a Bearer token anywhere
+_AUTHORIZATION = re.compile(r"(?i)(\bauthorization\s*[:=]\s*(?:(?:basic|bearer|token|digest|negotiate)\s+)?)[^\s,;\"']+")
+_BEARER = re.compile(r"(?i)(\bbearer\s+)(?!\*\*\*)[A-Za-z0-9._~+/=-]{8,}")
 _OCTET = r"(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])"
 _IPV4 = rf"{_OCTET}(?:\.{_OCTET}){{3}}"
 # an IPv4 address naming a peer: followed by :port or /prefix, or the host of a URL
 _PEER_IPV4 = re.compile(rf"(?<![\w.]){_IPV4}(?=:[0-9]|/[0-9]{{1,2}}(?![\w.]))|(?<=://){_IPV4}(?![\w.])|(?<=@){_IPV4}(?![\w.])")
 _BRACKETED_IPV6 = re.compile(r"\[[0-9A-Fa-f:.]*:[0-9A-Fa-f:.%\w]*\]")
-_HOME_USER = re.compile(r"(?<![\w.])(/home/|/Users/)(?!\*\*\*(?:/|$))[^/\s:;,\"']+")
+# any other IPv4 address standing alone (not inside a longer dotted token, not after a version operator)
+_BARE_IPV4 = re.compile(rf"(?<![\w.])(?<![=<>~!]=)(?<![<>]){_IPV4}(?![\w]|\.[0-9])")
+# a version-looking IPv4 address standing alone is kept in a version field, unless it names a peer (above)
+# a bare IPv6 candidate: hex groups and colons, at least two colons; checked with ipaddress
+_BARE_IPV6 = re.compile(r"(?<![\w:.])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?:%[\w.-]+)?(?![\w:])")
+_HOME_USER = re.compile(r"(/(?:home|Users)/)(?!\*\*\*(?:/|$))[^/\s:;,\"']+")
+_WINDOWS_USER = re.compile(r"(?i)(\b[A-Z]:\\+(?:Users|Documents and Settings)\\+)(?!\*\*\*)[^\\/\s:;,\"']+")
+_TILDE_USER = re.compile(r"(?<![\w~])~(?!\*\*\*)[A-Za-z_][A-Za-z0-9_.-]*(?=/|$|[\s:;,\"'])")
 
 
 def mask_secrets(text: str) -> str:
-    """``text`` with credentials in URLs, ``user:password@`` prefixes and secret query parameters replaced by ``***``."""
+    """``text`` with credentials replaced by ``***``: in URLs, ``user:password@`` prefixes, secret query parameters
+    and ``key=value`` pairs, ``Authorization``/``Bearer`` credentials, and token-shaped secrets (:data:`TOKEN_SHAPES`)."""
     if "@" in text:
         text = _URL_USERINFO.sub(MASK + "@", text)
         text = _BARE_USERINFO.sub(MASK + "@", text)
     if "=" in text:
         text = _SECRET_PARAMETER.sub(lambda m: m.group(1) + MASK, text)
-    return text
+        text = _SECRET_PAIR.sub(lambda m: m.group(1) + MASK, text)
+    lowered = text.lower()
+    if "authorization" in lowered:
+        text = _AUTHORIZATION.sub(lambda m: m.group(1) + MASK, text)
+    if "bearer" in lowered:
+        text = _BEARER.sub(lambda m: m.group(1) + MASK, text)
+    return _TOKEN_SHAPE.sub(MASK, text)
 
 
-def mask_identifiers(text: str) -> str:
-    """``text`` with peer IP addresses and the user names of home directories replaced by ``***``."""
+def _ipv6_or_same(match: "re.Match[str]") -> str:
+    candidate = match.group()
+    address = candidate.split("%", 1)[0]
+    if "::" not in address and address.count(":") != 7:
+        return candidate  # 12:30:45, aa:bb:cc:dd:ee:ff
+    try:
+        ipaddress.IPv6Address(address)
+    except ValueError:
+        return candidate
+    return MASK
+
+
+def mask_identifiers(text: str, keep_versions: bool = False) -> str:
+    """``text`` with IP addresses and the user names of home directories replaced by ``***``.
+
+    ``keep_versions``: the text is a version field; a four-part dotted number standing alone is a version
+    (kept) unless it names a peer (``:port``, ``/prefix``, a URL's host).
+    """
     text = _PEER_IPV4.sub(MASK, text)
+    if not keep_versions:
+        text = _BARE_IPV4.sub(MASK, text)
     if "[" in text:
         text = _BRACKETED_IPV6.sub(f"[{MASK}]", text)
+    if text.count(":") >= 2:
+        text = _BARE_IPV6.sub(_ipv6_or_same, text)
     if "/home/" in text or "/Users/" in text:
         text = _HOME_USER.sub(lambda m: m.group(1) + MASK, text)
+    if ":\\" in text:
+        text = _WINDOWS_USER.sub(lambda m: m.group(1) + MASK, text)
+    if "~" in text:
+        text = _TILDE_USER.sub("~" + MASK, text)
     return text
 
 
-def mask_strings(value: Any, mask: Callable[[str], str]) -> Any:
+def _is_version_name(name: Any) -> bool:
+    return isinstance(name, str) and name.lower().endswith("version")
+
+
+def mask_strings(value: Any, mask: Callable[[str], str], version_mask: Optional[Callable[[str], str]] = None) -> Any:
     """``value`` with ``mask`` applied to every string inside it: dataclass fields are replaced in place,
-    lists and dicts (their values) are rebuilt.  Returns the (same) dataclass, or the new container or string."""
+    lists and dicts (their values) are rebuilt.  Returns the (same) dataclass, or the new container or string.
+
+    ``version_mask`` (default ``mask``) is applied instead inside a dataclass field or under a dict key whose
+    name ends in ``version`` (any case): ``cudnn.version``, ``torch.cudnn_version``, ``env["NV_CUDNN_VERSION"]``.
+    """
+    return _masked(value, mask, version_mask or mask, False)
+
+
+def _masked(value: Any, mask: Callable[[str], str], version_mask: Callable[[str], str], in_version: bool) -> Any:
     if isinstance(value, str):
-        return mask(value)
+        return version_mask(value) if in_version else mask(value)
     if isinstance(value, list):
-        return [mask_strings(v, mask) for v in value]
+        return [_masked(v, mask, version_mask, in_version) for v in value]
     if isinstance(value, dict):
-        return {k: mask_strings(v, mask) for k, v in value.items()}
+        return {k: _masked(v, mask, version_mask, in_version or _is_version_name(k)) for k, v in value.items()}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         for field in dataclasses.fields(value):
-            setattr(value, field.name, mask_strings(getattr(value, field.name), mask))
+            inner = in_version or _is_version_name(field.name)
+            setattr(value, field.name, _masked(getattr(value, field.name), mask, version_mask, inner))
     return value

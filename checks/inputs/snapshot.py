@@ -8,12 +8,14 @@ the JSON Schema is ``checks/snapshot.schema.json``.  Writing:
   GUID or GID value (the GID entry types stay), no
   ``MASTER_ADDR``/``NCCL_COMM_ID`` or other variable naming a peer, no
   interface IPv4/IPv6 addresses (only whether an interface has one:
-  ``has_ipv4``/``has_ipv6``), and in every string no peer IP address and no
-  home-directory user name (:func:`lingjun.checks.core.redaction.mask_identifiers`),
+  ``has_ipv4``/``has_ipv6``), and in every string no IP address (a four-part
+  dotted number in a field or variable named ``...version`` is a version and
+  stays) and no home-directory user name
+  (:func:`lingjun.checks.core.redaction.mask_identifiers`),
   unless ``include_ids``; the environment is filtered again through the
   allow-list of :mod:`lingjun.checks.probes.env_vars` (a snapshot read from
-  elsewhere may carry more) and credentials in values (environment values,
-  ``direct_url``) are masked always (:func:`lingjun.checks.core.redaction.mask_secrets`);
+  elsewhere may carry more) and credentials and token-shaped secrets in every
+  string are masked always (:func:`lingjun.checks.core.redaction.mask_secrets`);
 * is atomic: a temporary file in the target directory, then ``os.replace``,
   so an interrupted run never leaves a half-written snapshot.
 
@@ -54,12 +56,11 @@ def redact(facts: Facts, include_ids: bool = False) -> Facts:
     """A copy of ``facts`` safe to share (see the module docstring)."""
     out = copy.deepcopy(facts)
     out.env = filter_env(out.env, include_ids)
-    for dist in out.distributions:
-        if dist.direct_url:
-            dist.direct_url = mask_secrets(dist.direct_url)
+    # credentials and token-shaped secrets, in every string of the snapshot, also with include_ids
+    mask_strings(out, mask_secrets)
     if not include_ids:
         # peer addresses and home-directory user names, in every string of the snapshot
-        mask_strings(out, mask_identifiers)
+        mask_strings(out, mask_identifiers, functools.partial(mask_identifiers, keep_versions=True))
         out.host.hostname = None
         for gpu in list(out.nvml.gpus) + list(out.nvidia_smi.gpus):
             gpu.uuid = None

@@ -3,9 +3,11 @@
 Only variables that matter for GPU training and that carry no credentials
 are kept: names starting with one of :data:`PREFIXES` or equal to one of
 :data:`NAMES`.  Any name containing one of :data:`SECRET_WORDS` (``NVIDIA_API_KEY``,
-``LINGJUN_TOKEN``, ``NCCL_IB_PASSWD``, ``CUDA_PW``) is dropped even when its prefix
-is allowed, and credentials inside values (``user:password@`` with or without a
-scheme, ``?access_token=...`` and other secret query parameters) become ``***``
+``LINGJUN_TOKEN``, ``NCCL_IB_PASSWD``, ``CUDA_PW``, ``PYTORCH_CREDS``, ``LINGJUN_SIGNATURE``)
+or having a word of :data:`SECRET_NAME_WORDS` (``TORCH_URL_SIG``) is dropped even when its
+prefix is allowed, and credentials inside values (``user:password@`` with or without a
+scheme, ``?access_token=...`` and other secret query parameters, ``password=...``,
+token-shaped secrets such as ``ghp_...`` or ``AKIA...``) become ``***``
 (:func:`lingjun.checks.core.redaction.mask_secrets`), also with ``--include-ids``.
 Variables that name a peer (:data:`ID_NAMES` such as ``MASTER_ADDR`` and
 ``NCCL_COMM_ID``, or a name with one of the words of :data:`ID_NAME_WORDS`:
@@ -51,13 +53,15 @@ NAMES = frozenset(
 ID_NAMES = frozenset({"MASTER_ADDR", "NCCL_COMM_ID"})
 #: ``_``-separated words of a name that make it an identifier (an address or a host): kept only with --include-ids
 ID_NAME_WORDS = frozenset({"ADDR", "ADDRS", "ADDRESS", "HOST", "HOSTS", "HOSTNAME", "HOSTID", "IP", "IPS", "ENDPOINT", "ENDPOINTS", "PEER", "PEERS"})
-SECRET_WORDS = ("TOKEN", "KEY", "SECRET", "PASS", "PW", "CREDENTIAL", "AUTH", "COOKIE", "SESSION", "PRIVATE", "CERT")
+SECRET_WORDS = ("TOKEN", "KEY", "SECRET", "PASS", "PW", "CRED", "AUTH", "COOKIE", "SESSION", "PRIVATE", "CERT", "SIGNATURE")
+#: ``_``-separated words of a name that make it a secret (as a substring they would catch SIGNAL, DESIGN)
+SECRET_NAME_WORDS = frozenset({"SIG", "SIGS"})
 
 
 def is_allowed(name: str, include_ids: bool = False) -> bool:
     """Whether the variable ``name`` may be recorded."""
     upper = name.upper()
-    if any(word in upper for word in SECRET_WORDS):
+    if any(word in upper for word in SECRET_WORDS) or not SECRET_NAME_WORDS.isdisjoint(upper.split("_")):
         return False
     if name in ID_NAMES or not ID_NAME_WORDS.isdisjoint(upper.split("_")):
         return include_ids and (name in NAMES or name in ID_NAMES or name.startswith(PREFIXES))

@@ -85,3 +85,26 @@ def test_main_still_words_usage_errors_through_argparse(capsys):
     assert "invalid choice: 'xml'" in capsys.readouterr().err
     assert main(["--from", "a", "--from-collect-env", "b"]) == 3
     assert "not allowed with argument" in capsys.readouterr().err
+
+
+#: --collect '' is refused by the output-path check ("cannot write: an empty name"), tests/checks_redteam
+STRING_OPTIONS = sorted(option for option, (_, kind) in FAST_VALUES.items() if kind is str and option != "--collect")
+
+
+def test_string_options_are_known():
+    assert {"--release", "--data", "--from", "--from-collect-env", "--model", "--deepspeed-config"} <= set(STRING_OPTIONS)
+
+
+@pytest.mark.parametrize("option", STRING_OPTIONS)
+@pytest.mark.parametrize("form", ["separate", "equals", "blank"])
+def test_an_empty_value_is_a_usage_error_on_both_parsers(option, form, capsys, monkeypatch):
+    """``--release ''`` used to be the same as no --release; every empty value is refused (exit 3), one line."""
+    monkeypatch.delenv("LINGJUN_RELEASE", raising=False)
+    argv = {"separate": [option, ""], "equals": [f"{option}="], "blank": [f"{option}=  "]}[form]
+    capsys.readouterr()
+    assert main(argv) == 3
+    err = capsys.readouterr().err
+    assert err.startswith(f"lingjun-check: {option}: an empty value names no ") and err.count("\n") == 1, err
+    assert fast_parse(argv) is None or form == "blank"
+    if form == "blank":  # the fast parser takes it; the same refusal follows
+        assert getattr(fast_parse(argv), FAST_VALUES[option][0]).strip() == ""

@@ -43,6 +43,27 @@ SECRETS = [
     ("TORCH_URL", "https://login.example.com/cb#id_token=jwt-fragment-value", "jwt-fragment-value"),
     ("NCCL_NET_PROXY", "socks5://bob:b0b-socks-pw@proxy.example.com:1080", "b0b-socks-pw"),
     ("PYTORCH_AZURE", "https://a.blob.example.net/c/b?sv=2022&sig=azure-sas-sig", "azure-sas-sig"),
+    # red-team round 8: key=value in free text, names not on the word list, secrets known by their shape
+    ("NCCL_NET_PLUGIN_CONF", "host=plugin.internal password=hunter2-free", "hunter2-free"),
+    ("NCCL_PLUGIN_OPTS", "mode=fast,passwd=pw-comma-list;x=1", "pw-comma-list"),
+    ("UCX_OPTS", "user=svc cred=cred-free-text", "cred-free-text"),
+    ("PYTORCH_CREDS", "creds-value", "creds-value"),
+    ("TORCH_API_CRED", "api-cred-value", "api-cred-value"),
+    ("LINGJUN_SIGNATURE", "signature-value", "signature-value"),
+    ("TORCH_URL_SIG", "url-sig-value", "url-sig-value"),
+    ("LINGJUN_GH", "ghp_" + "a1" * 18, "a1" * 18),
+    ("LINGJUN_GHPAT", "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz", "11ABCDEFG0123456789_abcdef"),
+    ("LINGJUN_AWSID", "AKIAIOSFODNN7EXAMPLE", "IOSFODNN7EXAMPLE"),
+    ("NV_STS", "id=ASIAY34FZKBOKMUTVV7A", "Y34FZKBOKMUTVV7A"),
+    ("LINGJUN_ALIYUN", "LTAI5tQ9exampleKey01", "5tQ9exampleKey01"),
+    ("LINGJUN_HF", "hf_abcdefghijklmnopqrstuvwxyz012345", "abcdefghijklmnopqrstuvwxyz012345"),
+    ("NV_LICENSE", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.jwt-signature-part", "eyJzdWIiOiIxIn0"),
+    ("LINGJUN_WEBHOOK", "https://hooks.slack.com/services/T000/B000/XXXXslackXXXX", "XXXXslackXXXX"),
+    ("LINGJUN_SLACKBOT", "xoxb-123456789012-slack-bot-token", "slack-bot-token"),
+    ("LINGJUN_BASIC", "https://x.example/ Authorization: Basic dXNlcjpwYXNz", "dXNlcjpwYXNz"),
+    ("LINGJUN_CURL", "curl -H 'Authorization: Bearer bearer-tok-9876' https://x", "bearer-tok-9876"),
+    ("LINGJUN_SSH_BLOB", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAA\n-----END OPENSSH PRIVATE KEY-----",
+     "b3BlbnNzaC1rZXktdjEAAAA"),
 ]
 #: (name, value, what must not be written unless --include-ids): identifiers
 IDENTIFIERS = [
@@ -58,6 +79,20 @@ IDENTIFIERS = [
     ("VIRTUAL_ENV", "/home/bob-venv/venvs/train", "bob-venv"),
     ("PATH", "/Users/carol-path/bin:/usr/bin", "carol-path"),
     ("CONDA_PREFIX", "/home/dave-conda/miniconda3", "dave-conda"),
+    # red-team round 8: bare addresses in values and free text, other home directories
+    ("LINGJUN_A", "10.0.0.5", "10.0.0.5"),
+    ("LINGJUN_C", "10.0.0.1,10.0.0.2", "10.0.0.2"),
+    ("LINGJUN_G", "peer=10.0.0.5", "10.0.0.5"),
+    ("LINGJUN_D", "2001:db8::1", "2001:db8::1"),
+    ("NCCL_SOCKET_IFNAME", "=10.0.0.9", "10.0.0.9"),
+    ("LINGJUN_TEXT", "hosts: 192.0.2.44 and fe80::1%eth0.", "192.0.2.44"),
+    ("LINGJUN_V6FULL", "2001:0db8:0000:0000:0000:ff00:0042:8329", "ff00:0042:8329"),
+    ("LINGJUN_NOTE", "cudnn 9.1.0.70 at 203.0.113.9", "203.0.113.9"),
+    ("LD_LIBRARY_PATH", "/data/home/erin-data/lib:/usr/lib", "erin-data"),
+    ("LINGJUN_HOMEVAR", "/var/home/heidi-var/x", "heidi-var"),
+    ("LINGJUN_HOMEMNT", "/mnt/home/ivan-mnt/x", "ivan-mnt"),
+    ("LINGJUN_HOMEWIN", "C:\\Users\\frank-win\\venv", "frank-win"),
+    ("LINGJUN_HOMETILDE", "~grace-tilde/venv", "grace-tilde"),
 ]
 #: (name, value): written exactly as they are
 KEPT = [
@@ -76,6 +111,24 @@ KEPT = [
     ("NVIDIA_DRIVER_CAPABILITIES", "compute,utility"),
     ("MASTER_PORT", "29500"),
     ("NCCL_DEBUG_FILE", "/tmp/nccl.%h.%p.log"),
+    # versions, devices, paths and option lists that look a little like what is masked
+    ("CUDNN_VERSION", "9.1.0.70"),
+    ("NV_TENSORRT_VERSION", "10.3.0.26"),
+    ("CUDA_HOME", "/usr/local/cuda-12.8"),
+    ("LINGJUN_PIN", "nvidia-cudnn-cu12==9.1.0.70"),
+    ("LINGJUN_LIB", "/usr/lib/x86_64-linux-gnu/libcudnn.so.9.1.0.70"),
+    ("LINGJUN_TIME", "12:30:45"),
+    ("LINGJUN_MAC", "02:42:ac:11:00:02"),
+    ("TORCH_LOGS", "+dynamo,c10::Error,at::Tensor"),
+    ("NCCL_IB_HCA_LIST", "=mlx5_0:1,mlx5_1:1"),
+    ("TORCH_SIGNAL_HANDLERS", "1"),
+    ("NCCL_DESIGN_MODE", "ring"),
+    ("PYTORCH_SORT", "sort_by=name"),
+    ("LINGJUN_REQ", "keyring==24.1.0; extra == 'auth'"),
+    ("LINGJUN_HOMEWORK", "/homework/alice"),
+    ("LINGJUN_TILDE", "~/venv:~=1.2"),
+    ("NCCL_SOCKET_IFNAME_LIST", "eth0,ib0"),
+    ("LINGJUN_SK", "sk-learn-extra-contrib-packages"),
 ]
 
 
@@ -111,6 +164,35 @@ def test_values_keep_their_shape_around_what_is_masked():
     assert mask_identifiers("198.51.100.7:5000") == "***:5000"
     assert mask_identifiers("/home/alice/venv:/home/***/x") == "/home/***/venv:/home/***/x"
     assert mask_identifiers("/homework/alice") == "/homework/alice"
+    assert mask_identifiers("peer=10.0.0.5,[2001:db8::1]:80 2001:db8::2") == "peer=***,[***]:80 ***"
+    assert mask_identifiers("9.1.0.70") == "***" and mask_identifiers("9.1.0.70", keep_versions=True) == "9.1.0.70"
+    assert mask_identifiers("10.0.0.5:29500", keep_versions=True) == "***:29500"  # a port: a peer even in a version field
+    assert mask_identifiers("/data/home/erin/x C:\\Users\\frank\\x ~grace/x") == "/data/home/***/x C:\\Users\\***\\x ~***/x"
+    assert mask_secrets("host=h password=hunter2") == "host=h password=***"
+    assert mask_secrets("Authorization: Basic dXNlcjpwYXNz") == "Authorization: Basic ***"
+    assert mask_secrets("https://hooks.slack.com/services/T0/B0/X1") == "https://hooks.slack.com/services/***"
+
+
+def test_versions_in_version_fields_stay_and_addresses_elsewhere_go(tmp_path):
+    """The context rule: a four-part dotted number is a version in a ``...version`` field, an address elsewhere."""
+    from lingjun.checks.facts import LibraryFile, NativeLibraryFacts
+
+    facts_fields = {"cudnn": NativeLibraryFacts(files=[LibraryFile(path="/opt/10.0.0.5/libcudnn.so", version="9.1.0.70")])}
+    recorded = json.loads(_written(tmp_path, {"NV_CUDNN_VERSION": "9.1.0.70", "LINGJUN_X": "9.1.0.70"}, **facts_fields))
+    assert recorded["cudnn"]["files"] == [{"path": "/opt/***/libcudnn.so", "version": "9.1.0.70", "via": None}]
+    assert recorded["env"] == {"NV_CUDNN_VERSION": "9.1.0.70", "LINGJUN_X": "***"}
+    dists = [DistributionFacts(name="p", version="1.0", requires=["nvidia-cudnn-cu12==9.1.0.70", "x>=10.0.0.5"])]
+    assert json.loads(_written(tmp_path, {}, distributions=dists))["distributions"][0]["requires"] == dists[0].requires
+
+
+def test_secrets_are_masked_in_every_string_also_with_include_ids(tmp_path):
+    from lingjun.checks.facts import PythonFacts
+
+    python = PythonFacts(executable="/opt/ghp_" + "b2" * 18 + "/python")
+    dists = [DistributionFacts(name="p", version="1.0", location="/x/password=hunter9", direct_url="https://u:pw9@h/p")]
+    for include_ids in (False, True):
+        text = _written(tmp_path, {}, include_ids=include_ids, python=python, distributions=dists)
+        assert "b2b2" not in text and "hunter9" not in text and "pw9" not in text
 
 
 def test_home_directories_are_masked_in_every_fact(tmp_path):

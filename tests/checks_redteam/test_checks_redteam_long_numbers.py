@@ -96,3 +96,58 @@ def test_every_value_of_a_snapshot_made_an_endless_number(fixture, monkeypatch, 
             code, report, err = run_json(monkeypatch, capsys, "--from", str(target))
             assert code in (0, 1, 2), (path, shape[:20], err)
             _no_internal_error(report)
+
+
+def _float_fields(cls, path=()):
+    """Paths (field names, "[]" for a list item) of every float field the snapshot format has."""
+    import dataclasses
+    import typing
+
+    hints = typing.get_type_hints(cls)
+    for f in dataclasses.fields(cls):
+        hint = hints[f.name]
+        args = [a for a in typing.get_args(hint) if a is not type(None)]
+        if typing.get_origin(hint) is typing.Union:
+            hint = args[0]
+        if typing.get_origin(hint) is list:
+            item = typing.get_args(hint)[0]
+            if dataclasses.is_dataclass(item):
+                yield from _float_fields(item, path + (f.name, "[]"))
+        elif dataclasses.is_dataclass(hint):
+            yield from _float_fields(hint, path + (f.name,))
+        elif hint is float:
+            yield path + (f.name,)
+
+
+def test_the_snapshot_format_has_float_fields():
+    from lingjun.checks.facts import Facts
+
+    assert ("probes", "[]", "seconds") in list(_float_fields(Facts))
+
+
+@pytest.mark.parametrize("number", [10 ** 400, -(10 ** 400), 10 ** 309])
+def test_every_float_field_given_an_integer_beyond_float_range_is_dropped(number, monkeypatch, capsys, tmp_path):
+    """An integer that float() cannot hold (OverflowError) is an unusable value: dropped and reported."""
+    from lingjun.checks.facts import Facts
+    from lingjun.checks.inputs.snapshot import facts_from_snapshot_dict
+
+    base = json.loads((REPO / "tests" / "fixtures" / "cases" / "C01.json").read_text(encoding="utf-8"))
+    target = tmp_path / "snapshot.json"
+    for path in _float_fields(Facts):
+        data = copy.deepcopy(base)
+        node = data
+        for part in path[:-1]:
+            if part == "[]":
+                if not node:
+                    node.append({"name": "os"})
+                node = node[0]
+            else:
+                node = node.setdefault(part, [] if path[path.index(part) + 1:][:1] == ("[]",) else {})
+        node[path[-1]] = number
+        facts, problems = facts_from_snapshot_dict(data)
+        field = ".".join(p for p in path if p != "[]")
+        assert any("number out of range" in p and p.endswith("; ignored") for p in problems), (field, problems)
+        target.write_text(json.dumps(data), encoding="utf-8")
+        code, report, err = run_json(monkeypatch, capsys, "--from", str(target))
+        assert code in (0, 1, 2), (field, err)
+        _no_internal_error(report)
