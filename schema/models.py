@@ -272,9 +272,14 @@ class UpstreamRef(StrictModel):
 
 
 class ConflictValue(StrictModel):
-    """One of the contradicting values and where it was stated."""
+    """One of the contradicting values and where it was stated.
 
-    value: ShortText
+    ``value`` is a literal (a version, a list of branches) or, when it is a
+    description rather than a literal, a :class:`LocalizedText` so the
+    Chinese page never shows English prose.
+    """
+
+    value: ShortText | LocalizedText
     stated_in: ConflictSide
     source: Url | None = None
 
@@ -287,8 +292,9 @@ class SourceConflict(StrictModel):
     field: ShortText
     description: LocalizedText
     values: list[ConflictValue] = Field(min_length=1)
-    #: the value the record keeps; ``None`` when it keeps none (the field is left out)
-    kept: ShortText | None = None
+    #: the value the record keeps (a literal, or a :class:`LocalizedText` when it is a description);
+    #: ``None`` when it keeps none (the field is left out)
+    kept: ShortText | LocalizedText | None = None
     reason: LocalizedText
 
 
