@@ -455,11 +455,11 @@ class KnownIssue(StrictModel):
 
 
 class ReferenceSource(StrictModel):
-    """A cited page for reference rows."""
+    """A cited page for reference rows; ``description`` in both languages (a plain string is shown as is)."""
 
     id: Identifier
     url: Url
-    description: ShortText
+    description: ShortText | LocalizedText
 
 
 class ToolkitDriverRow(StrictModel):
