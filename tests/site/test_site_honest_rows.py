@@ -280,3 +280,25 @@ def test_compare_js_words_the_features_text_reason(compare):
     result = compare("?old=training-nv-pytorch:25.02&new=training-nv-pytorch:25.03")
     assert ("Not compared: 25.02 names these only in its features or driver text, not in a component list, so 25.03's "
             "component list does not show whether they were in it: cuDNN.") in result["notes"]
+
+
+# --- 5. a release whose driver requirement is not recorded ---------------------------------------
+
+
+def test_release_without_a_driver_section_is_not_stated_in_every_matrix_cell(tmp_path):
+    from lingjun.generator.site.driver_matrix import Compat
+
+    root = tmp_path / "releases"
+    shutil.copytree(REPO / "releases", root)
+    path = root / "training-nv-pytorch" / "25.09.yaml"
+    text = path.read_text(encoding="utf-8")
+    start, end = text.index("\ndriver:\n"), text.index("\ncomponent_list:")
+    path.write_text(text[:start] + text[end:], encoding="utf-8")
+    site = build_site_model(load_validated(root))
+    cells = site.views["training-nv-pytorch:25.09"].driver_cells
+    assert cells and {(c.compat, c.reason) for _, c in cells} == {(Compat.not_stated, "not-recorded")}
+    page = dict((p.id, t) for p, t in render_pages(site, "en"))["drivers"]
+    row = next(line for line in page.splitlines() if line.startswith("| [25.09]("))
+    assert "lj-native" not in row and "lj-minor" not in row and "lj-unsupported" not in row
+    assert row.count('class="lj-compat ') == row.count('class="lj-compat lj-not-stated"') > 0
+    assert "driver requirement not recorded" in row
