@@ -14,8 +14,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
-from packaging.version import Version
-
 from lingjun.schema.kb import KnowledgeBase, release_sort_key
 from lingjun.schema.models import (
     Component,
@@ -46,7 +44,6 @@ from lingjun.generator.site.driver_matrix import (
     matrix_branches,
 )
 from lingjun.generator.site.nav import NavSection, PageSpec, SiteMap
-from lingjun.generator.site._ordering import parse_version, version_sort_key
 from lingjun.generator.site.pages import navigation, static_pages
 from lingjun.generator.site.upstream import upstream_link
 
@@ -200,20 +197,16 @@ def _layers(kb: KnowledgeBase, record: ReleaseRecord) -> list[tuple[Layer, list[
 
 
 def _compare_data(kb: KnowledgeBase, families: list[Family], by_family: dict[str, list[ReleaseRecord]]) -> dict:
-    """Data the compare page embeds: versions per release, list states and a rank per PEP 440 version.
+    """Data the compare page embeds: versions per release, list states and the kind of every version pair.
 
     ``releases`` lists each release with ``listed`` (it records any
     component) and ``list`` (its :class:`~lingjun.schema.models.ListState`
     value: a one-sided component is added/removed only against a
     ``complete`` list).  ``versions`` maps a release ref to ``{entry key:
     version}`` (entry key ``id`` or ``id@arch``); ``introduced`` maps a
-    release ref to the entry keys its page calls new.  ``ranks`` maps a
-    component id to ``{version: rank}`` computed on the *public* version with
-    :mod:`packaging`, so the page's script never compares versions itself:
-    equal public versions share a rank, and ``locals`` (``{version: local
-    build tag or ""}``) tells a build-tag-only difference from an equal
-    version.  A version that is not PEP 440 has no rank; a difference
-    involving it shows as "changed".  ``names`` are the catalog's display names.
+    release ref to the entry keys its page calls new; ``outside`` to the
+    entry keys taken from the features or driver text.  ``names`` are the
+    catalog's display names.
 
     ``kinds`` maps a component id to ``{old version: {new version: kind}}``
     for every ordered pair of distinct versions of it, the kind computed by
@@ -240,7 +233,7 @@ def _compare_data(kb: KnowledgeBase, families: list[Family], by_family: dict[str
                 if entry.stated_in is not StatedIn.component_list:
                     outside.setdefault(record.ref, []).append(key)
                 names.setdefault(key, entry.name if entry.id not in kb.components else kb.components[entry.id].name)
-                # ranks per component id: an all-architecture entry is compared with
+                # version kinds per component id: an all-architecture entry is compared with
                 # each architecture's entry when a release splits its list
                 seen.setdefault(entry.id, set()).add(entry.version)
             older = by_family.get(family.id, [])
@@ -250,23 +243,6 @@ def _compare_data(kb: KnowledgeBase, families: list[Family], by_family: dict[str
                              "previous": older[position + 1].ref if position + 1 < len(older) else None,
                              "unknown": list(record.presence_unknown)})
             versions[record.ref] = row
-    ranks: dict[str, dict[str, int]] = {}
-    local_tags: dict[str, dict[str, str]] = {}
-    for key, values in seen.items():
-        parsed = sorted((v for v in values if parse_version(v) is not None), key=version_sort_key)
-        rank_map: dict[str, int] = {}
-        rank = -1
-        last = None
-        for text in parsed:
-            version = parse_version(text)
-            assert version is not None
-            current = Version(version.public)
-            if current != last:
-                rank += 1
-                last = current
-            rank_map[text] = rank
-            local_tags.setdefault(key, {})[text] = version.local or ""
-        ranks[key] = rank_map
     kinds: dict[str, dict[str, dict[str, str]]] = {}
     for key, values in seen.items():
         for old in sorted(values):
@@ -278,8 +254,8 @@ def _compare_data(kb: KnowledgeBase, families: list[Family], by_family: dict[str
                 if kind is ChangeKind.build_tag:
                     text += "-" + (build_tag_change(old, new) or "changed")
                 kinds.setdefault(key, {}).setdefault(old, {})[new] = text
-    return {"releases": releases, "versions": versions, "introduced": introduced, "outside": outside, "ranks": ranks,
-            "locals": local_tags, "names": names, "kinds": kinds}
+    return {"releases": releases, "versions": versions, "introduced": introduced, "outside": outside,
+            "names": names, "kinds": kinds}
 
 
 def _release_context(site: SiteModel, page: PageSpec) -> dict:

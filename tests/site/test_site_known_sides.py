@@ -127,12 +127,13 @@ def test_a_build_tag_is_not_an_upgrade_but_a_new_public_version_is(fixture_kb):
     assert [c.kind for c in d.changes] == [ChangeKind.upgraded]
 
 
-def test_compare_page_data_ranks_public_versions_and_carries_list_states(real):
+def test_compare_page_data_carries_version_kinds_and_list_states(real):
     _, site = real
     data = site.compare_data
-    ranks, local = data["ranks"]["torch"], data["locals"]["torch"]
-    assert ranks["2.7.1.8"] == ranks["2.7.1.8+nv25.3"]
-    assert (local["2.7.1.8"], local["2.7.1.8+nv25.3"]) == ("", "nv25.3")
+    kinds = data["kinds"]["torch"]
+    assert kinds["2.7.1.8"]["2.7.1.8+nv25.3"] == "build-tag-added"
+    assert kinds["2.7.1.8+nv25.3"]["2.7.1.8"] == "build-tag-removed"
+    assert data["kinds"]["cuda"]["12.8.1"]["12.8"] == "less-precise"
     states = {r["ref"]: r["list"] for r in data["releases"]}
     assert states["training-nv-pytorch:25.06"] == "partial" and states["training-nv-pytorch:25.07"] == "complete"
     assert sorted(data["introduced"]["training-nv-pytorch:25.07"]) == ["diffusers", "peft", "transformer-engine"]
