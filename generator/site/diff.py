@@ -219,8 +219,9 @@ def version_change(old: str, new: str) -> ChangeKind:
     ``less_precise`` / ``more_precise`` when one gives fewer release digits
     of the other and nothing else differs (``12.8.1`` -> ``12.8``,
     ``12.8.0.38`` -> ``12.8.0``); ``build_tag`` for the same version number
-    with another local tag; ``unchanged`` for two spellings of one version
-    (``2.43`` vs ``2.43.0`` fall under the precision rule first); otherwise
+    with another local tag; ``unchanged`` for two spellings PEP 440 reads as
+    one version (``1.0a1`` vs ``1.0.0-a1`` differ in length, so they are a
+    precision row; ``1.0a1`` vs ``1.0-a1`` are unchanged); otherwise
     ``upgraded`` / ``downgraded`` by PEP 440 order.
     """
     if old == new:

@@ -23,8 +23,8 @@ from lingjun.schema.models import ListState, Severity
 
 
 @gate_rule("data.introduced", Severity.warning,
-           "A component marked `introduced` (the page calls it new) is not listed by the family's previous release, "
-           "unless a source_conflicts entry names it.", order=125)
+           "A component marked `introduced` (the page calls it new) is not listed by the family's earlier releases, back "
+           "to the nearest one whose component list is complete, unless a source_conflicts entry names it.", order=125)
 def check(corpus: Corpus) -> Iterator[Issue]:
     """Compare each release's ``introduced`` entries with the family's earlier releases, back to a complete list."""
     for releases in corpus.complete_families.values():  # data.family-incomplete names the rest
