@@ -8,12 +8,16 @@ the old page said about itself, which must not:
   rebuilt from the family's registry pattern, digests dropped), CUDA,
   Python, PPU SDK, architectures, the base image, the driver requirement
   (minimum, forward-compatibility and must-upgrade branch lists with their
-  resolutions), the GPU support lists, the component list and its
+  resolutions, and ``text_truncated``: lists copied from a cut-off text are
+  just as incomplete, so the site keeps saying "not stated" below the
+  minimum until a reviewer who read the new page in full removes it), the
+  GPU support lists, the component list and its
   ``component_list`` state (per-entry notes and ``introduced`` marks
   dropped: they are what the old page said), usage notes and the quick start (old image references replaced);
 * reset: ``release_date``, ``features``, ``acknowledged_downgrades``,
-  ``source_conflicts``, ``stated_none`` (the old page's "none" says nothing
-  about the new page), ``driver.text_truncated`` and the sources (with
+  ``source_conflicts``, ``presence_unknown`` (it rests on the old page's
+  source conflicts, which are dropped), ``stated_none`` (the old page's "none" says nothing
+  about the new page) and the sources (with
   their notes and last-updated stamps);
 * put up for review: the notes of ``driver``, ``gpu_support`` and
   ``base_image`` keep their text behind the ``TODO(lingjun-kb new)`` marker,
@@ -103,10 +107,10 @@ def draft_from(previous: dict[str, Any], version: str, pattern: str | None, imag
     old_ref = f"{previous.get('family')}:{old_version}"
 
     def reviewed(section: Any) -> Any:
-        """A mapping section with its page-specific ``note`` put up for review and ``text_truncated`` reset."""
+        """A mapping section with its page-specific ``note`` put up for review (``text_truncated`` kept)."""
         if not isinstance(section, dict):
             return section
-        out = {k: v for k, v in section.items() if k != "text_truncated"}
+        out = dict(section)
         note = out.get("note")
         if isinstance(note, dict) and isinstance(note.get("en"), str) and isinstance(note.get("zh"), str):
             out["note"] = {
@@ -134,7 +138,8 @@ def draft_from(previous: dict[str, Any], version: str, pattern: str | None, imag
         "sources": [{"url": PLACEHOLDER_URL, "language": "en",
                      "title": f"{PLACEHOLDER}: the official release-note page(s) of this release"}],
     }
-    dropped = {"release_date", "features", "acknowledged_downgrades", "source_conflicts", "stated_none"}
+    dropped = {"release_date", "features", "acknowledged_downgrades", "source_conflicts", "presence_unknown",
+               "stated_none"}
     draft: dict[str, Any] = {}
     for key, value in previous.items():
         if key in dropped:

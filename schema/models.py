@@ -272,9 +272,14 @@ class UpstreamRef(StrictModel):
 
 
 class ConflictValue(StrictModel):
-    """One of the contradicting values and where it was stated."""
+    """One of the contradicting values and where it was stated.
 
-    value: ShortText
+    ``value`` is a literal (a version, a list of branches) or, when it is a
+    description rather than a literal, a :class:`LocalizedText` so the
+    Chinese page never shows English prose.
+    """
+
+    value: ShortText | LocalizedText
     stated_in: ConflictSide
     source: Url | None = None
 
@@ -287,8 +292,9 @@ class SourceConflict(StrictModel):
     field: ShortText
     description: LocalizedText
     values: list[ConflictValue] = Field(min_length=1)
-    #: the value the record keeps; ``None`` when it keeps none (the field is left out)
-    kept: ShortText | None = None
+    #: the value the record keeps (a literal, or a :class:`LocalizedText` when it is a description);
+    #: ``None`` when it keeps none (the field is left out)
+    kept: ShortText | LocalizedText | None = None
     reason: LocalizedText
 
 
@@ -449,11 +455,11 @@ class KnownIssue(StrictModel):
 
 
 class ReferenceSource(StrictModel):
-    """A cited page for reference rows."""
+    """A cited page for reference rows; ``description`` in both languages (a plain string is shown as is)."""
 
     id: Identifier
     url: Url
-    description: ShortText
+    description: ShortText | LocalizedText
 
 
 class ToolkitDriverRow(StrictModel):
@@ -698,13 +704,11 @@ class AcknowledgedDowngrade(StrictModel):
 
 def _inferred_component_list(components: Any) -> str:
     """The :class:`ListState` a record that does not state one implies: none listed -> ``not-published``;
-    only versions from the features or driver text -> ``partial``; else ``complete``."""
+    any entry -> ``partial``, the less assertive state: only a record that says ``complete`` makes a
+    component it does not list absent (the gate requires the state to be stated when entries are listed)."""
     if not isinstance(components, list) or not components:
         return ListState.not_published.value
-    stated = [c.get("stated_in", StatedIn.component_list.value) if isinstance(c, dict) else None for c in components]
-    if all(s in (StatedIn.features_text.value, StatedIn.driver_text.value) for s in stated):
-        return ListState.partial.value
-    return ListState.complete.value
+    return ListState.partial.value
 
 
 class ReleaseRecord(StrictModel):
@@ -712,8 +716,10 @@ class ReleaseRecord(StrictModel):
 
     ``component_list`` says how far ``components`` can be read as the whole
     image (see :class:`ListState`); a record that does not state it gets the
-    state its entries imply (no entries: ``not-published``; only entries
-    stated in the features or driver text: ``partial``; else ``complete``).
+    least assertive state its entries allow (no entries: ``not-published``;
+    any entry: ``partial``), and the gate asks for it when entries are listed.
+    ``presence_unknown`` names components the list leaves out although the
+    sources leave open whether the image still ships them.
     ``stated_none`` names the lists the official page explicitly says are
     empty ("Bug fixes: none"); an empty list not named there is *not
     recorded*, which says nothing about the page.
@@ -739,6 +745,9 @@ class ReleaseRecord(StrictModel):
     #: how complete ``components`` is (inferred from the entries when left out; see the class docstring)
     component_list: Optional[ListState] = None
     components: list[ComponentEntry] = Field(default_factory=list)
+    #: components the list leaves out while the sources do not say whether the image still ships them
+    #: (a ``source_conflicts`` entry explains each): never reported as added or removed
+    presence_unknown: list[Identifier] = Field(default_factory=list)
     #: lists the official page says are empty ("none"), as opposed to lists not recorded
     stated_none: list[RecordSection] = Field(default_factory=list)
     highlights: list[Highlight] = Field(default_factory=list)
@@ -751,12 +760,19 @@ class ReleaseRecord(StrictModel):
     sources: list[Source] = Field(min_length=1)
     source_conflicts: list[SourceConflict] = Field(default_factory=list)
 
-    @model_validator(mode="before")
-    @classmethod
-    def _infer_component_list(cls, data: Any) -> Any:
-        if isinstance(data, dict) and data.get("component_list") is None:
-            data = {**data, "component_list": _inferred_component_list(data.get("components"))}
-        return data
+    @model_validator(mode="after")
+    def _infer_component_list(self) -> "ReleaseRecord":
+        # set through __dict__ so ``model_fields_set`` still tells an inferred state from a stated one
+        # (the gate's data.component-list-state requires it stated when components are listed)
+        if self.component_list is None:
+            self.__dict__["component_list"] = ListState(_inferred_component_list(
+                [{"stated_in": e.stated_in.value} for e in self.components]))
+        return self
+
+    @property
+    def component_list_stated(self) -> bool:
+        """True when the record states ``component_list`` itself (False: it was inferred)."""
+        return "component_list" in self.model_fields_set
 
     @property
     def components_complete(self) -> bool:

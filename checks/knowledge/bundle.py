@@ -10,7 +10,7 @@ validated YAML under ``releases/``: every document dumped with pydantic's
       "site_url": "http://127.0.0.1:8000/",
       "families": [Family, ...],
       "components": [Component, ...],
-      "releases": [ReleaseRecord, ...],
+      "releases": [ReleaseRecord without source_conflicts, ...],
       "known_issues": [KnownIssue, ...],
       "cuda_drivers": CudaDriverReference,
       "driver_branches": DriverBranchReference

@@ -74,8 +74,9 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         elif archs and arch:
             checked_any = checked_any or complete_list or arch in archs
             if arch not in archs and complete_list:
-                problems_en.append(f"the release supports {', '.join(archs)} GPUs only")
-                problems_zh.append(f"该发布只支持 {', '.join(archs)} 架构 GPU")
+                shown = ", ".join(a.capitalize() for a in archs)  # display names: Blackwell, Hopper
+                problems_en.append(f"the release supports {shown} GPUs only")
+                problems_zh.append(f"该发布只支持 {'、'.join(a.capitalize() for a in archs)} 架构 GPU")
         needed = min_cuda_for_cc(cc)
         toolkit_only: list[tuple[str, str]] = []  # an nvcc that cannot build for the GPU while torch's own CUDA can
         if needed:
@@ -108,7 +109,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             failed = True
             yield make(
                 ctx, RULE, AREA, Severity.error,
-                f"{name} (compute capability {cc_text(cc)}{', ' + arch if arch else ''}"
+                f"{name} (compute capability {cc_text(cc)}{', ' + arch.capitalize() if arch else ''}"
                 f"{', from the model name' if cc in from_name else ''}) is not supported here: "
                 + "; ".join(problems_en) + ". Kernels fail with \"no kernel image is available for execution on the device\".",
                 f"{name}（计算能力 {cc_text(cc)}{'，由型号名得出' if cc in from_name else ''}）在此环境中不受支持：" + "；".join(problems_zh)

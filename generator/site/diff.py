@@ -18,13 +18,25 @@ A diff compares only what both sides know (see
 side is ``added`` or ``removed`` only when that side's component list is
 ``complete`` and the entry itself comes from a component list (an entry
 taken from the features or driver text, like cuDNN named beside a rebase,
-is not something the other side's list would carry); otherwise the row is ``not recorded`` on that side
-(:attr:`ChangeKind.not_recorded_old` / :attr:`ChangeKind.not_recorded_new`),
-or ``introduced`` when the newer release's own page calls the component
-new (``ComponentEntry.introduced``).  Two versions with the same public
-version that differ only in the local build tag (``2.7.1.8`` ->
-``2.7.1.8+nv25.3``) are :attr:`ChangeKind.build_tag`: the same release, not
-an upgrade.  Rows carry the catalog's display name of the component.
+is not something the other side's list would carry), and the component is
+not one the side's record names in ``presence_unknown`` (the sources leave
+open whether that image still ships it).  Otherwise the row is ``not
+recorded`` on that side (:attr:`ChangeKind.not_recorded_old` /
+:attr:`ChangeKind.not_recorded_new`) with a :class:`NotRecorded` reason, or
+``introduced`` when the newer release's own page calls the component new
+(``ComponentEntry.introduced``) and the older release is its direct
+predecessor in the same family (the page's "new" is said against that
+release, not against any other).
+
+Two versions that differ are classified by :func:`version_change` (with
+:mod:`packaging`): an upgrade or downgrade only when the version numbers
+order them; the same version number with another local build tag
+(``2.7.1.8`` -> ``2.7.1.8+nv25.3``, ``2.7.0a0+6c54963f75`` ->
+``2.7.0a0+7c8ec84dab``) is :attr:`ChangeKind.build_tag`; one version
+written with fewer release digits than the other (``12.8.1`` -> ``12.8``)
+is :attr:`ChangeKind.less_precise` / :attr:`ChangeKind.more_precise`, never
+a downgrade.  Rows carry the catalog's display name of the component and
+are sorted by it.
 """
 
 from __future__ import annotations
@@ -35,10 +47,12 @@ from typing import Mapping, Optional
 
 from lingjun.schema.models import ComponentEntry, ListState, ReleaseRecord, StatedIn
 
+from packaging.version import Version
+
 from lingjun.generator.site._ordering import compare_versions, parse_version
 
-__all__ = ["ArchSplit", "ChangeKind", "ComponentChange", "ReleaseDiff", "build_tag_change",
-           "diff_releases", "entry_key"]
+__all__ = ["ArchSplit", "ChangeKind", "ComponentChange", "NotRecorded", "ReleaseDiff", "build_tag_change",
+           "diff_releases", "entry_key", "version_change"]
 
 
 class ChangeKind(str, Enum):
@@ -50,14 +64,29 @@ class ChangeKind(str, Enum):
     removed = "removed"
     changed = "changed"  # differs, but at least one side is not PEP 440
     unchanged = "unchanged"
-    #: same public version, only the local build tag differs (``2.7.1.8`` -> ``2.7.1.8+nv25.3``)
+    #: same version number, only the local build tag differs (``2.7.1.8`` -> ``2.7.1.8+nv25.3``)
     build_tag = "build-tag"
+    #: the newer side gives fewer release digits of the older (``12.8.1`` -> ``12.8``): maybe the same version
+    less_precise = "less-precise"
+    #: the newer side gives more release digits of the older (``12.8`` -> ``12.8.1``): maybe the same version
+    more_precise = "more-precise"
     #: not in the older list, which is not complete, and the newer page calls it new
     introduced = "introduced"
     #: in the newer list only; the older release's list is not complete, so nothing is known there
     not_recorded_old = "not-recorded-old"
     #: in the older list only; the newer release's list is not complete
     not_recorded_new = "not-recorded-new"
+
+
+class NotRecorded(str, Enum):
+    """Why a component one side lists is not compared with the other side."""
+
+    #: the other side's component list is not complete (partial or not published)
+    list_state = "list-state"
+    #: the entry comes from the features or driver text, which no component list would carry
+    outside_list = "outside-list"
+    #: the other side's record names the component in ``presence_unknown``
+    presence_unknown = "presence-unknown"
 
 
 class ArchSplit(str, Enum):
@@ -90,6 +119,8 @@ class ComponentChange:
     acknowledged: Optional[object] = None
     arch_split: Optional[ArchSplit] = None
     old_name: Optional[str] = None
+    #: for not-recorded rows: why the row is not compared
+    not_recorded_reason: Optional[NotRecorded] = None
 
     @property
     def notable(self) -> bool:
@@ -123,7 +154,7 @@ class ReleaseDiff:
     changes: list[ComponentChange] = field(default_factory=list)
 
     def of_kind(self, kind: ChangeKind) -> list[ComponentChange]:
-        """The changes of one kind, in key order."""
+        """The changes of one kind, in row order (display name)."""
         return [c for c in self.changes if c.kind is kind]
 
     @property
@@ -133,21 +164,84 @@ class ReleaseDiff:
 
     @property
     def not_recorded(self) -> list[ComponentChange]:
-        """Rows one side knows and the other does not (either direction), in key order."""
+        """Rows one side knows and the other does not (either direction), in row order."""
         return [c for c in self.changes if c.kind in (ChangeKind.not_recorded_old, ChangeKind.not_recorded_new)]
+
+    def not_recorded_groups(self) -> list[tuple[ChangeKind, NotRecorded, list[ComponentChange]]]:
+        """Not-recorded rows grouped by direction and reason (old side first, reasons in enum order)."""
+        groups = []
+        for kind in (ChangeKind.not_recorded_old, ChangeKind.not_recorded_new):
+            for reason in NotRecorded:
+                rows = [c for c in self.changes if c.kind is kind and c.not_recorded_reason is reason]
+                if rows:
+                    groups.append((kind, reason, rows))
+        return groups
 
 
 def build_tag_change(old: str, new: str) -> Optional[str]:
-    """``added``/``removed``/``changed`` when ``old`` and ``new`` are the same public PEP 440 version
-    whose local build tag (``+nv25.3``) differs; None otherwise (also for text that is not PEP 440)."""
+    """How the local build tag differs between two versions with the same version number.
+
+    Returns ``added`` / ``removed`` (one side has no tag), ``longer`` /
+    ``shorter`` (one tag is the other with digits appended, like an
+    abbreviated commit hash: ``+5de3e14`` -> ``+5de3e148``), else ``changed``;
+    None when the version numbers differ, the tags are equal, or either text
+    is not PEP 440.
+    """
     a, b = parse_version(old), parse_version(new)
-    if a is None or b is None or a.public != b.public or a.local == b.local:
+    if a is None or b is None or Version(a.public) != Version(b.public) or a.local == b.local:
         return None
     if a.local is None:
         return "added"
     if b.local is None:
         return "removed"
+    if b.local.startswith(a.local):
+        return "longer"
+    if a.local.startswith(b.local):
+        return "shorter"
     return "changed"
+
+
+def _precision(a: Version, b: Version) -> Optional[ChangeKind]:
+    """less/more precise when one release tuple is a strict prefix of the other and nothing else differs."""
+    if a.release == b.release or (a.epoch, a.pre, a.post, a.dev, a.local) != (b.epoch, b.pre, b.post, b.dev, b.local):
+        return None
+    if len(b.release) < len(a.release) and a.release[:len(b.release)] == b.release:
+        return ChangeKind.less_precise
+    if len(a.release) < len(b.release) and b.release[:len(a.release)] == a.release:
+        return ChangeKind.more_precise
+    return None
+
+
+def version_change(old: str, new: str) -> ChangeKind:
+    """How the published version ``old`` relates to ``new`` (both strings as published).
+
+    ``unchanged`` for the same text; ``changed`` when either is not PEP 440;
+    ``less_precise`` / ``more_precise`` when one gives fewer release digits
+    of the other and nothing else differs (``12.8.1`` -> ``12.8``,
+    ``12.8.0.38`` -> ``12.8.0``); ``build_tag`` for the same version number
+    with another local tag; ``unchanged`` for two spellings PEP 440 reads as
+    one version (``1.0a1`` vs ``1.0.0-a1`` differ in length, so they are a
+    precision row; ``1.0a1`` vs ``1.0-a1`` are unchanged); otherwise
+    ``upgraded`` / ``downgraded`` by PEP 440 order.
+    """
+    if old == new:
+        return ChangeKind.unchanged
+    a, b = parse_version(old), parse_version(new)
+    if a is None or b is None:
+        return ChangeKind.changed
+    precision = _precision(a, b)
+    if precision is not None:
+        return precision
+    if build_tag_change(old, new) is not None:
+        return ChangeKind.build_tag
+    order = compare_versions(old, new)
+    if order is None:
+        return ChangeKind.changed
+    if order < 0:
+        return ChangeKind.upgraded
+    if order > 0:
+        return ChangeKind.downgraded
+    return ChangeKind.unchanged
 
 
 def entry_key(entry: ComponentEntry) -> str:
@@ -177,31 +271,37 @@ def _pairs(
     return [(arch, before.get(arch), after.get(arch), None) for arch in sorted(set(before) | set(after))]
 
 
-def _kind(a: Optional[ComponentEntry], b: Optional[ComponentEntry], old_complete: bool, new_complete: bool) -> ChangeKind:
+def _missing_reason(present: ComponentEntry, other: ReleaseRecord) -> Optional[NotRecorded]:
+    """Why ``other`` (which does not list ``present``'s component) says nothing of it; None: it is absent."""
     # a complete component list proves absence only of what component lists carry: an entry
     # taken from the features or driver text (cuDNN named beside the rebase) says nothing there
+    if present.id in other.presence_unknown:
+        return NotRecorded.presence_unknown
+    if present.stated_in is not StatedIn.component_list:
+        return NotRecorded.outside_list
+    if other.component_list is not ListState.complete:
+        return NotRecorded.list_state
+    return None
+
+
+def _kind(a: Optional[ComponentEntry], b: Optional[ComponentEntry], old: ReleaseRecord, new: ReleaseRecord,
+          direct: bool) -> tuple[ChangeKind, Optional[NotRecorded]]:
     if a is None:
         assert b is not None
-        if old_complete and b.stated_in is StatedIn.component_list:
-            return ChangeKind.added
-        return ChangeKind.introduced if b.introduced else ChangeKind.not_recorded_old
+        reason = _missing_reason(b, old)
+        if reason is None:
+            return ChangeKind.added, None
+        if direct and b.introduced and reason is NotRecorded.list_state:
+            return ChangeKind.introduced, None
+        return ChangeKind.not_recorded_old, reason
     if b is None:
-        if new_complete and a.stated_in is StatedIn.component_list:
-            return ChangeKind.removed
-        return ChangeKind.not_recorded_new
-    if build_tag_change(a.version, b.version) is not None:
-        return ChangeKind.build_tag
-    order = compare_versions(a.version, b.version)
-    if order is None:
-        return ChangeKind.changed
-    if order < 0:
-        return ChangeKind.upgraded
-    if order > 0:
-        return ChangeKind.downgraded
-    return ChangeKind.unchanged
+        reason = _missing_reason(a, new)
+        return (ChangeKind.removed, None) if reason is None else (ChangeKind.not_recorded_new, reason)
+    return version_change(a.version, b.version), None
 
 
-def diff_releases(old: ReleaseRecord, new: ReleaseRecord, names: Optional[Mapping[str, str]] = None) -> ReleaseDiff:
+def diff_releases(old: ReleaseRecord, new: ReleaseRecord, names: Optional[Mapping[str, str]] = None,
+                  direct: bool = False) -> ReleaseDiff:
     """Compare the component lists of two releases (any families, any order given).
 
     Entries are matched per component id and architecture; an
@@ -212,14 +312,18 @@ def diff_releases(old: ReleaseRecord, new: ReleaseRecord, names: Optional[Mappin
     Args:
         names: component id -> display name (the catalog's ``name``); a
             component not in it keeps the name the newer side published.
+        direct: True when ``old`` is ``new``'s direct predecessor in the
+            same family; only then is a page's "new" mark (``introduced``)
+            shown, since the page says it against that release.
 
     Returns:
-        A :class:`ReleaseDiff`; ``changes`` sorted by key (``id`` or ``id@arch``).
+        A :class:`ReleaseDiff`; ``changes`` sorted by the catalog's display
+        name (case-insensitive; the component id where ``names`` has none),
+        then architecture.
     """
     if not old.components or not new.components:
         return ReleaseDiff(old=old, new=new, comparable=False)
-    old_complete = old.component_list is ListState.complete
-    new_complete = new.component_list is ListState.complete
+    direct = direct and old.family == new.family
     names = names or {}
     before, after = _by_component(old), _by_component(new)
     acknowledged = {(a.component, a.from_version, a.to_version): a.reason for a in new.acknowledged_downgrades}
@@ -228,7 +332,7 @@ def diff_releases(old: ReleaseRecord, new: ReleaseRecord, names: Optional[Mappin
         for arch, a, b, split in _pairs(before.get(component, {}), after.get(component, {})):
             ref = b or a
             assert ref is not None
-            kind = _kind(a, b, old_complete, new_complete)
+            kind, why = _kind(a, b, old, new, direct)
             reason = None
             if kind is ChangeKind.downgraded and a and b:
                 reason = acknowledged.get((component, a.version, b.version))
@@ -244,7 +348,10 @@ def diff_releases(old: ReleaseRecord, new: ReleaseRecord, names: Optional[Mappin
                     acknowledged=reason,
                     arch_split=split,
                     old_name=a.name if a else None,
+                    not_recorded_reason=why,
                 )
             )
-    changes.sort(key=lambda c: c.key)
+    # by the catalog's display name (the component id when the catalog does not name it), so the rows
+    # of one component stay together whatever names its architectures were published under
+    changes.sort(key=lambda c: (names.get(c.component, c.component).casefold(), c.component, c.architecture or ""))
     return ReleaseDiff(old=old, new=new, comparable=True, changes=changes)

@@ -31,6 +31,10 @@ first that applies wins):
    toolkit's or none at all.
 6. ``unsupported`` (``below``) otherwise.
 
+A release that records no driver requirement (no ``driver`` section) gets
+``not_stated`` (``not-recorded``) in every cell: without the release's own
+minimum no verdict can be bounded by it.
+
 A release without a CUDA toolkit or whose toolkit has no row in the
 reference table gets ``unknown`` cells (``no-cuda``, ``no-toolkit-row``), a
 PPU release ``unknown`` (``ppu``): the data does not allow a verdict and
@@ -135,8 +139,12 @@ def classify_branch(record: ReleaseRecord, branch: int, reference: Optional[Cuda
     row = toolkit_row(reference, record.cuda)
     if row is None:
         return MatrixCell(Compat.unknown, None, "no-toolkit-row")
+    if driver is None:
+        # the release's driver requirement is not recorded: its minimum and exceptions are unknown,
+        # so no branch gets a verdict (the toolkit's table alone would claim more than the release says)
+        return MatrixCell(Compat.not_stated, None, "not-recorded")
     toolkit_min = DriverVersion.parse(row.linux_min_driver)
-    release_min = DriverVersion.parse(driver.minimum) if driver is not None else None
+    release_min = DriverVersion.parse(driver.minimum)
 
     if driver is not None:
         resolutions = {r.branch: r.decision for r in driver.branch_resolutions}

@@ -14,8 +14,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
-from packaging.version import Version
-
 from lingjun.schema.kb import KnowledgeBase, release_sort_key
 from lingjun.schema.models import (
     Component,
@@ -30,7 +28,14 @@ from lingjun.schema.models import (
 )
 
 from lingjun.generator.site.branch_lifecycle import BranchLifecycle, branch_lifecycle
-from lingjun.generator.site.diff import ReleaseDiff, diff_releases, entry_key
+from lingjun.generator.site.diff import (
+    ChangeKind,
+    ReleaseDiff,
+    build_tag_change,
+    diff_releases,
+    entry_key,
+    version_change,
+)
 from lingjun.generator.site.driver_matrix import (
     FamilyDriverTable,
     MatrixCell,
@@ -39,7 +44,6 @@ from lingjun.generator.site.driver_matrix import (
     matrix_branches,
 )
 from lingjun.generator.site.nav import NavSection, PageSpec, SiteMap
-from lingjun.generator.site._ordering import parse_version, version_sort_key
 from lingjun.generator.site.pages import navigation, static_pages
 from lingjun.generator.site.upstream import upstream_link
 
@@ -122,7 +126,7 @@ MATRIX_COLUMNS: tuple[MatrixColumn, ...] = (
     MatrixColumn("torch", "PyTorch", None, ("torch", "Torch", "pytorch", "PyTorch")),
     MatrixColumn("python", "Python", "python", ("Python", "python")),
     MatrixColumn("nccl", "NCCL / ACCL-N", None, ("ACCL-N", "accl-n", "NCCL", "nccl")),
-    MatrixColumn("te", "TransformerEngine", None, ("transformer_engine", "TransformerEngine", "transformer-engine")),
+    MatrixColumn("te", "Transformer Engine", None, ("transformer_engine", "TransformerEngine", "transformer-engine")),
     MatrixColumn("deepspeed", "DeepSpeed", None, ("deepspeed", "DeepSpeed")),
     MatrixColumn("vllm", "vLLM", None, ("vllm", "vLLM")),
 )
@@ -193,20 +197,24 @@ def _layers(kb: KnowledgeBase, record: ReleaseRecord) -> list[tuple[Layer, list[
 
 
 def _compare_data(kb: KnowledgeBase, families: list[Family], by_family: dict[str, list[ReleaseRecord]]) -> dict:
-    """Data the compare page embeds: versions per release, list states and a rank per PEP 440 version.
+    """Data the compare page embeds: versions per release, list states and the kind of every version pair.
 
     ``releases`` lists each release with ``listed`` (it records any
     component) and ``list`` (its :class:`~lingjun.schema.models.ListState`
     value: a one-sided component is added/removed only against a
     ``complete`` list).  ``versions`` maps a release ref to ``{entry key:
     version}`` (entry key ``id`` or ``id@arch``); ``introduced`` maps a
-    release ref to the entry keys its page calls new.  ``ranks`` maps a
-    component id to ``{version: rank}`` computed on the *public* version with
-    :mod:`packaging`, so the page's script never compares versions itself:
-    equal public versions share a rank, and ``locals`` (``{version: local
-    build tag or ""}``) tells a build-tag-only difference from an equal
-    version.  A version that is not PEP 440 has no rank; a difference
-    involving it shows as "changed".  ``names`` are the catalog's display names.
+    release ref to the entry keys its page calls new; ``outside`` to the
+    entry keys taken from the features or driver text.  ``names`` are the
+    catalog's display names.
+
+    ``kinds`` maps a component id to ``{old version: {new version: kind}}``
+    for every ordered pair of distinct versions of it, the kind computed by
+    :func:`~lingjun.generator.site.diff.version_change` (``build-tag-<how>``
+    for build-tag rows), so the page and the per-release diff never disagree.
+    Each release also carries ``previous`` (its direct predecessor in its
+    family, or null: a page's "new" mark is shown only against it) and
+    ``unknown`` (its ``presence_unknown`` ids: never added or removed).
     """
     releases = []
     versions: dict[str, dict[str, str]] = {}
@@ -225,31 +233,29 @@ def _compare_data(kb: KnowledgeBase, families: list[Family], by_family: dict[str
                 if entry.stated_in is not StatedIn.component_list:
                     outside.setdefault(record.ref, []).append(key)
                 names.setdefault(key, entry.name if entry.id not in kb.components else kb.components[entry.id].name)
-                # ranks per component id: an all-architecture entry is compared with
+                # version kinds per component id: an all-architecture entry is compared with
                 # each architecture's entry when a release splits its list
                 seen.setdefault(entry.id, set()).add(entry.version)
+            older = by_family.get(family.id, [])
+            position = older.index(record)
             releases.append({"ref": record.ref, "family": record.family, "version": record.version,
-                             "listed": bool(record.components), "list": record.component_list.value})
+                             "listed": bool(record.components), "list": record.component_list.value,
+                             "previous": older[position + 1].ref if position + 1 < len(older) else None,
+                             "unknown": list(record.presence_unknown)})
             versions[record.ref] = row
-    ranks: dict[str, dict[str, int]] = {}
-    local_tags: dict[str, dict[str, str]] = {}
+    kinds: dict[str, dict[str, dict[str, str]]] = {}
     for key, values in seen.items():
-        parsed = sorted((v for v in values if parse_version(v) is not None), key=version_sort_key)
-        rank_map: dict[str, int] = {}
-        rank = -1
-        last = None
-        for text in parsed:
-            version = parse_version(text)
-            assert version is not None
-            current = Version(version.public)
-            if current != last:
-                rank += 1
-                last = current
-            rank_map[text] = rank
-            local_tags.setdefault(key, {})[text] = version.local or ""
-        ranks[key] = rank_map
-    return {"releases": releases, "versions": versions, "introduced": introduced, "outside": outside, "ranks": ranks,
-            "locals": local_tags, "names": names}
+        for old in sorted(values):
+            for new in sorted(values):
+                if old == new:
+                    continue
+                kind = version_change(old, new)
+                text = kind.value
+                if kind is ChangeKind.build_tag:
+                    text += "-" + (build_tag_change(old, new) or "changed")
+                kinds.setdefault(key, {}).setdefault(old, {})[new] = text
+    return {"releases": releases, "versions": versions, "introduced": introduced, "outside": outside,
+            "names": names, "kinds": kinds}
 
 
 def _release_context(site: SiteModel, page: PageSpec) -> dict:
@@ -316,7 +322,7 @@ def build_site_model(kb: KnowledgeBase) -> SiteModel:
                 previous=previous,
                 newer=newer,
                 newest=records[0],
-                diff=diff_releases(previous, record, names) if previous else None,
+                diff=diff_releases(previous, record, names, direct=True) if previous else None,
                 layers=_layers(kb, record),
                 known_issues=issues,
                 driver_cells=cells,

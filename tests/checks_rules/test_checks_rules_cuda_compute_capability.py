@@ -22,3 +22,14 @@ def test_torch_arch_list_missing_sm_is_error():
     facts = kit.gpu_facts("575.57.08", (("Tesla V100-SXM2-32GB", "tesla", "7.0"),))
     facts.torch = kit.torch_build("2.7.0a0+79aa17489c", "12.9", arch_list=["sm_75", "sm_80", "sm_90", "sm_120", "compute_120"])
     assert kit.severities(kit.run(RULE, kit.context(facts))) == ["error"]
+
+
+def test_architecture_names_are_shown_capitalized():
+    # records keep the ids (blackwell); messages show the architecture names (Blackwell, Hopper)
+    rec = dict(kit.fixture_record("training-nv-pytorch:25.07"))
+    rec["gpu_support"] = {"architectures": ["blackwell"]}
+    f = kit.run(RULE, kit.context(kit.gpu_facts(), rec=rec))
+    assert kit.severities(f) == ["error"]
+    assert "Hopper" in f[0].message.en and "Blackwell GPUs only" in f[0].message.en
+    assert "blackwell" not in f[0].message.en and "hopper" not in f[0].message.en
+    assert "Blackwell 架构 GPU" in f[0].message.zh

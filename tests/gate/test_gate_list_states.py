@@ -22,6 +22,8 @@ def _edit(root: Path, old: str, new: str) -> Path:
     path = root / "demo-nv" / "25.02.yaml"
     text = path.read_text(encoding="utf-8")
     assert old in text
+    if "component_list:" in new:  # the base record states its list at the end; the edit restates it
+        text = text.replace("\ncomponent_list: complete\n", "\n")
     path.write_text(text.replace(old, new), encoding="utf-8")
     return path
 
@@ -64,15 +66,27 @@ def _record(**extra) -> ReleaseRecord:
     return ReleaseRecord.model_validate({**data, **extra})
 
 
-def test_a_record_without_a_state_gets_the_one_its_entries_imply():
+def test_a_record_without_a_state_gets_the_least_assertive_one():
     assert _record().component_list is ListState.not_published
     only_text = [{"id": "torch", "name": "PyTorch", "version": "2.7.1.8", "stated_in": "features-text"},
                  {"id": "cuda", "name": "CUDA", "version": "12.8.0", "stated_in": "driver-text"}]
     assert _record(components=only_text).component_list is ListState.partial
     listed = [*only_text, {"id": "vllm", "name": "vllm", "version": "0.9.2"}]
-    assert _record(components=listed).component_list is ListState.complete
-    assert _record(components=listed, component_list="partial").component_list is ListState.partial
-    assert _record(components=listed).components_complete is True
+    # entries from a component list do not make an unstated list complete: absence is never inferred
+    assert _record(components=listed).component_list is ListState.partial
+    assert _record(components=listed).components_complete is False
+    assert _record(components=listed).component_list_stated is False
+    assert _record(components=listed, component_list="complete").components_complete is True
+    assert _record(components=listed, component_list="complete").component_list_stated is True
+
+
+def test_a_record_listing_components_must_state_its_list(tree):
+    root = tree()
+    _edit(root, "component_list: complete\n", "")
+    found = _problems(root, "data.component-list-state")
+    assert [(p.path, p.field, p.severity.value) for p in found] == [
+        (str(root / "demo-nv" / "25.02.yaml"), "component_list", "error")]
+    assert "lists 3 component(s) but does not state component_list" in found[0].message
 
 
 def test_real_records_state_their_lists_explicitly_and_pass():
@@ -89,3 +103,69 @@ def test_real_records_state_their_lists_explicitly_and_pass():
     assert states["training-nv-pytorch:25.06"] is ListState.partial
     assert states["ngc-pytorch:25.02"] is ListState.partial
     assert states["training-nv-pytorch:25.07"] is ListState.complete
+
+
+def _add_release(root: Path, version: str, text: str) -> Path:
+    path = root / "demo-nv" / f"{version}.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_introduced_looks_back_past_a_partial_list_to_the_nearest_complete_one(tree):
+    # 25.01 (complete) lists vllm; 25.02 (partial) does not; 25.03 calls vllm new: 25.01 contradicts it
+    root = tree()
+    base = (root / "demo-nv" / "25.02.yaml").read_text(encoding="utf-8")
+    _edit(root, '  - {id: vllm, name: vLLM, version: "0.8.2"}\n', "")
+    _edit(root, "component_list: complete\n", "component_list: partial\n")
+    newer = _add_release(root, "25.03", base.replace('version: "25.02"', 'version: "25.03"').replace(
+        'version: "0.8.2"}', 'version: "0.9.0", introduced: true}'))
+    found = _problems(root, "data.introduced")
+    assert [(p.path, p.field) for p in found] == [(str(newer), "components.2.introduced")]
+    assert "vllm is marked new in demo-nv:25.03, but demo-nv:25.01 lists it (0.7.2)" in found[0].message
+
+
+def test_introduced_stops_at_the_nearest_complete_list(tree):
+    # 25.02 (complete) does not list vllm: 25.03's "new" agrees with it, whatever older 25.01 listed
+    root = tree()
+    base = (root / "demo-nv" / "25.02.yaml").read_text(encoding="utf-8")
+    _edit(root, '  - {id: vllm, name: vLLM, version: "0.8.2"}\n', "")
+    _add_release(root, "25.03", base.replace('version: "25.02"', 'version: "25.03"').replace(
+        'version: "0.8.2"}', 'version: "0.9.0", introduced: true}'))
+    assert _problems(root, "data.introduced") == []
+
+
+def test_real_25_07_new_marks_are_explained_by_source_conflicts():
+    real = Path(__file__).resolve().parents[2] / "releases"
+    result = load_paths([real])
+    assert run_gate(Corpus.from_documents(result.documents), only=["data.introduced"]) == []
+    record = next(d.model for d in result.documents
+                  if isinstance(d.model, ReleaseRecord) and d.model.ref == "training-nv-pytorch:25.07")
+    fields = {c.field for c in record.source_conflicts}
+    assert {"components.transformer-engine", "components.diffusers", "components.peft"} <= fields
+
+
+@pytest.mark.parametrize("edit,fragment,field", [
+    # listed and of unknown presence at once
+    (('  - {id: vllm, name: vLLM, version: "0.8.2"}\n',
+      '  - {id: vllm, name: vLLM, version: "0.8.2"}\npresence_unknown: [vllm]\n'),
+     "vllm is in presence_unknown but the record lists it in components", "presence_unknown.0"),
+    # no source conflict says why
+    (('  - {id: vllm, name: vLLM, version: "0.8.2"}\n', 'presence_unknown: [accl-n]\n'),
+     "accl-n is in presence_unknown but no source_conflicts entry on `components.accl-n`", "presence_unknown.0"),
+])
+def test_presence_unknown_must_agree_with_components_and_conflicts(tree, edit, fragment, field):
+    root = tree()
+    _edit(root, *edit)
+    found = _problems(root, "data.presence-unknown")
+    assert [p.field for p in found] == [field]
+    assert fragment in found[0].message
+
+
+def test_real_records_name_every_component_their_conflicts_leave_unknown():
+    real = Path(__file__).resolve().parents[2] / "releases"
+    result = load_paths([real])
+    assert run_gate(Corpus.from_documents(result.documents), only=["data.presence-unknown"]) == []
+    unknown = {r.ref: r.presence_unknown for r in (d.model for d in result.documents) if isinstance(r, ReleaseRecord)}
+    assert unknown["training-nv-pytorch:25.09"] == ["accl-n"]
+    assert unknown["training-nv-pytorch:25.10"] == ["accl-n"]
+    assert unknown["training-nv-pytorch:25.08"] == []

@@ -40,6 +40,8 @@ FAILING = {
     "data.component-list-state": ("component-list-state/fail", "demo-nv/25.02.yaml", 14, 10, "component_list is `not-published` but components.0 is stated in the component list", Severity.error),
     "data.introduced": ("introduced/fail", "demo-nv/25.02.yaml", 15, 58, "vllm is marked new in demo-nv:25.02, but demo-nv:25.01 lists it (0.7.2)", Severity.warning),
     "data.stated-none": ("stated-none/fail", "demo-nv/25.02.yaml", 16, 29, "stated_none says the page lists no bug fixes, but the record lists 1 (bug_fixes)", Severity.error),
+    "data.presence-unknown": ("presence-unknown/fail", "demo-nv/25.02.yaml", 23, 12, "source conflict vllm-not-listed leaves vllm unknown (no value kept, not listed), but presence_unknown does not name it", Severity.error),
+    "data.driver-recorded": ("driver-recorded/fail", "demo-nv/25.02.yaml", 1, 1, "demo-nv:25.02 records no driver requirement; the driver matrix shows every branch as not stated", Severity.warning),
     "data.version-agreement": ("version-agreement/fail", "demo-nv/25.02.yaml", 10, 7, "cuda 12.8.1 disagrees with the cuda component's version 12.8.0 (components.1)", Severity.warning),
 }
 

@@ -291,9 +291,9 @@ def test_search_results_of_hostile_records_inject_nothing(injection_server, page
 
 
 @pytest.mark.parametrize("lang,words", [
-    ("", {"upgraded": "upgraded", "tag": "same release, build tag added", "new": "new, as 25.07's page states",
+    ("", {"upgraded": "upgraded", "tag": "same version number, build tag added", "new": "new, as 25.07's page states",
           "added": "added", "removed": "removed", "note": "Not compared: 25.06's component list is partial"}),
-    ("zh/", {"upgraded": "升级", "tag": "同一版本，新增构建标签", "new": "新增（据 25.07 页面所述）",
+    ("zh/", {"upgraded": "升级", "tag": "版本号相同，新增构建标签", "new": "新增（据 25.07 页面所述）",
              "added": "新增\t", "removed": "移除", "note": "未比较：25.06 的组件列表不完整"}),
 ])
 def test_compare_says_not_recorded_against_a_partial_list(real_server, page, lang, words):
@@ -303,7 +303,8 @@ def test_compare_says_not_recorded_against_a_partial_list(real_server, page, lan
     rows = page.locator(".lj-compare-result tbody tr")
     texts = [rows.nth(i).inner_text() for i in range(rows.count())]
     by_name = {t.split("\t")[0]: t for t in texts}
-    assert sorted(by_name) == ["Diffusers", "PEFT", "PyTorch", "Transformer Engine", "vLLM"], texts
+    # sorted by display name; 12.8.0 -> 12.8 is the same toolkit written with less precision
+    assert list(by_name) == ["CUDA Toolkit", "Diffusers", "PEFT", "PyTorch", "Transformer Engine", "vLLM"], texts
     assert words["upgraded"] in by_name["vLLM"] and words["tag"] in by_name["PyTorch"]
     assert words["new"] in by_name["PEFT"]
     assert not any(words["removed"] in t for t in texts)
@@ -319,6 +320,13 @@ def test_compare_ngc_25_02_to_25_03_adds_nothing_25_02_does_not_list(real_server
     page.wait_for_selector(".lj-compare-result table")
     rows = page.locator(".lj-compare-result tbody tr")
     texts = [rows.nth(i).inner_text().split("\t")[:2] for i in range(rows.count())]
-    assert texts == [["CUDA Toolkit", "upgraded"], ["PyTorch", "same release, build tag changed"]], texts
+    assert texts == [["CUDA Toolkit", "upgraded"], ["PyTorch", "same version number, different build"]], texts
     assert "Python" in page.locator(".lj-not-recorded-list").inner_text()
+    assert page.lj_errors == []
+
+
+def test_compare_with_an_unknown_release_in_the_address_says_so(real_server, page):
+    page.goto(real_server + "compare/?old=no-such-release&new=training-nv-pytorch:25.09")
+    page.wait_for_selector(".lj-compare-badref")
+    assert "names a release this site does not have" in page.locator(".lj-compare-badref").inner_text()
     assert page.lj_errors == []

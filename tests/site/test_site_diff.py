@@ -41,11 +41,12 @@ def test_missing_component_list_is_not_comparable(fixture_kb):
 
 def test_versions_compare_as_pep440_not_text(fixture_kb):
     site = build_site_model(fixture_kb)
-    ranks = site.compare_data["ranks"]["ray"]
-    # 2.47.1 > 2.44.0 > 2.42.1
-    assert ranks["2.47.1"] > ranks["2.44.0"] > ranks["2.42.1"]
-    ranks = site.compare_data["ranks"]["transformer-engine"]
-    assert ranks["2.3.0+5de3e14"] > ranks["2.1"] > ranks["1.13.0"]
+    kinds = site.compare_data["kinds"]["ray"]
+    # 2.47.1 > 2.44.0 > 2.42.1 (as text "2.44.0" > "2.42.1" holds too, "2.47.1" vs "2.44.0" as well: check both ways)
+    assert kinds["2.44.0"]["2.47.1"] == kinds["2.42.1"]["2.44.0"] == "upgraded"
+    assert kinds["2.47.1"]["2.42.1"] == "downgraded"
+    kinds = site.compare_data["kinds"]["transformer-engine"]
+    assert kinds["2.1"]["2.3.0+5de3e14"] == kinds["1.13.0"]["2.1"] == "upgraded"
 
 
 def test_compare_data_lists_every_release(fixture_kb):
@@ -136,8 +137,8 @@ def test_changes_page_shows_the_split(fixture_kb):
     assert "triton → pytorch-triton" not in text
 
 
-def test_compare_ranks_are_per_component_across_architectures():
-    """On the real records: 25.10's per-architecture triton entries rank against 25.09's single one."""
+def test_compare_kinds_are_per_component_across_architectures():
+    """On the real records: 25.10's per-architecture triton entries compare with 25.09's single one."""
     from conftest import REPO
     from lingjun.generator.site.build import load_validated
 
@@ -145,5 +146,5 @@ def test_compare_ranks_are_per_component_across_architectures():
     data = site.compare_data
     assert data["versions"]["training-nv-pytorch:25.10"]["triton@aarch64"] == "3.4.0"
     assert data["versions"]["training-nv-pytorch:25.09"]["triton"] == "3.4.0"
-    assert "triton@aarch64" not in data["ranks"]
-    assert data["ranks"]["triton"]["3.4.0"] > data["ranks"]["triton"]["3.3.0"]
+    assert "triton@aarch64" not in data["kinds"]
+    assert data["kinds"]["triton"]["3.3.0"]["3.4.0"] == "upgraded"

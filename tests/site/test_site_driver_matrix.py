@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from lingjun.generator.site.driver_matrix import Compat, classify_branch, matrix_branches, toolkit_row
+from lingjun.schema.models import DriverRequirement
 
 
 def cell(kb, ref, branch):
@@ -56,15 +57,24 @@ def test_branch_in_minor_range_below_a_cut_off_release_minimum_is_not_stated(fix
 
 def test_minor_compat_only_where_the_release_states_no_higher_minimum(fixture_kb):
     record = fixture_kb.release("training-nv-pytorch:25.07")
-    no_driver = record.model_copy(update={"driver": None})
-    c = classify_branch(no_driver, 550, fixture_kb.cuda_drivers)
-    assert (c.compat, c.reason) == (Compat.minor, "minor-range")
     low = record.model_copy(update={"driver": record.driver.model_copy(update={"minimum": "535", "text_truncated": False})})
-    assert classify_branch(low, 550, fixture_kb.cuda_drivers).compat is Compat.minor
+    c = classify_branch(low, 550, fixture_kb.cuda_drivers)
+    assert (c.compat, c.reason) == (Compat.minor, "minor-range")
+
+
+def test_a_release_without_a_driver_requirement_gets_no_verdict_on_any_branch(fixture_kb):
+    # without the release's own minimum the toolkit table alone would claim native / minor compat
+    record = fixture_kb.release("training-nv-pytorch:25.07")
+    no_driver = record.model_copy(update={"driver": None})
+    cells = {b: classify_branch(no_driver, b, fixture_kb.cuda_drivers) for b in (580, 575, 570, 550, 535, 470)}
+    assert {b: (c.compat, c.reason, c.minimum) for b, c in cells.items()} == {
+        b: (Compat.not_stated, "not-recorded", None) for b in cells}
 
 
 def test_below_the_minor_range_is_unsupported(fixture_kb):
-    c = cell(fixture_kb, "ngc-pytorch:25.02", 515)
+    record = fixture_kb.release("ngc-pytorch:25.02")
+    stated = record.model_copy(update={"driver": DriverRequirement(vendor="nvidia", minimum="450")})
+    c = classify_branch(stated, 515, fixture_kb.cuda_drivers)
     assert c.compat is Compat.unsupported and c.reason == "below"
 
 

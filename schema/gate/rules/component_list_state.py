@@ -10,8 +10,10 @@ claim about the page, checked against what the record holds:
 * ``not-published`` with an entry ``stated_in: component-list`` contradicts
   itself (the entry says the page's list was read).
 
-A record that leaves ``component_list`` out gets the state its entries
-imply (see :class:`lingjun.schema.models.ReleaseRecord`), which always passes.
+A record that lists components must state ``component_list`` itself: left
+out, the model infers the least assertive state (``partial``), and the
+gate asks for the state to be written so a complete list is never read as
+partial by accident, nor a partial one as complete.
 """
 
 from __future__ import annotations
@@ -35,7 +37,11 @@ def check(corpus: Corpus) -> Iterator[Issue]:
         entries = record.components
         from_list = [i for i, e in enumerate(entries) if e.stated_in is StatedIn.component_list]
         where = ("component_list",)
-        if state is ListState.complete and not entries:
+        if entries and not record.component_list_stated:
+            yield Issue(doc.path, where,
+                        f"the record lists {len(entries)} component(s) but does not state component_list; write "
+                        "`complete` when the page's whole list was read, else `partial`")
+        elif state is ListState.complete and not entries:
             yield Issue(doc.path, where,
                         "component_list is `complete` but the record lists no component; write `not-published` "
                         "when the page shows no component list, or add its entries")

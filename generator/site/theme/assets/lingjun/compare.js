@@ -1,11 +1,15 @@
 /* Compare any two releases (compare/ page).
  * The page embeds the data as JSON (#lj-compare-data): for each release the
- * component versions and how complete its list is, and for each component a
- * rank per public PEP 440 version plus its local build tag, computed at build
- * time with Python's packaging library, so this script never parses versions
- * itself.  A component one side does not list is "added"/"removed" only when
- * that side's list is complete; otherwise it is "not recorded" there (or
- * "new" when the newer page says so), as diff.py decides.
+ * component versions and how complete its list is, and for each component
+ * the kind of every pair of its versions ("kinds"), computed at build time by
+ * diff.py's version_change with Python's packaging library, so this script
+ * never parses versions itself.  A component one side does not list is
+ * "added"/"removed" only when that side's list is complete, the entry comes
+ * from a component list and the side does not name it in presence_unknown;
+ * otherwise it is "not recorded" there, with the reason (or "new" when the
+ * newer page says so and the older release is its direct predecessor), as
+ * diff.py decides.  An address naming a release the data does not have gets
+ * a message, not a comparison.
  * Text is inserted with textContent only. */
 (function () {
   "use strict";
@@ -36,8 +40,13 @@
     var params = new URLSearchParams(window.location.search);
     var oldSel = select("old", Math.min(1, data.releases.length - 1));
     var newSel = select("new", 0);
-    if (params.get("old")) { oldSel.value = params.get("old"); }
-    if (params.get("new")) { newSel.value = params.get("new"); }
+    function known(ref) { return data.releases.some(function (r) { return r.ref === ref; }); }
+    var badRef = false;
+    ["old", "new"].forEach(function (name) {
+      var wanted = params.get(name);
+      if (!wanted) { return; }
+      if (known(wanted)) { (name === "old" ? oldSel : newSel).value = wanted; } else { badRef = true; }
+    });
     var allWrap = document.createElement("label");
     var all = document.createElement("input");
     all.type = "checkbox";
@@ -52,23 +61,31 @@
     /* A complete list proves absence only of what component lists carry: an
      * entry taken from the features or driver text ("outside") never makes
      * the other side "added" or "removed". */
+    function unknownIn(r, id) { return (r.unknown || []).indexOf(id) >= 0; }
+    /* Why the side "other" says nothing of an entry the side "has" lists
+     * (null: a complete list, so it is absent there). */
+    function missingReason(p, other, has) {
+      if (unknownIn(other, p.id)) { return "presence-unknown"; }
+      if (outside(has.ref, p.key)) { return "outside-list"; }
+      if (other.list !== "complete") { return "list-state"; }
+      return null;
+    }
+    /* [kind, reason]; reason only for not-recorded kinds. */
     function kindOf(p, ra, rb, introduced) {
-      var id = p.id, a = p.a, b = p.b;
+      var a = p.a, b = p.b, why;
       if (a === undefined) {
-        if (ra.list === "complete" && !outside(rb.ref, p.key)) { return "added"; }
-        return introduced ? "introduced" : "not-recorded-old";
+        why = missingReason(p, ra, rb);
+        if (why === null) { return ["added", null]; }
+        if (introduced && why === "list-state" && rb.previous === ra.ref) { return ["introduced", null]; }
+        return ["not-recorded-old", why];
       }
-      if (b === undefined) { return rb.list === "complete" && !outside(ra.ref, p.key) ? "removed" : "not-recorded-new"; }
-      if (a === b) { return "unchanged"; }
-      var ranks = data.ranks[id] || {};
-      var ka = ranks[a], kb = ranks[b];
-      if (ka === undefined || kb === undefined) { return "changed"; }
-      if (kb > ka) { return "upgraded"; }
-      if (kb < ka) { return "downgraded"; }
-      var locals = data.locals[id] || {};
-      var la = locals[a] || "", lb = locals[b] || "";
-      if (la === lb) { return "unchanged"; }
-      return la === "" ? "build-tag-added" : (lb === "" ? "build-tag-removed" : "build-tag-changed");
+      if (b === undefined) {
+        why = missingReason(p, rb, ra);
+        return why === null ? ["removed", null] : ["not-recorded-new", why];
+      }
+      if (a === b) { return ["unchanged", null]; }
+      var kinds = (data.kinds[p.id] || {})[a] || {};
+      return [kinds[b] || "changed", null];
     }
     function kindLabel(kind, ra, rb) {
       return label(kind).replace("{old}", ra.version).replace("{new}", rb.version);
@@ -109,7 +126,9 @@
           });
         }
       });
-      rows.sort(function (x, y) { return x.key < y.key ? -1 : (x.key > y.key ? 1 : 0); });
+      /* by display name, as diff.py sorts: the rows of one component stay together */
+      function sortKey(r) { return (data.names[r.id] || r.id).toLowerCase() + "\u0000" + r.id + "\u0000" + r.arch; }
+      rows.sort(function (x, y) { var kx = sortKey(x), ky = sortKey(y); return kx < ky ? -1 : (kx > ky ? 1 : 0); });
       return rows;
     }
     function cell(row, text, cls) {
@@ -128,9 +147,12 @@
       out.textContent = "";
       var a = oldSel.value, b = newSel.value;
       var msg = document.createElement("p");
+      /* an address naming no known release: say so instead of comparing something else */
+      if (badRef) { badRef = false; msg.className = "lj-compare-badref"; msg.textContent = label("badref"); out.appendChild(msg); return; }
       if (a === b) { msg.textContent = label("same"); out.appendChild(msg); return; }
       var ra = data.releases.filter(function (r) { return r.ref === a; })[0];
       var rb = data.releases.filter(function (r) { return r.ref === b; })[0];
+      if (!ra || !rb) { msg.textContent = label("badref"); out.appendChild(msg); return; }
       if (!ra.listed || !rb.listed) { msg.textContent = label("nolist"); out.appendChild(msg); return; }
       var va = data.versions[a], vb = data.versions[b];
       var fresh = (data.introduced || {})[b] || [];
@@ -142,11 +164,12 @@
       var thead = document.createElement("thead"); thead.appendChild(head); table.appendChild(thead);
       var body = document.createElement("tbody");
       var shown = 0;
-      var oneSided = { "not-recorded-old": [], "not-recorded-new": [] };
+      var reasons = ["list-state", "outside-list", "presence-unknown"];
+      var oneSided = { "not-recorded-old": {}, "not-recorded-new": {} };
       pairs(va, vb).forEach(function (p) {
-        var kind = kindOf(p, ra, rb, fresh.indexOf(p.key) >= 0);
+        var found = kindOf(p, ra, rb, fresh.indexOf(p.key) >= 0), kind = found[0];
         var name = (data.names[p.key] || data.names[p.id] || p.id) + (p.arch ? label("paren-open") + p.arch + label("paren-close") : "");
-        if (kind in oneSided) { oneSided[kind].push(name); return; }
+        if (kind in oneSided) { (oneSided[kind][found[1]] = oneSided[kind][found[1]] || []).push(name); return; }
         if (kind === "unchanged" && !p.split && !all.checked) { return; }
         var row = document.createElement("tr");
         cell(row, name);
@@ -169,15 +192,18 @@
       table.appendChild(body);
       if (shown === 0) { msg.textContent = label("unchanged"); out.appendChild(msg); }
       else { out.appendChild(table); }
-      [["not-recorded-old", ra], ["not-recorded-new", rb]].forEach(function (pair) {
-        var names = oneSided[pair[0]];
-        if (names.length === 0) { return; }
-        var p = document.createElement("p");
-        p.className = "lj-not-recorded-list";
-        var lead = label("notrecorded").replace("{release}", pair[1].version).replace("{state}", label("state-" + pair[1].list));
-        /* no blank after a full-width colon (Chinese page) */
-        p.textContent = lead + (/[：]$/.test(lead) ? "" : " ") + names.join(label("list-sep")) + label("sentence-end");
-        out.appendChild(p);
+      [["not-recorded-old", ra, rb], ["not-recorded-new", rb, ra]].forEach(function (side) {
+        reasons.forEach(function (why) {
+          var names = oneSided[side[0]][why];
+          if (!names) { return; }
+          var p = document.createElement("p");
+          p.className = "lj-not-recorded-list";
+          var lead = label("why-" + why).replace("{release}", side[1].version).replace("{other}", side[2].version)
+            .replace("{state}", label("state-" + side[1].list));
+          /* no blank after a full-width colon (Chinese page) */
+          p.textContent = lead + (/[：]$/.test(lead) ? "" : " ") + names.join(label("list-sep")) + label("sentence-end");
+          out.appendChild(p);
+        });
       });
     }
     oldSel.addEventListener("change", render);
