@@ -51,7 +51,7 @@ class Required:
 TEXT = {"en": str, "zh": str}
 _SOURCES = [{"url": str, "title": Opt(str), "language": str}]
 #: the NVIDIA documents a reference table cites (rules link to them)
-_REFERENCE_SOURCES = [{"id": str, "url": str, "description": str}]
+_REFERENCE_SOURCES = [{"id": str, "url": str}]  # rules read the url (a description may be text in both languages)
 _ENV_CLAUSE = {"name": Required(str), "equals": Opt(str), "not_equals": Opt(str), "unset": Opt(bool)}
 _CONDITION = {"components": MapOf(str), "gpu_models": [str], "served_models": [str], "env": [_ENV_CLAUSE],
               "architectures": [str]}
