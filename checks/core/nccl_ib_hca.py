@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
 from lingjun.checks.core import nccl_ifname
+from lingjun.checks.core.small_int import small_int
 
 __all__ = ["HcaEntry", "HcaPattern", "parse", "resolve", "unmatched"]
 
@@ -81,8 +82,8 @@ def parse(value: str) -> HcaPattern:
             continue
         port: Optional[int] = None
         if port_text.strip():
-            if port_text.strip().isdigit():
-                port = int(port_text.strip())
+            if small_int(port_text) is not None:
+                port = small_int(port_text)
             else:
                 pattern.notes.append("bad-port")
         pattern.entries.append(HcaEntry(name.strip(), port))
