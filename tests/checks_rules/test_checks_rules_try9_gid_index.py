@@ -1,0 +1,61 @@
+"""container.nccl-ib-gid-index judges the index NCCL uses (strtoll, base 0) and the probe's 32-entry cap (try9 finding 2)."""
+
+from __future__ import annotations
+
+import pytest
+
+import checks_rules_kit as kit
+import checks_rules_rdma_kit as rk
+from lingjun.checks.core import nccl_param
+
+GID = "container.nccl-ib-gid-index"
+
+
+def _run(facts):
+    findings = kit.run(GID, kit.context(facts))
+    kit.assert_bilingual(findings)
+    return findings
+
+
+@pytest.mark.parametrize("text,value", [("3", 3), ("010", 8), ("0x1", 1), ("0X1f", 31), ("3abc", 3), (" \\t7", None),
+                                        ("  7", 7), ("abc", 0), ("-1", -1), ("+5", 5), ("0x", 0), ("0" * 5000 + "3", 3)])
+def test_strtoll_base_zero(text, value):
+    if value is not None:
+        assert nccl_param.read(text).value == value
+
+
+def test_out_of_range_is_the_default():
+    assert nccl_param.read("9" * 5000).out_of_range and nccl_param.read(str(2 ** 63)).out_of_range
+    assert nccl_param.read(str(2 ** 63 - 1)).value == 2 ** 63 - 1
+
+
+@pytest.mark.parametrize("value,severity,words", [
+    ("010", "error", "NCCL_IB_GID_INDEX=010 (NCCL reads 010 as 8) points at an empty GID entry"),
+    ("0x3", "ok", "NCCL_IB_GID_INDEX=0x3 (NCCL reads 0x3 as 3) is a RoCE v2 entry"),
+    ("3abc", "ok", "NCCL_IB_GID_INDEX=3abc (NCCL reads 3abc as 3) is a RoCE v2 entry"),
+    ("01", "ok", "NCCL_IB_GID_INDEX=01 (NCCL reads 01 as 1) is a RoCE v2 entry"),
+])
+def test_index_as_nccl_reads_it(value, severity, words):
+    (f,) = _run(rk.bonds(2, NCCL_IB_GID_INDEX=value))
+    assert f.severity.value == severity and words in f.message.en
+
+
+def test_huge_value_is_ignored_by_nccl():
+    (f,) = _run(rk.bonds(2, NCCL_IB_GID_INDEX="9" * 5000))
+    assert f.severity.value == "warning" and "uses its default" in f.message.en
+
+
+def test_index_past_a_capped_list_is_not_known():
+    types = ["RoCE v2"] * 32
+    (f,) = _run(rk.facts(rk.device("mlx5_bond_0", "uverbs0", gid_types=types), NCCL_IB_GID_INDEX="40"))
+    assert f.severity.value == "skipped" and "not shown up to that index" in f.message.en
+
+
+def test_index_past_a_short_list_is_still_empty():
+    (f,) = _run(rk.facts(rk.device("mlx5_bond_0", "uverbs0", gid_types=["RoCE v2"] * 4), NCCL_IB_GID_INDEX="10"))
+    assert f.severity.value == "error"
+
+
+def test_expected_is_bilingual():
+    (f,) = _run(rk.bonds(1, NCCL_IB_GID_INDEX="0"))
+    assert f.expected_text.zh == "RoCE v2 条目"
