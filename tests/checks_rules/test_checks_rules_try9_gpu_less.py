@@ -1,0 +1,31 @@
+"""No counts of GPUs where none is seen; one MIG device per CUDA process (try9 findings 4, 7)."""
+
+from __future__ import annotations
+
+import pytest
+
+import checks_rules_kit as kit
+from lingjun.checks.facts import Facts
+
+RULE = "cuda.visible-devices"
+
+
+def _run(facts, rule=RULE):
+    findings = kit.run(rule, kit.context(facts))
+    kit.assert_bilingual(findings)
+    return findings
+
+
+@pytest.mark.parametrize("value", ["GPU-1234abcd", "MIG-aaaa,MIG-bbbb", "0,1"])
+def test_no_count_without_a_driver_or_gpu(value):
+    (f,) = _run(Facts(env={"CUDA_VISIBLE_DEVICES": value}))
+    assert f.severity.value == "skipped" and "sees" not in f.message.en.split(":")[0]
+    assert "no NVIDIA driver or GPU is seen" in f.message.en and "GPU(s)" not in f.message.en
+
+
+def test_two_mig_devices_give_one_device_to_cuda():
+    facts = kit.gpu_facts("570.124.06", gpus=[("NVIDIA A100-SXM4-80GB", "nvidia", "8.0")], CUDA_VISIBLE_DEVICES="MIG-aaaa,MIG-bbbb")
+    (f,) = _run(facts)
+    assert f.severity.value == "ok"
+    assert f.message.en.startswith("CUDA_VISIBLE_DEVICES=MIG-aaaa,MIG-bbbb: CUDA sees at most 1 GPU(s), renumbered 0. "
+                                   "A CUDA process uses one MIG device only (MIG-aaaa); the other 1 stay unused.")
