@@ -39,6 +39,11 @@ def _ranks(start: int, stop: int, lang: str = "en") -> str:
     return f"{start}-{stop - 1}"
 
 
+def _short(value: str) -> str:
+    """A value as shown in a finding: cut after 20 characters when longer than 40, with its length."""
+    return value if len(value) <= 40 else f"{value[:20]}… ({len(value)} characters)"
+
+
 def _failing_en(start: int, stop: int) -> str:
     """"local rank 1 gets" or "local ranks 2 and 3 get": the subject and verb for ranks ``start..stop-1``."""
     return f"local rank {start} gets" if stop - start == 1 else f"local ranks {_ranks(start, stop)} get"
@@ -59,7 +64,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         return
     local_rank, local_size, world = (env_int(ctx, name) for name in _VARS)
     local_size, world = (None if v == 0 else v for v in (local_size, world))  # a launcher never starts 0 ranks
-    unreadable = [f"{name}={facts.env[name]}" for name, value in zip(_VARS, (local_rank, local_size, world))
+    unreadable = [f"{name}={_short(facts.env[name])}" for name, value in zip(_VARS, (local_rank, local_size, world))
                   if value is None and (facts.env.get(name) or "").strip()]
     if unreadable:
         shown_bad = ", ".join(unreadable)
