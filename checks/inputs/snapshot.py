@@ -37,7 +37,7 @@ from typing import Any
 from lingjun.checks.core.redaction import mask_identifiers, mask_secrets, mask_strings
 from lingjun.checks import facts as facts_module
 from lingjun.checks.facts import SNAPSHOT_SCHEMA, Facts
-from lingjun.checks.probes.env_vars import filter_env
+from lingjun.checks.probes.env_vars import filter_env, mask_device_ids
 
 __all__ = ["SnapshotError", "redact", "write_snapshot", "read_snapshot", "facts_from_snapshot_dict", "atomic_write_text"]
 
@@ -59,6 +59,7 @@ def redact(facts: Facts, include_ids: bool = False) -> Facts:
     if not include_ids:
         # peer addresses and home-directory user names, in every string of the snapshot
         mask_strings(out, mask_identifiers)
+        out.env = mask_device_ids(out.env)  # GPU-/MIG- UUIDs in CUDA_VISIBLE_DEVICES / NVIDIA_VISIBLE_DEVICES
         out.host.hostname = None
         for gpu in list(out.nvml.gpus) + list(out.nvidia_smi.gpus):
             gpu.uuid = None
