@@ -69,7 +69,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                            "请只启用其中一个：支持 bf16 的 GPU（Ampere 及更新架构）用 bf16，否则用 fp16。"),
                    observed=f"fp16.enabled=true, {bf16_key}.enabled=true", expected=Text("at most one enabled", "最多启用一个"), links=[DEEPSPEED_CONFIG_DOC])
         return
-    shown = ", ".join(f"{key}.enabled={json.dumps(value)}" for key, value in (("fp16", fp16), (bf16_key, bf16)) if value is not None) \
-        or "neither fp16 nor bf16 set"
-    yield make(ctx, RULE, AREA, Severity.ok, f"{given} enables at most one half-precision mode ({shown}).",
-               f"{given} 最多启用了一种半精度模式（{shown}）。", observed=shown)
+    listed = ", ".join(f"{key}.enabled={json.dumps(value)}" for key, value in (("fp16", fp16), (bf16_key, bf16)) if value is not None)
+    shown = Text(listed, listed) if listed else Text("neither fp16 nor bf16 set", "fp16 和 bf16 均未设置")
+    yield make(ctx, RULE, AREA, Severity.ok, f"{given} enables at most one half-precision mode ({shown.en}).",
+               f"{given} 最多启用了一种半精度模式（{shown.zh}）。", observed=shown)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.checks.context import CheckContext
-from lingjun.checks.report.findings import Finding, Severity
+from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import listing, make
 from lingjun.checks.rules._rdma import NCCL_ENV_DOC, NCCL_NET_DOC, blocked, usable
@@ -58,7 +58,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     good = usable(ctx.facts)
     names = [d.name for d in rdma.devices]
     all_names, short_en, short_zh = listing(names)
-    observed = "; ".join(problems_en) or ", ".join(str(dp) for dp in good)
+    good_text = ", ".join(str(dp) for dp in good)
+    observed = Text("; ".join(problems_en) or good_text, "；".join(problems_zh) or good_text)
     if not good and problems_en and not unknown:
         full_en, full_zh = "; ".join(problems_en), "；".join(problems_zh)
         yield make(
@@ -67,7 +68,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             f"without an error and falls back to TCP sockets, which is many times slower between nodes.",
             f"节点上有 RDMA 设备（{all_names}），但容器内都无法使用（{full_zh}）：NCCL 会不报错地跳过它们，回退到 TCP 套接字，"
             f"节点间通信会慢很多倍。",
-            remedy=_REMEDY, observed=observed, expected="a /dev/infiniband/uverbsN node and an ACTIVE port per device",
+            remedy=_REMEDY, observed=observed, expected=Text("a /dev/infiniband/uverbsN node and an ACTIVE port per device",
+                                                          "每个设备都有 /dev/infiniband/uverbsN 节点和一个 ACTIVE 端口"),
             links=[NCCL_NET_DOC, NCCL_ENV_DOC],
             brief=(f"RDMA devices ({short_en}) are not usable in this container: NCCL falls back to TCP sockets.",
                    f"RDMA 设备（{short_zh}）在容器内不可用：NCCL 会回退到 TCP 套接字。"),

@@ -54,3 +54,8 @@ def test_a_whole_float_batch_size_is_a_number(tmp_path):
 def test_auto_expected_is_chinese(tmp_path):
     (f,) = run("config.deepspeed-auto", tmp_path, {"train_batch_size": "auto"})
     assert f.expected_text is not None and f.expected_text.zh == "数值 / true / false"
+
+
+def test_precision_observed_words_are_chinese(tmp_path):
+    (f,) = run("config.deepspeed-precision", tmp_path, {})
+    assert f.observed_text.zh == "fp16 和 bf16 均未设置"

@@ -59,3 +59,23 @@ def test_index_past_a_short_list_is_still_empty():
 def test_expected_is_bilingual():
     (f,) = _run(rk.bonds(1, NCCL_IB_GID_INDEX="0"))
     assert f.expected_text.zh == "RoCE v2 条目"
+
+
+def test_rdma_usable_and_transport_words_are_chinese():
+    facts = rk.facts(rk.device("mlx5_bond_0", None), NCCL_NET="IB")
+    (usable,) = _run_rule("container.rdma-usable", facts)
+    assert usable.observed_text.zh.startswith("mlx5_bond_0：") and "ACTIVE 端口" in usable.expected_text.zh
+    (net,) = _run_rule("container.nccl-ib-transport", facts)
+    assert "现有设备：mlx5_bond_0" in net.message.zh and net.expected_text.zh.startswith("一个带")
+
+
+def _run_rule(rule, facts):
+    findings = kit.run(rule, kit.context(facts))
+    kit.assert_bilingual(findings)
+    return findings
+
+
+def test_transport_without_devices_says_none_in_chinese():
+    facts = rk.facts(NCCL_NET="IB")
+    findings = _run_rule("container.nccl-ib-transport", facts)
+    assert [f.severity.value for f in findings] == ["error"] and "现有设备：无" in findings[0].message.zh
