@@ -175,7 +175,7 @@ def _mark_coverage(facts: Facts, data: dict[str, Any], problems: list[str] = ())
 
 def _lenient(cls: type, data: Any, where: str, problems: list[str]) -> Any:
     if not isinstance(data, dict):
-        problems.append(f"{where or 'snapshot'}: expected an object, got {type(data).__name__}; ignored")
+        problems.append(f"{where or 'snapshot'}: expected an object, got {_kind(data)}; ignored")
         return cls() if _constructible(cls) else None
     kwargs: dict[str, Any] = {}
     for name, shape in _plan(cls):
@@ -185,11 +185,28 @@ def _lenient(cls: type, data: Any, where: str, problems: list[str]) -> Any:
         value = _field(shape, data[name], path, problems)
         if value is not _DROP:
             kwargs[name] = value
-    try:
-        return cls(**kwargs)
-    except TypeError as exc:  # a required field (e.g. name) was dropped
-        problems.append(f"{where}: {exc}; ignored")
+    missing = [f.name for f in dataclasses.fields(cls) if f.name not in kwargs
+               and (f.name in _IDENTITY.get(cls.__name__, ()) and f.name in data
+                    or f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)]
+    if missing:  # the entry cannot be told apart without them (a device's name, a port's number)
+        problems.append(f"{where}: no usable {' / '.join(missing)}, so the entry was ignored")
         return _DROP
+    return cls(**kwargs)
+
+
+#: fields that identify an entry: when the value is there but unusable, the entry is dropped rather than defaulted
+_IDENTITY = {"RdmaPortFacts": ("port",), "RdmaDeviceFacts": ("name",)}
+
+
+def _kind(value: Any) -> str:
+    """What a JSON value is, in words ("null", "a string", "a number", ...), for the problem lines."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return {str: "a string", list: "a list", dict: "an object"}.get(type(value), type(value).__name__)
 
 
 _DROP = object()
@@ -230,12 +247,12 @@ def _field(shape: tuple, value: Any, where: str, problems: list[str]) -> Any:
         return value
     if is_dataclass:
         if not isinstance(value, dict):
-            problems.append(f"{where}: expected an object, got {type(value).__name__}; ignored")
+            problems.append(f"{where}: expected an object, got {_kind(value)}; ignored")
             return _DROP
         return _lenient(hint, value, where, problems)
     if origin is list:
         if not isinstance(value, list):
-            problems.append(f"{where}: expected a list, got {type(value).__name__}; ignored")
+            problems.append(f"{where}: expected a list, got {_kind(value)}; ignored")
             return _DROP
         items = []
         item_shape = _shape(args[0])
@@ -246,7 +263,7 @@ def _field(shape: tuple, value: Any, where: str, problems: list[str]) -> Any:
         return items
     if origin is dict:
         if not isinstance(value, dict):
-            problems.append(f"{where}: expected an object, got {type(value).__name__}; ignored")
+            problems.append(f"{where}: expected an object, got {_kind(value)}; ignored")
             return _DROP
         if args and args[1] is str:
             bad = sorted(str(k) for k, v in value.items() if not isinstance(v, str))

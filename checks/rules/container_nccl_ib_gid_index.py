@@ -65,6 +65,11 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     reads_zh = "" if read.literal or not read.digits else f"（NCCL 把 {value} 读作 {index}）"
     roce = [dp for dp in hca_filtered(ctx.facts, usable(ctx.facts)) if (dp.port.link_layer or "").lower() == "ethernet"]
     if not roce:
+        unknown_ports = [d.name for d in ctx.facts.rdma.devices if not d.ports or any(not p.state for p in d.ports)]
+        if unknown_ports:
+            yield make(ctx, RULE, AREA, Severity.skipped,
+                       f"{VAR}={value} was not checked: the ports of {', '.join(unknown_ports)} (state, link layer) are not shown.",
+                       f"未检查 {VAR}={value}：看不到 {', '.join(unknown_ports)} 的端口（状态、链路层）。", observed=value)
         return
     empty, v1, v2, unknown = [], [], [], []
     for dp in roce:

@@ -36,7 +36,8 @@ _REMEDY = (
 @rule(RULE, AREA, "RDMA devices usable in the container", "容器内 RDMA 设备可用", order=280, needs=("rdma",))
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """warning when RDMA devices are in sysfs but none has an openable verbs node and an ACTIVE port (NCCL falls back to
-    sockets); info when only some are unusable; ok when all are usable; nothing when the container shows no RDMA device."""
+    sockets); info when only some are unusable; ok when all are usable; skipped when no port state is shown; nothing
+    when the container shows no RDMA device."""
     rdma = ctx.facts.rdma
     if not rdma.devices:
         return
@@ -85,7 +86,11 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         )
         return
     if not good:
-        return  # devices without port facts: nothing to judge
+        listed, _, _ = listing(unknown)
+        yield make(ctx, RULE, AREA, Severity.skipped,
+                   f"Whether NCCL can use the RDMA devices was not judged: the port states of {listed} are not shown.",
+                   f"未判断 NCCL 能否使用 RDMA 设备：看不到 {listed} 的端口状态。", observed=listed)
+        return
     ports = ", ".join(str(dp) for dp in good)
     yield make(ctx, RULE, AREA, Severity.ok, f"RDMA ports usable by NCCL in this container: {ports}.",
                f"容器内 NCCL 可用的 RDMA 端口：{ports}。", observed=observed)

@@ -79,3 +79,27 @@ def test_transport_without_devices_says_none_in_chinese():
     facts = rk.facts(NCCL_NET="IB")
     findings = _run_rule("container.nccl-ib-transport", facts)
     assert [f.severity.value for f in findings] == ["error"] and "现有设备：无" in findings[0].message.zh
+
+
+def test_a_malformed_port_is_dropped_and_the_rest_judged():
+    import json
+    from lingjun.checks.inputs.snapshot import facts_from_snapshot_dict
+    data = {"schema": "lingjun-check/snapshot/1", "origin": "snapshot", "env": {"NCCL_IB_GID_INDEX": "3"},
+            "rdma": {"devices": [{"name": "mlx5_bond_0", "uverbs": "uverbs0", "ports": [
+                {"port": "1", "state": "ACTIVE"},
+                {"port": 2, "state": "ACTIVE", "link_layer": "Ethernet", "gid_types": ["IB/RoCE v1", "RoCE v2", "IB/RoCE v1", "RoCE v2"]}]}],
+                "uverbs_nodes": ["/dev/infiniband/uverbs0"], "uverbs_accessible": True}}
+    facts, problems = facts_from_snapshot_dict(json.loads(json.dumps(data)))
+    assert "rdma.devices[0].ports[0]: no usable port, so the entry was ignored" in problems
+    (usable,) = _run_rule("container.rdma-usable", facts)
+    assert usable.severity.value == "ok" and "mlx5_bond_0:2" in usable.message.en
+    (gid,) = _run_rule(GID, facts)
+    assert gid.severity.value == "ok" and "mlx5_bond_0:2" in gid.message.en
+
+
+def test_ports_without_state_are_skipped_not_silent():
+    facts = rk.facts(rk.device("mlx5_bond_0", "uverbs0", state=None), NCCL_IB_GID_INDEX="3")
+    (usable,) = _run_rule("container.rdma-usable", facts)
+    assert usable.severity.value == "skipped" and "port states of mlx5_bond_0 are not shown" in usable.message.en
+    (gid,) = _run_rule(GID, facts)
+    assert gid.severity.value == "skipped"
