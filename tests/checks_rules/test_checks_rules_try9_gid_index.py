@@ -103,3 +103,17 @@ def test_ports_without_state_are_skipped_not_silent():
     assert usable.severity.value == "skipped" and "port states of mlx5_bond_0 are not shown" in usable.message.en
     (gid,) = _run_rule(GID, facts)
     assert gid.severity.value == "skipped"
+
+
+@pytest.mark.parametrize("value,names,notes", [(" mlx5_bond_0", [" mlx5_bond_0"], ["space"]), ("^ mlx5_0", [" mlx5_0"], ["space"]),
+                                               (" ^mlx5_0", [" ^mlx5_0"], ["space"]), ("mlx5_0:1,", ["mlx5_0"], ["empty-entry"])])
+def test_hca_keeps_spaces_as_nccl_does(value, names, notes):
+    from lingjun.checks.core import nccl_ib_hca
+    pattern = nccl_ib_hca.parse(value)
+    assert [e.name for e in pattern.entries] == names and pattern.notes == notes
+
+
+def test_hca_with_a_leading_space_matches_nothing():
+    (f,) = _run_rule("container.nccl-ib-hca", rk.bonds(2, NCCL_IB_HCA=" mlx5_bond_0"))
+    assert f.severity.value == "warning" and "NCCL keeps spaces as part of the names" in f.message.en
+    assert f.observed == "' mlx5_bond_0'"
