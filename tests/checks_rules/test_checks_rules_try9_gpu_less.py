@@ -29,3 +29,13 @@ def test_two_mig_devices_give_one_device_to_cuda():
     assert f.severity.value == "ok"
     assert f.message.en.startswith("CUDA_VISIBLE_DEVICES=MIG-aaaa,MIG-bbbb: CUDA sees at most 1 GPU(s), renumbered 0. "
                                    "A CUDA process uses one MIG device only (MIG-aaaa); the other 1 stay unused.")
+
+
+def test_unnamed_gpus_are_counted_not_called_an_nvidia_gpu_and_more():
+    from lingjun.checks.facts import GpuFacts
+    facts = Facts()
+    facts.nvml.gpus = [GpuFacts(index=0), GpuFacts(index=1)]
+    facts.torch = kit.torch_build("2.5.1+cpu", None)
+    findings = _run(facts, "cuda.torch-cpu-build")
+    assert findings and all("an NVIDIA GPU and" not in f.message.en for f in findings)
+    assert any("on a node with 2 NVIDIA GPUs" in f.message.en for f in findings)
