@@ -115,7 +115,7 @@ def read_snapshot(path: str) -> tuple[Facts, list[str]]:
     except InputFileError as exc:
         raise SnapshotError(f"{path}: cannot read snapshot: {exc.reason}") from None
     try:
-        data = json.loads(raw.decode("utf-8-sig"))
+        data = json.loads(raw.decode("utf-8-sig"), parse_int=_json_int)
     except UnicodeDecodeError:
         raise SnapshotError(f"{path}: snapshot is not UTF-8 text") from None
     except RecursionError:
@@ -212,6 +212,21 @@ def _kind(value: Any) -> str:
 _DROP = object()
 
 
+class _LongNumber(str):
+    """A JSON integer too long to be any value of a snapshot: kept as text so the field is dropped with a short line."""
+
+    def __repr__(self) -> str:
+        return f"a number of {len(self.lstrip('-'))} digits"
+
+
+def _json_int(text: str) -> "int | str":
+    """``json``'s integer hook: at most :data:`~lingjun.checks.core.small_int.MAX_DIGITS` digits, else a
+    :class:`_LongNumber` (Python refuses ``int()`` past 4,300 digits, which rejected the whole snapshot)."""
+    from lingjun.checks.core.small_int import MAX_DIGITS
+
+    return int(text) if len(text.lstrip("-")) <= MAX_DIGITS else _LongNumber(text)
+
+
 @functools.lru_cache(maxsize=None)
 def _plan(cls: type) -> tuple[tuple[str, tuple], ...]:
     """``(field name, _shape(field type))`` of each field of ``cls``, computed once per class.
@@ -243,6 +258,9 @@ def _field(shape: tuple, value: Any, where: str, problems: list[str]) -> Any:
     optional, hint, origin, args, is_dataclass = shape
     if optional and value is None:
         return None
+    if isinstance(value, _LongNumber):
+        problems.append(f"{where}: {value!r} is not a usable value; ignored")
+        return _DROP
     if hint is str and isinstance(value, str):  # the common case, without facts._convert's introspection
         return value
     if is_dataclass:

@@ -29,3 +29,14 @@ def test_snapshot_without_include_ids_masks_the_uuid(tmp_path):
 
 def test_include_ids_keeps_the_uuid():
     assert redact(Facts(env={"CUDA_VISIBLE_DEVICES": UUID}), include_ids=True).env["CUDA_VISIBLE_DEVICES"] == UUID
+
+
+def test_a_5000_digit_number_drops_the_field_not_the_snapshot(tmp_path):
+    from lingjun.checks.inputs.snapshot import read_snapshot
+    path = tmp_path / "s.json"
+    path.write_text('{"schema": "lingjun-check/snapshot/1", "origin": "snapshot", "shm": {"present": true, "size_bytes": '
+                    + "9" * 5000 + ', "fs_type": "tmpfs"}, "host": {"hostname": ' + "7" * 30 + '}}', encoding="utf-8")
+    facts, problems = read_snapshot(str(path))
+    assert facts.shm.size_bytes is None and facts.shm.fs_type == "tmpfs"
+    assert "shm.size_bytes: a number of 5000 digits is not a usable value; ignored" in problems
+    assert "host.hostname: a number of 30 digits is not a usable value; ignored" in problems
