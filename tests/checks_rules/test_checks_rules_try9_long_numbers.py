@@ -43,3 +43,9 @@ def test_a_huge_index_is_out_of_range_not_an_error():
 
 def test_a_huge_hca_port_is_a_bad_port():
     assert "bad-port" in nccl_ib_hca.parse("mlx5_0:" + HUGE).notes
+
+
+def test_a_5000_digit_prefetch_bucket_string_is_no_internal_error(tmp_path):
+    from deepspeed_rules_kit import run
+    (f,) = run("config.deepspeed-prefetch-bucket-size", tmp_path, {"zero_optimization": {"stage3_prefetch_bucket_size": HUGE}})
+    assert f.severity.value == "error" and "is the string" in f.message.en
