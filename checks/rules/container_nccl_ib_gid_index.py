@@ -41,6 +41,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     if not raw:
         return  # unset or empty: NCCL uses its default
     value = raw.strip()
+    if len(value) > 40:  # shown cut short, with its length
+        value = f"{value[:20]}… ({len(value)} characters)"
     read = nccl_param.read(raw)
     if read.value is None:
         yield make(ctx, RULE, AREA, Severity.warning,

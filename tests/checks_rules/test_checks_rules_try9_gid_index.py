@@ -117,3 +117,8 @@ def test_hca_with_a_leading_space_matches_nothing():
     (f,) = _run_rule("container.nccl-ib-hca", rk.bonds(2, NCCL_IB_HCA=" mlx5_bond_0"))
     assert f.severity.value == "warning" and "NCCL keeps spaces as part of the names" in f.message.en
     assert f.observed == "' mlx5_bond_0'"
+
+
+def test_a_huge_value_is_shown_cut_short():
+    (f,) = _run(rk.bonds(2, NCCL_IB_GID_INDEX="9" * 5000))
+    assert f.observed == "9" * 20 + "… (5000 characters)" and "9" * 21 not in f.message.en
