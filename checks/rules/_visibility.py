@@ -53,7 +53,10 @@ def visibility(ctx: CheckContext) -> Visibility:
     parsed = visible_devices.parse(cvd)
     resolved = visible_devices.resolve(parsed, count, [g.uuid for g in facts.gpus if g.uuid],
                                        [m.uuid for m in facts.mig_devices if m.uuid])
-    return Visibility(cvd=cvd, cvd_known=True, gpu_count=count, visible=len(resolved.visible), parsed=parsed, resolved=resolved)
+    migs = sum(1 for entry in resolved.visible if entry.startswith("MIG-"))
+    # a CUDA process enumerates a single MIG device however many are listed (NVIDIA's MIG user guide)
+    visible = len(resolved.visible) - migs + min(migs, 1)
+    return Visibility(cvd=cvd, cvd_known=True, gpu_count=count, visible=visible, parsed=parsed, resolved=resolved)
 
 
 def env_int(ctx: CheckContext, name: str) -> Optional[int]:

@@ -39,3 +39,10 @@ def test_unnamed_gpus_are_counted_not_called_an_nvidia_gpu_and_more():
     findings = _run(facts, "cuda.torch-cpu-build")
     assert findings and all("an NVIDIA GPU and" not in f.message.en for f in findings)
     assert any("on a node with 2 NVIDIA GPUs" in f.message.en for f in findings)
+
+
+def test_two_mig_devices_leave_one_device_for_local_ranks():
+    facts = kit.gpu_facts("570.124.06", gpus=[("NVIDIA A100-SXM4-80GB", "nvidia", "8.0")], CUDA_VISIBLE_DEVICES="MIG-aaaa,MIG-bbbb",
+                          LOCAL_RANK="0", LOCAL_WORLD_SIZE="2")
+    (f,) = _run(facts, "cuda.local-ranks")
+    assert f.severity.value == "error" and "leaves at most 1 GPU(s) visible" in f.message.en and "local rank 1 gets" in f.message.en
