@@ -32,8 +32,10 @@ _REMEDY = ("Set CUDA_VISIBLE_DEVICES to distinct indices below the GPU count (nv
            "要使用容器内全部 GPU 时请取消该变量。")
 
 
-def _ordinals(n: int) -> str:
-    return "none" if n == 0 else ("0" if n == 1 else f"0-{n - 1}")
+def _ordinals(n: int, lang: str = "en") -> str:
+    if n == 0:
+        return "无" if lang == "zh" else "none"
+    return "0" if n == 1 else f"0-{n - 1}"
 
 
 def _nvidia_visible(ctx: CheckContext) -> Iterator[Finding]:
@@ -122,7 +124,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             why_en, why_zh = f"{bad} matches no GPU of the container", f"{bad} 匹配不到容器内的任何 GPU"
         else:
             why_en, why_zh = (f"index {bad} names no GPU: the container has {count} ({_ordinals(count or 0)})",
-                              f"序号 {bad} 不对应任何 GPU：容器中只有 {count} 块（{_ordinals(count or 0)}）")
+                              f"序号 {bad} 不对应任何 GPU：容器中只有 {count} 块（{_ordinals(count or 0, 'zh')}）")
         shown = resolved.visible
         severity = Severity.error if not shown else Severity.warning
         rest_en = (f"only {', '.join(shown)} stay visible (as devices {_ordinals(len(shown))})" if shown

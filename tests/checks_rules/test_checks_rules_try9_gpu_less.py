@@ -46,3 +46,8 @@ def test_two_mig_devices_leave_one_device_for_local_ranks():
                           LOCAL_RANK="0", LOCAL_WORLD_SIZE="2")
     (f,) = _run(facts, "cuda.local-ranks")
     assert f.severity.value == "error" and "leaves at most 1 GPU(s) visible" in f.message.en and "local rank 1 gets" in f.message.en
+
+
+def test_no_gpu_ordinals_in_chinese():
+    from lingjun.checks.rules.cuda_visible_devices import _ordinals
+    assert (_ordinals(0), _ordinals(0, "zh"), _ordinals(1, "zh"), _ordinals(3)) == ("none", "无", "0", "0-2")
