@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
 from lingjun.checks.core import nccl_ifname
+from lingjun.checks.core.small_int import small_int
 
 __all__ = ["HcaEntry", "HcaPattern", "parse", "resolve", "unmatched"]
 
@@ -68,24 +69,31 @@ class HcaPattern:
 
 
 def parse(value: str) -> HcaPattern:
-    """Parse a value; never raises.  Prefixes are read as :func:`lingjun.checks.core.nccl_ifname.parse` reads them;
-    a port that is not a number is noted (``bad-port``) and the entry matches every port, as NCCL's ``atoi`` gives 0."""
+    """Parse a value as NCCL does; never raises.  ``^`` and ``=`` count only as the first characters of the value, and
+    white space stays part of a name (``parseStringList`` copies every character but ``,`` and ``:``), so
+    ``" mlx5_0"`` is the prefix `` mlx5_0`` and matches nothing (noted ``space``).  A port that is not a number is noted
+    (``bad-port``) and the entry matches every port, as NCCL's ``atoi`` gives 0."""
     names = nccl_ifname.parse(value)
-    pattern = HcaPattern(raw=value, exclude=names.exclude, exact=names.exact, notes=list(names.notes))
-    rest = value.strip()
-    rest = rest[1:] if rest.startswith("^") else rest
-    rest = rest[1:] if rest.startswith("=") else rest
+    rest = value
+    exclude = rest.startswith("^")
+    rest = rest[1:] if exclude else rest
+    exact = rest.startswith("=")
+    rest = rest[1:] if exact else rest
+    pattern = HcaPattern(raw=value, exclude=exclude, exact=exact, notes=[n for n in names.notes if n != "empty-entry"])
     for entry in rest.split(","):
-        name, _, port_text = entry.strip().partition(":")
-        if not name.strip():
+        name, _, port_text = entry.partition(":")
+        if not name:
+            pattern.notes.append("empty-entry")
             continue
+        if name != name.strip() and "space" not in pattern.notes:
+            pattern.notes.append("space")
         port: Optional[int] = None
         if port_text.strip():
-            if port_text.strip().isdigit():
-                port = int(port_text.strip())
+            if small_int(port_text) is not None:
+                port = small_int(port_text)
             else:
                 pattern.notes.append("bad-port")
-        pattern.entries.append(HcaEntry(name.strip(), port))
+        pattern.entries.append(HcaEntry(name, port))
     return pattern
 
 

@@ -43,7 +43,9 @@ TORCH_PARSER_PR = "https://github.com/pytorch/pytorch/pull/84879"
 #: values people use to hide every GPU (the empty string is the documented one)
 HIDES_ALL = ("", "-1", "none", "NoDevFiles")
 
-_INDEX_RE = re.compile(r"^(\d+)")
+_INDEX_RE = re.compile(r"^([0-9]+)")
+#: an index with more digits than this names no GPU (and Python refuses int() past 4,300 digits)
+_MAX_INDEX_DIGITS = 18
 
 
 @dataclass(frozen=True)
@@ -94,7 +96,9 @@ def _kind(text: str) -> Entry:
         return Entry(text, "gpu-uuid")
     match = _INDEX_RE.match(text)
     if match:
-        return Entry(text, "index", int(match.group(1)))
+        digits = match.group(1).lstrip("0") or "0"
+        # strtoul saturates a longer run at ULONG_MAX: an index no container has, so any huge number is out of range
+        return Entry(text, "index", int(digits) if len(digits) <= _MAX_INDEX_DIGITS else 10 ** _MAX_INDEX_DIGITS)
     return Entry(text, "invalid")
 
 

@@ -40,7 +40,7 @@ from typing import Any
 from lingjun.checks.core.redaction import mask_identifiers, mask_secrets, mask_strings
 from lingjun.checks import facts as facts_module
 from lingjun.checks.facts import SNAPSHOT_SCHEMA, Facts
-from lingjun.checks.probes.env_vars import filter_env
+from lingjun.checks.probes.env_vars import filter_env, mask_device_ids
 
 __all__ = ["SnapshotError", "redact", "write_snapshot", "is_previous_snapshot", "SNAPSHOT_KIND", "read_snapshot", "facts_from_snapshot_dict", "atomic_write_text"]
 
@@ -61,6 +61,7 @@ def redact(facts: Facts, include_ids: bool = False) -> Facts:
     if not include_ids:
         # peer addresses and home-directory user names, in every string of the snapshot
         mask_strings(out, mask_identifiers, functools.partial(mask_identifiers, keep_versions=True))
+        out.env = mask_device_ids(out.env)  # GPU-/MIG- UUIDs in CUDA_VISIBLE_DEVICES / NVIDIA_VISIBLE_DEVICES
         out.host.hostname = None
         for gpu in list(out.nvml.gpus) + list(out.nvidia_smi.gpus):
             gpu.uuid = None
@@ -135,7 +136,7 @@ def read_snapshot(path: str) -> tuple[Facts, list[str]]:
     except InputFileError as exc:
         raise SnapshotError(f"{path}: cannot read snapshot: {exc.reason}") from None
     try:
-        data = json.loads(raw.decode("utf-8-sig"))
+        data = json.loads(raw.decode("utf-8-sig"), parse_int=_json_int)
     except UnicodeDecodeError:
         raise SnapshotError(f"{path}: snapshot is not UTF-8 text") from None
     except RecursionError:
@@ -195,7 +196,7 @@ def _mark_coverage(facts: Facts, data: dict[str, Any], problems: list[str] = ())
 
 def _lenient(cls: type, data: Any, where: str, problems: list[str]) -> Any:
     if not isinstance(data, dict):
-        problems.append(f"{where or 'snapshot'}: expected an object, got {type(data).__name__}; ignored")
+        problems.append(f"{where or 'snapshot'}: expected an object, got {_kind(data)}; ignored")
         return cls() if _constructible(cls) else None
     kwargs: dict[str, Any] = {}
     for name, shape in _plan(cls):
@@ -205,14 +206,46 @@ def _lenient(cls: type, data: Any, where: str, problems: list[str]) -> Any:
         value = _field(shape, data[name], path, problems)
         if value is not _DROP:
             kwargs[name] = value
-    try:
-        return cls(**kwargs)
-    except TypeError as exc:  # a required field (e.g. name) was dropped
-        problems.append(f"{where}: {exc}; ignored")
+    missing = [f.name for f in dataclasses.fields(cls) if f.name not in kwargs
+               and (f.name in _IDENTITY.get(cls.__name__, ()) and f.name in data
+                    or f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)]
+    if missing:  # the entry cannot be told apart without them (a device's name, a port's number)
+        problems.append(f"{where}: no usable {' / '.join(missing)}, so the entry was ignored")
         return _DROP
+    return cls(**kwargs)
+
+
+#: fields that identify an entry: when the value is there but unusable, the entry is dropped rather than defaulted
+_IDENTITY = {"RdmaPortFacts": ("port",), "RdmaDeviceFacts": ("name",)}
+
+
+def _kind(value: Any) -> str:
+    """What a JSON value is, in words ("null", "a string", "a number", ...), for the problem lines."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return {str: "a string", list: "a list", dict: "an object"}.get(type(value), type(value).__name__)
 
 
 _DROP = object()
+
+
+class _LongNumber(str):
+    """A JSON integer too long to be any value of a snapshot: kept as text so the field is dropped with a short line."""
+
+    def __repr__(self) -> str:
+        return f"a number of {len(self.lstrip('-'))} digits"
+
+
+def _json_int(text: str) -> "int | str":
+    """``json``'s integer hook: at most :data:`~lingjun.checks.core.small_int.MAX_DIGITS` digits, else a
+    :class:`_LongNumber` (Python refuses ``int()`` past 4,300 digits, which rejected the whole snapshot)."""
+    from lingjun.checks.core.small_int import MAX_DIGITS
+
+    return int(text) if len(text.lstrip("-")) <= MAX_DIGITS else _LongNumber(text)
 
 
 @functools.lru_cache(maxsize=None)
@@ -246,16 +279,19 @@ def _field(shape: tuple, value: Any, where: str, problems: list[str]) -> Any:
     optional, hint, origin, args, is_dataclass = shape
     if optional and value is None:
         return None
+    if isinstance(value, _LongNumber):
+        problems.append(f"{where}: {value!r} is not a usable value; ignored")
+        return _DROP
     if hint is str and isinstance(value, str):  # the common case, without facts._convert's introspection
         return value
     if is_dataclass:
         if not isinstance(value, dict):
-            problems.append(f"{where}: expected an object, got {type(value).__name__}; ignored")
+            problems.append(f"{where}: expected an object, got {_kind(value)}; ignored")
             return _DROP
         return _lenient(hint, value, where, problems)
     if origin is list:
         if not isinstance(value, list):
-            problems.append(f"{where}: expected a list, got {type(value).__name__}; ignored")
+            problems.append(f"{where}: expected a list, got {_kind(value)}; ignored")
             return _DROP
         items = []
         item_shape = _shape(args[0])
@@ -266,7 +302,7 @@ def _field(shape: tuple, value: Any, where: str, problems: list[str]) -> Any:
         return items
     if origin is dict:
         if not isinstance(value, dict):
-            problems.append(f"{where}: expected an object, got {type(value).__name__}; ignored")
+            problems.append(f"{where}: expected an object, got {_kind(value)}; ignored")
             return _DROP
         if args and args[1] is str:
             bad = sorted(str(k) for k, v in value.items() if not isinstance(v, str))

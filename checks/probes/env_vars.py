@@ -12,6 +12,8 @@ token-shaped secrets such as ``ghp_...`` or ``AKIA...``) become ``***``
 Variables that name a peer (:data:`ID_NAMES` such as ``MASTER_ADDR`` and
 ``NCCL_COMM_ID``, or a name with one of the words of :data:`ID_NAME_WORDS`:
 ``NCCL_HOSTID``, ``UCX_..._ADDR``) are kept only with ``--include-ids``.  Fills ``env``.
+GPU and MIG UUIDs in the device lists (:data:`DEVICE_LIST_NAMES`) identify the hardware: a shared snapshot
+keeps the entries but shows ``GPU-***`` / ``MIG-***`` (:func:`mask_device_ids`), unless ``--include-ids``.
 """
 
 from __future__ import annotations
@@ -56,6 +58,33 @@ ID_NAME_WORDS = frozenset({"ADDR", "ADDRS", "ADDRESS", "HOST", "HOSTS", "HOSTNAM
 SECRET_WORDS = ("TOKEN", "KEY", "SECRET", "PASS", "PW", "CRED", "AUTH", "COOKIE", "SESSION", "PRIVATE", "CERT", "SIGNATURE")
 #: ``_``-separated words of a name that make it a secret (as a substring they would catch SIGNAL, DESIGN)
 SECRET_NAME_WORDS = frozenset({"SIG", "SIGS"})
+
+
+#: variables whose value lists GPUs by index or UUID (CUDA's and the NVIDIA container runtime's)
+DEVICE_LIST_NAMES = ("CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES")
+#: what a GPU-/MIG- UUID entry becomes in a shared snapshot
+_UUID_PREFIXES = ("GPU-", "MIG-")
+
+
+def mask_device_ids(environ: Mapping[str, str]) -> dict[str, str]:
+    """``environ`` with every ``GPU-...`` / ``MIG-...`` entry of :data:`DEVICE_LIST_NAMES` replaced by ``GPU-***`` /
+    ``MIG-***``; indices, other words (``all``, ``void``) and other variables stay as they are.
+
+    >>> mask_device_ids({"CUDA_VISIBLE_DEVICES": "0, GPU-8932f937-d72c,MIG-GPU-1/2/0", "PATH": "/bin"})
+    {'CUDA_VISIBLE_DEVICES': '0, GPU-***,MIG-***', 'PATH': '/bin'}
+    """
+    out = dict(environ)
+    for name in DEVICE_LIST_NAMES:
+        value = out.get(name)
+        if value is None:
+            continue
+        entries = []
+        for entry in value.split(","):
+            stripped = entry.strip()
+            prefix = next((p for p in _UUID_PREFIXES if stripped.upper().startswith(p)), None)
+            entries.append(entry[: len(entry) - len(entry.lstrip())] + stripped[:4] + "***" if prefix else entry)
+        out[name] = ",".join(entries)
+    return out
 
 
 def is_allowed(name: str, include_ids: bool = False) -> bool:

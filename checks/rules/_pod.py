@@ -9,16 +9,21 @@ from __future__ import annotations
 
 from typing import Optional
 
+from lingjun.checks.core.small_int import small_int
 from lingjun.checks.facts import Facts
 from lingjun.checks.report.findings import Text
 
-__all__ = ["env_int", "local_gpus", "world_ranks"]
+__all__ = ["MAX_RANKS", "env_int", "local_gpus", "world_ranks"]
+
+#: more ranks than this in one job is not a plausible value (the largest jobs run tens of thousands of GPUs)
+MAX_RANKS = 100_000
 
 
 def env_int(facts: Facts, name: str) -> Optional[int]:
-    """A positive whole-number variable, or None when unset or not a positive number."""
-    value = (facts.env.get(name) or "").strip()
-    return int(value) if value.isdigit() and int(value) > 0 else None
+    """A positive whole-number variable up to :data:`MAX_RANKS`, or None when unset, not a positive number (at most
+    18 digits, :func:`lingjun.checks.core.small_int.small_int`) or an implausible count."""
+    value = small_int(facts.env.get(name))
+    return value if value is not None and 0 < value <= MAX_RANKS else None
 
 
 def local_gpus(facts: Facts) -> tuple[Optional[int], Text]:

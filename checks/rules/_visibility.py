@@ -12,7 +12,9 @@ from typing import Optional
 
 from lingjun.checks.context import CheckContext
 from lingjun.checks.core import visible_devices
+from lingjun.checks.core.small_int import small_int
 from lingjun.checks.coverage import OBSERVED, env_known, state
+from lingjun.checks.rules._pod import MAX_RANKS
 
 __all__ = ["Visibility", "visibility", "env_int"]
 
@@ -51,12 +53,14 @@ def visibility(ctx: CheckContext) -> Visibility:
     parsed = visible_devices.parse(cvd)
     resolved = visible_devices.resolve(parsed, count, [g.uuid for g in facts.gpus if g.uuid],
                                        [m.uuid for m in facts.mig_devices if m.uuid])
-    return Visibility(cvd=cvd, cvd_known=True, gpu_count=count, visible=len(resolved.visible), parsed=parsed, resolved=resolved)
+    migs = sum(1 for entry in resolved.visible if entry.startswith("MIG-"))
+    # a CUDA process enumerates a single MIG device however many are listed (NVIDIA's MIG user guide)
+    visible = len(resolved.visible) - migs + min(migs, 1)
+    return Visibility(cvd=cvd, cvd_known=True, gpu_count=count, visible=visible, parsed=parsed, resolved=resolved)
 
 
 def env_int(ctx: CheckContext, name: str) -> Optional[int]:
-    """An environment variable read as a non-negative integer; None when unset, not shown or not a number."""
-    text = ctx.facts.env.get(name)
-    if text is None or not text.strip().isdigit():
-        return None
-    return int(text.strip())
+    """An environment variable read as a non-negative integer up to ``_pod.MAX_RANKS`` (a rank or a rank count); None
+    when unset, not shown, not a number of at most 18 digits, or larger (not a plausible rank count)."""
+    value = small_int(ctx.facts.env.get(name))
+    return value if value is not None and value <= MAX_RANKS else None

@@ -16,7 +16,7 @@ from typing import Iterator
 
 from lingjun.checks.context import CheckContext
 from lingjun.checks.coverage import OBSERVED, state
-from lingjun.checks.report.findings import Finding, Severity
+from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._deepspeed import DEEPSPEED_CONFIG_DOC, leaves, load
 from lingjun.checks.rules._finding import listing, make
@@ -57,7 +57,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                    f"{given} has \"auto\" in {full}, but neither transformers nor accelerate is installed, so nothing fills "
                    f"them.{tail_en}",
                    f"{given} 的 {full} 为 \"auto\"，但没有安装 transformers 或 accelerate，没有谁会填充这些值。{tail_zh}",
-                   remedy=remedy, observed=full, expected="numbers / true / false", links=links,
+                   remedy=remedy, observed=full, expected=Text("numbers / true / false", "数值 / true / false"), links=links,
                    brief=(f"{given} has \"auto\" in {short_en} and nothing installed fills it.", f"{given} 的 {short_zh} 为 \"auto\"，且没有安装会填充它的库。"))
         return
     if installed:

@@ -6,10 +6,14 @@ GPUs``; when only two are given DeepSpeed derives the third, and it refuses a co
 ("Check batch related parameters").  The number of GPUs is the job's world size: ``WORLD_SIZE`` as the
 launcher sets it (``--gpus-per-pod`` counts one pod only, so it is not used).  Values that are not plain
 integers (``"auto"``, strings) are left to ``config.deepspeed-auto`` / ``config.deepspeed-numeric-strings``.
+DeepSpeed asserts each of the three is greater than 0 (``_batch_assertion`` in ``deepspeed/runtime/config.py``:
+"Train batch size: ... has to be greater than 0"), so 0, a negative number or a number with a fractional part is
+reported on its own.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any, Iterator, Optional
 
 from lingjun.checks.context import CheckContext
@@ -26,18 +30,43 @@ _KEYS = ("train_batch_size", "train_micro_batch_size_per_gpu", "gradient_accumul
 
 
 def _int(value: Any) -> Optional[int]:
+    if isinstance(value, float) and value.is_integer() and value > 0:
+        return int(value)
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
+
+
+def _not_positive_int(value: Any) -> bool:
+    """A JSON number DeepSpeed refuses here: 0, negative, with a fractional part, or not finite (strings are left to other rules)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return _int(value) is None
 
 
 @rule(RULE, AREA, "DeepSpeed batch sizes agree", "训练配置的批大小参数一致", order=346)
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """With ``--deepspeed-config``: error when train_batch_size differs from micro-batch x accumulation x WORLD_SIZE, or
-    cannot be divided into them for any world size; info when the world size is not shown; ok when they agree;
+    cannot be divided into them for any world size, or when one of them is 0, negative or fractional; info when the
+    world size is not shown; ok when they agree;
     nothing when fewer than two of the three are plain integers."""
     loaded = load(ctx)
     if loaded is None:
         return
     config, given = loaded
+    bad = [f"{k}={json.dumps(config.get(k))}" for k in _KEYS if _not_positive_int(config.get(k))]
+    if bad:
+        shown_bad = ", ".join(bad)
+        non_positive = any(isinstance(config.get(k), (int, float)) and not isinstance(config.get(k), bool) and config.get(k) <= 0
+                           for k in _KEYS)
+        yield make(ctx, RULE, AREA, Severity.error,
+                   f"{given}: {shown_bad}; DeepSpeed needs every batch size and the accumulation steps to be whole numbers greater "
+                   f"than 0" + (" and refuses the config (\"has to be greater than 0\")." if non_positive else
+                                 ": a fractional size cannot be split into whole per-GPU batches."),
+                   f"{given}：{shown_bad}；DeepSpeed 要求批大小和梯度累积步数都是大于 0 的整数"
+                   + ("，会拒绝此配置（“has to be greater than 0”）。" if non_positive else "：带小数的批大小无法分成整数的每卡批次。"),
+                   remedy=("Use whole numbers greater than 0, or leave the value out / \"auto\".",
+                           "请使用大于 0 的整数，或删去该项 / 设为 \"auto\"。"),
+                   observed=shown_bad, expected=Text("a whole number > 0", "大于 0 的整数"), links=[DEEPSPEED_CONFIG_DOC])
+        return
     total, micro, accum = (_int(config.get(k)) for k in _KEYS)
     if sum(v is not None for v in (total, micro, accum)) < 2:
         return

@@ -5,6 +5,8 @@ Many top-level fields (``gradient_clipping``, ``train_batch_size``, ``steps_per_
 ``get_scalar_param``, which returns the value unchanged, so a quoted number reaches arithmetic and comparisons
 as a string and fails there with a TypeError (the failure mode of deepspeedai/DeepSpeed#1270); optimizer
 ``params`` go to the optimizer's constructor as they are.  ``"auto"`` is left to ``config.deepspeed-auto``.
+Booleans written as strings (``"false"``) are listed too: a non-empty string is true when such a field is
+tested for truth, so ``"enabled": "false"`` switches a feature on.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import re
 from typing import Iterator
 
 from lingjun.checks.context import CheckContext
-from lingjun.checks.report.findings import Finding, Severity
+from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._deepspeed import DEEPSPEED_CONFIG_DOC, leaves, load
 from lingjun.checks.rules._finding import listing, make
@@ -21,6 +23,7 @@ from lingjun.checks.rules._finding import listing, make
 RULE = "config.deepspeed-numeric-strings"
 AREA = "config"
 _NUMBER = re.compile(r"^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$")
+_BOOLEAN = re.compile(r"^\s*(true|false)\s*$", re.IGNORECASE)
 
 
 @rule(RULE, AREA, "DeepSpeed numbers are JSON numbers", "训练配置中的数值没有写成字符串", order=342)
@@ -31,6 +34,19 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         return
     config, given = loaded
     found = [f"{path}={value!r}" for path, value in leaves(config) if isinstance(value, str) and _NUMBER.match(value)]
+    booleans = [f"{path}={value!r}" for path, value in leaves(config) if isinstance(value, str) and _BOOLEAN.match(value)]
+    if booleans:
+        full, short_en, short_zh = listing(booleans)
+        yield make(ctx, RULE, AREA, Severity.warning,
+                   f"{given} writes true/false as strings: {full}. DeepSpeed passes many fields on unchanged, and a non-empty "
+                   f"string counts as true, so \"false\" switches the feature on.",
+                   f"{given} 把 true/false 写成了字符串：{full}。DeepSpeed 对许多字段不做类型转换，非空字符串会被当作 true，"
+                   f"因此 \"false\" 反而会启用该功能。",
+                   remedy=("Remove the quotes: write false, not \"false\".", "请去掉引号：写 false，而不是 \"false\"。"),
+                   observed=full, expected=Text("JSON true / false", "JSON 的 true / false"), links=[DEEPSPEED_CONFIG_DOC],
+                   brief=(f"{given} writes true/false as strings: {short_en}.", f"{given} 把 true/false 写成了字符串：{short_zh}。"))
+    if not found and booleans:
+        return
     if not found:
         yield make(ctx, RULE, AREA, Severity.ok, f"{given} writes its numbers as JSON numbers.", f"{given} 中的数值都是 JSON 数字。",
                    observed=given)
@@ -41,5 +57,5 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                f"arithmetic or a comparison and fails with a TypeError.",
                f"{given} 把数值写成了字符串：{full}。DeepSpeed 对许多字段不做类型转换，字符串会进入算术或比较运算并报 TypeError。",
                remedy=("Remove the quotes: write 1e-5, not \"1e-5\".", "请去掉引号：写 1e-5，而不是 \"1e-5\"。"),
-               observed=full, expected="JSON numbers", links=[DEEPSPEED_CONFIG_DOC],
+               observed=full, expected=Text("JSON numbers", "JSON 数字"), links=[DEEPSPEED_CONFIG_DOC],
                brief=(f"{given} writes numbers as strings: {short_en}.", f"{given} 把数值写成了字符串：{short_zh}。"))

@@ -15,6 +15,7 @@ from typing import Iterator, Optional
 from packaging.version import Version
 
 from lingjun.checks.context import CheckContext
+from lingjun.checks.core.small_int import small_int
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.knowledge.record_view import usage_note
 from lingjun.checks.rules import rule
@@ -108,7 +109,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                    remedy=("Leave it empty or set \"auto\".", "请留空或设为 \"auto\"。"), observed=repr(value))
         return
     if isinstance(value, str):
-        if not value.strip().isdigit():
+        if small_int(value) is None:  # not 1 to 18 ASCII digits (a longer run is no bucket size, nor int()-able)
             yield make(ctx, RULE, AREA, Severity.error,
                        f"{KEY} is the string {value!r} ({given}); DeepSpeed accepts an integer or \"auto\" (lower case).",
                        f"{given} 中 {KEY} 为字符串 {value!r}；DeepSpeed 只接受整数或小写的 \"auto\"。",
@@ -130,7 +131,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             observed=str(value), expected=_INT_EMPTY_OR_AUTO, links=links,
         )
         return
-    if (int(value) if isinstance(value, str) else value) < 0:
+    if (small_int(value) or 0 if isinstance(value, str) else value) < 0:
         yield make(ctx, RULE, AREA, Severity.error,
                    f"{KEY} is {value} ({given}), a negative number; DeepSpeed requires it to be >= 0 and refuses the config.",
                    f"{given} 中 {KEY} 为负数 {value}；DeepSpeed 要求该值 >= 0，会拒绝此配置。",

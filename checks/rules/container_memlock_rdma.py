@@ -29,7 +29,7 @@ from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make
 from lingjun.checks.rules._rdma import symptom
-from lingjun.checks.rules._units import GIB, limit
+from lingjun.checks.rules._units import GIB, known_limit, limit
 
 RULE = "container.memlock-rdma"
 AREA = "container"
@@ -68,6 +68,13 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     finite one, ok when unlimited or CAP_IPC_LOCK is held; ok without naming the limit when there is no RDMA;
     skipped when the input shows neither the RDMA devices nor the limit."""
     lim = ctx.facts.limits
+    msoft = known_limit(lim.memlock_soft)
+    mhard = known_limit(lim.memlock_hard)
+    if msoft is None and lim.memlock_soft is not None:
+        yield make(ctx, RULE, AREA, Severity.skipped,
+                   f"The locked-memory limit in the input ({lim.memlock_soft}) is not a limit value (only -1 means unlimited), so it was not judged.",
+                   f"输入中的锁定内存上限（{lim.memlock_soft}）不是有效的上限值（只有 -1 表示不限），未作判断。", observed=str(lim.memlock_soft))
+        return
     evidence = _evidence(ctx)
     if evidence is None:
         reason = unavailable_reason(ctx.facts, ["rdma"])
@@ -80,12 +87,12 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                    "No RDMA device is visible, so the locked-memory limit does not constrain NCCL here.",
                    "未发现 RDMA 设备，锁定内存上限不会限制此处的 NCCL。")
         return
-    if lim.memlock_soft is None:
+    if msoft is None:
         what = not_shown(ctx.facts, Text("the locked-memory limit", "锁定内存上限"))
         yield make(ctx, RULE, AREA, Severity.skipped, what.en[:1].upper() + what.en[1:] + ".",
                    what.zh + "。")
         return
-    soft = limit(lim.memlock_soft)
+    soft = limit(msoft)
     observed = Text(f"RLIMIT_MEMLOCK {soft.en}", f"RLIMIT_MEMLOCK {soft.zh}")
     expected = Text("unlimited (--ulimit memlock=-1) or CAP_IPC_LOCK", "不限（--ulimit memlock=-1）或 CAP_IPC_LOCK")
     if lim.cap_ipc_lock:
@@ -93,18 +100,18 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                    f"The process holds CAP_IPC_LOCK, so RDMA registration is not bounded by RLIMIT_MEMLOCK ({soft.en}).",
                    f"进程拥有 CAP_IPC_LOCK，RDMA 内存注册不受 RLIMIT_MEMLOCK（{soft.zh}）限制。", observed=observed, expected=expected)
         return
-    if lim.memlock_soft < 0:
+    if msoft < 0:
         yield make(ctx, RULE, AREA, Severity.ok, "The locked-memory limit is unlimited, as RDMA registration needs.",
                    "锁定内存上限为不限，满足 RDMA 内存注册的需要。", observed=observed, expected=expected)
         return
-    severity = Severity.error if lim.memlock_soft < ERROR_BELOW else Severity.warning
+    severity = Severity.error if msoft < ERROR_BELOW else Severity.warning
     cap_en = "" if lim.cap_ipc_lock is False else "; whether the process holds CAP_IPC_LOCK is not shown"
     cap_zh = "" if lim.cap_ipc_lock is False else "；未显示进程是否拥有 CAP_IPC_LOCK"
     hard_en = hard_zh = ""
-    if lim.memlock_hard is not None and (lim.memlock_hard < 0 or lim.memlock_hard > lim.memlock_soft):
-        hard = limit(lim.memlock_hard)
-        hard_en = f" The hard limit is {hard.en}: 'ulimit -l {'unlimited' if lim.memlock_hard < 0 else lim.memlock_hard // 1024}' in the entrypoint raises it without privileges."
-        hard_zh = f"硬上限为 {hard.zh}：在入口脚本中执行 'ulimit -l {'unlimited' if lim.memlock_hard < 0 else lim.memlock_hard // 1024}' 即可提高，无需特权。"
+    if mhard is not None and (mhard < 0 or mhard > msoft):
+        hard = limit(mhard)
+        hard_en = f" The hard limit is {hard.en}: 'ulimit -l {'unlimited' if mhard < 0 else mhard // 1024}' in the entrypoint raises it without privileges."
+        hard_zh = f"硬上限为 {hard.zh}：在入口脚本中执行 'ulimit -l {'unlimited' if mhard < 0 else mhard // 1024}' 即可提高，无需特权。"
     yield make(
         ctx, RULE, AREA, severity,
         f"The locked-memory limit is {soft.en} while RDMA is in use ({why.en}{cap_en}): registering NCCL's buffers with "

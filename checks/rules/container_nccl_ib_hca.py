@@ -55,11 +55,14 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                   if matched else "it matches no device port")
         why_zh = (f"它匹配到 {', '.join(str(dp) for dp in matched)}，但均不可用（没有 verbs 节点或端口不是 ACTIVE）"
                   if matched else "它匹配不到任何设备端口")
+        if "space" in pattern.notes and not matched:
+            why_en += "; NCCL keeps spaces as part of the names, so a name with a space matches no device"
+            why_zh += "；NCCL 会把空格当作名称的一部分，带空格的名称匹配不到任何设备"
         yield make(ctx, RULE, AREA, Severity.warning,
                    f"{VAR}={value} leaves NCCL no RDMA port ({why_en}; devices: {', '.join(names)}): NCCL falls back to TCP "
                    f"sockets without an error.",
                    f"{VAR}={value} 没有给 NCCL 留下可用的 RDMA 端口（{why_zh}；现有设备：{', '.join(names)}）：NCCL 会不报错地回退到 TCP 套接字。",
-                   remedy=remedy, observed=value, expected=expected, links=[NCCL_ENV_DOC])
+                   remedy=remedy, observed=repr(value) if "space" in pattern.notes else value, expected=expected, links=[NCCL_ENV_DOC])
         return
     if missing:
         yield make(ctx, RULE, AREA, Severity.warning,

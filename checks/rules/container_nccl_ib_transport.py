@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.checks.context import CheckContext
-from lingjun.checks.report.findings import Finding, Severity
+from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make
 from lingjun.checks.rules._rdma import NCCL_ENV_DOC, hca_filtered, usable
@@ -40,14 +40,15 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                                "请取消其中一个：使用 RDMA 则取消 NCCL_IB_DISABLE，让 NCCL 自行选择则取消 NCCL_NET。"),
                        observed="NCCL_NET=IB, NCCL_IB_DISABLE=1", links=[NCCL_ENV_DOC])
         elif not chosen:
-            names = ", ".join(d.name for d in ctx.facts.rdma.devices) or "none"
+            names = ", ".join(d.name for d in ctx.facts.rdma.devices)
             yield make(ctx, RULE, AREA, Severity.error,
-                       f"NCCL_NET=IB forces the IB transport, but no RDMA port is usable in this container (devices: {names}); "
+                       f"NCCL_NET=IB forces the IB transport, but no RDMA port is usable in this container (devices: {names or 'none'}); "
                        f"NCCL fails at communicator creation instead of falling back to sockets.",
-                       f"NCCL_NET=IB 强制使用 IB 传输，但容器内没有可用的 RDMA 端口（现有设备：{names}）；NCCL 会在创建通信器时失败，而不会回退到套接字。",
+                       f"NCCL_NET=IB 强制使用 IB 传输，但容器内没有可用的 RDMA 端口（现有设备：{names or '无'}）；NCCL 会在创建通信器时失败，而不会回退到套接字。",
                        remedy=("Give the container its RDMA devices (see container.rdma-usable), or unset NCCL_NET.",
                                "请把 RDMA 设备传入容器（见 container.rdma-usable），或取消设置 NCCL_NET。"),
-                       observed=f"NCCL_NET={net}", expected="an ACTIVE port with a /dev/infiniband/uverbsN node", links=[NCCL_ENV_DOC])
+                       observed=f"NCCL_NET={net}", expected=Text("an ACTIVE port with a /dev/infiniband/uverbsN node",
+                                                                          "一个带 /dev/infiniband/uverbsN 节点的 ACTIVE 端口"), links=[NCCL_ENV_DOC])
         else:
             yield make(ctx, RULE, AREA, Severity.ok, f"NCCL_NET=IB, and NCCL can use {ports}.", f"NCCL_NET=IB，NCCL 可以使用 {ports}。",
                        observed=f"NCCL_NET={net}")

@@ -29,7 +29,7 @@ from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make
 from lingjun.checks.rules._pod import world_ranks
-from lingjun.checks.rules._units import limit
+from lingjun.checks.rules._units import known_limit, limit
 
 RULE = "container.open-files"
 AREA = "container"
@@ -71,12 +71,19 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     """warning when the soft RLIMIT_NOFILE is below 1024 + 64 per peer with two or more ranks; info at or below 1024 with
     one or an unknown number of ranks; ok otherwise; skipped when the limit is not known."""
     lim = ctx.facts.limits
-    if lim.nofile_soft is None:
+    nsoft = known_limit(lim.nofile_soft)
+    nhard = known_limit(lim.nofile_hard)
+    if nsoft is None and lim.nofile_soft is not None:
+        yield make(ctx, RULE, AREA, Severity.skipped,
+                   f"The open-files limit in the input ({lim.nofile_soft}) is not a limit value (only -1 means unlimited), so it was not judged.",
+                   f"输入中的打开文件数上限（{lim.nofile_soft}）不是有效的上限值（只有 -1 表示不限），未作判断。", observed=str(lim.nofile_soft))
+        return
+    if nsoft is None:
         what = not_shown(ctx.facts, Text("the open-files limit", "打开文件数上限"))
         yield make(ctx, RULE, AREA, Severity.skipped, what.en[:1].upper() + what.en[1:] + ".",
                    what.zh + "。")
         return
-    soft = limit(lim.nofile_soft, "count")
+    soft = limit(nsoft, "count")
     ranks, source = world_ranks(ctx.facts)
     want = needed(ranks or 1)
     observed = Text(f"RLIMIT_NOFILE {soft.en}", f"RLIMIT_NOFILE {soft.zh}")
@@ -85,10 +92,12 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     multi = ranks is not None and ranks >= 2
     if not multi:
         expected = Text(f"more than {BASE}", f"大于 {BASE}")
-    enough = lim.nofile_soft < 0 or (lim.nofile_soft >= want if multi else lim.nofile_soft > BASE)
+    enough = nsoft < 0 or (nsoft >= want if multi else nsoft > BASE)
     if enough:
-        yield make(ctx, RULE, AREA, Severity.ok, f"The open-files limit ({soft.en}) is enough for {ranks or 'one'} rank(s).",
-                   f"打开文件数上限（{soft.zh}）足够 {ranks or 1} 个 rank 使用。", observed=observed, expected=expected)
+        yield make(ctx, RULE, AREA, Severity.ok, f"The open-files limit ({soft.en}) is enough for "
+                   + (f"{ranks} ranks." if multi else "one rank." if ranks == 1 else "one rank (the number of ranks is not shown)."),
+                   f"打开文件数上限（{soft.zh}）足够 " + (f"{ranks} 个 rank 使用。" if multi else "1 个 rank 使用。" if ranks == 1
+                                                     else "1 个 rank 使用（未显示 rank 数量）。"), observed=observed, expected=expected)
         return
     if multi:
         yield make(
@@ -97,7 +106,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             f"DataLoader workers hold a descriptor per shared tensor, so the job can fail with 'Too many open files'.",
             f"{ranks} 个 rank（{source.zh}）而打开文件数上限只有 {soft.zh}：NCCL 每个对端最多打开 64 个套接字，"
             f"DataLoader 工作进程每个共享张量占用一个描述符，任务可能报 'Too many open files'。",
-            remedy=_remedy(lim.nofile_hard, want), observed=observed, expected=expected, links=links,
+            remedy=_remedy(nhard, want), observed=observed, expected=expected, links=links,
         )
         return
     yield make(
@@ -106,5 +115,5 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         f"'Too many open files'; a multi-rank job needs 64 more per peer for NCCL.",
         f"打开文件数上限只有 {soft.zh}：DataLoader 工作进程每个共享张量占用一个描述符，可能报 'Too many open files'；"
         f"多 rank 任务每个对端还需为 NCCL 多留 64 个。",
-        remedy=_remedy(lim.nofile_hard, BASE + 1), observed=observed, expected=expected, links=links,
+        remedy=_remedy(nhard, BASE + 1), observed=observed, expected=expected, links=links,
     )

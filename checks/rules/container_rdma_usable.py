@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.checks.context import CheckContext
-from lingjun.checks.report.findings import Finding, Severity
+from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import listing, make
 from lingjun.checks.rules._rdma import NCCL_ENV_DOC, NCCL_NET_DOC, blocked, usable
@@ -36,7 +36,8 @@ _REMEDY = (
 @rule(RULE, AREA, "RDMA devices usable in the container", "容器内 RDMA 设备可用", order=280, needs=("rdma",))
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """warning when RDMA devices are in sysfs but none has an openable verbs node and an ACTIVE port (NCCL falls back to
-    sockets); info when only some are unusable; ok when all are usable; nothing when the container shows no RDMA device."""
+    sockets); info when only some are unusable; ok when all are usable; skipped when no port state is shown; nothing
+    when the container shows no RDMA device."""
     rdma = ctx.facts.rdma
     if not rdma.devices:
         return
@@ -58,7 +59,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     good = usable(ctx.facts)
     names = [d.name for d in rdma.devices]
     all_names, short_en, short_zh = listing(names)
-    observed = "; ".join(problems_en) or ", ".join(str(dp) for dp in good)
+    good_text = ", ".join(str(dp) for dp in good)
+    observed = Text("; ".join(problems_en) or good_text, "；".join(problems_zh) or good_text)
     if not good and problems_en and not unknown:
         full_en, full_zh = "; ".join(problems_en), "；".join(problems_zh)
         yield make(
@@ -67,7 +69,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             f"without an error and falls back to TCP sockets, which is many times slower between nodes.",
             f"节点上有 RDMA 设备（{all_names}），但容器内都无法使用（{full_zh}）：NCCL 会不报错地跳过它们，回退到 TCP 套接字，"
             f"节点间通信会慢很多倍。",
-            remedy=_REMEDY, observed=observed, expected="a /dev/infiniband/uverbsN node and an ACTIVE port per device",
+            remedy=_REMEDY, observed=observed, expected=Text("a /dev/infiniband/uverbsN node and an ACTIVE port per device",
+                                                          "每个设备都有 /dev/infiniband/uverbsN 节点和一个 ACTIVE 端口"),
             links=[NCCL_NET_DOC, NCCL_ENV_DOC],
             brief=(f"RDMA devices ({short_en}) are not usable in this container: NCCL falls back to TCP sockets.",
                    f"RDMA 设备（{short_zh}）在容器内不可用：NCCL 会回退到 TCP 套接字。"),
@@ -83,7 +86,11 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         )
         return
     if not good:
-        return  # devices without port facts: nothing to judge
+        listed, _, _ = listing(unknown)
+        yield make(ctx, RULE, AREA, Severity.skipped,
+                   f"Whether NCCL can use the RDMA devices was not judged: the port states of {listed} are not shown.",
+                   f"未判断 NCCL 能否使用 RDMA 设备：看不到 {listed} 的端口状态。", observed=listed)
+        return
     ports = ", ".join(str(dp) for dp in good)
     yield make(ctx, RULE, AREA, Severity.ok, f"RDMA ports usable by NCCL in this container: {ports}.",
                f"容器内 NCCL 可用的 RDMA 端口：{ports}。", observed=observed)

@@ -39,6 +39,8 @@ NCCL_DOC = "https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/troublesho
 DOCKER_DOC = "https://docs.docker.com/reference/cli/docker/container/run/"
 K8S_DOC = "https://kubernetes.io/docs/concepts/storage/volumes/#emptydir"
 TORCH_DOC = "https://github.com/pytorch/pytorch#using-pre-built-images"
+#: the kernel's tmpfs document: "size=0 ... means no limit" for the size option
+TMPFS_DOC = "https://docs.kernel.org/filesystems/tmpfs.html"
 
 #: NCCL's troubleshooting guide: --shm-size=1g
 NCCL_MINIMUM = 1 * GIB
@@ -77,7 +79,7 @@ def _observed(ctx: CheckContext) -> Text:
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """error at or below the 64 MiB container default with two or more GPUs, warning below NCCL's 1 GiB with two or
     more GPUs (or at the default with one), info below 1 GiB with one GPU, ok from 1 GiB; skipped when the size is
-    not known."""
+    not known or not a size (negative); ok for a tmpfs without a size limit (size 0)."""
     shm = ctx.facts.shm
     gpus, source = local_gpus(ctx.facts)
     links = [NCCL_DOC, K8S_DOC, DOCKER_DOC, TORCH_DOC]
@@ -94,11 +96,28 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         what = not_shown(ctx.facts, Text("the size of /dev/shm", "/dev/shm 的大小"))
         yield make(ctx, RULE, AREA, Severity.skipped, what.en[:1].upper() + what.en[1:] + ".", what.zh + "。")
         return
+    if shm.size_bytes < 0:
+        yield make(ctx, RULE, AREA, Severity.skipped,
+                   f"The size of /dev/shm in the input ({shm.size_bytes}) is not a size, so it was not judged.",
+                   f"输入中的 /dev/shm 大小（{shm.size_bytes}）不是有效的大小，未作判断。", observed=str(shm.size_bytes))
+        return
+    if shm.size_bytes == 0:
+        # a tmpfs mounted with size=0 has no size limit (statvfs then reports 0 blocks); only memory bounds it
+        yield make(ctx, RULE, AREA, Severity.ok,
+                   "/dev/shm has no size limit (a tmpfs mounted with size=0 reports 0 blocks): only the memory of the "
+                   "container bounds it.",
+                   "/dev/shm 没有大小限制（以 size=0 挂载的 tmpfs 报告 0 个块）：只受容器内存限制。",
+                   observed=Text("no size limit (0 blocks)", "无大小限制（0 个块）"), links=[TMPFS_DOC])
+        return
     observed = _observed(ctx)
     expected = Text("at least 1 GiB (NCCL: --shm-size=1g)", "至少 1 GiB（NCCL：--shm-size=1g）")
     multi = gpus is not None and gpus >= 2
-    count_en = f"{gpus} GPUs ({source.en})" if multi else (f"one GPU ({source.en})" if gpus == 1 else "an unknown number of GPUs")
-    count_zh = f"{gpus} 块 GPU（{source.zh}）" if multi else (f"1 块 GPU（{source.zh}）" if gpus == 1 else "GPU 数量未知")
+    if ctx.facts.gpus or gpus is None:
+        count_en = f"{gpus} GPUs ({source.en})" if multi else (f"one GPU ({source.en})" if gpus == 1 else "an unknown number of GPUs")
+        count_zh = f"{gpus} 块 GPU（{source.zh}）" if multi else (f"1 块 GPU（{source.zh}）" if gpus == 1 else "GPU 数量未知")
+    else:  # no GPU listed: the count is the launcher's ranks, not GPUs seen
+        count_en = f"{gpus} ranks ({source.en})" if multi else f"one rank ({source.en})"
+        count_zh = f"{gpus} 个进程（{source.zh}）" if multi else f"1 个进程（{source.zh}）"
     have = size(shm.size_bytes)
     if shm.size_bytes >= NCCL_MINIMUM:
         yield make(ctx, RULE, AREA, Severity.ok, f"/dev/shm is {have}, at least the 1 GiB NCCL asks for in a container.",
@@ -107,8 +126,9 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     at_default = shm.size_bytes <= CONTAINER_DEFAULT
     if multi:
         severity = Severity.error if at_default else Severity.warning
-        default_en = " (Docker's and Kubernetes' default)" if at_default else ""
-        default_zh = "（Docker 和 Kubernetes 的默认值）" if at_default else ""
+        is_default = shm.size_bytes == CONTAINER_DEFAULT and not shm.host_ipc
+        default_en = " (Docker's and Kubernetes' default)" if is_default else ""
+        default_zh = "（Docker 和 Kubernetes 的默认值）" if is_default else ""
         yield make(
             ctx, RULE, AREA, severity,
             f"/dev/shm is {have}{default_en} in a pod with {count_en}: NCCL's shared-memory transport between the GPUs "

@@ -74,8 +74,13 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     if not on_gpu_node and not signs:
         return
     if on_gpu_node:
-        where_en = f"on a node with {gpus[0].name or 'an NVIDIA GPU'}" + (f" and {len(gpus) - 1} more" if len(gpus) > 1 else "") if gpus \
-            else f"with NVIDIA driver {facts.driver_version}"
+        named = gpus[0].name if gpus else None
+        if gpus and named:
+            where_en = f"on a node with {named}" + (f" and {len(gpus) - 1} more GPU{'s' if len(gpus) > 2 else ''}" if len(gpus) > 1 else "")
+        elif gpus:
+            where_en = f"on a node with {len(gpus)} NVIDIA GPU{'s' if len(gpus) > 1 else ''}"
+        else:
+            where_en = f"with NVIDIA driver {facts.driver_version}"
         where_zh = f"在有 {gpus[0].name or 'NVIDIA GPU'}" + (f" 等 {len(gpus)} 块 GPU" if len(gpus) > 1 else "") + " 的节点上" if gpus \
             else f"在 NVIDIA 驱动为 {facts.driver_version} 的环境中"
     else:

@@ -32,8 +32,10 @@ _REMEDY = ("Set CUDA_VISIBLE_DEVICES to distinct indices below the GPU count (nv
            "要使用容器内全部 GPU 时请取消该变量。")
 
 
-def _ordinals(n: int) -> str:
-    return "none" if n == 0 else ("0" if n == 1 else f"0-{n - 1}")
+def _ordinals(n: int, lang: str = "en") -> str:
+    if n == 0:
+        return "无" if lang == "zh" else "none"
+    return "0" if n == 1 else f"0-{n - 1}"
 
 
 def _nvidia_visible(ctx: CheckContext) -> Iterator[Finding]:
@@ -66,9 +68,12 @@ def _nvidia_visible(ctx: CheckContext) -> Iterator[Finding]:
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """error for a repeated entry (no GPU left) or a list whose first entry is invalid or out of range; warning for
     an empty value (hides every GPU), a list cut short by an invalid or out-of-range entry, and
-    NVIDIA_VISIBLE_DEVICES void/none without GPUs; ok otherwise; skipped when the input does not show the variable."""
+    NVIDIA_VISIBLE_DEVICES void/none without GPUs; ok otherwise (the GPUs CUDA sees "at most" when not all entries could
+    be checked; one MIG device per process); skipped when the input does not show the variable, or when no driver or
+    GPU is seen (nothing to compare)."""
     facts = ctx.facts
-    yield from _nvidia_visible(ctx)
+    runtime = list(_nvidia_visible(ctx))
+    yield from runtime
     if not env_known(facts, "CUDA_VISIBLE_DEVICES"):
         reason = not_shown(facts, Text("whether CUDA_VISIBLE_DEVICES is set", "是否设置了 CUDA_VISIBLE_DEVICES"))
         yield make(ctx, RULE, AREA, Severity.skipped, f"CUDA_VISIBLE_DEVICES was not checked: {reason.en}.",
@@ -78,9 +83,17 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     count = vis.gpu_count
     has_en = f" (the container has {count} GPU(s))" if count is not None else ""
     has_zh = f"（容器中有 {count} 块 GPU）" if count is not None else ""
+    no_gpu = not facts.has_nvidia_driver and not facts.gpus and driver_observed(facts)
     if vis.cvd is None:
-        if not facts.has_nvidia_driver and driver_observed(facts):
-            return  # no GPU in the container at all: driver.present says so
+        if no_gpu and runtime:
+            return  # NVIDIA_VISIBLE_DEVICES already says why the container has no GPU
+        if no_gpu:
+            yield make(ctx, RULE, AREA, Severity.skipped,
+                       "CUDA_VISIBLE_DEVICES is unset; nothing to compare: no NVIDIA driver or GPU is seen in the container "
+                       "(driver.present reports it).",
+                       "未设置 CUDA_VISIBLE_DEVICES；无可比较的对象：容器中看不到 NVIDIA 驱动或 GPU（见 driver.present）。",
+                       observed=UNSET)
+            return
         yield make(ctx, RULE, AREA, Severity.ok,
                    f"CUDA_VISIBLE_DEVICES is unset: CUDA sees every GPU of the container{has_en}.",
                    f"未设置 CUDA_VISIBLE_DEVICES：CUDA 可以看到容器内全部 GPU{has_zh}。", observed=UNSET, links=[CUDA_ENV_DOC])
@@ -111,7 +124,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             why_en, why_zh = f"{bad} matches no GPU of the container", f"{bad} 匹配不到容器内的任何 GPU"
         else:
             why_en, why_zh = (f"index {bad} names no GPU: the container has {count} ({_ordinals(count or 0)})",
-                              f"序号 {bad} 不对应任何 GPU：容器中只有 {count} 块（{_ordinals(count or 0)}）")
+                              f"序号 {bad} 不对应任何 GPU：容器中只有 {count} 块（{_ordinals(count or 0, 'zh')}）")
         shown = resolved.visible
         severity = Severity.error if not shown else Severity.warning
         rest_en = (f"only {', '.join(shown)} stay visible (as devices {_ordinals(len(shown))})" if shown
@@ -126,12 +139,28 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                    links=[CUDA_ENV_DOC])
         return
     n = len(resolved.visible)
+    if no_gpu:
+        yield make(ctx, RULE, AREA, Severity.skipped,
+                   f"CUDA_VISIBLE_DEVICES={value} was not compared with any GPU: no NVIDIA driver or GPU is seen in the container "
+                   f"(driver.present reports it), so CUDA sees none of them here.",
+                   f"未将 CUDA_VISIBLE_DEVICES={value} 与 GPU 比对：容器中看不到 NVIDIA 驱动或 GPU（见 driver.present），此处 CUDA 看不到其中任何设备。",
+                   observed=value, links=[CUDA_ENV_DOC])
+        return
+    migs = [e for e in resolved.visible if e.startswith("MIG-")]
+    if migs:
+        # a CUDA process enumerates a single MIG device (NVIDIA's MIG user guide, "CUDA device enumeration")
+        n = n - len(migs) + 1
+    at_most_en = "at most " if resolved.unchecked else ""
+    at_most_zh = "最多" if resolved.unchecked else ""
+    mig_en = (f" A CUDA process uses one MIG device only ({migs[0]}); the other {len(migs) - 1} stay unused." if len(migs) > 1
+              else "")
+    mig_zh = (f"一个 CUDA 进程只使用一个 MIG 设备（{migs[0]}）；其余 {len(migs) - 1} 个不会被使用。" if len(migs) > 1 else "")
     note_en = note_zh = ""
     if resolved.unchecked:
         what = not_shown(ctx.facts, Text("the GPU list or the GPUs' UUIDs", "GPU 列表或 GPU 的 UUID"))
         note_en = f" Not compared with the container's GPUs ({', '.join(resolved.unchecked)}): {what.en}."
         note_zh = f"未与容器内的 GPU 比对（{', '.join(resolved.unchecked)}）：{what.zh}。"
     yield make(ctx, RULE, AREA, Severity.ok,
-               f"CUDA_VISIBLE_DEVICES={value}: CUDA sees {n} GPU(s), renumbered {_ordinals(n)}.{note_en}",
-               f"CUDA_VISIBLE_DEVICES={value}：CUDA 可以看到 {n} 块 GPU，重新编号为 {_ordinals(n)}。{note_zh}",
+               f"CUDA_VISIBLE_DEVICES={value}: CUDA sees {at_most_en}{n} GPU(s), renumbered {_ordinals(n)}.{mig_en}{note_en}",
+               f"CUDA_VISIBLE_DEVICES={value}：CUDA {at_most_zh}可以看到 {n} 块 GPU，重新编号为 {_ordinals(n)}。{mig_zh}{note_zh}",
                observed=value, links=[CUDA_ENV_DOC])

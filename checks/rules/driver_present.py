@@ -34,8 +34,8 @@ _REMEDY = ("Start the container with GPUs on a host with the NVIDIA driver: dock
 
 
 def gpu_intent(ctx: CheckContext) -> list[Text]:
-    """Signs that the container is meant for GPUs: a CUDA toolkit, torch built for CUDA, NVIDIA_VISIBLE_DEVICES,
-    a release record with a CUDA version; empty when there is none."""
+    """Signs that the container is meant for GPUs: a CUDA toolkit, torch built for CUDA, NVIDIA_VISIBLE_DEVICES
+    naming GPUs (not void/none/empty, which ask for none), a release record with a CUDA version; empty when there is none."""
     facts = ctx.facts
     signs: list[Text] = []
     toolkit = facts.cuda.toolkit_version or facts.cuda.env_cuda_version
@@ -46,7 +46,8 @@ def gpu_intent(ctx: CheckContext) -> list[Text]:
         signs.append(Text(f"torch {torch.version or '(version not shown)'} built for CUDA {torch.cuda}",
                           f"为 CUDA {torch.cuda} 构建的 torch {torch.version or '（版本未知）'}"))
     nvd = facts.env.get("NVIDIA_VISIBLE_DEVICES")
-    if nvd is not None:
+    # void / none / empty ask the NVIDIA runtime for no GPU: not a sign the container is meant for GPUs
+    if nvd is not None and nvd.strip().lower() not in ("void", "none", ""):
         signs.append(Text(f"NVIDIA_VISIBLE_DEVICES={nvd}", f"NVIDIA_VISIBLE_DEVICES={nvd}"))
     record = ctx.record if isinstance(ctx.record, dict) else {}
     if record.get("cuda") and not toolkit:

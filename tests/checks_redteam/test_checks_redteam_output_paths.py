@@ -50,14 +50,24 @@ def test_collect_to_a_real_device_is_refused_and_the_device_kept(target, capsys)
     assert (stat.S_IFMT(after.st_mode), after.st_rdev) == (stat.S_IFMT(before.st_mode), before.st_rdev)
 
 
-@pytest.mark.parametrize("kind", ["absent", "regular file"])
-def test_collect_writes_a_new_file_or_replaces_a_regular_one(kind, hostile_node, tmp_path, capsys):
-    path = hostile_node("regular file") if kind == "regular file" else str(tmp_path / "new" / "snap.json")
+@pytest.mark.parametrize("kind", ["absent", "previous snapshot"])
+def test_collect_writes_a_new_file_or_replaces_its_own_snapshot(kind, tmp_path, capsys):
+    path = str(tmp_path / "new" / "snap.json")
     os.makedirs(os.path.dirname(path), exist_ok=True)
+    if kind == "previous snapshot":  # one this command wrote before
+        _check(capsys, "--from", SNAPSHOT, "--collect", path)
     code, _, err = _check(capsys, "--from", SNAPSHOT, "--collect", path)
     assert code in (0, 1), err
     assert err == f"lingjun-check: snapshot written to {path}\n"
     assert json.loads(Path(path).read_text(encoding="utf-8"))["schema"] == "lingjun-check/snapshot/1"
+
+
+def test_collect_never_replaces_a_regular_file_it_did_not_write(hostile_node, capsys):
+    path = hostile_node("regular file")
+    before = Path(path).read_bytes()
+    code, _, err = _check(capsys, "--from", SNAPSHOT, "--collect", path)
+    assert code == 3 and len(err.splitlines()) == 1
+    assert Path(path).read_bytes() == before
 
 
 def test_ctrl_c_is_one_line_and_exit_130(monkeypatch, capsys):

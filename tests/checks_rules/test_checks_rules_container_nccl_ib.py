@@ -91,10 +91,10 @@ def test_ib_disable_without_rdma_says_nothing():
     ("3", "ok", "NCCL_IB_GID_INDEX=3 is a RoCE v2 entry on mlx5_bond_0:1, mlx5_bond_1:1."),
     ("0", "warning", "selects a RoCE v1 entry on mlx5_bond_0:1 (IB/RoCE v1), mlx5_bond_1:1 (IB/RoCE v1)"),
     ("7", "error", "points at an empty GID entry on mlx5_bond_0:1, mlx5_bond_1:1"),
-    ("three", "warning", "NCCL_IB_GID_INDEX=three is not a number"),
+    ("three", "warning", "NCCL_IB_GID_INDEX=three is not a number; NCCL reads it as 0"),
 ])
 def test_gid_index_branches(value, severity, words):
-    (f,) = _run(GID, rk.bonds(2, NCCL_IB_GID_INDEX=value))
+    f = _run(GID, rk.bonds(2, NCCL_IB_GID_INDEX=value))[0]
     assert f.severity.value == severity and words in f.message.en, f.message.en
 
 

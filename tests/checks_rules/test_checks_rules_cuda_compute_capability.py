@@ -27,7 +27,7 @@ def test_torch_arch_list_missing_sm_is_error():
 def test_architecture_names_are_shown_capitalized():
     # records keep the ids (blackwell); messages show the architecture names (Blackwell, Hopper)
     rec = dict(kit.fixture_record("training-nv-pytorch:25.07"))
-    rec["gpu_support"] = {"architectures": ["blackwell"]}
+    rec["gpu_support"] = {"list_state": "complete", "architectures": ["blackwell"]}  # a complete list: others unsupported
     f = kit.run(RULE, kit.context(kit.gpu_facts(), rec=rec))
     assert kit.severities(f) == ["error"]
     assert "Hopper" in f[0].message.en and "Blackwell GPUs only" in f[0].message.en

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import checks_rules_kit as kit
 from lingjun.checks.facts import Facts
 
@@ -64,5 +66,27 @@ def test_unknown_gpu_count_is_skipped_with_the_reason():
     assert "the snapshot does not show how many GPUs the process sees" in f.message.en
 
 
-def test_a_container_without_any_gpu_leaves_it_to_driver_present():
-    assert _run(Facts(env={"LOCAL_RANK": "0", "WORLD_SIZE": "1"})) == []
+def test_a_container_without_any_gpu_is_skipped_with_the_reason():
+    (f,) = _run(Facts(env={"LOCAL_RANK": "0", "WORLD_SIZE": "1"}))
+    assert f.severity.value == "skipped" and "no NVIDIA driver or GPU is seen in the container" in f.message.en
+
+
+@pytest.mark.parametrize("env,shown", [({"LOCAL_WORLD_SIZE": "-3"}, "LOCAL_WORLD_SIZE=-3"),
+                                       ({"LOCAL_WORLD_SIZE": "0", "WORLD_SIZE": "x"}, "LOCAL_WORLD_SIZE=0, WORLD_SIZE=x")])
+def test_values_that_are_not_rank_numbers_are_skipped_with_the_reason(env, shown):
+    (f,) = _run(_gpus(2, **env))
+    assert f.severity.value == "skipped" and f.observed == shown and "not a rank number" in f.message.en
+
+
+def test_one_failing_rank_is_singular():
+    (f,) = _run(_gpus(1, LOCAL_RANK="0", LOCAL_WORLD_SIZE="2"))
+    assert "local rank 1 gets \"invalid device ordinal\"" in f.message.en
+    assert "Start at most 1 rank per node" in f.remedy.en and f.expected == "at most 1 local rank"
+
+
+def test_a_partial_gpu_list_is_named_as_such():
+    facts = _gpus(1, LOCAL_WORLD_SIZE="2")
+    facts.coverage.partial = ["nvml"]
+    facts.coverage.not_available = ["nvidia-smi"]
+    (f,) = _run(facts)
+    assert f.severity.value == "skipped" and "lists 1 GPU(s) but its GPU section is not complete" in f.message.en

@@ -43,7 +43,7 @@ def test_cpu_torch_on_a_gpu_node_is_an_error_with_the_index_for_the_driver():
     facts.torch = kit.torch_build("2.5.1+cpu", None)
     (f,) = _run(facts)
     assert f.severity.value == "error"
-    assert f.message.en.startswith("torch 2.5.1+cpu is a CPU-only build on a node with NVIDIA A100-SXM4-80GB and 1 more: "
+    assert f.message.en.startswith("torch 2.5.1+cpu is a CPU-only build on a node with NVIDIA A100-SXM4-80GB and 1 more GPU: "
                                    "CUDA will never be available")
     assert "pip install torch==2.5.1 --index-url https://download.pytorch.org/whl/cu121" in f.remedy.en
     assert "(12.2, from NVML)" in f.remedy.en

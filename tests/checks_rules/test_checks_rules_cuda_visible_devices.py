@@ -28,8 +28,9 @@ def test_unset_is_ok_with_every_gpu():
     assert f.observed == "unset"
 
 
-def test_unset_in_a_container_without_gpus_says_nothing():
-    assert _run(Facts()) == []
+def test_unset_in_a_container_without_gpus_is_skipped_with_the_reason():
+    (f,) = _run(Facts())
+    assert f.severity.value == "skipped" and "no NVIDIA driver or GPU is seen in the container" in f.message.en
     (f,) = _run(Facts(env={"CUDA_VISIBLE_DEVICES": "0,0"}))  # a broken value is still reported
     assert f.severity.value == "error"
 
@@ -82,9 +83,10 @@ def test_uuids_are_checked_only_when_the_input_has_them():
 
 def test_indices_not_compared_without_the_gpu_list():
     facts = Facts(origin="snapshot", env={"CUDA_VISIBLE_DEVICES": "1,2"})
+    facts.nvml.library_version = "12.570.124.06"
     facts.coverage.not_available = ["nvml", "nvidia-smi"]
     (f,) = _run(facts)
-    assert f.severity.value == "ok"
+    assert f.severity.value == "ok" and "CUDA sees at most 2 GPU(s)" in f.message.en
     assert "Not compared with the container's GPUs (1, 2): the snapshot does not show the GPU list" in f.message.en
 
 
