@@ -576,31 +576,47 @@ def _convert(hint: Any, value: Any, where: str) -> Any:
         return _build(hint, value, where)
     if origin is list:
         if not isinstance(value, list):
-            raise ValueError(f"{where}: expected a list, got {type(value).__name__}")
+            raise ValueError(f"{where}: expected a list, got {_json_shown(value)}")
         return [_convert(args[0], item, f"{where}[{i}]") for i, item in enumerate(value)]
     if origin is dict:
         if not isinstance(value, dict):
-            raise ValueError(f"{where}: expected an object, got {type(value).__name__}")
+            raise ValueError(f"{where}: expected an object, got {_json_shown(value)}")
         return dict(value)
     if hint is Any:
         return value
     if hint is bool:
         if not isinstance(value, bool):
-            raise ValueError(f"{where}: expected true/false, got {value!r}")
+            raise ValueError(f"{where}: expected true/false, got {_json_shown(value)}")
         return value
     if hint is int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"{where}: expected an integer, got {value!r}")
+            raise ValueError(f"{where}: expected an integer, got {_json_shown(value)}")
         return value
     if hint is float:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ValueError(f"{where}: expected a number, got {value!r}")
+            raise ValueError(f"{where}: expected a number, got {_json_shown(value)}")
         try:
             return float(value)
         except OverflowError:  # an integer beyond float's range (a 400-digit number) is unusable
             raise ValueError(f"{where}: number out of range ({len(str(abs(value)))} digits)") from None
     if hint is str:
         if not isinstance(value, str):
-            raise ValueError(f"{where}: expected a string, got {value!r}")
+            raise ValueError(f"{where}: expected a string, got {_json_shown(value)}")
         return value
     return value
+
+
+def _json_shown(value: Any) -> str:
+    """A value as a reader of the snapshot's JSON knows it: ``null``, ``true``, a quoted string (cut), a number, a list."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return repr(value[:60] + ("…" if len(value) > 60 else ""))
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    text = str(value)
+    return text if len(text) <= 40 else f"a number of {len(text)} digits"

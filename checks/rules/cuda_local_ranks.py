@@ -124,6 +124,13 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                       f"{_failing_en(n, per_node)} \"invalid device ordinal\" too (only {n} GPU(s) visible)")
             zh.append(f"WORLD_SIZE={per_node} 且未设置 LOCAL_WORLD_SIZE：若 {per_node} 个进程都在本节点运行，本地序号 {failing_zh} 的进程同样会报 "
                       f"“invalid device ordinal”（只有 {n} 块可见 GPU）")
+    if local_rank is not None and local_size is not None and local_rank >= local_size:
+        # torchrun numbers local ranks 0..LOCAL_WORLD_SIZE-1: a larger one comes from another launch or a stale environment
+        severity = severity or Severity.warning
+        en.append(f"LOCAL_RANK={local_rank} is not below LOCAL_WORLD_SIZE={local_size}: the launcher numbers local ranks "
+                  f"0 to {local_size - 1}, so these variables come from different launches (a stale or hand-set environment)")
+        zh.append(f"LOCAL_RANK={local_rank} 不小于 LOCAL_WORLD_SIZE={local_size}：启动器给本地进程编号为 0 到 {local_size - 1}，"
+                  f"这两个变量来自不同的启动（环境变量过期或被手工设置）")
     if severity is None:
         shown = ", ".join(f"{k}={v}" for k, v in zip(_VARS, (local_rank, local_size, world)) if v is not None)
         yield make(ctx, RULE, AREA, Severity.ok, f"{shown}: every local rank has a GPU ({seen_en}).",

@@ -35,10 +35,16 @@ def _describe(devices) -> tuple[str, str]:
     parts_en, parts_zh = [], []
     for d in devices:
         name = d.profile or "MIG"
-        where = f"GPU {d.gpu_index}" if d.gpu_index is not None else "GPU ?"
-        idx = f" device {d.index}" if d.index is not None else ""
-        parts_en.append(f"{name} ({where}{idx})")
-        parts_zh.append(f"{name}（{where}{idx.replace(' device', ' 设备')}）")
+        # a parent or index the input does not give (or gives as a negative number) is left out, never shown as "?"
+        gpu = d.gpu_index if isinstance(d.gpu_index, int) and d.gpu_index >= 0 else None
+        index = d.index if isinstance(d.index, int) and d.index >= 0 else None
+        where_en = [f"GPU {gpu}"] if gpu is not None else []
+        where_zh = list(where_en)
+        if index is not None:
+            where_en.append(f"device {index}")
+            where_zh.append(f"设备 {index}")
+        parts_en.append(f"{name} ({' '.join(where_en)})" if where_en else name)
+        parts_zh.append(f"{name}（{' '.join(where_zh)}）" if where_zh else name)
     return ", ".join(parts_en), "、".join(parts_zh)
 
 
@@ -53,7 +59,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     mig_gpus = [g for g in facts.gpus if g.mig_mode]
     if not devices and not mig_entries:
         if mig_gpus and state(facts, "mig") == OBSERVED:
-            names = ", ".join(f"GPU {g.index} ({g.name or '?'})" for g in mig_gpus)
+            names = ", ".join(f"GPU {g.index} ({g.name})" if g.name else f"GPU {g.index}" for g in mig_gpus)
             yield make(ctx, RULE, AREA, Severity.warning,
                        f"MIG mode is enabled on {names}, but no MIG device is visible: CUDA sees no device on a GPU in MIG mode "
                        f"until GPU and compute instances are created and passed to the container.",

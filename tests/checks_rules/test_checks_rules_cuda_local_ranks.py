@@ -90,3 +90,11 @@ def test_a_partial_gpu_list_is_named_as_such():
     facts.coverage.not_available = ["nvidia-smi"]
     (f,) = _run(facts)
     assert f.severity.value == "skipped" and "lists 1 GPU(s) but its GPU section is not complete" in f.message.en
+
+
+def test_a_local_rank_beyond_the_local_world_size_is_a_stale_environment():
+    facts = kit.gpu_facts("570.124.06", gpus=[(f"NVIDIA H20", "nvidia", "9.0")] * 8, LOCAL_RANK="7", LOCAL_WORLD_SIZE="4")
+    (finding,) = kit.run("cuda.local-ranks", kit.context(facts))
+    assert finding.severity.value == "warning"
+    assert "LOCAL_RANK=7 is not below LOCAL_WORLD_SIZE=4" in finding.message.en
+    assert "LOCAL_RANK=7 不小于 LOCAL_WORLD_SIZE=4" in finding.message.zh

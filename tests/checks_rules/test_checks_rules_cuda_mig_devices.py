@@ -79,3 +79,14 @@ def test_missing_mig_section_is_skipped():
     facts.coverage.not_available = ["mig"]
     (f,) = _run(facts)
     assert f.severity.value == "skipped" and f.message.en == "The snapshot does not show the MIG devices."
+
+
+def test_unknown_or_negative_parents_are_left_out_not_shown_as_question_marks():
+    from lingjun.checks.facts import MigDeviceFacts
+
+    facts = kit.gpu_facts("570.124.06", gpus=[("NVIDIA A100-SXM4-80GB", "nvidia", "8.0")])
+    facts.mig_devices = [MigDeviceFacts(gpu_index=None, index=-1, profile="3g.40gb"), MigDeviceFacts(gpu_index=0, index=1, profile="3g.40gb")]
+    findings = kit.run("cuda.mig-devices", kit.context(facts))
+    text = " ".join(f.message.en + f.message.zh for f in findings)
+    assert "?" not in text and "-1" not in text
+    assert "3g.40gb (GPU 0 device 1)" in text
