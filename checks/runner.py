@@ -51,11 +51,11 @@ def run_rule(spec: RuleSpec, ctx: CheckContext) -> list[Finding]:
         if driver_observed(ctx.facts):
             return skipped(NO_DRIVER)
         reason = driver_unknown_reason(ctx.facts)
-        return skipped(Text(reason.en[:1].upper() + reason.en[1:] + ".", reason.zh + "。"))
+        return skipped(reason.as_sentence())
     absent = missing(ctx.facts, spec.needs)
     if absent:
         reason = unavailable_reason(ctx.facts, absent)
-        return skipped(Text(reason.en[:1].upper() + reason.en[1:] + ".", reason.zh + "。"))
+        return skipped(reason.as_sentence())
     try:
         produced = spec.func(ctx)
         findings = list(produced) if produced is not None else []

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field
 from enum import Enum
 from typing import Any, Optional
 
-__all__ = ["Severity", "Text", "Finding", "SEVERITY_ORDER"]
+__all__ = ["Severity", "Text", "Finding", "SEVERITY_ORDER", "sentence_case"]
 
 
 class Severity(str, Enum):
@@ -44,6 +44,16 @@ class Text:
     def get(self, lang: str) -> str:
         """The text in ``lang`` ("en" or "zh"); English for anything else."""
         return self.zh if lang == "zh" else self.en
+
+    def as_sentence(self) -> "Text":
+        """A clause ("the snapshot does not show …") as a sentence of its own: English capitalised and ended with
+        ".", Chinese ended with "。"."""
+        return Text(sentence_case(self.en) + ".", self.zh + "。")
+
+
+def sentence_case(text: str) -> str:
+    """``text`` with its first letter in upper case, to start a sentence ("the snapshot …" -> "The snapshot …")."""
+    return text[:1].upper() + text[1:]
 
 
 @dataclass

@@ -16,7 +16,7 @@ from lingjun.checks.facts import Facts
 from lingjun.checks.core.versions import CudaVersion, DriverVersion
 
 __all__ = ["kernel_driver", "image_cuda", "compat_present", "compat_on_loader_path", "driver_cuda", "RELEASE_RECORD",
-           "release_minimum", "bounded_by_release"]
+           "release_minimum", "bounded_by_release", "DRIVER_VERSION"]
 
 
 def kernel_driver(facts: Facts) -> Optional[DriverVersion]:
@@ -26,6 +26,8 @@ def kernel_driver(facts: Facts) -> Optional[DriverVersion]:
 
 #: where the image's CUDA came from when the release record states it
 RELEASE_RECORD = Text("release record", "发布记录")
+#: what is missing when no driver version was read (:func:`lingjun.checks.coverage.not_shown`)
+DRIVER_VERSION = Text("the driver's version", "驱动版本")
 
 
 def image_cuda(ctx: CheckContext) -> tuple[Optional[CudaVersion], Text]:

@@ -24,7 +24,7 @@ from typing import Optional
 from lingjun.checks.context import CheckContext
 from lingjun.checks.core.compat import GPU_DATACENTER, CompatDecision
 from lingjun.checks.coverage import input_name
-from lingjun.checks.report.findings import Finding, Severity, Text
+from lingjun.checks.report.findings import Finding, Severity, Text, sentence_case
 from lingjun.checks.rules._finding import make, nvidia_url
 
 __all__ = ["cuda_reported", "reported_available", "forward_unconfirmed", "failure_disproved", "with_reported_outcome"]
@@ -74,7 +74,7 @@ def forward_unconfirmed(
         said = reported_available(ctx, False)
         return make(
             ctx, rule_id, area, Severity.error,
-            f"{lead_en} {_sentence(said.en)}: the cuda-compat package is most likely missing or not on the loader path.",
+            f"{lead_en} {sentence_case(said.en)}: the cuda-compat package is most likely missing or not on the loader path.",
             f"{lead_zh}{said.zh}：很可能缺少 cuda-compat 包，或它不在库搜索路径中。",
             remedy=upgrade, observed=observed, expected=f">= {need}" if need else None,
             links=[nvidia_url(ctx, "forward")],
@@ -84,7 +84,7 @@ def forward_unconfirmed(
     limits_zh = "前向兼容只替换 CUDA 用户态驱动：依赖新内核态驱动的功能仍不可用，且仅在该驱动分支受支持期间有效。"
     if reported is True:
         said = reported_available(ctx, True)
-        lead_en += f" {_sentence(said.en)}, which fits forward compatibility being in use."
+        lead_en += f" {sentence_case(said.en)}, which fits forward compatibility being in use."
         lead_zh += f"{said.zh}，与正在使用前向兼容相符。"
     return make(
         ctx, rule_id, area, Severity.warning, lead_en + limits_en, lead_zh + limits_zh,
@@ -112,18 +112,13 @@ def failure_disproved(
         why_zh = "输入中的驱动版本可能并非进程实际使用的版本（混入了两台机器的输出，或容器运行时注入了另一版本驱动）"
     return make(
         ctx, rule_id, area, Severity.warning,
-        f"{_sentence(said.en)}, although by NVIDIA's tables {prediction.en}: {why_en}.",
+        f"{sentence_case(said.en)}, although by NVIDIA's tables {prediction.en}: {why_en}.",
         f"{said.zh}，而按 NVIDIA 的对照表{prediction.zh}：{why_zh}。",
         remedy=("Upgrade the host driver so that the image's CUDA runs natively, and check the driver version on the node itself "
                 "(nvidia-smi).",
                 "请升级宿主机驱动，使镜像的 CUDA 可以原生运行，并在节点上核对驱动版本（nvidia-smi）。"),
         observed=observed, expected=expected, links=[nvidia_url(ctx, "forward"), nvidia_url(ctx, "toolkit")],
     )
-
-
-def _sentence(text: str) -> str:
-    """``text`` with its first letter in upper case, to start a sentence."""
-    return text[:1].upper() + text[1:]
 
 
 def with_reported_outcome(func):

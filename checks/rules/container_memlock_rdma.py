@@ -89,8 +89,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         return
     if msoft is None:
         what = not_shown(ctx.facts, Text("the locked-memory limit", "锁定内存上限"))
-        yield make(ctx, RULE, AREA, Severity.skipped, what.en[:1].upper() + what.en[1:] + ".",
-                   what.zh + "。")
+        sentence = what.as_sentence()
+        yield make(ctx, RULE, AREA, Severity.skipped, sentence.en, sentence.zh)
         return
     soft = limit(msoft)
     observed = Text(f"RLIMIT_MEMLOCK {soft.en}", f"RLIMIT_MEMLOCK {soft.zh}")

@@ -80,8 +80,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         return
     if nsoft is None:
         what = not_shown(ctx.facts, Text("the open-files limit", "打开文件数上限"))
-        yield make(ctx, RULE, AREA, Severity.skipped, what.en[:1].upper() + what.en[1:] + ".",
-                   what.zh + "。")
+        sentence = what.as_sentence()
+        yield make(ctx, RULE, AREA, Severity.skipped, sentence.en, sentence.zh)
         return
     soft = limit(nsoft, "count")
     ranks, source = world_ranks(ctx.facts)

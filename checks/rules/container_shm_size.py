@@ -94,7 +94,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         return
     if shm.size_bytes is None:
         what = not_shown(ctx.facts, Text("the size of /dev/shm", "/dev/shm 的大小"))
-        yield make(ctx, RULE, AREA, Severity.skipped, what.en[:1].upper() + what.en[1:] + ".", what.zh + "。")
+        sentence = what.as_sentence()
+        yield make(ctx, RULE, AREA, Severity.skipped, sentence.en, sentence.zh)
         return
     if shm.size_bytes < 0:
         yield make(ctx, RULE, AREA, Severity.skipped,

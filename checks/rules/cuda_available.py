@@ -20,7 +20,7 @@ from typing import Iterator, Optional
 
 from lingjun.checks.context import CheckContext
 from lingjun.checks.coverage import OBSERVED, input_name, state
-from lingjun.checks.report.findings import Finding, Severity, Text
+from lingjun.checks.report.findings import Finding, Severity, Text, sentence_case
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make, nvidia_url
 from lingjun.checks.rules._symptoms import cuda_reported
@@ -156,7 +156,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     if reported is None:
         return
     if reported:
-        yield make(ctx, RULE, AREA, Severity.ok, f"{name.en[:1].upper()}{name.en[1:]} reports that CUDA is available.",
+        yield make(ctx, RULE, AREA, Severity.ok, f"{sentence_case(name.en)} reports that CUDA is available.",
                    f"{name.zh}显示 CUDA 可用。", observed="True")
         return
     facts = ctx.facts

@@ -21,7 +21,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     A GPU reported without its compute capability (collect_env) gets it from the model name (gpu_models)."""
     from lingjun.checks.core.compat import parse_cuda
     from lingjun.checks.core.gpu_arch import architecture, cc_text, covers, max_arch, min_cuda_for_cc, parse_cc, sm_name
-    from lingjun.checks.rules._driver_facts import image_cuda
+    from lingjun.checks.rules._driver_facts import RELEASE_RECORD, image_cuda
 
     if is_ppu(ctx.record):
         return
@@ -83,7 +83,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             torch_covers = torch_cuda is not None and torch_cuda.major_minor >= needed
             # the image's CUDA from the release record is what the image's own builds use; a toolkit found in the
             # environment (nvcc, a collect_env "CUDA runtime version") only compiles extensions
-            cuda_is_record = cuda_from.en == "release record"
+            cuda_is_record = cuda_from == RELEASE_RECORD
             for version, label, label_zh in ((cuda, f"the image's CUDA {cuda} ({cuda_from.en})", f"镜像的 CUDA {cuda}（{cuda_from.zh}）"),
                                              (torch_cuda, f"torch's CUDA {torch_cuda}", f"torch 的 CUDA {torch_cuda}")):
                 if version is None:

@@ -18,7 +18,7 @@ from typing import Iterator
 from lingjun.checks.context import CheckContext
 from lingjun.checks.core.visible_devices import CUDA_ENV_DOC
 from lingjun.checks.coverage import driver_observed, env_known, input_name, not_shown
-from lingjun.checks.report.findings import Finding, Severity, Text
+from lingjun.checks.report.findings import Finding, Severity, Text, sentence_case
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make
 from lingjun.checks.rules._pod import MAX_RANKS
@@ -138,7 +138,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         return
     text_en = "; ".join(en)
     text_zh = "；".join(zh)
-    yield make(ctx, RULE, AREA, severity, f"{text_en[:1].upper()}{text_en[1:]}.", f"{text_zh}。",
+    yield make(ctx, RULE, AREA, severity, f"{sentence_case(text_en)}.", f"{text_zh}。",
                remedy=(f"Start at most {n} rank{'' if n == 1 else 's'} per node (--nproc_per_node={n}), or make more GPUs visible (CUDA_VISIBLE_DEVICES "
                        f"listing one GPU per local rank, or unset it); each rank should use cuda:LOCAL_RANK within the visible GPUs.",
                        f"每个节点最多启动 {n} 个进程（--nproc_per_node={n}），或让更多 GPU 可见（CUDA_VISIBLE_DEVICES 为每个本地进程列出一块 GPU，"

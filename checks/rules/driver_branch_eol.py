@@ -35,9 +35,9 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     driver = kernel_driver(ctx.facts)
     if driver is None:
         from lingjun.checks.coverage import not_shown
-        from lingjun.checks.report.findings import Text
+        from lingjun.checks.rules._driver_facts import DRIVER_VERSION
 
-        why = not_shown(ctx.facts, Text("the driver's version", "驱动版本"))
+        why = not_shown(ctx.facts, DRIVER_VERSION)
         yield make(ctx, RULE, AREA, Severity.skipped, f"The driver branch was not checked: {why.en}.",
                    f"未检查驱动分支：{why.zh}。")
         return

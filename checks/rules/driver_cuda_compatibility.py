@@ -56,7 +56,9 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         if raw is None:  # the driver shows itself by other signs (GPUs, NVML errors) but no version was read
             from lingjun.checks.coverage import not_shown
 
-            why = not_shown(ctx.facts, Text("the driver's version", "驱动版本"))
+            from lingjun.checks.rules._driver_facts import DRIVER_VERSION
+
+            why = not_shown(ctx.facts, DRIVER_VERSION)
             yield make(ctx, RULE, AREA, Severity.skipped, f"The image's CUDA {cuda} was not compared with the driver: {why.en}.",
                        f"未将镜像的 CUDA {cuda} 与驱动比较：{why.zh}。")
         else:

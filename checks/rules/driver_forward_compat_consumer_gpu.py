@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.checks.context import CheckContext
-from lingjun.checks.report.findings import Finding, Severity, Text
+from lingjun.checks.report.findings import Finding, Severity, Text, sentence_case
 from lingjun.checks.knowledge.record_view import is_ppu
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make, nvidia_url
@@ -33,12 +33,13 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                        or "compat_not_supported_on_device" in e.lower()), None)
         if quoted is None:
             why = unavailable_reason(facts, ["libcuda"])
-            yield make(ctx, RULE, AREA, Severity.skipped, f"{why.en[:1].upper()}{why.en[1:]}.", f"{why.zh}。")
+            sentence = why.as_sentence()
+            yield make(ctx, RULE, AREA, Severity.skipped, sentence.en, sentence.zh)
             return
         name = input_name(facts)
         yield make(
             ctx, RULE, AREA, Severity.error,
-            f"{name.en[:1].upper()}{name.en[1:]} quotes CUDA error 804 (forward compatibility was attempted on non supported HW): "
+            f"{sentence_case(name.en)} quotes CUDA error 804 (forward compatibility was attempted on non supported HW): "
             f"a cuda-compat library was loaded on a GPU that does not support forward compatibility (it works only on data "
             f"center GPUs).",
             f"{name.zh}中引用了 CUDA 804 错误（forward compatibility was attempted on non supported HW）：在不支持前向兼容的 GPU 上"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.checks.context import CheckContext
-from lingjun.checks.report.findings import Finding, Severity, Text
+from lingjun.checks.report.findings import Finding, Severity
 from lingjun.checks.knowledge.record_view import is_ppu
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make, nvidia_url
@@ -13,8 +13,6 @@ from lingjun.checks.rules._symptoms import with_reported_outcome
 
 RULE = "driver.minimum"
 AREA = "driver"
-#: what is missing when no driver version was read
-DRIVER_VERSION = Text("the driver's version", "驱动版本")
 
 
 @rule(RULE, AREA, "Driver meets the release minimum", "驱动版本满足发布要求", needs_gpu=True, order=30)
@@ -43,6 +41,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         raw = ctx.facts.driver_version
         if raw is None:  # the driver shows itself by other signs (GPUs, NVML errors) but no version was read
             from lingjun.checks.coverage import not_shown
+
+            from lingjun.checks.rules._driver_facts import DRIVER_VERSION
 
             why = not_shown(ctx.facts, DRIVER_VERSION)
             yield make(ctx, RULE, AREA, Severity.skipped,

@@ -17,7 +17,7 @@ from typing import Iterator
 
 from lingjun.checks.context import CheckContext
 from lingjun.checks.coverage import driver_observed
-from lingjun.checks.report.findings import Finding, Severity, Text
+from lingjun.checks.report.findings import Finding, Severity, Text, sentence_case
 from lingjun.checks.knowledge.record_view import is_ppu
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make
@@ -79,7 +79,7 @@ def _unknown(facts) -> tuple[str, str]:
     from lingjun.checks.coverage import driver_unknown_reason
 
     reason = driver_unknown_reason(facts)
-    return (f"{reason.en[:1].upper()}{reason.en[1:]}; GPU checks are skipped.", f"{reason.zh}，GPU 相关检查已跳过。")
+    return (f"{sentence_case(reason.en)}; GPU checks are skipped.", f"{reason.zh}，GPU 相关检查已跳过。")
 
 
 @rule(RULE, AREA, "NVIDIA driver present", "NVIDIA 驱动是否可见", order=20)
@@ -118,7 +118,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
 
         name = input_name(facts)
         yield make(ctx, RULE, AREA, Severity.info,
-                   f"{name.en[:1].upper()}{name.en[1:]} shows signs of an NVIDIA driver (GPUs or driver libraries) but not the driver's version; "
+                   f"{sentence_case(name.en)} shows signs of an NVIDIA driver (GPUs or driver libraries) but not the driver's version; "
                    f"the checks that compare the driver are limited.",
                    f"{name.zh}中有 NVIDIA 驱动的迹象（GPU 或驱动库），但没有驱动版本；与驱动版本相关的检查受限。",
                    remedy=("Add the output of nvidia-smi (or /proc/driver/nvidia/version) from the node.",
