@@ -18,6 +18,27 @@ HOSTILE_ZH = "含有 <script>alert(1)</script> 与 [x](javascript:alert(1)) 以�
 
 
 @pytest.fixture(scope="session")
+def real():
+    """``(knowledge base, site model)`` of the real records in releases/ (validated), built once."""
+    from lingjun.generator.site.model import build_site_model
+
+    kb = load_validated(REPO / "releases")
+    return kb, build_site_model(kb)
+
+
+@pytest.fixture(scope="session")
+def pages(real):
+    """The rendered pages of the real records: ``{lang: {page id: markdown}}`` for en and zh.
+
+    Modules that define their own ``pages`` fixture (built from other records) use theirs.
+    """
+    from lingjun.generator.site.render import render_pages
+
+    _, site = real
+    return {lang: {page.id: text for page, text in render_pages(site, lang)} for lang in ("en", "zh")}
+
+
+@pytest.fixture(scope="session")
 def fixture_kb():
     """The validated fixture knowledge base."""
     return load_validated(FIXTURE_KB)

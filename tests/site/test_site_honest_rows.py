@@ -31,18 +31,6 @@ COMPARE_JS = REPO / "generator" / "site" / "theme" / "assets" / "lingjun" / "com
 RUNNER = Path(__file__).parent / "js" / "run_compare.js"
 
 
-@pytest.fixture(scope="module")
-def real():
-    kb = load_validated(REPO / "releases")
-    return kb, build_site_model(kb)
-
-
-@pytest.fixture(scope="module")
-def pages(real):
-    _, site = real
-    return {lang: {page.id: text for page, text in render_pages(site, lang)} for lang in ("en", "zh")}
-
-
 def _rows(diff):
     return {c.key: (c.kind, c.old, c.new, c.not_recorded_reason) for c in diff.changes}
 

@@ -11,27 +11,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import REPO
 
-from lingjun.generator.site.build import load_validated
 from lingjun.generator.site.diff import ChangeKind, build_tag_change, diff_releases
 from lingjun.generator.site.driver_matrix import Compat, permits
-from lingjun.generator.site.model import build_site_model
-from lingjun.generator.site.render import render_pages
 from lingjun.checks.core.versions import DriverVersion
 from lingjun.schema.models import ListState, StatedIn
-
-
-@pytest.fixture(scope="module")
-def real():
-    kb = load_validated(REPO / "releases")
-    return kb, build_site_model(kb)
-
-
-@pytest.fixture(scope="module")
-def pages(real):
-    _, site = real
-    return {lang: {page.id: text for page, text in render_pages(site, lang)} for lang in ("en", "zh")}
 
 
 def rows(diff):
