@@ -30,6 +30,7 @@ from __future__ import annotations
 from typing import Iterable, Optional
 
 from lingjun.checks.context import CheckContext
+from lingjun.checks.coverage import driver_observed, driver_unknown_reason, missing, unavailable_reason
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules import RuleSpec, load_rules
 
@@ -42,8 +43,6 @@ MAX_SNAPSHOT_PROBLEMS = 20
 
 def run_rule(spec: RuleSpec, ctx: CheckContext) -> list[Finding]:
     """Run one rule isolated (see the module docstring); never raises."""
-    from lingjun.checks.coverage import driver_observed, driver_unknown_reason, missing, unavailable_reason
-
     def skipped(message: Text) -> list[Finding]:
         return [Finding(rule=spec.id, severity=Severity.skipped, area=spec.area, message=message, links=[ctx.data.rule_url(spec.id, ctx.options.lang)])]
 

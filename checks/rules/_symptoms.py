@@ -129,8 +129,6 @@ def with_reported_outcome(func):
     """
     import functools
 
-    from lingjun.checks.report.findings import Severity as _Severity
-
     @functools.wraps(func)
     def wrapper(ctx: CheckContext):
         findings = list(func(ctx) or [])
@@ -138,7 +136,7 @@ def with_reported_outcome(func):
             return findings
         said = reported_available(ctx, False)
         for finding in findings:
-            if finding.severity in (_Severity.ok, _Severity.info, _Severity.warning):
+            if finding.severity in (Severity.ok, Severity.info, Severity.warning):
                 en = f" However, {said.en}: see cuda.available for the likely causes."
                 zh = f"然而{said.zh}：可能的原因见 cuda.available。"
                 finding.message = Text(finding.message.en + en, finding.message.zh + zh)

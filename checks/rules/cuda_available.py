@@ -29,11 +29,13 @@ from lingjun.checks.rules._torch_cpu import cpu_only
 RULE = "cuda.available"
 AREA = "cuda"
 
+#: the cause a quoted error 804 names (the consumer-GPU guess is not added beside it)
+_QUOTED_804 = Text("the cuda-compat forward compatibility library is in use on a GPU that does not support it (error 804, as quoted)",
+                   "在不支持前向兼容的 GPU 上使用了 cuda-compat 前向兼容库（报错中的 804 错误）")
+
 #: quoted error text (lower case) -> the cause it names
 _ERROR_CAUSES = (
-    (("forward compatibility was attempted on non supported hw", "compat_not_supported_on_device"),
-     Text("the cuda-compat forward compatibility library is in use on a GPU that does not support it (error 804, as quoted)",
-          "在不支持前向兼容的 GPU 上使用了 cuda-compat 前向兼容库（报错中的 804 错误）")),
+    (("forward compatibility was attempted on non supported hw", "compat_not_supported_on_device"), _QUOTED_804),
     (("driver version is insufficient", "the nvidia driver on your system is too old"),
      Text("the driver is older than the CUDA runtime needs (as quoted)", "驱动版本低于 CUDA 运行时的要求（见报错）")),
     (("driver/library version mismatch",),
@@ -128,8 +130,7 @@ def _causes(ctx: CheckContext) -> list[Text]:
         causes.append(Text(f"torch {torch.version or ''} is a ROCm (HIP {torch.hip}) build for AMD GPUs; the NVIDIA causes below "
                            f"do not apply to it".replace("  ", " "),
                            f"torch {torch.version or ''} 是面向 AMD GPU 的 ROCm（HIP {torch.hip}）构建，下列 NVIDIA 相关原因不适用".replace("  ", " ")))
-    quoted_804 = any("804" in c.en for c in causes)
-    for found in (_hidden_by_env(ctx), None if quoted_804 else _consumer_forward_compat(ctx), _driver_too_old(ctx)):
+    for found in (_hidden_by_env(ctx), None if _QUOTED_804 in causes else _consumer_forward_compat(ctx), _driver_too_old(ctx)):
         if found is not None:
             causes.append(found)
     if state(facts, "device-nodes") == OBSERVED and facts.driver_version:
