@@ -159,9 +159,17 @@ def build_parser() -> argparse.ArgumentParser:
     bundle = sub.add_parser("bundle", help="build the lingjun-check zipapp with the knowledge base embedded")
     bundle.add_argument("--releases", type=Path, default=Path("releases"), metavar="DIR",
                         help="releases folder (default: releases)")
-    bundle.add_argument("--output", type=_path_or_empty, default=Path("dist/lingjun-check.pyz"), metavar="FILE",
-                        help="zipapp to write (default: dist/lingjun-check.pyz); only a new file or a regular "
-                             "file is replaced, never a folder, link, FIFO, socket or device")
+    bundle.add_argument("-o", "--output", type=_path_or_empty, default=None, metavar="FILE",
+                        help="file to write (default: dist/lingjun-check.pyz, or dist/lingjun-check-configmap.yaml "
+                             "with --configmap, where - is standard output); only a new file or one this command "
+                             "wrote is replaced, never a folder, link, FIFO, socket, device or other file")
+    bundle.add_argument("--configmap", action="store_true",
+                        help="write the zipapp as a Kubernetes ConfigMap manifest (binaryData key lingjun-check.pyz) "
+                             "instead; create it with `kubectl create -f` or `kubectl apply --server-side -f`")
+    bundle.add_argument("--name", default="lingjun-check", metavar="NAME",
+                        help="with --configmap: the ConfigMap's name (default: lingjun-check)")
+    bundle.add_argument("--namespace", default=None, metavar="NS",
+                        help="with --configmap: the ConfigMap's namespace (default: none, kubectl's -n decides)")
     bundle.add_argument("--site-url", metavar="URL", default=None,
                         help="base URL of the published site the checker links to (default: $LINGJUN_KB_SITE_URL, "
                              "else mkdocs.yml site_url, else http://127.0.0.1:8000/ as served by `lingjun-kb serve`)")

@@ -44,7 +44,7 @@ from lingjun.checks.core.atomic_write import atomic_write
 from lingjun.checks.core.inert_text import NAME_LIMIT, capped, inert
 from lingjun.generator.site.site_url import resolve_site_url
 
-__all__ = ["cli_bundle", "bundle_text", "build_zipapp", "zip_entries", "with_bytecode", "resolve_site_url"]
+__all__ = ["cli_bundle", "bundle_text", "build_zipapp", "zipapp_bytes", "zip_entries", "with_bytecode", "resolve_site_url"]
 
 _EPOCH = (1980, 1, 1, 0, 0, 0)
 _SHEBANG = b"#!/usr/bin/env python3\n"
@@ -231,6 +231,8 @@ def _dataclass_texts(entries: list[tuple[str, bytes]]) -> list[str]:
 
 #: what :func:`is_previous_zipapp` recognises, for refusal messages
 ZIPAPP_KIND = "a lingjun-check zipapp"
+#: what :func:`lingjun.generator.configmap.is_previous_configmap` recognises, for refusal messages
+CONFIGMAP_KIND = "a ConfigMap manifest written by `lingjun-kb bundle --configmap`"
 
 
 def is_previous_zipapp(path: str) -> bool:
@@ -251,14 +253,9 @@ def is_previous_zipapp(path: str) -> bool:
         return False
 
 
-def build_zipapp(output: Path, entries: Iterable[tuple[str, bytes]]) -> int:
-    """Write a deterministic zipapp to ``output`` atomically; returns its size in bytes.
-
-    Raises:
-        UnsafeOutputPath: ``output`` exists and is not a zipapp this builder wrote
-            (:func:`is_previous_zipapp`), or is not a regular file.
-        OSError: the file cannot be written.
-    """
+def zipapp_bytes(entries: Iterable[tuple[str, bytes]]) -> bytes:
+    """The deterministic zipapp holding ``entries``: the shebang line, then a zip archive
+    (deflated at level 9, every timestamp 1980-01-01, mode 0644)."""
     buffer = io.BytesIO()
     buffer.write(_SHEBANG)
     with zipfile.ZipFile(buffer, "w") as archive:
@@ -268,30 +265,63 @@ def build_zipapp(output: Path, entries: Iterable[tuple[str, bytes]]) -> int:
             info.external_attr = 0o644 << 16
             info.create_system = 3
             archive.writestr(info, content, compresslevel=9)
-    data = buffer.getvalue()
+    return buffer.getvalue()
+
+
+def build_zipapp(output: Path, entries: Iterable[tuple[str, bytes]]) -> int:
+    """Write a deterministic zipapp to ``output`` atomically; returns its size in bytes.
+
+    Raises:
+        UnsafeOutputPath: ``output`` exists and is not a zipapp this builder wrote
+            (:func:`is_previous_zipapp`), or is not a regular file.
+        OSError: the file cannot be written.
+    """
+    data = zipapp_bytes(entries)
     atomic_write(output, data, mode=0o755, make_parents=True, replaceable=is_previous_zipapp, ours=ZIPAPP_KIND)
     return len(data)
 
 
 def cli_bundle(args: argparse.Namespace) -> int:
-    """``lingjun-kb bundle [--releases DIR] [--output FILE] [--site-url URL]``.
+    """``lingjun-kb bundle [--releases DIR] [-o/--output FILE] [--site-url URL] [--configmap [--name N] [--namespace NS]]``.
 
-    Returns the exit code: 0 ok, 1 data errors, 2 I/O, a bad site URL or an ``--output`` that is
-    not a new file or a zipapp written before (:func:`~lingjun.checks.core.atomic_write.check_output_file`
-    with :func:`is_previous_zipapp`: a folder, link, FIFO, socket, device or any other file is never
-    replaced; checked before any work).
+    Without ``--configmap`` the zipapp is written to ``--output`` (default ``dist/lingjun-check.pyz``).
+    With it, the same zipapp without the bytecode (:func:`with_bytecode`) goes into a ConfigMap
+    manifest instead (:mod:`lingjun.generator.configmap`; default ``dist/lingjun-check-configmap.yaml``; ``-o -``
+    prints it on standard output and the other lines go to standard error).
+
+    Returns the exit code: 0 ok, 1 data errors or a ConfigMap above 1 MiB, 2 I/O, a bad site URL,
+    a bad ``--name``/``--namespace``, or an ``--output`` that is not a new file or one this command
+    wrote before (:func:`~lingjun.checks.core.atomic_write.check_output_file` with
+    :func:`is_previous_zipapp` or :func:`~lingjun.generator.configmap.is_previous_configmap`: a folder,
+    link, FIFO, socket, device or any other file is never replaced; checked before any work).
     """
     from lingjun.checks.core.atomic_write import check_output_file
+    from lingjun.generator import configmap as cm
 
     releases = Path(getattr(args, "releases", None) or "releases")
     given = getattr(args, "output", None)
-    output = Path("dist/lingjun-check.pyz") if given is None else given
-    try:
-        check_output_file(output, is_previous_zipapp, ZIPAPP_KIND)
-    except OSError as exc:
-        print(inert(f"lingjun-kb bundle: --output {capped(os.fspath(output), NAME_LIMIT)}: {exc.strerror or exc}"), file=sys.stderr)
-        return 2
-    output = Path(output)
+    as_configmap = bool(getattr(args, "configmap", False))
+    default = "dist/lingjun-check-configmap.yaml" if as_configmap else "dist/lingjun-check.pyz"
+    output = Path(default) if given is None else given
+    to_stdout = as_configmap and os.fspath(output) == "-"
+    say = sys.stderr if to_stdout else sys.stdout
+    replaceable, kind = (cm.is_previous_configmap, CONFIGMAP_KIND) if as_configmap else (is_previous_zipapp, ZIPAPP_KIND)
+    name = getattr(args, "name", None) or "lingjun-check"
+    namespace = getattr(args, "namespace", None)
+    for flag, value, check in (("--name", name, cm.check_name), ("--namespace", namespace, cm.check_namespace)):
+        if value is not None and (flag == "--name" or as_configmap):
+            try:
+                check(value)
+            except ValueError as exc:
+                print(inert(f"lingjun-kb bundle: {flag} {capped(value, NAME_LIMIT)}: {exc}"), file=sys.stderr)
+                return 2
+    if not to_stdout:
+        try:
+            check_output_file(output, replaceable, kind)
+        except OSError as exc:
+            print(inert(f"lingjun-kb bundle: --output {capped(os.fspath(output), NAME_LIMIT)}: {exc.strerror or exc}"), file=sys.stderr)
+            return 2
+        output = Path(output)
     try:
         text, problems = bundle_text(releases, getattr(args, "site_url", None))
     except ValueError as exc:
@@ -306,13 +336,34 @@ def cli_bundle(args: argparse.Namespace) -> int:
     target = _checks_dir() / "data" / "bundle.json"
     try:
         atomic_write(target, text.encode("utf-8"), make_parents=True)
-        size = build_zipapp(output, with_bytecode(zip_entries(text)))
+        if as_configmap:
+            # no bytecode: with it the archive is above the 1 MiB a ConfigMap may hold, and the image's
+            # Python, usually not the one building this, would ignore it anyway (see lingjun.generator.configmap)
+            pyz = zipapp_bytes(zip_entries(text))
+            manifest = cm.configmap_yaml(cm.configmap_object(pyz, name, namespace))
+            if to_stdout:
+                sys.stdout.write(manifest)
+                sys.stdout.flush()
+            else:
+                atomic_write(output, manifest.encode("utf-8"), make_parents=True, replaceable=replaceable, ours=kind)
+            size = len(manifest.encode("utf-8"))
+        else:
+            size = build_zipapp(output, with_bytecode(zip_entries(text)))
+    except cm.ConfigMapTooLarge as exc:
+        print(inert(f"lingjun-kb bundle: {exc}; nothing written"), file=sys.stderr)
+        return 1
     except OSError as exc:
         print(inert(f"lingjun-kb bundle: {capped(str(exc.filename or output), NAME_LIMIT)}: {exc.strerror or exc}"), file=sys.stderr)
         return 2
     except RuntimeError as exc:
         print(inert(f"lingjun-kb bundle: {exc}"), file=sys.stderr)
         return 2
-    print(inert(f"wrote {target} ({len(text.encode('utf-8'))} bytes)"))
-    print(inert(f"wrote {output} ({size} bytes)"))
+    print(inert(f"wrote {target} ({len(text.encode('utf-8'))} bytes)"), file=say)
+    if as_configmap:
+        where = "standard output" if to_stdout else str(output)
+        print(inert(f"wrote {where} ({size} bytes: ConfigMap {name} holding {len(pyz)} bytes of {cm.PYZ_KEY}, "
+                    f"limit {cm.CONFIGMAP_LIMIT}; create it with `kubectl create -f`, not client-side `kubectl apply`)"),
+              file=say)
+    else:
+        print(inert(f"wrote {output} ({size} bytes)"), file=say)
     return 0
