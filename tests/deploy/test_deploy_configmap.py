@@ -1,0 +1,161 @@
+"""`lingjun-kb bundle --configmap`: the zipapp in a ConfigMap that Kubernetes accepts (under 1 MiB as the API
+server counts), that validates, that runs when mounted, and that is never written over a file it did not write."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import kubernetes_validate
+import pytest
+import yaml
+
+from _manifests import REPO, VERSIONS
+from lingjun.generator import configmap as cm
+from lingjun.generator.cli import main
+from lingjun.generator.zipapp import bundle_text, with_bytecode, zip_entries, zipapp_bytes
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory) -> tuple[Path, str, str]:
+    """``(manifest path, stdout, stderr)`` of one real `lingjun-kb bundle --configmap -o FILE --namespace ml` run."""
+    out = tmp_path_factory.mktemp("cm") / "lingjun-check-configmap.yaml"
+    result = subprocess.run([sys.executable, "-m", "lingjun.generator.cli", "bundle", "--configmap", "-o", str(out),
+                             "--namespace", "ml"], capture_output=True, text=True, cwd=REPO, timeout=300)
+    assert result.returncode == 0, result.stderr
+    return out, result.stdout, result.stderr
+
+
+def _doc(path: Path) -> dict:
+    (doc,) = list(yaml.safe_load_all(path.read_text(encoding="utf-8")))
+    return doc
+
+
+def test_manifest_is_a_configmap_holding_the_zipapp(written, tmp_path):
+    path, out, _ = written
+    doc = _doc(path)
+    assert (doc["apiVersion"], doc["kind"]) == ("v1", "ConfigMap")
+    assert doc["metadata"]["name"] == "lingjun-check" and doc["metadata"]["namespace"] == "ml"
+    assert set(doc["binaryData"]) == {"lingjun-check.pyz"} and "data" not in doc
+    pyz = base64.b64decode(doc["binaryData"]["lingjun-check.pyz"], validate=True)
+    assert doc["metadata"]["annotations"]["lingjun.alibabacloud.com/pyz-sha256"] == hashlib.sha256(pyz).hexdigest()
+    # the zipapp of `lingjun-kb bundle`, from the same entries, without the bytecode
+    text, _ = bundle_text(REPO / "releases")
+    assert pyz == zipapp_bytes(zip_entries(text))
+    assert f"ConfigMap lingjun-check holding {len(pyz)} bytes of lingjun-check.pyz" in out
+    # mounted as a file, it runs
+    target = tmp_path / "lingjun-check.pyz"
+    target.write_bytes(pyz)
+    run = subprocess.run([sys.executable, str(target), "--version"], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0 and run.stdout.startswith("lingjun-check "), run.stderr
+
+
+def test_configmap_stays_under_the_api_servers_limit(written):
+    path, _, _ = written
+    doc = _doc(path)
+    payload = cm.payload_bytes(doc)
+    assert payload == len(base64.b64decode(doc["binaryData"]["lingjun-check.pyz"]))
+    assert payload < cm.CONFIGMAP_LIMIT == 1048576
+    # the serialised forms are larger (base64 is 4/3 of the bytes); they are what the annotation of a
+    # client-side apply would have to hold, hence `kubectl create` / `apply --server-side`
+    serialised = len(json.dumps(doc, separators=(",", ":")).encode())
+    assert serialised > payload * 4 // 3
+    assert serialised > cm.ANNOTATION_LIMIT == 262144
+    assert path.stat().st_size > serialised
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_configmap_validates(written, version):
+    assert kubernetes_validate.validate(_doc(written[0]), version, strict=True) == version
+
+
+def test_the_bytecode_zipapp_would_not_fit():
+    """Why the ConfigMap carries the zipapp without bytecode: with it, the API server would refuse it."""
+    text, _ = bundle_text(REPO / "releases")
+    entries = zip_entries(text)
+    assert len(zipapp_bytes(entries)) < cm.CONFIGMAP_LIMIT
+    with pytest.raises(cm.ConfigMapTooLarge) as caught:
+        cm.configmap_object(zipapp_bytes(with_bytecode(entries)))
+    assert caught.value.size > cm.CONFIGMAP_LIMIT
+
+
+def test_payload_counts_data_and_decoded_binary_data():
+    doc = {"data": {"a": "é" * 3, "b": "xy"}, "binaryData": {"c": base64.b64encode(b"\0" * 10).decode()}}
+    assert cm.payload_bytes(doc) == 6 + 2 + 10
+    assert cm.payload_bytes({}) == 0
+    with pytest.raises(cm.ConfigMapTooLarge):
+        cm.configmap_object(b"\0" * (cm.CONFIGMAP_LIMIT + 1))
+    assert cm.payload_bytes(cm.configmap_object(b"\0" * cm.CONFIGMAP_LIMIT)) == cm.CONFIGMAP_LIMIT
+
+
+def test_manifest_starts_with_how_to_create_it():
+    text = cm.configmap_yaml(cm.configmap_object(b"PK"))
+    first = text.splitlines()[0]
+    assert first.startswith("# ") and "kubectl create -f" in first and "--server-side" in first and "262144" in first
+    assert yaml.safe_load(text)["binaryData"] == {"lingjun-check.pyz": "UEs="}
+
+
+def test_stdout_mode_prints_only_the_manifest(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "lingjun.generator.cli", "bundle", "--configmap", "-o", "-",
+                             "--name", "checker.v2"], capture_output=True, text=True, cwd=REPO, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith(cm.HEADER)
+    assert yaml.safe_load(result.stdout)["metadata"]["name"] == "checker.v2"
+    assert "namespace" not in yaml.safe_load(result.stdout)["metadata"]
+    assert "wrote standard output" in result.stderr and not (tmp_path / "-").exists()
+
+
+@pytest.mark.parametrize("flag, value, words", [
+    ("--name", "Lingjun_Check", "a Kubernetes object name"),
+    ("--name", "a" * 254, "at most 253 characters"),
+    ("--namespace", "ml.team", "a Kubernetes namespace"),
+    ("--namespace", "ml-", "a Kubernetes namespace"),
+])
+def test_bad_names_are_usage_errors_before_any_work(flag, value, words, tmp_path, capsys):
+    out = tmp_path / "cm.yaml"
+    assert main(["bundle", "--configmap", "-o", str(out), f"{flag}={value}"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1
+    assert captured.err.startswith(f"lingjun-kb bundle: {flag} ") and words in captured.err
+    assert not out.exists()
+
+
+def test_never_replaces_a_file_it_did_not_write(tmp_path, capsys):
+    target = tmp_path / "deploy.yaml"
+    target.write_text("apiVersion: v1\nkind: ConfigMap\n", encoding="utf-8")
+    assert main(["bundle", "--configmap", "-o", str(target)]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"lingjun-kb bundle: --output {target}: exists and is not a ConfigMap manifest written by "
+                   "`lingjun-kb bundle --configmap`; only a new file or a ConfigMap manifest written by "
+                   "`lingjun-kb bundle --configmap` is replaced: remove it or choose another name\n")
+    assert target.read_text(encoding="utf-8") == "apiVersion: v1\nkind: ConfigMap\n"
+    # a zipapp written before is not a manifest either
+    pyz = tmp_path / "lingjun-check.pyz"
+    pyz.write_bytes(b"#!/usr/bin/env python3\nPK")
+    assert main(["bundle", "--configmap", "-o", str(pyz)]) == 2
+    assert pyz.read_bytes() == b"#!/usr/bin/env python3\nPK"
+
+
+def test_replaces_its_own_manifest(written):
+    path, _, _ = written
+    assert cm.is_previous_configmap(str(path))
+    result = subprocess.run([sys.executable, "-m", "lingjun.generator.cli", "bundle", "--configmap", "-o", str(path),
+                             "--name", "again"], capture_output=True, text=True, cwd=REPO, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert _doc(path)["metadata"]["name"] == "again"
+
+
+@pytest.mark.parametrize("kind", ["folder", "symbolic link to a file", "FIFO"])
+def test_refuses_hostile_targets(kind, hostile_node, capsys):
+    from hostile_paths import HOSTILE_OUTPUT_KINDS, node_state
+
+    path = hostile_node(kind)
+    before = node_state(path)
+    assert main(["bundle", "--configmap", "-o", path]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"lingjun-kb bundle: --output {path}: ") and HOSTILE_OUTPUT_KINDS[kind] in err
+    assert node_state(path) == before

@@ -1,0 +1,120 @@
+"""What the manifests in deploy/kubernetes/ promise: one pod per GPU node, the ConfigMap mounted where the
+commands look, the node's name from the downward API, a pre-flight that fails its pod."""
+
+from __future__ import annotations
+
+import shlex
+
+import pytest
+
+from _manifests import load, pod_spec
+
+PYZ = "/opt/lingjun/lingjun-check.pyz"
+
+
+def _container(spec: dict, name: str) -> dict:
+    (found,) = [c for c in spec.get("containers", []) + spec.get("initContainers", []) if c["name"] == name]
+    return found
+
+
+def _script(container: dict) -> str:
+    """The command line a container runs (``sh -c`` scripts as their text)."""
+    words = container.get("command", []) + container.get("args", [])
+    return words[2] if words[:2] == ["sh", "-c"] else shlex.join(words)
+
+
+def _mounts_the_configmap(spec: dict, container: dict) -> None:
+    volumes = {v["name"]: v for v in spec["volumes"]}
+    (mount,) = [m for m in container["volumeMounts"] if m["mountPath"] == "/opt/lingjun"]
+    assert mount.get("readOnly") is True
+    source = volumes[mount["name"]]["configMap"]
+    assert source["name"] == "lingjun-check"  # the default of `lingjun-kb bundle --configmap --name`
+    assert source["items"] == [{"key": "lingjun-check.pyz", "path": "lingjun-check.pyz"}]
+
+
+def _node_name_from_downward_api(container: dict) -> None:
+    env = {e["name"]: e for e in container["env"]}
+    assert env["NODE_NAME"]["valueFrom"] == {"fieldRef": {"fieldPath": "spec.nodeName"}}
+
+
+def _on_gpu_nodes(spec: dict) -> None:
+    assert spec["nodeSelector"] == {"nvidia.com/gpu.present": "true"}
+    assert {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"} in spec["tolerations"]
+
+
+def test_indexed_job_runs_one_pod_per_gpu_node():
+    job = load("lingjun-check-job.yaml")
+    assert (job["apiVersion"], job["kind"]) == ("batch/v1", "Job")
+    assert job["spec"]["completionMode"] == "Indexed"
+    assert job["spec"]["parallelism"] == job["spec"]["completions"] >= 1
+    spec = pod_spec(job)
+    labels = job["spec"]["template"]["metadata"]["labels"]
+    (term,) = spec["affinity"]["podAntiAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
+    assert term["topologyKey"] == "kubernetes.io/hostname"
+    # the anti-affinity selects the Job's own pods, so two of them never share a node
+    assert term["labelSelector"]["matchLabels"].items() <= labels.items() and term["labelSelector"]["matchLabels"]
+    assert spec["restartPolicy"] == "Never"
+    _on_gpu_nodes(spec)
+
+
+def test_job_pod_prints_a_snapshot_and_succeeds_on_findings():
+    spec = pod_spec(load("lingjun-check-job.yaml"))
+    (container,) = spec["containers"]
+    script = _script(container)
+    assert f"python3 {PYZ} --collect - --require-gpu" in script.splitlines()[0]
+    # exit 1/2 are findings (read again by `fleet` from the snapshot); 3 and up fail the pod
+    assert 'if [ "$status" -le 2 ]; then exit 0; fi' in script and script.rstrip().endswith('exit "$status"')
+    _mounts_the_configmap(spec, container)
+    _node_name_from_downward_api(container)
+    # the GPUs are asked for (limits only: requests default to them), so the runtime gives the driver
+    assert int(container["resources"]["limits"]["nvidia.com/gpu"]) >= 1
+    assert "nvidia.com/gpu" not in container["resources"].get("requests", {})
+
+
+def test_job_failure_policy_reruns_a_disrupted_pod_and_keeps_a_deadline():
+    job = load("lingjun-check-job.yaml")
+    assert job["spec"]["podFailurePolicy"]["rules"] == [
+        {"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget", "status": "True"}]}]
+    assert 0 < job["spec"]["activeDeadlineSeconds"] <= 3600
+    assert job["spec"]["ttlSecondsAfterFinished"] >= 3600  # the logs are still there to collect
+
+
+def test_daemonset_variant_runs_once_per_node_without_gpus():
+    ds = load("lingjun-check-daemonset.yaml")
+    assert (ds["apiVersion"], ds["kind"]) == ("apps/v1", "DaemonSet")
+    assert ds["spec"]["selector"]["matchLabels"] == ds["spec"]["template"]["metadata"]["labels"]
+    spec = pod_spec(ds)
+    _on_gpu_nodes(spec)
+    (container,) = spec["containers"]
+    lines = _script(container).splitlines()
+    assert lines[0] == f"python3 {PYZ} --collect -"
+    # the pod must not exit, or the kubelet restarts it and the log gets a second snapshot
+    assert lines[-1].startswith("exec sleep ")
+    assert "nvidia.com/gpu" not in container["resources"].get("limits", {})
+    _mounts_the_configmap(spec, container)
+    _node_name_from_downward_api(container)
+    # the Job's anti-affinity must not keep its pods off nodes the DaemonSet runs on
+    job_labels = load("lingjun-check-job.yaml")["spec"]["template"]["metadata"]["labels"]
+    assert job_labels != ds["spec"]["template"]["metadata"]["labels"]
+
+
+@pytest.mark.parametrize("role", ["Master", "Worker"])
+def test_pytorchjob_preflight_is_an_init_container_that_fails_the_pod(role):
+    job = load("pytorchjob-preflight.yaml")
+    assert (job["apiVersion"], job["kind"]) == ("kubeflow.org/v1", "PyTorchJob")
+    assert set(job["spec"]["pytorchReplicaSpecs"]) == {"Master", "Worker"}
+    replica = job["spec"]["pytorchReplicaSpecs"][role]
+    assert replica["restartPolicy"] == "Never"  # a failed pre-flight fails the job instead of looping
+    spec = replica["template"]["spec"]
+    pytorch = _container(spec, "pytorch")  # the training-operator finds the training container by this name
+    assert [c["name"] for c in spec["containers"]] == ["pytorch"]
+    (init,) = spec["initContainers"]
+    assert init["command"][:2] == ["python3", PYZ] and "--require-gpu" in init["command"]
+    assert "--collect" not in init["command"]  # a pre-flight reports; the exit status decides
+    assert init["image"] == pytorch["image"]  # it checks the image that will train
+    # same GPUs as training: the pod's effective request is the larger of the two, so no GPU is added
+    assert init["resources"]["limits"]["nvidia.com/gpu"] == pytorch["resources"]["limits"]["nvidia.com/gpu"]
+    per_pod = init["command"][init["command"].index("--gpus-per-pod") + 1]
+    assert per_pod == pytorch["resources"]["limits"]["nvidia.com/gpu"]
+    _mounts_the_configmap(spec, init)
+    _node_name_from_downward_api(init)
