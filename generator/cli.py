@@ -7,7 +7,7 @@ Sub-commands::
     lingjun-kb schema [--check]           write (or check) schema/<kind>.schema.json
     lingjun-kb build                      build the static site
     lingjun-kb serve                      build and serve the site locally
-    lingjun-kb bundle                     build the lingjun-check zipapp
+    lingjun-kb bundle [--configmap]       build the lingjun-check zipapp (or a ConfigMap manifest holding it)
 
 Exit status: 0 success, 1 problems found (validation errors, stale schema,
 refused ``new``), 2 usage errors (bad arguments, missing paths, a path the

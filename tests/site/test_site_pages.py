@@ -123,3 +123,19 @@ def test_reading_verdicts_page_is_in_both_languages_and_the_navigation(built_sit
     home = (root / "index.html").read_text(encoding="utf-8")
     nav = home.split("md-nav--primary", 1)[1].split("md-sidebar--secondary", 1)[0]
     assert "reading-verdicts/" in nav and title in nav
+
+
+@pytest.mark.parametrize("lang, title, heading", [
+    ("en", "Across a cluster", "Should the pod hold GPUs?"),
+    ("zh", "在整个集群上运行", "Pod 要不要占用 GPU？"),
+])
+def test_fleet_page_is_in_both_languages_and_the_checker_section(built_site, lang, title, heading):
+    site_dir, _ = built_site
+    root = site_dir if lang == "en" else site_dir / "zh"
+    page = (root / "checker" / "fleet" / "index.html").read_text(encoding="utf-8")
+    assert heading in page and "lingjun-kb bundle --configmap" in page
+    home = (root / "index.html").read_text(encoding="utf-8")
+    nav = home.split("md-nav--primary", 1)[1].split("md-sidebar--secondary", 1)[0]
+    assert "checker/fleet/" in nav and title in nav
+    # the checker guide links to it
+    assert 'href="fleet/"' in (root / "checker" / "index.html").read_text(encoding="utf-8")
