@@ -166,7 +166,7 @@ def build_parser() -> argparse.ArgumentParser:
     bundle.add_argument("--configmap", action="store_true",
                         help="write the zipapp as a Kubernetes ConfigMap manifest (binaryData key lingjun-check.pyz) "
                              "instead; create it with `kubectl create -f` or `kubectl apply --server-side -f`")
-    bundle.add_argument("--name", default="lingjun-check", metavar="NAME",
+    bundle.add_argument("--name", default=None, metavar="NAME",
                         help="with --configmap: the ConfigMap's name (default: lingjun-check)")
     bundle.add_argument("--namespace", default=None, metavar="NS",
                         help="with --configmap: the ConfigMap's namespace (default: none, kubectl's -n decides)")

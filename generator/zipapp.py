@@ -290,7 +290,7 @@ def cli_bundle(args: argparse.Namespace) -> int:
     prints it on standard output and the other lines go to standard error).
 
     Returns the exit code: 0 ok, 1 data errors or a ConfigMap above 1 MiB, 2 I/O, a bad site URL,
-    a bad ``--name``/``--namespace``, or an ``--output`` that is not a new file or one this command
+    a bad ``--name``/``--namespace`` (or either without ``--configmap``), or an ``--output`` that is not a new file or one this command
     wrote before (:func:`~lingjun.checks.core.atomic_write.check_output_file` with
     :func:`is_previous_zipapp` or :func:`~lingjun.generator.configmap.is_previous_configmap`: a folder,
     link, FIFO, socket, device or any other file is never replaced; checked before any work).
@@ -306,15 +306,18 @@ def cli_bundle(args: argparse.Namespace) -> int:
     to_stdout = as_configmap and os.fspath(output) == "-"
     say = sys.stderr if to_stdout else sys.stdout
     replaceable, kind = (cm.is_previous_configmap, CONFIGMAP_KIND) if as_configmap else (is_previous_zipapp, ZIPAPP_KIND)
-    name = getattr(args, "name", None) or "lingjun-check"
-    namespace = getattr(args, "namespace", None)
+    given_name, namespace = getattr(args, "name", None), getattr(args, "namespace", None)
+    name = "lingjun-check" if given_name is None else given_name
+    if not as_configmap and (given_name is not None or namespace is not None):
+        print("lingjun-kb bundle: --name and --namespace name the ConfigMap: use them with --configmap", file=sys.stderr)
+        return 2
     for flag, value, check in (("--name", name, cm.check_name), ("--namespace", namespace, cm.check_namespace)):
-        if value is not None and (flag == "--name" or as_configmap):
-            try:
+        try:
+            if value is not None:
                 check(value)
-            except ValueError as exc:
-                print(inert(f"lingjun-kb bundle: {flag} {capped(value, NAME_LIMIT)}: {exc}"), file=sys.stderr)
-                return 2
+        except ValueError as exc:
+            print(inert(f"lingjun-kb bundle: {flag} {capped(value, NAME_LIMIT)}: {exc}"), file=sys.stderr)
+            return 2
     if not to_stdout:
         try:
             check_output_file(output, replaceable, kind)

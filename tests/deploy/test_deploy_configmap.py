@@ -124,6 +124,15 @@ def test_bad_names_are_usage_errors_before_any_work(flag, value, words, tmp_path
     assert not out.exists()
 
 
+def test_name_and_namespace_need_configmap(tmp_path, capsys):
+    out = tmp_path / "x.pyz"
+    for flag in ("--name=checker", "--namespace=ml"):
+        assert main(["bundle", "-o", str(out), flag]) == 2
+        assert capsys.readouterr().err == ("lingjun-kb bundle: --name and --namespace name the ConfigMap: "
+                                           "use them with --configmap\n")
+    assert not out.exists()
+
+
 def test_never_replaces_a_file_it_did_not_write(tmp_path, capsys):
     target = tmp_path / "deploy.yaml"
     target.write_text("apiVersion: v1\nkind: ConfigMap\n", encoding="utf-8")
