@@ -58,12 +58,15 @@ def npd_exit_code(status: int) -> int:
 
 def fit_bytes(text: str, limit: int = NPD_MAX_BYTES) -> str:
     """``text`` when its UTF-8 encoding has at most ``limit`` bytes, else its longest start that fits
-    with ``…`` (3 bytes) appended; never cut inside a character.  Lone surrogates count as ``?``."""
+    with ``…`` (3 bytes) appended (without it below 3 bytes); never cut inside a character.  Lone surrogates
+    count as ``?``."""
     text = text.encode("utf-8", "replace").decode("utf-8")
     raw = text.encode("utf-8")
     if len(raw) <= limit:
         return text
-    room = max(limit - len(_ELLIPSIS.encode("utf-8")), 0)
+    room = limit - len(_ELLIPSIS.encode("utf-8"))
+    if room < 0:  # no room even for the ellipsis
+        return raw[:max(limit, 0)].decode("utf-8", "ignore")
     return raw[:room].decode("utf-8", "ignore") + _ELLIPSIS
 
 
