@@ -28,8 +28,9 @@ exit codes:
   1  at least one error finding (and with --require-gpu: no NVIDIA driver)
   2  warnings found and --strict given
   3  usage error (bad option, an empty option value, unknown --release, unreadable --from/--data file,
-     a --collect path that is not a new or regular file), a report standard output refuses, or internal failure
+     a --collect or --output path that is not a new or regular file), a report standard output refuses, or internal failure
   130 interrupted (Ctrl-C)
+  With --format npd they become node-problem-detector's: 0 -> 0, 1 and 2 -> 1, anything else -> 2 (Unknown).
 
 release:
   --release, LINGJUN_RELEASE and the image's /etc/lingjun/release.json name a release as
