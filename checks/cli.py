@@ -158,7 +158,8 @@ def build_parser() -> "argparse.ArgumentParser":
     out.add_argument("--no-color", action="store_true", help="no ANSI colours (also when NO_COLOR is set)")
     out.add_argument("--collect", metavar="FILE", help="also write the probed facts as a JSON snapshot (atomic)")
     out.add_argument("--include-ids", action="store_true", help="keep host name, GPU UUIDs, MASTER_ADDR and interface IP addresses in the snapshot "
-                     "(also NCCL_COMM_ID and other peer addresses, home-directory user names; never secrets)")
+                     "(also NCCL_COMM_ID and other peer addresses, home-directory user names; never secrets), "
+                     "and the Hostname and GPU UUID labels of --format prometheus")
     out.add_argument("--list-rules", action="store_true", help="list the rules and exit")
     out.add_argument("--version", action="store_true", help="print the version and the release data it carries, and exit")
     return parser
