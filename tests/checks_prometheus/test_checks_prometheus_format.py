@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
@@ -172,3 +173,16 @@ def test_include_ids_adds_gpu_uuid_only_when_known():
         {"gpu": "0", "modelName": "NVIDIA H20", "UUID": "GPU-1234"}, {"gpu": "1", "modelName": "NVIDIA H20"}]
     text = render_prometheus([], ReleaseMatch(), facts, [], version="v", exit_status=0, now=0.0)
     assert "GPU-1234" not in text
+
+
+@pytest.mark.parametrize("root", ["proprietary-x86", "rdma-roce-bond", "mig-smi"])
+def test_a_run_on_a_host_root_parses_too(root, monkeypatch, capsys):
+    # --root is how the node-level monitors run (NPD, a textfile writer on the host); origin "live"
+    for name in [n for n in os.environ if n.startswith(("NCCL_", "CUDA_", "NVIDIA_"))]:
+        monkeypatch.delenv(name)
+    code, out, err = run(monkeypatch, capsys, "--root", str(FIXTURES / "fakeroots" / root), "--format", "prometheus")
+    assert code in (0, 1), err
+    parsed = samples(out)
+    assert len(parsed["lingjun_check_findings"]) == len(RULE_IDS) * len(SEVERITIES)
+    assert parsed["lingjun_check_info"][0].labels["origin"] == "live"
+    assert parsed["lingjun_check_exit_code"][0].value == code
