@@ -28,8 +28,9 @@ exit codes:
   1  at least one error finding (and with --require-gpu: no NVIDIA driver)
   2  warnings found and --strict given
   3  usage error (bad option, an empty option value, unknown --release, unreadable --from/--data file,
-     a --collect path that is not a new or regular file), a report standard output refuses, or internal failure
+     a --collect or --output path that is not a new or regular file), a report standard output refuses, or internal failure
   130 interrupted (Ctrl-C)
+  With --format npd they become node-problem-detector's: 0 -> 0, 1 and 2 -> 1, anything else -> 2 (Unknown).
 
 release:
   --release, LINGJUN_RELEASE and the image's /etc/lingjun/release.json name a release as
@@ -47,6 +48,20 @@ files:
   names, GPU UUIDs, MASTER_ADDR, NCCL_COMM_ID and other variables naming a peer, IP addresses
   (only whether an interface has one) and the user names of home directories (/home/***/).
   --format json prints a report of schema lingjun-check/report/1 (see report.schema.json).
+  -o/--output FILE writes the report (any format) to FILE atomically (a temporary file in the same
+  folder, then a rename) instead of standard output; like --collect it replaces only a regular file
+  that holds an earlier report of ours, never a folder, link, FIFO, socket, device or other file.
+
+monitoring:
+  --format prometheus prints gauges for node-exporter's textfile collector (no sample timestamps):
+  lingjun_check_findings{rule,severity} (count, written for every rule and severity, 0 included),
+  lingjun_check_last_run_timestamp_seconds, lingjun_check_exit_code, lingjun_check_info{version,
+  release,...} and lingjun_check_gpu_info{gpu,modelName}. Hostname and UUID labels (dcgm-exporter's
+  names) only with --include-ids. Use: --format prometheus -o /var/lib/node_exporter/textfile/lingjun.prom
+  --format npd prints one line of at most 80 bytes for a node-problem-detector custom plugin, the key
+  finding first (ERROR driver.minimum: ... (+2)), and exits as NPD expects: 0 OK; 1 a problem (errors,
+  or warnings with --strict); 2 Unknown (usage error, unreadable input, internal error), with an
+  "UNKNOWN lingjun-check: ..." line. Config: deploy/node-problem-detector/lingjun-check-monitor.json.
 """
 
 
@@ -71,16 +86,17 @@ FAST_VALUES: dict[str, tuple[str, Union[type, tuple[str, ...]]]] = {
     "--deepspeed-config": ("deepspeed_config", str),
     "--model": ("model", str),
     "--gpus-per-pod": ("gpus_per_pod", int),
-    "--format": ("format", ("text", "json")),
+    "--format": ("format", ("text", "json", "prometheus", "npd")),
     "--lang": ("lang", ("en", "zh")),
     "--collect": ("collect", str),
+    "--output": ("output", str),
 }
 #: ... and the defaults (dest -> value).  tests/checks_core/test_checks_core_cli_fast_parse.py holds them equal to the parser's.
 FAST_DEFAULTS = {
     "from_file": None, "from_collect_env": None, "root": "/", "release": None, "data": None, "timeout": 3.0,
     "deepspeed_config": None, "model": None, "gpus_per_pod": None, "require_gpu": False, "strict": False,
     "format": "text", "lang": None, "no_color": False, "collect": None, "include_ids": False,
-    "list_rules": False, "version": False, "run_root_programs": False,
+    "list_rules": False, "version": False, "run_root_programs": False, "output": None,
 }
 
 
@@ -134,12 +150,16 @@ def build_parser() -> "argparse.ArgumentParser":
     opts.add_argument("--require-gpu", action="store_true", help="fail when there is no NVIDIA driver in the container")
     opts.add_argument("--strict", action="store_true", help="exit 2 when there are warnings but no errors")
     out = parser.add_argument_group("output")
-    out.add_argument("--format", choices=["text", "json"], default="text", help="report format (default text)")
+    out.add_argument("--format", choices=["text", "json", "prometheus", "npd"], default="text",
+                     help="report format (default text); prometheus: node-exporter textfile metrics; "
+                          "npd: one line and exit code for node-problem-detector (see below)")
+    out.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE atomically instead of standard output (- : standard output)")
     out.add_argument("--lang", choices=["en", "zh"], help="report language (default from LC_ALL/LC_MESSAGES/LANG)")
     out.add_argument("--no-color", action="store_true", help="no ANSI colours (also when NO_COLOR is set)")
     out.add_argument("--collect", metavar="FILE", help="also write the probed facts as a JSON snapshot (atomic)")
     out.add_argument("--include-ids", action="store_true", help="keep host name, GPU UUIDs, MASTER_ADDR and interface IP addresses in the snapshot "
-                     "(also NCCL_COMM_ID and other peer addresses, home-directory user names; never secrets)")
+                     "(also NCCL_COMM_ID and other peer addresses, home-directory user names; never secrets), "
+                     "and the Hostname and GPU UUID labels of --format prometheus")
     out.add_argument("--list-rules", action="store_true", help="list the rules and exit")
     out.add_argument("--version", action="store_true", help="print the version and the release data it carries, and exit")
     return parser
@@ -287,15 +307,65 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 
 def _main(argv: Optional[Sequence[str]]) -> int:
-    args = fast_parse(sys.argv[1:] if argv is None else argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    args = fast_parse(words)
     if args is None:
         try:
-            args = build_parser().parse_args(argv)
+            args = build_parser().parse_args(words)
         except SystemExit as exc:  # --help exits 0, usage errors 3
-            return int(exc.code or 0)
+            code = int(exc.code or 0)
+            if code and _asks_npd(words):  # node-problem-detector reads stdout and 0/1/other
+                zh = default_lang() == "zh"
+                return _npd_unknown("用法错误（见标准错误输出）" if zh else "usage error (see stderr)", None)
+            return code
         except BrokenPipeError:  # --help into a closed pipe
             _drop_stdout()
             return 0
+    if args.format == "npd":
+        return _run_npd(args)
+    return _guarded_run(args)
+
+
+def _asks_npd(words: Sequence[str]) -> bool:
+    """True when the command line asks for ``--format npd`` (looked for word by word, for a line argparse refused)."""
+    return "--format=npd" in words or any(a == "--format" and b == "npd" for a, b in zip(words, words[1:]))
+
+
+def _npd_unknown(reason: Optional[str], lang: Optional[str]) -> int:
+    """Print node-problem-detector's Unknown line for ``reason`` on stdout (best effort) and return its status 2."""
+    from lingjun.checks.report.render_npd import NPD_UNKNOWN, unknown_line
+
+    try:
+        _write(unknown_line(reason, lang or default_lang()))
+    except OutputError:
+        pass
+    return NPD_UNKNOWN
+
+
+def _run_npd(args: "argparse.Namespace | SimpleNamespace") -> int:
+    """:func:`_guarded_run` for ``--format npd``: our exit code mapped to NPD's (0 OK, 1 problem, 2 Unknown), and
+    when no report came out, the checker's one-line reason (it still goes to stderr, which NPD logs) as an
+    ``UNKNOWN`` line on stdout, the message NPD shows."""
+    import io
+
+    from lingjun.checks.report.render_npd import npd_exit_code
+
+    real_stderr, captured = sys.stderr, io.StringIO()
+    sys.stderr = captured
+    try:
+        status = _guarded_run(args)
+    finally:
+        sys.stderr = real_stderr
+    said = captured.getvalue()
+    real_stderr.write(said)
+    if npd_exit_code(status) not in (0, 1):
+        lines = [line for line in said.splitlines() if line.strip()]
+        return _npd_unknown(lines[-1] if lines else None, args.lang)
+    return npd_exit_code(status)
+
+
+def _guarded_run(args: "argparse.Namespace | SimpleNamespace") -> int:
+    """:func:`_run` with every failure turned into one line on stderr and exit code 3 (130 when interrupted)."""
     try:
         return _run(args)
     except OutputError as exc:  # not an internal error: the place the report goes to refused it
@@ -321,7 +391,8 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
         value = getattr(args, dest)
         if kind is str and value is not None and not value.strip() and dest != "collect":  # --collect '': the output-path check words it
             return _fail(f"{option}: an empty value names no {'release' if dest == 'release' else 'file or value'}")
-    color = not args.no_color and not os.environ.get("NO_COLOR") and sys.stdout.isatty()
+    output = None if args.output in (None, "-") else args.output  # "-": standard output, as without --output
+    color = not args.no_color and not os.environ.get("NO_COLOR") and sys.stdout.isatty() and output is None
     if args.timeout is not None and not (0 < args.timeout <= 600):
         return _fail("--timeout must be between 0 and 600 seconds")
     if args.gpus_per_pod is not None and args.gpus_per_pod < 1:
@@ -361,6 +432,10 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
             check_output_file(args.collect, is_previous_snapshot, SNAPSHOT_KIND)
         except OSError as exc:
             return _fail(f"--collect {_name(args.collect)}: cannot write: {exc.strerror or exc}")
+    if output is not None:  # the same, for the report
+        problem = _output_problem(output, args.collect)
+        if problem:
+            return _fail(problem)
 
     snapshot_problems: list[str] = []
     if args.from_file:
@@ -428,11 +503,50 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
     if args.format == "json":
         from lingjun.checks.report.render_json import render_json
 
-        _write(render_json(findings, release, facts, data, lang=lang, version=__version__, exit_status=status))
+        report = render_json(findings, release, facts, data, lang=lang, version=__version__, exit_status=status)
+    elif args.format == "prometheus":
+        import time
+
+        from lingjun.checks.report.render_prometheus import render_prometheus
+        from lingjun.checks.runner import CHECKER_RULE_IDS, load_rules
+
+        rule_ids = [spec.id for spec in load_rules()] + list(CHECKER_RULE_IDS)
+        report = render_prometheus(findings, release, facts, rule_ids, version=__version__, exit_status=status, now=time.time(),
+                                   hostname=facts.host.hostname if args.include_ids else None, gpu_uuids=args.include_ids)
+    elif args.format == "npd":
+        from lingjun.checks.report.render_npd import render_npd
+
+        report = render_npd(findings, status, lang=lang)
     else:
         from lingjun.checks.coverage import summary as coverage_summary
         from lingjun.checks.report.render_text import render_text
 
-        _write(render_text(findings, release, lang=lang, color=color, version=__version__, origin=facts.origin, exit_status=status,
-                           coverage=coverage_summary(facts)))
+        report = render_text(findings, release, lang=lang, color=color, version=__version__, origin=facts.origin, exit_status=status,
+                             coverage=coverage_summary(facts))
+    if output is None:
+        _write(report)
+        return status
+    from lingjun.checks.core.inert_text import inert
+    from lingjun.checks.report.report_file import write_report
+
+    try:
+        write_report(output, report)
+    except OSError as exc:
+        return _fail(f"--output {_name(output)}: cannot write: {exc.strerror or exc}")
+    sys.stderr.write(f"lingjun-check: report written to {inert(_name(output))}\n")
     return status
+
+
+def _output_problem(output: str, collect: Optional[str]) -> Optional[str]:
+    """Why the report cannot be written to ``output`` (checked before probing, as ``--collect`` is); None when it can."""
+    from lingjun.checks.report.report_file import check_report_path
+
+    if collect is not None and os.path.abspath(collect) == os.path.abspath(output):
+        return f"--output {_name(output)}: names the same file as --collect; give the report and the snapshot two names"
+    try:
+        check_report_path(output)
+    except OSError as exc:
+        return f"--output {_name(output)}: cannot write: {exc.strerror or exc}"
+    if not os.path.isdir(os.path.dirname(os.path.abspath(output))):
+        return f"--output {_name(output)}: cannot write: its folder does not exist"
+    return None

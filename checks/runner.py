@@ -34,9 +34,11 @@ from lingjun.checks.coverage import driver_observed, driver_unknown_reason, miss
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules import RuleSpec, load_rules
 
-__all__ = ["run_rules", "run_rule", "checker_findings", "load_rules", "NO_DRIVER"]
+__all__ = ["run_rules", "run_rule", "checker_findings", "load_rules", "NO_DRIVER", "CHECKER_RULE_IDS"]
 
 NO_DRIVER = Text("No NVIDIA driver in this container.", "此容器中没有 NVIDIA 驱动。")
+#: the rule ids of :func:`checker_findings` that no registered rule has (``--format prometheus`` writes a zero series for each)
+CHECKER_RULE_IDS = ("checker.probe-timeout", "checker.probe-error", "checker.snapshot")
 #: snapshot problems reported one finding each; the rest are counted in one more finding
 MAX_SNAPSHOT_PROBLEMS = 20
 

@@ -1,0 +1,141 @@
+"""deploy/node-problem-detector: the custom plugin monitor configuration has the shape NPD validates, and its wrapper
+runs the checker with arguments the command line accepts (through the real zipapp)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from checks_prometheus_kit import FIXTURES, REPO
+from lingjun.checks.cli import build_parser
+from lingjun.checks.report.render_npd import NPD_MAX_BYTES, fit_bytes
+from lingjun.generator.zipapp import build_zipapp, with_bytecode, zip_entries
+
+DEPLOY = REPO / "deploy" / "node-problem-detector"
+CONFIG = json.loads((DEPLOY / "lingjun-check-monitor.json").read_text(encoding="utf-8"))
+WRAPPER = DEPLOY / "lingjun-check-npd.sh"
+PY39 = Path("/root/.pyenv/versions/3.9.18/bin/python")
+
+_UNITS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
+_DURATION = re.compile(r"(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)")
+
+
+def seconds(text: str) -> float:
+    """A Go ``time.ParseDuration`` string ("300s", "1m30s") in seconds, for the positive forms NPD configs use."""
+    parts = _DURATION.findall(text)
+    assert parts and "".join(a + b for a, b in parts) == text, f"not a Go duration: {text!r}"
+    return sum(float(number) * _UNITS[unit] for number, unit in parts)
+
+
+def test_config_has_the_shape_npd_validates():
+    assert CONFIG["plugin"] == "custom"
+    global_config = CONFIG["pluginConfig"]
+    assert set(global_config) <= {"invoke_interval", "timeout", "max_output_length", "concurrency",
+                                  "enable_message_change_based_condition_update", "skip_initial_status"}
+    assert global_config["max_output_length"] == NPD_MAX_BYTES
+    interval, timeout = seconds(global_config["invoke_interval"]), seconds(global_config["timeout"])
+    assert 0 < timeout <= interval
+    assert CONFIG["source"]
+    defaults = {c["type"]: c for c in CONFIG["conditions"]}
+    assert "LingjunCheckProblem" in defaults
+    for condition in CONFIG["conditions"]:
+        assert set(condition) == {"type", "reason", "message"} and re.fullmatch(r"[A-Z][A-Za-z]+", condition["reason"])
+    assert CONFIG["rules"]
+    for rule in CONFIG["rules"]:
+        assert rule["type"] in ("temporary", "permanent")
+        if rule["type"] == "permanent":
+            assert rule["condition"] in defaults  # NPD refuses a permanent rule without its default condition
+        assert re.fullmatch(r"[A-Z][A-Za-z]+", rule["reason"]) and rule["reason"] != defaults[rule["condition"]]["reason"]
+        assert seconds(rule.get("timeout", global_config["timeout"])) <= timeout  # NPD refuses a rule timeout above the global one
+
+
+def test_rule_runs_the_wrapper_with_options_the_checker_accepts():
+    (rule,) = CONFIG["rules"]
+    assert rule["path"] == "/bin/sh" and os.path.exists(rule["path"])  # NPD stats the path; sh needs no executable bit
+    script, *options = rule["args"]
+    assert Path(script).name == WRAPPER.name
+    assert "--format" not in options and "-o" not in options and "--output" not in options  # the wrapper's own
+    args = build_parser().parse_args([*options, "--format", "npd"])  # raises SystemExit on an option it does not know
+    assert args.root == "/host" and args.format == "npd"
+    # every probe shares one deadline of --timeout seconds: the rule's time limit leaves room for start-up and rules
+    rule_timeout = seconds(rule.get("timeout", CONFIG["pluginConfig"]["timeout"]))
+    assert args.timeout * 2 <= rule_timeout
+    wrapper = WRAPPER.read_text(encoding="utf-8")
+    assert 'exec "$python" "$pyz" --format npd "$@"' in wrapper
+    assert "/opt/lingjun-check/lingjun-check.pyz" in wrapper and script.startswith("/opt/lingjun-check/")
+
+
+@pytest.fixture(scope="module")
+def pyz(tmp_path_factory):
+    out = tmp_path_factory.mktemp("npd") / "lingjun-check.pyz"
+    build_zipapp(out, with_bytecode(zip_entries()))
+    return out
+
+
+def _wrapper(*args: str, python: str = sys.executable, pyz_path: object = None) -> subprocess.CompletedProcess:
+    env = {"PATH": "/usr/bin:/bin", "LINGJUN_CHECK_PYTHON": python, "LANG": "C.UTF-8"}
+    if pyz_path is not None:
+        env["LINGJUN_CHECK_PYZ"] = str(pyz_path)
+    return subprocess.run(["/bin/sh", str(WRAPPER), *args], capture_output=True, text=True, timeout=120, env=env, cwd="/")
+
+
+def _line(result: subprocess.CompletedProcess) -> str:
+    out = result.stdout
+    assert out.endswith("\n") and out.count("\n") == 1, (out, result.stderr)
+    assert len(out.rstrip("\n").encode("utf-8")) <= NPD_MAX_BYTES
+    return out.rstrip("\n")
+
+
+def _options(root: str) -> list[str]:
+    (rule,) = CONFIG["rules"]
+    options = list(rule["args"][1:])
+    options[options.index("--root") + 1] = root
+    return options
+
+
+def test_wrapper_reports_a_problem_on_a_host_root_with_errors(pyz):
+    # the configured options, the host root replaced by a fake one whose image build was replaced (an error)
+    result = _wrapper(*_options(str(FIXTURES / "fakeroots" / "proprietary-x86")), pyz_path=pyz)
+    assert result.returncode == 1, result.stderr
+    assert _line(result).startswith("ERROR packages.image-build-replaced: ")
+
+
+def test_wrapper_reports_ok_on_a_clean_host_root(pyz):
+    result = _wrapper(*_options(str(FIXTURES / "fakeroots" / "rdma-erdma")), pyz_path=pyz)
+    assert result.returncode == 0, result.stderr
+    assert _line(result).startswith("OK lingjun-check: 0 errors, ")
+
+
+@pytest.mark.skipif(not PY39.exists(), reason="no Python 3.9 interpreter on this machine")
+def test_wrapper_runs_the_zipapp_on_python39(pyz):
+    result = _wrapper(*_options(str(FIXTURES / "fakeroots" / "proprietary-x86")), python=str(PY39), pyz_path=pyz)
+    assert result.returncode == 1, result.stderr
+    assert _line(result).startswith("ERROR packages.image-build-replaced: ")
+
+
+def test_wrapper_is_unknown_without_a_host_root(pyz, tmp_path):
+    result = _wrapper(*_options(str(tmp_path / "not-mounted")), pyz_path=pyz)
+    assert result.returncode == 2
+    assert _line(result) == fit_bytes(f"UNKNOWN lingjun-check: --root {tmp_path}/not-mounted: not a directory")
+    assert "not a directory" in result.stderr
+
+
+def test_wrapper_is_unknown_without_python_or_zipapp(pyz, tmp_path):
+    result = _wrapper("--root", "/", python="/nonexistent/python3", pyz_path=pyz)
+    assert result.returncode == 2
+    assert _line(result) == "UNKNOWN lingjun-check: no /nonexistent/python3 in the NPD container"
+    result = _wrapper("--root", "/", pyz_path=tmp_path / "missing.pyz")
+    assert result.returncode == 2
+    assert _line(result).startswith("UNKNOWN lingjun-check: cannot read ")
+
+
+def test_wrapper_is_posix_sh():
+    assert WRAPPER.read_text(encoding="utf-8").startswith("#!/bin/sh\n")
+    assert subprocess.run(["/bin/sh", "-n", str(WRAPPER)], capture_output=True).returncode == 0
+    assert not re.search(r"\[\[|\bfunction\b|\$\{[^}]*//|<<<", WRAPPER.read_text(encoding="utf-8"))  # no bash-only syntax
