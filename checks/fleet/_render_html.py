@@ -5,7 +5,7 @@ its CSS inline, no script and no external reference (no font, image or link
 loaded from elsewhere), so it renders the same offline.  Every string from the
 input goes through :func:`html.escape` after the controls and bidi marks are
 made visible (:func:`lingjun.checks.core.inert_text.inert`).  Node lists are
-complete; long ones are folded in a ``<details>`` element.  English or
+complete (but for a majority, which is every other node), long ones folded in a ``<details>`` element.  English or
 Simplified Chinese (``<html lang>`` set accordingly).
 """
 
@@ -65,6 +65,7 @@ _T = {
     "kind": Text("Input kind", "输入类型"),
     "summary": Text("Findings (error / warning / info)", "发现（错误 / 警告 / 提示）"),
     "show": Text("{n} nodes", "{n} 个节点"),
+    "the_rest": Text("all other nodes (majority)", "其余所有节点（多数）"),
 }
 _SEVERITY = {"error": Text("error", "错误"), "warning": Text("warning", "警告"), "info": Text("info", "提示")}
 
@@ -117,8 +118,10 @@ def render_html(report: "dict[str, Any]") -> str:
         else:
             out.append(f"<p class=\"warning\">{t('no_majority')}</p>")
         out.append(f"<table><tr><th>{t('value')}</th><th>{t('count')}</th><th>{t('which')}</th></tr>")
-        for group in fact["groups"]:
-            out.append(f"<tr><td><code>{_e(group['display'])}</code></td><td>{group['count']}</td><td>{_names(group['nodes'], lang)}</td></tr>")
+        for i, group in enumerate(fact["groups"]):
+            # the majority's nodes are every other node: counted here, listed in the JSON report
+            which = t("the_rest") if i == 0 and fact["status"] == "differ" else _names(group["nodes"], lang)
+            out.append(f"<tr><td><code>{_e(group['display'])}</code></td><td>{group['count']}</td><td>{which}</td></tr>")
         if fact["unknown"]:
             out.append(f"<tr><td class=\"muted\">{t('unknown')}</td><td>{len(fact['unknown'])}</td><td>{_names(fact['unknown'], lang)}</td></tr>")
         out.append("</table>")
