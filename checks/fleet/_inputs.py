@@ -90,6 +90,11 @@ class InputProblem:
         return f"{self.where}: {self.reason}"
 
 
+def _size_text(size: int) -> str:
+    """``16 MiB`` for a whole number of MiB, else ``65536 bytes``."""
+    return f"{size // (1024 * 1024)} MiB" if size % (1024 * 1024) == 0 else f"{size} bytes"
+
+
 def _shown(path: str) -> str:
     return inert(path, NAME_LIMIT)
 
@@ -145,7 +150,7 @@ def _stream(handle: IO[bytes], name: str, records: list, problems: list, limit: 
         number += 1
         seen += len(raw)
         if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
-            problems.append(InputProblem(name, number, f"line longer than {MAX_LINE_BYTES // (1024 * 1024)} MiB; skipped"))
+            problems.append(InputProblem(name, number, f"line longer than {_size_text(MAX_LINE_BYTES)}; skipped"))
             while True:  # skip the rest of the line without keeping it
                 rest = handle.readline(1024 * 1024)
                 seen += len(rest)
@@ -153,7 +158,7 @@ def _stream(handle: IO[bytes], name: str, records: list, problems: list, limit: 
                     break
             continue
         if seen > limit:
-            problems.append(InputProblem(name, number, f"more than {limit // (1024 * 1024)} MiB; the rest is not read"))
+            problems.append(InputProblem(name, number, f"more than {_size_text(limit)}; the rest is not read"))
             break
         try:
             text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
@@ -212,8 +217,8 @@ def _file(path: str, name: str, records: list, problems: list) -> None:
                     _classify(obj, name, None, None, records, problems, strict=True)
                     return
                 handle.seek(0)
-            elif not lines_wanted and start.startswith(b"{") and b"\n" not in head:
-                problems.append(InputProblem(name, None, f"larger than {MAX_LINE_BYTES // (1024 * 1024)} MiB; not read"))
+            elif not lines_wanted and start.startswith(b"{") and not start[1:].startswith(b'"'):  # one indented object
+                problems.append(InputProblem(name, None, f"larger than {_size_text(MAX_LINE_BYTES)}; not read"))
                 return
             _stream(handle, name, records, problems)
         except OSError as exc:
