@@ -130,25 +130,29 @@ def _run(args: "argparse.Namespace", stdin: Optional[IO[bytes]]) -> int:
 
     from lingjun.checks.fleet._check import Checker
     from lingjun.checks.fleet._compare import compare
-    from lingjun.checks.fleet._identity import name_records
-    from lingjun.checks.fleet._inputs import read_inputs
+    from lingjun.checks.fleet._identity import disambiguate
+    from lingjun.checks.fleet._inputs import InputProblem, RecordError, iter_records
     from lingjun.checks.fleet._model import EXIT_NO_NODES, fleet_dict
 
-    records, problems = read_inputs(list(args.paths), stdin)
-    named, duplicates = name_records(records)
-    problems = problems + duplicates
+    problems: list[InputProblem] = []
+    checker = Checker(data=data, release_option=args.release, lang=lang, strict=args.strict)
+    nodes = []
+    for record in iter_records(list(args.paths), problems, stdin):  # one record in memory at a time
+        try:
+            nodes.append(checker.check(record))
+        except RecordError as exc:
+            problems.append(InputProblem(record.input, record.line, str(exc)))
+    problems += disambiguate(nodes)
     for problem in problems:  # one line each, whatever the format
         sys.stderr.write(f"lingjun-check fleet: {_inert(str(problem))}\n")
-    checker = Checker(data=data, release_option=args.release, lang=lang, strict=args.strict)
-    nodes = [checker.check(item) for item in named]
     if not nodes:
         _fail("no readable node in the inputs")
         return EXIT_NO_NODES
     report = fleet_dict(nodes, compare(nodes), problems, lang=lang, strict=args.strict, version=__version__, checked=checker.runs)
     if args.format == "json":
-        from lingjun.checks.core.inert_text import dumps
+        from lingjun.checks.fleet._model import render_json
 
-        text = dumps(report, indent=2) + "\n"
+        text = render_json(report)
     elif args.format == "html":
         from lingjun.checks.fleet._render_html import render_html
 

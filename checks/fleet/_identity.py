@@ -7,68 +7,86 @@ A record's name is, in order: the ``"node"`` of the snapshot or report
 stream).  The source is kept: ``option``, ``NODE_NAME``, ``hostname``, ``pod``
 or ``input``.  ``--include-ids`` is never needed to tell nodes apart.
 
-Two records with the same name are both kept and both reported, each shown as
+Two nodes with the same name are both kept and both reported, each shown as
 ``NAME (input[:line])``, with one :class:`~lingjun.checks.fleet._inputs.InputProblem`
-naming the inputs: the same node checked twice and two nodes misnamed look the same.
+naming the inputs (:func:`disambiguate`): the same node checked twice and two
+nodes misnamed look the same.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Optional
+import json
+import re
+from typing import Any, Optional
 
 from lingjun.checks.core.node_name import clean_node_name
 from lingjun.checks.fleet._inputs import InputProblem, Record
 
-__all__ = ["NamedRecord", "name_records"]
+__all__ = ["own_name", "disambiguate"]
+
+_NODE_OBJECT = re.compile(r'"node"\s*:\s*(\{[^{}]*\})')
+_HOSTNAME = re.compile(r'"hostname"\s*:\s*("(?:[^"\\]|\\.)*")')
+_SOURCES = ("option", "NODE_NAME", "hostname")
 
 
-@dataclass
-class NamedRecord:
-    """A :class:`Record` with its node ``name`` (unique in the fleet) and the ``source`` of the name."""
+def _from_text(text: str) -> "tuple[Any, Any]":
+    """``(node object, host name)`` found in a snapshot's JSON text without parsing all of it; ``(None, None)``
+    when the text has neither (the writer puts ``"node"`` last, so the last occurrence is searched)."""
+    node = None
+    at = text.rfind('"node"')
+    if at >= 0:
+        match = _NODE_OBJECT.match(text, at)
+        if match:
+            try:
+                node = json.loads(match.group(1))
+            except ValueError:
+                node = None
+    host = None
+    match = _HOSTNAME.search(text)
+    if match:
+        try:
+            host = json.loads(match.group(1))
+        except ValueError:
+            host = None
+    return node, host
 
-    record: Record
-    name: str
-    source: str
 
-
-def _own_name(record: Record) -> "tuple[Optional[str], Optional[str]]":
-    node = record.data.get("node")
+def own_name(record: Record) -> "tuple[str, str]":
+    """``(name, source)`` of a record (see the module docstring)."""
+    if record.data is not None:
+        node = record.data.get("node")
+        host = record.data.get("host").get("hostname") if isinstance(record.data.get("host"), dict) else None
+    else:
+        node, host = _from_text(record.text or "")
+    name: Optional[str] = None
     if isinstance(node, dict):
         name = clean_node_name(node.get("name"))
         if name:
-            source = node.get("source")
-            return name, source if source in ("option", "NODE_NAME", "hostname") else "option"
+            return name, node.get("source") if node.get("source") in _SOURCES else "option"
     if record.pod:
-        return clean_node_name(record.pod), "pod"
-    host = record.data.get("host")
-    if isinstance(host, dict):
-        name = clean_node_name(host.get("hostname"))
+        name = clean_node_name(record.pod)
         if name:
-            return name, "hostname"
-    return None, None
+            return name, "pod"
+    name = clean_node_name(host)
+    if name:
+        return name, "hostname"
+    return record.where, "input"
 
 
-def name_records(records: "list[Record]") -> "tuple[list[NamedRecord], list[InputProblem]]":
-    """The records named (see the module docstring), in input order, and one problem per repeated name."""
-    named: list[NamedRecord] = []
-    for record in records:
-        name, source = _own_name(record)
-        if name is None:
-            name, source = record.where, "input"
-        named.append(NamedRecord(record, name, source or "input"))
-    by_name: dict[str, list[NamedRecord]] = {}
-    for item in named:
-        by_name.setdefault(item.name, []).append(item)
+def disambiguate(nodes: "list[Any]") -> "list[InputProblem]":
+    """Rename nodes (objects with ``name`` and ``input``) that share a name to ``NAME (input)``; one problem per name."""
+    by_name: dict[str, list[Any]] = {}
+    for node in nodes:
+        by_name.setdefault(node.name, []).append(node)
     problems: list[InputProblem] = []
     for name, items in by_name.items():
         if len(items) < 2:
             continue
-        wheres = [item.record.where for item in items]
+        wheres = [item.input for item in items]
         shown = ", ".join(wheres[:5]) + (f" and {len(wheres) - 5} more" if len(wheres) > 5 else "")
-        problems.append(InputProblem(items[0].record.where, None,
+        problems.append(InputProblem(wheres[0], None,
                                      f"node name {name!r} is given by {len(items)} inputs ({shown}); each is reported as "
                                      f"'{name} (input)': the same node checked twice, or nodes named alike"))
         for item in items:
-            item.name = f"{name} ({item.record.where})"
-    return named, problems
+            item.name = f"{name} ({item.input})"
+    return problems

@@ -19,7 +19,12 @@ A JSON object without a ``"schema"`` starting with ``lingjun-check/`` is
 skipped too (another program's JSON log line).
 
 Records are snapshots (``lingjun-check/snapshot/1``) and reports
-(``lingjun-check/report/1``).  Whatever cannot be used is an
+(``lingjun-check/report/1``).  A line or file that starts like a snapshot
+(``{"schema": "lingjun-check/snapshot/1",``) and ends with ``}`` is kept as text
+and parsed only when needed (:meth:`Record.load`): nodes of one job mostly
+carry the same facts, and :mod:`lingjun.checks.fleet._check` recognises a
+repeat from the text alone.  Records are produced one at a time
+(:func:`iter_records`), so a fleet of any size is never held in memory at once.  Whatever cannot be used is an
 :class:`InputProblem` naming the input and line: a file that cannot be read,
 a line cut short, a line longer than :data:`MAX_LINE_BYTES`, text that is not
 UTF-8, another schema version, an input with no record at all.  Reading never
@@ -33,11 +38,12 @@ import os
 import re
 import stat
 from dataclasses import dataclass
-from typing import IO, Any, Optional
+from typing import IO, Any, Iterator, Optional
 
 from lingjun.checks.core.inert_text import NAME_LIMIT, inert
 
-__all__ = ["MAX_LINE_BYTES", "MAX_FILE_BYTES", "SNAPSHOT", "REPORT", "Record", "InputProblem", "read_inputs", "parse_line_prefix"]
+__all__ = ["MAX_LINE_BYTES", "MAX_FILE_BYTES", "SNAPSHOT", "REPORT", "Record", "RecordError", "InputProblem", "iter_records", "read_inputs",
+           "parse_line_prefix"]
 
 #: the longest line (or one-object file) read, in bytes; a longer one is refused, not read into memory
 MAX_LINE_BYTES = 16 * 1024 * 1024
@@ -49,7 +55,12 @@ _SUFFIXES = (".json", ".jsonl", ".log")
 
 # "[pod/<pod>/<container>] " (kubectl logs --prefix) and "2025-08-01T10:00:00.123456789Z " (--timestamps)
 _POD_PREFIX = re.compile(r"\[pod/([^/\]\s]+)/([^\]\s]+)\] ")
+_SNAPSHOT_TEXT = re.compile(r'\{\s*"schema"\s*:\s*"lingjun-check/snapshot/1"\s*,')
 _TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\d[Tt ]\d\d:\d\d:\d\d(?:\.\d+)?(?:[Zz]|[+-]\d\d:?\d\d) ")
+
+
+class RecordError(ValueError):
+    """The text of a record is not a usable JSON object; ``str(error)`` says why."""
 
 
 @dataclass
@@ -58,14 +69,27 @@ class Record:
 
     ``input`` is the input's name as shown (inert); ``line`` the 1-based line of a stream, None for a
     one-object file; ``pod`` the pod name of a ``kubectl logs --prefix`` line, else None; ``kind``
-    :data:`SNAPSHOT` or :data:`REPORT`; ``data`` the parsed JSON object.
+    :data:`SNAPSHOT` or :data:`REPORT`; ``data`` the parsed JSON object, or None while only ``text``
+    (the JSON text of a snapshot, not parsed yet) is kept.
     """
 
     input: str
     line: Optional[int]
     pod: Optional[str]
     kind: str
-    data: dict
+    data: Optional[dict]
+    text: Optional[str] = None
+
+    def load(self) -> dict:
+        """``data``, parsed from ``text`` first when needed (then ``text`` is dropped).
+
+        Raises:
+            RecordError: the text is not one complete JSON object of the snapshot schema.
+        """
+        if self.data is None:
+            self.data = _parse_snapshot_text(self.text or "")
+            self.text = None
+        return self.data
 
     @property
     def where(self) -> str:
@@ -95,6 +119,18 @@ def _size_text(size: int) -> str:
     return f"{size // (1024 * 1024)} MiB" if size % (1024 * 1024) == 0 else f"{size} bytes"
 
 
+def _parse_snapshot_text(text: str) -> dict:
+    try:
+        obj = json.loads(text)
+    except RecursionError:
+        raise RecordError("JSON nested too deeply; skipped") from None
+    except ValueError as exc:
+        raise RecordError(f"not a complete JSON object (cut short?): {exc}; skipped") from None
+    if not isinstance(obj, dict) or obj.get("schema") != SNAPSHOT:  # the text started like one, so it is one
+        raise RecordError("not a complete JSON object (cut short?); skipped")
+    return obj
+
+
 def _shown(path: str) -> str:
     return inert(path, NAME_LIMIT)
 
@@ -117,15 +153,14 @@ def parse_line_prefix(text: str) -> "tuple[Optional[str], str]":
     return pod, text
 
 
-def _classify(obj: Any, name: str, line: Optional[int], pod: Optional[str], records: list, problems: list, strict: bool) -> None:
-    """Add ``obj`` as a record, or a problem when it is lingjun-check output of another kind or version.
+def _classify(obj: Any, name: str, line: Optional[int], pod: Optional[str], problems: list, strict: bool) -> Optional[Record]:
+    """``obj`` as a record, or None (a problem added when it is lingjun-check output of another kind or version).
 
     ``strict``: a JSON object that is not lingjun-check output is a problem too (a one-object file), else skipped.
     """
     schema = obj.get("schema") if isinstance(obj, dict) else None
     if schema in (SNAPSHOT, REPORT):
-        records.append(Record(name, line, pod, schema, obj))
-        return
+        return Record(name, line, pod, schema, obj)
     if isinstance(schema, str) and schema.startswith("lingjun-check/"):
         if schema.startswith("lingjun-check/fleet/"):
             reason = "a fleet report, not one node's snapshot or report; give the inputs it was made from"
@@ -135,13 +170,14 @@ def _classify(obj: Any, name: str, line: Optional[int], pod: Optional[str], reco
         problems.append(InputProblem(name, line, reason))
     elif strict:
         problems.append(InputProblem(name, line, "a JSON object that is not a lingjun-check snapshot or report (no \"schema\": \"lingjun-check/...\")"))
+    return None
 
 
-def _stream(handle: IO[bytes], name: str, records: list, problems: list, limit: int = MAX_FILE_BYTES) -> None:
-    """Read JSON lines from the binary ``handle`` (see the module docstring); at most ``limit`` bytes."""
+def _stream(handle: IO[bytes], name: str, problems: list, limit: int = MAX_FILE_BYTES) -> Iterator[Record]:
+    """The records of the JSON lines of the binary ``handle`` (see the module docstring); at most ``limit`` bytes."""
     number = 0
     seen = 0
-    before = len(records)
+    found = 0
     problems_before = len(problems)
     while True:
         raw = handle.readline(MAX_LINE_BYTES + 1)
@@ -170,6 +206,10 @@ def _stream(handle: IO[bytes], name: str, records: list, problems: list, limit: 
         body = rest.strip()
         if not body.startswith('{"'):
             continue
+        if body.endswith("}") and _SNAPSHOT_TEXT.match(body):  # parsed later, only when its facts are new
+            found += 1
+            yield Record(name, number, pod, SNAPSHOT, None, body)
+            continue
         try:
             obj = json.loads(body)
         except RecursionError:
@@ -178,13 +218,16 @@ def _stream(handle: IO[bytes], name: str, records: list, problems: list, limit: 
         except ValueError as exc:
             problems.append(InputProblem(name, number, f"not a complete JSON object (cut short?): {exc}; skipped"))
             continue
-        _classify(obj, name, number, pod, records, problems, strict=False)
-    if len(records) == before and len(problems) == problems_before:
+        record = _classify(obj, name, number, pod, problems, strict=False)
+        if record is not None:
+            found += 1
+            yield record
+    if found == 0 and len(problems) == problems_before:
         problems.append(InputProblem(name, None, f"no lingjun-check snapshot or report in it ({number} lines read)"))
 
 
-def _file(path: str, name: str, records: list, problems: list) -> None:
-    """Read one file: one JSON object, or else lines (see the module docstring)."""
+def _file(path: str, name: str, problems: list) -> Iterator[Record]:
+    """The records of one file: one JSON object, or else lines (see the module docstring)."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
         fd = os.open(path, flags)
@@ -212,15 +255,24 @@ def _file(path: str, name: str, records: list, problems: list) -> None:
             start = head.lstrip(b"\xef\xbb\xbf \t\r\n")
             if not lines_wanted and start.startswith(b"{") and info.st_size <= MAX_LINE_BYTES:
                 whole = handle.read(MAX_LINE_BYTES + 1)
+                try:
+                    text = whole.decode("utf-8-sig").strip()
+                except UnicodeDecodeError:
+                    text = ""
+                if text.endswith("}") and _SNAPSHOT_TEXT.match(text):  # one snapshot, parsed later if its facts are new
+                    yield Record(name, None, None, SNAPSHOT, None, text)
+                    return
                 obj = _one_object(whole)
                 if obj is not None:
-                    _classify(obj, name, None, None, records, problems, strict=True)
+                    record = _classify(obj, name, None, None, problems, strict=True)
+                    if record is not None:
+                        yield record
                     return
                 handle.seek(0)
             elif not lines_wanted and start.startswith(b"{") and not start[1:].startswith(b'"'):  # one indented object
                 problems.append(InputProblem(name, None, f"larger than {_size_text(MAX_LINE_BYTES)}; not read"))
                 return
-            _stream(handle, name, records, problems)
+            yield from _stream(handle, name, problems)
         except OSError as exc:
             problems.append(InputProblem(name, None, f"cannot read: {exc.strerror or exc}"))
 
@@ -233,8 +285,8 @@ def _one_object(raw: bytes) -> Optional[Any]:
         return None
 
 
-def _walk(folder: str, name: str, records: list, problems: list) -> None:
-    """Read the ``*.json``, ``*.jsonl`` and ``*.log`` files under ``folder`` (name order; links and hidden entries skipped)."""
+def _walk(folder: str, name: str, problems: list) -> Iterator[Record]:
+    """The records of the ``*.json``, ``*.jsonl`` and ``*.log`` files under ``folder`` (name order; links and hidden entries skipped)."""
     found = 0
     for top, dirs, files in os.walk(folder, followlinks=False):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
@@ -243,24 +295,22 @@ def _walk(folder: str, name: str, records: list, problems: list) -> None:
             if entry.startswith(".") or not entry.endswith(_SUFFIXES) or os.path.islink(path):
                 continue
             found += 1
-            _file(path, _shown(path), records, problems)
+            yield from _file(path, _shown(path), problems)
     if not found:
         problems.append(InputProblem(name, None, "folder without *.json, *.jsonl or *.log files"))
 
 
-def read_inputs(paths: "list[str]", stdin: Optional[IO[bytes]] = None) -> "tuple[list[Record], list[InputProblem]]":
-    """All records of ``paths`` in order, and the problems met (see the module docstring).
+def iter_records(paths: "list[str]", problems: "list[InputProblem]", stdin: Optional[IO[bytes]] = None) -> Iterator[Record]:
+    """The records of ``paths``, in order, one at a time; the problems met are appended to ``problems``.
 
     ``-`` reads ``stdin`` (a binary stream; standard input's buffer when None).  Never raises for
     bad input; every name in a record or problem is inert (controls escaped, shortened).
     """
-    records: list[Record] = []
-    problems: list[InputProblem] = []
     for path in paths:
         if path == "-":
             import sys
 
-            _stream(stdin if stdin is not None else sys.stdin.buffer, "stdin", records, problems)
+            yield from _stream(stdin if stdin is not None else sys.stdin.buffer, "stdin", problems)
             continue
         name = _shown(path)
         try:
@@ -268,8 +318,13 @@ def read_inputs(paths: "list[str]", stdin: Optional[IO[bytes]] = None) -> "tuple
         except OSError:
             is_dir = False
         if is_dir:
-            _walk(path, name, records, problems)
+            yield from _walk(path, name, problems)
         else:
-            _file(path, name, records, problems)
-    return records, problems
+            yield from _file(path, name, problems)
 
+
+def read_inputs(paths: "list[str]", stdin: Optional[IO[bytes]] = None) -> "tuple[list[Record], list[InputProblem]]":
+    """All records of ``paths`` (:func:`iter_records`) as a list, and the problems met."""
+    problems: list[InputProblem] = []
+    records = list(iter_records(paths, problems, stdin))
+    return records, problems

@@ -22,7 +22,9 @@ Every renderer (text, JSON, HTML) reads this dict, so they cannot disagree.  Lay
     }
 
 ``value`` is a JSON scalar; ``null`` means observed absent (``display`` says it in words).  Lists of
-nodes are complete here (the text report shortens them).  Additions within version 1 are new keys
+nodes are complete here (the text report shortens them).  Every string is at most
+:data:`~lingjun.checks.core.inert_text.ECHO_LIMIT` characters (``… (N more characters)``), so the
+report can be serialised with the fast standard encoder (:func:`render_json`).  Additions within version 1 are new keys
 only.  ``message`` of a rule group is the message of its first node (messages may name values that
 differ per node).
 """
@@ -30,15 +32,17 @@ differ per node).
 from __future__ import annotations
 
 import datetime as dt
+import json
 from typing import Any, Optional
 
+from lingjun.checks.core.inert_text import capped, escape_json_text
 from lingjun.checks.fleet._check import SHOWN_SEVERITIES, NodeResult
 from lingjun.checks.fleet._compare import FactComparison
 from lingjun.checks.fleet._inputs import InputProblem
 from lingjun.checks.fleet._node_facts import display, fact_label
 from lingjun.checks.report.findings import SEVERITY_ORDER
 
-__all__ = ["FLEET_SCHEMA", "fleet_dict", "fleet_exit_code", "EXIT_NO_NODES"]
+__all__ = ["FLEET_SCHEMA", "fleet_dict", "fleet_exit_code", "render_json", "EXIT_NO_NODES"]
 
 FLEET_SCHEMA = "lingjun-check/fleet/1"
 #: no input could be read as a node (usage errors exit 3 too)
@@ -55,6 +59,23 @@ def fleet_exit_code(nodes: "list[NodeResult]", problems: "list[InputProblem]", s
     if strict and any(n.exit_code == 2 for n in nodes):
         return 2
     return 0
+
+
+def _cap(value: Any) -> Any:
+    """``value`` with every string (and key) shortened to ECHO_LIMIT characters (:func:`capped`)."""
+    if isinstance(value, str):
+        return capped(value)
+    if isinstance(value, dict):
+        return {capped(k) if isinstance(k, str) else k: _cap(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_cap(v) for v in value]
+    return value
+
+
+def render_json(report: "dict[str, Any]") -> str:
+    """The report as one line of JSON and a newline; the characters :func:`json.dumps` leaves raw that could
+    rewrite a terminal (C1 controls, bidi marks, U+2028/U+2029) are ``\\uNNNN`` escapes."""
+    return escape_json_text(json.dumps(report, ensure_ascii=False, separators=(",", ":"))) + "\n"
 
 
 def _fact(c: FactComparison, lang: str) -> "dict[str, Any]":
@@ -112,12 +133,14 @@ def fleet_dict(nodes: "list[NodeResult]", comparisons: "list[FactComparison]", p
             "facts_differing": sum(1 for f in facts if f["status"] in ("differ", "tie")),
             "checked": checked,
         },
-        "problems": [{"input": p.input, "line": p.line, "message": p.reason} for p in problems],
-        "facts": facts,
-        "rules": _rules(nodes),
+        "problems": _cap([{"input": p.input, "line": p.line, "message": p.reason} for p in problems]),
+        "facts": _cap(facts),
+        "rules": _cap(_rules(nodes)),
+        # names, inputs and findings are shortened where they are made (node_name, _inputs, _check)
         "nodes": [
-            {"name": n.name, "name_source": n.source, "input": n.input, "kind": n.kind, "release": n.release, "exit_code": n.exit_code,
-             "summary": dict(n.counts), "findings": [{"rule": r, "severity": s, "message": m} for r, s, m in n.findings]}
+            {"name": n.name, "name_source": n.source, "input": n.input, "kind": n.kind,
+             "release": capped(n.release) if n.release else None, "exit_code": n.exit_code,
+             "summary": n.counts, "findings": n.findings_json}
             for n in nodes
         ],
     }

@@ -86,11 +86,11 @@ def render_text(report: "dict[str, Any]", color: bool = False) -> str:
         label = inert(fact["label"])
         if fact["status"] == "differ":
             head = _t("majority", lang, v=inert(fact["majority"]["display"]), n=fact["majority"]["count"])
-            lines.append(f"  {label} [{fact['id']}]: {head}")
+            lines.append(f"  {label} [{inert(fact['id'], 200)}]: {head}")
             lines.append(f"    {_t('outliers', lang)} ({len(fact['outliers'])}): {names_line(fact['outliers'], lang)}")
             groups = fact["groups"][1:]
         else:
-            lines.append(f"  {label} [{fact['id']}]: {_t('tie', lang, n=sum(1 for g in fact['groups'] if g['count'] == fact['groups'][0]['count']))}")
+            lines.append(f"  {label} [{inert(fact['id'], 200)}]: {_t('tie', lang, n=sum(1 for g in fact['groups'] if g['count'] == fact['groups'][0]['count']))}")
             groups = fact["groups"]
         for group in groups:
             lines.append(f"    {inert(group['display'])}: {_t('nodes_n', lang, n=group['count'])}: {names_line(group['nodes'], lang)}")
