@@ -39,6 +39,10 @@ release:
   error (exit 3); an unknown LINGJUN_RELEASE or manifest value is a release.identified warning
   naming the known releases, and the release is then chosen from installed component versions.
 
+fleet:
+  lingjun-check fleet PATH... checks the snapshots (--collect) or JSON reports of many nodes and
+  reports the facts that differ between them; see lingjun-check fleet --help.
+
 node:
   --node-name NAME, else the NODE_NAME variable (Kubernetes downward API, fieldRef spec.nodeName), else
   the host name (only with --include-ids) names the node in the snapshot and the JSON report ("node").
