@@ -6,11 +6,14 @@ import io
 import json
 import os
 
+import jsonschema
 import pytest
 
 import fleet_corpus
 from lingjun.checks.fleet import _inputs
 from lingjun.checks.fleet._cli import main
+
+SCHEMA = json.loads((fleet_corpus.REPO / "checks" / "fleet.schema.json").read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="module")
@@ -29,6 +32,8 @@ def _run(args, capsys, stdin: bytes = b""):
     out = capsys.readouterr()
     assert "Traceback" not in out.err
     report = json.loads(out.out) if out.out else None
+    if report is not None:
+        jsonschema.validate(report, SCHEMA)
     return status, report, [line for line in out.err.splitlines() if line]
 
 

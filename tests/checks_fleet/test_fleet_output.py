@@ -92,3 +92,24 @@ def test_fleet_runs_in_the_zipapp_and_is_not_imported_by_a_plain_check(inputs, t
                             "print(sorted(m for m in sys.modules if 'fleet' in m))"], capture_output=True, text=True, timeout=60)
     assert probe.returncode == 0, probe.stderr
     assert probe.stdout.splitlines()[-1] == "[]"
+
+
+def test_a_tie_has_no_majority_in_every_format(tmp_path, capsys):
+    import jsonschema
+
+    snaps = fleet_corpus.node_snapshots(12)
+    fleet_corpus.write_files(tmp_path, [snaps[0], snaps[1]])  # 1 is on the other driver: one node each
+    assert main([str(tmp_path), "--format", "json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    jsonschema.validate(report, json.loads((fleet_corpus.REPO / "checks" / "fleet.schema.json").read_text(encoding="utf-8")))
+    driver = next(f for f in report["facts"] if f["id"] == "driver.version")
+    assert driver["status"] == "tie" and driver["majority"] is None and driver["outliers"] == []
+    assert [(g["value"], g["nodes"]) for g in driver["groups"]] == [("535.161.08", ["gpu-node-0001"]), ("570.124.06", ["gpu-node-0000"])]
+    main([str(tmp_path), "--lang", "en"])
+    text = capsys.readouterr().out
+    assert "NVIDIA driver version [driver.version]: no majority: 2 values share the most nodes" in text
+    assert "    570.124.06: 1 node: gpu-node-0000" in text and "    535.161.08: 1 node: gpu-node-0001" in text
+    main([str(tmp_path), "--format", "html", "--lang", "en"])
+    page = capsys.readouterr().out
+    section = page.split('<h3 id="fact-driver.version">', 1)[1].split("</table>", 1)[0]
+    assert "no majority (tie)" in section and "gpu-node-0000" in section and "gpu-node-0001" in section
