@@ -476,10 +476,13 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
 def _name_node(facts, args: "argparse.Namespace | SimpleNamespace") -> None:
     """Set ``facts.node`` (see the epilog): ``--node-name``; for a snapshot (``--from``) its own node;
     else ``NODE_NAME``, else the probed host name (present only with ``--include-ids``)."""
-    from lingjun.checks.core.node_name import node_identity
-    from lingjun.checks.facts import NodeFacts
+    from lingjun.checks.core.node_name import clean_node_name, node_identity
+    from lingjun.checks.facts import NODE_SOURCES, NodeFacts
 
-    if args.from_file and not args.node_name and facts.node.name:
-        return
+    if args.from_file and not args.node_name:
+        name = clean_node_name(facts.node.name)  # the snapshot's own node, as input text
+        if name:
+            facts.node = NodeFacts(name=name, source=facts.node.source if facts.node.source in NODE_SOURCES else None)
+            return
     name, source = node_identity(args.node_name, {} if args.from_file else os.environ, facts.host.hostname if args.include_ids else None)
     facts.node = NodeFacts(name=name, source=source)

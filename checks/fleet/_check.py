@@ -10,7 +10,10 @@ fingerprint: the SHA-256 of the snapshot without ``node``, ``collected_at``,
 with those members cut out (:func:`text_fingerprint`), so a repeat is never
 parsed; a parsed one from its JSON (:func:`fingerprint`).  Two snapshots that
 differ in anything else (even key order or spacing) are checked apart: the
-cache can miss, never confuse two sets of facts.  A report is not checked again: its findings, summary
+cache can miss, never confuse two sets of facts.  Cost: a repeat costs a hash of
+its text (well under a millisecond); each distinct set of facts one full check
+(about 10 ms of CPU here, measured with 200 distinct snapshots), so a fleet
+whose nodes all differ is as slow as checking each node alone.  A report is not checked again: its findings, summary
 and exit code are taken as written (with ``--strict`` the exit code is derived
 again from its summary).
 """

@@ -83,3 +83,12 @@ def test_fast_parse_takes_node_name_and_collect_dash():
     args = fast_parse(["--collect", "-", "--node-name", "n1"])
     assert args is not None and args.collect == "-" and args.node_name == "n1"
     assert fast_parse(["--from", "-"]) is None  # only --collect takes -
+
+
+def test_a_hostile_node_in_a_snapshot_is_inert_in_the_json_report(tmp_path):
+    snap = tmp_path / "s.json"
+    snap.write_text(json.dumps({"schema": "lingjun-check/snapshot/1", "env": {},
+                                "node": {"name": "a\u202eb\x1b[2J", "source": "<b>forged</b>"}}), encoding="utf-8")
+    report = json.loads(run_cli("--from", str(snap), "--format", "json").stdout)
+    jsonschema.validate(report, REPORT_SCHEMA)
+    assert report["node"] == {"name": "a\\u202eb\\x1b[2J", "source": None}
