@@ -4,7 +4,8 @@ An input is one of:
 
 * a file holding one JSON object (a snapshot written by ``--collect FILE``, a
   report printed by ``--format json``);
-* a file of lines (``*.jsonl``, ``*.log``, or any file that is not one JSON
+* a file of lines (``*.jsonl``, ``*.log``, a ``*.json`` file whose first line is
+  a whole JSON object followed by more lines, or any file that is not one JSON
   object), read like a stream;
 * a folder, walked in name order for ``*.json``, ``*.jsonl`` and ``*.log``
   files (hidden entries and links are skipped);
@@ -223,7 +224,7 @@ def _stream(handle: IO[bytes], name: str, problems: list, limit: int = MAX_FILE_
             found += 1
             yield record
     if found == 0 and len(problems) == problems_before:
-        problems.append(InputProblem(name, None, f"no lingjun-check snapshot or report in it ({number} lines read)"))
+        problems.append(InputProblem(name, None, f"no lingjun-check snapshot or report in it ({number} line{'' if number == 1 else 's'} read)"))
 
 
 def _file(path: str, name: str, problems: list) -> Iterator[Record]:
@@ -259,6 +260,11 @@ def _file(path: str, name: str, problems: list) -> Iterator[Record]:
                     text = whole.decode("utf-8-sig").strip()
                 except UnicodeDecodeError:
                     text = ""
+                first_line = text.split("\n", 1)[0].rstrip()
+                if first_line != text and first_line.endswith("}"):  # JSON lines in a *.json file (kubectl logs > x.json)
+                    handle.seek(0)
+                    yield from _stream(handle, name, problems)
+                    return
                 if text.endswith("}") and _SNAPSHOT_TEXT.match(text):  # one snapshot, parsed later if its facts are new
                     yield Record(name, None, None, SNAPSHOT, None, text)
                     return

@@ -130,3 +130,10 @@ def test_hostile_node_names_and_values_are_inert_in_every_format(snapshots, tmp_
             assert hca["outliers"] == [names[1]]
         if fmt == "text":
             assert "\nFAKE" not in out
+
+
+def test_json_lines_saved_as_a_json_file_are_read_as_a_stream(snapshots, tmp_path, capsys):
+    path = tmp_path / "all.json"  # kubectl logs -l app=lingjun-check > all.json
+    path.write_text("\n".join([_line(snapshots[0]), "lingjun-check 0.1.0  (facts: live)", _line(snapshots[3])]) + "\n", encoding="utf-8")
+    status, report, err = _run([str(path)], capsys)
+    assert err == [] and [(n["name"], n["input"]) for n in report["nodes"]] == [("gpu-node-0000", f"{path}:1"), ("gpu-node-0003", f"{path}:3")]
