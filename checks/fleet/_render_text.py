@@ -21,34 +21,37 @@ SHOWN_NAMES = 10
 
 _T = {
     "title": Text("lingjun-check fleet: {nodes} nodes, exit code {exit}", "lingjun-check fleet：{nodes} 个节点，退出码 {exit}"),
-    "errors": Text("errors on {n} nodes, warnings on {w} nodes", "{n} 个节点有错误，{w} 个节点有警告"),
+    "errors": Text("errors on {n}, warnings on {w}", "{n}有错误，{w}有警告"),
     "facts": Text("{d} of {c} compared facts differ", "比较的 {c} 项事实中有 {d} 项不一致"),
-    "problems_line": Text("{n} inputs with problems (see below)", "{n} 个输入有问题（见下）"),
-    "checked": Text("rules ran {n} times (nodes with the same facts share one run)", "规则共运行 {n} 次（事实相同的节点共用一次结果）"),
+    "problems_line": Text("{n} with problems (see below)", "{n}有问题（见下）"),
+    "checked": Text("rule runs: {n} (nodes with the same facts share one)", "规则运行次数：{n}（事实相同的节点共用一次结果）"),
     "problems": Text("Inputs with problems", "有问题的输入"),
     "differ": Text("Facts that differ", "不一致的事实"),
     "none_differ": Text("All compared facts agree (where known).", "所有比较的事实一致（已知部分）。"),
     "agree": Text("Facts that agree", "一致的事实"),
-    "majority": Text("majority {v} ({n} nodes)", "多数为 {v}（{n} 个节点）"),
+    "majority": Text("majority {v} ({n})", "多数为 {v}（{n}）"),
     "tie": Text("no majority: {n} values share the most nodes", "无多数：{n} 个取值的节点数并列最多"),
     "outliers": Text("outliers", "异常节点"),
     "unknown": Text("not known", "未知"),
     "rules": Text("Findings by rule", "按规则汇总的发现"),
     "no_rules": Text("No error, warning or info findings on any node.", "所有节点都没有错误、警告或提示。"),
-    "on": Text("{sev} on {n} nodes", "{n} 个节点为{sev}"),
+    "on": Text("{sev} on {n}", "{n}为{sev}"),
     "with_errors": Text("Nodes with errors", "有错误的节点"),
     "more": Text("… and {n} more", "… 另有 {n} 个"),
-    "nodes_n": Text("{n} nodes", "{n} 个节点"),
-    "node_1": Text("1 node", "1 个节点"),
+
 }
 _SEVERITY = {"error": Text("error", "错误"), "warning": Text("warning", "警告"), "info": Text("info", "提示")}
 
 
 def _t(key: str, lang: str, **values: Any) -> str:
-    text = _T[key].get(lang).format(**values)
-    if lang == "en" and values.get("n") == 1:  # "on 1 nodes" -> "on 1 node"
-        text = text.replace("1 nodes", "1 node").replace("1 inputs", "1 input")
-    return text
+    return _T[key].get(lang).format(**values)
+
+
+def _count(n: int, what: str, lang: str) -> str:
+    """"1 node", "3 nodes", "3 个节点" (``what``: "node" or "input")."""
+    if lang == "zh":
+        return f"{n} 个{'节点' if what == 'node' else '输入'}"
+    return f"{n} {what}" + ("" if n == 1 else "s")
 
 
 def names_line(names: "list[str]", lang: str, limit: int = SHOWN_NAMES) -> str:
@@ -68,10 +71,10 @@ def render_text(report: "dict[str, Any]", color: bool = False) -> str:
     lang = report["lang"]
     s = report["summary"]
     lines = [_bold(_t("title", lang, nodes=s["nodes"], exit=report["exit_code"]), color),
-             "  " + _t("errors", lang, n=s["nodes_with_errors"], w=s["nodes_with_warnings"]),
+             "  " + _t("errors", lang, n=_count(s["nodes_with_errors"], "node", lang), w=_count(s["nodes_with_warnings"], "node", lang)),
              "  " + _t("facts", lang, d=s["facts_differing"], c=s["facts_compared"])]
     if report["problems"]:
-        lines.append("  " + _t("problems_line", lang, n=s["inputs_with_problems"]))
+        lines.append("  " + _t("problems_line", lang, n=_count(s["inputs_with_problems"], "input", lang)))
     lines.append("  " + _t("checked", lang, n=s["checked"]))
     if report["problems"]:
         lines += ["", _bold(_t("problems", lang) + f" ({len(report['problems'])})", color)]
@@ -85,7 +88,7 @@ def render_text(report: "dict[str, Any]", color: bool = False) -> str:
     for fact in differing:
         label = inert(fact["label"])
         if fact["status"] == "differ":
-            head = _t("majority", lang, v=inert(fact["majority"]["display"]), n=fact["majority"]["count"])
+            head = _t("majority", lang, v=inert(fact["majority"]["display"]), n=_count(fact["majority"]["count"], "node", lang))
             lines.append(f"  {label} [{inert(fact['id'], 200)}]: {head}")
             lines.append(f"    {_t('outliers', lang)} ({len(fact['outliers'])}): {names_line(fact['outliers'], lang)}")
             groups = fact["groups"][1:]
@@ -93,7 +96,7 @@ def render_text(report: "dict[str, Any]", color: bool = False) -> str:
             lines.append(f"  {label} [{inert(fact['id'], 200)}]: {_t('tie', lang, n=sum(1 for g in fact['groups'] if g['count'] == fact['groups'][0]['count']))}")
             groups = fact["groups"]
         for group in groups:
-            lines.append(f"    {inert(group['display'])}: {_t('nodes_n', lang, n=group['count'])}: {names_line(group['nodes'], lang)}")
+            lines.append(f"    {inert(group['display'])}: {_count(group['count'], 'node', lang)}: {names_line(group['nodes'], lang)}")
         if fact["unknown"]:
             lines.append(f"    {_t('unknown', lang)} ({len(fact['unknown'])}): {names_line(fact['unknown'], lang)}")
     agree = [f for f in report["facts"] if f["status"] == "agree"]
@@ -106,7 +109,7 @@ def render_text(report: "dict[str, Any]", color: bool = False) -> str:
     if not report["rules"]:
         lines.append("  " + _t("no_rules", lang))
     for group in report["rules"]:
-        on = _t("on", lang, sev=_SEVERITY[group["severity"]].get(lang), n=group["count"])
+        on = _t("on", lang, sev=_SEVERITY[group["severity"]].get(lang), n=_count(group["count"], "node", lang))
         lines.append(f"  {inert(group['rule'], 120)}: {on}: {names_line(group['nodes'], lang)}")
         if group["message"]:
             lines.append(f"    {inert(group['message'], 300)}")

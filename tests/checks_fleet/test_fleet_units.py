@@ -110,3 +110,12 @@ def test_fact_values_of_a_snapshot_keep_unknown_apart_from_absent():
     assert values["driver.version"] is None  # a live probe saw no driver: absent, not unknown
     assert display("shm.size", 64 * 1024 * 1024, "en") == "64 MiB" and display("limits.memlock", -1, "zh") == "无限制"
     assert display("driver.version", None, "en") == "no driver" and display("env.NCCL_IB_HCA", None, "zh") == "未设置"
+
+
+def test_counts_in_text_are_worded_per_number():
+    from lingjun.checks.fleet._render_text import _count, _t
+
+    line = _t("errors", "en", n=_count(1, "node", "en"), w=_count(11, "node", "en"))
+    assert line == "errors on 1 node, warnings on 11 nodes"
+    assert _t("errors", "zh", n=_count(1, "node", "zh"), w=_count(11, "node", "zh")) == "1 个节点有错误，11 个节点有警告"
+    assert _count(1, "input", "en") == "1 input" and _count(0, "input", "en") == "0 inputs"
