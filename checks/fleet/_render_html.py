@@ -113,7 +113,8 @@ def render_html(report: "dict[str, Any]") -> str:
     for fact in differing:
         out.append(f'<h3 id="fact-{_e(fact["id"])}">{_e(fact["label"])} <code class="muted">{_e(fact["id"])}</code></h3>')
         if fact["status"] == "differ":
-            out.append(f"<p>{t('majority')}: <strong>{_e(fact['majority']['display'])}</strong> ({fact['majority']['count']}). "
+            out.append(f"<p>{t('majority')}: <strong>{_e(fact['majority']['display'])}</strong> "
+                       f"({html.escape(_T['show'].get(lang).format(n=fact['majority']['count']))}). "
                        f"{t('outliers')} ({len(fact['outliers'])}): {_names(fact['outliers'], lang)}</p>")
         else:
             out.append(f"<p class=\"warning\">{t('no_majority')}</p>")
