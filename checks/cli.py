@@ -40,7 +40,19 @@ release:
   error (exit 3); an unknown LINGJUN_RELEASE or manifest value is a release.identified warning
   naming the known releases, and the release is then chosen from installed component versions.
 
+fleet:
+  lingjun-check fleet PATH... checks the snapshots (--collect) or JSON reports of many nodes and
+  reports the facts that differ between them; see lingjun-check fleet --help.
+
+node:
+  --node-name NAME, else the NODE_NAME variable (Kubernetes downward API, fieldRef spec.nodeName), else
+  the host name (only with --include-ids) names the node in the snapshot and the JSON report ("node").
+  A snapshot read with --from keeps the node it names unless --node-name is given.
+
 files:
+  --collect - writes the snapshot as one JSON line to standard output and the report (text, or
+  --format json) to standard error instead, so `kubectl logs` carries both and
+  `lingjun-check --collect - > snap.json` keeps only the snapshot.
   --collect writes a snapshot (schema lingjun-check/snapshot/1, see snapshot.schema.json) and
   says where on stderr; it creates FILE or replaces a regular file, never a folder, link, FIFO,
   socket or device (/dev/null, /dev/stdout). Never in it: variables named like secrets (*TOKEN*, *KEY*, *PASS*, *PW*...),
@@ -90,6 +102,7 @@ FAST_VALUES: dict[str, tuple[str, Union[type, tuple[str, ...]]]] = {
     "--lang": ("lang", ("en", "zh")),
     "--collect": ("collect", str),
     "--output": ("output", str),
+    "--node-name": ("node_name", str),
 }
 #: ... and the defaults (dest -> value).  tests/checks_core/test_checks_core_cli_fast_parse.py holds them equal to the parser's.
 FAST_DEFAULTS = {
@@ -97,6 +110,7 @@ FAST_DEFAULTS = {
     "deepspeed_config": None, "model": None, "gpus_per_pod": None, "require_gpu": False, "strict": False,
     "format": "text", "lang": None, "no_color": False, "collect": None, "include_ids": False,
     "list_rules": False, "version": False, "run_root_programs": False, "output": None,
+    "node_name": None,
 }
 
 
@@ -156,7 +170,10 @@ def build_parser() -> "argparse.ArgumentParser":
     out.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE atomically instead of standard output (- : standard output)")
     out.add_argument("--lang", choices=["en", "zh"], help="report language (default from LC_ALL/LC_MESSAGES/LANG)")
     out.add_argument("--no-color", action="store_true", help="no ANSI colours (also when NO_COLOR is set)")
-    out.add_argument("--collect", metavar="FILE", help="also write the probed facts as a JSON snapshot (atomic)")
+    out.add_argument("--collect", metavar="FILE", help="also write the probed facts as a JSON snapshot (atomic); "
+                     "- : as one JSON line on standard output, the report then goes to standard error")
+    out.add_argument("--node-name", metavar="NAME", help="name of the node (machine) checked, for `lingjun-check fleet` "
+                     "(default: the NODE_NAME variable, else the host name with --include-ids)")
     out.add_argument("--include-ids", action="store_true", help="keep host name, GPU UUIDs, MASTER_ADDR and interface IP addresses in the snapshot "
                      "(also NCCL_COMM_ID and other peer addresses, home-directory user names; never secrets), "
                      "and the Hostname and GPU UUID labels of --format prometheus")
@@ -194,7 +211,7 @@ def fast_parse(argv: Sequence[str]) -> Optional[SimpleNamespace]:
             value = words[i + 1]
             i += 1
         i += 1
-        if not value or value.startswith("-"):
+        if not value or (value.startswith("-") and not (value == "-" and option == "--collect")):
             return None
         dest, kind = FAST_VALUES[option]
         if isinstance(kind, tuple):
@@ -226,7 +243,7 @@ def _name(value: str) -> str:
     return capped(value, NAME_LIMIT)
 
 
-def _write(text: str) -> None:
+def _write(text: str, to_stderr: bool = False) -> None:
     """Write ``text`` to standard output and flush it; a reader that went away is not an error.
 
     When the reading end of a pipe is closed (``lingjun-check --list-rules | head``) the
@@ -234,20 +251,26 @@ def _write(text: str) -> None:
     standard output is pointed at /dev/null so neither later writes nor Python's own
     flush at exit fail again.
 
+    With ``to_stderr`` the text goes to standard error instead (the report of ``--collect -``),
+    with the same handling.
+
     Raises:
         OutputError: when standard output cannot take the text (a full disk, /dev/full, an I/O error);
             standard output is then pointed at /dev/null too, so Python's flush at exit stays quiet.
     """
+    stream = sys.stderr if to_stderr else sys.stdout
     try:
         try:
-            sys.stdout.write(text)
+            stream.write(text)
         except UnicodeEncodeError:
-            sys.stdout.buffer.write(text.encode("utf-8", "replace"))
-        sys.stdout.flush()
+            stream.buffer.write(text.encode("utf-8", "replace"))
+        stream.flush()
     except BrokenPipeError:
-        _drop_stdout()
+        if not to_stderr:
+            _drop_stdout()
     except OSError as exc:
-        _drop_stdout()
+        if not to_stderr:
+            _drop_stdout()
         raise OutputError(exc.strerror or str(exc)) from None
 
 
@@ -307,7 +330,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 
 def _main(argv: Optional[Sequence[str]]) -> int:
-    words = sys.argv[1:] if argv is None else list(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    if words[:1] == ["fleet"]:  # the fleet command: its modules are imported only here
+        from lingjun.checks.fleet import main as fleet_main
+
+        return fleet_main(words[1:])
     args = fast_parse(words)
     if args is None:
         try:
@@ -392,7 +419,8 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
         if kind is str and value is not None and not value.strip() and dest != "collect":  # --collect '': the output-path check words it
             return _fail(f"{option}: an empty value names no {'release' if dest == 'release' else 'file or value'}")
     output = None if args.output in (None, "-") else args.output  # "-": standard output, as without --output
-    color = not args.no_color and not os.environ.get("NO_COLOR") and sys.stdout.isatty() and output is None
+    # the report goes to standard error with --collect - (standard output carries the snapshot)
+    color = not args.no_color and not os.environ.get("NO_COLOR") and (sys.stderr if args.collect == "-" else sys.stdout).isatty() and output is None
     if args.timeout is not None and not (0 < args.timeout <= 600):
         return _fail("--timeout must be between 0 and 600 seconds")
     if args.gpus_per_pod is not None and args.gpus_per_pod < 1:
@@ -424,7 +452,7 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
         if problem:
             return _fail(f"--deepspeed-config {_name(args.deepspeed_config)}: {problem}")
 
-    if args.collect is not None:  # checked before probing: a refused path costs no probe time ("" included)
+    if args.collect is not None and args.collect != "-":  # checked before probing: a refused path costs no probe time ("" included)
         from lingjun.checks.core.atomic_write import check_output_file
         from lingjun.checks.inputs.snapshot import SNAPSHOT_KIND, is_previous_snapshot
 
@@ -432,6 +460,8 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
             check_output_file(args.collect, is_previous_snapshot, SNAPSHOT_KIND)
         except OSError as exc:
             return _fail(f"--collect {_name(args.collect)}: cannot write: {exc.strerror or exc}")
+    if args.collect == "-" and args.output == "-":
+        return _fail("--collect - and --output - both name standard output; the snapshot takes it, the report goes to standard error without --output")
     if output is not None:  # the same, for the report
         problem = _output_problem(output, args.collect)
         if problem:
@@ -465,7 +495,13 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
         facts = collect(ProbeEnv(root=args.root, timeout=args.timeout, include_ids=args.include_ids,
                                  run_root_programs=args.run_root_programs))
 
-    if args.collect is not None:
+    _name_node(facts, args)
+    to_stderr = args.collect == "-"
+    if to_stderr:  # the snapshot is standard output's one line; the report follows on stderr
+        from lingjun.checks.inputs.snapshot import snapshot_line
+
+        _write(snapshot_line(facts, include_ids=args.include_ids))
+    elif args.collect is not None:
         from lingjun.checks.inputs.snapshot import write_snapshot
 
         try:
@@ -524,7 +560,7 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
         report = render_text(findings, release, lang=lang, color=color, version=__version__, origin=facts.origin, exit_status=status,
                              coverage=coverage_summary(facts))
     if output is None:
-        _write(report)
+        _write(report, args.collect == "-")
         return status
     from lingjun.checks.core.inert_text import inert
     from lingjun.checks.report.report_file import write_report
@@ -550,3 +586,18 @@ def _output_problem(output: str, collect: Optional[str]) -> Optional[str]:
     if not os.path.isdir(os.path.dirname(os.path.abspath(output))):
         return f"--output {_name(output)}: cannot write: its folder does not exist"
     return None
+
+
+def _name_node(facts, args: "argparse.Namespace | SimpleNamespace") -> None:
+    """Set ``facts.node`` (see the epilog): ``--node-name``; for a snapshot (``--from``) its own node;
+    else ``NODE_NAME``, else the probed host name (present only with ``--include-ids``)."""
+    from lingjun.checks.core.node_name import clean_node_name, node_identity
+    from lingjun.checks.facts import NODE_SOURCES, NodeFacts
+
+    if args.from_file and not args.node_name:
+        name = clean_node_name(facts.node.name)  # the snapshot's own node, as input text
+        if name:
+            facts.node = NodeFacts(name=name, source=facts.node.source if facts.node.source in NODE_SOURCES else None)
+            return
+    name, source = node_identity(args.node_name, {} if args.from_file else os.environ, facts.host.hostname if args.include_ids else None)
+    facts.node = NodeFacts(name=name, source=source)

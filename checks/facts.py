@@ -58,6 +58,8 @@ __all__ = [
     "RdmaFacts",
     "SymptomFacts",
     "CoverageFacts",
+    "NodeFacts",
+    "NODE_SOURCES",
     "normalise_name",
 ]
 
@@ -413,6 +415,24 @@ class ProbeRecord:
     timed_out: bool = False
 
 
+#: how a node got its name (:attr:`NodeFacts.source`): ``--node-name``, the ``NODE_NAME`` variable
+#: (Kubernetes downward API, ``spec.nodeName``) or the host name (only with ``--include-ids``)
+NODE_SOURCES = ("option", "NODE_NAME", "hostname")
+
+
+@dataclass
+class NodeFacts:
+    """Which node (machine) the facts describe, for comparing nodes (``lingjun-check fleet``).
+
+    ``name`` is the node name as given (inert: controls escaped, at most 256 characters), None when
+    none was given; ``source`` is one of :data:`NODE_SOURCES`, None with no name.  A node name is not
+    a fact of the container: rules never read it, and two nodes with the same facts differ only here.
+    """
+
+    name: Optional[str] = None
+    source: Optional[str] = None
+
+
 @dataclass
 class Facts:
     """Everything the probes found.  See the module docstring for conventions."""
@@ -446,6 +466,8 @@ class Facts:
     symptoms: SymptomFacts = field(default_factory=SymptomFacts)
     #: which sections the input carries; empty lists: everything observed (a live probe)
     coverage: CoverageFacts = field(default_factory=CoverageFacts)
+    #: the node the facts describe (``--node-name``, ``NODE_NAME``); added within snapshot/1, absent in older snapshots
+    node: NodeFacts = field(default_factory=NodeFacts)
 
     # -- convenience views used by many rules ---------------------------------
 

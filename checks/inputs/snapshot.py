@@ -42,7 +42,7 @@ from lingjun.checks import facts as facts_module
 from lingjun.checks.facts import SNAPSHOT_SCHEMA, Facts
 from lingjun.checks.probes.env_vars import filter_env, mask_device_ids
 
-__all__ = ["SnapshotError", "redact", "write_snapshot", "is_previous_snapshot", "SNAPSHOT_KIND", "read_snapshot", "facts_from_snapshot_dict", "atomic_write_text"]
+__all__ = ["SnapshotError", "redact", "write_snapshot", "snapshot_line", "is_previous_snapshot", "SNAPSHOT_KIND", "read_snapshot", "facts_from_snapshot_dict", "atomic_write_text"]
 
 #: the largest snapshot read, in bytes (a --collect snapshot of an image with ~1000 packages is well under 2 MiB)
 MAX_SNAPSHOT_BYTES = 64 * 1024 * 1024
@@ -63,6 +63,8 @@ def redact(facts: Facts, include_ids: bool = False) -> Facts:
         mask_strings(out, mask_identifiers, functools.partial(mask_identifiers, keep_versions=True))
         out.env = mask_device_ids(out.env)  # GPU-/MIG- UUIDs in CUDA_VISIBLE_DEVICES / NVIDIA_VISIBLE_DEVICES
         out.host.hostname = None
+        if out.node.source == "hostname":  # a node named after the host name is a host name
+            out.node = facts_module.NodeFacts()
         for gpu in list(out.nvml.gpus) + list(out.nvidia_smi.gpus):
             gpu.uuid = None
             gpu.pci_bus_id = None
@@ -118,6 +120,19 @@ def write_snapshot(facts: Facts, path: str, include_ids: bool = False) -> None:
     data = redact(facts, include_ids).to_dict()
     atomic_write(path, json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False) + "\n",
                  replaceable=is_previous_snapshot, ours=SNAPSHOT_KIND)
+
+
+def snapshot_line(facts: Facts, include_ids: bool = False) -> str:
+    """Redacted ``facts`` (:func:`redact`) as ONE line of JSON ending with a newline (``--collect -``).
+
+    Every string keeps its value; the characters :func:`json.dumps` leaves raw that could rewrite a
+    terminal or reorder a line (C1 controls, bidi marks, U+2028/U+2029) are ``\\uNNNN`` escapes, so
+    the line stays one line in ``kubectl logs`` and parses back to the same snapshot.
+    """
+    from lingjun.checks.core.inert_text import escape_json_text
+
+    data = redact(facts, include_ids).to_dict()
+    return escape_json_text(json.dumps(data, ensure_ascii=False, separators=(",", ":"))) + "\n"
 
 
 def read_snapshot(path: str) -> tuple[Facts, list[str]]:

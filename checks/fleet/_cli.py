@@ -1,0 +1,184 @@
+"""The command line of ``lingjun-check fleet`` (see :data:`EPILOG` for inputs and exit codes)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import IO, TYPE_CHECKING, Optional, Sequence
+
+if TYPE_CHECKING:
+    import argparse
+    from typing import NoReturn
+
+__all__ = ["main", "build_parser", "EPILOG"]
+
+EPILOG = """\
+inputs (PATH):
+  a snapshot (lingjun-check --collect FILE) or a JSON report (lingjun-check --format json) file;
+  a folder, walked for *.json, *.jsonl and *.log files; or - for standard input. Files of lines and
+  standard input are read as JSON lines, such as the output of
+      kubectl logs -l app=lingjun-check --prefix --tail=-1 | lingjun-check fleet -
+  of pods that ran `lingjun-check --collect -`: a "[pod/<pod>/<container>] " prefix and an RFC 3339
+  time stamp (--timestamps) are accepted; lines that are not JSON objects (the text report) are skipped.
+  A line longer than 16 MiB is refused.
+
+nodes:
+  each node is named by its snapshot or report ("node": --node-name or NODE_NAME when it was written),
+  else by the pod of its log line, else by its host name (only with --include-ids), else by its input
+  name (and line). Two inputs with the same name are both reported, as "NAME (input)", with a problem.
+  A report holds only a summary of the facts: what it does not show is "not known" for that node, never
+  a difference.
+
+exit codes:
+  0  no node has error findings (warnings allowed unless --strict)
+  1  a node has error findings, or an input could not be read or named a node twice (one line each
+     on standard error; the other nodes are still reported)
+  2  warnings on a node and --strict given (and no error, no input problem)
+  3  usage error, unreadable --data, unknown --release, an --output path that is refused, or no input
+     held a single readable node
+"""
+
+
+def _parser() -> "argparse.ArgumentParser":
+    import argparse
+
+    class _Parser(argparse.ArgumentParser):
+        def error(self, message: str) -> "NoReturn":
+            from lingjun.checks.core.inert_text import inert
+
+            self.print_usage(sys.stderr)
+            self.exit(3, f"{self.prog}: error: {inert(message)}\n")
+
+    parser = _Parser(
+        prog="lingjun-check fleet",
+        description="Check the snapshots or reports of many nodes (one per node of a job or node pool) and report "
+        "the facts that differ between them (driver, CUDA, GPUs, torch, NCCL, release, NCCL_* settings, RDMA, "
+        "/dev/shm, limits): the majority value and the outliers by node name, and which rules fail on which nodes.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="snapshot or report file, folder, or - (standard input)")
+    parser.add_argument("--format", choices=["text", "json", "html"], default="text", help="report format (default text)")
+    parser.add_argument("--output", metavar="FILE", help="write the report to FILE (atomic; only a new file or a previous fleet report is replaced)")
+    parser.add_argument("--lang", choices=["en", "zh"], help="report language (default from LC_ALL/LC_MESSAGES/LANG)")
+    parser.add_argument("--release", metavar="FAMILY:YY.MM", help="check every node against this release (as lingjun-check --release)")
+    parser.add_argument("--data", metavar="FILE", help="release data bundle to use instead of the embedded one")
+    parser.add_argument("--strict", action="store_true", help="a node with warnings makes the exit code 2")
+    parser.add_argument("--no-color", action="store_true", help="no ANSI colours (also when NO_COLOR is set)")
+    return parser
+
+
+def build_parser() -> "argparse.ArgumentParser":
+    """The argument parser of ``lingjun-check fleet`` (usage errors exit 3)."""
+    return _parser()
+
+
+def _fail(message: str) -> int:
+    from lingjun.checks.core.inert_text import inert
+
+    sys.stderr.write(f"lingjun-check fleet: {inert(message)}\n")
+    return 3
+
+
+def main(argv: Optional[Sequence[str]] = None, stdin: Optional[IO[bytes]] = None) -> int:
+    """Run the fleet command with ``argv``; returns the exit code (see :data:`EPILOG`).  Never raises
+    (an internal error is one line and exit 3, unless ``LINGJUN_CHECK_DEBUG`` is set)."""
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    try:
+        return _run(args, stdin)
+    except KeyboardInterrupt:
+        _fail("interrupted")
+        return 130
+    except Exception as exc:
+        if os.environ.get("LINGJUN_CHECK_DEBUG"):
+            raise
+        return _fail(f"internal error: {type(exc).__name__}: {exc} (set LINGJUN_CHECK_DEBUG=1 for details)")
+
+
+def _run(args: "argparse.Namespace", stdin: Optional[IO[bytes]]) -> int:
+    from lingjun.checks.cli import OutputError, __version__, _write, default_lang, load_data
+    from lingjun.checks.core.inert_text import NAME_LIMIT, capped
+    from lingjun.checks.knowledge.bundle import BundleError
+
+    lang = args.lang or default_lang()
+    for option, value in (("--output", args.output), ("--release", args.release), ("--data", args.data)):
+        if value is not None and not value.strip() and option != "--output":
+            return _fail(f"{option}: an empty value names nothing")
+    if args.output is not None:
+        from lingjun.checks.core.atomic_write import check_output_file
+        from lingjun.checks.fleet._output import FLEET_KIND, is_previous_fleet_output
+
+        try:
+            check_output_file(args.output, is_previous_fleet_output, FLEET_KIND)
+        except OSError as exc:
+            return _fail(f"--output {capped(args.output, NAME_LIMIT)}: cannot write: {exc.strerror or exc}")
+    try:
+        data = load_data(args.data)
+    except BundleError as exc:
+        return _fail(str(exc))
+    if args.release:
+        from lingjun.checks.facts import Facts
+        from lingjun.checks.knowledge.identify import UnknownReleaseError, identify
+
+        try:
+            identify(Facts(), data, args.release)
+        except UnknownReleaseError as exc:
+            return _fail(f"--release {capped(exc.ref, NAME_LIMIT)}: unknown release; known releases: {', '.join(exc.known) or '(none)'}")
+
+    from lingjun.checks.fleet._check import Checker
+    from lingjun.checks.fleet._compare import compare
+    from lingjun.checks.fleet._identity import disambiguate
+    from lingjun.checks.fleet._inputs import InputProblem, RecordError, iter_records
+    from lingjun.checks.fleet._model import EXIT_NO_NODES, fleet_dict
+
+    problems: list[InputProblem] = []
+    checker = Checker(data=data, release_option=args.release, lang=lang, strict=args.strict)
+    nodes = []
+    for record in iter_records(list(args.paths), problems, stdin):  # one record in memory at a time
+        try:
+            nodes.append(checker.check(record))
+        except RecordError as exc:
+            problems.append(InputProblem(record.input, record.line, str(exc)))
+    problems += disambiguate(nodes)
+    for problem in problems:  # one line each, whatever the format
+        sys.stderr.write(f"lingjun-check fleet: {_inert(str(problem))}\n")
+    if not nodes:
+        _fail("no readable node in the inputs")
+        return EXIT_NO_NODES
+    report = fleet_dict(nodes, compare(nodes), problems, lang=lang, strict=args.strict, version=__version__, checked=checker.runs)
+    if args.format == "json":
+        from lingjun.checks.fleet._model import render_json
+
+        text = render_json(report)
+    elif args.format == "html":
+        from lingjun.checks.fleet._render_html import render_html
+
+        text = render_html(report)
+    else:
+        from lingjun.checks.fleet._render_text import render_text
+
+        color = args.output is None and not args.no_color and not os.environ.get("NO_COLOR") and sys.stdout.isatty()
+        text = render_text(report, color=color)
+    if args.output is not None:
+        from lingjun.checks.fleet._output import write_output
+
+        try:
+            write_output(args.output, text)
+        except OSError as exc:
+            return _fail(f"--output {capped(args.output, NAME_LIMIT)}: cannot write: {exc.strerror or exc}")
+        sys.stderr.write(f"lingjun-check fleet: report written to {_inert(capped(args.output, NAME_LIMIT))}\n")
+    else:
+        try:
+            _write(text)
+        except OutputError as exc:
+            return _fail(f"cannot write the report: {exc}")
+    return int(report["exit_code"])
+
+
+def _inert(text: str) -> str:
+    from lingjun.checks.core.inert_text import inert
+
+    return inert(text)

@@ -1,0 +1,336 @@
+"""Read the inputs of ``lingjun-check fleet``: snapshot and report files, folders, and JSON-line streams.
+
+An input is one of:
+
+* a file holding one JSON object (a snapshot written by ``--collect FILE``, a
+  report printed by ``--format json``);
+* a file of lines (``*.jsonl``, ``*.log``, a ``*.json`` file whose first line is
+  a whole JSON object followed by more lines, or any file that is not one JSON
+  object), read like a stream;
+* a folder, walked in name order for ``*.json``, ``*.jsonl`` and ``*.log``
+  files (hidden entries and links are skipped);
+* ``-``: standard input, read as a stream.
+
+A stream is what ``kubectl logs --prefix [--timestamps]`` prints for a set of
+pods: each line may start with ``[pod/<pod>/<container>] `` and an RFC 3339
+time stamp, in either order.  A line whose text then starts with ``{"`` is a
+record and must be a complete JSON object; every other line (the text report
+``--collect -`` writes to standard error, other programs' output) is skipped.
+A JSON object without a ``"schema"`` starting with ``lingjun-check/`` is
+skipped too (another program's JSON log line).
+
+Records are snapshots (``lingjun-check/snapshot/1``) and reports
+(``lingjun-check/report/1``).  A line or file that starts like a snapshot
+(``{"schema": "lingjun-check/snapshot/1",``) and ends with ``}`` is kept as text
+and parsed only when needed (:meth:`Record.load`): nodes of one job mostly
+carry the same facts, and :mod:`lingjun.checks.fleet._check` recognises a
+repeat from the text alone.  Records are produced one at a time
+(:func:`iter_records`), so a fleet of any size is never held in memory at once.  Whatever cannot be used is an
+:class:`InputProblem` naming the input and line: a file that cannot be read,
+a line cut short, a line longer than :data:`MAX_LINE_BYTES`, text that is not
+UTF-8, another schema version, an input with no record at all.  Reading never
+raises for bad input.  Standard library only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+from dataclasses import dataclass
+from typing import IO, Any, Iterator, Optional
+
+from lingjun.checks.core.inert_text import NAME_LIMIT, inert
+
+__all__ = ["MAX_LINE_BYTES", "MAX_FILE_BYTES", "SNAPSHOT", "REPORT", "Record", "RecordError", "InputProblem", "iter_records", "read_inputs",
+           "parse_line_prefix"]
+
+#: the longest line (or one-object file) read, in bytes; a longer one is refused, not read into memory
+MAX_LINE_BYTES = 16 * 1024 * 1024
+#: the largest file of lines read, in bytes (about 2,000 snapshots of 100 KiB)
+MAX_FILE_BYTES = 1024 * 1024 * 1024
+SNAPSHOT = "lingjun-check/snapshot/1"
+REPORT = "lingjun-check/report/1"
+_SUFFIXES = (".json", ".jsonl", ".log")
+
+# "[pod/<pod>/<container>] " (kubectl logs --prefix) and "2025-08-01T10:00:00.123456789Z " (--timestamps)
+_POD_PREFIX = re.compile(r"\[pod/([^/\]\s]+)/([^\]\s]+)\] ")
+_SNAPSHOT_TEXT = re.compile(r'\{\s*"schema"\s*:\s*"lingjun-check/snapshot/1"\s*,')
+_TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\d[Tt ]\d\d:\d\d:\d\d(?:\.\d+)?(?:[Zz]|[+-]\d\d:?\d\d) ")
+
+
+class RecordError(ValueError):
+    """The text of a record is not a usable JSON object; ``str(error)`` says why."""
+
+
+@dataclass
+class Record:
+    """One snapshot or report found in an input.
+
+    ``input`` is the input's name as shown (inert); ``line`` the 1-based line of a stream, None for a
+    one-object file; ``pod`` the pod name of a ``kubectl logs --prefix`` line, else None; ``kind``
+    :data:`SNAPSHOT` or :data:`REPORT`; ``data`` the parsed JSON object, or None while only ``text``
+    (the JSON text of a snapshot, not parsed yet) is kept.
+    """
+
+    input: str
+    line: Optional[int]
+    pod: Optional[str]
+    kind: str
+    data: Optional[dict]
+    text: Optional[str] = None
+
+    def load(self) -> dict:
+        """``data``, parsed from ``text`` first when needed (then ``text`` is dropped).
+
+        Raises:
+            RecordError: the text is not one complete JSON object of the snapshot schema.
+        """
+        if self.data is None:
+            self.data = _parse_snapshot_text(self.text or "")
+            self.text = None
+        return self.data
+
+    @property
+    def where(self) -> str:
+        """``input`` or ``input:line``."""
+        return self.input if self.line is None else f"{self.input}:{self.line}"
+
+
+@dataclass
+class InputProblem:
+    """An input (or one line of it) that could not be used: ``where`` (``input`` or ``input:line``) and ``reason``."""
+
+    input: str
+    line: Optional[int]
+    reason: str
+
+    @property
+    def where(self) -> str:
+        """``input`` or ``input:line``."""
+        return self.input if self.line is None else f"{self.input}:{self.line}"
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.reason}"
+
+
+def _size_text(size: int) -> str:
+    """``16 MiB`` for a whole number of MiB, else ``65536 bytes``."""
+    return f"{size // (1024 * 1024)} MiB" if size % (1024 * 1024) == 0 else f"{size} bytes"
+
+
+def _parse_snapshot_text(text: str) -> dict:
+    try:
+        obj = json.loads(text)
+    except RecursionError:
+        raise RecordError("JSON nested too deeply; skipped") from None
+    except ValueError as exc:
+        raise RecordError(f"not a complete JSON object (cut short?): {exc}; skipped") from None
+    if not isinstance(obj, dict) or obj.get("schema") != SNAPSHOT:  # the text started like one, so it is one
+        raise RecordError("not a complete JSON object (cut short?); skipped")
+    return obj
+
+
+def _shown(path: str) -> str:
+    return inert(path, NAME_LIMIT)
+
+
+def parse_line_prefix(text: str) -> "tuple[Optional[str], str]":
+    """``(pod, rest)``: the pod of a ``[pod/<pod>/<container>] `` prefix (None without one) and the
+    line without that prefix and without an RFC 3339 time stamp (before or after the prefix)."""
+    pod = None
+    for _ in range(2):
+        match = _POD_PREFIX.match(text)
+        if match and pod is None:
+            pod = match.group(1)
+            text = text[match.end():]
+            continue
+        match = _TIMESTAMP.match(text)
+        if match:
+            text = text[match.end():]
+            continue
+        break
+    return pod, text
+
+
+def _classify(obj: Any, name: str, line: Optional[int], pod: Optional[str], problems: list, strict: bool) -> Optional[Record]:
+    """``obj`` as a record, or None (a problem added when it is lingjun-check output of another kind or version).
+
+    ``strict``: a JSON object that is not lingjun-check output is a problem too (a one-object file), else skipped.
+    """
+    schema = obj.get("schema") if isinstance(obj, dict) else None
+    if schema in (SNAPSHOT, REPORT):
+        return Record(name, line, pod, schema, obj)
+    if isinstance(schema, str) and schema.startswith("lingjun-check/"):
+        if schema.startswith("lingjun-check/fleet/"):
+            reason = "a fleet report, not one node's snapshot or report; give the inputs it was made from"
+        else:
+            reason = (f"schema {inert(schema, 80)!r} is not supported: this lingjun-check reads {SNAPSHOT} and {REPORT} "
+                      "(use the lingjun-check that wrote it, or collect again)")
+        problems.append(InputProblem(name, line, reason))
+    elif strict:
+        problems.append(InputProblem(name, line, "a JSON object that is not a lingjun-check snapshot or report (no \"schema\": \"lingjun-check/...\")"))
+    return None
+
+
+def _stream(handle: IO[bytes], name: str, problems: list, limit: int = MAX_FILE_BYTES) -> Iterator[Record]:
+    """The records of the JSON lines of the binary ``handle`` (see the module docstring); at most ``limit`` bytes."""
+    number = 0
+    seen = 0
+    found = 0
+    problems_before = len(problems)
+    while True:
+        raw = handle.readline(MAX_LINE_BYTES + 1)
+        if not raw:
+            break
+        number += 1
+        seen += len(raw)
+        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+            problems.append(InputProblem(name, number, f"line longer than {_size_text(MAX_LINE_BYTES)}; skipped"))
+            while True:  # skip the rest of the line without keeping it
+                rest = handle.readline(1024 * 1024)
+                seen += len(rest)
+                if not rest or rest.endswith(b"\n"):
+                    break
+            continue
+        if seen > limit:
+            problems.append(InputProblem(name, number, f"more than {_size_text(limit)}; the rest is not read"))
+            break
+        try:
+            text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+        except UnicodeDecodeError:
+            if b'{"' in raw[:200]:
+                problems.append(InputProblem(name, number, "a JSON line that is not UTF-8 text; skipped"))
+            continue
+        pod, rest = parse_line_prefix(text.rstrip("\r\n"))
+        body = rest.strip()
+        if not body.startswith('{"'):
+            continue
+        if body.endswith("}") and _SNAPSHOT_TEXT.match(body):  # parsed later, only when its facts are new
+            found += 1
+            yield Record(name, number, pod, SNAPSHOT, None, body)
+            continue
+        try:
+            obj = json.loads(body)
+        except RecursionError:
+            problems.append(InputProblem(name, number, "JSON nested too deeply; skipped"))
+            continue
+        except ValueError as exc:
+            problems.append(InputProblem(name, number, f"not a complete JSON object (cut short?): {exc}; skipped"))
+            continue
+        record = _classify(obj, name, number, pod, problems, strict=False)
+        if record is not None:
+            found += 1
+            yield record
+    if found == 0 and len(problems) == problems_before:
+        problems.append(InputProblem(name, None, f"no lingjun-check snapshot or report in it ({number} line{'' if number == 1 else 's'} read)"))
+
+
+def _file(path: str, name: str, problems: list) -> Iterator[Record]:
+    """The records of one file: one JSON object, or else lines (see the module docstring)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        problems.append(InputProblem(name, None, "no such file or folder"))
+        return
+    except OSError as exc:
+        problems.append(InputProblem(name, None, f"cannot read: {exc.strerror or exc}"))
+        return
+    try:
+        info = os.fstat(fd)
+    except OSError as exc:
+        os.close(fd)
+        problems.append(InputProblem(name, None, f"cannot read: {exc.strerror or exc}"))
+        return
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        problems.append(InputProblem(name, None, "not a regular file, a folder or -"))
+        return
+    with os.fdopen(fd, "rb") as handle:
+        try:
+            head = handle.read(64)
+            handle.seek(0)
+            lines_wanted = path.endswith((".jsonl", ".log"))
+            start = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+            if not lines_wanted and start.startswith(b"{") and info.st_size <= MAX_LINE_BYTES:
+                whole = handle.read(MAX_LINE_BYTES + 1)
+                try:
+                    text = whole.decode("utf-8-sig").strip()
+                except UnicodeDecodeError:
+                    text = ""
+                first_line = text.split("\n", 1)[0].rstrip()
+                if first_line != text and first_line.endswith("}"):  # JSON lines in a *.json file (kubectl logs > x.json)
+                    handle.seek(0)
+                    yield from _stream(handle, name, problems)
+                    return
+                if text.endswith("}") and _SNAPSHOT_TEXT.match(text):  # one snapshot, parsed later if its facts are new
+                    yield Record(name, None, None, SNAPSHOT, None, text)
+                    return
+                obj = _one_object(whole)
+                if obj is not None:
+                    record = _classify(obj, name, None, None, problems, strict=True)
+                    if record is not None:
+                        yield record
+                    return
+                handle.seek(0)
+            elif not lines_wanted and start.startswith(b"{") and not start[1:].startswith(b'"'):  # one indented object
+                problems.append(InputProblem(name, None, f"larger than {_size_text(MAX_LINE_BYTES)}; not read"))
+                return
+            yield from _stream(handle, name, problems)
+        except OSError as exc:
+            problems.append(InputProblem(name, None, f"cannot read: {exc.strerror or exc}"))
+
+
+def _one_object(raw: bytes) -> Optional[Any]:
+    """The JSON value of a whole file, or None when it is not one JSON document (then it is read as lines)."""
+    try:
+        return json.loads(raw.decode("utf-8-sig"))
+    except (ValueError, RecursionError):
+        return None
+
+
+def _walk(folder: str, name: str, problems: list) -> Iterator[Record]:
+    """The records of the ``*.json``, ``*.jsonl`` and ``*.log`` files under ``folder`` (name order; links and hidden entries skipped)."""
+    found = 0
+    for top, dirs, files in os.walk(folder, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for entry in sorted(files):
+            path = os.path.join(top, entry)
+            if entry.startswith(".") or not entry.endswith(_SUFFIXES) or os.path.islink(path):
+                continue
+            found += 1
+            yield from _file(path, _shown(path), problems)
+    if not found:
+        problems.append(InputProblem(name, None, "folder without *.json, *.jsonl or *.log files"))
+
+
+def iter_records(paths: "list[str]", problems: "list[InputProblem]", stdin: Optional[IO[bytes]] = None) -> Iterator[Record]:
+    """The records of ``paths``, in order, one at a time; the problems met are appended to ``problems``.
+
+    ``-`` reads ``stdin`` (a binary stream; standard input's buffer when None).  Never raises for
+    bad input; every name in a record or problem is inert (controls escaped, shortened).
+    """
+    for path in paths:
+        if path == "-":
+            import sys
+
+            yield from _stream(stdin if stdin is not None else sys.stdin.buffer, "stdin", problems)
+            continue
+        name = _shown(path)
+        try:
+            is_dir = stat.S_ISDIR(os.stat(path).st_mode)
+        except OSError:
+            is_dir = False
+        if is_dir:
+            yield from _walk(path, name, problems)
+        else:
+            yield from _file(path, name, problems)
+
+
+def read_inputs(paths: "list[str]", stdin: Optional[IO[bytes]] = None) -> "tuple[list[Record], list[InputProblem]]":
+    """All records of ``paths`` (:func:`iter_records`) as a list, and the problems met."""
+    problems: list[InputProblem] = []
+    records = list(iter_records(paths, problems, stdin))
+    return records, problems

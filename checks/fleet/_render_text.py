@@ -1,0 +1,119 @@
+"""The fleet report as text for a terminal: a short summary, then one section per fact that differs.
+
+Reads the dict of :func:`lingjun.checks.fleet._model.fleet_dict`.  A list of
+more than :data:`SHOWN_NAMES` node names is shortened to that many and a
+count ("… and 1990 more"); the JSON report has them all.  Every string from
+the input (node names, values, messages, input names) is made inert
+(:func:`lingjun.checks.core.inert_text.inert`).  English or Simplified Chinese.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lingjun.checks.core.inert_text import NAME_LIMIT, inert
+from lingjun.checks.report.findings import Text
+
+__all__ = ["render_text", "SHOWN_NAMES", "names_line"]
+
+#: node names listed before the rest are counted
+SHOWN_NAMES = 10
+
+_T = {
+    "title": Text("lingjun-check fleet: {nodes} nodes, exit code {exit}", "lingjun-check fleet：{nodes} 个节点，退出码 {exit}"),
+    "errors": Text("errors on {n}, warnings on {w}", "{n}有错误，{w}有警告"),
+    "facts": Text("{d} of {c} compared facts differ", "比较的 {c} 项事实中有 {d} 项不一致"),
+    "problems_line": Text("{n} with problems (see below)", "{n}有问题（见下）"),
+    "checked": Text("rule runs: {n} (nodes with the same facts share one)", "规则运行次数：{n}（事实相同的节点共用一次结果）"),
+    "problems": Text("Inputs with problems", "有问题的输入"),
+    "differ": Text("Facts that differ", "不一致的事实"),
+    "none_differ": Text("All compared facts agree (where known).", "所有比较的事实一致（已知部分）。"),
+    "agree": Text("Facts that agree", "一致的事实"),
+    "majority": Text("majority {v} ({n})", "多数为 {v}（{n}）"),
+    "tie": Text("no majority: {n} values share the most nodes", "无多数：{n} 个取值的节点数并列最多"),
+    "outliers": Text("outliers", "异常节点"),
+    "unknown": Text("not known", "未知"),
+    "rules": Text("Findings by rule", "按规则汇总的发现"),
+    "no_rules": Text("No error, warning or info findings on any node.", "所有节点都没有错误、警告或提示。"),
+    "on": Text("{sev} on {n}", "{n}为{sev}"),
+    "with_errors": Text("Nodes with errors", "有错误的节点"),
+    "more": Text("… and {n} more", "… 另有 {n} 个"),
+
+}
+_SEVERITY = {"error": Text("error", "错误"), "warning": Text("warning", "警告"), "info": Text("info", "提示")}
+
+
+def _t(key: str, lang: str, **values: Any) -> str:
+    return _T[key].get(lang).format(**values)
+
+
+def _count(n: int, what: str, lang: str) -> str:
+    """"1 node", "3 nodes", "3 个节点" (``what``: "node" or "input")."""
+    if lang == "zh":
+        return f"{n} 个{'节点' if what == 'node' else '输入'}"
+    return f"{n} {what}" + ("" if n == 1 else "s")
+
+
+def names_line(names: "list[str]", lang: str, limit: int = SHOWN_NAMES) -> str:
+    """The first ``limit`` names, comma-separated and inert, then "… and N more" when there are more."""
+    shown = ", ".join(inert(n, NAME_LIMIT) for n in names[:limit])
+    if len(names) > limit:
+        shown += " " + _t("more", lang, n=len(names) - limit)
+    return shown
+
+
+def _bold(text: str, color: bool) -> str:
+    return f"\x1b[1m{text}\x1b[0m" if color else text
+
+
+def render_text(report: "dict[str, Any]", color: bool = False) -> str:
+    """The text report of a :func:`~lingjun.checks.fleet._model.fleet_dict` (ends with a newline)."""
+    lang = report["lang"]
+    s = report["summary"]
+    lines = [_bold(_t("title", lang, nodes=s["nodes"], exit=report["exit_code"]), color),
+             "  " + _t("errors", lang, n=_count(s["nodes_with_errors"], "node", lang), w=_count(s["nodes_with_warnings"], "node", lang)),
+             "  " + _t("facts", lang, d=s["facts_differing"], c=s["facts_compared"])]
+    if report["problems"]:
+        lines.append("  " + _t("problems_line", lang, n=_count(s["inputs_with_problems"], "input", lang)))
+    lines.append("  " + _t("checked", lang, n=s["checked"]))
+    if report["problems"]:
+        lines += ["", _bold(_t("problems", lang) + f" ({len(report['problems'])})", color)]
+        for p in report["problems"]:
+            where = inert(p["input"], NAME_LIMIT) + (f":{p['line']}" if p["line"] is not None else "")
+            lines.append(f"  {where}: {inert(p['message'])}")
+    differing = [f for f in report["facts"] if f["status"] in ("differ", "tie")]
+    lines += ["", _bold(_t("differ", lang), color)]
+    if not differing:
+        lines.append("  " + _t("none_differ", lang))
+    for fact in differing:
+        label = inert(fact["label"])
+        if fact["status"] == "differ":
+            head = _t("majority", lang, v=inert(fact["majority"]["display"]), n=_count(fact["majority"]["count"], "node", lang))
+            lines.append(f"  {label} [{inert(fact['id'], 200)}]: {head}")
+            lines.append(f"    {_t('outliers', lang)} ({len(fact['outliers'])}): {names_line(fact['outliers'], lang)}")
+            groups = fact["groups"][1:]
+        else:
+            lines.append(f"  {label} [{inert(fact['id'], 200)}]: {_t('tie', lang, n=sum(1 for g in fact['groups'] if g['count'] == fact['groups'][0]['count']))}")
+            groups = fact["groups"]
+        for group in groups:
+            lines.append(f"    {inert(group['display'])}: {_count(group['count'], 'node', lang)}: {names_line(group['nodes'], lang)}")
+        if fact["unknown"]:
+            lines.append(f"    {_t('unknown', lang)} ({len(fact['unknown'])}): {names_line(fact['unknown'], lang)}")
+    agree = [f for f in report["facts"] if f["status"] == "agree"]
+    if agree:
+        lines += ["", _bold(_t("agree", lang), color)]
+        for fact in agree:
+            extra = f"; {_t('unknown', lang)} ({len(fact['unknown'])})" if fact["unknown"] else ""
+            lines.append(f"  {inert(fact['label'])}: {inert(fact['majority']['display'])}{extra}")
+    lines += ["", _bold(_t("rules", lang), color)]
+    if not report["rules"]:
+        lines.append("  " + _t("no_rules", lang))
+    for group in report["rules"]:
+        on = _t("on", lang, sev=_SEVERITY[group["severity"]].get(lang), n=_count(group["count"], "node", lang))
+        lines.append(f"  {inert(group['rule'], 120)}: {on}: {names_line(group['nodes'], lang)}")
+        if group["message"]:
+            lines.append(f"    {inert(group['message'], 300)}")
+    with_errors = [n["name"] for n in report["nodes"] if n["exit_code"] == 1]
+    if with_errors:
+        lines += ["", _bold(_t("with_errors", lang) + f" ({len(with_errors)})", color), "  " + names_line(with_errors, lang, 50)]
+    return "\n".join(lines) + "\n"
