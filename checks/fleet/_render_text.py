@@ -38,6 +38,7 @@ _T = {
     "on": Text("{sev} on {n}", "{n}为{sev}"),
     "with_errors": Text("Nodes with errors", "有错误的节点"),
     "more": Text("… and {n} more", "… 另有 {n} 个"),
+    "every": Text("every node", "全部节点"),
 
 }
 _SEVERITY = {"error": Text("error", "错误"), "warning": Text("warning", "警告"), "info": Text("info", "提示")}
@@ -60,6 +61,13 @@ def names_line(names: "list[str]", lang: str, limit: int = SHOWN_NAMES) -> str:
     if len(names) > limit:
         shown += " " + _t("more", lang, n=len(names) - limit)
     return shown
+
+
+def nodes_line(names: "list[str]", total: int, lang: str, limit: int = SHOWN_NAMES) -> str:
+    """:func:`names_line`, or "every node" when ``names`` are all ``total`` nodes of the fleet (more than one)."""
+    if total > 1 and len(names) == total:
+        return _t("every", lang)
+    return names_line(names, lang, limit)
 
 
 def _bold(text: str, color: bool) -> str:
@@ -90,8 +98,9 @@ def render_text(report: "dict[str, Any]", color: bool = False) -> str:
         if fact["status"] == "differ":
             head = _t("majority", lang, v=inert(fact["majority"]["display"]), n=_count(fact["majority"]["count"], "node", lang))
             lines.append(f"  {label} [{inert(fact['id'], 200)}]: {head}")
-            lines.append(f"    {_t('outliers', lang)} ({len(fact['outliers'])}): {names_line(fact['outliers'], lang)}")
             groups = fact["groups"][1:]
+            if len(groups) > 1:  # with one other value its group line below names the same nodes
+                lines.append(f"    {_t('outliers', lang)} ({len(fact['outliers'])}): {names_line(fact['outliers'], lang)}")
         else:
             lines.append(f"  {label} [{inert(fact['id'], 200)}]: {_t('tie', lang, n=sum(1 for g in fact['groups'] if g['count'] == fact['groups'][0]['count']))}")
             groups = fact["groups"]
@@ -110,10 +119,10 @@ def render_text(report: "dict[str, Any]", color: bool = False) -> str:
         lines.append("  " + _t("no_rules", lang))
     for group in report["rules"]:
         on = _t("on", lang, sev=_SEVERITY[group["severity"]].get(lang), n=_count(group["count"], "node", lang))
-        lines.append(f"  {inert(group['rule'], 120)}: {on}: {names_line(group['nodes'], lang)}")
+        lines.append(f"  {inert(group['rule'], 120)}: {on}: {nodes_line(group['nodes'], s['nodes'], lang)}")
         if group["message"]:
             lines.append(f"    {inert(group['message'], 300)}")
     with_errors = [n["name"] for n in report["nodes"] if n["exit_code"] == 1]
     if with_errors:
-        lines += ["", _bold(_t("with_errors", lang) + f" ({len(with_errors)})", color), "  " + names_line(with_errors, lang, 50)]
+        lines += ["", _bold(_t("with_errors", lang) + f" ({len(with_errors)})", color), "  " + nodes_line(with_errors, s["nodes"], lang, 50)]
     return "\n".join(lines) + "\n"

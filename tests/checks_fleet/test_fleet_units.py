@@ -119,3 +119,13 @@ def test_counts_in_text_are_worded_per_number():
     assert line == "errors on 1 node, warnings on 11 nodes"
     assert _t("errors", "zh", n=_count(1, "node", "zh"), w=_count(11, "node", "zh")) == "1 个节点有错误，11 个节点有警告"
     assert _count(1, "input", "en") == "1 input" and _count(0, "input", "en") == "0 inputs"
+
+
+def test_a_node_list_covering_the_whole_fleet_reads_every_node_and_a_shorter_one_is_cut():
+    from lingjun.checks.fleet._render_text import nodes_line
+
+    names = [f"n{i:02d}" for i in range(12)]
+    assert nodes_line(names, 12, "en") == "every node"
+    assert nodes_line(names, 12, "zh") == "全部节点"
+    assert nodes_line(names[:11], 12, "en") == ", ".join(names[:10]) + " … and 1 more"
+    assert nodes_line(["only"], 1, "en") == "only"  # a fleet of one names its node
