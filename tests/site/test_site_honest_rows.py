@@ -166,8 +166,8 @@ def test_matrix_header_uses_the_catalog_name(real, pages):
 
 
 def test_not_recorded_and_stated_none_read_the_same_in_every_section(pages):
-    for lang, none, missing in (("en", "None&#58; the official page says so.", "Not recorded&#58; the copies"),
-                                ("zh", "无：官方页面注明没有。", "未记录：我们读取的官方页面副本中未显示此项")):
+    for lang, none, missing in (("en", "None&#58; the official page says so.", "Not recorded&#58; the official page, as recorded here"),
+                                ("zh", "无：官方页面注明没有。", "未记录：本站记录的官方页面内容中未显示此项")):
         for ref, section in (("training-nv-pytorch:25.03", "known_issues"), ("training-nv-pytorch:25.02", "bug_fixes")):
             page = pages[lang][f"release:{ref}"]
             assert none in page or missing in page
