@@ -170,6 +170,8 @@ _S = {
     "release.deprecated_note": ("This release is deprecated: move to a newer release of the family.", "该版本已弃用：请迁移到该系列的较新版本。"),
     "release.at_a_glance": ("At a glance", "概览"),
     "release.date": ("Release date", "发布日期"),
+    "release.recorded": ("Recorded in this knowledge base", "本知识库收录日期"),
+    "release.revised": ("record revised", "记录修订于"),
     "release.date_unknown": ("not stated by the official pages", "官方页面未注明"),
     "release.base_image": ("Aligned with", "对齐的基础镜像"),
     "release.previous": ("Previous release", "上一版本"),
@@ -293,6 +295,7 @@ _S = {
     "components.not_recorded": ("not recorded: the release's component list is partial", "未记录：该版本的组件列表不完整"),
     # matrix
     "matrix.intro": ("Main component versions of every release, newest first, like NGC's framework support matrix. A dash means the official page does not state the value.", "各版本主要组件的版本号，按从新到旧排列，形式参考 NGC 框架容器支持矩阵。短横线表示官方页面未给出该值。"),
+    "matrix.partial_list": ("The official page's component list is partial for this release (some versions come only from its features or driver text): a dash means the page does not state the value, not that the component is absent.", "该版本官方页面的组件列表不完整（部分版本仅来自特性或驱动说明）：短横线表示页面未给出该值，并不表示没有该组件。"),
     "matrix.no_list": ("The official page's component list was not available for this release.", "该版本官方页面的组件列表不可用。"),
     # rules
     "rules.intro": ("The rules of lingjun-check, by area. Each rule id is stable; release records point at them from their usage notes. How to run the checker:", "lingjun-check 的检查规则，按类别列出。规则 ID 保持稳定，版本记录的使用建议会引用它们。检查工具的用法见"),
