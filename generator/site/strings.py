@@ -298,6 +298,7 @@ _S = {
     "matrix.partial_list": ("The official page's component list is partial for this release (some versions come only from its features or driver text): a dash means the page does not state the value, not that the component is absent.", "该版本官方页面的组件列表不完整（部分版本仅来自特性或驱动说明）：短横线表示页面未给出该值，并不表示没有该组件。"),
     "matrix.no_list": ("The official page's component list was not available for this release.", "该版本官方页面的组件列表不可用。"),
     # rules
+    "rules.names": ("Environment variables it checks", "检查的环境变量"),
     "rules.intro": ("The rules of lingjun-check, by area. Each rule id is stable; release records point at them from their usage notes. How to run the checker:", "lingjun-check 的检查规则，按类别列出。规则 ID 保持稳定，版本记录的使用建议会引用它们。检查工具的用法见"),
     "rules.needs_gpu": ("(needs an NVIDIA driver in the container; skipped without one)", "（需要容器内有 NVIDIA 驱动，没有驱动时跳过）"),
     "rules.reports": ("Reports:", "报告："),
