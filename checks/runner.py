@@ -43,10 +43,15 @@ CHECKER_RULE_IDS = ("checker.probe-timeout", "checker.probe-error", "checker.sna
 MAX_SNAPSHOT_PROBLEMS = 20
 
 
+def _present(*urls: Optional[str]) -> list[str]:
+    """The links that exist (a rule's site page is None when the bundle has no site URL)."""
+    return [url for url in urls if url]
+
+
 def run_rule(spec: RuleSpec, ctx: CheckContext) -> list[Finding]:
     """Run one rule isolated (see the module docstring); never raises."""
     def skipped(message: Text) -> list[Finding]:
-        return [Finding(rule=spec.id, severity=Severity.skipped, area=spec.area, message=message, links=[ctx.data.rule_url(spec.id, ctx.options.lang)])]
+        return [Finding(rule=spec.id, severity=Severity.skipped, area=spec.area, message=message, links=_present(ctx.data.rule_url(spec.id, ctx.options.lang)))]
 
     if spec.needs_gpu and not ctx.facts.has_nvidia_driver:
         if driver_observed(ctx.facts):
@@ -161,7 +166,7 @@ def checker_findings(ctx: CheckContext, so_far: list[Finding], snapshot_problems
                         "请在 GPU 节点上以 GPU 方式运行容器（NVIDIA 容器运行时或设备插件）。",
                     ),
                     expected="NVIDIA driver",
-                    links=[ctx.data.rule_url("driver.present", ctx.options.lang)],
+                    links=_present(ctx.data.rule_url("driver.present", ctx.options.lang)),
                 )
             )
     return out

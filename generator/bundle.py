@@ -7,7 +7,7 @@ deterministic: same input, byte-identical JSON.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Optional
 
 from lingjun.checks.knowledge.bundle import BUNDLE_FORMAT
 from lingjun.schema.kb import KnowledgeBase
@@ -21,9 +21,13 @@ __all__ = ["compile_bundle", "bundle_json"]
 _SITE_ONLY_RELEASE_FIELDS = {"source_conflicts"}
 
 
-def compile_bundle(kb: KnowledgeBase, site_url: str = "http://127.0.0.1:8000/") -> dict[str, Any]:
+def compile_bundle(kb: KnowledgeBase, site_url: Optional[str] = None) -> dict[str, Any]:
     """The bundle dict for ``kb`` (every model dumped with ``mode="json"``; release records without
-    ``source_conflicts``, which only the site shows)."""
+    ``source_conflicts``, which only the site shows).
+
+    ``site_url``: the published site's root (ending in ``/``) the checker's report links point into;
+    None (stored as null): the reports link to each record's official release page and to upstream
+    documents instead."""
     return {
         "format": BUNDLE_FORMAT,
         "site_url": site_url,

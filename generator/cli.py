@@ -172,7 +172,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="with --configmap: the ConfigMap's namespace (default: none, kubectl's -n decides)")
     bundle.add_argument("--site-url", metavar="URL", default=None,
                         help="base URL of the published site the checker links to (default: $LINGJUN_KB_SITE_URL, "
-                             "else mkdocs.yml site_url, else http://127.0.0.1:8000/ as served by `lingjun-kb serve`)")
+                             "else mkdocs.yml site_url, else none: reports link to the official release pages "
+                             "and upstream documents)")
     return parser
 
 

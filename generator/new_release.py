@@ -14,7 +14,8 @@ the old page said about itself, which must not:
   GPU support lists, the component list and its
   ``component_list`` state (per-entry notes and ``introduced`` marks
   dropped: they are what the old page said), usage notes and the quick start (old image references replaced);
-* reset: ``release_date``, ``features``, ``acknowledged_downgrades``,
+* set: ``recorded`` to today (the day the knowledge base starts recording the release);
+* reset: ``release_date``, ``revised``, ``features``, ``acknowledged_downgrades``,
   ``source_conflicts``, ``presence_unknown`` (it rests on the old page's
   source conflicts, which are dropped), ``stated_none`` (the old page's "none" says nothing
   about the new page) and the sources (with
@@ -138,8 +139,8 @@ def draft_from(previous: dict[str, Any], version: str, pattern: str | None, imag
         "sources": [{"url": PLACEHOLDER_URL, "language": "en",
                      "title": f"{PLACEHOLDER}: the official release-note page(s) of this release"}],
     }
-    dropped = {"release_date", "features", "acknowledged_downgrades", "source_conflicts", "presence_unknown",
-               "stated_none"}
+    dropped = {"release_date", "revised", "features", "acknowledged_downgrades", "source_conflicts",
+               "presence_unknown", "stated_none"}
     draft: dict[str, Any] = {}
     for key, value in previous.items():
         if key in dropped:
@@ -148,6 +149,8 @@ def draft_from(previous: dict[str, Any], version: str, pattern: str | None, imag
             draft[key] = version
         elif key == "status":
             draft[key] = status
+        elif key == "recorded":
+            draft[key] = dt.date.today()  # the day this knowledge base starts recording the release
         elif key in placeholders:
             draft[key] = placeholders.pop(key)
         elif key in carried:
@@ -155,6 +158,7 @@ def draft_from(previous: dict[str, Any], version: str, pattern: str | None, imag
         else:
             draft[key] = value
     draft.update(placeholders)  # sections the previous release did not have
+    draft.setdefault("recorded", dt.date.today())
     return draft
 
 

@@ -2,9 +2,10 @@
 
 Steps of :func:`cli_bundle`:
 
-1. load ``releases/`` with :func:`lingjun.schema.loader.load_knowledge_base`;
-   refuse (exit 1, problems printed as ``file:line:col``) when any problem is
-   an error;
+1. load ``releases/`` and run the data gate
+   (:func:`lingjun.schema.gate.validate.validate`, as ``lingjun-kb build`` and
+   ``validate`` do); refuse (exit 1, one line naming the error count and the
+   first error, nothing written) when any problem is an error;
 2. compile it (:func:`lingjun.generator.bundle.compile_bundle`, site URL from
    :func:`resolve_site_url`) and write
    ``checks/data/bundle.json`` (the package data the installed
@@ -86,12 +87,15 @@ def bundle_text(releases: Path, site_url: Optional[str] = None) -> tuple[Optiona
         ValueError: from :func:`resolve_site_url`.
     """
     from lingjun.generator.bundle import bundle_json, compile_bundle
-    from lingjun.schema.loader import load_knowledge_base
+    from lingjun.schema.gate.validate import validate
 
-    kb, problems = load_knowledge_base(releases)
-    if any(getattr(p, "is_error", False) for p in problems):
+    # the same gate as `lingjun-kb build` and `validate`: the loader's schema checks and every cross-record
+    # rule (a draft from `lingjun-kb new` still holding placeholders is refused here too)
+    result = validate([Path(releases)], root=Path(releases))
+    kb, problems = result.kb, result.problems
+    if not result.ok:
         return None, problems
-    base = resolve_site_url(Path(releases).resolve().parent, site_url)
+    base = resolve_site_url(Path(releases).resolve().parent, site_url)  # None: links to official pages
     return bundle_json(compile_bundle(kb, site_url=base)) + "\n", problems
 
 
@@ -330,12 +334,16 @@ def cli_bundle(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(inert(f"lingjun-kb bundle: {exc}"), file=sys.stderr)
         return 2
-    for problem in problems:
-        line = problem.format() if hasattr(problem, "format") else inert(str(problem))
-        print(line, file=sys.stderr)
     if text is None:
-        print(inert(f"lingjun-kb bundle: {releases} has errors; nothing written"), file=sys.stderr)
+        errors = [p for p in problems if getattr(p, "is_error", False)]
+        first = errors[0].format() if errors and hasattr(errors[0], "format") else str(errors[0]) if errors else ""
+        print(inert(f"lingjun-kb bundle: {releases} has {len(errors)} error(s), first {first}; nothing written "
+                    f"(`lingjun-kb validate {releases}` lists them all)"), file=sys.stderr)
         return 1
+    for problem in problems:  # warnings: the bundle is written (the gate's notes are `validate`'s to show)
+        if str(getattr(getattr(problem, "severity", None), "value", "")) != "info":
+            line = problem.format() if hasattr(problem, "format") else inert(str(problem))
+            print(line, file=sys.stderr)
     target = _checks_dir() / "data" / "bundle.json"
     try:
         atomic_write(target, text.encode("utf-8"), make_parents=True)

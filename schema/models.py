@@ -731,6 +731,12 @@ class ReleaseRecord(StrictModel):
     version: ReleaseVersion
     status: ReleaseStatus
     release_date: dt.date | None = None
+    #: when this knowledge base first recorded the release (not a release date: the official pages state
+    #: none); the feeds date an entry by it.  Existing records: the day ``git log`` shows the file added.
+    recorded: dt.date | None = None
+    #: when the record last changed in a way a reader should know of (a correction, a list filled in);
+    #: None: not since ``recorded``.  The feeds' ``updated`` is this, else ``recorded``.
+    revised: dt.date | None = None
     summary: LocalizedText
     base_image: BaseImageRef | None = None
     architectures: list[CpuArch] = Field(default_factory=list)

@@ -58,7 +58,7 @@ _CONDITION = {"components": MapOf(str), "gpu_models": [str], "served_models": [s
 
 BUNDLE_SHAPE = {
     "format": Required(str),
-    "site_url": str,  # held to the site URL rules too (lingjun.checks.core.site_url)
+    "site_url": Opt(str),  # null: no published site; held to the site URL rules too (lingjun.checks.core.site_url)
     "families": [{
         "id": Required(str), "role": str, "title": TEXT, "vendor": str, "image_name": str, "homepage": Opt(str),
         "public_registry_pattern": str, "vpc_registry_pattern": Opt(str), "vpc_note": Opt(TEXT),

@@ -7,7 +7,7 @@ validated YAML under ``releases/``: every document dumped with pydantic's
 
     {
       "format": "lingjun-kb/bundle/1",
-      "site_url": "http://127.0.0.1:8000/",
+      "site_url": "https://kb.example.org/" or null (no published site),
       "families": [Family, ...],
       "components": [Component, ...],
       "releases": [ReleaseRecord without source_conflicts, ...],
@@ -87,7 +87,7 @@ class KnowledgeData:
             from lingjun.checks.knowledge._bundle_shape import shape_problem
 
             problem = shape_problem(raw)
-            if problem is None and "site_url" in raw:
+            if problem is None and raw.get("site_url") is not None:
                 reason = site_url_problem(raw["site_url"])
                 if reason:
                     problem = f"site_url: {capped(raw['site_url'], 80)!r} is not a site URL: {reason}"
@@ -98,9 +98,12 @@ class KnowledgeData:
     # -- collections ---------------------------------------------------------
 
     @property
-    def site_url(self) -> str:
-        """Base URL of the documentation site, ending in ``/``."""
+    def site_url(self) -> Optional[str]:
+        """Base URL of the published documentation site, ending in ``/``; None when the bundle was built
+        without one (report links then go to the official release pages and upstream documents)."""
         url = self.raw.get("site_url") or ""
+        if not url:
+            return None
         return url if url.endswith("/") else url + "/"
 
     @property
@@ -155,13 +158,39 @@ class KnowledgeData:
         """The known issue with this id, or None."""
         return next((k for k in self.raw.get("known_issues", []) if k.get("id") == issue_id), None)
 
-    def release_url(self, ref: str, lang: str = "en") -> str:
-        """Site URL of a release page: ``<site>/releases/<family>/<version>/`` (``/zh/`` prefix for Chinese)."""
-        family, _, version = ref.partition(":")
-        prefix = "zh/" if lang == "zh" else ""
-        return f"{self.site_url}{prefix}releases/{family}/{version}/"
+    def release_url(self, ref: str, lang: str = "en") -> Optional[str]:
+        """Where a reader opens the release ``family:YY.MM``.
 
-    def rule_url(self, rule_id: str, lang: str = "en") -> str:
-        """Site URL of a checker rule's entry in the checker guide."""
+        With a site URL: its page, ``<site>/releases/<family>/<version>/`` (``zh/`` prefix for Chinese).
+        Without one: the record's official release-note page (its source in ``lang``, else its first
+        source, e.g. ``https://help.aliyun.com/zh/cs/user-guide/training-nv-pytorch-25-07``); None when
+        the release is unknown or lists no source.
+        """
+        site = self.site_url
+        family, _, version = ref.partition(":")
+        if site is not None:
+            prefix = "zh/" if lang == "zh" else ""
+            return f"{site}{prefix}releases/{family}/{version}/"
+        record = self.release(ref)
+        sources = [s for s in (record or {}).get("sources") or [] if isinstance(s, dict) and s.get("url")]
+        for source in sources:
+            if source.get("language") == lang:
+                return str(source["url"])
+        return str(sources[0]["url"]) if sources else None
+
+    def rule_url(self, rule_id: str, lang: str = "en") -> Optional[str]:
+        """Site URL of a checker rule's entry in the checker guide; None without a site URL (the
+        finding's other links, the release page and upstream documents, remain)."""
+        site = self.site_url
+        if site is None:
+            return None
         prefix = "zh/" if lang == "zh" else ""
-        return f"{self.site_url}{prefix}checker/rules/#{rule_id.replace('.', '-')}"
+        return f"{site}{prefix}checker/rules/#{rule_id.replace('.', '-')}"
+
+    def known_issue_url(self, issue_id: str, lang: str = "en") -> Optional[str]:
+        """Site URL of a known issue's entry; None without a site URL (its upstream reports remain)."""
+        site = self.site_url
+        if site is None:
+            return None
+        prefix = "zh/" if lang == "zh" else ""
+        return f"{site}{prefix}known-issues/#{issue_id}"

@@ -83,10 +83,8 @@ def make(
     lang = ctx.options.lang
     urls: list[str] = []
     ref = ctx.release.ref or record_ref(ctx.record)
-    if ref and ctx.record is not None:
-        urls.append(ctx.data.release_url(ref, lang))
-    urls.append(ctx.data.rule_url(rule_id, lang))
-    for url in links:
+    for url in (ctx.data.release_url(ref, lang) if ref and ctx.record is not None else None,
+                ctx.data.rule_url(rule_id, lang), *links):
         if url and url not in urls:
             urls.append(url)
     return Finding(

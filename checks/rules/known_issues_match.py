@@ -53,7 +53,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         title = issue.get("title") or {}
         workaround = issue.get("workaround") or {}
         links = [u.get("url") for u in issue.get("upstream") or [] if isinstance(u, dict)]
-        anchor = f"{ctx.data.site_url}{'zh/' if ctx.options.lang == 'zh' else ''}known-issues/#{issue.get('id')}"
+        anchor = ctx.data.known_issue_url(str(issue.get("id")), ctx.options.lang)
         if result.state == APPLIES:
             yield make(
                 ctx, RULE, AREA, _SEVERITY.get(issue.get("severity"), Severity.warning),
@@ -61,7 +61,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                 f"已知问题 {issue.get('id')}：{title.get('zh', '')}（匹配条件：{'；'.join(result.zh_of(result.matched))}）。",
                 remedy=(workaround.get("en", ""), workaround.get("zh", "")) if workaround else None,
                 observed=Text("; ".join(t.en for t in result.found), "; ".join(t.zh for t in result.found)) if result.found else None,
-                links=[anchor] + links,
+                links=[url for url in [anchor, *links] if url],
             )
         else:
             yield make(
@@ -71,7 +71,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                 f"已知问题 {issue.get('id')} 可能适用：{title.get('zh', '')}（无法判断：{'；'.join(result.zh_of(result.unknown))}"
                 + (f"；已匹配：{'；'.join(result.zh_of(result.matched))}" if result.matched else "") + "）。",
                 remedy=(workaround.get("en", ""), workaround.get("zh", "")) if workaround else None,
-                links=[anchor] + links,
+                links=[url for url in [anchor, *links] if url],
             )
     if issues and not applied:
         yield make(ctx, RULE, AREA, Severity.ok, f"{len(issues)} known issue(s) checked; none applies here.",

@@ -9,13 +9,15 @@ Files (paths relative to the English site root):
 * ``api/v1/schema/<kind>.schema.json``: the JSON Schemas from ``schema/``;
 * ``feed.xml`` (English) and ``zh/feed.xml`` (Chinese): Atom feeds.
 
-Feeds never depend on the build time.  The records carry no reliable
-release dates (the official pages state none), so entries are ordered by
-release version, newest first (``YY.MM`` names the month of the release),
-then by family id; an entry's ``updated`` is its ``release_date`` when the
-record has one, otherwise midnight UTC on the first day of the ``YY.MM``
-month, a nominal value documented on "How to read a record".  The feed's
-own ``updated`` is the newest entry's.
+Feeds never depend on the build time, and never invent a date.  An entry
+is dated by when this knowledge base recorded the release or last changed
+its record, as the record says (``recorded``, ``revised``; midnight UTC):
+``published`` is ``recorded``, ``updated`` is ``revised`` or else
+``recorded``.  A record without ``recorded`` is left out of the feeds (the
+official pages state no release dates, and ``YY.MM`` names a month, not a
+day).  Entries are ordered by release version, newest first, then by
+family id.  The feed's own ``updated`` is the latest entry's (2000-01-01
+for a feed without entries).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from packaging.version import Version
 from lingjun.schema.kb import KnowledgeBase
 from lingjun.schema.models import DOCUMENT_MODELS, ReleaseRecord
 
-__all__ = ["API_FORMAT", "write_api", "feed_entries", "atom_feed", "schema_files", "schema_dir"]
+__all__ = ["API_FORMAT", "write_api", "feed_entries", "entry_dates", "atom_feed", "schema_files", "schema_dir"]
 
 API_FORMAT = 1
 
@@ -98,16 +100,22 @@ def write_api(kb: KnowledgeBase, out: Path, schemas: Optional[Path] = None) -> l
     return written
 
 
-def _updated(record: ReleaseRecord) -> str:
-    if record.release_date is not None:
-        return f"{record.release_date.isoformat()}T00:00:00Z"
-    year, month = record.version.split(".")
-    return f"20{year}-{month}-01T00:00:00Z"
+def _stamp(day: Any) -> str:
+    return f"{day.isoformat()}T00:00:00Z"
+
+
+def entry_dates(record: ReleaseRecord) -> Optional[tuple[str, str]]:
+    """``(published, updated)`` of a release's feed entry as RFC 3339 timestamps (midnight UTC), or None
+    when the record has no ``recorded`` date (the entry is left out)."""
+    if record.recorded is None:
+        return None
+    return _stamp(record.recorded), _stamp(record.revised or record.recorded)
 
 
 def feed_entries(kb: KnowledgeBase) -> list[ReleaseRecord]:
-    """Releases in feed order: version newest first, then family id."""
-    return sorted(kb.releases, key=lambda r: (-_version_rank(r.version), r.family))
+    """Releases in feed order, those with a ``recorded`` date only: version newest first, then family id."""
+    dated = [r for r in kb.releases if r.recorded is not None]
+    return sorted(dated, key=lambda r: (-_version_rank(r.version), r.family))
 
 
 def _version_rank(version: str) -> int:
@@ -134,7 +142,7 @@ def atom_feed(kb: KnowledgeBase, lang: str, page_prefix: str = "", base_url: Opt
     prefix = (base_url or "") + page_prefix
     entries = feed_entries(kb)
     title = "Lingjun AI container image releases" if lang == "en" else "灵骏 AI 容器镜像版本发布"
-    updated = _updated(entries[0]) if entries else "2000-01-01T00:00:00Z"
+    updated = max((entry_dates(r)[1] for r in entries), default="2000-01-01T00:00:00Z")
     lines = [
         '<?xml version="1.0" encoding="utf-8"?>',
         f'<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="{"en" if lang == "en" else "zh-CN"}">',
@@ -151,11 +159,13 @@ def atom_feed(kb: KnowledgeBase, lang: str, page_prefix: str = "", base_url: Opt
         image = family.image_name if family else record.family
         summary: Optional[str] = getattr(record.summary, lang)
         href = f"{prefix}releases/{record.family}/{record.version}/"
+        published, entry_updated = entry_dates(record)
         lines += [
             "  <entry>",
             f"    <title>{xml_escape(f'{image} {record.version}')}</title>",
             f"    <id>urn:lingjun-kb:release:{record.family}:{record.version}</id>",
-            f"    <updated>{_updated(record)}</updated>",
+            f"    <published>{published}</published>",
+            f"    <updated>{entry_updated}</updated>",
             f'    <link rel="alternate" href="{_attr(href)}"/>',
             f"    <summary>{xml_escape(summary or '')}</summary>",
             "  </entry>",

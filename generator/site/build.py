@@ -30,7 +30,7 @@ from typing import Optional, Union
 from lingjun.schema.kb import KnowledgeBase
 from lingjun.schema.problems import Problem
 
-from lingjun.generator.site.api import atom_feed, feed_entries, write_api
+from lingjun.generator.site.api import atom_feed, write_api
 from lingjun.generator.site._glossary import user_dictionary_text
 from lingjun.generator.site._site_dir import (SiteDirRefused, check_site_dir, exclusive, make_work_folder, mark_site,
                                               protected_folders, remove_stale_work_folders, same_folder)
@@ -105,20 +105,16 @@ def load_validated(releases: Path) -> KnowledgeBase:
 
 
 def source_date_epoch(kb: KnowledgeBase) -> int:
-    """A build timestamp that depends only on the data: the newest release's feed date.
+    """A build timestamp that depends only on the data: the latest date a record states.
 
-    (The ``YY.MM`` month's first day, or the record's ``release_date``; 2000-01-01 with no release.)
+    (The newest ``release_date``, ``recorded`` or ``revised`` of any release, midnight UTC; 2000-01-01 when no
+    record states one.  Never a date made up from a ``YY.MM`` version.)
     """
-    entries = feed_entries(kb)
-    if not entries:
+    days = [day for r in kb.releases for day in (r.release_date, r.recorded, r.revised) if day is not None]
+    if not days:
         return 946684800
-    record = entries[0]
-    if record.release_date is not None:
-        day = datetime(record.release_date.year, record.release_date.month, record.release_date.day, tzinfo=timezone.utc)
-    else:
-        year, month = record.version.split(".")
-        day = datetime(2000 + int(year), int(month), 1, tzinfo=timezone.utc)
-    return int(day.timestamp())
+    day = max(days)
+    return int(datetime(day.year, day.month, day.day, tzinfo=timezone.utc).timestamp())
 
 
 def _reset(folder: Path) -> None:

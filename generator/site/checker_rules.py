@@ -5,7 +5,9 @@ Importing :mod:`lingjun.checks.rules` registers every rule in
 Chinese, ``needs_gpu``).  Beyond the title, the English page shows what the
 rule's module docstring says it checks and what its function docstring says
 it reports (both English only); the Chinese page shows the Chinese title and
-no English prose.  The anchor of a rule on ``checker/rules/`` is the id with
+no English prose.  Both list the environment variables those texts name
+(identifiers, the same in every language), so each site's search finds a
+rule by the variable it checks.  The anchor of a rule on ``checker/rules/`` is the id with
 ``.`` replaced by ``-`` (``driver.cuda-compatibility`` ->
 ``#driver-cuda-compatibility``); ``lingjun-check`` links to these anchors.
 """
@@ -18,7 +20,7 @@ import sys
 from dataclasses import dataclass
 from typing import Optional
 
-__all__ = ["CheckerRule", "checker_rules", "rule_anchor", "RULE_AREAS", "rule_areas"]
+__all__ = ["CheckerRule", "checker_rules", "rule_anchor", "RULE_AREAS", "rule_areas", "variable_names"]
 
 
 def rule_anchor(rule_id: str) -> str:
@@ -52,6 +54,9 @@ class CheckerRule:
             leading ``id:``), English; None when the module has no docstring.
         reports_en: the severities it reports (function docstring), English; or None.
         needs_gpu: skipped without an NVIDIA driver in the container.
+        names: the environment variables the English texts name (``NCCL_SOCKET_IFNAME``), in the
+            order they first appear: identifiers, the same in both languages, so the Chinese page
+            lists them too (and its search finds them).
     """
 
     id: str
@@ -60,6 +65,7 @@ class CheckerRule:
     checks_en: Optional[str]
     reports_en: Optional[str]
     needs_gpu: bool
+    names: tuple[str, ...] = ()
 
     @property
     def anchor(self) -> str:
@@ -88,6 +94,23 @@ def _checks_sentence(rule_id: str, module_doc: Optional[str]) -> Optional[str]:
     return text[:1].upper() + text[1:] if first.isalpha() and first.islower() else text
 
 
+#: an environment variable name as the rule texts write them: upper-case words joined by ``_`` (``NCCL_IB_HCA``)
+_VARIABLE = re.compile(r"(?<![A-Za-z0-9_])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?![A-Za-z0-9_])")
+
+
+def variable_names(*texts: Optional[str]) -> tuple[str, ...]:
+    """The environment-variable names in ``texts``, each once, in order of first appearance.
+
+    >>> variable_names("NCCL_SOCKET_IFNAME / GLOO_SOCKET_IFNAME name an interface", "NCCL_SOCKET_IFNAME")
+    ('NCCL_SOCKET_IFNAME', 'GLOO_SOCKET_IFNAME')
+    """
+    found: dict[str, None] = {}
+    for text in texts:
+        for match in _VARIABLE.finditer(text or ""):
+            found.setdefault(match.group(), None)
+    return tuple(found)
+
+
 def checker_rules() -> list[CheckerRule]:
     """Every rule of ``lingjun.checks.rules.RULES``, in the rules' declared ``order``.
 
@@ -99,13 +122,16 @@ def checker_rules() -> list[CheckerRule]:
     found = []
     for spec in load_rules():
         module = sys.modules.get(spec.func.__module__)
+        checks_en = _checks_sentence(spec.id, module.__doc__ if module else None)
+        reports_en = _first_paragraph(spec.func.__doc__)
         found.append(CheckerRule(
             id=spec.id,
             area=spec.area,
             title={"en": spec.title.en, "zh": spec.title.zh},
-            checks_en=_checks_sentence(spec.id, module.__doc__ if module else None),
-            reports_en=_first_paragraph(spec.func.__doc__),
+            checks_en=checks_en,
+            reports_en=reports_en,
             needs_gpu=spec.needs_gpu,
+            names=variable_names(spec.title.en, checks_en, reports_en),
         ))
     return found
 

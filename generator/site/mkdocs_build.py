@@ -32,7 +32,7 @@ from typing import Any, Iterator, Optional
 
 from lingjun.generator.site.site_url import language_site_url
 
-__all__ = ["MkDocsBuildError", "CONFIG_FILES", "build_language", "find_config_dir"]
+__all__ = ["MkDocsBuildError", "CONFIG_FILES", "build_language", "find_config_dir", "error_page_words"]
 
 #: configuration file of each language, relative to the configuration folder
 CONFIG_FILES = {"en": "mkdocs.yml", "zh": "mkdocs.zh.yml"}
@@ -143,6 +143,17 @@ def _error_page_base(base: str) -> Any:
     return ErrorPageBase()
 
 
+#: the words of the error page (``theme/404.html``), keys of :data:`~lingjun.generator.site.strings.STRINGS`
+ERROR_PAGE_WORDS = ("title", "body", "home", "search")
+
+
+def error_page_words(lang: str) -> dict[str, str]:
+    """``{"title", "body", "home", "search"}``: the error page's words in ``lang`` (``error.*`` strings)."""
+    from lingjun.generator.site.strings import STRINGS
+
+    return {word: STRINGS[f"error.{word}"][lang] for word in ERROR_PAGE_WORDS}
+
+
 @contextmanager
 def _environ(name: str, value: str) -> Iterator[None]:
     old = os.environ.get(name)
@@ -203,6 +214,7 @@ def build_language(
             config.site_url = language_site_url(site_url, lang)
             config.extra["lingjun_language_roots"] = (
                 {code: language_site_url(site_url, code) for code in CONFIG_FILES} if site_url else None)
+            config.extra["lingjun_error"] = error_page_words(lang)
             config.plugins["lingjun-sitemap"] = _sitemap_template(SITEMAP_TEMPLATE)
             if site_url is None and lang != "en":
                 config.plugins["lingjun-error-page-base"] = _error_page_base(f"/{lang}/")

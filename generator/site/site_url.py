@@ -19,12 +19,10 @@ from urllib.parse import urlsplit
 
 import yaml
 
-__all__ = ["ENV_VAR", "DEFAULT_SITE_URL", "normalize_site_url", "site_url_from_config", "resolve_site_url", "language_site_url"]
+__all__ = ["ENV_VAR", "normalize_site_url", "site_url_from_config", "resolve_site_url", "language_site_url"]
 
 #: environment variable giving the site URL when ``--site-url`` is not given
 ENV_VAR = "LINGJUN_KB_SITE_URL"
-#: the address ``lingjun-kb serve`` uses; the checker bundle's links fall back to it
-DEFAULT_SITE_URL = "http://127.0.0.1:8000/"
 
 
 #: characters a site URL may not hold: blanks, controls (C0, DEL, C1), bidirectional and
@@ -155,14 +153,15 @@ def site_url_from_config(root: Path) -> Optional[str]:
     return normalize_site_url(value, f"{path}: site_url")
 
 
-def resolve_site_url(repo: Optional[Path], explicit: Optional[str] = None, default: Optional[str] = DEFAULT_SITE_URL) -> Optional[str]:
-    """Base URL of the documentation site, ending in ``/``.
+def resolve_site_url(repo: Optional[Path], explicit: Optional[str] = None, default: Optional[str] = None) -> Optional[str]:
+    """Base URL of the documentation site, ending in ``/``, or ``default`` (None) when none is configured.
 
     ``explicit`` (``--site-url``) wins; else :func:`site_url_from_config`
     (``$LINGJUN_KB_SITE_URL``, then ``repo/mkdocs.yml``'s ``site_url``; ``repo``
-    is read only when ``explicit`` is empty); else ``default`` (by default
-    :data:`DEFAULT_SITE_URL`, the address ``lingjun-kb serve`` uses; the site
-    commands pass None).
+    is read only when ``explicit`` is empty); else ``default``.  There is no
+    built-in address: a local ``lingjun-kb serve`` URL means nothing inside a
+    container or in a ticket, so a checker bundle built without a site URL
+    links to the official release pages and upstream documents instead.
 
     Raises:
         ValueError: a configured value is not an absolute http(s) URL (the message names its source).

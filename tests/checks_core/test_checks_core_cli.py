@@ -94,7 +94,13 @@ def test_known_release_option_is_reported():
     assert result.returncode in (0, 1)
     release = json.loads(result.stdout)["release"]
     assert (release["ref"], release["how"], release["known"]) == (ref, "option", True)
-    assert release["url"].endswith(ref.replace(":", "/") + "/")
+    data = load_data(None)
+    if data.site_url:  # the embedded bundle was built for a site: its release page
+        assert release["url"] == f"{data.site_url}releases/{ref.replace(':', '/')}/"
+    else:  # built without one: the official release-note page (English first, the report's language)
+        sources = data.release(ref)["sources"]
+        assert release["url"] == next((s["url"] for s in sources if s["language"] == "en"), sources[0]["url"])
+        assert release["url"].startswith("https://")
 
 
 def test_manifest_in_fake_root_identifies_release():

@@ -101,7 +101,7 @@ def test_site_url_resolution_order(tmp_path, monkeypatch):
     from lingjun.generator.zipapp import resolve_site_url
 
     monkeypatch.delenv("LINGJUN_KB_SITE_URL", raising=False)
-    assert resolve_site_url(tmp_path) == "http://127.0.0.1:8000/"  # no mkdocs.yml: the `lingjun-kb serve` address
+    assert resolve_site_url(tmp_path) is None  # no mkdocs.yml: no site (links go to official pages)
     (tmp_path / "mkdocs.yml").write_text("site_name: x\nsite_url: https://kb.example.org/docs\n", encoding="utf-8")
     assert resolve_site_url(tmp_path) == "https://kb.example.org/docs/"
     monkeypatch.setenv("LINGJUN_KB_SITE_URL", "https://mirror.example.net/")

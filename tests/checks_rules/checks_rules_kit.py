@@ -43,7 +43,9 @@ def _fixture_bundle() -> dict:
     kb, problems = load_knowledge_base(FIXTURE_KB)
     errors = [p for p in problems if p.is_error]
     assert not errors, f"the fixture knowledge base {FIXTURE_KB} does not load: {errors}"
-    return compile_bundle(kb)
+    # built for a site, so every finding links at least to its rule's page there (assert_bilingual);
+    # a bundle built without a site URL is tested in tests/checks_core/test_checks_core_bundle_gate_links.py
+    return compile_bundle(kb, site_url="https://kb.example.org/")
 
 
 def fixture_bundle() -> dict:

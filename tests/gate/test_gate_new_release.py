@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 import json
 import shutil
 from pathlib import Path
@@ -191,8 +193,11 @@ def test_new_edits_a_copy_of_the_previous_text_so_the_diff_is_only_the_intended_
     assert 'version: "25.03"' in added
     assert '  - {tag: "25.03-serverless", reference: "registry.example.com/demo/demo-nv:25.03-serverless"}' in added
     assert '  - {tag: "25.03", reference: "registry.example.com/demo/demo-nv:25.03"}' in added
-    # everything added is the header, the new version, a placeholder or the structure around one
+    # the day the knowledge base starts recording the release (the feeds date the entry by it)
+    assert f"recorded: {dt.date.today().isoformat()}" in added
+    # everything else added is the header, the new version, a placeholder or the structure around one
     assert [l for l in added if not (l.startswith("# ") or "25.03" in l or "TODO(lingjun-kb new)" in l
+                                     or l.startswith("recorded: ")
                                      or "todo." in l or l.strip() in {"- text:", "language: en", "highlights:"})] == []
 
 

@@ -38,7 +38,12 @@ def test_both_languages_and_machine_readable_files(built_site):
         assert (site / f"api/v1/schema/{kind}.schema.json").is_file()
     feed = (site / "feed.xml").read_text(encoding="utf-8")
     assert feed.index("training-nv-pytorch 25.07") < feed.index("training-nv-pytorch 25.06")
-    assert "<updated>2025-07-01T00:00:00Z</updated>" in feed
+    # dated by when the knowledge base recorded (published) and revised (updated) the record, never by YY.MM
+    entry = feed.split("<title>training-nv-pytorch 25.07</title>")[1].split("</entry>")[0]
+    assert "<published>2026-11-29T00:00:00Z</published>" in entry and "<updated>2026-11-30T00:00:00Z</updated>" in entry
+    assert "<updated>2026-11-30T00:00:00Z</updated>\n  <link rel=\"self\"" in feed  # the feed's own: the latest entry's
+    assert "-01T00:00:00Z" not in feed
+    assert "training-xpu-pytorch 25.05" not in feed  # its record states no recorded date: left out, not dated
     assert "灵骏" in (site / "zh/feed.xml").read_text(encoding="utf-8")
 
 

@@ -166,8 +166,8 @@ def test_matrix_header_uses_the_catalog_name(real, pages):
 
 
 def test_not_recorded_and_stated_none_read_the_same_in_every_section(pages):
-    for lang, none, missing in (("en", "None&#58; the official page says so.", "Not recorded&#58; the copies"),
-                                ("zh", "无：官方页面注明没有。", "未记录：我们读取的官方页面副本中未显示此项")):
+    for lang, none, missing in (("en", "None&#58; the official page says so.", "Not recorded&#58; the official page, as recorded here"),
+                                ("zh", "无：官方页面注明没有。", "未记录：本站记录的官方页面内容中未显示此项")):
         for ref, section in (("training-nv-pytorch:25.03", "known_issues"), ("training-nv-pytorch:25.02", "bug_fixes")):
             page = pages[lang][f"release:{ref}"]
             assert none in page or missing in page
@@ -226,8 +226,8 @@ def compare(real, pages, tmp_path_factory):
     data.write_text(json.dumps(site.compare_data), encoding="utf-8")
     labels.write_text(json.dumps(_labels(pages["en"]["compare"])), encoding="utf-8")
 
-    def run(search: str) -> dict:
-        done = subprocess.run([node, str(RUNNER), str(COMPARE_JS), str(data), str(labels), search],
+    def run(search: str, pick: str = "") -> dict:
+        done = subprocess.run([node, str(RUNNER), str(COMPARE_JS), str(data), str(labels), search, pick],
                               capture_output=True, text=True, timeout=60, check=True)
         return json.loads(done.stdout)
 
@@ -239,6 +239,19 @@ def test_compare_js_unknown_release_in_the_address_gets_a_message(compare):
     assert result["error"] is None
     assert result["message"] == "The address names a release this site does not have; pick one from the lists."
     assert result["rows"] == []
+
+
+def test_compare_js_writes_the_selection_back_to_the_address(compare):
+    """Reading ?old=&new= on load and writing every pick back (history.replaceState): a comparison can be shared."""
+    loaded = compare("?old=training-nv-pytorch:25.06&new=training-nv-pytorch:25.07")
+    assert loaded["urls"] == ["/compare/?old=training-nv-pytorch%3A25.06&new=training-nv-pytorch%3A25.07"]
+    picked = compare("?old=training-nv-pytorch:25.06&new=training-nv-pytorch:25.07", "old=training-nv-pytorch:25.02")
+    assert picked["urls"][-1] == "/compare/?old=training-nv-pytorch%3A25.02&new=training-nv-pytorch%3A25.07"
+    assert any(r[0] == "PEFT" for r in picked["rows"])  # the table shows the new pair
+    fresh = compare("")  # no selection in the address: the default pair is written
+    assert len(fresh["urls"]) == 1 and fresh["urls"][0].startswith("/compare/?old=") and "&new=" in fresh["urls"][0]
+    unknown = compare("?old=no-such:1.0&new=training-nv-pytorch:25.09")  # a bad address is left for the reader to see
+    assert unknown["urls"] == []
 
 
 def test_compare_js_agrees_with_the_diff_on_presence_and_reasons(compare):

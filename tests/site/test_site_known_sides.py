@@ -264,6 +264,6 @@ def test_release_pages_tell_a_stated_none_from_a_list_not_recorded(pages):
     bug_fixes = pages["en"]["release:training-nv-pytorch:25.02"].split("## Bug fixes")[1].split("##")[0]
     assert "None&#58; the official page says so." in bug_fixes
     usage = pages["en"]["release:training-nv-pytorch:25.02"].split("## Usage notes")[1].split("##")[0]
-    assert "Not recorded&#58; the copies of the official page we read show none" in usage
+    assert "Not recorded&#58; the official page, as recorded here, shows none" in usage
     issues = pages["zh"]["release:training-nv-pytorch:25.03"].split("## 已知问题")[1].split("##")[0]
     assert "无：官方页面注明没有。" in issues

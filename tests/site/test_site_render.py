@@ -55,9 +55,9 @@ def test_release_page_sections(rendered):
     assert "### Runtime layer" in text and "### Library layer" in text
     assert "(https://github.com/pytorch/pytorch/releases/tag/v2.7.1)" in text
     # tags: public reference, products, VPC pattern keeping the region placeholder
-    assert "training-nv-pytorch&#58;25.07-serverless" in text
+    assert "``` text\negslingjun-registry.cn-wulanchabu.cr.aliyuncs.com/egslingjun/training-nv-pytorch:25.07-serverless\n```" in text
     assert "Lingjun single-tenant" in text
-    assert "acs-registry-vpc.&#123;region-id&#125;.cr.aliyuncs.com" in text
+    assert "``` text\nacs-registry-vpc.{region-id}.cr.aliyuncs.com" in text
     # driver: forward compat, must-upgrade, resolution, truncated caveat
     assert "R535 (≥ 535.86)" in text
     assert "resolved for R545: **must upgrade**" in text
@@ -173,8 +173,8 @@ def test_chinese_pages_use_full_width_punctuation_around_values(rendered):
     _, pages = rendered
     zh = pages["zh"]["release:training-nv-pytorch:25.07"]
     en = pages["en"]["release:training-nv-pytorch:25.07"]
-    assert "- 最低驱动：**NVIDIA 驱动 ≥ 575**（原文为“" in zh
-    assert "- Minimum driver: **NVIDIA driver ≥ 575** (stated as “" in en
+    assert "此版本需要 NVIDIA 驱动 575 或更新版本（官方页面原文：“" in zh
+    assert "This release requires NVIDIA driver release 575 or later (the official page says: “" in en
     assert "R470（≥ 470.57）" in zh and "R470 (≥ 470.57)" in en
     assert "适用于" in zh and "ACS（容器计算服务）、灵骏多租" in zh
     assert "ACS (Container Compute Service), Lingjun multi-tenant" in en

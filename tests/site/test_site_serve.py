@@ -84,10 +84,10 @@ def test_unknown_paths_get_the_site_404_page_in_their_language(built_site):
         base = f"http://127.0.0.1:{server.server_address[1]}/"
         status, body = _get(base + "releases/training-nv-pytorch/99.99/")
         assert status == 404
-        assert '<html lang="en"' in body and "404" in body and "md-header" in body
+        assert '<html lang="en"' in body and "Page not found" in body and "md-header" in body
         status, body = _get(base + "zh/releases/training-nv-pytorch/99.99/")
         assert status == 404
-        assert '<html lang="zh"' in body and "md-header" in body
+        assert '<html lang="zh"' in body and "页面不存在" in body and "md-header" in body
         status, body = _get(base + "releases/training-nv-pytorch/25.07/")
         assert status == 200 and "training-nv-pytorch 25.07" in body
     finally:

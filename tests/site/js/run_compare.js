@@ -1,7 +1,9 @@
 /* Runs generator/site/theme/assets/lingjun/compare.js under node with a minimal DOM and prints
  * what it rendered as JSON: {"rows": [[name, kind label, old, new], ...], "notes": [...], "message": ...}.
- * Usage: node run_compare.js COMPARE_JS DATA_JSON LABELS_JSON SEARCH
- * (LABELS_JSON: {"key": "label"} for the data-label-* attributes; SEARCH: "?old=..&new=..").
+ * Usage: node run_compare.js COMPARE_JS DATA_JSON LABELS_JSON SEARCH [PICK]
+ * (LABELS_JSON: {"key": "label"} for the data-label-* attributes; SEARCH: "?old=..&new=..";
+ * PICK: "name=value", a select (old, new) set to value and its change event fired after loading).
+ * "urls" lists every address compare.js wrote with history.replaceState.
  * Only the DOM calls compare.js makes are implemented. */
 "use strict";
 var fs = require("fs");
@@ -51,7 +53,11 @@ var document = {
   createTextNode: function (t) { var n = new Node("#text"); n._text = String(t); return n; },
   addEventListener: function () {}
 };
-var context = { document: document, window: { location: { search: args[3] || "" } }, URLSearchParams: URLSearchParams };
+function walk(n, fn) { fn(n); n.children.forEach(function (c) { walk(c, fn); }); }
+var urls = [];
+var history = { state: null, replaceState: function (state, title, url) { urls.push(url); } };
+var context = { document: document, URLSearchParams: URLSearchParams,
+  window: { location: { pathname: "/compare/", search: args[3] || "", hash: "" }, history: history } };
 vm.createContext(context);
 var result = { error: null };
 try {
@@ -59,11 +65,19 @@ try {
 } catch (e) {
   result.error = String(e);
 }
+if (args[4] && !result.error) {
+  var pick = args[4].split("="), found = [];
+  walk(root, function (n) { if (n.tagName === "select" && n.name === pick[0]) { found.push(n); } });
+  found.forEach(function (sel) {
+    sel.value = pick.slice(1).join("=");
+    (sel.listeners.change || []).forEach(function (fn) { fn(); });
+  });
+}
+result.urls = urls;
 var out = root.children.filter(function (c) { return c.className === "lj-compare-result"; })[0];
 result.rows = [];
 result.notes = [];
 result.message = null;
-function walk(n, fn) { fn(n); n.children.forEach(function (c) { walk(c, fn); }); }
 if (out) {
   walk(out, function (n) {
     if (n.tagName === "tr" && n.parentNode && n.parentNode.tagName === "tbody") {

@@ -206,9 +206,24 @@
         });
       });
     }
-    oldSel.addEventListener("change", render);
-    newSel.addEventListener("change", render);
-    all.addEventListener("change", render);
+    /* The selection lives in the address (?old=..&new=..[&all=1]), so a comparison can be shared and
+     * survives a reload; replaceState keeps the back button for pages, not for every pick. Other query
+     * parameters and the fragment are kept. */
+    if (params.get("all") === "1") { all.checked = true; }
+    function remember() {
+      var history = window.history, loc = window.location;
+      if (!history || !history.replaceState) { return; }
+      var query = new URLSearchParams(loc.search);
+      query.set("old", oldSel.value);
+      query.set("new", newSel.value);
+      if (all.checked) { query.set("all", "1"); } else { query.delete("all"); }
+      history.replaceState(history.state, "", (loc.pathname || "") + "?" + query.toString() + (loc.hash || ""));
+    }
+    function changed() { badRef = false; remember(); render(); }
+    oldSel.addEventListener("change", changed);
+    newSel.addEventListener("change", changed);
+    all.addEventListener("change", changed);
+    if (!badRef) { remember(); }
     render();
   }
   if (typeof document$ !== "undefined" && document$.subscribe) { document$.subscribe(init); }
