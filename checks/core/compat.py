@@ -26,6 +26,7 @@ Everything here is defensive: malformed reference rows are skipped, never raised
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Optional
 
@@ -89,6 +90,13 @@ def parse_driver(text: Optional[str]) -> Optional[DriverVersion]:
     """DriverVersion or None (never raises)."""
     if not isinstance(text, str):
         return None
+    return _parse_driver(text)
+
+
+@functools.lru_cache(maxsize=2048)
+def _parse_driver(text: str) -> Optional[DriverVersion]:
+    """:func:`parse_driver` of a string, remembered: the reference rows are read on every decision
+    (DriverVersion is frozen, so a shared value is safe)."""
     try:
         return DriverVersion.parse(text)
     except VersionFormatError:
@@ -99,6 +107,12 @@ def parse_cuda(text: Optional[str]) -> Optional[CudaVersion]:
     """CudaVersion or None (never raises)."""
     if not isinstance(text, str):
         return None
+    return _parse_cuda(text)
+
+
+@functools.lru_cache(maxsize=2048)
+def _parse_cuda(text: str) -> Optional[CudaVersion]:
+    """:func:`parse_cuda` of a string, remembered (CudaVersion is frozen)."""
     try:
         return CudaVersion.parse(text)
     except VersionFormatError:

@@ -8,8 +8,9 @@ evaluated here at build time; nothing in this module decides compatibility.
 * :func:`finder_data` precomputes the answers the ``/finder/`` page looks up:
   per release, per GPU class (``dc``: data center, ``other``: any other
   GPU) and per driver branch, the list of ``[lowest driver, verdict, reason
-  en, reason zh]`` intervals of that branch (the first interval starts at
-  the branch's lowest driver, ``null``).  The page's script picks the
+  index]`` intervals of that branch (the first interval starts at the
+  branch's lowest driver, ``null``; the index points into ``reasons``, a
+  list of ``[en, zh]`` written once each).  The page's script picks the
   interval holding the typed driver; it never decides.
 * :func:`find_gpu` reads a GPU model name against ``releases/reference/gpus.yaml``.
 """
@@ -26,7 +27,7 @@ from lingjun.schema.kb import KnowledgeBase
 from lingjun.schema.models import GpuModel, ReleaseRecord
 
 __all__ = ["WhichError", "parse_driver_input", "find_gpu", "finder_branches", "finder_data", "which",
-           "release_url", "lookup", "GPU_CLASSES"]
+           "release_url", "intervals", "lookup", "GPU_CLASSES"]
 
 #: the GPU classes of the finder's data: data center GPUs, and every other GPU (GeForce, RTX workstation)
 GPU_CLASSES = ("dc", "other")
@@ -116,8 +117,13 @@ def finder_branches(kb: KnowledgeBase) -> list[int]:
     return sorted(found, reverse=True)
 
 
-def _intervals(record: dict, ref: Optional[dict], branch: int, data_center: bool) -> list[list[Optional[str]]]:
-    """``[[lowest driver or None, verdict, en, zh], ...]`` for ``branch``; consecutive equal answers merged."""
+def intervals(record: dict, ref: Optional[dict], branch: int, data_center: bool) -> list[list[Optional[str]]]:
+    """``[[lowest driver or None, verdict, en, zh], ...]`` for ``branch``, ascending; consecutive equal answers merged.
+
+    The answer is taken at the branch's lowest driver (``B.0.0``) and at every
+    :func:`~lingjun.checks.core.release_compat.branch_thresholds` version; the
+    reasons name the branch, never the exact driver, so one answer holds for a whole interval.
+    """
     points: list[Optional[DriverVersion]] = [None] + list(branch_thresholds(record, ref, branch))
     out: list[list[Optional[str]]] = []
     for point in points:
@@ -127,12 +133,11 @@ def _intervals(record: dict, ref: Optional[dict], branch: int, data_center: bool
         if out and out[-1][1:] == row[1:]:
             continue
         out.append(row)
-    # the reasons name the branch, never the exact driver: equal rows stay merged whatever is typed
     return out
 
 
-def lookup(intervals: list[list[Optional[str]]], driver: DriverVersion) -> list[Optional[str]]:
-    """The interval of :func:`_intervals` holding ``driver`` (what the finder's script does, for tests and ``which``).
+def lookup(intervals: list[list[Any]], driver: DriverVersion) -> list[Any]:
+    """The interval holding ``driver`` (what the finder's script does; for tests).
 
     A branch-only driver stands for an up-to-date driver of the branch: the last interval.
     """
@@ -163,23 +168,35 @@ def finder_data(kb: KnowledgeBase) -> dict[str, Any]:
          "gpus": [{"name": "H20", "compute_capability": "9.0", "data_center": true}, ...],
          "releases": [{"ref": "training-nv-pytorch:25.08", "family": ..., "version": ...,
                        "products": [...], "not_for": [...], "architectures": [...],
-                       "cells": {"dc": {"535": [[null, "minor-compat", en, zh], ["535.86", "forward-compat", en, zh]]},
-                                 "other": {...}}}, ...]}
+                       "cells": {"dc": {"535": [[null, "minor-compat", 3], ["535.86", "forward-compat", 4]]},
+                                 "other": {...}}}, ...],
+         "reasons": [[en, zh], ...]}
 
     Releases are in family order, newest first within a family.
     """
     ref = _reference(kb)
     branches = finder_branches(kb)
+    reasons: list[list[str]] = []
+    index: dict[tuple[str, str], int] = {}
+
+    def reason_id(en: str, zh: str) -> int:
+        if (en, zh) not in index:
+            index[(en, zh)] = len(reasons)
+            reasons.append([en, zh])
+        return index[(en, zh)]
+
     releases = []
     for family in sorted({r.family for r in kb.releases}):
         for record in kb.releases_of(family):
             raw = _bundle_record(record)
-            cells = {cls: {str(b): _intervals(raw, ref, b, cls == "dc") for b in branches} for cls in GPU_CLASSES}
+            cells = {cls: {str(b): [[low, verdict, reason_id(en, zh)]
+                                    for low, verdict, en, zh in intervals(raw, ref, b, cls == "dc")]
+                           for b in branches} for cls in GPU_CLASSES}
             releases.append({"ref": record.ref, "family": record.family, "version": record.version,
                              **_release_facets(record), "cells": cells})
     gpus = [{"name": g.name, "compute_capability": g.compute_capability, "data_center": g.data_center}
             for g in (kb.gpus.gpus if kb.gpus else [])]
-    return {"verdicts": list(VERDICTS), "branches": branches, "gpus": gpus, "releases": releases}
+    return {"verdicts": list(VERDICTS), "branches": branches, "gpus": gpus, "reasons": reasons, "releases": releases}
 
 
 def release_url(record: ReleaseRecord, site_url: Optional[str]) -> Optional[str]:
