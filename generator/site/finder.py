@@ -82,8 +82,10 @@ def find_gpu(kb: KnowledgeBase, name: str) -> GpuModel:
     if len(ending) == 1:
         return ending[0]
     by_norm = {_norm(g.name): g.name for g in gpus}
-    close = [by_norm[n] for n in difflib.get_close_matches(wanted, list(by_norm), n=5, cutoff=0.5)]
-    close += [g.name for g in ending + [g for g in gpus if wanted and wanted in _norm(g.name)] if g.name not in close]
+    # names holding the text first (RTX 409 -> GeForce RTX 4090), then the most similar ones
+    holding = [g.name for g in gpus if wanted and wanted in _norm(g.name)]
+    close = sorted(holding, key=lambda n: -difflib.SequenceMatcher(None, wanted, _norm(n)).ratio())
+    close += [by_norm[n] for n in difflib.get_close_matches(wanted, list(by_norm), n=5, cutoff=0.5) if by_norm[n] not in close]
     shown = str(name).strip()[:60]
     hint = f"; close matches: {', '.join(close[:5])}" if close else "; see releases/reference/gpus.yaml"
     what = "ambiguous GPU model" if len(ending) > 1 else "unknown GPU model"
