@@ -100,7 +100,10 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         return
     from lingjun.checks.core.compat import GPU_DATACENTER, gpu_class
 
-    admitted = [r for r in req.get("forward_compatibility") or [] if isinstance(r, dict) and r.get("branch") == driver.branch]
+    # a branch the record resolves as must-upgrade (listed both ways on the page) is not admitted
+    resolved = {r.get("branch") for r in req.get("branch_resolutions") or [] if isinstance(r, dict) and r.get("decision") == "must-upgrade"}
+    admitted = [r for r in req.get("forward_compatibility") or []
+                if isinstance(r, dict) and r.get("branch") == driver.branch and driver.branch not in resolved]
     classes = [gpu_class(g.name, g.brand) for g in ctx.facts.gpus]
     datacenter = bool(classes) and all(c == GPU_DATACENTER for c in classes)
     if admitted and decision is not None and decision.mode in ("minor-version", "forward-unconfirmed") and datacenter:

@@ -259,3 +259,16 @@ def test_finder_data_is_complete_and_ordered(real):
     r2510 = next(r for r in data["releases"] if r["ref"] == "training-nv-pytorch:25.10")
     assert r2510["architectures"] == ["aarch64", "amd64"]
     assert "acs" in r2510["products"]
+
+
+def test_checker_does_not_admit_a_branch_the_record_resolves_as_must_upgrade(knowledge):
+    """25.08 lists R545 as forward compatible and as must-upgrade, resolved must-upgrade: driver.minimum says so."""
+    _, kd, bundle = knowledge
+    record = next(r for r in bundle["releases"] if r["family"] == "training-nv-pytorch" and r["version"] == "25.08")
+    ctx = CheckContext(facts=_facts(record, "545.29.06", "dc"), data=kd,
+                       release=ReleaseMatch(ref="training-nv-pytorch:25.08", how="option", score=None, record=record),
+                       options=CheckOptions())
+    [finding] = run_rule(RULES["driver.minimum"], ctx)
+    assert finding.severity.value == "warning"
+    assert "admits R545" not in finding.message.en
+    assert "does not state support for R545" in finding.message.en
