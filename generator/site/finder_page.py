@@ -54,6 +54,7 @@ FINDER_TEXT: dict[str, dict[str, str]] = {
     "arch_not_stated": {"en": "The release does not state CPU architectures.", "zh": "该版本未注明 CPU 架构。"},
     "hidden": {"en": "{n} releases left out by the product or CPU architecture chosen.",
                "zh": "按所选产品或 CPU 架构，隐去了 {n} 个版本。"},
+    "show_all": {"en": "Show all releases", "zh": "显示全部版本"},
     "verdict.native": {"en": "native", "zh": "原生支持"},
     "verdict.forward-compat": {"en": "forward-compat", "zh": "前向兼容"},
     "verdict.minor-compat": {"en": "minor-compat", "zh": "次版本兼容"},

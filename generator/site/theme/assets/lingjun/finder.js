@@ -6,7 +6,8 @@
  * data.reasons ([en, zh])].  This script only looks up the interval holding the typed
  * driver (a branch alone, "R535", stands for an up-to-date driver of the
  * branch: the last interval); it never decides compatibility.
- * The selection lives in the address (?driver=&gpu=&product=&arch=).
+ * The selection lives in the address (?driver=&gpu=&product=&arch=, and
+ * release= when the page was opened from a release page).
  * Text is inserted with textContent only. */
 (function () {
   "use strict";
@@ -88,8 +89,13 @@
       }
     });
 
+    /* ?release=FAMILY:VERSION (the link on each release page): only that release, until "all releases" is chosen */
+    var only = params.get("release");
+    if (!data.releases.some(function (r) { return r.ref === only; })) { only = null; }
+
     function writeUrl() {
       var query = new URLSearchParams();
+      if (only) { query.set("release", only); }
       Object.keys(inputs).forEach(function (key) {
         var input = inputs[key];
         if (input && input.value) { query.set(key, input.value); }
@@ -101,6 +107,7 @@
 
     function shown(release) {
       var notes = [];
+      if (only && release.ref !== only) { return null; }
       var product = inputs.product ? inputs.product.value : "";
       var arch = inputs.arch ? inputs.arch.value : "";
       if (product) {
@@ -168,7 +175,14 @@
       var wrap = el("div", null, "lj-finder-wrap");
       wrap.appendChild(table);
       out.appendChild(wrap);
-      if (hidden) { out.appendChild(el("p", tr("hidden").replace("{n}", String(hidden)), "lj-finder-hidden")); }
+      if (only) {
+        var all = el("button", tr("show_all"), "md-button lj-finder-all");
+        all.type = "button";
+        all.addEventListener("click", function () { only = null; update(); });
+        out.appendChild(all);
+      } else if (hidden) {
+        out.appendChild(el("p", tr("hidden").replace("{n}", String(hidden)), "lj-finder-hidden"));
+      }
     }
 
     function update() { writeUrl(); render(); }
