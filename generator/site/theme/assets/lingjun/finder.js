@@ -185,7 +185,21 @@
       }
     }
 
-    function update() { writeUrl(); render(); }
+    /* re-render only when the selection changed: a blur's late "change" event must not rebuild the
+     * table (and its buttons) under a click in progress */
+    var last = null;
+    function state() {
+      return JSON.stringify([only].concat(Object.keys(inputs).map(function (key) {
+        return inputs[key] ? inputs[key].value : "";
+      })));
+    }
+    function update() {
+      var now = state();
+      if (now === last) { return; }
+      last = now;
+      writeUrl();
+      render();
+    }
     Object.keys(inputs).forEach(function (key) {
       var input = inputs[key];
       if (!input) { return; }
@@ -194,6 +208,7 @@
     });
     var form = root.querySelector("form");
     if (form) { form.addEventListener("submit", function (event) { event.preventDefault(); update(); }); }
+    last = state();
     render();
   }
 
