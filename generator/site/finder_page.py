@@ -102,9 +102,10 @@ def static_table(data: Mapping[str, Any], cls: str) -> dict[str, Any]:
 
 
 def finder_context(site: Any, page: PageSpec) -> dict[str, Any]:
-    """Template variables of the finder page: ``finder`` (the script's data, with ``href`` of each release and the
-    driver rule relative to this page), ``ft`` (:data:`FINDER_TEXT`), ``tables`` (per GPU class, :func:`static_table`)
-    and ``products``/``arches`` (the filter choices the records carry; empty when none does)."""
+    """Template variables of the finder page: ``finder`` (the data, with ``href`` of each release and the driver
+    rule relative to this page), ``finder_for(lang)`` (what the page's script reads in that language: the data with
+    its reasons in that language only, and the texts), ``ft`` (:data:`FINDER_TEXT`), ``tables`` (per GPU class,
+    :func:`static_table`) and ``products``/``arches`` (the filter choices the records carry; empty when none does)."""
     data = dict(_data(site))
     up = "../" * url_depth(page.path)
     releases = [dict(r, href=f"{up}releases/{r['family']}/{r['version']}/") for r in data["releases"]]
@@ -112,5 +113,12 @@ def finder_context(site: Any, page: PageSpec) -> dict[str, Any]:
     data["rule_href"] = f"{up}checker/rules/#{rule_anchor(DRIVER_RULE)}"
     products = sorted({p for r in releases for p in r["products"] + r["not_for"]})
     arches = sorted({a for r in releases for a in r["architectures"]})
-    return {"finder": data, "ft": FINDER_TEXT, "tables": {cls: static_table(data, cls) for cls in GPU_CLASSES},
-            "products": products, "arches": arches}
+
+    def for_language(lang: str) -> dict[str, Any]:
+        """The script's data in one language: ``reasons`` as plain strings, the texts as ``key -> text``."""
+        column = 0 if lang == "en" else 1
+        return {"data": dict(data, reasons=[pair[column] for pair in data["reasons"]]),
+                "text": {key: text[lang] for key, text in FINDER_TEXT.items()}}
+
+    return {"finder": data, "finder_for": for_language, "ft": FINDER_TEXT,
+            "tables": {cls: static_table(data, cls) for cls in GPU_CLASSES}, "products": products, "arches": arches}

@@ -3,7 +3,7 @@
  * time by the checker's own logic (lingjun.checks.core.release_compat): for
  * every release, GPU class ("dc": data center, "other") and driver branch,
  * a list of [lowest driver of the interval or null, verdict, index into
- * data.reasons ([en, zh])].  This script only looks up the interval holding the typed
+ * data.reasons (the page's language)].  This script only looks up the interval holding the typed
  * driver (a branch alone, "R535", stands for an up-to-date driver of the
  * branch: the last interval); it never decides compatibility.
  * The selection lives in the address (?driver=&gpu=&product=&arch=, and
@@ -67,8 +67,7 @@
     root.setAttribute("data-ready", "1");
     var data = JSON.parse(dataEl.textContent);
     var texts = JSON.parse(textEl.textContent);
-    var lang = root.getAttribute("data-lang") === "zh" ? "zh" : "en";
-    var tr = function (key) { return (texts[key] || {})[lang] || key; };
+    var tr = function (key) { return texts[key] || key; };
     var inputs = {
       driver: document.getElementById("lj-finder-driver"),
       gpu: document.getElementById("lj-finder-gpu"),
@@ -162,8 +161,7 @@
         verdict.appendChild(el("span", tr("verdict." + row[1]), "lj-verdict lj-verdict-" + row[1]));
         tr_.appendChild(verdict);
         var reason = el("td", null, "lj-finder-reason");
-        var text = data.reasons[row[2]] || ["", ""];
-        reason.appendChild(document.createTextNode((lang === "zh" ? text[1] : text[0]) + " "));
+        reason.appendChild(document.createTextNode((data.reasons[row[2]] || "") + " "));
         notes.forEach(function (note) { reason.appendChild(document.createTextNode(note + " ")); });
         var rule = el("a", tr("rule_link"));
         rule.href = data.rule_href;
