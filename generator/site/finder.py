@@ -18,6 +18,7 @@ evaluated here at build time; nothing in this module decides compatibility.
 from __future__ import annotations
 
 import difflib
+import json
 import re
 from typing import Any, Optional
 
@@ -187,13 +188,18 @@ def finder_data(kb: KnowledgeBase) -> dict[str, Any]:
             reasons.append([en, zh])
         return index[(en, zh)]
 
+    # the verdicts read only a record's ``cuda`` and ``driver``: releases that share them share their cells
+    shared: dict[str, dict[str, dict[str, list[list[Any]]]]] = {}
     releases = []
     for family in sorted({r.family for r in kb.releases}):
         for record in kb.releases_of(family):
             raw = _bundle_record(record)
-            cells = {cls: {str(b): [[low, verdict, reason_id(en, zh)]
-                                    for low, verdict, en, zh in intervals(raw, ref, b, cls == "dc")]
-                           for b in branches} for cls in GPU_CLASSES}
+            key = json.dumps([raw.get("cuda"), raw.get("driver")], sort_keys=True)
+            if key not in shared:
+                shared[key] = {cls: {str(b): [[low, verdict, reason_id(en, zh)]
+                                              for low, verdict, en, zh in intervals(raw, ref, b, cls == "dc")]
+                                     for b in branches} for cls in GPU_CLASSES}
+            cells = shared[key]
             releases.append({"ref": record.ref, "family": record.family, "version": record.version,
                              **_release_facets(record), "cells": cells})
     gpus = [{"name": g.name, "compute_capability": g.compute_capability, "data_center": g.data_center}
