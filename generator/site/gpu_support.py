@@ -6,7 +6,7 @@ release's CUDA toolkit: the architectures of ``gpus.yaml`` whose compute
 capability that toolkit can build for (NVIDIA CUDA Toolkit release notes, as
 :func:`lingjun.checks.core.gpu_arch.min_cuda_for_cc` tables them), labelled as
 implied, since the architectures the image's PyTorch was built for are not
-recorded.  PPU releases get no line (they are not NVIDIA GPU images).
+recorded.  A PPU release says it is not an NVIDIA GPU image.
 """
 
 from __future__ import annotations
@@ -33,6 +33,8 @@ _TEXT = {
                       "which of them the image's PyTorch was built for is not recorded.",
                 "zh": "由其 CUDA {cuda} 构建推断（发布说明未写明）：CUDA {cuda} 可为 {archs} GPU 构建；镜像中的 PyTorch 实际为哪些架构构建未记录。"},
     "unknown": {"en": "not stated, and the release's CUDA version is not recorded.", "zh": "未说明，且未记录该版本的 CUDA 版本。"},
+    "ppu": {"en": "none: a PPU image, built for PPU accelerators and the PPU driver, not for NVIDIA GPUs.",
+            "zh": "无：这是 PPU 镜像，面向 PPU 加速卡与 PPU 驱动，不适用于 NVIDIA GPU。"},
     "finder": {"en": "Check it against your driver and GPU in the compatibility finder", "zh": "在兼容性查询中按驱动与 GPU 检查本版本"},
 }
 
@@ -56,16 +58,16 @@ def implied_architectures(kb: KnowledgeBase, cuda: Optional[str]) -> list[str]:
     return [a for a in ARCH_NAMES if a in found]
 
 
-def gpu_support_line(kb: KnowledgeBase, record: ReleaseRecord, page: PageSpec, lang: str) -> Optional[dict[str, Any]]:
-    """``{"label", "text", "finder", "href"}`` in ``lang`` for a release page, or None for a PPU release.
+def gpu_support_line(kb: KnowledgeBase, record: ReleaseRecord, page: PageSpec, lang: str) -> dict[str, Any]:
+    """``{"label", "text", "finder", "href"}`` in ``lang`` for a release page.
 
     ``text`` is plain text (the template escapes it); ``href`` is the finder preset to the release, relative to ``page``.
     """
-    if record.driver is not None and record.driver.vendor is DriverVendor.ppu:
-        return None
     sep = _SEP[lang]
     support = record.gpu_support
-    if support is not None and (support.architectures or support.compute_capabilities or support.models):
+    if record.driver is not None and record.driver.vendor is DriverVendor.ppu:
+        text = _TEXT["ppu"][lang]
+    elif support is not None and (support.architectures or support.compute_capabilities or support.models):
         named = [ARCH_NAMES[a.value] for a in support.architectures]
         named += [f"compute capability {cc}" if lang == "en" else f"计算能力 {cc}" for cc in support.compute_capabilities]
         named += list(support.models)

@@ -272,3 +272,23 @@ def test_checker_does_not_admit_a_branch_the_record_resolves_as_must_upgrade(kno
     assert finding.severity.value == "warning"
     assert "admits R545" not in finding.message.en
     assert "does not state support for R545" in finding.message.en
+
+
+def test_every_release_page_says_its_gpu_support_and_links_the_finder_preset(real, pages):
+    kb, _ = real
+    for lang in ("en", "zh"):
+        for record in kb.releases:
+            page = pages[lang][f"release:{record.ref}"]
+            line = next(l for l in page.splitlines() if l.startswith('<p class="lj-gpu-support">'))
+            href = f'../../../finder/?release&#61;{record.family}&#58;{record.version}"'
+            assert href in line, (record.ref, line)
+    en = {r: next(l for l in pages["en"][f"release:{r}"].splitlines() if "lj-gpu-support" in l)
+          for r in ("training-nv-pytorch:25.06", "training-nv-pytorch:25.08", "training-xpu-pytorch:25.05")}
+    # 25.06 states newly added Blackwell support only: said as the release's, and partial
+    assert "Blackwell named by the release; it does not list every architecture" in en["training-nv-pytorch:25.06"]
+    # 25.08 states none: implied by CUDA 12.8, labelled so
+    assert "implied by its CUDA 12.8 build, not stated by the release" in en["training-nv-pytorch:25.08"]
+    assert "Volta, Turing, Ampere, Ada, Hopper, Blackwell" in en["training-nv-pytorch:25.08"]
+    assert "a PPU image" in en["training-xpu-pytorch:25.05"]
+    zh = next(l for l in pages["zh"]["release:training-nv-pytorch:25.08"].splitlines() if "lj-gpu-support" in l)
+    assert "由其 CUDA 12.8 构建推断（发布说明未写明）" in zh
