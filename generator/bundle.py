@@ -37,6 +37,7 @@ def compile_bundle(kb: KnowledgeBase, site_url: Optional[str] = None) -> dict[st
         "known_issues": [k.model_dump(mode="json") for k in sorted(kb.known_issues.values(), key=lambda k: k.id)],
         "cuda_drivers": kb.cuda_drivers.model_dump(mode="json") if kb.cuda_drivers else None,
         "driver_branches": kb.driver_branches.model_dump(mode="json") if kb.driver_branches else None,
+        "gpus": kb.gpus.model_dump(mode="json") if kb.gpus else None,
     }
 
 

@@ -5,6 +5,7 @@ Sub-commands::
     lingjun-kb validate [PATH ...]        check release data (default: releases/)
     lingjun-kb new FAMILY VERSION         start releases/FAMILY/VERSION.yaml from the previous release
     lingjun-kb schema [--check]           write (or check) schema/<kind>.schema.json
+    lingjun-kb which --driver V --gpu M   every release's verdict for a driver and GPU
     lingjun-kb build                      build the static site
     lingjun-kb serve                      build and serve the site locally
     lingjun-kb bundle [--configmap]       build the lingjun-check zipapp (or a ConfigMap manifest holding it)
@@ -174,6 +175,19 @@ def build_parser() -> argparse.ArgumentParser:
                         help="base URL of the published site the checker links to (default: $LINGJUN_KB_SITE_URL, "
                              "else mkdocs.yml site_url, else none: reports link to the official release pages "
                              "and upstream documents)")
+    which = sub.add_parser("which", help="every release's verdict for a driver and a GPU model",
+                           description="Print, for every release (or one family's), whether it runs on a driver "
+                                       "and GPU: native, forward-compat, minor-compat, unsupported or not-stated, "
+                                       "with the reason. The same verdicts as the site's finder page.")
+    which.add_argument("--driver", required=True, metavar="V", help="driver version (535.183.01) or branch (R535, 535)")
+    which.add_argument("--gpu", required=True, metavar="MODEL", help="GPU model, e.g. H20 or 'RTX 4090' (see releases/reference/gpus.yaml)")
+    which.add_argument("--family", default=None, metavar="F", help="only this family's releases")
+    which.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    which.add_argument("--releases", type=Path, default=Path("releases"), metavar="DIR",
+                       help="releases folder (default: releases)")
+    which.add_argument("--site-url", metavar="URL", default=None,
+                       help="site the release links point to (default: $LINGJUN_KB_SITE_URL, else mkdocs.yml site_url, "
+                            "else the official release pages)")
     return parser
 
 
@@ -362,6 +376,7 @@ _HANDLERS = {
     "build": _delegate("lingjun.generator.site", "cli_build"),
     "serve": _delegate("lingjun.generator.site", "cli_serve"),
     "bundle": _delegate("lingjun.generator.zipapp", "cli_bundle"),
+    "which": _delegate("lingjun.generator.which", "cli_which"),
 }
 
 

@@ -17,6 +17,7 @@ from lingjun.schema.models import (
     CudaDriverReference,
     DriverBranchReference,
     Family,
+    GpuReference,
     KnownIssue,
     ReleaseRecord,
 )
@@ -40,6 +41,7 @@ class KnowledgeBase:
         known_issues: known-issue id -> :class:`KnownIssue`.
         cuda_drivers: NVIDIA toolkit/driver tables, or None when absent.
         driver_branches: NVIDIA driver branch lifecycle, or None when absent.
+        gpus: NVIDIA GPU models (compute capability, data center class), or None when absent.
         paths: id of each document (release ref, known-issue id, kind for catalogs) -> source file.
     """
 
@@ -49,6 +51,7 @@ class KnowledgeBase:
     known_issues: dict[str, KnownIssue] = field(default_factory=dict)
     cuda_drivers: Optional[CudaDriverReference] = None
     driver_branches: Optional[DriverBranchReference] = None
+    gpus: Optional[GpuReference] = None
     paths: dict[str, Path] = field(default_factory=dict)
 
     def sort(self) -> None:

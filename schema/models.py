@@ -11,6 +11,7 @@ kind                 model                                              where
 ``known-issue``      :class:`KnownIssue`                                ``releases/known-issues/<id>.yaml``
 ``cuda-drivers``     :class:`CudaDriverReference`                       ``releases/reference/cuda-drivers.yaml``
 ``driver-branches``  :class:`DriverBranchReference`                     ``releases/reference/driver-branches.yaml``
+``gpus``             :class:`GpuReference`                              ``releases/reference/gpus.yaml``
 ===================  =================================================  ==========================
 
 All models forbid unknown fields and are frozen.  Every prose field is a
@@ -540,6 +541,34 @@ class DriverBranchReference(StrictModel):
     branches: list[DriverBranch] = Field(min_length=1)
 
 
+class GpuModel(StrictModel):
+    """One NVIDIA GPU model of ``releases/reference/gpus.yaml`` (NVIDIA's CUDA GPUs list).
+
+    ``name`` is NVIDIA's model name without the ``NVIDIA`` prefix (``H20``,
+    ``GeForce RTX 4090``); ``data_center`` says whether NVIDIA lists it among
+    its data center products, the only GPUs on which forward compatibility
+    (``cuda-compat``) works.  Source: https://developer.nvidia.com/cuda-gpus
+    """
+
+    name: ShortText
+    #: ``major.minor`` (``"9.0"``)
+    compute_capability: Annotated[str, Field(pattern=r"^[0-9]{1,2}\.[0-9]$")]
+    data_center: bool
+    #: None for generations the schema's :class:`GpuArchitecture` does not name (Pascal)
+    architecture: GpuArchitecture | None = None
+    source: Identifier
+    note: LocalizedText | None = None
+
+
+class GpuReference(StrictModel):
+    """``releases/reference/gpus.yaml``: GPU models with compute capability and data center class."""
+
+    kind: Literal["gpus"]
+    schema_version: Literal[1] = 1
+    sources: list[ReferenceSource] = Field(min_length=1)
+    gpus: list[GpuModel] = Field(min_length=1)
+
+
 # --------------------------------------------------------------------------
 # the release record
 # --------------------------------------------------------------------------
@@ -793,7 +822,8 @@ class ReleaseRecord(StrictModel):
 
 #: every document kind, discriminated by ``kind``
 Document = Annotated[
-    Union[ReleaseRecord, FamilyCatalog, ComponentCatalog, KnownIssue, CudaDriverReference, DriverBranchReference],
+    Union[ReleaseRecord, FamilyCatalog, ComponentCatalog, KnownIssue, CudaDriverReference, DriverBranchReference,
+          GpuReference],
     Field(discriminator="kind"),
 ]
 
@@ -804,4 +834,5 @@ DOCUMENT_MODELS: dict[str, type[StrictModel]] = {
     "known-issue": KnownIssue,
     "cuda-drivers": CudaDriverReference,
     "driver-branches": DriverBranchReference,
+    "gpus": GpuReference,
 }

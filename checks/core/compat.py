@@ -26,9 +26,11 @@ Everything here is defensive: malformed reference rows are skipped, never raised
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Optional
 
+from lingjun.checks.core.gpu_models import model_from_name
 from lingjun.checks.core.versions import CudaVersion, DriverVersion, VersionFormatError
 
 __all__ = [
@@ -59,11 +61,6 @@ _CONSUMER_BRANDS = {"geforce", "geforce-rtx", "geforce_rtx", "titan", "titan-rtx
 #: NVML brands of data center parts (TESLA; NVIDIA is what recent drivers report for H100/H20-class parts)
 _DATACENTER_BRANDS = {"tesla", "nvidia", "grid", "nvidia-vcs", "nvidia_vcs"}
 _WORKSTATION_BRANDS = {"quadro", "quadro-rtx", "quadro_rtx", "nvidia-rtx", "nvidia_rtx", "nvs"}
-#: data center product names as NVML prints them ("NVIDIA H20", "Tesla T4", "NVIDIA A100-SXM4-80GB")
-_DATACENTER_NAME_TOKENS = (
-    "tesla", "a100", "a800", "a10", "a16", "a30", "a40", "a2 ", "h100", "h800", "h20", "h200", "gh200",
-    "b100", "b200", "b300", "gb200", "gb300", "l4", "l20", "l40", "t4", "v100", "p100", "p40", "k80",
-)
 
 
 def is_compat_path(*paths: Any) -> bool:
@@ -89,6 +86,13 @@ def parse_driver(text: Optional[str]) -> Optional[DriverVersion]:
     """DriverVersion or None (never raises)."""
     if not isinstance(text, str):
         return None
+    return _parse_driver(text)
+
+
+@functools.lru_cache(maxsize=2048)
+def _parse_driver(text: str) -> Optional[DriverVersion]:
+    """:func:`parse_driver` of a string, remembered: the reference rows are read on every decision
+    (DriverVersion is frozen, so a shared value is safe)."""
     try:
         return DriverVersion.parse(text)
     except VersionFormatError:
@@ -99,17 +103,27 @@ def parse_cuda(text: Optional[str]) -> Optional[CudaVersion]:
     """CudaVersion or None (never raises)."""
     if not isinstance(text, str):
         return None
+    return _parse_cuda(text)
+
+
+@functools.lru_cache(maxsize=2048)
+def _parse_cuda(text: str) -> Optional[CudaVersion]:
+    """:func:`parse_cuda` of a string, remembered (CudaVersion is frozen)."""
     try:
         return CudaVersion.parse(text)
     except VersionFormatError:
         return None
 
 
-def gpu_class(name: Optional[str], brand: Optional[str]) -> str:
+def gpu_class(name: Optional[str], brand: Optional[str], table: Iterable[Any] = ()) -> str:
     """Classify a GPU for forward compatibility: datacenter, consumer, workstation or unknown.
 
-    The NVML brand decides when it names a class; otherwise the product name
-    (``GeForce``/``TITAN`` are consumer; ``H20``, ``A100``, ``T4`` ... data center).
+    The NVML brand decides when it names a class; otherwise the product name:
+    ``GeForce``/``TITAN`` are consumer, ``Quadro``/``RTX A``/``RTX PRO`` workstation,
+    and a model of ``table`` (the bundle's GPU table, ``releases/reference/gpus.yaml``,
+    see :mod:`lingjun.checks.core.gpu_models`) is data center when its row says
+    ``data_center``; a ``Tesla`` name is data center.  A data center NVML brand
+    decides last.
     """
     b = (brand or "").strip().lower()
     n = " " + (name or "").strip().lower() + " "
@@ -119,10 +133,10 @@ def gpu_class(name: Optional[str], brand: Optional[str]) -> str:
         return GPU_DATACENTER
     if b in _WORKSTATION_BRANDS or "quadro" in n or " rtx a" in n or "rtx pro" in n:
         return GPU_WORKSTATION
-    for token in _DATACENTER_NAME_TOKENS:
-        if (" " + token) in n or ("-" + token) in n:
-            return GPU_DATACENTER
-    if b in _DATACENTER_BRANDS:
+    row = model_from_name(name, table)
+    if row is not None:
+        return GPU_DATACENTER if row.get("data_center") is True else GPU_WORKSTATION
+    if " tesla" in n or b in _DATACENTER_BRANDS:
         return GPU_DATACENTER
     return GPU_UNKNOWN
 
@@ -275,6 +289,7 @@ def decide(
     record: Optional[dict] = None,
     compat_present: Optional[bool] = None,
     compat_in_use: Optional[bool] = None,
+    gpu_table: Iterable[Any] = (),
 ) -> CompatDecision:
     """Decide how (and whether) ``image_cuda`` runs on kernel ``driver``.
 
@@ -285,9 +300,11 @@ def decide(
     the cuda-compat one.  When the compat library is in use and forward
     compatibility holds (data center GPU, admitted branch), the mode is
     ``forward`` even where minor-version compatibility would also apply:
-    the compat user-mode driver gives the full feature set.
+    the compat user-mode driver gives the full feature set.  ``gpu_table`` is the bundle's GPU table
+    (:func:`gpu_class` reads model names with it).
     """
-    classes = [gpu_class(getattr(g, "name", None), getattr(g, "brand", None)) for g in gpus]
+    table = list(gpu_table or ())
+    classes = [gpu_class(getattr(g, "name", None), getattr(g, "brand", None), table) for g in gpus]
     required = toolkit_min_driver(image_cuda, ref)
     floor = minor_compat_floor(image_cuda.major, ref)
     if required is not None and driver.satisfies_minimum(required):

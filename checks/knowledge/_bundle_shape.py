@@ -112,6 +112,10 @@ BUNDLE_SHAPE = {
         "forward_compat_scope": Opt(TEXT),
         "sources": _REFERENCE_SOURCES,
     }),
+    "gpus": Opt({
+        "gpus": [{"name": str, "compute_capability": str, "data_center": bool}],
+        "sources": _REFERENCE_SOURCES,
+    }),
     "driver_branches": Opt({
         "branches": [{"branch": int, "type": Opt(str), "eol": Opt(str), "end_of_life": bool,
                       "max_cuda_major_without_compat": Opt(int), "note": Opt(TEXT), "source": str}],

@@ -13,7 +13,8 @@ validated YAML under ``releases/``: every document dumped with pydantic's
       "releases": [ReleaseRecord without source_conflicts, ...],
       "known_issues": [KnownIssue, ...],
       "cuda_drivers": CudaDriverReference,
-      "driver_branches": DriverBranchReference
+      "driver_branches": DriverBranchReference,
+      "gpus": GpuReference
     }
 
 Only the standard library is used; the data is trusted (it was validated
@@ -125,6 +126,11 @@ class KnowledgeData:
     def cuda_drivers(self) -> dict[str, Any]:
         """NVIDIA CUDA toolkit / driver reference tables."""
         return dict(self.raw.get("cuda_drivers") or {})
+
+    @property
+    def gpus(self) -> list[dict[str, Any]]:
+        """NVIDIA GPU models (``name``, ``compute_capability``, ``data_center``) of ``releases/reference/gpus.yaml``."""
+        return list((self.raw.get("gpus") or {}).get("gpus", []))
 
     @property
     def driver_branches(self) -> list[dict[str, Any]]:

@@ -75,7 +75,7 @@ def _consumer_forward_compat(ctx: CheckContext) -> Optional[Text]:
     from lingjun.checks.core.compat import GPU_CONSUMER, gpu_class, max_native_cuda
     from lingjun.checks.rules._driver_facts import compat_present, driver_cuda, image_cuda
 
-    consumer = [g.name for g in ctx.facts.gpus if gpu_class(g.name, g.brand) == GPU_CONSUMER and g.name]
+    consumer = [g.name for g in ctx.facts.gpus if gpu_class(g.name, g.brand, ctx.data.gpus) == GPU_CONSUMER and g.name]
     if not consumer:
         return None
     cuda, _ = image_cuda(ctx)
@@ -100,7 +100,7 @@ def _driver_too_old(ctx: CheckContext) -> Optional[Text]:
     driver = kernel_driver(ctx.facts)
     if built is None or driver is None:
         return None
-    d = decide(built, driver, ctx.data.cuda_drivers, gpus=ctx.facts.gpus, record=ctx.record,
+    d = decide(built, driver, ctx.data.cuda_drivers, gpus=ctx.facts.gpus, gpu_table=ctx.data.gpus, record=ctx.record,
                compat_present=compat_present(ctx.facts), compat_in_use=ctx.facts.libcuda.is_forward_compat)
     if d.mode == "unsupported":
         return Text(f"driver {driver} is too old for torch's CUDA {built} (it needs {d.required or 'a newer driver'})",

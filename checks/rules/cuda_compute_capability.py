@@ -32,7 +32,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     for gpu in ctx.facts.gpus:
         cc = parse_cc(gpu.compute_capability)
         if cc is None:
-            cc = parse_cc(compute_capability_from_name(gpu.name))
+            cc = parse_cc(compute_capability_from_name(gpu.name, ctx.data.gpus))
             if cc is not None and cc not in gpus:
                 from_name.add(cc)
         else:

@@ -63,7 +63,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         yield make(ctx, RULE, AREA, Severity.skipped, f"torch's CUDA {built} was not compared with the driver: {why.en}.",
                    f"未将 torch 的 CUDA {built} 与驱动比较：{why.zh}。", observed=observed)
         return
-    decision = decide(built, kmod, ctx.data.cuda_drivers, gpus=ctx.facts.gpus, record=ctx.record,
+    decision = decide(built, kmod, ctx.data.cuda_drivers, gpus=ctx.facts.gpus, gpu_table=ctx.data.gpus, record=ctx.record,
                       compat_present=compat_present(ctx.facts),
                compat_in_use=ctx.facts.libcuda.is_forward_compat) if kmod else None
     if decision is not None and decision.mode == "unknown":

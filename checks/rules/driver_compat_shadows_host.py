@@ -68,7 +68,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         native = False
         admitted = None
         if cuda is not None:
-            d = decide(cuda, kmod, ctx.data.cuda_drivers, gpus=facts.gpus, record=ctx.record, compat_present=compat_present(facts))
+            d = decide(cuda, kmod, ctx.data.cuda_drivers, gpus=facts.gpus, gpu_table=ctx.data.gpus, record=ctx.record, compat_present=compat_present(facts))
             native = d.mode == "native"
             admitted, _ = forward_admitted(kmod, cuda, ctx.record, ctx.data.cuda_drivers)
         if not native and umd.branch > kmod.branch and admitted is not False:

@@ -65,7 +65,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             yield make(ctx, RULE, AREA, Severity.info, f"Kernel driver version unreadable ({raw!r}).",
                        f"无法解析内核驱动版本（{raw!r}）。", observed=raw)
         return
-    d = decide(cuda, driver, ctx.data.cuda_drivers, gpus=ctx.facts.gpus, record=ctx.record,
+    d = decide(cuda, driver, ctx.data.cuda_drivers, gpus=ctx.facts.gpus, gpu_table=ctx.data.gpus, record=ctx.record,
                compat_present=compat_present(ctx.facts),
                compat_in_use=ctx.facts.libcuda.is_forward_compat)
     if cuda_from == RELEASE_RECORD and d.mode != "native":

@@ -55,7 +55,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     resolved_compat = bool(lib.is_forward_compat) or is_compat_path(lib.real_path) or is_compat_path(lib.path)
     on_path = compat_on_loader_path(facts)
     err804 = bool(lib.init_error) and ("804" in lib.init_error or "COMPAT_NOT_SUPPORTED" in lib.init_error.upper())
-    consumer = [g for g in facts.gpus if gpu_class(g.name, g.brand) == GPU_CONSUMER]
+    consumer = [g for g in facts.gpus if gpu_class(g.name, g.brand, ctx.data.gpus) == GPU_CONSUMER]
     gpu_names = ", ".join(sorted({g.name or "?" for g in consumer})) or ", ".join(sorted({g.name or "?" for g in facts.gpus}))
     if (resolved_compat or on_path) and (consumer or err804):
         where = lib.real_path or lib.path if resolved_compat else on_path[0]
@@ -86,7 +86,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             observed=lib.init_error, links=[nvidia_url(ctx, "forward")],
         )
         return
-    if (resolved_compat or on_path) and facts.gpus and all(gpu_class(g.name, g.brand) == GPU_DATACENTER for g in facts.gpus):
+    if (resolved_compat or on_path) and facts.gpus and all(gpu_class(g.name, g.brand, ctx.data.gpus) == GPU_DATACENTER for g in facts.gpus):
         if resolved_compat:
             yield make(ctx, RULE, AREA, Severity.ok,
                        "cuda-compat is in use on data center GPUs, where forward compatibility is supported.",

@@ -60,7 +60,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                    f"驱动 {driver} 满足发布要求（{stated}）。", observed=str(driver), expected=f">= {minimum}")
         return
     cuda, _ = image_cuda(ctx)
-    decision = decide(cuda, driver, ctx.data.cuda_drivers, gpus=ctx.facts.gpus, record=record,
+    decision = decide(cuda, driver, ctx.data.cuda_drivers, gpus=ctx.facts.gpus, gpu_table=ctx.data.gpus, record=record,
                       compat_present=compat_present(ctx.facts),
                compat_in_use=ctx.facts.libcuda.is_forward_compat) if cuda else None
     links = [nvidia_url(ctx, "toolkit"), nvidia_url(ctx, "minor")]
@@ -100,8 +100,11 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         return
     from lingjun.checks.core.compat import GPU_DATACENTER, gpu_class
 
-    admitted = [r for r in req.get("forward_compatibility") or [] if isinstance(r, dict) and r.get("branch") == driver.branch]
-    classes = [gpu_class(g.name, g.brand) for g in ctx.facts.gpus]
+    # a branch the record resolves as must-upgrade (listed both ways on the page) is not admitted
+    resolved = {r.get("branch") for r in req.get("branch_resolutions") or [] if isinstance(r, dict) and r.get("decision") == "must-upgrade"}
+    admitted = [r for r in req.get("forward_compatibility") or []
+                if isinstance(r, dict) and r.get("branch") == driver.branch and driver.branch not in resolved]
+    classes = [gpu_class(g.name, g.brand, ctx.data.gpus) for g in ctx.facts.gpus]
     datacenter = bool(classes) and all(c == GPU_DATACENTER for c in classes)
     if admitted and decision is not None and decision.mode in ("minor-version", "forward-unconfirmed") and datacenter:
         floor = parse_driver(admitted[0].get("minimum"))

@@ -93,6 +93,8 @@ SITE: tuple[Union[Page, Section], ...] = (
     # one sub-section per family (family page, then its releases), from the model
     Section("releases", _t("Releases", "版本")),
     Section("tables", _t("Compatibility", "兼容性"), (
+        Page("finder", "finder.md", _t("Compatibility finder", "兼容性查询"), "finder.md.j2",
+             context=lambda site, page: _finder_context(site, page)),
         Page("matrix", "matrix.md", _t("Support matrix", "支持矩阵"), "matrix.md.j2"),
         Page("drivers", "drivers.md", _t("Driver compatibility", "驱动兼容性"), "drivers.md.j2"),
         Page("changes", "changes.md", _t("What changed", "版本变更"), "changes.md.j2"),
@@ -112,6 +114,12 @@ SITE: tuple[Union[Page, Section], ...] = (
     )),
     Page("contributing", "contributing.md", _t("Contributing", "参与贡献")),
 )
+
+
+def _finder_context(site: "SiteModel", page: PageSpec) -> Mapping[str, Any]:
+    from lingjun.generator.site.finder_page import finder_context
+
+    return finder_context(site, page)
 
 
 def _all_pages() -> list[Page]:

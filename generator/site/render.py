@@ -25,6 +25,7 @@ from lingjun.schema.models import LocalizedText
 from lingjun.generator.site import escape
 from lingjun.generator.site.checker_rules import checker_rules, rule_anchor, rule_areas
 from lingjun.generator.site.driver_matrix import Compat
+from lingjun.generator.site.gpu_support import gpu_support_line
 from lingjun.generator.site.model import MATRIX_COLUMNS, SiteModel, component_page_id, family_page_id, release_page_id
 from lingjun.generator.site.nav import PageSpec, nav_title, url_depth
 from lingjun.generator.site.strings import translate
@@ -117,6 +118,7 @@ def make_environment() -> Environment:
         release_page_id=release_page_id,
         family_page_id=family_page_id,
         component_page_id=component_page_id,
+        gpu_support_line=gpu_support_line,
     )
     return env
 

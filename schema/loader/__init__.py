@@ -196,6 +196,9 @@ def assemble(documents: Iterable[LoadedDocument]) -> KnowledgeBase:
         elif kind == "driver-branches":
             kb.driver_branches = kb.driver_branches or model  # type: ignore[assignment]
             kb.paths.setdefault(kind, doc.path)
+        elif kind == "gpus":
+            kb.gpus = kb.gpus or model  # type: ignore[assignment]
+            kb.paths.setdefault(kind, doc.path)
     kb.sort()
     return kb
 

@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from lingjun.checks.inputs.collect_env_text import parse_collect_env
 from lingjun.checks.core.gpu_models import compute_capability_from_name
+from lingjun.checks.knowledge.bundle import KnowledgeData
 
 from checks_redteam_kit import REDTEAM, run_json, severities
+
+
+@pytest.fixture(scope="module")
+def gpu_table():
+    """The GPU table of the bundle the checker ships (releases/reference/gpus.yaml)."""
+    table = KnowledgeData.from_file(Path(__file__).resolve().parents[2] / "checks" / "data" / "bundle.json").gpus
+    assert len(table) > 40
+    return table
 
 
 @pytest.mark.parametrize("name, cc", [
@@ -32,6 +43,9 @@ from checks_redteam_kit import REDTEAM, run_json, severities
     ("NVIDIA H100 80GB HBM3", "9.0"),
     ("NVIDIA H800", "9.0"),
     ("NVIDIA GH200 480GB", "9.0"),
+    ("NVIDIA H200", "9.0"),
+    ("NVIDIA GB200", "10.0"),
+    ("NVIDIA B300", "10.3"),
     ("NVIDIA B200", "10.0"),
     ("NVIDIA RTX A6000", "8.6"),
     ("NVIDIA RTX 6000 Ada Generation", "8.9"),
@@ -39,14 +53,14 @@ from checks_redteam_kit import REDTEAM, run_json, severities
     ("Quadro RTX 8000", "7.5"),
     ("NVIDIA TITAN RTX", "7.5"),
 ])
-def test_known_models(name, cc):
-    assert compute_capability_from_name(name) == cc
+def test_known_models(name, cc, gpu_table):
+    assert compute_capability_from_name(name, gpu_table) == cc
 
 
 @pytest.mark.parametrize("name", ["NVIDIA GeForce ...", "AMD Instinct MI300X", "", "NVIDIA A1000000", "GPU", None, 42,
                                   "NVIDIA GeForce RTX 9090"])
-def test_unknown_or_truncated_names_give_none(name):
-    assert compute_capability_from_name(name) is None
+def test_unknown_or_truncated_names_give_none(name, gpu_table):
+    assert compute_capability_from_name(name, gpu_table) is None
 
 
 def test_paste_with_rtx_5090_and_cu124_torch_fails_the_architecture_check(monkeypatch, capsys):

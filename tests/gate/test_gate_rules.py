@@ -37,6 +37,7 @@ FAILING = {
     "data.languages": ("languages/fail", "demo-nv/25.02.yaml", 5, 43, "the Chinese text has no Chinese characters", Severity.error),
     "data.placeholder": ("placeholder/fail", "demo-nv/25.02.yaml", 5, 15, "placeholder not filled in: 'TODO(lingjun-kb new): summary'", Severity.error),
     "data.reference-tables": ("reference-tables/fail", "reference/cuda-drivers.yaml", 8, 5, "12.8.0 is listed twice (first as toolkit_min_driver.0)", Severity.error),
+    "data.gpu-table": ("gpu-table/fail", "reference/gpus.yaml", 10, 12, "GPU 'geforce  rtx 4090' is listed twice (first as gpus.1)", Severity.error),
     "data.component-list-state": ("component-list-state/fail", "demo-nv/25.02.yaml", 14, 10, "component_list is `not-published` but components.0 is stated in the component list", Severity.error),
     "data.introduced": ("introduced/fail", "demo-nv/25.02.yaml", 15, 58, "vllm is marked new in demo-nv:25.02, but demo-nv:25.01 lists it (0.7.2)", Severity.warning),
     "data.stated-none": ("stated-none/fail", "demo-nv/25.02.yaml", 16, 29, "stated_none says the page lists no bug fixes, but the record lists 1 (bug_fixes)", Severity.error),
@@ -193,3 +194,17 @@ def test_downgrades_are_not_judged_across_a_record_that_fails_the_schema(tree):
     problems = _validate(tree("family-incomplete/downgrade"))
     assert [p.format() for p in problems if p.rule == "data.component-downgrade"] == []
     assert len([p for p in problems if p.rule == "data.family-incomplete"]) == 1
+
+
+def test_gpu_table_row_citing_an_unlisted_source_is_reported(tree):
+    root = tree("gpu-table/fail")
+    found = [p for p in _gate(root) if p.rule == "data.gpu-table" and p.line == 11]
+    assert [(p.col, p.message) for p in found] == [(70, "source 'nvidia-list' is not listed under sources")]
+
+
+def test_gpu_table_compute_capability_format_is_checked_by_the_schema(tmp_path):
+    path = tmp_path / "gpus.yaml"
+    path.write_text((GATE_FIXTURES / "gpu-table" / "fail" / "reference" / "gpus.yaml").read_text(encoding="utf-8")
+                    .replace('{name: H20, compute_capability: "9.0"', '{name: H20, compute_capability: "9"'), encoding="utf-8")
+    problems = load_paths([path]).problems
+    assert [(p.line, p.field) for p in problems] == [(8, "gpus.0.compute_capability")]

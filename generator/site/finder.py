@@ -1,0 +1,245 @@
+"""The compatibility finder's data and ``lingjun-kb which``: every release's verdict for a driver and a GPU.
+
+The decision is the checker's (:func:`lingjun.checks.core.release_compat.release_verdict`),
+evaluated here at build time; nothing in this module decides compatibility.
+
+* :func:`which` answers one question (a driver, a GPU model, optionally a
+  family) for every release, as ``lingjun-kb which`` prints it.
+* :func:`finder_data` precomputes the answers the ``/finder/`` page looks up:
+  per release, per GPU class (``dc``: data center, ``other``: any other
+  GPU) and per driver branch, the list of ``[lowest driver, verdict, reason
+  index]`` intervals of that branch (the first interval starts at the
+  branch's lowest driver, ``null``; the index points into ``reasons``, a
+  list of ``[en, zh]`` written once each).  The page's script picks the
+  interval holding the typed driver; it never decides.
+* :func:`find_gpu` reads a GPU model name against ``releases/reference/gpus.yaml``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from typing import Any, Optional
+
+from lingjun.checks.core.release_compat import VERDICTS, branch_thresholds, release_verdict
+from lingjun.checks.core.versions import DriverVersion, VersionFormatError
+from lingjun.schema.kb import KnowledgeBase
+from lingjun.schema.models import GpuModel, ReleaseRecord
+
+__all__ = ["WhichError", "parse_driver_input", "find_gpu", "finder_branches", "finder_data", "which",
+           "release_url", "intervals", "lookup", "GPU_CLASSES"]
+
+#: the GPU classes of the finder's data: data center GPUs, and every other GPU (GeForce, RTX workstation)
+GPU_CLASSES = ("dc", "other")
+
+_DRIVER_RE = re.compile(r"^[Rr]?\d{3,4}(?:\.\d{1,4}){0,2}$", re.ASCII)
+
+
+class WhichError(ValueError):
+    """A driver or GPU the finder cannot read; ``str()`` is one line naming the value and close matches."""
+
+
+def parse_driver_input(text: str) -> DriverVersion:
+    """``535.183.01``, ``535.183``, ``R535`` or ``535`` -> :class:`DriverVersion`.
+
+    Raises:
+        WhichError: for anything else (one line, the value shown with ``repr``, cut to 60 characters).
+    """
+    value = (text or "").strip()
+    if not _DRIVER_RE.match(value):
+        raise WhichError(f"not an NVIDIA driver version: {value[:60]!r} (write it as 535.183.01, or a branch as R535 or 535)")
+    try:
+        return DriverVersion.parse(value.lstrip("Rr"))
+    except VersionFormatError as exc:  # pragma: no cover - the pattern above admits only parseable text
+        raise WhichError(str(exc)) from None
+
+
+def _norm(name: str) -> str:
+    words = " ".join(str(name).lower().replace("-", " ").replace("_", " ").split()).split(" ")
+    if words and words[0] == "nvidia":
+        words = words[1:]
+    return " ".join(words)
+
+
+def find_gpu(kb: KnowledgeBase, name: str) -> GpuModel:
+    """The GPU model of ``gpus.yaml`` that ``name`` names.
+
+    Case, blanks, ``-``/``_`` and a leading ``NVIDIA`` are ignored; a name
+    that ends one model's name in whole words (``RTX 4090`` for
+    ``GeForce RTX 4090``) names it when no other model ends the same way.
+
+    Raises:
+        WhichError: an unknown or ambiguous name; the line lists up to five close matches.
+    """
+    gpus = list(kb.gpus.gpus) if kb.gpus else []
+    if not gpus:
+        raise WhichError("no GPU reference table (releases/reference/gpus.yaml) in this knowledge base")
+    wanted = _norm(name)
+    exact = [g for g in gpus if _norm(g.name) == wanted]
+    if len(exact) == 1:
+        return exact[0]
+    ending = [g for g in gpus if wanted and (" " + _norm(g.name)).endswith(" " + wanted)]
+    if len(ending) == 1:
+        return ending[0]
+    by_norm = {_norm(g.name): g.name for g in gpus}
+    # names holding the text first (RTX 409 -> GeForce RTX 4090), then the most similar ones
+    holding = [g.name for g in gpus if wanted and wanted in _norm(g.name)]
+    close = sorted(holding, key=lambda n: -difflib.SequenceMatcher(None, wanted, _norm(n)).ratio())
+    close += [by_norm[n] for n in difflib.get_close_matches(wanted, list(by_norm), n=5, cutoff=0.5) if by_norm[n] not in close]
+    shown = str(name).strip()[:60]
+    hint = f"; close matches: {', '.join(close[:5])}" if close else "; see releases/reference/gpus.yaml"
+    what = "ambiguous GPU model" if len(ending) > 1 else "unknown GPU model"
+    raise WhichError(f"{what}: {shown!r}{hint}")
+
+
+def _bundle_record(record: ReleaseRecord) -> dict[str, Any]:
+    return record.model_dump(mode="json")
+
+
+def _reference(kb: KnowledgeBase) -> Optional[dict[str, Any]]:
+    return kb.cuda_drivers.model_dump(mode="json") if kb.cuda_drivers else None
+
+
+def finder_branches(kb: KnowledgeBase) -> list[int]:
+    """Driver branches the finder holds, newest first: ``driver-branches.yaml``, the branches releases name, and
+    the branches of NVIDIA's tables (Table 3 minimums, minor version compatibility floors)."""
+    found: set[int] = set()
+    if kb.driver_branches:
+        found.update(b.branch for b in kb.driver_branches.branches)
+    for record in kb.releases:
+        driver = record.driver
+        if driver is None or driver.vendor.value != "nvidia":
+            continue
+        found.add(DriverVersion.parse(driver.minimum).branch)
+        found.update(f.branch for f in driver.forward_compatibility)
+        found.update(driver.must_upgrade_branches)
+    if kb.cuda_drivers:
+        found.update(DriverVersion.parse(r.linux_min_driver).branch for r in kb.cuda_drivers.toolkit_min_driver)
+        found.update(r.min_branch for r in kb.cuda_drivers.minor_version_compat)
+    return sorted(found, reverse=True)
+
+
+def intervals(record: dict, ref: Optional[dict], branch: int, data_center: bool) -> list[list[Optional[str]]]:
+    """``[[lowest driver or None, verdict, en, zh], ...]`` for ``branch``, ascending; consecutive equal answers merged.
+
+    The answer is taken at the branch's lowest driver (``B.0.0``) and at every
+    :func:`~lingjun.checks.core.release_compat.branch_thresholds` version; the
+    reasons name the branch, never the exact driver, so one answer holds for a whole interval.
+    """
+    points: list[Optional[DriverVersion]] = [None] + list(branch_thresholds(record, ref, branch))
+    out: list[list[Optional[str]]] = []
+    for point in points:
+        driver = point if point is not None else DriverVersion(text=f"{branch}.0.0", parts=(branch, 0, 0))
+        answer = release_verdict(record, driver, data_center, ref)
+        row = [point.text if point is not None else None, answer.verdict, answer.en, answer.zh]
+        if out and out[-1][1:] == row[1:]:
+            continue
+        out.append(row)
+    return out
+
+
+def lookup(intervals: list[list[Any]], driver: DriverVersion) -> list[Any]:
+    """The interval holding ``driver`` (what the finder's script does; for tests).
+
+    A branch-only driver stands for an up-to-date driver of the branch: the last interval.
+    """
+    if driver.is_branch_only:
+        return intervals[-1]
+    chosen = intervals[0]
+    for row in intervals[1:]:
+        if row[0] is not None and driver >= DriverVersion.parse(row[0]):
+            chosen = row
+    return chosen
+
+
+def _release_facets(record: ReleaseRecord) -> dict[str, Any]:
+    """Products and CPU architectures a release's tags state (empty lists: not stated)."""
+    products = sorted({p.value for tag in record.image_tags for p in tag.products})
+    not_for = sorted({p.value for tag in record.image_tags for p in tag.not_for})
+    arches = {a.value for a in record.architectures} | {a.value for tag in record.image_tags for a in tag.architectures}
+    return {"products": products, "not_for": not_for, "architectures": sorted(arches)}
+
+
+def finder_data(kb: KnowledgeBase) -> dict[str, Any]:
+    """Everything the finder page's script reads, JSON-serialisable.
+
+    Shape::
+
+        {"verdicts": [...VERDICTS],
+         "branches": [620, 610, ...],
+         "gpus": [{"name": "H20", "compute_capability": "9.0", "data_center": true}, ...],
+         "releases": [{"ref": "training-nv-pytorch:25.08", "family": ..., "version": ...,
+                       "products": [...], "not_for": [...], "architectures": [...],
+                       "cells": {"dc": {"535": [[null, "minor-compat", 3], ["535.86", "forward-compat", 4]]},
+                                 "other": {...}}}, ...],
+         "reasons": [[en, zh], ...]}
+
+    Releases are in family order, newest first within a family.
+    """
+    ref = _reference(kb)
+    branches = finder_branches(kb)
+    reasons: list[list[str]] = []
+    index: dict[tuple[str, str], int] = {}
+
+    def reason_id(en: str, zh: str) -> int:
+        if (en, zh) not in index:
+            index[(en, zh)] = len(reasons)
+            reasons.append([en, zh])
+        return index[(en, zh)]
+
+    # the verdicts read only a record's ``cuda`` and ``driver``: releases that share them share their cells
+    shared: dict[str, dict[str, dict[str, list[list[Any]]]]] = {}
+    releases = []
+    for family in sorted({r.family for r in kb.releases}):
+        for record in kb.releases_of(family):
+            raw = _bundle_record(record)
+            key = json.dumps([raw.get("cuda"), raw.get("driver")], sort_keys=True)
+            if key not in shared:
+                shared[key] = {cls: {str(b): [[low, verdict, reason_id(en, zh)]
+                                              for low, verdict, en, zh in intervals(raw, ref, b, cls == "dc")]
+                                     for b in branches} for cls in GPU_CLASSES}
+            cells = shared[key]
+            releases.append({"ref": record.ref, "family": record.family, "version": record.version,
+                             **_release_facets(record), "cells": cells})
+    gpus = [{"name": g.name, "compute_capability": g.compute_capability, "data_center": g.data_center}
+            for g in (kb.gpus.gpus if kb.gpus else [])]
+    return {"verdicts": list(VERDICTS), "branches": branches, "gpus": gpus, "reasons": reasons, "releases": releases}
+
+
+def release_url(record: ReleaseRecord, site_url: Optional[str]) -> Optional[str]:
+    """The release's page on the configured site (``URL/releases/FAMILY/VERSION/``), else its first official source page."""
+    if site_url:
+        return f"{site_url.rstrip('/')}/releases/{record.family}/{record.version}/"
+    return record.sources[0].url if record.sources else None
+
+
+def which(kb: KnowledgeBase, driver_text: str, gpu_name: str, family: Optional[str] = None,
+          site_url: Optional[str] = None) -> dict[str, Any]:
+    """The answer of ``lingjun-kb which`` as its JSON document.
+
+    Returns ``{"driver": text as given (stripped), "gpu": {"name", "compute_capability", "data_center"},
+    "releases": [{"release", "verdict", "reason": {"en", "zh"}, "url"}]}`` in the finder's release order.
+
+    Raises:
+        WhichError: a malformed driver, an unknown or ambiguous GPU, an unknown family (one line each).
+    """
+    driver = parse_driver_input(driver_text)
+    gpu = find_gpu(kb, gpu_name)
+    families = sorted({r.family for r in kb.releases})
+    if family is not None and family not in families:
+        close = difflib.get_close_matches(family, families, n=5, cutoff=0.4)
+        hint = f"; close matches: {', '.join(close)}" if close else f"; families: {', '.join(families)}"
+        raise WhichError(f"unknown family: {family[:60]!r}{hint}")
+    ref = _reference(kb)
+    rows = []
+    for fam in families:
+        if family is not None and fam != family:
+            continue
+        for record in kb.releases_of(fam):
+            answer = release_verdict(_bundle_record(record), driver, gpu.data_center, ref)
+            rows.append({"release": record.ref, "verdict": answer.verdict, "reason": {"en": answer.en, "zh": answer.zh},
+                         "url": release_url(record, site_url)})
+    return {"driver": driver_text.strip(),
+            "gpu": {"name": gpu.name, "compute_capability": gpu.compute_capability, "data_center": gpu.data_center},
+            "releases": rows}

@@ -1,0 +1,220 @@
+/* Compatibility finder (finder/ page).
+ * The page embeds the verdicts as JSON (#lj-finder-data), computed at build
+ * time by the checker's own logic (lingjun.checks.core.release_compat): for
+ * every release, GPU class ("dc": data center, "other") and driver branch,
+ * a list of [lowest driver of the interval or null, verdict, index into
+ * data.reasons (the page's language)].  This script only looks up the interval holding the typed
+ * driver (a branch alone, "R535", stands for an up-to-date driver of the
+ * branch: the last interval); it never decides compatibility.
+ * The selection lives in the address (?driver=&gpu=&product=&arch=, and
+ * release= when the page was opened from a release page).
+ * Text is inserted with textContent only. */
+(function () {
+  "use strict";
+  var DRIVER_RE = /^[Rr]?(\d{3,4})((?:\.\d{1,4}){0,2})$/;
+
+  function norm(name) {
+    var words = String(name).toLowerCase().replace(/[-_]/g, " ").trim().split(/\s+/);
+    if (words[0] === "nvidia") { words.shift(); }
+    return words.join(" ");
+  }
+
+  function parseDriver(text) {
+    var m = DRIVER_RE.exec(String(text).trim());
+    if (!m) { return null; }
+    var rest = m[2] ? m[2].slice(1).split(".").map(Number) : [];
+    return { branch: Number(m[1]), parts: [Number(m[1])].concat(rest), branchOnly: rest.length === 0 };
+  }
+
+  function cmp(a, b) {
+    for (var i = 0; i < 3; i += 1) {
+      var x = a[i] || 0, y = b[i] || 0;
+      if (x !== y) { return x < y ? -1 : 1; }
+    }
+    return 0;
+  }
+
+  function findGpu(gpus, text) {
+    var wanted = norm(text);
+    if (!wanted) { return null; }
+    var exact = gpus.filter(function (g) { return norm(g.name) === wanted; });
+    if (exact.length === 1) { return exact[0]; }
+    var ending = gpus.filter(function (g) { return (" " + norm(g.name)).slice(-(wanted.length + 1)) === " " + wanted; });
+    return ending.length === 1 ? ending[0] : null;
+  }
+
+  function pick(intervals, driver) {
+    if (driver.branchOnly) { return intervals[intervals.length - 1]; }
+    var chosen = intervals[0];
+    intervals.slice(1).forEach(function (row) {
+      if (row[0] !== null && cmp(driver.parts, row[0].split(".").map(Number)) >= 0) { chosen = row; }
+    });
+    return chosen;
+  }
+
+  function el(tag, text, cls) {
+    var node = document.createElement(tag);
+    if (text !== undefined && text !== null) { node.textContent = text; }
+    if (cls) { node.className = cls; }
+    return node;
+  }
+
+  function init() {
+    var root = document.getElementById("lj-finder");
+    var dataEl = document.getElementById("lj-finder-data");
+    var textEl = document.getElementById("lj-finder-text");
+    if (!root || !dataEl || !textEl || root.getAttribute("data-ready")) { return; }
+    root.setAttribute("data-ready", "1");
+    var data = JSON.parse(dataEl.textContent);
+    var texts = JSON.parse(textEl.textContent);
+    var tr = function (key) { return texts[key] || key; };
+    var inputs = {
+      driver: document.getElementById("lj-finder-driver"),
+      gpu: document.getElementById("lj-finder-gpu"),
+      product: document.getElementById("lj-finder-product"),
+      arch: document.getElementById("lj-finder-arch")
+    };
+    var out = document.getElementById("lj-finder-result");
+    var params = new URLSearchParams(window.location.search);
+    Object.keys(inputs).forEach(function (key) {
+      var input = inputs[key];
+      if (!input) { return; }
+      var wanted = params.get(key);
+      if (wanted === null) { return; }
+      if (input.tagName === "SELECT") {
+        if (Array.prototype.some.call(input.options, function (o) { return o.value === wanted; })) { input.value = wanted; }
+      } else {
+        input.value = wanted.slice(0, 100);
+      }
+    });
+
+    /* ?release=FAMILY:VERSION (the link on each release page): only that release, until "all releases" is chosen */
+    var only = params.get("release");
+    if (!data.releases.some(function (r) { return r.ref === only; })) { only = null; }
+
+    function writeUrl() {
+      var query = new URLSearchParams();
+      if (only) { query.set("release", only); }
+      Object.keys(inputs).forEach(function (key) {
+        var input = inputs[key];
+        if (input && input.value) { query.set(key, input.value); }
+      });
+      var search = query.toString();
+      var url = window.location.pathname + (search ? "?" + search : "") + window.location.hash;
+      window.history.replaceState(null, "", url);
+    }
+
+    function shown(release) {
+      var notes = [];
+      if (only && release.ref !== only) { return null; }
+      var product = inputs.product ? inputs.product.value : "";
+      var arch = inputs.arch ? inputs.arch.value : "";
+      if (product) {
+        if (release.not_for.indexOf(product) >= 0) { return null; }
+        if (release.products.length === 0) { notes.push(tr("product_not_stated")); }
+        else if (release.products.indexOf(product) < 0) { return null; }
+      }
+      if (arch) {
+        if (release.architectures.length === 0) { notes.push(tr("arch_not_stated")); }
+        else if (release.architectures.indexOf(arch) < 0) { return null; }
+      }
+      return notes;
+    }
+
+    function message(text) {
+      out.textContent = "";
+      out.appendChild(el("p", text, "lj-finder-message"));
+    }
+
+    function render() {
+      var driverText = inputs.driver.value.trim();
+      var gpuText = inputs.gpu.value.trim();
+      if (!driverText || !gpuText) { message(tr("need")); return; }
+      var driver = parseDriver(driverText);
+      if (!driver) { message(tr("bad_driver")); return; }
+      var gpu = findGpu(data.gpus, gpuText);
+      if (!gpu) { message(tr("bad_gpu")); return; }
+      if (data.branches.indexOf(driver.branch) < 0) { message(tr("bad_branch")); return; }
+      var cls = gpu.data_center ? "dc" : "other";
+      out.textContent = "";
+      out.appendChild(el("p", tr("summary").replace("{driver}", driverText).replace("{gpu}", gpu.name)
+        .replace("{cc}", gpu.compute_capability).replace("{kind}", tr("kind." + cls)), "lj-finder-summary"));
+      var table = el("table", null, "lj-finder-table");
+      var head = el("tr");
+      ["col.release", "col.verdict", "col.reason"].forEach(function (key) { head.appendChild(el("th", tr(key))); });
+      table.appendChild(el("thead")).appendChild(head);
+      var body = el("tbody");
+      var hidden = 0;
+      data.releases.forEach(function (release) {
+        var notes = shown(release);
+        if (notes === null) { hidden += 1; return; }
+        var row = pick(release.cells[cls][String(driver.branch)], driver);
+        var tr_ = el("tr");
+        tr_.setAttribute("data-release", release.ref);
+        tr_.setAttribute("data-verdict", row[1]);
+        var name = el("td");
+        var link = el("a", release.family + " " + release.version);
+        link.href = release.href;
+        name.appendChild(link);
+        tr_.appendChild(name);
+        var verdict = el("td");
+        verdict.appendChild(el("span", tr("verdict." + row[1]), "lj-verdict lj-verdict-" + row[1]));
+        tr_.appendChild(verdict);
+        var reason = el("td", null, "lj-finder-reason");
+        reason.appendChild(document.createTextNode((data.reasons[row[2]] || "") + " "));
+        notes.forEach(function (note) { reason.appendChild(document.createTextNode(note + " ")); });
+        var rule = el("a", tr("rule_link"));
+        rule.href = data.rule_href;
+        reason.appendChild(rule);
+        tr_.appendChild(reason);
+        body.appendChild(tr_);
+      });
+      table.appendChild(body);
+      var wrap = el("div", null, "lj-finder-wrap");
+      wrap.appendChild(table);
+      out.appendChild(wrap);
+      if (only) {
+        var all = el("button", tr("show_all"), "md-button lj-finder-all");
+        all.type = "button";
+        all.addEventListener("click", function () { only = null; update(); });
+        out.appendChild(all);
+      } else if (hidden) {
+        out.appendChild(el("p", tr("hidden").replace("{n}", String(hidden)), "lj-finder-hidden"));
+      }
+    }
+
+    /* re-render only when the selection changed: a blur's late "change" event must not rebuild the
+     * table (and its buttons) under a click in progress */
+    var last = null;
+    function state() {
+      return JSON.stringify([only].concat(Object.keys(inputs).map(function (key) {
+        return inputs[key] ? inputs[key].value : "";
+      })));
+    }
+    function update() {
+      var now = state();
+      if (now === last) { return; }
+      last = now;
+      writeUrl();
+      render();
+    }
+    Object.keys(inputs).forEach(function (key) {
+      var input = inputs[key];
+      if (!input) { return; }
+      input.addEventListener("input", update);
+      input.addEventListener("change", update);
+    });
+    var form = root.querySelector("form");
+    if (form) { form.addEventListener("submit", function (event) { event.preventDefault(); update(); }); }
+    last = state();
+    render();
+  }
+
+  if (typeof document$ !== "undefined" && document$.subscribe) {
+    document$.subscribe(init);
+  } else if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", init);
+  } else {
+    init();
+  }
+})();

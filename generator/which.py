@@ -1,0 +1,68 @@
+"""``lingjun-kb which --driver V --gpu MODEL [--family F] [--format json]``: every release's verdict for one node.
+
+The verdicts are the checker's (:mod:`lingjun.checks.core.release_compat`), the
+same the ``/finder/`` page shows.  Exit status: 0 answered; 1 the release data
+has errors (printed one per line); 2 a malformed driver, an unknown GPU or
+family (one line with close matches), or a site URL that is not an http(s) URL.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from lingjun.checks.core.inert_text import inert
+
+__all__ = ["cli_which", "format_table"]
+
+
+def format_table(answer: dict[str, Any]) -> str:
+    """The text form of :func:`lingjun.generator.site.finder.which`'s answer: a header line, then one row per release
+    (release, verdict, English reason), columns padded; every value made inert for the terminal."""
+    gpu = answer["gpu"]
+    kind = "data center" if gpu["data_center"] else "not data center"
+    lines = [inert(f"driver {answer['driver']}, GPU {gpu['name']} (compute capability {gpu['compute_capability']}, {kind})")]
+    rows = [(r["release"], r["verdict"], r["reason"]["en"]) for r in answer["releases"]]
+    if not rows:
+        lines.append("no releases")
+        return "\n".join(lines)
+    width = [max(len(row[i]) for row in rows + [("RELEASE", "VERDICT", "")]) for i in range(2)]
+    lines.append(f"{'RELEASE':<{width[0]}}  {'VERDICT':<{width[1]}}  REASON")
+    for release, verdict, reason in rows:
+        lines.append(inert(f"{release:<{width[0]}}  {verdict:<{width[1]}}  {reason}"))
+    return "\n".join(lines)
+
+
+def cli_which(args: Any) -> int:
+    """Run ``lingjun-kb which`` for parsed ``args`` (``driver``, ``gpu``, ``family``, ``format``, ``releases``, ``site_url``)."""
+    from lingjun.generator.site._commands import format_problem, resolve_site_url
+    from lingjun.generator.site.finder import WhichError, which
+    from lingjun.schema.loader import load_knowledge_base
+
+    releases = Path(getattr(args, "releases", "releases"))
+    try:
+        site_url = resolve_site_url(args)
+    except FileNotFoundError:
+        site_url = None  # no mkdocs.yml here: links go to the official release pages
+    except ValueError as exc:
+        print(inert(f"lingjun-kb which: {exc}"), file=sys.stderr)
+        return 2
+    kb, problems = load_knowledge_base(releases)
+    errors = [p for p in problems if p.is_error]
+    if errors:
+        for problem in errors:
+            print(format_problem(problem), file=sys.stderr)
+        print(inert(f"lingjun-kb which: {len(errors)} error(s) in {releases}; no answer"), file=sys.stderr)
+        return 1
+    try:
+        answer = which(kb, args.driver, args.gpu, family=args.family, site_url=site_url)
+    except WhichError as exc:
+        print(inert(f"lingjun-kb which: {exc}"), file=sys.stderr)
+        return 2
+    if args.format == "json":
+        print(json.dumps(answer, ensure_ascii=False, indent=2))
+    else:
+        print(format_table(answer))
+    return 0

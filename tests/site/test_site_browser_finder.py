@@ -1,0 +1,136 @@
+"""The compatibility finder in a real browser (headless Chromium through Playwright, as test_site_browser).
+
+The verdicts the page shows are compared with ``lingjun-kb which`` on the
+same records (the fixture knowledge base the site is built from).  Skipped
+like test_site_browser when Chromium is missing outside CI.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from test_site_browser import browser, page, server, shot  # noqa: F401  (fixtures; skips this module without Chromium)
+
+from lingjun.generator.site.finder import which
+
+
+@pytest.fixture(scope="module")
+def kb(hostile_kb_dir):
+    from lingjun.generator.site.build import load_validated
+
+    return load_validated(hostile_kb_dir)
+
+
+def _rows(page):
+    """``{release ref: (verdict, reason text)}`` of the result table."""
+    found = {}
+    for row in page.locator("#lj-finder-result tbody tr").all():
+        found[row.get_attribute("data-release")] = (row.get_attribute("data-verdict"),
+                                                    row.locator(".lj-finder-reason").inner_text())
+    return found
+
+
+def _expected(kb, driver, gpu):
+    return {r["release"]: r for r in which(kb, driver, gpu)["releases"]}
+
+
+def _choose(page, driver, gpu):
+    page.locator("#lj-finder-driver").fill(driver)
+    gpu_input = page.locator("#lj-finder-gpu")
+    gpu_input.fill(gpu)
+    gpu_input.dispatch_event("change")
+
+
+def test_finder_h20_and_rtx_4090_then_reload_the_shared_address(server, page, kb):
+    page.goto(server + "finder/")
+    page.wait_for_load_state("networkidle")
+    assert page.locator("h1").first.inner_text().replace("¶", "").strip() == "Compatibility finder"
+    # the GPU list is the reference table
+    options = page.locator("#lj-finder-gpus option").evaluate_all("els => els.map(e => e.value)")
+    assert "H20" in options and "GeForce RTX 4090" in options
+
+    _choose(page, "535.183.01", "H20")
+    shown = _rows(page)
+    expected = _expected(kb, "535.183.01", "H20")
+    assert set(shown) == set(expected)
+    for ref, (verdict, reason) in shown.items():
+        assert verdict == expected[ref]["verdict"], ref
+        assert reason.startswith(expected[ref]["reason"]["en"]), (ref, reason)
+    assert shown["training-nv-pytorch:25.07"][0] == "forward-compat"
+    assert "?driver=535.183.01&gpu=H20" in page.url
+    shot(page, "finder-h20")
+
+    _choose(page, "535.183.01", "GeForce RTX 4090")
+    shown = _rows(page)
+    expected = _expected(kb, "535.183.01", "GeForce RTX 4090")
+    assert {ref: v for ref, (v, _) in shown.items()} == {ref: r["verdict"] for ref, r in expected.items()}
+    assert shown["training-nv-pytorch:25.07"][0] == "minor-compat"
+    shared = page.url
+    assert "gpu=GeForce+RTX+4090" in shared or "gpu=GeForce%20RTX%204090" in shared
+
+    page.goto(shared)
+    page.wait_for_load_state("networkidle")
+    assert page.locator("#lj-finder-driver").input_value() == "535.183.01"
+    assert page.locator("#lj-finder-gpu").input_value() == "GeForce RTX 4090"
+    assert {ref: v for ref, (v, _) in _rows(page).items()} == {ref: r["verdict"] for ref, r in expected.items()}
+    # every release links to its page and the driver rule
+    first = page.locator("#lj-finder-result tbody tr").first
+    assert first.locator("a").first.get_attribute("href").startswith("../releases/")
+    assert first.locator("a").last.get_attribute("href") == "../checker/rules/#driver-minimum"
+    assert page.lj_errors == []
+
+
+def test_finder_in_chinese_shows_chinese_reasons(server, page, kb):
+    page.goto(server + "zh/finder/?driver=R535&gpu=H20")
+    page.wait_for_load_state("networkidle")
+    expected = _expected(kb, "R535", "H20")
+    shown = _rows(page)
+    assert shown
+    for ref, (verdict, reason) in shown.items():
+        assert verdict == expected[ref]["verdict"]
+        assert reason.startswith(expected[ref]["reason"]["zh"])
+    assert page.lj_errors == []
+
+
+def test_finder_input_is_text_never_markup(server, page):
+    page.goto(server + "finder/")
+    page.wait_for_load_state("networkidle")
+    _choose(page, "535.183.01", "<img src=x onerror=alert(1)>")
+    assert page.locator("#lj-finder-result img").count() == 0
+    assert page.locator("#lj-finder-result").inner_text().startswith("Not a GPU model")
+    page.goto(server + "finder/?driver=%3Cscript%3Ealert(1)%3C/script%3E&gpu=H20")
+    page.wait_for_load_state("networkidle")
+    assert page.locator("#lj-finder-result").inner_text().startswith("Not a driver version")
+    assert page.lj_dialogs == [] and page.lj_errors == []
+
+
+def test_release_page_links_to_the_finder_preset_to_it(server, page):
+    page.goto(server + "releases/training-nv-pytorch/25.07/")
+    page.wait_for_load_state("networkidle")
+    page.locator(".lj-gpu-support a").click()
+    page.wait_for_load_state("networkidle")
+    assert page.url == server + "finder/?release=training-nv-pytorch:25.07"
+    _choose(page, "570.124.06", "A100")
+    assert list(_rows(page)) == ["training-nv-pytorch:25.07"]
+    assert "release=training-nv-pytorch%3A25.07" in page.url
+    page.locator(".lj-finder-all").click()
+    assert len(_rows(page)) > 1
+    assert "release=" not in page.url
+
+
+def test_finder_without_javascript_shows_the_per_branch_tables(server, browser):  # noqa: F811
+    context = browser.new_context(java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(server + "finder/")
+        assert page.locator("#lj-finder-result tr").count() == 0
+        table = page.locator("h3#dc + div table")
+        assert table.count() == 1
+        headers = table.locator("th").all_inner_texts()
+        assert "R535" in headers
+        row = table.locator("tr", has_text="training-nv-pytorch 25.07")
+        cells = row.locator("td").all_inner_texts()
+        assert cells[headers.index("R535")] == "forward-compat"
+        assert page.locator("h3#other + div table").count() == 1
+    finally:
+        context.close()

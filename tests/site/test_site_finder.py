@@ -1,0 +1,294 @@
+"""The compatibility finder, ``lingjun-kb which`` and the checker never disagree.
+
+For every release of ``releases/``, every driver branch the finder holds and
+a data center (H20) and a consumer (GeForce RTX 4090) GPU, at the branch's
+lowest driver, at every threshold inside the branch and for the branch alone
+(``R535``: an up-to-date driver of it):
+
+* ``which`` (the CLI's answer),
+* the finder page's data looked up as its script does, and
+* the checker's rules ``driver.minimum``, ``driver.cuda-compatibility`` and
+  ``driver.forward-compat-consumer-gpu`` run on a synthetic container snapshot
+  (the driver, an NVML GPU named as NVML names it, the image's cuda-compat
+  package where the record says the image carries it, the host's libcuda
+  otherwise), their findings read back into a verdict class
+
+give the same verdict.  The checker's path is independent of the finder's:
+it reads the GPU class off the NVML name and brand, the compat package off
+the snapshot, and decides through its rule modules.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from lingjun.checks.context import CheckContext, CheckOptions, ReleaseMatch
+from lingjun.checks.core.release_compat import VERDICTS, branch_thresholds
+from lingjun.checks.core.versions import DriverVersion
+from lingjun.checks.facts import Facts, GpuFacts
+from lingjun.checks.knowledge.bundle import KnowledgeData
+from lingjun.checks.rules import RULES, load_rules
+from lingjun.checks.runner import run_rule
+from lingjun.generator.bundle import compile_bundle
+from lingjun.generator.cli import main
+from lingjun.generator.site.finder import (
+    WhichError,
+    find_gpu,
+    finder_branches,
+    finder_data,
+    lookup,
+    parse_driver_input,
+    which,
+)
+
+from conftest import REPO
+
+load_rules()
+
+#: (gpus.yaml name, NVML name, NVML brand)
+GPUS = {"dc": ("H20", "NVIDIA H20", "nvidia"), "other": ("GeForce RTX 4090", "NVIDIA GeForce RTX 4090", "geforce")}
+DRIVER_RULES = ("driver.minimum", "driver.cuda-compatibility", "driver.forward-compat-consumer-gpu")
+
+
+@pytest.fixture(scope="module")
+def knowledge(real):
+    kb, _ = real
+    bundle = compile_bundle(kb)
+    return kb, KnowledgeData.from_dict(bundle), bundle
+
+
+def _facts(record: dict, driver: str, cls: str) -> Facts:
+    """A container snapshot: kernel driver ``driver``, one GPU of class ``cls``, the image as the record describes it."""
+    _, nvml_name, brand = GPUS[cls]
+    facts = Facts()
+    facts.driver.kernel_module_version = driver
+    facts.driver.device_nodes = ["/dev/nvidiactl", "/dev/nvidia0"]
+    facts.driver.device_nodes_accessible = True
+    facts.nvml.init_ok = True
+    facts.nvml.driver_version = driver
+    facts.nvml.gpus = [GpuFacts(index=0, name=nvml_name, brand=brand)]
+    carries_compat = bool(((record.get("driver") or {}).get("forward_compatibility")))
+    if carries_compat:
+        facts.cuda.compat_dir = "/usr/local/cuda/compat"
+        if cls == "dc":  # the image's compat libcuda is loaded on data center GPUs
+            facts.libcuda.path = facts.libcuda.real_path = "/usr/local/cuda/compat/libcuda.so.1"
+            facts.libcuda.is_forward_compat = True
+        else:
+            facts.libcuda.path = facts.libcuda.real_path = "/usr/lib/x86_64-linux-gnu/libcuda.so.1"
+            facts.libcuda.is_forward_compat = False
+    else:  # the record does not say whether the image carries cuda-compat: the snapshot does not show it either
+        facts.coverage.partial = ["cuda-toolkit", "libcuda"]
+    return facts
+
+
+def _checker_verdict(findings) -> str:
+    """The verdict class of the driver rules' findings.
+
+    An error anywhere: unsupported (a PPU image is skipped by the rules as "not NVIDIA": unsupported here too).
+    driver.cuda-compatibility info (no reference row) or forward-unconfirmed: not-stated.  A warning: minor-compat.
+    driver.cuda-compatibility ok through forward compatibility: forward-compat.  Otherwise native.
+    """
+    by_rule = {}
+    for finding in findings:
+        by_rule.setdefault(finding.rule, []).append(finding)
+    minimum = by_rule.get("driver.minimum", [])
+    if any("PPU" in f.message.en for f in minimum):
+        return "unsupported"
+    severities = {f.severity.value for f in findings}
+    if "error" in severities:
+        return "unsupported"
+    cuda = by_rule["driver.cuda-compatibility"]
+    if any(f.severity.value == "info" for f in cuda):
+        return "not-stated"
+    if any(f.severity.value == "warning" and "only through forward compatibility" in f.message.en for f in cuda):
+        return "not-stated"
+    if "warning" in severities:
+        return "minor-compat"
+    if any("through forward compatibility" in f.message.en for f in cuda):
+        return "forward-compat"
+    assert all(f.severity.value in ("ok", "info") for f in findings), findings
+    return "native"
+
+
+def _run_checker(kd: KnowledgeData, record: dict, driver: str, cls: str) -> str:
+    ctx = CheckContext(facts=_facts(record, driver, cls), data=kd,
+                       release=ReleaseMatch(ref=f"{record['family']}:{record['version']}", how="option", score=None, record=record),
+                       options=CheckOptions())
+    findings = [f for rule in DRIVER_RULES for f in run_rule(RULES[rule], ctx)]
+    return _checker_verdict(findings)
+
+
+def test_which_finder_and_checker_agree_on_every_release_branch_and_gpu_class(knowledge):
+    kb, kd, bundle = knowledge
+    data = finder_data(kb)
+    records = {f"{r['family']}:{r['version']}": r for r in bundle["releases"]}
+    ref = bundle["cuda_drivers"]
+    compared = 0
+    seen = set()
+    for cls, (gpu, _, _) in GPUS.items():
+        for branch in finder_branches(kb):
+            for entry in data["releases"]:
+                record = records[entry["ref"]]
+                points = [f"R{branch}", f"{branch}.0.0"] + [v.text for v in branch_thresholds(record, ref, branch)]
+                answers = {r["release"]: r["verdict"] for r in which(kb, points[0], gpu)["releases"]}
+                for point in points:
+                    if point != points[0]:
+                        answers = {r["release"]: r["verdict"] for r in which(kb, point, gpu)["releases"]}
+                    driver = parse_driver_input(point)
+                    via_which = answers[entry["ref"]]
+                    via_finder = lookup(entry["cells"][cls][str(branch)], driver)[1]
+                    # the checker reads a full version: a branch alone is an up-to-date driver of the branch
+                    via_checker = _run_checker(kd, record, f"{branch}.999.999" if driver.is_branch_only else point, cls)
+                    assert via_which == via_finder == via_checker, (entry["ref"], point, cls, via_which, via_finder, via_checker)
+                    seen.add(via_which)
+                    compared += 1
+    assert compared > 1000
+    # the corpus exercises every verdict the finder can show
+    assert seen == set(VERDICTS), seen
+
+
+def test_h20_and_rtx_4090_on_535_183_01(real):
+    kb, _ = real
+    h20 = {r["release"]: r for r in which(kb, "535.183.01", "H20")["releases"]}
+    rtx = {r["release"]: r for r in which(kb, "535.183.01", "rtx 4090")["releases"]}
+    # 25.08 admits R535 (535.86 or later) for forward compatibility on data center GPUs
+    assert h20["training-nv-pytorch:25.08"]["verdict"] == "forward-compat"
+    assert rtx["training-nv-pytorch:25.08"]["verdict"] == "minor-compat"
+    assert "R535" in h20["training-nv-pytorch:25.08"]["reason"]["en"]
+    assert "前向兼容" in h20["training-nv-pytorch:25.08"]["reason"]["zh"]
+    # below 535.86 the release's forward compatibility does not hold
+    low = {r["release"]: r for r in which(kb, "535.54.03", "H20")["releases"]}
+    assert low["training-nv-pytorch:25.08"]["verdict"] == "minor-compat"
+    assert "535.86" in low["training-nv-pytorch:25.08"]["reason"]["en"]
+    # the PPU image is not for NVIDIA GPUs
+    assert h20["training-xpu-pytorch:25.05"]["verdict"] == "unsupported"
+    # R580 meets every NVIDIA release's minimum
+    assert {r["verdict"] for r in which(kb, "R580", "H20")["releases"] if "xpu" not in r["release"]} == {"native"}
+
+
+def test_which_json_shape(real, capsys, monkeypatch):
+    monkeypatch.chdir(REPO)
+    monkeypatch.setenv("LINGJUN_KB_SITE_URL", "https://kb.example.com/docs/")
+    status = main(["which", "--driver", "535.183.01", "--gpu", "H20", "--family", "training-nv-pytorch", "--format", "json"])
+    assert status == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert set(answer) == {"driver", "gpu", "releases"}
+    assert answer["driver"] == "535.183.01"
+    assert answer["gpu"] == {"name": "H20", "compute_capability": "9.0", "data_center": True}
+    kb, _ = real
+    assert [r["release"] for r in answer["releases"]] == [r.ref for r in kb.releases_of("training-nv-pytorch")]
+    for row in answer["releases"]:
+        assert set(row) == {"release", "verdict", "reason", "url"}
+        assert row["verdict"] in VERDICTS
+        assert set(row["reason"]) == {"en", "zh"} and row["reason"]["en"] and row["reason"]["zh"]
+        family, version = row["release"].split(":")
+        assert row["url"] == f"https://kb.example.com/docs/releases/{family}/{version}/"
+    by_ref = {r["release"]: r for r in answer["releases"]}
+    assert by_ref["training-nv-pytorch:25.08"]["verdict"] == "forward-compat"
+
+
+def test_which_without_a_site_url_links_the_official_page(real):
+    kb, _ = real
+    row = next(r for r in which(kb, "R575", "A100")["releases"] if r["release"] == "training-nv-pytorch:25.08")
+    assert row["url"] == kb.release("training-nv-pytorch:25.08").sources[0].url
+    assert row["url"].startswith("https://www.alibabacloud.com/")
+
+
+def test_which_text_table(capsys, monkeypatch):
+    monkeypatch.chdir(REPO)
+    assert main(["which", "--driver", "R535", "--gpu", "NVIDIA GeForce RTX 4090", "--family", "training-nv-pytorch"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "driver R535, GPU GeForce RTX 4090 (compute capability 8.9, not data center)"
+    assert lines[1].split() == ["RELEASE", "VERDICT", "REASON"]
+    row = next(line for line in lines if line.startswith("training-nv-pytorch:25.08 "))
+    assert row.split()[1] == "minor-compat"
+
+
+@pytest.mark.parametrize("argv,expected", [
+    (["--driver", "53x", "--gpu", "H20"], "not an NVIDIA driver version: '53x'"),
+    (["--driver", "535.183.01.7", "--gpu", "H20"], "not an NVIDIA driver version"),
+    (["--driver", "535", "--gpu", "H2"], "unknown GPU model: 'H2'; close matches: H20, H200, GH200"),
+    (["--driver", "535", "--gpu", "RTX 409"], "close matches: GeForce RTX 4090"),
+    (["--driver", "535", "--gpu", "H20", "--family", "training-nv-pytorc"], "unknown family: 'training-nv-pytorc'; close matches: training-nv-pytorch"),
+    (["--driver", "535", "--gpu", "<script>\x1b[31m"], "unknown GPU model"),
+])
+def test_which_errors_are_one_line_with_close_matches_and_exit_2(capsys, monkeypatch, argv, expected):
+    monkeypatch.chdir(REPO)
+    assert main(["which", *argv]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    lines = captured.err.splitlines()
+    assert len(lines) == 1, lines
+    assert lines[0].startswith("lingjun-kb which: ")
+    assert expected in lines[0]
+    assert "\x1b" not in lines[0]
+
+
+def test_gpu_names_read_like_nvml_prints_them(real):
+    kb, _ = real
+    assert find_gpu(kb, "NVIDIA H20").name == "H20"
+    assert find_gpu(kb, "nvidia-h800").name == "H800"
+    assert find_gpu(kb, "RTX 4090").name == "GeForce RTX 4090"
+    with pytest.raises(WhichError, match="ambiguous GPU model: 'Edition'; close matches: .*Server Edition, .*Workstation Edition"):
+        find_gpu(kb, "Edition")  # the end of two models' names
+    with pytest.raises(WhichError):
+        parse_driver_input("R")
+
+
+def test_finder_data_is_complete_and_ordered(real):
+    kb, _ = real
+    data = finder_data(kb)
+    assert data["verdicts"] == list(VERDICTS)
+    assert data["branches"] == sorted(data["branches"], reverse=True)
+    assert {535, 570, 575, 580, 470}.issubset(data["branches"])
+    assert [r["ref"] for r in data["releases"]] == [r.ref for f in sorted({r.family for r in kb.releases})
+                                                      for r in kb.releases_of(f)]
+    for release in data["releases"]:
+        for cls in ("dc", "other"):
+            for branch in data["branches"]:
+                rows = release["cells"][cls][str(branch)]
+                assert rows[0][0] is None
+                lows = [DriverVersion.parse(r[0]) for r in rows[1:]]
+                assert lows == sorted(lows) and all(v.branch == branch for v in lows)
+                assert all(r[1] in VERDICTS and 0 <= r[2] < len(data["reasons"]) for r in rows)
+    assert all(en and zh for en, zh in data["reasons"])
+    # 25.10 states amd64 and aarch64 builds; its serverless tag is for ACS and Lingjun multi-tenant
+    r2510 = next(r for r in data["releases"] if r["ref"] == "training-nv-pytorch:25.10")
+    assert r2510["architectures"] == ["aarch64", "amd64"]
+    assert "acs" in r2510["products"]
+
+
+def test_checker_does_not_admit_a_branch_the_record_resolves_as_must_upgrade(knowledge):
+    """25.08 lists R545 as forward compatible and as must-upgrade, resolved must-upgrade: driver.minimum says so."""
+    _, kd, bundle = knowledge
+    record = next(r for r in bundle["releases"] if r["family"] == "training-nv-pytorch" and r["version"] == "25.08")
+    ctx = CheckContext(facts=_facts(record, "545.29.06", "dc"), data=kd,
+                       release=ReleaseMatch(ref="training-nv-pytorch:25.08", how="option", score=None, record=record),
+                       options=CheckOptions())
+    [finding] = run_rule(RULES["driver.minimum"], ctx)
+    assert finding.severity.value == "warning"
+    assert "admits R545" not in finding.message.en
+    assert "does not state support for R545" in finding.message.en
+
+
+def test_every_release_page_says_its_gpu_support_and_links_the_finder_preset(real, pages):
+    kb, _ = real
+    for lang in ("en", "zh"):
+        for record in kb.releases:
+            page = pages[lang][f"release:{record.ref}"]
+            line = next(l for l in page.splitlines() if l.startswith('<p class="lj-gpu-support">'))
+            href = f'../../../finder/?release&#61;{record.family}&#58;{record.version}"'
+            assert href in line, (record.ref, line)
+    en = {r: next(l for l in pages["en"][f"release:{r}"].splitlines() if "lj-gpu-support" in l)
+          for r in ("training-nv-pytorch:25.06", "training-nv-pytorch:25.08", "training-xpu-pytorch:25.05")}
+    # 25.06 states newly added Blackwell support only: said as the release's, and partial
+    assert "Blackwell named by the release; it does not list every architecture" in en["training-nv-pytorch:25.06"]
+    # 25.08 states none: implied by CUDA 12.8, labelled so
+    assert "implied by its CUDA 12.8 build, not stated by the release" in en["training-nv-pytorch:25.08"]
+    assert "Volta, Turing, Ampere, Ada, Hopper, Blackwell" in en["training-nv-pytorch:25.08"]
+    assert "a PPU image" in en["training-xpu-pytorch:25.05"]
+    zh = next(l for l in pages["zh"]["release:training-nv-pytorch:25.08"].splitlines() if "lj-gpu-support" in l)
+    assert "由其 CUDA 12.8 构建推断（发布说明未写明）" in zh
