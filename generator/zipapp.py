@@ -162,9 +162,16 @@ def zip_entries(bundle: Optional[str] = None) -> list[tuple[str, bytes]]:
     return sorted(entries.items())
 
 
+#: Modules shipped as source only: bytecode saves start-up time of the per-container check (bench/check.py,
+#: target 0.2 s), while ``lingjun-check fleet`` runs once on an operator's machine over many snapshots, where
+#: compiling its modules costs tens of milliseconds of seconds; without its bytecode the archive stays
+#: within its size budget (tests/checks_core/test_checks_core_zipapp.py).
+SOURCE_ONLY_PREFIXES = ("lingjun/checks/fleet/",)
+
+
 def with_bytecode(entries: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
-    """``entries`` plus, for each ``x.py``, an ``x.pyc`` compiled by this interpreter, and the
-    precompiled dataclass methods (:data:`lingjun.checks.dataclass_code.MEMBER`), sorted.
+    """``entries`` plus, for each ``x.py`` outside :data:`SOURCE_ONLY_PREFIXES`, an ``x.pyc`` compiled by this
+    interpreter, and the precompiled dataclass methods (:data:`lingjun.checks.dataclass_code.MEMBER`), sorted.
 
     The bytecode is an *unchecked hash-based* pyc (PEP 552): no timestamp, so
     the archive stays deterministic, and zipimport uses it without comparing
@@ -183,7 +190,7 @@ def with_bytecode(entries: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
 
     out = [(name, content) for name, content in entries if name != MEMBER]
     for name, content in entries:
-        if not name.endswith(".py"):
+        if not name.endswith(".py") or name.startswith(SOURCE_ONLY_PREFIXES):
             continue
         code = compile(content, name, "exec", dont_inherit=True, optimize=0)
         header = importlib.util.MAGIC_NUMBER + (0b01).to_bytes(4, "little") + importlib.util.source_hash(content)
