@@ -29,12 +29,10 @@ from lingjun.schema.models import (
 
 from lingjun.generator.site.branch_lifecycle import BranchLifecycle, branch_lifecycle
 from lingjun.generator.site.diff import (
-    ChangeKind,
     ReleaseDiff,
-    build_tag_change,
     diff_releases,
     entry_key,
-    version_change,
+    version_kind_table,
 )
 from lingjun.generator.site.driver_matrix import (
     FamilyDriverTable,
@@ -208,10 +206,13 @@ def _compare_data(kb: KnowledgeBase, families: list[Family], by_family: dict[str
     entry keys taken from the features or driver text.  ``names`` are the
     catalog's display names.
 
-    ``kinds`` maps a component id to ``{old version: {new version: kind}}``
-    for every ordered pair of distinct versions of it, the kind computed by
-    :func:`~lingjun.generator.site.diff.version_change` (``build-tag-<how>``
-    for build-tag rows), so the page and the per-release diff never disagree.
+    ``kinds`` maps a component id to its
+    :func:`~lingjun.generator.site.diff.version_kind_table` (``order``: PEP 440
+    rank of each version; ``special``: the precision and build-tag pairs),
+    from which every ordered pair of its versions reads as
+    :func:`~lingjun.generator.site.diff.version_change` computes it
+    (``build-tag-<how>`` for build-tag rows), so the page and the per-release
+    diff never disagree; the table grows linearly with the versions.
     Each release also carries ``previous`` (its direct predecessor in its
     family, or null: a page's "new" mark is shown only against it) and
     ``unknown`` (its ``presence_unknown`` ids: never added or removed).
@@ -243,17 +244,7 @@ def _compare_data(kb: KnowledgeBase, families: list[Family], by_family: dict[str
                              "previous": older[position + 1].ref if position + 1 < len(older) else None,
                              "unknown": list(record.presence_unknown)})
             versions[record.ref] = row
-    kinds: dict[str, dict[str, dict[str, str]]] = {}
-    for key, values in seen.items():
-        for old in sorted(values):
-            for new in sorted(values):
-                if old == new:
-                    continue
-                kind = version_change(old, new)
-                text = kind.value
-                if kind is ChangeKind.build_tag:
-                    text += "-" + (build_tag_change(old, new) or "changed")
-                kinds.setdefault(key, {}).setdefault(old, {})[new] = text
+    kinds = {key: version_kind_table(values) for key, values in sorted(seen.items())}
     return {"releases": releases, "versions": versions, "introduced": introduced, "outside": outside,
             "names": names, "kinds": kinds}
 
