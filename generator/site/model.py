@@ -41,7 +41,7 @@ from lingjun.generator.site.driver_matrix import (
     family_driver_table,
     matrix_branches,
 )
-from lingjun.generator.site.nav import NavSection, PageSpec, SiteMap
+from lingjun.generator.site.nav import NavSection, PageSpec, Placement, SiteMap
 from lingjun.generator.site.pages import navigation, static_pages
 from lingjun.generator.site.upstream import upstream_link
 
@@ -344,11 +344,24 @@ def build_site_model(kb: KnowledgeBase) -> SiteModel:
                 per_family.append((family, rows))
         timelines[component.id] = per_family
 
-    # navigation: the fixed pages and sections of pages.SITE, plus the per-record pages
+    # navigation: the fixed pages and sections of pages.SITE, plus one section per family holding
+    # its page only.  Releases stay out of the navigation (it is rendered into every page, so
+    # listing them made the build grow with pages squared); the family page lists them, a release
+    # page shows its family's section as where the reader is, and its footer goes to the older
+    # (previous) and newer (next) release of the family, as the page's own "Previous release".
     family_sections: list = []
     for family in families:
-        children: list = [family_page_id(family.id)] + [release_page_id(r) for r in by_family[family.id]]
-        family_sections.append(NavSection(f"nav:family:{family.id}", {"en": family.title.en, "zh": family.title.zh}, children))
+        family_sections.append(NavSection(f"nav:family:{family.id}", {"en": family.title.en, "zh": family.title.zh},
+                                          [family_page_id(family.id)]))
+        records = by_family[family.id]  # newest first
+        for index, record in enumerate(records):
+            older = records[index + 1] if index + 1 < len(records) else None
+            newer = records[index - 1] if index > 0 else None
+            sitemap.placements[release_page_id(record)] = Placement(
+                beside=family_page_id(family.id),
+                previous=release_page_id(older) if older else None,
+                next=release_page_id(newer) if newer else None,
+            )
     sitemap.nav = navigation({
         "releases": family_sections,
         "components": [component_page_id(c.id) for c in components],
