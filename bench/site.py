@@ -1,12 +1,22 @@
-"""Benchmark of the site build: the real records and 200 synthetic releases.
+"""Benchmark of the site build: the real records and synthetic corpora of N releases.
 
-Prints the time of each stage (validate, render, mkdocs build) and pages per
-second.  "render" is the site model plus Jinja2 to Markdown for both
-languages (plus the JSON API, feeds and jieba dictionary); MkDocs time is
-printed separately.  Target: render of 200 releases in both languages in
-5 s or less on a 2-core machine.
+Prints the time of each stage (validate, render, mkdocs build), pages per
+second, the whole build's wall-clock and CPU seconds, and the machine's load
+average, for every run; with ``--repeat`` the median of the runs.  "render"
+is the site model plus Jinja2 to Markdown for both languages (plus the JSON
+API, feeds and jieba dictionary); MkDocs time is printed separately.
 
-Usage: python bench/site.py [--releases releases] [--synthetic 200] [--no-mkdocs]
+Targets (issue 11, section 3): the 200-release corpus built (validate +
+render + mkdocs, both languages) in 12 s or less on a 2-core machine, and
+the build time of a 1,000-release corpus linear in its page count: compare
+the "s/page" column of both sizes.  The wall-clock time depends on what else
+the machine runs: read the load and the CPU seconds beside it.
+
+Usage: python bench/site.py [--releases releases] [--synthetic 200 1000] [--repeat 3]
+                            [--no-mkdocs] [--no-real] [--profile N]
+
+``--profile N`` runs the build of the first synthetic corpus once under
+cProfile and prints the N functions with the most cumulative time.
 
 The synthetic releases are clones of the fixture record
 ``tests/site/fixtures/kb/training-nv-pytorch/25.07.yaml`` with versions
@@ -18,10 +28,13 @@ real files.
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
+import statistics
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
@@ -63,42 +76,99 @@ def synthetic_kb(target: Path, count: int) -> Path:
     return target
 
 
-def run(label: str, releases: Path, mkdocs: bool) -> None:
+@dataclass
+class Run:
+    """One build: stage seconds (wall), CPU seconds of the whole build, pages (both languages), load before."""
+
+    validate: float
+    render: float
+    mkdocs: float
+    cpu: float
+    pages: int
+    load: float
+
+    @property
+    def total(self) -> float:
+        """Wall-clock seconds of the whole build."""
+        return self.validate + self.render + self.mkdocs
+
+
+def build_once(releases: Path, mkdocs: bool) -> Run:
+    """Validate, render and (unless ``mkdocs`` is False) build ``releases`` into a temporary folder."""
     from lingjun.generator.site.build import build_site, load_validated, render_markdown
 
+    load = os.getloadavg()[0]
+    cpu = time.process_time()
     with tempfile.TemporaryDirectory() as tmp:
         start = time.perf_counter()
         kb = load_validated(releases)
         validate = time.perf_counter() - start
-        start = time.perf_counter()
-        _, pages = render_markdown(kb, Path(tmp) / "build", REPO)
-        render = time.perf_counter() - start
-        print(f"{label}: {len(kb.releases)} releases, {pages} pages (en+zh)")
-        print(f"  validate   {validate:7.2f} s")
-        print(f"  render     {render:7.2f} s   {pages / render:8.1f} pages/s")
-        if mkdocs:
-            timings = build_site(releases, Path(tmp) / "site", build_dir=Path(tmp) / "build2", config_dir=REPO, kb=kb)
-            print(f"  mkdocs     {timings.mkdocs:7.2f} s   {timings.pages / timings.mkdocs:8.1f} pages/s (both languages)")
+        if not mkdocs:
+            start = time.perf_counter()
+            _, pages = render_markdown(kb, Path(tmp) / "build", REPO)
+            return Run(validate, time.perf_counter() - start, 0.0, time.process_time() - cpu, pages, load)
+        timings = build_site(releases, Path(tmp) / "site", build_dir=Path(tmp) / "build", config_dir=REPO, kb=kb)
+        return Run(validate, timings.render, timings.mkdocs, time.process_time() - cpu, timings.pages, load)
+
+
+def report(label: str, releases: int, runs: list[Run]) -> None:
+    """Print every run and, for several, the medians."""
+    print(f"{label}: {releases} releases, {runs[0].pages} pages (en+zh)")
+    print("  run  validate  render  mkdocs   total s  cpu s  pages/s  ms/page  load")
+    rows = [(str(i + 1), r) for i, r in enumerate(runs)]
+    if len(runs) > 1:
+        median = Run(*(statistics.median(getattr(r, f) for r in runs)
+                       for f in ("validate", "render", "mkdocs", "cpu", "pages", "load")))
+        rows.append(("med", median))
+    for name, r in rows:
+        print(f"  {name:>3} {r.validate:9.2f} {r.render:7.2f} {r.mkdocs:7.2f} {r.total:9.2f} {r.cpu:6.2f}"
+              f" {r.pages / r.total:8.1f} {1000 * r.total / r.pages:8.1f} {r.load:5.2f}")
+    sys.stdout.flush()
+
+
+def profile(releases: Path, top: int) -> None:
+    """One build of ``releases`` under cProfile; prints the ``top`` functions by cumulative time."""
+    import cProfile
+    import pstats
+
+    profiler = cProfile.Profile()
+    profiler.enable()
+    build_once(releases, True)
+    profiler.disable()
+    pstats.Stats(profiler).sort_stats("cumulative").print_stats(top)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--releases", type=Path, default=REPO / "releases")
-    parser.add_argument("--synthetic", type=int, default=200)
+    parser.add_argument("--synthetic", type=int, nargs="+", default=[200, 1000], help="corpus sizes (releases)")
+    parser.add_argument("--repeat", type=int, default=3, help="builds of each corpus (medians printed)")
     parser.add_argument("--no-mkdocs", action="store_true", help="skip the MkDocs stage")
+    parser.add_argument("--no-real", action="store_true", help="skip the real records")
+    parser.add_argument("--profile", type=int, metavar="N", help="profile one build of the first synthetic corpus")
     args = parser.parse_args()
     sys.path.insert(0, str(REPO))
     import logging
 
     logging.getLogger("jieba").setLevel(logging.WARNING)
-    if args.releases.is_dir():
+    print(f"{os.cpu_count()} CPUs, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    if args.profile:
+        with tempfile.TemporaryDirectory() as tmp:
+            profile(synthetic_kb(Path(tmp) / "kb", args.synthetic[0]), args.profile)
+        return 0
+    if args.releases.is_dir() and not args.no_real:
         try:
-            run("real records", args.releases, not args.no_mkdocs)
-        except Exception as exc:  # the benchmark still measures the synthetic set
+            from lingjun.generator.site.build import load_validated
+
+            count = len(load_validated(args.releases).releases)
+            report("real records", count, [build_once(args.releases, not args.no_mkdocs) for _ in range(args.repeat)])
+        except Exception as exc:  # the benchmark still measures the synthetic sets
             print(f"real records: not built ({type(exc).__name__}: {exc})")
-    with tempfile.TemporaryDirectory() as tmp:
-        kb_dir = synthetic_kb(Path(tmp) / "kb", args.synthetic)
-        run(f"synthetic ({args.synthetic} releases + fixtures)", kb_dir, not args.no_mkdocs)
+    for count in args.synthetic:
+        with tempfile.TemporaryDirectory() as tmp:
+            kb_dir = synthetic_kb(Path(tmp) / "kb", count)
+            runs = [build_once(kb_dir, not args.no_mkdocs) for _ in range(args.repeat)]
+            report(f"synthetic ({count} releases + fixtures)", count + 2, runs)
     return 0
 
 

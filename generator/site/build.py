@@ -220,7 +220,8 @@ def build_site(
             for lang in LANGUAGES:
                 target = tmp if lang == "en" else tmp / lang
                 build_language(lang, config_dir, (build_dir / lang).absolute(), target,
-                               site.sitemap.mkdocs_nav(lang), jieba_dict, epoch, site_url)
+                               site.sitemap.mkdocs_nav(lang), jieba_dict, epoch, site_url,
+                               placements=site.sitemap.mkdocs_placements())
             mark_site(tmp)
             with exclusive(site_dir.parent):  # builds with other build folders swap one at a time
                 if check_site_dir(given_site_dir, config_dir, protected) != site_dir:  # unchanged since the start?

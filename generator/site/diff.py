@@ -52,7 +52,7 @@ from packaging.version import Version
 from lingjun.generator.site._ordering import compare_versions, parse_version
 
 __all__ = ["ArchSplit", "ChangeKind", "ComponentChange", "NotRecorded", "ReleaseDiff", "build_tag_change",
-           "diff_releases", "entry_key", "version_change"]
+           "diff_releases", "entry_key", "version_change", "version_kind_text", "version_kind_table", "table_kind"]
 
 
 class ChangeKind(str, Enum):
@@ -242,6 +242,78 @@ def version_change(old: str, new: str) -> ChangeKind:
     if order > 0:
         return ChangeKind.downgraded
     return ChangeKind.unchanged
+
+
+def version_kind_text(old: str, new: str) -> str:
+    """:func:`version_change` as the compare page names it: the kind's value, ``build-tag-<how>`` for build tags."""
+    kind = version_change(old, new)
+    if kind is ChangeKind.build_tag:
+        return kind.value + "-" + (build_tag_change(old, new) or "changed")
+    return kind.value
+
+
+def version_kind_table(versions) -> dict:
+    """The kinds of every pair of ``versions`` (strings) in size linear in their number.
+
+    Returns ``{"order": {version: rank}, "special": {old: {new: kind}}}``:
+    ``order`` ranks the PEP 440 versions (equal ranks for texts PEP 440
+    reads as one version; other texts are absent); ``special`` holds only the
+    pairs whose :func:`version_kind_text` is not what the ranks say
+    (precision and build-tag rows: versions sharing a public version, or
+    whose release numbers are one a prefix of the other).  :func:`table_kind`
+    reads a pair back; ``compare.js`` applies the same rule.  (A table of every
+    pair grew with the square of the versions: 1,000 releases made tens of
+    megabytes.)
+    """
+    texts = sorted({v for v in versions if isinstance(v, str)})
+    parsed = {t: parse_version(t) for t in texts}
+    pep = sorted((t for t in texts if parsed[t] is not None), key=lambda t: (parsed[t], t))
+    order: dict[str, int] = {}
+    rank, last = -1, None
+    for text in pep:
+        if last is None or parsed[text] != last:
+            rank, last = rank + 1, parsed[text]
+        order[text] = rank
+    by_public: dict[Version, list[str]] = {}
+    by_release: dict[tuple, list[str]] = {}
+    for text in pep:
+        v = parsed[text]
+        by_public.setdefault(Version(v.public), []).append(text)
+        by_release.setdefault((v.epoch, v.release), []).append(text)
+    candidates: set[tuple[str, str]] = set()
+    for group in by_public.values():
+        candidates.update((a, b) for a in group for b in group if a != b)
+    for text in pep:
+        v = parsed[text]
+        for n in range(1, len(v.release)):
+            for shorter in by_release.get((v.epoch, v.release[:n]), ()):
+                candidates.update(((text, shorter), (shorter, text)))
+    special: dict[str, dict[str, str]] = {}
+    for old, new in sorted(candidates):
+        kind = version_kind_text(old, new)
+        if kind != _ranked_kind(order, old, new):
+            special.setdefault(old, {})[new] = kind
+    return {"order": order, "special": special}
+
+
+def _ranked_kind(order: Mapping[str, int], old: str, new: str) -> str:
+    if old == new:
+        return ChangeKind.unchanged.value
+    if old not in order or new not in order:
+        return ChangeKind.changed.value
+    if order[old] == order[new]:
+        return ChangeKind.unchanged.value
+    return (ChangeKind.upgraded if order[old] < order[new] else ChangeKind.downgraded).value
+
+
+def table_kind(table: Mapping, old: str, new: str) -> str:
+    """The kind of ``old`` -> ``new`` read from a :func:`version_kind_table` (``upgraded``, ``build-tag-longer``, ...).
+
+    A special pair first, else by rank: ``upgraded`` / ``downgraded`` /
+    ``unchanged``, and ``changed`` when either version is not ranked.
+    """
+    found = table.get("special", {}).get(old, {}).get(new)
+    return found if found is not None else _ranked_kind(table.get("order", {}), old, new)
 
 
 def entry_key(entry: ComponentEntry) -> str:

@@ -20,6 +20,16 @@ sitemap, which is rendered from ``theme/partials/lj-sitemap.html`` (listing
 each page with its other-language page) instead of MkDocs' own template.  Without a site URL the error page (``404.html``, served at
 any depth) of a non-English site still links into that site: its base is
 ``/<lang>/``, not MkDocs' default ``/``.
+
+Pages outside the navigation: the ``nav`` lists each family once, not its
+releases (``not_in_nav`` in ``mkdocs.yml`` says so to MkDocs' strict
+check).  :func:`build_language` takes their placements
+(:meth:`~lingjun.generator.site.nav.SiteMap.mkdocs_placements`) and, before
+any page is rendered, makes each such page a child of its family's section
+(MkDocs marks a page's parents active, so Material opens that section as
+where the reader is) and sets its footer neighbours (``previous_page`` /
+``next_page``, which Material's footer and the ``<link rel=prev/next>`` of
+``theme/main.html`` read) to the older and newer release.
 """
 
 from __future__ import annotations
@@ -28,7 +38,7 @@ import logging
 import os
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator, Optional
+from typing import Any, Iterator, Mapping, Optional
 
 from lingjun.generator.site.site_url import language_site_url
 
@@ -154,6 +164,36 @@ def error_page_words(lang: str) -> dict[str, str]:
     return {word: STRINGS[f"error.{word}"][lang] for word in ERROR_PAGE_WORDS}
 
 
+def _placements(placements: Mapping[str, tuple[str, Optional[str], Optional[str]]]) -> Any:
+    """A MkDocs plugin placing pages the navigation does not list (see the module docstring).
+
+    ``placements`` maps a docs path to ``(path of a navigation page whose
+    section is the page's parent, previous page's path or None, next page's
+    path or None)``.
+    """
+    from mkdocs.exceptions import MkDocsException
+    from mkdocs.plugins import BasePlugin
+
+    class Placements(BasePlugin):
+        def on_nav(self, nav, config, files):
+            def page(path: Optional[str]):
+                if path is None:
+                    return None
+                found = files.get_file_from_path(path)
+                if found is None or found.page is None:
+                    raise MkDocsException(f"placement: no page {path!r} in the docs folder")
+                return found.page
+
+            for path, (beside, previous, following) in placements.items():
+                placed = page(path)
+                placed.parent = page(beside).parent
+                placed.previous_page = page(previous)
+                placed.next_page = page(following)
+            return nav
+
+    return Placements()
+
+
 @contextmanager
 def _environ(name: str, value: str) -> Iterator[None]:
     old = os.environ.get(name)
@@ -176,6 +216,7 @@ def build_language(
     jieba_dict: Path,
     epoch: int,
     site_url: Optional[str] = None,
+    placements: Optional[Mapping[str, tuple[str, Optional[str], Optional[str]]]] = None,
 ) -> None:
     """Build one language with MkDocs.
 
@@ -188,6 +229,8 @@ def build_language(
         jieba_dict: the generated jieba user dictionary.
         epoch: value for ``SOURCE_DATE_EPOCH``.
         site_url: public URL of the English site (ending in ``/``) or None (relative links only).
+        placements: pages outside ``nav`` by docs path (from
+            :meth:`SiteMap.mkdocs_placements`): ``(path beside, previous path, next path)``.
 
     Raises:
         MkDocsBuildError: on any error or, strict, any warning.
@@ -216,6 +259,8 @@ def build_language(
                 {code: language_site_url(site_url, code) for code in CONFIG_FILES} if site_url else None)
             config.extra["lingjun_error"] = error_page_words(lang)
             config.plugins["lingjun-sitemap"] = _sitemap_template(SITEMAP_TEMPLATE)
+            if placements:
+                config.plugins["lingjun-placements"] = _placements(placements)
             if site_url is None and lang != "en":
                 config.plugins["lingjun-error-page-base"] = _error_page_base(f"/{lang}/")
             for name, plugin in config.plugins.items():

@@ -29,12 +29,10 @@ from lingjun.schema.models import (
 
 from lingjun.generator.site.branch_lifecycle import BranchLifecycle, branch_lifecycle
 from lingjun.generator.site.diff import (
-    ChangeKind,
     ReleaseDiff,
-    build_tag_change,
     diff_releases,
     entry_key,
-    version_change,
+    version_kind_table,
 )
 from lingjun.generator.site.driver_matrix import (
     FamilyDriverTable,
@@ -43,7 +41,7 @@ from lingjun.generator.site.driver_matrix import (
     family_driver_table,
     matrix_branches,
 )
-from lingjun.generator.site.nav import NavSection, PageSpec, SiteMap
+from lingjun.generator.site.nav import NavSection, PageSpec, Placement, SiteMap
 from lingjun.generator.site.pages import navigation, static_pages
 from lingjun.generator.site.upstream import upstream_link
 
@@ -208,10 +206,13 @@ def _compare_data(kb: KnowledgeBase, families: list[Family], by_family: dict[str
     entry keys taken from the features or driver text.  ``names`` are the
     catalog's display names.
 
-    ``kinds`` maps a component id to ``{old version: {new version: kind}}``
-    for every ordered pair of distinct versions of it, the kind computed by
-    :func:`~lingjun.generator.site.diff.version_change` (``build-tag-<how>``
-    for build-tag rows), so the page and the per-release diff never disagree.
+    ``kinds`` maps a component id to its
+    :func:`~lingjun.generator.site.diff.version_kind_table` (``order``: PEP 440
+    rank of each version; ``special``: the precision and build-tag pairs),
+    from which every ordered pair of its versions reads as
+    :func:`~lingjun.generator.site.diff.version_change` computes it
+    (``build-tag-<how>`` for build-tag rows), so the page and the per-release
+    diff never disagree; the table grows linearly with the versions.
     Each release also carries ``previous`` (its direct predecessor in its
     family, or null: a page's "new" mark is shown only against it) and
     ``unknown`` (its ``presence_unknown`` ids: never added or removed).
@@ -243,17 +244,7 @@ def _compare_data(kb: KnowledgeBase, families: list[Family], by_family: dict[str
                              "previous": older[position + 1].ref if position + 1 < len(older) else None,
                              "unknown": list(record.presence_unknown)})
             versions[record.ref] = row
-    kinds: dict[str, dict[str, dict[str, str]]] = {}
-    for key, values in seen.items():
-        for old in sorted(values):
-            for new in sorted(values):
-                if old == new:
-                    continue
-                kind = version_change(old, new)
-                text = kind.value
-                if kind is ChangeKind.build_tag:
-                    text += "-" + (build_tag_change(old, new) or "changed")
-                kinds.setdefault(key, {}).setdefault(old, {})[new] = text
+    kinds = {key: version_kind_table(values) for key, values in sorted(seen.items())}
     return {"releases": releases, "versions": versions, "introduced": introduced, "outside": outside,
             "names": names, "kinds": kinds}
 
@@ -353,11 +344,24 @@ def build_site_model(kb: KnowledgeBase) -> SiteModel:
                 per_family.append((family, rows))
         timelines[component.id] = per_family
 
-    # navigation: the fixed pages and sections of pages.SITE, plus the per-record pages
+    # navigation: the fixed pages and sections of pages.SITE, plus one section per family holding
+    # its page only.  Releases stay out of the navigation (it is rendered into every page, so
+    # listing them made the build grow with pages squared); the family page lists them, a release
+    # page shows its family's section as where the reader is, and its footer goes to the older
+    # (previous) and newer (next) release of the family, as the page's own "Previous release".
     family_sections: list = []
     for family in families:
-        children: list = [family_page_id(family.id)] + [release_page_id(r) for r in by_family[family.id]]
-        family_sections.append(NavSection(f"nav:family:{family.id}", {"en": family.title.en, "zh": family.title.zh}, children))
+        family_sections.append(NavSection(f"nav:family:{family.id}", {"en": family.title.en, "zh": family.title.zh},
+                                          [family_page_id(family.id)]))
+        records = by_family[family.id]  # newest first
+        for index, record in enumerate(records):
+            older = records[index + 1] if index + 1 < len(records) else None
+            newer = records[index - 1] if index > 0 else None
+            sitemap.placements[release_page_id(record)] = Placement(
+                beside=family_page_id(family.id),
+                previous=release_page_id(older) if older else None,
+                next=release_page_id(newer) if newer else None,
+            )
     sitemap.nav = navigation({
         "releases": family_sections,
         "components": [component_page_id(c.id) for c in components],

@@ -12,6 +12,13 @@ footer and the search index).  :func:`nav_title` escapes a title for MkDocs;
 :meth:`SiteMap.mkdocs_nav` and a page's front-matter ``title`` (the
 ``join_title`` filter of :mod:`.render`) both go through it.  The fixed pages and the order of the navigation are
 declared in :mod:`.pages`; this module holds the types and the page map.
+
+Pages kept out of the navigation (releases: the navigation lists each
+family once and the family page lists its releases, so the navigation
+rendered into every page does not grow with the number of releases) get a
+:class:`Placement`: the navigation section they belong to, shown as where
+the reader is, and their footer neighbours (release order, not navigation
+order).  :meth:`SiteMap.mkdocs_placements` hands them to the MkDocs build.
 """
 
 from __future__ import annotations
@@ -21,7 +28,7 @@ import posixpath
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Optional, Union
 
-__all__ = ["LANGUAGES", "PageSpec", "NavSection", "SiteMap", "nav_title", "url_depth"]
+__all__ = ["LANGUAGES", "PageSpec", "NavSection", "Placement", "SiteMap", "nav_title", "url_depth"]
 
 #: languages in build order; English is the root site, Chinese lives under ``zh/``
 LANGUAGES = ("en", "zh")
@@ -57,6 +64,23 @@ class NavSection:
     children: list[Union["NavSection", str]] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Placement:
+    """Where a page that the navigation does not list belongs.
+
+    Attributes:
+        beside: id of a navigation page whose section holds this page (a
+            release: its family page); that section is shown as where the
+            reader is.
+        previous: id of the page the footer's "Previous" link goes to, or None.
+        next: id of the page the footer's "Next" link goes to, or None.
+    """
+
+    beside: str
+    previous: Optional[str] = None
+    next: Optional[str] = None
+
+
 def nav_title(text: str) -> str:
     """A title as MkDocs expects it: HTML text (``Fam</title>`` -> ``Fam&lt;/title&gt;``), on one line.
 
@@ -84,6 +108,8 @@ class SiteMap:
     def __init__(self) -> None:
         self.pages: dict[str, PageSpec] = {}
         self.nav: list[Union[NavSection, str]] = []
+        #: page id -> placement of a page the navigation does not list
+        self.placements: dict[str, Placement] = {}
 
     def add(self, page: PageSpec) -> PageSpec:
         """Register a page.
@@ -122,3 +148,15 @@ class SiteMap:
             return {nav_title(item.title[lang]): [self._nav_item(child, lang) for child in item.children]}
         page = self.pages[item]
         return {nav_title(page.title[lang]): page.path}
+
+    def mkdocs_placements(self) -> dict[str, tuple[str, Optional[str], Optional[str]]]:
+        """Placements by docs path: ``{path: (path beside, previous path or None, next path or None)}``.
+
+        Raises:
+            KeyError: for a placement naming an unknown page id.
+        """
+        def path(page_id: Optional[str]) -> Optional[str]:
+            return None if page_id is None else self.pages[page_id].path
+
+        return {self.pages[page_id].path: (path(p.beside), path(p.previous), path(p.next))
+                for page_id, p in self.placements.items()}

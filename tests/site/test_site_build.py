@@ -184,10 +184,11 @@ def test_without_site_url_the_chinese_404_page_links_into_the_chinese_site(built
     site, _ = built_site
     zh = (site / "zh/404.html").read_text(encoding="utf-8")
     assert 'href="/zh/assets/lingjun/site.css"' in zh
-    assert 'href="/zh/releases/training-nv-pytorch/25.07/"' in zh
-    assert 'href="/releases/' not in zh
+    # the navigation's Releases section links the first family page (releases are listed on family pages)
+    assert 'href="/zh/families/training-nv-pytorch/"' in zh
+    assert 'href="/families/' not in zh
     en = (site / "404.html").read_text(encoding="utf-8")
-    assert 'href="/releases/training-nv-pytorch/25.07/"' in en and 'href="/zh/releases/' not in en
+    assert 'href="/families/training-nv-pytorch/"' in en and 'href="/zh/families/' not in en
 
 
 def test_site_url_makes_sitemaps_canonical_links_and_feeds_absolute(site_with_url):
@@ -219,7 +220,7 @@ def test_site_url_makes_sitemaps_canonical_links_and_feeds_absolute(site_with_ur
         assert f'<link rel="alternate" href="{root}releases/training-nv-pytorch/25.07/"/>' in feed
         assert "relative to the URL" not in feed
     zh404 = (site / "zh/404.html").read_text(encoding="utf-8")
-    assert 'href="/lingjun/zh/releases/training-nv-pytorch/25.07/"' in zh404
+    assert 'href="/lingjun/zh/families/training-nv-pytorch/"' in zh404
 
 
 def test_build_rejects_a_site_url_that_is_not_http(tmp_path, capsys):

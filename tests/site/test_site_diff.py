@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lingjun.generator.site.diff import ChangeKind, diff_releases
+from lingjun.generator.site.diff import ChangeKind, diff_releases, table_kind, version_kind_table, version_kind_text
 from lingjun.generator.site.model import build_site_model
 
 
@@ -43,10 +43,11 @@ def test_versions_compare_as_pep440_not_text(fixture_kb):
     site = build_site_model(fixture_kb)
     kinds = site.compare_data["kinds"]["ray"]
     # 2.47.1 > 2.44.0 > 2.42.1 (as text "2.44.0" > "2.42.1" holds too, "2.47.1" vs "2.44.0" as well: check both ways)
-    assert kinds["2.44.0"]["2.47.1"] == kinds["2.42.1"]["2.44.0"] == "upgraded"
-    assert kinds["2.47.1"]["2.42.1"] == "downgraded"
+    assert table_kind(kinds, "2.44.0", "2.47.1") == table_kind(kinds, "2.42.1", "2.44.0") == "upgraded"
+    assert table_kind(kinds, "2.47.1", "2.42.1") == "downgraded"
+    assert kinds["order"] == {"2.42.1": 0, "2.44.0": 1, "2.47.1": 2}
     kinds = site.compare_data["kinds"]["transformer-engine"]
-    assert kinds["2.1"]["2.3.0+5de3e14"] == kinds["1.13.0"]["2.1"] == "upgraded"
+    assert table_kind(kinds, "2.1", "2.3.0+5de3e14") == table_kind(kinds, "1.13.0", "2.1") == "upgraded"
 
 
 def test_compare_data_lists_every_release(fixture_kb):
@@ -147,4 +148,41 @@ def test_compare_kinds_are_per_component_across_architectures():
     assert data["versions"]["training-nv-pytorch:25.10"]["triton@aarch64"] == "3.4.0"
     assert data["versions"]["training-nv-pytorch:25.09"]["triton"] == "3.4.0"
     assert "triton@aarch64" not in data["kinds"]
-    assert data["kinds"]["triton"]["3.3.0"]["3.4.0"] == "upgraded"
+    assert table_kind(data["kinds"]["triton"], "3.3.0", "3.4.0") == "upgraded"
+
+
+#: versions whose pairs the ranks alone get wrong (precision, build tags, spellings, not PEP 440)
+_TRICKY = ["12.8", "12.8.0", "12.8.0.38", "12.8.1", "12.9", "1!12.8", "2.3.0+5de3e14", "2.3.0+5de3e148", "2.3.0",
+           "2.7.0a0+6c54963f75", "2.7.0a0+7c8ec84dab", "2.7.0", "1.0a1", "1.0-a1", "1.0.0-a1", "0.8.5+cu128", "0.8.5",
+           "15.0.50", "15.0.50.20240403-git", "not-a-version", "__proto__"]
+
+
+def test_the_linear_kind_table_gives_every_pair_as_version_change(real):
+    """The compare page's table (ranks + special pairs) reads back version_change for every ordered pair."""
+    kb, site = real
+    groups = {key: set() for key in site.compare_data["kinds"]}
+    for record in kb.releases:
+        for entry in record.components:
+            groups[entry.id].add(entry.version)
+    groups["tricky"] = set(_TRICKY)
+    checked = 0
+    for key, versions in groups.items():
+        table = site.compare_data["kinds"].get(key) or version_kind_table(versions)
+        for old in versions:
+            for new in versions:
+                if old != new:
+                    assert table_kind(table, old, new) == version_kind_text(old, new), (key, old, new)
+                    checked += 1
+    assert checked > 700  # the real records give over 300 pairs, the tricky list 420
+    tricky = version_kind_table(_TRICKY)
+    assert tricky["special"]["12.8.1"]["12.8"] == "less-precise"
+    assert tricky["special"]["2.3.0+5de3e14"]["2.3.0+5de3e148"] == "build-tag-longer"
+    assert "not-a-version" not in tricky["order"] and tricky["order"]["1.0a1"] == tricky["order"]["1.0-a1"]
+
+
+def test_the_kind_table_grows_linearly_with_the_versions():
+    """1,000 distinct versions give 1,000 ranks and no special pair, not a million pairs."""
+    versions = [f"0.{i // 7}.{i % 7}" for i in range(1000)]
+    table = version_kind_table(versions)
+    assert len(table["order"]) == 1000 and table["special"] == {}
+    assert table_kind(table, "0.3.6", "0.4.0") == "upgraded" and table_kind(table, "0.4.0", "0.3.6") == "downgraded"

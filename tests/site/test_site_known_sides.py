@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from lingjun.generator.site.diff import ChangeKind, build_tag_change, diff_releases
+from lingjun.generator.site.diff import ChangeKind, build_tag_change, diff_releases, table_kind
 from lingjun.generator.site.driver_matrix import Compat, permits
 from lingjun.checks.core.versions import DriverVersion
 from lingjun.schema.models import ListState, StatedIn
@@ -114,10 +114,12 @@ def test_a_build_tag_is_not_an_upgrade_but_a_new_public_version_is(fixture_kb):
 def test_compare_page_data_carries_version_kinds_and_list_states(real):
     _, site = real
     data = site.compare_data
-    kinds = data["kinds"]["torch"]
+    # build-tag and precision pairs are the table's special pairs; other pairs read from the ranks
+    kinds = data["kinds"]["torch"]["special"]
     assert kinds["2.7.1.8"]["2.7.1.8+nv25.3"] == "build-tag-added"
     assert kinds["2.7.1.8+nv25.3"]["2.7.1.8"] == "build-tag-removed"
-    assert data["kinds"]["cuda"]["12.8.1"]["12.8"] == "less-precise"
+    assert data["kinds"]["cuda"]["special"]["12.8.1"]["12.8"] == "less-precise"
+    assert table_kind(data["kinds"]["cuda"], "12.6", "12.8.1") == "upgraded" and "12.6" not in data["kinds"]["cuda"]["special"]
     states = {r["ref"]: r["list"] for r in data["releases"]}
     assert states["training-nv-pytorch:25.06"] == "partial" and states["training-nv-pytorch:25.07"] == "complete"
     assert sorted(data["introduced"]["training-nv-pytorch:25.07"]) == ["diffusers", "peft", "transformer-engine"]

@@ -59,7 +59,7 @@ def test_links_planted_at_the_work_folder_names_of_a_range_of_pids_are_never_fol
 def _fake_languages(monkeypatch, on_zh=None):
     """Replace MkDocs by a writer of one page per language (``on_zh(target)`` runs before the zh page)."""
 
-    def fake(lang, config_dir, docs_dir, target, nav, jieba, epoch, site_url):
+    def fake(lang, config_dir, docs_dir, target, nav, jieba, epoch, site_url, placements=None):
         if lang == "zh" and on_zh is not None:
             on_zh(Path(target).parent)
         Path(target).mkdir(parents=True, exist_ok=True)

@@ -1,9 +1,9 @@
 /* Compare any two releases (compare/ page).
  * The page embeds the data as JSON (#lj-compare-data): for each release the
  * component versions and how complete its list is, and for each component
- * the kind of every pair of its versions ("kinds"), computed at build time by
- * diff.py's version_change with Python's packaging library, so this script
- * never parses versions itself.  A component one side does not list is
+ * the PEP 440 rank of each version and the pairs the ranks do not decide
+ * ("kinds": diff.py's version_kind_table), computed at build time with
+ * Python's packaging library, so this script never parses versions itself.  A component one side does not list is
  * "added"/"removed" only when that side's list is complete, the entry comes
  * from a component list and the side does not name it in presence_unknown;
  * otherwise it is "not recorded" there, with the reason (or "new" when the
@@ -84,8 +84,17 @@
         return why === null ? ["removed", null] : ["not-recorded-new", why];
       }
       if (a === b) { return ["unchanged", null]; }
-      var kinds = (data.kinds[p.id] || {})[a] || {};
-      return [kinds[b] || "changed", null];
+      /* diff.py's version_kind_table: a special (precision, build-tag) pair,
+       * else the PEP 440 ranks; a version without a rank is not PEP 440. */
+      var table = own(data.kinds, p.id) || {};
+      var special = own(own(table.special || {}, a) || {}, b);
+      if (special) { return [special, null]; }
+      var order = table.order || {}, rankA = own(order, a), rankB = own(order, b);
+      if (rankA === undefined || rankB === undefined) { return ["changed", null]; }
+      return [rankA < rankB ? "upgraded" : (rankA > rankB ? "downgraded" : "unchanged"), null];
+    }
+    function own(map, key) {
+      return Object.prototype.hasOwnProperty.call(map, key) ? map[key] : undefined;
     }
     function kindLabel(kind, ra, rb) {
       return label(kind).replace("{old}", ra.version).replace("{new}", rb.version);
