@@ -239,6 +239,8 @@ def build_language(
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
 
+    from lingjun.generator.site._search_worker_fix import search_worker_fix
+
     _fresh_jieba()
     collector = _Collector()
     logger = logging.getLogger("mkdocs")
@@ -259,6 +261,7 @@ def build_language(
                 {code: language_site_url(site_url, code) for code in CONFIG_FILES} if site_url else None)
             config.extra["lingjun_error"] = error_page_words(lang)
             config.plugins["lingjun-sitemap"] = _sitemap_template(SITEMAP_TEMPLATE)
+            config.plugins["lingjun-search-worker-fix"] = search_worker_fix()  # lunr's numeric-term bug, see the module
             if placements:
                 config.plugins["lingjun-placements"] = _placements(placements)
             if site_url is None and lang != "en":

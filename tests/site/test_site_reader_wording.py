@@ -18,7 +18,7 @@ REPO = Path(__file__).resolve().parents[2]
 PROVENANCE = {
     "en": ("our copy", "seed page", "seed copy", "project's seed", "public copy", "public copies", "copies read",
            "copies of the page we read", "copies of the official page", "not available to us", "when we read"),
-    "zh": ("副本", "种子页面", "种子副本", "我们读取", "我们保存", "我们的副本", "我们未能", "公开副本"),
+    "zh": ("页面副本", "副本显示", "副本中", "种子页面", "种子副本", "我们读取", "我们保存", "我们的副本", "我们未能", "公开副本"),
 }
 
 
