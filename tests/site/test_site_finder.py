@@ -88,7 +88,8 @@ def _checker_verdict(findings) -> str:
     """The verdict class of the driver rules' findings.
 
     An error anywhere: unsupported (a PPU image is skipped by the rules as "not NVIDIA": unsupported here too).
-    driver.cuda-compatibility info (no reference row) or forward-unconfirmed: not-stated.  A warning: minor-compat.
+    driver.cuda-compatibility info (no reference row) or forward-unconfirmed, or a driver.minimum warning that the
+    release's cut-off driver text leaves the branch not stated: not-stated.  Another warning: minor-compat.
     driver.cuda-compatibility ok through forward compatibility: forward-compat.  Otherwise native.
     """
     by_rule = {}
@@ -104,6 +105,9 @@ def _checker_verdict(findings) -> str:
     if any(f.severity.value == "info" for f in cuda):
         return "not-stated"
     if any(f.severity.value == "warning" and "only through forward compatibility" in f.message.en for f in cuda):
+        return "not-stated"
+    # below the minimum of a release whose cut-off driver text does not name the branch, CUDA running natively
+    if any(f.severity.value == "warning" and f.message.en.endswith("is not stated.") for f in minimum):
         return "not-stated"
     if "warning" in severities:
         return "minor-compat"
