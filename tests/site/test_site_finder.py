@@ -21,6 +21,7 @@ the snapshot, and decides through its rule modules.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -34,6 +35,7 @@ from lingjun.checks.rules import RULES, load_rules
 from lingjun.checks.runner import run_rule
 from lingjun.generator.bundle import compile_bundle
 from lingjun.generator.cli import main
+from lingjun.generator.site.driver_matrix import Compat, classify_branch
 from lingjun.generator.site.finder import (
     WhichError,
     find_gpu,
@@ -152,6 +154,75 @@ def test_which_finder_and_checker_agree_on_every_release_branch_and_gpu_class(kn
     assert compared > 1000
     # the corpus exercises every verdict the finder can show
     assert seen == set(VERDICTS), seen
+
+
+#: the drivers page's cell labels -> the finder's verdicts (``unknown``: the data does not decide, a not-stated case)
+_LABEL_VERDICT = {"native": "native", "forward": "forward-compat", "minor": "minor-compat", "unsupported": "unsupported",
+                  "not-stated": "not-stated", "unknown": "not-stated"}
+_SPAN = re.compile(r'<span class="lj-compat lj-([a-z-]+)"')
+
+
+def _drivers_page_cells(text: str, site) -> dict[tuple[str, int], str]:
+    """``{(release, branch): cell label}`` read off the rendered drivers page (its shown columns)."""
+    found = {}
+    for family, table in site.driver_tables.items():
+        for record, _ in table.rows:
+            href = f"](releases/{record.family}/{record.version}.md)"
+            [row] = [line for line in text.splitlines() if line.startswith("| [") and href in line.split(" | ")[0]]
+            labels = _SPAN.findall(row)
+            assert len(labels) == len(table.branches), (record.ref, row)
+            found.update({(record.ref, b): label for b, label in zip(table.branches, labels)})
+    return found
+
+
+def _release_page_cells(text: str) -> dict[int, str]:
+    """``{branch: cell label}`` of a release page's folded per-branch table."""
+    return {int(b): label for b, label in re.findall(r'^\s*\| R(\d+) \| <span class="lj-compat lj-([a-z-]+)"', text, re.M)}
+
+
+def test_site_pages_finder_which_and_checker_agree_on_every_release_branch_and_gpu_class(knowledge, real, pages):
+    """The drivers page and the release pages' branch tables (data center), the matrix model (both classes), the
+    finder's data, ``which`` and the checker give one verdict for every release x branch, up-to-date driver."""
+    kb, kd, bundle = knowledge
+    _, site = real
+    data = {e["ref"]: e for e in finder_data(kb)["releases"]}
+    records = {f"{r['family']}:{r['version']}": r for r in bundle["releases"]}
+    rendered = {lang: _drivers_page_cells(pages[lang]["drivers"], site) for lang in ("en", "zh")}
+    assert rendered["en"] == rendered["zh"] and len(rendered["en"]) > 50
+    compared = {"drivers-page": 0, "release-page": 0, "model": 0}
+    labels_seen = set()
+    for cls, (gpu, _, _) in GPUS.items():
+        for branch in finder_branches(kb):
+            answers = {r["release"]: r["verdict"] for r in which(kb, f"R{branch}", gpu)["releases"]}
+            for ref_id, entry in data.items():
+                record = kb.release(ref_id)
+                via_which = answers[ref_id]
+                via_finder = lookup(entry["cells"][cls][str(branch)], parse_driver_input(f"R{branch}"))[1]
+                via_checker = _run_checker(kd, records[ref_id], f"{branch}.999.999", cls)
+                view = site.views[ref_id]
+                shown = dict(view.driver_cells)
+                if cls == "dc" and branch in shown:
+                    cell = shown[branch]  # the built model the pages render
+                else:
+                    cell = classify_branch(record, branch, kb.cuda_drivers, data_center=(cls == "dc"))
+                via_model = _LABEL_VERDICT[cell.compat.value]
+                assert cell.verdict == via_model
+                compared["model"] += 1
+                votes = {"which": via_which, "finder": via_finder, "checker": via_checker, "model": via_model}
+                if cls == "dc":
+                    for lang in ("en", "zh"):
+                        page = _release_page_cells(pages[lang][f"release:{ref_id}"])
+                        if branch in page:
+                            votes[f"release-page-{lang}"] = _LABEL_VERDICT[page[branch]]
+                            compared["release-page"] += 1
+                        if (ref_id, branch) in rendered[lang]:
+                            votes[f"drivers-page-{lang}"] = _LABEL_VERDICT[rendered[lang][(ref_id, branch)]]
+                            compared["drivers-page"] += 1
+                    labels_seen.add(cell.compat)
+                assert len(set(votes.values())) == 1, (ref_id, branch, cls, votes, cell.en)
+    assert compared["drivers-page"] > 200 and compared["release-page"] > 500 and compared["model"] > 600, compared
+    # the pages show every label of their legend but "unknown" (every real release has a CUDA row)
+    assert labels_seen == set(Compat) - {Compat.unknown}, labels_seen
 
 
 def test_h20_and_rtx_4090_on_535_183_01(real):
