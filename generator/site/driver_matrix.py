@@ -34,6 +34,7 @@ Inputs: the record (``ReleaseRecord``) and NVIDIA's tables
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Optional
@@ -129,11 +130,22 @@ def _cell(record: dict, ref: Optional[dict], branch: int, data_center: bool) -> 
 
 
 def branch_cells(record: ReleaseRecord, branches: list[int], reference: Optional[CudaDriverReference],
-                 data_center: bool = True) -> list[tuple[int, MatrixCell]]:
-    """``[(branch, cell), ...]`` of ``record`` for ``branches`` and one GPU class (data center by default)."""
-    dumped = record.model_dump(mode="json")
+                 data_center: bool = True, memo: Optional[dict[Any, Any]] = None) -> list[tuple[int, MatrixCell]]:
+    """``[(branch, cell), ...]`` of ``record`` for ``branches`` and one GPU class (data center by default).
+
+    The verdicts read only the record's ``cuda`` and ``driver``: releases that
+    share both share their cells.  ``memo`` (a dict the caller keeps for one
+    reference table) remembers them across calls.
+    """
+    dumped = record.model_dump(mode="json", include={"cuda", "driver"})
+    key = (json.dumps(dumped, sort_keys=True), tuple(branches), data_center)
+    if memo is not None and key in memo:
+        return list(memo[key])
     ref = reference.model_dump(mode="json") if reference is not None else None
-    return [(b, _cell(dumped, ref, b, data_center)) for b in branches]
+    cells = [(b, _cell(dumped, ref, b, data_center)) for b in branches]
+    if memo is not None:
+        memo[key] = cells
+    return cells
 
 
 def classify_branch(record: ReleaseRecord, branch: int, reference: Optional[CudaDriverReference],

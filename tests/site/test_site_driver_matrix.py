@@ -181,3 +181,19 @@ def test_wide_pages_hide_the_navigation(fixture_kb):
     assert site.driver_tables["ngc-pytorch"].not_runnable_has_not_stated is True
     assert site.driver_tables["training-nv-pytorch"].not_runnable_has_not_stated is False
     assert drivers.count("其中部分分支是未说明而非不支持") == 1
+
+
+def test_the_memo_shares_cells_only_between_releases_with_the_same_cuda_and_driver(fixture_kb):
+    from lingjun.generator.site.driver_matrix import branch_cells
+
+    record = fixture_kb.release("training-nv-pytorch:25.07")
+    twin = record.model_copy(update={"version": "25.99"})
+    whole = with_driver(record, text_truncated=False)
+    memo = {}
+    first = branch_cells(record, [575, 570], fixture_kb.cuda_drivers, memo=memo)
+    assert branch_cells(twin, [575, 570], fixture_kb.cuda_drivers, memo=memo) == first
+    assert len(memo) == 1
+    other = branch_cells(whole, [575, 570], fixture_kb.cuda_drivers, memo=memo)
+    assert [c.compat for _, c in first] == [Compat.native, Compat.not_stated]
+    assert [c.compat for _, c in other] == [Compat.native, Compat.minor]
+    assert len(memo) == 2
