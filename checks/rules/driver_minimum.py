@@ -145,7 +145,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         return
     truncated = bool((req or {}).get("text_truncated"))
     truncated_en = " (its recorded driver text is cut off, so it may name more branches)" if truncated else ""
-    truncated_zh = "（我们保存的驱动说明不完整，可能还列有其他分支）" if truncated else ""
+    truncated_zh = "（记录的驱动说明被截断，可能还列有其他分支）" if truncated else ""
     if decision is not None and decision.mode == "minor-version":
         yield make(
             ctx, RULE, AREA, Severity.warning,

@@ -367,3 +367,26 @@ def test_every_release_page_says_its_gpu_support_and_links_the_finder_preset(rea
     assert "a PPU image" in en["training-xpu-pytorch:25.05"]
     zh = next(l for l in pages["zh"]["release:training-nv-pytorch:25.08"].splitlines() if "lj-gpu-support" in l)
     assert "由其 CUDA 12.8 构建推断（发布说明未写明）" in zh
+
+
+def test_checker_leaves_a_natively_running_branch_below_a_cut_off_release_minimum_not_stated(knowledge):
+    """25.10 asks for R575 and its driver text is cut off; CUDA 12.8 runs natively on 570.124.06."""
+    _, kd, bundle = knowledge
+    record = next(r for r in bundle["releases"] if r["family"] == "training-nv-pytorch" and r["version"] == "25.10")
+    ctx = CheckContext(facts=_facts(record, "570.124.06", "dc"), data=kd,
+                       release=ReleaseMatch(ref="training-nv-pytorch:25.10", how="option", score=None, record=record),
+                       options=CheckOptions())
+    [finding] = run_rule(RULES["driver.minimum"], ctx)
+    assert finding.severity.value == "warning"
+    assert finding.message.en == ("Driver 570.124.06 is below the release minimum (NVIDIA Driver release >= 575); NVIDIA's table "
+                                  "gives 570.26 as the minimum for CUDA 12.8, so CUDA will initialise, but the release's "
+                                  "recorded driver text is cut off: whether it admits R570 is not stated.")
+    assert "是否允许 R570 未说明" in finding.message.zh
+    assert finding.remedy.en == "Upgrade the host driver to 575 or later."
+    # the same driver under 25.09, whose whole driver text is recorded: CUDA starts, the release was validated from 575 on
+    record = next(r for r in bundle["releases"] if r["family"] == "training-nv-pytorch" and r["version"] == "25.09")
+    ctx = CheckContext(facts=_facts(record, "570.124.06", "dc"), data=kd,
+                       release=ReleaseMatch(ref="training-nv-pytorch:25.09", how="option", score=None, record=record),
+                       options=CheckOptions())
+    [finding] = run_rule(RULES["driver.minimum"], ctx)
+    assert finding.severity.value == "warning" and "only validated from 575 on" in finding.message.en
