@@ -27,15 +27,29 @@ Simplified Chinese:
 ``minor-compat``
     starts, with limits: CUDA minor version compatibility (limited feature
     set, no JIT of newer PTX), or a driver below the release's stated minimum
-    that NVIDIA's tables let start (the checker warns);
+    that NVIDIA's tables let start (the checker warns).  A branch the release
+    lists as must-upgrade is here too when it meets the minor version
+    compatibility floor: the release's list says the branch is not *forward*
+    compatible, while NVIDIA's minor version compatibility still lets CUDA
+    start (https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html);
 ``unsupported``
     the checker reports an error: CUDA cannot start on this driver and GPU
     (or the image is built for PPU accelerators, not NVIDIA GPUs);
 ``not-stated``
     the release's data does not say: no driver requirement or CUDA version
-    recorded, no reference row for its CUDA, or forward compatibility is the
+    recorded, no reference row for its CUDA, forward compatibility is the
     only way and the record does not show that the image carries
-    ``cuda-compat``.
+    ``cuda-compat``, or CUDA runs natively on a branch below the release's
+    minimum that the release's cut-off driver text (``text_truncated``) does
+    not name: only the release's word is missing, and that is unknown, not absent.
+
+A cut-off driver text changes only that last case: below the CUDA major's
+minor version compatibility floor CUDA cannot start whatever the text says
+(``unsupported``, unless forward compatibility could apply), and between the
+floor and the toolkit's own minimum CUDA starts with limits (``minor-compat``),
+both from NVIDIA's tables alone.  No verdict is ``native`` below the
+release's stated minimum; :attr:`ReleaseVerdict.release_minimum` carries the
+minimum so a page can say "release needs >= N".
 
 A driver given as a branch only (``R535``) stands for an up-to-date driver of
 that branch: every minimum the data names inside the branch counts as met
@@ -53,10 +67,21 @@ from typing import Any, Optional
 from lingjun.checks.core.compat import CompatDecision, decide, parse_cuda, parse_driver
 from lingjun.checks.core.versions import DriverVersion
 
-__all__ = ["VERDICTS", "ReleaseVerdict", "release_verdict", "branch_thresholds", "effective_driver", "node_gpu"]
+__all__ = ["VERDICTS", "KEYS", "ReleaseVerdict", "release_verdict", "branch_thresholds", "effective_driver", "node_gpu"]
 
 #: the verdicts, best first
 VERDICTS = ("native", "forward-compat", "minor-compat", "unsupported", "not-stated")
+
+#: the cases behind a verdict (:attr:`ReleaseVerdict.key`):
+#: ``ppu``; ``no-cuda``, ``no-driver``, ``no-minimum``, ``no-toolkit-row`` (the data does not decide);
+#: ``forward``, ``forward-unconfirmed``; ``below-floor`` (CUDA cannot start); ``native``;
+#: ``below-release-minimum`` (CUDA starts, the release asks for more); ``cut-off`` (CUDA runs natively, the
+#: release asks for more and its driver text is cut off); ``minor`` (minor version compatibility at or above the
+#: release's minimum); ``forward-below-minimum``, ``must-upgrade``, ``data-center-only``, ``not-named``
+#: (minor version compatibility below the release's minimum, and why the release does not admit the branch)
+KEYS = ("ppu", "no-cuda", "no-driver", "no-minimum", "no-toolkit-row", "forward", "forward-unconfirmed", "below-floor",
+        "native", "below-release-minimum", "cut-off", "minor", "forward-below-minimum", "must-upgrade",
+        "data-center-only", "not-named")
 
 #: a patch level above any real one: a branch-only driver stands for an up-to-date driver of the branch
 _TOP = (9999, 9999)
@@ -77,12 +102,16 @@ class ReleaseVerdict:
         en: the reason, one English sentence.
         zh: the reason, one Simplified Chinese sentence.
         mode: the :class:`~lingjun.checks.core.compat.CompatDecision` mode behind it (``""`` when none was taken).
+        key: which case decided, for pages that label a cell (:data:`KEYS`).
+        release_minimum: the release's stated minimum (``"575"``) when the driver is below it, else None.
     """
 
     verdict: str
     en: str
     zh: str
     mode: str = ""
+    key: str = ""
+    release_minimum: Optional[str] = None
 
 
 class _Gpu:
@@ -145,6 +174,12 @@ def _forward_entry(drv: dict, branch: int) -> Optional[DriverVersion]:
     return None
 
 
+def _named(drv: dict, branch: int) -> bool:
+    """Whether the record's driver text names ``branch`` (forward compatible or must-upgrade)."""
+    listed = {e.get("branch") for e in drv.get("forward_compatibility") or [] if isinstance(e, dict)}
+    return branch in listed or branch in (drv.get("must_upgrade_branches") or [])
+
+
 def _must_upgrade(drv: dict, branch: int) -> bool:
     resolutions = {r.get("branch"): r.get("decision") for r in drv.get("branch_resolutions") or [] if isinstance(r, dict)}
     if resolutions.get(branch) == "allowed":
@@ -168,15 +203,15 @@ def release_verdict(record: Optional[dict], driver: DriverVersion, data_center: 
     b = driver.branch
     if isinstance(drv, dict) and drv.get("vendor") == "ppu":
         return ReleaseVerdict("unsupported", "A PPU image: it runs on PPU accelerators with the PPU driver, not on NVIDIA GPUs.",
-                              "PPU 镜像：运行在 PPU 加速卡与 PPU 驱动上，不适用于 NVIDIA GPU。")
+                              "PPU 镜像：运行在 PPU 加速卡与 PPU 驱动上，不适用于 NVIDIA GPU。", key="ppu")
     cuda = parse_cuda(record.get("cuda"))
     if cuda is None:
-        return ReleaseVerdict("not-stated", "The release's CUDA version is not recorded.", "发布记录中没有该版本的 CUDA 版本。")
+        return ReleaseVerdict("not-stated", "The release's CUDA version is not recorded.", "发布记录中没有该版本的 CUDA 版本。", key="no-cuda")
     if not isinstance(drv, dict):
-        return ReleaseVerdict("not-stated", "The release records no driver requirement.", "发布记录中没有驱动要求。")
+        return ReleaseVerdict("not-stated", "The release records no driver requirement.", "发布记录中没有驱动要求。", key="no-driver")
     minimum = parse_driver(drv.get("minimum"))
     if minimum is None:
-        return ReleaseVerdict("not-stated", "The release records no NVIDIA driver minimum.", "发布记录中没有 NVIDIA 驱动最低版本。")
+        return ReleaseVerdict("not-stated", "The release records no NVIDIA driver minimum.", "发布记录中没有 NVIDIA 驱动最低版本。", key="no-minimum")
     stated = _stated(drv, minimum)
     compat_present: Optional[bool] = True if drv.get("forward_compatibility") else None
     installed = effective_driver(driver)
@@ -184,22 +219,24 @@ def release_verdict(record: Optional[dict], driver: DriverVersion, data_center: 
                                       compat_present=compat_present,
                                       compat_in_use=True if (data_center and compat_present) else None)
     mode = decision.mode
+    #: the release's minimum as written, when this driver is below it
+    below = None if installed.satisfies_minimum(minimum) else str(drv.get("minimum"))
     if mode == "unknown":
         return ReleaseVerdict("not-stated", f"No NVIDIA reference row for CUDA {cuda}: the data does not decide.",
-                              f"NVIDIA 参考数据中没有 CUDA {cuda} 的驱动要求，无法判断。", mode)
+                              f"NVIDIA 参考数据中没有 CUDA {cuda} 的驱动要求，无法判断。", mode, "no-toolkit-row")
     if mode == "forward":
         return ReleaseVerdict(
             "forward-compat",
             f"R{b} runs CUDA {cuda} on data center GPUs through the image's cuda-compat package (admitted by the {decision.admitted_by}).",
             f"R{b} 可在数据中心 GPU 上通过镜像中的 cuda-compat 包前向兼容运行 CUDA {cuda}（{_where_zh(decision.admitted_by)}允许）。",
-            mode)
+            mode, "forward", below)
     if mode == "forward-unconfirmed":
         return ReleaseVerdict(
             "not-stated",
             f"Only forward compatibility could run CUDA {cuda} on R{b} (admitted by the {decision.admitted_by}); "
             f"the release's data does not show that the image carries cuda-compat.",
             f"R{b} 上只能靠前向兼容运行 CUDA {cuda}（{_where_zh(decision.admitted_by)}允许），但发布数据看不出镜像是否带有 cuda-compat。",
-            mode)
+            mode, "forward-unconfirmed", below)
     if mode == "unsupported":
         need = f"R{decision.required.branch} ({decision.required} or later)" if decision.required else "a newer driver"
         need_zh = f"R{decision.required.branch}（{decision.required} 或更高）" if decision.required else "更新的驱动"
@@ -210,41 +247,53 @@ def release_verdict(record: Optional[dict], driver: DriverVersion, data_center: 
             "unsupported",
             f"CUDA {cuda} needs driver {need}{floor_en}; no forward compatibility here (missing: {', '.join(missing)}).",
             f"CUDA {cuda} 需要驱动 {need_zh}{floor_zh}；此处也无法前向兼容（缺少：{'、'.join(_MISSING_ZH.get(m, m) for m in missing)}）。",
-            mode)
-    meets = installed.satisfies_minimum(minimum)
+            mode, "below-floor", below)
     if mode == "native":
-        if meets:
+        if below is None:
             return ReleaseVerdict("native", f"R{b} meets the release's requirement ({stated}) and runs CUDA {cuda} natively.",
-                                  f"R{b} 满足发布要求（{stated}），原生支持 CUDA {cuda}。", mode)
+                                  f"R{b} 满足发布要求（{stated}），原生支持 CUDA {cuda}。", mode, "native")
+        if drv.get("text_truncated") is True and not _named(drv, b):
+            # CUDA runs natively; only the release's word is missing, and its driver text is cut off: unknown, not absent
+            return ReleaseVerdict(
+                "not-stated",
+                f"CUDA {cuda} runs natively on R{b} (NVIDIA's minimum is {decision.required}), but the release asks for "
+                f"{stated} and its recorded driver text is cut off, so whether it admits R{b} is not stated.",
+                f"CUDA {cuda} 可在 R{b} 上原生运行（NVIDIA 要求 {decision.required}），但该发布要求 {stated}，"
+                f"且记录的驱动说明被截断，是否允许 R{b} 未说明。",
+                mode, "cut-off", below)
         return ReleaseVerdict(
             "minor-compat",
             f"Below the release's requirement ({stated}): CUDA {cuda} starts (NVIDIA's minimum is {decision.required}), "
             f"but the release was validated only from {minimum} on.",
             f"低于发布要求（{stated}）：CUDA {cuda} 可以启动（NVIDIA 要求 {decision.required}），但该发布只在 {minimum} 及以上验证过。",
-            mode)
+            mode, "below-release-minimum", below)
     # minor-version: CUDA starts with a limited feature set
     limits_en = f"CUDA {cuda.major}.x minor version compatibility (driver >= {decision.floor}) lets it start with a limited feature set"
     limits_zh = f"按 CUDA {cuda.major}.x 次版本兼容（驱动 >= {decision.floor}）可以启动，但功能受限"
-    if meets:
+    if below is None:
         return ReleaseVerdict("minor-compat", f"Meets the release's requirement ({stated}); {limits_en}.",
-                              f"满足发布要求（{stated}）；{limits_zh}。", mode)
+                              f"满足发布要求（{stated}）；{limits_zh}。", mode, "minor")
     forward_min = _forward_entry(drv, b)
     if data_center and forward_min is not None and not installed.satisfies_minimum(forward_min):
         return ReleaseVerdict(
             "minor-compat",
             f"The release admits R{b} on data center GPUs only from {forward_min} on; below that, {limits_en}.",
-            f"发布说明只允许数据中心 GPU 使用 {forward_min} 及以上的 R{b}；低于此版本时，{limits_zh}。", mode)
+            f"发布说明只允许数据中心 GPU 使用 {forward_min} 及以上的 R{b}；低于此版本时，{limits_zh}。", mode,
+            "forward-below-minimum", below)
     if _must_upgrade(drv, b):
+        key = "must-upgrade"
         why_en, why_zh = f"the release lists R{b} as a branch to upgrade", f"发布说明把 R{b} 列为需要升级的分支"
     elif forward_min is not None:
+        key = "data-center-only"
         why_en, why_zh = (f"the release admits R{b} only on data center GPUs (forward compatibility)",
                           f"发布说明只允许数据中心 GPU 通过前向兼容使用 R{b}")
     else:
+        key = "not-named"
         cut = drv.get("text_truncated") is True
-        why_en = f"the release does not state R{b}" + (" (its driver text is cut off in our sources)" if cut else "")
-        why_zh = f"发布说明没有提到 R{b}" + ("（其驱动说明在来源中不完整）" if cut else "")
+        why_en = f"the release does not state R{b}" + (" (its recorded driver text is cut off)" if cut else "")
+        why_zh = f"发布说明没有提到 R{b}" + ("（记录的驱动说明被截断）" if cut else "")
     return ReleaseVerdict("minor-compat", f"Below the release's requirement ({stated}) and {why_en}; {limits_en}.",
-                          f"低于发布要求（{stated}），且{why_zh}；{limits_zh}。", mode)
+                          f"低于发布要求（{stated}），且{why_zh}；{limits_zh}。", mode, key, below)
 
 
 def _where_zh(where: str) -> str:

@@ -87,6 +87,21 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             observed=str(driver), expected=f">= {minimum}", links=links + [nvidia_url(ctx, "forward")],
         )
         return
+    named = {e.get("branch") for e in req.get("forward_compatibility") or [] if isinstance(e, dict)}
+    named.update(req.get("must_upgrade_branches") or [])
+    if decision is not None and decision.mode == "native" and req.get("text_truncated") is True and driver.branch not in named:
+        # CUDA runs natively; only the release's word on this branch is missing, and its text is cut off
+        yield make(
+            ctx, RULE, AREA, Severity.warning,
+            f"Driver {driver} is below the release minimum ({stated}); NVIDIA's table gives {decision.required} as the minimum "
+            f"for CUDA {cuda}, so CUDA will initialise, but the release's recorded driver text is cut off: whether it admits "
+            f"R{driver.branch} is not stated.",
+            f"驱动 {driver} 低于发布要求（{stated}）；按 NVIDIA 的对照表，CUDA {cuda} 只需 {decision.required}，CUDA 可以初始化，"
+            f"但记录的驱动说明被截断：是否允许 R{driver.branch} 未说明。",
+            remedy=(f"Upgrade the host driver to {minimum} or later.", f"请将宿主机驱动升级到 {minimum} 或更高版本。"),
+            observed=str(driver), expected=f">= {minimum}", links=links,
+        )
+        return
     if decision is not None and decision.mode == "native":
         yield make(
             ctx, RULE, AREA, Severity.warning,
@@ -129,8 +144,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         )
         return
     truncated = bool((req or {}).get("text_truncated"))
-    truncated_en = " (our copy of its driver text is cut off, so it may name more branches)" if truncated else ""
-    truncated_zh = "（我们保存的驱动说明不完整，可能还列有其他分支）" if truncated else ""
+    truncated_en = " (its recorded driver text is cut off, so it may name more branches)" if truncated else ""
+    truncated_zh = "（记录的驱动说明被截断，可能还列有其他分支）" if truncated else ""
     if decision is not None and decision.mode == "minor-version":
         yield make(
             ctx, RULE, AREA, Severity.warning,

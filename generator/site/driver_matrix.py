@@ -1,186 +1,160 @@
-"""Driver branch x release compatibility, computed from the records.
+"""Driver branch x release cells of the drivers page and the release pages, read off the checker's decision.
 
-Inputs (all from ``releases/``): the CUDA toolkit of a release
-(``ReleaseRecord.cuda``), its driver requirement (``ReleaseRecord.driver``:
-minimum, forward-compatible branches, must-upgrade branches and how the
-record resolves a branch listed on both), and NVIDIA's tables in
-``releases/reference/cuda-drivers.yaml`` (toolkit -> minimum driver, Table 3;
-minor-version compatibility ranges, Table 2).
+Nothing here decides compatibility: every cell is
+:func:`lingjun.checks.core.release_compat.release_verdict` (the decision the
+finder, ``lingjun-kb which`` and the checker's driver rules share) for an
+up-to-date driver of the branch (``R570``, as ``which --driver R570`` reads
+it) and one GPU class, relabelled for the page:
 
-The release's own stated minimum bounds every verdict: no cell says more
-than the release's driver text.  A cell is decided in this order (the
-first that applies wins):
+========================  ==================  =====================================
+release_compat verdict    cell (:class:`Compat`)  small text under the cell (``reason``)
+========================  ==================  =====================================
+``native``                ``native``          -
+``forward-compat``        ``forward``         -
+``minor-compat``          ``minor``           "release needs >= N" below the release's
+                                              minimum, "release: upgrade" for a
+                                              must-upgrade branch
+``unsupported``           ``unsupported``     -
+``not-stated``            ``not-stated``      "driver text cut off", "driver requirement
+                                              not recorded", "cuda-compat not shown"
+``not-stated`` (no CUDA   ``unknown``         -
+or no reference row)
+========================  ==================  =====================================
 
-1. ``unsupported`` (``must-upgrade``/``resolution``): the record says the
-   branch must be upgraded (a branch listed both as usable and as
-   must-upgrade counts as the record's ``branch_resolutions`` decide;
-   without a resolution, must-upgrade wins).
-2. ``forward``: the record lists the branch as usable through forward
-   compatibility (the image's ``cuda-compat`` libraries; NVIDIA data center
-   GPUs only).
-3. Below the release's stated minimum (branch-wise): ``not_stated``
-   (``cut-off``) when the record's driver text is cut off
-   (``text_truncated``: the missing part may name the branch), else
-   ``unsupported`` (``below-release-minimum``): the whole text was read and
-   does not make an exception for it.
-4. ``native``: the branch meets the minimum driver of the image's CUDA
-   toolkit (Table 3) and the release's minimum.
-5. ``minor``: the branch is in the CUDA major's minor-version compatibility
-   range (Table 2): runs, with a limited feature set (no PTX JIT of newer
-   PTX).  Only reachable where the release states a minimum below its
-   toolkit's or none at all.
-6. ``unsupported`` (``below``) otherwise.
+The cell's ``minimum`` is the lowest driver of the branch from which the
+verdict holds (``native >= 570.26``, ``forward >= 535.86``): the verdict is
+taken at the branch's lowest driver and at every
+:func:`~lingjun.checks.core.release_compat.branch_thresholds` version, as the
+finder's intervals are.
 
-A release that records no driver requirement (no ``driver`` section) gets
-``not_stated`` (``not-recorded``) in every cell: without the release's own
-minimum no verdict can be bounded by it.
-
-A release without a CUDA toolkit or whose toolkit has no row in the
-reference table gets ``unknown`` cells (``no-cuda``, ``no-toolkit-row``), a
-PPU release ``unknown`` (``ppu``): the data does not allow a verdict and
-none is invented.
+Inputs: the record (``ReleaseRecord``) and NVIDIA's tables
+(``releases/reference/cuda-drivers.yaml``), both as the bundle holds them
+(``model_dump(mode="json")``).
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from enum import Enum
-from typing import Optional
+from typing import Any, Optional
 
-from lingjun.checks.core.versions import CudaVersion, DriverVersion, VersionFormatError
+from lingjun.checks.core.release_compat import ReleaseVerdict, branch_thresholds, release_verdict
+from lingjun.checks.core.versions import DriverVersion
 from lingjun.schema.models import (
-    BranchDecision,
     CudaDriverReference,
     DriverBranchReference,
     DriverVendor,
     ReleaseRecord,
-    ToolkitDriverRow,
 )
 
-__all__ = ["Compat", "MatrixCell", "toolkit_row", "classify_branch", "permits", "matrix_branches",
+__all__ = ["Compat", "MatrixCell", "cell_from_verdict", "classify_branch", "branch_cells", "permits", "matrix_branches",
            "FamilyDriverTable", "family_driver_table"]
 
 
 class Compat(str, Enum):
-    """Verdict of one matrix cell."""
+    """Label of one matrix cell (the page's CSS class and legend entry)."""
 
     native = "native"
     minor = "minor"
     forward = "forward"
     unsupported = "unsupported"
-    #: the release's driver text is cut off before it could say anything about the branch
+    #: the release's data does not say (cut-off driver text, requirement not recorded, cuda-compat not shown)
     not_stated = "not-stated"
+    #: the record lacks the data for any verdict (no CUDA toolkit, or no row for it in NVIDIA's tables)
     unknown = "unknown"
+
+
+#: release_compat verdict -> cell label
+_LABEL = {"native": Compat.native, "forward-compat": Compat.forward, "minor-compat": Compat.minor,
+          "unsupported": Compat.unsupported, "not-stated": Compat.not_stated}
+
+#: release_compat case key -> the cell's reason key (the page's small text, ``compat.reason.*``)
+_REASON = {"no-driver": "not-recorded", "no-minimum": "not-recorded", "cut-off": "cut-off",
+           "forward-unconfirmed": "forward-unconfirmed", "must-upgrade": "must-upgrade",
+           "below-release-minimum": "below-release-minimum", "not-named": "below-release-minimum",
+           "data-center-only": "below-release-minimum", "forward-below-minimum": "below-release-minimum"}
 
 
 @dataclass(frozen=True)
 class MatrixCell:
-    """One cell: the verdict, the driver version it needs, and why.
+    """One cell: the shared verdict, the driver version it needs, and why.
 
     Attributes:
-        compat: the verdict.
+        compat: the page's label of the verdict.
         minimum: the lowest driver of the branch that gets this verdict
-            (``"570.26"``), or None when not known.
-        reason: a short machine key for the rule that decided (``toolkit``,
-            ``must-upgrade``, ``resolution``, ``forward-list``,
-            ``below-release-minimum``, ``cut-off``, ``minor-range``,
-            ``no-cuda``, ``no-toolkit-row``, ``ppu``, ``below``).
-        release_minimum: the release's stated minimum (``"575"``) for the
-            ``below-release-minimum`` and ``cut-off`` cells, else None.
+            (``"570.26"``), or None when the whole branch does.
+        reason: the key of the small text the page writes under the label
+            (``cut-off``, ``not-recorded``, ``forward-unconfirmed``,
+            ``must-upgrade``, ``below-release-minimum``), or the
+            release_compat case key (:data:`~lingjun.checks.core.release_compat.KEYS`)
+            when the page writes none.
+        release_minimum: the release's stated minimum (``"575"``) when the
+            branch is below it, else None.
+        verdict: the release_compat verdict (``minor-compat``), as the finder and ``which`` show it.
+        en: release_compat's one-line reason in English.
+        zh: the same in Simplified Chinese.
     """
 
     compat: Compat
     minimum: Optional[str]
     reason: str
     release_minimum: Optional[str] = None
+    verdict: str = ""
+    en: str = ""
+    zh: str = ""
 
 
-def toolkit_row(reference: CudaDriverReference, cuda: str) -> Optional[ToolkitDriverRow]:
-    """The Table 3 row for a toolkit version.
+def cell_from_verdict(answer: ReleaseVerdict, minimum: Optional[str] = None) -> MatrixCell:
+    """The page's cell for one :class:`~lingjun.checks.core.release_compat.ReleaseVerdict`."""
+    if answer.verdict == "not-stated" and answer.key in ("no-cuda", "no-toolkit-row"):
+        compat = Compat.unknown
+    else:
+        compat = _LABEL[answer.verdict]
+    reason = _REASON.get(answer.key, answer.key)
+    if compat is not Compat.minor and reason in ("below-release-minimum", "must-upgrade"):
+        reason = answer.key
+    return MatrixCell(compat, minimum, reason, answer.release_minimum, answer.verdict, answer.en, answer.zh)
 
-    ``12.8.1`` matches the row for toolkit 12.8.1; an unlisted patch uses the
-    nearest listed row of the same ``major.minor`` below it; a version given
-    as ``major.minor`` only (``12.8``) uses the GA row (the lowest toolkit of
-    that minor), since the update is not known.  None when the minor has no row.
+
+def _cell(record: dict, ref: Optional[dict], branch: int, data_center: bool) -> MatrixCell:
+    top = release_verdict(record, DriverVersion(text=str(branch), parts=(branch,)), data_center, ref)
+    points = [DriverVersion(text=f"{branch}.0.0", parts=(branch, 0, 0))] + list(branch_thresholds(record, ref, branch))
+    start = len(points)
+    while start > 0 and release_verdict(record, points[start - 1], data_center, ref).verdict == top.verdict:
+        start -= 1
+    # a lowest driver is shown for verdicts that run (native >= 570.26); "not stated >= x" would read as a requirement
+    runs = top.verdict in ("native", "forward-compat", "minor-compat")
+    minimum = points[start].text if runs and 0 < start < len(points) else None
+    return cell_from_verdict(top, minimum)
+
+
+def branch_cells(record: ReleaseRecord, branches: list[int], reference: Optional[CudaDriverReference],
+                 data_center: bool = True, memo: Optional[dict[Any, Any]] = None) -> list[tuple[int, MatrixCell]]:
+    """``[(branch, cell), ...]`` of ``record`` for ``branches`` and one GPU class (data center by default).
+
+    The verdicts read only the record's ``cuda`` and ``driver``: releases that
+    share both share their cells.  ``memo`` (a dict the caller keeps for one
+    reference table) remembers them across calls.
     """
-    try:
-        wanted = CudaVersion.parse(cuda)
-    except VersionFormatError:
-        return None
-    rows = []
-    for row in reference.toolkit_min_driver:
-        try:
-            toolkit = CudaVersion.parse(row.toolkit)
-        except VersionFormatError:
-            continue
-        if toolkit.major_minor == wanted.major_minor:
-            rows.append((toolkit, row))
-    if not rows:
-        return None
-    rows.sort(key=lambda pair: pair[0])
-    if wanted.patch is None:
-        return rows[0][1]
-    eligible = [row for toolkit, row in rows if (toolkit.patch or 0) <= wanted.patch]
-    return eligible[-1] if eligible else rows[0][1]
+    dumped = record.model_dump(mode="json", include={"cuda", "driver"})
+    key = (json.dumps(dumped, sort_keys=True), tuple(branches), data_center)
+    if memo is not None and key in memo:
+        return list(memo[key])
+    ref = reference.model_dump(mode="json") if reference is not None else None
+    cells = [(b, _cell(dumped, ref, b, data_center)) for b in branches]
+    if memo is not None:
+        memo[key] = cells
+    return cells
 
 
-def classify_branch(record: ReleaseRecord, branch: int, reference: Optional[CudaDriverReference]) -> MatrixCell:
-    """The cell for ``record`` on data center driver ``branch`` (e.g. 570); order in the module docstring.
+def classify_branch(record: ReleaseRecord, branch: int, reference: Optional[CudaDriverReference],
+                    data_center: bool = True) -> MatrixCell:
+    """The cell for ``record`` on driver ``branch`` (e.g. 570) with GPUs of one class (data center by default).
 
-    Raises nothing: missing data gives :attr:`Compat.unknown`.
+    Raises nothing: what the data cannot decide is ``not_stated`` or ``unknown``.
     """
-    driver = record.driver
-    if driver is not None and driver.vendor is DriverVendor.ppu:
-        return MatrixCell(Compat.unknown, None, "ppu")
-    if not record.cuda:
-        return MatrixCell(Compat.unknown, None, "no-cuda")
-    if reference is None:
-        return MatrixCell(Compat.unknown, None, "no-toolkit-row")
-    row = toolkit_row(reference, record.cuda)
-    if row is None:
-        return MatrixCell(Compat.unknown, None, "no-toolkit-row")
-    if driver is None:
-        # the release's driver requirement is not recorded: its minimum and exceptions are unknown,
-        # so no branch gets a verdict (the toolkit's table alone would claim more than the release says)
-        return MatrixCell(Compat.not_stated, None, "not-recorded")
-    toolkit_min = DriverVersion.parse(row.linux_min_driver)
-    release_min = DriverVersion.parse(driver.minimum)
-
-    if driver is not None:
-        resolutions = {r.branch: r.decision for r in driver.branch_resolutions}
-        forward = {f.branch: f.minimum for f in driver.forward_compatibility}
-        if branch in driver.must_upgrade_branches:
-            decision = resolutions.get(branch, BranchDecision.must_upgrade)
-            if decision is BranchDecision.must_upgrade:
-                reason = "resolution" if branch in resolutions else "must-upgrade"
-                return MatrixCell(Compat.unsupported, None, reason)
-        if branch in forward:
-            return MatrixCell(Compat.forward, forward[branch], "forward-list")
-    if release_min is not None and branch < release_min.branch:
-        if driver is not None and driver.text_truncated:
-            return MatrixCell(Compat.not_stated, None, "cut-off", driver.minimum)
-        return MatrixCell(Compat.unsupported, None, "below-release-minimum", driver.minimum if driver else None)
-
-    if branch >= toolkit_min.branch:
-        minimum = row.linux_min_driver if branch == toolkit_min.branch else None
-        if release_min is not None and branch == release_min.branch and not release_min.is_branch_only:
-            minimum = max(DriverVersion.parse(minimum or release_min.text), release_min).text
-        return MatrixCell(Compat.native, minimum, "toolkit")
-
-    try:
-        major = CudaVersion.parse(record.cuda).major
-    except VersionFormatError:
-        return MatrixCell(Compat.unknown, None, "no-cuda")
-    for compat in reference.minor_version_compat:
-        if compat.cuda_major != major:
-            continue
-        upper = compat.max_branch_exclusive
-        if branch >= compat.min_branch and (upper is None or branch < upper):
-            minimum = compat.min_driver if branch == DriverVersion.parse(compat.min_driver).branch else None
-            if release_min is not None and branch == release_min.branch and not release_min.is_branch_only:
-                minimum = max(DriverVersion.parse(minimum or release_min.text), release_min).text
-            return MatrixCell(Compat.minor, minimum, "minor-range")
-    return MatrixCell(Compat.unsupported, None, "below")
+    return branch_cells(record, [branch], reference, data_center)[0][1]
 
 
 def permits(cell: MatrixCell) -> bool:

@@ -37,7 +37,7 @@ from lingjun.generator.site.diff import (
 from lingjun.generator.site.driver_matrix import (
     FamilyDriverTable,
     MatrixCell,
-    classify_branch,
+    branch_cells,
     family_driver_table,
     matrix_branches,
 )
@@ -294,6 +294,7 @@ def build_site_model(kb: KnowledgeBase) -> SiteModel:
         issue_releases[issue.id] = found
 
     branches = matrix_branches(kb.releases, kb.driver_branches)
+    cell_memo: dict = {}  # releases sharing CUDA and driver requirement share their cells
     names = {c.id: c.name for c in kb.components.values()}
     views: dict[str, ReleaseView] = {}
     for family in families:
@@ -305,7 +306,7 @@ def build_site_model(kb: KnowledgeBase) -> SiteModel:
             issues = [kb.known_issues[i] for i in sorted(issue_releases) if any(r.ref == record.ref for r in issue_releases[i])]
             cells: list[tuple[int, MatrixCell]] = []
             if record.driver is None or record.driver.vendor is DriverVendor.nvidia:
-                cells = [(b, classify_branch(record, b, kb.cuda_drivers)) for b in branches]
+                cells = branch_cells(record, branches, kb.cuda_drivers, memo=cell_memo)
             views[record.ref] = ReleaseView(
                 record=record,
                 family=family,

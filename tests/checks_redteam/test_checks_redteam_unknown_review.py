@@ -145,7 +145,7 @@ def test_the_release_admitting_a_branch_on_data_center_gpus_is_said(monkeypatch,
     finding = _one(report, "driver.minimum")
     assert finding["severity"] == "info" and "the release admits R535 (535.86 or later) on data center GPUs" in finding["message"]
     code, report, _ = run_json(monkeypatch, capsys, "--from-collect-env", paste, "--release", "training-nv-pytorch:25.07")
-    assert "our copy of its driver text is cut off" in _one(report, "driver.minimum")["message"]
+    assert "its recorded driver text is cut off" in _one(report, "driver.minimum")["message"]
 
 
 def test_the_vllm_version_line_counts_and_a_partial_list_does_not_win_the_fingerprint(monkeypatch, capsys, tmp_path):

@@ -21,6 +21,7 @@ the snapshot, and decides through its rule modules.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -34,6 +35,7 @@ from lingjun.checks.rules import RULES, load_rules
 from lingjun.checks.runner import run_rule
 from lingjun.generator.bundle import compile_bundle
 from lingjun.generator.cli import main
+from lingjun.generator.site.driver_matrix import Compat, classify_branch
 from lingjun.generator.site.finder import (
     WhichError,
     find_gpu,
@@ -88,7 +90,8 @@ def _checker_verdict(findings) -> str:
     """The verdict class of the driver rules' findings.
 
     An error anywhere: unsupported (a PPU image is skipped by the rules as "not NVIDIA": unsupported here too).
-    driver.cuda-compatibility info (no reference row) or forward-unconfirmed: not-stated.  A warning: minor-compat.
+    driver.cuda-compatibility info (no reference row) or forward-unconfirmed, or a driver.minimum warning that the
+    release's cut-off driver text leaves the branch not stated: not-stated.  Another warning: minor-compat.
     driver.cuda-compatibility ok through forward compatibility: forward-compat.  Otherwise native.
     """
     by_rule = {}
@@ -104,6 +107,9 @@ def _checker_verdict(findings) -> str:
     if any(f.severity.value == "info" for f in cuda):
         return "not-stated"
     if any(f.severity.value == "warning" and "only through forward compatibility" in f.message.en for f in cuda):
+        return "not-stated"
+    # below the minimum of a release whose cut-off driver text does not name the branch, CUDA running natively
+    if any(f.severity.value == "warning" and f.message.en.endswith("is not stated.") for f in minimum):
         return "not-stated"
     if "warning" in severities:
         return "minor-compat"
@@ -148,6 +154,75 @@ def test_which_finder_and_checker_agree_on_every_release_branch_and_gpu_class(kn
     assert compared > 1000
     # the corpus exercises every verdict the finder can show
     assert seen == set(VERDICTS), seen
+
+
+#: the drivers page's cell labels -> the finder's verdicts (``unknown``: the data does not decide, a not-stated case)
+_LABEL_VERDICT = {"native": "native", "forward": "forward-compat", "minor": "minor-compat", "unsupported": "unsupported",
+                  "not-stated": "not-stated", "unknown": "not-stated"}
+_SPAN = re.compile(r'<span class="lj-compat lj-([a-z-]+)"')
+
+
+def _drivers_page_cells(text: str, site) -> dict[tuple[str, int], str]:
+    """``{(release, branch): cell label}`` read off the rendered drivers page (its shown columns)."""
+    found = {}
+    for family, table in site.driver_tables.items():
+        for record, _ in table.rows:
+            href = f"](releases/{record.family}/{record.version}.md)"
+            [row] = [line for line in text.splitlines() if line.startswith("| [") and href in line.split(" | ")[0]]
+            labels = _SPAN.findall(row)
+            assert len(labels) == len(table.branches), (record.ref, row)
+            found.update({(record.ref, b): label for b, label in zip(table.branches, labels)})
+    return found
+
+
+def _release_page_cells(text: str) -> dict[int, str]:
+    """``{branch: cell label}`` of a release page's folded per-branch table."""
+    return {int(b): label for b, label in re.findall(r'^\s*\| R(\d+) \| <span class="lj-compat lj-([a-z-]+)"', text, re.M)}
+
+
+def test_site_pages_finder_which_and_checker_agree_on_every_release_branch_and_gpu_class(knowledge, real, pages):
+    """The drivers page and the release pages' branch tables (data center), the matrix model (both classes), the
+    finder's data, ``which`` and the checker give one verdict for every release x branch, up-to-date driver."""
+    kb, kd, bundle = knowledge
+    _, site = real
+    data = {e["ref"]: e for e in finder_data(kb)["releases"]}
+    records = {f"{r['family']}:{r['version']}": r for r in bundle["releases"]}
+    rendered = {lang: _drivers_page_cells(pages[lang]["drivers"], site) for lang in ("en", "zh")}
+    assert rendered["en"] == rendered["zh"] and len(rendered["en"]) > 50
+    compared = {"drivers-page": 0, "release-page": 0, "model": 0}
+    labels_seen = set()
+    for cls, (gpu, _, _) in GPUS.items():
+        for branch in finder_branches(kb):
+            answers = {r["release"]: r["verdict"] for r in which(kb, f"R{branch}", gpu)["releases"]}
+            for ref_id, entry in data.items():
+                record = kb.release(ref_id)
+                via_which = answers[ref_id]
+                via_finder = lookup(entry["cells"][cls][str(branch)], parse_driver_input(f"R{branch}"))[1]
+                via_checker = _run_checker(kd, records[ref_id], f"{branch}.999.999", cls)
+                view = site.views[ref_id]
+                shown = dict(view.driver_cells)
+                if cls == "dc" and branch in shown:
+                    cell = shown[branch]  # the built model the pages render
+                else:
+                    cell = classify_branch(record, branch, kb.cuda_drivers, data_center=(cls == "dc"))
+                via_model = _LABEL_VERDICT[cell.compat.value]
+                assert cell.verdict == via_model
+                compared["model"] += 1
+                votes = {"which": via_which, "finder": via_finder, "checker": via_checker, "model": via_model}
+                if cls == "dc":
+                    for lang in ("en", "zh"):
+                        page = _release_page_cells(pages[lang][f"release:{ref_id}"])
+                        if branch in page:
+                            votes[f"release-page-{lang}"] = _LABEL_VERDICT[page[branch]]
+                            compared["release-page"] += 1
+                        if (ref_id, branch) in rendered[lang]:
+                            votes[f"drivers-page-{lang}"] = _LABEL_VERDICT[rendered[lang][(ref_id, branch)]]
+                            compared["drivers-page"] += 1
+                    labels_seen.add(cell.compat)
+                assert len(set(votes.values())) == 1, (ref_id, branch, cls, votes, cell.en)
+    assert compared["drivers-page"] > 200 and compared["release-page"] > 500 and compared["model"] > 600, compared
+    # the pages show every label of their legend but "unknown" (every real release has a CUDA row)
+    assert labels_seen == set(Compat) - {Compat.unknown}, labels_seen
 
 
 def test_h20_and_rtx_4090_on_535_183_01(real):
@@ -292,3 +367,26 @@ def test_every_release_page_says_its_gpu_support_and_links_the_finder_preset(rea
     assert "a PPU image" in en["training-xpu-pytorch:25.05"]
     zh = next(l for l in pages["zh"]["release:training-nv-pytorch:25.08"].splitlines() if "lj-gpu-support" in l)
     assert "由其 CUDA 12.8 构建推断（发布说明未写明）" in zh
+
+
+def test_checker_leaves_a_natively_running_branch_below_a_cut_off_release_minimum_not_stated(knowledge):
+    """25.10 asks for R575 and its driver text is cut off; CUDA 12.8 runs natively on 570.124.06."""
+    _, kd, bundle = knowledge
+    record = next(r for r in bundle["releases"] if r["family"] == "training-nv-pytorch" and r["version"] == "25.10")
+    ctx = CheckContext(facts=_facts(record, "570.124.06", "dc"), data=kd,
+                       release=ReleaseMatch(ref="training-nv-pytorch:25.10", how="option", score=None, record=record),
+                       options=CheckOptions())
+    [finding] = run_rule(RULES["driver.minimum"], ctx)
+    assert finding.severity.value == "warning"
+    assert finding.message.en == ("Driver 570.124.06 is below the release minimum (NVIDIA Driver release >= 575); NVIDIA's table "
+                                  "gives 570.26 as the minimum for CUDA 12.8, so CUDA will initialise, but the release's "
+                                  "recorded driver text is cut off: whether it admits R570 is not stated.")
+    assert "是否允许 R570 未说明" in finding.message.zh
+    assert finding.remedy.en == "Upgrade the host driver to 575 or later."
+    # the same driver under 25.09, whose whole driver text is recorded: CUDA starts, the release was validated from 575 on
+    record = next(r for r in bundle["releases"] if r["family"] == "training-nv-pytorch" and r["version"] == "25.09")
+    ctx = CheckContext(facts=_facts(record, "570.124.06", "dc"), data=kd,
+                       release=ReleaseMatch(ref="training-nv-pytorch:25.09", how="option", score=None, record=record),
+                       options=CheckOptions())
+    [finding] = run_rule(RULES["driver.minimum"], ctx)
+    assert finding.severity.value == "warning" and "only validated from 575 on" in finding.message.en

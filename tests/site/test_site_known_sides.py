@@ -130,11 +130,13 @@ CUT_OFF = ("25.10", "25.07", "25.04", "25.02")
 WHOLE = ("25.09", "25.08", "25.06", "25.03")
 
 
-def test_r535_is_not_stated_where_the_driver_text_is_cut_off_and_forward_where_it_was_read(real):
+def test_r535_is_forward_only_where_the_whole_driver_text_admits_it(real):
     _, site = real
     for version in CUT_OFF:
+        # the cut-off text does not show R535 admitted: NVIDIA's CUDA 12.x minor version compatibility is what is known
         cell = dict(site.views[f"training-nv-pytorch:{version}"].driver_cells)[535]
-        assert (cell.compat, cell.reason) == (Compat.not_stated, "cut-off"), version
+        assert (cell.compat, cell.reason, cell.release_minimum) == (Compat.minor, "below-release-minimum", cell.release_minimum), version
+        assert cell.release_minimum in ("570", "575") and "recorded driver text is cut off" in cell.en, version
     for version in WHOLE:
         cell = dict(site.views[f"training-nv-pytorch:{version}"].driver_cells)[535]
         assert (cell.compat, cell.minimum) == (Compat.forward, "535.86"), version
@@ -144,11 +146,12 @@ def test_r570_is_never_more_permissive_than_a_release_that_requires_r575(real):
     _, site = real
     verdicts = {v: dict(site.views[f"training-nv-pytorch:{v}"].driver_cells)[570] for v in CUT_OFF + WHOLE}
     assert {v: c.compat for v, c in verdicts.items()} == {
-        "25.10": Compat.not_stated, "25.07": Compat.not_stated,  # need 575, text cut off
-        "25.09": Compat.unsupported, "25.08": Compat.unsupported, "25.06": Compat.unsupported,  # need 575, text read
+        "25.10": Compat.not_stated, "25.07": Compat.not_stated,  # need 575, text cut off: CUDA runs, the release's word is missing
+        "25.09": Compat.minor, "25.08": Compat.minor, "25.06": Compat.minor,  # need 575, text read: CUDA starts, never native
         "25.04": Compat.native, "25.03": Compat.native, "25.02": Compat.native,  # need 570
     }
     assert verdicts["25.06"].reason == "below-release-minimum" and verdicts["25.06"].release_minimum == "575"
+    assert verdicts["25.07"].reason == "cut-off" and verdicts["25.07"].release_minimum == "575"
     assert verdicts["25.03"].minimum == "570.26"
 
 
@@ -158,7 +161,8 @@ def test_the_drivers_page_shows_the_reasons_in_both_languages(pages):
     assert '<span class="lj-compat lj-not-stated">not stated<br><small>driver text cut off</small></span>' in row
     assert "lj-native\">native ≥ 570.26" not in row
     row = next(line for line in en.splitlines() if line.startswith("| [25.06]("))
-    assert '<span class="lj-compat lj-unsupported">unsupported<br><small>release needs ≥ 575</small></span>' in row
+    assert '<span class="lj-compat lj-minor">minor compat<br><small>release needs ≥ 575</small></span>' in row
+    assert '<span class="lj-compat lj-minor">minor compat<br><small>release asks to upgrade it</small></span>' in row
     row = next(line for line in zh.splitlines() if line.startswith("| [25.07]("))
     assert '<span class="lj-compat lj-not-stated">未说明<br><small>驱动说明被截断</small></span>' in row
     legend = en.split("## Legend")[1].split("##")[0]
@@ -233,21 +237,34 @@ def test_rendered_changes_pages_have_no_added_or_removed_row_against_an_incomple
 
 def test_no_driver_cell_is_more_permissive_than_the_release_or_based_on_a_cut_off_text(real):
     kb, site = real
+    from lingjun.checks.core.compat import parse_cuda, toolkit_min_driver
+
+    ref = kb.cuda_drivers.model_dump(mode="json")
     checked = 0
-    for ref, view in site.views.items():
+    for ref_id, view in site.views.items():
         driver = view.record.driver
         for branch, cell in view.driver_cells:
             if driver is None:
+                assert (cell.compat, cell.reason) == (Compat.not_stated, "not-recorded"), (ref_id, branch)
                 continue
             minimum = DriverVersion.parse(driver.minimum).branch
-            stated = {f.branch for f in driver.forward_compatibility} | set(driver.must_upgrade_branches)
-            if permits(cell) and cell.compat is not Compat.forward:
-                assert branch >= minimum, (ref, branch, cell)
+            listed = {f.branch for f in driver.forward_compatibility}
+            native_from = toolkit_min_driver(parse_cuda(view.record.cuda), ref).branch
+            if branch < minimum:
+                # never green below the release's minimum; a cell that runs says what the release needs
+                assert cell.compat is not Compat.native and cell.release_minimum == driver.minimum, (ref_id, branch, cell)
+                if cell.compat is Compat.minor:
+                    assert cell.reason in ("below-release-minimum", "must-upgrade"), (ref_id, branch, cell)
             if cell.compat is Compat.forward:
-                assert branch in {f.branch for f in driver.forward_compatibility}, (ref, branch)
-            if branch < minimum and branch not in stated:
-                expected = Compat.not_stated if driver.text_truncated else Compat.unsupported
-                assert cell.compat is expected, (ref, branch, cell)
+                assert branch in listed, (ref_id, branch)
+            if cell.compat is Compat.not_stated and cell.reason == "cut-off":
+                # unknown where the release's cut-off word is all that is missing
+                assert driver.text_truncated and native_from <= branch < minimum, (ref_id, branch, cell)
+            elif cell.compat is Compat.not_stated:
+                # or where only forward compatibility could run it and the record does not show the image's cuda-compat
+                assert cell.reason == "forward-unconfirmed" and not listed, (ref_id, branch, cell)
+            if driver.text_truncated and native_from <= branch < minimum and branch not in listed | set(driver.must_upgrade_branches):
+                assert (cell.compat, cell.reason) == (Compat.not_stated, "cut-off"), (ref_id, branch, cell)
             checked += 1
     assert checked > 100
 
