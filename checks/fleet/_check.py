@@ -15,7 +15,9 @@ its text (well under a millisecond); each distinct set of facts one full check
 (about 10 ms of CPU here, measured with 200 distinct snapshots), so a fleet
 whose nodes all differ is as slow as checking each node alone.  A report is not checked again: its findings, summary
 and exit code are taken as written (with ``--strict`` the exit code is derived
-again from its summary).
+again from its summary).  A snapshot is checked with the options its own run recorded (``check_options``:
+``--require-gpu``, ``--release`` as given, ``--gpus-per-pod``, ``--model``, ``--strict``), fleet's ``--require-gpu``,
+``--strict`` and ``--release`` added (:mod:`lingjun.checks.inputs.recorded_options`).
 """
 
 from __future__ import annotations
@@ -75,6 +77,8 @@ class _Checked:
     values: dict
     env_shown: bool
     snapshot_problems: int
+    #: the node's own run asked for --strict (recorded in its snapshot): its warnings make its exit code 2
+    strict: bool = False
 
 
 #: the members cut from a snapshot's text before it is fingerprinted: identity and time (keys only: a quote inside a
@@ -120,6 +124,8 @@ class Checker:
     release_option: Optional[str] = None
     lang: str = "en"
     strict: bool = False
+    #: ``fleet --require-gpu``: every node must show an NVIDIA driver (added to each snapshot's own options)
+    require_gpu: bool = False
     cache: dict = field(default_factory=dict)
     #: how many nodes were checked by running the rules (the rest came from the cache)
     runs: int = 0
@@ -140,7 +146,7 @@ class Checker:
             checked = self._from_report(record.data)
         if checked.has_errors:
             status = 1
-        elif self.strict and checked.has_warnings:
+        elif (self.strict or checked.strict) and checked.has_warnings:
             status = 2
         else:
             status = 0
@@ -151,21 +157,24 @@ class Checker:
 
     def _run(self, data: "dict[str, Any]") -> _Checked:
         from lingjun.checks.context import CheckContext, CheckOptions
+        from lingjun.checks.inputs.recorded_options import identify_with, merged_options
         from lingjun.checks.inputs.snapshot import facts_from_snapshot_dict
-        from lingjun.checks.knowledge.identify import identify
         from lingjun.checks.report.model import counts
         from lingjun.checks.runner import run_rules
 
         self.runs += 1
         facts, problems = facts_from_snapshot_dict(data)
-        release = identify(facts, self.data, self.release_option)
-        ctx = CheckContext(facts=facts, data=self.data, release=release, options=CheckOptions(lang=self.lang))
+        # the node re-checks as its own pod did (its recorded --require-gpu, --release ...); fleet's options add to them
+        chosen = merged_options(facts.check_options, require_gpu=self.require_gpu, release=self.release_option)
+        release = identify_with(facts, self.data, chosen.release, self.release_option, problems)
+        options = CheckOptions(lang=self.lang, served_model=chosen.model, gpus_per_pod=chosen.gpus_per_pod, require_gpu=bool(chosen.require_gpu))
+        ctx = CheckContext(facts=facts, data=self.data, release=release, options=options)
         findings = run_rules(ctx, snapshot_problems=problems)
         tally = counts(findings)
         shown = [(f.rule, f.severity.value, capped(f.message.get(self.lang))) for f in findings if f.severity.value in SHOWN_SEVERITIES]
         return _Checked(release=release.ref, counts=tally, findings=shown, findings_json=_as_json(shown), has_errors=tally["error"] > 0,
                         has_warnings=tally["warning"] > 0, values=facts_values(facts, release.ref),
-                        env_shown=nccl_env_shown(facts), snapshot_problems=len(problems))
+                        env_shown=nccl_env_shown(facts), snapshot_problems=len(problems), strict=bool(chosen.strict))
 
     def _from_report(self, data: "dict[str, Any]") -> _Checked:
         raw = data.get("summary") if isinstance(data.get("summary"), dict) else {}

@@ -29,6 +29,12 @@ nodes:
   A report holds only a summary of the facts: what it does not show is "not known" for that node, never
   a difference.
 
+options:
+  a snapshot is checked with the options its own run recorded ("check_options": --require-gpu, --strict,
+  --gpus-per-pod, --release as given, --model), so a node reads as its pod did; --require-gpu, --strict and
+  --release given here apply to every node on top of them (--release replaces a recorded one). A JSON
+  report's findings are taken as written.
+
 exit codes:
   0  no node has error findings (warnings allowed unless --strict)
   1  a node has error findings, or an input could not be read or named a node twice (one line each
@@ -63,6 +69,8 @@ def _parser() -> "argparse.ArgumentParser":
     parser.add_argument("--lang", choices=["en", "zh"], help="report language (default from LC_ALL/LC_MESSAGES/LANG)")
     parser.add_argument("--release", metavar="FAMILY:YY.MM", help="check every node against this release (as lingjun-check --release)")
     parser.add_argument("--data", metavar="FILE", help="release data bundle to use instead of the embedded one")
+    parser.add_argument("--require-gpu", action="store_true", help="every node must show an NVIDIA driver (as lingjun-check --require-gpu; "
+                        "a snapshot written with --require-gpu is checked with it anyway)")
     parser.add_argument("--strict", action="store_true", help="a node with warnings makes the exit code 2")
     parser.add_argument("--no-color", action="store_true", help="no ANSI colours (also when NO_COLOR is set)")
     return parser
@@ -135,7 +143,7 @@ def _run(args: "argparse.Namespace", stdin: Optional[IO[bytes]]) -> int:
     from lingjun.checks.fleet._model import EXIT_NO_NODES, fleet_dict
 
     problems: list[InputProblem] = []
-    checker = Checker(data=data, release_option=args.release, lang=lang, strict=args.strict)
+    checker = Checker(data=data, release_option=args.release, lang=lang, strict=args.strict, require_gpu=args.require_gpu)
     nodes = []
     for record in iter_records(list(args.paths), problems, stdin):  # one record in memory at a time
         try:
