@@ -51,12 +51,13 @@ EXIT_NO_NODES = 3
 
 def fleet_exit_code(nodes: "list[NodeResult]", problems: "list[InputProblem]", strict: bool) -> int:
     """1 when a node has errors or an input has a problem (a node could not be checked or told apart);
-    else 2 when ``strict`` and a node has warnings; else 0.  3 when there is no node at all."""
+    else 2 when a node exits 2 (it has warnings and ``strict`` was given, here or recorded in its own snapshot); else 0.
+    3 when there is no node at all."""
     if not nodes:
         return EXIT_NO_NODES
     if problems or any(n.exit_code == 1 for n in nodes):
         return 1
-    if strict and any(n.exit_code == 2 for n in nodes):
+    if any(n.exit_code == 2 for n in nodes):  # only with strict: fleet's, or the node's own recorded --strict
         return 2
     return 0
 

@@ -114,4 +114,12 @@ def test_a_recorded_release_this_data_lacks_is_said_and_the_facts_decide(tmp_pat
     status, report, _ = _fleet([str(tmp_path)], capsys)
     node = _node(report, "n")
     assert node["release"] != "training-nv-pytorch:99.99"
-    assert any("check_options.release" in f["message"] and "99.99" in f["message"] for f in node["findings"])
+    assert ("checker.snapshot", "warning") in [(f["rule"], f["severity"]) for f in node["findings"]]
+    status, single = _from_json(tmp_path / "n.json", capsys)
+    assert any(f["rule"] == "checker.snapshot" and "check_options.release" in f["observed"] and "99.99" in f["observed"]
+               for f in single["findings"])
+
+
+def _from_json(path, capsys):
+    status = check_main(["--from", str(path), "--format", "json", "--lang", "en"])
+    return status, json.loads(capsys.readouterr().out)
