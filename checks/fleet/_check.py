@@ -34,7 +34,7 @@ from lingjun.checks.fleet._inputs import SNAPSHOT, Record
 from lingjun.checks.fleet._node_facts import facts_values, nccl_env_shown, report_values
 from lingjun.checks.report.findings import SEVERITY_ORDER
 
-__all__ = ["NodeResult", "Checker", "fingerprint", "text_fingerprint", "SHOWN_SEVERITIES"]
+__all__ = ["NodeResult", "Checker", "fingerprint", "text_fingerprint", "report_fingerprint", "SHOWN_SEVERITIES"]
 
 #: the severities whose findings are listed per node and grouped per rule (ok and skipped are only counted)
 SHOWN_SEVERITIES = ("error", "warning", "info")
@@ -64,6 +64,9 @@ class NodeResult:
     env_shown: bool
     snapshot_problems: int = 0
     findings_json: list = field(default_factory=list)
+    #: what the node's findings were derived from (:func:`fingerprint`, :func:`text_fingerprint`, a report's
+    #: :func:`report_fingerprint`): two inputs of one node with the same key are one node checked twice (a retry)
+    key: str = ""
 
 
 @dataclass
@@ -112,6 +115,17 @@ def fingerprint(data: "dict[str, Any]") -> str:
     return "d:" + hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
+def report_fingerprint(data: "dict[str, Any]") -> str:
+    """``"r:"`` and the SHA-256 (hex) of a parsed JSON report without its node, its time and its probes' seconds."""
+    trimmed = {k: v for k, v in data.items() if k not in ("node", "generated_at")}
+    facts = trimmed.get("facts")
+    if isinstance(facts, dict) and isinstance(facts.get("probes"), list):
+        trimmed["facts"] = dict(facts, probes=[{k: v for k, v in p.items() if k != "seconds"} if isinstance(p, dict) else p
+                                               for p in facts["probes"]])
+    text = json.dumps(trimmed, sort_keys=True, ensure_ascii=True, separators=(",", ":"), default=str)
+    return "r:" + hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
 @dataclass
 class Checker:
     """Checks nodes against the release ``data`` (``--release`` as ``release_option``), caching by :func:`fingerprint`.
@@ -143,6 +157,7 @@ class Checker:
             if checked is None:
                 checked = self.cache[key] = self._run(record.load())
         else:
+            key = report_fingerprint(record.data or {})
             checked = self._from_report(record.data)
         if checked.has_errors:
             status = 1
@@ -153,7 +168,7 @@ class Checker:
         return NodeResult(name=name, source=source, input=record.where, kind="snapshot" if record.kind == SNAPSHOT else "report",
                           release=checked.release, exit_code=status, counts=checked.counts, findings=checked.findings,
                           values=checked.values, env_shown=checked.env_shown, snapshot_problems=checked.snapshot_problems,
-                          findings_json=checked.findings_json)
+                          findings_json=checked.findings_json, key=key)
 
     def _run(self, data: "dict[str, Any]") -> _Checked:
         from lingjun.checks.context import CheckContext, CheckOptions
