@@ -74,7 +74,7 @@ monitoring:
   lingjun_check_findings{rule,severity} (count, written for every rule and severity, 0 included),
   lingjun_check_last_run_timestamp_seconds, lingjun_check_exit_code, lingjun_check_info{version,
   release,...} and lingjun_check_gpu_info{gpu,modelName}. Hostname and UUID labels (dcgm-exporter's
-  names) only with --include-ids. Use: --format prometheus -o /var/lib/node_exporter/textfile/lingjun.prom
+  names) only with --include-ids; Hostname is the node name (--node-name, NODE_NAME) when known, else the host name. Use: --format prometheus -o /var/lib/node_exporter/textfile/lingjun.prom
   --format npd prints one line of at most 80 bytes for a node-problem-detector custom plugin, the key
   finding first (ERROR driver.minimum: ... (+2)), and exits as NPD expects: 0 OK; 1 a problem (errors,
   or warnings with --strict); 2 Unknown (usage error, unreadable input, internal error), with an
@@ -559,7 +559,7 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
 
         rule_ids = [spec.id for spec in load_rules()] + list(CHECKER_RULE_IDS)
         report = render_prometheus(findings, release, facts, rule_ids, version=__version__, exit_status=status, now=time.time(),
-                                   hostname=facts.host.hostname if args.include_ids else None, gpu_uuids=args.include_ids)
+                                   hostname=(facts.node.name or facts.host.hostname) if args.include_ids else None, gpu_uuids=args.include_ids)
     elif args.format == "npd":
         from lingjun.checks.report.render_npd import render_npd
 
