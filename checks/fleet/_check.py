@@ -208,4 +208,4 @@ class Checker:
         warnings = tally["warning"] > 0 or any(s == "warning" for _, s, _ in shown)
         values = report_values(data)
         return _Checked(release=values["release"], counts=tally, findings=shown, findings_json=_as_json(shown), has_errors=errors, has_warnings=warnings,
-                        values=values, env_shown=False, snapshot_problems=0)
+                        values=values, env_shown=False, snapshot_problems=0, strict=data.get("exit_code") == 2)  # its run's --strict

@@ -123,3 +123,12 @@ def test_a_recorded_release_this_data_lacks_is_said_and_the_facts_decide(tmp_pat
 def _from_json(path, capsys):
     status = check_main(["--from", str(path), "--format", "json", "--lang", "en"])
     return status, json.loads(capsys.readouterr().out)
+
+
+def test_a_report_that_exited_2_keeps_its_strict_exit(tmp_path, capsys):
+    hostile = str(fleet_corpus.FAKEROOTS / "hostile")  # warnings, no error
+    for name, extra in (("lax", []), ("strict", ["--strict"])):
+        check_main(["--root", hostile, "--node-name", name, "--format", "json", "--lang", "en", "-o", str(tmp_path / f"{name}.json"), *extra])
+    capsys.readouterr()
+    status, report, _ = _fleet([str(tmp_path)], capsys)
+    assert (_node(report, "lax")["exit_code"], _node(report, "strict")["exit_code"], status) == (0, 2, 2)
