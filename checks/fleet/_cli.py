@@ -29,12 +29,12 @@ nodes:
   with a note naming both (not a problem: the exit code is not changed); two with the same name and different facts
   are both reported, as "NAME (input)", with a problem. A line of `kubectl logs --prefix` is named
   "pod/POD (stdin:LINE)" in messages.
+  A report holds only a summary of the facts: what it does not show is "not known" for that node, never
+  a difference.
 
 output:
   --format json prints a report of schema lingjun-check/fleet/1; its JSON Schema is checks/fleet.schema.json
   (lingjun/checks/fleet.schema.json in the package). --format html writes one self-contained page.
-  A report holds only a summary of the facts: what it does not show is "not known" for that node, never
-  a difference.
 
 options:
   a snapshot is checked with the options its own run recorded ("check_options": --require-gpu, --strict,
