@@ -49,6 +49,11 @@ node:
   the host name (only with --include-ids) names the node in the snapshot and the JSON report ("node").
   A snapshot read with --from keeps the node it names unless --node-name is given.
 
+recorded options:
+  A snapshot records the options that change findings or the exit code ("check_options": --require-gpu,
+  --strict, --gpus-per-pod, --release as given, --model). --from and lingjun-check fleet re-check it with them,
+  as its own run did; options given with --from add to them (a flag turns it on, a value replaces the recorded one).
+
 files:
   --collect - writes the snapshot as one JSON line to standard output and the report (text, or
   --format json) to standard error instead, so `kubectl logs` carries both and
@@ -69,7 +74,7 @@ monitoring:
   lingjun_check_findings{rule,severity} (count, written for every rule and severity, 0 included),
   lingjun_check_last_run_timestamp_seconds, lingjun_check_exit_code, lingjun_check_info{version,
   release,...} and lingjun_check_gpu_info{gpu,modelName}. Hostname and UUID labels (dcgm-exporter's
-  names) only with --include-ids. Use: --format prometheus -o /var/lib/node_exporter/textfile/lingjun.prom
+  names) only with --include-ids; Hostname is the node name (--node-name, NODE_NAME) when known, else the host name. Use: --format prometheus -o /var/lib/node_exporter/textfile/lingjun.prom
   --format npd prints one line of at most 80 bytes for a node-problem-detector custom plugin, the key
   finding first (ERROR driver.minimum: ... (+2)), and exits as NPD expects: 0 OK; 1 a problem (errors,
   or warnings with --strict); 2 Unknown (usage error, unreadable input, internal error), with an
@@ -496,6 +501,12 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
                                  run_root_programs=args.run_root_programs))
 
     _name_node(facts, args)
+    from lingjun.checks.inputs.recorded_options import identify_with, merged_options
+
+    # the options that change findings: recorded in the snapshot; a snapshot re-checks with its own, flags add to them
+    chosen = merged_options(facts.check_options if args.from_file else None, require_gpu=args.require_gpu, strict=args.strict,
+                            gpus_per_pod=args.gpus_per_pod, release=args.release, model=args.model)
+    facts.check_options = chosen
     to_stderr = args.collect == "-"
     if to_stderr:  # the snapshot is standard output's one line; the report follows on stderr
         from lingjun.checks.inputs.snapshot import snapshot_line
@@ -514,10 +525,10 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
         sys.stderr.write(f"lingjun-check: snapshot written to {inert(_name(args.collect))}\n")
 
     from lingjun.checks.context import CheckContext, CheckOptions
-    from lingjun.checks.knowledge.identify import UnknownReleaseError, identify
+    from lingjun.checks.knowledge.identify import UnknownReleaseError
 
     try:
-        release = identify(facts, data, args.release)
+        release = identify_with(facts, data, chosen.release, args.release, snapshot_problems)
     except UnknownReleaseError as exc:
         known = ", ".join(exc.known) or "(none)"
         return _fail(f"--release {_name(exc.ref)}: unknown release (give FAMILY:YY.MM or one of the release's image tags); known releases: {known}")
@@ -525,9 +536,9 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
     options = CheckOptions(
         lang=lang,
         deepspeed_config=args.deepspeed_config,
-        served_model=args.model,
-        gpus_per_pod=args.gpus_per_pod,
-        require_gpu=args.require_gpu,
+        served_model=chosen.model,
+        gpus_per_pod=chosen.gpus_per_pod,
+        require_gpu=bool(chosen.require_gpu),
         root=args.root,
     )
     ctx = CheckContext(facts=facts, data=data, release=release, options=options)
@@ -535,7 +546,7 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
     from lingjun.checks.runner import run_rules
 
     findings = run_rules(ctx, snapshot_problems=snapshot_problems)
-    status = exit_code(findings, strict=args.strict)
+    status = exit_code(findings, strict=bool(chosen.strict))
     if args.format == "json":
         from lingjun.checks.report.render_json import render_json
 
@@ -548,7 +559,7 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
 
         rule_ids = [spec.id for spec in load_rules()] + list(CHECKER_RULE_IDS)
         report = render_prometheus(findings, release, facts, rule_ids, version=__version__, exit_status=status, now=time.time(),
-                                   hostname=facts.host.hostname if args.include_ids else None, gpu_uuids=args.include_ids)
+                                   hostname=(facts.node.name or facts.host.hostname) if args.include_ids else None, gpu_uuids=args.include_ids)
     elif args.format == "npd":
         from lingjun.checks.report.render_npd import render_npd
 

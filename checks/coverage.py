@@ -48,6 +48,7 @@ __all__ = [
     "available",
     "missing",
     "driver_observed",
+    "probed",
     "driver_unknown_reason",
     "not_shown",
     "env_known",
@@ -146,6 +147,13 @@ def driver_observed(facts: "Facts") -> bool:
     Only then does "no sign of a driver" mean *no driver*; otherwise it means *not known*.
     """
     return any(state(facts, s) == OBSERVED for s in DRIVER_SECTIONS)
+
+
+def probed(facts: "Facts") -> bool:
+    """Whether the facts are what probes saw: a live run, or a snapshot that carries its probe records (``--collect``
+    writes them).  Then a value the probes could not read was observed missing, the same live and read back from the
+    snapshot; for other input (a ``collect_env`` paste, a snapshot without probe records) it is only not shown."""
+    return facts.origin == "live" or (facts.origin == "snapshot" and bool(facts.probes))
 
 
 def driver_unknown_reason(facts: "Facts") -> Text:

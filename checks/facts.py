@@ -59,6 +59,7 @@ __all__ = [
     "SymptomFacts",
     "CoverageFacts",
     "NodeFacts",
+    "CheckOptionsFacts",
     "NODE_SOURCES",
     "normalise_name",
 ]
@@ -434,6 +435,24 @@ class NodeFacts:
 
 
 @dataclass
+class CheckOptionsFacts:
+    """The options of the run that wrote a snapshot that change its findings or exit code, so that a snapshot
+    re-checks as its own run did (``--from``, ``lingjun-check fleet``).
+
+    ``require_gpu`` and ``strict`` are the flags (None: not recorded, a snapshot written before this key);
+    ``gpus_per_pod`` is ``--gpus-per-pod`` (None: not given); ``release`` is ``--release`` as given (an image tag or
+    FAMILY:YY.MM); ``model`` is ``--model``.  Like the node name, these are not facts of the container: rules read
+    them as options (:class:`~lingjun.checks.context.CheckOptions`), never as facts.
+    """
+
+    require_gpu: Optional[bool] = None
+    strict: Optional[bool] = None
+    gpus_per_pod: Optional[int] = None
+    release: Optional[str] = None
+    model: Optional[str] = None
+
+
+@dataclass
 class Facts:
     """Everything the probes found.  See the module docstring for conventions."""
 
@@ -468,6 +487,8 @@ class Facts:
     coverage: CoverageFacts = field(default_factory=CoverageFacts)
     #: the node the facts describe (``--node-name``, ``NODE_NAME``); added within snapshot/1, absent in older snapshots
     node: NodeFacts = field(default_factory=NodeFacts)
+    #: the options of the run that wrote the snapshot (``--require-gpu`` ...); added within snapshot/1, absent in older snapshots
+    check_options: CheckOptionsFacts = field(default_factory=CheckOptionsFacts)
 
     # -- convenience views used by many rules ---------------------------------
 

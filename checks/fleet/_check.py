@@ -15,7 +15,9 @@ its text (well under a millisecond); each distinct set of facts one full check
 (about 10 ms of CPU here, measured with 200 distinct snapshots), so a fleet
 whose nodes all differ is as slow as checking each node alone.  A report is not checked again: its findings, summary
 and exit code are taken as written (with ``--strict`` the exit code is derived
-again from its summary).
+again from its summary).  A snapshot is checked with the options its own run recorded (``check_options``:
+``--require-gpu``, ``--release`` as given, ``--gpus-per-pod``, ``--model``, ``--strict``), fleet's ``--require-gpu``,
+``--strict`` and ``--release`` added (:mod:`lingjun.checks.inputs.recorded_options`).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from lingjun.checks.fleet._inputs import SNAPSHOT, Record
 from lingjun.checks.fleet._node_facts import facts_values, nccl_env_shown, report_values
 from lingjun.checks.report.findings import SEVERITY_ORDER
 
-__all__ = ["NodeResult", "Checker", "fingerprint", "text_fingerprint", "SHOWN_SEVERITIES"]
+__all__ = ["NodeResult", "Checker", "fingerprint", "text_fingerprint", "report_fingerprint", "SHOWN_SEVERITIES"]
 
 #: the severities whose findings are listed per node and grouped per rule (ok and skipped are only counted)
 SHOWN_SEVERITIES = ("error", "warning", "info")
@@ -62,6 +64,9 @@ class NodeResult:
     env_shown: bool
     snapshot_problems: int = 0
     findings_json: list = field(default_factory=list)
+    #: what the node's findings were derived from (:func:`fingerprint`, :func:`text_fingerprint`, a report's
+    #: :func:`report_fingerprint`): two inputs of one node with the same key are one node checked twice (a retry)
+    key: str = ""
 
 
 @dataclass
@@ -75,6 +80,8 @@ class _Checked:
     values: dict
     env_shown: bool
     snapshot_problems: int
+    #: the node's own run asked for --strict (recorded in its snapshot): its warnings make its exit code 2
+    strict: bool = False
 
 
 #: the members cut from a snapshot's text before it is fingerprinted: identity and time (keys only: a quote inside a
@@ -108,6 +115,17 @@ def fingerprint(data: "dict[str, Any]") -> str:
     return "d:" + hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
+def report_fingerprint(data: "dict[str, Any]") -> str:
+    """``"r:"`` and the SHA-256 (hex) of a parsed JSON report without its node, its time and its probes' seconds."""
+    trimmed = {k: v for k, v in data.items() if k not in ("node", "generated_at")}
+    facts = trimmed.get("facts")
+    if isinstance(facts, dict) and isinstance(facts.get("probes"), list):
+        trimmed["facts"] = dict(facts, probes=[{k: v for k, v in p.items() if k != "seconds"} if isinstance(p, dict) else p
+                                               for p in facts["probes"]])
+    text = json.dumps(trimmed, sort_keys=True, ensure_ascii=True, separators=(",", ":"), default=str)
+    return "r:" + hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
 @dataclass
 class Checker:
     """Checks nodes against the release ``data`` (``--release`` as ``release_option``), caching by :func:`fingerprint`.
@@ -120,6 +138,8 @@ class Checker:
     release_option: Optional[str] = None
     lang: str = "en"
     strict: bool = False
+    #: ``fleet --require-gpu``: every node must show an NVIDIA driver (added to each snapshot's own options)
+    require_gpu: bool = False
     cache: dict = field(default_factory=dict)
     #: how many nodes were checked by running the rules (the rest came from the cache)
     runs: int = 0
@@ -137,35 +157,39 @@ class Checker:
             if checked is None:
                 checked = self.cache[key] = self._run(record.load())
         else:
+            key = report_fingerprint(record.data or {})
             checked = self._from_report(record.data)
         if checked.has_errors:
             status = 1
-        elif self.strict and checked.has_warnings:
+        elif (self.strict or checked.strict) and checked.has_warnings:
             status = 2
         else:
             status = 0
         return NodeResult(name=name, source=source, input=record.where, kind="snapshot" if record.kind == SNAPSHOT else "report",
                           release=checked.release, exit_code=status, counts=checked.counts, findings=checked.findings,
                           values=checked.values, env_shown=checked.env_shown, snapshot_problems=checked.snapshot_problems,
-                          findings_json=checked.findings_json)
+                          findings_json=checked.findings_json, key=key)
 
     def _run(self, data: "dict[str, Any]") -> _Checked:
         from lingjun.checks.context import CheckContext, CheckOptions
+        from lingjun.checks.inputs.recorded_options import identify_with, merged_options
         from lingjun.checks.inputs.snapshot import facts_from_snapshot_dict
-        from lingjun.checks.knowledge.identify import identify
         from lingjun.checks.report.model import counts
         from lingjun.checks.runner import run_rules
 
         self.runs += 1
         facts, problems = facts_from_snapshot_dict(data)
-        release = identify(facts, self.data, self.release_option)
-        ctx = CheckContext(facts=facts, data=self.data, release=release, options=CheckOptions(lang=self.lang))
+        # the node re-checks as its own pod did (its recorded --require-gpu, --release ...); fleet's options add to them
+        chosen = merged_options(facts.check_options, require_gpu=self.require_gpu, release=self.release_option)
+        release = identify_with(facts, self.data, chosen.release, self.release_option, problems)
+        options = CheckOptions(lang=self.lang, served_model=chosen.model, gpus_per_pod=chosen.gpus_per_pod, require_gpu=bool(chosen.require_gpu))
+        ctx = CheckContext(facts=facts, data=self.data, release=release, options=options)
         findings = run_rules(ctx, snapshot_problems=problems)
         tally = counts(findings)
         shown = [(f.rule, f.severity.value, capped(f.message.get(self.lang))) for f in findings if f.severity.value in SHOWN_SEVERITIES]
         return _Checked(release=release.ref, counts=tally, findings=shown, findings_json=_as_json(shown), has_errors=tally["error"] > 0,
                         has_warnings=tally["warning"] > 0, values=facts_values(facts, release.ref),
-                        env_shown=nccl_env_shown(facts), snapshot_problems=len(problems))
+                        env_shown=nccl_env_shown(facts), snapshot_problems=len(problems), strict=bool(chosen.strict))
 
     def _from_report(self, data: "dict[str, Any]") -> _Checked:
         raw = data.get("summary") if isinstance(data.get("summary"), dict) else {}
@@ -184,4 +208,4 @@ class Checker:
         warnings = tally["warning"] > 0 or any(s == "warning" for _, s, _ in shown)
         values = report_values(data)
         return _Checked(release=values["release"], counts=tally, findings=shown, findings_json=_as_json(shown), has_errors=errors, has_warnings=warnings,
-                        values=values, env_shown=False, snapshot_problems=0)
+                        values=values, env_shown=False, snapshot_problems=0, strict=data.get("exit_code") == 2)  # its run's --strict

@@ -25,15 +25,29 @@ inputs (PATH):
 nodes:
   each node is named by its snapshot or report ("node": --node-name or NODE_NAME when it was written),
   else by the pod of its log line, else by its host name (only with --include-ids), else by its input
-  name (and line). Two inputs with the same name are both reported, as "NAME (input)", with a problem.
+  name (and line). Two inputs with the same name and the same facts (a retried or rescheduled pod) count once,
+  with a note naming both (not a problem: the exit code is not changed); two with the same name and different facts
+  are both reported, as "NAME (input)", with a problem. A line of `kubectl logs --prefix` is named
+  "pod/POD (stdin:LINE)" in messages.
   A report holds only a summary of the facts: what it does not show is "not known" for that node, never
   a difference.
+
+output:
+  --format json prints a report of schema lingjun-check/fleet/1; its JSON Schema is checks/fleet.schema.json
+  (lingjun/checks/fleet.schema.json in the package). --format html writes one self-contained page.
+
+options:
+  a snapshot is checked with the options its own run recorded ("check_options": --require-gpu, --strict,
+  --gpus-per-pod, --release as given, --model), so a node reads as its pod did; --require-gpu, --strict and
+  --release given here apply to every node on top of them (--release replaces a recorded one). A JSON
+  report's findings are taken as written.
 
 exit codes:
   0  no node has error findings (warnings allowed unless --strict)
   1  a node has error findings, or an input could not be read or named a node twice (one line each
      on standard error; the other nodes are still reported)
-  2  warnings on a node and --strict given (and no error, no input problem)
+  2  warnings on a node and --strict given, here or recorded in its snapshot (and no error, no input problem)
+  With --expect N, fewer or more than N nodes read is an input problem (exit 1).
   3  usage error, unreadable --data, unknown --release, an --output path that is refused, or no input
      held a single readable node
 """
@@ -63,7 +77,11 @@ def _parser() -> "argparse.ArgumentParser":
     parser.add_argument("--lang", choices=["en", "zh"], help="report language (default from LC_ALL/LC_MESSAGES/LANG)")
     parser.add_argument("--release", metavar="FAMILY:YY.MM", help="check every node against this release (as lingjun-check --release)")
     parser.add_argument("--data", metavar="FILE", help="release data bundle to use instead of the embedded one")
+    parser.add_argument("--require-gpu", action="store_true", help="every node must show an NVIDIA driver (as lingjun-check --require-gpu; "
+                        "a snapshot written with --require-gpu is checked with it anyway)")
     parser.add_argument("--strict", action="store_true", help="a node with warnings makes the exit code 2")
+    parser.add_argument("--expect", type=int, metavar="N", help="the number of nodes you expected (the Job's completions, the "
+                        "node pool's size): fewer or more nodes read is a problem, in every format (exit 1)")
     parser.add_argument("--no-color", action="store_true", help="no ANSI colours (also when NO_COLOR is set)")
     return parser
 
@@ -104,6 +122,8 @@ def _run(args: "argparse.Namespace", stdin: Optional[IO[bytes]]) -> int:
     from lingjun.checks.knowledge.bundle import BundleError
 
     lang = args.lang or default_lang()
+    if args.expect is not None and args.expect < 1:
+        return _fail("--expect must be at least 1")
     for option, value in (("--output", args.output), ("--release", args.release), ("--data", args.data)):
         if value is not None and not value.strip() and option != "--output":
             return _fail(f"{option}: an empty value names nothing")
@@ -135,20 +155,23 @@ def _run(args: "argparse.Namespace", stdin: Optional[IO[bytes]]) -> int:
     from lingjun.checks.fleet._model import EXIT_NO_NODES, fleet_dict
 
     problems: list[InputProblem] = []
-    checker = Checker(data=data, release_option=args.release, lang=lang, strict=args.strict)
+    checker = Checker(data=data, release_option=args.release, lang=lang, strict=args.strict, require_gpu=args.require_gpu)
     nodes = []
     for record in iter_records(list(args.paths), problems, stdin):  # one record in memory at a time
         try:
             nodes.append(checker.check(record))
         except RecordError as exc:
-            problems.append(InputProblem(record.input, record.line, str(exc)))
+            problems.append(InputProblem(record.input, record.line, str(exc), record.pod))
     problems += disambiguate(nodes)
+    if args.expect is not None and nodes and len(nodes) != args.expect:
+        problems.append(InputProblem("--expect", None, _expect_reason(args.expect, len(nodes))))
     for problem in problems:  # one line each, whatever the format
-        sys.stderr.write(f"lingjun-check fleet: {_inert(str(problem))}\n")
+        sys.stderr.write(f"lingjun-check fleet: {'note: ' if problem.note else ''}{_inert(str(problem))}\n")
     if not nodes:
         _fail("no readable node in the inputs")
         return EXIT_NO_NODES
-    report = fleet_dict(nodes, compare(nodes), problems, lang=lang, strict=args.strict, version=__version__, checked=checker.runs)
+    report = fleet_dict(nodes, compare(nodes), problems, lang=lang, strict=args.strict, version=__version__, checked=checker.runs,
+                        expected=args.expect)
     if args.format == "json":
         from lingjun.checks.fleet._model import render_json
 
@@ -176,6 +199,14 @@ def _run(args: "argparse.Namespace", stdin: Optional[IO[bytes]]) -> int:
         except OutputError as exc:
             return _fail(f"cannot write the report: {exc}")
     return int(report["exit_code"])
+
+
+def _expect_reason(expected: int, read: int) -> str:
+    """Why ``read`` nodes are not the ``expected`` ones, one line."""
+    if read < expected:
+        return (f"{expected} nodes expected, {read} read: {expected - read} missing (a pod that did not run or "
+                f"whose log was not collected; compare the node names with the node pool)")
+    return f"{expected} nodes expected, {read} read: {read - expected} more than expected (inputs of another job or node pool?)"
 
 
 def _inert(text: str) -> str:

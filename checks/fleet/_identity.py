@@ -7,10 +7,11 @@ A record's name is, in order: the ``"node"`` of the snapshot or report
 stream).  The source is kept: ``option``, ``NODE_NAME``, ``hostname``, ``pod``
 or ``input``.  ``--include-ids`` is never needed to tell nodes apart.
 
-Two nodes with the same name are both kept and both reported, each shown as
+Two inputs with the same name and the same facts are one node checked twice (a
+retried pod): counted once, with a note naming both.  Two with the same name and
+different facts are both kept and both reported, each shown as
 ``NAME (input[:line])``, with one :class:`~lingjun.checks.fleet._inputs.InputProblem`
-naming the inputs (:func:`disambiguate`): the same node checked twice and two
-nodes misnamed look the same.
+naming the inputs (:func:`disambiguate`).
 """
 
 from __future__ import annotations
@@ -74,19 +75,45 @@ def own_name(record: Record) -> "tuple[str, str]":
 
 
 def disambiguate(nodes: "list[Any]") -> "list[InputProblem]":
-    """Rename nodes (objects with ``name`` and ``input``) that share a name to ``NAME (input)``; one problem per name."""
+    """Settle node names given by more than one input; ``nodes`` (objects with ``name``, ``input`` and ``key``, the
+    fingerprint of what their findings come from) are changed in place.
+
+    Inputs of one name with the same ``key`` are one node checked twice (a retried or preempted pod): the first is
+    kept, the others are dropped from ``nodes``, and one note (:attr:`InputProblem.note`, no effect on the exit
+    code) names them all.  When inputs of one name still differ in their facts, each is kept and shown as
+    ``NAME (input)``, with one problem naming the inputs: two nodes named alike, or one node whose facts changed.
+    Returns the notes and problems, in the order of the names' first inputs.
+    """
     by_name: dict[str, list[Any]] = {}
     for node in nodes:
         by_name.setdefault(node.name, []).append(node)
-    problems: list[InputProblem] = []
+    said: list[InputProblem] = []
+    dropped: set[int] = set()
     for name, items in by_name.items():
         if len(items) < 2:
             continue
-        wheres = [item.input for item in items]
-        shown = ", ".join(wheres[:5]) + (f" and {len(wheres) - 5} more" if len(wheres) > 5 else "")
-        problems.append(InputProblem(wheres[0], None,
-                                     f"node name {name!r} is given by {len(items)} inputs ({shown}); each is reported as "
-                                     f"'{name} (input)': the same node checked twice, or nodes named alike"))
+        by_key: dict[str, list[Any]] = {}
         for item in items:
+            by_key.setdefault(item.key or f"unkeyed:{id(item)}", []).append(item)
+        kept = []
+        for same in by_key.values():
+            kept.append(same[0])
+            if len(same) > 1:
+                dropped.update(id(item) for item in same[1:])
+                said.append(InputProblem(same[0].input, None, f"node {name!r} is given {len(same)} times with the same facts "
+                                         f"({_listed([item.input for item in same])}); counted once, as {same[0].input} "
+                                         f"(a retried or rescheduled pod)", note=True))
+        if len(kept) < 2:
+            continue
+        said.append(InputProblem(kept[0].input, None,
+                                 f"node name {name!r} is given by {len(kept)} inputs with different facts ({_listed([k.input for k in kept])}); "
+                                 f"each is reported as '{name} (input)': nodes named alike, or one node whose facts changed"))
+        for item in kept:
             item.name = f"{name} ({item.input})"
-    return problems
+    if dropped:
+        nodes[:] = [node for node in nodes if id(node) not in dropped]
+    return said
+
+
+def _listed(wheres: "list[str]") -> str:
+    return ", ".join(wheres[:5]) + (f" and {len(wheres) - 5} more" if len(wheres) > 5 else "")

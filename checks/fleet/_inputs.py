@@ -94,22 +94,31 @@ class Record:
 
     @property
     def where(self) -> str:
-        """``input`` or ``input:line``."""
-        return self.input if self.line is None else f"{self.input}:{self.line}"
+        """``input`` or ``input:line``, as ``pod/NAME (input:line)`` for a ``kubectl logs --prefix`` line."""
+        return _where(self.input, self.line, self.pod)
+
+
+def _where(name: str, line: Optional[int], pod: Optional[str]) -> str:
+    at = name if line is None else f"{name}:{line}"
+    return f"pod/{inert(pod, NAME_LIMIT)} ({at})" if pod else at
 
 
 @dataclass
 class InputProblem:
-    """An input (or one line of it) that could not be used: ``where`` (``input`` or ``input:line``) and ``reason``."""
+    """An input (or one line of it) that could not be used: ``where`` (``input``, ``input:line`` or
+    ``pod/NAME (input:line)``) and ``reason``.  ``note``: not a problem, only said (a retried pod's second
+    snapshot of the same facts); notes leave the exit code alone."""
 
     input: str
     line: Optional[int]
     reason: str
+    pod: Optional[str] = None
+    note: bool = False
 
     @property
     def where(self) -> str:
-        """``input`` or ``input:line``."""
-        return self.input if self.line is None else f"{self.input}:{self.line}"
+        """``input`` or ``input:line`` (``pod/NAME (input:line)`` for a ``kubectl logs --prefix`` line)."""
+        return _where(self.input, self.line, self.pod)
 
     def __str__(self) -> str:
         return f"{self.where}: {self.reason}"
@@ -168,7 +177,7 @@ def _classify(obj: Any, name: str, line: Optional[int], pod: Optional[str], prob
         else:
             reason = (f"schema {inert(schema, 80)!r} is not supported: this lingjun-check reads {SNAPSHOT} and {REPORT} "
                       "(use the lingjun-check that wrote it, or collect again)")
-        problems.append(InputProblem(name, line, reason))
+        problems.append(InputProblem(name, line, reason, pod))
     elif strict:
         problems.append(InputProblem(name, line, "a JSON object that is not a lingjun-check snapshot or report (no \"schema\": \"lingjun-check/...\")"))
     return None
@@ -214,10 +223,10 @@ def _stream(handle: IO[bytes], name: str, problems: list, limit: int = MAX_FILE_
         try:
             obj = json.loads(body)
         except RecursionError:
-            problems.append(InputProblem(name, number, "JSON nested too deeply; skipped"))
+            problems.append(InputProblem(name, number, "JSON nested too deeply; skipped", pod))
             continue
         except ValueError as exc:
-            problems.append(InputProblem(name, number, f"not a complete JSON object (cut short?): {exc}; skipped"))
+            problems.append(InputProblem(name, number, f"not a complete JSON object (cut short?): {exc}; skipped", pod))
             continue
         record = _classify(obj, name, number, pod, problems, strict=False)
         if record is not None:

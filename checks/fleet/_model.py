@@ -51,12 +51,13 @@ EXIT_NO_NODES = 3
 
 def fleet_exit_code(nodes: "list[NodeResult]", problems: "list[InputProblem]", strict: bool) -> int:
     """1 when a node has errors or an input has a problem (a node could not be checked or told apart);
-    else 2 when ``strict`` and a node has warnings; else 0.  3 when there is no node at all."""
+    else 2 when a node exits 2 (it has warnings and ``strict`` was given, here or recorded in its own snapshot); else 0.
+    3 when there is no node at all."""
     if not nodes:
         return EXIT_NO_NODES
-    if problems or any(n.exit_code == 1 for n in nodes):
+    if any(not p.note for p in problems) or any(n.exit_code == 1 for n in nodes):
         return 1
-    if strict and any(n.exit_code == 2 for n in nodes):
+    if any(n.exit_code == 2 for n in nodes):  # only with strict: fleet's, or the node's own recorded --strict
         return 2
     return 0
 
@@ -105,9 +106,15 @@ def _rules(nodes: "list[NodeResult]") -> "list[dict[str, Any]]":
     return sorted(groups.values(), key=lambda g: (rank[g["severity"]], -g["count"], g["rule"]))
 
 
+def _problem(p: "InputProblem") -> "dict[str, Any]":
+    return {"input": p.input, "line": p.line, "pod": p.pod, "where": p.where, "message": p.reason}
+
+
 def fleet_dict(nodes: "list[NodeResult]", comparisons: "list[FactComparison]", problems: "list[InputProblem]",
-               lang: str = "en", strict: bool = False, version: str = "", checked: int = 0) -> "dict[str, Any]":
-    """The fleet report (see the module docstring); ``checked`` is how many distinct sets of facts the rules ran on."""
+               lang: str = "en", strict: bool = False, version: str = "", checked: int = 0,
+               expected: Optional[int] = None) -> "dict[str, Any]":
+    """The fleet report (see the module docstring); ``checked`` is how many distinct sets of facts the rules ran on;
+    ``expected`` the node count of ``--expect`` (None: not given).  Notes (:attr:`InputProblem.note`) go to ``notes``."""
     totals = {s.value: 0 for s in SEVERITY_ORDER}
     by_exit = {"0": 0, "1": 0, "2": 0}
     for node in nodes:
@@ -124,7 +131,7 @@ def fleet_dict(nodes: "list[NodeResult]", comparisons: "list[FactComparison]", p
         "exit_code": fleet_exit_code(nodes, problems, strict),
         "summary": {
             "nodes": len(nodes),
-            "inputs_with_problems": len({p.input for p in problems}),
+            "inputs_with_problems": len({p.input for p in problems if not p.note}),
             "nodes_with_errors": sum(1 for n in nodes if n.counts.get("error", 0) or n.exit_code == 1),
             "nodes_with_warnings": sum(1 for n in nodes if n.counts.get("warning", 0)),
             "nodes_by_exit_code": by_exit,
@@ -132,8 +139,10 @@ def fleet_dict(nodes: "list[NodeResult]", comparisons: "list[FactComparison]", p
             "facts_compared": len(facts),
             "facts_differing": sum(1 for f in facts if f["status"] in ("differ", "tie")),
             "checked": checked,
+            "expected": expected,
         },
-        "problems": _cap([{"input": p.input, "line": p.line, "message": p.reason} for p in problems]),
+        "problems": _cap([_problem(p) for p in problems if not p.note]),
+        "notes": _cap([_problem(p) for p in problems if p.note]),
         "facts": _cap(facts),
         "rules": _cap(_rules(nodes)),
         # names, inputs and findings are shortened where they are made (node_name, _inputs, _check)

@@ -29,6 +29,7 @@ table{border-collapse:collapse;width:100%;margin:.5em 0}th,td{border:1px solid #
 th{background:#f6f8fa}code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.95em}
 .error{color:#b42318;font-weight:600}.warning{color:#9a6700;font-weight:600}.info{color:#0969da}.ok{color:#1a7f37}
 .muted{color:#57606a}ul.summary li{margin:.2em 0}details summary{cursor:pointer}
+.wide{overflow-x:auto}th,td,code{overflow-wrap:anywhere}
 """.strip()
 
 _T = {
@@ -43,6 +44,9 @@ _T = {
     "input": Text("Input", "输入"),
     "line": Text("Line", "行"),
     "problem": Text("Problem", "问题"),
+    "notes": Text("Notes", "说明"),
+    "note": Text("Note", "说明"),
+    "expected": Text("Nodes expected (--expect)", "预期节点数（--expect）"),
     "fact": Text("Fact", "事实"),
     "majority": Text("Majority", "多数值"),
     "no_majority": Text("no majority (tie)", "无多数（并列）"),
@@ -65,6 +69,7 @@ _T = {
     "kind": Text("Input kind", "输入类型"),
     "summary": Text("Findings (error / warning / info)", "发现（错误 / 警告 / 提示）"),
     "show": Text("{n} nodes", "{n} 个节点"),
+    "show_one": Text("1 node", "1 个节点"),
     "the_rest": Text("all other nodes (majority)", "其余所有节点（多数）"),
 }
 _SEVERITY = {"error": Text("error", "错误"), "warning": Text("warning", "警告"), "info": Text("info", "提示")}
@@ -79,7 +84,20 @@ def _names(names: "list[str]", lang: str) -> str:
     items = ", ".join(f"<code>{_e(n, NAME_LIMIT)}</code>" for n in names)
     if len(names) <= 10:
         return items
-    return f"<details><summary>{_e(_T['show'].get(lang).format(n=len(names)))}</summary>{items}</details>"
+    return f"<details><summary>{_e(_show(len(names), lang))}</summary>{items}</details>"
+
+
+def _show(n: int, lang: str) -> str:
+    """"1 node", "12 nodes", "12 个节点"."""
+    return _T["show_one"].get(lang) if n == 1 else _T["show"].get(lang).format(n=n)
+
+
+def _problem_rows(items: "list[dict[str, Any]]") -> "list[str]":
+    rows = []
+    for p in items:
+        line = "" if p["line"] is None else str(int(p["line"]))
+        rows.append(f"<tr><td><code>{_e(p.get('where') or p['input'], 2 * NAME_LIMIT)}</code></td><td>{line}</td><td>{_e(p['message'])}</td></tr>")
+    return rows
 
 
 def render_html(report: "dict[str, Any]") -> str:
@@ -98,13 +116,16 @@ def render_html(report: "dict[str, Any]") -> str:
            f"<li>{t('with_errors')}: <span class=\"error\">{s['nodes_with_errors']}</span></li>",
            f"<li>{t('with_warnings')}: <span class=\"warning\">{s['nodes_with_warnings']}</span></li>",
            f"<li>{t('differing')}: {s['facts_differing']} / {s['facts_compared']}</li>",
+           *([f"<li>{t('expected')}: {int(s['expected'])}</li>"] if s.get("expected") is not None else []),
            f"<li>{t('problems')}: {s['inputs_with_problems']}</li>",
            f"<li class=\"muted\">{t('generated')}: {_e(report['generated_at'])}, lingjun-check {_e(report['tool']['version'])}</li>", "</ul>"]
     if report["problems"]:
         out += [f"<h2>{t('problems')}</h2>", f"<table><tr><th>{t('input')}</th><th>{t('line')}</th><th>{t('problem')}</th></tr>"]
-        for p in report["problems"]:
-            line = "" if p["line"] is None else str(int(p["line"]))
-            out.append(f"<tr><td><code>{_e(p['input'], NAME_LIMIT)}</code></td><td>{line}</td><td>{_e(p['message'])}</td></tr>")
+        out += _problem_rows(report["problems"])
+        out.append("</table>")
+    if report.get("notes"):
+        out += [f"<h2>{t('notes')}</h2>", f"<table><tr><th>{t('input')}</th><th>{t('line')}</th><th>{t('note')}</th></tr>"]
+        out += _problem_rows(report["notes"])
         out.append("</table>")
     out.append(f"<h2>{t('differing')}</h2>")
     differing = [f for f in report["facts"] if f["status"] in ("differ", "tie")]
@@ -114,7 +135,7 @@ def render_html(report: "dict[str, Any]") -> str:
         out.append(f'<h3 id="fact-{_e(fact["id"])}">{_e(fact["label"])} <code class="muted">{_e(fact["id"])}</code></h3>')
         if fact["status"] == "differ":
             out.append(f"<p>{t('majority')}: <strong>{_e(fact['majority']['display'])}</strong> "
-                       f"({html.escape(_T['show'].get(lang).format(n=fact['majority']['count']))}). "
+                       f"({html.escape(_show(fact['majority']['count'], lang))}). "
                        f"{t('outliers')} ({len(fact['outliers'])}): {_names(fact['outliers'], lang)}</p>")
         else:
             out.append(f"<p class=\"warning\">{t('no_majority')}</p>")
@@ -152,4 +173,5 @@ def render_html(report: "dict[str, Any]") -> str:
                    f"<td>{_e(node['kind'])}</td><td>{_e(node['release'] or '')}</td><td>{int(node['exit_code'])}</td>"
                    f"<td>{int(c.get('error', 0))} / {int(c.get('warning', 0))} / {int(c.get('info', 0))}</td></tr>")
     out += ["</table>", "</body>", "</html>"]
-    return "\n".join(out) + "\n"
+    # every table scrolls inside its own box on a narrow screen, never the page (only our markup has "<table")
+    return "\n".join(out).replace("<table>", '<div class="wide"><table>').replace("</table>", "</table></div>") + "\n"

@@ -20,12 +20,14 @@ __all__ = ["render_text", "SHOWN_NAMES", "names_line"]
 SHOWN_NAMES = 10
 
 _T = {
-    "title": Text("lingjun-check fleet: {nodes} nodes, exit code {exit}", "lingjun-check fleet：{nodes} 个节点，退出码 {exit}"),
+    "title": Text("lingjun-check fleet: {nodes}, exit code {exit}", "lingjun-check fleet：{nodes}，退出码 {exit}"),
+    "expected": Text("{n} expected (--expect)", "预期 {n}（--expect）"),
     "errors": Text("errors on {n}, warnings on {w}", "{n}有错误，{w}有警告"),
     "facts": Text("{d} of {c} compared facts differ", "比较的 {c} 项事实中有 {d} 项不一致"),
     "problems_line": Text("{n} with problems (see below)", "{n}有问题（见下）"),
     "checked": Text("rule runs: {n} (nodes with the same facts share one)", "规则运行次数：{n}（事实相同的节点共用一次结果）"),
     "problems": Text("Inputs with problems", "有问题的输入"),
+    "notes": Text("Notes", "说明"),
     "differ": Text("Facts that differ", "不一致的事实"),
     "none_differ": Text("All compared facts agree (where known).", "所有比较的事实一致（已知部分）。"),
     "agree": Text("Facts that agree", "一致的事实"),
@@ -70,6 +72,13 @@ def nodes_line(names: "list[str]", total: int, lang: str, limit: int = SHOWN_NAM
     return names_line(names, lang, limit)
 
 
+def _where(problem: "dict[str, Any]") -> str:
+    """Where a problem or note is: ``input``, ``input:line`` or ``pod/NAME (input:line)``, inert."""
+    if problem.get("where"):
+        return inert(problem["where"], 2 * NAME_LIMIT)
+    return inert(problem["input"], NAME_LIMIT) + (f":{problem['line']}" if problem["line"] is not None else "")
+
+
 def _bold(text: str, color: bool) -> str:
     return f"\x1b[1m{text}\x1b[0m" if color else text
 
@@ -78,17 +87,22 @@ def render_text(report: "dict[str, Any]", color: bool = False) -> str:
     """The text report of a :func:`~lingjun.checks.fleet._model.fleet_dict` (ends with a newline)."""
     lang = report["lang"]
     s = report["summary"]
-    lines = [_bold(_t("title", lang, nodes=s["nodes"], exit=report["exit_code"]), color),
+    lines = [_bold(_t("title", lang, nodes=_count(s["nodes"], "node", lang), exit=report["exit_code"]), color),
              "  " + _t("errors", lang, n=_count(s["nodes_with_errors"], "node", lang), w=_count(s["nodes_with_warnings"], "node", lang)),
              "  " + _t("facts", lang, d=s["facts_differing"], c=s["facts_compared"])]
+    if s.get("expected") is not None:
+        lines.append("  " + _t("expected", lang, n=_count(s["expected"], "node", lang)))
     if report["problems"]:
         lines.append("  " + _t("problems_line", lang, n=_count(s["inputs_with_problems"], "input", lang)))
     lines.append("  " + _t("checked", lang, n=s["checked"]))
     if report["problems"]:
         lines += ["", _bold(_t("problems", lang) + f" ({len(report['problems'])})", color)]
         for p in report["problems"]:
-            where = inert(p["input"], NAME_LIMIT) + (f":{p['line']}" if p["line"] is not None else "")
-            lines.append(f"  {where}: {inert(p['message'])}")
+            lines.append(f"  {_where(p)}: {inert(p['message'])}")
+    if report.get("notes"):
+        lines += ["", _bold(_t("notes", lang) + f" ({len(report['notes'])})", color)]
+        for p in report["notes"]:
+            lines.append(f"  {_where(p)}: {inert(p['message'])}")
     differing = [f for f in report["facts"] if f["status"] in ("differ", "tie")]
     lines += ["", _bold(_t("differ", lang), color)]
     if not differing:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.checks.context import CheckContext
-from lingjun.checks.coverage import driver_observed
+from lingjun.checks.coverage import driver_observed, probed
 from lingjun.checks.report.findings import Finding, Severity, Text, sentence_case
 from lingjun.checks.knowledge.record_view import is_ppu
 from lingjun.checks.rules import rule
@@ -113,7 +113,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                        "此容器中没有 NVIDIA 驱动，GPU 相关检查已跳过。")
         return
     version = facts.driver_version
-    if not version and facts.origin != "live":
+    if not version and not probed(facts):  # a --collect snapshot reads as its live run did (probed)
         from lingjun.checks.coverage import input_name
 
         name = input_name(facts)

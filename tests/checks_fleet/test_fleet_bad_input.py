@@ -44,7 +44,7 @@ def test_a_truncated_line_is_named_and_the_other_nodes_are_reported(snapshots, c
     assert status == 1
     assert len(err) == 1 and err[0].startswith("lingjun-check fleet: stdin:3: not a complete JSON object (cut short?)")
     assert [n["name"] for n in report["nodes"]] == ["gpu-node-0000", "gpu-node-0001", "gpu-node-0002"]
-    assert report["problems"] == [{"input": "stdin", "line": 3, "message": report["problems"][0]["message"]}]
+    assert report["problems"] == [{"input": "stdin", "line": 3, "pod": None, "where": "stdin:3", "message": report["problems"][0]["message"]}]
 
 
 def test_another_snapshot_version_is_refused_by_name(snapshots, tmp_path, capsys):
@@ -57,14 +57,44 @@ def test_another_snapshot_version_is_refused_by_name(snapshots, tmp_path, capsys
     assert [n["name"] for n in report["nodes"]] == ["gpu-node-0001"]
 
 
-def test_two_inputs_with_one_node_name_are_both_reported_and_named(snapshots, tmp_path, capsys):
-    for name, data in (("a.json", snapshots[0]), ("b.json", snapshots[0]), ("c.json", snapshots[1])):
+def test_two_inputs_with_one_node_name_and_different_facts_are_both_reported_and_named(snapshots, tmp_path, capsys):
+    other = json.loads(json.dumps(snapshots[0]))
+    other["nvml"]["driver_version"] = fleet_corpus.OTHER_DRIVER
+    for name, data in (("a.json", snapshots[0]), ("b.json", other), ("c.json", snapshots[1])):
         (tmp_path / name).write_text(json.dumps(data), encoding="utf-8")
     status, report, err = _run([str(tmp_path)], capsys)
     assert status == 1
     a, b = str(tmp_path / "a.json"), str(tmp_path / "b.json")
-    assert len(err) == 1 and f"node name 'gpu-node-0000' is given by 2 inputs ({a}, {b})" in err[0]
+    assert len(err) == 1 and f"node name 'gpu-node-0000' is given by 2 inputs with different facts ({a}, {b})" in err[0]
     assert [n["name"] for n in report["nodes"]] == [f"gpu-node-0000 ({a})", f"gpu-node-0000 ({b})", "gpu-node-0001"]
+    assert report["notes"] == []
+
+
+def test_a_retried_pod_with_the_same_facts_counts_once_with_a_note(snapshots, tmp_path, capsys):
+    retry = dict(snapshots[0], collected_at="2026-11-30T00:05:00Z")  # the same node, later, the same facts
+    for name, data in (("a.json", snapshots[0]), ("b.json", retry), ("c.json", snapshots[1])):
+        (tmp_path / name).write_text(json.dumps(data), encoding="utf-8")
+    a, b, c = str(tmp_path / "a.json"), str(tmp_path / "b.json"), str(tmp_path / "c.json")
+    alone, _, _ = _run([a, c], capsys)  # the exit code of the two nodes without the retry
+    status, report, err = _run([str(tmp_path)], capsys)
+    assert status == alone and report["exit_code"] == alone
+    assert [n["name"] for n in report["nodes"]] == ["gpu-node-0000", "gpu-node-0001"]
+    assert report["summary"]["nodes"] == 2 and report["problems"] == [] and report["summary"]["inputs_with_problems"] == 0
+    assert len(report["notes"]) == 1 and f"({a}, {b}); counted once, as {a}" in report["notes"][0]["message"]
+    assert err == [f"lingjun-check fleet: note: {a}: {report['notes'][0]['message']}"]
+
+
+def test_stream_messages_name_the_pod_of_the_kubectl_prefix(snapshots, capsys):
+    lines = [f"[pod/lingjun-check-0-abcde/check] {_line(snapshots[0])}",
+             f"[pod/lingjun-check-0-fghij/check] {_line(snapshots[0])}",  # the retried pod of node 0
+             f"[pod/lingjun-check-1-klmno/check] {_line(snapshots[1])[:300]}"]  # cut short
+    status, report, err = _run(["-"], capsys, ("\n".join(lines) + "\n").encode())
+    assert status == 1
+    assert report["problems"][0]["where"] == "pod/lingjun-check-1-klmno (stdin:3)"
+    assert report["problems"][0]["pod"] == "lingjun-check-1-klmno"
+    assert "(pod/lingjun-check-0-abcde (stdin:1), pod/lingjun-check-0-fghij (stdin:2)); counted once" in report["notes"][0]["message"]
+    assert [n["input"] for n in report["nodes"]] == ["pod/lingjun-check-0-abcde (stdin:1)"]
+    assert any(line.startswith("lingjun-check fleet: pod/lingjun-check-1-klmno (stdin:3): not a complete JSON object") for line in err)
 
 
 def test_an_empty_folder_is_a_problem_and_alone_exits_3(snapshots, tmp_path, capsys):

@@ -129,3 +129,29 @@ def test_a_node_list_covering_the_whole_fleet_reads_every_node_and_a_shorter_one
     assert nodes_line(names, 12, "zh") == "全部节点"
     assert nodes_line(names[:11], 12, "en") == ", ".join(names[:10]) + " … and 1 more"
     assert nodes_line(["only"], 1, "en") == "only"  # a fleet of one names its node
+
+
+def test_notes_leave_the_exit_code_alone_and_problems_do_not():
+    from types import SimpleNamespace
+
+    from lingjun.checks.fleet._inputs import InputProblem
+    from lingjun.checks.fleet._model import fleet_exit_code
+
+    fine = [SimpleNamespace(exit_code=0)]
+    assert fleet_exit_code(fine, [InputProblem("a.json", None, "given twice with the same facts", note=True)], strict=False) == 0
+    assert fleet_exit_code(fine, [InputProblem("a.json", None, "given by 2 inputs with different facts")], strict=False) == 1
+    assert fleet_exit_code([SimpleNamespace(exit_code=2)], [], strict=False) == 2  # its own recorded --strict
+
+
+def test_retries_collapse_and_different_facts_are_renamed():
+    from types import SimpleNamespace
+
+    from lingjun.checks.fleet._identity import disambiguate
+
+    nodes = [SimpleNamespace(name="n1", input="a", key="k1"), SimpleNamespace(name="n1", input="b", key="k1"),
+             SimpleNamespace(name="n2", input="c", key="k1"), SimpleNamespace(name="n1", input="d", key="k2")]
+    said = disambiguate(nodes)
+    assert [n.name for n in nodes] == ["n1 (a)", "n2", "n1 (d)"]
+    assert [p.note for p in said] == [True, False]
+    assert "(a, b); counted once, as a" in said[0].reason
+    assert "given by 2 inputs with different facts (a, d)" in said[1].reason

@@ -98,6 +98,19 @@ def test_gpu_series_use_dcgm_labels_and_hostname_only_with_include_ids(tmp_path,
     assert [s.labels["gpu"] for s in parsed["lingjun_check_gpu_info"]] == ["0", "1"]
 
 
+def test_hostname_label_is_the_node_name_when_known(tmp_path, monkeypatch, capsys):
+    """In a pod without hostNetwork the host name is the pod's name; the node is what dcgm-exporter's Hostname names."""
+    path = snapshot_copy(tmp_path, FIXTURES / "cases" / "C01.json", host_hostname="lingjun-check-3-x7k2p")
+    _, by_option, _ = run(monkeypatch, capsys, "--from", path, "--format", "prometheus", "--include-ids", "--node-name", "cn-wulanchabu.10.0.0.7")
+    assert {s.labels["Hostname"] for items in samples(by_option).values() for s in items} == {"cn-wulanchabu.10.0.0.7"}
+    monkeypatch.setenv("NODE_NAME", "gpu-node-07")
+    _, live, _ = run(monkeypatch, capsys, "--root", str(FIXTURES / "fakeroots" / "proprietary-x86"), "--format", "prometheus",
+                     "--include-ids")
+    assert {s.labels["Hostname"] for items in samples(live).values() for s in items} == {"gpu-node-07"}
+    _, by_host, _ = run(monkeypatch, capsys, "--from", path, "--format", "prometheus", "--include-ids")
+    assert {s.labels["Hostname"] for items in samples(by_host).values() for s in items} == {"lingjun-check-3-x7k2p"}
+
+
 def test_time_of_the_run_is_now(monkeypatch, capsys):
     import time
 

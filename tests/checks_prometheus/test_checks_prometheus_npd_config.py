@@ -63,6 +63,7 @@ def test_rule_runs_the_wrapper_with_options_the_checker_accepts():
     assert "--format" not in options and "-o" not in options and "--output" not in options  # the wrapper's own
     args = build_parser().parse_args([*options, "--format", "npd"])  # raises SystemExit on an option it does not know
     assert args.root == "/host" and args.format == "npd"
+    assert args.require_gpu  # a GPU node that lost its driver is a problem, not a skipped check
     # every probe shares one deadline of --timeout seconds: the rule's time limit leaves room for start-up and rules
     rule_timeout = seconds(rule.get("timeout", CONFIG["pluginConfig"]["timeout"]))
     assert args.timeout * 2 <= rule_timeout
@@ -107,9 +108,17 @@ def test_wrapper_reports_a_problem_on_a_host_root_with_errors(pyz):
 
 
 def test_wrapper_reports_ok_on_a_clean_host_root(pyz):
-    result = _wrapper(*_options(str(FIXTURES / "fakeroots" / "rdma-erdma")), pyz_path=pyz)
+    # a host with the NVIDIA driver's device nodes and nothing wrong (only the version is unreadable without NVML)
+    result = _wrapper(*_options(str(FIXTURES / "fakeroots" / "mig-smi")), pyz_path=pyz)
     assert result.returncode == 0, result.stderr
     assert _line(result).startswith("OK lingjun-check: 0 errors, ")
+
+
+def test_wrapper_reports_a_problem_on_a_gpu_node_without_its_driver(pyz):
+    # the configured --require-gpu: a host root with no NVIDIA driver at all is a problem, not an OK with GPU checks skipped
+    result = _wrapper(*_options(str(FIXTURES / "fakeroots" / "rdma-erdma")), pyz_path=pyz)
+    assert result.returncode == 1, result.stderr
+    assert _line(result).startswith("ERROR driver.present: ")
 
 
 @pytest.mark.skipif(not PY39.exists(), reason="no Python 3.9 interpreter on this machine")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+import yaml
 
 from _manifests import KUBERNETES, REPO
 
@@ -30,7 +31,26 @@ def test_flow_is_four_commands_bundle_apply_collect_fleet(doc):
     assert lines[0].startswith("lingjun-kb bundle --configmap")
     assert lines[1].startswith("kubectl create ") and "deploy/kubernetes/lingjun-check-job.yaml" in lines[1]
     assert "kubectl logs " in lines[2]
-    assert lines[3].startswith("lingjun-check fleet ")
+    assert lines[3].startswith("lingjun-check fleet ") and "--expect" in lines[3]
+    for line in lines:  # one command line per step: no second command hidden behind ; or &&
+        assert not re.search(r";|&&", line.split("  #", 1)[0]), line
+    completions = yaml.safe_load((KUBERNETES / "lingjun-check-job.yaml").read_text(encoding="utf-8"))["spec"]["completions"]
+    assert f"--expect {completions}" in lines[3]  # the Job's node count, as the text says
+
+
+@pytest.mark.parametrize("doc", DOCS)
+def test_no_wait_that_hangs_on_a_failed_job(doc):
+    for line in _shell_lines(doc):
+        for command in _commands(line):
+            assert not (command.startswith("kubectl wait") and "condition=complete" in command), command
+
+
+@pytest.mark.parametrize("doc", DOCS)
+def test_the_flow_lines_fit_a_code_block_on_the_site(doc):
+    """Material shows about 80 monospace characters in a code block at 1280 px; the flow's lines are no wider."""
+    text = (REPO / doc).read_text(encoding="utf-8")
+    (block,) = re.findall(r"<!-- fleet-flow -->\n```sh\n(.*?)```", text, re.S)
+    assert all(len(line.split("  #", 1)[0].rstrip()) <= 80 for line in block.splitlines())
 
 
 @pytest.mark.parametrize("doc", DOCS)

@@ -118,3 +118,22 @@ def test_pytorchjob_preflight_is_an_init_container_that_fails_the_pod(role):
     assert per_pod == pytorch["resources"]["limits"]["nvidia.com/gpu"]
     _mounts_the_configmap(spec, init)
     _node_name_from_downward_api(init)
+    # the init container checks the /dev/shm training gets: the same dshm volume at the same path
+    shm = [m for m in pytorch["volumeMounts"] if m["mountPath"] == "/dev/shm"]
+    assert shm and [m for m in init["volumeMounts"] if m["mountPath"] == "/dev/shm"] == shm
+
+
+@pytest.mark.parametrize("name", ["lingjun-check-job.yaml", "lingjun-check-daemonset.yaml"])
+def test_fleet_pods_mount_a_memory_dev_shm_like_training_pods(name):
+    spec = load(name)["spec"]["template"]["spec"]
+    (container,) = spec["containers"]
+    (mount,) = [m for m in container["volumeMounts"] if m["mountPath"] == "/dev/shm"]
+    (volume,) = [v for v in spec["volumes"] if v["name"] == mount["name"]]
+    assert volume["emptyDir"]["medium"] == "Memory"
+    # a Memory emptyDir is sized min(sizeLimit, the pod's memory limit): the limit must not shrink it below the sizeLimit
+    units = {"Mi": 2 ** 20, "Gi": 2 ** 30}
+
+    def size(text):
+        return int(text[:-2]) * units[text[-2:]]
+
+    assert size(container["resources"]["limits"]["memory"]) >= size(volume["emptyDir"]["sizeLimit"]) >= 2 ** 30

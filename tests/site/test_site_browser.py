@@ -332,3 +332,15 @@ def test_compare_with_an_unknown_release_in_the_address_says_so(real_server, pag
     page.wait_for_selector(".lj-compare-badref")
     assert "names a release this site does not have" in page.locator(".lj-compare-badref").inner_text()
     assert page.lj_errors == []
+
+
+@pytest.mark.parametrize("path", ["checker/fleet/", "zh/checker/fleet/"])
+def test_fleet_flow_is_not_cut_off_at_1280_px(server, page, path):
+    """The four-step flow's code block shows its longest line without scrolling at 1280 px (it was cut off)."""
+    page.goto(server + path)
+    page.wait_for_load_state("networkidle")
+    flow = page.locator("pre", has_text="kubectl logs -n ml -l job-name=lingjun-check").first
+    widths = flow.evaluate("p => [p.querySelector('code').scrollWidth, p.querySelector('code').clientWidth]")
+    assert widths[0] <= widths[1], widths
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+    assert page.lj_errors == []
