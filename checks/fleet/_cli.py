@@ -59,7 +59,8 @@ def _parser() -> "argparse.ArgumentParser":
     )
     parser.add_argument("paths", nargs="+", metavar="PATH", help="snapshot or report file, folder, or - (standard input)")
     parser.add_argument("--format", choices=["text", "json", "html"], default="text", help="report format (default text)")
-    parser.add_argument("--output", metavar="FILE", help="write the report to FILE (atomic; only a new file or a previous fleet report is replaced)")
+    parser.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE (atomic; only a new file or a previous fleet report "
+                        "is replaced; - : standard output, as without --output)")
     parser.add_argument("--lang", choices=["en", "zh"], help="report language (default from LC_ALL/LC_MESSAGES/LANG)")
     parser.add_argument("--release", metavar="FAMILY:YY.MM", help="check every node against this release (as lingjun-check --release)")
     parser.add_argument("--data", metavar="FILE", help="release data bundle to use instead of the embedded one")
@@ -104,6 +105,10 @@ def _run(args: "argparse.Namespace", stdin: Optional[IO[bytes]]) -> int:
     from lingjun.checks.knowledge.bundle import BundleError
 
     lang = args.lang or default_lang()
+    if args.output == "-":  # standard output, as without --output (as lingjun-check --output -)
+        args.output = None
+    if args.output is None and sys.stdout is None:  # started with standard output closed (>&-)
+        return _fail("cannot write the report: standard output is closed; give --output FILE")
     for option, value in (("--output", args.output), ("--release", args.release), ("--data", args.data)):
         if value is not None and not value.strip() and option != "--output":
             return _fail(f"{option}: an empty value names nothing")
@@ -160,7 +165,7 @@ def _run(args: "argparse.Namespace", stdin: Optional[IO[bytes]]) -> int:
     else:
         from lingjun.checks.fleet._render_text import render_text
 
-        color = args.output is None and not args.no_color and not os.environ.get("NO_COLOR") and sys.stdout.isatty()
+        color = args.output is None and not args.no_color and not os.environ.get("NO_COLOR") and _is_terminal(sys.stdout)
         text = render_text(report, color=color)
     if args.output is not None:
         from lingjun.checks.fleet._output import write_output
@@ -176,6 +181,14 @@ def _run(args: "argparse.Namespace", stdin: Optional[IO[bytes]]) -> int:
         except OutputError as exc:
             return _fail(f"cannot write the report: {exc}")
     return int(report["exit_code"])
+
+
+def _is_terminal(stream: Optional[IO[str]]) -> bool:
+    """Whether ``stream`` is an open terminal (False for a closed or missing stream)."""
+    try:
+        return stream is not None and stream.isatty()
+    except (OSError, ValueError, AttributeError):
+        return False
 
 
 def _inert(text: str) -> str:
