@@ -183,5 +183,6 @@ class Checker:
         errors = tally["error"] > 0 or any(s == "error" for _, s, _ in shown) or data.get("exit_code") == 1
         warnings = tally["warning"] > 0 or any(s == "warning" for _, s, _ in shown)
         values = report_values(data)
-        return _Checked(release=values["release"], counts=tally, findings=shown, findings_json=_as_json(shown), has_errors=errors, has_warnings=warnings,
+        release = values["release"] if isinstance(values["release"], str) else None  # UNKNOWN is no reference
+        return _Checked(release=release, counts=tally, findings=shown, findings_json=_as_json(shown), has_errors=errors, has_warnings=warnings,
                         values=values, env_shown=False, snapshot_problems=0)
