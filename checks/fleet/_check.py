@@ -32,7 +32,10 @@ from lingjun.checks.fleet._inputs import SNAPSHOT, Record
 from lingjun.checks.fleet._node_facts import facts_values, nccl_env_shown, report_values
 from lingjun.checks.report.findings import SEVERITY_ORDER
 
-__all__ = ["NodeResult", "Checker", "fingerprint", "text_fingerprint", "SHOWN_SEVERITIES"]
+__all__ = ["NodeResult", "Checker", "fingerprint", "text_fingerprint", "SHOWN_SEVERITIES", "field_notes", "NOTES_PER_NODE"]
+
+#: the unusable fields named per node; the rest are counted in one more note
+NOTES_PER_NODE = 5
 
 #: the severities whose findings are listed per node and grouped per rule (ok and skipped are only counted)
 SHOWN_SEVERITIES = ("error", "warning", "info")
@@ -62,6 +65,8 @@ class NodeResult:
     env_shown: bool
     snapshot_problems: int = 0
     findings_json: list = field(default_factory=list)
+    #: the snapshot reader's problems (field and why: "shm.size_bytes: -1 is out of range ...; ignored")
+    field_problems: list = field(default_factory=list)
 
 
 @dataclass
@@ -75,6 +80,7 @@ class _Checked:
     values: dict
     env_shown: bool
     snapshot_problems: int
+    field_problems: list = field(default_factory=list)
 
 
 #: the members cut from a snapshot's text before it is fingerprinted: identity and time (keys only: a quote inside a
@@ -89,6 +95,18 @@ _VOLATILE = re.compile(
 def text_fingerprint(text: str) -> str:
     """``"t:"`` and the SHA-256 (hex) of a snapshot's JSON text without its identity and time members."""
     return "t:" + hashlib.sha256(_VOLATILE.sub("", text).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def field_notes(record: Record, field_problems: "list[str]") -> list:
+    """One :class:`~lingjun.checks.fleet._inputs.InputProblem` per unusable field of ``record``'s snapshot (the field and
+    why, as the snapshot reader words it), at most :data:`NOTES_PER_NODE` and one that counts the rest."""
+    from lingjun.checks.core.inert_text import inert
+    from lingjun.checks.fleet._inputs import InputProblem
+
+    notes = [InputProblem(record.input, record.line, f"snapshot field {inert(p, 300)}") for p in field_problems[:NOTES_PER_NODE]]
+    if len(field_problems) > NOTES_PER_NODE:
+        notes.append(InputProblem(record.input, record.line, f"and {len(field_problems) - NOTES_PER_NODE} more unusable snapshot fields"))
+    return notes
 
 
 def _as_json(findings: list) -> list:
@@ -147,7 +165,7 @@ class Checker:
         return NodeResult(name=name, source=source, input=record.where, kind="snapshot" if record.kind == SNAPSHOT else "report",
                           release=checked.release, exit_code=status, counts=checked.counts, findings=checked.findings,
                           values=checked.values, env_shown=checked.env_shown, snapshot_problems=checked.snapshot_problems,
-                          findings_json=checked.findings_json)
+                          findings_json=checked.findings_json, field_problems=checked.field_problems)
 
     def _run(self, data: "dict[str, Any]") -> _Checked:
         from lingjun.checks.context import CheckContext, CheckOptions
@@ -165,7 +183,7 @@ class Checker:
         shown = [(f.rule, f.severity.value, capped(f.message.get(self.lang))) for f in findings if f.severity.value in SHOWN_SEVERITIES]
         return _Checked(release=release.ref, counts=tally, findings=shown, findings_json=_as_json(shown), has_errors=tally["error"] > 0,
                         has_warnings=tally["warning"] > 0, values=facts_values(facts, release.ref),
-                        env_shown=nccl_env_shown(facts), snapshot_problems=len(problems))
+                        env_shown=nccl_env_shown(facts), snapshot_problems=len(problems), field_problems=list(problems))
 
     def _from_report(self, data: "dict[str, Any]") -> _Checked:
         raw = data.get("summary") if isinstance(data.get("summary"), dict) else {}

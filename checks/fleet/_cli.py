@@ -133,27 +133,31 @@ def _run(args: "argparse.Namespace", stdin: Optional[IO[bytes]]) -> int:
         except UnknownReleaseError as exc:
             return _fail(f"--release {capped(exc.ref, NAME_LIMIT)}: unknown release; known releases: {', '.join(exc.known) or '(none)'}")
 
-    from lingjun.checks.fleet._check import Checker
+    from lingjun.checks.fleet._check import Checker, field_notes
     from lingjun.checks.fleet._compare import compare
     from lingjun.checks.fleet._identity import disambiguate
     from lingjun.checks.fleet._inputs import InputProblem, RecordError, iter_records
     from lingjun.checks.fleet._model import EXIT_NO_NODES, fleet_dict
 
     problems: list[InputProblem] = []
+    notes: list[InputProblem] = []  # fields of a snapshot that were unusable: the node is still checked
     checker = Checker(data=data, release_option=args.release, lang=lang, strict=args.strict)
     nodes = []
     for record in iter_records(list(args.paths), problems, stdin):  # one record in memory at a time
         try:
-            nodes.append(checker.check(record))
+            node = checker.check(record)
         except RecordError as exc:
             problems.append(InputProblem(record.input, record.line, str(exc)))
+            continue
+        nodes.append(node)
+        notes += field_notes(record, node.field_problems)
     problems += disambiguate(nodes)
-    for problem in problems:  # one line each, whatever the format
+    for problem in problems + notes:  # one line each, whatever the format
         sys.stderr.write(f"lingjun-check fleet: {_inert(str(problem))}\n")
     if not nodes:
         _fail("no readable node in the inputs")
         return EXIT_NO_NODES
-    report = fleet_dict(nodes, compare(nodes), problems, lang=lang, strict=args.strict, version=__version__, checked=checker.runs)
+    report = fleet_dict(nodes, compare(nodes), problems, notes=notes, lang=lang, strict=args.strict, version=__version__, checked=checker.runs)
     if args.format == "json":
         from lingjun.checks.fleet._model import render_json
 

@@ -12,6 +12,7 @@ Every renderer (text, JSON, HTML) reads this dict, so they cannot disagree.  Lay
                   "findings": {"error": 3, "warning": 5, ...},   // summed over nodes
                   "facts_compared": 17, "facts_differing": 2, "checked": 4}, // checked: rule runs (distinct facts)
       "problems": [{"input": "logs.txt", "line": 7, "message": "..."}],
+      "notes": [{"input": "a.json", "line": null, "message": "snapshot field shm.size_bytes: -1 is out of range ...; ignored"}],
       "facts": [{"id": "driver.version", "label": "...", "status": "differ",     // agree | differ | tie | unknown
                  "majority": {"value": "570.124.06", "display": "570.124.06", "count": 1997},  // null without one
                  "groups": [{"value": ..., "display": "...", "count": 3, "nodes": [...]}],
@@ -106,8 +107,10 @@ def _rules(nodes: "list[NodeResult]") -> "list[dict[str, Any]]":
 
 
 def fleet_dict(nodes: "list[NodeResult]", comparisons: "list[FactComparison]", problems: "list[InputProblem]",
-               lang: str = "en", strict: bool = False, version: str = "", checked: int = 0) -> "dict[str, Any]":
-    """The fleet report (see the module docstring); ``checked`` is how many distinct sets of facts the rules ran on."""
+               lang: str = "en", strict: bool = False, version: str = "", checked: int = 0,
+               notes: "Optional[list[InputProblem]]" = None) -> "dict[str, Any]":
+    """The fleet report (see the module docstring); ``checked`` is how many distinct sets of facts the rules ran on;
+    ``notes`` name the unusable fields of snapshots whose nodes were still checked (they do not change the exit code)."""
     totals = {s.value: 0 for s in SEVERITY_ORDER}
     by_exit = {"0": 0, "1": 0, "2": 0}
     for node in nodes:
@@ -134,6 +137,7 @@ def fleet_dict(nodes: "list[NodeResult]", comparisons: "list[FactComparison]", p
             "checked": checked,
         },
         "problems": _cap([{"input": p.input, "line": p.line, "message": p.reason} for p in problems]),
+        "notes": _cap([{"input": p.input, "line": p.line, "message": p.reason} for p in notes or []]),
         "facts": _cap(facts),
         "rules": _cap(_rules(nodes)),
         # names, inputs and findings are shortened where they are made (node_name, _inputs, _check)

@@ -26,6 +26,7 @@ _T = {
     "problems_line": Text("{n} with problems (see below)", "{n}有问题（见下）"),
     "checked": Text("rule runs: {n} (nodes with the same facts share one)", "规则运行次数：{n}（事实相同的节点共用一次结果）"),
     "problems": Text("Inputs with problems", "有问题的输入"),
+    "notes": Text("Unusable snapshot fields (not known on that node)", "快照中无法使用的字段（该节点上视为未知）"),
     "differ": Text("Facts that differ", "不一致的事实"),
     "none_differ": Text("All compared facts agree (where known).", "所有比较的事实一致（已知部分）。"),
     "agree": Text("Facts that agree", "一致的事实"),
@@ -89,6 +90,11 @@ def render_text(report: "dict[str, Any]", color: bool = False) -> str:
     if report["problems"]:
         lines += ["", _bold(_t("problems", lang) + f" ({len(report['problems'])})", color)]
         for p in report["problems"]:
+            where = inert(p["input"], NAME_LIMIT) + (f":{p['line']}" if p["line"] is not None else "")
+            lines.append(f"  {where}: {inert(p['message'])}")
+    if report.get("notes"):
+        lines += ["", _bold(_t("notes", lang) + f" ({len(report['notes'])})", color)]
+        for p in report["notes"]:
             where = inert(p["input"], NAME_LIMIT) + (f":{p['line']}" if p["line"] is not None else "")
             lines.append(f"  {where}: {inert(p['message'])}")
     differing = [f for f in report["facts"] if f["status"] in ("differ", "tie")]
