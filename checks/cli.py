@@ -264,6 +264,8 @@ def _write(text: str, to_stderr: bool = False) -> None:
             standard output is then pointed at /dev/null too, so Python's flush at exit stays quiet.
     """
     stream = sys.stderr if to_stderr else sys.stdout
+    if stream is None:  # started with the stream closed (>&-)
+        raise OutputError(f"standard {'error' if to_stderr else 'output'} is closed")
     try:
         try:
             stream.write(text)
@@ -425,7 +427,10 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
             return _fail(f"{option}: an empty value names no {'release' if dest == 'release' else 'file or value'}")
     output = None if args.output in (None, "-") else args.output  # "-": standard output, as without --output
     # the report goes to standard error with --collect - (standard output carries the snapshot)
-    color = not args.no_color and not os.environ.get("NO_COLOR") and (sys.stderr if args.collect == "-" else sys.stdout).isatty() and output is None
+    shown_on = sys.stderr if args.collect == "-" else sys.stdout
+    if shown_on is None and output is None:  # started with that stream closed (>&-): the report has nowhere to go
+        raise OutputError(f"standard {'error' if args.collect == '-' else 'output'} is closed; give --output FILE")
+    color = not args.no_color and not os.environ.get("NO_COLOR") and shown_on is not None and shown_on.isatty() and output is None
     if args.timeout is not None and not (0 < args.timeout <= 600):
         return _fail("--timeout must be between 0 and 600 seconds")
     if args.gpus_per_pod is not None and args.gpus_per_pod < 1:

@@ -30,7 +30,7 @@ from typing import Callable, Optional, Union
 
 from lingjun.checks.core.file_kind import file_kind
 
-__all__ = ["atomic_write", "check_output_file", "read_prefix", "UnsafeOutputPath"]
+__all__ = ["atomic_write", "check_output_file", "read_prefix", "read_whole", "UnsafeOutputPath"]
 
 
 class UnsafeOutputPath(OSError):
@@ -60,6 +60,24 @@ def read_prefix(path: "Union[str, os.PathLike[str]]", size: int = 4096) -> bytes
         return b""
     finally:
         os.close(fd)
+
+
+def read_whole(path: "Union[str, os.PathLike[str]]", limit: int) -> "Optional[bytes]":
+    """All of the regular file ``path`` when it holds at most ``limit`` bytes; None when it is larger or cannot be
+    read that way (opened as :func:`read_prefix` opens it: no link followed, no FIFO waited on).
+
+    For a ``replaceable`` predicate that recognises a previous output by its whole content, not a prefix.
+    """
+    data = read_prefix(path, limit + 1)
+    if len(data) > limit:
+        return None
+    if not data:
+        try:  # b"" from read_prefix: an empty regular file, or one that could not be read
+            info = os.lstat(os.fspath(path))
+        except OSError:
+            return None
+        return b"" if stat.S_ISREG(info.st_mode) and info.st_size == 0 else None
+    return data
 
 
 #: ``replaceable(path) -> bool``: True when the existing regular file ``path`` is one the command wrote

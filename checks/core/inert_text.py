@@ -6,7 +6,10 @@ report: C0 controls (ESC starts an ANSI sequence, CR and LF start a new
 line), DEL, C1 controls (U+0080-U+009F; U+009B is a one-byte CSI on some
 terminals), the Unicode line and paragraph separators (U+2028, U+2029) and
 the bidirectional marks, embeddings, overrides and isolates (U+061C,
-U+200E, U+200F, U+202A-U+202E, U+2066-U+2069), which reorder what is shown.
+U+200E, U+200F, U+202A-U+202E, U+2066-U+2069), which reorder what is shown,
+and the invisible characters (zero-width space, joiners, word joiner, the byte
+order mark U+FEFF, soft hyphen, Hangul fillers): a name made only of them
+would be shown as nothing.
 
 :func:`inert` writes each of them as a visible escape (``\\n``, ``\\r``,
 ``\\t``, ``\\xNN`` below U+0100, ``\\uNNNN`` above), so one line stays one
@@ -41,6 +44,9 @@ __all__ = ["UNSAFE", "ECHO_LIMIT", "NAME_LIMIT", "inert", "capped", "dumps", "es
 #: the code points never written as they are (see the module docstring)
 UNSAFE = frozenset(
     [*range(0x20), 0x7F, *range(0x80, 0xA0), 0x061C, 0x200E, 0x200F, 0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
+    # invisible: soft hyphen, combining grapheme joiner, Hangul fillers, Mongolian vowel separator, zero-width space,
+    # non-joiner and joiner, word joiner, invisible operators, zero-width no-break space (the byte order mark)
+    + [0x00AD, 0x034F, 0x115F, 0x1160, 0x3164, 0xFFA0, 0x180E, 0x200B, 0x200C, 0x200D, *range(0x2060, 0x2065), 0xFEFF]
 )
 
 #: characters of one value (a report line, a JSON string) shown before it is shortened

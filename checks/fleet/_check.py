@@ -34,7 +34,11 @@ from lingjun.checks.fleet._inputs import SNAPSHOT, Record
 from lingjun.checks.fleet._node_facts import facts_values, nccl_env_shown, report_values
 from lingjun.checks.report.findings import SEVERITY_ORDER
 
-__all__ = ["NodeResult", "Checker", "fingerprint", "text_fingerprint", "report_fingerprint", "SHOWN_SEVERITIES"]
+__all__ = ["NodeResult", "Checker", "fingerprint", "text_fingerprint", "report_fingerprint", "SHOWN_SEVERITIES", "field_notes",
+           "NOTES_PER_NODE"]
+
+#: the unusable fields named per node; the rest are counted in one more note
+NOTES_PER_NODE = 5
 
 #: the severities whose findings are listed per node and grouped per rule (ok and skipped are only counted)
 SHOWN_SEVERITIES = ("error", "warning", "info")
@@ -67,6 +71,8 @@ class NodeResult:
     #: what the node's findings were derived from (:func:`fingerprint`, :func:`text_fingerprint`, a report's
     #: :func:`report_fingerprint`): two inputs of one node with the same key are one node checked twice (a retry)
     key: str = ""
+    #: the snapshot reader's problems (field and why: "shm.size_bytes: -1 is out of range ...; ignored")
+    field_problems: list = field(default_factory=list)
 
 
 @dataclass
@@ -82,6 +88,7 @@ class _Checked:
     snapshot_problems: int
     #: the node's own run asked for --strict (recorded in its snapshot): its warnings make its exit code 2
     strict: bool = False
+    field_problems: list = field(default_factory=list)
 
 
 #: the members cut from a snapshot's text before it is fingerprinted: identity and time (keys only: a quote inside a
@@ -96,6 +103,20 @@ _VOLATILE = re.compile(
 def text_fingerprint(text: str) -> str:
     """``"t:"`` and the SHA-256 (hex) of a snapshot's JSON text without its identity and time members."""
     return "t:" + hashlib.sha256(_VOLATILE.sub("", text).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def field_notes(record: Record, field_problems: "list[str]") -> list:
+    """One :class:`~lingjun.checks.fleet._inputs.InputProblem` per unusable field of ``record``'s snapshot (the field and
+    why, as the snapshot reader words it), at most :data:`NOTES_PER_NODE` and one that counts the rest."""
+    from lingjun.checks.core.inert_text import inert
+    from lingjun.checks.fleet._inputs import InputProblem
+
+    notes = [InputProblem(record.input, record.line, f"snapshot field {inert(p, 300)}", record.pod, note=True)
+             for p in field_problems[:NOTES_PER_NODE]]
+    if len(field_problems) > NOTES_PER_NODE:
+        notes.append(InputProblem(record.input, record.line, f"and {len(field_problems) - NOTES_PER_NODE} more unusable snapshot fields",
+                                  record.pod, note=True))
+    return notes
 
 
 def _as_json(findings: list) -> list:
@@ -168,7 +189,7 @@ class Checker:
         return NodeResult(name=name, source=source, input=record.where, kind="snapshot" if record.kind == SNAPSHOT else "report",
                           release=checked.release, exit_code=status, counts=checked.counts, findings=checked.findings,
                           values=checked.values, env_shown=checked.env_shown, snapshot_problems=checked.snapshot_problems,
-                          findings_json=checked.findings_json, key=key)
+                          findings_json=checked.findings_json, key=key, field_problems=checked.field_problems)
 
     def _run(self, data: "dict[str, Any]") -> _Checked:
         from lingjun.checks.context import CheckContext, CheckOptions
@@ -189,7 +210,8 @@ class Checker:
         shown = [(f.rule, f.severity.value, capped(f.message.get(self.lang))) for f in findings if f.severity.value in SHOWN_SEVERITIES]
         return _Checked(release=release.ref, counts=tally, findings=shown, findings_json=_as_json(shown), has_errors=tally["error"] > 0,
                         has_warnings=tally["warning"] > 0, values=facts_values(facts, release.ref),
-                        env_shown=nccl_env_shown(facts), snapshot_problems=len(problems), strict=bool(chosen.strict))
+                        env_shown=nccl_env_shown(facts), snapshot_problems=len(problems), strict=bool(chosen.strict),
+                        field_problems=list(problems))
 
     def _from_report(self, data: "dict[str, Any]") -> _Checked:
         raw = data.get("summary") if isinstance(data.get("summary"), dict) else {}
@@ -207,5 +229,6 @@ class Checker:
         errors = tally["error"] > 0 or any(s == "error" for _, s, _ in shown) or data.get("exit_code") == 1
         warnings = tally["warning"] > 0 or any(s == "warning" for _, s, _ in shown)
         values = report_values(data)
-        return _Checked(release=values["release"], counts=tally, findings=shown, findings_json=_as_json(shown), has_errors=errors, has_warnings=warnings,
+        release = values["release"] if isinstance(values["release"], str) else None  # UNKNOWN is no reference
+        return _Checked(release=release, counts=tally, findings=shown, findings_json=_as_json(shown), has_errors=errors, has_warnings=warnings,
                         values=values, env_shown=False, snapshot_problems=0, strict=data.get("exit_code") == 2)  # its run's --strict

@@ -73,7 +73,8 @@ def _parser() -> "argparse.ArgumentParser":
     )
     parser.add_argument("paths", nargs="+", metavar="PATH", help="snapshot or report file, folder, or - (standard input)")
     parser.add_argument("--format", choices=["text", "json", "html"], default="text", help="report format (default text)")
-    parser.add_argument("--output", metavar="FILE", help="write the report to FILE (atomic; only a new file or a previous fleet report is replaced)")
+    parser.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE (atomic; only a new file or a previous fleet report "
+                        "is replaced; - : standard output, as without --output)")
     parser.add_argument("--lang", choices=["en", "zh"], help="report language (default from LC_ALL/LC_MESSAGES/LANG)")
     parser.add_argument("--release", metavar="FAMILY:YY.MM", help="check every node against this release (as lingjun-check --release)")
     parser.add_argument("--data", metavar="FILE", help="release data bundle to use instead of the embedded one")
@@ -124,6 +125,10 @@ def _run(args: "argparse.Namespace", stdin: Optional[IO[bytes]]) -> int:
     lang = args.lang or default_lang()
     if args.expect is not None and args.expect < 1:
         return _fail("--expect must be at least 1")
+    if args.output == "-":  # standard output, as without --output (as lingjun-check --output -)
+        args.output = None
+    if args.output is None and sys.stdout is None:  # started with standard output closed (>&-)
+        return _fail("cannot write the report: standard output is closed; give --output FILE")
     for option, value in (("--output", args.output), ("--release", args.release), ("--data", args.data)):
         if value is not None and not value.strip() and option != "--output":
             return _fail(f"{option}: an empty value names nothing")
@@ -148,7 +153,7 @@ def _run(args: "argparse.Namespace", stdin: Optional[IO[bytes]]) -> int:
         except UnknownReleaseError as exc:
             return _fail(f"--release {capped(exc.ref, NAME_LIMIT)}: unknown release; known releases: {', '.join(exc.known) or '(none)'}")
 
-    from lingjun.checks.fleet._check import Checker
+    from lingjun.checks.fleet._check import Checker, field_notes
     from lingjun.checks.fleet._compare import compare
     from lingjun.checks.fleet._identity import disambiguate
     from lingjun.checks.fleet._inputs import InputProblem, RecordError, iter_records
@@ -159,9 +164,12 @@ def _run(args: "argparse.Namespace", stdin: Optional[IO[bytes]]) -> int:
     nodes = []
     for record in iter_records(list(args.paths), problems, stdin):  # one record in memory at a time
         try:
-            nodes.append(checker.check(record))
+            node = checker.check(record)
         except RecordError as exc:
             problems.append(InputProblem(record.input, record.line, str(exc), record.pod))
+            continue
+        nodes.append(node)
+        problems += field_notes(record, node.field_problems)  # unusable fields: notes, the node is still checked
     problems += disambiguate(nodes)
     if args.expect is not None and nodes and len(nodes) != args.expect:
         problems.append(InputProblem("--expect", None, _expect_reason(args.expect, len(nodes))))
@@ -183,7 +191,7 @@ def _run(args: "argparse.Namespace", stdin: Optional[IO[bytes]]) -> int:
     else:
         from lingjun.checks.fleet._render_text import render_text
 
-        color = args.output is None and not args.no_color and not os.environ.get("NO_COLOR") and sys.stdout.isatty()
+        color = args.output is None and not args.no_color and not os.environ.get("NO_COLOR") and _is_terminal(sys.stdout)
         text = render_text(report, color=color)
     if args.output is not None:
         from lingjun.checks.fleet._output import write_output
@@ -207,6 +215,14 @@ def _expect_reason(expected: int, read: int) -> str:
         return (f"{expected} nodes expected, {read} read: {expected - read} missing (a pod that did not run or "
                 f"whose log was not collected; compare the node names with the node pool)")
     return f"{expected} nodes expected, {read} read: {read - expected} more than expected (inputs of another job or node pool?)"
+
+
+def _is_terminal(stream: Optional[IO[str]]) -> bool:
+    """Whether ``stream`` is an open terminal (False for a closed or missing stream)."""
+    try:
+        return stream is not None and stream.isatty()
+    except (OSError, ValueError, AttributeError):
+        return False
 
 
 def _inert(text: str) -> str:

@@ -25,40 +25,53 @@ from lingjun.checks.fleet._inputs import InputProblem, Record
 
 __all__ = ["own_name", "disambiguate"]
 
-_NODE_OBJECT = re.compile(r'"node"\s*:\s*(\{[^{}]*\})')
-_HOSTNAME = re.compile(r'"hostname"\s*:\s*("(?:[^"\\]|\\.)*")')
+_NODE_KEY = re.compile(r'"node"\s*:\s*')
+_DECODER = json.JSONDecoder()
 _SOURCES = ("option", "NODE_NAME", "hostname")
+_NOT_FOUND = object()
 
 
-def _from_text(text: str) -> "tuple[Any, Any]":
-    """``(node object, host name)`` found in a snapshot's JSON text without parsing all of it; ``(None, None)``
-    when the text has neither (the writer puts ``"node"`` last, so the last occurrence is searched)."""
-    node = None
+def _node_from_text(text: str) -> Any:
+    """The value of the top-level ``"node"`` member read from a snapshot's JSON text without parsing all of it, or
+    ``_NOT_FOUND`` when the text does not end with that member (then the caller parses the whole text).
+
+    The writer puts ``"node"`` last.  The last ``"node"`` followed by a colon is decoded with the JSON decoder
+    (braces and quotes inside the name are read correctly) and accepted only when nothing but the closing brace of
+    the whole object follows its value: a key ``"node"`` of a nested object would be followed by more closing
+    brackets, and a string that merely contains ``node`` cannot be followed by ``:``."""
     at = text.rfind('"node"')
-    if at >= 0:
-        match = _NODE_OBJECT.match(text, at)
+    while at >= 0:
+        match = _NODE_KEY.match(text, at)
         if match:
             try:
-                node = json.loads(match.group(1))
-            except ValueError:
-                node = None
-    host = None
-    match = _HOSTNAME.search(text)
-    if match:
-        try:
-            host = json.loads(match.group(1))
-        except ValueError:
-            host = None
-    return node, host
+                value, end = _DECODER.raw_decode(text, match.end())
+            except (ValueError, RecursionError):
+                return _NOT_FOUND
+            return value if text[end:].strip() == "}" else _NOT_FOUND
+        at = text.rfind('"node"', 0, at)
+    return _NOT_FOUND
 
 
 def own_name(record: Record) -> "tuple[str, str]":
-    """``(name, source)`` of a record (see the module docstring)."""
+    """``(name, source)`` of a record (see the module docstring).
+
+    A snapshot still held as text is parsed here only when its name cannot be read from the end of its text or
+    the host name is needed (no node name, no pod); a text that is not JSON is named by its input (the check then
+    reports it).
+    """
+    node: Any = None
+    if record.data is None:
+        node = _node_from_text(record.text or "")
+    if record.data is None and (node is _NOT_FOUND or not (isinstance(node, dict) and clean_node_name(node.get("name")))
+                                and not (record.pod and clean_node_name(record.pod))):
+        try:
+            record.load()
+        except ValueError:
+            return record.where, "input"
+    host = None
     if record.data is not None:
         node = record.data.get("node")
         host = record.data.get("host").get("hostname") if isinstance(record.data.get("host"), dict) else None
-    else:
-        node, host = _from_text(record.text or "")
     name: Optional[str] = None
     if isinstance(node, dict):
         name = clean_node_name(node.get("name"))

@@ -55,7 +55,13 @@ REPORT = "lingjun-check/report/1"
 _SUFFIXES = (".json", ".jsonl", ".log")
 
 # "[pod/<pod>/<container>] " (kubectl logs --prefix) and "2025-08-01T10:00:00.123456789Z " (--timestamps)
-_POD_PREFIX = re.compile(r"\[pod/([^/\]\s]+)/([^\]\s]+)\] ")
+_POD_PREFIX = re.compile(r"\[pod/([^/\]\s]*)(?:/([^\]\s]*))?\] ?")
+#: where a lingjun-check record starts, anywhere in a line (after a prefix this reader does not know)
+_RECORD_START = re.compile(r'\{\s*"schema"\s*:\s*"lingjun-check/')
+#: characters before a prefix that are not part of it: white space, a byte order mark (a file concatenated mid-stream)
+_LEAD = " \t\ufeff"
+#: the byte order marks of UTF-16 and UTF-32 text (PowerShell's `>` writes UTF-16 LE)
+_WIDE_BOMS = ((b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"), (b"\xff\xfe", "UTF-16"), (b"\xfe\xff", "UTF-16"))
 _SNAPSHOT_TEXT = re.compile(r'\{\s*"schema"\s*:\s*"lingjun-check/snapshot/1"\s*,')
 _TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\d[Tt ]\d\d:\d\d:\d\d(?:\.\d+)?(?:[Zz]|[+-]\d\d:?\d\d) ")
 
@@ -146,21 +152,34 @@ def _shown(path: str) -> str:
 
 
 def parse_line_prefix(text: str) -> "tuple[Optional[str], str]":
-    """``(pod, rest)``: the pod of a ``[pod/<pod>/<container>] `` prefix (None without one) and the
-    line without that prefix and without an RFC 3339 time stamp (before or after the prefix)."""
+    """``(pod, rest)``: the pod of a ``[pod/<pod>/<container>]`` prefix (None without one, or with an empty pod
+    name) and the line without its prefixes (one or more ``[pod/...]``, with or without the space after them),
+    without RFC 3339 time stamps (before or after a prefix) and without leading white space or byte order marks."""
     pod = None
-    for _ in range(2):
+    text = text.lstrip(_LEAD)
+    for _ in range(4):
         match = _POD_PREFIX.match(text)
-        if match and pod is None:
-            pod = match.group(1)
-            text = text[match.end():]
+        if match:
+            if pod is None and match.group(1):
+                pod = match.group(1)
+            text = text[match.end():].lstrip(_LEAD)
             continue
         match = _TIMESTAMP.match(text)
         if match:
-            text = text[match.end():]
+            text = text[match.end():].lstrip(_LEAD)
             continue
         break
     return pod, text
+
+
+def _wide_encoding(raw: bytes) -> Optional[str]:
+    """"UTF-16" or "UTF-32" when ``raw`` (the start of a file or line) is text of that encoding, else None."""
+    for bom, name in _WIDE_BOMS:
+        if raw.startswith(bom):
+            return name
+    if b'{\x00"\x00' in raw[:400] or b'\x00{\x00"' in raw[:400]:
+        return "UTF-16"
+    return None
 
 
 def _classify(obj: Any, name: str, line: Optional[int], pod: Optional[str], problems: list, strict: bool) -> Optional[Record]:
@@ -183,57 +202,94 @@ def _classify(obj: Any, name: str, line: Optional[int], pod: Optional[str], prob
     return None
 
 
-def _stream(handle: IO[bytes], name: str, problems: list, limit: int = MAX_FILE_BYTES) -> Iterator[Record]:
-    """The records of the JSON lines of the binary ``handle`` (see the module docstring); at most ``limit`` bytes."""
+def _stream(handle: IO[bytes], name: str, problems: list, limit: Optional[int] = None) -> Iterator[Record]:
+    """The records of the JSON lines of the binary ``handle`` (see the module docstring); at most ``limit`` bytes
+    (:data:`MAX_FILE_BYTES`), over-long lines skipped included: past it, one problem and the rest is not read.
+
+    A line ends with LF, CR LF or a lone CR.  A line that holds a lingjun-check record anywhere (after a prefix
+    this reader does not know) is read from where the record starts; one that cannot be read is a problem,
+    never skipped silently.
+    """
+    limit = MAX_FILE_BYTES if limit is None else limit
     number = 0
     seen = 0
     found = 0
     problems_before = len(problems)
+
+    def over() -> bool:
+        if seen > limit:
+            problems.append(InputProblem(name, number, f"more than {_size_text(limit)}; the rest is not read"))
+            return True
+        return False
+
     while True:
         raw = handle.readline(MAX_LINE_BYTES + 1)
         if not raw:
             break
         number += 1
         seen += len(raw)
+        if over():
+            break
         if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
             problems.append(InputProblem(name, number, f"line longer than {_size_text(MAX_LINE_BYTES)}; skipped"))
-            while True:  # skip the rest of the line without keeping it
+            stop = False
+            while True:  # skip the rest of the line without keeping it, still counting towards the limit
                 rest = handle.readline(1024 * 1024)
                 seen += len(rest)
+                if over():
+                    stop = True
+                    break
                 if not rest or rest.endswith(b"\n"):
                     break
+            if stop:
+                break
             continue
-        if seen > limit:
-            problems.append(InputProblem(name, number, f"more than {_size_text(limit)}; the rest is not read"))
-            break
+        if number == 1:
+            wide = _wide_encoding(raw)
+            if wide:
+                problems.append(InputProblem(name, None, f"{wide} text, not UTF-8: convert it first "
+                                             f"(iconv -f {wide} -t UTF-8); not read"))
+                return
         try:
-            text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+            text = raw.decode("utf-8")
         except UnicodeDecodeError:
-            if b'{"' in raw[:200]:
+            if b'{"' in raw[:200] or b'"lingjun-check/' in raw:
                 problems.append(InputProblem(name, number, "a JSON line that is not UTF-8 text; skipped"))
             continue
-        pod, rest = parse_line_prefix(text.rstrip("\r\n"))
-        body = rest.strip()
-        if not body.startswith('{"'):
-            continue
-        if body.endswith("}") and _SNAPSHOT_TEXT.match(body):  # parsed later, only when its facts are new
-            found += 1
-            yield Record(name, number, pod, SNAPSHOT, None, body)
-            continue
-        try:
-            obj = json.loads(body)
-        except RecursionError:
-            problems.append(InputProblem(name, number, "JSON nested too deeply; skipped", pod))
-            continue
-        except ValueError as exc:
-            problems.append(InputProblem(name, number, f"not a complete JSON object (cut short?): {exc}; skipped", pod))
-            continue
-        record = _classify(obj, name, number, pod, problems, strict=False)
-        if record is not None:
-            found += 1
-            yield record
+        for part in _LINE_BREAK.split(text.rstrip("\r\n")):
+            for record in _records_of_line(part, name, number, problems):
+                found += 1
+                yield record
     if found == 0 and len(problems) == problems_before:
         problems.append(InputProblem(name, None, f"no lingjun-check snapshot or report in it ({number} line{'' if number == 1 else 's'} read)"))
+
+
+_LINE_BREAK = re.compile(r"\r\n?")
+
+
+def _records_of_line(line: str, name: str, number: int, problems: list) -> Iterator[Record]:
+    """The record of one line of a stream (none for a line that is not one; a problem for one that cannot be read)."""
+    pod, rest = parse_line_prefix(line)
+    body = rest.strip()
+    if not body.startswith('{"'):
+        match = _RECORD_START.search(body)
+        if match is None:
+            return
+        body = body[match.start():]  # after a prefix this reader does not know: read from the record
+    if body.endswith("}") and _SNAPSHOT_TEXT.match(body):  # parsed later, only when its facts are new
+        yield Record(name, number, pod, SNAPSHOT, None, body)
+        return
+    try:
+        obj = json.loads(body)
+    except RecursionError:
+        problems.append(InputProblem(name, number, "JSON nested too deeply; skipped", pod))
+        return
+    except ValueError as exc:
+        problems.append(InputProblem(name, number, f"not a complete JSON object (cut short?): {exc}; skipped", pod))
+        return
+    record = _classify(obj, name, number, pod, problems, strict=False)
+    if record is not None:
+        yield record
 
 
 def _file(path: str, name: str, problems: list) -> Iterator[Record]:
@@ -301,18 +357,36 @@ def _one_object(raw: bytes) -> Optional[Any]:
 
 
 def _walk(folder: str, name: str, problems: list) -> Iterator[Record]:
-    """The records of the ``*.json``, ``*.jsonl`` and ``*.log`` files under ``folder`` (name order; links and hidden entries skipped)."""
+    """The records of the ``*.json``, ``*.jsonl`` and ``*.log`` files under ``folder`` (name order; links and hidden
+    entries skipped).  A folder that cannot be read (the top one or one below it) is a problem naming it; a folder
+    whose only matching entries are links says so."""
     found = 0
-    for top, dirs, files in os.walk(folder, followlinks=False):
+    links = 0
+    unreadable = []
+
+    def refused(exc: OSError) -> None:
+        where = _shown(exc.filename) if isinstance(exc.filename, str) else name
+        unreadable.append(where)
+        problems.append(InputProblem(where, None, f"cannot read this folder: {exc.strerror or exc}; its files are not read"))
+
+    for top, dirs, files in os.walk(folder, onerror=refused, followlinks=False):
+        links += sum(1 for d in dirs if os.path.islink(os.path.join(top, d)))
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for entry in sorted(files):
             path = os.path.join(top, entry)
-            if entry.startswith(".") or not entry.endswith(_SUFFIXES) or os.path.islink(path):
+            if entry.startswith(".") or not entry.endswith(_SUFFIXES):
+                continue
+            if os.path.islink(path):
+                links += 1
                 continue
             found += 1
             yield from _file(path, _shown(path), problems)
-    if not found:
-        problems.append(InputProblem(name, None, "folder without *.json, *.jsonl or *.log files"))
+    if not found and name not in unreadable:
+        if links:
+            problems.append(InputProblem(name, None, f"folder without *.json, *.jsonl or *.log files but with {links} link{'' if links == 1 else 's'}, "
+                                         "which are not followed: give the files they point to"))
+        else:
+            problems.append(InputProblem(name, None, "folder without *.json, *.jsonl or *.log files"))
 
 
 def iter_records(paths: "list[str]", problems: "list[InputProblem]", stdin: Optional[IO[bytes]] = None) -> Iterator[Record]:

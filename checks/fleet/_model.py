@@ -12,6 +12,7 @@ Every renderer (text, JSON, HTML) reads this dict, so they cannot disagree.  Lay
                   "findings": {"error": 3, "warning": 5, ...},   // summed over nodes
                   "facts_compared": 17, "facts_differing": 2, "checked": 4}, // checked: rule runs (distinct facts)
       "problems": [{"input": "logs.txt", "line": 7, "message": "..."}],
+      "notes": [{"input": "a.json", "line": null, "message": "snapshot field shm.size_bytes: -1 is out of range ...; ignored"}],
       "facts": [{"id": "driver.version", "label": "...", "status": "differ",     // agree | differ | tie | unknown
                  "majority": {"value": "570.124.06", "display": "570.124.06", "count": 1997},  // null without one
                  "groups": [{"value": ..., "display": "...", "count": 3, "nodes": [...]}],

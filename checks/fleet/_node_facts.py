@@ -161,7 +161,8 @@ def facts_values(facts: Facts, release_ref: Optional[str]) -> "dict[str, Any]":
         out["nccl.version"] = nccl_version
     else:
         out["nccl.version"] = None if available(facts, "nccl") and not nccl.files and not nccl.resolved else UNKNOWN
-    out["release"] = release_ref
+    # a release not identified is "none identified" only when the image's manifest was observed (present or absent)
+    out["release"] = release_ref if release_ref is not None or available(facts, "manifest") else UNKNOWN
     if available(facts, "rdma"):
         rdma = facts.rdma
         out["rdma.devices"] = len(rdma.devices)
@@ -197,7 +198,8 @@ def nccl_env_shown(facts: Facts) -> bool:
 
 def report_values(report: dict) -> "dict[str, Any]":
     """``{fact id: value}`` of a node known from a JSON report: its release, and what its facts summary shows
-    (driver version, GPUs, torch, NCCL); every other fact is :data:`UNKNOWN`."""
+    (driver version, GPUs, torch, NCCL); every other fact, and every value of the wrong type (a release that is not
+    an object, a GPU list holding something else than objects), is :data:`UNKNOWN`."""
     out: dict[str, Any] = {spec.id: UNKNOWN for spec in FACTS}
     summary = report.get("facts") if isinstance(report.get("facts"), dict) else {}
     version = summary.get("driver_version")
@@ -208,8 +210,8 @@ def report_values(report: dict) -> "dict[str, Any]":
     if cuda:
         out["driver.cuda"] = cuda
     gpus = summary.get("gpus")
-    if isinstance(gpus, list) and gpus:
-        names = sorted({g.get("name") for g in gpus if isinstance(g, dict) and isinstance(g.get("name"), str)})
+    if isinstance(gpus, list) and gpus and all(isinstance(g, dict) for g in gpus):  # [null] shows no GPU: not known
+        names = sorted({g.get("name") for g in gpus if isinstance(g.get("name"), str) and g.get("name")})
         if names:
             out["gpu.model"] = " + ".join(names)
         out["gpu.count"] = len(gpus)
@@ -218,7 +220,11 @@ def report_values(report: dict) -> "dict[str, Any]":
         out["torch.version"] = torch["version"]
     if isinstance(summary.get("nccl"), str) and summary["nccl"]:
         out["nccl.version"] = summary["nccl"]
-    release = report.get("release") if isinstance(report.get("release"), dict) else {}
-    ref = release.get("ref")
-    out["release"] = ref if isinstance(ref, str) and ref else None
+    release = report.get("release")
+    if isinstance(release, dict) and "ref" in release:  # "ref": null is a report that identified no release
+        ref = release["ref"]
+        if ref is None:
+            out["release"] = None
+        elif isinstance(ref, str) and ref:
+            out["release"] = ref
     return out

@@ -27,10 +27,12 @@ _T = {
     "problems_line": Text("{n} with problems (see below)", "{n}有问题（见下）"),
     "checked": Text("rule runs: {n} (nodes with the same facts share one)", "规则运行次数：{n}（事实相同的节点共用一次结果）"),
     "problems": Text("Inputs with problems", "有问题的输入"),
-    "notes": Text("Notes", "说明"),
+    "notes": Text("Notes (the exit code is unchanged)", "说明（不影响退出码）"),
     "differ": Text("Facts that differ", "不一致的事实"),
     "none_differ": Text("All compared facts agree (where known).", "所有比较的事实一致（已知部分）。"),
     "agree": Text("Facts that agree", "一致的事实"),
+    "unknown_all": Text("Facts not known on any node", "所有节点都未知的事实"),
+    "unknown_all_line": Text("not known on any node", "所有节点都未知"),
     "majority": Text("majority {v} ({n})", "多数为 {v}（{n}）"),
     "tie": Text("no majority: {n} values share the most nodes", "无多数：{n} 个取值的节点数并列最多"),
     "outliers": Text("outliers", "异常节点"),
@@ -128,6 +130,11 @@ def render_text(report: "dict[str, Any]", color: bool = False) -> str:
         for fact in agree:
             extra = f"; {_t('unknown', lang)} ({len(fact['unknown'])})" if fact["unknown"] else ""
             lines.append(f"  {inert(fact['label'])}: {inert(fact['majority']['display'])}{extra}")
+    not_known = [f for f in report["facts"] if f["status"] == "unknown"]
+    if not_known:  # the inputs show none of them: said, never left out
+        lines += ["", _bold(_t("unknown_all", lang), color)]
+        for fact in not_known:
+            lines.append(f"  {inert(fact['label'])}: {_t('unknown_all_line', lang)}")
     lines += ["", _bold(_t("rules", lang), color)]
     if not report["rules"]:
         lines.append("  " + _t("no_rules", lang))

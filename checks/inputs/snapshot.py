@@ -20,9 +20,13 @@ the JSON Schema is ``checks/snapshot.schema.json``.  Writing:
   so an interrupted run never leaves a half-written snapshot.
 
 Reading is tolerant by design: unknown keys are ignored, missing keys take
-their defaults, and a value of the wrong type is dropped (its field keeps the
-default) and reported as a problem naming the field, e.g.
-``"nvml.gpus[0].index: expected an integer, got 'zero'"``.  Only a file that
+their defaults, and a value of the wrong type or out of range (a negative size,
+a count past 2**63-1, a CUDA version code past 999999) is dropped (its field
+keeps the default) and reported as a problem naming the field, e.g.
+``"nvml.gpus[0].index: expected an integer, got 'zero'"``.  A list or object
+field of a section that was dropped (``"rdma": {"devices": "x"}``) or is missing
+(``"rdma": {}``) makes the section not known: its empty default would read as
+"observed none".  Only a file that
 cannot be read, is not JSON, or is not a JSON object raises
 :class:`SnapshotError`.
 """
@@ -199,14 +203,38 @@ def _mark_coverage(facts: Facts, data: dict[str, Any], problems: list[str] = ())
             for key in section.keys:
                 if path == key and "expected" in problem:
                     absent.add(section.id)  # the section's own value was dropped
+                elif path.startswith(key + ".") and _is_container(facts, path):
+                    absent.add(section.id)  # a list or object of it was dropped: its empty default is not "none"
                 elif path == key or path.startswith((key + ".", key + "[")):
                     damaged.add(section.id)
+    for section_id, key, fields in _REQUIRED:
+        value = data.get(key)
+        if isinstance(value, dict) and any(f not in value for f in fields):
+            absent.add(section_id)
+            if isinstance(problems, list):
+                problems.append(f"{key}: no {' / '.join(f for f in fields if f not in value)}; the section is not known")
     cov.partial = list(cov.partial) + [s for s in SECTIONS if s in damaged and s not in cov.partial]
     if facts.probes:
         names = {p.name for p in facts.probes}
         absent |= set(sections_not_probed(names, {p.name for p in facts.probes if p.timed_out}))
     cov.not_available = [s for s in SECTIONS if s in absent]
     cov.partial = [s for s in SECTIONS if s in set(cov.partial) and s not in absent]
+
+
+#: ``(section id, key, fields)``: a section present without these fields does not show what it is about
+_REQUIRED = (("rdma", "rdma", ("devices",)), ("nccl", "nccl", ("files",)))
+
+
+def _is_container(facts: Facts, path: str) -> bool:
+    """Whether ``path`` ("rdma.devices", no index) names a list or object field of ``facts``."""
+    if "[" in path:
+        return False
+    value: Any = facts
+    for part in path.split("."):
+        if not dataclasses.is_dataclass(value) or not hasattr(value, part):
+            return False
+        value = getattr(value, part)
+    return isinstance(value, (list, dict))
 
 
 def _lenient(cls: type, data: Any, where: str, problems: list[str]) -> Any:
@@ -326,7 +354,37 @@ def _field(shape: tuple, value: Any, where: str, problems: list[str]) -> Any:
             return {str(k): v for k, v in value.items() if isinstance(v, str)}
         return {str(k): v for k, v in value.items()}
     try:
-        return facts_module._convert(hint, value, where)
+        converted = facts_module._convert(hint, value, where)
     except ValueError as exc:
         problems.append(f"{exc}; ignored")
         return _DROP
+    if hint in (int, float) and converted is not None:
+        reason = _out_of_range(where, converted)
+        if reason:
+            problems.append(f"{where}: {reason}; ignored")
+            return _DROP
+    return converted
+
+
+#: integer fields where -1 is a value (RLIM_INFINITY as getrlimit's callers print it: no limit)
+_MINUS_ONE_ALLOWED = ("memlock_soft", "memlock_hard", "nofile_soft", "nofile_hard")
+#: integer fields holding a CUDA version as 1000 * major + 10 * minor (12080): at most CUDA 999.99
+_CUDA_CODES = ("cuda_driver_version", "driver_api_version")
+#: the largest integer of any count, size or index a snapshot holds (a signed 64-bit value, as the kernel reports sizes)
+_INT_MAX = 2 ** 63 - 1
+
+
+def _out_of_range(where: str, value: Any) -> str:
+    """Why the number ``value`` of the field ``where`` cannot be real ("" when it can): a negative count, size,
+    index or version (-1 is "no limit" for the resource limits), an integer past 2**63-1, a CUDA version code past
+    999999, a time that is negative or not finite.  Out-of-range numbers are unusable, like values of the wrong type."""
+    import math
+
+    field = where.rsplit(".", 1)[-1].split("[", 1)[0]
+    if isinstance(value, float):
+        return "" if math.isfinite(value) and value >= 0 else f"{value!r} is out of range (a non-negative number)"
+    low = -1 if field in _MINUS_ONE_ALLOWED else 0
+    high = 999_999 if field in _CUDA_CODES else _INT_MAX
+    if value < low or value > high:
+        return f"{value if len(str(value)) <= 30 else 'a number of %d digits' % len(str(abs(value)))} is out of range ({low} to {high})"
+    return ""
