@@ -30,12 +30,12 @@ def test_the_field_and_why_are_named_everywhere(stdin, capsys, fmt):
     status = main(["-", "--format", fmt, "--lang", "en"], stdin=io.BytesIO(stdin))
     out = capsys.readouterr()
     err = out.err.splitlines()
-    assert "lingjun-check fleet: " + SAID in err
-    assert "lingjun-check fleet: stdin:2: snapshot field rdma.devices: expected a list, got a string; ignored" in err
+    assert "lingjun-check fleet: note: " + SAID in err
+    assert "lingjun-check fleet: note: stdin:2: snapshot field rdma.devices: expected a list, got a string; ignored" in err
     if fmt == "json":
         report = json.loads(out.out)
         jsonschema.validate(report, SCHEMA)
-        assert {"input": "stdin", "line": 2, "message": SAID.split(": ", 1)[1]} in report["notes"]
+        assert {"input": "stdin", "line": 2, "pod": None, "where": "stdin:2", "message": SAID.split(": ", 1)[1]} in report["notes"]
         assert report["problems"] == []  # the node was still checked: a note, not an input problem
         assert status == report["exit_code"]
     elif fmt == "text":
