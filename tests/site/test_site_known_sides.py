@@ -154,12 +154,12 @@ def test_r570_is_never_more_permissive_than_a_release_that_requires_r575(real):
 
 def test_the_drivers_page_shows_the_reasons_in_both_languages(pages):
     en, zh = pages["en"]["drivers"], pages["zh"]["drivers"]
-    row = next(line for line in en.splitlines() if line.startswith("| [25.07]("))
+    row = _release_row(en, "25.07")
     assert '<span class="lj-compat lj-not-stated">not stated<br><small>driver text cut off</small></span>' in row
     assert "lj-native\">native ≥ 570.26" not in row
-    row = next(line for line in en.splitlines() if line.startswith("| [25.06]("))
+    row = _release_row(en, "25.06")
     assert '<span class="lj-compat lj-unsupported">unsupported<br><small>release needs ≥ 575</small></span>' in row
-    row = next(line for line in zh.splitlines() if line.startswith("| [25.07]("))
+    row = _release_row(zh, "25.07")
     assert '<span class="lj-compat lj-not-stated">未说明<br><small>驱动说明被截断</small></span>' in row
     legend = en.split("## Legend")[1].split("##")[0]
     zh_legend = zh.split("## 图例")[1].split("##")[0]
@@ -250,6 +250,12 @@ def test_no_driver_cell_is_more_permissive_than_the_release_or_based_on_a_cut_of
                 assert cell.compat is expected, (ref, branch, cell)
             checked += 1
     assert checked > 100
+
+
+def _release_row(text: str, version: str) -> str:
+    """The row of release ``version`` in an HTML table of release rows (its first cell the release link)."""
+    return next(row for row in re.findall(r"<tr>\n<td><a href=[^>]*>.*?</tr>", text, re.S)
+                if f">{version}</a>" in row.split("</td>")[0])
 
 
 def _timeline_row(text: str, version: str) -> str:

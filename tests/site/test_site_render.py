@@ -157,13 +157,13 @@ def test_minimum_driver_column_names_the_vendor_once(rendered):
     _, pages = rendered
     matrix = pages["en"]["matrix"]
     nv = _section(matrix, "{ #training-nv-pytorch }")
-    assert "| Minimum NVIDIA driver |" in nv
-    assert "| ≥ 575 |" in nv and "NVIDIA driver ≥" not in nv
+    assert "<th>Minimum NVIDIA driver</th>" in nv
+    assert "<td>≥ 575</td>" in nv and "NVIDIA driver ≥" not in nv
     ppu = _section(matrix, "{ #training-xpu-pytorch }")
-    assert "| Minimum PPU driver |" in ppu and "| ≥ 1.1.0 |" in ppu
-    assert "| 最低 NVIDIA 驱动 |" in pages["zh"]["matrix"] and "NVIDIA 驱动 ≥" not in pages["zh"]["matrix"]
+    assert "<th>Minimum PPU driver</th>" in ppu and "<td>≥ 1.1.0</td>" in ppu
+    assert "<th>最低 NVIDIA 驱动</th>" in pages["zh"]["matrix"] and "NVIDIA 驱动 ≥" not in pages["zh"]["matrix"]
     family = pages["en"]["family:training-nv-pytorch"]
-    assert "| Minimum NVIDIA driver |" in family and "| ≥ 575 |" in family
+    assert "<th>Minimum NVIDIA driver</th>" in family and "<td>≥ 575</td>" in family
     # a single cell outside such a table keeps the vendor
     assert "<td>Minimum driver</td>\n<td>NVIDIA driver ≥ 575</td>" in pages["en"]["release:training-nv-pytorch:25.07"]
 
