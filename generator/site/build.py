@@ -3,14 +3,16 @@
 Stages, each timed (:class:`BuildTimings`): *validate* (load the records and
 run the data gate), *render* (site model and Jinja2 Markdown for both
 languages, hand-written pages, JSON API, feeds, jieba dictionary) and
-*mkdocs* (one strict MkDocs build per language).
+*mkdocs* (one strict MkDocs build per language; the two at once where
+processes can be forked: English in a child process, Chinese in this one).
 
 Safety: the site folder is checked before anything is done
 (:func:`lingjun.generator.site._site_dir.check_site_dir`: absent, or a site a
 previous build made, never the checkout, a source folder, a link, a file or a
 device).  The site is built into a temporary folder next to the target,
 marked as a built site, and swapped in with renames only when both languages
-built; a failed or interrupted build leaves the previous site untouched, and
+built (a parallel build makes the Chinese site in a second new work folder,
+moved under the first when both are done); a failed or interrupted build leaves the previous site untouched, and
 work folders of killed builds are removed by the next one.  Generated
 Markdown goes to a build folder (default ``.build/``, git-ignored); builds
 sharing it run one at a time.
