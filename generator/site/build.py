@@ -24,6 +24,7 @@ import contextlib
 import multiprocessing
 import os
 import shutil
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -262,8 +263,12 @@ def build_site(
 
 
 def _fork_context() -> Optional[Any]:
-    """The ``fork`` multiprocessing context, or None where there is none (Windows) or only one CPU."""
+    """The ``fork`` multiprocessing context, or None: where there is none (Windows), with one CPU, and in a
+    process running other threads (``lingjun-kb serve`` rebuilds from its watcher thread while another serves:
+    a lock one of them holds at the fork would stay held in the child forever)."""
     if (os.cpu_count() or 1) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return None
+    if threading.active_count() > 1:
         return None
     return multiprocessing.get_context("fork")
 

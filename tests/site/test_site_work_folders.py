@@ -182,3 +182,42 @@ def test_a_bind_mount_of_releases_through_the_command_builds_nothing(tmp_path, b
     err = capsys.readouterr().err
     assert code == 2 and "is inside the releases folder (the same folder as" in err and err.count("\n") == 1
     assert calls == [] and not (releases / "newsite").exists()
+
+
+def test_languages_are_built_one_after_the_other_in_a_process_running_other_threads(tmp_path, monkeypatch):
+    """``serve`` rebuilds from a watcher thread: no fork there; both languages are built in this process."""
+    import threading
+
+    seen = []
+
+    def fake(lang, config_dir, docs_dir, target, nav, jieba, epoch, site_url, placements=None):
+        seen.append((lang, os.getpid()))
+        Path(target).mkdir(parents=True, exist_ok=True)
+        (Path(target) / "index.html").write_text(lang, encoding="utf-8")
+
+    monkeypatch.setattr(build_module, "build_language", fake)
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        build_module.build_site(FIXTURE_KB, tmp_path / "site", build_dir=tmp_path / "build")
+    finally:
+        stop.set()
+        other.join()
+    assert seen == [("en", os.getpid()), ("zh", os.getpid())]
+    assert (tmp_path / "site" / "zh" / "index.html").read_text(encoding="utf-8") == "zh"
+
+
+def test_english_is_built_in_a_forked_process_and_chinese_in_this_one(tmp_path, monkeypatch):
+    """A build in a process without other threads builds the languages at once; each page records its builder."""
+
+    def fake(lang, config_dir, docs_dir, target, nav, jieba, epoch, site_url, placements=None):
+        Path(target).mkdir(parents=True, exist_ok=True)
+        (Path(target) / "index.html").write_text(str(os.getpid()), encoding="utf-8")
+
+    monkeypatch.setattr(build_module, "build_language", fake)
+    build_module.build_site(FIXTURE_KB, tmp_path / "site", build_dir=tmp_path / "build")
+    english = int((tmp_path / "site" / "index.html").read_text(encoding="utf-8"))
+    chinese = int((tmp_path / "site" / "zh" / "index.html").read_text(encoding="utf-8"))
+    assert chinese == os.getpid() and english != os.getpid()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["build", "site"]  # no work folder left
