@@ -3,14 +3,16 @@
 Stages, each timed (:class:`BuildTimings`): *validate* (load the records and
 run the data gate), *render* (site model and Jinja2 Markdown for both
 languages, hand-written pages, JSON API, feeds, jieba dictionary) and
-*mkdocs* (one strict MkDocs build per language).
+*mkdocs* (one strict MkDocs build per language; the two at once where
+processes can be forked: English in a child process, Chinese in this one).
 
 Safety: the site folder is checked before anything is done
 (:func:`lingjun.generator.site._site_dir.check_site_dir`: absent, or a site a
 previous build made, never the checkout, a source folder, a link, a file or a
 device).  The site is built into a temporary folder next to the target,
 marked as a built site, and swapped in with renames only when both languages
-built; a failed or interrupted build leaves the previous site untouched, and
+built (a parallel build makes the Chinese site in a second new work folder,
+moved under the first when both are done); a failed or interrupted build leaves the previous site untouched, and
 work folders of killed builds are removed by the next one.  Generated
 Markdown goes to a build folder (default ``.build/``, git-ignored); builds
 sharing it run one at a time.
@@ -19,13 +21,17 @@ sharing it run one at a time.
 from __future__ import annotations
 
 import contextlib
+import multiprocessing
 import os
 import shutil
+import threading
 import time
+from concurrent.futures import ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Optional, Union
+from typing import Any, Optional, Union
 
 from lingjun.schema.kb import KnowledgeBase
 from lingjun.schema.problems import Problem
@@ -34,7 +40,7 @@ from lingjun.generator.site.api import atom_feed, write_api
 from lingjun.generator.site._glossary import user_dictionary_text
 from lingjun.generator.site._site_dir import (SiteDirRefused, check_site_dir, exclusive, make_work_folder, mark_site,
                                               protected_folders, remove_stale_work_folders, same_folder)
-from lingjun.generator.site.mkdocs_build import build_language, find_config_dir
+from lingjun.generator.site.mkdocs_build import MkDocsBuildError, build_language, find_config_dir
 from lingjun.generator.site.model import SiteModel, build_site_model
 from lingjun.generator.site.nav import LANGUAGES
 from lingjun.generator.site.render import make_environment, render_pages
@@ -167,6 +173,7 @@ def build_site(
     config_dir: Optional[Path] = None,
     kb: Optional[KnowledgeBase] = None,
     site_url: Optional[str] = None,
+    parallel: bool = True,
 ) -> BuildTimings:
     """Validate, render and build the site into ``site_dir``.
 
@@ -182,6 +189,8 @@ def build_site(
             (:func:`~lingjun.generator.site.site_url.normalize_site_url`); None: from
             :func:`~lingjun.generator.site.site_url.site_url_from_config` (environment, ``mkdocs.yml``),
             and when neither sets one the site has relative links only and empty sitemaps.
+        parallel: build the two languages at once, English in a forked process (see
+            :func:`_build_languages_in_parallel`); False, or where processes cannot be forked, one after the other.
 
     Raises:
         SiteDirRefused: ``site_dir`` may not be written (nothing is written); a ``ValueError``.
@@ -216,12 +225,26 @@ def build_site(
         identity = (made.st_dev, made.st_ino)
         epoch = source_date_epoch(kb)
         jieba_dict = (build_dir / "jieba-user-dict.txt").absolute()
+        zh_work = None
         try:
-            for lang in LANGUAGES:
-                target = tmp if lang == "en" else tmp / lang
-                build_language(lang, config_dir, (build_dir / lang).absolute(), target,
-                               site.sitemap.mkdocs_nav(lang), jieba_dict, epoch, site_url,
-                               placements=site.sitemap.mkdocs_placements())
+            args = {lang: (lang, config_dir, (build_dir / lang).absolute(), None, site.sitemap.mkdocs_nav(lang), jieba_dict,
+                           epoch, site_url) for lang in LANGUAGES}
+            placements = site.sitemap.mkdocs_placements()
+            if parallel and _fork_context() is not None:
+                # MkDocs empties its output folder first: the Chinese site is built into a work folder of its
+                # own (never inside the English one, which MkDocs would be emptying meanwhile) and moved under it
+                zh_work = make_work_folder(site_dir, "tmp")
+                zh_made = os.lstat(zh_work)
+                _build_languages_in_parallel(args, {"en": tmp, "zh": zh_work}, placements)
+                if not same_folder(tmp, identity) or not same_folder(zh_work, (zh_made.st_dev, zh_made.st_ino)):
+                    raise SiteDirRefused(f"a work folder ({tmp} or {zh_work}) was replaced during the build; "
+                                         "nothing was replaced")
+                zh_work.rename(tmp / "zh")
+                zh_work = None
+            else:
+                for lang in LANGUAGES:
+                    target = tmp if lang == "en" else tmp / lang
+                    build_language(*_with_target(args[lang], target), placements=placements)
             mark_site(tmp)
             with exclusive(site_dir.parent):  # builds with other build folders swap one at a time
                 if check_site_dir(given_site_dir, config_dir, protected) != site_dir:  # unchanged since the start?
@@ -233,8 +256,57 @@ def build_site(
         finally:
             if same_folder(tmp, identity):
                 shutil.rmtree(tmp, ignore_errors=True)
+            if zh_work is not None and same_folder(zh_work, (zh_made.st_dev, zh_made.st_ino)):
+                shutil.rmtree(zh_work, ignore_errors=True)
         timings.mkdocs = time.perf_counter() - start
     return timings
+
+
+def _fork_context() -> Optional[Any]:
+    """The ``fork`` multiprocessing context, or None: where there is none (Windows), with one CPU, and in a
+    process running other threads (``lingjun-kb serve`` rebuilds from its watcher thread while another serves:
+    a lock one of them holds at the fork would stay held in the child forever)."""
+    if (os.cpu_count() or 1) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return None
+    if threading.active_count() > 1:
+        return None
+    return multiprocessing.get_context("fork")
+
+
+def _with_target(args: tuple, target: Path) -> tuple:
+    return args[:3] + (target,) + args[4:]
+
+
+def _build_language_here(*args: Any, **kwargs: Any) -> None:
+    """:func:`build_language` as this module names it when called (the forked process's copy of the module)."""
+    build_language(*args, **kwargs)
+
+
+def _build_languages_in_parallel(args: dict[str, tuple], targets: dict[str, Path],
+                                 placements: dict[str, tuple[str, Optional[str], Optional[str]]]) -> None:
+    """Run :func:`build_language` for English in a forked process and for Chinese in this one, at once.
+
+    The forked process starts with everything this one has imported and set
+    (MkDocs, Material, a test's replacement of :func:`build_language`); Chinese
+    stays here, where jieba's dictionary is loaded once for all builds of the
+    process.  Returns when both are done; an error of either is raised here
+    (Chinese's first), as the sequential build raises it (a
+    :class:`~lingjun.generator.site.mkdocs_build.MkDocsBuildError` keeps its
+    language and messages).
+
+    Raises:
+        MkDocsBuildError: MkDocs failed or warned, or the English process ended without a result.
+    """
+    with ProcessPoolExecutor(max_workers=1, mp_context=_fork_context()) as pool:
+        english = pool.submit(_build_language_here, *_with_target(args["en"], targets["en"]), placements=placements)
+        try:
+            build_language(*_with_target(args["zh"], targets["zh"]), placements=placements)
+        finally:
+            wait([english])  # never leave the English process writing while the caller cleans up
+    try:
+        english.result()
+    except BrokenProcessPool:
+        raise MkDocsBuildError("en", ["the process building the English site ended without a result"]) from None
 
 
 def _swap(tmp: Path, identity: tuple[int, int], site_dir: Path) -> None:

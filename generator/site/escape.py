@@ -37,6 +37,7 @@ __all__ = [
     "md_prose_inline",
     "md_prose_block",
     "md_url",
+    "html_url",
     "html_attr",
     "code_block",
     "json_for_script",
@@ -211,6 +212,16 @@ def md_url(value: Any) -> Markup:
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise UnsafeUrlError(f"refusing to link to {text!r}: only absolute http(s) URLs are linked")
     return Markup(quote(text, safe=_URL_SAFE.replace("'", "")).replace("(", "%28").replace(")", "%29"))
+
+
+def html_url(value: Any) -> Markup:
+    """An http(s) URL for the ``href`` of a link in raw HTML: :func:`md_url`, then HTML-attribute-escaped
+    (``&`` -> ``&amp;``, as Python-Markdown writes the href of a Markdown link).
+
+    Raises:
+        UnsafeUrlError: when the value is not an absolute http(s) URL.
+    """
+    return Markup(html.escape(str(md_url(value)), quote=True))
 
 
 def html_attr(value: Any) -> Markup:

@@ -56,6 +56,10 @@ class MkDocsBuildError(RuntimeError):
         self.messages = messages
         super().__init__(f"mkdocs build ({lang}) failed:\n" + "\n".join(messages))
 
+    def __reduce__(self):
+        # rebuilt with its language and messages when it comes back from the process that built a language
+        return (MkDocsBuildError, (self.lang, self.messages))
+
 
 def find_config_dir(start: Path | None = None) -> Path:
     """The folder holding ``mkdocs.yml``: ``start`` (default: the working folder) or the repository.
@@ -241,7 +245,8 @@ def build_language(
 
     from lingjun.generator.site._search_worker_fix import search_worker_fix
 
-    _fresh_jieba()
+    if lang == "zh":  # only the Chinese search index segments with jieba
+        _fresh_jieba()
     collector = _Collector()
     logger = logging.getLogger("mkdocs")
     logger.addHandler(collector)

@@ -28,7 +28,7 @@ import posixpath
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Optional, Union
 
-__all__ = ["LANGUAGES", "PageSpec", "NavSection", "Placement", "SiteMap", "nav_title", "url_depth"]
+__all__ = ["LANGUAGES", "PageSpec", "NavSection", "Placement", "SiteMap", "nav_title", "page_url", "url_depth"]
 
 #: languages in build order; English is the root site, Chinese lives under ``zh/``
 LANGUAGES = ("en", "zh")
@@ -89,6 +89,16 @@ def nav_title(text: str) -> str:
     return html.escape(" ".join(str(text).split()), quote=True)
 
 
+def page_url(path: str) -> str:
+    """The URL path of a page built with ``use_directory_urls`` (``releases/f/25.07.md`` -> ``releases/f/25.07/``,
+    ``families/f/index.md`` -> ``families/f/``, ``index.md`` -> ``""``)."""
+    stem = path[:-3] if path.endswith(".md") else path
+    parts = [p for p in stem.split("/") if p]
+    if parts and parts[-1] == "index":
+        parts = parts[:-1]
+    return "".join(p + "/" for p in parts)
+
+
 def url_depth(path: str) -> int:
     """Number of directory levels of a page's URL (``releases/f/25.07.md`` -> 3, ``index.md`` -> 0)."""
     stem = path[:-3] if path.endswith(".md") else path
@@ -133,6 +143,24 @@ class SiteMap:
         source = self.pages[from_id].path
         target = self.pages[to_id].path
         rel = posixpath.relpath(target, posixpath.dirname(source) or ".")
+        return rel + (f"#{anchor}" if anchor else "")
+
+    def url_href(self, from_id: str, to_id: str, anchor: Optional[str] = None) -> str:
+        """Relative URL from one built page to another (``../../../components/vllm/#x``), for raw HTML.
+
+        MkDocs turns :meth:`href` links in Markdown into such URLs; it leaves
+        links in raw HTML blocks (the large generated tables, which skip
+        Markdown's inline processing) as written, so those are computed here,
+        for the ``use_directory_urls: true`` layout of ``mkdocs.yml``.  A link to
+        the page itself is ``./`` (plus the anchor).
+
+        Raises:
+            KeyError: for an unknown page id.
+        """
+        source = page_url(self.pages[from_id].path)
+        target = page_url(self.pages[to_id].path)
+        rel = posixpath.relpath(target or ".", source or ".")
+        rel = "./" if rel == "." else rel + "/"
         return rel + (f"#{anchor}" if anchor else "")
 
     def mkdocs_nav(self, lang: str) -> list:

@@ -85,7 +85,7 @@ def make_environment() -> Environment:
 
     Filters: ``md`` (inline text), ``cell`` (table cell, em dash when empty),
     ``prose`` (prose on one line), ``block(indent)`` (prose as blocks),
-    ``url`` (http(s) link target), ``attr`` (HTML attribute), ``code``
+    ``url`` (http(s) link target), ``href`` (http(s) link target in raw HTML), ``attr`` (HTML attribute), ``code``
     (fenced code block), ``json_script`` (JSON inside a script element).
     """
     env = Environment(
@@ -105,6 +105,7 @@ def make_environment() -> Environment:
         prose=escape.md_prose_inline,
         block=escape.md_prose_block,
         url=escape.md_url,
+        href=escape.html_url,
         attr=escape.html_attr,
         code=escape.code_block,
         json_script=escape.json_for_script,
@@ -128,6 +129,20 @@ def _link(context: Any, page_id: str, anchor: Optional[str] = None) -> Markup:
     """Relative Markdown link target from the page being rendered to another page."""
     site: SiteModel = context["site"]
     return Markup(site.sitemap.href(context["page"].id, page_id, anchor))
+
+
+@pass_context
+def _html_link(context: Any, page_id: str, anchor: Optional[str] = None) -> Markup:
+    """Relative URL from the page being rendered to another page, for a link in raw HTML.
+
+    The large tables are written as raw HTML (Markdown passes them through
+    without inline processing, which dominated the build time); MkDocs does
+    not rewrite or check links there, so the built page's URL is computed
+    (:meth:`~lingjun.generator.site.nav.SiteMap.url_href`); tests check that
+    every such link resolves to a built page.
+    """
+    site: SiteModel = context["site"]
+    return Markup(escape.html_attr(site.sitemap.url_href(context["page"].id, page_id, anchor)))
 
 
 @pass_context
@@ -174,6 +189,7 @@ def render_pages(site: SiteModel, lang: str, env: Optional[Environment] = None) 
         "t": t,
         "loc": _localize(lang),
         "link": _link,
+        "html_link": _html_link,
         "root_href": _root_href,
         "upstream": upstream_link,
         "usage_by_rule": site.usage_by_rule,

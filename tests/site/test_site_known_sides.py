@@ -157,13 +157,13 @@ def test_r570_is_never_more_permissive_than_a_release_that_requires_r575(real):
 
 def test_the_drivers_page_shows_the_reasons_in_both_languages(pages):
     en, zh = pages["en"]["drivers"], pages["zh"]["drivers"]
-    row = next(line for line in en.splitlines() if line.startswith("| [25.07]("))
+    row = _release_row(en, "25.07")
     assert '<span class="lj-compat lj-not-stated">not stated<br><small>driver text cut off</small></span>' in row
     assert "lj-native\">native ≥ 570.26" not in row
-    row = next(line for line in en.splitlines() if line.startswith("| [25.06]("))
+    row = _release_row(en, "25.06")
     assert '<span class="lj-compat lj-minor">minor compat<br><small>release needs ≥ 575</small></span>' in row
     assert '<span class="lj-compat lj-minor">minor compat<br><small>release asks to upgrade it</small></span>' in row
-    row = next(line for line in zh.splitlines() if line.startswith("| [25.07]("))
+    row = _release_row(zh, "25.07")
     assert '<span class="lj-compat lj-not-stated">未说明<br><small>驱动说明被截断</small></span>' in row
     legend = en.split("## Legend")[1].split("##")[0]
     zh_legend = zh.split("## 图例")[1].split("##")[0]
@@ -269,14 +269,26 @@ def test_no_driver_cell_is_more_permissive_than_the_release_or_based_on_a_cut_of
     assert checked > 100
 
 
+def _release_row(text: str, version: str) -> str:
+    """The row of release ``version`` in an HTML table of release rows (its first cell the release link)."""
+    return next(row for row in re.findall(r"<tr>\n<td><a href=[^>]*>.*?</tr>", text, re.S)
+                if f">{version}</a>" in row.split("</td>")[0])
+
+
+def _timeline_row(text: str, version: str) -> str:
+    """The row of ``version`` in a component page's timeline (an HTML table, its first cell the release link)."""
+    return next(row for row in re.findall(r"<tr>\n<td><a href=[^>]*>.*?</tr>", text, re.S)
+                if f">{version}</a></td>" in row)
+
+
 def test_component_timelines_say_not_recorded_for_a_partial_list(pages):
     en = pages["en"]["component:deepspeed"]
-    row = next(line for line in en.splitlines() if line.startswith("| [25.06]("))
+    row = _timeline_row(en, "25.06")
     assert "not recorded&#58; the release's component list is partial" in row
-    row = next(line for line in en.splitlines() if line.startswith("| [25.07]("))
+    row = _timeline_row(en, "25.07")
     assert "0.16.9+ali" in row
     zh = pages["zh"]["component:deepspeed"]
-    assert "未记录：该版本的组件列表不完整" in next(line for line in zh.splitlines() if line.startswith("| [25.06]("))
+    assert "未记录：该版本的组件列表不完整" in _timeline_row(zh, "25.06")
 
 
 def test_release_pages_tell_a_stated_none_from_a_list_not_recorded(pages):

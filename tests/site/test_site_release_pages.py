@@ -41,10 +41,11 @@ def test_driver_section_states_the_requirement_first_and_folds_the_branch_table(
     section = _section(pages[lang]["release:training-nv-pytorch:25.07"], "driver")
     body = [line for line in section.splitlines()[1:] if line.strip()]
     assert body[0] == sentence
-    folded = section.index("??? abstract ")
-    rows = [line for line in section[folded:].splitlines() if line.startswith("    | R")]
+    folded = section.index('<details class="abstract">\n<summary>')
+    rows = re.findall(r"<tr>\n<td>R[0-9]+</td>", section[folded:section.index("</details>")])
     assert len(rows) == len(site.views["training-nv-pytorch:25.07"].driver_cells) >= 20
-    assert not [line for line in section.splitlines() if line.startswith("| R")]  # no unfolded branch row
+    assert "<td>R" not in section[:folded] and "<td>R" not in section[section.index("</details>"):]  # none unfolded
+    assert not [line for line in section.splitlines() if line.startswith("| R")]
 
 
 def test_a_ppu_release_names_its_own_driver(pages):
@@ -86,8 +87,9 @@ def test_every_row_with_a_partial_or_missing_list_has_its_mark(pages, real, lang
     assert "†" in expected.values()  # the real records have partial lists (ngc-pytorch, training-nv-pytorch 25.06)
     for ref, mark in expected.items():
         family, version = ref.split(":")
-        row = next(line for line in page.splitlines() if line.startswith(f"| [{version}](releases/{family}/"))
-        cell = row.split(" | ")[0]
+        row = next(row for row in re.findall(r"<tr>\n<td>.*?</tr>", page, re.S)
+                   if row.startswith(f'<tr>\n<td><a href="../releases/{family}/{version}/">{version}</a>'))
+        cell = row.split("</td>")[0]
         assert (f"<small>{mark}</small>" in cell) if mark else ("<small>" not in cell), (ref, cell)
     for mark in {m for m in expected.values() if m}:
         assert f"\n<small>{mark} " in page  # the footnote of each mark used

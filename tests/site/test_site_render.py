@@ -53,7 +53,7 @@ def test_release_page_sections(rendered):
     text = pages["en"]["release:training-nv-pytorch:25.07"]
     # components by layer, with upstream release-notes links built from the catalog pattern
     assert "### Runtime layer" in text and "### Library layer" in text
-    assert "(https://github.com/pytorch/pytorch/releases/tag/v2.7.1)" in text
+    assert '<a href="https://github.com/pytorch/pytorch/releases/tag/v2.7.1">release notes</a>' in text
     # tags: public reference, products, VPC pattern keeping the region placeholder
     assert "``` text\negslingjun-registry.cn-wulanchabu.cr.aliyuncs.com/egslingjun/training-nv-pytorch:25.07-serverless\n```" in text
     assert "Lingjun single-tenant" in text
@@ -157,15 +157,15 @@ def test_minimum_driver_column_names_the_vendor_once(rendered):
     _, pages = rendered
     matrix = pages["en"]["matrix"]
     nv = _section(matrix, "{ #training-nv-pytorch }")
-    assert "| Minimum NVIDIA driver |" in nv
-    assert "| ≥ 575 |" in nv and "NVIDIA driver ≥" not in nv
+    assert "<th>Minimum NVIDIA driver</th>" in nv
+    assert "<td>≥ 575</td>" in nv and "NVIDIA driver ≥" not in nv
     ppu = _section(matrix, "{ #training-xpu-pytorch }")
-    assert "| Minimum PPU driver |" in ppu and "| ≥ 1.1.0 |" in ppu
-    assert "| 最低 NVIDIA 驱动 |" in pages["zh"]["matrix"] and "NVIDIA 驱动 ≥" not in pages["zh"]["matrix"]
+    assert "<th>Minimum PPU driver</th>" in ppu and "<td>≥ 1.1.0</td>" in ppu
+    assert "<th>最低 NVIDIA 驱动</th>" in pages["zh"]["matrix"] and "NVIDIA 驱动 ≥" not in pages["zh"]["matrix"]
     family = pages["en"]["family:training-nv-pytorch"]
-    assert "| Minimum NVIDIA driver |" in family and "| ≥ 575 |" in family
+    assert "<th>Minimum NVIDIA driver</th>" in family and "<td>≥ 575</td>" in family
     # a single cell outside such a table keeps the vendor
-    assert "| Minimum driver | NVIDIA driver ≥ 575 |" in pages["en"]["release:training-nv-pytorch:25.07"]
+    assert "<td>Minimum driver</td>\n<td>NVIDIA driver ≥ 575</td>" in pages["en"]["release:training-nv-pytorch:25.07"]
 
 
 def test_chinese_pages_use_full_width_punctuation_around_values(rendered):
@@ -192,12 +192,16 @@ def test_dev_and_pre_releases_get_no_release_notes_link(fixture_kb):
 
 
 def _table_headers(text: str) -> list[list[str]]:
-    """Header cells of every Markdown table in ``text`` (the row above a ``|---|`` delimiter row)."""
+    """Header cells of every table in ``text``: Markdown (the row above a ``|---|`` delimiter row) and raw
+    HTML (the ``<th>`` cells of the ``<thead>`` row; a table without one gives ``[]``)."""
     lines = text.splitlines()
     headers = []
     for above, line in zip(lines, lines[1:]):
         if re.fullmatch(r"\|(\s*:?-+:?\s*\|)+", line.strip()):
             headers.append([cell.strip() for cell in above.strip().strip("|").split("|")])
+    for table in re.findall(r"<table>(.*?)</table>", text, re.S):
+        head = re.match(r"\s*<thead>\s*<tr>(.*?)</tr>\s*</thead>", table, re.S)
+        headers.append([cell.strip() for cell in re.findall(r"<th>(.*?)</th>", head.group(1), re.S)] if head else [])
     return headers
 
 
@@ -209,10 +213,10 @@ def test_every_table_has_a_header_row(rendered):
         for page_id, text in pages[lang].items():
             for cells in _table_headers(text):
                 seen += 1
-                assert all(cells), (lang, page_id, cells)
+                assert cells and all(cells), (lang, page_id, cells)
     assert seen > 20
-    assert "| Field | Value |" in pages["en"]["release:training-nv-pytorch:25.07"]
-    assert "| 字段 | 值 |" in pages["zh"]["release:training-nv-pytorch:25.07"]
+    assert "<th>Field</th>\n<th>Value</th>" in pages["en"]["release:training-nv-pytorch:25.07"]
+    assert "<th>字段</th>\n<th>值</th>" in pages["zh"]["release:training-nv-pytorch:25.07"]
     assert "| Field | Value |" in pages["en"]["family:training-nv-pytorch"]
     assert "| Symbol | Meaning |" in pages["en"]["drivers"]
     assert "| 标记 | 含义 |" in pages["zh"]["drivers"]

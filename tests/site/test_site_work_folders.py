@@ -56,36 +56,44 @@ def test_links_planted_at_the_work_folder_names_of_a_range_of_pids_are_never_fol
     assert sorted(leftovers) == ["site", "victim"]
 
 
-def _fake_languages(monkeypatch, on_zh=None):
-    """Replace MkDocs by a writer of one page per language (``on_zh(target)`` runs before the zh page)."""
+def _fake_languages(monkeypatch, replace=None, hook=None):
+    """Replace MkDocs by a writer of one page per language; ``hook(target)`` runs before the page of language
+    ``replace`` is written.  The build forks the English build (``build_site(parallel=True)``): the replacement
+    runs in that process as it would in this one."""
 
     def fake(lang, config_dir, docs_dir, target, nav, jieba, epoch, site_url, placements=None):
-        if lang == "zh" and on_zh is not None:
-            on_zh(Path(target).parent)
+        if lang == replace and hook is not None:
+            hook(Path(target))
         Path(target).mkdir(parents=True, exist_ok=True)
         (Path(target) / "index.html").write_text(lang, encoding="utf-8")
 
     monkeypatch.setattr(build_module, "build_language", fake)
 
 
-def test_a_work_folder_replaced_by_a_link_during_the_build_is_never_swapped_in(tmp_path, monkeypatch, capsys):
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_work_folder_replaced_by_a_link_during_the_build_is_never_swapped_in(tmp_path, monkeypatch, capsys, lang):
+    """The folder a language is built into (the site's work folder for English, its own work folder for
+    Chinese, built at the same time) is replaced by a link to a victim while that language builds."""
     victim = tmp_path / "victim"
     before = _victim(victim)
     site = tmp_path / "site"
 
     def replace_by_link(work: Path) -> None:
+        assert work.name.startswith(".site.tmp-"), work  # a work folder next to the site, never the site
         work.rename(tmp_path / "moved-away")
         work.symlink_to(victim)
 
-    _fake_languages(monkeypatch, replace_by_link)
+    _fake_languages(monkeypatch, lang, replace_by_link)
     code = main(["build", "--releases", str(FIXTURE_KB), "--site-dir", str(site)])
     err = capsys.readouterr().err
     assert code == 2
     assert err.count("\n") == 1 and "was replaced during the build; nothing was replaced" in err
     assert not os.path.lexists(site)
-    # the zh page landed in the victim through the planted link (that is the attacker's own link);
+    # the page landed in the victim through the planted link (that is the attacker's own link);
     # nothing was removed from it and the site never became the link
     assert {k: v for k, v in _state(victim).items() if k in before} == before
+    assert (victim / "index.html").read_text(encoding="utf-8") == lang
+    assert not [name for name in os.listdir(tmp_path) if ".tmp-" in name and not (tmp_path / name).is_symlink()]
 
 
 def test_dot_dot_is_resolved_against_the_real_parent_before_any_work(tmp_path, monkeypatch, capsys):
@@ -174,3 +182,42 @@ def test_a_bind_mount_of_releases_through_the_command_builds_nothing(tmp_path, b
     err = capsys.readouterr().err
     assert code == 2 and "is inside the releases folder (the same folder as" in err and err.count("\n") == 1
     assert calls == [] and not (releases / "newsite").exists()
+
+
+def test_languages_are_built_one_after_the_other_in_a_process_running_other_threads(tmp_path, monkeypatch):
+    """``serve`` rebuilds from a watcher thread: no fork there; both languages are built in this process."""
+    import threading
+
+    seen = []
+
+    def fake(lang, config_dir, docs_dir, target, nav, jieba, epoch, site_url, placements=None):
+        seen.append((lang, os.getpid()))
+        Path(target).mkdir(parents=True, exist_ok=True)
+        (Path(target) / "index.html").write_text(lang, encoding="utf-8")
+
+    monkeypatch.setattr(build_module, "build_language", fake)
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        build_module.build_site(FIXTURE_KB, tmp_path / "site", build_dir=tmp_path / "build")
+    finally:
+        stop.set()
+        other.join()
+    assert seen == [("en", os.getpid()), ("zh", os.getpid())]
+    assert (tmp_path / "site" / "zh" / "index.html").read_text(encoding="utf-8") == "zh"
+
+
+def test_english_is_built_in_a_forked_process_and_chinese_in_this_one(tmp_path, monkeypatch):
+    """A build in a process without other threads builds the languages at once; each page records its builder."""
+
+    def fake(lang, config_dir, docs_dir, target, nav, jieba, epoch, site_url, placements=None):
+        Path(target).mkdir(parents=True, exist_ok=True)
+        (Path(target) / "index.html").write_text(str(os.getpid()), encoding="utf-8")
+
+    monkeypatch.setattr(build_module, "build_language", fake)
+    build_module.build_site(FIXTURE_KB, tmp_path / "site", build_dir=tmp_path / "build")
+    english = int((tmp_path / "site" / "index.html").read_text(encoding="utf-8"))
+    chinese = int((tmp_path / "site" / "zh" / "index.html").read_text(encoding="utf-8"))
+    assert chinese == os.getpid() and english != os.getpid()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["build", "site"]  # no work folder left
