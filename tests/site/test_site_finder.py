@@ -167,8 +167,8 @@ def _drivers_page_cells(text: str, site) -> dict[tuple[str, int], str]:
     found = {}
     for family, table in site.driver_tables.items():
         for record, _ in table.rows:
-            href = f"](releases/{record.family}/{record.version}.md)"
-            [row] = [line for line in text.splitlines() if line.startswith("| [") and href in line.split(" | ")[0]]
+            href = f'<td><a href="../releases/{record.family}/{record.version}/">'
+            [row] = [row for row in re.findall(r"<tr>\n<td><a href=[^>]*>.*?</tr>", text, re.S) if row.startswith("<tr>\n" + href)]
             labels = _SPAN.findall(row)
             assert len(labels) == len(table.branches), (record.ref, row)
             found.update({(record.ref, b): label for b, label in zip(table.branches, labels)})
@@ -177,7 +177,7 @@ def _drivers_page_cells(text: str, site) -> dict[tuple[str, int], str]:
 
 def _release_page_cells(text: str) -> dict[int, str]:
     """``{branch: cell label}`` of a release page's folded per-branch table."""
-    return {int(b): label for b, label in re.findall(r'^\s*\| R(\d+) \| <span class="lj-compat lj-([a-z-]+)"', text, re.M)}
+    return {int(b): label for b, label in re.findall(r'^<td>R(\d+)</td>\n<td><span class="lj-compat lj-([a-z-]+)"', text, re.M)}
 
 
 def test_site_pages_finder_which_and_checker_agree_on_every_release_branch_and_gpu_class(knowledge, real, pages):
