@@ -22,13 +22,20 @@ import json
 import re
 from typing import Any, Optional
 
-from lingjun.checks.core.release_compat import VERDICTS, branch_thresholds, release_verdict
+from lingjun.checks.core.release_compat import (
+    VERDICTS,
+    branch_thresholds,
+    driver_predates_gpu,
+    effective_driver,
+    release_verdict,
+    unknown_branch,
+)
 from lingjun.checks.core.versions import DriverVersion, VersionFormatError
 from lingjun.schema.kb import KnowledgeBase
 from lingjun.schema.models import GpuModel, ReleaseRecord
 
 __all__ = ["WhichError", "parse_driver_input", "find_gpu", "finder_branches", "finder_data", "which",
-           "release_url", "intervals", "lookup", "GPU_CLASSES"]
+           "release_url", "intervals", "lookup", "gpu_lookup", "GPU_CLASSES"]
 
 #: the GPU classes of the finder's data: data center GPUs, and every other GPU (GeForce, RTX workstation)
 GPU_CLASSES = ("dc", "other")
@@ -153,6 +160,22 @@ def lookup(intervals: list[list[Any]], driver: DriverVersion) -> list[Any]:
     return chosen
 
 
+def gpu_lookup(data: dict[str, Any], release: dict[str, Any], gpu: dict[str, Any], driver: DriverVersion) -> list[Any]:
+    """``[lowest driver, verdict, reason index or text]`` the finder's script shows for one release (for tests).
+
+    In the script's order: a branch the data does not hold gives the ``unknown_branch`` reading; a driver below the
+    GPU's ``drives_from`` on a branch of its ``predates`` is unsupported for every NVIDIA release; otherwise the
+    release's interval (:func:`lookup`) of the GPU's class.
+    """
+    if driver.branch not in data["branches"]:
+        return [None, "not-stated", data["unknown_branch"][0].replace("{branch}", str(driver.branch))]
+    predates = gpu.get("predates") or {}
+    if not release.get("ppu") and str(driver.branch) in predates \
+            and effective_driver(driver) < DriverVersion.parse(gpu["drives_from"]):
+        return [None, "unsupported", predates[str(driver.branch)]]
+    return lookup(release["cells"]["dc" if gpu["data_center"] else "other"][str(driver.branch)], driver)
+
+
 def _release_facets(record: ReleaseRecord) -> dict[str, Any]:
     """Products and CPU architectures a release's tags state (empty lists: not stated)."""
     products = sorted({p.value for tag in record.image_tags for p in tag.products})
@@ -201,10 +224,26 @@ def finder_data(kb: KnowledgeBase) -> dict[str, Any]:
                                      for b in branches} for cls in GPU_CLASSES}
             cells = shared[key]
             releases.append({"ref": record.ref, "family": record.family, "version": record.version,
+                             "ppu": record.driver is not None and record.driver.vendor.value == "ppu",
                              **_release_facets(record), "cells": cells})
-    gpus = [{"name": g.name, "compute_capability": g.compute_capability, "data_center": g.data_center}
-            for g in (kb.gpus.gpus if kb.gpus else [])]
-    return {"verdicts": list(VERDICTS), "branches": branches, "gpus": gpus, "reasons": reasons, "releases": releases}
+    gpus = []
+    for g in (kb.gpus.gpus if kb.gpus else []):
+        entry: dict[str, Any] = {"name": g.name, "compute_capability": g.compute_capability, "data_center": g.data_center}
+        # branches whose drivers (below ``drives_from``) cannot drive this GPU's architecture at all
+        predates: dict[str, int] = {}
+        drives_from = None
+        for b in branches:
+            found = driver_predates_gpu(DriverVersion(text=f"{b}.0.0", parts=(b, 0, 0)), g.compute_capability, ref)
+            if found is not None:
+                predates[str(b)] = reason_id(found[0], found[1])
+                drives_from = found[2]
+        if predates:
+            entry["drives_from"] = drives_from
+            entry["predates"] = predates
+        gpus.append(entry)
+    placeholder = unknown_branch("{branch}")
+    return {"verdicts": list(VERDICTS), "branches": branches, "gpus": gpus, "reasons": reasons, "releases": releases,
+            "unknown_branch": [placeholder.en, placeholder.zh]}
 
 
 def release_url(record: ReleaseRecord, site_url: Optional[str]) -> Optional[str]:
@@ -232,12 +271,14 @@ def which(kb: KnowledgeBase, driver_text: str, gpu_name: str, family: Optional[s
         hint = f"; close matches: {', '.join(close)}" if close else f"; families: {', '.join(families)}"
         raise WhichError(f"unknown family: {family[:60]!r}{hint}")
     ref = _reference(kb)
+    known = set(finder_branches(kb))
     rows = []
     for fam in families:
         if family is not None and fam != family:
             continue
         for record in kb.releases_of(fam):
-            answer = release_verdict(_bundle_record(record), driver, gpu.data_center, ref)
+            answer = release_verdict(_bundle_record(record), driver, gpu.data_center, ref,
+                                     compute_capability=gpu.compute_capability, known_branches=known)
             rows.append({"release": record.ref, "verdict": answer.verdict, "reason": {"en": answer.en, "zh": answer.zh},
                          "url": release_url(record, site_url)})
     return {"driver": driver_text.strip(),

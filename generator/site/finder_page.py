@@ -40,8 +40,6 @@ FINDER_TEXT: dict[str, dict[str, str]] = {
                    "zh": "不是有效的驱动版本：请写成 535.183.01，或写分支 R535。"},
     "bad_gpu": {"en": "Not a GPU model of the list; pick one from the suggestions.",
                 "zh": "不在列表中的 GPU 型号，请从候选项中选择。"},
-    "bad_branch": {"en": "This driver branch is not in the reference data; no verdicts.",
-                   "zh": "参考数据中没有该驱动分支，无法给出结论。"},
     "summary": {"en": "Driver {driver}, GPU {gpu} (compute capability {cc}, {kind}).",
                 "zh": "驱动 {driver}，GPU {gpu}（计算能力 {cc}，{kind}）。"},
     "kind.dc": {"en": "data center GPU", "zh": "数据中心 GPU"},
@@ -117,7 +115,7 @@ def finder_context(site: Any, page: PageSpec) -> dict[str, Any]:
     def for_language(lang: str) -> dict[str, Any]:
         """The script's data in one language: ``reasons`` as plain strings, the texts as ``key -> text``."""
         column = 0 if lang == "en" else 1
-        return {"data": dict(data, reasons=[pair[column] for pair in data["reasons"]]),
+        return {"data": dict(data, reasons=[pair[column] for pair in data["reasons"]], unknown_branch=data["unknown_branch"][column]),
                 "text": {key: text[lang] for key, text in FINDER_TEXT.items()}}
 
     return {"finder": data, "finder_for": for_language, "ft": FINDER_TEXT,

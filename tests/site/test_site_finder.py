@@ -41,6 +41,7 @@ from lingjun.generator.site.finder import (
     find_gpu,
     finder_branches,
     finder_data,
+    gpu_lookup,
     lookup,
     parse_driver_input,
     which,
@@ -52,6 +53,10 @@ load_rules()
 
 #: (gpus.yaml name, NVML name, NVML brand)
 GPUS = {"dc": ("H20", "NVIDIA H20", "nvidia"), "other": ("GeForce RTX 4090", "NVIDIA GeForce RTX 4090", "geforce")}
+#: GPUs every driver branch of the reference data drives (CUDA 11.0 / 11.1 architectures): the pages' cells are per
+#: GPU class, so they are compared with the answers for these
+CLASS_GPUS = {"dc": ("A100", "NVIDIA A100-SXM4-80GB", "nvidia"),
+              "other": ("GeForce RTX 3090", "NVIDIA GeForce RTX 3090", "geforce")}
 DRIVER_RULES = ("driver.minimum", "driver.cuda-compatibility", "driver.forward-compat-consumer-gpu")
 
 
@@ -62,9 +67,10 @@ def knowledge(real):
     return kb, KnowledgeData.from_dict(bundle), bundle
 
 
-def _facts(record: dict, driver: str, cls: str) -> Facts:
-    """A container snapshot: kernel driver ``driver``, one GPU of class ``cls``, the image as the record describes it."""
-    _, nvml_name, brand = GPUS[cls]
+def _facts(record: dict, driver: str, cls: str, gpus: dict = GPUS) -> Facts:
+    """A container snapshot: kernel driver ``driver``, one GPU of class ``cls`` (of ``gpus``), the image as the record
+    describes it."""
+    _, nvml_name, brand = gpus[cls]
     facts = Facts()
     facts.driver.kernel_module_version = driver
     facts.driver.device_nodes = ["/dev/nvidiactl", "/dev/nvidia0"]
@@ -119,12 +125,56 @@ def _checker_verdict(findings) -> str:
     return "native"
 
 
-def _run_checker(kd: KnowledgeData, record: dict, driver: str, cls: str) -> str:
-    ctx = CheckContext(facts=_facts(record, driver, cls), data=kd,
+#: one finding -> the verdicts it is consistent with (None: it says nothing about the verdict)
+def _finding_readings(finding) -> set[str] | None:
+    """What one driver rule's finding says on its own, as the verdicts it allows.
+
+    An error: unsupported.  driver.minimum: ok (the release minimum is met) allows native or minor-compat (the
+    toolkit may still need more); info naming forward compatibility allows forward-compat; a warning that leaves the
+    branch not stated or lacks the compat package's evidence, not-stated; another warning, minor-compat.
+    driver.cuda-compatibility: ok natively, native (or minor-compat or not-stated, which the release's minimum
+    decides: driver.minimum's part); ok through forward compatibility, forward-compat; a warning of
+    forward compatibility unconfirmed, or info (no reference row), not-stated; another warning, minor-compat.
+    driver.forward-compat-consumer-gpu's ok and info findings and skipped findings say nothing.
+    """
+    sev, en, rule_id = finding.severity.value, finding.message.en, finding.rule
+    if sev == "skipped":
+        return {"unsupported"} if "PPU" in en else None
+    if sev == "error":
+        return {"unsupported"}
+    if rule_id == "driver.forward-compat-consumer-gpu":
+        return None  # ok or info: the GPU class or the loaded libcuda, not a verdict on the release
+    if rule_id == "driver.minimum":
+        if sev == "ok":
+            return {"native", "minor-compat"}
+        if sev == "info":
+            return {"forward-compat"} if "forward compatibility" in en else None
+        if en.endswith("is not stated.") or "does not show whether" in en:
+            return {"not-stated"}
+        return {"minor-compat"}
+    if sev == "info":
+        return {"not-stated"}
+    if sev == "warning":
+        return {"not-stated"} if "only through forward compatibility" in en else {"minor-compat"}
+    # CUDA runs natively: the release's own minimum (driver.minimum's part) may still leave it minor-compat or not stated
+    return {"forward-compat"} if "through forward compatibility" in en else {"native", "minor-compat", "not-stated"}
+
+
+def _run_checker(kd: KnowledgeData, record: dict, driver: str, cls: str, per_rule: bool = False, gpus: dict = GPUS):
+    """The checker's verdict class; with ``per_rule`` also ``{rule: verdicts its findings allow}`` (rules that said
+    something about the verdict only)."""
+    ctx = CheckContext(facts=_facts(record, driver, cls, gpus), data=kd,
                        release=ReleaseMatch(ref=f"{record['family']}:{record['version']}", how="option", score=None, record=record),
                        options=CheckOptions())
     findings = [f for rule in DRIVER_RULES for f in run_rule(RULES[rule], ctx)]
-    return _checker_verdict(findings)
+    if not per_rule:
+        return _checker_verdict(findings)
+    readings: dict[str, set[str]] = {}
+    for finding in findings:
+        allowed = _finding_readings(finding)
+        if allowed is not None:
+            readings[finding.rule] = readings.get(finding.rule, set(VERDICTS)) & allowed
+    return _checker_verdict(findings), readings
 
 
 def test_which_finder_and_checker_agree_on_every_release_branch_and_gpu_class(knowledge):
@@ -132,6 +182,7 @@ def test_which_finder_and_checker_agree_on_every_release_branch_and_gpu_class(kn
     data = finder_data(kb)
     records = {f"{r['family']}:{r['version']}": r for r in bundle["releases"]}
     ref = bundle["cuda_drivers"]
+    gpus = {g["name"]: g for g in data["gpus"]}
     compared = 0
     seen = set()
     for cls, (gpu, _, _) in GPUS.items():
@@ -145,10 +196,14 @@ def test_which_finder_and_checker_agree_on_every_release_branch_and_gpu_class(kn
                         answers = {r["release"]: r["verdict"] for r in which(kb, point, gpu)["releases"]}
                     driver = parse_driver_input(point)
                     via_which = answers[entry["ref"]]
-                    via_finder = lookup(entry["cells"][cls][str(branch)], driver)[1]
+                    via_finder = gpu_lookup(data, entry, gpus[gpu], driver)[1]
                     # the checker reads a full version: a branch alone is an up-to-date driver of the branch
-                    via_checker = _run_checker(kd, record, f"{branch}.999.999" if driver.is_branch_only else point, cls)
+                    via_checker, per_rule = _run_checker(kd, record, f"{branch}.999.999" if driver.is_branch_only else point,
+                                                         cls, per_rule=True)
                     assert via_which == via_finder == via_checker, (entry["ref"], point, cls, via_which, via_finder, via_checker)
+                    # every driver rule's own reading agrees with the verdict, not only the worst of them
+                    for rule_id, readings in per_rule.items():
+                        assert via_which in readings, (entry["ref"], point, cls, via_which, rule_id, readings)
                     seen.add(via_which)
                     compared += 1
     assert compared > 1000
@@ -191,14 +246,16 @@ def test_site_pages_finder_which_and_checker_agree_on_every_release_branch_and_g
     assert rendered["en"] == rendered["zh"] and len(rendered["en"]) > 50
     compared = {"drivers-page": 0, "release-page": 0, "model": 0}
     labels_seen = set()
-    for cls, (gpu, _, _) in GPUS.items():
+    full = finder_data(kb)
+    gpus = {g["name"]: g for g in full["gpus"]}
+    for cls, (gpu, _, _) in CLASS_GPUS.items():
         for branch in finder_branches(kb):
             answers = {r["release"]: r["verdict"] for r in which(kb, f"R{branch}", gpu)["releases"]}
             for ref_id, entry in data.items():
                 record = kb.release(ref_id)
                 via_which = answers[ref_id]
-                via_finder = lookup(entry["cells"][cls][str(branch)], parse_driver_input(f"R{branch}"))[1]
-                via_checker = _run_checker(kd, records[ref_id], f"{branch}.999.999", cls)
+                via_finder = gpu_lookup(full, entry, gpus[gpu], parse_driver_input(f"R{branch}"))[1]
+                via_checker = _run_checker(kd, records[ref_id], f"{branch}.999.999", cls, gpus=CLASS_GPUS)
                 view = site.views[ref_id]
                 shown = dict(view.driver_cells)
                 if cls == "dc" and branch in shown:

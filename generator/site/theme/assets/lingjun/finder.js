@@ -134,7 +134,7 @@
       if (!driver) { message(tr("bad_driver")); return; }
       var gpu = findGpu(data.gpus, gpuText);
       if (!gpu) { message(tr("bad_gpu")); return; }
-      if (data.branches.indexOf(driver.branch) < 0) { message(tr("bad_branch")); return; }
+      var unknownBranch = data.branches.indexOf(driver.branch) < 0;
       var cls = gpu.data_center ? "dc" : "other";
       out.textContent = "";
       out.appendChild(el("p", tr("summary").replace("{driver}", driverText).replace("{gpu}", gpu.name)
@@ -148,7 +148,18 @@
       data.releases.forEach(function (release) {
         var notes = shown(release);
         if (notes === null) { hidden += 1; return; }
-        var row = pick(release.cells[cls][String(driver.branch)], driver);
+        // the same order as lingjun.generator.site.finder.gpu_lookup
+        var row;
+        var predates = gpu.predates || {};
+        var top = driver.branchOnly ? [driver.branch, 9999, 9999] : driver.parts;
+        if (unknownBranch) {
+          row = [null, "not-stated", -1];
+        } else if (!release.ppu && predates[String(driver.branch)] !== undefined &&
+                   cmp(top, gpu.drives_from.split(".").map(Number)) < 0) {
+          row = [null, "unsupported", predates[String(driver.branch)]];
+        } else {
+          row = pick(release.cells[cls][String(driver.branch)], driver);
+        }
         var tr_ = el("tr");
         tr_.setAttribute("data-release", release.ref);
         tr_.setAttribute("data-verdict", row[1]);
@@ -161,7 +172,8 @@
         verdict.appendChild(el("span", tr("verdict." + row[1]), "lj-verdict lj-verdict-" + row[1]));
         tr_.appendChild(verdict);
         var reason = el("td", null, "lj-finder-reason");
-        reason.appendChild(document.createTextNode((data.reasons[row[2]] || "") + " "));
+        var why = row[2] === -1 ? String(data.unknown_branch).replace("{branch}", String(driver.branch)) : data.reasons[row[2]];
+        reason.appendChild(document.createTextNode((why || "") + " "));
         notes.forEach(function (note) { reason.appendChild(document.createTextNode(note + " ")); });
         var rule = el("a", tr("rule_link"));
         rule.href = data.rule_href;
