@@ -30,6 +30,8 @@ from lingjun.checks.core.release_compat import (
     release_verdict,
     unknown_branch,
 )
+from lingjun.checks.core.gpu_models import lookup_key, model_from_name
+from lingjun.checks.core.inert_text import capped
 from lingjun.checks.core.versions import DriverVersion, VersionFormatError
 from lingjun.schema.kb import KnowledgeBase
 from lingjun.schema.models import GpuModel, ReleaseRecord
@@ -62,19 +64,28 @@ def parse_driver_input(text: str) -> DriverVersion:
         raise WhichError(str(exc)) from None
 
 
-def _norm(name: str) -> str:
-    words = " ".join(str(name).lower().replace("-", " ").replace("_", " ").split()).split(" ")
-    if words and words[0] == "nvidia":
-        words = words[1:]
-    return " ".join(words)
+def _tails(key: str) -> list[str]:
+    """The ends of a key in whole words: ``"geforce rtx 4090"`` -> ``["geforce rtx 4090", "rtx 4090", "4090"]``."""
+    words = key.split()
+    return [" ".join(words[i:]) for i in range(len(words))]
+
+
+def _has_digit(text: str) -> bool:
+    return any(c.isdigit() for c in text)
 
 
 def find_gpu(kb: KnowledgeBase, name: str) -> GpuModel:
-    """The GPU model of ``gpus.yaml`` that ``name`` names.
+    """The GPU model of ``gpus.yaml`` that ``name`` names, by the lookup the checker and the finder page use.
 
-    Case, blanks, ``-``/``_`` and a leading ``NVIDIA`` are ignored; a name
-    that ends one model's name in whole words (``RTX 4090`` for
-    ``GeForce RTX 4090``) names it when no other model ends the same way.
+    In order (names compared by :func:`lingjun.checks.core.gpu_models.lookup_key`: NFKC, case, blanks,
+    ``-``/``_``/``/`` and a leading ``NVIDIA`` ignored):
+
+    1. a whole model name (``h20``, ``NVIDIA GeForce RTX 4090``);
+    2. a whole model name with the blanks removed (``RTX4090`` is not one, ``GeForceRTX4090`` is);
+    3. the name as NVML prints it (``NVIDIA A100-SXM4-40GB``): the longest model name it holds in whole words
+       (:func:`lingjun.checks.core.gpu_models.model_from_name`, the checker's lookup);
+    4. a distinctive end of exactly one model's name, in whole words or with the blanks removed, holding a digit
+       (``RTX 4090``, ``RTX4090``, ``4090``); ``RTX`` alone names no model.
 
     Raises:
         WhichError: an unknown or ambiguous name; the line lists up to five close matches.
@@ -82,21 +93,36 @@ def find_gpu(kb: KnowledgeBase, name: str) -> GpuModel:
     gpus = list(kb.gpus.gpus) if kb.gpus else []
     if not gpus:
         raise WhichError("no GPU reference table (releases/reference/gpus.yaml) in this knowledge base")
-    wanted = _norm(name)
-    exact = [g for g in gpus if _norm(g.name) == wanted]
-    if len(exact) == 1:
-        return exact[0]
-    ending = [g for g in gpus if wanted and (" " + _norm(g.name)).endswith(" " + wanted)]
-    if len(ending) == 1:
-        return ending[0]
-    by_norm = {_norm(g.name): g.name for g in gpus}
-    # names holding the text first (RTX 409 -> GeForce RTX 4090), then the most similar ones
-    holding = [g.name for g in gpus if wanted and wanted in _norm(g.name)]
-    close = sorted(holding, key=lambda n: -difflib.SequenceMatcher(None, wanted, _norm(n)).ratio())
-    close += [by_norm[n] for n in difflib.get_close_matches(wanted, list(by_norm), n=5, cutoff=0.5) if by_norm[n] not in close]
-    shown = str(name).strip()[:60]
+    text = str(name)
+    wanted = lookup_key(text) if len(text) <= 200 else ""
+    shown = capped(text.strip(), 60)
+    if not wanted:
+        raise WhichError(f"unknown GPU model: {shown!r}; see releases/reference/gpus.yaml")
+    keys = [(g, lookup_key(g.name)) for g in gpus]
+    squeezed = wanted.replace(" ", "")
+    for same in (lambda k: k == wanted, lambda k: k.replace(" ", "") == squeezed):
+        found = [g for g, k in keys if same(k)]
+        if len(found) == 1:
+            return found[0]
+    row = model_from_name(text, [{"name": g.name} for g in gpus])
+    if row is not None:
+        return next(g for g in gpus if g.name == row["name"])
+    ending = []
+    if _has_digit(wanted):
+        ending = [g for g, k in keys if wanted in _tails(k) or squeezed in {t.replace(" ", "") for t in _tails(k)}]
+        if len(ending) == 1:
+            return ending[0]
+    # names holding the text first (RTX 409 -> GeForce RTX 4090), then the most similar ones, blanks removed
+    holding = [g.name for g, k in keys if wanted in k or squeezed in k.replace(" ", "")]
+
+    def score(key: str) -> float:
+        """Similarity to the typed name, its best against the model name's ends (blanks removed)."""
+        return max(difflib.SequenceMatcher(None, squeezed, t.replace(" ", "")).ratio() for t in _tails(key))
+
+    scored = sorted(((score(k) + (1 if g.name in holding else 0), g.name) for g, k in keys), key=lambda c: -c[0])
+    close = [n for value, n in scored if value >= 0.6]
     hint = f"; close matches: {', '.join(close[:5])}" if close else "; see releases/reference/gpus.yaml"
-    what = "ambiguous GPU model" if len(ending) > 1 else "unknown GPU model"
+    what = "ambiguous GPU model" if len(ending) > 1 or len(holding) > 1 else "unknown GPU model"
     raise WhichError(f"{what}: {shown!r}{hint}")
 
 

@@ -342,7 +342,7 @@ def test_which_text_table(capsys, monkeypatch):
 @pytest.mark.parametrize("argv,expected", [
     (["--driver", "53x", "--gpu", "H20"], "not an NVIDIA driver version: '53x'"),
     (["--driver", "535.183.01.7", "--gpu", "H20"], "not an NVIDIA driver version"),
-    (["--driver", "535", "--gpu", "H2"], "unknown GPU model: 'H2'; close matches: H20, H200, GH200"),
+    (["--driver", "535", "--gpu", "H2"], "ambiguous GPU model: 'H2'; close matches: H20, H200, GH200"),
     (["--driver", "535", "--gpu", "RTX 409"], "close matches: GeForce RTX 4090"),
     (["--driver", "535", "--gpu", "H20", "--family", "training-nv-pytorc"], "unknown family: 'training-nv-pytorc'; close matches: training-nv-pytorch"),
     (["--driver", "535", "--gpu", "<script>\x1b[31m"], "unknown GPU model"),
@@ -366,6 +366,20 @@ def test_gpu_names_read_like_nvml_prints_them(real):
     assert find_gpu(kb, "RTX 4090").name == "GeForce RTX 4090"
     with pytest.raises(WhichError, match="ambiguous GPU model: 'Edition'; close matches: .*Server Edition, .*Workstation Edition"):
         find_gpu(kb, "Edition")  # the end of two models' names
+    # a word of many names names none of them (not TITAN RTX, the only name ending in it)
+    with pytest.raises(WhichError, match="ambiguous GPU model: 'RTX'; close matches: TITAN RTX, GeForce RTX"):
+        find_gpu(kb, "RTX")
+    # blanks removed, a distinctive number, full-width digits (NFKC)
+    assert find_gpu(kb, "RTX4090").name == "GeForce RTX 4090"
+    assert find_gpu(kb, "4090").name == "GeForce RTX 4090"
+    assert find_gpu(kb, "\uff14\uff10\uff19\uff10").name == "GeForce RTX 4090"
+    # NVML's form, read as the checker reads it (checks/core/gpu_models.model_from_name)
+    assert find_gpu(kb, "NVIDIA A100-SXM4-40GB").name == "A100"
+    assert find_gpu(kb, "NVIDIA H200").name == "H200"
+    with pytest.raises(WhichError, match="unknown GPU model: 'RTX 4090x'; close matches: GeForce RTX 4090, "):
+        find_gpu(kb, "RTX 4090x")
+    with pytest.raises(WhichError, match=r"unknown GPU model: '-'; see "):
+        find_gpu(kb, " - ")
     with pytest.raises(WhichError):
         parse_driver_input("R")
 

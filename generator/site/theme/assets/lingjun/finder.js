@@ -13,10 +13,13 @@
   "use strict";
   var DRIVER_RE = /^[Rr]?(\d{3,4})((?:\.\d{1,4}){0,2})$/;
 
+  // lingjun.checks.core.gpu_models.lookup_key
   function norm(name) {
-    var words = String(name).toLowerCase().replace(/[-_]/g, " ").trim().split(/\s+/);
-    if (words[0] === "nvidia") { words.shift(); }
-    return words.join(" ");
+    var text = String(name);
+    if (text.normalize) { text = text.normalize("NFKC"); }
+    var key = text.toLowerCase().replace(/[\s\-_\/(),]+/g, " ").trim();
+    if (key === "nvidia") { return ""; }
+    return key.indexOf("nvidia ") === 0 ? key.slice(7) : key;
   }
 
   function parseDriver(text) {
@@ -34,12 +37,31 @@
     return 0;
   }
 
+  function tails(key) {
+    var words = key.split(" ");
+    return words.map(function (_, i) { return words.slice(i).join(" "); });
+  }
+
+  // the order of lingjun.generator.site.finder.find_gpu: whole name, whole name without blanks, the longest
+  // model name the text holds in whole words (as NVML prints it), a distinctive end holding a digit
   function findGpu(gpus, text) {
-    var wanted = norm(text);
+    var wanted = String(text).length <= 200 ? norm(text) : "";
     if (!wanted) { return null; }
+    var squeezed = wanted.replace(/ /g, "");
     var exact = gpus.filter(function (g) { return norm(g.name) === wanted; });
     if (exact.length === 1) { return exact[0]; }
-    var ending = gpus.filter(function (g) { return (" " + norm(g.name)).slice(-(wanted.length + 1)) === " " + wanted; });
+    exact = gpus.filter(function (g) { return norm(g.name).replace(/ /g, "") === squeezed; });
+    if (exact.length === 1) { return exact[0]; }
+    var best = null, bestLen = 0;
+    gpus.forEach(function (g) {
+      var key = " " + norm(g.name) + " ";
+      if (key.trim() && key.length > bestLen && (" " + wanted + " ").indexOf(key) >= 0) { best = g; bestLen = key.length; }
+    });
+    if (best) { return best; }
+    if (!/[0-9]/.test(wanted)) { return null; }
+    var ending = gpus.filter(function (g) {
+      return tails(norm(g.name)).some(function (t) { return t === wanted || t.replace(/ /g, "") === squeezed; });
+    });
     return ending.length === 1 ? ending[0] : null;
   }
 
