@@ -3,6 +3,10 @@ hold, and the checker's two driver rules reading one decision (issue 11 trials, 
 
 from __future__ import annotations
 
+import json
+import shutil
+import subprocess
+
 import pytest
 
 from lingjun.checks.context import CheckContext, CheckOptions, ReleaseMatch
@@ -13,7 +17,9 @@ from lingjun.checks.knowledge.bundle import KnowledgeData
 from lingjun.checks.rules import RULES, load_rules
 from lingjun.checks.runner import run_rule
 from lingjun.generator.bundle import compile_bundle
-from lingjun.generator.site.finder import finder_data, gpu_lookup, parse_driver_input, which
+from lingjun.generator.site.finder import WhichError, find_gpu, finder_data, gpu_lookup, parse_driver_input, which
+
+from conftest import REPO
 
 load_rules()
 
@@ -130,3 +136,32 @@ def test_checker_reports_a_driver_older_than_the_gpus_architecture(knowledge):
     ctx = _ctx(kd, _record(bundle, "25.08"), "535.183.01", gpu=("NVIDIA B200", "nvidia"))
     [minimum] = run_rule(RULES["driver.minimum"], ctx)
     assert minimum.severity.value == "error" and "R535 predates Blackwell GPUs: sm_100" in minimum.message.en
+
+
+_NODE = shutil.which("node")
+_FINDER_JS = REPO / "generator" / "site" / "theme" / "assets" / "lingjun" / "finder.js"
+
+
+@pytest.mark.skipif(_NODE is None, reason="node is not installed")
+def test_the_finder_pages_gpu_lookup_reads_names_as_which_does(real):
+    """finder.js's norm/findGpu, run under node on the finder's GPU list, pick what find_gpu picks (or nothing where
+    find_gpu raises)."""
+    kb, _ = real
+    source = _FINDER_JS.read_text(encoding="utf-8")
+    start = source.index("  // lingjun.checks.core.gpu_models.lookup_key")
+    end = source.index("  function pick(")
+    names = ["RTX", "RTX4090", "rtx 4090", "4090", "NVIDIA A100-SXM4-40GB", "\uff14\uff10\uff19\uff10", "GeForceRTX4090",
+             "Edition", "RTX 409", "H2", "H20", "NVIDIA H200", "h-20", " - ", "NVIDIA", "x" * 300, "B200", "l20"]
+    gpus = finder_data(kb)["gpus"]
+    script = (source[start:end] + "\nvar gpus = " + json.dumps(gpus) + ";\nvar names = " + json.dumps(names) + ";\n"
+              "process.stdout.write(JSON.stringify(names.map(function (n) { var g = findGpu(gpus, n); return g ? g.name : null; })));")
+    out = subprocess.run([_NODE, "-e", script], capture_output=True, text=True, timeout=60, check=True).stdout
+    via_js = json.loads(out)
+    via_python = []
+    for name in names:
+        try:
+            via_python.append(find_gpu(kb, name).name)
+        except WhichError:
+            via_python.append(None)
+    assert via_js == via_python
+    assert via_python[:5] == [None, "GeForce RTX 4090", "GeForce RTX 4090", "GeForce RTX 4090", "A100"]
