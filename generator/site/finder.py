@@ -53,11 +53,11 @@ def parse_driver_input(text: str) -> DriverVersion:
     """``535.183.01``, ``535.183``, ``R535`` or ``535`` -> :class:`DriverVersion`.
 
     Raises:
-        WhichError: for anything else (one line, the value shown with ``repr``, cut to 60 characters).
+        WhichError: for anything else (one line, the value shown with ``repr``, cut to 60 characters with a marker).
     """
     value = (text or "").strip()
     if not _DRIVER_RE.match(value):
-        raise WhichError(f"not an NVIDIA driver version: {value[:60]!r} (write it as 535.183.01, or a branch as R535 or 535)")
+        raise WhichError(f"not an NVIDIA driver version: {capped(value, 60)!r} (write it as 535.183.01, or a branch as R535 or 535)")
     try:
         return DriverVersion.parse(value.lstrip("Rr"))
     except VersionFormatError as exc:  # pragma: no cover - the pattern above admits only parseable text
@@ -283,7 +283,8 @@ def which(kb: KnowledgeBase, driver_text: str, gpu_name: str, family: Optional[s
           site_url: Optional[str] = None) -> dict[str, Any]:
     """The answer of ``lingjun-kb which`` as its JSON document.
 
-    Returns ``{"driver": text as given (stripped), "gpu": {"name", "compute_capability", "data_center"},
+    Returns ``{"driver": the driver normalised (``R535`` for a branch, ``535.183.01`` for a version),
+    "driver_input": the text as given (stripped), "gpu": {"name", "compute_capability", "data_center"},
     "releases": [{"release", "verdict", "reason": {"en", "zh"}, "url"}]}`` in the finder's release order.
 
     Raises:
@@ -295,7 +296,7 @@ def which(kb: KnowledgeBase, driver_text: str, gpu_name: str, family: Optional[s
     if family is not None and family not in families:
         close = difflib.get_close_matches(family, families, n=5, cutoff=0.4)
         hint = f"; close matches: {', '.join(close)}" if close else f"; families: {', '.join(families)}"
-        raise WhichError(f"unknown family: {family[:60]!r}{hint}")
+        raise WhichError(f"unknown family: {capped(family, 60)!r}{hint}")
     ref = _reference(kb)
     known = set(finder_branches(kb))
     rows = []
@@ -307,6 +308,6 @@ def which(kb: KnowledgeBase, driver_text: str, gpu_name: str, family: Optional[s
                                      compute_capability=gpu.compute_capability, known_branches=known)
             rows.append({"release": record.ref, "verdict": answer.verdict, "reason": {"en": answer.en, "zh": answer.zh},
                          "url": release_url(record, site_url)})
-    return {"driver": driver_text.strip(),
+    return {"driver": f"R{driver.branch}" if driver.is_branch_only else driver.text, "driver_input": driver_text.strip(),
             "gpu": {"name": gpu.name, "compute_capability": gpu.compute_capability, "data_center": gpu.data_center},
             "releases": rows}

@@ -307,8 +307,8 @@ def test_which_json_shape(real, capsys, monkeypatch):
     status = main(["which", "--driver", "535.183.01", "--gpu", "H20", "--family", "training-nv-pytorch", "--format", "json"])
     assert status == 0
     answer = json.loads(capsys.readouterr().out)
-    assert set(answer) == {"driver", "gpu", "releases"}
-    assert answer["driver"] == "535.183.01"
+    assert set(answer) == {"driver", "driver_input", "gpu", "releases"}
+    assert answer["driver"] == answer["driver_input"] == "535.183.01"
     assert answer["gpu"] == {"name": "H20", "compute_capability": "9.0", "data_center": True}
     kb, _ = real
     assert [r["release"] for r in answer["releases"]] == [r.ref for r in kb.releases_of("training-nv-pytorch")]
@@ -461,3 +461,30 @@ def test_checker_leaves_a_natively_running_branch_below_a_cut_off_release_minimu
                        options=CheckOptions())
     [finding] = run_rule(RULES["driver.minimum"], ctx)
     assert finding.severity.value == "warning" and "only validated from 575 on" in finding.message.en
+
+
+def test_which_normalises_the_driver_and_keeps_the_input(capsys, monkeypatch):
+    monkeypatch.chdir(REPO)
+    assert main(["which", "--driver", " r535 ", "--gpu", "H20", "--format", "json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert (answer["driver"], answer["driver_input"]) == ("R535", "r535")
+
+
+def test_which_usage_errors_exit_2_and_echoed_values_are_cut_with_a_marker(capsys, monkeypatch, tmp_path):
+    monkeypatch.chdir(REPO)
+    assert main(["which", "--driver", "535", "--gpu", "H20", "--releases", str(tmp_path / "nonexistent")]) == 2
+    assert capsys.readouterr().err.strip().endswith("nonexistent is not a folder")
+    assert main(["which", "--driver", "535", "--gpu", "H20", "--family", "f" * 100]) == 2
+    err = capsys.readouterr().err
+    assert "'" + "f" * 60 + "… (40 more characters)'" in err
+
+
+def test_which_piped_into_head_exits_quietly(tmp_path):
+    import subprocess
+    import sys
+
+    command = (f"{sys.executable} -m lingjun.generator.cli which --driver R535 --gpu H20 | head -1")
+    done = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert done.stdout.startswith("driver R535, GPU H20")
+    assert "Broken pipe" not in done.stderr and "Traceback" not in done.stderr
+    assert done.returncode == 0, done.stderr
