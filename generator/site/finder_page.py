@@ -69,8 +69,9 @@ FINDER_TEXT: dict[str, dict[str, str]] = {
     "static.dc": {"en": "Data center GPUs (H20, H100, A100, L20, T4 ...)", "zh": "数据中心 GPU（H20、H100、A100、L20、T4 等）"},
     "static.other": {"en": "Other GPUs (GeForce, RTX workstation ...)", "zh": "其他 GPU（GeForce、RTX 工作站等）"},
     "static.left_out": {"en": "Left out (no release runs on them):", "zh": "未列出（没有版本可运行）："},
-    "noscript": {"en": "The finder needs JavaScript; the per-branch table below works without it.",
-                 "zh": "查询功能需要 JavaScript；下方按分支的表格无需 JavaScript。"},
+    "noscript": {"en": "The finder above needs JavaScript, which is off in this browser. Verdicts for each driver branch "
+                       "are in the table below, which works without it:",
+                 "zh": "上方的查询需要 JavaScript，当前浏览器未启用。各驱动分支的结论见下方表格（无需 JavaScript）："},
 }
 
 _CACHE: dict[int, tuple[Any, dict[str, Any]]] = {}

@@ -488,3 +488,12 @@ def test_which_piped_into_head_exits_quietly(tmp_path):
     assert done.stdout.startswith("driver R535, GPU H20")
     assert "Broken pipe" not in done.stderr and "Traceback" not in done.stderr
     assert done.returncode == 0, done.stderr
+
+
+def test_finder_page_without_javascript_points_to_the_per_branch_table(pages):
+    for lang, words in (("en", "needs JavaScript"), ("zh", "需要 JavaScript")):
+        text = pages[lang]["finder"]
+        note = re.search(r'<noscript><p class="lj-finder-noscript">(.*?)</p></noscript>', text)
+        assert note and words in note.group(1), lang
+        assert '<a href="#per-branch">' in note.group(1)
+        assert "{ #per-branch }" in text
