@@ -427,7 +427,10 @@ def test_every_release_page_says_its_gpu_support_and_links_the_finder_preset(rea
             page = pages[lang][f"release:{record.ref}"]
             line = next(l for l in page.splitlines() if l.startswith('<p class="lj-gpu-support">'))
             href = f'../../../finder/?release&#61;{record.family}&#58;{record.version}"'
-            assert href in line, (record.ref, line)
+            if record.driver is not None and record.driver.vendor.value == "ppu":
+                assert "finder/" not in line, (record.ref, line)  # the finder checks NVIDIA drivers and GPUs
+            else:
+                assert href in line, (record.ref, line)
     en = {r: next(l for l in pages["en"][f"release:{r}"].splitlines() if "lj-gpu-support" in l)
           for r in ("training-nv-pytorch:25.06", "training-nv-pytorch:25.08", "training-xpu-pytorch:25.05")}
     # 25.06 states newly added Blackwell support only: said as the release's, and partial
@@ -461,6 +464,23 @@ def test_checker_leaves_a_natively_running_branch_below_a_cut_off_release_minimu
                        options=CheckOptions())
     [finding] = run_rule(RULES["driver.minimum"], ctx)
     assert finding.severity.value == "warning" and "only validated from 575 on" in finding.message.en
+
+
+def test_ppu_release_page_cuda_agrees_with_its_component_table_and_the_matrix(pages):
+    """training-xpu-pytorch 25.05 records no NVIDIA CUDA, but its component table and the matrix say 12.6 (the PPU
+    SDK's CUDA API level): the At-a-glance row and the family page show the same value, one source."""
+    for lang, label in (("en", "the CUDA API level of the PPU SDK"), ("zh", "PPU SDK 提供的 CUDA API 版本")):
+        page = pages[lang]["release:training-xpu-pytorch:25.05"]
+        row = next(line for line in page.splitlines() if line.startswith("| CUDA |"))
+        assert "12.6" in row and label in row, row
+        matrix_row = next(line for line in pages[lang]["matrix"].splitlines() if "25.05" in line and "xpu" in line)
+        assert "12.6" in matrix_row
+    family = next(line for line in pages["en"]["family:training-xpu-pytorch"].splitlines()
+                  if line.startswith("| [25.05]"))
+    assert "12.6" in family
+    # an NVIDIA release keeps its record's CUDA, without the PPU label
+    nv = next(line for line in pages["en"]["release:training-nv-pytorch:25.08"].splitlines() if line.startswith("| CUDA |"))
+    assert "12.8" in nv and "PPU" not in nv
 
 
 def test_which_normalises_the_driver_and_keeps_the_input(capsys, monkeypatch):
