@@ -33,9 +33,12 @@ Simplified Chinese:
     compatible, while NVIDIA's minor version compatibility still lets CUDA
     start (https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html);
 ``unsupported``
-    the checker reports an error: CUDA cannot start on this driver and GPU
-    (or the image is built for PPU accelerators, not NVIDIA GPUs);
+    the checker reports an error: CUDA cannot start on this driver and GPU,
+    the driver is too old to drive the GPU's architecture at all
+    (:func:`driver_predates_gpu`, derived: R470 cannot drive Hopper), or the
+    image is built for PPU accelerators, not NVIDIA GPUs;
 ``not-stated``
+    the driver branch is not in the reference data (:func:`unknown_branch`), or
     the release's data does not say: no driver requirement or CUDA version
     recorded, no reference row for its CUDA, forward compatibility is the
     only way and the record does not show that the image carries
