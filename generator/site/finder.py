@@ -189,10 +189,13 @@ def lookup(intervals: list[list[Any]], driver: DriverVersion) -> list[Any]:
 def gpu_lookup(data: dict[str, Any], release: dict[str, Any], gpu: dict[str, Any], driver: DriverVersion) -> list[Any]:
     """``[lowest driver, verdict, reason index or text]`` the finder's script shows for one release (for tests).
 
-    In the script's order: a branch the data does not hold gives the ``unknown_branch`` reading; a driver below the
+    In the script's order (and :func:`release_verdict`'s): a PPU image keeps its own reading; a branch the data does
+    not hold gives the ``unknown_branch`` reading; a driver below the
     GPU's ``drives_from`` on a branch of its ``predates`` is unsupported for every NVIDIA release; otherwise the
     release's interval (:func:`lookup`) of the GPU's class.
     """
+    if release.get("ppu"):  # every branch's cell holds the PPU reading
+        return lookup(release["cells"]["dc" if gpu["data_center"] else "other"][str(data["branches"][0])], driver)
     if driver.branch not in data["branches"]:
         return [None, "not-stated", data["unknown_branch"][0].replace("{branch}", str(driver.branch))]
     predates = gpu.get("predates") or {}

@@ -78,6 +78,12 @@ def test_the_finder_page_data_gives_the_same_architecture_and_branch_readings(re
     # R999: not in the reference data, the same reading as which
     row = gpu_lookup(data, entry, gpus["H20"], parse_driver_input("R999"))
     assert row[1] == "not-stated" and row[2] == "R999 is not in the reference data: no verdict."
+    # every release, as which answers (a PPU image stays unsupported with its own reason)
+    for driver, gpu in (("R999", "H20"), ("470.57.02", "H20"), ("R535", "B200"), ("535.183.01", "GeForce RTX 4090")):
+        answers = {r["release"]: r["verdict"] for r in which(kb, driver, gpu)["releases"]}
+        shown = {r["ref"]: gpu_lookup(data, r, gpus[gpu], parse_driver_input(driver))[1] for r in data["releases"]}
+        assert shown == answers, (driver, gpu)
+        assert answers["training-xpu-pytorch:25.05"] == "unsupported"
 
 
 def test_a_branch_newer_than_the_reference_data_is_not_stated(real):

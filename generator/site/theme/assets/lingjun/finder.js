@@ -174,7 +174,9 @@
         var row;
         var predates = gpu.predates || {};
         var top = driver.branchOnly ? [driver.branch, 9999, 9999] : driver.parts;
-        if (unknownBranch) {
+        if (release.ppu) {  // every branch's cell holds the PPU reading
+          row = pick(release.cells[cls][String(data.branches[0])], driver);
+        } else if (unknownBranch) {
           row = [null, "not-stated", -1];
         } else if (!release.ppu && predates[String(driver.branch)] !== undefined &&
                    cmp(top, gpu.drives_from.split(".").map(Number)) < 0) {
