@@ -161,3 +161,16 @@ def test_finder_at_400_px_breaks_release_names_only_at_dashes_and_blanks(server,
         assert broken == []
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("driver,gpu", [("R470", "H20"), ("R999", "H20"), ("535.183.01", "RTX4090")])
+def test_finder_page_gives_which_answer_for_old_drivers_unknown_branches_and_squeezed_names(server, page, kb, driver, gpu):
+    page.goto(server + "finder/")
+    page.wait_for_load_state("networkidle")
+    _choose(page, driver, gpu)
+    shown = _rows(page)
+    expected = _expected(kb, driver, gpu)
+    assert set(shown) == set(expected)
+    for ref, (verdict, reason) in shown.items():
+        assert verdict == expected[ref]["verdict"], (ref, driver, gpu)
+        assert reason.startswith(expected[ref]["reason"]["en"]), (ref, reason)
