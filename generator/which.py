@@ -1,9 +1,12 @@
 """``lingjun-kb which --driver V --gpu MODEL [--family F] [--format json]``: every release's verdict for one node.
 
 The verdicts are the checker's (:mod:`lingjun.checks.core.release_compat`), the
-same the ``/finder/`` page shows.  Exit status: 0 answered; 1 the release data
-has errors (printed one per line); 2 a malformed driver, an unknown GPU or
-family (one line with close matches), or a site URL that is not an http(s) URL.
+same the ``/finder/`` page shows.  Exit status: 0 answered (also when the
+reader of the output stops early, ``which ... | head -1``); 1 the release data
+has errors (printed one per line); 2 a usage error: a malformed driver, an
+unknown GPU or family (one line with close matches), a ``--releases`` that is
+not a folder, or a site URL that is not an http(s) URL.  Echoed input is cut
+with a marker (:func:`lingjun.checks.core.inert_text.capped`).
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from lingjun.checks.core.inert_text import inert
+from lingjun.checks.core.inert_text import capped, inert
 
 __all__ = ["cli_which", "format_table"]
 
@@ -23,7 +26,7 @@ def format_table(answer: dict[str, Any]) -> str:
     (release, verdict, English reason), columns padded; every value made inert for the terminal."""
     gpu = answer["gpu"]
     kind = "data center" if gpu["data_center"] else "not data center"
-    lines = [inert(f"driver {answer['driver']}, GPU {gpu['name']} (compute capability {gpu['compute_capability']}, {kind})")]
+    lines = [inert(f"driver {capped(answer['driver'])}, GPU {gpu['name']} (compute capability {gpu['compute_capability']}, {kind})")]
     rows = [(r["release"], r["verdict"], r["reason"]["en"]) for r in answer["releases"]]
     if not rows:
         lines.append("no releases")
@@ -41,7 +44,12 @@ def cli_which(args: Any) -> int:
     from lingjun.generator.site.finder import WhichError, which
     from lingjun.schema.loader import load_knowledge_base
 
+    from lingjun.generator.cli import _closed_pipe_ok
+
     releases = Path(getattr(args, "releases", "releases"))
+    if not releases.is_dir():
+        print(inert(f"lingjun-kb which: --releases {capped(str(releases))} is not a folder"), file=sys.stderr)
+        return 2
     try:
         site_url = resolve_site_url(args)
     except FileNotFoundError:
@@ -61,8 +69,10 @@ def cli_which(args: Any) -> int:
     except WhichError as exc:
         print(inert(f"lingjun-kb which: {exc}"), file=sys.stderr)
         return 2
-    if args.format == "json":
-        print(json.dumps(answer, ensure_ascii=False, indent=2))
-    else:
-        print(format_table(answer))
+    with _closed_pipe_ok():
+        if args.format == "json":
+            print(json.dumps(answer, ensure_ascii=False, indent=2))
+        else:
+            print(format_table(answer))
+        sys.stdout.flush()
     return 0

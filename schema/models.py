@@ -25,7 +25,7 @@ import datetime as dt
 from enum import Enum
 from typing import Annotated, Any, Literal, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, model_validator
 
 from lingjun.schema.fields import (
     CudaVersionString,
@@ -553,7 +553,8 @@ class GpuModel(StrictModel):
     name: ShortText
     #: ``major.minor`` (``"9.0"``)
     compute_capability: Annotated[str, Field(pattern=r"^[0-9]{1,2}\.[0-9]$")]
-    data_center: bool
+    #: strict: ``"yes"`` or ``1`` is an error, not True
+    data_center: StrictBool
     #: None for generations the schema's :class:`GpuArchitecture` does not name (Pascal)
     architecture: GpuArchitecture | None = None
     source: Identifier

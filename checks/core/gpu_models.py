@@ -30,16 +30,31 @@ Examples:
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any, Iterable, Optional
 
-__all__ = ["model_from_name", "compute_capability_from_name", "normalise_name"]
+__all__ = ["model_from_name", "compute_capability_from_name", "normalise_name", "lookup_key"]
 
 _SEPARATORS = re.compile(r"[\s\-_/(),]+")
 
 
 def normalise_name(name: str) -> str:
-    """``"NVIDIA A100-SXM4-40GB"`` -> ``" nvidia a100 sxm4 40gb "`` (lower case, separators as single blanks, padded)."""
-    return " " + _SEPARATORS.sub(" ", name.lower()).strip() + " "
+    """``"NVIDIA A100-SXM4-40GB"`` -> ``" nvidia a100 sxm4 40gb "`` (NFKC, lower case, separators as single blanks, padded).
+
+    NFKC makes full-width letters and digits (``４０９０``) the ASCII ones.
+    """
+    return " " + _SEPARATORS.sub(" ", unicodedata.normalize("NFKC", name).lower()).strip() + " "
+
+
+def lookup_key(name: str) -> str:
+    """The key two GPU model names are equal under: :func:`normalise_name` without padding and without a leading
+    ``nvidia`` word (``"NVIDIA  GeForce_RTX-4090"`` -> ``"geforce rtx 4090"``).  The data gate
+    (``data.gpu-table``) refuses two rows of ``gpus.yaml`` with one key, and ``lingjun-kb which`` and the finder
+    compare names by it."""
+    key = normalise_name(name).strip()
+    if key == "nvidia":
+        return ""
+    return key[len("nvidia "):] if key.startswith("nvidia ") else key
 
 
 def model_from_name(name: object, table: Iterable[Any]) -> Optional[dict]:

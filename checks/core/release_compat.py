@@ -33,9 +33,12 @@ Simplified Chinese:
     compatible, while NVIDIA's minor version compatibility still lets CUDA
     start (https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html);
 ``unsupported``
-    the checker reports an error: CUDA cannot start on this driver and GPU
-    (or the image is built for PPU accelerators, not NVIDIA GPUs);
+    the checker reports an error: CUDA cannot start on this driver and GPU,
+    the driver is too old to drive the GPU's architecture at all
+    (:func:`driver_predates_gpu`, derived: R470 cannot drive Hopper), or the
+    image is built for PPU accelerators, not NVIDIA GPUs;
 ``not-stated``
+    the driver branch is not in the reference data (:func:`unknown_branch`), or
     the release's data does not say: no driver requirement or CUDA version
     recorded, no reference row for its CUDA, forward compatibility is the
     only way and the record does not show that the image carries
@@ -64,22 +67,25 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from lingjun.checks.core.compat import CompatDecision, decide, parse_cuda, parse_driver
-from lingjun.checks.core.versions import DriverVersion
+from lingjun.checks.core.compat import CompatDecision, decide, max_native_cuda, parse_cuda, parse_driver, toolkit_min_driver
+from lingjun.checks.core.gpu_arch import architecture, min_cuda_for_cc, parse_cc, sm_name
+from lingjun.checks.core.versions import CudaVersion, DriverVersion
 
-__all__ = ["VERDICTS", "KEYS", "ReleaseVerdict", "release_verdict", "branch_thresholds", "effective_driver", "node_gpu"]
+__all__ = ["VERDICTS", "KEYS", "ReleaseVerdict", "release_verdict", "branch_thresholds", "effective_driver", "node_gpu",
+           "driver_predates_gpu", "unknown_branch"]
 
 #: the verdicts, best first
 VERDICTS = ("native", "forward-compat", "minor-compat", "unsupported", "not-stated")
 
 #: the cases behind a verdict (:attr:`ReleaseVerdict.key`):
-#: ``ppu``; ``no-cuda``, ``no-driver``, ``no-minimum``, ``no-toolkit-row`` (the data does not decide);
+#: ``ppu``; ``unknown-branch`` (a branch the reference data does not hold); ``predates-gpu`` (the driver cannot drive
+#: the GPU's architecture at all); ``no-cuda``, ``no-driver``, ``no-minimum``, ``no-toolkit-row`` (the data does not decide);
 #: ``forward``, ``forward-unconfirmed``; ``below-floor`` (CUDA cannot start); ``native``;
 #: ``below-release-minimum`` (CUDA starts, the release asks for more); ``cut-off`` (CUDA runs natively, the
 #: release asks for more and its driver text is cut off); ``minor`` (minor version compatibility at or above the
 #: release's minimum); ``forward-below-minimum``, ``must-upgrade``, ``data-center-only``, ``not-named``
 #: (minor version compatibility below the release's minimum, and why the release does not admit the branch)
-KEYS = ("ppu", "no-cuda", "no-driver", "no-minimum", "no-toolkit-row", "forward", "forward-unconfirmed", "below-floor",
+KEYS = ("ppu", "unknown-branch", "predates-gpu", "no-cuda", "no-driver", "no-minimum", "no-toolkit-row", "forward", "forward-unconfirmed", "below-floor",
         "native", "below-release-minimum", "cut-off", "minor", "forward-below-minimum", "must-upgrade",
         "data-center-only", "not-named")
 
@@ -187,7 +193,53 @@ def _must_upgrade(drv: dict, branch: int) -> bool:
     return branch in (drv.get("must_upgrade_branches") or []) or resolutions.get(branch) == "must-upgrade"
 
 
-def release_verdict(record: Optional[dict], driver: DriverVersion, data_center: bool, ref: Optional[dict]) -> ReleaseVerdict:
+def driver_predates_gpu(driver: DriverVersion, compute_capability: object, ref: Optional[dict]) -> Optional[tuple[str, str, str]]:
+    """Whether ``driver`` is too old to drive a GPU of ``compute_capability`` at all: ``(en, zh, minimum driver)`` or None.
+
+    Derived, not a table NVIDIA prints: a driver supports a GPU architecture
+    only if its native CUDA version (:func:`~lingjun.checks.core.compat.max_native_cuda`,
+    Table 3 of the CUDA Toolkit release notes and the CUDA compatibility
+    guide, https://docs.nvidia.com/deploy/cuda-compatibility/) is at least the
+    CUDA version that introduced the architecture
+    (:func:`~lingjun.checks.core.gpu_arch.min_cuda_for_cc`, from the CUDA
+    Toolkit release notes per architecture: sm_90 with 11.8, sm_100/sm_120
+    with 12.8).  R470 (CUDA 11.4) cannot drive Hopper; R535 (12.2) cannot
+    drive Blackwell.  A branch-only driver stands for an up-to-date driver of
+    the branch.
+
+    Returns None when it can drive the GPU or when the data does not decide
+    (no compute capability, an architecture without a known first CUDA, no
+    Table 3 rows).  The reasons name the branch, never the exact driver.
+    """
+    cc = compute_capability if isinstance(compute_capability, tuple) else parse_cc(compute_capability)
+    first = min_cuda_for_cc(cc) if cc else None
+    if first is None:
+        return None
+    first_cuda = CudaVersion(text=f"{first[0]}.{first[1]}", major=first[0], minor=first[1])
+    needed = toolkit_min_driver(first_cuda, ref)
+    if needed is None:
+        return None
+    native = max_native_cuda(effective_driver(driver), ref)
+    if native is not None and native.major_minor >= first:
+        return None
+    arch = (architecture(cc) or sm_name(cc)).capitalize()
+    b = driver.branch
+    return (f"R{b} predates {arch} GPUs: {sm_name(cc)} needs a driver for CUDA {first_cuda} or later ({needed} or later).",
+            f"R{b} 早于 {arch} 架构 GPU：{sm_name(cc)} 需要支持 CUDA {first_cuda} 或更高版本的驱动（{needed} 或更高）。",
+            str(needed))
+
+
+def unknown_branch(branch: object) -> ReleaseVerdict:
+    """The verdict for a driver branch the reference data does not hold (``R999``): not stated, for every release.
+
+    ``branch`` is the branch number (or a placeholder the finder page's script fills in).
+    """
+    return ReleaseVerdict("not-stated", f"R{branch} is not in the reference data: no verdict.",
+                          f"参考数据中没有 R{branch}，无法给出结论。", key="unknown-branch")
+
+
+def release_verdict(record: Optional[dict], driver: DriverVersion, data_center: bool, ref: Optional[dict],
+                    compute_capability: object = None, known_branches: Optional[Any] = None) -> ReleaseVerdict:
     """The verdict of ``record`` (a bundle release dict) on ``driver`` with GPUs of one class.
 
     Args:
@@ -195,6 +247,10 @@ def release_verdict(record: Optional[dict], driver: DriverVersion, data_center: 
         driver: the host driver; a branch-only version stands for an up-to-date driver of that branch.
         data_center: True for NVIDIA data center GPUs (H20, A100, T4 ...), False for any other (GeForce, RTX).
         ref: the bundle's ``cuda_drivers`` (NVIDIA's tables).
+        compute_capability: the GPU's compute capability (``"9.0"``), when known: a driver too old to drive its
+            architecture gives ``unsupported`` (:func:`driver_predates_gpu`) for every NVIDIA release.
+        known_branches: the driver branches the reference data holds, when given: any other branch gives
+            ``not-stated`` (:func:`unknown_branch`) for every release.
 
     Never raises on odd record or reference data: what cannot be read gives ``not-stated``.
     """
@@ -204,6 +260,11 @@ def release_verdict(record: Optional[dict], driver: DriverVersion, data_center: 
     if isinstance(drv, dict) and drv.get("vendor") == "ppu":
         return ReleaseVerdict("unsupported", "A PPU image: it runs on PPU accelerators with the PPU driver, not on NVIDIA GPUs.",
                               "PPU 镜像：运行在 PPU 加速卡与 PPU 驱动上，不适用于 NVIDIA GPU。", key="ppu")
+    if known_branches is not None and b not in known_branches:
+        return unknown_branch(b)
+    predates = driver_predates_gpu(driver, compute_capability, ref)
+    if predates is not None:
+        return ReleaseVerdict("unsupported", predates[0], predates[1], key="predates-gpu")
     cuda = parse_cuda(record.get("cuda"))
     if cuda is None:
         return ReleaseVerdict("not-stated", "The release's CUDA version is not recorded.", "发布记录中没有该版本的 CUDA 版本。", key="no-cuda")

@@ -16,7 +16,7 @@ from lingjun.checks.facts import Facts
 from lingjun.checks.core.versions import CudaVersion, DriverVersion
 
 __all__ = ["kernel_driver", "image_cuda", "compat_present", "compat_on_loader_path", "driver_cuda", "RELEASE_RECORD",
-           "release_minimum", "bounded_by_release", "DRIVER_VERSION"]
+           "release_minimum", "bounded_by_release", "DRIVER_VERSION", "driver_predates_gpus", "release_admits_forward"]
 
 
 def kernel_driver(facts: Facts) -> Optional[DriverVersion]:
@@ -121,3 +121,47 @@ def bounded_by_release(ctx: CheckContext, decision):
     if decision.required is None or not decision.required.satisfies_minimum(minimum):
         return dataclasses.replace(decision, required=minimum)
     return decision
+
+
+def driver_predates_gpus(ctx: CheckContext, driver: DriverVersion) -> Optional[tuple[str, str, str, str]]:
+    """The first GPU the kernel ``driver`` is too old to drive at all: ``(gpu name, en, zh, minimum driver)``, or None.
+
+    The GPU's compute capability comes from NVML (or the bundle's GPU table by its name); the decision is
+    :func:`lingjun.checks.core.release_compat.driver_predates_gpu` (a driver drives an architecture only when its
+    native CUDA is at least the CUDA that introduced it).  On a live node such a GPU would not show up at all; a
+    snapshot or a paste can still name one.
+    """
+    from lingjun.checks.core.gpu_models import compute_capability_from_name
+    from lingjun.checks.core.release_compat import driver_predates_gpu
+
+    for gpu in ctx.facts.gpus:
+        cc = gpu.compute_capability or compute_capability_from_name(gpu.name, ctx.data.gpus)
+        found = driver_predates_gpu(driver, cc, ctx.data.cuda_drivers)
+        if found is not None:
+            return (gpu.name or f"GPU {gpu.index}",) + found
+    return None
+
+
+def release_admits_forward(ctx: CheckContext, driver: DriverVersion, decision) -> bool:
+    """Whether the release admits ``driver``'s branch for forward compatibility on these GPUs, as the finder reads it.
+
+    True when ``decision`` (:class:`~lingjun.checks.core.compat.CompatDecision`) fell back to minor version
+    compatibility only because the input does not show the image's compat libcuda in use, while every GPU is a data
+    center GPU, the record lists the branch (not resolved must-upgrade) with its minimum met (a record that lists
+    branches says the image carries cuda-compat; only input showing none overrules it) and the loaded libcuda is not known to be the host's.  ``driver.minimum`` and
+    ``driver.cuda-compatibility`` read this one answer, so they never disagree.
+    """
+    from lingjun.checks.core.compat import GPU_DATACENTER, forward_admitted, gpu_class
+
+    if decision is None or decision.mode != "minor-version" or ctx.facts.libcuda.is_forward_compat is False:
+        return False
+    if compat_present(ctx.facts) is False:  # the record listing the branch says the image carries cuda-compat
+        return False
+    classes = [gpu_class(g.name, g.brand, ctx.data.gpus) for g in ctx.facts.gpus]
+    if not classes or any(c != GPU_DATACENTER for c in classes):
+        return False
+    cuda, _ = image_cuda(ctx)
+    if cuda is None:
+        return False
+    admitted, where = forward_admitted(driver, cuda, ctx.record, ctx.data.cuda_drivers)
+    return admitted is True and where == "release record"

@@ -34,7 +34,8 @@ def _where_zh(where: str) -> str:
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """ok (native or viable forward compatibility), warning (minor version compatibility), error otherwise."""
     from lingjun.checks.core.compat import decide
-    from lingjun.checks.rules._driver_facts import RELEASE_RECORD, bounded_by_release, compat_present, image_cuda, kernel_driver
+    from lingjun.checks.rules._driver_facts import (RELEASE_RECORD, bounded_by_release, compat_present, driver_predates_gpus,
+                                                    image_cuda, kernel_driver, release_admits_forward)
 
     if is_ppu(ctx.record):
         return
@@ -65,9 +66,25 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             yield make(ctx, RULE, AREA, Severity.info, f"Kernel driver version unreadable ({raw!r}).",
                        f"无法解析内核驱动版本（{raw!r}）。", observed=raw)
         return
+    predates = driver_predates_gpus(ctx, driver)
+    if predates is not None:  # driver.minimum (or driver.present) reports it as an error
+        gpu, en, zh, _ = predates
+        yield make(ctx, RULE, AREA, Severity.skipped, f"The image's CUDA {cuda} was not compared with the driver: {gpu}: {en}",
+                   f"未将镜像的 CUDA {cuda} 与驱动比较：{gpu}：{zh}")
+        return
     d = decide(cuda, driver, ctx.data.cuda_drivers, gpus=ctx.facts.gpus, gpu_table=ctx.data.gpus, record=ctx.record,
                compat_present=compat_present(ctx.facts),
                compat_in_use=ctx.facts.libcuda.is_forward_compat)
+    if release_admits_forward(ctx, driver, d):  # the one reading driver.minimum gives too
+        yield make(
+            ctx, RULE, AREA, Severity.ok,
+            f"CUDA {cuda} runs on driver {driver} through forward compatibility (data center GPU, branch R{driver.branch} "
+            f"admitted by the release record, which says the image carries cuda-compat).",
+            f"CUDA {cuda} 通过前向兼容在驱动 {driver} 上运行（数据中心 GPU，R{driver.branch} 分支经发布记录允许，发布记录表明镜像含 cuda-compat）。",
+            observed=Text(f"CUDA {cuda} ({cuda_from.en}) on driver {driver}", f"驱动 {driver} 上的 CUDA {cuda}（{cuda_from.zh}）"),
+            expected=f">= {d.required}" if d.required else None, links=[nvidia_url(ctx, "forward")],
+        )
+        return
     if cuda_from == RELEASE_RECORD and d.mode != "native":
         d = bounded_by_release(ctx, d)  # the upgrade named is never below the release's own minimum
     observed = Text(f"CUDA {cuda} ({cuda_from.en}) on driver {driver}", f"驱动 {driver} 上的 CUDA {cuda}（{cuda_from.zh}）")

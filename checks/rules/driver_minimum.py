@@ -21,7 +21,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     """ok at or above the minimum; below it: info (forward compatibility admitted), warning (CUDA minor
     version compatibility), error otherwise."""
     from lingjun.checks.core.compat import decide, parse_driver
-    from lingjun.checks.rules._driver_facts import compat_present, image_cuda, kernel_driver
+    from lingjun.checks.rules._driver_facts import (compat_present, driver_predates_gpus, image_cuda, kernel_driver,
+                                                    release_admits_forward)
 
     record = ctx.record
     if record is None:
@@ -55,6 +56,14 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                        observed=raw, expected=f">= {minimum}")
         return
     stated = req.get("stated_as") or f">= {minimum}"
+    predates = driver_predates_gpus(ctx, driver)
+    if predates is not None:
+        gpu, en, zh, needed = predates
+        yield make(ctx, RULE, AREA, Severity.error, f"{gpu}: {en}", f"{gpu}：{zh}",
+                   remedy=(f"Upgrade the host driver to {needed} or later (and to the release minimum {minimum}).",
+                           f"请将宿主机驱动升级到 {needed} 或更高版本（并满足发布要求 {minimum}）。"),
+                   observed=str(driver), expected=f">= {needed}", links=[nvidia_url(ctx, "toolkit")])
+        return
     if driver.satisfies_minimum(minimum):
         yield make(ctx, RULE, AREA, Severity.ok, f"Driver {driver} meets the release minimum ({stated}).",
                    f"驱动 {driver} 满足发布要求（{stated}）。", observed=str(driver), expected=f">= {minimum}")
@@ -123,7 +132,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     datacenter = bool(classes) and all(c == GPU_DATACENTER for c in classes)
     if admitted and decision is not None and decision.mode in ("minor-version", "forward-unconfirmed") and datacenter:
         floor = parse_driver(admitted[0].get("minimum"))
-        if floor is None or driver.satisfies_minimum(floor):
+        if release_admits_forward(ctx, driver, decision):
             yield make(
                 ctx, RULE, AREA, Severity.info,
                 f"Driver {driver} is below the release minimum ({stated}), but the release admits R{driver.branch}"
@@ -133,16 +142,18 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                 observed=str(driver), expected=f">= {minimum}", links=links + [nvidia_url(ctx, "forward")],
             )
             return
-        yield make(
-            ctx, RULE, AREA, Severity.warning,
-            f"Driver {driver} is below the release minimum ({stated}); the release admits R{driver.branch} on data center GPUs "
-            f"only from {floor} on.",
-            f"驱动 {driver} 低于发布要求（{stated}）；发布说明只允许数据中心 GPU 使用 {floor} 及以上的 R{driver.branch}。",
-            remedy=(f"Upgrade the host driver to {floor} or later (R{driver.branch}), or to {minimum} or later.",
-                    f"请将宿主机驱动升级到 {floor} 或更高（R{driver.branch}），或升级到 {minimum} 或更高。"),
-            observed=str(driver), expected=f">= {floor}", links=links + [nvidia_url(ctx, "forward")],
-        )
-        return
+        if floor is not None and not driver.satisfies_minimum(floor):
+            yield make(
+                ctx, RULE, AREA, Severity.warning,
+                f"Driver {driver} is below the release minimum ({stated}); the release admits R{driver.branch} on data center "
+                f"GPUs only from {floor} on.",
+                f"驱动 {driver} 低于发布要求（{stated}）；发布说明只允许数据中心 GPU 使用 {floor} 及以上的 R{driver.branch}。",
+                remedy=(f"Upgrade the host driver to {floor} or later (R{driver.branch}), or to {minimum} or later.",
+                        f"请将宿主机驱动升级到 {floor} 或更高（R{driver.branch}），或升级到 {minimum} 或更高。"),
+                observed=str(driver), expected=f">= {floor}", links=links + [nvidia_url(ctx, "forward")],
+            )
+            return
+        # admitted, but the input shows the host's libcuda in use or no cuda-compat: minor version compatibility below
     truncated = bool((req or {}).get("text_truncated"))
     truncated_en = " (its recorded driver text is cut off, so it may name more branches)" if truncated else ""
     truncated_zh = "（记录的驱动说明被截断，可能还列有其他分支）" if truncated else ""

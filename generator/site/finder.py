@@ -22,13 +22,22 @@ import json
 import re
 from typing import Any, Optional
 
-from lingjun.checks.core.release_compat import VERDICTS, branch_thresholds, release_verdict
+from lingjun.checks.core.release_compat import (
+    VERDICTS,
+    branch_thresholds,
+    driver_predates_gpu,
+    effective_driver,
+    release_verdict,
+    unknown_branch,
+)
+from lingjun.checks.core.gpu_models import lookup_key, model_from_name
+from lingjun.checks.core.inert_text import capped
 from lingjun.checks.core.versions import DriverVersion, VersionFormatError
 from lingjun.schema.kb import KnowledgeBase
 from lingjun.schema.models import GpuModel, ReleaseRecord
 
 __all__ = ["WhichError", "parse_driver_input", "find_gpu", "finder_branches", "finder_data", "which",
-           "release_url", "intervals", "lookup", "GPU_CLASSES"]
+           "release_url", "intervals", "lookup", "gpu_lookup", "GPU_CLASSES"]
 
 #: the GPU classes of the finder's data: data center GPUs, and every other GPU (GeForce, RTX workstation)
 GPU_CLASSES = ("dc", "other")
@@ -44,30 +53,39 @@ def parse_driver_input(text: str) -> DriverVersion:
     """``535.183.01``, ``535.183``, ``R535`` or ``535`` -> :class:`DriverVersion`.
 
     Raises:
-        WhichError: for anything else (one line, the value shown with ``repr``, cut to 60 characters).
+        WhichError: for anything else (one line, the value shown with ``repr``, cut to 60 characters with a marker).
     """
     value = (text or "").strip()
     if not _DRIVER_RE.match(value):
-        raise WhichError(f"not an NVIDIA driver version: {value[:60]!r} (write it as 535.183.01, or a branch as R535 or 535)")
+        raise WhichError(f"not an NVIDIA driver version: {capped(value, 60)!r} (write it as 535.183.01, or a branch as R535 or 535)")
     try:
         return DriverVersion.parse(value.lstrip("Rr"))
     except VersionFormatError as exc:  # pragma: no cover - the pattern above admits only parseable text
         raise WhichError(str(exc)) from None
 
 
-def _norm(name: str) -> str:
-    words = " ".join(str(name).lower().replace("-", " ").replace("_", " ").split()).split(" ")
-    if words and words[0] == "nvidia":
-        words = words[1:]
-    return " ".join(words)
+def _tails(key: str) -> list[str]:
+    """The ends of a key in whole words: ``"geforce rtx 4090"`` -> ``["geforce rtx 4090", "rtx 4090", "4090"]``."""
+    words = key.split()
+    return [" ".join(words[i:]) for i in range(len(words))]
+
+
+def _has_digit(text: str) -> bool:
+    return any(c.isdigit() for c in text)
 
 
 def find_gpu(kb: KnowledgeBase, name: str) -> GpuModel:
-    """The GPU model of ``gpus.yaml`` that ``name`` names.
+    """The GPU model of ``gpus.yaml`` that ``name`` names, by the lookup the checker and the finder page use.
 
-    Case, blanks, ``-``/``_`` and a leading ``NVIDIA`` are ignored; a name
-    that ends one model's name in whole words (``RTX 4090`` for
-    ``GeForce RTX 4090``) names it when no other model ends the same way.
+    In order (names compared by :func:`lingjun.checks.core.gpu_models.lookup_key`: NFKC, case, blanks,
+    ``-``/``_``/``/`` and a leading ``NVIDIA`` ignored):
+
+    1. a whole model name (``h20``, ``NVIDIA GeForce RTX 4090``);
+    2. a whole model name with the blanks removed (``RTX4090`` is not one, ``GeForceRTX4090`` is);
+    3. the name as NVML prints it (``NVIDIA A100-SXM4-40GB``): the longest model name it holds in whole words
+       (:func:`lingjun.checks.core.gpu_models.model_from_name`, the checker's lookup);
+    4. a distinctive end of exactly one model's name, in whole words or with the blanks removed, holding a digit
+       (``RTX 4090``, ``RTX4090``, ``4090``); ``RTX`` alone names no model.
 
     Raises:
         WhichError: an unknown or ambiguous name; the line lists up to five close matches.
@@ -75,21 +93,36 @@ def find_gpu(kb: KnowledgeBase, name: str) -> GpuModel:
     gpus = list(kb.gpus.gpus) if kb.gpus else []
     if not gpus:
         raise WhichError("no GPU reference table (releases/reference/gpus.yaml) in this knowledge base")
-    wanted = _norm(name)
-    exact = [g for g in gpus if _norm(g.name) == wanted]
-    if len(exact) == 1:
-        return exact[0]
-    ending = [g for g in gpus if wanted and (" " + _norm(g.name)).endswith(" " + wanted)]
-    if len(ending) == 1:
-        return ending[0]
-    by_norm = {_norm(g.name): g.name for g in gpus}
-    # names holding the text first (RTX 409 -> GeForce RTX 4090), then the most similar ones
-    holding = [g.name for g in gpus if wanted and wanted in _norm(g.name)]
-    close = sorted(holding, key=lambda n: -difflib.SequenceMatcher(None, wanted, _norm(n)).ratio())
-    close += [by_norm[n] for n in difflib.get_close_matches(wanted, list(by_norm), n=5, cutoff=0.5) if by_norm[n] not in close]
-    shown = str(name).strip()[:60]
+    text = str(name)
+    wanted = lookup_key(text) if len(text) <= 200 else ""
+    shown = capped(text.strip(), 60)
+    if not wanted:
+        raise WhichError(f"unknown GPU model: {shown!r}; see releases/reference/gpus.yaml")
+    keys = [(g, lookup_key(g.name)) for g in gpus]
+    squeezed = wanted.replace(" ", "")
+    for same in (lambda k: k == wanted, lambda k: k.replace(" ", "") == squeezed):
+        found = [g for g, k in keys if same(k)]
+        if len(found) == 1:
+            return found[0]
+    row = model_from_name(text, [{"name": g.name} for g in gpus])
+    if row is not None:
+        return next(g for g in gpus if g.name == row["name"])
+    ending = []
+    if _has_digit(wanted):
+        ending = [g for g, k in keys if wanted in _tails(k) or squeezed in {t.replace(" ", "") for t in _tails(k)}]
+        if len(ending) == 1:
+            return ending[0]
+    # names holding the text first (RTX 409 -> GeForce RTX 4090), then the most similar ones, blanks removed
+    holding = [g.name for g, k in keys if wanted in k or squeezed in k.replace(" ", "")]
+
+    def score(key: str) -> float:
+        """Similarity to the typed name, its best against the model name's ends (blanks removed)."""
+        return max(difflib.SequenceMatcher(None, squeezed, t.replace(" ", "")).ratio() for t in _tails(key))
+
+    scored = sorted(((score(k) + (1 if g.name in holding else 0), g.name) for g, k in keys), key=lambda c: -c[0])
+    close = [n for value, n in scored if value >= 0.6]
     hint = f"; close matches: {', '.join(close[:5])}" if close else "; see releases/reference/gpus.yaml"
-    what = "ambiguous GPU model" if len(ending) > 1 else "unknown GPU model"
+    what = "ambiguous GPU model" if len(ending) > 1 or len(holding) > 1 else "unknown GPU model"
     raise WhichError(f"{what}: {shown!r}{hint}")
 
 
@@ -153,6 +186,25 @@ def lookup(intervals: list[list[Any]], driver: DriverVersion) -> list[Any]:
     return chosen
 
 
+def gpu_lookup(data: dict[str, Any], release: dict[str, Any], gpu: dict[str, Any], driver: DriverVersion) -> list[Any]:
+    """``[lowest driver, verdict, reason index or text]`` the finder's script shows for one release (for tests).
+
+    In the script's order (and :func:`release_verdict`'s): a PPU image keeps its own reading; a branch the data does
+    not hold gives the ``unknown_branch`` reading; a driver below the
+    GPU's ``drives_from`` on a branch of its ``predates`` is unsupported for every NVIDIA release; otherwise the
+    release's interval (:func:`lookup`) of the GPU's class.
+    """
+    if release.get("ppu"):  # every branch's cell holds the PPU reading
+        return lookup(release["cells"]["dc" if gpu["data_center"] else "other"][str(data["branches"][0])], driver)
+    if driver.branch not in data["branches"]:
+        return [None, "not-stated", data["unknown_branch"][0].replace("{branch}", str(driver.branch))]
+    predates = gpu.get("predates") or {}
+    if not release.get("ppu") and str(driver.branch) in predates \
+            and effective_driver(driver) < DriverVersion.parse(gpu["drives_from"]):
+        return [None, "unsupported", predates[str(driver.branch)]]
+    return lookup(release["cells"]["dc" if gpu["data_center"] else "other"][str(driver.branch)], driver)
+
+
 def _release_facets(record: ReleaseRecord) -> dict[str, Any]:
     """Products and CPU architectures a release's tags state (empty lists: not stated)."""
     products = sorted({p.value for tag in record.image_tags for p in tag.products})
@@ -201,10 +253,26 @@ def finder_data(kb: KnowledgeBase) -> dict[str, Any]:
                                      for b in branches} for cls in GPU_CLASSES}
             cells = shared[key]
             releases.append({"ref": record.ref, "family": record.family, "version": record.version,
+                             "ppu": record.driver is not None and record.driver.vendor.value == "ppu",
                              **_release_facets(record), "cells": cells})
-    gpus = [{"name": g.name, "compute_capability": g.compute_capability, "data_center": g.data_center}
-            for g in (kb.gpus.gpus if kb.gpus else [])]
-    return {"verdicts": list(VERDICTS), "branches": branches, "gpus": gpus, "reasons": reasons, "releases": releases}
+    gpus = []
+    for g in (kb.gpus.gpus if kb.gpus else []):
+        entry: dict[str, Any] = {"name": g.name, "compute_capability": g.compute_capability, "data_center": g.data_center}
+        # branches whose drivers (below ``drives_from``) cannot drive this GPU's architecture at all
+        predates: dict[str, int] = {}
+        drives_from = None
+        for b in branches:
+            found = driver_predates_gpu(DriverVersion(text=f"{b}.0.0", parts=(b, 0, 0)), g.compute_capability, ref)
+            if found is not None:
+                predates[str(b)] = reason_id(found[0], found[1])
+                drives_from = found[2]
+        if predates:
+            entry["drives_from"] = drives_from
+            entry["predates"] = predates
+        gpus.append(entry)
+    placeholder = unknown_branch("{branch}")
+    return {"verdicts": list(VERDICTS), "branches": branches, "gpus": gpus, "reasons": reasons, "releases": releases,
+            "unknown_branch": [placeholder.en, placeholder.zh]}
 
 
 def release_url(record: ReleaseRecord, site_url: Optional[str]) -> Optional[str]:
@@ -218,7 +286,8 @@ def which(kb: KnowledgeBase, driver_text: str, gpu_name: str, family: Optional[s
           site_url: Optional[str] = None) -> dict[str, Any]:
     """The answer of ``lingjun-kb which`` as its JSON document.
 
-    Returns ``{"driver": text as given (stripped), "gpu": {"name", "compute_capability", "data_center"},
+    Returns ``{"driver": the driver normalised (``R535`` for a branch, ``535.183.01`` for a version),
+    "driver_input": the text as given (stripped), "gpu": {"name", "compute_capability", "data_center"},
     "releases": [{"release", "verdict", "reason": {"en", "zh"}, "url"}]}`` in the finder's release order.
 
     Raises:
@@ -230,16 +299,18 @@ def which(kb: KnowledgeBase, driver_text: str, gpu_name: str, family: Optional[s
     if family is not None and family not in families:
         close = difflib.get_close_matches(family, families, n=5, cutoff=0.4)
         hint = f"; close matches: {', '.join(close)}" if close else f"; families: {', '.join(families)}"
-        raise WhichError(f"unknown family: {family[:60]!r}{hint}")
+        raise WhichError(f"unknown family: {capped(family, 60)!r}{hint}")
     ref = _reference(kb)
+    known = set(finder_branches(kb))
     rows = []
     for fam in families:
         if family is not None and fam != family:
             continue
         for record in kb.releases_of(fam):
-            answer = release_verdict(_bundle_record(record), driver, gpu.data_center, ref)
+            answer = release_verdict(_bundle_record(record), driver, gpu.data_center, ref,
+                                     compute_capability=gpu.compute_capability, known_branches=known)
             rows.append({"release": record.ref, "verdict": answer.verdict, "reason": {"en": answer.en, "zh": answer.zh},
                          "url": release_url(record, site_url)})
-    return {"driver": driver_text.strip(),
+    return {"driver": f"R{driver.branch}" if driver.is_branch_only else driver.text, "driver_input": driver_text.strip(),
             "gpu": {"name": gpu.name, "compute_capability": gpu.compute_capability, "data_center": gpu.data_center},
             "releases": rows}

@@ -40,8 +40,6 @@ FINDER_TEXT: dict[str, dict[str, str]] = {
                    "zh": "不是有效的驱动版本：请写成 535.183.01，或写分支 R535。"},
     "bad_gpu": {"en": "Not a GPU model of the list; pick one from the suggestions.",
                 "zh": "不在列表中的 GPU 型号，请从候选项中选择。"},
-    "bad_branch": {"en": "This driver branch is not in the reference data; no verdicts.",
-                   "zh": "参考数据中没有该驱动分支，无法给出结论。"},
     "summary": {"en": "Driver {driver}, GPU {gpu} (compute capability {cc}, {kind}).",
                 "zh": "驱动 {driver}，GPU {gpu}（计算能力 {cc}，{kind}）。"},
     "kind.dc": {"en": "data center GPU", "zh": "数据中心 GPU"},
@@ -71,8 +69,9 @@ FINDER_TEXT: dict[str, dict[str, str]] = {
     "static.dc": {"en": "Data center GPUs (H20, H100, A100, L20, T4 ...)", "zh": "数据中心 GPU（H20、H100、A100、L20、T4 等）"},
     "static.other": {"en": "Other GPUs (GeForce, RTX workstation ...)", "zh": "其他 GPU（GeForce、RTX 工作站等）"},
     "static.left_out": {"en": "Left out (no release runs on them):", "zh": "未列出（没有版本可运行）："},
-    "noscript": {"en": "The finder needs JavaScript; the per-branch table below works without it.",
-                 "zh": "查询功能需要 JavaScript；下方按分支的表格无需 JavaScript。"},
+    "noscript": {"en": "The finder above needs JavaScript, which is off in this browser. Verdicts for each driver branch "
+                       "are in the table below, which works without it:",
+                 "zh": "上方的查询需要 JavaScript，当前浏览器未启用。各驱动分支的结论见下方表格（无需 JavaScript）："},
 }
 
 _CACHE: dict[int, tuple[Any, dict[str, Any]]] = {}
@@ -117,7 +116,7 @@ def finder_context(site: Any, page: PageSpec) -> dict[str, Any]:
     def for_language(lang: str) -> dict[str, Any]:
         """The script's data in one language: ``reasons`` as plain strings, the texts as ``key -> text``."""
         column = 0 if lang == "en" else 1
-        return {"data": dict(data, reasons=[pair[column] for pair in data["reasons"]]),
+        return {"data": dict(data, reasons=[pair[column] for pair in data["reasons"]], unknown_branch=data["unknown_branch"][column]),
                 "text": {key: text[lang] for key, text in FINDER_TEXT.items()}}
 
     return {"finder": data, "finder_for": for_language, "ft": FINDER_TEXT,

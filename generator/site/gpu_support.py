@@ -61,7 +61,8 @@ def implied_architectures(kb: KnowledgeBase, cuda: Optional[str]) -> list[str]:
 def gpu_support_line(kb: KnowledgeBase, record: ReleaseRecord, page: PageSpec, lang: str) -> dict[str, Any]:
     """``{"label", "text", "finder", "href"}`` in ``lang`` for a release page.
 
-    ``text`` is plain text (the template escapes it); ``href`` is the finder preset to the release, relative to ``page``.
+    ``text`` is plain text (the template escapes it); ``href`` is the finder preset to the release, relative to ``page``,
+    or None for a PPU image (the finder checks NVIDIA drivers and GPUs).
     """
     sep = _SEP[lang]
     support = record.gpu_support
@@ -78,5 +79,6 @@ def gpu_support_line(kb: KnowledgeBase, record: ReleaseRecord, page: PageSpec, l
         text = _TEXT["implied"][lang].format(cuda=record.cuda, archs=archs)
     else:
         text = _TEXT["unknown"][lang]
-    href = "../" * url_depth(page.path) + "finder/?release=" + record.ref
+    ppu = record.driver is not None and record.driver.vendor is DriverVendor.ppu
+    href = None if ppu else "../" * url_depth(page.path) + "finder/?release=" + record.ref
     return {"label": _TEXT["label"][lang], "text": text, "finder": _TEXT["finder"][lang], "href": href}

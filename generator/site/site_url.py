@@ -34,8 +34,9 @@ def normalize_site_url(value: str, source: str) -> str:
     """``value`` as a site root URL: ``http(s)://host[:port]/path/``, always ending in ``/``.
 
     The URL is printed into every page (canonical links, sitemaps, feeds), so
-    only a plain absolute http(s) URL is accepted: a host (no empty label
-    such as ``x..example``, no percent-escape), an optional port from 1 to
+    only a plain absolute http(s) URL is accepted: a host (ASCII or punycode,
+    valid DNS labels: none empty as in ``x..example``, none over 63 characters or
+    starting or ending with ``-``; no percent-escape), an optional port from 1 to
     65535 and a path, no user name or password, no query or fragment, and none
     of the characters that could end an HTML attribute or hide text (blanks,
     control and bidirectional characters, quotes, ``<>``, backslash, backtick,
@@ -73,16 +74,12 @@ def normalize_site_url(value: str, source: str) -> str:
 
 
 def _check_host_and_port(netloc: str, hostname: str, port: Optional[int], source: str, shown: str) -> None:
-    """Refuse port 0, an empty port, a percent-escape in the host and an empty host label (``x..example``)."""
-    if port == 0 or netloc.endswith(":"):
-        raise ValueError(f"{source}: {shown} has an invalid port (give a number from 1 to 65535, or none)")
-    if "%" in netloc:
-        raise ValueError(f"{source}: {shown} has a percent-escape in its host name; write the host name plainly")
-    if netloc.startswith("["):  # an IPv6 address: urlsplit has checked the brackets
-        return
-    labels = hostname[:-1].split(".") if hostname.endswith(".") else hostname.split(".")
-    if any(not label for label in labels):
-        raise ValueError(f"{source}: {shown} has an empty label in its host name ('..', or a leading dot)")
+    """Refuse what :func:`lingjun.checks.core.site_url.host_problem` refuses (the checker's bundle check shares it)."""
+    from lingjun.checks.core.site_url import host_problem
+
+    problem = host_problem(netloc, hostname, port)
+    if problem:
+        raise ValueError(f"{source}: {shown} {problem}")
 
 
 def _shown(text: str, limit: int = 200) -> str:

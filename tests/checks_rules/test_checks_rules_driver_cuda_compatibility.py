@@ -49,5 +49,20 @@ def test_compat_libcuda_in_use_on_data_center_gpu_is_forward_not_minor_version()
 
 
 def test_compat_present_but_not_in_use_stays_minor_version():
-    f = kit.run("driver.cuda-compatibility", _ctx("535.104.05", DC, compat=True))
+    ctx = _ctx("535.104.05", DC, compat=True)
+    ctx.facts.libcuda.path = ctx.facts.libcuda.real_path = "/usr/lib/x86_64-linux-gnu/libcuda.so.1"
+    ctx.facts.libcuda.is_forward_compat = False  # the host's libcuda is the one loaded
+    f = kit.run("driver.cuda-compatibility", ctx)
     assert kit.severities(f) == ["warning"] and "minor version compatibility" in f[0].message.en
+    assert kit.severities(kit.run("driver.minimum", ctx)) == ["warning"]
+
+
+def test_compat_present_and_loaded_libcuda_not_shown_reads_as_driver_minimum_does():
+    """The record admits R535 (535.86 on) and the image carries cuda-compat; the input does not show which libcuda is
+    loaded: both driver rules read forward compatibility (one decision, as the finder and which give it)."""
+    ctx = _ctx("535.104.05", DC, compat=True)
+    f = kit.run("driver.cuda-compatibility", ctx)
+    assert kit.severities(f) == ["ok"] and "through forward compatibility" in f[0].message.en
+    kit.assert_bilingual(f)
+    m = kit.run("driver.minimum", ctx)
+    assert kit.severities(m) == ["info"] and "forward compatibility" in m[0].message.en

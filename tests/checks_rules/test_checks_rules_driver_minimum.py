@@ -31,9 +31,21 @@ def test_far_below_minimum_is_error():
     kit.assert_bilingual(f)
 
 
+A100 = (("NVIDIA A100-SXM4-80GB", "nvidia", "8.0"),)
+
+
 def test_forward_compat_admitted_branch_on_data_center_gpu_is_info():
-    f = _run("470.57.02", H20, compat_dir="/usr/local/cuda/compat")
+    # 25.07 admits R470 (470.57 on) for data center GPUs; R470 drives Ampere (CUDA 11.0 introduced sm_80)
+    f = _run("470.57.02", A100, compat_dir="/usr/local/cuda/compat")
     assert kit.severities(f) == ["info"] and "forward" in f[0].message.en
+
+
+def test_a_driver_older_than_the_gpus_architecture_is_an_error_even_where_the_release_admits_the_branch():
+    # R470 (CUDA 11.4) cannot drive Hopper (sm_90 came with CUDA 11.8): forward compatibility never applies
+    f = _run("470.57.02", H20, compat_dir="/usr/local/cuda/compat")
+    assert kit.severities(f) == ["error"]
+    assert "R470 predates Hopper GPUs: sm_90 needs a driver for CUDA 11.8 or later" in f[0].message.en
+    kit.assert_bilingual(f)
 
 
 def test_ppu_record_skips_and_garbage_driver_is_info():

@@ -208,3 +208,25 @@ def test_gpu_table_compute_capability_format_is_checked_by_the_schema(tmp_path):
                     .replace('{name: H20, compute_capability: "9.0"', '{name: H20, compute_capability: "9"'), encoding="utf-8")
     problems = load_paths([path]).problems
     assert [(p.line, p.field) for p in problems] == [(8, "gpus.0.compute_capability")]
+
+
+def test_gpu_table_names_equal_under_the_lookup_blank_names_and_architecture_mismatches_are_reported(tree):
+    """The gate reads names as the GPU lookup does (checks/core/gpu_models.lookup_key, blanks removed): 'NVIDIA H20'
+    and 'H-20' are H20."""
+    root = tree("gpu-table/fail")
+    found = [(p.line, p.message) for p in _gate(root) if p.rule == "data.gpu-table" and p.line >= 12]
+    assert found == [
+        (12, "GPU 'NVIDIA H20' is listed twice (first as gpus.0)"),
+        (13, "GPU 'H-20' is listed twice (first as gpus.0)"),
+        (14, "GPU name ' - ' is blank once the lookup reads it"),
+        (15, "compute capability 8.9 is ada, the row says hopper"),
+    ]
+
+
+def test_gpu_table_data_center_is_a_strict_boolean(tmp_path):
+    path = tmp_path / "gpus.yaml"
+    path.write_text((GATE_FIXTURES / "gpu-table" / "fail" / "reference" / "gpus.yaml").read_text(encoding="utf-8")
+                    .replace('{name: H20, compute_capability: "9.0", data_center: true', '{name: H20, compute_capability: "9.0", data_center: "yes"'),
+                    encoding="utf-8")
+    problems = load_paths([path]).problems
+    assert [(p.line, p.field) for p in problems] == [(8, "gpus.0.data_center")]

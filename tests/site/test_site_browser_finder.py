@@ -132,5 +132,45 @@ def test_finder_without_javascript_shows_the_per_branch_tables(server, browser):
         cells = row.locator("td").all_inner_texts()
         assert cells[headers.index("R535")] == "forward-compat"
         assert page.locator("h3#other + div table").count() == 1
+        # the note says why the form does nothing and points to the tables
+        note = page.locator("p.lj-finder-noscript")
+        assert note.is_visible() and "needs JavaScript" in note.inner_text()
+        assert note.locator("a").get_attribute("href") == "#per-branch"
     finally:
         context.close()
+
+
+def test_finder_at_400_px_breaks_release_names_only_at_dashes_and_blanks(server, browser):  # noqa: F811
+    context = browser.new_context(viewport={"width": 400, "height": 800})
+    try:
+        page = context.new_page()
+        page.goto(server + "finder/?driver=535.183.01&gpu=H20")
+        page.wait_for_selector("#lj-finder-result tbody tr")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 400
+        # every line of a release name's link ends at a '-' or a blank (never inside a word)
+        broken = page.evaluate("""() => Array.from(document.querySelectorAll('#lj-finder-result td:first-child a')).flatMap(a => {
+            const text = a.firstChild; const out = []; let top = null;
+            for (let i = 0; i < text.length; i += 1) {
+              const r = document.createRange(); r.setStart(text, i); r.setEnd(text, i + 1);
+              const y = r.getClientRects()[0]?.top;
+              if (top !== null && y !== undefined && y > top + 2 && !/[- ]/.test(text.data[i - 1])) { out.push(text.data); }
+              if (y !== undefined) { top = y; }
+            }
+            return out;
+        })""")
+        assert broken == []
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("driver,gpu", [("R470", "H20"), ("R999", "H20"), ("535.183.01", "RTX4090")])
+def test_finder_page_gives_which_answer_for_old_drivers_unknown_branches_and_squeezed_names(server, page, kb, driver, gpu):
+    page.goto(server + "finder/")
+    page.wait_for_load_state("networkidle")
+    _choose(page, driver, gpu)
+    shown = _rows(page)
+    expected = _expected(kb, driver, gpu)
+    assert set(shown) == set(expected)
+    for ref, (verdict, reason) in shown.items():
+        assert verdict == expected[ref]["verdict"], (ref, driver, gpu)
+        assert reason.startswith(expected[ref]["reason"]["en"]), (ref, reason)

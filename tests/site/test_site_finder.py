@@ -41,6 +41,7 @@ from lingjun.generator.site.finder import (
     find_gpu,
     finder_branches,
     finder_data,
+    gpu_lookup,
     lookup,
     parse_driver_input,
     which,
@@ -52,6 +53,10 @@ load_rules()
 
 #: (gpus.yaml name, NVML name, NVML brand)
 GPUS = {"dc": ("H20", "NVIDIA H20", "nvidia"), "other": ("GeForce RTX 4090", "NVIDIA GeForce RTX 4090", "geforce")}
+#: GPUs every driver branch of the reference data drives (CUDA 11.0 / 11.1 architectures): the pages' cells are per
+#: GPU class, so they are compared with the answers for these
+CLASS_GPUS = {"dc": ("A100", "NVIDIA A100-SXM4-80GB", "nvidia"),
+              "other": ("GeForce RTX 3090", "NVIDIA GeForce RTX 3090", "geforce")}
 DRIVER_RULES = ("driver.minimum", "driver.cuda-compatibility", "driver.forward-compat-consumer-gpu")
 
 
@@ -62,9 +67,10 @@ def knowledge(real):
     return kb, KnowledgeData.from_dict(bundle), bundle
 
 
-def _facts(record: dict, driver: str, cls: str) -> Facts:
-    """A container snapshot: kernel driver ``driver``, one GPU of class ``cls``, the image as the record describes it."""
-    _, nvml_name, brand = GPUS[cls]
+def _facts(record: dict, driver: str, cls: str, gpus: dict = GPUS) -> Facts:
+    """A container snapshot: kernel driver ``driver``, one GPU of class ``cls`` (of ``gpus``), the image as the record
+    describes it."""
+    _, nvml_name, brand = gpus[cls]
     facts = Facts()
     facts.driver.kernel_module_version = driver
     facts.driver.device_nodes = ["/dev/nvidiactl", "/dev/nvidia0"]
@@ -119,12 +125,56 @@ def _checker_verdict(findings) -> str:
     return "native"
 
 
-def _run_checker(kd: KnowledgeData, record: dict, driver: str, cls: str) -> str:
-    ctx = CheckContext(facts=_facts(record, driver, cls), data=kd,
+#: one finding -> the verdicts it is consistent with (None: it says nothing about the verdict)
+def _finding_readings(finding) -> set[str] | None:
+    """What one driver rule's finding says on its own, as the verdicts it allows.
+
+    An error: unsupported.  driver.minimum: ok (the release minimum is met) allows native or minor-compat (the
+    toolkit may still need more); info naming forward compatibility allows forward-compat; a warning that leaves the
+    branch not stated or lacks the compat package's evidence, not-stated; another warning, minor-compat.
+    driver.cuda-compatibility: ok natively, native (or minor-compat or not-stated, which the release's minimum
+    decides: driver.minimum's part); ok through forward compatibility, forward-compat; a warning of
+    forward compatibility unconfirmed, or info (no reference row), not-stated; another warning, minor-compat.
+    driver.forward-compat-consumer-gpu's ok and info findings and skipped findings say nothing.
+    """
+    sev, en, rule_id = finding.severity.value, finding.message.en, finding.rule
+    if sev == "skipped":
+        return {"unsupported"} if "PPU" in en else None
+    if sev == "error":
+        return {"unsupported"}
+    if rule_id == "driver.forward-compat-consumer-gpu":
+        return None  # ok or info: the GPU class or the loaded libcuda, not a verdict on the release
+    if rule_id == "driver.minimum":
+        if sev == "ok":
+            return {"native", "minor-compat"}
+        if sev == "info":
+            return {"forward-compat"} if "forward compatibility" in en else None
+        if en.endswith("is not stated.") or "does not show whether" in en:
+            return {"not-stated"}
+        return {"minor-compat"}
+    if sev == "info":
+        return {"not-stated"}
+    if sev == "warning":
+        return {"not-stated"} if "only through forward compatibility" in en else {"minor-compat"}
+    # CUDA runs natively: the release's own minimum (driver.minimum's part) may still leave it minor-compat or not stated
+    return {"forward-compat"} if "through forward compatibility" in en else {"native", "minor-compat", "not-stated"}
+
+
+def _run_checker(kd: KnowledgeData, record: dict, driver: str, cls: str, per_rule: bool = False, gpus: dict = GPUS):
+    """The checker's verdict class; with ``per_rule`` also ``{rule: verdicts its findings allow}`` (rules that said
+    something about the verdict only)."""
+    ctx = CheckContext(facts=_facts(record, driver, cls, gpus), data=kd,
                        release=ReleaseMatch(ref=f"{record['family']}:{record['version']}", how="option", score=None, record=record),
                        options=CheckOptions())
     findings = [f for rule in DRIVER_RULES for f in run_rule(RULES[rule], ctx)]
-    return _checker_verdict(findings)
+    if not per_rule:
+        return _checker_verdict(findings)
+    readings: dict[str, set[str]] = {}
+    for finding in findings:
+        allowed = _finding_readings(finding)
+        if allowed is not None:
+            readings[finding.rule] = readings.get(finding.rule, set(VERDICTS)) & allowed
+    return _checker_verdict(findings), readings
 
 
 def test_which_finder_and_checker_agree_on_every_release_branch_and_gpu_class(knowledge):
@@ -132,6 +182,7 @@ def test_which_finder_and_checker_agree_on_every_release_branch_and_gpu_class(kn
     data = finder_data(kb)
     records = {f"{r['family']}:{r['version']}": r for r in bundle["releases"]}
     ref = bundle["cuda_drivers"]
+    gpus = {g["name"]: g for g in data["gpus"]}
     compared = 0
     seen = set()
     for cls, (gpu, _, _) in GPUS.items():
@@ -145,10 +196,14 @@ def test_which_finder_and_checker_agree_on_every_release_branch_and_gpu_class(kn
                         answers = {r["release"]: r["verdict"] for r in which(kb, point, gpu)["releases"]}
                     driver = parse_driver_input(point)
                     via_which = answers[entry["ref"]]
-                    via_finder = lookup(entry["cells"][cls][str(branch)], driver)[1]
+                    via_finder = gpu_lookup(data, entry, gpus[gpu], driver)[1]
                     # the checker reads a full version: a branch alone is an up-to-date driver of the branch
-                    via_checker = _run_checker(kd, record, f"{branch}.999.999" if driver.is_branch_only else point, cls)
+                    via_checker, per_rule = _run_checker(kd, record, f"{branch}.999.999" if driver.is_branch_only else point,
+                                                         cls, per_rule=True)
                     assert via_which == via_finder == via_checker, (entry["ref"], point, cls, via_which, via_finder, via_checker)
+                    # every driver rule's own reading agrees with the verdict, not only the worst of them
+                    for rule_id, readings in per_rule.items():
+                        assert via_which in readings, (entry["ref"], point, cls, via_which, rule_id, readings)
                     seen.add(via_which)
                     compared += 1
     assert compared > 1000
@@ -191,14 +246,16 @@ def test_site_pages_finder_which_and_checker_agree_on_every_release_branch_and_g
     assert rendered["en"] == rendered["zh"] and len(rendered["en"]) > 50
     compared = {"drivers-page": 0, "release-page": 0, "model": 0}
     labels_seen = set()
-    for cls, (gpu, _, _) in GPUS.items():
+    full = finder_data(kb)
+    gpus = {g["name"]: g for g in full["gpus"]}
+    for cls, (gpu, _, _) in CLASS_GPUS.items():
         for branch in finder_branches(kb):
             answers = {r["release"]: r["verdict"] for r in which(kb, f"R{branch}", gpu)["releases"]}
             for ref_id, entry in data.items():
                 record = kb.release(ref_id)
                 via_which = answers[ref_id]
-                via_finder = lookup(entry["cells"][cls][str(branch)], parse_driver_input(f"R{branch}"))[1]
-                via_checker = _run_checker(kd, records[ref_id], f"{branch}.999.999", cls)
+                via_finder = gpu_lookup(full, entry, gpus[gpu], parse_driver_input(f"R{branch}"))[1]
+                via_checker = _run_checker(kd, records[ref_id], f"{branch}.999.999", cls, gpus=CLASS_GPUS)
                 view = site.views[ref_id]
                 shown = dict(view.driver_cells)
                 if cls == "dc" and branch in shown:
@@ -250,8 +307,8 @@ def test_which_json_shape(real, capsys, monkeypatch):
     status = main(["which", "--driver", "535.183.01", "--gpu", "H20", "--family", "training-nv-pytorch", "--format", "json"])
     assert status == 0
     answer = json.loads(capsys.readouterr().out)
-    assert set(answer) == {"driver", "gpu", "releases"}
-    assert answer["driver"] == "535.183.01"
+    assert set(answer) == {"driver", "driver_input", "gpu", "releases"}
+    assert answer["driver"] == answer["driver_input"] == "535.183.01"
     assert answer["gpu"] == {"name": "H20", "compute_capability": "9.0", "data_center": True}
     kb, _ = real
     assert [r["release"] for r in answer["releases"]] == [r.ref for r in kb.releases_of("training-nv-pytorch")]
@@ -285,7 +342,7 @@ def test_which_text_table(capsys, monkeypatch):
 @pytest.mark.parametrize("argv,expected", [
     (["--driver", "53x", "--gpu", "H20"], "not an NVIDIA driver version: '53x'"),
     (["--driver", "535.183.01.7", "--gpu", "H20"], "not an NVIDIA driver version"),
-    (["--driver", "535", "--gpu", "H2"], "unknown GPU model: 'H2'; close matches: H20, H200, GH200"),
+    (["--driver", "535", "--gpu", "H2"], "ambiguous GPU model: 'H2'; close matches: H20, H200, GH200"),
     (["--driver", "535", "--gpu", "RTX 409"], "close matches: GeForce RTX 4090"),
     (["--driver", "535", "--gpu", "H20", "--family", "training-nv-pytorc"], "unknown family: 'training-nv-pytorc'; close matches: training-nv-pytorch"),
     (["--driver", "535", "--gpu", "<script>\x1b[31m"], "unknown GPU model"),
@@ -309,6 +366,20 @@ def test_gpu_names_read_like_nvml_prints_them(real):
     assert find_gpu(kb, "RTX 4090").name == "GeForce RTX 4090"
     with pytest.raises(WhichError, match="ambiguous GPU model: 'Edition'; close matches: .*Server Edition, .*Workstation Edition"):
         find_gpu(kb, "Edition")  # the end of two models' names
+    # a word of many names names none of them (not TITAN RTX, the only name ending in it)
+    with pytest.raises(WhichError, match="ambiguous GPU model: 'RTX'; close matches: TITAN RTX, GeForce RTX"):
+        find_gpu(kb, "RTX")
+    # blanks removed, a distinctive number, full-width digits (NFKC)
+    assert find_gpu(kb, "RTX4090").name == "GeForce RTX 4090"
+    assert find_gpu(kb, "4090").name == "GeForce RTX 4090"
+    assert find_gpu(kb, "\uff14\uff10\uff19\uff10").name == "GeForce RTX 4090"
+    # NVML's form, read as the checker reads it (checks/core/gpu_models.model_from_name)
+    assert find_gpu(kb, "NVIDIA A100-SXM4-40GB").name == "A100"
+    assert find_gpu(kb, "NVIDIA H200").name == "H200"
+    with pytest.raises(WhichError, match="unknown GPU model: 'RTX 4090x'; close matches: GeForce RTX 4090, "):
+        find_gpu(kb, "RTX 4090x")
+    with pytest.raises(WhichError, match=r"unknown GPU model: '-'; see "):
+        find_gpu(kb, " - ")
     with pytest.raises(WhichError):
         parse_driver_input("R")
 
@@ -356,7 +427,10 @@ def test_every_release_page_says_its_gpu_support_and_links_the_finder_preset(rea
             page = pages[lang][f"release:{record.ref}"]
             line = next(l for l in page.splitlines() if l.startswith('<p class="lj-gpu-support">'))
             href = f'../../../finder/?release&#61;{record.family}&#58;{record.version}"'
-            assert href in line, (record.ref, line)
+            if record.driver is not None and record.driver.vendor.value == "ppu":
+                assert "finder/" not in line, (record.ref, line)  # the finder checks NVIDIA drivers and GPUs
+            else:
+                assert href in line, (record.ref, line)
     en = {r: next(l for l in pages["en"][f"release:{r}"].splitlines() if "lj-gpu-support" in l)
           for r in ("training-nv-pytorch:25.06", "training-nv-pytorch:25.08", "training-xpu-pytorch:25.05")}
     # 25.06 states newly added Blackwell support only: said as the release's, and partial
@@ -390,3 +464,56 @@ def test_checker_leaves_a_natively_running_branch_below_a_cut_off_release_minimu
                        options=CheckOptions())
     [finding] = run_rule(RULES["driver.minimum"], ctx)
     assert finding.severity.value == "warning" and "only validated from 575 on" in finding.message.en
+
+
+def test_ppu_release_page_cuda_agrees_with_its_component_table_and_the_matrix(pages):
+    """training-xpu-pytorch 25.05 records no NVIDIA CUDA, but its component table and the matrix say 12.6 (the PPU
+    SDK's CUDA API level): the At-a-glance row and the family page show the same value, one source."""
+    for lang, label in (("en", "the CUDA API level of the PPU SDK"), ("zh", "PPU SDK 提供的 CUDA API 版本")):
+        page = pages[lang]["release:training-xpu-pytorch:25.05"]
+        row = next(line for line in page.splitlines() if line.startswith("| CUDA |"))
+        assert "12.6" in row and label in row, row
+        matrix_row = next(line for line in pages[lang]["matrix"].splitlines() if "25.05" in line and "xpu" in line)
+        assert "12.6" in matrix_row
+    family = next(line for line in pages["en"]["family:training-xpu-pytorch"].splitlines()
+                  if line.startswith("| [25.05]"))
+    assert "12.6" in family
+    # an NVIDIA release keeps its record's CUDA, without the PPU label
+    nv = next(line for line in pages["en"]["release:training-nv-pytorch:25.08"].splitlines() if line.startswith("| CUDA |"))
+    assert "12.8" in nv and "PPU" not in nv
+
+
+def test_which_normalises_the_driver_and_keeps_the_input(capsys, monkeypatch):
+    monkeypatch.chdir(REPO)
+    assert main(["which", "--driver", " r535 ", "--gpu", "H20", "--format", "json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert (answer["driver"], answer["driver_input"]) == ("R535", "r535")
+
+
+def test_which_usage_errors_exit_2_and_echoed_values_are_cut_with_a_marker(capsys, monkeypatch, tmp_path):
+    monkeypatch.chdir(REPO)
+    assert main(["which", "--driver", "535", "--gpu", "H20", "--releases", str(tmp_path / "nonexistent")]) == 2
+    assert capsys.readouterr().err.strip().endswith("nonexistent is not a folder")
+    assert main(["which", "--driver", "535", "--gpu", "H20", "--family", "f" * 100]) == 2
+    err = capsys.readouterr().err
+    assert "'" + "f" * 60 + "… (40 more characters)'" in err
+
+
+def test_which_piped_into_head_exits_quietly(tmp_path):
+    import subprocess
+    import sys
+
+    command = (f"{sys.executable} -m lingjun.generator.cli which --driver R535 --gpu H20 | head -1")
+    done = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert done.stdout.startswith("driver R535, GPU H20")
+    assert "Broken pipe" not in done.stderr and "Traceback" not in done.stderr
+    assert done.returncode == 0, done.stderr
+
+
+def test_finder_page_without_javascript_points_to_the_per_branch_table(pages):
+    for lang, words in (("en", "needs JavaScript"), ("zh", "需要 JavaScript")):
+        text = pages[lang]["finder"]
+        note = re.search(r'<noscript><p class="lj-finder-noscript">(.*?)</p></noscript>', text)
+        assert note and words in note.group(1), lang
+        assert '<a href="#per-branch">' in note.group(1)
+        assert "{ #per-branch }" in text

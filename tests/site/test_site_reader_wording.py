@@ -17,8 +17,9 @@ REPO = Path(__file__).resolve().parents[2]
 #: internal provenance wording that no page may contain (compared case-insensitively, HTML entities decoded)
 PROVENANCE = {
     "en": ("our copy", "seed page", "seed copy", "project's seed", "public copy", "public copies", "copies read",
-           "copies of the page we read", "copies of the official page", "not available to us", "when we read"),
-    "zh": ("页面副本", "副本显示", "副本中", "种子页面", "种子副本", "我们读取", "我们保存", "我们的副本", "我们未能", "公开副本"),
+           "copies of the page we read", "copies of the official page", "not available to us", "when we read",
+           "our sources", "our saved", "we saved", "we recorded"),
+    "zh": ("页面副本", "副本显示", "副本中", "种子页面", "种子副本", "我们读取", "我们保存", "我们的副本", "我们未能", "公开副本", "来源中不完整", "我们记录"),
 }
 
 
@@ -58,3 +59,59 @@ def test_chinese_drivers_page_lists_its_sources_in_chinese(pages):
     assert all(re.search(r"[\u4e00-\u9fff]", title) for title in titles), titles
     english = pages["en"]["drivers"].split("{ #sources }")[1]
     assert "release notes" in english and "发行说明" not in english
+
+
+def _provenance_in(texts: dict[str, str]) -> list[tuple[str, str]]:
+    return [(where, phrase) for where, text in texts.items()
+            for phrase in PROVENANCE["en"] + PROVENANCE["zh"] + ("我们",) if phrase in html.unescape(text).lower()]
+
+
+def test_finder_data_which_output_and_checker_messages_hold_no_provenance_wording(real, capsys, monkeypatch):
+    """What the finder page's script shows, what ``lingjun-kb which`` prints and what the checker's rules say (on
+    snapshots across releases, drivers and GPU classes) are read by users too."""
+    from lingjun.checks.context import CheckContext, CheckOptions, ReleaseMatch
+    from lingjun.checks.facts import Facts, GpuFacts
+    from lingjun.checks.knowledge.bundle import KnowledgeData
+    from lingjun.checks.rules import RULES, load_rules
+    from lingjun.checks.runner import run_rule
+    from lingjun.generator.bundle import compile_bundle
+    from lingjun.generator.cli import main
+    from lingjun.generator.site.finder import finder_data
+    from lingjun.generator.site.finder_page import FINDER_TEXT
+
+    kb, _ = real
+    data = finder_data(kb)
+    texts = {f"finder reason {i}": f"{en} {zh}" for i, (en, zh) in enumerate(data["reasons"])}
+    texts.update({f"finder text {key}": f"{t['en']} {t['zh']}" for key, t in FINDER_TEXT.items()})
+    texts["finder unknown branch"] = " ".join(data["unknown_branch"])
+    monkeypatch.chdir(REPO)
+    for driver, gpu in (("535.183.01", "H20"), ("R470", "H20"), ("R999", "RTX 4090"), ("570.124.06", "B200")):
+        for fmt in ("text", "json"):
+            assert main(["which", "--driver", driver, "--gpu", gpu, "--format", fmt]) == 0
+            texts[f"which {driver} {gpu} {fmt}"] = capsys.readouterr().out
+    load_rules()
+    bundle = compile_bundle(kb)
+    kd = KnowledgeData.from_dict(bundle)
+    messages = 0
+    for record in bundle["releases"]:
+        for driver in ("470.57.02", "535.54.03", "535.183.01", "570.124.06", "580.65.06"):
+            for name, brand in (("NVIDIA H20", "nvidia"), ("NVIDIA GeForce RTX 4090", "geforce")):
+                facts = Facts()
+                facts.driver.kernel_module_version = facts.nvml.driver_version = driver
+                facts.nvml.init_ok = True
+                facts.nvml.gpus = [GpuFacts(index=0, name=name, brand=brand)]
+                ctx = CheckContext(facts=facts, data=kd, options=CheckOptions(),
+                                   release=ReleaseMatch(ref=f"{record['family']}:{record['version']}", how="option",
+                                                        score=None, record=record))
+                for rule_id in sorted(RULES):
+                    if not rule_id.startswith(("driver.", "cuda.")):
+                        continue
+                    for finding in run_rule(RULES[rule_id], ctx):
+                        texts[f"{rule_id} {record['version']} {driver} {name} {messages}"] = (
+                            f"{finding.message.en} {finding.message.zh} "
+                            f"{finding.remedy.en + finding.remedy.zh if finding.remedy else ''}")
+                        messages += 1
+    assert messages > 200 and len(texts) > 100
+    assert _provenance_in(texts) == []
+    # the check can fail: a checker message in the old wording is caught
+    assert _provenance_in({"old": "记录的驱动说明被截断（我们保存的副本）"}) != []

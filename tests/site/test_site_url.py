@@ -97,3 +97,38 @@ def test_language_roots():
     assert language_site_url("https://e.org/kb/", "en") == "https://e.org/kb/"
     assert language_site_url("https://e.org/kb/", "zh") == "https://e.org/kb/zh/"
     assert language_site_url(None, "zh") is None
+
+
+#: (site URL, accepted): the host rules both checks apply
+_HOSTS = [
+    ("https://example.com/", True),
+    ("https://docs.example.com/lingjun/", True),
+    ("http://127.0.0.1:8000/", True),  # given explicitly: a local address is the user's choice
+    ("https://xn--bcher-kva.example/", True),  # punycode (bücher)
+    ("https://[::1]:8000/", True),
+    ("https://-ex.com/", False),
+    ("https://ex-.com/", False),
+    ("https://" + "a" * 64 + ".com/", False),
+    ("https://" + "a" * 63 + ".com/", True),
+    ("https://\uff45\uff58.com/", False),  # full-width ｅｘ
+    ("https://ex\u0430mple.com/", False),  # Cyrillic а
+    ("https://ex_ample.com/", False),
+    ("https://x..example/", False),
+    ("https://example.com:0/", False),
+    ("https://xn--zz.example/", False),  # punycode that does not decode
+    ("https://" + ".".join(["a" * 60] * 5) + "/", False),  # over 253 characters
+]
+
+
+@pytest.mark.parametrize("url,accepted", _HOSTS)
+def test_site_url_host_rules_agree_between_build_and_checker(url, accepted):
+    from lingjun.checks.core.site_url import site_url_problem
+
+    try:
+        normalize_site_url(url, "--site-url")
+        built = True
+    except ValueError as exc:
+        built = False
+        assert str(exc).startswith("--site-url: ") and "\n" not in str(exc)
+    assert built == accepted, url
+    assert (site_url_problem(url) is None) == accepted, (url, site_url_problem(url))

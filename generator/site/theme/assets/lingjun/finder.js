@@ -13,10 +13,13 @@
   "use strict";
   var DRIVER_RE = /^[Rr]?(\d{3,4})((?:\.\d{1,4}){0,2})$/;
 
+  // lingjun.checks.core.gpu_models.lookup_key
   function norm(name) {
-    var words = String(name).toLowerCase().replace(/[-_]/g, " ").trim().split(/\s+/);
-    if (words[0] === "nvidia") { words.shift(); }
-    return words.join(" ");
+    var text = String(name);
+    if (text.normalize) { text = text.normalize("NFKC"); }
+    var key = text.toLowerCase().replace(/[\s\-_\/(),]+/g, " ").trim();
+    if (key === "nvidia") { return ""; }
+    return key.indexOf("nvidia ") === 0 ? key.slice(7) : key;
   }
 
   function parseDriver(text) {
@@ -34,12 +37,31 @@
     return 0;
   }
 
+  function tails(key) {
+    var words = key.split(" ");
+    return words.map(function (_, i) { return words.slice(i).join(" "); });
+  }
+
+  // the order of lingjun.generator.site.finder.find_gpu: whole name, whole name without blanks, the longest
+  // model name the text holds in whole words (as NVML prints it), a distinctive end holding a digit
   function findGpu(gpus, text) {
-    var wanted = norm(text);
+    var wanted = String(text).length <= 200 ? norm(text) : "";
     if (!wanted) { return null; }
+    var squeezed = wanted.replace(/ /g, "");
     var exact = gpus.filter(function (g) { return norm(g.name) === wanted; });
     if (exact.length === 1) { return exact[0]; }
-    var ending = gpus.filter(function (g) { return (" " + norm(g.name)).slice(-(wanted.length + 1)) === " " + wanted; });
+    exact = gpus.filter(function (g) { return norm(g.name).replace(/ /g, "") === squeezed; });
+    if (exact.length === 1) { return exact[0]; }
+    var best = null, bestLen = 0;
+    gpus.forEach(function (g) {
+      var key = " " + norm(g.name) + " ";
+      if (key.trim() && key.length > bestLen && (" " + wanted + " ").indexOf(key) >= 0) { best = g; bestLen = key.length; }
+    });
+    if (best) { return best; }
+    if (!/[0-9]/.test(wanted)) { return null; }
+    var ending = gpus.filter(function (g) {
+      return tails(norm(g.name)).some(function (t) { return t === wanted || t.replace(/ /g, "") === squeezed; });
+    });
     return ending.length === 1 ? ending[0] : null;
   }
 
@@ -134,7 +156,7 @@
       if (!driver) { message(tr("bad_driver")); return; }
       var gpu = findGpu(data.gpus, gpuText);
       if (!gpu) { message(tr("bad_gpu")); return; }
-      if (data.branches.indexOf(driver.branch) < 0) { message(tr("bad_branch")); return; }
+      var unknownBranch = data.branches.indexOf(driver.branch) < 0;
       var cls = gpu.data_center ? "dc" : "other";
       out.textContent = "";
       out.appendChild(el("p", tr("summary").replace("{driver}", driverText).replace("{gpu}", gpu.name)
@@ -148,7 +170,20 @@
       data.releases.forEach(function (release) {
         var notes = shown(release);
         if (notes === null) { hidden += 1; return; }
-        var row = pick(release.cells[cls][String(driver.branch)], driver);
+        // the same order as lingjun.generator.site.finder.gpu_lookup
+        var row;
+        var predates = gpu.predates || {};
+        var top = driver.branchOnly ? [driver.branch, 9999, 9999] : driver.parts;
+        if (release.ppu) {  // every branch's cell holds the PPU reading
+          row = pick(release.cells[cls][String(data.branches[0])], driver);
+        } else if (unknownBranch) {
+          row = [null, "not-stated", -1];
+        } else if (!release.ppu && predates[String(driver.branch)] !== undefined &&
+                   cmp(top, gpu.drives_from.split(".").map(Number)) < 0) {
+          row = [null, "unsupported", predates[String(driver.branch)]];
+        } else {
+          row = pick(release.cells[cls][String(driver.branch)], driver);
+        }
         var tr_ = el("tr");
         tr_.setAttribute("data-release", release.ref);
         tr_.setAttribute("data-verdict", row[1]);
@@ -161,7 +196,8 @@
         verdict.appendChild(el("span", tr("verdict." + row[1]), "lj-verdict lj-verdict-" + row[1]));
         tr_.appendChild(verdict);
         var reason = el("td", null, "lj-finder-reason");
-        reason.appendChild(document.createTextNode((data.reasons[row[2]] || "") + " "));
+        var why = row[2] === -1 ? String(data.unknown_branch).replace("{branch}", String(driver.branch)) : data.reasons[row[2]];
+        reason.appendChild(document.createTextNode((why || "") + " "));
         notes.forEach(function (note) { reason.appendChild(document.createTextNode(note + " ")); });
         var rule = el("a", tr("rule_link"));
         rule.href = data.rule_href;
