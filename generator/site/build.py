@@ -277,6 +277,24 @@ def _with_target(args: tuple, target: Path) -> tuple:
     return args[:3] + (target,) + args[4:]
 
 
+def _die_with_parent(parent: int) -> None:
+    """In the forked builder: be killed (SIGKILL) when the build process ``parent`` (a PID) dies, on Linux.
+
+    A ``kill -9`` of ``lingjun-kb build`` would otherwise leave the English builder running on, writing
+    into a work folder the next build removes as a dead build's.  Elsewhere (no ``prctl``) nothing changes.
+    """
+    import ctypes
+    import signal
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux
+        return
+    if os.getppid() != parent:  # it died before the request took effect
+        os._exit(1)
+
+
 def _build_language_here(*args: Any, **kwargs: Any) -> None:
     """:func:`build_language` as this module names it when called (the forked process's copy of the module)."""
     build_language(*args, **kwargs)
@@ -297,7 +315,7 @@ def _build_languages_in_parallel(args: dict[str, tuple], targets: dict[str, Path
     Raises:
         MkDocsBuildError: MkDocs failed or warned, or the English process ended without a result.
     """
-    with ProcessPoolExecutor(max_workers=1, mp_context=_fork_context()) as pool:
+    with ProcessPoolExecutor(max_workers=1, mp_context=_fork_context(), initializer=_die_with_parent, initargs=(os.getpid(),)) as pool:
         english = pool.submit(_build_language_here, *_with_target(args["en"], targets["en"]), placements=placements)
         try:
             build_language(*_with_target(args["zh"], targets["zh"]), placements=placements)
