@@ -469,17 +469,19 @@ def test_checker_leaves_a_natively_running_branch_below_a_cut_off_release_minimu
 def test_ppu_release_page_cuda_agrees_with_its_component_table_and_the_matrix(pages):
     """training-xpu-pytorch 25.05 records no NVIDIA CUDA, but its component table and the matrix say 12.6 (the PPU
     SDK's CUDA API level): the At-a-glance row and the family page show the same value, one source."""
+    def rows(text):  # the rows of the page's HTML tables
+        return re.findall(r"<tr>\n.*?</tr>", text, re.S)
+
     for lang, label in (("en", "the CUDA API level of the PPU SDK"), ("zh", "PPU SDK 提供的 CUDA API 版本")):
         page = pages[lang]["release:training-xpu-pytorch:25.05"]
-        row = next(line for line in page.splitlines() if line.startswith("| CUDA |"))
+        row = next(r for r in rows(page) if r.startswith("<tr>\n<td>CUDA</td>"))
         assert "12.6" in row and label in row, row
-        matrix_row = next(line for line in pages[lang]["matrix"].splitlines() if "25.05" in line and "xpu" in line)
+        matrix_row = next(r for r in rows(pages[lang]["matrix"]) if "training-xpu-pytorch/25.05/" in r)
         assert "12.6" in matrix_row
-    family = next(line for line in pages["en"]["family:training-xpu-pytorch"].splitlines()
-                  if line.startswith("| [25.05]"))
+    family = next(r for r in rows(pages["en"]["family:training-xpu-pytorch"]) if ">25.05</a>" in r.split("</td>")[0])
     assert "12.6" in family
     # an NVIDIA release keeps its record's CUDA, without the PPU label
-    nv = next(line for line in pages["en"]["release:training-nv-pytorch:25.08"].splitlines() if line.startswith("| CUDA |"))
+    nv = next(r for r in rows(pages["en"]["release:training-nv-pytorch:25.08"]) if r.startswith("<tr>\n<td>CUDA</td>"))
     assert "12.8" in nv and "PPU" not in nv
 
 
