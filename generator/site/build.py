@@ -6,7 +6,7 @@ languages, hand-written pages, JSON API, feeds, jieba dictionary) and
 *mkdocs* (one strict MkDocs build per language; the two at once where
 processes can be forked: English in a child process, Chinese in this one, each
 language then rendering its own Markdown in its process; *render* then counts
-the shared part and the Chinese pages, the time English renders alongside).
+the shared part and the Chinese pages; English renders meanwhile, inside *mkdocs*).
 
 Safety: the site folder is checked before anything is done
 (:func:`lingjun.generator.site._site_dir.check_site_dir`: absent, or a site a
