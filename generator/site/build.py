@@ -4,7 +4,9 @@ Stages, each timed (:class:`BuildTimings`): *validate* (load the records and
 run the data gate), *render* (site model and Jinja2 Markdown for both
 languages, hand-written pages, JSON API, feeds, jieba dictionary) and
 *mkdocs* (one strict MkDocs build per language; the two at once where
-processes can be forked: English in a child process, Chinese in this one).
+processes can be forked: English in a child process, Chinese in this one, each
+language then rendering its own Markdown in its process; *render* then counts
+the shared part and the Chinese pages; English renders meanwhile, inside *mkdocs*).
 
 Safety: the site folder is checked before anything is done
 (:func:`lingjun.generator.site._site_dir.check_site_dir`: absent, or a site a
@@ -143,27 +145,44 @@ def render_markdown(kb: KnowledgeBase, build_dir: Path, config_dir: Path,
     """
     site = build_site_model(kb)
     env = make_environment()
-    count = 0
+    _render_shared(kb, build_dir)
+    count = sum(_render_language(kb, site, env, lang, build_dir, config_dir, site_url) for lang in LANGUAGES)
+    return site, count
+
+
+def _render_shared(kb: KnowledgeBase, build_dir: Path) -> None:
+    """Empty every language's Markdown folder, then write the JSON API (under ``en/``) and the jieba dictionary."""
     for lang in LANGUAGES:
-        out = build_dir / lang
-        _reset(out)
-        for page, text in render_pages(site, lang, env):
-            target = out / page.path
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(text, encoding="utf-8")
-            count += 1
-        hand = config_dir / HAND_WRITTEN_DIR / lang
-        for page in site.sitemap.pages.values():
-            if page.template is None:
-                source = hand / page.path
-                if not source.is_file():
-                    raise FileNotFoundError(f"{source}: hand-written page {page.id!r} is missing in {lang}")
-        if hand.is_dir():
-            shutil.copytree(hand, out, dirs_exist_ok=True)
-        (out / "feed.xml").write_text(atom_feed(kb, lang, base_url=language_site_url(site_url, lang)), encoding="utf-8")
+        _reset(build_dir / lang)
     write_api(kb, build_dir / "en")
     (build_dir / "jieba-user-dict.txt").write_text(user_dictionary_text(kb), encoding="utf-8")
-    return site, count
+
+
+def _render_language(kb: KnowledgeBase, site: SiteModel, env: Any, lang: str, build_dir: Path, config_dir: Path,
+                     site_url: Optional[str]) -> int:
+    """Write ``lang``'s generated pages, hand-written pages and feed into ``build_dir/lang`` (emptied by
+    :func:`_render_shared`); returns the number of generated pages.
+
+    Raises:
+        FileNotFoundError: when a hand-written page is missing in ``lang``.
+    """
+    out = build_dir / lang
+    count = 0
+    for page, text in render_pages(site, lang, env):
+        target = out / page.path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+        count += 1
+    hand = config_dir / HAND_WRITTEN_DIR / lang
+    for page in site.sitemap.pages.values():
+        if page.template is None:
+            source = hand / page.path
+            if not source.is_file():
+                raise FileNotFoundError(f"{source}: hand-written page {page.id!r} is missing in {lang}")
+    if hand.is_dir():
+        shutil.copytree(hand, out, dirs_exist_ok=True)
+    (out / "feed.xml").write_text(atom_feed(kb, lang, base_url=language_site_url(site_url, lang)), encoding="utf-8")
+    return count
 
 
 def build_site(
@@ -214,7 +233,12 @@ def build_site(
 
     with exclusive(build_dir):  # builds sharing the Markdown folder take turns
         start = time.perf_counter()
-        site, timings.pages = render_markdown(kb, build_dir, config_dir, site_url)
+        forking = parallel and _fork_context() is not None
+        if forking:  # each language renders its Markdown in the process that builds it (see below)
+            site = build_site_model(kb)
+            _render_shared(kb, build_dir)
+        else:
+            site, timings.pages = render_markdown(kb, build_dir, config_dir, site_url)
         timings.render = time.perf_counter() - start
 
         start = time.perf_counter()
@@ -230,12 +254,16 @@ def build_site(
             args = {lang: (lang, config_dir, (build_dir / lang).absolute(), None, site.sitemap.mkdocs_nav(lang), jieba_dict,
                            epoch, site_url) for lang in LANGUAGES}
             placements = site.sitemap.mkdocs_placements()
-            if parallel and _fork_context() is not None:
+            if forking:
                 # MkDocs empties its output folder first: the Chinese site is built into a work folder of its
                 # own (never inside the English one, which MkDocs would be emptying meanwhile) and moved under it
                 zh_work = make_work_folder(site_dir, "tmp")
                 zh_made = os.lstat(zh_work)
-                _build_languages_in_parallel(args, {"en": tmp, "zh": zh_work}, placements)
+                render = (kb, site, make_environment(), build_dir, config_dir, site_url)
+                timings.pages, rendered = _build_languages_in_parallel(args, {"en": tmp, "zh": zh_work}, placements,
+                                                                       render)
+                timings.render += rendered  # the Chinese rendering, here (English renders at the same time)
+                start += rendered
                 if not same_folder(tmp, identity) or not same_folder(zh_work, (zh_made.st_dev, zh_made.st_ino)):
                     raise SiteDirRefused(f"a work folder ({tmp} or {zh_work}) was replaced during the build; "
                                          "nothing was replaced")
@@ -295,36 +323,60 @@ def _die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
-def _build_language_here(*args: Any, **kwargs: Any) -> None:
-    """:func:`build_language` as this module names it when called (the forked process's copy of the module)."""
+#: what the forked English process renders from (set just before the fork: the forked process inherits
+#: it without pickling the site model)
+_RENDER_IN_CHILD: Optional[tuple] = None
+
+
+def _build_language_here(*args: Any, **kwargs: Any) -> int:
+    """Render the language's Markdown (from :data:`_RENDER_IN_CHILD`), then :func:`build_language` as this module
+    names it when called (the forked process's copy of the module); returns the number of generated pages."""
+    kb, site, env, build_dir, config_dir, site_url = _RENDER_IN_CHILD
+    count = _render_language(kb, site, env, args[0], build_dir, config_dir, site_url)
     build_language(*args, **kwargs)
+    return count
 
 
 def _build_languages_in_parallel(args: dict[str, tuple], targets: dict[str, Path],
-                                 placements: dict[str, tuple[str, Optional[str], Optional[str]]]) -> None:
-    """Run :func:`build_language` for English in a forked process and for Chinese in this one, at once.
+                                 placements: dict[str, tuple[str, Optional[str], Optional[str]]],
+                                 render: tuple) -> tuple[int, float]:
+    """Render and build English in a forked process and Chinese in this one, at once.
 
-    The forked process starts with everything this one has imported and set
-    (MkDocs, Material, a test's replacement of :func:`build_language`); Chinese
-    stays here, where jieba's dictionary is loaded once for all builds of the
-    process.  Returns when both are done; an error of either is raised here
-    (Chinese's first), as the sequential build raises it (a
-    :class:`~lingjun.generator.site.mkdocs_build.MkDocsBuildError` keeps its
-    language and messages).
+    ``render`` is ``(kb, site model, Jinja2 environment, build folder, configuration folder, site URL)``
+    (:func:`_render_language`'s inputs; the shared part, :func:`_render_shared`, is done).  The forked
+    process starts with everything this one has imported and set (MkDocs, Material, a test's replacement
+    of :func:`build_language`); Chinese stays here, where jieba's dictionary is loaded once for all builds
+    of the process.  Returns when both are done, with ``(generated pages of both languages, seconds this
+    process spent rendering Chinese)``; an error of either is raised here (Chinese's first), as the
+    sequential build raises it (a :class:`~lingjun.generator.site.mkdocs_build.MkDocsBuildError` keeps
+    its language and messages).
 
     Raises:
         MkDocsBuildError: MkDocs failed or warned, or the English process ended without a result.
+        FileNotFoundError: a hand-written page is missing in a language.
     """
-    with ProcessPoolExecutor(max_workers=1, mp_context=_fork_context(), initializer=_die_with_parent, initargs=(os.getpid(),)) as pool:
-        english = pool.submit(_build_language_here, *_with_target(args["en"], targets["en"]), placements=placements)
-        try:
-            build_language(*_with_target(args["zh"], targets["zh"]), placements=placements)
-        finally:
-            wait([english])  # never leave the English process writing while the caller cleans up
+    global _RENDER_IN_CHILD
+    _RENDER_IN_CHILD = render
     try:
-        english.result()
+        with ProcessPoolExecutor(max_workers=1, mp_context=_fork_context(), initializer=_die_with_parent,
+                                 initargs=(os.getpid(),)) as pool:
+            english = pool.submit(_build_language_here, *_with_target(args["en"], targets["en"]),
+                                  placements=placements)
+            try:
+                start = time.perf_counter()
+                kb, site, env, build_dir, config_dir, site_url = render
+                count = _render_language(kb, site, env, "zh", build_dir, config_dir, site_url)
+                rendered = time.perf_counter() - start
+                build_language(*_with_target(args["zh"], targets["zh"]), placements=placements)
+            finally:
+                wait([english])  # never leave the English process writing while the caller cleans up
+    finally:
+        _RENDER_IN_CHILD = None
+    try:
+        count += english.result()
     except BrokenProcessPool:
         raise MkDocsBuildError("en", ["the process building the English site ended without a result"]) from None
+    return count, rendered
 
 
 def _swap(tmp: Path, identity: tuple[int, int], site_dir: Path) -> None:

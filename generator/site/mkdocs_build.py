@@ -157,6 +157,70 @@ def _error_page_base(base: str) -> Any:
     return ErrorPageBase()
 
 
+def _raw_tables() -> Any:
+    """A MkDocs plugin passing the generated pages' raw HTML tables around Markdown.
+
+    The templates write their big tables as raw HTML (every value escaped by
+    the same filters as Markdown text): a line ``<table>`` up to a line
+    ``</table>``, outside fenced code.  Python-Markdown would parse each such
+    block with its HTML parser only to hand it on unchanged, most of a page's
+    build time; this plugin takes the blocks out of the page's Markdown
+    (``on_page_markdown``), leaving an HTML comment holding a per-build random
+    key and number on a line of its own, and puts them back, unchanged, in
+    place of the comment in the page's HTML (``on_page_content``), before the
+    search plugin reads the page (``on_page_context``).
+    """
+    import re
+    import secrets
+
+    from mkdocs.plugins import BasePlugin
+
+    key = secrets.token_hex(8)
+    token = re.compile(rf"<!--lj-raw-{key}-(\d+)-->")
+
+    class RawTables(BasePlugin):
+        def __init__(self) -> None:
+            self.blocks: dict[str, list[str]] = {}
+
+        def on_page_markdown(self, markdown, page, config, files):
+            if "\n<table>\n" not in markdown and not markdown.startswith("<table>\n"):
+                return markdown
+            blocks: list[str] = []
+            out: list[str] = []
+            fence: Optional[str] = None
+            table: Optional[list[str]] = None
+            for line in markdown.split("\n"):
+                if table is not None:
+                    table.append(line)
+                    if line == "</table>":
+                        out.append(f"<!--lj-raw-{key}-{len(blocks)}-->")
+                        blocks.append("\n".join(table))
+                        table = None
+                    continue
+                stripped = line.lstrip()
+                if fence is not None:
+                    if stripped.startswith(fence):
+                        fence = None
+                elif stripped.startswith(("```", "~~~")):
+                    fence = stripped[:3]
+                elif line == "<table>":
+                    table = [line]
+                    continue
+                out.append(line)
+            if table is not None:  # no closing line: leave the rest to Markdown as it was
+                out.extend(table)
+            self.blocks[page.file.src_uri] = blocks
+            return "\n".join(out)
+
+        def on_page_content(self, html, page, config, files):
+            blocks = self.blocks.pop(page.file.src_uri, None)
+            if not blocks:
+                return html
+            return token.sub(lambda match: blocks[int(match.group(1))], html)
+
+    return RawTables()
+
+
 #: the words of the error page (``theme/404.html``), keys of :data:`~lingjun.generator.site.strings.STRINGS`
 ERROR_PAGE_WORDS = ("title", "body", "home", "search")
 
@@ -266,6 +330,7 @@ def build_language(
                 {code: language_site_url(site_url, code) for code in CONFIG_FILES} if site_url else None)
             config.extra["lingjun_error"] = error_page_words(lang)
             config.plugins["lingjun-sitemap"] = _sitemap_template(SITEMAP_TEMPLATE)
+            config.plugins["lingjun-raw-tables"] = _raw_tables()
             config.plugins["lingjun-search-worker-fix"] = search_worker_fix()  # lunr's numeric-term bug, see the module
             if placements:
                 config.plugins["lingjun-placements"] = _placements(placements)
