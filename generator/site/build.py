@@ -370,6 +370,12 @@ def _build_languages_in_parallel(args: dict[str, tuple], targets: dict[str, Path
                 build_language(*_with_target(args["zh"], targets["zh"]), placements=placements)
             finally:
                 wait([english])  # never leave the English process writing while the caller cleans up
+    except Exception as exc:
+        # Ctrl-C while the pool starts its thread: shutting the pool down then fails too (a thread never
+        # started cannot be joined); the interrupt is what happened, and the caller reports it as one line
+        if isinstance(exc.__context__, KeyboardInterrupt):
+            raise KeyboardInterrupt from None
+        raise
     finally:
         _RENDER_IN_CHILD = None
     try:
