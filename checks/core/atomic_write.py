@@ -30,7 +30,7 @@ from typing import Callable, Optional, Union
 
 from lingjun.checks.core.file_kind import file_kind
 
-__all__ = ["atomic_write", "check_output_file", "read_prefix", "read_whole", "UnsafeOutputPath"]
+__all__ = ["atomic_write", "check_output_file", "read_prefix", "read_whole", "read_whole_text", "UnsafeOutputPath"]
 
 
 class UnsafeOutputPath(OSError):
@@ -78,6 +78,17 @@ def read_whole(path: "Union[str, os.PathLike[str]]", limit: int) -> "Optional[by
             return None
         return b"" if stat.S_ISREG(info.st_mode) and info.st_size == 0 else None
     return data
+
+
+def read_whole_text(path: "Union[str, os.PathLike[str]]", limit: int) -> "Optional[str]":
+    """:func:`read_whole` decoded as UTF-8; None when it is None, empty, or not UTF-8 (no output of ours is)."""
+    raw = read_whole(path, limit)
+    if not raw:
+        return None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
 
 
 #: ``replaceable(path) -> bool``: True when the existing regular file ``path`` is one the command wrote

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import re
 
-from lingjun.checks.core.atomic_write import atomic_write, read_whole
+from lingjun.checks.core.atomic_write import atomic_write, read_whole_text
 from lingjun.checks.fleet._model import FLEET_SCHEMA
 from lingjun.checks.fleet._render_html import HTML_MARKER
 
@@ -49,12 +49,8 @@ def _is_html(text: str) -> bool:
 def is_previous_fleet_output(path: str) -> bool:
     """True when the regular file ``path`` is, as a whole, a fleet report this command wrote (any format; see the
     module docstring)."""
-    raw = read_whole(path, MAX_FLEET_BYTES)
-    if not raw:
-        return False
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
+    text = read_whole_text(path, MAX_FLEET_BYTES)
+    if text is None:
         return False
     if text.lstrip().startswith("{"):
         return _is_json(text)

@@ -68,15 +68,11 @@ def is_previous_report(path: str) -> bool:
     Prometheus metrics (every line a HELP, TYPE or sample line of our metric families) or exactly one
     ``--format npd`` line (:func:`lingjun.checks.report.render_npd.is_npd_line`).  A file larger than
     :data:`MAX_REPORT_BYTES`, or not UTF-8, is not one."""
-    from lingjun.checks.core.atomic_write import read_whole
+    from lingjun.checks.core.atomic_write import read_whole_text
     from lingjun.checks.report.render_npd import is_npd_line
 
-    raw = read_whole(path, MAX_REPORT_BYTES)
-    if not raw:
-        return False
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
+    text = read_whole_text(path, MAX_REPORT_BYTES)
+    if text is None:
         return False
     if text.startswith("# HELP "):
         return _is_prometheus_report(text)
