@@ -71,7 +71,7 @@ from lingjun.checks.core.compat import CompatDecision, decide, max_native_cuda, 
 from lingjun.checks.core.gpu_arch import architecture, min_cuda_for_cc, parse_cc, sm_name
 from lingjun.checks.core.versions import CudaVersion, DriverVersion
 
-__all__ = ["VERDICTS", "KEYS", "ReleaseVerdict", "release_verdict", "branch_thresholds", "effective_driver", "node_gpu",
+__all__ = ["VERDICTS", "KEYS", "ReleaseVerdict", "release_verdict", "branch_named", "branch_thresholds", "effective_driver", "node_gpu",
            "driver_predates_gpu", "unknown_branch"]
 
 #: the verdicts, best first
@@ -180,7 +180,7 @@ def _forward_entry(drv: dict, branch: int) -> Optional[DriverVersion]:
     return None
 
 
-def _named(drv: dict, branch: int) -> bool:
+def branch_named(drv: dict, branch: int) -> bool:
     """Whether the record's driver text names ``branch`` (forward compatible or must-upgrade)."""
     listed = {e.get("branch") for e in drv.get("forward_compatibility") or [] if isinstance(e, dict)}
     return branch in listed or branch in (drv.get("must_upgrade_branches") or [])
@@ -313,7 +313,7 @@ def release_verdict(record: Optional[dict], driver: DriverVersion, data_center: 
         if below is None:
             return ReleaseVerdict("native", f"R{b} meets the release's requirement ({stated}) and runs CUDA {cuda} natively.",
                                   f"R{b} 满足发布要求（{stated}），原生支持 CUDA {cuda}。", mode, "native")
-        if drv.get("text_truncated") is True and not _named(drv, b):
+        if drv.get("text_truncated") is True and not branch_named(drv, b):
             # CUDA runs natively; only the release's word is missing, and its driver text is cut off: unknown, not absent
             return ReleaseVerdict(
                 "not-stated",

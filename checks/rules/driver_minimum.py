@@ -96,9 +96,9 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             observed=str(driver), expected=f">= {minimum}", links=links + [nvidia_url(ctx, "forward")],
         )
         return
-    named = {e.get("branch") for e in req.get("forward_compatibility") or [] if isinstance(e, dict)}
-    named.update(req.get("must_upgrade_branches") or [])
-    if decision is not None and decision.mode == "native" and req.get("text_truncated") is True and driver.branch not in named:
+    from lingjun.checks.core.release_compat import branch_named
+
+    if decision is not None and decision.mode == "native" and req.get("text_truncated") is True and not branch_named(req, driver.branch):
         # CUDA runs natively; only the release's word on this branch is missing, and its text is cut off
         yield make(
             ctx, RULE, AREA, Severity.warning,
