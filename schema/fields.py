@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from pydantic import AfterValidator, Field, StringConstraints, WithJsonSchema
 
+from lingjun.checks.core.release_order import IDENTIFIER, identifier_date, is_year_month
 from lingjun.checks.core.versions import CudaVersion, DriverVersion, VersionFormatError
 
 __all__ = [
@@ -78,18 +79,41 @@ Identifier = Annotated[
 
 FamilyId = Identifier
 
-#: Image release version ``YY.MM`` (``25.07``), always quoted in YAML.
+def _check_release_id(value: str) -> str:
+    """A release identifier: ``YY.MM``, ``YYYY-MM-DD`` or another lower-case name (see release_order)."""
+    _check_ascii_digits(value)
+    if not IDENTIFIER.match(value):
+        raise ValueError(f"{value!r} is not a release identifier: write YY.MM (\"25.07\"), a date YYYY-MM-DD "
+                         "(\"2026-10-20\") or the page's own name in lower-case letters, digits, '.', '_' and '-'")
+    if re.fullmatch(r"[0-9.-]+", value) and not (is_year_month(value) or identifier_date(value)):
+        # digits only: meant as a month or a day, so a typo ("25.13", "25.7", "2026-02-30") is an error
+        raise ValueError(f"{value!r} is neither a month YY.MM (\"25.07\") nor a date YYYY-MM-DD (\"2026-10-20\")")
+    return value
+
+
+#: Release identifier: ``YY.MM`` (``25.07``), a date ``YYYY-MM-DD`` (``2026-10-20``) or the page's own
+#: lower-case name (``sglang0.5.4.post3-250105``); always quoted in YAML.  Releases are ordered by date
+#: (:func:`lingjun.checks.core.release_order.release_order_key`), never as text.
 ReleaseVersion = Annotated[
     str,
-    StringConstraints(pattern=r"^\d{2}\.(0[1-9]|1[0-2])$"),
-    AfterValidator(_check_ascii_digits),
+    AfterValidator(_check_release_id),
+    WithJsonSchema({"type": "string", "pattern": IDENTIFIER.pattern}),
 ]
 
-#: ``<family>:<YY.MM>``, e.g. ``training-nv-pytorch:25.03``.
+
+def _check_release_ref(value: str) -> str:
+    family, sep, version = value.partition(":")
+    if not sep or not re.fullmatch(r"[a-z0-9][a-z0-9._-]{0,63}", family):
+        raise ValueError(f"{value!r} is not a release reference: write family:release, e.g. \"training-nv-pytorch:25.07\"")
+    _check_release_id(version)
+    return value
+
+
+#: ``<family>:<release>``, e.g. ``training-nv-pytorch:25.03`` or ``training-xpu-pytorch:2026-10-20``.
 ReleaseRef = Annotated[
     str,
-    StringConstraints(pattern=r"^[a-z0-9][a-z0-9._-]{0,63}:\d{2}\.(0[1-9]|1[0-2])$"),
-    AfterValidator(_check_ascii_digits),
+    AfterValidator(_check_release_ref),
+    WithJsonSchema({"type": "string", "pattern": r"^[a-z0-9][a-z0-9._-]{0,63}:[a-z0-9][a-z0-9._-]{0,63}$"}),
 ]
 
 #: A version exactly as published (``2.7.1.8+nv25.3``, ``0.8.2.dev0+g61c7a1b8.d20250325.cu128``).

@@ -10,8 +10,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-from packaging.version import Version
-
 from lingjun.schema.models import (
     Component,
     CudaDriverReference,
@@ -25,9 +23,16 @@ from lingjun.schema.models import (
 __all__ = ["KnowledgeBase", "release_sort_key"]
 
 
-def release_sort_key(record: ReleaseRecord) -> tuple[str, Version]:
-    """Sort key ``(family, version)``; versions compare as numbers (25.10 after 25.09)."""
-    return (record.family, Version(record.version))
+def release_sort_key(record: ReleaseRecord) -> tuple[str, bool, tuple[int, int, int], str]:
+    """Sort key: family, then date order (25.10 after 25.09, ``2026-10-20`` after ``25.05``).
+
+    Releases are ordered by :attr:`ReleaseRecord.order_key` (the month of a ``YY.MM`` release, the
+    date of a dated one, else the record's ``release_date``).  A release that neither names nor
+    states a date sorts after the dated ones, by identifier (the gate rule ``data.release-order``
+    reports it when its family has other releases).
+    """
+    key = record.order_key
+    return (record.family, key is None, key or (0, 0, 0), record.version)
 
 
 @dataclass
@@ -71,8 +76,9 @@ class KnowledgeBase:
 
     def previous(self, record: ReleaseRecord) -> Optional[ReleaseRecord]:
         """The release of the same family just before ``record``, or None."""
-        older = [r for r in self.releases_of(record.family, newest_first=True) if Version(r.version) < Version(record.version)]
-        return older[0] if older else None
+        ordered = self.releases_of(record.family, newest_first=False)
+        at = next((i for i, r in enumerate(ordered) if r.version == record.version), None)
+        return ordered[at - 1] if at else None
 
     def component_for_name(self, published_name: str) -> Optional[Component]:
         """The catalog component published under this name (exact, then case-insensitive), or None."""

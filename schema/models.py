@@ -27,6 +27,7 @@ from typing import Annotated, Any, Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, model_validator
 
+from lingjun.checks.core.release_order import identifier_date, release_order_key
 from lingjun.schema.fields import (
     CudaVersionString,
     DriverVersionString,
@@ -304,6 +305,23 @@ class SourceConflict(StrictModel):
 # --------------------------------------------------------------------------
 
 
+class UnrecordedRelease(StrictModel):
+    """A release an official page names (an index, a release history, a link) without a record here.
+
+    Nothing is known of its contents from this knowledge base: the site shows only that it is
+    published and where it is named, never components or a verdict.
+    """
+
+    version: ReleaseVersion
+    #: the pages that name it (at least one); ``note`` says how (a table row, a link title)
+    named_in: list[Source] = Field(min_length=1)
+    #: image tags the naming page shows for it, exactly as printed
+    image_tags: list[Annotated[str, Field(pattern=r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$")]] = Field(default_factory=list)
+    #: the release date where the naming page gives one (orders it among the family's releases)
+    release_date: dt.date | None = None
+    note: LocalizedText | None = None
+
+
 class Family(StrictModel):
     """An image family (``training-nv-pytorch``) or an upstream base (``ngc-pytorch``).
 
@@ -327,13 +345,21 @@ class Family(StrictModel):
     vpc_note: LocalizedText | None = None
     homepage: Url | None = None
     sources: list[Source] = Field(default_factory=list)
+    #: releases the official pages name but that this knowledge base holds no record of (no page for them
+    #: could be read); the family page lists them as "published, not yet recorded" with where they are named
+    unrecorded_releases: list[UnrecordedRelease] = Field(default_factory=list)
 
 
 class FamilyCatalog(StrictModel):
-    """``releases/families.yaml``."""
+    """``releases/families.yaml``.
+
+    ``sources`` are pages about every family at once, such as the official index of AI container
+    image releases (which lists the families and explains public and VPC addresses).
+    """
 
     kind: Literal["families"]
     schema_version: Literal[1] = 1
+    sources: list[Source] = Field(default_factory=list)
     families: list[Family] = Field(min_length=1)
 
 
@@ -732,6 +758,76 @@ class AcknowledgedDowngrade(StrictModel):
     reason: LocalizedText
 
 
+class RuntimeStatus(str, Enum):
+    """Maintenance state the page gives a runtime (``维护中``: maintained)."""
+
+    maintained = "maintained"
+    unmaintained = "unmaintained"
+
+
+class Runtime(StrictModel):
+    """One framework runtime of an image: a training framework's source and its own Python environment.
+
+    Some images (the PPU training image of 2026-10-20) carry several runtimes side by side, each a
+    separate virtual environment under its own path with its own component list; the image's
+    ``components`` are then what every runtime shares.
+    """
+
+    #: the page's runtime id, e.g. ``cosmos-framework/20261015`` (framework and build date)
+    id: Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9._-]{0,63}(/[a-z0-9][a-z0-9._-]{0,63})?$")]
+    #: the framework's name as the page prints it (``LlamaFactory``)
+    name: ShortText
+    #: the framework's official upstream repository or site
+    upstream: Url | None = None
+    #: where the runtime (source and virtual environment) lies inside the image
+    path: Annotated[str, Field(pattern=r"^/[A-Za-z0-9._/-]{0,255}$")] | None = None
+    status: RuntimeStatus | None = None
+    python: VersionString | None = None
+    #: how complete ``components`` is (inferred from the entries when left out)
+    component_list: Optional[ListState] = None
+    components: list["ComponentEntry"] = Field(default_factory=list)
+    note: LocalizedText | None = None
+
+    @model_validator(mode="after")
+    def _infer_component_list(self) -> "Runtime":
+        if self.component_list is None:
+            self.__dict__["component_list"] = ListState(_inferred_component_list(self.components))
+        return self
+
+
+class ImageVariant(StrictModel):
+    """One image of a release that publishes several (``inference-nv-pytorch`` 25.04: a vLLM image and an
+    SGLang image), each with its own tags, scenario and component list.
+
+    A release with variants keeps its tags and component lists in them: its own ``image_tags`` and
+    ``components`` stay empty.  Values a variant leaves out (``python``, ``cuda``) are the release's.
+    """
+
+    #: short id unique within the release (``vllm``, ``sglang``)
+    id: Identifier
+    title: LocalizedText
+    #: what the page says the image is for ("大模型推理": large-model inference)
+    use_case: LocalizedText | None = None
+    scenarios: list[Scenario] = Field(default_factory=list)
+    image_tags: list[ImageTag] = Field(min_length=1)
+    architectures: list[CpuArch] = Field(default_factory=list)
+    cuda: CudaVersionString | None = None
+    ppu_sdk: VersionString | None = None
+    python: VersionString | None = None
+    #: how complete ``components`` is (inferred from the entries when left out)
+    component_list: Optional[ListState] = None
+    components: list["ComponentEntry"] = Field(default_factory=list)
+    presence_unknown: list[Identifier] = Field(default_factory=list)
+    runtimes: list[Runtime] = Field(default_factory=list)
+    note: LocalizedText | None = None
+
+    @model_validator(mode="after")
+    def _infer_component_list(self) -> "ImageVariant":
+        if self.component_list is None:
+            self.__dict__["component_list"] = ListState(_inferred_component_list(self.components))
+        return self
+
+
 def _inferred_component_list(components: Any) -> str:
     """The :class:`ListState` a record that does not state one implies: none listed -> ``not-published``;
     any entry -> ``partial``, the less assertive state: only a record that says ``complete`` makes a
@@ -793,8 +889,31 @@ class ReleaseRecord(StrictModel):
     known_issues: list[Identifier] = Field(default_factory=list)
     quick_start: list[QuickStartStep] = Field(default_factory=list)
     acknowledged_downgrades: list[AcknowledgedDowngrade] = Field(default_factory=list)
+    #: several images in one release, each with its own tags and component list (see :class:`ImageVariant`)
+    variants: list[ImageVariant] = Field(default_factory=list)
+    #: framework runtimes (separate Python environments) in the image (see :class:`Runtime`)
+    runtimes: list[Runtime] = Field(default_factory=list)
     sources: list[Source] = Field(min_length=1)
     source_conflicts: list[SourceConflict] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _variants_hold_their_images(self) -> "ReleaseRecord":
+        if self.variants:
+            held = [name for name in ("image_tags", "components", "presence_unknown", "runtimes")
+                    if getattr(self, name)]
+            if held or "component_list" in self.model_fields_set:
+                raise ValueError("a release with variants keeps image_tags, components, component_list, "
+                                 "presence_unknown and runtimes in each variant; move "
+                                 + ", ".join(held or ["component_list"]) + " into the variants")
+            ids = [v.id for v in self.variants]
+            twice = sorted({i for i in ids if ids.count(i) > 1})
+            if twice:
+                raise ValueError(f"variant id {twice[0]!r} is given twice; each variant needs its own id")
+        day = identifier_date(self.version)
+        if day is not None and self.release_date is not None and self.release_date != day:
+            raise ValueError(f"release_date {self.release_date} differs from the date the release is named by "
+                             f"({self.version}); leave release_date out or make them agree")
+        return self
 
     @model_validator(mode="after")
     def _infer_component_list(self) -> "ReleaseRecord":
@@ -819,6 +938,12 @@ class ReleaseRecord(StrictModel):
     def ref(self) -> str:
         """``family:version``, e.g. ``training-nv-pytorch:25.07``."""
         return f"{self.family}:{self.version}"
+
+    @property
+    def order_key(self) -> tuple[int, int, int] | None:
+        """Where the release falls in its family's order: ``(year, month, day)``, day 0 for a ``YY.MM``
+        month; None when neither its identifier nor its ``release_date`` gives a date."""
+        return release_order_key(self.version, self.release_date)
 
 
 #: every document kind, discriminated by ``kind``

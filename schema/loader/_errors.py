@@ -19,8 +19,6 @@ from lingjun.schema.problems import LocPart, Problem, Severity, field_path
 
 #: hints added to pattern errors of the constrained string types in :mod:`lingjun.schema.fields`
 _PATTERN_HINTS = {
-    r"^\d{2}\.(0[1-9]|1[0-2])$": 'a release version is YY.MM, e.g. "25.07"',
-    r"^[a-z0-9][a-z0-9._-]{0,63}:\d{2}\.(0[1-9]|1[0-2])$": 'a release reference is family:YY.MM, e.g. "training-nv-pytorch:25.07"',
     r"^[a-z0-9][a-z0-9._-]{0,63}$": "an id is lower-case letters, digits, '.', '_' and '-' (at most 64)",
     r"^20\d{2}-(0[1-9]|1[0-2])$": 'a month is YYYY-MM, e.g. "2026-08"',
     r"^[0-9A-Za-z][0-9A-Za-z.+_-]{0,127}$": "a version is letters, digits and . + _ - as published (no spaces)",

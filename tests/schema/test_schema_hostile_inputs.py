@@ -57,7 +57,7 @@ EXPECTED = {
     "complex-key.yaml": (8, 3, "", "a mapping key must be a plain string", "yaml.key", 1),
     "deep-nesting.yaml": (8, 76, "", "nesting is deeper than 64 levels", "yaml.depth", 1),
     "empty-required-value.yaml": (3, 9, "version", "no value given", "schema.missing", 1),
-    "bad-release-version.yaml": (3, 10, "version", 'a release version is YY.MM, e.g. "25.07"', "schema.pattern", 1),
+    "bad-release-version.yaml": (3, 10, "version", 'is neither a month YY.MM ("25.07") nor a date YYYY-MM-DD', "schema.value", 1),
     "driver-not-a-version.yaml": (8, 35, "driver.minimum", "not an NVIDIA driver version: 'latest'", "schema.value", 1),
     # found by the second round of attacks (see the commit messages)
     "zero-width-text.yaml": (5, 15, "summary.en", "the text is blank (only spaces or invisible characters such as U+200B)", "schema.value", 1),
