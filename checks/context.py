@@ -38,17 +38,40 @@ class ReleaseMatch:
     ``"manifest"``, ``"fingerprint"`` or ``"none"``; ``score`` is the share
     of the record's probed components whose installed version matches
     (fingerprint only, 0.0-1.0).
+
+    ``record`` is the release *as this image shows it*
+    (:func:`lingjun.checks.knowledge.record_view.image_record`): for a release with variants, the
+    identified variant's tags, component list and Python; with the variant unknown, only what every
+    variant states alike; inside a runtime (``runtime``), that runtime's list.  Rules read it and never
+    compare against another variant's list.
     """
 
     ref: Optional[str] = None
     how: str = "none"
     score: Optional[float] = None
     record: Optional[dict[str, Any]] = None
+    #: the identified variant's id (``vllm``); None for a release with one image, or when not known
+    variant: Optional[str] = None
+    #: the release has variants and the input does not tell which one runs: the variants still possible
+    #: (ids, best first); rules that need the whole list skip, package rules check only the shared entries
+    variant_candidates: list[str] = field(default_factory=list)
+    #: the runtime whose path holds the running interpreter: ``{"id", "name", "path"}``; None: the image's own
+    runtime: Optional[dict[str, Any]] = None
     #: runner-up candidates for a fingerprint: [(ref, score), ...]
     candidates: list[tuple[str, float]] = field(default_factory=list)
     #: values that named no known release and were passed over: [("env" | "manifest", value), ...]
     #: (added later; the release.identified rule warns about each)
     rejected: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def image_ref(self) -> Optional[str]:
+        """``family:release#variant`` when the variant is known, else :attr:`ref`."""
+        return f"{self.ref}#{self.variant}" if self.ref and self.variant else self.ref
+
+    @property
+    def variant_unknown(self) -> bool:
+        """True when the release has variants and which one runs is not known."""
+        return bool(self.variant_candidates) and self.variant is None
 
 
 @dataclass

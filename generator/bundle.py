@@ -11,19 +11,46 @@ from typing import Any, Optional
 
 from lingjun.checks.knowledge.bundle import BUNDLE_FORMAT
 from lingjun.schema.kb import KnowledgeBase
+from lingjun.schema.models import ReleaseRecord
 
 __all__ = ["compile_bundle", "bundle_json"]
 
 
-#: release fields the checker never reads and the bundle leaves out: the editorial account of where the
-#: official pages contradict each other (prose in two languages, shown on the site), kept out so the
-#: single-file checker stays under its size budget
-_SITE_ONLY_RELEASE_FIELDS = {"source_conflicts"}
+#: release fields the checker never reads and the bundle leaves out, so the single-file checker stays under
+#: its size budget: the editorial account of where the official pages contradict each other, the summary,
+#: highlights and bug fixes (prose in two languages, shown on the site), and the site's own bookkeeping
+#: (when a record was added or revised, which lists the page states as empty)
+_SITE_ONLY_RELEASE_FIELDS = {"source_conflicts", "summary", "highlights", "bug_fixes", "recorded", "revised", "stated_none"}
+#: component-entry fields only the site shows (where on the page a version was read)
+_SITE_ONLY_COMPONENT_FIELDS = {"stated_in"}
+#: variant and runtime fields only the site shows (prose and links the checker never prints); the checker
+#: reads a variant's id, title, tags, architectures, python/cuda/ppu_sdk and component list, and a runtime's
+#: id, name, path, python and component list
+_SITE_ONLY_VARIANT_FIELDS = {"use_case", "scenarios", "note"}
+_SITE_ONLY_RUNTIME_FIELDS = {"upstream", "status", "note"}
+
+
+def _release(record: ReleaseRecord) -> dict[str, Any]:
+    """One release as the checker reads it: the record less the site-only fields (at every level), with ``order_key``
+    (``[year, month, day]`` or null: :meth:`ReleaseRecord.order_key`), so the checker never orders
+    identifiers as text."""
+    components = {"__all__": _SITE_ONLY_COMPONENT_FIELDS}
+    runtime = {"__all__": {**{name: True for name in _SITE_ONLY_RUNTIME_FIELDS}, "components": components}}
+    exclude: dict[str, Any] = {name: True for name in _SITE_ONLY_RELEASE_FIELDS}
+    exclude["components"] = components
+    exclude["runtimes"] = runtime
+    exclude["variants"] = {"__all__": {**{name: True for name in _SITE_ONLY_VARIANT_FIELDS}, "components": components,
+                                       "runtimes": runtime}}
+    out = record.model_dump(mode="json", exclude=exclude)
+    key = record.order_key
+    out["order_key"] = list(key) if key is not None else None
+    return out
 
 
 def compile_bundle(kb: KnowledgeBase, site_url: Optional[str] = None) -> dict[str, Any]:
-    """The bundle dict for ``kb`` (every model dumped with ``mode="json"``; release records without
-    ``source_conflicts``, which only the site shows).
+    """The bundle dict for ``kb`` (every model dumped with ``mode="json"``; release records, their variants,
+    runtimes and component entries without the fields only the site shows, each release with its
+    ``order_key``).
 
     ``site_url``: the published site's root (ending in ``/``) the checker's report links point into;
     None (stored as null): the reports link to each record's official release page and to upstream
@@ -33,7 +60,7 @@ def compile_bundle(kb: KnowledgeBase, site_url: Optional[str] = None) -> dict[st
         "site_url": site_url,
         "families": [f.model_dump(mode="json") for f in kb.families.values()],
         "components": [c.model_dump(mode="json") for c in kb.components.values()],
-        "releases": [r.model_dump(mode="json", exclude=_SITE_ONLY_RELEASE_FIELDS) for r in kb.releases],
+        "releases": [_release(r) for r in kb.releases],
         "known_issues": [k.model_dump(mode="json") for k in sorted(kb.known_issues.values(), key=lambda k: k.id)],
         "cuda_drivers": kb.cuda_drivers.model_dump(mode="json") if kb.cuda_drivers else None,
         "driver_branches": kb.driver_branches.model_dump(mode="json") if kb.driver_branches else None,

@@ -31,7 +31,7 @@ from typing import Any, Optional
 from lingjun.checks.core.inert_text import capped
 from lingjun.checks.fleet._identity import own_name
 from lingjun.checks.fleet._inputs import SNAPSHOT, Record
-from lingjun.checks.fleet._node_facts import facts_values, nccl_env_shown, report_values
+from lingjun.checks.fleet._node_facts import facts_values, nccl_env_shown, release_fact, report_values
 from lingjun.checks.report.findings import SEVERITY_ORDER
 
 __all__ = ["NodeResult", "Checker", "fingerprint", "text_fingerprint", "report_fingerprint", "SHOWN_SEVERITIES", "field_notes",
@@ -208,8 +208,10 @@ class Checker:
         findings = run_rules(ctx, snapshot_problems=problems)
         tally = counts(findings)
         shown = [(f.rule, f.severity.value, capped(f.message.get(self.lang))) for f in findings if f.severity.value in SHOWN_SEVERITIES]
-        return _Checked(release=release.ref, counts=tally, findings=shown, findings_json=_as_json(shown), has_errors=tally["error"] > 0,
-                        has_warnings=tally["warning"] > 0, values=facts_values(facts, release.ref),
+        # the image, not only the release: nodes on the vLLM and on the SGLang image of one release differ here
+        shown_release = release_fact(release.ref, release.variant, release.variant_candidates) if release.ref else None
+        return _Checked(release=shown_release, counts=tally, findings=shown, findings_json=_as_json(shown), has_errors=tally["error"] > 0,
+                        has_warnings=tally["warning"] > 0, values=facts_values(facts, shown_release),
                         env_shown=nccl_env_shown(facts), snapshot_problems=len(problems), strict=bool(chosen.strict),
                         field_problems=list(problems))
 

@@ -226,5 +226,19 @@ def report_values(report: dict) -> "dict[str, Any]":
         if ref is None:
             out["release"] = None
         elif isinstance(ref, str) and ref:
-            out["release"] = ref
+            variant = release.get("variant")
+            candidates = release.get("variant_candidates")
+            out["release"] = release_fact(ref, variant if isinstance(variant, str) else None,
+                                          [c for c in candidates if isinstance(c, str)] if isinstance(candidates, list) else [])
     return out
+
+
+def release_fact(ref: str, variant: Optional[str], candidates: "list[str]") -> str:
+    """The ``release`` fact of a node: the image, not only the release, so nodes on the vLLM and on the SGLang
+    image of one release differ (``inference-nv-pytorch:25.04#vllm``); a variant not known is said so
+    (``inference-nv-pytorch:25.04 (variant unknown: vllm or sglang)``); ``ref`` alone for a one-image release."""
+    if variant:
+        return f"{ref}#{variant}"
+    if candidates:
+        return f"{ref} (variant unknown: {' or '.join(candidates)})"
+    return ref

@@ -56,6 +56,14 @@ _ENV_CLAUSE = {"name": Required(str), "equals": Opt(str), "not_equals": Opt(str)
 _CONDITION = {"components": MapOf(str), "gpu_models": [str], "served_models": [str], "env": [_ENV_CLAUSE],
               "architectures": [str]}
 
+_COMPONENTS = [{"id": Required(str), "name": str, "version": Required(str), "architectures": [str],
+                "introduced": bool, "note": Opt(TEXT)}]
+_IMAGE_TAGS = [{"tag": Required(str), "reference": str, "architectures": [str], "products": [str],
+                "not_for": [str], "digest": Opt(str)}]
+#: a framework runtime of an image (its own Python environment under ``path``)
+_RUNTIME = {"id": Required(str), "name": str, "path": Opt(str), "python": Opt(str), "component_list": Opt(str),
+            "components": _COMPONENTS}
+
 BUNDLE_SHAPE = {
     "format": Required(str),
     "site_url": Opt(str),  # null: no published site; held to the site URL rules too (lingjun.checks.core.site_url)
@@ -71,9 +79,16 @@ BUNDLE_SHAPE = {
     "releases": [{
         "family": Required(str), "version": Required(str), "kind": str, "status": str, "python": Opt(str),
         "cuda": Opt(str), "ppu_sdk": Opt(str), "architectures": [str], "release_date": Opt(str),
-        "component_list": str, "summary": TEXT,
-        "components": [{"id": Required(str), "name": str, "version": Required(str), "architectures": [str],
-                        "introduced": bool, "stated_in": str, "note": Opt(TEXT)}],
+        "component_list": str,
+        "components": _COMPONENTS,
+        "presence_unknown": [str],
+        "order_key": Opt([int]),  # [year, month, day]; day 0 for a YY.MM month (lingjun.checks.core.release_order)
+        "variants": [{
+            "id": Required(str), "title": TEXT, "image_tags": _IMAGE_TAGS, "architectures": [str], "cuda": Opt(str),
+            "ppu_sdk": Opt(str), "python": Opt(str), "component_list": Opt(str), "components": _COMPONENTS,
+            "presence_unknown": [str], "runtimes": [_RUNTIME],
+        }],
+        "runtimes": [_RUNTIME],
         "driver": {
             "vendor": str, "minimum": str, "recommended": Opt(str), "stated_as": Opt(str), "text_truncated": bool,
             "note": Opt(TEXT), "must_upgrade_branches": [int],
@@ -82,15 +97,13 @@ BUNDLE_SHAPE = {
         },
         "gpu_support": Opt({"models": [str], "architectures": [str], "compute_capabilities": [str], "list_state": str,
                             "note": Opt(TEXT)}),
-        "image_tags": [{"tag": Required(str), "reference": str, "architectures": [str], "products": [str],
-                        "not_for": [str], "digest": Opt(str)}],
+        "image_tags": _IMAGE_TAGS,
         "features": [{"id": str, "title": TEXT, "body": TEXT}],
         "known_issues": [str],
         "usage_notes": [{"id": str, "rule": Opt(str), "text": TEXT}],
         "quick_start": [{"title": TEXT, "commands": [str], "note": Opt(TEXT)}],
         "acknowledged_downgrades": [{"component": str, "from_version": str, "to_version": str, "reason": TEXT}],
         "base_image": Opt({"release": str, "note": Opt(TEXT)}),
-        "stated_none": [str],
         "sources": _SOURCES,
     }],
     "known_issues": [{

@@ -6,11 +6,13 @@ validated YAML under ``releases/``: every document dumped with pydantic's
 :mod:`lingjun.schema.models`.  Layout::
 
     {
-      "format": "lingjun-kb/bundle/1",
+      "format": "lingjun-kb/bundle/2",
       "site_url": "https://kb.example.org/" or null (no published site),
       "families": [Family, ...],
       "components": [Component, ...],
-      "releases": [ReleaseRecord without source_conflicts, ...],
+      "releases": [ReleaseRecord without what only the site shows (source_conflicts, summary, highlights,
+                    bug_fixes, recorded, revised, stated_none; components' stated_in; variants' use_case,
+                    scenarios, note; runtimes' upstream, status, note), plus "order_key": [year, month, day] or null],
       "known_issues": [KnownIssue, ...],
       "cuda_drivers": CudaDriverReference,
       "driver_branches": DriverBranchReference,
@@ -30,7 +32,9 @@ from typing import TYPE_CHECKING, Any, Iterable, Optional
 if TYPE_CHECKING:
     from pathlib import Path
 
-BUNDLE_FORMAT = "lingjun-kb/bundle/1"
+#: 2: releases carry variants, runtimes and their order key (issue 12); a format-1 reader would check a
+#: release with variants against an empty list, so it refuses these bundles
+BUNDLE_FORMAT = "lingjun-kb/bundle/2"
 #: the largest --data file read, in bytes (the embedded bundle is about 160 KiB)
 MAX_BUNDLE_BYTES = 64 * 1024 * 1024
 
@@ -144,7 +148,7 @@ class KnowledgeData:
         return next((f for f in self.raw.get("families", []) if f.get("id") == family_id), None)
 
     def release(self, ref: str) -> Optional[dict[str, Any]]:
-        """The release ``family:YY.MM``, or None."""
+        """The release ``family:release`` (``training-nv-pytorch:25.07``, ``training-xpu-pytorch:2026-10-20``), or None."""
         family, _, version = ref.partition(":")
         return next(
             (r for r in self.raw.get("releases", []) if r.get("family") == family and r.get("version") == version),
@@ -165,7 +169,7 @@ class KnowledgeData:
         return next((k for k in self.raw.get("known_issues", []) if k.get("id") == issue_id), None)
 
     def release_url(self, ref: str, lang: str = "en") -> Optional[str]:
-        """Where a reader opens the release ``family:YY.MM``.
+        """Where a reader opens the release ``family:release``.
 
         With a site URL: its page, ``<site>/releases/<family>/<version>/`` (``zh/`` prefix for Chinese).
         Without one: the record's official release-note page (its source in ``lang``, else its first

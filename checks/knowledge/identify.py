@@ -1,21 +1,28 @@
-"""Which release record applies to this container.
+"""Which release record, variant and runtime apply to this container.
 
 Order (first that gives an answer wins; ``ReleaseMatch.how`` says which):
 
 1. ``option``: ``--release``.  An unknown value raises
    :class:`UnknownReleaseError` (the CLI turns it into exit code 3 listing
-   the known releases).
+   the known releases, or the matches of an ambiguous tag).
 2. ``env``: ``LINGJUN_RELEASE`` in the (allow-listed) environment facts.
 3. ``manifest``: ``release`` of ``/etc/lingjun/release.json``.
 
-Each of the three names a release as ``family:YY.MM`` or as one of the
-release's image tags, exactly as users copy them (:func:`find_release`):
-``training-nv-pytorch:25.07-serverless``, the full reference
+Each of the three names a release as users copy it (:func:`find_release`):
+``family:release`` (the release identifier is ``YY.MM``, a date such as
+``training-xpu-pytorch:2026-10-20``, or the page's own name such as
+``inference-xpu-pytorch-opt:sglang0.5.4.post3-250105``), ``family:release#variant``
+(``inference-nv-pytorch:25.04#vllm``), one of the release's image tags alone
+(``25.04-vllm0.8.5-pytorch2.6-cu124-20250430-serverless``, when no other
+release publishes the same tag) or after the image or family name
+(``training-nv-pytorch:25.07-serverless``), the full reference
 ``egslingjun-registry.cn-wulanchabu.cr.aliyuncs.com/egslingjun/training-nv-pytorch:25.07-serverless``,
 or the family's VPC form ``acs-registry-vpc.<region-id>.cr.aliyuncs.com/...``.
-A tag must be one the record lists; nothing is guessed from prefixes.
-4. ``fingerprint``: every release record is scored against the installed
-   distributions.  For each component entry whose catalog probe is ``pypi``
+A tag must be one the record lists; nothing is guessed from prefixes.  A tag
+names its variant too.
+4. ``fingerprint``: every *image* (each variant of a release with variants,
+   else the release itself) is scored against the installed distributions.
+   For each component entry whose catalog probe is ``pypi``
    (and whose ``architectures``, when given, include this machine), the
    installed version of any of the component's PyPI names is compared with
    the published version using :mod:`packaging`:
@@ -27,13 +34,24 @@ A tag must be one the record lists; nothing is guessed from prefixes.
      record says ``2.7.1+nv25.3``): 0.5 point;
    * otherwise, or not installed: 0.
 
-   The score is points / compared entries (0.0-1.0).  The best record wins
+   The score is points / compared entries (0.0-1.0).  The best image wins
    when its score is at least :data:`THRESHOLD` and at least
    :data:`MIN_MATCHED` entries (or all of them, for a record listing only one
    probed component, such as an NGC base image's torch build) matched fully; ties go to product families
-   over base images, then to the newer release.  Up to five runners-up are
-   kept in ``candidates``.
+   over base images, then to the newer release (by date: :mod:`lingjun.checks.core.release_order`,
+   never by comparing identifiers as text).  Up to five runners-up are kept in ``candidates``.
 5. ``none``: no record applies; environment checks still run.
+
+The variant: named by a tag or ``#variant``, or, when only the release is named (``family:release``,
+a manifest without an ``image``), the variant whose list the installed components match best.  Two
+variants that match equally well are a tie: the variant stays unknown (``ReleaseMatch.variant_candidates``
+names both) and is never picked silently.
+
+The runtime: when the running interpreter (``sys.prefix`` or ``sys.executable``) lies under one of the
+image's runtime paths (``/opt/runtimes/llama-factory-ppu``), that runtime (:func:`lingjun.checks.knowledge.record_view.runtime_for`).
+
+``ReleaseMatch.record`` is the release as that image shows it
+(:func:`lingjun.checks.knowledge.record_view.image_record`).
 
 An env value or manifest naming a release the data does not know is passed
 over: it is kept in ``ReleaseMatch.rejected`` (the ``release.identified``
@@ -48,8 +66,10 @@ from typing import Any, Optional
 from lingjun.checks.context import ReleaseMatch
 from lingjun.checks.facts import Facts, normalise_name
 from lingjun.checks.knowledge.bundle import KnowledgeData
+from lingjun.checks.knowledge.record_view import image_record, image_tags, record_variants, runtime_for, variant_of
 
-__all__ = ["UnknownReleaseError", "identify", "find_release", "score_record", "versions_match", "THRESHOLD", "MIN_MATCHED"]
+__all__ = ["UnknownReleaseError", "identify", "find_release", "find_releases", "score_record", "versions_match",
+           "order_key", "THRESHOLD", "MIN_MATCHED"]
 
 #: minimum fingerprint score for a record to apply
 THRESHOLD = 0.6
@@ -60,12 +80,14 @@ _MACHINE_ARCH = {"x86_64": "amd64", "amd64": "amd64", "aarch64": "aarch64", "arm
 
 
 class UnknownReleaseError(ValueError):
-    """``--release`` names a release the data does not hold; ``known`` lists the valid refs."""
+    """``--release`` names a release the data does not hold (``known`` lists the valid refs), or several
+    (``ambiguous`` True; ``known`` lists the ones it could mean: a bare tag two families publish)."""
 
-    def __init__(self, ref: str, known: list[str]) -> None:
-        super().__init__(f"unknown release {ref!r}")
+    def __init__(self, ref: str, known: list[str], ambiguous: bool = False) -> None:
+        super().__init__(f"{'ambiguous' if ambiguous else 'unknown'} release {ref!r}")
         self.ref = ref
         self.known = known
+        self.ambiguous = ambiguous
 
 
 def release_ref(record: dict[str, Any]) -> str:
@@ -106,7 +128,8 @@ def _pypi_components(data: KnowledgeData) -> dict[str, list[str]]:
 def score_record(
     record: dict[str, Any], installed: dict[str, str], pypi: dict[str, list[str]], arch: Optional[str], absent_known: bool = True
 ) -> tuple[float, int, int]:
-    """``(score, fully_matched, compared)`` of one release record against installed versions (normalised name -> version).
+    """``(score, fully_matched, compared)`` of one release record (or one image of it: a variant dict, or
+    :func:`~lingjun.checks.knowledge.record_view.image_record`) against installed versions (normalised name -> version).
 
     ``absent_known`` False (a package list shown only in part, such as a collect_env paste) leaves out the record's
     components the list does not name: they are not known to be missing, so they neither count for nor against it.
@@ -141,49 +164,136 @@ def _pattern_matches(pattern: str, image: str, tag: str, value: str) -> bool:
     return re.fullmatch(regex, value) is not None
 
 
-def find_release(data: KnowledgeData, value: str) -> Optional[tuple[str, dict[str, Any]]]:
-    """``(family:YY.MM, record)`` of the release ``value`` names, or None.
+def order_key(record: dict[str, Any]) -> tuple[int, int, int]:
+    """Where a release falls in its family's order: the bundle's ``order_key`` (``[year, month, day]``), else
+    :func:`lingjun.checks.core.release_order.release_order_key`; ``(0, 0, 0)`` when neither places it."""
+    key = record.get("order_key")
+    if isinstance(key, list) and len(key) == 3 and all(isinstance(p, int) and not isinstance(p, bool) for p in key):
+        return (key[0], key[1], key[2])
+    from lingjun.checks.core.release_order import release_order_key
 
-    ``value`` (surrounding blanks ignored) is ``family:YY.MM``, or one of a
-    record's ``image_tags`` written as ``<image>:<tag>`` (``<image>`` the
-    family's ``image_name`` or id), as the tag's ``reference``, or as the
-    family's ``public_registry_pattern``/``vpc_registry_pattern`` filled with
-    that image and tag (``{region-id}`` any region id).  Matching is exact;
-    ``training-nv-pytorch:25.07-serverless`` names 25.07,
-    ``training-nv-pytorch:25.07-server`` nothing.
-    """
+    version, date = record.get("version"), record.get("release_date")
+    found = release_order_key(version, date if isinstance(date, str) else None) if isinstance(version, str) else None
+    return found or (0, 0, 0)
+
+
+def _tag_matches(data: KnowledgeData, record: dict[str, Any], entry: dict[str, Any], text: str, bare: bool) -> bool:
+    tag = entry["tag"]
+    if bare and text == tag:
+        return True
+    family = data.family(str(record.get("family"))) or {}
+    images = {str(name) for name in (family.get("image_name"), record.get("family")) if name}
+    patterns = [p for p in (family.get("public_registry_pattern"), family.get("vpc_registry_pattern")) if isinstance(p, str)]
+    return (text == entry.get("reference") or any(text == f"{image}:{tag}" for image in images)
+            or any(_pattern_matches(pattern, image, tag, text) for pattern in patterns for image in images))
+
+
+def find_releases(data: KnowledgeData, value: str) -> list[tuple[str, dict[str, Any], Optional[str]]]:
+    """Every ``(family:release, record, variant id or None)`` that ``value`` names (see :func:`find_release`);
+    more than one only for a bare tag that several releases publish."""
     text = value.strip()
     if not text:
-        return None
-    record = data.release(text)
+        return []
+    named, _, variant = text.partition("#")
+    record = data.release(named)
     if record is not None:
-        return text, record
+        if not variant:
+            return [(named, record, None)]
+        return [(named, record, variant)] if variant_of(record, variant) is not None else []
+    if variant:
+        return []
+    bare = ":" not in text and "/" not in text
+    found = []
     for record in data.releases:
-        family = data.family(str(record.get("family"))) or {}
-        images = {str(name) for name in (family.get("image_name"), record.get("family")) if name}
-        patterns = [p for p in (family.get("public_registry_pattern"), family.get("vpc_registry_pattern")) if isinstance(p, str)]
-        for entry in record.get("image_tags") or []:
-            tag = entry.get("tag") if isinstance(entry, dict) else None
-            if not tag:
-                continue
-            if text == entry.get("reference") or any(text == f"{image}:{tag}" for image in images) or any(
-                _pattern_matches(pattern, image, tag, text) for pattern in patterns for image in images
-            ):
-                return release_ref(record), record
-    return None
+        for variant_id, entry in image_tags(record):
+            if _tag_matches(data, record, entry, text, bare):
+                found.append((release_ref(record), record, variant_id))
+                break
+    return found
+
+
+def find_release(data: KnowledgeData, value: str) -> Optional[tuple[str, dict[str, Any], Optional[str]]]:
+    """``(family:release, record, variant id or None)`` of the release ``value`` names, or None (nothing, or
+    several releases: a bare tag two of them publish).
+
+    ``value`` (surrounding blanks ignored) is ``family:release`` or ``family:release#variant`` (the variant
+    must exist), or one of a record's image tags (a variant's tags included; the tag names the variant)
+    written alone, as ``<image>:<tag>`` (``<image>`` the family's ``image_name`` or id), as the tag's
+    ``reference``, or as the family's ``public_registry_pattern``/``vpc_registry_pattern`` filled with
+    that image and tag (``{region-id}`` any region id).  Matching is exact;
+    ``training-nv-pytorch:25.07-serverless`` names 25.07, ``training-nv-pytorch:25.07-server`` nothing.
+    """
+    found = find_releases(data, value)
+    return found[0] if len(found) == 1 else None
+
+
+def _installed(facts: Facts) -> dict[str, str]:
+    installed: dict[str, str] = {}
+    for dist in facts.distributions:
+        if dist.version and normalise_name(dist.name) not in installed:
+            installed[normalise_name(dist.name)] = dist.version
+    return installed
+
+
+def _scorer(facts: Facts, data: KnowledgeData) -> Any:
+    installed = _installed(facts)
+    pypi = _pypi_components(data)
+    from lingjun.checks.coverage import OBSERVED, state
+
+    absent_known = state(facts, "distributions") == OBSERVED
+    arch = _MACHINE_ARCH.get((facts.host.machine or "").lower())
+    return lambda image: score_record(image, installed, pypi, arch, absent_known)
+
+
+def _manifest_image(facts: Facts) -> Optional[str]:
+    image = (facts.manifest.data or {}).get("image") if facts.manifest is not None else None
+    return image.strip() if isinstance(image, str) and image.strip() else None
+
+
+def _choose_variant(facts: Facts, data: KnowledgeData, record: dict[str, Any]) -> tuple[Optional[str], list[str]]:
+    """``(variant id, [])`` when the installed components match one variant's list better than every other's,
+    else ``(None, [the variants still possible, best first])``: a tie is never broken silently."""
+    image = _manifest_image(facts)
+    if image:
+        for ref, found, variant_id in find_releases(data, image):
+            if found is record and variant_id:
+                return variant_id, []
+    score = _scorer(facts, data)
+    ranked = sorted(((score(v)[:2], v["id"]) for v in record_variants(record)), key=lambda item: (-item[0][0], -item[0][1]))
+    if len(ranked) == 1 or (len(ranked) > 1 and ranked[0][0] > ranked[1][0] and ranked[0][0][1] >= 1):
+        return ranked[0][1], []
+    best = ranked[0][0] if ranked else None
+    return None, [vid for key, vid in ranked if key == best] if best and best[1] >= 1 else [vid for _, vid in ranked]
+
+
+def _match(facts: Facts, data: KnowledgeData, how: str, ref: str, record: dict[str, Any], variant: Optional[str],
+           **kwargs: Any) -> ReleaseMatch:
+    """The :class:`ReleaseMatch` of a release (and variant) found, with the variant chosen when the name left it
+    open and the runtime the running interpreter belongs to."""
+    candidates: list[str] = []
+    if variant is None and record_variants(record):
+        variant, candidates = _choose_variant(facts, data, record)
+    image = variant_of(record, variant) or record
+    runtime = runtime_for(image, facts.python.prefix, facts.python.executable) if not candidates else None
+    view = image_record(record, variant, unknown_variant=bool(candidates), runtime=runtime)
+    shown = {k: runtime[k] for k in ("id", "name", "path") if runtime.get(k)} if runtime else None
+    return ReleaseMatch(ref=ref, how=how, record=view, variant=variant, variant_candidates=candidates, runtime=shown, **kwargs)
 
 
 def identify(facts: Facts, data: KnowledgeData, option: Optional[str] = None) -> ReleaseMatch:
     """The release that applies (see the module docstring).
 
     Raises:
-        UnknownReleaseError: when ``option`` names no known release.
+        UnknownReleaseError: when ``option`` names no known release, or several.
     """
     if option:
-        found = find_release(data, option)
-        if found is None:
-            raise UnknownReleaseError(option, sorted(release_ref(r) for r in data.releases))
-        return ReleaseMatch(ref=found[0], how="option", record=found[1])
+        found = find_releases(data, option)
+        if len(found) != 1:
+            ambiguous = len(found) > 1
+            known = sorted(r for r, _, _ in found) if ambiguous else sorted(release_ref(r) for r in data.releases)
+            raise UnknownReleaseError(option, known, ambiguous=ambiguous)
+        ref, record, variant = found[0]
+        return _match(facts, data, "option", ref, record, variant)
     rejected: list[tuple[str, str]] = []
     named = [("env", (facts.env.get("LINGJUN_RELEASE") or "").strip())]
     if facts.manifest is not None and facts.manifest.release:
@@ -191,9 +301,9 @@ def identify(facts: Facts, data: KnowledgeData, option: Optional[str] = None) ->
     for how, value in named:
         if not value:
             continue
-        found = find_release(data, value)
-        if found is not None:
-            return ReleaseMatch(ref=found[0], how=how, record=found[1], rejected=rejected)
+        found_one = find_release(data, value)
+        if found_one is not None:
+            return _match(facts, data, how, found_one[0], found_one[1], found_one[2], rejected=rejected)
         rejected.append((how, value))
     match = fingerprint(facts, data)
     match.rejected = rejected
@@ -201,38 +311,33 @@ def identify(facts: Facts, data: KnowledgeData, option: Optional[str] = None) ->
 
 
 def fingerprint(facts: Facts, data: KnowledgeData) -> ReleaseMatch:
-    """Score every record against the installed distributions (step 4 of the module docstring)."""
-    installed: dict[str, str] = {}
-    for dist in facts.distributions:
-        if dist.version and normalise_name(dist.name) not in installed:
-            installed[normalise_name(dist.name)] = dist.version
-    pypi = _pypi_components(data)
-    from lingjun.checks.coverage import OBSERVED, state
-
-    absent_known = state(facts, "distributions") == OBSERVED
-    arch = _MACHINE_ARCH.get((facts.host.machine or "").lower())
+    """Score every image of every record against the installed distributions (step 4 of the module docstring)."""
+    score = _scorer(facts, data)
     bases = {f.get("id") for f in data.raw.get("families", []) if f.get("role") == "base"}
-    scored: list[tuple[float, int, dict[str, Any]]] = []
-    compared_by_id: dict[int, int] = {}
+    scored: list[tuple[float, int, int, dict[str, Any], Optional[str]]] = []
     for record in data.releases:
-        score, matched, compared = score_record(record, installed, pypi, arch, absent_known)
-        if compared:
-            scored.append((score, matched, record))
-            compared_by_id[id(record)] = compared
-
-    def compared_of(record: dict[str, Any]) -> int:
-        return compared_by_id[id(record)]
+        for image in record_variants(record) or [record]:
+            points, matched, compared = score(image)
+            if compared:
+                scored.append((points, matched, compared, record, image.get("id") if image is not record else None))
 
     # best score first; then more components matched; then product families before base images; then the newer release
-    scored.sort(key=lambda item: (round(-item[0], 6), -item[1], item[2].get("family") in bases,
-                                  [-p for p in _version_key(item[2].get("version"))]))
-    candidates = [(release_ref(r), round(s, 3)) for s, _, r in scored[:6] if s > 0]
+    scored.sort(key=lambda item: (round(-item[0], 6), -item[1], item[3].get("family") in bases,
+                                  [-p for p in order_key(item[3])]))
+
+    def name(item: tuple[float, int, int, dict[str, Any], Optional[str]]) -> str:
+        return release_ref(item[3]) + (f"#{item[4]}" if item[4] else "")
+
+    candidates = [(name(item), round(item[0], 3)) for item in scored[:6] if item[0] > 0]
     if scored:
-        score, matched, record = scored[0]
-        if score >= THRESHOLD and matched >= min(MIN_MATCHED, compared_of(record)):
-            return ReleaseMatch(ref=release_ref(record), how="fingerprint", score=round(score, 3), record=record, candidates=candidates[1:])
+        points, matched, compared, record, variant = scored[0]
+        if points >= THRESHOLD and matched >= min(MIN_MATCHED, compared):
+            tied = [item[4] for item in scored if item[3] is record and item[4] and round(item[0], 6) == round(points, 6)
+                    and item[1] == matched]
+            match = _match(facts, data, "fingerprint", release_ref(record), record, variant if len(tied) < 2 else None,
+                           score=round(points, 3), candidates=candidates[1:])
+            if len(tied) > 1:
+                match.variant, match.variant_candidates = None, tied
+                match.record = image_record(record, None, unknown_variant=True)
+            return match
     return ReleaseMatch(how="none", score=round(scored[0][0], 3) if scored else None, candidates=candidates[:5])
-
-
-def _version_key(version: Any) -> list[int]:
-    return [int(p) for p in re.findall(r"\d+", str(version or ""))]

@@ -17,6 +17,12 @@ __all__ = [
     "record_component",
     "usage_note",
     "mentions",
+    "record_variants",
+    "variant_of",
+    "image_tags",
+    "common_components",
+    "image_record",
+    "runtime_for",
 ]
 
 _ARCH = {"x86_64": "amd64", "amd64": "amd64", "aarch64": "aarch64", "arm64": "aarch64"}
@@ -90,3 +96,112 @@ def mentions(record: Optional[dict], needle: str) -> bool:
         if isinstance(feature, dict):
             texts.extend(str(v) for v in (feature.get("body") or {}).values())
     return any(needle in t for t in texts)
+
+
+# -- the images of a release (variants) and the runtimes of an image ---------------------------------------
+
+#: fields an image (a variant) states for itself; a variant leaving ``python``/``cuda``/``ppu_sdk`` or
+#: ``architectures`` out takes the release's (see :class:`lingjun.schema.models.ImageVariant`)
+_IMAGE_OWN = ("image_tags", "components", "component_list", "presence_unknown", "runtimes")
+_IMAGE_INHERITED = ("python", "cuda", "ppu_sdk", "architectures")
+#: how assertive a component-list state is (a combined list is as assertive as its least assertive part)
+_LIST_RANK = {"complete": 2, "partial": 1, "not-published": 0}
+
+
+def record_variants(record: Optional[dict]) -> list[dict[str, Any]]:
+    """The record's variants (bundle dicts with an ``id``); empty for a release that publishes one image."""
+    return [v for v in (record or {}).get("variants") or [] if isinstance(v, dict) and isinstance(v.get("id"), str)]
+
+
+def variant_of(record: Optional[dict], variant_id: Optional[str]) -> Optional[dict[str, Any]]:
+    """The variant ``variant_id`` of the record, or None."""
+    return next((v for v in record_variants(record) if v.get("id") == variant_id), None) if variant_id else None
+
+
+def image_tags(record: Optional[dict]) -> list[tuple[Optional[str], dict[str, Any]]]:
+    """Every tag entry of the release with the variant it belongs to: ``[(variant id or None, tag dict), ...]``."""
+    variants = record_variants(record)
+    owners = [(v.get("id"), v) for v in variants] if variants else [(None, record or {})]
+    return [(vid, t) for vid, owner in owners for t in owner.get("image_tags") or []
+            if isinstance(t, dict) and isinstance(t.get("tag"), str)]
+
+
+def _same_entries(a: dict, b: dict) -> bool:
+    return (a.get("version") == b.get("version")
+            and sorted(a.get("architectures") or []) == sorted(b.get("architectures") or []))
+
+
+def common_components(variants: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The component entries every variant lists with the same version (and architectures), in the first
+    variant's order: what is known of the image when the variant is not."""
+    if not variants:
+        return []
+    rest = [[e for e in v.get("components") or [] if isinstance(e, dict)] for v in variants[1:]]
+    return [e for e in variants[0].get("components") or [] if isinstance(e, dict)
+            and all(any(o.get("id") == e.get("id") and _same_entries(o, e) for o in other) for other in rest)]
+
+
+def _agreed(values: list[Any]) -> Any:
+    """The value when every one is the same, else None."""
+    return values[0] if values and all(v == values[0] for v in values) else None
+
+
+def image_record(record: dict[str, Any], variant_id: Optional[str] = None, unknown_variant: bool = False,
+                 runtime: Optional[dict[str, Any]] = None) -> dict[str, Any]:
+    """The record as rules read it for one image: a shallow copy whose component list, tags and
+    ``python``/``cuda``/``ppu_sdk`` are the image's.
+
+    * ``variant_id``: that variant's fields (a field the variant leaves out is the release's);
+    * ``unknown_variant`` (a release with variants whose variant is not known): only what every variant
+      states alike: the components each lists with the same version (:func:`common_components`, their
+      list ``partial``: a component one variant lacks is not known absent), and ``python``/``cuda``/
+      ``ppu_sdk`` when all variants agree (else None, so rules that need them skip);
+    * ``runtime`` (a runtime dict of the image): its own list first, then the image's shared entries it
+      does not list; its ``python`` over the image's.  The list is ``complete`` only when both are.
+
+    A release without variants and no runtime is returned unchanged (the same dict).
+    """
+    variants = record_variants(record)
+    variant = variant_of(record, variant_id)
+    if variant is None and not (variants and unknown_variant) and runtime is None:
+        return record
+    view = dict(record)
+    if variant is not None:
+        for key in _IMAGE_OWN:
+            view[key] = variant.get(key) if key != "component_list" else (variant.get(key) or "not-published")
+        for key in _IMAGE_INHERITED:
+            if variant.get(key):
+                view[key] = variant[key]
+    elif variants and unknown_variant:
+        view["components"] = common_components(variants)
+        view["component_list"] = "partial" if view["components"] else "not-published"
+        view["image_tags"] = [t for _, t in image_tags(record)]
+        view["presence_unknown"], view["runtimes"] = [], []
+        for key in ("python", "cuda", "ppu_sdk"):
+            view[key] = _agreed([v.get(key) or record.get(key) for v in variants])
+    if runtime is not None:
+        own = [e for e in runtime.get("components") or [] if isinstance(e, dict)]
+        ids = {e.get("id") for e in own}
+        view["components"] = own + [e for e in view.get("components") or [] if isinstance(e, dict) and e.get("id") not in ids]
+        ranks = [_LIST_RANK.get(str(runtime.get("component_list")), 0), _LIST_RANK.get(str(view.get("component_list")), 0)]
+        rank = min(ranks) if min(ranks) > 0 else (1 if view["components"] else 0)
+        view["component_list"] = {r: s for s, r in _LIST_RANK.items()}[rank]
+        if runtime.get("python"):
+            view["python"] = runtime["python"]
+    return view
+
+
+def _under(path: Optional[str], root: str) -> bool:
+    if not path or not root.startswith("/"):
+        return False
+    root = root.rstrip("/")
+    return bool(root) and (path == root or path.startswith(root + "/"))
+
+
+def runtime_for(image: Optional[dict], prefix: Optional[str], executable: Optional[str]) -> Optional[dict[str, Any]]:
+    """The runtime of ``image`` (a variant or record dict) whose ``path`` holds the running interpreter
+    (``sys.prefix`` or ``sys.executable`` at or under it: ``/opt/runtimes/llama-factory-ppu/venv/bin/python``
+    is under ``/opt/runtimes/llama-factory-ppu``), or None; the longest path wins when paths nest."""
+    found = [r for r in (image or {}).get("runtimes") or [] if isinstance(r, dict) and isinstance(r.get("path"), str)
+             and (_under(prefix, r["path"]) or _under(executable, r["path"]))]
+    return max(found, key=lambda r: len(r["path"])) if found else None

@@ -118,7 +118,8 @@ def render_prometheus(
 
     Args:
         findings: every finding of the run.
-        release: the release the run checked against (``release.ref`` None: no release; the label is empty).
+        release: the release the run checked against (``release.ref`` None: no release; the label is empty); the
+            label is ``family:release#variant`` when the variant is known (:attr:`ReleaseMatch.image_ref`).
         facts: what the run saw (the driver version and the GPUs are read from it).
         rule_ids: every rule the checker knows, so that each gets its zero series; rule ids of
             ``findings`` missing from it are added after them.
@@ -145,7 +146,7 @@ def render_prometheus(
                                 for rule in order for severity in SEVERITY_ORDER))
     _family(lines, "last_run_timestamp_seconds", [(host, now)])
     _family(lines, "exit_code", [(host, exit_status)])
-    info = host + [("version", version), ("release", release.ref or ""), ("release_how", release.how),
+    info = host + [("version", version), ("release", release.image_ref or ""), ("release_how", release.how),
                    ("origin", facts.origin), ("driver_version", facts.driver_version or "")]
     _family(lines, "info", [(info, 1)])
     gpus: list[list[tuple[str, object]]] = []

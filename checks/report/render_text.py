@@ -52,7 +52,7 @@ def _release_line(release: ReleaseMatch, lang: str) -> str:
     if release.ref and release.record is not None:
         how = _HOW.get(release.how, Text(release.how, release.how)).get(lang)
         score = f", {'匹配度' if zh else 'score'} {release.score:.2f}" if release.score is not None else ""
-        return f"{'发布版本' if zh else 'Release'}: {release.ref} ({how}{score})"
+        return f"{'发布版本' if zh else 'Release'}: {release.image_ref} ({how}{score}){_image_part(release, zh)}"
     if release.ref:
         how = _HOW.get(release.how, Text(release.how, release.how)).get(lang)
         return f"{'发布版本' if zh else 'Release'}: {release.ref} ({how}) — " + (
@@ -63,6 +63,19 @@ def _release_line(release: ReleaseMatch, lang: str) -> str:
         best = release.candidates[0]
         text += f" ({'最接近' if zh else 'closest'}: {best[0]}, {'匹配度' if zh else 'score'} {best[1]:.2f})"
     return f"{'发布版本' if zh else 'Release'}: {text}"
+
+
+def _image_part(release: ReleaseMatch, zh: bool) -> str:
+    """``; variant unknown: vllm or sglang`` / ``; runtime llama-factory-ppu (/opt/runtimes/...)``, or empty."""
+    part = ""
+    if release.variant_unknown:
+        names = (" 或 " if zh else " or ").join(release.variant_candidates)
+        part += f"；镜像变体未知：{names}" if zh else f"; variant unknown: {names}"
+    if release.runtime:
+        runtime = release.runtime
+        where = f" ({runtime['path']})" if runtime.get("path") else ""
+        part += f"；运行时 {runtime.get('id')}{where}" if zh else f"; runtime {runtime.get('id')}{where}"
+    return part
 
 
 def render_text(

@@ -125,7 +125,7 @@ def test_list_rules_and_version():
 
 def test_data_override(tmp_path):
     bundle = tmp_path / "bundle.json"
-    bundle.write_text(json.dumps({"format": "lingjun-kb/bundle/1", "site_url": "https://x/", "releases": [], "families": [], "components": []}))
+    bundle.write_text(json.dumps({"format": "lingjun-kb/bundle/2", "site_url": "https://x/", "releases": [], "families": [], "components": []}))
     result = run_cli("--data", str(bundle), "--format", "json")
     assert result.returncode == 0
     assert json.loads(result.stdout)["release"]["how"] == "none"

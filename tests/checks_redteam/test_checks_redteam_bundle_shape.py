@@ -87,6 +87,18 @@ def _seeded() -> dict:
     else:
         data["releases"][0]["gpu_support"] = {"models": ["H20"], "architectures": ["hopper"], "compute_capabilities": ["9.0"],
                                               "list_state": "partial", "note": {"en": "n", "zh": "n"}}
+    # a release with variants and runtimes (inference-nv-pytorch 25.04 and training-xpu-pytorch 2026-10-20 have them)
+    first = data["releases"][0]
+    entries = copy.deepcopy(first["components"][:2]) + [{"id": "vllm", "name": "vLLM", "version": "0.8.5", "architectures": ["amd64"],
+                                                           "introduced": False, "note": {"en": "n", "zh": "n"}}]
+    runtime = {"id": "llama-factory/20261015", "name": "LlamaFactory", "path": "/opt/runtimes/llama-factory-ppu", "python": "3.12",
+               "component_list": "complete", "components": copy.deepcopy(entries)}
+    first["runtimes"] = [copy.deepcopy(runtime)]
+    first["variants"] = [{"id": "vllm", "title": {"en": "vLLM", "zh": "vLLM"}, "image_tags": copy.deepcopy(first["image_tags"]),
+                          "architectures": ["amd64"], "cuda": "12.4", "ppu_sdk": "1.7.0", "python": "3.10",
+                          "component_list": "complete", "components": entries, "presence_unknown": ["nccl"],
+                          "runtimes": [runtime]}]
+    first["presence_unknown"] = ["nccl"]
     return data
 
 
@@ -117,7 +129,7 @@ def test_every_listed_field_of_another_type_is_refused_naming_it(path, shape):
             KnowledgeData.from_dict(data, "b.json")
         message = str(caught.value)
         if path == "format":  # checked first, with its own message
-            assert message == "b.json: not a lingjun-kb bundle of format lingjun-kb/bundle/1"
+            assert message == "b.json: not a lingjun-kb bundle of format lingjun-kb/bundle/2"
             continue
         # the first bad value is this field, or (a map of it given a list/object) something inside it
         assert re.match(rf"b\.json: unusable release data: {pattern}(\.[^:]+)?: expected ", message), (kind, message)
