@@ -34,9 +34,13 @@ exit codes:
 
 release:
   --release, LINGJUN_RELEASE and the image's /etc/lingjun/release.json name a release as
-  FAMILY:YY.MM or as one of its image tags, exactly as published: training-nv-pytorch:25.07-serverless,
+  FAMILY:RELEASE (training-nv-pytorch:25.07, training-xpu-pytorch:2026-10-20,
+  inference-xpu-pytorch-opt:sglang0.5.4.post3-250105), FAMILY:RELEASE#VARIANT
+  (inference-nv-pytorch:25.04#vllm) or as one of its image tags, exactly as published:
+  25.04-vllm0.8.5-pytorch2.6-cu124-20250430-serverless, training-nv-pytorch:25.07-serverless,
   egslingjun-registry.cn-wulanchabu.cr.aliyuncs.com/egslingjun/training-nv-pytorch:25.07-serverless
-  or the acs-registry-vpc.<region-id>.cr.aliyuncs.com/... form. An unknown --release is a usage
+  or the acs-registry-vpc.<region-id>.cr.aliyuncs.com/... form; a tag also names the image (variant)
+  of a release that publishes several. An unknown or ambiguous --release is a usage
   error (exit 3); an unknown LINGJUN_RELEASE or manifest value is a release.identified warning
   naming the known releases, and the release is then chosen from installed component versions.
 
@@ -159,7 +163,7 @@ def build_parser() -> "argparse.ArgumentParser":
     source.add_argument("--run-root-programs", action="store_true",
                         help="with --root DIR, run programs found on PATH inside DIR (nvidia-smi) on this host; "
                              "only for a DIR whose programs you trust")
-    source.add_argument("--release", metavar="FAMILY:YY.MM", help="the release to check against, e.g. training-nv-pytorch:25.07, or one of its image tags or references (see below)")
+    source.add_argument("--release", metavar="FAMILY:RELEASE", help="the release to check against, e.g. training-nv-pytorch:25.07 or inference-nv-pytorch:25.04#vllm, or one of its image tags or references (see below)")
     source.add_argument("--data", metavar="FILE", help="release data bundle to use instead of the embedded one")
     source.add_argument("--timeout", type=float, default=3.0, metavar="SECONDS", help="time limit of each probe (default 3)")
     opts = parser.add_argument_group("checks")
@@ -536,7 +540,9 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
         release = identify_with(facts, data, chosen.release, args.release, snapshot_problems)
     except UnknownReleaseError as exc:
         known = ", ".join(exc.known) or "(none)"
-        return _fail(f"--release {_name(exc.ref)}: unknown release (give FAMILY:YY.MM or one of the release's image tags); known releases: {known}")
+        if exc.ambiguous:
+            return _fail(f"--release {_name(exc.ref)}: ambiguous: several releases publish this tag (give FAMILY:TAG or the full reference); it names: {known}")
+        return _fail(f"--release {_name(exc.ref)}: unknown release (give FAMILY:RELEASE, FAMILY:RELEASE#VARIANT or one of the release's image tags); known releases: {known}")
 
     options = CheckOptions(
         lang=lang,

@@ -21,8 +21,18 @@ __all__ = ["compile_bundle", "bundle_json"]
 #: highlights and bug fixes (prose in two languages, shown on the site), and the site's own bookkeeping
 #: (when a record was added or revised, which lists the page states as empty)
 _SITE_ONLY_RELEASE_FIELDS = {"source_conflicts", "summary", "highlights", "bug_fixes", "recorded", "revised", "stated_none"}
-#: component-entry fields only the site shows (where on the page a version was read)
-_SITE_ONLY_COMPONENT_FIELDS = {"stated_in"}
+#: component-entry fields only the site shows (where on the page a version was read, the entry's note)
+_SITE_ONLY_COMPONENT_FIELDS = {"stated_in", "note"}
+#: more release fields only the site shows: notes and titles around what the checker reads (the driver's and
+#: GPU list's notes, the quick-start steps' titles and notes, the features' titles), the base image and
+#: the acknowledged downgrades (shown on the release page; no rule reads them)
+_SITE_ONLY_NESTED = {"driver": {"note"}, "gpu_support": {"note"}, "quick_start": {"__all__": {"title", "note"}},
+                     "features": {"__all__": {"title"}}}
+_SITE_ONLY_RELEASE_FIELDS |= {"base_image", "acknowledged_downgrades"}
+#: family and catalog fields only the site shows (descriptions, scenarios, the releases a family's pages
+#: name that hold no record, where a family is described)
+_SITE_ONLY_FAMILY_FIELDS = {"description", "scenarios", "unrecorded_releases", "sources", "accelerator", "framework"}
+_SITE_ONLY_CATALOG_FIELDS = {"description", "layer"}
 #: variant and runtime fields only the site shows (prose and links the checker never prints); the checker
 #: reads a variant's id, title, tags, architectures, python/cuda/ppu_sdk and component list, and a runtime's
 #: id, name, path, python and component list
@@ -37,6 +47,7 @@ def _release(record: ReleaseRecord) -> dict[str, Any]:
     components = {"__all__": _SITE_ONLY_COMPONENT_FIELDS}
     runtime = {"__all__": {**{name: True for name in _SITE_ONLY_RUNTIME_FIELDS}, "components": components}}
     exclude: dict[str, Any] = {name: True for name in _SITE_ONLY_RELEASE_FIELDS}
+    exclude.update(_SITE_ONLY_NESTED)
     exclude["components"] = components
     exclude["runtimes"] = runtime
     exclude["variants"] = {"__all__": {**{name: True for name in _SITE_ONLY_VARIANT_FIELDS}, "components": components,
@@ -48,9 +59,9 @@ def _release(record: ReleaseRecord) -> dict[str, Any]:
 
 
 def compile_bundle(kb: KnowledgeBase, site_url: Optional[str] = None) -> dict[str, Any]:
-    """The bundle dict for ``kb`` (every model dumped with ``mode="json"``; release records, their variants,
-    runtimes and component entries without the fields only the site shows, each release with its
-    ``order_key``).
+    """The bundle dict for ``kb`` (every model dumped with ``mode="json"``; families, the catalog, release
+    records, their variants, runtimes and component entries without the fields only the site shows, each
+    release with its ``order_key``).
 
     ``site_url``: the published site's root (ending in ``/``) the checker's report links point into;
     None (stored as null): the reports link to each record's official release page and to upstream
@@ -58,8 +69,8 @@ def compile_bundle(kb: KnowledgeBase, site_url: Optional[str] = None) -> dict[st
     return {
         "format": BUNDLE_FORMAT,
         "site_url": site_url,
-        "families": [f.model_dump(mode="json") for f in kb.families.values()],
-        "components": [c.model_dump(mode="json") for c in kb.components.values()],
+        "families": [f.model_dump(mode="json", exclude=_SITE_ONLY_FAMILY_FIELDS) for f in kb.families.values()],
+        "components": [c.model_dump(mode="json", exclude=_SITE_ONLY_CATALOG_FIELDS) for c in kb.components.values()],
         "releases": [_release(r) for r in kb.releases],
         "known_issues": [k.model_dump(mode="json") for k in sorted(kb.known_issues.values(), key=lambda k: k.id)],
         "cuda_drivers": kb.cuda_drivers.model_dump(mode="json") if kb.cuda_drivers else None,

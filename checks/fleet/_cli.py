@@ -76,7 +76,7 @@ def _parser() -> "argparse.ArgumentParser":
     parser.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE (atomic; only a new file or a previous fleet report "
                         "is replaced; - : standard output, as without --output)")
     parser.add_argument("--lang", choices=["en", "zh"], help="report language (default from LC_ALL/LC_MESSAGES/LANG)")
-    parser.add_argument("--release", metavar="FAMILY:YY.MM", help="check every node against this release (as lingjun-check --release)")
+    parser.add_argument("--release", metavar="FAMILY:RELEASE", help="check every node against this release (as lingjun-check --release)")
     parser.add_argument("--data", metavar="FILE", help="release data bundle to use instead of the embedded one")
     parser.add_argument("--require-gpu", action="store_true", help="every node must show an NVIDIA driver (as lingjun-check --require-gpu; "
                         "a snapshot written with --require-gpu is checked with it anyway)")
@@ -151,7 +151,8 @@ def _run(args: "argparse.Namespace", stdin: Optional[IO[bytes]]) -> int:
         try:
             identify(Facts(), data, args.release)
         except UnknownReleaseError as exc:
-            return _fail(f"--release {capped(exc.ref, NAME_LIMIT)}: unknown release; known releases: {', '.join(exc.known) or '(none)'}")
+            what = "ambiguous release; it names" if exc.ambiguous else "unknown release; known releases"
+            return _fail(f"--release {capped(exc.ref, NAME_LIMIT)}: {what}: {', '.join(exc.known) or '(none)'}")
 
     from lingjun.checks.fleet._check import Checker, field_notes
     from lingjun.checks.fleet._compare import compare

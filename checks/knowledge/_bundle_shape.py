@@ -57,7 +57,7 @@ _CONDITION = {"components": MapOf(str), "gpu_models": [str], "served_models": [s
               "architectures": [str]}
 
 _COMPONENTS = [{"id": Required(str), "name": str, "version": Required(str), "architectures": [str],
-                "introduced": bool, "note": Opt(TEXT)}]
+                "introduced": bool}]
 _IMAGE_TAGS = [{"tag": Required(str), "reference": str, "architectures": [str], "products": [str],
                 "not_for": [str], "digest": Opt(str)}]
 #: a framework runtime of an image (its own Python environment under ``path``)
@@ -91,19 +91,16 @@ BUNDLE_SHAPE = {
         "runtimes": [_RUNTIME],
         "driver": {
             "vendor": str, "minimum": str, "recommended": Opt(str), "stated_as": Opt(str), "text_truncated": bool,
-            "note": Opt(TEXT), "must_upgrade_branches": [int],
+            "must_upgrade_branches": [int],
             "forward_compatibility": [{"branch": int, "minimum": str}],
             "branch_resolutions": [{"branch": int, "decision": str, "reason": TEXT}],
         },
-        "gpu_support": Opt({"models": [str], "architectures": [str], "compute_capabilities": [str], "list_state": str,
-                            "note": Opt(TEXT)}),
+        "gpu_support": Opt({"models": [str], "architectures": [str], "compute_capabilities": [str], "list_state": str}),
         "image_tags": _IMAGE_TAGS,
-        "features": [{"id": str, "title": TEXT, "body": TEXT}],
+        "features": [{"id": str, "body": TEXT}],
         "known_issues": [str],
         "usage_notes": [{"id": str, "rule": Opt(str), "text": TEXT}],
-        "quick_start": [{"title": TEXT, "commands": [str], "note": Opt(TEXT)}],
-        "acknowledged_downgrades": [{"component": str, "from_version": str, "to_version": str, "reason": TEXT}],
-        "base_image": Opt({"release": str, "note": Opt(TEXT)}),
+        "quick_start": [{"commands": [str]}],
         "sources": _SOURCES,
     }],
     "known_issues": [{

@@ -4,17 +4,23 @@ Format (version 1; only ``release`` is required)::
 
     {
       "schema": "lingjun/release-manifest/1",
-      "release": "training-nv-pytorch:25.07",          // family:YY.MM or one of the release's image tags
+      "release": "training-nv-pytorch:25.07",          // family:release[#variant] or one of the release's image tags
       "image": "egslingjun-registry.cn-wulanchabu.cr.aliyuncs.com/egslingjun/training-nv-pytorch:25.07-serverless",
       "architecture": "amd64",
       "built_at": "2025-07-28T10:00:00Z"
     }
 
+``release`` names the release as :func:`lingjun.checks.knowledge.identify.find_release` reads it:
+``family:release`` with any release identifier (``training-xpu-pytorch:2026-10-20``,
+``inference-xpu-pytorch-opt:sglang0.5.4.post3-250105``), ``family:release#variant``, or an image tag
+alone (``25.04-vllm0.8.5-pytorch2.6-cu124-20250430-serverless``) or with its image name or registry.
+``image``, when it is one of the release's references, names the variant of a release that publishes several.
+
 An image build writes it; ``LINGJUN_RELEASE`` in the environment says the
 same and wins over the file (see :mod:`lingjun.checks.knowledge.identify`).  A file
-that is not a JSON object, or whose ``release`` is not a string containing
-``:``, is recorded with ``release = None`` and the problem in the probe record.  Fills
-``manifest`` (None when there is no file).
+that is not a JSON object, or whose ``release`` is not a non-empty string of at most
+:data:`MAX_RELEASE` characters, is recorded with ``release = None`` and the problem in the probe
+record.  Fills ``manifest`` (None when there is no file).
 """
 
 from __future__ import annotations
@@ -28,6 +34,8 @@ from lingjun.checks.probes._base import ProbeEnv, describe_os_error
 
 NAME = "manifest"
 PATH = "/etc/lingjun/release.json"
+#: the longest ``release`` read (a full registry reference with a long tag is about 150 characters)
+MAX_RELEASE = 512
 
 
 @register_probe(NAME, order=160)
@@ -49,7 +57,8 @@ def probe(env: ProbeEnv, record: ProbeRecord) -> dict[str, Any]:
         record.ok, record.error = False, f"{PATH}: expected a JSON object"
         return {"manifest": ManifestFacts(path=PATH)}
     release = data.get("release")
-    if not isinstance(release, str) or ":" not in release:
-        record.ok, record.error = False, f"{PATH}: field 'release' must be a string 'family:YY.MM'"
+    if not isinstance(release, str) or not release.strip() or len(release) > MAX_RELEASE:
+        record.ok, record.error = False, (f"{PATH}: field 'release' must be a string 'family:release' or an image tag "
+                                          f"(at most {MAX_RELEASE} characters)")
         release = None
     return {"manifest": ManifestFacts(path=PATH, release=release, data=data)}

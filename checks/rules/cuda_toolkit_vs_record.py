@@ -8,6 +8,7 @@ from lingjun.checks.context import CheckContext
 from lingjun.checks.report.findings import Finding, Severity
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make
+from lingjun.checks.rules._variant import variant_unknown_skip
 
 RULE = "cuda.toolkit-vs-record"
 AREA = "cuda"
@@ -18,6 +19,9 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     """warning when the toolkit's major.minor differs from the record's CUDA; ok when equal."""
     record = ctx.record
     if record is None or not record.get("cuda"):
+        skip = variant_unknown_skip(ctx, RULE, AREA, "CUDA", " CUDA 版本") if record is not None else None
+        if skip is not None:
+            yield skip
         return
     from lingjun.checks.core.compat import parse_cuda  # only against a record
 

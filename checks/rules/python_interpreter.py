@@ -9,6 +9,7 @@ from lingjun.checks.context import CheckContext
 from lingjun.checks.report.findings import Finding, Severity
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make
+from lingjun.checks.rules._variant import variant_unknown_skip
 from lingjun.checks.rules._packages import packages_probed, record_packages
 
 RULE = "python.interpreter"
@@ -30,6 +31,11 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     if not packages_probed(ctx) and not ctx.facts.python.version:
         return
     py = ctx.facts.python
+    if not record.get("python"):
+        skip = variant_unknown_skip(ctx, RULE, AREA, "Python", " Python 版本")
+        if skip is not None:
+            yield skip
+            return
     expected = _major_minor(record.get("python"))
     running = _major_minor(py.version)
     where = py.executable or py.prefix  # None: the input does not say which interpreter (a collect_env paste)

@@ -40,9 +40,9 @@ def _rejected(ctx: CheckContext) -> Iterator[Finding]:
             ctx, RULE, AREA, Severity.warning,
             f"{src_en} names {value!r}, which is not a release in the bundled release data; {then_en}. Known releases: {known}.",
             f"{src_zh}给出的 {value!r} 不是内置发布数据中的版本；{then_zh}。已收录的版本：{known}。",
-            remedy=("Name the release as family:YY.MM or as one of its image tags (training-nv-pytorch:25.07-serverless), "
+            remedy=("Name the release as family:release or as one of its image tags (training-nv-pytorch:25.07-serverless), "
                     "or update lingjun-check if the release is newer than its data.",
-                    "请写成 family:YY.MM 或该版本的镜像标签（如 training-nv-pytorch:25.07-serverless）；"
+                    "请写成 family:release 或该版本的镜像标签（如 training-nv-pytorch:25.07-serverless）；"
                     "若该版本比 lingjun-check 的数据更新，请更新 lingjun-check。"),
             observed=value,
         )
@@ -69,27 +69,58 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             ctx, RULE, AREA, Severity.info,
             "No release record applies to this container; checks against a release record are skipped.",
             "没有与此容器对应的发布记录，与发布记录相关的检查已跳过。",
-            remedy=("Run inside a Lingjun/ACS image, or pass --release family:YY.MM.",
-                    "请在灵骏/ACS 镜像中运行，或用 --release family:YY.MM 指定版本。"),
+            remedy=("Run inside a Lingjun/ACS image, or pass --release family:release (training-nv-pytorch:25.07).",
+                    "请在灵骏/ACS 镜像中运行，或用 --release family:release（如 training-nv-pytorch:25.07）指定版本。"),
         )
         return
     how_en, how_zh = _HOW.get(match.how, (match.how, match.how))
+    yield from _image(ctx)
     if match.how == "fingerprint" and match.score is not None and match.score < 1.0:
         share = f"{match.score:.0%}"
         others = ", ".join(f"{ref} ({score:.0%})" for ref, score in match.candidates[:3])
         yield make(
             ctx, RULE, AREA, Severity.info,
-            f"Release {match.ref} chosen {how_en}: {share} of its probed components match"
+            f"Release {match.image_ref} chosen {how_en}: {share} of its probed components match"
             + (f"; next candidates: {others}." if others else "."),
-            f"按已安装组件匹配选定 {match.ref}：{share} 的可探测组件版本一致"
+            f"按已安装组件匹配选定 {match.image_ref}：{share} 的可探测组件版本一致"
             + (f"；其次为：{others}。" if others else "。"),
             remedy=("Pass --release to check against a specific release.", "如需按指定版本检查，请使用 --release。"),
-            observed=match.ref,
+            observed=match.image_ref,
         )
         return
     yield make(
         ctx, RULE, AREA, Severity.ok,
-        f"Release {match.ref} ({how_en}).",
-        f"发布记录 {match.ref}（{how_zh}）。",
-        observed=match.ref,
+        f"Release {match.image_ref} ({how_en}).",
+        f"发布记录 {match.image_ref}（{how_zh}）。",
+        observed=match.image_ref,
     )
+
+
+def _image(ctx: CheckContext) -> Iterator[Finding]:
+    """info when the release publishes several images and the input does not show which one runs; info naming
+    the runtime whose component list is checked when the interpreter lies in one."""
+    match = ctx.release
+    if match.variant_unknown:
+        names = ", ".join(match.variant_candidates)
+        common = len(ctx.record.get("components") or []) if ctx.record else 0
+        yield make(
+            ctx, RULE, AREA, Severity.info,
+            f"{match.ref} publishes several images and the input matches {names} equally well: the variant is not known. "
+            f"Package checks compare only the {common} components every variant lists with the same version; checks that "
+            f"need one variant's values are skipped.",
+            f"{match.ref} 发布了多个镜像，输入与 {names} 匹配程度相同，无法确定是哪个镜像变体。软件包检查只比较各变体版本相同的 "
+            f"{common} 个组件；需要某一变体取值的检查已跳过。",
+            remedy=("Pass --release with the image's tag (as in the release notes), or set LINGJUN_RELEASE to it.",
+                    "请用 --release 指定镜像标签（与发布记录中一致），或把 LINGJUN_RELEASE 设为该标签。"),
+            observed=names,
+        )
+    if match.runtime:
+        runtime = match.runtime
+        where = runtime.get("path") or ""
+        yield make(
+            ctx, RULE, AREA, Severity.info,
+            f"The interpreter runs in the image's runtime {runtime.get('name') or runtime.get('id')} ({runtime.get('id')}, {where}): "
+            f"its component list is the one checked.",
+            f"当前解释器位于镜像的运行时 {runtime.get('name') or runtime.get('id')}（{runtime.get('id')}，{where}）中：检查使用该运行时的组件列表。",
+            observed=str(runtime.get("id")),
+        )
