@@ -89,12 +89,12 @@ BUNDLE_SHAPE = {
             "presence_unknown": [str], "runtimes": [_RUNTIME],
         }],
         "runtimes": [_RUNTIME],
-        "driver": {
+        "driver": Opt({  # null: the record states no driver requirement (training-xpu-pytorch 2026-10-20)
             "vendor": str, "minimum": str, "recommended": Opt(str), "stated_as": Opt(str), "text_truncated": bool,
             "must_upgrade_branches": [int],
             "forward_compatibility": [{"branch": int, "minimum": str}],
             "branch_resolutions": [{"branch": int, "decision": str, "reason": TEXT}],
-        },
+        }),
         "gpu_support": Opt({"models": [str], "architectures": [str], "compute_capabilities": [str], "list_state": str}),
         "image_tags": _IMAGE_TAGS,
         "features": [{"id": str, "body": TEXT}],

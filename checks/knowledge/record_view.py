@@ -41,9 +41,14 @@ def record_ref(record: Optional[dict]) -> Optional[str]:
 
 
 def is_ppu(record: Optional[dict]) -> bool:
-    """True for records whose driver requirement is the PPU driver (no NVIDIA rules apply)."""
-    driver = (record or {}).get("driver") or {}
-    return isinstance(driver, dict) and driver.get("vendor") == "ppu"
+    """True for records of PPU images (no NVIDIA rules apply): the driver requirement is the PPU driver, or the
+    record states no driver but a PPU SDK (``training-xpu-pytorch`` 2026-10-20: the page read shows no
+    driver requirement, https://help.aliyun.com/zh/document_detail/3172892.html)."""
+    rec = record or {}
+    driver = rec.get("driver") or {}
+    if isinstance(driver, dict) and driver.get("vendor"):
+        return driver.get("vendor") == "ppu"
+    return bool(rec.get("ppu_sdk"))
 
 
 def record_components(record: Optional[dict], machine: Optional[str] = None) -> list[dict[str, Any]]:

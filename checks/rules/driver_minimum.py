@@ -28,8 +28,19 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     if record is None:
         return
     if is_ppu(record):
-        yield make(ctx, RULE, AREA, Severity.skipped, "PPU image: the NVIDIA driver minimum does not apply.",
-                   "PPU 镜像：不适用 NVIDIA 驱动最低版本要求。")
+        ppu = record.get("driver") or {}
+        if ppu.get("minimum"):  # the PPU driver's version is not among the facts read: stated, not compared
+            stated = ppu.get("stated_as") or f">= {ppu['minimum']}"
+            yield make(ctx, RULE, AREA, Severity.skipped,
+                       f"PPU image: the release needs PPU driver {ppu['minimum']} or newer ({stated}); the PPU driver's "
+                       f"version is not read, so it is not compared (NVIDIA driver minimums do not apply).",
+                       f"PPU 镜像：该发布要求 PPU 驱动 {ppu['minimum']} 及以上（{stated}）；未读取 PPU 驱动版本，因此未作比较"
+                       f"（不适用 NVIDIA 驱动最低版本要求）。", expected=f">= {ppu['minimum']}")
+        else:
+            yield make(ctx, RULE, AREA, Severity.skipped,
+                       "PPU image: the release record states no driver requirement (not stated on the page read); "
+                       "NVIDIA driver minimums do not apply.",
+                       "PPU 镜像：发布记录未给出驱动要求（读到的页面未说明）；不适用 NVIDIA 驱动最低版本要求。")
         return
     req = record.get("driver") or {}
     minimum = parse_driver(req.get("minimum"))
