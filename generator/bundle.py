@@ -18,26 +18,29 @@ __all__ = ["compile_bundle", "bundle_json"]
 
 #: release fields the checker never reads and the bundle leaves out, so the single-file checker stays under
 #: its size budget: the editorial account of where the official pages contradict each other, the summary,
-#: highlights and bug fixes (prose in two languages, shown on the site), and the site's own bookkeeping
-#: (when a record was added or revised, which lists the page states as empty)
-_SITE_ONLY_RELEASE_FIELDS = {"source_conflicts", "summary", "highlights", "bug_fixes", "recorded", "revised", "stated_none"}
+#: highlights and bug fixes (prose in two languages, shown on the site), the base image and the acknowledged
+#: downgrades (shown on the release page; no rule reads them), and the site's own bookkeeping (when a record
+#: was added or revised, which lists the page states as empty)
+_SITE_ONLY_RELEASE_FIELDS = {"source_conflicts", "summary", "highlights", "bug_fixes", "recorded", "revised", "stated_none",
+                             "base_image", "acknowledged_downgrades"}
 #: component-entry fields only the site shows (where on the page a version was read, the entry's note)
 _SITE_ONLY_COMPONENT_FIELDS = {"stated_in", "note"}
+#: what a source says about the copy of the page read, and its "last updated" stamp: the site shows them;
+#: the checker links to a source by its url and language
+_SITE_ONLY_SOURCE_FIELDS = {"sources": {"__all__": {"note", "last_updated"}}}
 #: more release fields only the site shows: notes and titles around what the checker reads (the driver's and
-#: GPU list's notes, the quick-start steps' titles and notes, the features' titles), the base image and
-#: the acknowledged downgrades (shown on the release page; no rule reads them)
+#: GPU list's notes, the quick-start steps' titles and notes, the features' titles)
 _SITE_ONLY_NESTED = {"driver": {"note"}, "gpu_support": {"note"}, "quick_start": {"__all__": {"title", "note"}},
-                     "features": {"__all__": {"title"}}}
-_SITE_ONLY_RELEASE_FIELDS |= {"base_image", "acknowledged_downgrades"}
-#: family and catalog fields only the site shows (descriptions, scenarios, the releases a family's pages
-#: name that hold no record, where a family is described)
-_SITE_ONLY_FAMILY_FIELDS = {"description", "scenarios", "unrecorded_releases", "sources", "accelerator", "framework"}
-_SITE_ONLY_CATALOG_FIELDS = {"description", "layer"}
+                     "features": {"__all__": {"title"}}, **_SITE_ONLY_SOURCE_FIELDS}
 #: variant and runtime fields only the site shows (prose and links the checker never prints); the checker
 #: reads a variant's id, title, tags, architectures, python/cuda/ppu_sdk and component list, and a runtime's
 #: id, name, path, python and component list
 _SITE_ONLY_VARIANT_FIELDS = {"use_case", "scenarios", "note"}
 _SITE_ONLY_RUNTIME_FIELDS = {"upstream", "status", "note"}
+#: family and catalog fields only the site shows (descriptions, scenarios, the releases a family's pages
+#: name that hold no record, where a family is described)
+_SITE_ONLY_FAMILY_FIELDS = {"description", "scenarios", "unrecorded_releases", "sources", "accelerator", "framework"}
+_SITE_ONLY_CATALOG_FIELDS = {"description", "layer"}
 
 
 def _release(record: ReleaseRecord) -> dict[str, Any]:
@@ -72,7 +75,8 @@ def compile_bundle(kb: KnowledgeBase, site_url: Optional[str] = None) -> dict[st
         "families": [f.model_dump(mode="json", exclude=_SITE_ONLY_FAMILY_FIELDS) for f in kb.families.values()],
         "components": [c.model_dump(mode="json", exclude=_SITE_ONLY_CATALOG_FIELDS) for c in kb.components.values()],
         "releases": [_release(r) for r in kb.releases],
-        "known_issues": [k.model_dump(mode="json") for k in sorted(kb.known_issues.values(), key=lambda k: k.id)],
+        "known_issues": [k.model_dump(mode="json", exclude=_SITE_ONLY_SOURCE_FIELDS)
+                         for k in sorted(kb.known_issues.values(), key=lambda k: k.id)],
         "cuda_drivers": kb.cuda_drivers.model_dump(mode="json") if kb.cuda_drivers else None,
         "driver_branches": kb.driver_branches.model_dump(mode="json") if kb.driver_branches else None,
         "gpus": kb.gpus.model_dump(mode="json") if kb.gpus else None,
