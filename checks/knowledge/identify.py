@@ -332,12 +332,9 @@ def fingerprint(facts: Facts, data: KnowledgeData) -> ReleaseMatch:
     if scored:
         points, matched, compared, record, variant = scored[0]
         if points >= THRESHOLD and matched >= min(MIN_MATCHED, compared):
-            tied = [item[4] for item in scored if item[3] is record and item[4] and round(item[0], 6) == round(points, 6)
+            tied = [item for item in scored if item[3] is record and item[4] and round(item[0], 6) == round(points, 6)
                     and item[1] == matched]
-            match = _match(facts, data, "fingerprint", release_ref(record), record, variant if len(tied) < 2 else None,
-                           score=round(points, 3), candidates=candidates[1:])
-            if len(tied) > 1:
-                match.variant, match.variant_candidates = None, tied
-                match.record = image_record(record, None, unknown_variant=True)
-            return match
+            # two variants alike: the variant is left to _match, which names both (never the first silently)
+            return _match(facts, data, "fingerprint", release_ref(record), record, variant if len(tied) < 2 else None,
+                          score=round(points, 3), candidates=candidates[1:])
     return ReleaseMatch(how="none", score=round(scored[0][0], 3) if scored else None, candidates=candidates[:5])

@@ -25,12 +25,12 @@ def variant_unknown_skip(ctx: CheckContext, rule: str, area: str, what_en: str, 
     match = ctx.release
     if not match.variant_unknown:
         return None
-    names = ", ".join(match.variant_candidates)
+    names, names_zh = ", ".join(match.variant_candidates), "、".join(match.variant_candidates)
     return make(
         ctx, rule, area, Severity.skipped,
         f"{match.ref} publishes several images ({names}) whose {what_en} differs, and the input does not show which one "
         f"runs; not compared.",
-        f"{match.ref} 发布了多个镜像（{names}），各自的{what_zh}不同，而输入未显示运行的是哪一个；未作比较。",
+        f"{match.ref} 发布了多个镜像（{names_zh}），各自的{what_zh}不同，而输入未显示运行的是哪一个；未作比较。",
         remedy=("Pass --release with the image's tag (as in the release notes), or set LINGJUN_RELEASE to it.",
                 "请用 --release 指定镜像标签（与发布记录中一致），或把 LINGJUN_RELEASE 设为该标签。"),
     )

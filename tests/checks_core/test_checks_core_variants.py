@@ -158,6 +158,7 @@ def test_a_tie_between_the_variants_leaves_the_variant_unknown_and_checks_only_w
         assert match.record["component_list"] == "partial" and match.record["python"] == "3.10"
     match, findings = _findings(facts, release=REF)
     assert release_line(match, "en") == f"Release: {REF} (chosen with --release); variant unknown: vllm or sglang"
+    assert release_line(match, "zh").endswith("；镜像变体未知：vllm 或 sglang")
     info = _by_rule(findings, "release.identified")
     assert info[0][0] == "info" and "matches vllm, sglang equally well" in info[0][1] and "only the 6 components" in info[0][1]
     # a package of one image only is never judged: xgrammar 0.1.17 is the SGLang image's, 0.1.18 the vLLM image's
