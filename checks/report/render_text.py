@@ -52,7 +52,7 @@ def _release_line(release: ReleaseMatch, lang: str) -> str:
     if release.ref and release.record is not None:
         how = _HOW.get(release.how, Text(release.how, release.how)).get(lang)
         score = f", {'匹配度' if zh else 'score'} {release.score:.2f}" if release.score is not None else ""
-        return f"{'发布版本' if zh else 'Release'}: {release.image_ref} ({how}{score}){_image_part(release, zh)}"
+        return f"{'发布版本' if zh else 'Release'}: {release.image_ref}{_title(release, lang)} ({how}{score}){_image_part(release, zh)}"
     if release.ref:
         how = _HOW.get(release.how, Text(release.how, release.how)).get(lang)
         return f"{'发布版本' if zh else 'Release'}: {release.ref} ({how}) — " + (
@@ -63,6 +63,15 @@ def _release_line(release: ReleaseMatch, lang: str) -> str:
         best = release.candidates[0]
         text += f" ({'最接近' if zh else 'closest'}: {best[0]}, {'匹配度' if zh else 'score'} {best[1]:.2f})"
     return f"{'发布版本' if zh else 'Release'}: {text}"
+
+
+def _title(release: ReleaseMatch, lang: str) -> str:
+    """``, vLLM image``: the identified variant's title in ``lang``, or empty."""
+    from lingjun.checks.knowledge.record_view import variant_of
+
+    title = (variant_of(release.record, release.variant) or {}).get("title")
+    text = title.get(lang) if isinstance(title, dict) else None
+    return f"{'，' if lang == 'zh' else ', '}{text}" if isinstance(text, str) and text else ""
 
 
 def _image_part(release: ReleaseMatch, zh: bool) -> str:

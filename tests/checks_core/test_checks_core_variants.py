@@ -16,7 +16,7 @@ import json
 import pytest
 
 import checks_core_issue12 as kit
-from checks_core_helpers import run_cli
+from checks_core_helpers import REPO, run_cli
 from lingjun.checks.context import CheckContext, CheckOptions
 from lingjun.checks.facts import DistributionFacts, Facts, ManifestFacts
 from lingjun.checks.inputs.collect_env_text import parse_collect_env
@@ -26,8 +26,6 @@ from lingjun.checks.report.render_prometheus import render_prometheus
 from lingjun.checks.report.render_text import release_line
 from lingjun.checks.rules import load_rules
 from lingjun.checks.runner import run_rules
-
-from checks_core_helpers import REPO
 
 PASTES = REPO / "tests" / "checks_core" / "data"
 VLLM_PASTE = PASTES / "collect_env_inference_vllm_2504.txt"
@@ -224,7 +222,9 @@ def test_reports_name_the_variant_given_by_its_tag(tmp_path):
     assert found["python.interpreter"]["message"] == "Python 3.10.12 is the image's Python 3.10."
     assert found["driver.minimum"]["message"] == "Driver 550.127.08 meets the release minimum (NVIDIA Driver release >= 550)."
     text = run_cli("--data", data, "--from-collect-env", str(SGLANG_PASTE), "--release", kit.SGLANG_TAG)
-    assert f"Release: {REF}#sglang (chosen with --release)" in text.stdout
+    assert f"Release: {REF}#sglang, SGLang image (chosen with --release)" in text.stdout
+    text = run_cli("--data", data, "--from-collect-env", str(SGLANG_PASTE), "--release", kit.SGLANG_TAG, "--lang", "zh")
+    assert f"发布版本: {REF}#sglang，SGLang 镜像 (由 --release 指定)" in text.stdout
     wrong = json.loads(run_cli("--data", data, "--from-collect-env", str(VLLM_PASTE), "--release", kit.SGLANG_TAG,
                                "--format", "json").stdout)
     mismatch = [f["message"] for f in wrong["findings"] if f["rule"] == "packages.version-mismatch" and f["severity"] == "warning"]
