@@ -85,3 +85,10 @@ def test_chinese_uses_one_term_for_forward_compatibility(kb):
     assert not [t for t in texts if "前向兼容" in t]
     assert any("向前兼容" in t for t in texts)
 
+
+
+def test_vllm_wording_of_25_06_reads_as_the_page_puts_it(kb):
+    # the page: vLLM compatibility raised to support 0.9.1
+    record = kb.release("training-nv-pytorch:25.06")
+    assert "vLLM 兼容性提升至支持 0.9.1 版本" in record.summary.zh and "兼容到" not in record.summary.zh
+    assert [h.text.zh for h in record.highlights if h.components == ["vllm"]] == ["vLLM 兼容性提升至支持 0.9.1 版本。"]
