@@ -475,12 +475,19 @@ class ToolkitDriverRow(StrictModel):
 
 
 class MinorVersionCompatRow(StrictModel):
-    """Table 2: the driver range giving CUDA minor-version compatibility within a major."""
+    """Table 2: the driver range giving CUDA minor-version compatibility within a major.
+
+    ``min_driver`` is the floor as NVIDIA states it: an exact driver where NVIDIA gives one
+    (``"525.60.13"`` for 12.x) or a branch where NVIDIA states only the branch (``"580"`` for
+    13.x, "≥ 580": any driver of R580 or newer meets it).  Source:
+    https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html
+    """
 
     cuda_major: int = Field(ge=10, le=99)
     min_branch: int = Field(ge=100, le=9999)
     #: newer branches still run the major through plain backward compatibility
     max_branch_exclusive: int | None = None
+    #: exact driver (``525.60.13``) or branch only (``580``), as NVIDIA states the floor
     min_driver: DriverVersionString
     sources: list[Identifier] = Field(min_length=1)
 

@@ -92,3 +92,59 @@ def test_vllm_wording_of_25_06_reads_as_the_page_puts_it(kb):
     record = kb.release("training-nv-pytorch:25.06")
     assert "vLLM 兼容性提升至支持 0.9.1 版本" in record.summary.zh and "兼容到" not in record.summary.zh
     assert [h.text.zh for h in record.highlights if h.components == ["vllm"]] == ["vLLM 兼容性提升至支持 0.9.1 版本。"]
+
+
+# --- reference tables: NVIDIA's lifecycle table and Table 2 --------------------------------------
+# https://docs.nvidia.com/datacenter/tesla/drivers/supported-drivers-and-cuda-toolkit-versions.html:
+# "All other previous driver branches not listed in the table above (such as R575, ...) are end of life."
+# https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html: CUDA 13.x ">= 580".
+
+
+def test_every_branch_a_record_names_has_a_lifecycle_row(kb):
+    rows = {b.branch for b in kb.driver_branches.branches}
+    named = {b for r in kb.releases if r.driver for b in r.driver.must_upgrade_branches}
+    named |= {f.branch for r in kb.releases if r.driver for f in r.driver.forward_compatibility}
+    assert {470, 520, 530, 545, 555} <= named
+    assert named - rows == set()
+
+
+def test_r470_is_a_long_term_branch_ended_july_2024(kb):
+    r470 = next(b for b in kb.driver_branches.branches if b.branch == 470)
+    assert (r470.type.value, r470.end_of_life, r470.eol, r470.max_cuda_major_without_compat) == (
+        "long-term-support", True, "2024-07", 11)
+
+
+@pytest.mark.parametrize("branch", [520, 530, 545, 555])
+def test_must_upgrade_branches_are_end_of_life_without_an_invented_type_or_date(kb, branch):
+    row = next(b for b in kb.driver_branches.branches if b.branch == branch)
+    assert row.end_of_life is True and row.type is None and row.eol is None
+    assert f"R{branch}" in row.note.en and f"R{branch}" in row.note.zh
+
+
+def test_cuda_13_minor_compatibility_floor_is_the_branch_nvidia_states(kb):
+    from lingjun.checks.core.compat import decide, minor_compat_floor, parse_cuda
+    from lingjun.checks.core.versions import DriverVersion
+
+    (row,) = [r for r in kb.cuda_drivers.minor_version_compat if r.cuda_major == 13]
+    assert (row.min_branch, row.min_driver) == (580, "580")
+    ref = kb.cuda_drivers.model_dump(mode="json")
+    floor = minor_compat_floor(13, ref)
+    assert str(floor) == "580" and floor.is_branch_only
+    # 12.x keeps NVIDIA's exact floor
+    assert str(minor_compat_floor(12, ref)) == "525.60.13"
+    # CUDA 13.0 Update 2 needs 580.95.05 natively; an older R580 driver runs it through minor version compatibility
+    decision = decide(parse_cuda("13.0.2"), DriverVersion.parse("580.65.06"), ref)
+    assert (decision.mode, str(decision.required), str(decision.floor)) == ("minor-version", "580.95.05", "580")
+    assert decide(parse_cuda("13.0.2"), DriverVersion.parse("580.95.05"), ref).mode == "native"
+    # an R575 driver is below the 13.x floor: not minor-version compatible
+    assert decide(parse_cuda("13.0.2"), DriverVersion.parse("575.57.08"), ref).mode != "minor-version"
+
+
+def test_which_keeps_its_verdicts_for_r580_and_r545(kb):
+    from lingjun.generator.site.finder import which
+
+    r580 = {r["release"]: r["verdict"] for r in which(kb, "580.65.06", "H20")["releases"]}
+    assert {v for k, v in r580.items() if k.startswith("training-nv-pytorch:")} == {"native"}
+    r545 = {r["release"]: r["verdict"] for r in which(kb, "R545", "H20")["releases"]}
+    # 25.08 lists R545 as usable and must-upgrade; the record resolves it as must-upgrade (12.x minor compat applies)
+    assert r545["training-nv-pytorch:25.08"] == "minor-compat"
