@@ -18,7 +18,7 @@ the old page said about itself, which must not:
 * reset: ``release_date``, ``revised``, ``features``, ``acknowledged_downgrades``,
   ``source_conflicts``, ``presence_unknown`` (it rests on the old page's
   source conflicts, which are dropped), ``stated_none`` (the old page's "none" says nothing
-  about the new page) and the sources (with
+  about the new page), ``not_captured`` (it describes the old copy) and the sources (with
   their notes and last-updated stamps);
 * put up for review: the notes of ``driver``, ``gpu_support`` and
   ``base_image`` keep their text behind the ``TODO(lingjun-kb new)`` marker,
@@ -140,7 +140,7 @@ def draft_from(previous: dict[str, Any], version: str, pattern: str | None, imag
                      "title": f"{PLACEHOLDER}: the official release-note page(s) of this release"}],
     }
     dropped = {"release_date", "revised", "features", "acknowledged_downgrades", "source_conflicts",
-               "presence_unknown", "stated_none"}
+               "presence_unknown", "stated_none", "not_captured"}
     draft: dict[str, Any] = {}
     for key, value in previous.items():
         if key in dropped:
