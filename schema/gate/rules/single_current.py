@@ -21,7 +21,7 @@ from lingjun.schema.models import ReleaseStatus, Severity
            "(info when none is current, warning when an older one is).", order=170)
 def check(corpus: Corpus) -> Iterator[Issue]:
     """Count `current` releases per product family (base families such as ngc-pytorch are skipped)."""
-    for family, releases in corpus.complete_families.items():  # data.family-incomplete names the rest
+    for family, releases in corpus.ordered_families.items():  # data.family-incomplete and data.release-order name the rest
         if corpus.is_base_family(family):
             continue
         current = [(doc, r) for doc, r in releases if r.status is ReleaseStatus.current]
