@@ -117,3 +117,22 @@ def test_an_unrecorded_release_without_a_date_is_reported_in_the_family_catalog(
         ("families.yaml", 19, 22, "families.0.unrecorded_releases.1.image_tags.0",
          "tag '25.02-serverless' is published by the recorded image demo-nv:25.02; the entry names a recorded "
          "release under another identifier: remove it, or correct the tag", Severity.error)]
+
+
+def test_a_current_record_older_than_an_unrecorded_release_is_a_warning(tree):
+    root = tree("dated")
+    _edit(root / "families.yaml", '      - {url: "https://example.com/demo-nv", language: en}\n',
+          '      - {url: "https://example.com/demo-nv", language: en}\n'
+          '    unrecorded_releases:\n'
+          '      - version: "25.03"\n'
+          '        named_in: [{url: "https://example.com/demo-index", language: en}]\n')
+    problems, _ = _gate(root)
+    assert _found(problems, root, "data.single-current") == [
+        ("demo-nv/2025-02-20.yaml", 4, 9, "status",
+         "demo-nv:2025-02-20 is `current` but the pages name the later demo-nv:25.03 (unrecorded_releases); mark it "
+         "`superseded`", Severity.warning)]
+    _edit(root / "demo-nv" / "2025-02-20.yaml", "status: current", "status: superseded")
+    problems, _ = _gate(root)
+    assert [f[4] for f in _found(problems, root, "data.single-current")] == [
+        "family 'demo-nv' has no `current` release: its newest record 2025-02-20 is superseded (the pages name "
+        "demo-nv:25.03 (unrecorded_releases))"]
