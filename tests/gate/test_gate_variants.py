@@ -216,3 +216,19 @@ def test_summary_table_shows_each_image_of_a_release(tree):
     rows = [row for row in summary_rows(corpus.kb) if row[0] == "demo-nv"]
     assert [row[1] for row in rows] == ["25.04", "25.03", "25.02", "25.01"]
     assert rows[0] == ["demo-nv", "25.04", "current", "12.8", "2.7.1", "R570", "2+2"]
+
+
+def test_driver_minimum_is_checked_against_a_variants_own_cuda(tree):
+    root = tree("variants")
+    _edit(root, "demo-nv/25.04.yaml", "    title: {en: \"SGLang image\", zh: \"SGLang 镜像\"}\n",
+          "    title: {en: \"SGLang image\", zh: \"SGLang 镜像\"}\n    cuda: \"12.9\"\n")
+    found = _found(root, "data.driver-minimum")
+    assert [(f[0], f[1], f[2], f[3], f[4], f[5]) for f in found] == [
+        ("demo-nv/25.04.yaml", 7, 35, "driver.minimum",
+         "driver minimum 570 is below 575.51.03, the minimum driver of CUDA 12.9 (demo-nv:25.04#sglang)",
+         Severity.error)]
+    _edit(root, "demo-nv/25.04.yaml", '    cuda: "12.9"\n', '    cuda: "13.9"\n')
+    found = _found(root, "data.driver-minimum")
+    assert [(f[1], f[2], f[3], f[4]) for f in found] == [
+        (19, 11, "variants.1.cuda",
+         "no row for CUDA 13.9 in releases/reference/cuda-drivers.yaml; the driver minimum cannot be checked")]
