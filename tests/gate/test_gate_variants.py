@@ -232,3 +232,27 @@ def test_driver_minimum_is_checked_against_a_variants_own_cuda(tree):
     assert [(f[1], f[2], f[3], f[4]) for f in found] == [
         (19, 11, "variants.1.cuda",
          "no row for CUDA 13.9 in releases/reference/cuda-drivers.yaml; the driver minimum cannot be checked")]
+
+
+def test_a_runtime_is_compared_with_the_same_framework_of_the_previous_release(tree):
+    root = tree("variants")
+    _edit(root, "demo-nv/25.03.yaml", "sources:\n", (
+        "    runtimes:\n"
+        "      - id: llamafactory/20250301\n"
+        "        name: LlamaFactory\n"
+        "        component_list: partial\n"
+        "        components:\n"
+        "          - {id: torch, name: torch, version: \"2.6.1\"}\n"
+        "sources:\n"))
+    assert _found(root, "data.component-downgrade") == [
+        ("demo-nv/25.04.yaml", 32, 47, "variants.1.runtimes.0.components.0.version",
+         "torch goes down from 2.6.1 (demo-nv:25.03#sglang runtime llamafactory/20250301) to 2.6.0; if this is what "
+         "the page publishes, add it to acknowledged_downgrades with the reason", Severity.warning)]
+
+
+def test_a_presence_unknown_id_of_a_variant_is_in_the_catalog(tree):
+    root = tree("variants")
+    _edit(root, "demo-nv/25.04.yaml", "    runtimes:\n", "    presence_unknown: [flash-attn]\n    runtimes:\n")
+    assert _found(root, "data.component-refs") == [
+        ("demo-nv/25.04.yaml", 25, 24, "variants.1.presence_unknown.0",
+         "component 'flash-attn' is not in releases/components.yaml", Severity.error)]

@@ -4,7 +4,8 @@ Like is compared with like: each image of a release with the same image (the sam
 the family's previous release, and, where either side's list is split by CPU architecture (25.10 lists
 aarch64 and amd64 separately), architecture by architecture
 (:meth:`~lingjun.schema.release_images.ReleaseImage.components_for`).  A variant the previous release
-does not have is compared with nothing.
+does not have is compared with nothing.  A runtime is compared with the runtime of the same framework
+(its id before ``/``: ``cosmos-framework/20261015`` and ``cosmos-framework/20261120``) in that image.
 """
 
 from __future__ import annotations
@@ -15,14 +16,42 @@ from lingjun.schema.gate.corpus import Corpus, matching_image
 from lingjun.schema.gate.issue import Issue
 from lingjun.schema.gate.rules import gate_rule
 from lingjun.checks.core.version_match import parse_version
-from lingjun.schema.models import CpuArch, Severity
-from lingjun.schema.release_images import ReleaseImage, release_images
+from lingjun.schema.models import ComponentEntry, CpuArch, Runtime, Severity
+from lingjun.schema.release_images import release_images
 
 
-def _architectures(*images: ReleaseImage) -> list[Optional[CpuArch]]:
-    """The architectures the lists of ``images`` are split by (sorted), or ``[None]`` when neither is split."""
-    split = {a for image in images for e in image.components for a in e.architectures}
+def _architectures(*lists: list[ComponentEntry]) -> list[Optional[CpuArch]]:
+    """The architectures ``lists`` are split by (sorted), or ``[None]`` when none is split."""
+    split = {a for entries in lists for e in entries for a in e.architectures}
     return sorted(split, key=lambda a: a.value) if split else [None]
+
+
+def _for(entries: list[ComponentEntry], architecture: Optional[CpuArch]) -> list[ComponentEntry]:
+    """Entries that apply on ``architecture`` (entries without architectures apply on every one; None: all)."""
+    return [e for e in entries if architecture is None or not e.architectures or architecture in e.architectures]
+
+
+def _downgrades(now: list[ComponentEntry], before: list[ComponentEntry]) -> Iterator[tuple[int, ComponentEntry, str, Optional[CpuArch]]]:
+    """``(index in now, entry, old version, architecture)`` for each entry of ``now`` whose version is lower than the
+    same component's in ``before`` on the same architecture; each entry once (PEP 440; unparseable skipped)."""
+    reported: set[int] = set()
+    positions = {id(e): i for i, e in enumerate(now)}
+    for arch in _architectures(now, before):
+        old_versions = {e.id: e.version for e in _for(before, arch)}
+        for entry in _for(now, arch):
+            index = positions[id(entry)]
+            old = old_versions.get(entry.id)
+            if old is None or old == entry.version or index in reported:
+                continue
+            new_v, old_v = parse_version(entry.version), parse_version(old)
+            if new_v is None or old_v is None or not new_v < old_v:
+                continue
+            reported.add(index)
+            yield index, entry, old, arch
+
+
+def _framework(runtime: Runtime) -> str:
+    return runtime.id.partition("/")[0]
 
 
 @gate_rule("data.component-downgrade", Severity.warning,
@@ -39,26 +68,22 @@ def check(corpus: Corpus) -> Iterator[Issue]:
                 if before_image is None:
                     continue
                 loc = ("variants", image_index) if image.variant is not None else ()
-                reported: set[int] = set()
-                positions = {id(e): i for i, e in enumerate(image.components)}
-                for arch in _architectures(image, before_image):
-                    before = {e.id: e.version for e in before_image.components_for(arch)}
-                    for entry in image.components_for(arch):
-                        index = positions[id(entry)]
-                        old = before.get(entry.id)
-                        if old is None or old == entry.version or index in reported:
-                            continue
-                        new_v, old_v = parse_version(entry.version), parse_version(old)
-                        if new_v is None or old_v is None or not new_v < old_v:
-                            continue
+                pairs = [(loc, image.components, before_image.components, before_image.ref)]
+                earlier_runtimes = {_framework(r): r for r in before_image.runtimes}
+                for r_index, runtime in enumerate(image.runtimes):
+                    earlier = earlier_runtimes.get(_framework(runtime))
+                    if earlier is not None:
+                        pairs.append(((*loc, "runtimes", r_index), runtime.components, earlier.components,
+                                      f"{before_image.ref} runtime {earlier.id}"))
+                for where, now, before, label in pairs:
+                    for index, entry, old, arch in _downgrades(now, before):
                         triple = (entry.id, old, entry.version)
                         if triple in acknowledged:
                             used.add(triple)
                             continue
-                        reported.add(index)
                         on = f" on {arch.value}" if arch is not None else ""
-                        yield Issue(doc.path, (*loc, "components", index, "version"),
-                                    f"{entry.id} goes down from {old} ({before_image.ref}{on}) to {entry.version}; "
+                        yield Issue(doc.path, (*where, "components", index, "version"),
+                                    f"{entry.id} goes down from {old} ({label}{on}) to {entry.version}; "
                                     "if this is what the page publishes, add it to acknowledged_downgrades with the "
                                     "reason")
             for index, ack in enumerate(record.acknowledged_downgrades):
