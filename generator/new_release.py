@@ -61,7 +61,7 @@ from lingjun.schema.placeholders import PLACEHOLDER, PLACEHOLDER_ID, PLACEHOLDER
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from lingjun.schema.loader import compose, load_knowledge_base, parse_yaml, read_text
-from lingjun.schema.models import ReleaseRecord, ReleaseStatus
+from lingjun.schema.models import Family, ReleaseRecord, ReleaseStatus
 
 __all__ = ["NewRelease", "NewReleaseError", "NewReleaseUsageError", "new_release", "draft_from"]
 
@@ -520,11 +520,16 @@ class NewRelease:
 OrderKey = tuple[int, int, int]
 
 
-def _newer_versions(releases: Path, records: list[ReleaseRecord], family: str, key: OrderKey) -> list[str]:
-    """Releases of ``family`` after ``key`` in date order, oldest first: loaded records, and the files of the
-    family's folder (even broken ones) whose name is a ``YY.MM`` or ``YYYY-MM-DD`` identifier."""
+def _newer_versions(releases: Path, records: list[ReleaseRecord], family: Family, key: OrderKey) -> list[str]:
+    """Releases of ``family`` after ``key`` in date order, oldest first: loaded records, the files of the
+    family's folder (even broken ones) whose name is a ``YY.MM`` or ``YYYY-MM-DD`` identifier, and the
+    family's ``unrecorded_releases`` (the pages name them: the new release is not the newest)."""
     found: dict[str, OrderKey] = {r.version: r.order_key for r in records if r.order_key is not None}
-    folder = Path(releases) / family
+    for entry in family.unrecorded_releases:
+        entry_key = release_order_key(entry.version, entry.release_date)
+        if entry_key is not None:
+            found.setdefault(entry.version, entry_key)
+    folder = Path(releases) / family.id
     if folder.is_dir():
         for path in folder.iterdir():
             stem_key = release_order_key(path.stem) if path.suffix in (".yaml", ".yml") else None
@@ -591,10 +596,12 @@ def new_release(releases: Path, family: str, version: str, release_date: Optiona
         raise NewReleaseError(f"family {family!r} is not in {releases}/families.yaml (known: {known})")
     older = [r for r in kb.releases_of(family) if r.order_key is not None and r.order_key < key]
     if not older:
-        raise NewReleaseError(f"no release of {family} older than {version} loads without errors; "
-                              f"run `lingjun-kb validate {releases}` or write the first record by hand")
+        undated = [r.ref for r in kb.releases_of(family) if r.order_key is None]
+        hint = (f"{', '.join(undated)} cannot be placed by date: add its release_date" if undated
+                else f"run `lingjun-kb validate {releases}` or write the first record by hand")
+        raise NewReleaseError(f"no release of {family} older than {version} loads without errors; {hint}")
     previous = older[0]
-    newer = _newer_versions(releases, kb.releases_of(family), family, key)
+    newer = _newer_versions(releases, kb.releases_of(family), family_entry, key)
     status = "superseded" if newer else "current"
     previous_path = kb.paths[previous.ref]
     text, _ = read_text(previous_path)

@@ -128,3 +128,31 @@ def test_a_dated_release_that_exists_is_never_overwritten(tmp_path, capsys):
     assert main(["new", "demo-nv", "2025-02-20", "--releases", str(root)]) == 1
     assert "already exists; refusing to overwrite it" in capsys.readouterr().err
     assert existing.read_bytes() == before
+
+
+def test_a_release_the_pages_name_later_makes_the_draft_superseded(tmp_path, capsys):
+    root = _tree(tmp_path)
+    families = root / "families.yaml"
+    families.write_text(families.read_text(encoding="utf-8").replace(
+        '      - {url: "https://example.com/demo-nv", language: en}\n',
+        '      - {url: "https://example.com/demo-nv", language: en}\n'
+        '    unrecorded_releases:\n'
+        '      - version: "25.06"\n'
+        '        named_in: [{url: "https://example.com/demo-index", language: en}]\n', 1), encoding="utf-8")
+    assert main(["new", "demo-nv", "25.03", "--releases", str(root)]) == 0
+    out = capsys.readouterr().out
+    assert "status: superseded, because demo-nv:25.06 is newer" in out
+    assert yaml.safe_load((root / "demo-nv" / "25.03.yaml").read_text(encoding="utf-8"))["status"] == "superseded"
+
+
+def test_a_family_whose_only_release_has_no_date_asks_for_its_release_date(tmp_path, capsys):
+    root = _tree(tmp_path, "dated")
+    for path in (root / "demo-nv").iterdir():
+        path.unlink()
+    (root / "demo-nv" / "sglang0.5-250105.yaml").write_text(
+        (GATE_FIXTURES / "dated" / "demo-nv" / "2025-02-20.yaml").read_text(encoding="utf-8")
+        .replace('version: "2025-02-20"', 'version: "sglang0.5-250105"'), encoding="utf-8")
+    assert main(["new", "demo-nv", "sglang0.6-250301", "--release-date", "2025-03-01", "--releases", str(root)]) == 1
+    assert capsys.readouterr().err.strip() == (
+        "lingjun-kb new: no release of demo-nv older than sglang0.6-250301 loads without errors; "
+        "demo-nv:sglang0.5-250105 cannot be placed by date: add its release_date")
