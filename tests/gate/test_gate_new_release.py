@@ -69,10 +69,10 @@ def test_new_refuses_unknown_family_bad_version_and_no_previous(tmp_path, capsys
     root = _tree(tmp_path)
     assert main(["new", "demo-gpu", "25.03", "--releases", str(root)]) == 1
     assert "family 'demo-gpu' is not in" in capsys.readouterr().err
-    with pytest.raises(SystemExit) as exc:  # a version that is not YY.MM is a usage error
+    with pytest.raises(SystemExit) as exc:  # a month or date typo is a usage error
         main(["new", "demo-nv", "25.3", "--releases", str(root)])
     assert exc.value.code == 2
-    assert "version '25.3' is not YY.MM" in capsys.readouterr().err
+    assert "release '25.3' is neither a month YY.MM" in capsys.readouterr().err
     assert main(["new", "demo-nv", "24.12", "--releases", str(root)]) == 1
     assert "no release of demo-nv older than 24.12" in capsys.readouterr().err
     assert not (root / "demo-nv" / "24.12.yaml").exists()
