@@ -101,6 +101,7 @@ BUNDLE_SHAPE = {
         "known_issues": [str],
         "usage_notes": [{"id": str, "rule": Opt(str), "text": TEXT}],
         "quick_start": [{"commands": [str]}],
+        "not_captured": [str],  # sections of the official page the record's copy does not show
         "sources": _SOURCES,
     }],
     "known_issues": [{
