@@ -88,7 +88,7 @@ def _seeded() -> dict:
         data["releases"][0]["gpu_support"] = {"models": ["H20"], "architectures": ["hopper"], "compute_capabilities": ["9.0"],
                                               "list_state": "partial"}
     # a release with variants and runtimes (inference-nv-pytorch 25.04 and training-xpu-pytorch 2026-10-20 have them)
-    first = data["releases"][0]
+    first = next(r for r in data["releases"] if r["image_tags"] and len(r["components"]) > 1 and not r["variants"])
     entries = copy.deepcopy(first["components"][:2]) + [{"id": "vllm", "name": "vLLM", "version": "0.8.5", "architectures": ["amd64"],
                                                            "introduced": False}]
     runtime = {"id": "llama-factory/20261015", "name": "LlamaFactory", "path": "/opt/runtimes/llama-factory-ppu", "python": "3.12",
