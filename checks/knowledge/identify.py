@@ -36,8 +36,9 @@ names its variant too.
 
    The score is points / compared entries (0.0-1.0).  The best image wins
    when its score is at least :data:`THRESHOLD` and at least
-   :data:`MIN_MATCHED` entries (or all of them, for a record listing only one
-   probed component, such as an NGC base image's torch build) matched fully; ties go to product families
+   :data:`MIN_MATCHED` entries (or all of them, for an image listing only one
+   probed component, such as an NGC base image's torch build; a partial list
+   showing one of several is not enough) matched fully; ties go to product families
    over base images, then to the newer release (by date: :mod:`lingjun.checks.core.release_order`,
    never by comparing identifiers as text).  Up to five runners-up are kept in ``candidates``.
 5. ``none``: no record applies; environment checks still run.
@@ -235,13 +236,17 @@ def _installed(facts: Facts) -> dict[str, str]:
     return installed
 
 
-def _scorer(facts: Facts, data: KnowledgeData) -> Any:
+def _scorer(facts: Facts, data: KnowledgeData, probed: bool = False) -> Any:
+    """``image -> score_record(...)`` against the installed distributions; with ``probed``, ``image -> the
+    number of entries the image lists that a pip probe reads on this architecture`` (installed or not)."""
     installed = _installed(facts)
     pypi = _pypi_components(data)
     from lingjun.checks.coverage import OBSERVED, state
 
     absent_known = state(facts, "distributions") == OBSERVED
     arch = _MACHINE_ARCH.get((facts.host.machine or "").lower())
+    if probed:
+        return lambda image: score_record(image, {}, pypi, arch)[2]
     return lambda image: score_record(image, installed, pypi, arch, absent_known)
 
 
@@ -312,14 +317,16 @@ def identify(facts: Facts, data: KnowledgeData, option: Optional[str] = None) ->
 
 def fingerprint(facts: Facts, data: KnowledgeData) -> ReleaseMatch:
     """Score every image of every record against the installed distributions (step 4 of the module docstring)."""
-    score = _scorer(facts, data)
+    score, probed_of = _scorer(facts, data), _scorer(facts, data, probed=True)
     bases = {f.get("id") for f in data.raw.get("families", []) if f.get("role") == "base"}
     scored: list[tuple[float, int, int, dict[str, Any], Optional[str]]] = []
     for record in data.releases:
         for image in record_variants(record) or [record]:
             points, matched, compared = score(image)
             if compared:
-                scored.append((points, matched, compared, record, image.get("id") if image is not record else None))
+                # (score, fully matched, entries the image lists with a pip probe: a partial list naming only one
+                # of them, such as a collect_env paste showing torch, is one match, not "all of them")
+                scored.append((points, matched, probed_of(image), record, image.get("id") if image is not record else None))
 
     # best score first; then more components matched; then product families before base images; then the newer release
     scored.sort(key=lambda item: (round(-item[0], 6), -item[1], item[3].get("family") in bases,
@@ -330,8 +337,8 @@ def fingerprint(facts: Facts, data: KnowledgeData) -> ReleaseMatch:
 
     candidates = [(name(item), round(item[0], 3)) for item in scored[:6] if item[0] > 0]
     if scored:
-        points, matched, compared, record, variant = scored[0]
-        if points >= THRESHOLD and matched >= min(MIN_MATCHED, compared):
+        points, matched, probed, record, variant = scored[0]
+        if points >= THRESHOLD and matched >= min(MIN_MATCHED, probed):
             tied = [item for item in scored if item[3] is record and item[4] and round(item[0], 6) == round(points, 6)
                     and item[1] == matched]
             # two variants alike: the variant is left to _match, which names both (never the first silently)

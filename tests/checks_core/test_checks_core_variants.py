@@ -319,3 +319,12 @@ def test_order_by_date_never_by_text():
     for record in raw["releases"]:
         record.pop("order_key")  # a bundle without keys: computed from the identifier, never Version("2026-10-20")
     assert identify(facts, KnowledgeData.from_dict(raw)).ref == "training-xpu-pytorch:2026-10-20"
+
+
+def test_a_paste_showing_one_stock_package_of_several_names_no_release():
+    """A stock torch 2.6.0+cu124 is in the 25.04 images and in any PyTorch 2.6 container: one match of the several
+    packages an image lists is not a fingerprint (the S3 paste of vllm-project/vllm#15607 shows only torch)."""
+    facts = _paste(SGLANG_PASTE, drop=("[pip3] transformers", "[pip3] triton"))
+    match = identify(facts, DATA)
+    assert (match.how, match.ref, match.record) == ("none", None, None)
+    assert match.candidates[0] == (f"{REF}#vllm", 1.0)
