@@ -243,7 +243,8 @@ def release_verdict(record: Optional[dict], driver: DriverVersion, data_center: 
     """The verdict of ``record`` (a bundle release dict) on ``driver`` with GPUs of one class.
 
     Args:
-        record: the release record as the bundle holds it (``ReleaseRecord.model_dump(mode="json")``).
+        record: the release record as the bundle holds it (``ReleaseRecord.model_dump(mode="json")``); a PPU image
+            (PPU driver, or no driver but a ``ppu_sdk``) is ``unsupported`` on NVIDIA GPUs whatever the driver.
         driver: the host driver; a branch-only version stands for an up-to-date driver of that branch.
         data_center: True for NVIDIA data center GPUs (H20, A100, T4 ...), False for any other (GeForce, RTX).
         ref: the bundle's ``cuda_drivers`` (NVIDIA's tables).
@@ -257,7 +258,8 @@ def release_verdict(record: Optional[dict], driver: DriverVersion, data_center: 
     record = record if isinstance(record, dict) else {}
     drv = record.get("driver")
     b = driver.branch
-    if isinstance(drv, dict) and drv.get("vendor") == "ppu":
+    # a PPU image: its driver is the PPU driver, or it states none but a PPU SDK (training-xpu-pytorch 2026-10-20)
+    if (drv.get("vendor") == "ppu") if isinstance(drv, dict) and drv.get("vendor") else bool(record.get("ppu_sdk")):
         return ReleaseVerdict("unsupported", "A PPU image: it runs on PPU accelerators with the PPU driver, not on NVIDIA GPUs.",
                               "PPU 镜像：运行在 PPU 加速卡与 PPU 驱动上，不适用于 NVIDIA GPU。", key="ppu")
     if known_branches is not None and b not in known_branches:

@@ -133,11 +133,11 @@ def branch_cells(record: ReleaseRecord, branches: list[int], reference: Optional
                  data_center: bool = True, memo: Optional[dict[Any, Any]] = None) -> list[tuple[int, MatrixCell]]:
     """``[(branch, cell), ...]`` of ``record`` for ``branches`` and one GPU class (data center by default).
 
-    The verdicts read only the record's ``cuda`` and ``driver``: releases that
-    share both share their cells.  ``memo`` (a dict the caller keeps for one
-    reference table) remembers them across calls.
+    The verdicts read only the record's ``cuda``, ``driver`` and ``ppu_sdk`` (a PPU image that states no
+    driver is still a PPU image): releases that share them share their cells.  ``memo`` (a dict the caller
+    keeps for one reference table) remembers them across calls.
     """
-    dumped = record.model_dump(mode="json", include={"cuda", "driver"})
+    dumped = record.model_dump(mode="json", include={"cuda", "driver", "ppu_sdk"})
     key = (json.dumps(dumped, sort_keys=True), tuple(branches), data_center)
     if memo is not None and key in memo:
         return list(memo[key])

@@ -328,3 +328,14 @@ def test_a_paste_showing_one_stock_package_of_several_names_no_release():
     match = identify(facts, DATA)
     assert (match.how, match.ref, match.record) == ("none", None, None)
     assert match.candidates[0] == (f"{REF}#vllm", 1.0)
+
+
+def test_a_ppu_image_that_states_no_driver_is_a_ppu_image_for_the_finder_too():
+    from lingjun.checks.core.release_compat import release_verdict
+    from lingjun.checks.core.versions import DriverVersion
+
+    for release in ("training-xpu-pytorch:2026-10-20", f"inference-xpu-pytorch-opt:{kit.OPT_TAG}"):
+        verdict = release_verdict(DATA.release(release), DriverVersion.parse("520.0.0"), True, DATA.cuda_drivers)
+        assert (verdict.verdict, verdict.key) == ("unsupported", "ppu")
+    nvidia = release_verdict(DATA.release(REF), DriverVersion.parse("550.54.14"), True, DATA.cuda_drivers)
+    assert nvidia.verdict == "native"
