@@ -253,7 +253,8 @@ def finder_data(kb: KnowledgeBase) -> dict[str, Any]:
                                      for b in branches} for cls in GPU_CLASSES}
             cells = shared[key]
             releases.append({"ref": record.ref, "family": record.family, "version": record.version,
-                             "ppu": record.driver is not None and record.driver.vendor.value == "ppu",
+                             # a PPU image: PPU driver, or no driver stated but a PPU SDK (as release_verdict reads it)
+                             "ppu": (record.driver.vendor.value == "ppu") if record.driver is not None else bool(record.ppu_sdk),
                              **_release_facets(record), "cells": cells})
     gpus = []
     for g in (kb.gpus.gpus if kb.gpus else []):
