@@ -1,0 +1,77 @@
+"""Image references: the public ones (tags and the products each is for) and the VPC pattern.
+
+References are taken from the assets section (and the contents table), never
+from the quick start, whose ``:[tag]`` examples are not tags.  A sentence
+naming a reference and products (``…:25.03-serverless镜像适用于ACS产品形态、灵骏多租产品形态，不适用于
+灵骏单租产品形态``) gives that tag's ``products`` and ``not_for``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Optional
+
+from lingjun.generator.importer._blocks import Block
+
+__all__ = ["Reference", "Assets", "read_assets", "REFERENCE"]
+
+#: a registry reference: host/path:tag (a VPC pattern keeps its ``{region-id}`` and ``{image:tag}``)
+REFERENCE = re.compile(r"(?<![\w.{-])([a-z0-9][a-z0-9.{}-]*\.aliyuncs\.com/[a-z0-9._/-]+(?::[A-Za-z0-9_][A-Za-z0-9_.-]*|/\{image:tag\}))")
+_PRODUCTS = [("acs", re.compile(r"(?<![A-Za-z])ACS(?![A-Za-z])")),
+             ("lingjun-multi-tenant", re.compile(r"灵骏多租|multi-tenant|multi tenant|multitenant|multi-penyewa", re.I)),
+             ("lingjun-single-tenant", re.compile(r"灵骏单租|single-tenant|single tenant|penyewa tunggal", re.I))]
+_NOT = re.compile(r"不适用|not (?:suitable|applicable|for|intended)|tidak (?:cocok|berlaku)", re.I)
+
+
+@dataclass
+class Reference:
+    """A public image reference and what the page says about its use."""
+
+    reference: str
+    tag: str
+    line: int
+    products: list[str] = field(default_factory=list)
+    not_for: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Assets:
+    """The public references (page order, each once) and the VPC pattern (None when the page shows none)."""
+
+    public: list[Reference] = field(default_factory=list)
+    vpc: Optional[str] = None
+    vpc_line: int = 0
+
+
+def _products(text: str) -> list[str]:
+    return [name for name, pattern in _PRODUCTS if pattern.search(text)]
+
+
+def read_assets(blocks: list[Block]) -> Assets:
+    """References in ``blocks`` (the assets and contents sections)."""
+    assets = Assets()
+    seen: dict[str, Reference] = {}
+    for block in blocks:
+        text = block.text if not block.cells else " ".join(block.cells)
+        for match in REFERENCE.finditer(text):
+            value = match.group(1).rstrip(".")
+            if "{region-id}" in value or "-vpc" in value.split("/")[0]:
+                if assets.vpc is None:
+                    assets.vpc, assets.vpc_line = value, block.line
+                continue
+            if "{" in value or ":" not in value.rsplit("/", 1)[-1]:
+                continue
+            ref = seen.get(value)
+            if ref is None:
+                ref = seen[value] = Reference(value, value.rsplit(":", 1)[1], block.line)
+                assets.public.append(ref)
+            # the products sentence: what follows this reference up to the next one
+            after = text[match.end():]
+            nxt = REFERENCE.search(after)
+            clause = after[: nxt.start()] if nxt else after
+            if _products(clause):
+                cut = _NOT.search(clause)
+                ref.products = _products(clause[: cut.start()] if cut else clause) or ref.products
+                ref.not_for = _products(clause[cut.start():]) if cut else ref.not_for
+    return assets
