@@ -73,7 +73,9 @@ def read_facts(page: Page, family_hint: Optional[str] = None):
     from lingjun.generator.importer._draft import PageFacts
     from lingjun.generator.importer._driver import read_driver
     from lingjun.generator.importer._lists import read_list, read_quick_start
+    from lingjun.generator.importer._instances import read_instances
     from lingjun.generator.importer._recognise import recognise
+    from lingjun.generator.importer._runtimes import read_runtimes
     from lingjun.generator.importer._sections import split_sections
 
     identity = recognise(page.blocks, page.text)
@@ -92,6 +94,8 @@ def read_facts(page: Page, family_hint: Optional[str] = None):
         usage_notes=read_list(sections.get("usage_notes", [])),
         known_issues=read_list(sections.get("known_issues", []), leaf_prefix=True),
         quick_start=read_quick_start(sections.get("quick_start", [])),
+        runtimes=read_runtimes(sections.get("runtimes", []), components.notes),
+        instances=read_instances(sections.get("instances", [])),
     ), sections
 
 

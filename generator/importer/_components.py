@@ -150,17 +150,15 @@ def _from_items(blocks: list[Block], notes: list[Note]) -> list[Group]:
 
 
 def _tables(blocks: list[Block]) -> list[list[Block]]:
+    """Runs of table rows not interrupted by another block (a Markdown separator line yields no block)."""
     tables: list[list[Block]] = []
     run: list[Block] = []
-    last = -10
     for block in blocks:
-        if block.kind == ROW and block.line <= last + 1:
+        if block.kind == ROW:
             run.append(block)
-        elif block.kind == ROW:
-            if run:
-                tables.append(run)
-            run = [block]
-        last = block.line if block.kind == ROW else last
+        elif run:
+            tables.append(run)
+            run = []
     if run:
         tables.append(run)
     return tables

@@ -48,6 +48,8 @@ class PageFacts:
     usage_notes: ProseList
     known_issues: ProseList
     quick_start: list[Step]
+    runtimes: list[dict[str, Any]] = field(default_factory=list)
+    instances: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
 
@@ -248,27 +250,34 @@ def build_draft(facts: PageFacts, kb: KnowledgeBase, family: str, release: str, 
             else:
                 variant["image_tags"] = [{"tag": f"{PLACEHOLDER_ID}", "reference": f"{PLACEHOLDER}: this image's reference"}]
                 problems.append(f"no public reference found for the image {group.label or vid!r}; fill in its tag")
-            python = _component_value([group], "python")
-            if python:
-                variant["python"] = python
             variant["component_list"] = _list_state([group])
             variant["components"] = _entries(kb, [(e, []) for e in group.entries], unknown)
             variants.append(variant)
     else:
         if public:
-            draft["image_tags"] = [_tag_entry(r, arches if len(arches) > 1 else []) for r in public]
+            draft["image_tags"] = [_tag_entry(r, arches) for r in public]
         else:
             problems.append("the page shows no public image reference; add image_tags by hand")
     accelerator = kb.families[family].accelerator.value if family in kb.families else ""
-    cuda = _component_value(groups, "cuda") if accelerator == "nvidia-gpu" else None
-    if cuda and not variants:
-        draft["cuda"] = cuda
-    ppu_sdk = _ppu_sdk(facts)
-    if ppu_sdk:
-        draft["ppu_sdk"] = ppu_sdk
-    python = _component_value(groups, "python")
-    if python and not variants:
-        draft["python"] = python
+    for key, names, wanted in (("cuda", ("cuda",), accelerator == "nvidia-gpu"), ("ppu_sdk", (), True),
+                               ("python", ("python",), True)):
+        if not wanted:
+            continue
+        if key == "ppu_sdk":
+            value = _ppu_sdk(facts)
+            if value:
+                draft[key] = value
+            continue
+        values = [_component_value([g], *names) for g in groups]
+        if variants and len(set(values)) > 1:  # the images differ: each variant states its own
+            for variant, value in zip(variants, values):
+                if value:
+                    variant[key] = value
+        elif values and values[0]:
+            draft[key] = values[0]
+    ppu_sdk = draft.get("ppu_sdk")
+    if facts.instances:
+        draft["gpu_support"] = {"models": facts.instances}
     if facts.driver is not None and facts.driver.minimum:
         driver: dict[str, Any] = {"vendor": facts.driver.vendor, "minimum": facts.driver.minimum}
         if facts.driver.stated_as:
@@ -278,6 +287,10 @@ def build_draft(facts: PageFacts, kb: KnowledgeBase, family: str, release: str, 
         if facts.driver.must_upgrade_branches:
             driver["must_upgrade_branches"] = facts.driver.must_upgrade_branches
         draft["driver"] = driver
+        both = sorted({b for b, _ in facts.driver.forward_compatibility} & set(facts.driver.must_upgrade_branches))
+        for branch in both:
+            problems.append(f"the page lists R{branch} both as usable through forward compatibility and as a branch to "
+                            "upgrade; add a driver.branch_resolutions entry saying which holds, and why")
     else:
         problems.append("the page states no driver requirement in this copy; add `driver` if another copy states one")
     if variants:
@@ -311,6 +324,14 @@ def build_draft(facts: PageFacts, kb: KnowledgeBase, family: str, release: str, 
     if facts.quick_start:
         draft["quick_start"] = [{"title": localized(s.title, language), "commands": s.commands}
                                 for s in facts.quick_start]
+    if facts.runtimes:
+        runtimes = []
+        for runtime in facts.runtimes:
+            entries = runtime.pop("_entries", [])
+            if entries:
+                runtime["components"] = _entries(kb, [(e, []) for e in entries], unknown)
+            runtimes.append(runtime)
+        draft["runtimes"] = runtimes
     source: dict[str, Any] = {"url": url, "language": language}
     if facts.identity.title:
         source["title"] = facts.identity.title[:300]

@@ -29,7 +29,8 @@ _RELEASE_AFTER = re.compile(
     r"^\s*(?:[:：]\s*)?(?:version\s+|版本\s*)?"
     r"(\d{4}-\d{2}-\d{2}|\d{2}\.\d{2}(?!\.\d)|[a-z]+\d[a-z0-9.]*-\d{6})", re.I)
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
-_LATIN = re.compile(r"[A-Za-z]")
+_WORD = re.compile(r"[A-Za-z]{2,}")
+_NOT_WORDS = re.compile(r"\S*[./:=_]\S*")
 
 
 @dataclass
@@ -54,10 +55,16 @@ class Identity:
     notes: list[str] = field(default_factory=list)
 
 
-def _language(text: str) -> str:
-    cjk = len(_CJK.findall(text))
-    latin = len(_LATIN.findall(text))
-    return "zh" if cjk and cjk * 5 >= (cjk + latin) else "en"
+def _language(blocks: list[Block]) -> str:
+    """``zh`` when the prose is Chinese: CJK characters against Latin words, URLs, tags and code left out."""
+    cjk = latin = 0
+    for block in blocks:
+        if block.kind in ("code", "row"):
+            continue
+        text = _NOT_WORDS.sub(" ", block.text)
+        cjk += len(_CJK.findall(text))
+        latin += len(_WORD.findall(text))
+    return "zh" if cjk and cjk * 2 >= latin else "en"
 
 
 def _title(blocks: list[Block], family_line: int) -> Optional[str]:
@@ -94,4 +101,4 @@ def recognise(blocks: list[Block], text: str) -> Identity:
         if release:
             break
     title = _title(blocks, line)
-    return Identity(title=title, family=family, release=release, language=_language(text), named_as=named_as, line=line)
+    return Identity(title=title, family=family, release=release, language=_language(blocks), named_as=named_as, line=line)
