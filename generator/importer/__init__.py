@@ -96,7 +96,7 @@ def read_facts(page: Page, family_hint: Optional[str] = None):
         quick_start=read_quick_start(sections.get("quick_start", [])),
         runtimes=read_runtimes(sections.get("runtimes", []), components.notes),
         instances=read_instances(sections.get("instances", [])),
-    ), sections
+    )
 
 
 def _image_family(facts, kb) -> Optional[str]:
@@ -124,7 +124,7 @@ def import_page(page_path: Path, releases: Path = Path("releases"), family: Opti
     from lingjun.schema.loader import load_knowledge_base
 
     page = read_page(page_path)
-    facts, sections = read_facts(page, family)
+    facts = read_facts(page, family)
     identity = facts.identity
     structure = bool(facts.components.groups or facts.assets.public or facts.components.empty_cell
                       or (facts.driver and facts.driver.minimum))

@@ -24,7 +24,8 @@ from typing import Optional
 
 from lingjun.generator.importer._blocks import HEADING, ITEM, ROW, TEXT, Block
 
-__all__ = ["Entry", "Group", "ComponentLists", "Note", "parse_entry", "read_components", "arch_of", "merge_architectures"]
+__all__ = ["Entry", "Group", "ComponentLists", "Note", "parse_entry", "read_components", "arch_of", "merge_architectures",
+           "add_entries", "table_runs"]
 
 _ENTRY = re.compile(r"^(?P<name>[A-Za-z][\w .+/-]*?)\s*(?:==|[:：=]|\s)\s*v?(?P<version>\d[0-9A-Za-z.+_-]*)"
                     r"(?P<rest>\s.*)?$")
@@ -105,7 +106,9 @@ def _is_label(block: Block) -> bool:
         or any(label in text.lower() for label in _COMPONENT_LABELS))
 
 
-def _add(group: Group, text: str, line: int, notes: list[Note]) -> None:
+def add_entries(group: Group, text: str, line: int, notes: list[Note]) -> None:
+    """Add the entries of ``text`` (one, or several separated by line breaks or ``;``) to ``group``; a cut-off
+    entry marks the group partial, an entry without a version is left out (each with a note)."""
     for piece in re.split(r"\n|;\s+|；", text):
         piece = piece.strip()
         if not piece:
@@ -124,7 +127,6 @@ def _add(group: Group, text: str, line: int, notes: list[Note]) -> None:
 def _from_items(blocks: list[Block], notes: list[Note]) -> list[Group]:
     groups: list[Group] = []
     current: Optional[Group] = None
-    parent_indent: Optional[int] = None
     for block in blocks:
         if block.kind == ROW:
             continue
@@ -134,22 +136,20 @@ def _from_items(blocks: list[Block], notes: list[Note]) -> list[Group]:
                     arch_of(block.text) or block.text.endswith((":", "："))):
                 current = Group(label=block.text.rstrip(":："), arch=arch_of(block.text))
                 groups.append(current)
-                parent_indent = block.level
                 continue
             if current is None:
                 current = Group()
                 groups.append(current)
-            _add(current, block.text, block.line, notes)
+            add_entries(current, block.text, block.line, notes)
         elif _is_label(block) and parse_entry(block.text, block.line) is None:
             if current is not None and not current.entries and not current.label:
                 groups.remove(current)
             current = Group(label=block.text.rstrip(":："), arch=arch_of(block.text))
             groups.append(current)
-    del parent_indent
     return [g for g in groups if g.entries or g.cut]
 
 
-def _tables(blocks: list[Block]) -> list[list[Block]]:
+def table_runs(blocks: list[Block]) -> list[list[Block]]:
     """Runs of table rows not interrupted by another block (a Markdown separator line yields no block)."""
     tables: list[list[Block]] = []
     run: list[Block] = []
@@ -174,9 +174,10 @@ def _from_table(rows: list[Block], notes: list[Note]) -> Optional[tuple[list[Gro
     labels = list(header.cells)
     if len(labels) == width - 1 or (len(labels) == width and labels and not labels[-1] and labels[0]
                                     and (arch_of(labels[0]) or _TAGLIKE.search(labels[0]))):
+        shown = " | ".join(c or "(empty)" for c in header.cells)
         notes.append(Note("shifted-header", header.line,
-                          f"the header row ({' | '.join(c or '(empty)' for c in header.cells)}) is one cell off "
-                          "its data rows; its labels are read as the labels of the value columns, in order"))
+                          f"the header row ({shown}) is one cell off its data rows; its labels are read as the "
+                          "labels of the value columns, in order", name=shown))
         labels = [""] + [c for c in labels if c][: width - 1]
     labels += [""] * (width - len(labels))
     columns = labels[1:]
@@ -192,9 +193,9 @@ def _from_table(rows: list[Block], notes: list[Note]) -> Optional[tuple[list[Gro
             if not cell or cell in ("-", "—", "/"):
                 continue
             if parse_entry(cell, row.line) is None and re.match(r"^v?\d", cell) and name:
-                _add(group, f"{name} {cell.lstrip('v')}", row.line, notes)
+                add_entries(group, f"{name} {cell.lstrip('v')}", row.line, notes)
             else:
-                _add(group, cell, row.line, notes)
+                add_entries(group, cell, row.line, notes)
     groups = [g for g in groups if g.entries or g.cut]
     return (groups, by_arch) if groups else None
 
@@ -230,14 +231,14 @@ def read_components(section: list[Block], contents: list[Block]) -> ComponentLis
     """
     result = ComponentLists()
     notes = result.notes
-    for rows in _tables(section):
+    for rows in table_runs(section):
         found = _from_table(rows, notes)
         if found:
             result.groups, result.by_arch = found
             break
     if not result.groups:
         # a contents table whose component row holds the list, or that is the list (arch columns)
-        for rows in _tables(contents):
+        for rows in table_runs(contents):
             component_rows = [r for r in rows if r.cells and any(l in r.cells[0].lower() for l in _COMPONENT_LABELS)]
             for row in component_rows:
                 values = [c for c in row.cells[1:] if c]

@@ -195,7 +195,7 @@ def _conflict_for_shift(note: Note, url: str) -> dict[str, Any]:
         "description": {"en": "The component table's header row is one cell off its data rows, so the column labels "
                               "do not sit above their columns.",
                         "zh": "组件表格的表头与数据行错开一格，列名没有对齐到各自的列。"},
-        "values": [{"value": note.message.split("(", 1)[1].split(")", 1)[0][:300], "stated_in": "component-list",
+        "values": [{"value": note.name[:300], "stated_in": "component-list",
                     "source": url}],
         "reason": {"en": "The labels are read in their order as the labels of the value columns; the page says "
                          "nothing else about which list is which.",

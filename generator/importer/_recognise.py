@@ -13,7 +13,7 @@ characters make up a fifth of the letters, else English (``--lang`` wins).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Optional
 
 from lingjun.generator.importer._blocks import Block
@@ -52,7 +52,6 @@ class Identity:
     language: str
     named_as: Optional[str] = None
     line: int = 0
-    notes: list[str] = field(default_factory=list)
 
 
 def _language(blocks: list[Block]) -> str:

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from lingjun.generator.importer._blocks import ROW, Block
-from lingjun.generator.importer._components import Group, Note, _add, _tables
+from lingjun.generator.importer._blocks import Block
+from lingjun.generator.importer._components import Group, Note, add_entries, table_runs
 
 __all__ = ["read_runtimes"]
 
@@ -30,7 +30,7 @@ def read_runtimes(section: list[Block], notes: list[Note]) -> list[dict[str, Any
     """The runtimes of the runtime section as record entries (``id``, ``name``, ``upstream``, ``path``,
     ``status``, and ``component_list``/``components`` where the page shows a list)."""
     runtimes: list[dict[str, Any]] = []
-    for rows in _tables(section):
+    for rows in table_runs(section):
         header = [c.strip().lower() for c in rows[0].cells]
         fields = [_FIELDS.get(c) for c in header]
         if "id" in fields and "name" in fields:
@@ -58,7 +58,7 @@ def read_runtimes(section: list[Block], notes: list[Note]) -> list[dict[str, Any
                 group = Group(label=label)
                 for row in rows[1:]:
                     if column < len(row.cells) and row.cells[column]:
-                        _add(group, row.cells[column], row.line, notes)
+                        add_entries(group, row.cells[column], row.line, notes)
                 if group.entries:
                     runtime["component_list"] = "partial" if group.cut else "complete"
                     runtime["_entries"] = group.entries
