@@ -34,8 +34,13 @@ from typing import Any, Optional
 from lingjun.generator.importer._errors import REFUSED, USAGE, ImportRefused
 from lingjun.generator.importer._reader import MAX_PAGE_BYTES, Page, read_page
 
-__all__ = ["ImportRefused", "ImportResult", "MAX_PAGE_BYTES", "import_page", "cli_import", "read_facts"]
+__all__ = ["ImportRefused", "ImportResult", "MAX_PAGE_BYTES", "MAX_COMPONENTS", "MAX_LIST_ENTRIES", "import_page",
+           "cli_import", "read_facts"]
 
+#: the most components a page may list (real pages list under 100); more is refused, not drafted
+MAX_COMPONENTS = 500
+#: the most entries of one text list (features, bug fixes, usage notes, known issues, quick-start steps)
+MAX_LIST_ENTRIES = 300
 _PROSE_SECTIONS = frozenset({"quick_start", "usage_notes", "known_issues", "features"})
 _RELEASE_ID = __import__("re").compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
 
@@ -136,6 +141,12 @@ def import_page(page_path: Path, releases: Path = Path("releases"), family: Opti
                                 "page, not one release's notes")
         raise ImportRefused("not an image release-note page: no component list, image reference or driver "
                             "requirement found")
+    listed = sum(len(g.entries) for g in facts.components.groups)
+    prose = max(len(facts.highlights.entries), len(facts.bug_fixes.entries), len(facts.usage_notes.entries),
+                len(facts.known_issues.entries), len(facts.quick_start))
+    if listed > MAX_COMPONENTS or prose > MAX_LIST_ENTRIES:
+        raise ImportRefused(f"lists {max(listed, prose)} entries in one list, more than any release-note page "
+                            f"({MAX_COMPONENTS} components, {MAX_LIST_ENTRIES} entries of a text list)")
     kb, _problems = load_knowledge_base(releases)
     family = family or identity.family or _image_family(facts, kb)
     if family is None:

@@ -16,8 +16,37 @@ from lingjun.generator.importer._blocks import Block
 
 __all__ = ["Reference", "Assets", "read_assets", "REFERENCE"]
 
-#: a registry reference: host/path:tag (a VPC pattern keeps its ``{region-id}`` and ``{image:tag}``)
-REFERENCE = re.compile(r"(?<![\w.{-])([a-z0-9][a-z0-9.{}-]*\.aliyuncs\.com/[a-z0-9._/-]+(?::[A-Za-z0-9_][A-Za-z0-9_.-]*|/\{image:tag\}))")
+#: a registry reference: host/path:tag (a VPC pattern keeps its ``{region-id}`` and ``{image:tag}``); hosts and
+#: paths are bounded, so a long line costs linear time
+REFERENCE = re.compile(r"(?<![A-Za-z0-9_.{-])([a-z0-9][a-z0-9.{}-]{0,200}\.aliyuncs\.com/[a-z0-9._/-]{1,200}"
+                       r"(?::[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}|/\{image:tag\}))")
+_HOST_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789.{}-")
+
+
+def find_references(text: str) -> list[tuple[int, int, str]]:
+    """``(start, end, reference)`` of every registry reference in ``text``, in order.
+
+    Each match is tried only from the host start found left of a ``.aliyuncs.com/`` (at most 200 characters),
+    so the cost stays linear in the length of the text.
+    """
+    found: list[tuple[int, int, str]] = []
+    at = 0
+    while True:
+        hit = text.find(".aliyuncs.com/", at)
+        if hit < 0:
+            return found
+        start = hit
+        while start > 0 and hit - start < 200 and text[start - 1] in _HOST_CHARS:
+            start -= 1
+        match = REFERENCE.match(text, start)
+        while match is None and start < hit:
+            start += 1
+            match = REFERENCE.match(text, start)
+        if match is not None:
+            found.append((match.start(1), match.end(1), match.group(1)))
+            at = match.end(1)
+        else:
+            at = hit + 1
 _PRODUCTS = [("acs", re.compile(r"(?<![A-Za-z])ACS(?![A-Za-z])")),
              ("lingjun-multi-tenant", re.compile(r"灵骏多租|multi-tenant|multi tenant|multitenant|multi-penyewa", re.I)),
              ("lingjun-single-tenant", re.compile(r"灵骏单租|single-tenant|single tenant|penyewa tunggal", re.I))]
@@ -54,8 +83,9 @@ def read_assets(blocks: list[Block]) -> Assets:
     seen: dict[str, Reference] = {}
     for block in blocks:
         text = block.text if not block.cells else " ".join(block.cells)
-        for match in REFERENCE.finditer(text):
-            value = match.group(1).rstrip(".")
+        references = find_references(text)
+        for number, (_start, end, found) in enumerate(references):
+            value = found.rstrip(".")
             if "{region-id}" in value or "-vpc" in value.split("/")[0]:
                 if assets.vpc is None:
                     assets.vpc, assets.vpc_line = value, block.line
@@ -67,9 +97,7 @@ def read_assets(blocks: list[Block]) -> Assets:
                 ref = seen[value] = Reference(value, value.rsplit(":", 1)[1], block.line)
                 assets.public.append(ref)
             # the products sentence: what follows this reference up to the next one
-            after = text[match.end():]
-            nxt = REFERENCE.search(after)
-            clause = after[: nxt.start()] if nxt else after
+            clause = text[end: references[number + 1][0]] if number + 1 < len(references) else text[end:]
             if _products(clause):
                 cut = _NOT.search(clause)
                 ref.products = _products(clause[: cut.start()] if cut else clause) or ref.products

@@ -34,6 +34,8 @@ _ARCH = {"aarch64": "aarch64", "arm64": "aarch64", "arm": "aarch64", "amd64": "a
          "x86": "amd64"}
 _ARCH_WORD = re.compile(r"(aarch64|arm64|amd64|x86[_-]64|x86)", re.I)
 _TAGLIKE = re.compile(r"[0-9A-Za-z_][0-9A-Za-z_.-]*-[0-9A-Za-z_.-]*\d")
+#: the most entries aligned across architectures (the alignment is quadratic; real lists hold under 100)
+_ALIGN_LIMIT = 2000
 _COMPONENT_LABELS = ("核心组件", "系统组件", "core components", "system components", "components", "komponen inti")
 
 
@@ -92,6 +94,8 @@ def arch_of(text: str) -> Optional[str]:
 
 def parse_entry(text: str, line: int) -> Optional[Entry]:
     """``Torch 2.6.0.7``, ``Ubuntu : 24.04``, ``deepspeed==0.15.4`` -> an :class:`Entry`; None when no version."""
+    if len(text) > 200:  # no component entry is that long
+        return None
     match = _ENTRY.match(text.strip().rstrip(";；,，。"))
     if not match:
         return None
@@ -264,6 +268,8 @@ def merge_architectures(groups: list[Group]) -> list[tuple[Entry, list[str]]]:
     """One list from per-architecture lists: entries all lists share once (no architectures), the others
     with the architectures that list them, in the lists' common order (a sequence alignment)."""
     merged: list[tuple[Entry, list[str]]] = [(e, [groups[0].arch or ""]) for e in groups[0].entries]
+    if sum(len(g.entries) for g in groups) > _ALIGN_LIMIT:  # no page lists that many: skip the alignment
+        return [(e, [g.arch or ""]) for g in groups for e in g.entries]
     for group in groups[1:]:
         left = [(e.name.lower(), e.version) for e, _ in merged]
         right = [(e.name.lower(), e.version) for e in group.entries]

@@ -15,9 +15,14 @@ from lingjun.generator.importer._blocks import CODE, HEADING, ITEM, ROW, TEXT, B
 
 __all__ = ["markdown_blocks", "comment_text"]
 
+#: characters of a line read (no line of a release page comes near; the rest is ignored)
+MAX_LINE = 20000
+#: cells of a table row read
+MAX_CELLS = 64
+
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _ITEM = re.compile(r"^([ \t]*)(?:([-*+•·●◦▪])|(\d{1,2})[.)、])\s+(.*)$")
-_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
+_SEPARATOR_CHARS = frozenset("|-: \t")
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
 _SPACE = re.compile(r"\s+")
 #: a command line with the next numbered heading glued on (``…:[tag]2. 调用API…``)
@@ -26,6 +31,11 @@ _GLUED = re.compile(r"^((?:docker|ljperf|export|pip|python3?|bash|kubectl)\s.*?(
 
 def _clean(text: str) -> str:
     return _SPACE.sub(" ", text).strip()
+
+
+def _is_separator(stripped: str) -> bool:
+    """A Markdown table's ``|---|:---:|`` line (checked by characters: no regular expression to backtrack)."""
+    return "--" in stripped and "|" in stripped and _SEPARATOR_CHARS.issuperset(stripped)
 
 
 def comment_text(text: str) -> str:
@@ -47,7 +57,7 @@ def _cell(text: str) -> str:
 
 def _cells(line: str) -> tuple[str, ...]:
     body = line.strip()
-    parts = body.split("|")
+    parts = body.split("|", MAX_CELLS + 1)[: MAX_CELLS + 1]
     if body.startswith("|"):
         parts = parts[1:]
     if body.endswith("|") and parts:
@@ -69,6 +79,7 @@ def markdown_blocks(text: str) -> list[Block]:
     blocks: list[Block] = []
     fence: str | None = None
     for number, raw in enumerate(text.split("\n"), start=1):
+        raw = raw[:MAX_LINE]
         stripped = raw.strip()
         if fence is not None:
             if stripped.startswith(fence):
@@ -81,7 +92,7 @@ def markdown_blocks(text: str) -> list[Block]:
             continue
         if not stripped:
             continue
-        if _SEPARATOR.match(raw) and "-" in raw:
+        if _is_separator(stripped):
             if blocks and blocks[-1].kind == ROW:
                 last = blocks[-1]
                 blocks[-1] = Block(ROW, last.text, last.line, cells=last.cells, header=True)

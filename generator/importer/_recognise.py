@@ -30,7 +30,8 @@ _RELEASE_AFTER = re.compile(
     r"(\d{4}-\d{2}-\d{2}|\d{2}\.\d{2}(?!\.\d)|[a-z]+\d[a-z0-9.]*-\d{6})", re.I)
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _WORD = re.compile(r"[A-Za-z]{2,}")
-_NOT_WORDS = re.compile(r"\S*[./:=_]\S*")
+#: a token holding one of these is an address, a path, a tag or code, not a word of prose
+_NOT_WORD_CHARS = frozenset("./:=_")
 
 
 @dataclass
@@ -60,7 +61,7 @@ def _language(blocks: list[Block]) -> str:
     for block in blocks:
         if block.kind in ("code", "row"):
             continue
-        text = _NOT_WORDS.sub(" ", block.text)
+        text = " ".join(t for t in block.text.split() if not _NOT_WORD_CHARS.intersection(t))
         cjk += len(_CJK.findall(text))
         latin += len(_WORD.findall(text))
     return "zh" if cjk and cjk * 2 >= latin else "en"

@@ -110,3 +110,22 @@ def test_an_unknown_family_is_refused_with_status_1(tmp_path, capsys):
     err = capsys.readouterr().err
     assert status == 1
     _one_line(err, page, "'training-nv-pytorch' is not in")
+
+
+@pytest.mark.parametrize("text", [
+    "# training-nv-pytorch 25.11\n" + "a." * 900_000 + "\n",  # one long host-like word
+    "# training-nv-pytorch 25.11\n## Known issues\n" + "".join(" " * (i % 200) + "- x\n" for i in range(9000)),
+    "# training-nv-pytorch 25.11\n## Core components\n| | aarch64 | amd64 |\n|---|---|---|\n"
+    + "".join(f"| | a{i} 1.{i} | b{i} 2.{i} |\n" for i in range(30000)),
+], ids=["long-word", "indented-items", "huge-table"])
+def test_hostile_pages_under_the_size_limit_end_quickly_with_one_line(tmp_path, capsys, text):
+    import time
+
+    page = tmp_path / "page.md"
+    page.write_text(text, encoding="utf-8")
+    assert page.stat().st_size <= MAX_PAGE_BYTES
+    start = time.perf_counter()
+    status, out, err = _run(capsys, page)
+    assert time.perf_counter() - start < 10
+    assert status == 2 and out == ""
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
