@@ -57,6 +57,7 @@ class ImportResult:
         problems: what a reviewer must fix or check (unknown components, no address, a list cut off…).
         notes: page inconsistencies found (shifted header, duplicates).
         content: the YAML text to write (the draft, or the conflicts when a record exists).
+        compared: False when the existing record's file does not load (nothing could be compared).
     """
 
     family: str
@@ -68,6 +69,7 @@ class ImportResult:
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     content: str = ""
+    compared: bool = True
 
 
 def read_facts(page: Page, family_hint: Optional[str] = None):
@@ -109,6 +111,19 @@ def _image_family(facts, kb) -> Optional[str]:
     names = {ref.reference.rsplit("/", 1)[-1].split(":")[0] for ref in facts.assets.public}
     found = [f.id for f in kb.families.values() if f.image_name in names]
     return found[0] if len(found) == 1 else None
+
+
+def _vpc_notes(facts, family) -> list[str]:
+    """A note when the page's VPC address pattern is not the family's (the record has no field of its own for it)."""
+    if facts.assets.vpc is None:
+        return []
+    stated = facts.assets.vpc.replace("{image:tag}", "{image}:{tag}")
+    if family.vpc_registry_pattern is None:
+        return [f"the page gives the VPC address pattern {facts.assets.vpc}; families.yaml has none for {family.id}"]
+    if stated != family.vpc_registry_pattern:
+        return [f"the page's VPC address pattern {facts.assets.vpc} differs from families.yaml's "
+                f"{family.vpc_registry_pattern}"]
+    return []
 
 
 def import_page(page_path: Path, releases: Path = Path("releases"), family: Optional[str] = None,
@@ -178,6 +193,7 @@ def import_page(page_path: Path, releases: Path = Path("releases"), family: Opti
               if n.kind in ("shifted-header", "duplicate")]
     problems = [f"line {n.line}: {n.message}" for n in facts.components.notes if n.kind in ("cut", "unparsed")]
     facts.problems = problems
+    notes += _vpc_notes(facts, kb.families[family])
     draft, problems = build_draft(facts, kb, family, release, language, is_newer(kb, family, release))
     result = ImportResult(family=family, release=release, language=language, draft=draft, existing=None,
                           problems=problems, notes=notes)
@@ -187,7 +203,11 @@ def import_page(page_path: Path, releases: Path = Path("releases"), family: Opti
         result.existing = kb.paths.get(f"{family}:{release}", target)
         if record is not None:
             result.conflicts = compare_with_record(draft, record, language)
-        result.content = render_conflicts(result.conflicts, f"{family}:{release}", str(result.existing), page_path.name)
+        result.content = render_conflicts(result.conflicts, f"{family}:{release}", str(result.existing), page_path.name,
+                                          compared=record is not None)
+        if record is None:
+            result.compared = False
+            result.problems.append(f"{result.existing} exists but does not load; fix it, then import again to compare")
     else:
         result.content = render_draft(draft, page_path.name)
     return result
@@ -226,6 +246,10 @@ def cli_import(args: argparse.Namespace) -> int:
     ref = f"{result.family}:{result.release}"
     for note in result.notes:
         say(f"note: {note}")
+    if result.existing is not None and not result.compared:
+        say(f"{ref}: {result.existing} exists but does not load; it was not changed and nothing was compared "
+            f"(run `lingjun-kb validate {result.existing}`)")
+        return REFUSED
     if result.existing is not None:
         count = len(result.conflicts.get("source_conflicts", []))
         where = "printed above" if output is None or str(output) == "-" else f"written to {output}"

@@ -36,11 +36,17 @@ def render_draft(draft: dict[str, Any], page_name: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render_conflicts(found: dict[str, Any], ref: str, record_path: str, page_name: str) -> str:
-    """The conflicts and missing sources as YAML to merge into the existing record by hand."""
+def render_conflicts(found: dict[str, Any], ref: str, record_path: str, page_name: str, compared: bool = True) -> str:
+    """The conflicts and missing sources as YAML to merge into the existing record by hand.
+
+    ``compared`` False: the record's file exists but does not load, so nothing could be compared.
+    """
     lines = [f"# `lingjun-kb import` of {page_name}: {ref} already has a record ({record_path}); nothing was written",
              "# there. Merge what applies into it by hand: each source_conflicts entry needs its reason (and `kept`).",
              ]
+    if not compared:
+        lines.append("# The record does not load (run `lingjun-kb validate` on it), so the page was not compared with it.")
+        return "\n".join(lines) + "\n"
     if not found:
         lines.append("# The page agrees with the record on every value compared, and the record cites it.")
         lines.append("source_conflicts: []")

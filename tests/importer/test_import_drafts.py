@@ -1,0 +1,75 @@
+"""Drafting details: unknown components, a list inside a contents-table cell, the VPC pattern, a broken record."""
+
+from __future__ import annotations
+
+import yaml
+
+from conftest import RELEASES, seed
+from lingjun.generator.cli import main
+from lingjun.generator.importer import import_page
+
+_PAGE = """# training-nv-pytorch 26.02
+
+## Main Features
+
+- Upgraded vLLM to 0.12.0.
+
+## Bug Fix
+
+(None at this time)
+
+## Contents
+
+| 应用场景 | 训练/推理 |
+|---|---|
+| 框架 | pytorch |
+| Requirements | NVIDIA Driver release >= 580 |
+| 核心组件 | Ubuntu 24.04<br>Python 3.12.7+gc<br>vllm 0.12.0<br>frobnicator-kit 9.1 |
+
+## Assets
+
+26.02 公网镜像
+
+- egslingjun-registry.cn-wulanchabu.cr.aliyuncs.com/egslingjun/training-nv-pytorch:26.02-serverless
+
+VPC镜像
+
+- acs-registry-vpc.{region-id}.cr.aliyuncs.com/lingjun/{image:tag}
+"""
+
+
+def test_a_list_in_a_contents_cell_and_an_unknown_component(tmp_path, capsys, releases_copy):
+    page = tmp_path / "page.md"
+    page.write_text(_PAGE, encoding="utf-8")
+    result = import_page(page, releases_copy)
+    draft = result.draft
+    assert [(c["id"], c["version"]) for c in draft["components"]] == [
+        ("ubuntu", "24.04"), ("python", "3.12.7+gc"), ("vllm", "0.12.0"),
+        ("todo.lingjun-kb-new.frobnicator-kit", "9.1")]
+    assert any("'frobnicator-kit' is not in releases/components.yaml" in p for p in result.problems)
+    assert draft["driver"]["minimum"] == "580" and draft["stated_none"] == ["bug_fixes"]
+    assert draft["status"] == "current" and draft["version"] == "26.02"
+    # the page's VPC pattern is not the family's: said, not silently dropped
+    assert any("VPC address pattern acs-registry-vpc.{region-id}.cr.aliyuncs.com/lingjun/{image:tag} differs" in n
+               for n in result.notes)
+    # written, the unknown id fails validation (as every placeholder does)
+    assert main(["import", str(page), "--releases", str(releases_copy)]) == 0
+    target = releases_copy / "training-nv-pytorch" / "26.02.yaml"
+    capsys.readouterr()
+    assert main(["validate", "-q", str(target)]) == 1
+    out = capsys.readouterr().out
+    assert "todo.lingjun-kb-new.frobnicator-kit" in out and "data.component-catalog" in out
+
+
+def test_a_broken_record_is_not_compared_and_not_touched(capsys, releases_copy):
+    record = releases_copy / "training-xpu-pytorch" / "25.05.yaml"
+    record.write_text(record.read_text(encoding="utf-8").replace("kind: release", "kind: nonsense"), encoding="utf-8")
+    before = record.read_bytes()
+    result = import_page(seed("training-xpu-pytorch-25.05.en.txt"), releases_copy)
+    assert record.read_bytes() == before
+    assert result.existing == record
+    assert "does not load" in result.content and yaml.safe_load(result.content) is None
+    assert any("does not load" in p for p in result.problems)
+    assert main(["import", str(seed("training-xpu-pytorch-25.05.en.txt")), "--releases", str(releases_copy)]) == 1
+    assert "exists but does not load" in capsys.readouterr().err
+    assert record.read_bytes() == before
