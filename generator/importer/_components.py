@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from lingjun.generator.importer._blocks import HEADING, ITEM, ROW, TEXT, Block
+from lingjun.generator.importer._contents import is_content_label
 
 __all__ = ["Entry", "Group", "ComponentLists", "Note", "parse_entry", "read_components", "arch_of", "merge_architectures",
            "add_entries", "table_runs"]
@@ -193,6 +194,8 @@ def _from_table(rows: list[Block], notes: list[Note]) -> Optional[tuple[list[Gro
     for row in data:
         cells = list(row.cells) + [""] * (width - len(row.cells))
         name = cells[0]
+        if is_content_label(name):  # a tag, use-case or requirements row of the same table
+            continue
         for group, cell in zip(groups, cells[1:]):
             if not cell or cell in ("-", "—", "/"):
                 continue
@@ -255,6 +258,10 @@ def read_components(section: list[Block], contents: list[Block]) -> ComponentLis
                     found = _from_table([rows[0]] + rows[at:], notes) if at else None
                     if found:
                         result.groups, result.by_arch = found
+            if not component_rows and not result.groups:  # the table is the list: name | version per image
+                found = _from_table(rows, notes)
+                if found:
+                    result.groups, result.by_arch = found
     if not result.groups:
         result.groups = _from_items(section + [b for b in contents if b.kind != ROW], notes)
         arches = [g.arch for g in result.groups]

@@ -12,7 +12,7 @@ import re
 
 from lingjun.generator.importer._blocks import ROW, TEXT, Block
 
-__all__ = ["CONTENT_LABELS", "read_contents"]
+__all__ = ["CONTENT_LABELS", "read_contents", "is_content_label"]
 
 #: normalised row label -> key
 CONTENT_LABELS = {
@@ -30,6 +30,11 @@ CONTENT_LABELS = {
 
 def _label(text: str) -> str | None:
     return CONTENT_LABELS.get(re.sub(r"\s+", " ", text.strip().rstrip(":：").strip().lower()))
+
+
+def is_content_label(text: str) -> bool:
+    """True when ``text`` is one of the contents table's row labels (``Tag``, ``应用场景``, ``Requirements``…)."""
+    return _label(text) is not None
 
 
 def read_contents(blocks: list[Block]) -> dict[str, list[tuple[str, int]]]:

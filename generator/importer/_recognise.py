@@ -56,10 +56,10 @@ class Identity:
 
 
 def _language(blocks: list[Block]) -> str:
-    """``zh`` when the prose is Chinese: CJK characters against Latin words, URLs, tags and code left out."""
+    """``zh`` when the text is Chinese: CJK characters against Latin words (URLs, tags and code left out)."""
     cjk = latin = 0
     for block in blocks:
-        if block.kind in ("code", "row"):
+        if block.kind == "code":
             continue
         text = " ".join(t for t in block.text.split() if not _NOT_WORD_CHARS.intersection(t))
         cjk += len(_CJK.findall(text))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import yaml
 
-from conftest import seed
+from conftest import RELEASES, seed
 from lingjun.generator.cli import main
 from lingjun.generator.importer import import_page
 
@@ -73,3 +73,41 @@ def test_a_broken_record_is_not_compared_and_not_touched(capsys, releases_copy):
     assert main(["import", str(seed("training-xpu-pytorch-25.05.en.txt")), "--releases", str(releases_copy)]) == 1
     assert "exists but does not load" in capsys.readouterr().err
     assert record.read_bytes() == before
+
+
+_COLUMNS = """# inference-nv-pytorch 26.05
+
+## Contents
+
+| | vllm镜像 | sglang镜像 |
+|---|---|---|
+| Tag | 26.05-vllm0.9.0-serverless | 26.05-sglang0.5.0-serverless |
+| 应用场景 | 大模型推理 | 大模型推理 |
+| Requirements | NVIDIA Driver release >= 570 | NVIDIA Driver release >= 570 |
+| Ubuntu | 22.04 | 22.04 |
+| Python | 3.10 | 3.12 |
+| vllm | 0.9.0 | - |
+| sglang | | 0.5.0 |
+
+## Assets
+
+- egslingjun-registry.cn-wulanchabu.cr.aliyuncs.com/egslingjun/inference-nv-pytorch:26.05-vllm0.9.0-serverless
+- egslingjun-registry.cn-wulanchabu.cr.aliyuncs.com/egslingjun/inference-nv-pytorch:26.05-sglang0.5.0-serverless
+"""
+
+
+def test_image_columns_of_one_table_become_variants(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text(_COLUMNS, encoding="utf-8")
+    draft = import_page(page, RELEASES).draft
+    assert [v["id"] for v in draft["variants"]] == ["vllm", "sglang"]
+    vllm, sglang = draft["variants"]
+    assert [(c["id"], c["version"]) for c in vllm["components"]] == [("ubuntu", "22.04"), ("python", "3.10"),
+                                                                    ("vllm", "0.9.0")]
+    assert [(c["id"], c["version"]) for c in sglang["components"]] == [("ubuntu", "22.04"), ("python", "3.12"),
+                                                                      ("sglang", "0.5.0")]
+    # the images' Pythons differ: each variant states its own, the release none
+    assert (vllm["python"], sglang["python"]) == ("3.10", "3.12") and "python" not in draft
+    assert sglang["image_tags"][0]["tag"] == "26.05-sglang0.5.0-serverless"
+    assert vllm["use_case"]["zh"] == "大模型推理"
+    assert draft["driver"]["minimum"] == "570"
