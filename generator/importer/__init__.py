@@ -75,6 +75,7 @@ class ImportResult:
 def read_facts(page: Page, family_hint: Optional[str] = None):
     """Everything the page states (:class:`._draft.PageFacts`), read section by section."""
     from lingjun.generator.importer._assets import read_assets
+    from lingjun.generator.importer._captured import not_captured
     from lingjun.generator.importer._components import read_components
     from lingjun.generator.importer._contents import read_contents
     from lingjun.generator.importer._draft import PageFacts
@@ -103,6 +104,7 @@ def read_facts(page: Page, family_hint: Optional[str] = None):
         quick_start=read_quick_start(sections.get("quick_start", [])),
         runtimes=read_runtimes(sections.get("runtimes", []), components.notes),
         instances=read_instances(sections.get("instances", [])),
+        not_captured=not_captured(sections),
     )
 
 

@@ -50,6 +50,7 @@ class PageFacts:
     quick_start: list[Step]
     runtimes: list[dict[str, Any]] = field(default_factory=list)
     instances: list[str] = field(default_factory=list)
+    not_captured: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
 
@@ -303,15 +304,19 @@ def build_draft(facts: PageFacts, kb: KnowledgeBase, family: str, release: str, 
             cid, known = component_id(kb, "PPU SDK")
             if known:
                 draft["components"].append({"id": cid, "name": "PPU SDK", "version": ppu_sdk, "stated_in": "features-text"})
+    elif facts.components.empty_cell:  # the page has the row; this copy shows none of it
+        draft["component_list"] = "not-captured"
+        problems.append("the page's core-components cell is empty in this copy (component_list: not-captured); "
+                        "take the list from another copy if one shows it")
     else:
-        problems.append("the page copy carries no component list" + (
-            " (the core-components cell is empty)" if facts.components.empty_cell else "")
-            + "; components are not recorded from it")
+        problems.append("the page copy carries no component list; components are not recorded from it")
     stated_none = [name for name, found in (("bug_fixes", facts.bug_fixes), ("known_issues", facts.known_issues),
                                              ("usage_notes", facts.usage_notes), ("highlights", facts.highlights))
                    if found.stated_none]
     if stated_none:
         draft["stated_none"] = stated_none
+    if facts.not_captured:
+        draft["not_captured"] = facts.not_captured
     if facts.highlights.entries:
         draft["highlights"] = [{"text": localized(t, language)} for t, _ in facts.highlights.entries]
     if facts.bug_fixes.entries:

@@ -62,4 +62,6 @@ def read_runtimes(section: list[Block], notes: list[Note]) -> list[dict[str, Any
                 if group.entries:
                     runtime["component_list"] = "partial" if group.cut else "complete"
                     runtime["_entries"] = group.entries
+                elif group.cut:  # the page has the list; the copy shows none of it
+                    runtime["component_list"] = "not-captured"
     return runtimes

@@ -27,7 +27,7 @@ for _key, _titles in {
                   "修复的问题", "perbaikan bug", "daftar perbaikan bug"],
     "contents": ["contents", "software components", "内容", "软件组件", "镜像内容", "konten", "isi"],
     "components": ["core components", "核心组件", "komponen inti"],
-    "assets": ["assets", "container images", "镜像资产", "资产", "aset", "image assets"],
+    "assets": ["assets", "asset", "container images", "镜像资产", "资产", "aset", "image assets"],
     "public": ["public image", "public images", "public network image", "公网镜像", "gambar publik",
                "image publik"],
     "vpc": ["vpc images", "vpc image", "vpc镜像", "image vpc", "gambar vpc"],
