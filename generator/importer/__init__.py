@@ -165,6 +165,10 @@ def import_page(page_path: Path, releases: Path = Path("releases"), family: Opti
         raise ImportRefused(f"lists {max(listed, prose)} entries in one list, more than any release-note page "
                             f"({MAX_COMPONENTS} components, {MAX_LIST_ENTRIES} entries of a text list)")
     kb, _problems = load_knowledge_base(releases)
+    if family and identity.family and family != identity.family:
+        notes_first = [f"the page names the family {identity.family}; read as --family {family}"]
+    else:
+        notes_first = []
     family = family or identity.family or _image_family(facts, kb)
     if family is None:
         raise ImportRefused("the page names no image family; give --family")
@@ -173,7 +177,7 @@ def import_page(page_path: Path, releases: Path = Path("releases"), family: Opti
         raise ImportRefused(f"family {family!r} is not in {releases}/families.yaml (known: {known}); add the family "
                             "first", REFUSED)
     release = release or identity.release
-    notes: list[str] = []
+    notes: list[str] = notes_first
     if release is None:
         dated = re.search(r"\b(20\d{2}-\d{2}-\d{2})\b", identity.title or "")
         tags = [r.tag for r in facts.assets.public] or [v for v, _ in facts.contents.get("tag", []) if v]

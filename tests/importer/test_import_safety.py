@@ -89,6 +89,11 @@ def test_a_page_in_the_other_language_yields_only_conflicts_and_the_missing_sour
     assert conflict["values"][1]["stated_in"] == "other-page"
     assert conflict["reason"]["en"].startswith("TODO(lingjun-kb new)")
     assert found["sources"] == [{"url": "https://todo.invalid/official-release-note-page", "language": "zh"}]
+    # ready-made: each entry is a valid source_conflicts entry and source of the schema
+    from lingjun.schema.models import SourceConflict, Source
+
+    SourceConflict.model_validate(conflict)
+    Source.model_validate(found["sources"][0])
 
 
 def test_conflicts_with_o_go_to_a_new_file(tmp_path, capsys):
