@@ -113,6 +113,8 @@ class _PageParser(HTMLParser):
             self._cell = []
             self._row_header = self._row_header or tag == "th"
         elif tag in _BLOCK:
+            if self._kind == ITEM and not "".join(self._buffer).strip():
+                return  # <li><p>text</p></li>: the paragraph is the item's own text
             self._start(TEXT)
 
     def handle_endtag(self, tag: str) -> None:

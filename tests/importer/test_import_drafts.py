@@ -111,3 +111,47 @@ def test_image_columns_of_one_table_become_variants(tmp_path):
     assert sglang["image_tags"][0]["tag"] == "26.05-sglang0.5.0-serverless"
     assert vllm["use_case"]["zh"] == "大模型推理"
     assert draft["driver"]["minimum"] == "570"
+
+
+_HTML = """<!DOCTYPE html>
+<html><head><title>training-nv-pytorch 26.03 - 阿里云</title>
+<link rel="canonical" href="https://help.aliyun.com/zh/cs/user-guide/training-nv-pytorch-26-03">
+<style>li { color: red }</style></head>
+<body><nav><a href="/">首页</a></nav>
+<h1>training-nv-pytorch 26.03</h1>
+<p>本文介绍training-nv-pytorch 26.03版本发布记录。</p>
+<h2>Main Features and Bug Fix Lists</h2><h3>Main Features</h3>
+<ul><li><p>vLLM升级至0.13.0。</p></li></ul>
+<h3>Bugs Fix</h3><p>（暂无）</p>
+<h2>Contents</h2>
+<table><tbody>
+<tr><td><p>应用场景</p></td><td><p>训练/推理</p></td></tr>
+<tr><td><p>Requirements</p></td><td><p>NVIDIA Driver release &gt;= 580</p></td></tr>
+<tr><td><p>核心组件</p></td><td><ul><li><p>Ubuntu : 24.04</p></li><li><p>Python : 3.12.7+gc</p></li>
+<li><p>vllm : 0.13.0</p></li></ul></td></tr>
+</tbody></table>
+<h2>Assets</h2>
+<p>26.03 公网镜像</p>
+<ul><li><p>egslingjun-registry.cn-wulanchabu.cr.aliyuncs.com/egslingjun/training-nv-pytorch:26.03-serverless</p></li></ul>
+<h2>Quick Start</h2>
+<ol><li><p>选择镜像</p><pre><code>docker pull egslingjun-registry.cn-wulanchabu.cr.aliyuncs.com/egslingjun/training-nv-pytorch:[tag]</code></pre></li></ol>
+<h2>Known Issues</h2><p>（暂无）</p>
+</body></html>
+"""
+
+
+def test_saved_html_with_a_list_inside_a_table_cell(tmp_path):
+    page = tmp_path / "page.html"
+    page.write_text(_HTML, encoding="utf-8")
+    result = import_page(page, RELEASES)
+    draft = result.draft
+    assert (result.family, result.release, result.language) == ("training-nv-pytorch", "26.03", "zh")
+    assert [(c["id"], c["version"]) for c in draft["components"]] == [
+        ("ubuntu", "24.04"), ("python", "3.12.7+gc"), ("vllm", "0.13.0")]
+    assert draft["driver"]["stated_as"] == "NVIDIA Driver release >= 580"
+    assert draft["stated_none"] == ["bug_fixes", "known_issues"]
+    assert draft["highlights"][0]["text"]["zh"] == "vLLM升级至0.13.0。"
+    assert draft["quick_start"][0]["commands"] == [
+        "docker pull egslingjun-registry.cn-wulanchabu.cr.aliyuncs.com/egslingjun/training-nv-pytorch:[tag]"]
+    assert draft["sources"][0]["url"] == "https://help.aliyun.com/zh/cs/user-guide/training-nv-pytorch-26-03"
+    assert draft["sources"][0]["title"] == "training-nv-pytorch 26.03"
