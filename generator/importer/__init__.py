@@ -26,6 +26,7 @@ Example::
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,7 +43,6 @@ MAX_COMPONENTS = 500
 #: the most entries of one text list (features, bug fixes, usage notes, known issues, quick-start steps)
 MAX_LIST_ENTRIES = 300
 _PROSE_SECTIONS = frozenset({"quick_start", "usage_notes", "known_issues", "features"})
-_RELEASE_ID = __import__("re").compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
 
 
 @dataclass
@@ -108,6 +108,19 @@ def read_facts(page: Page, family_hint: Optional[str] = None):
     )
 
 
+def _release_problem(release: str) -> Optional[str]:
+    """Why ``release`` is not a release identifier of the schema (``YY.MM``, a date, a lower-case name), or None."""
+    from pydantic import TypeAdapter, ValidationError
+
+    from lingjun.schema.fields import ReleaseVersion
+
+    try:
+        TypeAdapter(ReleaseVersion).validate_python(release)
+    except ValidationError as exc:
+        return exc.errors()[0]["msg"]
+    return None
+
+
 def _image_family(facts, kb) -> Optional[str]:
     """The family whose image the page's public references name (when the page names no family in words)."""
     names = {ref.reference.rsplit("/", 1)[-1].split(":")[0] for ref in facts.assets.public}
@@ -138,8 +151,6 @@ def import_page(page_path: Path, releases: Path = Path("releases"), family: Opti
         ImportRefused: the page cannot be read or is not an image release-note page (status 2), or its family
             is not in ``families.yaml`` (status 1).
     """
-    import re
-
     from lingjun.generator.importer._conflicts import compare_with_record
     from lingjun.generator.importer._draft import build_draft, is_newer
     from lingjun.generator.importer._writer import render_conflicts, render_draft
@@ -184,14 +195,15 @@ def import_page(page_path: Path, releases: Path = Path("releases"), family: Opti
         if dated:
             release = dated.group(1)
             notes.append(f"release {release} taken from the page title")
-        elif len(tags) == 1 and _RELEASE_ID.match(tags[0].lower()):
+        elif len(tags) == 1 and _release_problem(tags[0].lower()) is None:
             release = tags[0].lower()
             notes.append(f"release {release} taken from the page's only image tag")
     if release is None:
         raise ImportRefused("the page names no release next to its family; give --release")
     release = release.lower()
-    if not _RELEASE_ID.match(release):
-        raise ImportRefused(f"release {release!r} is not a release identifier (YY.MM, YYYY-MM-DD or a lower-case name)")
+    problem = _release_problem(release)
+    if problem:
+        raise ImportRefused(f"release {release[:80]!r} is not a release identifier: {problem}")
     language = language or identity.language
     if identity.named_as:
         notes.append(f"the page calls the family {identity.named_as!r} (Indonesian for {family}); read as {family}")

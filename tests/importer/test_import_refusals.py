@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from conftest import RELEASES
+from conftest import RELEASES, seed
 from lingjun.generator.cli import main
 from lingjun.generator.importer import MAX_PAGE_BYTES
 
@@ -129,3 +129,15 @@ def test_hostile_pages_under_the_size_limit_end_quickly_with_one_line(tmp_path, 
     assert time.perf_counter() - start < 10
     assert status == 2 and out == ""
     assert len(err.splitlines()) == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv, reason", [
+    (["--release", "25.13"], "is neither a month YY.MM"),
+    (["--release", "../x"], "is not a release identifier"),
+    (["--family", "../../etc"], "is not in"),
+])
+def test_bad_family_or_release_arguments_are_refused_before_any_path_is_made(tmp_path, capsys, argv, reason):
+    page = seed("training-xpu-pytorch-25.05.en.txt")
+    status, out, err = _run(capsys, page, *argv)
+    assert status in (1, 2) and out == ""
+    _one_line(err, page, reason)
