@@ -36,8 +36,12 @@ def seed(name: str) -> Path:
 
 
 def all_seeds() -> list[Path]:
-    """The seed pages present (empty when the folder is missing: callers use :func:`seed` to skip or fail)."""
-    return sorted(SEEDS.glob("*.txt")) if SEEDS.is_dir() else []
+    """The seed pages present; empty when ``../shared/sources/seeds`` is missing, a failure under ``CI=true``."""
+    if not SEEDS.is_dir():
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"seed pages folder {SEEDS} not found (../shared/sources/seeds/ sits beside the checkout in CI)")
+        return []
+    return sorted(SEEDS.glob("*.txt"))
 
 
 @pytest.fixture
