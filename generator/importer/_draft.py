@@ -23,8 +23,9 @@ from typing import Any, Optional
 
 from lingjun.checks.core.release_order import release_order_key
 from lingjun.generator.importer._assets import Assets
-from lingjun.generator.importer._components import ComponentLists, Entry, Group, Note, merge_architectures
+from lingjun.generator.importer._components import ComponentLists, Entry, Group, merge_architectures
 from lingjun.generator.importer._driver import DriverText
+from lingjun.generator.importer._inconsistencies import duplicate_conflict, shift_conflict, title_conflict
 from lingjun.generator.importer._lists import ProseList, Step
 from lingjun.generator.importer._recognise import Identity
 from lingjun.schema.kb import KnowledgeBase
@@ -151,57 +152,6 @@ def _ppu_sdk(facts: PageFacts) -> Optional[str]:
         if found:
             return found.group(1)
     return None
-
-
-def _conflict_for_duplicate(note: Note, language: str, url: str) -> dict[str, Any]:
-    first, second = note.versions
-    slug = _SLUG.sub("-", note.name.lower()).strip("-")
-    return {
-        "id": f"{slug}-listed-twice"[:64],
-        "field": "components",
-        "description": {
-            "en": f"The page's component list names {note.name} twice, as {first} and as {second}.",
-            "zh": f"页面的组件列表两次列出 {note.name}，版本分别为 {first} 和 {second}。",
-        },
-        "values": [{"value": first, "stated_in": "component-list", "source": url},
-                   {"value": second, "stated_in": "component-list", "source": url}],
-        "kept": first,
-        "reason": {"en": f"{PLACEHOLDER}: why the record keeps this version",
-                   "zh": f"{PLACEHOLDER}：记录保留该版本的理由"},
-    }
-
-
-def _conflict_for_title(identity: Identity, url: str) -> dict[str, Any]:
-    return {
-        "id": "family-name-in-indonesian",
-        "field": "family",
-        "description": {
-            "en": f"The page's title calls the family {identity.named_as}: machine translation put an "
-                  f"Indonesian word into the English name (\"pelatihan\" is training, \"inferensi\" inference).",
-            "zh": f"页面标题把系列名写作 {identity.named_as}：机器翻译把印尼语词放进了英文名称"
-                  "（pelatihan 意为训练，inferensi 意为推理）。",
-        },
-        "values": [{"value": identity.named_as, "stated_in": "title", "source": url},
-                   {"value": identity.family, "stated_in": "assets", "source": url}],
-        "kept": identity.family,
-        "reason": {"en": "The image name in the page's references and the family's other pages use the English word.",
-                   "zh": "页面中的镜像地址与该系列的其他页面都使用英文词。"},
-    }
-
-
-def _conflict_for_shift(note: Note, url: str) -> dict[str, Any]:
-    return {
-        "id": "table-header-shifted",
-        "field": "components",
-        "description": {"en": "The component table's header row is one cell off its data rows, so the column labels "
-                              "do not sit above their columns.",
-                        "zh": "组件表格的表头与数据行错开一格，列名没有对齐到各自的列。"},
-        "values": [{"value": note.name[:300], "stated_in": "component-list",
-                    "source": url}],
-        "reason": {"en": "The labels are read in their order as the labels of the value columns; the page says "
-                         "nothing else about which list is which.",
-                   "zh": "按顺序把表头的列名对应到各数值列；页面没有其他说明。"},
-    }
 
 
 def build_draft(facts: PageFacts, kb: KnowledgeBase, family: str, release: str, language: str,
@@ -349,11 +299,11 @@ def build_draft(facts: PageFacts, kb: KnowledgeBase, family: str, release: str, 
     draft["sources"] = [source]
     if facts.url is None:
         problems.append("the page copy names no address; replace the placeholder source URL with the page's address")
-    conflicts = [_conflict_for_duplicate(n, language, url) for n in facts.components.notes
+    conflicts = [duplicate_conflict(n, language, url) for n in facts.components.notes
                  if n.kind == "duplicate" and len(set(n.versions)) > 1]
-    conflicts += [_conflict_for_shift(n, url) for n in facts.components.notes if n.kind == "shifted-header"][:1]
+    conflicts += [shift_conflict(n, url) for n in facts.components.notes if n.kind == "shifted-header"][:1]
     if facts.identity.named_as:
-        conflicts.append(_conflict_for_title(facts.identity, url))
+        conflicts.append(title_conflict(facts.identity, url))
     if conflicts:
         draft["source_conflicts"] = conflicts
     for name, line in unknown.items():
