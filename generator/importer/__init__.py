@@ -8,7 +8,8 @@ module each:
   (:mod:`._markdown`, :mod:`._html`);
 * :mod:`._recognise` finds the title, family, release and language;
 * :mod:`._sections` splits the page by its headings; :mod:`._contents`,
-  :mod:`._components`, :mod:`._assets`, :mod:`._driver` and :mod:`._lists` read the sections;
+  :mod:`._components`, :mod:`._assets`, :mod:`._driver`, :mod:`._runtimes`, :mod:`._instances` and
+  :mod:`._lists` read the sections;
 * :mod:`._draft` builds the record (with :mod:`._inconsistencies` for the page's own contradictions and
   :mod:`._captured` for what its copy does not show), :mod:`._conflicts` compares it with an existing record;
 * :mod:`._writer` renders the YAML and writes it, never over an existing file.

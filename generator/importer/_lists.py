@@ -14,11 +14,11 @@ import re
 from dataclasses import dataclass, field
 
 from lingjun.generator.importer._blocks import CODE, HEADING, ITEM, ROW, TEXT, Block
+from lingjun.generator.importer._captured import UNSEEN
 
 __all__ = ["ProseList", "read_list", "Step", "read_quick_start"]
 
 _NONE = re.compile(r"^[（(]?\s*(?:none(?: at this time)?|暂无|无|n/?a|tidak ada|belum ada)\s*[)）]?[。.]?$", re.I)
-_UNSEEN = re.compile(r"不可见|not visible|\(the rest", re.I)
 _NOISE = re.compile(r"^(?:image\.png|note|说明|注意|previous[:：].*|next[:：].*|上一篇.*|下一篇.*)$", re.I)
 #: an image reference or a bare release number: the assets of a copy without an assets heading, not prose
 _NOT_PROSE = re.compile(r"^\s*\d{2}\.\d{2}\s*$|\.aliyuncs\.com/")
@@ -65,7 +65,7 @@ def read_list(blocks: list[Block], leaf_prefix: bool = False) -> ProseList:
     if len(body) == 1 and _NONE.match(body[0].text):
         result.stated_none = True
         return result
-    body = [b for b in body if not _UNSEEN.search(b.text)]
+    body = [b for b in body if not UNSEEN.search(b.text)]
     items = [b for b in body if b.kind == ITEM]
     if items:
         stack: list[tuple[int, int]] = []  # (indent, index in entries or -1 for a parent without text of its own)
