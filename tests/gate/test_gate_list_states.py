@@ -171,3 +171,14 @@ def test_real_records_name_every_component_their_conflicts_leave_unknown():
     assert unknown["training-nv-pytorch:25.09"] == ["accl-n"]
     assert unknown["training-nv-pytorch:25.10"] == ["accl-n"]
     assert unknown["training-nv-pytorch:25.08"] == []
+
+
+def test_not_captured_is_a_list_nothing_of_which_was_read(tree):
+    root = tree()
+    _edit(root, COMPONENTS, "component_list: not-captured\ncomponents: []\n")
+    assert _problems(root, "data.component-list-state") == []
+    _edit(root, "component_list: not-captured\ncomponents: []\n",
+          'component_list: not-captured\ncomponents:\n  - {id: torch, name: torch, version: "2.7.1"}\n')
+    found = _problems(root, "data.component-list-state")
+    assert [p.field for p in found] == ["components.0.id"]
+    assert "part of the list was captured: write `partial`" in found[0].message
