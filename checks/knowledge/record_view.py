@@ -109,8 +109,9 @@ def mentions(record: Optional[dict], needle: str) -> bool:
 #: ``architectures`` out takes the release's (see :class:`lingjun.schema.models.ImageVariant`)
 _IMAGE_OWN = ("image_tags", "components", "component_list", "presence_unknown", "runtimes")
 _IMAGE_INHERITED = ("python", "cuda", "ppu_sdk", "architectures")
-#: how assertive a component-list state is (a combined list is as assertive as its least assertive part)
-_LIST_RANK = {"complete": 2, "partial": 1, "not-published": 0}
+#: how assertive a component-list state is (a combined list is as assertive as its least assertive part);
+#: ``not-captured`` (the page has a list the copy read does not show) asserts nothing, like ``not-published``
+_LIST_RANK = {"complete": 2, "partial": 1, "not-published": 0, "not-captured": 0}
 
 
 def record_variants(record: Optional[dict]) -> list[dict[str, Any]]:
@@ -189,8 +190,7 @@ def image_record(record: dict[str, Any], variant_id: Optional[str] = None, unkno
         ids = {e.get("id") for e in own}
         view["components"] = own + [e for e in view.get("components") or [] if isinstance(e, dict) and e.get("id") not in ids]
         ranks = [_LIST_RANK.get(str(runtime.get("component_list")), 0), _LIST_RANK.get(str(view.get("component_list")), 0)]
-        rank = min(ranks) if min(ranks) > 0 else (1 if view["components"] else 0)
-        view["component_list"] = {r: s for s, r in _LIST_RANK.items()}[rank]
+        view["component_list"] = ("complete" if min(ranks) == 2 else "partial" if view["components"] else "not-published")
         if runtime.get("python"):
             view["python"] = runtime["python"]
     return view

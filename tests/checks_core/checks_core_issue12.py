@@ -9,7 +9,7 @@ official pages (values only; the summaries are this file's own words):
   a vLLM image and an SGLang image, each with its tag and component list; NVIDIA driver >= 550;
 * ``training-xpu-pytorch`` 2026-10-20, https://help.aliyun.com/zh/document_detail/3172892.html : PPU SDK
   2.2, no driver requirement in the copy read, three runtimes under ``/opt/runtimes/`` (the copy read lists
-  one dependency of the first and none of the others);
+  one dependency of the first and none of the others: their lists are not captured);
 * ``inference-xpu-pytorch-opt`` ``sglang0.5.4.post3-250105``, https://help.aliyun.com/zh/document_detail/3014531.html :
   PPU SDK 1.7.0.post1, PPU driver >= 1.1.0.
 """
@@ -83,9 +83,9 @@ TRAINING_XPU_20261020 = {
         {"id": "cosmos-framework/20261015", "name": "cosmos framework", "path": "/opt/runtimes/cosmos-framework-ppu",
          "component_list": "partial", "components": _entries(("cosmos-framework", "cosmos-framework", "1.2.2"))},
         {"id": "llama-factory/20261015", "name": "LlamaFactory", "path": "/opt/runtimes/llama-factory-ppu",
-         "component_list": "partial"},
+         "component_list": "not-captured"},
         {"id": "diffsynth/20261015", "name": "DiffSynth Studio", "path": "/opt/runtimes/diffsynth-ppu/",
-         "component_list": "partial"},
+         "component_list": "not-captured"},
     ],
     "sources": [{"url": "https://help.aliyun.com/zh/document_detail/3172892.html", "language": "zh"}],
 }
