@@ -110,11 +110,18 @@ def _runtime_files(checks: Path) -> list[tuple[str, Path]]:
     return out
 
 
+#: parts of packaging the checker never imports: core metadata parsing and the SPDX licence-expression tables
+#: (``packaging.metadata`` is the only module that imports ``packaging.licenses``); leaving them out keeps
+#: about 30 KB of the archive's size budget for release data
+_PACKAGING_UNUSED = ("metadata.py", "licenses/")
+
+
 def _packaging_files() -> list[tuple[str, Path]]:
     import packaging
 
     pkg = Path(packaging.__file__).resolve().parent
-    out = [("packaging/" + p.relative_to(pkg).as_posix(), p) for p in sorted(pkg.rglob("*.py")) if "__pycache__" not in p.parts]
+    out = [("packaging/" + p.relative_to(pkg).as_posix(), p) for p in sorted(pkg.rglob("*.py"))
+           if "__pycache__" not in p.parts and not p.relative_to(pkg).as_posix().startswith(_PACKAGING_UNUSED)]
     typed = pkg / "py.typed"
     if typed.exists():
         out.append(("packaging/py.typed", typed))
