@@ -18,7 +18,9 @@ SGLang image) and an image several framework runtimes (the PPU training image of
 :func:`compare_releases` compares like with like: a variant with the same variant of the other
 release (by id), the image's shared components with the other image's, and a runtime with the
 runtime of the same name.  A variant or runtime one side lacks is listed as only in that release,
-never as components added or removed.
+never as components added or removed; and an image with runtimes lists in its own list only what
+the runtimes share, so against an image without runtimes a component it does not list is not
+recorded there (:attr:`NotRecorded.runtimes`), never removed.
 
 A diff compares only what both sides know (see
 :class:`lingjun.schema.models.ListState`).  A component missing from one
@@ -96,6 +98,9 @@ class NotRecorded(str, Enum):
     outside_list = "outside-list"
     #: the other side's record names the component in ``presence_unknown``
     presence_unknown = "presence-unknown"
+    #: the other side is an image with framework runtimes: its own list holds only what every runtime
+    #: shares, so a component of this side may be in one of its runtimes' environments
+    runtimes = "runtimes"
 
 
 class ArchSplit(str, Enum):
@@ -167,12 +172,14 @@ class DiffSide:
     presence_unknown: tuple[str, ...] = ()
     variant: Optional[str] = None
     runtime: Optional[str] = None
+    #: the image's own list is what its framework runtimes share (each runtime lists its own)
+    shared_by_runtimes: bool = False
 
 
 def image_side(image: ReleaseImage) -> DiffSide:
     """The :class:`DiffSide` of one image (its shared components when it has runtimes)."""
     return DiffSide(image.record, tuple(image.components), image.component_list, tuple(image.presence_unknown),
-                    image.variant_id)
+                    image.variant_id, None, bool(image.runtimes))
 
 
 def runtime_side(image: ReleaseImage, runtime: Runtime) -> DiffSide:
@@ -416,14 +423,17 @@ def _pairs(
     return [(arch, before.get(arch), after.get(arch), None) for arch in sorted(set(before) | set(after))]
 
 
-def _missing_reason(present: ComponentEntry, other: DiffSide) -> Optional[NotRecorded]:
-    """Why ``other`` (which does not list ``present``'s component) says nothing of it; None: it is absent."""
+def _missing_reason(present: ComponentEntry, other: DiffSide, has: Optional[DiffSide] = None) -> Optional[NotRecorded]:
+    """Why ``other`` (which does not list ``present``'s component, listed by ``has``) says nothing of it;
+    None: it is absent."""
     # a complete component list proves absence only of what component lists carry: an entry
     # taken from the features or driver text (cuDNN named beside the rebase) says nothing there
     if present.id in other.presence_unknown:
         return NotRecorded.presence_unknown
     if present.stated_in is not StatedIn.component_list:
         return NotRecorded.outside_list
+    if other.shared_by_runtimes and not (has is not None and has.shared_by_runtimes):
+        return NotRecorded.runtimes
     if other.component_list is not ListState.complete:
         return NotRecorded.list_state
     return None
@@ -433,14 +443,14 @@ def _kind(a: Optional[ComponentEntry], b: Optional[ComponentEntry], old: DiffSid
           direct: bool) -> tuple[ChangeKind, Optional[NotRecorded]]:
     if a is None:
         assert b is not None
-        reason = _missing_reason(b, old)
+        reason = _missing_reason(b, old, new)
         if reason is None:
             return ChangeKind.added, None
         if direct and b.introduced and reason is NotRecorded.list_state:
             return ChangeKind.introduced, None
         return ChangeKind.not_recorded_old, reason
     if b is None:
-        reason = _missing_reason(a, new)
+        reason = _missing_reason(a, new, old)
         return (ChangeKind.removed, None) if reason is None else (ChangeKind.not_recorded_new, reason)
     return version_change(a.version, b.version), None
 

@@ -362,6 +362,12 @@ def _compare_data(kb: KnowledgeBase, families: list[Family], by_family: dict[str
     Each release also carries ``previous`` (its direct predecessor in its
     family, or null: a page's "new" mark is shown only against it) and
     ``unknown`` (its ``presence_unknown`` ids: never added or removed).
+
+    An entry is one image (``ref`` ``family:release`` or ``family:release#variant``) or one framework
+    runtime of an image (``<image ref>~<runtime id>``), with ``release`` (the release's ref),
+    ``variant``, ``runtime`` (the runtime's name), ``label`` (what the page's lists show) and
+    ``shared`` (true for an image with runtimes: its list holds only what they share, so against an
+    image without runtimes a component it does not list is not recorded, never removed).
     """
     releases = []
     versions: dict[str, dict[str, str]] = {}
@@ -371,7 +377,8 @@ def _compare_data(kb: KnowledgeBase, families: list[Family], by_family: dict[str
     seen: dict[str, set[str]] = {}
 
     def add(ref: str, record: ReleaseRecord, label: str, entries: list[ComponentEntry], state: ListState,
-            unknown: list[str], previous: Optional[str], variant: Optional[str], runtime: Optional[str]) -> None:
+            unknown: list[str], previous: Optional[str], variant: Optional[str], runtime: Optional[str],
+            shared: bool = False) -> None:
         row: dict[str, str] = {}
         for entry in entries:
             key = entry_key(entry)
@@ -386,7 +393,8 @@ def _compare_data(kb: KnowledgeBase, families: list[Family], by_family: dict[str
             seen.setdefault(entry.id, set()).add(entry.version)
         releases.append({"ref": ref, "release": record.ref, "family": record.family, "version": record.version,
                          "variant": variant, "runtime": runtime, "label": label,
-                         "listed": bool(entries), "list": state.value, "previous": previous, "unknown": unknown})
+                         "listed": bool(entries), "list": state.value, "previous": previous, "unknown": unknown,
+                         "shared": shared})
         versions[ref] = row
 
     for family in families:
@@ -398,7 +406,7 @@ def _compare_data(kb: KnowledgeBase, families: list[Family], by_family: dict[str
                 match = before_images.get(image.variant_id)
                 label = f"{record.family} {record.version}" + (f" · {image.variant_id}" if image.variant_id else "")
                 add(image.ref, record, label, image.components, image.component_list, list(image.presence_unknown),
-                    match.ref if match else None, image.variant_id, None)
+                    match.ref if match else None, image.variant_id, None, bool(image.runtimes))
                 match_runtimes = {r.name: r for r in match.runtimes} if match else {}
                 for runtime in image.runtimes:
                     state = runtime.component_list or ListState.not_published

@@ -333,6 +333,7 @@ _S = {
     "changes.only_in": ("Only in {release}, so not compared:", "仅 {release} 含有，因此未比较："),
     "changes.pair_image": ("Image", "镜像"),
     "changes.shared": ("shared components", "共用组件"),
+    "changes.not_recorded.runtimes": ("Not compared: {release} lists components per framework runtime, and its own list holds only what every runtime shares, so it does not show whether these are in one of its runtimes:", "未比较：{release} 按训练框架 runtime 分别列出组件，其自身列表只含所有 runtime 共用的组件，无法看出这些组件是否在某个 runtime 中："),
     "home.catalog_sources": ("The family list follows the official index of AI container image releases:", "镜像系列以官方的 AI 容器镜像版本发布索引为准："),
 }
 

@@ -265,3 +265,20 @@ def test_api_indexes_images_unrecorded_releases_and_the_catalog(issue12, tmp_pat
     families = json.loads((tmp_path / "api/v1/families.json").read_text(encoding="utf-8"))
     assert families == family_catalog(kb) and (tmp_path / "api/v1/families.json") in written
     jsonschema.validate(families, json.loads((REPO / "schema/families.schema.json").read_text(encoding="utf-8")))
+
+
+def test_against_an_image_with_runtimes_a_missing_component_is_not_removed(issue12):
+    """25.05 (one complete list) against 2026-10-20 (its own list holds what the runtimes share): vLLM and
+    DeepSpeed are not in the shared list, which does not make them removed: they may be in a runtime."""
+    from lingjun.generator.site.diff import NotRecorded
+
+    _, site = issue12
+    view = site.views["training-xpu-pytorch:2026-10-20"]
+    shared = view.comparison.pairs[0]
+    rows = {c.component: (c.kind, c.not_recorded_reason) for c in shared.changes}
+    assert rows["vllm"] == rows["deepspeed"] == (ChangeKind.not_recorded_new, NotRecorded.runtimes)
+    assert rows["torch"][0] is ChangeKind.upgraded and rows["triton"] == (ChangeKind.added, None)
+    assert shared.counts["removed"] == 0
+    entry = next(r for r in site.compare_data["releases"] if r["ref"] == "training-xpu-pytorch:2026-10-20")
+    assert entry["shared"] is True
+    assert next(r for r in site.compare_data["releases"] if r["ref"] == "training-xpu-pytorch:25.05")["shared"] is False

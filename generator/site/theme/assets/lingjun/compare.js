@@ -76,6 +76,8 @@
     function missingReason(p, other, has) {
       if (unknownIn(other, p.id)) { return "presence-unknown"; }
       if (outside(has.ref, p.key)) { return "outside-list"; }
+      /* an image with framework runtimes lists only what they share (diff.py's NotRecorded.runtimes) */
+      if (other.shared && !has.shared) { return "runtimes"; }
       if (other.list !== "complete") { return "list-state"; }
       return null;
     }
@@ -182,7 +184,7 @@
       var thead = document.createElement("thead"); thead.appendChild(head); table.appendChild(thead);
       var body = document.createElement("tbody");
       var shown = 0;
-      var reasons = ["list-state", "outside-list", "presence-unknown"];
+      var reasons = ["list-state", "outside-list", "presence-unknown", "runtimes"];
       var oneSided = { "not-recorded-old": {}, "not-recorded-new": {} };
       pairs(va, vb).forEach(function (p) {
         var found = kindOf(p, ra, rb, fresh.indexOf(p.key) >= 0), kind = found[0];
