@@ -282,3 +282,51 @@ def test_against_an_image_with_runtimes_a_missing_component_is_not_removed(issue
     entry = next(r for r in site.compare_data["releases"] if r["ref"] == "training-xpu-pytorch:2026-10-20")
     assert entry["shared"] is True
     assert next(r for r in site.compare_data["releases"] if r["ref"] == "training-xpu-pytorch:25.05")["shared"] is False
+
+
+# ---------------------------------------------------------------- the compare page's script
+
+
+@pytest.fixture(scope="module")
+def compare12(issue12, issue12_pages, tmp_path_factory):
+    """Run compare.js under node on the issue-12 fixture's compare data (see test_site_honest_rows)."""
+    import shutil
+    import subprocess
+
+    from test_site_honest_rows import COMPARE_JS, RUNNER, _labels
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    _, site = issue12
+    folder = tmp_path_factory.mktemp("compare12")
+    data, labels = folder / "data.json", folder / "labels.json"
+    data.write_text(json.dumps(site.compare_data), encoding="utf-8")
+    labels.write_text(json.dumps(_labels(issue12_pages["en"]["compare"])), encoding="utf-8")
+
+    def run(search: str) -> dict:
+        done = subprocess.run([node, str(RUNNER), str(COMPARE_JS), str(data), str(labels), search],
+                              capture_output=True, text=True, timeout=60, check=True)
+        return json.loads(done.stdout)
+
+    return run
+
+
+def test_compare_js_addresses_a_variant_and_a_runtime(compare12):
+    result = compare12("?old=inference-nv-pytorch:25.04%23sglang&new=inference-nv-pytorch:25.04%23vllm")
+    assert result["error"] is None and result["message"] is None
+    assert ["SGLang", "removed", "0.4.6.post1", "—"] not in result["rows"]  # partial lists: never removed
+    assert ["XGrammar", "upgraded", "0.1.17", "0.1.18"] in result["rows"]
+    plain = compare12("?old=training-xpu-pytorch:25.05&new=inference-nv-pytorch:25.04")  # a release names its first image
+    assert plain["urls"] == ["/compare/?old=training-xpu-pytorch%3A25.05&new=inference-nv-pytorch%3A25.04%23vllm"]
+    runtime = compare12("?old=training-xpu-pytorch:2026-10-20~cosmos-framework/20261015"
+                        "&new=training-xpu-pytorch:2026-10-20~cosmos-framework/20261015")
+    assert runtime["error"] is None and runtime["message"] != "The address names a release this site does not have; pick one from the lists."
+
+
+def test_compare_js_does_not_remove_what_may_be_in_a_runtime(compare12):
+    result = compare12("?old=training-xpu-pytorch:25.05&new=training-xpu-pytorch:2026-10-20")
+    assert result["error"] is None
+    assert not [r for r in result["rows"] if r[1] == "removed"]
+    note = next(n for n in result["notes"] if n.startswith("Not compared: 2026-10-20 lists components per framework runtime"))
+    assert "DeepSpeed" in note and "vLLM" in note
