@@ -285,6 +285,13 @@ class SiteModel:
         """Every component entry of the release's images (see :func:`components_of`)."""
         return components_of(record)
 
+    def variant_title(self, record: ReleaseRecord, entry: ComponentEntry):
+        """The title ``{"en", "zh"}`` of the variant whose list holds ``entry``; None for a release without variants."""
+        for variant in record.variants:
+            if any(e is entry for e in variant.components):
+                return variant.title
+        return None
+
     def list_state(self, record: ReleaseRecord) -> ListState:
         """How complete the release's lists are together (see :func:`list_state`)."""
         return list_state(record)

@@ -330,3 +330,14 @@ def test_compare_js_does_not_remove_what_may_be_in_a_runtime(compare12):
     assert not [r for r in result["rows"] if r[1] == "removed"]
     note = next(n for n in result["notes"] if n.startswith("Not compared: 2026-10-20 lists components per framework runtime"))
     assert "DeepSpeed" in note and "vLLM" in note
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_component_timeline_names_the_variant_of_each_version(issue12_pages, lang):
+    page = issue12_pages[lang]["component:transformers"]
+    titles = {"en": (" (vLLM image)", " (SGLang image)"), "zh": ("（vLLM 镜像）", "（SGLang 镜像）")}[lang]
+    assert (f"<td><code>4.51.3</code> <small>{titles[0]}</small><br><code>4.51.1</code> <small>{titles[1]}</small></td>"
+            in page)
+    matrix = issue12_pages[lang]["matrix"]
+    row = matrix.split('<a href="../releases/inference-nv-pytorch/25.04/">25.04</a>')[1].split("</tr>")[0]
+    assert "<td>0.8.5</td>" in row and "<td>2.6.0+cu124</td>" in row and "<small>&#42;</small>" not in row
