@@ -136,11 +136,16 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("--list-rules", action="store_true", help="list the cross-record rules and exit")
 
     new = sub.add_parser("new", help="start a release record from the family's previous release",
-                         description="Write releases/FAMILY/VERSION.yaml from the newest older release of FAMILY: "
+                         description="Write releases/FAMILY/RELEASE.yaml from the newest older release of FAMILY (in date order): "
                                      "components, tags, driver and usage notes are copied; highlights, bug fixes, "
                                      "known issues and sources get placeholders that fail validation until filled in.")
     new.add_argument("family", help="family id, e.g. training-nv-pytorch")
-    new.add_argument("version", help="release version YY.MM, e.g. 25.11")
+    new.add_argument("version", metavar="release",
+                     help="release: a month YY.MM (25.11), a date YYYY-MM-DD (2026-10-20) or the page's own "
+                          "lower-case name (sglang0.5.4.post3-250105, with --release-date)")
+    new.add_argument("--release-date", default=None, metavar="YYYY-MM-DD",
+                     help="the date the page gives, for a release whose name gives none (places it among the "
+                          "family's releases; written as release_date)")
     new.add_argument("--releases", type=Path, default=Path("releases"), metavar="DIR",
                      help="releases folder (default: releases)")
 
@@ -286,7 +291,7 @@ def _cmd_new(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if not args.releases.is_dir():
         parser.error(f"--releases {_name(args.releases)} is not a folder")
     try:
-        made = new_release(args.releases, args.family, args.version)
+        made = new_release(args.releases, args.family, args.version, args.release_date)
     except NewReleaseUsageError as exc:
         parser.error(str(exc))
     except NewReleaseError as exc:

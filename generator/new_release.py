@@ -1,11 +1,19 @@
-"""``lingjun-kb new FAMILY VERSION``: start a release record from the family's previous release.
+"""``lingjun-kb new FAMILY RELEASE``: start a release record from the family's previous release.
 
-The draft is based on the closest release older than VERSION.  Each field
+RELEASE is a month ``YY.MM`` (``25.11``), a date ``YYYY-MM-DD`` (``2026-10-20``) or the page's own
+lower-case name (``sglang0.5.4.post3-250105``, which needs ``--release-date`` to be placed); a typo
+such as ``25.13`` is refused.  The draft is based on the closest release older than RELEASE in date
+order (:attr:`~lingjun.schema.models.ReleaseRecord.order_key`), never in text order.  Each field
 is either a fact about the image that usually carries over, or something
 the old page said about itself, which must not:
 
-* carried over: the image tags (the version prefix rewritten, the reference
-  rebuilt from the family's registry pattern, digests dropped), CUDA,
+* carried over: the image tags of the release and of each variant (a tag that starts with the
+  old ``YY.MM`` gets the new one when RELEASE is a ``YY.MM`` too; any other tag cannot be
+  guessed and becomes a placeholder tag ``todo.lingjun-kb-new-<n>`` that the gate refuses; the
+  reference is rebuilt from the family's registry pattern, digests dropped), the variants (ids,
+  titles, scenarios, overrides, component lists; the variant's note put up for review), the
+  runtimes (a runtime id's build part, ``cosmos-framework/20261015``, and the same part of its
+  path become the placeholder ``todo.lingjun-kb-new``; its components carried over), CUDA,
   Python, PPU SDK, architectures, the base image, the driver requirement
   (minimum, forward-compatibility and must-upgrade branch lists with their
   resolutions, and ``text_truncated``: lists copied from a cut-off text are
@@ -18,7 +26,7 @@ the old page said about itself, which must not:
 * reset: ``release_date``, ``revised``, ``features``, ``acknowledged_downgrades``,
   ``source_conflicts``, ``presence_unknown`` (it rests on the old page's
   source conflicts, which are dropped), ``stated_none`` (the old page's "none" says nothing
-  about the new page) and the sources (with
+  about the new page), ``not_captured`` (it describes the old copy) and the sources (with
   their notes and last-updated stamps);
 * put up for review: the notes of ``driver``, ``gpu_support`` and
   ``base_image`` keep their text behind the ``TODO(lingjun-kb new)`` marker,
@@ -45,18 +53,18 @@ from pathlib import Path
 from typing import Any, Optional
 
 import yaml
-from packaging.version import Version
 
+from lingjun.checks.core.release_order import identifier_date, is_year_month, release_order_key
+from lingjun.schema.fields import _check_release_id
 from lingjun.schema.image_tags import expected_reference
 from lingjun.schema.placeholders import PLACEHOLDER, PLACEHOLDER_ID, PLACEHOLDER_URL
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from lingjun.schema.loader import compose, load_knowledge_base, parse_yaml, read_text
-from lingjun.schema.models import ReleaseRecord, ReleaseStatus
+from lingjun.schema.models import Family, ReleaseRecord, ReleaseStatus
 
 __all__ = ["NewRelease", "NewReleaseError", "NewReleaseUsageError", "new_release", "draft_from"]
 
-_VERSION = re.compile(r"^[0-9]{2}\.(0[1-9]|1[0-2])$")
 _FAMILY = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
 _SCHEMA_COMMENT = "# yaml-language-server: $schema=../../schema/release.schema.json"
 
@@ -66,39 +74,84 @@ class NewReleaseError(Exception):
 
 
 class NewReleaseUsageError(NewReleaseError):
-    """The arguments themselves are wrong (a version that is not YY.MM, a family that is not an id): exit status 2."""
+    """The arguments themselves are wrong (a release that is no identifier or a month/date typo, a family that is not
+    an id, a release date that is no date): exit status 2."""
 
 
 def _text(en: str, zh: str) -> dict[str, str]:
     return {"en": f"{PLACEHOLDER}: {en}", "zh": f"{PLACEHOLDER}：{zh}"}
 
 
-def _retag(tag: str, old: str, new: str) -> str:
-    return new + tag[len(old):] if tag.startswith(old) else tag
+def _retag(tag: str, old: str, new: str) -> Optional[str]:
+    """``tag`` with the old ``YY.MM`` prefix replaced by ``new``, or None when it cannot be derived.
+
+    Only a tag that starts with the old release's ``YY.MM`` (followed by ``-`` or nothing) is rewritten,
+    and only into another ``YY.MM``: a dated or named tag (``ppu2.2-...-20261020``) says nothing the
+    new release's tag can be built from.
+    """
+    if is_year_month(old) and is_year_month(new) and (tag == old or tag.startswith(old + "-")):
+        return new + tag[len(old):]
+    return None
+
+
+#: the placeholder a runtime id's build part and a tag that cannot be derived are given
+_PLACEHOLDER_PART = PLACEHOLDER_ID
+
+
+def _runtime(runtime: dict[str, Any]) -> dict[str, Any]:
+    """A runtime of the previous release, carried over: its id's build part (after ``/``) and the same part of
+    its path become :data:`_PLACEHOLDER_PART` (the new build cannot be known), per-entry notes dropped."""
+    out = dict(runtime)
+    rid = out.get("id")
+    if isinstance(rid, str) and "/" in rid:
+        name, _, build = rid.partition("/")
+        out["id"] = f"{name}/{_PLACEHOLDER_PART}"
+        path = out.get("path")
+        if isinstance(path, str) and build and build in path:
+            out["path"] = path.replace(build, _PLACEHOLDER_PART)
+    if isinstance(out.get("components"), list):
+        out["components"] = _components(out["components"])
+    out.pop("note", None)
+    return out
+
+
+def _components(entries: list[Any]) -> list[Any]:
+    """Component entries without what the old page said about them (``note``, ``introduced``)."""
+    return [{k: v for k, v in c.items() if k not in ("note", "introduced")} if isinstance(c, dict) else c
+            for c in entries]
 
 
 def draft_from(previous: dict[str, Any], version: str, pattern: str | None, image: str | None,
-               status: str = "current") -> dict[str, Any]:
+               status: str = "current", release_date: Optional[dt.date] = None) -> dict[str, Any]:
     """The new record's data, built from the previous record's data as written (key order kept).
 
     Args:
         previous: the previous release file's mapping.
-        version: the new ``YY.MM``.
+        version: the new release identifier (``25.11``, ``2026-10-20``, a page's own name).
         pattern: the family's ``public_registry_pattern`` (None: references keep their old tag replaced).
         image: the family's ``image_name``.
         status: the new record's status (``superseded`` when a newer release of the family exists).
+        release_date: written as ``release_date`` when given (a named release is placed by it).
     """
     old_version = previous["version"]
     references: dict[str, str] = {}
-    tags = []
-    for entry in previous.get("image_tags", []):
-        tag = _retag(entry["tag"], old_version, version)
-        if pattern and image:
-            reference = expected_reference(pattern, image, tag)
-        else:
-            reference = entry["reference"].replace(f":{entry['tag']}", f":{tag}")
-        references[entry["reference"]] = reference
-        tags.append({k: v for k, v in {**entry, "tag": tag, "reference": reference}.items() if k != "digest"})
+    unknown_tags = 0
+
+    def tags_of(entries: Any) -> list[Any]:
+        nonlocal unknown_tags
+        out = []
+        for entry in entries if isinstance(entries, list) else []:
+            tag = _retag(entry["tag"], old_version, version)
+            if tag is None:
+                unknown_tags += 1
+                tag = f"{_PLACEHOLDER_PART}-{unknown_tags}"
+            if pattern and image:
+                reference = expected_reference(pattern, image, tag)
+            else:
+                reference = entry["reference"].replace(f":{entry['tag']}", f":{tag}")
+            references[entry["reference"]] = reference
+            out.append({k: v for k, v in {**entry, "tag": tag, "reference": reference}.items() if k != "digest"})
+        return out
 
     def swap_refs(command: str) -> str:
         for old, new in references.items():
@@ -121,13 +174,31 @@ def draft_from(previous: dict[str, Any], version: str, pattern: str | None, imag
             }
         return out
 
+    def variant(entry: Any) -> Any:
+        if not isinstance(entry, dict):
+            return entry
+        out: dict[str, Any] = {}
+        for key, value in entry.items():
+            if key == "presence_unknown":
+                continue  # it rests on the old page's source conflicts, which are dropped
+            if key == "image_tags":
+                out[key] = tags_of(value)
+            elif key == "components":
+                out[key] = _components(value)
+            elif key == "runtimes":
+                out[key] = [_runtime(r) if isinstance(r, dict) else r for r in value]
+            else:
+                out[key] = value
+        return reviewed(out)
+
     carried = {
         "driver": reviewed(previous.get("driver")),
         "gpu_support": reviewed(previous.get("gpu_support")),
         "base_image": reviewed(previous.get("base_image")),
-        "image_tags": tags,
-        "components": [{k: v for k, v in c.items() if k not in ("note", "introduced")}
-                       for c in previous.get("components", [])],
+        "image_tags": tags_of(previous.get("image_tags", [])),
+        "variants": [variant(v) for v in previous.get("variants", [])],
+        "runtimes": [_runtime(r) if isinstance(r, dict) else r for r in previous.get("runtimes", [])],
+        "components": _components(previous.get("components", [])),
         "quick_start": [{**step, "commands": [swap_refs(c) for c in step.get("commands", [])]}
                         for step in previous.get("quick_start", [])],
     }
@@ -140,7 +211,7 @@ def draft_from(previous: dict[str, Any], version: str, pattern: str | None, imag
                      "title": f"{PLACEHOLDER}: the official release-note page(s) of this release"}],
     }
     dropped = {"release_date", "revised", "features", "acknowledged_downgrades", "source_conflicts",
-               "presence_unknown", "stated_none"}
+               "presence_unknown", "stated_none", "not_captured"}
     draft: dict[str, Any] = {}
     for key, value in previous.items():
         if key in dropped:
@@ -151,6 +222,8 @@ def draft_from(previous: dict[str, Any], version: str, pattern: str | None, imag
             draft[key] = status
         elif key == "recorded":
             draft[key] = dt.date.today()  # the day this knowledge base starts recording the release
+            if release_date is not None:
+                draft["release_date"] = release_date
         elif key in placeholders:
             draft[key] = placeholders.pop(key)
         elif key in carried:
@@ -159,6 +232,8 @@ def draft_from(previous: dict[str, Any], version: str, pattern: str | None, imag
             draft[key] = value
     draft.update(placeholders)  # sections the previous release did not have
     draft.setdefault("recorded", dt.date.today())
+    if release_date is not None:
+        draft.setdefault("release_date", release_date)
     return draft
 
 
@@ -442,30 +517,73 @@ class NewRelease:
     to_supersede: list[tuple[str, Path]] = field(default_factory=list)
 
 
-def _newer_versions(releases: Path, records: list[ReleaseRecord], family: str, version: str) -> list[str]:
-    """Versions of ``family`` newer than ``version``: loaded records and ``YY.MM.yaml`` files (even broken ones)."""
-    found = {r.version for r in records}
-    folder = Path(releases) / family
+OrderKey = tuple[int, int, int]
+
+
+def _newer_versions(releases: Path, records: list[ReleaseRecord], family: Family, key: OrderKey) -> list[str]:
+    """Releases of ``family`` after ``key`` in date order, oldest first: loaded records, the files of the
+    family's folder (even broken ones) whose name is a ``YY.MM`` or ``YYYY-MM-DD`` identifier, and the
+    family's ``unrecorded_releases`` (the pages name them: the new release is not the newest)."""
+    found: dict[str, OrderKey] = {r.version: r.order_key for r in records if r.order_key is not None}
+    for entry in family.unrecorded_releases:
+        entry_key = release_order_key(entry.version, entry.release_date)
+        if entry_key is not None:
+            found.setdefault(entry.version, entry_key)
+    folder = Path(releases) / family.id
     if folder.is_dir():
-        found.update(p.stem for p in folder.iterdir() if p.suffix in (".yaml", ".yml") and _VERSION.fullmatch(p.stem))
-    return sorted((v for v in found if Version(v) > Version(version)), key=Version)
+        for path in folder.iterdir():
+            stem_key = release_order_key(path.stem) if path.suffix in (".yaml", ".yml") else None
+            if stem_key is not None:
+                found.setdefault(path.stem, stem_key)
+    return [v for v, k in sorted(found.items(), key=lambda item: (item[1], item[0])) if k > key]
 
 
-def new_release(releases: Path, family: str, version: str) -> NewRelease:
+def _parse_release(version: str, release_date: Optional[str]) -> tuple[OrderKey, Optional[dt.date]]:
+    """The new release's order key and the release date to write, or :class:`NewReleaseUsageError` (one line)."""
+    try:
+        _check_release_id(version)
+    except ValueError as exc:
+        raise NewReleaseUsageError(f"release {exc}") from None
+    day: Optional[dt.date] = None
+    if release_date is not None:
+        try:
+            day = dt.date.fromisoformat(release_date)
+        except ValueError:
+            raise NewReleaseUsageError(f"--release-date {release_date!r} is not a date; write YYYY-MM-DD") from None
+    if day is not None and is_year_month(version):
+        raise NewReleaseUsageError(f"--release-date is for releases whose name gives no date; {version!r} names its month")
+    key = release_order_key(version, day)
+    if key is None:
+        raise NewReleaseUsageError(f"release {version!r} names no date, so it cannot be placed among the family's "
+                                   "releases; give --release-date YYYY-MM-DD (the date its page gives)")
+    named_day = identifier_date(version)
+    if day is not None and named_day is not None and day != named_day:
+        raise NewReleaseUsageError(f"--release-date {day} differs from the date the release is named by ({version})")
+    return key, (day if release_order_key(version) is None else None)
+
+
+def new_release(releases: Path, family: str, version: str, release_date: Optional[str] = None) -> NewRelease:
     """Create ``releases/<family>/<version>.yaml`` from the closest older release of ``family``.
 
-    The new record is ``current`` only when no release of the family is newer
+    "Older" is date order (:func:`~lingjun.checks.core.release_order.release_order_key`): ``25.10`` is
+    older than ``2026-10-20``.  The new record is ``current`` only when no release of the family is newer
     (filling a gap between two releases gives a ``superseded`` record).
+
+    Args:
+        releases: the releases folder.
+        family: the family id.
+        version: the new release identifier: ``YY.MM``, ``YYYY-MM-DD`` or the page's own name.
+        release_date: ``YYYY-MM-DD``; required for a name that gives no date, refused for one that does.
 
     Returns:
         :class:`NewRelease`.
 
     Raises:
-        NewReleaseError: bad version, unknown family, no older release, a
-            previous release that does not load, or the file already exists.
+        NewReleaseUsageError: a release identifier that is not one (``25.13``), a bad family id or date.
+        NewReleaseError: unknown family, no older release, a previous release that does not load, or the
+            file already exists.
     """
-    if not _VERSION.fullmatch(version):
-        raise NewReleaseUsageError(f"version {version!r} is not YY.MM (e.g. 25.11)")
+    key, day = _parse_release(version, release_date)
     if not _FAMILY.fullmatch(family) or family.strip(".") == "":
         raise NewReleaseUsageError(f"family {family!r} is not a family id (lower-case letters, digits, '.', '_', '-')")
     target = Path(releases) / family / f"{version}.yaml"
@@ -476,19 +594,21 @@ def new_release(releases: Path, family: str, version: str) -> NewRelease:
     if family_entry is None:
         known = ", ".join(sorted(kb.families)) or "none"
         raise NewReleaseError(f"family {family!r} is not in {releases}/families.yaml (known: {known})")
-    older = [r for r in kb.releases_of(family) if Version(r.version) < Version(version)]
+    older = [r for r in kb.releases_of(family) if r.order_key is not None and r.order_key < key]
     if not older:
-        raise NewReleaseError(f"no release of {family} older than {version} loads without errors; "
-                              f"run `lingjun-kb validate {releases}` or write the first record by hand")
+        undated = [r.ref for r in kb.releases_of(family) if r.order_key is None]
+        hint = (f"{', '.join(undated)} cannot be placed by date: add its release_date" if undated
+                else f"run `lingjun-kb validate {releases}` or write the first record by hand")
+        raise NewReleaseError(f"no release of {family} older than {version} loads without errors; {hint}")
     previous = older[0]
-    newer = _newer_versions(releases, kb.releases_of(family), family, version)
+    newer = _newer_versions(releases, kb.releases_of(family), family_entry, key)
     status = "superseded" if newer else "current"
     previous_path = kb.paths[previous.ref]
     text, _ = read_text(previous_path)
     data, _, problems = parse_yaml(previous_path, text or "")
     if data is None:  # pragma: no cover - it loaded a moment ago
         raise NewReleaseError(f"cannot read {previous_path}: {problems[0].format() if problems else 'unknown error'}")
-    draft = draft_from(data, version, family_entry.public_registry_pattern, family_entry.image_name, status)
+    draft = draft_from(data, version, family_entry.public_registry_pattern, family_entry.image_name, status, day)
     content = _edited(text or "", data, draft, previous.ref) or _render(draft, previous.ref)
     _write_new(target, content)
     # the header names the marker once

@@ -43,7 +43,7 @@ class KnowledgeBase:
     Attributes:
         families: family id -> :class:`Family`.
         components: component id -> catalog :class:`Component`.
-        releases: every release record, sorted by family then version (oldest first).
+        releases: every release record, sorted by family then date (oldest first; :func:`release_sort_key`).
         known_issues: known-issue id -> :class:`KnownIssue`.
         cuda_drivers: NVIDIA toolkit/driver tables, or None when absent.
         driver_branches: NVIDIA driver branch lifecycle, or None when absent.
@@ -64,11 +64,11 @@ class KnowledgeBase:
     paths: dict[str, Path] = field(default_factory=dict)
 
     def sort(self) -> None:
-        """Put :attr:`releases` in (family, version) order."""
+        """Put :attr:`releases` in (family, date) order (:func:`release_sort_key`)."""
         self.releases.sort(key=release_sort_key)
 
     def release(self, ref: str) -> Optional[ReleaseRecord]:
-        """The release ``family:YY.MM`` or None."""
+        """The release ``family:release`` (``training-nv-pytorch:25.07``, ``training-xpu-pytorch:2026-10-20``) or None."""
         family, _, version = ref.partition(":")
         return next((r for r in self.releases if r.family == family and r.version == version), None)
 

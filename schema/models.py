@@ -213,12 +213,18 @@ class ListState(str, Enum):
 
 
 class RecordSection(str, Enum):
-    """A list of a release record the official page can state as empty ("none")."""
+    """A list of a release record that matches a section of the official page.
+
+    Used by ``stated_none`` (the page says the section is empty) and ``not_captured``
+    (the recorded copy of the page does not show the section, or shows only part of it).
+    """
 
     highlights = "highlights"
     bug_fixes = "bug_fixes"
     known_issues = "known_issues"
     usage_notes = "usage_notes"
+    features = "features"
+    quick_start = "quick_start"
 
 
 class BranchType(str, Enum):
@@ -501,12 +507,19 @@ class ToolkitDriverRow(StrictModel):
 
 
 class MinorVersionCompatRow(StrictModel):
-    """Table 2: the driver range giving CUDA minor-version compatibility within a major."""
+    """Table 2: the driver range giving CUDA minor-version compatibility within a major.
+
+    ``min_driver`` is the floor as NVIDIA states it: an exact driver where NVIDIA gives one
+    (``"525.60.13"`` for 12.x) or a branch where NVIDIA states only the branch (``"580"`` for
+    13.x, "≥ 580": any driver of R580 or newer meets it).  Source:
+    https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html
+    """
 
     cuda_major: int = Field(ge=10, le=99)
     min_branch: int = Field(ge=100, le=9999)
     #: newer branches still run the major through plain backward compatibility
     max_branch_exclusive: int | None = None
+    #: exact driver (``525.60.13``) or branch only (``580``), as NVIDIA states the floor
     min_driver: DriverVersionString
     sources: list[Identifier] = Field(min_length=1)
 
@@ -849,6 +862,12 @@ class ReleaseRecord(StrictModel):
     ``stated_none`` names the lists the official page explicitly says are
     empty ("Bug fixes: none"); an empty list not named there is *not
     recorded*, which says nothing about the page.
+    ``not_captured`` names the sections of the official page that the
+    recorded copy does not show, in whole or in part (only the top of the
+    page was available, or the section is cut off): the site says "not
+    recorded from the page" for each, so the reader knows the page may hold
+    more than the record.  A list may still hold what was captured of it, or
+    items taken from another page (a known issue named by a later release).
     """
 
     kind: Literal["release"]
@@ -882,6 +901,8 @@ class ReleaseRecord(StrictModel):
     presence_unknown: list[Identifier] = Field(default_factory=list)
     #: lists the official page says are empty ("none"), as opposed to lists not recorded
     stated_none: list[RecordSection] = Field(default_factory=list)
+    #: sections of the official page the recorded copy does not show, in whole or in part
+    not_captured: list[RecordSection] = Field(default_factory=list)
     highlights: list[Highlight] = Field(default_factory=list)
     bug_fixes: list[BugFix] = Field(default_factory=list)
     features: list[Feature] = Field(default_factory=list)

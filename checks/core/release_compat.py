@@ -289,14 +289,14 @@ def release_verdict(record: Optional[dict], driver: DriverVersion, data_center: 
         return ReleaseVerdict(
             "forward-compat",
             f"R{b} runs CUDA {cuda} on data center GPUs through the image's cuda-compat package (admitted by the {decision.admitted_by}).",
-            f"R{b} 可在数据中心 GPU 上通过镜像中的 cuda-compat 包前向兼容运行 CUDA {cuda}（{_where_zh(decision.admitted_by)}允许）。",
+            f"R{b} 可在数据中心 GPU 上通过镜像中的 cuda-compat 包向前兼容运行 CUDA {cuda}（{_where_zh(decision.admitted_by)}允许）。",
             mode, "forward", below)
     if mode == "forward-unconfirmed":
         return ReleaseVerdict(
             "not-stated",
             f"Only forward compatibility could run CUDA {cuda} on R{b} (admitted by the {decision.admitted_by}); "
             f"the release's data does not show that the image carries cuda-compat.",
-            f"R{b} 上只能靠前向兼容运行 CUDA {cuda}（{_where_zh(decision.admitted_by)}允许），但发布数据看不出镜像是否带有 cuda-compat。",
+            f"R{b} 上只能靠向前兼容运行 CUDA {cuda}（{_where_zh(decision.admitted_by)}允许），但发布数据看不出镜像是否带有 cuda-compat。",
             mode, "forward-unconfirmed", below)
     if mode == "unsupported":
         need = f"R{decision.required.branch} ({decision.required} or later)" if decision.required else "a newer driver"
@@ -307,7 +307,7 @@ def release_verdict(record: Optional[dict], driver: DriverVersion, data_center: 
         return ReleaseVerdict(
             "unsupported",
             f"CUDA {cuda} needs driver {need}{floor_en}; no forward compatibility here (missing: {', '.join(missing)}).",
-            f"CUDA {cuda} 需要驱动 {need_zh}{floor_zh}；此处也无法前向兼容（缺少：{'、'.join(_MISSING_ZH.get(m, m) for m in missing)}）。",
+            f"CUDA {cuda} 需要驱动 {need_zh}{floor_zh}；此处也无法向前兼容（缺少：{'、'.join(_MISSING_ZH.get(m, m) for m in missing)}）。",
             mode, "below-floor", below)
     if mode == "native":
         if below is None:
@@ -347,7 +347,7 @@ def release_verdict(record: Optional[dict], driver: DriverVersion, data_center: 
     elif forward_min is not None:
         key = "data-center-only"
         why_en, why_zh = (f"the release admits R{b} only on data center GPUs (forward compatibility)",
-                          f"发布说明只允许数据中心 GPU 通过前向兼容使用 R{b}")
+                          f"发布说明只允许数据中心 GPU 通过向前兼容使用 R{b}")
     else:
         key = "not-named"
         cut = drv.get("text_truncated") is True

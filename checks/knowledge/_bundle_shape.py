@@ -91,6 +91,7 @@ BUNDLE_SHAPE = {
         "acknowledged_downgrades": [{"component": str, "from_version": str, "to_version": str, "reason": TEXT}],
         "base_image": Opt({"release": str, "note": Opt(TEXT)}),
         "stated_none": [str],
+        "not_captured": [str],
         "sources": _SOURCES,
     }],
     "known_issues": [{

@@ -68,7 +68,7 @@ def forward_unconfirmed(
     lead_en = (f"{subject.en} runs on driver {driver} only through forward compatibility: the GPUs are data center GPUs "
                f"and branch R{branch} is admitted, but {name.en} does not show whether the image carries the cuda-compat "
                f"package and uses it.")
-    lead_zh = (f"{subject.zh} 只能通过前向兼容在驱动 {driver} 上运行：GPU 是数据中心 GPU，R{branch} 分支也在允许之列，"
+    lead_zh = (f"{subject.zh} 只能通过向前兼容在驱动 {driver} 上运行：GPU 是数据中心 GPU，R{branch} 分支也在允许之列，"
                f"但{name.zh}中看不出镜像是否带有并使用 cuda-compat 包。")
     if reported is False:
         said = reported_available(ctx, False)
@@ -81,11 +81,11 @@ def forward_unconfirmed(
         )
     limits_en = (" Forward compatibility replaces only the CUDA user-mode driver: features that need the newer kernel-mode "
                  "driver stay unavailable, and it holds only while the branch is supported.")
-    limits_zh = "前向兼容只替换 CUDA 用户态驱动：依赖新内核态驱动的功能仍不可用，且仅在该驱动分支受支持期间有效。"
+    limits_zh = "向前兼容只替换 CUDA 用户态驱动：依赖新内核态驱动的功能仍不可用，且仅在该驱动分支受支持期间有效。"
     if reported is True:
         said = reported_available(ctx, True)
         lead_en += f" {sentence_case(said.en)}, which fits forward compatibility being in use."
-        lead_zh += f"{said.zh}，与正在使用前向兼容相符。"
+        lead_zh += f"{said.zh}，与正在使用向前兼容相符。"
     return make(
         ctx, rule_id, area, Severity.warning, lead_en + limits_en, lead_zh + limits_zh,
         remedy=upgrade, observed=observed, expected=f">= {need}" if need else None,
@@ -105,7 +105,7 @@ def failure_disproved(
     if classes and all(c == GPU_DATACENTER for c in classes):
         why_en = ("on these data center GPUs the likely reason is forward compatibility (a cuda-compat package on the "
                   "loader path), which lingjun-check's data does not admit for this driver branch; the job depends on it")
-        why_zh = "在这些数据中心 GPU 上，最可能的原因是前向兼容（库搜索路径中有 cuda-compat 包），而 lingjun-check 的数据并未允许该驱动分支这样运行；作业依赖于它"
+        why_zh = "在这些数据中心 GPU 上，最可能的原因是向前兼容（库搜索路径中有 cuda-compat 包），而 lingjun-check 的数据并未允许该驱动分支这样运行；作业依赖于它"
     else:
         why_en = ("the driver version in the input may not be the one the process used (outputs of two machines, or a "
                   "container runtime that injects another driver)")

@@ -31,7 +31,7 @@ AREA = "cuda"
 
 #: the cause a quoted error 804 names (the consumer-GPU guess is not added beside it)
 _QUOTED_804 = Text("the cuda-compat forward compatibility library is in use on a GPU that does not support it (error 804, as quoted)",
-                   "在不支持前向兼容的 GPU 上使用了 cuda-compat 前向兼容库（报错中的 804 错误）")
+                   "在不支持向前兼容的 GPU 上使用了 cuda-compat 向前兼容库（报错中的 804 错误）")
 
 #: quoted error text (lower case) -> the cause it names
 _ERROR_CAUSES = (
@@ -88,7 +88,7 @@ def _consumer_forward_compat(ctx: CheckContext) -> Optional[Text]:
                 f"library for CUDA {cuda} is on the loader path, CUDA fails with error 804 (forward compatibility works only on "
                 f"data center GPUs)",
                 f"{consumer[0]} 是消费级 GPU，驱动原生只支持到 CUDA {native}：若镜像中 CUDA {cuda} 的 cuda-compat 库位于库搜索路径中，"
-                f"CUDA 会报 804 错误（前向兼容只支持数据中心 GPU）")
+                f"CUDA 会报 804 错误（向前兼容只支持数据中心 GPU）")
 
 
 def _driver_too_old(ctx: CheckContext) -> Optional[Text]:
@@ -108,7 +108,7 @@ def _driver_too_old(ctx: CheckContext) -> Optional[Text]:
     if d.mode == "forward-unconfirmed":
         return Text(f"torch's CUDA {built} needs forward compatibility on driver {driver}, and the cuda-compat package may be "
                     f"missing or not on the loader path",
-                    f"torch 的 CUDA {built} 在驱动 {driver} 上需要前向兼容，而 cuda-compat 包可能缺失或不在库搜索路径中")
+                    f"torch 的 CUDA {built} 在驱动 {driver} 上需要向前兼容，而 cuda-compat 包可能缺失或不在库搜索路径中")
     return None
 
 

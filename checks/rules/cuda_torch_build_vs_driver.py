@@ -105,7 +105,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     if mode == "forward":
         yield make(ctx, RULE, AREA, Severity.ok,
                    f"torch's CUDA {built} runs on driver {drv_text} through forward compatibility (data center GPU, cuda-compat).",
-                   f"torch 的 CUDA {built} 通过前向兼容在驱动 {drv_zh} 上运行（数据中心 GPU，cuda-compat）。",
+                   f"torch 的 CUDA {built} 通过向前兼容在驱动 {drv_zh} 上运行（数据中心 GPU，cuda-compat）。",
                    observed=observed, links=[nvidia_url(ctx, "forward")])
         return
     found = f" (torch reports: driver too old, found version {supported.major * 1000 + supported.minor * 10})" if supported else ""
@@ -113,7 +113,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     need = decision.required if decision else None
     consumer = any(c == GPU_CONSUMER for c in (decision.gpu_classes if decision else []))
     note_en = " Forward compatibility (cuda-compat) is not available on GeForce/consumer GPUs." if consumer else ""
-    note_zh = "GeForce 等消费级 GPU 不支持前向兼容（cuda-compat）。" if consumer else ""
+    note_zh = "GeForce 等消费级 GPU 不支持向前兼容（cuda-compat）。" if consumer else ""
     if cuda_reported(ctx) is True:
         yield failure_disproved(ctx, RULE, AREA,
                                 Text(f"torch's CUDA {built} cannot initialise on driver {drv_text} (it supports CUDA {sup_text})",

@@ -74,7 +74,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         if not native and umd.branch > kmod.branch and admitted is not False:
             yield make(ctx, RULE, AREA, Severity.info,
                        f"Forward-compatibility libcuda {umd} is in use on kernel driver {kmod}.",
-                       f"正在内核驱动 {kmod} 上使用前向兼容 libcuda {umd}。", observed=f"{umd} ({where})", expected=str(kmod))
+                       f"正在内核驱动 {kmod} 上使用向前兼容 libcuda {umd}。", observed=f"{umd} ({where})", expected=str(kmod))
             return
         if native:
             reason_en, reason_zh = ("the kernel driver already supports the image's CUDA, so compat is not needed",

@@ -80,7 +80,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             ctx, RULE, AREA, Severity.ok,
             f"CUDA {cuda} runs on driver {driver} through forward compatibility (data center GPU, branch R{driver.branch} "
             f"admitted by the release record, which says the image carries cuda-compat).",
-            f"CUDA {cuda} 通过前向兼容在驱动 {driver} 上运行（数据中心 GPU，R{driver.branch} 分支经发布记录允许，发布记录表明镜像含 cuda-compat）。",
+            f"CUDA {cuda} 通过向前兼容在驱动 {driver} 上运行（数据中心 GPU，R{driver.branch} 分支经发布记录允许，发布记录表明镜像含 cuda-compat）。",
             observed=Text(f"CUDA {cuda} ({cuda_from.en}) on driver {driver}", f"驱动 {driver} 上的 CUDA {cuda}（{cuda_from.zh}）"),
             expected=f">= {d.required}" if d.required else None, links=[nvidia_url(ctx, "forward")],
         )
@@ -109,7 +109,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             ctx, RULE, AREA, Severity.ok,
             f"CUDA {cuda} runs on driver {driver} through forward compatibility (data center GPU, branch R{driver.branch} "
             f"admitted by the {d.admitted_by}, cuda-compat present).",
-            f"CUDA {cuda} 通过前向兼容在驱动 {driver} 上运行（数据中心 GPU，R{driver.branch} 分支经{_where_zh(d.admitted_by)}允许，镜像含 cuda-compat）。",
+            f"CUDA {cuda} 通过向前兼容在驱动 {driver} 上运行（数据中心 GPU，R{driver.branch} 分支经{_where_zh(d.admitted_by)}允许，镜像含 cuda-compat）。",
             observed=observed, expected=expected, links=[nvidia_url(ctx, "forward")],
         )
     elif d.mode == "forward-unconfirmed":
@@ -135,7 +135,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             f"CUDA {cuda} cannot run on driver {driver}: it needs driver {need}.{floor_en} "
             f"Forward compatibility is not possible here (missing: {missing_en}).",
             f"CUDA {cuda} 无法在驱动 {driver} 上运行：需要驱动 {need_zh}。{floor_zh}"
-            f"此处也无法使用前向兼容（缺少：{missing_zh}）。",
+            f"此处也无法使用向前兼容（缺少：{missing_zh}）。",
             remedy=(f"Upgrade the host driver to {need}, or use a release built on a CUDA version this driver supports.",
                     f"请将宿主机驱动升级到 {need_zh}，或改用基于本驱动所支持 CUDA 版本构建的镜像。"),
             observed=observed, expected=expected,

@@ -14,7 +14,7 @@ RULE = "driver.forward-compat-consumer-gpu"
 AREA = "driver"
 
 
-@rule(RULE, AREA, "No forward compatibility on consumer GPUs", "消费级 GPU 不使用前向兼容库", needs_gpu=True, order=50)
+@rule(RULE, AREA, "No forward compatibility on consumer GPUs", "消费级 GPU 不使用向前兼容库", needs_gpu=True, order=50)
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """error when the resolved libcuda is a compat library, or compat is on the loader path, and a GPU is consumer
     (or cuInit already failed with 804); ok otherwise."""
@@ -42,8 +42,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             f"{sentence_case(name.en)} quotes CUDA error 804 (forward compatibility was attempted on non supported HW): "
             f"a cuda-compat library was loaded on a GPU that does not support forward compatibility (it works only on data "
             f"center GPUs).",
-            f"{name.zh}中引用了 CUDA 804 错误（forward compatibility was attempted on non supported HW）：在不支持前向兼容的 GPU 上"
-            f"加载了 cuda-compat 库（前向兼容只支持数据中心 GPU）。",
+            f"{name.zh}中引用了 CUDA 804 错误（forward compatibility was attempted on non supported HW）：在不支持向前兼容的 GPU 上"
+            f"加载了 cuda-compat 库（向前兼容只支持数据中心 GPU）。",
             remedy=("Remove the compat directory from LD_LIBRARY_PATH / ld.so.conf.d so the host driver's libcuda is used, "
                     "and upgrade the host driver to at least the image's minimum.",
                     "请把 compat 目录从 LD_LIBRARY_PATH 或 ld.so.conf.d 中移除，让进程使用宿主机驱动自带的 libcuda，"
@@ -64,7 +64,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             f"The cuda-compat forward compatibility library is in use ({where}) on a consumer GPU ({gpu_names}); "
             f"forward compatibility works only on data center GPUs, so CUDA fails with error 804 "
             f"(forward compatibility was attempted on non supported HW).",
-            f"在消费级 GPU（{gpu_names}）上使用了 cuda-compat 前向兼容库（{where}）；前向兼容只支持数据中心 GPU，"
+            f"在消费级 GPU（{gpu_names}）上使用了 cuda-compat 向前兼容库（{where}）；向前兼容只支持数据中心 GPU，"
             f"CUDA 初始化会报 804 错误（forward compatibility was attempted on non supported HW）。",
             remedy=("Remove the compat directory from LD_LIBRARY_PATH / ld.so.conf.d so the host driver's libcuda is used, "
                     "and upgrade the host driver to at least the image's minimum.",
@@ -80,7 +80,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         yield make(
             ctx, RULE, AREA, Severity.error,
             f"cuInit failed with error 804 ({lib.init_error}): forward compatibility was attempted on a GPU that does not support it.",
-            f"cuInit 返回 804 错误（{lib.init_error}）：在不支持前向兼容的 GPU 上尝试了前向兼容。",
+            f"cuInit 返回 804 错误（{lib.init_error}）：在不支持向前兼容的 GPU 上尝试了向前兼容。",
             remedy=("Use the host driver's libcuda (remove cuda-compat from the loader path) and upgrade the host driver.",
                     "请使用宿主机驱动的 libcuda（把 cuda-compat 从库搜索路径中移除），并升级宿主机驱动。"),
             observed=lib.init_error, links=[nvidia_url(ctx, "forward")],
@@ -90,23 +90,23 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         if resolved_compat:
             yield make(ctx, RULE, AREA, Severity.ok,
                        "cuda-compat is in use on data center GPUs, where forward compatibility is supported.",
-                       "cuda-compat 用在数据中心 GPU 上，前向兼容受支持。")
+                       "cuda-compat 用在数据中心 GPU 上，向前兼容受支持。")
         else:  # on the loader path, but the libcuda the loader resolves is not it
             yield make(ctx, RULE, AREA, Severity.ok,
                        "cuda-compat is on the loader path on data center GPUs, where forward compatibility is supported.",
-                       "数据中心 GPU 的库搜索路径中有 cuda-compat，前向兼容受支持。")
+                       "数据中心 GPU 的库搜索路径中有 cuda-compat，向前兼容受支持。")
         return
     if not (resolved_compat or on_path):
         from lingjun.checks.coverage import available
 
         if available(facts, "loader"):
             yield make(ctx, RULE, AREA, Severity.ok, "No cuda-compat library on the loader path.",
-                       "库搜索路径中没有 cuda-compat 前向兼容库。")
+                       "库搜索路径中没有 cuda-compat 向前兼容库。")
         else:  # only the resolved libcuda was shown: say no more than that
             yield make(ctx, RULE, AREA, Severity.ok, "The libcuda in use is not a cuda-compat library.",
-                       "正在使用的 libcuda 不是 cuda-compat 前向兼容库。")
+                       "正在使用的 libcuda 不是 cuda-compat 向前兼容库。")
         return
     yield make(ctx, RULE, AREA, Severity.info,
                "cuda-compat is on the loader path but the GPU class could not be determined; forward compatibility works only on data center GPUs.",
-               "库搜索路径中有 cuda-compat，但无法判断 GPU 类型；前向兼容只支持数据中心 GPU。",
+               "库搜索路径中有 cuda-compat，但无法判断 GPU 类型；向前兼容只支持数据中心 GPU。",
                links=[nvidia_url(ctx, "forward")])

@@ -78,7 +78,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             ctx, RULE, AREA, Severity.info,
             f"Driver {driver} is below the release minimum ({stated}); on this data center GPU the R{driver.branch} branch "
             f"is admitted for forward compatibility and the image carries cuda-compat.",
-            f"驱动 {driver} 低于发布要求（{stated}）；但这是数据中心 GPU，R{driver.branch} 分支可通过 cuda-compat 前向兼容运行本镜像。",
+            f"驱动 {driver} 低于发布要求（{stated}）；但这是数据中心 GPU，R{driver.branch} 分支可通过 cuda-compat 向前兼容运行本镜像。",
             observed=str(driver), expected=f">= {minimum}", links=links + [nvidia_url(ctx, "forward")],
         )
         return
@@ -90,7 +90,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             ctx, RULE, AREA, Severity.warning,
             f"Driver {driver} is below the release minimum ({stated}); on this data center GPU the R{driver.branch} branch is "
             f"admitted for forward compatibility, but {name.en} does not show whether the image's cuda-compat package is in place.",
-            f"驱动 {driver} 低于发布要求（{stated}）；这是数据中心 GPU，R{driver.branch} 分支允许前向兼容，"
+            f"驱动 {driver} 低于发布要求（{stated}）；这是数据中心 GPU，R{driver.branch} 分支允许向前兼容，"
             f"但{name.zh}中看不出镜像的 cuda-compat 包是否就位。",
             remedy=(f"Upgrade the host driver to {minimum} or later.", f"请将宿主机驱动升级到 {minimum} 或更高版本。"),
             observed=str(driver), expected=f">= {minimum}", links=links + [nvidia_url(ctx, "forward")],
@@ -138,7 +138,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                 f"Driver {driver} is below the release minimum ({stated}), but the release admits R{driver.branch}"
                 f"{f' ({floor} or later)' if floor else ''} on data center GPUs such as these (forward compatibility).",
                 f"驱动 {driver} 低于发布要求（{stated}），但发布说明允许数据中心 GPU（如本机 GPU）使用 R{driver.branch}"
-                f"{f'（{floor} 或更高）' if floor else ''}（前向兼容）。",
+                f"{f'（{floor} 或更高）' if floor else ''}（向前兼容）。",
                 observed=str(driver), expected=f">= {minimum}", links=links + [nvidia_url(ctx, "forward")],
             )
             return

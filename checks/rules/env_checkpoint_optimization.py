@@ -30,8 +30,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     if value is None:
         if documented:
             yield make(ctx, RULE, AREA, Severity.info,
-                       f"{VAR} is unset: the image's recomputation memory optimisation is off.",
-                       f"未设置 {VAR}：镜像的重计算显存优化未开启。",
+                       f"{VAR} is unset; the release notes enable the image's recomputation memory optimisation with {VAR}=true.",
+                       f"未设置 {VAR}；发布说明通过 {VAR}=true 启用镜像的重计算显存优化。",
                        remedy=(f"export {VAR}=true to enable it.", f"如需开启，请执行 export {VAR}=true。"), observed=UNSET,
                        expected="true")
         return
@@ -44,6 +44,6 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         f"{VAR}={value!r}: the image documents the value `true` (lower case) to enable the recomputation memory optimisation; "
         f"other spellings may be ignored.",
         f"{VAR}={value!r}：镜像文档中开启重计算显存优化的取值是小写的 `true`，其他写法可能不会生效。",
-        remedy=(f"export {VAR}=true (or unset it to turn the optimisation off).", f"请设置 export {VAR}=true（如需关闭则不要设置）。"),
+        remedy=(f"export {VAR}=true, the value the release notes give.", f"请设置 export {VAR}=true（发布说明给出的取值）。"),
         observed=value, expected="true",
     )

@@ -1,7 +1,7 @@
 """The jieba user dictionary for Chinese search, generated from our glossary.
 
 Material's search plugin segments Chinese text with jieba at build time.
-Without domain words jieba splits compounds such as 驱动分支 or 前向兼容
+Without domain words jieba splits compounds such as 驱动分支 or 向前兼容
 into single characters and a search for them finds noise.  The dictionary
 holds the field's terms below plus every name the knowledge base uses:
 component names from the catalog, family ids and image names.
@@ -17,7 +17,7 @@ __all__ = ["GLOSSARY_TERMS", "user_dictionary_words", "user_dictionary_text"]
 GLOSSARY_TERMS: tuple[str, ...] = (
     "驱动", "驱动版本", "驱动分支", "最低驱动", "驱动要求", "驱动兼容性", "内核驱动",
     "已知问题", "解决方法", "规避方法", "使用建议", "快速开始", "主要特性", "问题修复",
-    "前向兼容", "次版本兼容", "原生支持", "不支持", "必须升级", "停止维护",
+    "向前兼容", "次版本兼容", "原生支持", "不支持", "必须升级", "停止维护",
     "数据中心", "数据中心GPU", "消费级", "计算能力",
     "镜像", "镜像标签", "镜像系列", "基础镜像", "公网镜像", "VPC镜像",
     "组件", "组件列表", "版本记录", "支持矩阵", "版本变更", "兼容性",

@@ -54,7 +54,7 @@ FINDER_TEXT: dict[str, dict[str, str]] = {
                "zh": "按所选产品或 CPU 架构，隐去了 {n} 个版本。"},
     "show_all": {"en": "Show all releases", "zh": "显示全部版本"},
     "verdict.native": {"en": "native", "zh": "原生支持"},
-    "verdict.forward-compat": {"en": "forward-compat", "zh": "前向兼容"},
+    "verdict.forward-compat": {"en": "forward-compat", "zh": "向前兼容"},
     "verdict.minor-compat": {"en": "minor-compat", "zh": "次版本兼容"},
     "verdict.unsupported": {"en": "unsupported", "zh": "不支持"},
     "verdict.not-stated": {"en": "not stated", "zh": "未说明"},

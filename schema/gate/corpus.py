@@ -5,15 +5,111 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Optional, Union
 
-from packaging.version import Version
-
-from lingjun.schema.kb import KnowledgeBase
+from lingjun.schema.kb import KnowledgeBase, release_sort_key
 from lingjun.schema.loader import LoadedDocument, RejectedFile, assemble
-from lingjun.schema.models import FamilyRole, KnownIssue, ReleaseRecord
+from lingjun.schema.models import ComponentEntry, FamilyRole, KnownIssue, ListState, ReleaseRecord, Runtime
+from lingjun.schema.release_images import ReleaseImage, release_images
 
-__all__ = ["Corpus"]
+__all__ = ["Corpus", "LocatedImage", "ComponentList", "matching_image"]
+
+Loc = tuple[Union[str, int], ...]
+
+
+@dataclass(frozen=True)
+class LocatedImage:
+    """One image of a release (:func:`~lingjun.schema.release_images.release_images`) and where it is written.
+
+    Attributes:
+        doc: the release's document.
+        image: the image (a variant, or the release itself).
+        loc: where the image's fields are written: ``()`` for a release without variants,
+            ``("variants", 1)`` for its second variant.  Rules prefix their field paths with it
+            (``variants.1.components.3.id``) so the reported line and column are the variant's.
+    """
+
+    doc: LoadedDocument
+    image: ReleaseImage
+    loc: Loc
+
+    @property
+    def record(self) -> ReleaseRecord:
+        """The release the image belongs to."""
+        return self.image.record
+
+    @property
+    def label(self) -> str:
+        """``family:release`` or ``family:release#variant``, as messages name the image."""
+        return self.image.ref
+
+
+@dataclass(frozen=True)
+class ComponentList:
+    """One component list of a release: an image's own list, or one of its runtimes' lists.
+
+    Attributes:
+        located: the image the list belongs to.
+        runtime: the runtime whose list this is, or None for the image's own list.
+        runtime_index: position of ``runtime`` in the image's ``runtimes``.
+    """
+
+    located: LocatedImage
+    runtime: Optional[Runtime] = None
+    runtime_index: int = -1
+
+    @property
+    def doc(self) -> LoadedDocument:
+        """The release's document."""
+        return self.located.doc
+
+    @property
+    def record(self) -> ReleaseRecord:
+        """The release."""
+        return self.located.record
+
+    @property
+    def loc(self) -> Loc:
+        """Where ``components`` and ``component_list`` of this list are written (``("variants", 0, "runtimes", 2)``)."""
+        if self.runtime is None:
+            return self.located.loc
+        return self.located.loc + ("runtimes", self.runtime_index)
+
+    @property
+    def label(self) -> str:
+        """The image's ref, plus ``runtime <id>`` for a runtime's list."""
+        return self.located.label + (f" runtime {self.runtime.id}" if self.runtime is not None else "")
+
+    @property
+    def components(self) -> list[ComponentEntry]:
+        """The list's entries."""
+        return list(self.runtime.components) if self.runtime is not None else self.located.image.components
+
+    @property
+    def state(self) -> ListState:
+        """How complete the list is (inferred when the data leaves it out)."""
+        if self.runtime is not None:
+            return self.runtime.component_list or ListState.not_published
+        return self.located.image.component_list
+
+    @property
+    def state_stated(self) -> bool:
+        """True when the data states ``component_list`` for this list (False: the model inferred it)."""
+        if self.runtime is not None:
+            return "component_list" in self.runtime.model_fields_set
+        variant = self.located.image.variant
+        if variant is not None:
+            return "component_list" in variant.model_fields_set
+        return self.record.component_list_stated
+
+
+def matching_image(record: ReleaseRecord, variant_id: Optional[str]) -> Optional[ReleaseImage]:
+    """The image of ``record`` to compare with an image whose variant id is ``variant_id``: the variant of the
+    same id, or the release's only image when both have no variants; None when ``record`` has no such image."""
+    for image in release_images(record):
+        if image.variant_id == variant_id:
+            return image
+    return None
 
 
 @dataclass
@@ -44,6 +140,19 @@ class Corpus:
             if doc.kind == "release":
                 yield doc, doc.model  # type: ignore[misc]
 
+    def images(self) -> Iterator[LocatedImage]:
+        """Every image of every release (one per variant, or the release itself), in load order."""
+        for doc, record in self.releases():
+            for index, image in enumerate(release_images(record)):
+                yield LocatedImage(doc, image, ("variants", index) if image.variant is not None else ())
+
+    def component_lists(self) -> Iterator[ComponentList]:
+        """Every component list: each image's own list, then each of its runtimes' lists, in load order."""
+        for located in self.images():
+            yield ComponentList(located)
+            for index, runtime in enumerate(located.image.runtimes):
+                yield ComponentList(located, runtime, index)
+
     def known_issues(self) -> Iterator[tuple[LoadedDocument, KnownIssue]]:
         """``(document, issue)`` for every known issue, in load order."""
         for doc in self.documents:
@@ -52,7 +161,7 @@ class Corpus:
 
     @cached_property
     def release_refs(self) -> dict[str, ReleaseRecord]:
-        """``family:YY.MM`` -> record (the first one when a version is given twice)."""
+        """``family:release`` -> record (the first one when a version is given twice)."""
         refs: dict[str, ReleaseRecord] = {}
         for _, record in self.releases():
             refs.setdefault(record.ref, record)
@@ -60,12 +169,13 @@ class Corpus:
 
     @cached_property
     def by_family(self) -> dict[str, list[tuple[LoadedDocument, ReleaseRecord]]]:
-        """family id -> its ``(document, record)`` pairs, oldest version first."""
+        """family id -> its ``(document, record)`` pairs, oldest first by date (:func:`~lingjun.schema.kb.release_sort_key`;
+        a release that no date places comes last, and ``data.release-order`` reports it)."""
         families: dict[str, list[tuple[LoadedDocument, ReleaseRecord]]] = {}
         for doc, record in self.releases():
             families.setdefault(record.family, []).append((doc, record))
         for pairs in families.values():
-            pairs.sort(key=lambda pair: Version(pair[1].version))
+            pairs.sort(key=lambda pair: release_sort_key(pair[1]))
         return families
 
     @cached_property
@@ -86,6 +196,17 @@ class Corpus:
     def complete_families(self) -> dict[str, list[tuple[LoadedDocument, ReleaseRecord]]]:
         """:attr:`by_family` without the families listed in :attr:`incomplete_families`."""
         return {f: pairs for f, pairs in self.by_family.items() if f not in self.incomplete_families}
+
+    @cached_property
+    def ordered_families(self) -> dict[str, list[tuple[LoadedDocument, ReleaseRecord]]]:
+        """:attr:`complete_families` without the families where a release cannot be placed by date.
+
+        A family of several releases one of which has no order key (a named identifier without
+        ``release_date``) has no known order: the rules that compare a release with the one before
+        it, or find the newest, skip it (``data.release-order`` reports the record).
+        """
+        return {f: pairs for f, pairs in self.complete_families.items()
+                if len(pairs) < 2 or all(record.order_key is not None for _, record in pairs)}
 
     def is_base_family(self, family_id: str) -> bool:
         """True when the catalog lists ``family_id`` with role ``base``."""

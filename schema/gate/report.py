@@ -18,13 +18,12 @@ from __future__ import annotations
 
 from typing import Iterable, TextIO
 
-from packaging.version import Version
-
 from lingjun.checks.core.inert_text import dumps
 from lingjun.schema.gate.validate import Validation
-from lingjun.schema.kb import KnowledgeBase
+from lingjun.schema.kb import KnowledgeBase, release_sort_key
 from lingjun.schema.models import DriverVendor, FamilyRole
 from lingjun.schema.problems import Problem, Severity, count_by_severity, one_line
+from lingjun.schema.release_images import release_images
 
 __all__ = ["print_text", "print_github", "print_json", "summary_rows", "summary_table", "counts_line"]
 
@@ -68,23 +67,34 @@ def counts_line(validation: Validation) -> str:
     return line
 
 
+def _per_image(values: list[str]) -> str:
+    """One value per image, joined with ``/`` when the images differ (``2.6.0`` or ``2.6.0/2.5.1``)."""
+    distinct = list(dict.fromkeys(values))
+    return "/".join(distinct) if len(distinct) > 1 else distinct[0]
+
+
 def summary_rows(kb: KnowledgeBase) -> list[list[str]]:
     """One row per release: family, version, status, CUDA, torch, driver minimum, components.
 
-    Product families come first, then base images; newest release first within a family.
+    Product families come first, then base images; newest release first within a family (date order,
+    :func:`~lingjun.schema.kb.release_sort_key`).  A release with variants shows each image's CUDA and
+    torch, joined with ``/`` where they differ, and each image's number of components joined with ``+``.
     A missing value is shown as ``-``.
     """
     role_rank = {f.id: (0 if f.role is FamilyRole.product else 1) for f in kb.families.values()}
-    records = sorted(kb.releases, key=lambda r: (role_rank.get(r.family, 2), r.family, [-x for x in Version(r.version).release]))
+    records = sorted(kb.releases, key=release_sort_key, reverse=True)  # newest first within a family
+    records.sort(key=lambda r: (role_rank.get(r.family, 2), r.family))  # stable: keeps the date order
     rows = []
     for record in records:
-        torch = next((c.version for c in record.components if c.id == "torch"), "-")
+        images = release_images(record)
+        torch = _per_image([next((c.version for c in i.components if c.id == "torch"), "-") for i in images])
+        cuda = _per_image([i.cuda or "-" for i in images])
         driver = "-"
         if record.driver is not None:
             prefix = "R" if record.driver.vendor is DriverVendor.nvidia and "." not in record.driver.minimum else ""
             driver = f"{prefix}{record.driver.minimum}" + ("" if record.driver.vendor is DriverVendor.nvidia else " (PPU)")
-        rows.append([record.family, record.version, record.status.value, record.cuda or "-", torch, driver,
-                     str(len(record.components))])
+        rows.append([record.family, record.version, record.status.value, cuda, torch, driver,
+                     "+".join(str(len(i.components)) for i in images)])
     return rows
 
 

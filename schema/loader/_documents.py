@@ -81,7 +81,7 @@ class RejectedFile:
     Attributes:
         path: the file.
         kind: its ``kind`` as written, or as guessed from the path when the
-            YAML could not be read (``release`` for ``<family>/<YY.MM>.yaml``); None when unknown.
+            YAML could not be read (``release`` for ``<family>/<release>.yaml``); None when unknown.
         family: for a release record, its ``family`` as written, else the name of
             its folder; None for other kinds.
     """

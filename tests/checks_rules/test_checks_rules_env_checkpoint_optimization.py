@@ -16,3 +16,10 @@ def test_values():
     for spelling in ("True", "1", "yes"):
         assert kit.severities(_run(spelling)) == ["warning"], spelling
     assert kit.severities(_run(None)) == ["info"]
+
+
+def test_unset_says_what_the_page_says_and_nothing_more():
+    # the pages say "export CHECKPOINT_OPTIMIZATION=true" to enable; they do not say it is off without it
+    (finding,) = _run(None)
+    assert "CHECKPOINT_OPTIMIZATION=true" in finding.message.en and " is off" not in finding.message.en
+    assert "启用" in finding.message.zh and "未开启" not in finding.message.zh

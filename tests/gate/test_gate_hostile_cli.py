@@ -225,11 +225,19 @@ def test_negative_driver_branch_is_reported(tmp_path, capsys):
 # --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("version", ["２５.03", "25.3", "25.13", "25.00", "2025.07", " 25.03"])
-def test_new_bad_version_is_a_usage_error(version, tmp_path, capsys):
+@pytest.mark.parametrize("version, why", [
+    ("２５.03", "holds characters outside ASCII"),
+    ("25.3", "is neither a month YY.MM"),
+    ("25.13", "is neither a month YY.MM"),
+    ("25.00", "is neither a month YY.MM"),
+    ("2025.07", "is neither a month YY.MM"),
+    (" 25.03", "is not a release identifier"),
+])
+def test_new_bad_version_is_a_usage_error(version, why, tmp_path, capsys):
     root = _tree(tmp_path)
     err = _usage(capsys, "new", "demo-nv", version, "--releases", str(root))
-    assert f"version {version!r} is not YY.MM" in err and "Traceback" not in err
+    assert f"release {version!r} {why}" in err and "Traceback" not in err
+    assert len([line for line in err.splitlines() if "error:" in line]) == 1
     assert sorted(p.name for p in (root / "demo-nv").iterdir()) == ["25.01.yaml", "25.02.yaml"]
 
 

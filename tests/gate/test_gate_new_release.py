@@ -69,10 +69,10 @@ def test_new_refuses_unknown_family_bad_version_and_no_previous(tmp_path, capsys
     root = _tree(tmp_path)
     assert main(["new", "demo-gpu", "25.03", "--releases", str(root)]) == 1
     assert "family 'demo-gpu' is not in" in capsys.readouterr().err
-    with pytest.raises(SystemExit) as exc:  # a version that is not YY.MM is a usage error
+    with pytest.raises(SystemExit) as exc:  # a month or date typo is a usage error
         main(["new", "demo-nv", "25.3", "--releases", str(root)])
     assert exc.value.code == 2
-    assert "version '25.3' is not YY.MM" in capsys.readouterr().err
+    assert "release '25.3' is neither a month YY.MM" in capsys.readouterr().err
     assert main(["new", "demo-nv", "24.12", "--releases", str(root)]) == 1
     assert "no release of demo-nv older than 24.12" in capsys.readouterr().err
     assert not (root / "demo-nv" / "24.12.yaml").exists()
@@ -114,6 +114,7 @@ features:
 acknowledged_downgrades:
   - {component: vllm, from_version: "0.7.2", to_version: "0.6.0", reason: {en: "As published.", zh: "按页面所写。"}}
 stated_none: [usage_notes]
+not_captured: [quick_start]
 source_conflicts:
   - id: demo-conflict
     field: cuda
@@ -145,7 +146,7 @@ def test_new_resets_what_the_previous_page_said_about_itself(tmp_path, capsys):
     path = root / "demo-nv" / "25.03.yaml"
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     # about the old page: gone
-    for key in ("release_date", "features", "acknowledged_downgrades", "source_conflicts", "stated_none"):
+    for key in ("release_date", "features", "acknowledged_downgrades", "source_conflicts", "stated_none", "not_captured"):
         assert key not in data
     # a draft's branch lists are copied from a cut-off text: still cut off until someone reads the new page
     assert data["driver"]["text_truncated"] is True

@@ -40,9 +40,13 @@ FAILING = {
     "data.gpu-table": ("gpu-table/fail", "reference/gpus.yaml", 10, 12, "GPU 'geforce  rtx 4090' is listed twice (first as gpus.1)", Severity.error),
     "data.component-list-state": ("component-list-state/fail", "demo-nv/25.02.yaml", 14, 10, "component_list is `not-published` but components.0 is stated in the component list", Severity.error),
     "data.introduced": ("introduced/fail", "demo-nv/25.02.yaml", 15, 58, "vllm is marked new in demo-nv:25.02, but demo-nv:25.01 lists it (0.7.2)", Severity.warning),
+    "data.not-captured": ("not-captured/fail", "demo-nv/25.02.yaml", 17, 26, "usage_notes is named in not_captured (the page's section was not seen) and in stated_none", Severity.error),
     "data.stated-none": ("stated-none/fail", "demo-nv/25.02.yaml", 16, 29, "stated_none says the page lists no bug fixes, but the record lists 1 (bug_fixes)", Severity.error),
     "data.presence-unknown": ("presence-unknown/fail", "demo-nv/25.02.yaml", 23, 12, "source conflict vllm-not-listed leaves vllm unknown (no value kept, not listed), but presence_unknown does not name it", Severity.error),
     "data.driver-recorded": ("driver-recorded/fail", "demo-nv/25.02.yaml", 1, 1, "demo-nv:25.02 records no driver requirement; the driver matrix shows every branch as not stated", Severity.warning),
+    "data.release-order": ("release-order/fail", "demo-nv/sglang0.5.4-250105.yaml", 3, 10, "release demo-nv:sglang0.5.4-250105 cannot be placed among the family's other releases: its identifier names no date; add release_date", Severity.error),
+    "data.unrecorded-release": ("unrecorded-release/fail", "families.yaml", 18, 18, "demo-nv:25.02: it is recorded now: remove it from unrecorded_releases", Severity.error),
+    "data.runtimes": ("runtimes/fail", "demo-nv/25.02.yaml", 24, 10, "runtime 'llamafactory/20250201' is already listed as runtimes.0 of demo-nv:25.02; keep one entry", Severity.error),
     "data.version-agreement": ("version-agreement/fail", "demo-nv/25.02.yaml", 10, 7, "cuda 12.8.1 disagrees with the cuda component's version 12.8.0 (components.1)", Severity.warning),
 }
 

@@ -57,7 +57,7 @@ def test_language_settings_and_switcher(built_site):
     index = json.loads((site / "zh/search/search_index.json").read_text(encoding="utf-8"))
     assert index["config"]["lang"] == ["zh"] and "\\u200b" in index["config"]["separator"]
     words = (build / "jieba-user-dict.txt").read_text(encoding="utf-8").split()
-    assert {"驱动版本", "已知问题", "前向兼容", "驱动分支", "accl-n", "training-nv-pytorch"} <= set(words)
+    assert {"驱动版本", "已知问题", "向前兼容", "驱动分支", "accl-n", "training-nv-pytorch"} <= set(words)
 
 
 def test_hostile_text_in_html(built_site):

@@ -290,7 +290,7 @@ def test_h20_and_rtx_4090_on_535_183_01(real):
     assert h20["training-nv-pytorch:25.08"]["verdict"] == "forward-compat"
     assert rtx["training-nv-pytorch:25.08"]["verdict"] == "minor-compat"
     assert "R535" in h20["training-nv-pytorch:25.08"]["reason"]["en"]
-    assert "前向兼容" in h20["training-nv-pytorch:25.08"]["reason"]["zh"]
+    assert "向前兼容" in h20["training-nv-pytorch:25.08"]["reason"]["zh"]
     # below 535.86 the release's forward compatibility does not hold
     low = {r["release"]: r for r in which(kb, "535.54.03", "H20")["releases"]}
     assert low["training-nv-pytorch:25.08"]["verdict"] == "minor-compat"

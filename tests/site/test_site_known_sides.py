@@ -294,7 +294,10 @@ def test_component_timelines_say_not_recorded_for_a_partial_list(pages):
 def test_release_pages_tell_a_stated_none_from_a_list_not_recorded(pages):
     bug_fixes = pages["en"]["release:training-nv-pytorch:25.02"].split("## Bug fixes")[1].split("##")[0]
     assert "None&#58; the official page says so." in bug_fixes
+    # 25.02's usage notes were not captured from its page (not_captured); the NGC 25.01 record simply lists none
     usage = pages["en"]["release:training-nv-pytorch:25.02"].split("## Usage notes")[1].split("##")[0]
+    assert "Not recorded from the page&#58; the copy of the official page" in usage
+    usage = pages["en"]["release:ngc-pytorch:25.01"].split("## Usage notes")[1].split("##")[0]
     assert "Not recorded&#58; the official page, as recorded here, shows none" in usage
     issues = pages["zh"]["release:training-nv-pytorch:25.03"].split("## 已知问题")[1].split("##")[0]
     assert "无：官方页面注明没有。" in issues

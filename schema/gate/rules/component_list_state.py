@@ -20,30 +20,42 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from lingjun.schema.gate.corpus import Corpus
+from lingjun.schema.gate.corpus import ComponentList, Corpus
 from lingjun.schema.gate.issue import Issue
 from lingjun.schema.gate.rules import gate_rule
 from lingjun.schema.models import ListState, Severity, StatedIn
 
 
+def _what(listed: ComponentList) -> str:
+    """How messages name the list's owner: the record, ``variant vllm`` or ``runtime cosmos-framework/20261015``."""
+    if listed.runtime is not None:
+        return f"runtime {listed.runtime.id}"
+    variant = listed.located.image.variant_id
+    return f"variant {variant}" if variant else "the record"
+
+
 @gate_rule("data.component-list-state", Severity.error,
-           "A record's component_list state (complete, partial, not-published) is one its component entries can "
-           "support: no empty complete or partial list, no complete list read only from the features or driver text.",
+           "The component_list state (complete, partial, not-published) of a release, each variant and each runtime "
+           "is one its component entries can support: stated when entries are listed, no empty complete or partial "
+           "list, no complete list read only from the features or driver text.",
            order=75)
 def check(corpus: Corpus) -> Iterator[Issue]:
-    """Compare each release's ``component_list`` with its ``components`` entries."""
-    for doc, record in corpus.releases():
-        state = record.component_list
-        entries = record.components
+    """Compare each list's ``component_list`` with its ``components`` entries (release, variants, runtimes)."""
+    for listed in corpus.component_lists():
+        doc = listed.doc
+        state = listed.state
+        entries = listed.components
+        prefix = ".".join(str(part) for part in (*listed.loc, "components"))
+        what = _what(listed)
         from_list = [i for i, e in enumerate(entries) if e.stated_in is StatedIn.component_list]
-        where = ("component_list",)
-        if entries and not record.component_list_stated:
+        where = (*listed.loc, "component_list")
+        if entries and not listed.state_stated:
             yield Issue(doc.path, where,
-                        f"the record lists {len(entries)} component(s) but does not state component_list; write "
-                        "`complete` when the page's whole list was read, else `partial`")
+                        f"{what} lists {len(entries)} component(s) but does not state component_list; "
+                        "write `complete` when the page's whole list was read, else `partial`")
         elif state is ListState.complete and not entries:
             yield Issue(doc.path, where,
-                        "component_list is `complete` but the record lists no component; write `not-published` "
+                        f"component_list is `complete` but {what} lists no component; write `not-published` "
                         "when the page shows no component list, or add its entries")
         elif state is ListState.complete and not from_list:
             yield Issue(doc.path, where,
@@ -54,6 +66,6 @@ def check(corpus: Corpus) -> Iterator[Issue]:
                         "component_list is `partial` but no component is listed; write `not-published`, "
                         "or add the versions the page does name")
         elif state is ListState.not_published and from_list:
-            yield Issue(doc.path, ("components", from_list[0], "id"),
-                        f"component_list is `not-published` but components.{from_list[0]} is stated in the "
+            yield Issue(doc.path, (*listed.loc, "components", from_list[0], "id"),
+                        f"component_list is `not-published` but {prefix}.{from_list[0]} is stated in the "
                         "component list; write `partial` or `complete`, or correct the entry's stated_in")

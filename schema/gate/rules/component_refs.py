@@ -11,7 +11,8 @@ from lingjun.schema.models import Severity
 
 
 @gate_rule("data.component-refs", Severity.error,
-           "Component ids in highlights, bug fixes, acknowledged downgrades and known issues are in the catalog.", order=60)
+           "Component ids in highlights, bug fixes, acknowledged downgrades, each image's presence_unknown and known "
+           "issues are in the catalog.", order=60)
 def check(corpus: Corpus) -> Iterator[Issue]:
     """Report component ids that the catalog does not hold."""
     catalog = corpus.kb.components
@@ -28,6 +29,10 @@ def check(corpus: Corpus) -> Iterator[Issue]:
         for i, downgrade in enumerate(record.acknowledged_downgrades):
             if downgrade.component not in catalog:
                 yield Issue(doc.path, ("acknowledged_downgrades", i, "component"), unknown(downgrade.component))
+    for located in corpus.images():
+        for i, component_id in enumerate(located.image.presence_unknown):
+            if component_id not in catalog:
+                yield Issue(located.doc.path, (*located.loc, "presence_unknown", i), unknown(component_id))
     for doc, issue in corpus.known_issues():
         for component_id in issue.affects.components:
             if component_id not in catalog:

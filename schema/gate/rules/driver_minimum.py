@@ -6,7 +6,9 @@ release notes as recorded in ``releases/reference/cuda-drivers.yaml``
 function the checker uses).  A minimum written as a branch only (``"575"``,
 as the Alibaba pages state it) is compared at branch precision.  A minimum
 above the toolkit's need is legitimate (25.06 and later ask for R575 on
-CUDA 12.8) and reported as ``info``.
+CUDA 12.8) and reported as ``info``.  A release with variants is checked
+once per CUDA toolkit its images use (a variant's own ``cuda``, else the
+release's), at the field that states it.
 """
 
 from __future__ import annotations
@@ -39,25 +41,32 @@ def check(corpus: Corpus) -> Iterator[Issue]:
     if reference is None:
         return
     table = reference.model_dump(mode="json")
-    for doc, record in corpus.releases():
+    for located in corpus.images():
+        doc, record, image = located.doc, located.record, located.image
         driver = record.driver
-        if driver is None or driver.vendor is not DriverVendor.nvidia or record.cuda is None:
+        if driver is None or driver.vendor is not DriverVendor.nvidia or image.cuda is None:
             continue
+        own = image.variant is not None and image.variant.cuda is not None
+        if not own and image.variant is not None and image.variant_id != record.variants[0].id:
+            continue  # the release's own cuda: checked once, with the first variant
+        cuda_loc = (*located.loc, "cuda") if own else ("cuda",)
         try:
-            cuda = CudaVersion.parse(record.cuda)
+            cuda = CudaVersion.parse(image.cuda)
             minimum = DriverVersion.parse(driver.minimum)
         except VersionFormatError:
             continue  # the schema reports malformed versions
         needed = toolkit_min_driver(cuda, table)
         if needed is None:
-            yield Issue(doc.path, ("cuda",), f"no row for CUDA {record.cuda} in releases/reference/cuda-drivers.yaml; "
+            yield Issue(doc.path, cuda_loc, f"no row for CUDA {image.cuda} in releases/reference/cuda-drivers.yaml; "
                         "the driver minimum cannot be checked", Severity.warning)
             continue
         order = compare_at_precision(minimum, needed)
         if order < 0:
             yield Issue(doc.path, ("driver", "minimum"),
-                        f"driver minimum {driver.minimum} is below {needed}, the minimum driver of CUDA {record.cuda}")
+                        f"driver minimum {driver.minimum} is below {needed}, the minimum driver of CUDA {image.cuda}"
+                        + (f" ({image.ref})" if own else ""))
         elif order > 0:
             yield Issue(doc.path, ("driver", "minimum"),
-                        f"driver minimum {driver.minimum} is above {needed}, the minimum driver of CUDA {record.cuda} "
-                        "(the image asks for a newer driver than its toolkit needs)", Severity.info)
+                        f"driver minimum {driver.minimum} is above {needed}, the minimum driver of CUDA {image.cuda} "
+                        + (f"({image.ref}) " if own else "")
+                        + "(the image asks for a newer driver than its toolkit needs)", Severity.info)

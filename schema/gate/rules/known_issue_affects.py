@@ -1,11 +1,14 @@
-"""``data.known-issue-affects``: a known issue's releases and families exist, and it is fixed after it appears."""
+"""``data.known-issue-affects``: a known issue's releases and families exist, and it is fixed after it appears.
+
+"After" is the family's date order (:attr:`~lingjun.schema.models.ReleaseRecord.order_key`: ``25.10``
+before ``2026-10-20``); a release that no date places is not compared (``data.release-order`` reports it).
+"""
 
 from __future__ import annotations
 
 from typing import Iterator
 
-from packaging.version import Version
-
+from lingjun.checks.core.release_order import release_order_key
 from lingjun.schema.gate.corpus import Corpus
 from lingjun.schema.gate.issue import Issue
 from lingjun.schema.gate.rules import gate_rule
@@ -30,10 +33,14 @@ def check(corpus: Corpus) -> Iterator[Issue]:
             if ref not in refs:
                 yield Issue(doc.path, ("fixed_in", index), f"release {ref} is not recorded")
                 continue
-            family, _, version = ref.partition(":")
+            fixed_key = refs[ref].order_key
             for affected in issue.affects.releases:
                 a_family, _, a_version = affected.partition(":")
-                if a_family == family and Version(a_version) >= Version(version):
+                if a_family != refs[ref].family:
+                    continue
+                affected_record = refs.get(affected)  # an unrecorded one is placed by its identifier alone
+                affected_key = affected_record.order_key if affected_record else release_order_key(a_version)
+                if fixed_key is not None and affected_key is not None and affected_key >= fixed_key:
                     yield Issue(doc.path, ("fixed_in", index),
                                 f"fixed in {ref}, but {affected} is listed as affected; a fix comes after every "
                                 "affected release of the family")
@@ -46,7 +53,9 @@ def check(corpus: Corpus) -> Iterator[Issue]:
             if issue is None:
                 continue  # data.known-issue-refs reports it
             for ref in issue.fixed_in:
-                family, _, version = ref.partition(":")
-                if family == record.family and Version(version) <= Version(record.version):
+                fixed = corpus.release_refs.get(ref)
+                if fixed is None or fixed.family != record.family:
+                    continue  # an unrecorded fixed_in is reported above
+                if fixed.order_key is not None and record.order_key is not None and fixed.order_key <= record.order_key:
                     yield Issue(doc.path, ("known_issues", index),
                                 f"known issue {issue_id!r} is fixed in {ref}, so {record.ref} cannot be affected by it")

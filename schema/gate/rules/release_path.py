@@ -11,9 +11,9 @@ from lingjun.schema.models import Severity
 
 
 @gate_rule("data.release-path", Severity.error,
-           "A release is stored as <family>/<YY.MM>.yaml and a known issue as known-issues/<id>.yaml.", order=20)
+           "A release is stored as <family>/<release>.yaml (25.07.yaml, 2026-10-20.yaml) and a known issue as known-issues/<id>.yaml.", order=20)
 def check(corpus: Corpus) -> Iterator[Issue]:
-    """Compare each release's and known issue's file name with its family, version or id."""
+    """Compare each release's file (``<family>/<release>.yaml``) and each known issue's file with its family, release or id."""
     for doc, record in corpus.releases():
         expected = f"{record.family}/{record.version}.yaml"
         actual = f"{doc.path.parent.name}/{doc.path.name}"

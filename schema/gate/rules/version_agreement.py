@@ -55,19 +55,32 @@ def _explained(record: ReleaseRecord, name: str) -> bool:
 
 
 @gate_rule("data.version-agreement", Severity.warning,
-           "The release's `cuda` and `python` agree with the versions of its cuda and python components "
-           "(at the precision both give), unless a source_conflicts entry names the field.", order=240)
+           "The `cuda` and `python` of each image (the variant's, else the release's) and the `python` of each runtime "
+           "agree with the versions of the cuda and python components of the same list (at the precision both "
+           "give), unless a source_conflicts entry names the field.", order=240)
 def check(corpus: Corpus) -> Iterator[Issue]:
-    """Compare ``record.cuda``/``record.python`` with every component entry of the same id."""
-    for doc, record in corpus.releases():
+    """Compare the stated ``cuda``/``python`` with every component entry of the same id, list by list."""
+    for listed in corpus.component_lists():
+        doc, record = listed.doc, listed.record
+        variant = listed.located.image.variant
         for name in _FIELDS:
-            stated = getattr(record, name)
-            if stated is None:
+            if listed.runtime is not None:
+                if name != "python":
+                    continue  # a runtime states its own Python only; CUDA is the image's
+                stated, field_loc = listed.runtime.python, (*listed.loc, name)
+            else:
+                stated = getattr(listed.located.image, name)
+                own = variant is not None and getattr(variant, name) is not None
+                field_loc = (*listed.loc, name) if own or variant is None else None
+            if stated is None or _explained(record, name):
                 continue
-            for index, entry in enumerate(record.components):
-                if entry.id != name or agree(stated, entry.version) or _explained(record, name):
+            for index, entry in enumerate(listed.components):
+                if entry.id != name or agree(stated, entry.version):
                     continue
-                yield Issue(doc.path, (name,),
+                where = ".".join(str(part) for part in (*listed.loc, "components", index))
+                # a variant that takes the release's value is reported at its own entry
+                loc = field_loc if field_loc is not None else (*listed.loc, "components", index, "version")
+                yield Issue(doc.path, loc,
                             f"{name} {stated} disagrees with the {name} component's version {entry.version} "
-                            f"(components.{index}); correct one of them, or, if the page states both, add a "
+                            f"({where}); correct one of them, or, if the page states both, add a "
                             f"source_conflicts entry whose field is `{name}` or `components.{name}`")
