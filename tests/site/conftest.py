@@ -175,17 +175,8 @@ def make_issue12_kb(target: Path) -> Path:
 
 
 def load_issue12(folder: Path):
-    """The issue-12 fixture KB, every document schema-valid (the loader's problems must be none).
-
-    The gate's cross-record rules are run by :func:`load_validated` once they read the new identifiers
-    (``data.single-current`` and others still compare ``YY.MM`` as versions on main).
-    """
-    from lingjun.schema.loader import load_knowledge_base
-
-    kb, problems = load_knowledge_base(folder)
-    errors = [p for p in problems if p.is_error]
-    assert not errors, errors
-    return kb
+    """The issue-12 fixture KB (or any releases folder), validated by the data gate (:func:`load_validated`)."""
+    return load_validated(folder)
 
 
 @pytest.fixture(scope="session")
@@ -196,7 +187,7 @@ def issue12_kb_dir(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def issue12(issue12_kb_dir):
-    """``(knowledge base, site model)`` of the issue-12 fixture KB (schema-valid; see :func:`load_issue12`)."""
+    """``(knowledge base, site model)`` of the issue-12 fixture KB, validated by the gate."""
     from lingjun.generator.site.model import build_site_model
 
     kb = load_issue12(issue12_kb_dir)

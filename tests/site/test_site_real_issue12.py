@@ -19,7 +19,7 @@ if not (REPO / "releases" / "inference-nv-pytorch" / "25.04.yaml").is_file():
 
 @pytest.fixture(scope="module")
 def real12():
-    """``(kb, site, pages)`` of the real records, schema-valid (the gate runs in tests/data)."""
+    """``(kb, site, pages)`` of the real records, validated by the gate."""
     from lingjun.generator.site.model import build_site_model
     from lingjun.generator.site.render import render_pages
 
