@@ -32,6 +32,7 @@ from lingjun.checks.core.release_compat import (
 )
 from lingjun.checks.core.gpu_models import lookup_key, model_from_name
 from lingjun.checks.core.inert_text import capped
+from lingjun.checks.core.release_order import release_order_key
 from lingjun.checks.core.versions import DriverVersion, VersionFormatError
 from lingjun.schema.kb import KnowledgeBase
 from lingjun.schema.models import GpuModel, ReleaseRecord
@@ -298,6 +299,12 @@ def release_url(record: ReleaseRecord, site_url: Optional[str]) -> Optional[str]
     return record.sources[0].url if record.sources else None
 
 
+def _date_newest_first(version: str, release_date: Any) -> tuple:
+    """Sort key of a release by date, newest first; one that gives no date after the dated ones."""
+    key = release_order_key(version, release_date)
+    return (key is None,) + (tuple(-part for part in key) if key else (0, 0, 0)) + (version,)
+
+
 def find_release(kb: KnowledgeBase, text: str) -> Optional[ReleaseRecord]:
     """The release ``text`` names: ``family:release``, ``family:release#variant``, or an image tag or
     full reference of one of its images; None when none matches."""
@@ -321,7 +328,7 @@ def which(kb: KnowledgeBase, driver_text: str, gpu_name: str, family: Optional[s
     "unrecorded": [{"family", "version"}]}`` in the finder's release order (family, then newest first by
     date).  A release with variants is one row; ``images`` lists each image's tags
     (:func:`release_image_rows`).  ``unrecorded`` names the releases the pages name without a record
-    (no verdict: nothing is known of them) of the families asked about.
+    (no verdict: nothing is known of them) of the families asked about, newest first by date.
 
     Raises:
         WhichError: a malformed driver, an unknown or ambiguous GPU, an unknown family (one line each).
@@ -347,8 +354,9 @@ def which(kb: KnowledgeBase, driver_text: str, gpu_name: str, family: Optional[s
                          "url": release_url(record, site_url), "images": release_image_rows(record)})
         held = {r.version for r in kb.releases_of(fam)}
         if fam in kb.families:
-            unrecorded += [{"family": fam, "version": u.version} for u in kb.families[fam].unrecorded_releases
-                           if u.version not in held]
+            named = [u for u in kb.families[fam].unrecorded_releases if u.version not in held]
+            named.sort(key=lambda u: _date_newest_first(u.version, u.release_date))
+            unrecorded += [{"family": fam, "version": u.version} for u in named]
     return {"driver": f"R{driver.branch}" if driver.is_branch_only else driver.text, "driver_input": driver_text.strip(),
             "gpu": {"name": gpu.name, "compute_capability": gpu.compute_capability, "data_center": gpu.data_center},
             "releases": rows, "unrecorded": unrecorded}

@@ -83,4 +83,4 @@ def test_real_which_for_the_new_family(real12):
     answer = which(kb, "R570", "H20", family="inference-nv-pytorch")
     assert [(r["release"], r["verdict"]) for r in answer["releases"]] == [("inference-nv-pytorch:25.04", "native")]
     assert [i["variant"] for i in answer["releases"][0]["images"]] == ["vllm", "sglang"]
-    assert [u["version"] for u in answer["unrecorded"]] == ["25.10", "25.11", "26.03"]
+    assert [u["version"] for u in answer["unrecorded"]] == ["26.03", "25.11", "25.10"]

@@ -50,8 +50,8 @@ def test_which_answers_a_new_family_once_per_release(issue12):
     assert [r["release"] for r in answer["releases"]] == ["inference-nv-pytorch:25.04"]
     row = answer["releases"][0]
     assert row["verdict"] == "native" and row["images"] == release_image_rows(kb.release("inference-nv-pytorch:25.04"))
-    assert answer["unrecorded"] == [{"family": "inference-nv-pytorch", "version": "25.10"},
-                                    {"family": "inference-nv-pytorch", "version": "26.03"}]
+    assert answer["unrecorded"] == [{"family": "inference-nv-pytorch", "version": "26.03"},
+                                    {"family": "inference-nv-pytorch", "version": "25.10"}]
     assert row["reason"]["en"] == ("R570 meets the release's requirement (NVIDIA Driver release >= 550) "
                                    "and runs CUDA 12.4 natively.")
     below = which(kb, "535.183.01", "H20", family="inference-nv-pytorch")["releases"][0]
@@ -74,7 +74,7 @@ def test_which_table_lists_variant_tags_under_the_release(issue12):
     assert lines[2].startswith("inference-nv-pytorch:25.04  native")
     assert lines[3].strip() == "#vllm: 25.04-vllm0.8.5-pytorch2.6-cu124-20250430-serverless"
     assert lines[4].strip() == "#sglang: 25.04-sglang0.4.6.post1-pytorch2.6-cu124-20250430-serverless"
-    assert lines[5] == "published, not yet recorded (no verdict): inference-nv-pytorch:25.10, inference-nv-pytorch:26.03"
+    assert lines[5] == "published, not yet recorded (no verdict): inference-nv-pytorch:26.03, inference-nv-pytorch:25.10"
 
 
 def test_which_command_line_on_new_families(issue12_kb_dir, capsys, monkeypatch):
