@@ -4,6 +4,7 @@ Sub-commands::
 
     lingjun-kb validate [PATH ...]        check release data (default: releases/)
     lingjun-kb new FAMILY VERSION         start releases/FAMILY/VERSION.yaml from the previous release
+    lingjun-kb import PAGE                draft a release record from an official release-note page
     lingjun-kb schema [--check]           write (or check) schema/<kind>.schema.json
     lingjun-kb which --driver V --gpu M   every release's verdict for a driver and GPU
     lingjun-kb build                      build the static site
@@ -148,6 +149,25 @@ def build_parser() -> argparse.ArgumentParser:
                           "family's releases; written as release_date)")
     new.add_argument("--releases", type=Path, default=Path("releases"), metavar="DIR",
                      help="releases folder (default: releases)")
+
+    page = sub.add_parser("import", help="draft a release record from an official release-note page",
+                          description="Read an official release-note page (its \"copy as Markdown\" text or saved "
+                                      "HTML) and write a draft record with every value the page states; what the "
+                                      "page cannot give (the other language, the summary) gets placeholders that "
+                                      "fail validation until filled in. Never overwrites: when the release is "
+                                      "already recorded, the values that disagree are printed as source_conflicts "
+                                      "entries instead.")
+    page.add_argument("page", type=Path, metavar="PAGE", help="the page file (.md/.txt copy or saved .html)")
+    page.add_argument("--family", default=None, metavar="F", help="family id, when the page does not name it")
+    page.add_argument("--release", default=None, metavar="R",
+                      help="release identifier (25.11, 2026-10-20, a tag name), when the page does not name it")
+    page.add_argument("--lang", choices=("en", "zh", "id"), default=None,
+                      help="the page's language (default: recognised from the text)")
+    page.add_argument("-o", "--output", type=_path_or_empty, default=None, metavar="FILE",
+                      help="file to create (default: releases/FAMILY/RELEASE.yaml; with an existing record the "
+                           "conflicts are printed); - prints; an existing file is never replaced")
+    page.add_argument("--releases", type=Path, default=Path("releases"), metavar="DIR",
+                      help="releases folder (default: releases)")
 
     schema = sub.add_parser("schema", help="write the JSON Schema of every document kind",
                             description="Write schema/<kind>.schema.json (draft-07) from the pydantic models.")
@@ -377,6 +397,7 @@ def _delegate(module: str, function: str) -> Callable[[argparse.Namespace, argpa
 _HANDLERS = {
     "validate": _cmd_validate,
     "new": _cmd_new,
+    "import": _delegate("lingjun.generator.importer", "cli_import"),
     "schema": _cmd_schema,
     "build": _delegate("lingjun.generator.site", "cli_build"),
     "serve": _delegate("lingjun.generator.site", "cli_serve"),

@@ -63,10 +63,13 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from lingjun.schema.loader import compose, load_knowledge_base, parse_yaml, read_text
 from lingjun.schema.models import Family, ReleaseRecord, ReleaseStatus
 
-__all__ = ["NewRelease", "NewReleaseError", "NewReleaseUsageError", "new_release", "draft_from"]
+__all__ = ["NewRelease", "NewReleaseError", "NewReleaseUsageError", "new_release", "draft_from", "SCHEMA_COMMENT",
+           "render_block", "write_new"]
 
 _FAMILY = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
 _SCHEMA_COMMENT = "# yaml-language-server: $schema=../../schema/release.schema.json"
+#: the first line of every release file this command (and ``lingjun-kb import``) writes
+SCHEMA_COMMENT = _SCHEMA_COMMENT
 
 
 class NewReleaseError(Exception):
@@ -617,3 +620,10 @@ def new_release(releases: Path, family: str, version: str, release_date: Optiona
                                      if r.status is ReleaseStatus.current]
     return NewRelease(path=target, placeholders=placeholders, previous=previous_path, status=status,
                       newer=[f"{family}:{v}" for v in newer], to_supersede=to_supersede)
+
+
+#: ``render_block(key, value, indent) -> lines``: one ``key: value`` in the style of the release files
+#: (shared with ``lingjun-kb import``)
+render_block = _block
+#: ``write_new(path, content)``: create ``path`` atomically, never over an existing file (raises NewReleaseError)
+write_new = _write_new

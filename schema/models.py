@@ -205,11 +205,16 @@ class ListState(str, Enum):
     versions are known (named in the features or driver text, or read from
     another copy); a component not listed may still be in the image.
     ``not-published``: the page shows no component list at all.
+    ``not-captured``: the page publishes a list, but the recorded copy of the
+    page does not show any of it (it is cut off before the list); nothing is
+    known of the list, and unlike ``not-published`` the page is not said to
+    lack one.  A copy that shows part of the list is ``partial``.
     """
 
     complete = "complete"
     partial = "partial"
     not_published = "not-published"
+    not_captured = "not-captured"
 
 
 class RecordSection(str, Enum):

@@ -63,8 +63,9 @@ def test_exactly_the_releases_we_have_facts_for(kb):
     refs = sorted(r.ref for r in kb.releases)
     expected = sorted(
         [f"{NV}:{v}" for v in NV_VERSIONS]
-        + [f"{XPU}:25.05"]
+        + [f"{XPU}:25.05", f"{XPU}:2026-10-20"]
         + [f"ngc-pytorch:{v}" for v in ("25.01", "25.02", "25.03")]
+        + ["inference-nv-pytorch:25.04", "inference-xpu-pytorch-opt:sglang0.5.4.post3-250105"]
     )
     assert refs == expected
 
@@ -220,7 +221,8 @@ def test_listed_contradictions_are_recorded(kb):
 
 
 def test_only_acknowledged_downgrades(kb):
-    """Walk each family in order; every version that goes down is acknowledged (ray 25.03 -> 25.04)."""
+    """Walk each family in order; every version that goes down is acknowledged (ray 25.03 -> 25.04;
+    Python 3.12.7+gc -> 3.12.3 from training-xpu-pytorch 25.05 to 2026-10-20)."""
     found = []
     for family in kb.families:
         last: dict = {}
@@ -237,7 +239,7 @@ def test_only_acknowledged_downgrades(kb):
                         found.append(record.ref)
                         assert (entry.id, last[key], entry.version) in acknowledged, (record.ref, entry.id)
                 last[key] = entry.version
-    assert found == [f"{NV}:25.04"]
+    assert sorted(found) == [f"{NV}:25.04", f"{XPU}:2026-10-20"]
 
 
 def test_every_component_is_in_the_catalog_under_its_published_name(kb):

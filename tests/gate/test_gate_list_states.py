@@ -95,7 +95,9 @@ def test_real_records_state_their_lists_explicitly_and_pass():
     real = Path(__file__).resolve().parents[2] / "releases"
     for path in sorted(real.glob("*/[0-9][0-9].[0-9][0-9].yaml")):
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        assert data.get("component_list") in {"complete", "partial", "not-published"}, path
+        # a release with several images (inference-nv-pytorch 25.04) states the list of each image
+        for holder in data.get("variants") or [data]:
+            assert holder.get("component_list") in {"complete", "partial", "not-published"}, path
     result = load_paths([real])
     found = run_gate(Corpus.from_documents(result.documents), only=["data.component-list-state", "data.stated-none"])
     assert [p.format() for p in found] == []
@@ -169,3 +171,14 @@ def test_real_records_name_every_component_their_conflicts_leave_unknown():
     assert unknown["training-nv-pytorch:25.09"] == ["accl-n"]
     assert unknown["training-nv-pytorch:25.10"] == ["accl-n"]
     assert unknown["training-nv-pytorch:25.08"] == []
+
+
+def test_not_captured_is_a_list_nothing_of_which_was_read(tree):
+    root = tree()
+    _edit(root, COMPONENTS, "component_list: not-captured\ncomponents: []\n")
+    assert _problems(root, "data.component-list-state") == []
+    _edit(root, "component_list: not-captured\ncomponents: []\n",
+          'component_list: not-captured\ncomponents:\n  - {id: torch, name: torch, version: "2.7.1"}\n')
+    found = _problems(root, "data.component-list-state")
+    assert [p.field for p in found] == ["components.0.id"]
+    assert "part of the list was captured: write `partial`" in found[0].message

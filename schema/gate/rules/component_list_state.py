@@ -8,7 +8,9 @@ claim about the page, checked against what the record holds:
   or driver text (``stated_in``), claims a list nobody read;
 * ``partial`` with no entry knows nothing: that is ``not-published``;
 * ``not-published`` with an entry ``stated_in: component-list`` contradicts
-  itself (the entry says the page's list was read).
+  itself (the entry says the page's list was read);
+* ``not-captured`` (the page has a list the recorded copy does not show)
+  with an entry from that list: part of it was read, which is ``partial``.
 
 A record that lists components must state ``component_list`` itself: left
 out, the model infers the least assertive state (``partial``), and the
@@ -35,7 +37,7 @@ def _what(listed: ComponentList) -> str:
 
 
 @gate_rule("data.component-list-state", Severity.error,
-           "The component_list state (complete, partial, not-published) of a release, each variant and each runtime "
+           "The component_list state (complete, partial, not-published, not-captured) of a release, each variant and each runtime "
            "is one its component entries can support: stated when entries are listed, no empty complete or partial "
            "list, no complete list read only from the features or driver text.",
            order=75)
@@ -69,3 +71,7 @@ def check(corpus: Corpus) -> Iterator[Issue]:
             yield Issue(doc.path, (*listed.loc, "components", from_list[0], "id"),
                         f"component_list is `not-published` but {prefix}.{from_list[0]} is stated in the "
                         "component list; write `partial` or `complete`, or correct the entry's stated_in")
+        elif state is ListState.not_captured and from_list:
+            yield Issue(doc.path, (*listed.loc, "components", from_list[0], "id"),
+                        f"component_list is `not-captured` but {prefix}.{from_list[0]} was read from the "
+                        "component list; part of the list was captured: write `partial`")

@@ -1,0 +1,285 @@
+"""``lingjun-kb import PAGE``: a draft release record from an official release-note page.
+
+The page is a "copy as Markdown" text (or the plainer text copies the seeds
+in ``../shared/sources/seeds/`` are) or a saved HTML page.  The steps, one
+module each:
+
+* :mod:`._reader` reads the file (size limit before parsing, UTF-8) into blocks
+  (:mod:`._markdown`, :mod:`._html`);
+* :mod:`._recognise` finds the title, family, release and language;
+* :mod:`._sections` splits the page by its headings; :mod:`._contents`,
+  :mod:`._components`, :mod:`._assets`, :mod:`._driver`, :mod:`._runtimes`, :mod:`._instances` and
+  :mod:`._lists` read the sections;
+* :mod:`._draft` builds the record (with :mod:`._inconsistencies` for the page's own contradictions and
+  :mod:`._captured` for what its copy does not show), :mod:`._conflicts` compares it with an existing record;
+* :mod:`._writer` renders the YAML and writes it, never over an existing file.
+
+With no record of the release, the draft goes to ``releases/<family>/<release>.yaml``
+(or ``-o FILE``; ``-o -`` prints it).  With a record, nothing is written
+to it: the values that disagree are printed as ``source_conflicts`` entries
+(or written to a new file with ``-o``), with the page as a source when the
+record does not cite it.
+
+Example::
+
+    lingjun-kb import ../shared/sources/seeds/training-xpu-pytorch-25.05.en.txt -o /tmp/draft.yaml
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional
+
+from lingjun.generator.importer._errors import REFUSED, USAGE, ImportRefused
+from lingjun.generator.importer._reader import MAX_PAGE_BYTES, Page, read_page
+
+__all__ = ["ImportRefused", "ImportResult", "MAX_PAGE_BYTES", "MAX_COMPONENTS", "MAX_LIST_ENTRIES", "import_page",
+           "cli_import", "read_facts"]
+
+#: the most components a page may list (real pages list under 100); more is refused, not drafted
+MAX_COMPONENTS = 500
+#: the most entries of one text list (features, bug fixes, usage notes, known issues, quick-start steps)
+MAX_LIST_ENTRIES = 300
+_PROSE_SECTIONS = frozenset({"quick_start", "usage_notes", "known_issues", "features"})
+
+
+@dataclass
+class ImportResult:
+    """What :func:`import_page` found and made.
+
+    Attributes:
+        family, release, language: the page's identity (arguments applied).
+        draft: the draft record (always built, also when a record exists).
+        existing: the path of the record of the same release, None when there is none.
+        conflicts: with an existing record, ``{"source_conflicts": [...], "sources": [...]}`` (non-empty keys).
+        problems: what a reviewer must fix or check (unknown components, no address, a list cut off…).
+        notes: page inconsistencies found (shifted header, duplicates).
+        content: the YAML text to write (the draft, or the conflicts when a record exists).
+        compared: False when the existing record's file does not load (nothing could be compared).
+    """
+
+    family: str
+    release: str
+    language: str
+    draft: dict[str, Any]
+    existing: Optional[Path]
+    conflicts: dict[str, Any] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    content: str = ""
+    compared: bool = True
+
+
+def read_facts(page: Page, family_hint: Optional[str] = None):
+    """Everything the page states (:class:`._draft.PageFacts`), read section by section."""
+    from lingjun.generator.importer._assets import read_assets
+    from lingjun.generator.importer._captured import not_captured
+    from lingjun.generator.importer._components import read_components
+    from lingjun.generator.importer._contents import read_contents
+    from lingjun.generator.importer._draft import PageFacts
+    from lingjun.generator.importer._driver import read_driver
+    from lingjun.generator.importer._lists import read_list, read_quick_start
+    from lingjun.generator.importer._instances import read_instances
+    from lingjun.generator.importer._recognise import recognise
+    from lingjun.generator.importer._runtimes import read_runtimes
+    from lingjun.generator.importer._sections import split_sections
+
+    identity = recognise(page.blocks, page.text)
+    sections = split_sections(page.blocks)
+    contents_blocks = sections.get("contents", [])
+    contents = read_contents(contents_blocks)
+    components = read_components(sections.get("components", []), contents_blocks)
+    # references anywhere but in the prose sections (a quick start's example may name another tag)
+    assets = read_assets([b for key, blocks in sections.items() if key not in _PROSE_SECTIONS for b in blocks])
+    family = family_hint or identity.family
+    nvidia = bool(family and "-nv-" in family)
+    driver = read_driver(contents.get("requirements", []), sections.get("driver", []), nvidia)
+    return PageFacts(
+        identity=identity, url=page.url, contents=contents, components=components, assets=assets, driver=driver,
+        highlights=read_list(sections.get("highlights", [])), bug_fixes=read_list(sections.get("bug_fixes", [])),
+        usage_notes=read_list(sections.get("usage_notes", [])),
+        known_issues=read_list(sections.get("known_issues", []), leaf_prefix=True),
+        quick_start=read_quick_start(sections.get("quick_start", [])),
+        runtimes=read_runtimes(sections.get("runtimes", []), components.notes),
+        instances=read_instances(sections.get("instances", [])),
+        not_captured=not_captured(sections),
+    )
+
+
+def _release_problem(release: str) -> Optional[str]:
+    """Why ``release`` is not a release identifier of the schema (``YY.MM``, a date, a lower-case name), or None."""
+    from pydantic import TypeAdapter, ValidationError
+
+    from lingjun.schema.fields import ReleaseVersion
+
+    try:
+        TypeAdapter(ReleaseVersion).validate_python(release)
+    except ValidationError as exc:
+        return exc.errors()[0]["msg"]
+    return None
+
+
+def _image_family(facts, kb) -> Optional[str]:
+    """The family whose image the page's public references name (when the page names no family in words)."""
+    names = {ref.reference.rsplit("/", 1)[-1].split(":")[0] for ref in facts.assets.public}
+    found = [f.id for f in kb.families.values() if f.image_name in names]
+    return found[0] if len(found) == 1 else None
+
+
+def _vpc_notes(facts, family) -> list[str]:
+    """A note when the page's VPC address pattern is not the family's (the record has no field of its own for it)."""
+    if facts.assets.vpc is None:
+        return []
+    stated = facts.assets.vpc.replace("{image:tag}", "{image}:{tag}")
+    if family.vpc_registry_pattern is None:
+        return [f"the page gives the VPC address pattern {facts.assets.vpc}; families.yaml has none for {family.id}"]
+    if stated != family.vpc_registry_pattern:
+        return [f"the page's VPC address pattern {facts.assets.vpc} differs from families.yaml's "
+                f"{family.vpc_registry_pattern}"]
+    return []
+
+
+def import_page(page_path: Path, releases: Path = Path("releases"), family: Optional[str] = None,
+                release: Optional[str] = None, language: Optional[str] = None) -> ImportResult:
+    """Read ``page_path`` and build its draft (and, when the release is recorded, the conflicts).
+
+    Writes nothing.
+
+    Raises:
+        ImportRefused: the page cannot be read or is not an image release-note page (status 2), or its family
+            is not in ``families.yaml`` (status 1).
+    """
+    from lingjun.generator.importer._conflicts import compare_with_record
+    from lingjun.generator.importer._draft import build_draft, is_newer
+    from lingjun.generator.importer._writer import render_conflicts, render_draft
+    from lingjun.schema.loader import load_knowledge_base
+
+    page = read_page(page_path)
+    facts = read_facts(page, family)
+    identity = facts.identity
+    structure = bool(facts.components.groups or facts.assets.public or facts.components.empty_cell
+                      or (facts.driver and facts.driver.minimum))
+    families_named = {m.lower() for m in re.findall(r"(?:training|inference|pelatihan|inferensi)-(?:nv|xpu)-pytorch(?:-opt)?",
+                                                    page.text, re.I)}
+    if not structure:
+        if len(families_named) > 1:
+            raise ImportRefused("names several image families but no release's components, tags or driver: an index "
+                                "page, not one release's notes")
+        raise ImportRefused("not an image release-note page: no component list, image reference or driver "
+                            "requirement found")
+    listed = sum(len(g.entries) for g in facts.components.groups)
+    prose = max(len(facts.highlights.entries), len(facts.bug_fixes.entries), len(facts.usage_notes.entries),
+                len(facts.known_issues.entries), len(facts.quick_start))
+    if listed > MAX_COMPONENTS or prose > MAX_LIST_ENTRIES:
+        raise ImportRefused(f"lists {max(listed, prose)} entries in one list, more than any release-note page "
+                            f"({MAX_COMPONENTS} components, {MAX_LIST_ENTRIES} entries of a text list)")
+    kb, _problems = load_knowledge_base(releases)
+    if family and identity.family and family != identity.family:
+        notes_first = [f"the page names the family {identity.family}; read as --family {family}"]
+    else:
+        notes_first = []
+    family = family or identity.family or _image_family(facts, kb)
+    if family is None:
+        raise ImportRefused("the page names no image family; give --family")
+    if family not in kb.families:
+        known = ", ".join(sorted(kb.families)) or "none"
+        raise ImportRefused(f"family {family!r} is not in {releases}/families.yaml (known: {known}); add the family "
+                            "first", REFUSED)
+    release = release or identity.release
+    notes: list[str] = notes_first
+    if release is None:
+        dated = re.search(r"\b(20\d{2}-\d{2}-\d{2})\b", identity.title or "")
+        tags = [r.tag for r in facts.assets.public] or [v for v, _ in facts.contents.get("tag", []) if v]
+        if dated:
+            release = dated.group(1)
+            notes.append(f"release {release} taken from the page title")
+        elif len(tags) == 1 and _release_problem(tags[0].lower()) is None:
+            release = tags[0].lower()
+            notes.append(f"release {release} taken from the page's only image tag")
+    if release is None:
+        raise ImportRefused("the page names no release next to its family; give --release")
+    release = release.lower()
+    problem = _release_problem(release)
+    if problem:
+        raise ImportRefused(f"release {release[:80]!r} is not a release identifier: {problem}")
+    language = language or identity.language
+    if identity.named_as:
+        notes.append(f"the page calls the family {identity.named_as!r} (Indonesian for {family}); read as {family}")
+    notes += [n.message if n.line == 0 else f"line {n.line}: {n.message}" for n in facts.components.notes
+              if n.kind in ("shifted-header", "duplicate")]
+    problems = [f"line {n.line}: {n.message}" for n in facts.components.notes if n.kind in ("cut", "unparsed")]
+    facts.problems = problems
+    notes += _vpc_notes(facts, kb.families[family])
+    draft, problems = build_draft(facts, kb, family, release, language, is_newer(kb, family, release))
+    result = ImportResult(family=family, release=release, language=language, draft=draft, existing=None,
+                          problems=problems, notes=notes)
+    record = kb.release(f"{family}:{release}")
+    target = Path(releases) / family / f"{release}.yaml"
+    if record is not None or target.exists() or target.is_symlink():
+        result.existing = kb.paths.get(f"{family}:{release}", target)
+        if record is not None:
+            result.conflicts = compare_with_record(draft, record, language)
+        result.content = render_conflicts(result.conflicts, f"{family}:{release}", str(result.existing), page_path.name,
+                                          compared=record is not None)
+        if record is None:
+            result.compared = False
+            result.problems.append(f"{result.existing} exists but does not load; fix it, then import again to compare")
+    else:
+        result.content = render_draft(draft, page_path.name)
+    return result
+
+
+def cli_import(args: argparse.Namespace) -> int:
+    """``lingjun-kb import``: print or write the draft (or the conflicts); one line per problem on stderr."""
+    from lingjun.checks.core.inert_text import inert
+    from lingjun.generator.importer._writer import write_output
+
+    page = args.page
+    shown = inert(str(page), 256)
+
+    def say(message: str) -> None:
+        print(inert(message), file=sys.stderr)
+
+    try:
+        if not Path(args.releases).is_dir():
+            raise ImportRefused(f"--releases {args.releases} is not a folder", USAGE)
+        result = import_page(page, Path(args.releases), args.family, args.release, args.lang)
+        output = args.output
+        if output is None and result.existing is None:
+            output = Path(args.releases) / result.family / f"{result.release}.yaml"
+        if output is not None and str(output) != "-":
+            write_output(Path(output), result.content)
+    except ImportRefused as exc:
+        print(f"lingjun-kb import: {shown}: {inert(exc.reason)}", file=sys.stderr)
+        return exc.status
+    except Exception as exc:  # noqa: BLE001 - a bug ends in one line, never a traceback
+        print(f"lingjun-kb import: {shown}: internal error: {type(exc).__name__}: {inert(str(exc), 300)}; please "
+              "report it", file=sys.stderr)
+        return REFUSED
+    if output is None or str(output) == "-":
+        sys.stdout.write(inert(result.content, None, keep_line_breaks=True))
+        sys.stdout.flush()
+    ref = f"{result.family}:{result.release}"
+    for note in result.notes:
+        say(f"note: {note}")
+    if result.existing is not None and not result.compared:
+        say(f"{ref}: {result.existing} exists but does not load; it was not changed and nothing was compared "
+            f"(run `lingjun-kb validate {result.existing}`)")
+        return REFUSED
+    if result.existing is not None:
+        count = len(result.conflicts.get("source_conflicts", []))
+        where = "printed above" if output is None or str(output) == "-" else f"written to {output}"
+        say(f"{ref} already has a record ({result.existing}); it was not changed. {count} source_conflicts "
+            f"entr{'y' if count == 1 else 'ies'}{' and the page as a source' if 'sources' in result.conflicts else ''} "
+            f"{where}")
+        return 0
+    for problem in result.problems:
+        say(f"to fix: {problem}")
+    if output is not None and str(output) != "-":
+        say(f"wrote {output} ({ref}, {result.language} page): fill in the placeholders, then run "
+            f"`lingjun-kb validate {output}`")
+    return 0

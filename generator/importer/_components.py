@@ -1,0 +1,293 @@
+"""Component lists: list items, table cells, per image (variant) or per CPU architecture.
+
+Three shapes are read:
+
+* a list (``- Torch 2.6.0.7``, ``- Ubuntu : 24.04``, ``- flash-attn:2.8.2``), possibly in groups headed
+  by a line naming an image tag or an architecture (``系统组件 (25.04-vllm…):``, ``aarch64:``);
+* a table whose first column names the component and whose other columns hold each image's or
+  architecture's version (a bare version, or ``name version`` when the columns' names differ);
+* a contents-table cell holding the whole list (lines of ``name version``).
+
+Page inconsistencies are handled and reported as :class:`Note`: a header
+row one cell short of its data rows (shifted: the labels are moved to sit
+over their columns), a component listed twice in one list (the first is
+kept; differing versions also give a conflict), an entry cut off (``…``,
+"not visible": the list is then partial).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+from typing import Optional
+
+from lingjun.generator.importer._blocks import HEADING, ITEM, ROW, TEXT, Block
+from lingjun.generator.importer._contents import is_content_label
+
+__all__ = ["Entry", "Group", "ComponentLists", "Note", "parse_entry", "read_components", "arch_of", "merge_architectures",
+           "add_entries", "table_runs"]
+
+_ENTRY = re.compile(r"^(?P<name>[A-Za-z][\w .+/-]*?)\s*(?:==|[:：=]|\s)\s*v?(?P<version>\d[0-9A-Za-z.+_-]*)"
+                    r"(?P<rest>\s.*)?$")
+_CUT = re.compile(r"…|\.\.\.|不可见|not visible|\(the rest", re.I)
+_ARCH = {"aarch64": "aarch64", "arm64": "aarch64", "arm": "aarch64", "amd64": "amd64", "x86_64": "amd64",
+         "x86": "amd64"}
+_ARCH_WORD = re.compile(r"(aarch64|arm64|amd64|x86[_-]64|x86)", re.I)
+_TAGLIKE = re.compile(r"[0-9A-Za-z_][0-9A-Za-z_.-]*-[0-9A-Za-z_.-]*\d")
+#: the most entries aligned across architectures (the alignment is quadratic; real lists hold under 100)
+_ALIGN_LIMIT = 2000
+_COMPONENT_LABELS = ("核心组件", "系统组件", "core components", "system components", "components", "komponen inti")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One component as a list states it: the printed name and version, the line it is on."""
+
+    name: str
+    version: str
+    line: int
+
+
+@dataclass
+class Group:
+    """One list: the whole image's, one image's (``label`` names its tag or column) or one architecture's."""
+
+    label: str = ""
+    arch: Optional[str] = None
+    entries: list[Entry] = field(default_factory=list)
+    cut: bool = False
+
+
+@dataclass(frozen=True)
+class Note:
+    """Something about the page worth a reviewer's eye (``kind``: shifted-header, duplicate, cut, unparsed)."""
+
+    kind: str
+    line: int
+    message: str
+    name: str = ""
+    versions: tuple[str, ...] = ()
+
+
+@dataclass
+class ComponentLists:
+    """Every component list the page carries, and what was odd about them.
+
+    Attributes:
+        groups: the lists in page order (one group: the image's single list).
+        by_arch: True when the groups are architectures of one image (25.10), not separate images.
+        notes: page inconsistencies found while reading.
+        empty_cell: the contents table has a core-components row whose cell is empty (the copy lost the list).
+    """
+
+    groups: list[Group] = field(default_factory=list)
+    by_arch: bool = False
+    notes: list[Note] = field(default_factory=list)
+    empty_cell: bool = False
+
+
+def arch_of(text: str) -> Optional[str]:
+    """The CPU architecture a label names (``aarch64架构`` -> ``aarch64``), or None."""
+    found = _ARCH_WORD.search(text or "")
+    return _ARCH.get(found.group(1).lower().replace("-", "_")) if found else None
+
+
+def parse_entry(text: str, line: int) -> Optional[Entry]:
+    """``Torch 2.6.0.7``, ``Ubuntu : 24.04``, ``deepspeed==0.15.4`` -> an :class:`Entry`; None when no version."""
+    if len(text) > 200:  # no component entry is that long
+        return None
+    match = _ENTRY.match(text.strip().rstrip(";；,，。"))
+    if not match:
+        return None
+    return Entry(match.group("name").strip(), match.group("version").rstrip(".,;"), line)
+
+
+def _is_label(block: Block) -> bool:
+    """A line that heads a group of items rather than being one (``aarch64:``, ``系统组件 (tag):``)."""
+    text = block.text.strip()
+    return block.kind in (TEXT, HEADING) and (
+        arch_of(text) is not None or text.rstrip(":：").endswith(")") or text.endswith((":", "："))
+        or any(label in text.lower() for label in _COMPONENT_LABELS))
+
+
+def add_entries(group: Group, text: str, line: int, notes: list[Note]) -> None:
+    """Add the entries of ``text`` (one, or several separated by line breaks or ``;``) to ``group``; a cut-off
+    entry marks the group partial, an entry without a version is left out (each with a note)."""
+    for piece in re.split(r"\n|;\s+|；", text):
+        piece = piece.strip()
+        if not piece:
+            continue
+        if _CUT.search(piece):
+            group.cut = True
+            notes.append(Note("cut", line, f"the entry {piece[:60]!r} is cut off in this copy; the list is partial"))
+            continue
+        entry = parse_entry(piece, line)
+        if entry is None:
+            notes.append(Note("unparsed", line, f"no version found in {piece[:60]!r}; left out"))
+            continue
+        group.entries.append(entry)
+
+
+def _from_items(blocks: list[Block], notes: list[Note]) -> list[Group]:
+    groups: list[Group] = []
+    current: Optional[Group] = None
+    for block in blocks:
+        if block.kind == ROW:
+            continue
+        if block.kind == ITEM:
+            # an item without a version that has nested items under it heads a group
+            if parse_entry(block.text, block.line) is None and not _CUT.search(block.text) and (
+                    arch_of(block.text) or block.text.endswith((":", "："))):
+                current = Group(label=block.text.rstrip(":："), arch=arch_of(block.text))
+                groups.append(current)
+                continue
+            if current is None:
+                current = Group()
+                groups.append(current)
+            add_entries(current, block.text, block.line, notes)
+        elif _is_label(block) and parse_entry(block.text, block.line) is None:
+            if current is not None and not current.entries and not current.label:
+                groups.remove(current)
+            current = Group(label=block.text.rstrip(":："), arch=arch_of(block.text))
+            groups.append(current)
+    return [g for g in groups if g.entries or g.cut]
+
+
+def table_runs(blocks: list[Block]) -> list[list[Block]]:
+    """Runs of table rows not interrupted by another block (a Markdown separator line yields no block)."""
+    tables: list[list[Block]] = []
+    run: list[Block] = []
+    for block in blocks:
+        if block.kind == ROW:
+            run.append(block)
+        elif run:
+            tables.append(run)
+            run = []
+    if run:
+        tables.append(run)
+    return tables
+
+
+def _from_table(rows: list[Block], notes: list[Note]) -> Optional[tuple[list[Group], bool]]:
+    """Groups from a component table (None when the table is not one)."""
+    header = rows[0]
+    data = [r for r in rows[1:] if any(r.cells)]
+    if not data:
+        return None
+    width = max(len(r.cells) for r in data)
+    labels = list(header.cells)
+    if len(labels) == width - 1 or (len(labels) == width and labels and not labels[-1] and labels[0]
+                                    and (arch_of(labels[0]) or _TAGLIKE.search(labels[0]))):
+        shown = " | ".join(c or "(empty)" for c in header.cells)
+        notes.append(Note("shifted-header", header.line,
+                          f"the header row ({shown}) is one cell off its data rows; its labels are read as the "
+                          "labels of the value columns, in order", name=shown))
+        labels = [""] + [c for c in labels if c][: width - 1]
+    labels += [""] * (width - len(labels))
+    columns = labels[1:]
+    if not columns:
+        return None
+    arches = [arch_of(c) for c in columns]
+    by_arch = len(columns) > 1 and all(arches)
+    groups = [Group(label=c, arch=a if by_arch else None) for c, a in zip(columns, arches)]
+    for row in data:
+        cells = list(row.cells) + [""] * (width - len(row.cells))
+        name = cells[0]
+        if is_content_label(name):  # a tag, use-case or requirements row of the same table
+            continue
+        for group, cell in zip(groups, cells[1:]):
+            if not cell or cell in ("-", "—", "/"):
+                continue
+            if parse_entry(cell, row.line) is None and re.match(r"^v?\d", cell) and name:
+                add_entries(group, f"{name} {cell.lstrip('v')}", row.line, notes)
+            else:
+                add_entries(group, cell, row.line, notes)
+    groups = [g for g in groups if g.entries or g.cut]
+    return (groups, by_arch) if groups else None
+
+
+def _dedupe(group: Group, notes: list[Note]) -> None:
+    seen: dict[str, Entry] = {}
+    kept = []
+    for entry in group.entries:
+        key = entry.name.lower()
+        first = seen.get(key)
+        if first is None:
+            seen[key] = entry
+            kept.append(entry)
+            continue
+        where = f" in the {group.label} list" if group.label else ""
+        if first.version == entry.version:
+            notes.append(Note("duplicate", entry.line, f"{entry.name} {entry.version} is listed twice{where} "
+                              f"(lines {first.line} and {entry.line}); kept once", entry.name, (first.version,)))
+        else:
+            notes.append(Note("duplicate", entry.line,
+                              f"{entry.name} is listed twice{where} with different versions ({first.version} on "
+                              f"line {first.line}, {entry.version} on line {entry.line}); the first is kept and "
+                              "a source_conflicts entry is drafted", entry.name, (first.version, entry.version)))
+    group.entries = kept
+
+
+def read_components(section: list[Block], contents: list[Block]) -> ComponentLists:
+    """The component lists of the core-components section and of the contents table.
+
+    Args:
+        section: the blocks of the core-components section (may be empty).
+        contents: the blocks of the contents section (its table may hold the list or the columns).
+    """
+    result = ComponentLists()
+    notes = result.notes
+    for rows in table_runs(section):
+        found = _from_table(rows, notes)
+        if found:
+            result.groups, result.by_arch = found
+            break
+    if not result.groups:
+        # a contents table whose component row holds the list, or that is the list (arch columns)
+        for rows in table_runs(contents):
+            component_rows = [r for r in rows if r.cells and any(l in r.cells[0].lower() for l in _COMPONENT_LABELS)]
+            for row in component_rows:
+                values = [c for c in row.cells[1:] if c]
+                if not values:
+                    result.empty_cell = True
+                    notes.append(Note("empty-cell", row.line, "the core-components cell of the contents table is "
+                                      "empty in this copy; no component list can be taken from it"))
+                elif any(parse_entry(v.split("\n")[0], row.line) for v in values):
+                    at = rows.index(row)
+                    found = _from_table([rows[0]] + rows[at:], notes) if at else None
+                    if found:
+                        result.groups, result.by_arch = found
+            if not component_rows and not result.groups:  # the table is the list: name | version per image
+                found = _from_table(rows, notes)
+                if found:
+                    result.groups, result.by_arch = found
+    if not result.groups:
+        result.groups = _from_items(section + [b for b in contents if b.kind != ROW], notes)
+        arches = [g.arch for g in result.groups]
+        result.by_arch = len(result.groups) > 1 and all(arches)
+    for group in result.groups:
+        _dedupe(group, notes)
+    return result
+
+
+def merge_architectures(groups: list[Group]) -> list[tuple[Entry, list[str]]]:
+    """One list from per-architecture lists: entries all lists share once (no architectures), the others
+    with the architectures that list them, in the lists' common order (a sequence alignment)."""
+    merged: list[tuple[Entry, list[str]]] = [(e, [groups[0].arch or ""]) for e in groups[0].entries]
+    if sum(len(g.entries) for g in groups) > _ALIGN_LIMIT:  # no page lists that many: skip the alignment
+        return [(e, [g.arch or ""]) for g in groups for e in g.entries]
+    for group in groups[1:]:
+        left = [(e.name.lower(), e.version) for e, _ in merged]
+        right = [(e.name.lower(), e.version) for e in group.entries]
+        out: list[tuple[Entry, list[str]]] = []
+        matcher = difflib.SequenceMatcher(a=left, b=right, autojunk=False)
+        for op, i1, i2, j1, j2 in matcher.get_opcodes():
+            if op == "equal":
+                out += [(merged[i][0], merged[i][1] + [group.arch or ""]) for i in range(i1, i2)]
+            else:
+                out += merged[i1:i2]
+                out += [(group.entries[j], [group.arch or ""]) for j in range(j1, j2)]
+        merged = out
+    every = {g.arch for g in groups}
+    return [(entry, [] if set(arches) == every else arches) for entry, arches in merged]

@@ -1,0 +1,173 @@
+"""Blocks from a saved HTML page, with the standard library's :class:`html.parser.HTMLParser`.
+
+Headings ``h1``-``h6``, paragraphs and other block elements, list items
+(nesting kept as indentation, two columns a level), table rows (``th``
+cells mark a header row; a cell's own list items and ``<br>`` become line
+breaks inside the cell) and ``pre`` lines give the same :class:`Block`
+structure the Markdown reader gives.  Scripts, styles and templates are
+skipped; the canonical address (``<link rel=canonical>`` or
+``og:url``) is kept for :mod:`._recognise`.
+"""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from typing import Optional
+
+from lingjun.generator.importer._blocks import CODE, HEADING, ITEM, ROW, TEXT, Block
+
+__all__ = ["html_blocks", "looks_like_html"]
+
+_SPACE = re.compile(r"[ \t\f\v\u00a0\u3000]+")
+_SKIP = {"script", "style", "noscript", "template", "svg", "head"}
+_BLOCK = {"p", "div", "section", "article", "main", "header", "footer", "nav", "aside", "blockquote", "dl", "dt",
+          "dd", "ul", "ol", "table", "thead", "tbody", "figure", "figcaption", "hr", "body", "html"}
+_HEADINGS = {f"h{n}": n for n in range(1, 7)}
+
+
+def looks_like_html(text: str) -> bool:
+    """True when the text starts (after blanks and a byte order mark) like an HTML document."""
+    head = text.lstrip("\ufeff \t\r\n")[:512].lower()
+    return head.startswith(("<!doctype html", "<html", "<head", "<meta", "<body")) or "<html" in head[:200]
+
+
+def _clean(text: str) -> str:
+    return "\n".join(line for line in (_SPACE.sub(" ", x).strip() for x in text.split("\n")) if line)
+
+
+class _PageParser(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.blocks: list[Block] = []
+        self.url: Optional[str] = None
+        self.title: Optional[str] = None
+        self._skip = 0
+        self._title_open = False
+        self._buffer: list[str] = []
+        self._kind = TEXT
+        self._level = 0
+        self._line = 1
+        self._numbered = False
+        self._lists: list[bool] = []  # True: an ordered list
+        self._pre = 0
+        self._row: Optional[list[str]] = None
+        self._row_header = False
+        self._row_line = 0
+        self._cell: Optional[list[str]] = None
+
+    # -- text collection ------------------------------------------------
+    def _flush(self) -> None:
+        if self._cell is not None:
+            return
+        text = "".join(self._buffer)
+        self._buffer = []
+        if self._pre:
+            for offset, line in enumerate(text.split("\n")):
+                if line.strip():
+                    self.blocks.append(Block(CODE, line.rstrip(), self._line + offset))
+        else:
+            text = _clean(text).replace("\n", " ")
+            if text:
+                self.blocks.append(Block(self._kind, text, self._line, level=self._level, numbered=self._numbered))
+        self._kind, self._level, self._numbered = TEXT, 0, False
+
+    def _start(self, kind: str, level: int = 0, numbered: bool = False) -> None:
+        self._flush()
+        self._kind, self._level, self._numbered = kind, level, numbered
+        self._line = self.getpos()[0]
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, Optional[str]]]) -> None:
+        values = {k: (v or "") for k, v in attrs}
+        if tag == "link" and "canonical" in values.get("rel", "").lower().split() and values.get("href"):
+            self.url = self.url or values["href"]
+        if tag == "meta" and values.get("property") == "og:url" and values.get("content"):
+            self.url = self.url or values["content"]
+        if tag == "title":
+            self._title_open = True
+        if tag in _SKIP:
+            self._skip += 1
+            return
+        if self._skip:
+            return
+        if tag == "br":
+            (self._cell if self._cell is not None else self._buffer).append("\n")
+        elif self._cell is not None:
+            if tag in ("li", "p", "div"):
+                self._cell.append("\n")
+        elif tag in _HEADINGS:
+            self._start(HEADING, _HEADINGS[tag])
+        elif tag in ("ul", "ol"):
+            self._flush()
+            self._lists.append(tag == "ol")
+        elif tag == "li":
+            depth = max(len(self._lists) - 1, 0)
+            self._start(ITEM, depth * 2, bool(self._lists and self._lists[-1]))
+        elif tag == "pre":
+            self._start(CODE)
+            self._pre += 1
+        elif tag == "tr":
+            self._flush()
+            self._row, self._row_header, self._row_line = [], False, self.getpos()[0]
+        elif tag in ("td", "th") and self._row is not None:
+            self._cell = []
+            self._row_header = self._row_header or tag == "th"
+        elif tag in _BLOCK:
+            if self._kind == ITEM and not "".join(self._buffer).strip():
+                return  # <li><p>text</p></li>: the paragraph is the item's own text
+            self._start(TEXT)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "title":
+            self._title_open = False
+        if tag in _SKIP:
+            self._skip = max(self._skip - 1, 0)
+            return
+        if self._skip:
+            return
+        if tag in ("td", "th") and self._cell is not None and self._row is not None:
+            self._row.append(_clean("".join(self._cell)))
+            self._cell = None
+        elif self._cell is not None:
+            return
+        elif tag == "tr" and self._row is not None:
+            cells = tuple(self._row)
+            if any(cells):
+                self.blocks.append(Block(ROW, " | ".join(c.replace("\n", " ") for c in cells if c), self._row_line,
+                                         cells=cells, header=self._row_header))
+            self._row = None
+        elif tag in ("ul", "ol"):
+            self._flush()
+            if self._lists:
+                self._lists.pop()
+        elif tag == "pre":
+            self._flush()
+            self._pre = max(self._pre - 1, 0)
+        elif tag in _HEADINGS or tag == "li" or tag in _BLOCK:
+            self._flush()
+
+    def handle_data(self, data: str) -> None:
+        if self._title_open and self.title is None and data.strip():
+            self.title = _clean(data).replace("\n", " ")
+        if self._skip:
+            return
+        if self._cell is not None:
+            self._cell.append(data)
+            return
+        if not self._buffer and not data.strip() and not self._pre:
+            return
+        if not self._buffer:
+            self._line = self.getpos()[0]
+        self._buffer.append(data if self._pre else data.replace("\n", " "))
+
+
+def html_blocks(text: str) -> tuple[list[Block], Optional[str], Optional[str]]:
+    """The blocks of a saved HTML page, its canonical address (None when it names none) and its ``<title>``."""
+    parser = _PageParser()
+    parser.feed(text)
+    parser.close()
+    parser._flush()
+    blocks = parser.blocks
+    if parser.title and not any(b.kind == HEADING for b in blocks[:3]):
+        blocks.insert(0, Block(HEADING, parser.title, 1, level=1))
+    return blocks, parser.url, parser.title

@@ -1,0 +1,74 @@
+"""Writing the draft or the conflicts: YAML in the style ``lingjun-kb new`` writes, never over a file.
+
+The YAML is rendered by the same block writer as ``lingjun-kb new``
+(:mod:`lingjun.generator.new_release`): the ``# yaml-language-server``
+header, short flat mappings on one line, versions always quoted.  The
+file is created with :func:`lingjun.generator.new_release.write_new` (a
+hard link from a temporary file: it fails if the target exists, even if
+it appeared meanwhile), after the project's output-path check
+(:func:`lingjun.checks.core.atomic_write.check_output_file`, which refuses
+folders, links, FIFOs, devices and every existing file).
+"""
+
+from __future__ import annotations
+
+import errno
+from pathlib import Path
+from typing import Any
+
+from lingjun.checks.core.atomic_write import UnsafeOutputPath, check_output_file
+from lingjun.generator.importer._errors import REFUSED, USAGE, ImportRefused
+from lingjun.generator.new_release import NewReleaseError, SCHEMA_COMMENT, render_block, write_new
+
+__all__ = ["render_draft", "render_conflicts", "write_output"]
+
+
+def render_draft(draft: dict[str, Any], page_name: str) -> str:
+    """The draft record as YAML text, with the schema header and a comment saying what to do."""
+    lines = [
+        SCHEMA_COMMENT,
+        f"# Drafted by `lingjun-kb import` from {page_name}: text in the page's language is the page's own (reword",
+        "# it: prose is not copied); replace every TODO(lingjun-kb new) value (or delete the entry) before",
+        "# `lingjun-kb validate` passes.",
+    ]
+    for key, value in draft.items():
+        lines += render_block(key, value, 0)
+    return "\n".join(lines) + "\n"
+
+
+def render_conflicts(found: dict[str, Any], ref: str, record_path: str, page_name: str, compared: bool = True) -> str:
+    """The conflicts and missing sources as YAML to merge into the existing record by hand.
+
+    ``compared`` False: the record's file exists but does not load, so nothing could be compared.
+    """
+    lines = [f"# `lingjun-kb import` of {page_name}: {ref} already has a record ({record_path}); nothing was written",
+             "# there. Merge what applies into it by hand: each source_conflicts entry needs its reason (and `kept`).",
+             ]
+    if not compared:
+        lines.append("# The record does not load (run `lingjun-kb validate` on it), so the page was not compared with it.")
+        return "\n".join(lines) + "\n"
+    if not found:
+        lines.append("# The page agrees with the record on every value compared, and the record cites it.")
+        lines.append("source_conflicts: []")
+    for key, value in found.items():
+        lines += render_block(key, value, 0)
+    return "\n".join(lines) + "\n"
+
+
+def write_output(path: Path, content: str) -> None:
+    """Create ``path`` holding ``content``; never replace anything.
+
+    Raises:
+        ImportRefused: the path is unsafe or exists (status 1), or cannot be written (status 1); an empty
+            name or a folder (status 2).
+    """
+    try:
+        check_output_file(path, replaceable=lambda _p: False, ours="a file to replace")
+    except UnsafeOutputPath as exc:
+        raise ImportRefused(f"output {path}: {exc.strerror}", USAGE if exc.errno in (errno.EISDIR, errno.EINVAL) else REFUSED) from None
+    except OSError as exc:
+        raise ImportRefused(f"output {path}: {exc.strerror or exc}", USAGE) from None
+    try:
+        write_new(path, content)
+    except NewReleaseError as exc:
+        raise ImportRefused(str(exc), REFUSED) from None

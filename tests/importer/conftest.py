@@ -1,0 +1,52 @@
+"""Pages for the importer's tests: the three seeds in ``../shared/sources/seeds/`` and ``tests/fixtures/pages/``.
+
+The seeds live beside the checkout (``../shared``), as in CI.  Where that
+folder is missing the seed tests are skipped with the reason, except under
+``CI=true``, where a missing folder fails them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+RELEASES = ROOT / "releases"
+PAGES = ROOT / "tests" / "fixtures" / "pages"
+SEEDS = ROOT.parent / "shared" / "sources" / "seeds"
+
+#: every page fixture that is one release's page (the index and history pages are not)
+RELEASE_PAGES = sorted(p for p in PAGES.glob("*.md") if p.name != "README.md"
+                       and not p.name.startswith(("catalog-index", "ppu-release-history")))
+INDEX_PAGES = sorted(PAGES.glob("catalog-index*.md")) + sorted(PAGES.glob("ppu-release-history*.md"))
+
+
+def seed(name: str) -> Path:
+    """The seed page ``name``; skips (fails under CI=true) when ``../shared/sources/seeds`` is missing."""
+    path = SEEDS / name
+    if not path.is_file():
+        reason = f"seed page {path} not found (../shared/sources/seeds/ sits beside the checkout in CI)"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    return path
+
+
+def all_seeds() -> list[Path]:
+    """The seed pages present; empty when ``../shared/sources/seeds`` is missing, a failure under ``CI=true``."""
+    if not SEEDS.is_dir():
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"seed pages folder {SEEDS} not found (../shared/sources/seeds/ sits beside the checkout in CI)")
+        return []
+    return sorted(SEEDS.glob("*.txt"))
+
+
+@pytest.fixture
+def releases_copy(tmp_path) -> Path:
+    """A copy of releases/ to change or write into."""
+    target = tmp_path / "releases"
+    shutil.copytree(RELEASES, target)
+    return target
