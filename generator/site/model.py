@@ -314,13 +314,17 @@ def components_of(record: ReleaseRecord) -> list[ComponentEntry]:
 
 
 def list_state(record: ReleaseRecord) -> ListState:
-    """``complete`` when every image's list is; ``not-published`` when no image lists any component; else ``partial``."""
+    """How complete the release's lists are together: one image's own state; for several, ``complete`` when
+    every image's list is, else ``partial`` when some image lists a component; when none does,
+    ``not-captured`` if every image's list is (published but not seen), else ``not-published``."""
     states = [image.component_list for image in release_images(record)]
+    if len(set(states)) == 1:
+        return states[0]
     if all(s is ListState.complete for s in states):
         return ListState.complete
-    if not components_of(record):
-        return ListState.not_published
-    return ListState.partial
+    if components_of(record):
+        return ListState.partial
+    return ListState.not_published
 
 
 def _family_order(kb: KnowledgeBase) -> list[Family]:

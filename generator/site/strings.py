@@ -326,6 +326,7 @@ _S = {
     "runtime.status.maintained": ("Maintained", "维护中"),
     "runtime.status.unmaintained": ("Not maintained", "不再维护"),
     "runtime.no_list": ("The official page, as recorded here, lists no components of this runtime.", "本站记录的官方页面内容未列出该 runtime 的组件。"),
+    "runtime.not_captured": ("The official page lists this runtime's components, but the copy of the page recorded here does not show them: none is known here.", "官方页面列出了该 runtime 的组件，但本站记录的页面副本中看不到这些内容，因此一项也不知道。"),
     "runtime.count": ("Framework runtimes", "训练框架 runtime"),
     "unrecorded.label": ("published, not yet recorded", "已发布，尚未收录"),
     "unrecorded.named_in": ("Named in", "出处"),
@@ -337,6 +338,7 @@ _S = {
     "changes.pair_image": ("Image", "镜像"),
     "changes.shared": ("shared components", "共用组件"),
     "changes.not_recorded.runtimes": ("Not compared: {release} lists components per framework runtime, and its own list holds only what every runtime shares, so it does not show whether these are in one of its runtimes:", "未比较：{release} 按训练框架 runtime 分别列出组件，其自身列表只含所有 runtime 共用的组件，无法看出这些组件是否在某个 runtime 中："),
+    "list_state.not-captured": ("not captured from the page", "未能从页面获取"),
     "home.catalog_sources": ("The family list follows the official index of AI container image releases:", "镜像系列以官方的 AI 容器镜像版本发布索引为准："),
 }
 
