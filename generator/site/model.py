@@ -17,6 +17,7 @@ from typing import Optional
 from lingjun.checks.core.release_order import release_order_key
 from lingjun.schema.kb import KnowledgeBase, release_sort_key
 from lingjun.schema.models import (
+    Accelerator,
     Component,
     ComponentEntry,
     DriverVendor,
@@ -498,7 +499,10 @@ def build_site_model(kb: KnowledgeBase) -> SiteModel:
             base = kb.release(record.base_image.release) if record.base_image else None
             issues = [kb.known_issues[i] for i in sorted(issue_releases) if any(r.ref == record.ref for r in issue_releases[i])]
             cells: list[tuple[int, MatrixCell]] = []
-            if record.driver is None or record.driver.vendor is DriverVendor.nvidia:
+            # NVIDIA branch verdicts for an NVIDIA image; a release without a driver section gets them only in an
+            # NVIDIA-GPU family (a PPU image that states only its PPU SDK, 2026-10-20, has no NVIDIA branch cells)
+            if (record.driver.vendor is DriverVendor.nvidia if record.driver is not None
+                    else family.accelerator is Accelerator.nvidia_gpu):
                 cells = branch_cells(record, branches, kb.cuda_drivers, memo=cell_memo)
             views[record.ref] = ReleaseView(
                 record=record,

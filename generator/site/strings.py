@@ -326,7 +326,7 @@ _S = {
     "runtime.status.maintained": ("Maintained", "维护中"),
     "runtime.status.unmaintained": ("Not maintained", "不再维护"),
     "runtime.no_list": ("The official page, as recorded here, lists no components of this runtime.", "本站记录的官方页面内容未列出该 runtime 的组件。"),
-    "runtime.not_captured": ("The official page lists this runtime's components, but the copy of the page recorded here does not show them: none is known here.", "官方页面列出了该 runtime 的组件，但本站记录的页面副本中看不到这些内容，因此一项也不知道。"),
+    "runtime.not_captured": ("The official page lists this runtime's components, but the page as recorded here does not show them: none is known here.", "官方页面列出了该 runtime 的组件，但本站记录的页面内容中没有显示这些组件，因此一项也不知道。"),
     "runtime.count": ("Framework runtimes", "训练框架 runtime"),
     "unrecorded.label": ("published, not yet recorded", "已发布，尚未收录"),
     "unrecorded.named_in": ("Named in", "出处"),

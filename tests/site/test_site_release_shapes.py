@@ -100,7 +100,7 @@ def test_runtimes_follow_the_shared_components(issue12_pages, lang):
     assert "<td><code>1.2.2</code></td>" in cosmos and "2.10.0" not in cosmos
     no_list = {"en": "lists no components of this runtime", "zh": "未列出该 runtime 的组件"}[lang]
     assert no_list in _section(page, "runtime-llama-factory-20261015")
-    unseen = {"en": "the copy of the page recorded here does not show them", "zh": "本站记录的页面副本中看不到这些内容"}[lang]
+    unseen = {"en": "the page as recorded here does not show them", "zh": "本站记录的页面内容中没有显示这些组件"}[lang]
     assert unseen in _section(page, "runtime-diffsynth-20261015") and no_list not in _section(page, "runtime-diffsynth-20261015")
 
 
