@@ -207,14 +207,6 @@ def gpu_lookup(data: dict[str, Any], release: dict[str, Any], gpu: dict[str, Any
     return lookup(release["cells"]["dc" if gpu["data_center"] else "other"][str(driver.branch)], driver)
 
 
-def _is_ppu(kb: KnowledgeBase, record: ReleaseRecord) -> bool:
-    """A PPU image: its driver is the PPU driver, or it states no driver and its family targets PPUs."""
-    if record.driver is not None:
-        return record.driver.vendor.value == "ppu"
-    family = kb.families.get(record.family)
-    return family is not None and family.accelerator.value == "ppu"
-
-
 def _release_facets(record: ReleaseRecord) -> dict[str, Any]:
     """Products and CPU architectures the tags of a release's images state (empty lists: not stated)."""
     images = release_images(record)
@@ -278,7 +270,7 @@ def finder_data(kb: KnowledgeBase) -> dict[str, Any]:
                                      for b in branches} for cls in GPU_CLASSES}
             cells = shared[key]
             releases.append({"ref": record.ref, "family": record.family, "version": record.version,
-                             "ppu": _is_ppu(kb, record),
+                             "ppu": record.driver is not None and record.driver.vendor.value == "ppu",
                              **_release_facets(record), "images": release_image_rows(record), "cells": cells})
     gpus = []
     for g in (kb.gpus.gpus if kb.gpus else []):
