@@ -6,10 +6,11 @@ component lists (one per image variant, or one per architecture merged into
 requirement, the main features, bug fixes, usage notes, quick start, the
 known issues (as text in the page source's note: each needs a known-issue
 file), the lists the page says are empty (``stated_none``), and the page
-itself as a source.  Text is the page's own, in the page's language: a
-reviewer rewords it (prose is not copied) and writes the other language,
-which gets the placeholder of :mod:`lingjun.schema.placeholders`, as does
-the summary.  Component names are mapped to catalog ids through
+itself as a source.  Text is the page's own, in the page's language, kept
+behind the placeholder of :mod:`lingjun.schema.placeholders` ("reword: the
+page says …"): the project takes facts from the pages but never their prose,
+so validation fails until a reviewer has put each sentence in their own
+words.  The other language and the summary get the bare placeholder.  Component names are mapped to catalog ids through
 :meth:`KnowledgeBase.component_for_name`; an unknown name gets the id
 ``todo.lingjun-kb-new.<name>``, which fails validation until the catalog has it.
 """
@@ -60,16 +61,18 @@ def other_language_placeholder(language: str) -> dict[str, str]:
     return {"en": f"{PLACEHOLDER}: the English text of this entry", "zh": f"{PLACEHOLDER}：本条的中文内容"}
 
 
-def localized(text: str, language: str) -> dict[str, str]:
-    """``{en, zh}`` with the page's text on its language's side and a placeholder on the other.
+def localized(text: str, language: str, prose: bool = True) -> dict[str, str]:
+    """``{en, zh}`` with the page's text, behind the "reword" placeholder, on its language's side and the
+    bare placeholder on the other (validation fails until both are written in the project's own words).
+    ``prose=False`` is for labels (a variant's title, a use case, a step title): kept as the page prints them.
 
     An Indonesian page's text goes on the English side behind the placeholder (it must be translated).
     """
     out = other_language_placeholder(language)
     if language == "zh":
-        out["zh"] = text
+        out["zh"] = f"{PLACEHOLDER}：请用自己的话改写，页面原文为：{text}" if prose else text
     elif language == "en":
-        out["en"] = text
+        out["en"] = f"{PLACEHOLDER}: reword in your own words; the page says: {text}" if prose else text
     else:
         out["en"] = f"{PLACEHOLDER}: translate from the page ({language}): {text}"
     return out
@@ -193,9 +196,9 @@ def build_draft(facts: PageFacts, kb: KnowledgeBase, family: str, release: str, 
             tag = ref.tag if ref else (column_tags[index] if index < len(column_tags) else "")
             vid = _variant_id(tag, release, taken) if tag else f"image-{index + 1}"
             taken.add(vid)
-            variant: dict[str, Any] = {"id": vid, "title": localized(group.label or tag or vid, language)}
+            variant: dict[str, Any] = {"id": vid, "title": localized(group.label or tag or vid, language, prose=False)}
             if index < len(use_cases) and use_cases[index]:
-                variant["use_case"] = localized(use_cases[index], language)
+                variant["use_case"] = localized(use_cases[index], language, prose=False)
             if ref is not None:
                 variant["image_tags"] = [_tag_entry(ref, arches)]
             else:
@@ -277,7 +280,7 @@ def build_draft(facts: PageFacts, kb: KnowledgeBase, family: str, release: str, 
     if facts.known_issues.entries:
         draft["known_issues"] = [PLACEHOLDER_ID]
     if facts.quick_start:
-        draft["quick_start"] = [{"title": localized(s.title, language), "commands": s.commands}
+        draft["quick_start"] = [{"title": localized(s.title, language, prose=False), "commands": s.commands}
                                 for s in facts.quick_start]
     if facts.runtimes:
         runtimes = []

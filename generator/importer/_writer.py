@@ -23,13 +23,18 @@ from lingjun.generator.new_release import NewReleaseError, SCHEMA_COMMENT, rende
 __all__ = ["render_draft", "render_conflicts", "write_output"]
 
 
+def _one_line(text: str) -> str:
+    """``text`` safe inside a one-line YAML comment: control and line-breaking characters become ``?``."""
+    return "".join("?" if (ord(c) < 32 or 0x7f <= ord(c) <= 0x9f or c in "\u2028\u2029\x85") else c for c in text)
+
+
 def render_draft(draft: dict[str, Any], page_name: str) -> str:
     """The draft record as YAML text, with the schema header and a comment saying what to do."""
     lines = [
         SCHEMA_COMMENT,
-        f"# Drafted by `lingjun-kb import` from {page_name}: text in the page's language is the page's own (reword",
-        "# it: prose is not copied); replace every TODO(lingjun-kb new) value (or delete the entry) before",
-        "# `lingjun-kb validate` passes.",
+        f"# Drafted by `lingjun-kb import` from {_one_line(page_name)}: the page's sentences sit behind 'reword'",
+        "# placeholders (facts are taken from the pages, prose is not); replace every TODO(lingjun-kb new) value",
+        "# (or delete the entry) before `lingjun-kb validate` passes.",
     ]
     for key, value in draft.items():
         lines += render_block(key, value, 0)

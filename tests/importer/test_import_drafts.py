@@ -150,8 +150,15 @@ def test_saved_html_with_a_list_inside_a_table_cell(tmp_path):
         ("ubuntu", "24.04"), ("python", "3.12.7+gc"), ("vllm", "0.13.0")]
     assert draft["driver"]["stated_as"] == "NVIDIA Driver release >= 580"
     assert draft["stated_none"] == ["bug_fixes", "known_issues"]
-    assert draft["highlights"][0]["text"]["zh"] == "vLLM升级至0.13.0。"
+    assert draft["highlights"][0]["text"]["zh"] == "TODO(lingjun-kb new)：请用自己的话改写，页面原文为：vLLM升级至0.13.0。"
     assert draft["quick_start"][0]["commands"] == [
         "docker pull egslingjun-registry.cn-wulanchabu.cr.aliyuncs.com/egslingjun/training-nv-pytorch:[tag]"]
     assert draft["sources"][0]["url"] == "https://help.aliyun.com/zh/cs/user-guide/training-nv-pytorch-26-03"
     assert draft["sources"][0]["title"] == "training-nv-pytorch 26.03"
+
+
+def test_a_page_file_name_cannot_break_out_of_the_draft_header_comment():
+    from lingjun.generator.importer._writer import render_draft
+    text = render_draft({"kind": "release"}, "page\nkind: evil\u2028.md")
+    assert text.splitlines()[1].startswith("# Drafted by `lingjun-kb import` from page?kind: evil?.md:")
+    assert [line for line in text.splitlines() if line.startswith("kind:")] == ["kind: release"]

@@ -57,8 +57,10 @@ def test_nv_25_07_en_seed_states_no_component_list_and_the_import_invents_none()
     assert any("carries no component list" in p for p in result.problems)
     assert [t["tag"] for t in draft["image_tags"]] == ["25.07-serverless"]
     assert draft["stated_none"] == ["bug_fixes"]
+    reword = "TODO(lingjun-kb new): reword in your own words; the page says: "  # prose is never copied as is
     assert [h["text"]["en"] for h in draft["highlights"]] == [
-        "Upgraded vllm to v0.9.2.", "Support for transformerEngine v2.3.0+5de3e14, peft v0.16.0, and diffusers v0.34.0."]
+        reword + "Upgraded vllm to v0.9.2.",
+        reword + "Support for transformerEngine v2.3.0+5de3e14, peft v0.16.0, and diffusers v0.34.0."]
     assert [s["commands"] for s in draft["quick_start"]] == [s["commands"] for s in curated["quick_start"]]
     assert len(draft["usage_notes"]) == 3 and "NCCL_SOCKET_IFNAME=hpn0" in draft["usage_notes"][2]["text"]["en"]
     assert draft["sources"][0] == {"url": PLACEHOLDER_URL, "language": "en",
@@ -80,9 +82,9 @@ def test_nv_25_03_zh_seed_reproduces_tags_products_and_driver_branches():
     assert any("core-components cell is empty" in p for p in result.problems)
     assert any("R545" in p and "branch_resolutions" in p for p in result.problems)
     assert [s["commands"][0] for s in draft["quick_start"]] == [s["commands"][0] for s in curated["quick_start"]]
-    assert [n["text"]["zh"] for n in draft["usage_notes"]][1] == \
+    assert [n["text"]["zh"] for n in draft["usage_notes"]][1] == "TODO(lingjun-kb new)：请用自己的话改写，页面原文为：" \
         "DeepSpeed配置中的zero_optimization.stage3_prefetch_bucket_size留空或设置为auto。"
-    assert draft["bug_fixes"][0]["text"]["zh"].startswith("升级vLLM版本至0.8.2.dev0")
+    assert draft["bug_fixes"][0]["text"]["zh"].startswith("TODO(lingjun-kb new)：请用自己的话改写，页面原文为：升级vLLM版本至0.8.2.dev0")
 
 
 def test_every_seed_agrees_with_its_record():
