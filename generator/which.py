@@ -23,18 +23,27 @@ __all__ = ["cli_which", "format_table"]
 
 def format_table(answer: dict[str, Any]) -> str:
     """The text form of :func:`lingjun.generator.site.finder.which`'s answer: a header line, then one row per release
-    (release, verdict, English reason), columns padded; every value made inert for the terminal."""
+    (release, verdict, English reason), columns padded, each variant's tags under a release with variants, and a
+    last line naming the releases the pages name without a record; every value made inert for the terminal."""
     gpu = answer["gpu"]
     kind = "data center" if gpu["data_center"] else "not data center"
     lines = [inert(f"driver {capped(answer['driver'])}, GPU {gpu['name']} (compute capability {gpu['compute_capability']}, {kind})")]
     rows = [(r["release"], r["verdict"], r["reason"]["en"]) for r in answer["releases"]]
+    unrecorded = answer.get("unrecorded") or []
+    named = [f"{u['family']}:{u['version']}" for u in unrecorded]
     if not rows:
-        lines.append("no releases")
-        return "\n".join(lines)
-    width = [max(len(row[i]) for row in rows + [("RELEASE", "VERDICT", "")]) for i in range(2)]
-    lines.append(f"{'RELEASE':<{width[0]}}  {'VERDICT':<{width[1]}}  REASON")
-    for release, verdict, reason in rows:
-        lines.append(inert(f"{release:<{width[0]}}  {verdict:<{width[1]}}  {reason}"))
+        lines.append("no recorded releases")
+    else:
+        width = [max(len(row[i]) for row in rows + [("RELEASE", "VERDICT", "")]) for i in range(2)]
+        lines.append(f"{'RELEASE':<{width[0]}}  {'VERDICT':<{width[1]}}  REASON")
+        for row, (release, verdict, reason) in zip(answer["releases"], rows):
+            lines.append(inert(f"{release:<{width[0]}}  {verdict:<{width[1]}}  {reason}"))
+            images = row.get("images") or []
+            if len(images) > 1:  # one verdict for the release; each variant's tags below it
+                for image in images:
+                    lines.append(inert(f"{'':<{width[0]}}    #{image['variant']}: {', '.join(image['tags'])}"))
+    if named:
+        lines.append(inert("published, not yet recorded (no verdict): " + ", ".join(named)))
     return "\n".join(lines)
 
 

@@ -18,6 +18,7 @@ from lingjun.schema.models import (
     GpuReference,
     KnownIssue,
     ReleaseRecord,
+    Source,
 )
 
 __all__ = ["KnowledgeBase", "release_sort_key"]
@@ -47,6 +48,8 @@ class KnowledgeBase:
         cuda_drivers: NVIDIA toolkit/driver tables, or None when absent.
         driver_branches: NVIDIA driver branch lifecycle, or None when absent.
         gpus: NVIDIA GPU models (compute capability, data center class), or None when absent.
+        catalog_sources: pages about every family at once (``families.yaml``'s ``sources``: the official
+            index of AI container image releases).
         paths: id of each document (release ref, known-issue id, kind for catalogs) -> source file.
     """
 
@@ -57,6 +60,7 @@ class KnowledgeBase:
     cuda_drivers: Optional[CudaDriverReference] = None
     driver_branches: Optional[DriverBranchReference] = None
     gpus: Optional[GpuReference] = None
+    catalog_sources: list[Source] = field(default_factory=list)
     paths: dict[str, Path] = field(default_factory=dict)
 
     def sort(self) -> None:

@@ -2,10 +2,17 @@
 
 Files (paths relative to the English site root):
 
-* ``api/v1/releases.json``: ``{"format": 1, "releases": [...]}``, every
-  release record dumped with ``model_dump(mode="json")``, in (family,
-  version) order;
-* ``api/v1/releases/<family>/<YY.MM>.json``: one record;
+* ``api/v1/releases.json``: ``{"format": 1, "releases": [...], "images": [...],
+  "unrecorded": [...], "sources": [...]}``: every release record dumped with
+  ``model_dump(mode="json")`` (variants and runtimes included, valid against
+  ``release.schema.json``), in (family, date) order; ``images`` indexes every
+  image (one per variant, or the release itself) with its tags and their
+  public and VPC references (:func:`image_index`); ``unrecorded`` the releases
+  the pages name without a record, with where each is named; ``sources`` the
+  pages about every family (the official index);
+* ``api/v1/families.json``: the family catalog as ``families.yaml`` holds it
+  (valid against ``families.schema.json``), unrecorded releases included;
+* ``api/v1/releases/<family>/<release>.json``: one record;
 * ``api/v1/schema/<kind>.schema.json``: the JSON Schemas from ``schema/``;
 * ``feed.xml`` (English) and ``zh/feed.xml`` (Chinese): Atom feeds.
 
@@ -15,7 +22,9 @@ its record, as the record says (``recorded``, ``revised``; midnight UTC):
 ``published`` is ``recorded``, ``updated`` is ``revised`` or else
 ``recorded``.  A record without ``recorded`` is left out of the feeds (the
 official pages state no release dates, and ``YY.MM`` names a month, not a
-day).  Entries are ordered by release version, newest first, then by
+day).  Entries are ordered by release date, newest first (a ``YY.MM``
+release at its month, ``2026-10-20`` at its day: ``release_order_key``;
+a release that neither names nor states a date after the dated ones), then by
 family id.  The feed's own ``updated`` is the latest entry's (2000-01-01
 for a feed without entries).
 """
@@ -27,12 +36,12 @@ from pathlib import Path
 from typing import Any, Optional
 from xml.sax.saxutils import escape as xml_escape
 
-from packaging.version import Version
-
 from lingjun.schema.kb import KnowledgeBase
-from lingjun.schema.models import DOCUMENT_MODELS, ReleaseRecord
+from lingjun.schema.models import DOCUMENT_MODELS, Family, FamilyCatalog, ReleaseRecord
+from lingjun.schema.release_images import release_images
 
-__all__ = ["API_FORMAT", "write_api", "feed_entries", "entry_dates", "atom_feed", "schema_files", "schema_dir"]
+__all__ = ["API_FORMAT", "write_api", "feed_entries", "entry_dates", "atom_feed", "schema_files", "schema_dir",
+           "image_index", "unrecorded_index", "family_catalog"]
 
 API_FORMAT = 1
 
@@ -72,6 +81,49 @@ def schema_files(folder: Optional[Path] = None) -> dict[str, str]:
     return files
 
 
+def _vpc_reference(family: Optional[Family], tag: str) -> Optional[str]:
+    if family is None or not family.vpc_registry_pattern:
+        return None
+    return family.vpc_registry_pattern.replace("{image}", family.image_name).replace("{tag}", tag)
+
+
+def image_index(kb: KnowledgeBase) -> list[dict[str, Any]]:
+    """One entry per image of every release (a variant, or the release itself), in release order.
+
+    Shape: ``{"ref": "inference-nv-pytorch:25.04#vllm", "release": "inference-nv-pytorch:25.04",
+    "variant": "vllm" or None, "title": {"en", "zh"} or None, "image_tags": [{"tag", "reference",
+    "vpc_reference" (None where the family has no VPC address)}], "runtimes": [runtime ids]}``.
+    """
+    found = []
+    for record in kb.releases:
+        family = kb.families.get(record.family)
+        for image in release_images(record):
+            found.append({
+                "ref": image.ref, "release": record.ref, "variant": image.variant_id,
+                "title": image.title.model_dump(mode="json") if image.title else None,
+                "image_tags": [{"tag": t.tag, "reference": t.reference, "vpc_reference": _vpc_reference(family, t.tag)}
+                               for t in image.image_tags],
+                "runtimes": [r.id for r in image.runtimes],
+            })
+    return found
+
+
+def unrecorded_index(kb: KnowledgeBase) -> list[dict[str, Any]]:
+    """Releases the official pages name without a record here, per family in catalog order.
+
+    Shape: ``{"family", "version", "named_in": [source], "image_tags", "release_date", "note"}`` (the
+    family's :class:`~lingjun.schema.models.UnrecordedRelease` dumped, with its family id).
+    """
+    return [{"family": family.id, **u.model_dump(mode="json")}
+            for family in kb.families.values() for u in family.unrecorded_releases]
+
+
+def family_catalog(kb: KnowledgeBase) -> dict[str, Any]:
+    """The family catalog as ``families.yaml`` holds it (a :class:`FamilyCatalog`, JSON)."""
+    catalog = FamilyCatalog(kind="families", sources=list(kb.catalog_sources), families=list(kb.families.values()))
+    return catalog.model_dump(mode="json")
+
+
 def write_api(kb: KnowledgeBase, out: Path, schemas: Optional[Path] = None) -> list[Path]:
     """Write the JSON API under ``out/api/v1``; returns the files written.
 
@@ -85,8 +137,14 @@ def write_api(kb: KnowledgeBase, out: Path, schemas: Optional[Path] = None) -> l
     records = [r.model_dump(mode="json") for r in kb.releases]
     target = base / "releases.json"
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(_dump({"format": API_FORMAT, "releases": records}), encoding="utf-8")
+    target.write_text(_dump({"format": API_FORMAT, "releases": records, "images": image_index(kb),
+                             "unrecorded": unrecorded_index(kb),
+                             "sources": [s.model_dump(mode="json") for s in kb.catalog_sources]}), encoding="utf-8")
     written.append(target)
+    if kb.families:
+        target = base / "families.json"
+        target.write_text(_dump(family_catalog(kb)), encoding="utf-8")
+        written.append(target)
     for record, data in zip(kb.releases, records):
         target = base / "releases" / record.family / f"{record.version}.json"
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -113,14 +171,16 @@ def entry_dates(record: ReleaseRecord) -> Optional[tuple[str, str]]:
 
 
 def feed_entries(kb: KnowledgeBase) -> list[ReleaseRecord]:
-    """Releases in feed order, those with a ``recorded`` date only: version newest first, then family id."""
+    """Releases in feed order, those with a ``recorded`` date only: release date newest first
+    (:attr:`ReleaseRecord.order_key`; undated releases after the dated ones), then family id."""
     dated = [r for r in kb.releases if r.recorded is not None]
-    return sorted(dated, key=lambda r: (-_version_rank(r.version), r.family))
+    by_family = sorted(dated, key=lambda r: (r.family, r.version))
+    return sorted(by_family, key=_newest_first)
 
 
-def _version_rank(version: str) -> int:
-    release = Version(version).release
-    return release[0] * 100 + (release[1] if len(release) > 1 else 0)
+def _newest_first(record: ReleaseRecord) -> tuple:
+    key = record.order_key
+    return (key is None,) + (tuple(-part for part in key) if key else (0, 0, 0))
 
 
 def _attr(text: str) -> str:

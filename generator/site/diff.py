@@ -13,6 +13,15 @@ lists it per architecture (25.09 ``triton`` -> 25.10 ``triton`` for amd64 and
 architecture's entry and the rows are marked as an architecture split (or
 merge), never reported as one removal plus additions.
 
+A release can publish several images (variants: ``inference-nv-pytorch`` 25.04 has a vLLM and an
+SGLang image) and an image several framework runtimes (the PPU training image of 2026-10-20).
+:func:`compare_releases` compares like with like: a variant with the same variant of the other
+release (by id), the image's shared components with the other image's, and a runtime with the
+runtime of the same name.  A variant or runtime one side lacks is listed as only in that release,
+never as components added or removed; and an image with runtimes lists in its own list only what
+the runtimes share, so against an image without runtimes a component it does not list is not
+recorded there (:attr:`NotRecorded.runtimes`), never removed.
+
 A diff compares only what both sides know (see
 :class:`lingjun.schema.models.ListState`).  A component missing from one
 side is ``added`` or ``removed`` only when that side's component list is
@@ -45,14 +54,16 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Mapping, Optional
 
-from lingjun.schema.models import ComponentEntry, ListState, ReleaseRecord, StatedIn
+from lingjun.schema.models import ComponentEntry, ListState, ReleaseRecord, Runtime, StatedIn
+from lingjun.schema.release_images import ReleaseImage, release_images
 
 from packaging.version import Version
 
 from lingjun.generator.site._ordering import compare_versions, parse_version
 
 __all__ = ["ArchSplit", "ChangeKind", "ComponentChange", "NotRecorded", "ReleaseDiff", "build_tag_change",
-           "diff_releases", "entry_key", "version_change", "version_kind_text", "version_kind_table", "table_kind"]
+           "DiffSide", "OneSided", "ReleaseComparison", "compare_releases", "image_side", "runtime_side",
+           "diff_releases", "diff_sides", "entry_key", "version_change", "version_kind_text", "version_kind_table", "table_kind"]
 
 
 class ChangeKind(str, Enum):
@@ -87,6 +98,9 @@ class NotRecorded(str, Enum):
     outside_list = "outside-list"
     #: the other side's record names the component in ``presence_unknown``
     presence_unknown = "presence-unknown"
+    #: the other side is an image with framework runtimes: its own list holds only what every runtime
+    #: shares, so a component of this side may be in one of its runtimes' environments
+    runtimes = "runtimes"
 
 
 class ArchSplit(str, Enum):
@@ -138,6 +152,47 @@ class ComponentChange:
         return build_tag_change(self.old, self.new)
 
 
+@dataclass(frozen=True)
+class DiffSide:
+    """What one side of a diff lists: an image of a release (the release itself, or one variant), or one
+    framework runtime of such an image.
+
+    Attributes:
+        record: the release.
+        components: the entries compared.
+        component_list: how complete ``components`` is.
+        presence_unknown: component ids the sources leave open (never added or removed).
+        variant: the variant id, None for a release without variants.
+        runtime: the runtime's name (``LlamaFactory``), None for the image's own (shared) list.
+    """
+
+    record: ReleaseRecord
+    components: tuple[ComponentEntry, ...]
+    component_list: ListState
+    presence_unknown: tuple[str, ...] = ()
+    variant: Optional[str] = None
+    runtime: Optional[str] = None
+    #: the image's own list is what its framework runtimes share (each runtime lists its own)
+    shared_by_runtimes: bool = False
+
+
+def image_side(image: ReleaseImage) -> DiffSide:
+    """The :class:`DiffSide` of one image (its shared components when it has runtimes)."""
+    return DiffSide(image.record, tuple(image.components), image.component_list, tuple(image.presence_unknown),
+                    image.variant_id, None, bool(image.runtimes))
+
+
+def runtime_side(image: ReleaseImage, runtime: Runtime) -> DiffSide:
+    """The :class:`DiffSide` of one runtime of ``image`` (its own component list)."""
+    state = runtime.component_list if runtime.component_list is not None else ListState.not_published
+    return DiffSide(image.record, tuple(runtime.components), state, (), image.variant_id, runtime.name)
+
+
+def _record_side(record: ReleaseRecord) -> DiffSide:
+    """A release without variants as one side (a release with variants: its first variant)."""
+    return image_side(release_images(record)[0])
+
+
 @dataclass
 class ReleaseDiff:
     """Diff of ``old`` -> ``new``.
@@ -152,6 +207,31 @@ class ReleaseDiff:
     new: ReleaseRecord
     comparable: bool
     changes: list[ComponentChange] = field(default_factory=list)
+    #: the two sides compared (set by :func:`diff_sides`; None only for a diff built by hand)
+    old_side: Optional[DiffSide] = None
+    new_side: Optional[DiffSide] = None
+
+    @property
+    def variant(self) -> Optional[str]:
+        """The variant compared (the same id on both sides), None for releases without variants."""
+        side = self.new_side or self.old_side
+        return side.variant if side else None
+
+    @property
+    def runtime(self) -> Optional[str]:
+        """The runtime compared (the same name on both sides), None for the images' shared lists."""
+        side = self.new_side or self.old_side
+        return side.runtime if side else None
+
+    @property
+    def old_state(self) -> ListState:
+        """How complete the older side's list is."""
+        return self.old_side.component_list if self.old_side else self.old.component_list
+
+    @property
+    def new_state(self) -> ListState:
+        """How complete the newer side's list is."""
+        return self.new_side.component_list if self.new_side else self.new.component_list
 
     def of_kind(self, kind: ChangeKind) -> list[ComponentChange]:
         """The changes of one kind, in row order (display name)."""
@@ -323,10 +403,10 @@ def entry_key(entry: ComponentEntry) -> str:
     return entry.id
 
 
-def _by_component(record: ReleaseRecord) -> dict[str, dict[str, ComponentEntry]]:
+def _by_component(side: DiffSide) -> dict[str, dict[str, ComponentEntry]]:
     """``{component id: {architecture key ('' for all): entry}}``; a duplicated entry keeps the first."""
     index: dict[str, dict[str, ComponentEntry]] = {}
-    for entry in record.components:
+    for entry in side.components:
         arch = entry_key(entry).partition("@")[2]
         index.setdefault(entry.id, {}).setdefault(arch, entry)
     return index
@@ -343,38 +423,51 @@ def _pairs(
     return [(arch, before.get(arch), after.get(arch), None) for arch in sorted(set(before) | set(after))]
 
 
-def _missing_reason(present: ComponentEntry, other: ReleaseRecord) -> Optional[NotRecorded]:
-    """Why ``other`` (which does not list ``present``'s component) says nothing of it; None: it is absent."""
+def _missing_reason(present: ComponentEntry, other: DiffSide, has: Optional[DiffSide] = None) -> Optional[NotRecorded]:
+    """Why ``other`` (which does not list ``present``'s component, listed by ``has``) says nothing of it;
+    None: it is absent."""
     # a complete component list proves absence only of what component lists carry: an entry
     # taken from the features or driver text (cuDNN named beside the rebase) says nothing there
     if present.id in other.presence_unknown:
         return NotRecorded.presence_unknown
     if present.stated_in is not StatedIn.component_list:
         return NotRecorded.outside_list
+    if other.shared_by_runtimes and not (has is not None and has.shared_by_runtimes):
+        return NotRecorded.runtimes
     if other.component_list is not ListState.complete:
         return NotRecorded.list_state
     return None
 
 
-def _kind(a: Optional[ComponentEntry], b: Optional[ComponentEntry], old: ReleaseRecord, new: ReleaseRecord,
+def _kind(a: Optional[ComponentEntry], b: Optional[ComponentEntry], old: DiffSide, new: DiffSide,
           direct: bool) -> tuple[ChangeKind, Optional[NotRecorded]]:
     if a is None:
         assert b is not None
-        reason = _missing_reason(b, old)
+        reason = _missing_reason(b, old, new)
         if reason is None:
             return ChangeKind.added, None
         if direct and b.introduced and reason is NotRecorded.list_state:
             return ChangeKind.introduced, None
         return ChangeKind.not_recorded_old, reason
     if b is None:
-        reason = _missing_reason(a, new)
+        reason = _missing_reason(a, new, old)
         return (ChangeKind.removed, None) if reason is None else (ChangeKind.not_recorded_new, reason)
     return version_change(a.version, b.version), None
 
 
 def diff_releases(old: ReleaseRecord, new: ReleaseRecord, names: Optional[Mapping[str, str]] = None,
                   direct: bool = False) -> ReleaseDiff:
-    """Compare the component lists of two releases (any families, any order given).
+    """Compare the component lists of two releases without variants (see :func:`diff_sides`).
+
+    A release with variants is compared by :func:`compare_releases`, variant with variant; given
+    here, its first variant stands for it.
+    """
+    return diff_sides(_record_side(old), _record_side(new), names, direct)
+
+
+def diff_sides(old_side: DiffSide, new_side: DiffSide, names: Optional[Mapping[str, str]] = None,
+               direct: bool = False) -> ReleaseDiff:
+    """Compare the component lists of two sides (images or runtimes; any families, any order given).
 
     Entries are matched per component id and architecture; an
     all-architecture entry facing per-architecture entries is compared with
@@ -393,18 +486,19 @@ def diff_releases(old: ReleaseRecord, new: ReleaseRecord, names: Optional[Mappin
         name (case-insensitive; the component id where ``names`` has none),
         then architecture.
     """
-    if not old.components or not new.components:
-        return ReleaseDiff(old=old, new=new, comparable=False)
+    old, new = old_side.record, new_side.record
+    if not old_side.components or not new_side.components:
+        return ReleaseDiff(old=old, new=new, comparable=False, old_side=old_side, new_side=new_side)
     direct = direct and old.family == new.family
     names = names or {}
-    before, after = _by_component(old), _by_component(new)
+    before, after = _by_component(old_side), _by_component(new_side)
     acknowledged = {(a.component, a.from_version, a.to_version): a.reason for a in new.acknowledged_downgrades}
     changes: list[ComponentChange] = []
     for component in set(before) | set(after):
         for arch, a, b, split in _pairs(before.get(component, {}), after.get(component, {})):
             ref = b or a
             assert ref is not None
-            kind, why = _kind(a, b, old, new, direct)
+            kind, why = _kind(a, b, old_side, new_side, direct)
             reason = None
             if kind is ChangeKind.downgraded and a and b:
                 reason = acknowledged.get((component, a.version, b.version))
@@ -426,4 +520,95 @@ def diff_releases(old: ReleaseRecord, new: ReleaseRecord, names: Optional[Mappin
     # by the catalog's display name (the component id when the catalog does not name it), so the rows
     # of one component stay together whatever names its architectures were published under
     changes.sort(key=lambda c: (names.get(c.component, c.component).casefold(), c.component, c.architecture or ""))
-    return ReleaseDiff(old=old, new=new, comparable=True, changes=changes)
+    return ReleaseDiff(old=old, new=new, comparable=True, changes=changes, old_side=old_side, new_side=new_side)
+
+
+@dataclass(frozen=True)
+class OneSided:
+    """A variant or a runtime only one of two compared releases has (nothing is compared for it).
+
+    Attributes:
+        record: the release that has it.
+        variant: its variant id (None: the release's only image).
+        runtime: the runtime's name, or None when the whole image is one-sided.
+        title: the variant's title ``{"en", "zh"}`` where it has one.
+    """
+
+    record: ReleaseRecord
+    variant: Optional[str]
+    runtime: Optional[str] = None
+    title: Optional[object] = None
+
+
+@dataclass
+class ReleaseComparison:
+    """Two releases compared like with like (:func:`compare_releases`).
+
+    ``pairs`` holds one :class:`ReleaseDiff` per image both releases have (same variant id, or both
+    without variants), each followed by one per runtime name both images have.  ``only_old`` /
+    ``only_new`` list the variants and runtimes one release alone has.
+    """
+
+    old: ReleaseRecord
+    new: ReleaseRecord
+    pairs: list[ReleaseDiff] = field(default_factory=list)
+    only_old: list[OneSided] = field(default_factory=list)
+    only_new: list[OneSided] = field(default_factory=list)
+
+    @property
+    def comparable(self) -> bool:
+        """True when at least one pair lists components on both sides."""
+        return any(d.comparable for d in self.pairs)
+
+    @property
+    def single(self) -> Optional[ReleaseDiff]:
+        """The one pair when both releases are one image without runtimes (the common case), else None."""
+        if len(self.pairs) == 1 and not self.only_old and not self.only_new and self.pairs[0].variant is None \
+                and self.pairs[0].runtime is None:
+            return self.pairs[0]
+        return None
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """Changes per kind over every pair (keys as :attr:`ReleaseDiff.counts`)."""
+        total = {k.value: 0 for k in ChangeKind}
+        for d in self.pairs:
+            for key, value in d.counts.items():
+                total[key] += value
+        return total
+
+
+def compare_releases(old: ReleaseRecord, new: ReleaseRecord, names: Optional[Mapping[str, str]] = None,
+                     direct: bool = False) -> ReleaseComparison:
+    """Compare two releases like with like: variant with the same variant, runtime with the same runtime.
+
+    Images pair by variant id (a release without variants has one image, id None, which pairs only
+    with another such image); within a pair the images' own (shared) lists are compared, then each
+    runtime with the other image's runtime of the same name.  What one side alone has is listed in
+    ``only_old`` / ``only_new``, never turned into added or removed components.  See
+    :func:`diff_sides` for one pair (``names``, ``direct``).
+    """
+    result = ReleaseComparison(old=old, new=new)
+    before = {i.variant_id: i for i in release_images(old)}
+    after = {i.variant_id: i for i in release_images(new)}
+    for image in release_images(old):
+        if image.variant_id not in after:
+            result.only_old.append(OneSided(old, image.variant_id, None, image.title))
+    for image in release_images(new):
+        match = before.get(image.variant_id)
+        if match is None:
+            result.only_new.append(OneSided(new, image.variant_id, None, image.title))
+            continue
+        result.pairs.append(diff_sides(image_side(match), image_side(image), names, direct))
+        old_runtimes = {r.name: r for r in match.runtimes}
+        new_runtimes = {r.name: r for r in image.runtimes}
+        for runtime in match.runtimes:
+            if runtime.name not in new_runtimes:
+                result.only_old.append(OneSided(old, match.variant_id, runtime.name, match.title))
+        for runtime in image.runtimes:
+            other = old_runtimes.get(runtime.name)
+            if other is None:
+                result.only_new.append(OneSided(new, image.variant_id, runtime.name, image.title))
+            else:
+                result.pairs.append(diff_sides(runtime_side(match, other), runtime_side(image, runtime), names, direct))
+    return result

@@ -32,12 +32,14 @@ from lingjun.checks.core.release_compat import (
 )
 from lingjun.checks.core.gpu_models import lookup_key, model_from_name
 from lingjun.checks.core.inert_text import capped
+from lingjun.checks.core.release_order import release_order_key
 from lingjun.checks.core.versions import DriverVersion, VersionFormatError
 from lingjun.schema.kb import KnowledgeBase
 from lingjun.schema.models import GpuModel, ReleaseRecord
+from lingjun.schema.release_images import release_images
 
 __all__ = ["WhichError", "parse_driver_input", "find_gpu", "finder_branches", "finder_data", "which",
-           "release_url", "intervals", "lookup", "gpu_lookup", "GPU_CLASSES"]
+           "release_url", "intervals", "lookup", "gpu_lookup", "GPU_CLASSES", "release_image_rows", "find_release"]
 
 #: the GPU classes of the finder's data: data center GPUs, and every other GPU (GeForce, RTX workstation)
 GPU_CLASSES = ("dc", "other")
@@ -206,11 +208,24 @@ def gpu_lookup(data: dict[str, Any], release: dict[str, Any], gpu: dict[str, Any
 
 
 def _release_facets(record: ReleaseRecord) -> dict[str, Any]:
-    """Products and CPU architectures a release's tags state (empty lists: not stated)."""
-    products = sorted({p.value for tag in record.image_tags for p in tag.products})
-    not_for = sorted({p.value for tag in record.image_tags for p in tag.not_for})
-    arches = {a.value for a in record.architectures} | {a.value for tag in record.image_tags for a in tag.architectures}
+    """Products and CPU architectures the tags of a release's images state (empty lists: not stated)."""
+    images = release_images(record)
+    tags = [tag for image in images for tag in image.image_tags]
+    products = sorted({p.value for tag in tags for p in tag.products})
+    not_for = sorted({p.value for tag in tags for p in tag.not_for})
+    arches = {a.value for image in images for a in image.architectures} | {a.value for tag in tags for a in tag.architectures}
     return {"products": products, "not_for": not_for, "architectures": sorted(arches)}
+
+
+def release_image_rows(record: ReleaseRecord) -> list[dict[str, Any]]:
+    """The images of a release as the finder and ``which`` list them: ``[{"ref", "variant", "title", "tags"}]``.
+
+    One entry for a release without variants (``variant`` and ``title`` None); the driver verdict is the
+    release's, shared by all its images.
+    """
+    return [{"ref": image.ref, "variant": image.variant_id,
+             "title": image.title.model_dump(mode="json") if image.title else None,
+             "tags": [t.tag for t in image.image_tags]} for image in release_images(record)]
 
 
 def finder_data(kb: KnowledgeBase) -> dict[str, Any]:
@@ -223,11 +238,13 @@ def finder_data(kb: KnowledgeBase) -> dict[str, Any]:
          "gpus": [{"name": "H20", "compute_capability": "9.0", "data_center": true}, ...],
          "releases": [{"ref": "training-nv-pytorch:25.08", "family": ..., "version": ...,
                        "products": [...], "not_for": [...], "architectures": [...],
+                       "images": [{"ref", "variant", "title", "tags"}, ...],
                        "cells": {"dc": {"535": [[null, "minor-compat", 3], ["535.86", "forward-compat", 4]]},
                                  "other": {...}}}, ...],
          "reasons": [[en, zh], ...]}
 
-    Releases are in family order, newest first within a family.
+    Releases are in family order, newest first (by date) within a family; a release with variants is
+    one entry whose ``images`` give each variant's tags (the verdict is the release's).
     """
     ref = _reference(kb)
     branches = finder_branches(kb)
@@ -255,7 +272,7 @@ def finder_data(kb: KnowledgeBase) -> dict[str, Any]:
             releases.append({"ref": record.ref, "family": record.family, "version": record.version,
                              # a PPU image: PPU driver, or no driver stated but a PPU SDK (as release_verdict reads it)
                              "ppu": (record.driver.vendor.value == "ppu") if record.driver is not None else bool(record.ppu_sdk),
-                             **_release_facets(record), "cells": cells})
+                             **_release_facets(record), "images": release_image_rows(record), "cells": cells})
     gpus = []
     for g in (kb.gpus.gpus if kb.gpus else []):
         entry: dict[str, Any] = {"name": g.name, "compute_capability": g.compute_capability, "data_center": g.data_center}
@@ -283,20 +300,43 @@ def release_url(record: ReleaseRecord, site_url: Optional[str]) -> Optional[str]
     return record.sources[0].url if record.sources else None
 
 
+def _date_newest_first(version: str, release_date: Any) -> tuple:
+    """Sort key of a release by date, newest first; one that gives no date after the dated ones."""
+    key = release_order_key(version, release_date)
+    return (key is None,) + (tuple(-part for part in key) if key else (0, 0, 0)) + (version,)
+
+
+def find_release(kb: KnowledgeBase, text: str) -> Optional[ReleaseRecord]:
+    """The release ``text`` names: ``family:release``, ``family:release#variant``, or an image tag or
+    full reference of one of its images; None when none matches."""
+    from lingjun.schema.release_images import image_for_tag
+
+    wanted = (text or "").strip()
+    ref = wanted.partition("#")[0]
+    found = kb.release(ref)
+    if found is not None:
+        return found
+    return next((r for r in kb.releases if image_for_tag(r, wanted) is not None), None)
+
+
 def which(kb: KnowledgeBase, driver_text: str, gpu_name: str, family: Optional[str] = None,
           site_url: Optional[str] = None) -> dict[str, Any]:
     """The answer of ``lingjun-kb which`` as its JSON document.
 
     Returns ``{"driver": the driver normalised (``R535`` for a branch, ``535.183.01`` for a version),
     "driver_input": the text as given (stripped), "gpu": {"name", "compute_capability", "data_center"},
-    "releases": [{"release", "verdict", "reason": {"en", "zh"}, "url"}]}`` in the finder's release order.
+    "releases": [{"release", "verdict", "reason": {"en", "zh"}, "url", "images"}],
+    "unrecorded": [{"family", "version"}]}`` in the finder's release order (family, then newest first by
+    date).  A release with variants is one row; ``images`` lists each image's tags
+    (:func:`release_image_rows`).  ``unrecorded`` names the releases the pages name without a record
+    (no verdict: nothing is known of them) of the families asked about, newest first by date.
 
     Raises:
         WhichError: a malformed driver, an unknown or ambiguous GPU, an unknown family (one line each).
     """
     driver = parse_driver_input(driver_text)
     gpu = find_gpu(kb, gpu_name)
-    families = sorted({r.family for r in kb.releases})
+    families = sorted({r.family for r in kb.releases} | set(kb.families))
     if family is not None and family not in families:
         close = difflib.get_close_matches(family, families, n=5, cutoff=0.4)
         hint = f"; close matches: {', '.join(close)}" if close else f"; families: {', '.join(families)}"
@@ -304,6 +344,7 @@ def which(kb: KnowledgeBase, driver_text: str, gpu_name: str, family: Optional[s
     ref = _reference(kb)
     known = set(finder_branches(kb))
     rows = []
+    unrecorded = []
     for fam in families:
         if family is not None and fam != family:
             continue
@@ -311,7 +352,12 @@ def which(kb: KnowledgeBase, driver_text: str, gpu_name: str, family: Optional[s
             answer = release_verdict(_bundle_record(record), driver, gpu.data_center, ref,
                                      compute_capability=gpu.compute_capability, known_branches=known)
             rows.append({"release": record.ref, "verdict": answer.verdict, "reason": {"en": answer.en, "zh": answer.zh},
-                         "url": release_url(record, site_url)})
+                         "url": release_url(record, site_url), "images": release_image_rows(record)})
+        held = {r.version for r in kb.releases_of(fam)}
+        if fam in kb.families:
+            named = [u for u in kb.families[fam].unrecorded_releases if u.version not in held]
+            named.sort(key=lambda u: _date_newest_first(u.version, u.release_date))
+            unrecorded += [{"family": fam, "version": u.version} for u in named]
     return {"driver": f"R{driver.branch}" if driver.is_branch_only else driver.text, "driver_input": driver_text.strip(),
             "gpu": {"name": gpu.name, "compute_capability": gpu.compute_capability, "data_center": gpu.data_center},
-            "releases": rows}
+            "releases": rows, "unrecorded": unrecorded}

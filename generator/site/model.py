@@ -14,8 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
+from lingjun.checks.core.release_order import release_order_key
 from lingjun.schema.kb import KnowledgeBase, release_sort_key
 from lingjun.schema.models import (
+    Accelerator,
     Component,
     ComponentEntry,
     DriverVendor,
@@ -23,14 +25,20 @@ from lingjun.schema.models import (
     FamilyRole,
     KnownIssue,
     Layer,
+    ListState,
     ReleaseRecord,
+    ReleaseStatus,
+    Runtime,
     StatedIn,
+    UnrecordedRelease,
 )
+from lingjun.schema.release_images import ReleaseImage, release_images
 
 from lingjun.generator.site.branch_lifecycle import BranchLifecycle, branch_lifecycle
 from lingjun.generator.site.diff import (
+    ReleaseComparison,
     ReleaseDiff,
-    diff_releases,
+    compare_releases,
     entry_key,
     version_kind_table,
 )
@@ -47,6 +55,9 @@ from lingjun.generator.site.upstream import upstream_link
 
 __all__ = [
     "ComponentRow",
+    "RuntimeView",
+    "ImageView",
+    "FamilyRow",
     "ReleaseView",
     "MatrixColumn",
     "SiteModel",
@@ -61,7 +72,7 @@ LAYER_ORDER = (Layer.build, Layer.runtime, Layer.library)
 
 
 def release_page_id(record: ReleaseRecord) -> str:
-    """``release:<family>:<YY.MM>``."""
+    """``release:<family>:<release>`` (``release:training-xpu-pytorch:2026-10-20``)."""
     return f"release:{record.ref}"
 
 
@@ -86,9 +97,83 @@ class ComponentRow:
     url_kind: str
 
 
+@dataclass(frozen=True)
+class RuntimeView:
+    """One framework runtime of an image, with its own component rows grouped by layer."""
+
+    runtime: Runtime
+    layers: list[tuple[Layer, list[ComponentRow]]]
+
+    @property
+    def anchor(self) -> str:
+        """Anchor of the runtime's section (``runtime-llama-factory-20261015``)."""
+        return "runtime-" + self.runtime.id.replace("/", "-").replace(".", "-")
+
+
+@dataclass(frozen=True)
+class ImageView:
+    """One image of a release (a variant, or the release itself) as its page shows it."""
+
+    image: ReleaseImage
+    layers: list[tuple[Layer, list[ComponentRow]]]
+    runtimes: list[RuntimeView]
+
+    @property
+    def anchor(self) -> str:
+        """Anchor of the variant's section (``variant-vllm``); ``components`` for a release without variants."""
+        return f"variant-{self.image.variant_id}" if self.image.variant_id else "components"
+
+
+@dataclass(frozen=True)
+class FamilyRow:
+    """One row of a family's release list: a recorded release or one the pages name without a record.
+
+    Attributes:
+        version: the release identifier.
+        record: the record, or None for an unrecorded release.
+        unrecorded: the family's :class:`UnrecordedRelease` entry, or None for a recorded release.
+        order_key: ``(year, month, day)`` or None when the identifier and date place it nowhere.
+    """
+
+    version: str
+    record: Optional[ReleaseRecord] = None
+    unrecorded: Optional[UnrecordedRelease] = None
+    order_key: Optional[tuple[int, int, int]] = None
+
+    @property
+    def anchor(self) -> str:
+        """Anchor of an unrecorded row on the family page (``release-25-06``)."""
+        return "release-" + self.version.replace(".", "-")
+
+
+def _row_sort_key(row: FamilyRow) -> tuple:
+    """As :func:`lingjun.schema.kb.release_sort_key` (ascending): dated rows by date, undated after them."""
+    return (row.order_key is None, row.order_key or (0, 0, 0), row.version, row.record is not None)
+
+
+def family_rows(family: Family, records: list[ReleaseRecord]) -> list[FamilyRow]:
+    """Recorded and unrecorded releases of a family, newest first, by the date order of the schema.
+
+    An unrecorded release whose identifier is also recorded is left out (the record wins).
+    """
+    rows = [FamilyRow(r.version, record=r, order_key=r.order_key) for r in records]
+    held = {r.version for r in records}
+    for u in family.unrecorded_releases:
+        if u.version not in held:
+            rows.append(FamilyRow(u.version, unrecorded=u, order_key=release_order_key(u.version, u.release_date)))
+    rows.sort(key=_row_sort_key, reverse=True)
+    return rows
+
+
 @dataclass
 class ReleaseView:
-    """Everything the release page shows beyond the record itself."""
+    """Everything the release page shows beyond the record itself.
+
+    ``diff`` is the comparison with the previous release when both are one image without runtimes
+    (else None: ``comparison`` holds the pairs, variant with variant and runtime with runtime).
+    ``successor`` is the next newer release the pages name (recorded or not), ``newest_named`` the
+    newest; ``shown_status`` never says ``current`` when such a newer release exists.
+    """
 
     record: ReleaseRecord
     family: Family
@@ -101,11 +186,29 @@ class ReleaseView:
     known_issues: list[KnownIssue]
     driver_cells: list[tuple[int, MatrixCell]]
     base: Optional[ReleaseRecord]
+    images: list[ImageView] = field(default_factory=list)
+    comparison: Optional[ReleaseComparison] = None
+    successor: Optional[FamilyRow] = None
+    newest_named: Optional[FamilyRow] = None
+    #: releases the pages name between ``previous`` and this one without a record here (newest first)
+    between: list[FamilyRow] = field(default_factory=list)
 
     @property
     def anchor(self) -> str:
         """Anchor of this release on list pages (``training-nv-pytorch-25-07``)."""
         return f"{self.record.family}-{self.record.version.replace('.', '-')}"
+
+    @property
+    def shown_status(self) -> ReleaseStatus:
+        """The record's status, except that ``current`` reads ``superseded`` once the pages name a newer release."""
+        if self.record.status is ReleaseStatus.current and self.successor is not None:
+            return ReleaseStatus.superseded
+        return self.record.status
+
+    @property
+    def has_variants(self) -> bool:
+        """True when the release publishes several images (variants)."""
+        return bool(self.record.variants)
 
 
 @dataclass(frozen=True)
@@ -150,6 +253,8 @@ class SiteModel:
     lifecycle: Optional[BranchLifecycle] = None
     #: family id -> its table on the drivers page (NVIDIA-driver releases only)
     driver_tables: dict[str, FamilyDriverTable] = field(default_factory=dict)
+    #: family id -> recorded and unrecorded releases, newest first (:func:`family_rows`)
+    family_rows: dict[str, list[FamilyRow]] = field(default_factory=dict)
 
     def view(self, record: ReleaseRecord) -> ReleaseView:
         """The view of one release."""
@@ -163,17 +268,64 @@ class SiteModel:
                 return [(value, None)]
         ids = self.matrix_components[column.id]
         values: list[tuple[str, Optional[str]]] = []
-        for entry in record.components:
+        if column.record_field:  # a variant's own value (python, cuda)
+            for image in release_images(record):
+                value = getattr(image, column.record_field, None)
+                if value and (value, None) not in values:
+                    values.append((value, None))
+            if values:
+                return values
+        for entry in components_of(record):
             if entry.id in ids:
                 arch = "+".join(a.value for a in entry.architectures) or None
                 if (entry.version, arch) not in values:
                     values.append((entry.version, arch))
         return values
 
+    def components_of(self, record: ReleaseRecord) -> list[ComponentEntry]:
+        """Every component entry of the release's images (see :func:`components_of`)."""
+        return components_of(record)
+
+    def variant_title(self, record: ReleaseRecord, entry: ComponentEntry):
+        """The title ``{"en", "zh"}`` of the variant whose list holds ``entry``; None for a release without variants."""
+        for variant in record.variants:
+            if any(e is entry for e in variant.components):
+                return variant.title
+        return None
+
+    def list_state(self, record: ReleaseRecord) -> ListState:
+        """How complete the release's lists are together (see :func:`list_state`)."""
+        return list_state(record)
+
     def latest(self, family_id: str) -> Optional[ReleaseRecord]:
         """Newest release of a family, or None."""
         found = self.releases_by_family.get(family_id) or []
         return found[0] if found else None
+
+
+def components_of(record: ReleaseRecord) -> list[ComponentEntry]:
+    """The entries of every image of ``record`` (variants in order; the release's own without variants).
+
+    Runtime lists are not included: they are each runtime's own environment.
+    """
+    found: list[ComponentEntry] = []
+    for image in release_images(record):
+        found.extend(image.components)
+    return found
+
+
+def list_state(record: ReleaseRecord) -> ListState:
+    """How complete the release's lists are together: one image's own state; for several, ``complete`` when
+    every image's list is, else ``partial`` when some image lists a component; when none does,
+    ``not-captured`` if every image's list is (published but not seen), else ``not-published``."""
+    states = [image.component_list for image in release_images(record)]
+    if len(set(states)) == 1:
+        return states[0]
+    if all(s is ListState.complete for s in states):
+        return ListState.complete
+    if components_of(record):
+        return ListState.partial
+    return ListState.not_published
 
 
 def _family_order(kb: KnowledgeBase) -> list[Family]:
@@ -182,9 +334,9 @@ def _family_order(kb: KnowledgeBase) -> list[Family]:
     return product + base
 
 
-def _layers(kb: KnowledgeBase, record: ReleaseRecord) -> list[tuple[Layer, list[ComponentRow]]]:
+def _layers(kb: KnowledgeBase, entries: list[ComponentEntry]) -> list[tuple[Layer, list[ComponentRow]]]:
     grouped: dict[Layer, list[ComponentRow]] = {layer: [] for layer in LAYER_ORDER}
-    for entry in record.components:
+    for entry in entries:
         component = kb.components.get(entry.id)
         url, kind = upstream_link(component, entry.version)
         layer = component.layer if component else Layer.library
@@ -192,6 +344,12 @@ def _layers(kb: KnowledgeBase, record: ReleaseRecord) -> list[tuple[Layer, list[
             ComponentRow(entry, component, component_page_id(entry.id) if component else None, url, kind)
         )
     return [(layer, grouped[layer]) for layer in LAYER_ORDER if grouped[layer]]
+
+
+def _images(kb: KnowledgeBase, record: ReleaseRecord) -> list[ImageView]:
+    return [ImageView(image, _layers(kb, image.components),
+                      [RuntimeView(runtime, _layers(kb, runtime.components)) for runtime in image.runtimes])
+            for image in release_images(record)]
 
 
 def _compare_data(kb: KnowledgeBase, families: list[Family], by_family: dict[str, list[ReleaseRecord]]) -> dict:
@@ -216,6 +374,12 @@ def _compare_data(kb: KnowledgeBase, families: list[Family], by_family: dict[str
     Each release also carries ``previous`` (its direct predecessor in its
     family, or null: a page's "new" mark is shown only against it) and
     ``unknown`` (its ``presence_unknown`` ids: never added or removed).
+
+    An entry is one image (``ref`` ``family:release`` or ``family:release#variant``) or one framework
+    runtime of an image (``<image ref>~<runtime id>``), with ``release`` (the release's ref),
+    ``variant``, ``runtime`` (the runtime's name), ``label`` (what the page's lists show) and
+    ``shared`` (true for an image with runtimes: its list holds only what they share, so against an
+    image without runtimes a component it does not list is not recorded, never removed).
     """
     releases = []
     versions: dict[str, dict[str, str]] = {}
@@ -223,30 +387,53 @@ def _compare_data(kb: KnowledgeBase, families: list[Family], by_family: dict[str
     outside: dict[str, list[str]] = {}
     names: dict[str, str] = {}
     seen: dict[str, set[str]] = {}
+
+    def add(ref: str, record: ReleaseRecord, label: str, entries: list[ComponentEntry], state: ListState,
+            unknown: list[str], previous: Optional[str], variant: Optional[str], runtime: Optional[str],
+            shared: bool = False) -> None:
+        row: dict[str, str] = {}
+        for entry in entries:
+            key = entry_key(entry)
+            row.setdefault(key, entry.version)
+            if entry.introduced:
+                introduced.setdefault(ref, []).append(key)
+            if entry.stated_in is not StatedIn.component_list:
+                outside.setdefault(ref, []).append(key)
+            names.setdefault(key, entry.name if entry.id not in kb.components else kb.components[entry.id].name)
+            # version kinds per component id: an all-architecture entry is compared with
+            # each architecture's entry when a release splits its list
+            seen.setdefault(entry.id, set()).add(entry.version)
+        releases.append({"ref": ref, "release": record.ref, "family": record.family, "version": record.version,
+                         "variant": variant, "runtime": runtime, "label": label,
+                         "listed": bool(entries), "list": state.value, "previous": previous, "unknown": unknown,
+                         "shared": shared})
+        versions[ref] = row
+
     for family in families:
-        for record in by_family.get(family.id, []):
-            row: dict[str, str] = {}
-            for entry in record.components:
-                key = entry_key(entry)
-                row.setdefault(key, entry.version)
-                if entry.introduced:
-                    introduced.setdefault(record.ref, []).append(key)
-                if entry.stated_in is not StatedIn.component_list:
-                    outside.setdefault(record.ref, []).append(key)
-                names.setdefault(key, entry.name if entry.id not in kb.components else kb.components[entry.id].name)
-                # version kinds per component id: an all-architecture entry is compared with
-                # each architecture's entry when a release splits its list
-                seen.setdefault(entry.id, set()).add(entry.version)
-            older = by_family.get(family.id, [])
-            position = older.index(record)
-            releases.append({"ref": record.ref, "family": record.family, "version": record.version,
-                             "listed": bool(record.components), "list": record.component_list.value,
-                             "previous": older[position + 1].ref if position + 1 < len(older) else None,
-                             "unknown": list(record.presence_unknown)})
-            versions[record.ref] = row
+        older = by_family.get(family.id, [])
+        for position, record in enumerate(older):
+            before = older[position + 1] if position + 1 < len(older) else None
+            before_images = {i.variant_id: i for i in release_images(before)} if before else {}
+            for image in release_images(record):
+                match = before_images.get(image.variant_id)
+                label = f"{record.family} {record.version}" + (f" · {image.variant_id}" if image.variant_id else "")
+                add(image.ref, record, label, image.components, image.component_list, list(image.presence_unknown),
+                    match.ref if match else None, image.variant_id, None, bool(image.runtimes))
+                match_runtimes = {r.name: r for r in match.runtimes} if match else {}
+                for runtime in image.runtimes:
+                    state = runtime.component_list or ListState.not_published
+                    other = match_runtimes.get(runtime.name)
+                    add(runtime_ref(image, runtime), record, f"{label} · {runtime.name}", runtime.components, state, [],
+                        runtime_ref(match, other) if match and other else None, image.variant_id, runtime.name)
     kinds = {key: version_kind_table(values) for key, values in sorted(seen.items())}
     return {"releases": releases, "versions": versions, "introduced": introduced, "outside": outside,
             "names": names, "kinds": kinds}
+
+
+def runtime_ref(image: ReleaseImage, runtime: Runtime) -> str:
+    """The compare page's address of one runtime: ``<image ref>~<runtime id>``
+    (``training-xpu-pytorch:2026-10-20~llama-factory/20261015``)."""
+    return f"{image.ref}~{runtime.id}"
 
 
 def _release_context(site: SiteModel, page: PageSpec) -> dict:
@@ -297,15 +484,25 @@ def build_site_model(kb: KnowledgeBase) -> SiteModel:
     cell_memo: dict = {}  # releases sharing CUDA and driver requirement share their cells
     names = {c.id: c.name for c in kb.components.values()}
     views: dict[str, ReleaseView] = {}
+    rows_by_family = {family.id: family_rows(family, by_family[family.id]) for family in families}
     for family in families:
         records = by_family[family.id]
+        rows = rows_by_family[family.id]  # newest first
         for index, record in enumerate(records):
+            at = next(i for i, row in enumerate(rows) if row.record is record)
             previous = records[index + 1] if index + 1 < len(records) else None
+            below = next((i for i, row in enumerate(rows) if row.record is previous), len(rows)) if previous else at + 1
+            between = rows[at + 1:below]
+            # a page's "new" mark is said against its direct predecessor: not when an unrecorded release lies between
+            comparison = compare_releases(previous, record, names, direct=not between) if previous else None
             newer = records[index - 1] if index > 0 else None
             base = kb.release(record.base_image.release) if record.base_image else None
             issues = [kb.known_issues[i] for i in sorted(issue_releases) if any(r.ref == record.ref for r in issue_releases[i])]
             cells: list[tuple[int, MatrixCell]] = []
-            if record.driver is None or record.driver.vendor is DriverVendor.nvidia:
+            # NVIDIA branch verdicts for an NVIDIA image; a release without a driver section gets them only in an
+            # NVIDIA-GPU family (a PPU image that states only its PPU SDK, 2026-10-20, has no NVIDIA branch cells)
+            if (record.driver.vendor is DriverVendor.nvidia if record.driver is not None
+                    else family.accelerator is Accelerator.nvidia_gpu):
                 cells = branch_cells(record, branches, kb.cuda_drivers, memo=cell_memo)
             views[record.ref] = ReleaseView(
                 record=record,
@@ -314,11 +511,16 @@ def build_site_model(kb: KnowledgeBase) -> SiteModel:
                 previous=previous,
                 newer=newer,
                 newest=records[0],
-                diff=diff_releases(previous, record, names, direct=True) if previous else None,
-                layers=_layers(kb, record),
+                diff=comparison.single if comparison else None,
+                layers=_layers(kb, record.components),
                 known_issues=issues,
                 driver_cells=cells,
                 base=base,
+                images=_images(kb, record),
+                comparison=comparison,
+                successor=rows[at - 1] if at > 0 else None,
+                newest_named=rows[0] if at > 0 else None,
+                between=between,
             )
 
     matrix_components: dict[str, set[str]] = {}
@@ -336,10 +538,11 @@ def build_site_model(kb: KnowledgeBase) -> SiteModel:
         for family in families:
             rows = []
             for record in by_family[family.id]:
-                if not record.components:
+                listed = components_of(record)
+                if not listed:
                     rows.append((record, None))
                     continue
-                entries = [e for e in record.components if e.id == component.id]
+                entries = [e for e in listed if e.id == component.id]
                 rows.append((record, entries))
             if any(entries for _, entries in rows):
                 per_family.append((family, rows))
@@ -392,4 +595,5 @@ def build_site_model(kb: KnowledgeBase) -> SiteModel:
             f.id: family_driver_table([(r, views[r.ref].driver_cells) for r in by_family[f.id] if views[r.ref].driver_cells])
             for f in families
         },
+        family_rows=rows_by_family,
     )

@@ -183,6 +183,7 @@ def assemble(documents: Iterable[LoadedDocument]) -> KnowledgeBase:
             kb.paths.setdefault(model.ref, doc.path)
         elif kind == "families":
             kb.families.update((f.id, f) for f in model.families)  # type: ignore[attr-defined]
+            kb.catalog_sources.extend(model.sources)  # type: ignore[attr-defined]
             kb.paths.setdefault(kind, doc.path)
         elif kind == "components":
             kb.components.update((c.id, c) for c in model.components)  # type: ignore[attr-defined]

@@ -151,3 +151,53 @@ def make_injection_kb(target: Path) -> Path:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
         path.write_text(yaml.safe_dump(walk(data), allow_unicode=True, sort_keys=False), encoding="utf-8")
     return target
+
+
+#: overlay on the fixture KB with the shapes of issue 12 (variants, runtimes, new identifiers, unrecorded releases)
+ISSUE12_OVERLAY = Path(__file__).parent / "fixtures" / "kb-issue12"
+
+
+def make_issue12_kb(target: Path) -> Path:
+    """Copy the fixture KB and lay :data:`ISSUE12_OVERLAY` over it (files replaced or added).
+
+    training-xpu-pytorch 25.05 becomes ``superseded``: the overlay adds its 2026-10-20 successor.
+    """
+    shutil.copytree(FIXTURE_KB, target)
+    for path in sorted(ISSUE12_OVERLAY.rglob("*.yaml")):
+        dest = target / path.relative_to(ISSUE12_OVERLAY)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, dest)
+    old = target / "training-xpu-pytorch" / "25.05.yaml"
+    text = old.read_text(encoding="utf-8")
+    assert "\nstatus: current\n" in text
+    old.write_text(text.replace("\nstatus: current\n", "\nstatus: superseded\n"), encoding="utf-8")
+    return target
+
+
+def load_issue12(folder: Path):
+    """The issue-12 fixture KB (or any releases folder), validated by the data gate (:func:`load_validated`)."""
+    return load_validated(folder)
+
+
+@pytest.fixture(scope="session")
+def issue12_kb_dir(tmp_path_factory):
+    """Folder of the issue-12 fixture KB (:func:`make_issue12_kb`)."""
+    return make_issue12_kb(tmp_path_factory.mktemp("issue12") / "kb")
+
+
+@pytest.fixture(scope="session")
+def issue12(issue12_kb_dir):
+    """``(knowledge base, site model)`` of the issue-12 fixture KB, validated by the gate."""
+    from lingjun.generator.site.model import build_site_model
+
+    kb = load_issue12(issue12_kb_dir)
+    return kb, build_site_model(kb)
+
+
+@pytest.fixture(scope="session")
+def issue12_pages(issue12):
+    """Rendered pages of the issue-12 fixture KB: ``{lang: {page id: markdown}}``."""
+    from lingjun.generator.site.render import render_pages
+
+    _, site = issue12
+    return {lang: {page.id: text for page, text in render_pages(site, lang)} for lang in ("en", "zh")}

@@ -63,10 +63,9 @@ def _parse(path: Path) -> _Links:
     return parser
 
 
-def test_every_link_in_an_article_reaches_a_built_page_and_its_anchor(built_site):
-    """Every relative link in the content of every page, Markdown's and the HTML tables', resolves to a built
-    page (the API's JSON files included) and, with an anchor, to an element with that id."""
-    site_dir, _ = built_site
+def check_article_links(site_dir: Path) -> tuple[int, int]:
+    """Assert that every relative link in the content of every built page resolves (with its anchor);
+    returns ``(links checked, links in raw-HTML table cells)``."""
     parsed: dict[Path, _Links] = {}
     checked = 0
     table_links = 0
@@ -87,6 +86,14 @@ def test_every_link_in_an_article_reaches_a_built_page_and_its_anchor(built_site
                 ids = parsed.setdefault(target, _parse(target)).ids
                 assert anchor in ids, (str(page.relative_to(site_dir)), href)
             checked += 1
+    return checked, table_links
+
+
+def test_every_link_in_an_article_reaches_a_built_page_and_its_anchor(built_site):
+    """Every relative link in the content of every page, Markdown's and the HTML tables', resolves to a built
+    page (the API's JSON files included) and, with an anchor, to an element with that id."""
+    site_dir, _ = built_site
+    checked, table_links = check_article_links(site_dir)
     assert checked > 500 and table_links > 50, (checked, table_links)
 
 

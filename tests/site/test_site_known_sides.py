@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from lingjun.generator.site.diff import ChangeKind, build_tag_change, diff_releases, table_kind
+from lingjun.generator.site.diff import ChangeKind, build_tag_change, compare_releases, diff_releases, table_kind
 from lingjun.generator.site.driver_matrix import Compat, permits
 from lingjun.checks.core.versions import DriverVersion
 from lingjun.schema.models import ListState, StatedIn
@@ -178,15 +178,17 @@ def test_the_drivers_page_shows_the_reasons_in_both_languages(pages):
 # ---------------------------------------------------------------------------
 
 
-def _ids(record):
-    return {e.id for e in record.components}
+def _ids(side):
+    return {e.id for e in side.components}
 
 
-def _from_list(record, component):
-    return any(e.id == component and e.stated_in is StatedIn.component_list for e in record.components)
+def _from_list(side, component):
+    return any(e.id == component and e.stated_in is StatedIn.component_list for e in side.components)
 
 
 def test_no_added_or_removed_row_rests_on_an_unknown_side_anywhere(real):
+    """Every pair of releases, compared like with like (each image with the same image, each runtime with the
+    runtime of the same name): an added or removed row always rests on a complete list of that side."""
     kb, site = real
     names = {c.id: c.name for c in kb.components.values()}
     checked = 0
@@ -194,17 +196,22 @@ def test_no_added_or_removed_row_rests_on_an_unknown_side_anywhere(real):
         for new in kb.releases:
             if old.ref == new.ref:
                 continue
-            for c in diff_releases(old, new, names).changes:
-                if c.kind is ChangeKind.added:
-                    assert old.component_list is ListState.complete, (old.ref, new.ref, c.key)
-                    assert c.component not in _ids(old) and _from_list(new, c.component), (old.ref, new.ref, c.key)
-                    checked += 1
-                elif c.kind is ChangeKind.removed:
-                    assert new.component_list is ListState.complete, (old.ref, new.ref, c.key)
-                    assert c.component not in _ids(new) and _from_list(old, c.component), (old.ref, new.ref, c.key)
-                    checked += 1
-                elif c.kind is ChangeKind.upgraded:
-                    assert c.old and c.new and c.old.split("+")[0] != c.new.split("+")[0], (old.ref, new.ref, c.key)
+            for d in compare_releases(old, new, names).pairs:
+                a, b = d.old_side, d.new_side
+                for c in d.changes:
+                    if c.kind is ChangeKind.added:
+                        assert a.component_list is ListState.complete, (old.ref, new.ref, c.key)
+                        assert c.component not in _ids(a) and _from_list(b, c.component), (old.ref, new.ref, c.key)
+                        # a shared list (an image with runtimes) proves no absence against an image without them
+                        assert not a.shared_by_runtimes or b.shared_by_runtimes, (old.ref, new.ref, c.key)
+                        checked += 1
+                    elif c.kind is ChangeKind.removed:
+                        assert b.component_list is ListState.complete, (old.ref, new.ref, c.key)
+                        assert c.component not in _ids(b) and _from_list(a, c.component), (old.ref, new.ref, c.key)
+                        assert not b.shared_by_runtimes or a.shared_by_runtimes, (old.ref, new.ref, c.key)
+                        checked += 1
+                    elif c.kind is ChangeKind.upgraded:
+                        assert c.old and c.new and c.old.split("+")[0] != c.new.split("+")[0], (old.ref, new.ref, c.key)
     assert checked > 0  # the scan saw real additions and removals between complete lists
 
 

@@ -28,7 +28,7 @@
       data.releases.forEach(function (r, i) {
         var opt = document.createElement("option");
         opt.value = r.ref;
-        opt.textContent = r.family + " " + r.version;
+        opt.textContent = r.label || (r.family + " " + r.version);
         if (i === index) { opt.selected = true; }
         sel.appendChild(opt);
       });
@@ -40,12 +40,21 @@
     var params = new URLSearchParams(window.location.search);
     var oldSel = select("old", Math.min(1, data.releases.length - 1));
     var newSel = select("new", 0);
-    function known(ref) { return data.releases.some(function (r) { return r.ref === ref; }); }
+    /* an address names an entry by its ref: FAMILY:RELEASE, FAMILY:RELEASE#VARIANT (one image of a release
+     * with variants) or IMAGE~RUNTIME (one framework runtime); a release with variants named without one
+     * opens its first image */
+    function resolve(ref) {
+      var exact = data.releases.filter(function (r) { return r.ref === ref; });
+      if (exact.length) { return exact[0].ref; }
+      var images = data.releases.filter(function (r) { return r.release === ref && !r.runtime; });
+      return images.length ? images[0].ref : null;
+    }
     var badRef = false;
     ["old", "new"].forEach(function (name) {
       var wanted = params.get(name);
       if (!wanted) { return; }
-      if (known(wanted)) { (name === "old" ? oldSel : newSel).value = wanted; } else { badRef = true; }
+      var found = resolve(wanted);
+      if (found) { (name === "old" ? oldSel : newSel).value = found; } else { badRef = true; }
     });
     var allWrap = document.createElement("label");
     var all = document.createElement("input");
@@ -67,6 +76,8 @@
     function missingReason(p, other, has) {
       if (unknownIn(other, p.id)) { return "presence-unknown"; }
       if (outside(has.ref, p.key)) { return "outside-list"; }
+      /* an image with framework runtimes lists only what they share (diff.py's NotRecorded.runtimes) */
+      if (other.shared && !has.shared) { return "runtimes"; }
       if (other.list !== "complete") { return "list-state"; }
       return null;
     }
@@ -173,7 +184,7 @@
       var thead = document.createElement("thead"); thead.appendChild(head); table.appendChild(thead);
       var body = document.createElement("tbody");
       var shown = 0;
-      var reasons = ["list-state", "outside-list", "presence-unknown"];
+      var reasons = ["list-state", "outside-list", "presence-unknown", "runtimes"];
       var oneSided = { "not-recorded-old": {}, "not-recorded-new": {} };
       pairs(va, vb).forEach(function (p) {
         var found = kindOf(p, ra, rb, fresh.indexOf(p.key) >= 0), kind = found[0];

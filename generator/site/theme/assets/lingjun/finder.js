@@ -110,9 +110,21 @@
       }
     });
 
-    /* ?release=FAMILY:VERSION (the link on each release page): only that release, until "all releases" is chosen */
-    var only = params.get("release");
-    if (!data.releases.some(function (r) { return r.ref === only; })) { only = null; }
+    /* ?release=FAMILY:VERSION (the link on each release page), FAMILY:VERSION#VARIANT or an image tag:
+     * only that release, until "all releases" is chosen */
+    function releaseOf(wanted) {
+      var found = null;
+      data.releases.forEach(function (r) {
+        if (found) { return; }
+        if (r.ref === wanted) { found = r; return; }
+        (r.images || []).forEach(function (image) {
+          if (image.ref === wanted || image.tags.indexOf(wanted) >= 0) { found = r; }
+        });
+      });
+      return found;
+    }
+    var onlyRelease = releaseOf(params.get("release"));
+    var only = onlyRelease ? onlyRelease.ref : null;
 
     function writeUrl() {
       var query = new URLSearchParams();
@@ -191,6 +203,13 @@
         var link = el("a", release.family + " " + release.version);
         link.href = release.href;
         name.appendChild(link);
+        /* a release with variants: one verdict (the release's), each variant's tags under its name */
+        if ((release.images || []).length > 1) {
+          release.images.forEach(function (image) {
+            name.appendChild(el("br"));
+            name.appendChild(el("small", "#" + image.variant + ": " + image.tags.join(", "), "lj-finder-variant"));
+          });
+        }
         tr_.appendChild(name);
         var verdict = el("td");
         verdict.appendChild(el("span", tr("verdict." + row[1]), "lj-verdict lj-verdict-" + row[1]));

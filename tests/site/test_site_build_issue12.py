@@ -1,0 +1,61 @@
+"""A full build (both languages, MkDocs strict) of the issue-12 fixture KB: the new pages exist, their links
+resolve, search, navigation and sitemaps include them, and the API files are written."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from lingjun.generator.site.build import build_site
+
+from conftest import REPO, load_issue12
+from test_site_html_tables import check_article_links
+
+
+@pytest.fixture(scope="module")
+def built12(tmp_path_factory, issue12_kb_dir):
+    root = tmp_path_factory.mktemp("built12")
+    site_dir = root / "site"
+    build_site(issue12_kb_dir, site_dir, build_dir=root / "build", config_dir=REPO, kb=load_issue12(issue12_kb_dir),
+               site_url="https://kb.example.com/")
+    return site_dir
+
+
+def test_new_pages_are_built_in_both_languages(built12):
+    for lang in ("", "zh/"):
+        for path in ("releases/inference-nv-pytorch/25.04", "releases/training-xpu-pytorch/2026-10-20",
+                     "releases/inference-xpu-pytorch-opt/sglang0.5.4.post3-250105",
+                     "families/inference-xpu-pytorch", "families/inference-nv-pytorch"):
+            assert (built12 / f"{lang}{path}/index.html").is_file(), lang + path
+    html = (built12 / "releases/inference-nv-pytorch/25.04/index.html").read_text(encoding="utf-8")
+    assert 'id="variant-vllm"' in html and 'id="variant-sglang-layer-library"' in html
+    # the attribute keeps "#" as a character reference (raw HTML in Markdown); a browser reads it as "#"
+    assert 'href="../../../families/inference-nv-pytorch/&#35;release-25-10"' in html
+
+
+def test_every_link_resolves(built12):
+    checked, _ = check_article_links(built12)
+    assert checked > 300
+
+
+def test_search_sitemap_and_navigation_include_the_new_pages(built12):
+    for lang, root in (("", "https://kb.example.com/"), ("zh/", "https://kb.example.com/zh/")):
+        index = json.loads((built12 / f"{lang}search/search_index.json").read_text(encoding="utf-8"))
+        locations = {doc["location"] for doc in index["docs"]}
+        assert "releases/training-xpu-pytorch/2026-10-20/#runtimes" in locations
+        assert "releases/inference-nv-pytorch/25.04/#variant-sglang" in locations
+        sitemap = (built12 / f"{lang}sitemap.xml").read_text(encoding="utf-8")
+        assert f"<loc>{root}releases/inference-xpu-pytorch-opt/sglang0.5.4.post3-250105/</loc>" in sitemap
+        assert f"<loc>{root}families/inference-xpu-pytorch/</loc>" in sitemap
+    home = (built12 / "index.html").read_text(encoding="utf-8")
+    assert 'href="families/inference-xpu-pytorch/"' in home
+    release = (built12 / "releases/training-xpu-pytorch/2026-10-20/index.html").read_text(encoding="utf-8")
+    assert 'href="../25.05/"' in release  # the footer's previous release, by date
+
+
+def test_api_files_of_the_new_shapes(built12):
+    one = json.loads((built12 / "api/v1/releases/inference-nv-pytorch/25.04.json").read_text(encoding="utf-8"))
+    assert [v["id"] for v in one["variants"]] == ["vllm", "sglang"]
+    assert (built12 / "api/v1/releases/training-xpu-pytorch/2026-10-20.json").is_file()
+    assert json.loads((built12 / "api/v1/families.json").read_text(encoding="utf-8"))["sources"]
