@@ -24,7 +24,7 @@ def test_a_release_with_variants_is_one_finder_row_with_each_variants_tags(issue
     assert xpu == ["training-xpu-pytorch:2026-10-20", "training-xpu-pytorch:25.05"]  # newest first, by date
     dated = next(r for r in data["releases"] if r["ref"] == "training-xpu-pytorch:2026-10-20")
     # no driver section: the checker's reading of the record decides (the finder only mirrors it, as which does)
-    assert dated["architectures"] == ["amd64"] and dated["ppu"] is False
+    assert dated["architectures"] == ["amd64"] and dated["ppu"] is True  # no driver stated, but a PPU SDK
 
 
 def test_finder_page_links_each_release_by_its_identifier(issue12):
