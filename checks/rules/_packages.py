@@ -6,6 +6,7 @@ pypi probe with its catalog entry and what is installed.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Iterator, Optional
 
@@ -16,6 +17,10 @@ from lingjun.checks.knowledge.record_view import record_components
 __all__ = ["PackageView", "record_packages", "torch_view", "packages_probed"]
 
 
+#: local version labels of stock wheels (PyTorch's CUDA/CPU/ROCm builds), not an image's own build
+_STOCK_LABEL = re.compile(r"^(cu[0-9]{2,3}|cpu|rocm[0-9][0-9.]*|xpu)$", re.IGNORECASE)
+
+
 @dataclass
 class PackageView:
     """One record component probed through pip metadata."""
@@ -24,6 +29,22 @@ class PackageView:
     published: str
     catalog: dict
     installed: Installed
+
+    @property
+    def image_build(self) -> bool:
+        """Whether the image ships its own build of this package, which a reinstall from PyPI replaces.
+
+        The catalog says the component *can* be an image-specific build (``vendor_build``: torch,
+        DeepSpeed, Transformers in the training images); this release's published version says whether
+        it *is* one: a local label other than a stock wheel's (``+ali``, ``+nv25.3``, ``+ppu1.5.1``) marks
+        a modified build, while no label or a stock wheel's (``+cu124``, ``+cpu``, ``+rocm6.2``: the
+        builds PyTorch publishes) is the upstream package (inference-nv-pytorch 25.04 lists
+        ``Torch 2.6.0+cu124`` and ``transformers 4.51.1``).
+        """
+        if not self.catalog.get("vendor_build"):
+            return False
+        _, plus, label = self.published.partition("+")
+        return bool(plus) and not _STOCK_LABEL.match(label)
 
     @property
     def names(self) -> list[str]:

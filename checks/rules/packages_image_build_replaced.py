@@ -56,7 +56,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     intact = 0
     foreign = None
     for pkg in record_packages(ctx):
-        if not pkg.catalog.get("vendor_build"):
+        if not pkg.image_build:
             continue
         installed = pkg.installed.version
         if installed is None:

@@ -36,7 +36,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         elif same:
             matching += 1
         else:
-            vendor = bool(pkg.catalog.get("vendor_build"))
+            vendor = pkg.image_build
             yield make(
                 ctx, RULE, AREA, Severity.warning,
                 f"{name} is {installed}, the release ships {pkg.published}"

@@ -39,7 +39,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     expected = _major_minor(record.get("python"))
     running = _major_minor(py.version)
     where = py.executable or py.prefix  # None: the input does not say which interpreter (a collect_env paste)
-    vendor = [p for p in record_packages(ctx) if p.catalog.get("vendor_build") or p.id == "torch"]
+    vendor = [p for p in record_packages(ctx) if p.image_build or p.id == "torch"]
     # "none visible" needs a full package list: a partial one (collect_env) shows only what it names
     invisible = (bool(py.version) and packages_probed(ctx) and vendor and all(p.installed.version is None for p in vendor)
                  and all(p.installed.probed for p in vendor) and where is not None)
