@@ -18,10 +18,10 @@ __all__ = ["CONTENT_LABELS", "read_contents", "is_content_label"]
 CONTENT_LABELS = {
     "tag": "tag", "image tag": "tag", "镜像tag": "tag", "镜像标签": "tag", "标签": "tag",
     "应用场景": "use_case", "use case": "use_case", "use cases": "use_case", "skenario": "use_case",
-    "kasus penggunaan": "use_case",
+    "skenario aplikasi": "use_case", "kasus penggunaan": "use_case",
     "框架": "framework", "framework": "framework", "kerangka kerja": "framework",
     "requirements": "requirements", "requirement": "requirements", "系统要求": "requirements", "要求": "requirements",
-    "persyaratan": "requirements",
+    "persyaratan": "requirements", "persyaratan driver": "requirements",
     "镜像名": "image_name", "镜像名称": "image_name", "image name": "image_name", "image": "image_name",
     "supported architectures": "architectures", "支持架构": "architectures", "架构": "architectures",
     "architectures": "architectures", "architecture": "architectures",
