@@ -28,7 +28,7 @@ _MINIMUM = [
     re.compile(r"(?:>=|≥)\s*v?(\d+(?:\.\d+){0,3})"),
     re.compile(r"(?:version|版本)\s*(\d{3}(?:\.\d+){0,3})\s*(?:or (?:later|higher|newer)|或更高|及以上|以上)", re.I),
 ]
-_FORWARD = re.compile(r"(\d{3})\.(\d{1,3}(?:\.\d{1,3})?)\s*[（(]\s*[^)）]{0,20}?R\s?(\d{3})\s*[)）]")
+_FORWARD = re.compile(r"(\d{3})\.(\d{1,3}(?:\.\d{1,3})?)\+?\s*[（(]\s*[^)）]{0,20}?R\s?(\d{3})\s*[)）]")
 _UPGRADE = re.compile(r"upgrade|升级|tingkatkan|meningkatkan", re.I)
 _BRANCH = re.compile(r"R\s?(\d{3})(?!\d)")
 _SENTENCE_END = re.compile(r"(?<=[。；;])|(?<=\.)\s+(?=[A-Z])")
@@ -82,7 +82,9 @@ def read_driver(requirements: list[tuple[str, int]], section: list[Block], nvidi
         for major, rest, branch in _FORWARD.findall(whole):
             if major == branch and int(major) not in [b for b, _ in result.forward_compatibility]:
                 result.forward_compatibility.append((int(major), f"{major}.{rest}"))
-        for sentence in _sentences(whole):
+        # sentence by sentence within each block: a list item ("470.57+ (cabang R470)") never runs into the
+        # paragraph after it
+        for sentence in (s for text, _ in candidates for s in _sentences(text)):
             if _UPGRADE.search(sentence) and not _FORWARD.search(sentence):
                 branches = [int(b) for b in _BRANCH.findall(sentence)]
                 if len(branches) >= 2:
