@@ -49,8 +49,9 @@ def find_references(text: str) -> list[tuple[int, int, str]]:
             at = hit + 1
 _PRODUCTS = [("acs", re.compile(r"(?<![A-Za-z])ACS(?![A-Za-z])")),
              ("lingjun-multi-tenant", re.compile(r"灵骏多租|multi-tenant|multi tenant|multitenant|multi-penyewa", re.I)),
-             ("lingjun-single-tenant", re.compile(r"灵骏单租|single-tenant|single tenant|penyewa tunggal", re.I))]
-_NOT = re.compile(r"不适用|not (?:suitable|applicable|for|intended)|tidak (?:cocok|berlaku)", re.I)
+             ("lingjun-single-tenant", re.compile(r"灵骏单租|single-tenant|single tenant|penyewa tunggal|satu penyewa"
+                                                   r"|single-penyewa", re.I))]
+_NOT = re.compile(r"不适用|not (?:suitable|applicable|for|intended)|tidak (?:cocok|berlaku|didukung)", re.I)
 
 
 @dataclass
