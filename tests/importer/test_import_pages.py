@@ -185,3 +185,12 @@ def test_indonesian_copies_read_their_headings_contents_and_driver_as_the_record
         (470, "470.57"), (525, "525.85"), (535, "535.86"), (545, "545.23")]
     assert draft["driver"]["must_upgrade_branches"] == list(record.driver.must_upgrade_branches)
     assert draft["highlights"] and "highlights" not in draft["not_captured"]
+
+
+def test_the_id_25_08_image_note_gives_the_products_the_record_holds():
+    """"cocok untuk produk multi-penyewa ACS dan Lingjun … tidak cocok untuk produk satu penyewa Lingjun"."""
+    page = next(p for p in RELEASE_PAGES if p.name == "training-nv-pytorch-25.08.id.md")
+    (tag,) = import_page(page, RELEASES).draft["image_tags"]
+    (kept,) = KB.release("training-nv-pytorch:25.08").image_tags
+    assert (tag["tag"], tag["products"], tag["not_for"]) == (kept.tag, kept.products, kept.not_for) == (
+        "25.08-serverless", ["acs", "lingjun-multi-tenant"], ["lingjun-single-tenant"])
