@@ -12,6 +12,8 @@ Pages (their "copy as Markdown" text, as far as it could be read, is in
 
 from __future__ import annotations
 
+import re
+
 from pathlib import Path
 
 import pytest
@@ -282,5 +284,9 @@ def test_page_fixtures_say_where_they_come_from():
             continue
         head = page.read_text(encoding="utf-8").split("-->", 1)[0]
         assert head.startswith("<!--"), page.name
-        for field in ("URL: https://help.aliyun.com/", "language: ", "read: ", "paraphrased: ", "not visible: "):
+        for field in ("language: ", "read: ", "paraphrased: ", "not visible: "):
             assert field in head, (page.name, field)
+        # an official page: the Chinese site, or the international site (en, id)
+        assert re.search(r"^URL: https://(help\.aliyun\.com/|www\.alibabacloud\.com/help/)", head, re.M), page.name
+        language = re.search(r"^language: (\S+)", head, re.M).group(1)
+        assert page.name.endswith(f".{language}.md"), page.name
