@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
 
-from conftest import INDEX_PAGES, RELEASE_PAGES, RELEASES, all_seeds
+from conftest import INDEX_PAGES, PAGES, RELEASE_PAGES, RELEASES, all_seeds
 from lingjun.generator.importer import ImportRefused, import_page
 from lingjun.schema.loader import load_knowledge_base
 from lingjun.schema.release_images import release_images
@@ -94,6 +95,9 @@ def test_every_record_is_compared_with_a_page_copy_or_says_why_not():
     assert all(len(reason) > 20 for reason in NOT_COMPARED.values())
     fixtures = {p.name for p in RELEASE_PAGES}
     assert set(COMPARED.values()) <= fixtures, sorted(set(COMPARED.values()) - fixtures)
+    for ref, name in COMPARED.items():  # each copy is of one of the record's own pages
+        url = re.search(r"^URL: (\S+)", (PAGES / name).read_text(encoding="utf-8"), re.M).group(1)
+        assert url in {str(s.url) for s in KB.release(ref).sources}, (ref, url)
 
 
 def test_inference_nv_pytorch_25_04_has_two_variants_with_their_tags():
