@@ -5,7 +5,8 @@ driver section (``Driver version >= 1.1.0``; ``需要NVIDIA驱动程序版本570
 
 * ``stated_as``: the requirement sentence as the page words it (shortened to 300 characters);
 * ``minimum``: the version after ``>=`` (or before "or later"/"或更高");
-* ``forward_compatibility``: ``470.57 (or later R470)`` pairs, the data-centre branches usable through
+* ``forward_compatibility``: ``470.57 (or later R470)``, ``470.57 (or a later R470 version)``, ``470.57 (R470 or
+  later)``, ``470.57+ (cabang R470)`` pairs, the data-centre branches usable through
   forward compatibility (``cuda-compat``);
 * ``must_upgrade_branches``: the ``R418, R440, …`` of the sentence telling users to upgrade from them.
 
@@ -28,7 +29,7 @@ _MINIMUM = [
     re.compile(r"(?:>=|≥)\s*v?(\d+(?:\.\d+){0,3})"),
     re.compile(r"(?:version|版本)\s*(\d{3}(?:\.\d+){0,3})\s*(?:or (?:later|higher|newer)|或更高|及以上|以上)", re.I),
 ]
-_FORWARD = re.compile(r"(\d{3})\.(\d{1,3}(?:\.\d{1,3})?)\+?\s*[（(]\s*[^)）]{0,20}?R\s?(\d{3})\s*[)）]")
+_FORWARD = re.compile(r"(\d{3})\.(\d{1,3}(?:\.\d{1,3})?)\+?\s*[（(]\s*[^)）]{0,20}?R\s?(\d{3})(?!\d)[^)）]{0,20}[)）]")
 _UPGRADE = re.compile(r"upgrade|升级|tingkatkan|meningkatkan", re.I)
 _BRANCH = re.compile(r"R\s?(\d{3})(?!\d)")
 _SENTENCE_END = re.compile(r"(?<=[。；;])|(?<=\.)\s+(?=[A-Z])")
