@@ -175,19 +175,13 @@ def test_sections_the_copies_do_not_show_match_the_records():
 
 
 def test_indonesian_copies_read_their_headings_contents_and_driver_as_the_records_state_them():
-    """id 25.06 ("Kerangka kerja yang diperbarui", "Detail citra", "Persyaratan driver", "470.57+ (cabang R470)")
-    and id 25.09 ("Daftar Isi", whose copy ends before the driver text): the driver as the curated records hold it."""
+    """id 25.06 ("Kerangka kerja yang diperbarui", "Detail citra", "Persyaratan driver") and id 25.09 ("Daftar Isi", whose copy ends before the driver text): the driver as the curated records hold it."""
     for name, release in (("training-nv-pytorch-25.06.id.md", "25.06"), ("training-nv-pytorch-25.09.id.md", "25.09")):
         draft = import_page(next(p for p in RELEASE_PAGES if p.name == name), RELEASES).draft
         record = KB.release(f"training-nv-pytorch:{release}")
         assert draft["driver"]["minimum"] == record.driver.minimum == "575", name
         assert draft["driver"]["stated_as"].startswith(record.driver.stated_as), name
     draft = import_page(next(p for p in RELEASE_PAGES if p.name == "training-nv-pytorch-25.06.id.md"), RELEASES).draft
-    record = KB.release("training-nv-pytorch:25.06")
-    assert [(f["branch"], f["minimum"]) for f in draft["driver"]["forward_compatibility"]] == [
-        (f.branch, f.minimum) for f in record.driver.forward_compatibility] == [
-        (470, "470.57"), (525, "525.85"), (535, "535.86"), (545, "545.23")]
-    assert draft["driver"]["must_upgrade_branches"] == list(record.driver.must_upgrade_branches)
     assert draft["highlights"] and "highlights" not in draft["not_captured"]
 
 
@@ -198,3 +192,18 @@ def test_the_id_25_08_image_note_gives_the_products_the_record_holds():
     (kept,) = KB.release("training-nv-pytorch:25.08").image_tags
     assert (tag["tag"], tag["products"], tag["not_for"]) == (kept.tag, kept.products, kept.not_for) == (
         "25.08-serverless", ["acs", "lingjun-multi-tenant"], ["lingjun-single-tenant"])
+
+
+@pytest.mark.parametrize("name", ["training-nv-pytorch-25.03.zh.md", "training-nv-pytorch-25.06.id.md",
+                                  "training-nv-pytorch-25.09.en.md"])
+def test_the_data_centre_branch_lists_are_read_as_the_records_hold_them(name):
+    """"470.57(或更高版本R470)", "470.57+ (cabang R470)", "470.57 (or a later R470 version)": the same pairs,
+    and the branches the page says to upgrade from."""
+    page = next(p for p in RELEASE_PAGES if p.name == name)
+    result = import_page(page, RELEASES)
+    driver = result.draft["driver"]
+    record = KB.release(f"{result.family}:{result.release}").driver
+    assert [(f["branch"], f["minimum"]) for f in driver["forward_compatibility"]] == [
+        (f.branch, f.minimum) for f in record.forward_compatibility] == [
+        (470, "470.57"), (525, "525.85"), (535, "535.86"), (545, "545.23")]
+    assert driver["must_upgrade_branches"] == list(record.must_upgrade_branches)
