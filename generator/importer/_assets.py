@@ -51,7 +51,7 @@ _PRODUCTS = [("acs", re.compile(r"(?<![A-Za-z])ACS(?![A-Za-z])")),
              ("lingjun-multi-tenant", re.compile(r"灵骏多租|multi-tenant|multi tenant|multitenant|multi-penyewa", re.I)),
              ("lingjun-single-tenant", re.compile(r"灵骏单租|single-tenant|single tenant|penyewa tunggal|satu penyewa"
                                                    r"|single-penyewa", re.I))]
-_NOT = re.compile(r"不适用|not (?:suitable|applicable|for|intended)|tidak (?:cocok|berlaku|didukung)", re.I)
+_NOT = re.compile(r"不适用|请勿|not (?:suitable|applicable|for|intended)|do not use|tidak (?:cocok|berlaku|didukung)", re.I)
 
 
 @dataclass
