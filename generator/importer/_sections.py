@@ -11,8 +11,9 @@ stay with the section before.  Text after a release number (``25.03
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
-from lingjun.generator.importer._blocks import CODE, ROW, Block
+from lingjun.generator.importer._blocks import CODE, ROW, TEXT, Block
 
 __all__ = ["SECTION_TITLES", "split_sections", "section_of"]
 
@@ -23,7 +24,7 @@ for _key, _titles in {
                  "主要特性与bug fix列表", "主要特性和bug fix列表", "主要特性及bug fix列表", "主要特性与问题修复",
                  "fitur utama dan daftar perbaikan bug", "fitur utama dan perbaikan bug"],
     "highlights": ["main features", "key features", "主要特性", "主要特性列表", "新特性", "fitur utama",
-                   "kerangka kerja yang diperbarui"],
+                   "kerangka kerja yang diperbarui", "what's new"],
     "bug_fixes": ["bugs fix", "bug fix", "bug fixes", "bugs fixed", "bug fix列表", "bug修复", "问题修复",
                   "修复的问题", "perbaikan bug", "daftar perbaikan bug"],
     "contents": ["contents", "software components", "内容", "软件组件", "镜像内容", "konten", "isi",
@@ -79,14 +80,38 @@ def section_of(block: Block) -> str | None:
     return found
 
 
+_INLINE = re.compile(r"^([^:：]{3,40})[:：]\s*(\S.{0,40})$")
+#: the sections a page writes inline as "title: body" (en 25.08 "Bug fixes: None"); never "Usage: …" and the like
+_INLINE_KEYS = ("bug_fixes", "known_issues")
+
+
+def _inline_heading(block: Block) -> tuple[str, Block] | None:
+    """``Bug fixes: None``: a paragraph that is a bug-fix or known-issue title, a colon and a short body ->
+    (key, body block); None for any other paragraph."""
+    if block.kind != TEXT:
+        return None
+    found = _INLINE.match(block.text.strip())
+    key = SECTION_TITLES.get(_normalise(found.group(1))) if found else None
+    if key not in _INLINE_KEYS:
+        return None
+    return key, replace(block, text=found.group(2).strip(), raw="")
+
+
 def split_sections(blocks: list[Block]) -> dict[str, list[Block]]:
     """Section key -> its blocks (the heading itself left out), in page order; ``preamble`` before the first.
 
-    A key seen twice (two "Known issues" headings) gets both runs of blocks, one after the other.
+    A key seen twice (two "Known issues" headings) gets both runs of blocks, one after the other.  A short
+    bug-fix or known-issue title written inline with its body (``Bug fixes: None``) opens that section
+    holding the body.
     """
     sections: dict[str, list[Block]] = {"preamble": []}
     current = "preamble"
     for block in blocks:
+        inline = _inline_heading(block)
+        if inline is not None:
+            current = inline[0]
+            sections.setdefault(current, []).append(inline[1])
+            continue
         implicit = IMPLICIT_STARTS.get(_normalise(block.text)) if block.kind not in (CODE, ROW) else None
         if implicit and current != implicit:
             current = implicit
