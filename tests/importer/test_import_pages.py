@@ -207,3 +207,19 @@ def test_the_data_centre_branch_lists_are_read_as_the_records_hold_them(name):
         (f.branch, f.minimum) for f in record.forward_compatibility] == [
         (470, "470.57"), (525, "525.85"), (535, "535.86"), (545, "545.23")]
     assert driver["must_upgrade_branches"] == list(record.must_upgrade_branches)
+
+
+def test_the_rewritten_english_25_08_page_reads_like_its_siblings():
+    """en 25.08: "What's new", an inline "Bug fixes: None", and "Do not use this image in Lingjun single-tenant
+    scenarios" (not a product); its empty core-components cell gives no list."""
+    page = next(p for p in RELEASE_PAGES if p.name == "training-nv-pytorch-25.08.en.md")
+    draft = import_page(page, RELEASES).draft
+    (tag,) = draft["image_tags"]
+    (kept,) = KB.release("training-nv-pytorch:25.08").image_tags
+    assert (tag["products"], tag["not_for"]) == (kept.products, kept.not_for) == (
+        ["acs", "lingjun-multi-tenant"], ["lingjun-single-tenant"])
+    assert [h["text"]["en"].rsplit(": ", 1)[1] for h in draft["highlights"]] == [
+        "transformers upgraded to 4.53.3+ali", "vLLM upgraded to 0.10.0", "Ray upgraded to 2.48.0"]
+    assert draft["stated_none"] == ["bug_fixes"]
+    assert draft["not_captured"] == ["features", "known_issues", "usage_notes", "quick_start"]
+    assert "components" not in draft and draft["component_list"] == "not-captured"
