@@ -15,19 +15,21 @@ from lingjun.schema.release_images import release_images
 KB, _ = load_knowledge_base(RELEASES)
 
 
-#: every record whose page copy carries a component list -> the copy it is compared with
+#: every record whose page copy carries a component list -> the copies it is compared with
 #: (a file in tests/fixtures/pages/, or a seed in ../shared/sources/seeds/)
 COMPARED = {
-    "inference-nv-pytorch:25.04": "inference-nv-pytorch-25.04.zh.md",
-    "inference-xpu-pytorch-opt:sglang0.5.4.post3-250105": "inference-xpu-pytorch-opt-sglang0.5.4.post3-250105.zh.md",
-    "training-nv-pytorch:25.02": "training-nv-pytorch-25.02.zh.md",
-    "training-nv-pytorch:25.03": "training-nv-pytorch-25.03.zh.md",
-    "training-nv-pytorch:25.04": "training-nv-pytorch-25.04.id.md",
-    "training-nv-pytorch:25.07": "training-nv-pytorch-25.07.zh.md",
-    "training-nv-pytorch:25.08": "training-nv-pytorch-25.08.id.md",
-    "training-nv-pytorch:25.09": "training-nv-pytorch-25.09.id.md",
-    "training-nv-pytorch:25.10": "training-nv-pytorch-25.10.zh.md",
-    "training-xpu-pytorch:2026-10-20": "training-xpu-pytorch-2026-10-20.zh.md",
+    "inference-nv-pytorch:25.04": ("inference-nv-pytorch-25.04.zh.md",),
+    "inference-xpu-pytorch-opt:sglang0.5.4.post3-250105": (
+        "inference-xpu-pytorch-opt-sglang0.5.4.post3-250105.zh.md",
+        "inference-xpu-pytorch-opt-sglang0.5.4.post3-250105.en.md"),
+    "training-nv-pytorch:25.02": ("training-nv-pytorch-25.02.zh.md",),
+    "training-nv-pytorch:25.03": ("training-nv-pytorch-25.03.zh.md",),
+    "training-nv-pytorch:25.04": ("training-nv-pytorch-25.04.id.md",),
+    "training-nv-pytorch:25.07": ("training-nv-pytorch-25.07.zh.md",),
+    "training-nv-pytorch:25.08": ("training-nv-pytorch-25.08.id.md",),
+    "training-nv-pytorch:25.09": ("training-nv-pytorch-25.09.id.md",),
+    "training-nv-pytorch:25.10": ("training-nv-pytorch-25.10.zh.md",),
+    "training-xpu-pytorch:2026-10-20": ("training-xpu-pytorch-2026-10-20.zh.md",),
 }
 #: compared with a seed page (only where ../shared/sources/seeds/ is present)
 COMPARED_WITH_A_SEED = {"training-xpu-pytorch:25.05": "training-xpu-pytorch-25.05.en.txt"}
@@ -85,7 +87,7 @@ def test_import_reproduces_the_curated_components_of_every_record_whose_page_car
                 kept = next(r for r in curated[vid].runtimes if r.id == runtime["id"])
                 assert _listed(runtime.get("components", [])) == _listed(kept.components)[: len(runtime.get("components", []))]
         compared.add(f"{record.ref}:{page.name}")
-    expected = {f"{ref}:{page}" for ref, page in COMPARED.items()}
+    expected = {f"{ref}:{page}" for ref, pages in COMPARED.items() for page in pages}
     if all_seeds():
         expected |= {f"{ref}:{page}" for ref, page in COMPARED_WITH_A_SEED.items()}
     assert expected <= compared
@@ -100,15 +102,15 @@ def test_every_record_is_compared_with_a_page_copy_or_says_why_not():
     assert not set(COMPARED) & set(NOT_COMPARED)
     assert all(len(reason) > 20 for reason in NOT_COMPARED.values())
     fixtures = {p.name for p in RELEASE_PAGES}
-    assert set(COMPARED.values()) <= fixtures, sorted(set(COMPARED.values()) - fixtures)
-    assert fixtures == set(COMPARED.values()) | set(COPIES_WITHOUT_A_LIST), sorted(
-        fixtures ^ (set(COMPARED.values()) | set(COPIES_WITHOUT_A_LIST)))
+    named = {page for pages in COMPARED.values() for page in pages} | set(COPIES_WITHOUT_A_LIST)
+    assert fixtures == named, sorted(fixtures ^ named)
     for name in COPIES_WITHOUT_A_LIST:  # an empty row is not a list: nothing invented, the list not captured
         draft = import_page(PAGES / name, RELEASES).draft
         assert "components" not in draft and draft["component_list"] == "not-captured", name
-    for ref, name in COMPARED.items():  # each copy is of one of the record's own pages
-        url = re.search(r"^URL: (\S+)", (PAGES / name).read_text(encoding="utf-8"), re.M).group(1)
-        assert url in {str(s.url) for s in KB.release(ref).sources}, (ref, url)
+    for ref, pages in COMPARED.items():  # each copy is of one of the record's own pages
+        for name in pages:
+            url = re.search(r"^URL: (\S+)", (PAGES / name).read_text(encoding="utf-8"), re.M).group(1)
+            assert url in {str(s.url) for s in KB.release(ref).sources}, (ref, url)
 
 
 def test_inference_nv_pytorch_25_04_has_two_variants_with_their_tags():
