@@ -613,6 +613,11 @@ def new_release(releases: Path, family: str, version: str, release_date: Optiona
         known = ", ".join(sorted(kb.families)) or "none"
         raise NewReleaseError(f"family {family!r} is not in {releases}/families.yaml (known: {known})")
     older = [r for r in kb.releases_of(family) if r.order_key is not None and r.order_key < key]
+    folder = Path(releases) / family
+    if not kb.releases_of(family) and not (folder.is_dir() and any(folder.glob("*.y*ml"))):
+        raise NewReleaseError(f"{family} has no release record yet, so there is no previous release to start from; "
+                              f"draft its first record from its page with `lingjun-kb import PAGE --family {family}`, "
+                              "or write it by hand")
     if not older:
         undated = [r.ref for r in kb.releases_of(family) if r.order_key is None]
         hint = (f"{', '.join(undated)} cannot be placed by date: add its release_date" if undated

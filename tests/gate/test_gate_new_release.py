@@ -283,3 +283,16 @@ def test_new_never_makes_up_a_tag_that_names_the_old_images_versions(tmp_path, c
 def test_retag_rewrites_only_a_month_tag_whose_suffix_names_no_version(tag, expected):
     from lingjun.generator.new_release import _retag
     assert _retag(tag, "25.10", "25.11") == expected
+
+
+def test_new_for_a_family_without_any_record_says_so(tmp_path, capsys):
+    real = Path(__file__).resolve().parents[2] / "releases"
+    root = tmp_path / "releases"
+    shutil.copytree(real, root)
+    assert not (root / "inference-xpu-pytorch").exists()  # named by the release history, no record yet
+    assert main(["new", "inference-xpu-pytorch", "25.10", "--releases", str(root)]) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        "lingjun-kb new: inference-xpu-pytorch has no release record yet, so there is no previous release to start "
+        "from; draft its first record from its page with `lingjun-kb import PAGE --family inference-xpu-pytorch`, "
+        "or write it by hand"]
+    assert not (root / "inference-xpu-pytorch").exists()
