@@ -7,9 +7,11 @@ order (:attr:`~lingjun.schema.models.ReleaseRecord.order_key`), never in text or
 is either a fact about the image that usually carries over, or something
 the old page said about itself, which must not:
 
-* carried over: the image tags of the release and of each variant (a tag that starts with the
-  old ``YY.MM`` gets the new one when RELEASE is a ``YY.MM`` too; any other tag cannot be
-  guessed and becomes a placeholder tag ``todo.lingjun-kb-new-<n>`` that the gate refuses; the
+* carried over: the image tags of the release and of each variant (a tag that is exactly the
+  old ``YY.MM``, or the old ``YY.MM`` plus a suffix that names no version or date, ``-serverless``,
+  ``-py3``, gets the new one when RELEASE is a ``YY.MM`` too; any other tag, such as
+  ``25.04-vllm0.8.5-pytorch2.6-cu124-20250430-serverless`` whose engine, PyTorch and CUDA
+  versions and build date belong to the old image, cannot be guessed and becomes a placeholder tag ``todo.lingjun-kb-new-<n>`` that the gate refuses; the
   reference is rebuilt from the family's registry pattern, digests dropped), the variants (ids,
   titles, scenarios, overrides, component lists; the variant's note put up for review), the
   runtimes (a runtime id's build part, ``cosmos-framework/20261015``, and the same part of its
@@ -85,14 +87,27 @@ def _text(en: str, zh: str) -> dict[str, str]:
     return {"en": f"{PLACEHOLDER}: {en}", "zh": f"{PLACEHOLDER}：{zh}"}
 
 
+#: a part of a tag's suffix that names nothing version-specific: a word (``serverless``) or the
+#: Python major version of NGC's ``-py3`` tags
+_PLAIN_SUFFIX_PART = re.compile(r"[a-z]+|py\d")
+
+
 def _retag(tag: str, old: str, new: str) -> Optional[str]:
     """``tag`` with the old ``YY.MM`` prefix replaced by ``new``, or None when it cannot be derived.
 
-    Only a tag that starts with the old release's ``YY.MM`` (followed by ``-`` or nothing) is rewritten,
-    and only into another ``YY.MM``: a dated or named tag (``ppu2.2-...-20261020``) says nothing the
-    new release's tag can be built from.
+    Only a tag that is exactly the old release's ``YY.MM``, or that ``YY.MM`` followed by ``-`` and
+    parts naming nothing version-specific (``25.10-serverless`` -> ``25.11-serverless``,
+    ``25.01-py3``), is rewritten, and only into another ``YY.MM``.  A tag that carries other versions
+    or a build date (``25.04-vllm0.8.5-pytorch2.6-cu124-20250430-serverless``) names the old image's
+    engine, PyTorch, CUDA and build: the new image's cannot be known, so None.  So is a dated or named
+    tag (``ppu2.2-...-20261020``).
     """
-    if is_year_month(old) and is_year_month(new) and (tag == old or tag.startswith(old + "-")):
+    if not (is_year_month(old) and is_year_month(new)):
+        return None
+    if tag == old:
+        return new
+    if tag.startswith(old + "-") and all(_PLAIN_SUFFIX_PART.fullmatch(part)
+                                         for part in tag[len(old) + 1:].split("-")):
         return new + tag[len(old):]
     return None
 
@@ -598,6 +613,11 @@ def new_release(releases: Path, family: str, version: str, release_date: Optiona
         known = ", ".join(sorted(kb.families)) or "none"
         raise NewReleaseError(f"family {family!r} is not in {releases}/families.yaml (known: {known})")
     older = [r for r in kb.releases_of(family) if r.order_key is not None and r.order_key < key]
+    folder = Path(releases) / family
+    if not kb.releases_of(family) and not (folder.is_dir() and any(folder.glob("*.y*ml"))):
+        raise NewReleaseError(f"{family} has no release record yet, so there is no previous release to start from; "
+                              f"draft its first record from its page with `lingjun-kb import PAGE --family {family}`, "
+                              "or write it by hand")
     if not older:
         undated = [r.ref for r in kb.releases_of(family) if r.order_key is None]
         hint = (f"{', '.join(undated)} cannot be placed by date: add its release_date" if undated

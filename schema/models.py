@@ -222,6 +222,9 @@ class RecordSection(str, Enum):
 
     Used by ``stated_none`` (the page says the section is empty) and ``not_captured``
     (the recorded copy of the page does not show the section, or shows only part of it).
+    ``driver`` (the page's driver requirement section) is allowed in ``not_captured`` only: with
+    ``driver`` left out, the record then says the requirement was not seen, not that the page
+    states none (training-xpu-pytorch 2026-10-20, whose copy ends before its later sections).
     """
 
     highlights = "highlights"
@@ -230,6 +233,7 @@ class RecordSection(str, Enum):
     usage_notes = "usage_notes"
     features = "features"
     quick_start = "quick_start"
+    driver = "driver"
 
 
 class BranchType(str, Enum):
@@ -935,6 +939,10 @@ class ReleaseRecord(StrictModel):
             twice = sorted({i for i in ids if ids.count(i) > 1})
             if twice:
                 raise ValueError(f"variant id {twice[0]!r} is given twice; each variant needs its own id")
+        if RecordSection.driver in self.stated_none:
+            raise ValueError("stated_none cannot name driver (it names empty lists); a page that states no driver "
+                             "requirement is recorded by leaving driver out, one whose driver section was not seen "
+                             "by naming driver in not_captured")
         day = identifier_date(self.version)
         if day is not None and self.release_date is not None and self.release_date != day:
             raise ValueError(f"release_date {self.release_date} differs from the date the release is named by "

@@ -238,6 +238,13 @@ def unknown_branch(branch: object) -> ReleaseVerdict:
                           f"参考数据中没有 R{branch}，无法给出结论。", key="unknown-branch")
 
 
+def driver_not_captured(record: object) -> bool:
+    """True when ``record`` (a bundle release dict) names ``driver`` in ``not_captured`` and records no driver:
+    the page's driver section was not seen, so its requirement is not known (never "the page states none")."""
+    return (isinstance(record, dict) and not isinstance(record.get("driver"), dict)
+            and "driver" in (record.get("not_captured") or []))
+
+
 def release_verdict(record: Optional[dict], driver: DriverVersion, data_center: bool, ref: Optional[dict],
                     compute_capability: object = None, known_branches: Optional[Any] = None) -> ReleaseVerdict:
     """The verdict of ``record`` (a bundle release dict) on ``driver`` with GPUs of one class.
@@ -271,6 +278,10 @@ def release_verdict(record: Optional[dict], driver: DriverVersion, data_center: 
     if cuda is None:
         return ReleaseVerdict("not-stated", "The release's CUDA version is not recorded.", "发布记录中没有该版本的 CUDA 版本。", key="no-cuda")
     if not isinstance(drv, dict):
+        if driver_not_captured(record):
+            return ReleaseVerdict("not-stated", "The release's driver requirement was not recorded from its page (the copy "
+                                  "read does not show that section).", "未从页面记录该发布的驱动要求（所读页面内容中没有这一部分）。",
+                                  key="no-driver")
         return ReleaseVerdict("not-stated", "The release records no driver requirement.", "发布记录中没有驱动要求。", key="no-driver")
     minimum = parse_driver(drv.get("minimum"))
     if minimum is None:

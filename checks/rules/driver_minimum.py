@@ -21,6 +21,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     """ok at or above the minimum; below it: info (forward compatibility admitted), warning (CUDA minor
     version compatibility), error otherwise."""
     from lingjun.checks.core.compat import decide, parse_driver
+    from lingjun.checks.core.release_compat import driver_not_captured
     from lingjun.checks.rules._driver_facts import (compat_present, driver_predates_gpus, image_cuda, kernel_driver,
                                                     release_admits_forward)
 
@@ -36,6 +37,11 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                        f"version is not read, so it is not compared (NVIDIA driver minimums do not apply).",
                        f"PPU 镜像：该发布要求 PPU 驱动 {ppu['minimum']} 及以上（{stated}）；未读取 PPU 驱动版本，因此未作比较"
                        f"（不适用 NVIDIA 驱动最低版本要求）。", expected=f">= {ppu['minimum']}")
+        elif driver_not_captured(record):
+            yield make(ctx, RULE, AREA, Severity.skipped,
+                       "PPU image: the release's driver requirement was not recorded from its page (the copy read does "
+                       "not show that section); NVIDIA driver minimums do not apply.",
+                       "PPU 镜像：未从页面记录该发布的驱动要求（所读页面内容中没有这一部分）；不适用 NVIDIA 驱动最低版本要求。")
         else:
             yield make(ctx, RULE, AREA, Severity.skipped,
                        "PPU image: the release record states no driver requirement (not stated on the page read); "

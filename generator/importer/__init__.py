@@ -60,6 +60,8 @@ class ImportResult:
         notes: page inconsistencies found (shifted header, duplicates).
         content: the YAML text to write (the draft, or the conflicts when a record exists).
         compared: False when the existing record's file does not load (nothing could be compared).
+        to_supersede: ``(ref, file)`` of the family's ``current`` releases the draft (the newest release,
+            so ``current``) replaces: each must be set to ``superseded``; empty when a release is newer.
     """
 
     family: str
@@ -72,6 +74,7 @@ class ImportResult:
     notes: list[str] = field(default_factory=list)
     content: str = ""
     compared: bool = True
+    to_supersede: list[tuple[str, Path]] = field(default_factory=list)
 
 
 def read_facts(page: Page, family_hint: Optional[str] = None):
@@ -106,8 +109,31 @@ def read_facts(page: Page, family_hint: Optional[str] = None):
         quick_start=read_quick_start(sections.get("quick_start", [])),
         runtimes=read_runtimes(sections.get("runtimes", []), components.notes),
         instances=read_instances(sections.get("instances", [])),
-        not_captured=not_captured(sections),
+        not_captured=[key for key in not_captured(sections)
+                      if not (key == "driver" and driver is not None and driver.minimum)],
     )
+
+
+#: the languages a page is recognised in, as notes name them
+_LANGUAGE_NAMES = {"en": "English", "zh": "Chinese"}
+#: a ``YY.MM`` at the start of an image tag (``25.11``, ``25.11-serverless``)
+_TAG_MONTH = re.compile(r"^(\d{2}\.\d{2})(?:-|$)")
+
+
+def _release_notes(given: str, named: Optional[str], facts) -> list[str]:
+    """A note when ``--release`` differs from the release the page names (next to its family, or as the month its
+    image tags start with); the tags themselves are never rewritten."""
+    given = given.lower()
+    tags = [r.tag for r in facts.assets.public] or [v for v, _ in facts.contents.get("tag", []) if v]
+    months = sorted({m.group(1) for m in (_TAG_MONTH.match(t) for t in tags) if m} - {given})
+    if named and named != given:
+        where = "next to its family" + (" and in its image tags" if named in months else "")
+    elif months:
+        named, where = ", ".join(months), "in its image tags"
+    else:
+        return []
+    return [f"the page names {named} ({where}), not {given} (--release {given}); its image tags were kept as "
+            "printed: check --release, or the tags"]
 
 
 def _release_problem(release: str) -> Optional[str]:
@@ -157,6 +183,8 @@ def import_page(page_path: Path, releases: Path = Path("releases"), family: Opti
     from lingjun.generator.importer._draft import build_draft, is_newer
     from lingjun.generator.importer._writer import render_conflicts, render_draft
     from lingjun.schema.loader import load_knowledge_base
+    from lingjun.schema.models import ReleaseStatus
+    from lingjun.schema.placeholders import PLACEHOLDER_URL
 
     page = read_page(page_path)
     facts = read_facts(page, family)
@@ -189,8 +217,10 @@ def import_page(page_path: Path, releases: Path = Path("releases"), family: Opti
         known = ", ".join(sorted(kb.families)) or "none"
         raise ImportRefused(f"family {family!r} is not in {releases}/families.yaml (known: {known}); add the family "
                             "first", REFUSED)
-    release = release or identity.release
     notes: list[str] = notes_first
+    if release:
+        notes += _release_notes(release, identity.release, facts)
+    release = release or identity.release
     if release is None:
         dated = re.search(r"\b(20\d{2}-\d{2}-\d{2})\b", identity.title or "")
         tags = [r.tag for r in facts.assets.public] or [v for v, _ in facts.contents.get("tag", []) if v]
@@ -206,6 +236,10 @@ def import_page(page_path: Path, releases: Path = Path("releases"), family: Opti
     problem = _release_problem(release)
     if problem:
         raise ImportRefused(f"release {release[:80]!r} is not a release identifier: {problem}")
+    if language and language != identity.language and identity.language in _LANGUAGE_NAMES:
+        notes.append(f"the page's text reads as {_LANGUAGE_NAMES[identity.language]}, not "
+                     f"{_LANGUAGE_NAMES.get(language, language)} (--lang {language}); the draft's texts are filed "
+                     f"under {language}: check that --lang names the page's language")
     language = language or identity.language
     if identity.named_as:
         notes.append(f"the page calls the family {identity.named_as!r} (Indonesian for {family}); read as {family}")
@@ -214,7 +248,8 @@ def import_page(page_path: Path, releases: Path = Path("releases"), family: Opti
     problems = [f"line {n.line}: {n.message}" for n in facts.components.notes if n.kind in ("cut", "unparsed")]
     facts.problems = problems
     notes += _vpc_notes(facts, kb.families[family])
-    draft, problems = build_draft(facts, kb, family, release, language, is_newer(kb, family, release))
+    newer = is_newer(kb, family, release)
+    draft, problems = build_draft(facts, kb, family, release, language, newer)
     result = ImportResult(family=family, release=release, language=language, draft=draft, existing=None,
                           problems=problems, notes=notes)
     record = kb.release(f"{family}:{release}")
@@ -224,12 +259,16 @@ def import_page(page_path: Path, releases: Path = Path("releases"), family: Opti
         if record is not None:
             result.conflicts = compare_with_record(draft, record, language)
         result.content = render_conflicts(result.conflicts, f"{family}:{release}", str(result.existing), page_path.name,
-                                          compared=record is not None)
+                                          compared=record is not None,
+                                          cited=draft["sources"][0]["url"] != PLACEHOLDER_URL)
         if record is None:
             result.compared = False
             result.problems.append(f"{result.existing} exists but does not load; fix it, then import again to compare")
     else:
         result.content = render_draft(draft, page_path.name)
+        if not newer:
+            result.to_supersede = [(r.ref, kb.paths[r.ref]) for r in kb.releases_of(family, newest_first=False)
+                                   if r.status is ReleaseStatus.current and r.version != release]
     return result
 
 
@@ -279,6 +318,8 @@ def cli_import(args: argparse.Namespace) -> int:
         return 0
     for problem in result.problems:
         say(f"to fix: {problem}")
+    for old_ref, old_path in result.to_supersede:
+        say(f"to fix: set `status: superseded` in {old_ref} ({old_path}): {ref} is the family's newest release")
     if output is not None and str(output) != "-":
         say(f"wrote {output} ({ref}, {result.language} page): fill in the placeholders, then run "
             f"`lingjun-kb validate {output}`")

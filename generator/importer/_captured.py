@@ -24,7 +24,8 @@ UNSEEN = re.compile(r"不可见|not visible|\(the rest", re.I)
 REST_UNSEEN = re.compile(r"此后|the rest|everything after", re.I)
 
 #: page sections a record can name, in the order the records list them
-_RECORD_SECTIONS = ("highlights", "bug_fixes", "features", "known_issues", "usage_notes", "quick_start")
+#: (``driver``: the driver requirement, dropped by the caller when the copy states one elsewhere)
+_RECORD_SECTIONS = ("highlights", "bug_fixes", "features", "known_issues", "usage_notes", "quick_start", "driver")
 
 
 def _marked(blocks: list[Block], pattern: re.Pattern) -> bool:

@@ -245,6 +245,9 @@ def build_draft(facts: PageFacts, kb: KnowledgeBase, family: str, release: str, 
         for branch in both:
             problems.append(f"the page lists R{branch} both as usable through forward compatibility and as a branch to "
                             "upgrade; add a driver.branch_resolutions entry saying which holds, and why")
+    elif "driver" in facts.not_captured:
+        problems.append("this copy ends before the page's driver requirement (not_captured: driver); add `driver` "
+                        "from a copy that shows it, and remove driver from not_captured")
     else:
         problems.append("the page states no driver requirement in this copy; add `driver` if another copy states one")
     if variants:

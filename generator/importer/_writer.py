@@ -32,28 +32,35 @@ def render_draft(draft: dict[str, Any], page_name: str) -> str:
     """The draft record as YAML text, with the schema header and a comment saying what to do."""
     lines = [
         SCHEMA_COMMENT,
-        f"# Drafted by `lingjun-kb import` from {_one_line(page_name)}: the page's sentences sit behind 'reword'",
-        "# placeholders (facts are taken from the pages, prose is not); replace every TODO(lingjun-kb new) value",
-        "# (or delete the entry) before `lingjun-kb validate` passes.",
+        f"# Drafted by `lingjun-kb import` from {_one_line(page_name)}.",
+        "# The page's sentences sit behind 'reword' placeholders: facts are taken from the pages, prose is not.",
+        "# Replace every TODO(lingjun-kb new) value, or delete its entry, until `lingjun-kb validate` passes.",
     ]
     for key, value in draft.items():
         lines += render_block(key, value, 0)
     return "\n".join(lines) + "\n"
 
 
-def render_conflicts(found: dict[str, Any], ref: str, record_path: str, page_name: str, compared: bool = True) -> str:
+def render_conflicts(found: dict[str, Any], ref: str, record_path: str, page_name: str, compared: bool = True,
+                     cited: bool = True) -> str:
     """The conflicts and missing sources as YAML to merge into the existing record by hand.
 
     ``compared`` False: the record's file exists but does not load, so nothing could be compared.
+    ``cited`` False: the page shows no address, so it cannot be told whether the record cites it.
     """
-    lines = [f"# `lingjun-kb import` of {page_name}: {ref} already has a record ({record_path}); nothing was written",
-             "# there. Merge what applies into it by hand: each source_conflicts entry needs its reason (and `kept`).",
+    lines = [f"# `lingjun-kb import` of {_one_line(page_name)}: {ref} already has a record ({_one_line(record_path)}).",
+             "# Nothing was written there: merge what applies into it by hand.",
+             "# Each source_conflicts entry needs its reason (and `kept`).",
              ]
     if not compared:
         lines.append("# The record does not load (run `lingjun-kb validate` on it), so the page was not compared with it.")
         return "\n".join(lines) + "\n"
     if not found:
-        lines.append("# The page agrees with the record on every value compared, and the record cites it.")
+        lines.append("# The page agrees with the record on every value compared"
+                     + (", and the record cites it." if cited else "."))
+        if not cited:
+            lines.append("# The page shows no address, so whether the record cites it is not known: "
+                         "check the record's sources.")
         lines.append("source_conflicts: []")
     for key, value in found.items():
         lines += render_block(key, value, 0)
@@ -70,6 +77,8 @@ def write_output(path: Path, content: str) -> None:
     try:
         check_output_file(path, replaceable=lambda _p: False, ours="a file to replace")
     except UnsafeOutputPath as exc:
+        if exc.errno == errno.EEXIST and path.is_file() and not path.is_symlink():
+            raise ImportRefused(f"{path} exists; import never replaces a file: choose a new path", REFUSED) from None
         raise ImportRefused(f"output {path}: {exc.strerror}", USAGE if exc.errno in (errno.EISDIR, errno.EINVAL) else REFUSED) from None
     except OSError as exc:
         raise ImportRefused(f"output {path}: {exc.strerror or exc}", USAGE) from None

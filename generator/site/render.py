@@ -28,7 +28,7 @@ from lingjun.generator.site.driver_matrix import Compat
 from lingjun.generator.site.gpu_support import gpu_support_line
 from lingjun.generator.site.model import MATRIX_COLUMNS, SiteModel, component_page_id, family_page_id, release_page_id
 from lingjun.generator.site.nav import PageSpec, nav_title, url_depth
-from lingjun.generator.site.strings import translate
+from lingjun.generator.site.strings import translate, vendor_name
 from lingjun.generator.site.upstream import upstream_link
 
 __all__ = ["TEMPLATE_DIR", "make_environment", "render_pages"]
@@ -188,6 +188,7 @@ def render_pages(site: SiteModel, lang: str, env: Optional[Environment] = None) 
         "lang": lang,
         "t": t,
         "loc": _localize(lang),
+        "vendor_name": lambda vendor: vendor_name(vendor, lang),
         "link": _link,
         "html_link": _html_link,
         "root_href": _root_href,

@@ -13,7 +13,7 @@ from typing import Callable
 
 from lingjun.generator.site.pages import title_strings
 
-__all__ = ["STRINGS", "translate"]
+__all__ = ["STRINGS", "VENDOR_NAMES", "translate", "vendor_name"]
 
 _S = {
     # generic nouns
@@ -202,6 +202,7 @@ _S = {
     "tag.none": ("The official page names no image tag.", "官方页面未给出镜像标签。"),
     "release.driver": ("Driver requirements", "驱动要求"),
     "driver.not_stated": ("The official page states no driver requirement.", "官方页面未说明驱动要求。"),
+    "driver.not_captured": ("Not recorded from the page: the copy of the official page this record was made from does not show its driver requirement section, so whether the page states one is not known here.", "未从页面记录：本记录所依据的官方页面内容中没有驱动要求部分，因此不知道页面是否说明了驱动要求。"),
     "driver.minimum": ("Minimum driver", "最低驱动"),
     "driver.minimum.nvidia-gpu": ("Minimum NVIDIA driver", "最低 NVIDIA 驱动"),
     "driver.minimum.ppu": ("Minimum PPU driver", "最低 PPU 驱动"),
@@ -349,6 +350,19 @@ for _key, _pair in title_strings().items():
     _S[_key] = _pair
 
 STRINGS: dict[str, dict[str, str]] = {key: {"en": en, "zh": zh} for key, (en, zh) in _S.items()}
+
+
+#: a family's ``vendor`` (stored in English, as the catalog names it) in each language; a vendor not
+#: listed is shown as stored (``NVIDIA`` reads the same in both)
+VENDOR_NAMES: dict[str, tuple[str, str]] = {
+    "Alibaba Cloud": ("Alibaba Cloud", "阿里云"),
+}
+
+
+def vendor_name(vendor: str, lang: str) -> str:
+    """``vendor`` (``Family.vendor``, e.g. ``Alibaba Cloud``) as written in ``lang`` ("en" or "zh")."""
+    names = VENDOR_NAMES.get(vendor)
+    return vendor if names is None else names[0 if lang == "en" else 1]
 
 
 def translate(lang: str) -> Callable[[str], str]:

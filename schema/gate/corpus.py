@@ -193,6 +193,31 @@ class Corpus:
         return incomplete
 
     @cached_property
+    def unloaded_catalogs(self) -> dict[str, list[Path]]:
+        """kind -> its files that failed the schema, for the catalog kinds rules read whole (``components``,
+        ``families``, the reference tables; not ``release`` or ``known-issue``, whose files stand alone).
+
+        A rule that reads such a catalog (:attr:`~lingjun.schema.gate.rules.GateRule.needs`) does not run
+        while one of its files is rejected: every reference to the catalog would read as missing.
+        """
+        unloaded: dict[str, list[Path]] = {}
+        for rejected in self.rejected:
+            if rejected.kind is not None and rejected.kind not in ("release", "known-issue"):
+                unloaded.setdefault(rejected.kind, []).append(rejected.path)
+        return unloaded
+
+    @property
+    def unloaded_catalog_kinds(self) -> set[str]:
+        """The kinds of :attr:`unloaded_catalogs`."""
+        return set(self.unloaded_catalogs)
+
+    @cached_property
+    def rejected_known_issues(self) -> set[str]:
+        """Ids (file names without ``.yaml``) of the known-issue files that failed the schema: references to
+        them are not reported as missing (the file's own errors are)."""
+        return {r.path.stem for r in self.rejected if r.kind == "known-issue"}
+
+    @cached_property
     def complete_families(self) -> dict[str, list[tuple[LoadedDocument, ReleaseRecord]]]:
         """:attr:`by_family` without the families listed in :attr:`incomplete_families`."""
         return {f: pairs for f, pairs in self.by_family.items() if f not in self.incomplete_families}

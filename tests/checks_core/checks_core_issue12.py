@@ -74,6 +74,7 @@ TRAINING_XPU_20261020 = {
     "summary": _text("Test copy of the PPU training image of 2026-10-20 with three framework runtimes.",
                      "2026-10-20 PPU 训练镜像的测试副本，含三个训练框架运行时。"),
     "architectures": ["amd64"], "ppu_sdk": "2.2", "python": "3.12.3",
+    "not_captured": ["known_issues", "driver"],  # as the real record: the copy ends before the later sections
     "image_tags": [{"tag": XPU_TAG, "reference": f"{REGISTRY}/training-xpu-pytorch:{XPU_TAG}", "architectures": ["amd64"]}],
     "component_list": "complete",
     "components": _entries(("ubuntu", "Ubuntu", "24.04.2"), ("python", "Python", "3.12.3"), ("torch", "torch", "2.10.0"),

@@ -300,7 +300,8 @@ def test_the_runtime_is_named_in_the_report():
      "PPU image: the release needs PPU driver 1.1.0 or newer (Driver version >= 1.1.0); the PPU driver's version is not read, "
      "so it is not compared (NVIDIA driver minimums do not apply)."),
     ("training-xpu-pytorch:2026-10-20",
-     "PPU image: the release record states no driver requirement (not stated on the page read); NVIDIA driver minimums do not apply."),
+     "PPU image: the release's driver requirement was not recorded from its page (the copy read does not show that "
+     "section); NVIDIA driver minimums do not apply."),
 ])
 def test_ppu_releases_get_no_nvidia_verdicts(release, minimum):
     facts = _paste(SGLANG_PASTE)  # an NVIDIA paste checked against a PPU release: still no NVIDIA verdict

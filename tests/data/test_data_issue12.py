@@ -207,6 +207,35 @@ def test_new_families(kb):
         assert "训练" not in family.title.zh, family_id  # titles are neutral in both languages
 
 
+def test_family_titles_name_the_image_the_same_way_in_both_languages(kb):
+    """Every product family's title is '<image> (<accelerator> image)', and its Chinese title says the same."""
+    for family in kb.families.values():
+        if family.role.value != "product":
+            continue
+        kind = {Accelerator.nvidia_gpu: ("NVIDIA GPU image", "NVIDIA GPU 镜像"), Accelerator.ppu: ("PPU image", "PPU 镜像")}
+        en, zh = kind[family.accelerator]
+        assert (family.title.en, family.title.zh) == (f"{family.id} ({en})", f"{family.id}（{zh}）"), family.id
+
+
+def test_a_release_known_only_from_a_link_says_so(kb):
+    """inference-nv-pytorch 25.11: its page address comes from a link in a public GitHub README, not from a page
+    naming it; the record says that instead of citing the page as if it named itself."""
+    (u,) = [u for u in kb.families[INV].unrecorded_releases if u.version == "25.11"]
+    (src,) = u.named_in
+    assert "GitHub README" in src.title and "GitHub README" in src.note.en and "GitHub README" in src.note.zh
+    assert "not been read" in src.note.en and "Not named by an official page" in src.note.en
+    assert u.note is not None and "only from a link" in u.note.en
+
+
+def test_training_xpu_family_cites_its_newest_page_and_the_release_history(kb):
+    urls = [s.url for s in kb.families[XPU].sources]
+    assert "https://help.aliyun.com/zh/document_detail/3172892.html" in urls
+    assert HISTORY in urls
+    recorded = {s.url for r in kb.releases_of(XPU) for s in r.sources}
+    named = {s.url for u in kb.families[XPU].unrecorded_releases for s in u.named_in}
+    assert recorded | named <= set(urls)
+
+
 def test_unrecorded_releases_and_where_they_are_named(kb):
     def named(family_id):
         return {u.version: [s.url for s in u.named_in] for u in kb.families[family_id].unrecorded_releases}

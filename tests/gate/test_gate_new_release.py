@@ -254,3 +254,45 @@ def test_new_writes_the_draft_out_when_the_text_cannot_be_edited_and_still_quote
     assert '  - {id: cuda, name: CUDA, version: "12.8.0"}' in lines
     assert 'cuda: "12.8"' in lines and 'version: "25.03"' in lines
     assert not [l for l in lines if "note:" in l or "As listed" in l]
+
+
+def test_new_never_makes_up_a_tag_that_names_the_old_images_versions(tmp_path, capsys):
+    """inference-nv-pytorch 25.04's tags carry vLLM/SGLang, PyTorch and CUDA versions and a build date: a 25.05
+    tag built from them would name the old image's engine and build; each becomes a placeholder the gate refuses."""
+    real = Path(__file__).resolve().parents[2] / "releases"
+    root = tmp_path / "releases"
+    shutil.copytree(real, root)
+    assert main(["new", "inference-nv-pytorch", "25.05", "--releases", str(root)]) == 0
+    capsys.readouterr()
+    path = root / "inference-nv-pytorch" / "25.05.yaml"
+    text = path.read_text(encoding="utf-8")
+    data = yaml.safe_load(text)
+    tags = [t["tag"] for v in data["variants"] for t in v["image_tags"]]
+    assert tags == ["todo.lingjun-kb-new-1", "todo.lingjun-kb-new-2"]
+    assert "20250430" not in text and "25.05-vllm" not in text
+    assert main(["validate", "-q", "--format", "json", str(path)]) == 1
+    problems = json.loads(capsys.readouterr().out)
+    assert {p["field"] for p in problems if p["rule"] == "data.placeholder" and p["field"].endswith(".tag")} == {
+        "variants.0.image_tags.0.tag", "variants.1.image_tags.0.tag"}
+
+
+@pytest.mark.parametrize(("tag", "expected"), [
+    ("25.10", "25.11"), ("25.10-serverless", "25.11-serverless"), ("25.10-py3", "25.11-py3"),
+    ("25.10-vllm0.8.5-pytorch2.6-cu124-20250430-serverless", None), ("25.10-cu128", None),
+    ("25.10-20251028", None), ("25.100-serverless", None), ("ppu2.2-pytorch2.10.0-20261020", None)])
+def test_retag_rewrites_only_a_month_tag_whose_suffix_names_no_version(tag, expected):
+    from lingjun.generator.new_release import _retag
+    assert _retag(tag, "25.10", "25.11") == expected
+
+
+def test_new_for_a_family_without_any_record_says_so(tmp_path, capsys):
+    real = Path(__file__).resolve().parents[2] / "releases"
+    root = tmp_path / "releases"
+    shutil.copytree(real, root)
+    assert not (root / "inference-xpu-pytorch").exists()  # named by the release history, no record yet
+    assert main(["new", "inference-xpu-pytorch", "25.10", "--releases", str(root)]) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        "lingjun-kb new: inference-xpu-pytorch has no release record yet, so there is no previous release to start "
+        "from; draft its first record from its page with `lingjun-kb import PAGE --family inference-xpu-pytorch`, "
+        "or write it by hand"]
+    assert not (root / "inference-xpu-pytorch").exists()

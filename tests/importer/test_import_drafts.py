@@ -160,5 +160,5 @@ def test_saved_html_with_a_list_inside_a_table_cell(tmp_path):
 def test_a_page_file_name_cannot_break_out_of_the_draft_header_comment():
     from lingjun.generator.importer._writer import render_draft
     text = render_draft({"kind": "release"}, "page\nkind: evil\u2028.md")
-    assert text.splitlines()[1].startswith("# Drafted by `lingjun-kb import` from page?kind: evil?.md:")
+    assert text.splitlines()[1].startswith("# Drafted by `lingjun-kb import` from page?kind: evil?.md.")
     assert [line for line in text.splitlines() if line.startswith("kind:")] == ["kind: release"]

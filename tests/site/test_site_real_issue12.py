@@ -84,3 +84,23 @@ def test_real_which_for_the_new_family(real12):
     assert [(r["release"], r["verdict"]) for r in answer["releases"]] == [("inference-nv-pytorch:25.04", "native")]
     assert [i["variant"] for i in answer["releases"][0]["images"]] == ["vllm", "sglang"]
     assert [u["version"] for u in answer["unrecorded"]] == ["26.03", "25.11", "25.10"]
+
+
+@pytest.mark.parametrize(("lang", "said", "never"), [
+    ("en", "Not recorded from the page&#58; the copy of the official page this record was made from does not show its "
+           "driver requirement section", "The official page states no driver requirement."),
+    ("zh", "未从页面记录：本记录所依据的官方页面内容中没有驱动要求部分", "官方页面未说明驱动要求。")])
+def test_real_driver_section_not_seen_is_not_recorded_never_stated_none(real12, lang, said, never):
+    """2026-10-20's copy ends before its later sections (not_captured: driver): the page may state a requirement."""
+    kb, _, pages = real12
+    assert "driver" in [s.value for s in kb.release("training-xpu-pytorch:2026-10-20").not_captured]
+    driver = pages[lang]["release:training-xpu-pytorch:2026-10-20"].split("{ #driver }")[1].split("\n## ")[0]
+    assert said in driver and never not in driver
+
+
+@pytest.mark.parametrize(("lang", "vendor"), [("en", "| Alibaba Cloud |"), ("zh", "| 阿里云 |")])
+def test_real_family_vendor_in_the_pages_language(real12, lang, vendor):
+    _, _, pages = real12
+    for family in ("training-xpu-pytorch", "inference-nv-pytorch", "inference-xpu-pytorch"):
+        assert vendor in pages[lang][f"family:{family}"]
+    assert "Alibaba Cloud" not in pages["zh"]["family:inference-nv-pytorch"].split("\n## ")[0]

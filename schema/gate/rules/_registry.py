@@ -33,17 +33,23 @@ class GateRule:
     func: RuleFunc
     #: position in runs and listings (ascending; ties by id)
     order: int = LAST
+    #: kinds of catalog document the rule reads (``components``, ``families``): when a file of one of these
+    #: kinds fails the schema, the rule does not run (it would report every reference to the catalog as
+    #: missing) and ``data.catalog-not-loaded`` says so once per file
+    needs: tuple[str, ...] = ()
 
 
 #: id -> rule, in ``order``
 GATE_RULES: Registry[GateRule] = Registry("gate rule", '@gate_rule("data.<name>", severity, description)')
 
 
-def gate_rule(id: str, severity: Severity, description: str, order: int = LAST) -> Callable[[RuleFunc], RuleFunc]:
+def gate_rule(id: str, severity: Severity, description: str, order: int = LAST,
+              needs: tuple[str, ...] = ()) -> Callable[[RuleFunc], RuleFunc]:
     """Decorator registering a gate rule in :data:`GATE_RULES`.
 
     Args:
         order: position in runs and listings (ascending).
+        needs: document kinds the rule reads as catalogs (:attr:`GateRule.needs`).
     Raises:
         ValueError: when the id does not start with ``data.`` or is registered twice.
     """
@@ -51,7 +57,8 @@ def gate_rule(id: str, severity: Severity, description: str, order: int = LAST) 
     def decorate(func: RuleFunc) -> RuleFunc:
         if not id.startswith("data."):
             raise ValueError(f"gate rule id {id!r} must start with 'data.'")
-        GATE_RULES.add(id, GateRule(id=id, severity=severity, description=description, func=func, order=order), func.__module__)
+        GATE_RULES.add(id, GateRule(id=id, severity=severity, description=description, func=func, order=order,
+                                        needs=tuple(needs)), func.__module__)
         return func
 
     return decorate

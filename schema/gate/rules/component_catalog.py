@@ -12,7 +12,7 @@ from lingjun.schema.models import Severity
 
 @gate_rule("data.component-catalog", Severity.error,
            "Each component id of a release, a variant or a runtime is in releases/components.yaml and its name is one "
-           "of that entry's published_names.", order=50)
+           "of that entry's published_names.", order=50, needs=("components",))
 def check(corpus: Corpus) -> Iterator[Issue]:
     """Report unknown component ids and names the catalog entry does not list, in every image's and runtime's list."""
     catalog = corpus.kb.components

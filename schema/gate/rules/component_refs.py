@@ -12,7 +12,7 @@ from lingjun.schema.models import Severity
 
 @gate_rule("data.component-refs", Severity.error,
            "Component ids in highlights, bug fixes, acknowledged downgrades, each image's presence_unknown and known "
-           "issues are in the catalog.", order=60)
+           "issues are in the catalog.", order=60, needs=("components",))
 def check(corpus: Corpus) -> Iterator[Issue]:
     """Report component ids that the catalog does not hold."""
     catalog = corpus.kb.components

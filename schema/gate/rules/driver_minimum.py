@@ -34,7 +34,7 @@ def compare_at_precision(minimum: DriverVersion, needed: DriverVersion) -> int:
 
 @gate_rule("data.driver-minimum", Severity.error,
            "The NVIDIA driver minimum is not below the minimum driver of the release's CUDA toolkit "
-           "(releases/reference/cuda-drivers.yaml); a higher minimum is reported as info.", order=100)
+           "(releases/reference/cuda-drivers.yaml); a higher minimum is reported as info.", order=100, needs=("cuda-drivers",))
 def check(corpus: Corpus) -> Iterator[Issue]:
     """Compare ``driver.minimum`` with the toolkit's minimum driver for every NVIDIA release with a ``cuda``."""
     reference = corpus.kb.cuda_drivers

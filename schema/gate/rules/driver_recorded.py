@@ -20,7 +20,7 @@ from lingjun.schema.models import Accelerator, FamilyRole, Severity
 
 @gate_rule("data.driver-recorded", Severity.warning,
            "A release of an NVIDIA GPU family records its driver requirement (driver section); without it every "
-           "driver-matrix cell of the release is 'not stated'.", order=78)
+           "driver-matrix cell of the release is 'not stated'.", order=78, needs=("families",))
 def check(corpus: Corpus) -> Iterator[Issue]:
     """Warn for each release of an ``nvidia-gpu`` product family that has no ``driver`` section."""
     for doc, record in corpus.releases():

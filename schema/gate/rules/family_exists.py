@@ -10,7 +10,7 @@ from lingjun.schema.gate.rules import gate_rule
 from lingjun.schema.models import Severity
 
 
-@gate_rule("data.family-exists", Severity.error, "A release's family is listed in releases/families.yaml.", order=40)
+@gate_rule("data.family-exists", Severity.error, "A release's family is listed in releases/families.yaml.", order=40, needs=("families",))
 def check(corpus: Corpus) -> Iterator[Issue]:
     """Report releases whose ``family`` is not in the family catalog."""
     families = corpus.kb.families

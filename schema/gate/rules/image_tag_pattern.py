@@ -45,7 +45,7 @@ def _tag_matches(tag: str, version: str) -> bool:
 @gate_rule("data.image-tag-pattern", Severity.error,
            "An image tag of a YY.MM release starts with it (25.07, 25.07-serverless; dated and named releases are "
            "not forced to a prefix) and every reference, of the release or a variant, is the family's "
-           "public_registry_pattern filled in.", order=90)
+           "public_registry_pattern filled in.", order=90, needs=("families",))
 def check(corpus: Corpus) -> Iterator[Issue]:
     """Report tags of a ``YY.MM`` release that do not start with ``<version>`` or ``<version>-``, and references
     that do not match the family pattern, for every image of every release."""

@@ -17,7 +17,7 @@ from lingjun.schema.models import IssueStatus, Severity
 
 @gate_rule("data.known-issue-affects", Severity.error,
            "affects.releases, affects.families and fixed_in of a known issue resolve, and each fixed_in release "
-           "comes after every affected release of its family (and every release listing the issue).", order=150)
+           "comes after every affected release of its family (and every release listing the issue).", order=150, needs=("families",))
 def check(corpus: Corpus) -> Iterator[Issue]:
     """Check the references of every known issue and the order of affected and fixed releases."""
     refs = corpus.release_refs

@@ -21,7 +21,7 @@ from lingjun.schema.models import ReleaseStatus, Severity
 
 @gate_rule("data.single-current", Severity.error,
            "A product family has at most one `current` release and it is the newest "
-           "(info when none is current, warning when an older one is).", order=170)
+           "(info when none is current, warning when an older one is).", order=170, needs=("families",))
 def check(corpus: Corpus) -> Iterator[Issue]:
     """Count `current` releases per product family (base families such as ngc-pytorch are skipped)."""
     for family, releases in corpus.ordered_families.items():  # data.family-incomplete and data.release-order name the rest
