@@ -307,7 +307,11 @@ def test_ppu_releases_get_no_nvidia_verdicts(release, minimum):
     _, findings = _findings(facts, release=release)
     assert _by_rule(findings, "driver.minimum") == [("skipped", minimum)]
     nvidia = [(f.rule, f.severity.value) for f in findings if f.rule.startswith("driver.") and f.severity.value != "skipped"]
-    assert nvidia == []
+    # the only driver verdict: the paste shows NVIDIA GPUs, so the PPU image does not fit this node
+    assert nvidia == [("driver.present", "error")]
+    (present,) = [f for f in findings if f.rule == "driver.present"]
+    assert present.message.en == (f"{release} is a PPU image, but this node shows NVIDIA hardware (4x NVIDIA H20, NVIDIA driver "
+                                  "550.127.08): the image's accelerator does not match this node's.")
 
 
 def test_order_by_date_never_by_text():
