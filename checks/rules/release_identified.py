@@ -55,6 +55,18 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     yield from _rejected(ctx)
     match = ctx.release
     if match.record is None or not match.ref:
+        if match.unrecorded is not None:
+            where = ", ".join(match.unrecorded.get("named_in") or []) or "an official page"
+            yield make(
+                ctx, RULE, AREA, Severity.info,
+                f"Release {match.ref} is published, not yet recorded: nothing is known about it here (named in {where}); "
+                f"checks against a release record are skipped.",
+                f"{match.ref} 已发布，但尚未收录：这里对它一无所知（见于 {where}）；与发布记录相关的检查已跳过。",
+                remedy=("Check against a recorded release with --release, or update lingjun-check once the release is recorded.",
+                        "请用 --release 指定一个已收录的版本，或在该版本收录后更新 lingjun-check。"),
+                observed=match.ref,
+            )
+            return
         if match.ref:
             yield make(
                 ctx, RULE, AREA, Severity.info,

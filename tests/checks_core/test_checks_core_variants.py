@@ -125,7 +125,10 @@ def test_a_bare_tag_two_releases_publish_is_ambiguous_and_names_both(tmp_path):
 def test_an_unknown_release_is_one_line_listing_the_new_identifiers(tmp_path):
     result = run_cli("--data", str(kit.write_bundle(tmp_path / "b.json")), "--release", "inference-nv-pytorch:25.04#bogus")
     assert result.returncode == 3 and len(result.stderr.splitlines()) == 1
-    assert "unknown release" in result.stderr and "training-xpu-pytorch:2026-10-20" in result.stderr
+    assert result.stderr.endswith("unknown release; inference-nv-pytorch releases: inference-nv-pytorch:25.04, "
+                                  "inference-nv-pytorch:25.04#vllm, inference-nv-pytorch:25.04#sglang\n")
+    result = run_cli("--data", str(kit.write_bundle(tmp_path / "b.json")), "--release", "training-xpu-pytorch:2026-10-2")
+    assert result.stderr.endswith("unknown release; did you mean training-xpu-pytorch:2026-10-20?\n")
 
 
 # -- which image runs --------------------------------------------------------------------------------------
