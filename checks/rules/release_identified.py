@@ -87,6 +87,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         return
     how_en, how_zh = _HOW.get(match.how, (match.how, match.how))
     yield from _image(ctx)
+    if match.variant_unknown:  # its line names the release and how it was chosen: no second line
+        return
     if match.how == "fingerprint" and match.score is not None and match.score < 1.0:
         share = f"{match.score:.0%}"
         others = ", ".join(f"{ref} ({score:.0%})" for ref, score in match.candidates[:3])
@@ -115,12 +117,13 @@ def _image(ctx: CheckContext) -> Iterator[Finding]:
     if match.variant_unknown:
         names, names_zh = ", ".join(match.variant_candidates), "、".join(match.variant_candidates)
         common = len(ctx.record.get("components") or []) if ctx.record else 0
+        how_en, how_zh = _HOW.get(match.how, (match.how, match.how))
         yield make(
             ctx, RULE, AREA, Severity.info,
-            f"{match.ref} publishes several images and the input matches {names} equally well: the variant is not known. "
+            f"Release {match.ref} ({how_en}) publishes several images and the input matches {names} equally well: the variant is not known. "
             f"Package checks compare only the {common} components every variant lists with the same version; checks that "
             f"need one variant's values are skipped.",
-            f"{match.ref} 发布了多个镜像，输入与 {names_zh} 匹配程度相同，无法确定是哪个镜像变体。软件包检查只比较各变体版本相同的 "
+            f"发布记录 {match.ref}（{how_zh}）发布了多个镜像，输入与 {names_zh} 匹配程度相同，无法确定是哪个镜像变体。软件包检查只比较各变体版本相同的 "
             f"{common} 个组件；需要某一变体取值的检查已跳过。",
             remedy=("Pass --release with the image's tag (as in the release notes), or set LINGJUN_RELEASE to it.",
                     "请用 --release 指定镜像标签（与发布记录中一致），或把 LINGJUN_RELEASE 设为该标签。"),

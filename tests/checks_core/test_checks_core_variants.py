@@ -162,6 +162,8 @@ def test_a_tie_between_the_variants_leaves_the_variant_unknown_and_checks_only_w
     assert release_line(match, "zh").endswith("；镜像变体未知：vllm 或 sglang")
     info = _by_rule(findings, "release.identified")
     assert info[0][0] == "info" and "matches vllm, sglang equally well" in info[0][1] and "only the 6 components" in info[0][1]
+    # one line: the variant's line names the release and how it was chosen; no second "ok" line
+    assert len(info) == 1 and info[0][1].startswith(f"Release {REF} (given with --release) publishes several images")
     # a package of one image only is never judged: xgrammar 0.1.17 is the SGLang image's, 0.1.18 the vLLM image's
     facts.distributions.append(DistributionFacts(name="triton", version="3.3.0"))
     facts.distributions = [d for d in facts.distributions if d.name != "triton" or d.version == "3.3.0"]
@@ -347,3 +349,22 @@ def test_a_ppu_image_that_states_no_driver_is_a_ppu_image_for_the_finder_too():
         assert (verdict.verdict, verdict.key) == ("unsupported", "ppu")
     nvidia = release_verdict(DATA.release(REF), DriverVersion.parse("550.54.14"), True, DATA.cuda_drivers)
     assert nvidia.verdict == "native"
+
+
+def test_a_ppu_release_without_an_nvidia_driver_says_ppu_once_per_group_in_text():
+    """The GPU rules of a PPU release skip as "PPU image" (not "No NVIDIA driver"), each in JSON, one line per area in text."""
+    from lingjun.checks.report.render_text import render_text
+
+    facts = Facts()
+    facts.origin = "live"
+    match, findings = _findings(facts, release="training-xpu-pytorch:2026-10-20")
+    gpu = [spec.id for spec in load_rules() if spec.needs_gpu]
+    skipped = {f.rule: f.message.en for f in findings if f.rule in gpu}
+    assert set(skipped) == set(gpu) and set(skipped.values()) == {"PPU image: NVIDIA driver checks do not apply."}
+    text = render_text(findings, match, lang="en")
+    driver_rules = [spec.id for spec in load_rules() if spec.needs_gpu and spec.area == "driver"]
+    line = f"({len(driver_rules)} rules)"
+    (collapsed,) = [row for row in text.splitlines() if line in row]
+    assert collapsed.startswith("  SKIP   ") and collapsed.endswith(
+        f"PPU image: NVIDIA driver checks do not apply. [{', '.join(driver_rules)}]")
+    assert text.count("PPU image: NVIDIA driver checks do not apply.") == len({spec.area for spec in load_rules() if spec.needs_gpu})
