@@ -72,7 +72,7 @@ from lingjun.checks.knowledge.bundle import KnowledgeData
 from lingjun.checks.knowledge.record_view import image_record, image_tags, record_variants, runtime_for, variant_of
 
 __all__ = ["UnknownReleaseError", "identify", "find_release", "find_releases", "find_unrecorded", "close_matches",
-           "unknown_release_hint",
+           "unknown_release_hint", "better_variant",
            "release_names", "score_record", "versions_match",
            "order_key", "THRESHOLD", "MIN_MATCHED"]
 
@@ -363,6 +363,28 @@ def _choose_variant(facts: Facts, data: KnowledgeData, record: dict[str, Any]) -
         return ranked[0][1], []
     best = ranked[0][0] if ranked else None
     return None, [vid for key, vid in ranked if key == best] if best and best[1] >= 1 else [vid for _, vid in ranked]
+
+
+def better_variant(facts: Facts, data: KnowledgeData, ref: str, variant: Optional[str]) -> Optional[dict[str, Any]]:
+    """The variant of release ``ref`` whose component list the installed packages match better than ``variant``'s
+    (a higher score, or the same score with more fully matched entries, and at least one full match), or None.
+
+    For a variant named by ``--release``, a tag or a manifest: ``inference-nv-pytorch:25.04#sglang`` on a container
+    whose packages are the vLLM image's gives the ``vllm`` variant.
+    """
+    record = data.release(ref)
+    if record is None or not variant:
+        return None
+    score = _scorer(facts, data)
+    scored = {str(v.get("id")): score(v)[:2] for v in record_variants(record)}
+    named = scored.get(variant)
+    if named is None:
+        return None
+    best_id = max(scored, key=lambda vid: scored[vid])
+    best = scored[best_id]
+    if best_id != variant and best > named and best[1] >= 1:
+        return variant_of(record, best_id)
+    return None
 
 
 def _match(facts: Facts, data: KnowledgeData, how: str, ref: str, record: dict[str, Any], variant: Optional[str],

@@ -102,11 +102,39 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             observed=match.image_ref,
         )
         return
+    hint = _other_variant(ctx, how_en, how_zh)
+    if hint is not None:  # one line: the release as named, and the variant the packages point to
+        yield hint
+        return
     yield make(
         ctx, RULE, AREA, Severity.ok,
         f"Release {match.image_ref} ({how_en}).",
         f"发布记录 {match.image_ref}（{how_zh}）。",
         observed=match.image_ref,
+    )
+
+
+def _other_variant(ctx: CheckContext, how_en: str, how_zh: str) -> "Finding | None":
+    """info when the variant was named (``--release``, a tag, the manifest) but the installed packages match another
+    variant of the same release better: "did you mean #vllm?"; None otherwise."""
+    match = ctx.release
+    if match.how == "fingerprint" or not match.variant or not match.ref:
+        return None
+    from lingjun.checks.knowledge.identify import better_variant
+
+    other = better_variant(ctx.facts, ctx.data, match.ref, match.variant)
+    if other is None:
+        return None
+    title = other.get("title") or {}
+    name_en, name_zh = title.get("en") or other.get("id"), title.get("zh") or other.get("id")
+    meant = f"{match.ref}#{other.get('id')}"
+    return make(
+        ctx, RULE, AREA, Severity.info,
+        f"Release {match.image_ref} ({how_en}), but the installed packages match the {name_en} of this release better; "
+        f"did you mean {meant}?",
+        f"发布记录 {match.image_ref}（{how_zh}），但已安装的软件包与该发布的 {name_zh}更吻合；是否应为 {meant}？",
+        remedy=(f"Check against that image: --release {meant}.", f"请按该镜像检查：--release {meant}。"),
+        observed=match.image_ref, expected=meant,
     )
 
 

@@ -368,3 +368,15 @@ def test_a_ppu_release_without_an_nvidia_driver_says_ppu_once_per_group_in_text(
     assert collapsed.startswith("  SKIP   ") and collapsed.endswith(
         f"PPU image: NVIDIA driver checks do not apply. [{', '.join(driver_rules)}]")
     assert text.count("PPU image: NVIDIA driver checks do not apply.") == len({spec.area for spec in load_rules() if spec.needs_gpu})
+
+
+def test_a_named_variant_the_packages_do_not_fit_gets_a_did_you_mean():
+    """--release inference-nv-pytorch:25.04#sglang on the vLLM image's packages: one release.identified line that names
+    the variant the packages match; the variant that fits gets the plain ok line."""
+    facts = _paste(VLLM_PASTE)
+    _, findings = _findings(facts, release=f"{REF}#sglang")
+    assert _by_rule(findings, "release.identified") == [(
+        "info", f"Release {REF}#sglang (given with --release), but the installed packages match the vLLM image of this "
+                f"release better; did you mean {REF}#vllm?")]
+    _, findings = _findings(facts, release=f"{REF}#vllm")
+    assert _by_rule(findings, "release.identified") == [("ok", f"Release {REF}#vllm (given with --release).")]
