@@ -55,6 +55,9 @@ def _release_line(release: ReleaseMatch, lang: str) -> str:
         return f"{'发布版本' if zh else 'Release'}: {release.image_ref}{_title(release, lang)} ({how}{score}){_image_part(release, zh)}"
     if release.ref:
         how = _HOW.get(release.how, Text(release.how, release.how)).get(lang)
+        if release.unrecorded is not None:  # named by an official page, nothing recorded about it
+            return f"{'发布版本' if zh else 'Release'}: {release.ref} ({how}) — " + (
+                "已发布，尚未收录" if zh else "published, not yet recorded")
         return f"{'发布版本' if zh else 'Release'}: {release.ref} ({how}) — " + (
             "知识库中没有此发布版本的记录" if zh else "no record of this release in the data"
         )

@@ -79,3 +79,8 @@ def test_the_bundle_carries_unrecorded_releases_lean():
     assert family["unrecorded_releases"][0] == {
         "version": "25.10", "image_tags": ["25.10-vllm0.11.0-pytorch2.8-cu128-20251028-serverless"], "named_in": [INDEX]}
     assert set(family["unrecorded_releases"][1]) == {"version", "image_tags", "named_in"}
+
+
+def test_the_text_report_header_says_published_not_yet_recorded():
+    result = run_cli("--from-collect-env", str(VLLM_PASTE), "--release", "inference-nv-pytorch:25.10")
+    assert result.stdout.splitlines()[1] == "Release: inference-nv-pytorch:25.10 (chosen with --release) — published, not yet recorded"
