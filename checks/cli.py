@@ -41,7 +41,8 @@ release:
   egslingjun-registry.cn-wulanchabu.cr.aliyuncs.com/egslingjun/training-nv-pytorch:25.07-serverless
   or the acs-registry-vpc.<region-id>.cr.aliyuncs.com/... form; a tag also names the image (variant)
   of a release that publishes several. An unknown or ambiguous --release is a usage
-  error (exit 3); an unknown LINGJUN_RELEASE or manifest value is a release.identified warning
+  error (exit 3) that names the close spellings ("did you mean ...?"); a release the official pages name
+  but the data does not record yet is reported as such and checked as an unidentified one; an unknown LINGJUN_RELEASE or manifest value is a release.identified warning
   naming the known releases, and the release is then chosen from installed component versions.
 
 fleet:
@@ -542,7 +543,9 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
         known = ", ".join(exc.known) or "(none)"
         if exc.ambiguous:
             return _fail(f"--release {_name(exc.ref)}: ambiguous: several releases publish this tag (give FAMILY:TAG or the full reference); it names: {known}")
-        return _fail(f"--release {_name(exc.ref)}: unknown release (give FAMILY:RELEASE, FAMILY:RELEASE#VARIANT or one of the release's image tags); known releases: {known}")
+        from lingjun.checks.knowledge.identify import unknown_release_hint
+
+        return _fail(f"--release {_name(exc.ref)}: unknown release; {unknown_release_hint(exc, data)}")
 
     options = CheckOptions(
         lang=lang,

@@ -62,6 +62,9 @@ class ReleaseMatch:
     #: values that named no known release and were passed over: [("env" | "manifest", value), ...]
     #: (added later; the release.identified rule warns about each)
     rejected: list[tuple[str, str]] = field(default_factory=list)
+    #: --release named a release the official pages name but the data holds no record of:
+    #: ``{"ref", "family", "version", "named_in": [url, ...]}`` (``record`` is then None)
+    unrecorded: Optional[dict[str, Any]] = None
 
     @property
     def image_ref(self) -> Optional[str]:

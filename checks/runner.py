@@ -5,7 +5,8 @@ finds every rule module), then runs each rule in its declared ``order``, isolate
 
 * a rule marked ``needs_gpu`` is not run when the facts show no NVIDIA
   driver (:attr:`Facts.has_nvidia_driver`); it yields one ``skipped``
-  finding "No NVIDIA driver in this container.", or, when the input could not
+  finding "No NVIDIA driver in this container." ("PPU image: NVIDIA driver checks do not apply." for a
+  PPU release), or, when the input could not
   show a driver at all (:func:`lingjun.checks.coverage.driver_observed`),
   "the snapshot does not show whether an NVIDIA driver is present";
 * a rule whose ``needs`` names a facts section the input does not carry
@@ -34,9 +35,11 @@ from lingjun.checks.coverage import driver_observed, driver_unknown_reason, miss
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules import RuleSpec, load_rules
 
-__all__ = ["run_rules", "run_rule", "checker_findings", "load_rules", "NO_DRIVER", "CHECKER_RULE_IDS"]
+__all__ = ["run_rules", "run_rule", "checker_findings", "load_rules", "NO_DRIVER", "PPU_IMAGE", "CHECKER_RULE_IDS"]
 
 NO_DRIVER = Text("No NVIDIA driver in this container.", "此容器中没有 NVIDIA 驱动。")
+#: the skip of a GPU rule for a PPU release on input without an NVIDIA driver
+PPU_IMAGE = Text("PPU image: NVIDIA driver checks do not apply.", "PPU 镜像：不适用 NVIDIA 驱动检查。")
 #: the rule ids of :func:`checker_findings` that no registered rule has (``--format prometheus`` writes a zero series for each)
 CHECKER_RULE_IDS = ("checker.probe-timeout", "checker.probe-error", "checker.snapshot")
 #: snapshot problems reported one finding each; the rest are counted in one more finding
@@ -54,6 +57,10 @@ def run_rule(spec: RuleSpec, ctx: CheckContext) -> list[Finding]:
         return [Finding(rule=spec.id, severity=Severity.skipped, area=spec.area, message=message, links=_present(ctx.data.rule_url(spec.id, ctx.options.lang)))]
 
     if spec.needs_gpu and not ctx.facts.has_nvidia_driver:
+        from lingjun.checks.knowledge.record_view import is_ppu
+
+        if is_ppu(ctx.record):  # the reason is the image's accelerator, not a missing driver
+            return skipped(PPU_IMAGE)
         if driver_observed(ctx.facts):
             return skipped(NO_DRIVER)
         reason = driver_unknown_reason(ctx.facts)

@@ -11,7 +11,7 @@ from typing import Any, Optional
 
 from lingjun.checks.knowledge.bundle import BUNDLE_FORMAT
 from lingjun.schema.kb import KnowledgeBase
-from lingjun.schema.models import ReleaseRecord
+from lingjun.schema.models import Family, ReleaseRecord
 
 __all__ = ["compile_bundle", "bundle_json"]
 
@@ -37,8 +37,8 @@ _SITE_ONLY_NESTED = {"driver": {"note"}, "gpu_support": {"note"}, "quick_start":
 #: id, name, path, python and component list
 _SITE_ONLY_VARIANT_FIELDS = {"use_case", "scenarios", "note"}
 _SITE_ONLY_RUNTIME_FIELDS = {"upstream", "status", "note"}
-#: family and catalog fields only the site shows (descriptions, scenarios, the releases a family's pages
-#: name that hold no record, where a family is described)
+#: family and catalog fields only the site shows (descriptions, scenarios, where a family is described); the
+#: releases a family's pages name that hold no record are carried lean (:func:`_unrecorded`)
 _SITE_ONLY_FAMILY_FIELDS = {"description", "scenarios", "unrecorded_releases", "sources", "accelerator", "framework"}
 _SITE_ONLY_CATALOG_FIELDS = {"description", "layer"}
 
@@ -61,10 +61,22 @@ def _release(record: ReleaseRecord) -> dict[str, Any]:
     return out
 
 
+def _family(family: Family) -> dict[str, Any]:
+    """One family as the checker reads it, with ``unrecorded_releases`` lean: each release the pages name without a
+    record as ``{"version", "image_tags": [tag, ...], "named_in": [url, ...]}`` (the checker says "published, not
+    yet recorded" and where it is named, never more), left out when there are none."""
+    out = family.model_dump(mode="json", exclude=_SITE_ONLY_FAMILY_FIELDS)
+    unrecorded = [{"version": u.version, "image_tags": list(u.image_tags), "named_in": [str(s.url) for s in u.named_in]}
+                  for u in family.unrecorded_releases]
+    if unrecorded:
+        out["unrecorded_releases"] = unrecorded
+    return out
+
+
 def compile_bundle(kb: KnowledgeBase, site_url: Optional[str] = None) -> dict[str, Any]:
     """The bundle dict for ``kb`` (every model dumped with ``mode="json"``; families, the catalog, release
     records, their variants, runtimes and component entries without the fields only the site shows, each
-    release with its ``order_key``).
+    release with its ``order_key``; each family's unrecorded releases lean, :func:`_family`).
 
     ``site_url``: the published site's root (ending in ``/``) the checker's report links point into;
     None (stored as null): the reports link to each record's official release page and to upstream
@@ -72,7 +84,7 @@ def compile_bundle(kb: KnowledgeBase, site_url: Optional[str] = None) -> dict[st
     return {
         "format": BUNDLE_FORMAT,
         "site_url": site_url,
-        "families": [f.model_dump(mode="json", exclude=_SITE_ONLY_FAMILY_FIELDS) for f in kb.families.values()],
+        "families": [_family(f) for f in kb.families.values()],
         "components": [c.model_dump(mode="json", exclude=_SITE_ONLY_CATALOG_FIELDS) for c in kb.components.values()],
         "releases": [_release(r) for r in kb.releases],
         "known_issues": [k.model_dump(mode="json", exclude=_SITE_ONLY_SOURCE_FIELDS)

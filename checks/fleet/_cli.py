@@ -151,8 +151,11 @@ def _run(args: "argparse.Namespace", stdin: Optional[IO[bytes]]) -> int:
         try:
             identify(Facts(), data, args.release)
         except UnknownReleaseError as exc:
-            what = "ambiguous release; it names" if exc.ambiguous else "unknown release; known releases"
-            return _fail(f"--release {capped(exc.ref, NAME_LIMIT)}: {what}: {', '.join(exc.known) or '(none)'}")
+            if exc.ambiguous:
+                return _fail(f"--release {capped(exc.ref, NAME_LIMIT)}: ambiguous release; it names: {', '.join(exc.known)}")
+            from lingjun.checks.knowledge.identify import unknown_release_hint
+
+            return _fail(f"--release {capped(exc.ref, NAME_LIMIT)}: unknown release; {unknown_release_hint(exc, data)}")
 
     from lingjun.checks.fleet._check import Checker, field_notes
     from lingjun.checks.fleet._compare import compare

@@ -21,8 +21,8 @@ section).  Recognised keys (others are ignored):
 ``Nvidia driver version``       ``nvidia_smi.driver_version``
 ``cuDNN version``               ``cudnn.files`` (one or more paths, "Probably one of the following:") or ``cudnn.header_version``
 ``CUDA_MODULE_LOADING set to``  ``env["CUDA_MODULE_LOADING"]``
-``[pip3] name==version``        ``distributions`` (installer ``pip``)
-``[conda] name version build``  ``distributions`` (installer ``conda``), unless pip listed the same name
+``[pip3] name==version``        ``distributions`` (no installer: pip lists every package, whoever installed it)
+``[conda] name version build``  ``distributions`` (no installer), unless pip listed the same name
 
 ``Is CUDA available``            ``symptoms.cuda_available`` (what torch itself reported: evidence, not a prediction)
 ==============================  ==============================================
@@ -402,9 +402,9 @@ def _package(kind: str, rest: str, facts: Facts, pip_names: set[str], conda: lis
         match = re.match(r"^([A-Za-z0-9_.\-\[\]]+)\s*(?:==|@)\s*(\S+)", rest)
         if match:
             name = match.group(1).split("[", 1)[0]
-            facts.distributions.append(DistributionFacts(name=name, version=match.group(2), installer="pip"))
+            facts.distributions.append(DistributionFacts(name=name, version=match.group(2)))
             pip_names.add(name.lower())
         return
     cols = rest.split()
     if len(cols) >= 2 and re.match(r"^\d", cols[1]):
-        conda.append(DistributionFacts(name=cols[0], version=cols[1], installer="conda"))
+        conda.append(DistributionFacts(name=cols[0], version=cols[1]))

@@ -28,7 +28,8 @@ field of a section that was dropped (``"rdma": {"devices": "x"}``) or is missing
 (``"rdma": {}``) makes the section not known: its empty default would read as
 "observed none".  Only a file that
 cannot be read, is not JSON, or is not a JSON object raises
-:class:`SnapshotError`.
+:class:`SnapshotError`; when it is another input the checker reads (collect_env text, a JSON report, release
+data...), the error says which and the option that reads it (:mod:`lingjun.checks.inputs.input_kind`).
 """
 
 from __future__ import annotations
@@ -154,14 +155,24 @@ def read_snapshot(path: str) -> tuple[Facts, list[str]]:
         raw = read_input_file(path, MAX_SNAPSHOT_BYTES)
     except InputFileError as exc:
         raise SnapshotError(f"{path}: cannot read snapshot: {exc.reason}") from None
+    from lingjun.checks.inputs.input_kind import describe_json, describe_text
+
     try:
         data = json.loads(raw.decode("utf-8-sig"), parse_int=_json_int)
-    except UnicodeDecodeError:
-        raise SnapshotError(f"{path}: snapshot is not UTF-8 text") from None
     except RecursionError:
         raise SnapshotError(f"{path}: not a snapshot: JSON nested too deeply") from None
-    except ValueError as exc:
+    except ValueError as exc:  # UnicodeDecodeError included
+        from lingjun.checks.inputs.collect_env_text import decode_collect_env
+
+        kind = describe_text(decode_collect_env(raw))  # UTF-16 too: a collect_env saved by PowerShell
+        if kind:
+            raise SnapshotError(f"{path}: not a snapshot: {kind}") from None
+        if isinstance(exc, UnicodeDecodeError):
+            raise SnapshotError(f"{path}: snapshot is not UTF-8 text") from None
         raise SnapshotError(f"{path}: not JSON: {exc}") from None
+    kind = describe_json(data)
+    if kind:
+        raise SnapshotError(f"{path}: not a snapshot: {kind}")
     if not isinstance(data, dict):
         raise SnapshotError(f"{path}: a snapshot is a JSON object, got {type(data).__name__}")
     facts, problems = facts_from_snapshot_dict(data)

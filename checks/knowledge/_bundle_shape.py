@@ -70,6 +70,8 @@ BUNDLE_SHAPE = {
     "families": [{
         "id": Required(str), "role": str, "title": TEXT, "vendor": str, "image_name": str, "homepage": Opt(str),
         "public_registry_pattern": str, "vpc_registry_pattern": Opt(str), "vpc_note": Opt(TEXT),
+        # releases the pages name without a record: where they are named, nothing else is known
+        "unrecorded_releases": [{"version": Required(str), "image_tags": [str], "named_in": [str]}],
     }],
     "components": [{
         "id": Required(str), "name": str, "homepage": Opt(str), "release_notes_url": Opt(str), "pypi": [str],

@@ -8,7 +8,8 @@ validated YAML under ``releases/``: every document dumped with pydantic's
     {
       "format": "lingjun-kb/bundle/2",
       "site_url": "https://kb.example.org/" or null (no published site),
-      "families": [Family, ...],
+      "families": [Family without its prose, with "unrecorded_releases": [{"version", "image_tags": [tag],
+                   "named_in": [url]}] when its pages name releases that hold no record],
       "components": [Component, ...],
       "releases": [ReleaseRecord without what only the site shows (source_conflicts, summary, highlights,
                     bug_fixes, recorded, revised, stated_none; components' stated_in; variants' use_case,

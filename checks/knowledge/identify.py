@@ -2,9 +2,11 @@
 
 Order (first that gives an answer wins; ``ReleaseMatch.how`` says which):
 
-1. ``option``: ``--release``.  An unknown value raises
-   :class:`UnknownReleaseError` (the CLI turns it into exit code 3 listing
-   the known releases, or the matches of an ambiguous tag).
+1. ``option``: ``--release``.  A release the official pages name but the data holds no record of
+   (a family's ``unrecorded_releases``: :func:`find_unrecorded`) gives a match without a record and with
+   ``unrecorded`` set: nothing is known about it, so the rules that need a record skip.  Any other unknown
+   value raises :class:`UnknownReleaseError` (the CLI turns it into exit code 3 with the close spellings
+   :func:`close_matches` finds, or the matches of an ambiguous tag).
 2. ``env``: ``LINGJUN_RELEASE`` in the (allow-listed) environment facts.
 3. ``manifest``: ``release`` of ``/etc/lingjun/release.json``.
 
@@ -69,7 +71,9 @@ from lingjun.checks.facts import Facts, normalise_name
 from lingjun.checks.knowledge.bundle import KnowledgeData
 from lingjun.checks.knowledge.record_view import image_record, image_tags, record_variants, runtime_for, variant_of
 
-__all__ = ["UnknownReleaseError", "identify", "find_release", "find_releases", "score_record", "versions_match",
+__all__ = ["UnknownReleaseError", "identify", "find_release", "find_releases", "find_unrecorded", "close_matches",
+           "unknown_release_hint", "better_variant",
+           "release_names", "score_record", "versions_match",
            "order_key", "THRESHOLD", "MIN_MATCHED"]
 
 #: minimum fingerprint score for a record to apply
@@ -84,11 +88,13 @@ class UnknownReleaseError(ValueError):
     """``--release`` names a release the data does not hold (``known`` lists the valid refs), or several
     (``ambiguous`` True; ``known`` lists the ones it could mean: a bare tag two families publish)."""
 
-    def __init__(self, ref: str, known: list[str], ambiguous: bool = False) -> None:
+    def __init__(self, ref: str, known: list[str], ambiguous: bool = False, suggestions: Optional[list[str]] = None) -> None:
         super().__init__(f"{'ambiguous' if ambiguous else 'unknown'} release {ref!r}")
         self.ref = ref
         self.known = known
         self.ambiguous = ambiguous
+        #: close spellings of ``ref`` that name a release (:func:`close_matches`), best first
+        self.suggestions = list(suggestions or [])
 
 
 def release_ref(record: dict[str, Any]) -> str:
@@ -213,6 +219,94 @@ def find_releases(data: KnowledgeData, value: str) -> list[tuple[str, dict[str, 
     return found
 
 
+def find_unrecorded(data: KnowledgeData, value: str) -> Optional[dict[str, Any]]:
+    """The release ``value`` names among those the official pages name without a record here (the families'
+    ``unrecorded_releases``): ``{"ref": "family:release", "family", "version", "named_in": [url, ...]}``, or None.
+
+    ``value`` is ``family:release`` (a ``#variant`` after it is ignored: nothing is known of its images), or one of
+    the tags the naming page shows, written as :func:`find_release` accepts tags.  Only one match counts.
+    """
+    text = value.strip()
+    named = text.partition("#")[0]
+    bare = ":" not in text and "/" not in text
+    found = []
+    for family in data.raw.get("families", []):
+        for entry in family.get("unrecorded_releases") or []:
+            version = str(entry.get("version"))
+            ref = f"{family.get('id')}:{version}"
+            stub = {"family": family.get("id")}
+            if named == ref or any(_tag_matches(data, stub, {"tag": tag}, text, bare) for tag in entry.get("image_tags") or []):
+                found.append({"ref": ref, "family": family.get("id"), "version": version,
+                              "named_in": [u for u in entry.get("named_in") or [] if isinstance(u, str)]})
+    return found[0] if len(found) == 1 else None
+
+
+def release_names(data: KnowledgeData) -> list[str]:
+    """Every name ``--release`` accepts short of tags: ``family:release`` of each record and of each release the pages
+    name without a record, and ``family:release#variant`` of each variant."""
+    names: list[str] = []
+    for record in data.releases:
+        ref = release_ref(record)
+        names.append(ref)
+        names.extend(f"{ref}#{variant.get('id')}" for variant in record_variants(record) if variant.get("id"))
+    for family in data.raw.get("families", []):
+        names.extend(f"{family.get('id')}:{entry.get('version')}" for entry in family.get("unrecorded_releases") or [])
+    return names
+
+
+def close_matches(data: KnowledgeData, value: str, limit: int = 3) -> list[str]:
+    """Up to ``limit`` names ``value`` is likely a misspelling of, best first (:mod:`difflib` ratio 0.8 or more).
+
+    ``family:release[#variant]``: with a known family, its release names (:func:`release_names`) whose part after
+    the ``:`` is close (``training-xpu-pytorch:2026-10-2`` -> ``training-xpu-pytorch:2026-10-20``,
+    ``inference-nv-pytorch:25.04#vlm`` -> ``inference-nv-pytorch:25.04#vllm``); with a misspelled family, the
+    same release of the close families (``inference-nv-pytorh:25.04`` -> ``inference-nv-pytorch:25.04``).  A value
+    without ``:`` is compared with the image tags.  Only the closest few are kept, never a list of everything.
+    """
+    import difflib
+
+    def closest(word: str, choices: list[str]) -> list[str]:
+        scored = sorted(((difflib.SequenceMatcher(None, word, c).ratio(), c) for c in dict.fromkeys(choices)),
+                        key=lambda item: -item[0])
+        scored = [item for item in scored if item[0] >= 0.8]
+        # only those about as close as the best: a typo names one thing, not every release of a family
+        return [c for r, c in scored if r >= scored[0][0] - 0.05][:limit] if scored else []
+
+    text = value.strip()
+    names = release_names(data)
+    if ":" not in text:
+        tags = [entry["tag"] for record in data.releases for _, entry in image_tags(record)]
+        tags += [tag for family in data.raw.get("families", []) for entry in family.get("unrecorded_releases") or []
+                 for tag in entry.get("image_tags") or []]
+        return closest(text, tags + names)
+    family, _, rest = text.partition(":")
+    families = [str(f.get("id")) for f in data.raw.get("families", [])]
+    if family in families:
+        tails = [n.partition(":")[2] for n in names if n.partition(":")[0] == family]
+        return [f"{family}:{tail}" for tail in closest(rest, tails)]
+    out = []
+    for other in closest(family, families):
+        if f"{other}:{rest}" in names:
+            out.append(f"{other}:{rest}")
+        else:
+            out.extend(f"{other}:{tail}" for tail in closest(rest, [n.partition(":")[2] for n in names
+                                                                     if n.partition(":")[0] == other]))
+    return out[:limit]
+
+
+def unknown_release_hint(exc: UnknownReleaseError, data: KnowledgeData) -> str:
+    """What to say after "unknown release" (one line): "did you mean X or Y?" with :attr:`UnknownReleaseError.suggestions`,
+    else the releases of the family named when it is a known one, else the families and the forms ``--release`` takes."""
+    if exc.suggestions:
+        return "did you mean " + " or ".join(exc.suggestions) + "?"
+    family = exc.ref.strip().partition(":")[0]
+    if data.family(family) is not None:
+        of_family = [name for name in release_names(data) if name.startswith(family + ":")]
+        return f"{family} releases: {', '.join(of_family) or '(none)'}"
+    families = sorted(str(f.get("id")) for f in data.raw.get("families", []))
+    return "give FAMILY:RELEASE, FAMILY:RELEASE#VARIANT or one of the release's image tags; families: " + ", ".join(families)
+
+
 def find_release(data: KnowledgeData, value: str) -> Optional[tuple[str, dict[str, Any], Optional[str]]]:
     """``(family:release, record, variant id or None)`` of the release ``value`` names, or None (nothing, or
     several releases: a bare tag two of them publish).
@@ -271,6 +365,28 @@ def _choose_variant(facts: Facts, data: KnowledgeData, record: dict[str, Any]) -
     return None, [vid for key, vid in ranked if key == best] if best and best[1] >= 1 else [vid for _, vid in ranked]
 
 
+def better_variant(facts: Facts, data: KnowledgeData, ref: str, variant: Optional[str]) -> Optional[dict[str, Any]]:
+    """The variant of release ``ref`` whose component list the installed packages match better than ``variant``'s
+    (a higher score, or the same score with more fully matched entries, and at least one full match), or None.
+
+    For a variant named by ``--release``, a tag or a manifest: ``inference-nv-pytorch:25.04#sglang`` on a container
+    whose packages are the vLLM image's gives the ``vllm`` variant.
+    """
+    record = data.release(ref)
+    if record is None or not variant:
+        return None
+    score = _scorer(facts, data)
+    scored = {str(v.get("id")): score(v)[:2] for v in record_variants(record)}
+    named = scored.get(variant)
+    if named is None:
+        return None
+    best_id = max(scored, key=lambda vid: scored[vid])
+    best = scored[best_id]
+    if best_id != variant and best > named and best[1] >= 1:
+        return variant_of(record, best_id)
+    return None
+
+
 def _match(facts: Facts, data: KnowledgeData, how: str, ref: str, record: dict[str, Any], variant: Optional[str],
            **kwargs: Any) -> ReleaseMatch:
     """The :class:`ReleaseMatch` of a release (and variant) found, with the variant chosen when the name left it
@@ -293,10 +409,15 @@ def identify(facts: Facts, data: KnowledgeData, option: Optional[str] = None) ->
     """
     if option:
         found = find_releases(data, option)
+        if not found:
+            unrecorded = find_unrecorded(data, option)
+            if unrecorded is not None:
+                return ReleaseMatch(ref=unrecorded["ref"], how="option", unrecorded=unrecorded)
         if len(found) != 1:
             ambiguous = len(found) > 1
             known = sorted(r for r, _, _ in found) if ambiguous else sorted(release_ref(r) for r in data.releases)
-            raise UnknownReleaseError(option, known, ambiguous=ambiguous)
+            raise UnknownReleaseError(option, known, ambiguous=ambiguous,
+                                      suggestions=[] if ambiguous else close_matches(data, option))
         ref, record, variant = found[0]
         return _match(facts, data, "option", ref, record, variant)
     rejected: list[tuple[str, str]] = []

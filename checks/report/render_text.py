@@ -55,6 +55,9 @@ def _release_line(release: ReleaseMatch, lang: str) -> str:
         return f"{'发布版本' if zh else 'Release'}: {release.image_ref}{_title(release, lang)} ({how}{score}){_image_part(release, zh)}"
     if release.ref:
         how = _HOW.get(release.how, Text(release.how, release.how)).get(lang)
+        if release.unrecorded is not None:  # named by an official page, nothing recorded about it
+            return f"{'发布版本' if zh else 'Release'}: {release.ref} ({how}) — " + (
+                "已发布，尚未收录" if zh else "published, not yet recorded")
         return f"{'发布版本' if zh else 'Release'}: {release.ref} ({how}) — " + (
             "知识库中没有此发布版本的记录" if zh else "no record of this release in the data"
         )
@@ -87,6 +90,24 @@ def _image_part(release: ReleaseMatch, zh: bool) -> str:
     return part
 
 
+def _same_skips(items: list[Finding], lang: str) -> list[tuple[Finding, list[str]]]:
+    """``(finding, [rule ids of the next findings it stands for])``: consecutive skipped findings with the same
+    message and no observed or expected value (seven GPU rules "No NVIDIA driver in this container.") become one,
+    the first, with the other rules' ids; every other finding stands for itself.  Text only: the JSON report
+    keeps one finding per rule."""
+    out: list[tuple[Finding, list[str]]] = []
+    for finding in items:
+        plain = finding.severity is Severity.skipped and finding.observed is None and finding.expected is None
+        if out and plain:
+            first, also = out[-1]
+            if (first.severity is Severity.skipped and first.observed is None and first.expected is None
+                    and first.message.get(lang) == finding.message.get(lang)):
+                also.append(finding.rule)
+                continue
+        out.append((finding, []))
+    return out
+
+
 def render_text(
     findings: list[Finding],
     release: ReleaseMatch,
@@ -115,9 +136,16 @@ def render_text(
     width = max((len(f.rule) for f in findings), default=0)
     for area, items in grouped(findings):
         lines.append(paint(_BOLD, AREA_TITLES.get(area, Text(area, area)).get(lang)))
-        for finding in items:
+        for finding, also in _same_skips(items, lang):
             label = SEVERITY_LABELS[finding.severity].get(lang)
             label = label.ljust(5) if not zh else label
+            if also:  # several rules of the area skipped for one reason: one line naming them all
+                rules = [finding.rule, *also]
+                count = f"（{len(rules)} 条规则）" if zh else f"({len(rules)} rules)"
+                message = finding.message.get(lang)
+                lines.append(f"  {paint(_COLOURS[finding.severity], label)}  {shown(count.ljust(width))}  {shown(message)} "
+                             f"[{shown(', '.join(rules))}]")
+                continue
             detail = []
             observed, expected = finding.shown_observed(lang), finding.shown_expected(lang)
             # each part is shortened on its own, so a long message still shows what was observed

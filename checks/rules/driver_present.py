@@ -9,6 +9,11 @@ Kubernetes ``nvidia.com/gpu`` resource limit, and on Alibaba Cloud ACS a GPU pod
 (``alibabacloud.com/compute-class: gpu`` with ``alibabacloud.com/gpu-model-series``, "Specify a GPU model
 and driver version for an ACS GPU Pod",
 https://www.alibabacloud.com/help/en/cs/user-guide/pod-gpu-model-and-driver-version).
+
+A PPU release checked on input that shows NVIDIA GPUs or an NVIDIA kernel driver (:func:`nvidia_node_signs`) is an
+error: the image's accelerator does not match the node's.  Otherwise a PPU release is skipped, saying whether the
+input could show NVIDIA hardware at all.  The reverse (an NVIDIA image on a PPU node) is not detected: the facts
+do not record PPU devices.
 """
 
 from __future__ import annotations
@@ -82,15 +87,61 @@ def _unknown(facts) -> tuple[str, str]:
     return (f"{sentence_case(reason.en)}; GPU checks are skipped.", f"{reason.zh}，GPU 相关检查已跳过。")
 
 
+def nvidia_node_signs(ctx: CheckContext) -> list[str]:
+    """What the input shows of NVIDIA hardware on this node: the NVIDIA GPUs listed (by NVML, nvidia-smi or a
+    collect_env paste: ``2x NVIDIA L20``) and the NVIDIA kernel driver's version (/proc/driver/nvidia/version,
+    NVML or nvidia-smi); empty when it shows none.  Libraries alone (a libcuda, an NVML library) are no sign:
+    a PPU image carries CUDA-compatible libraries of its own."""
+    facts = ctx.facts
+    signs: list[str] = []
+    names: dict[str, int] = {}
+    for gpu in facts.gpus:
+        name = (gpu.name or "").strip()
+        if name:
+            names[name] = names.get(name, 0) + 1
+    signs.extend(f"{count}x {name}" if count > 1 else name for name, count in names.items())
+    if facts.driver_version:
+        signs.append(f"NVIDIA driver {facts.driver_version}")
+    return signs
+
+
+def _ppu_image(ctx: CheckContext) -> Finding:
+    """A PPU release: an error when the input shows NVIDIA GPUs or an NVIDIA driver on the node (the image's
+    accelerator is not this node's); else skipped, saying whether the input could show them."""
+    ref = ctx.release.image_ref or "this release"
+    signs = nvidia_node_signs(ctx)
+    if signs:
+        shown = ", ".join(signs)
+        return make(
+            ctx, RULE, AREA, Severity.error,
+            f"{ref} is a PPU image, but this node shows NVIDIA hardware ({shown}): the image's accelerator does not match "
+            f"this node's.",
+            f"{ref} 是 PPU 镜像，但本节点上是 NVIDIA 硬件（{shown}）：镜像所用的加速器与本节点不符。",
+            remedy=("Run a release built for NVIDIA GPUs on this node (training-nv-pytorch, inference-nv-pytorch), or run "
+                    "this image on a PPU node; if the release was named by mistake, give the right one with --release.",
+                    "请在本节点上使用面向 NVIDIA GPU 的发布（training-nv-pytorch、inference-nv-pytorch），或在 PPU 节点上运行"
+                    "该镜像；如果 --release 写错了，请改为正确的发布。"),
+            observed=shown, expected=Text("PPU devices", "PPU 设备"),
+        )
+    if driver_observed(ctx.facts):
+        return make(ctx, RULE, AREA, Severity.skipped,
+                    "PPU image, and no NVIDIA GPU or driver on this node: NVIDIA driver checks do not apply.",
+                    "PPU 镜像，本节点上也没有 NVIDIA GPU 或驱动：不适用 NVIDIA 驱动检查。")
+    from lingjun.checks.coverage import driver_unknown_reason
+
+    reason = driver_unknown_reason(ctx.facts)
+    return make(ctx, RULE, AREA, Severity.skipped,
+                f"PPU image: NVIDIA driver checks do not apply; whether this node has NVIDIA GPUs is not known: {reason.en}.",
+                f"PPU 镜像：不适用 NVIDIA 驱动检查；本节点是否有 NVIDIA GPU 未知：{reason.zh}。")
+
+
 @rule(RULE, AREA, "NVIDIA driver present", "NVIDIA 驱动是否可见", order=20)
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """warning (error with ``--require-gpu``) when a container meant for GPUs shows no driver; skipped (error with
     ``--require-gpu``) without a driver otherwise; ok with the version when there is one."""
     facts = ctx.facts
     if is_ppu(ctx.record):
-        yield make(ctx, RULE, AREA, Severity.skipped,
-                   "This is a PPU image; NVIDIA driver checks do not apply.",
-                   "这是 PPU 镜像，不适用 NVIDIA 驱动检查。")
+        yield _ppu_image(ctx)
         return
     if not facts.has_nvidia_driver and not driver_observed(facts):
         yield make(ctx, RULE, AREA, Severity.skipped, *_unknown(facts))

@@ -16,23 +16,51 @@ AREA = "known-issues"
 _SEVERITY = {"error": Severity.error, "warning": Severity.warning, "info": Severity.info}
 
 
-def _issues(ctx: CheckContext) -> list[dict]:
-    """The record's known issues plus every issue whose ``affects`` names this release or its family."""
+def _fixed_by(ctx: CheckContext, issue: dict, ref: str, family: object) -> bool:
+    """Whether ``fixed_in`` names this release, or an earlier release of its family (by date: ``order_key``)."""
+    from lingjun.checks.knowledge.identify import order_key
+
+    fixed = [r for r in issue.get("fixed_in") or [] if isinstance(r, str)]
+    if ref in fixed:
+        return True
+    here = order_key(ctx.record or {})
+    for fixed_ref in fixed:
+        fixed_record = ctx.data.release(fixed_ref)
+        if fixed_record is None or fixed_record.get("family") != family:
+            continue
+        there = order_key(fixed_record)
+        if here != (0, 0, 0) and there != (0, 0, 0) and here >= there:
+            return True
+    return False
+
+
+def applies_to_release(ctx: CheckContext, issue: dict) -> bool:
+    """Whether a known issue applies to the identified release.
+
+    An issue applies when the release record lists it, or its ``affects.releases`` names the release; an issue
+    that names no releases applies to the families in ``affects.families``.  An issue naming releases says
+    nothing about the other releases of its family (``training-xpu-pytorch:25.05`` only is not 2026-10-20).  Not
+    when ``fixed_in`` names this release or an earlier one of the same family.
+    """
     record = ctx.record or {}
     ref = ctx.release.ref or record_ref(record)
     family = record.get("family")
-    wanted = [i for i in record.get("known_issues") or [] if isinstance(i, str)]
-    out: dict[str, dict] = {}
-    for issue_id in wanted:
-        issue = ctx.data.known_issue(issue_id)
-        if issue is not None:
-            out[issue_id] = issue
-    for issue in ctx.data.known_issues:
-        affects = issue.get("affects") or {}
-        if (ref and ref in (affects.get("releases") or [])) or (family and family in (affects.get("families") or [])):
-            out.setdefault(issue.get("id"), issue)
-    if ref:
-        out = {k: v for k, v in out.items() if ref not in (v.get("fixed_in") or [])}
+    affects = issue.get("affects") or {}
+    listed = issue.get("id") in [i for i in record.get("known_issues") or [] if isinstance(i, str)]
+    releases = [r for r in affects.get("releases") or [] if isinstance(r, str)]
+    if releases:
+        named = bool(ref) and ref in releases
+    else:
+        named = bool(family) and family in (affects.get("families") or [])
+    if not (listed or named):
+        return False
+    return not (ref and _fixed_by(ctx, issue, ref, family))
+
+
+def _issues(ctx: CheckContext) -> list[dict]:
+    """The known issues that apply to this release (:func:`applies_to_release`), by id."""
+    out = {str(issue.get("id")): issue for issue in ctx.data.known_issues
+           if isinstance(issue, dict) and issue.get("id") and applies_to_release(ctx, issue)}
     return [out[k] for k in sorted(out)]
 
 

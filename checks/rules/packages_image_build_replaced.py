@@ -33,18 +33,34 @@ def _note_text(ctx: CheckContext) -> tuple[str, str]:
     return str(text.get("en") or ""), str(text.get("zh") or "")
 
 
-def _foreign_cuda_wheels(ctx: CheckContext) -> list[str]:
-    """``nvidia-*-cuNN`` distributions installed that the record does not list."""
+def _foreign_cuda_wheels(ctx: CheckContext) -> tuple[list[str], list[str]]:
+    """``nvidia-*-cuNN`` distributions installed that the record does not list, as ``(absent, unlisted)``: ``absent``
+    those the image is known not to carry (the record's list is complete and the wheel is a catalog component's PyPI
+    name, so the list would name it), ``unlisted`` the others (the list does not track the wheel, or is partial)."""
     listed = set()
     for entry in record_components(ctx.record, ctx.facts.host.machine):
         comp = ctx.data.component(entry.get("id", "")) or {}
-        listed.update(n.lower() for n in comp.get("pypi") or [] if isinstance(n, str))
-    found = []
+        listed.update(normalise(n) for n in comp.get("pypi") or [] if isinstance(n, str))
+    tracked = {normalise(n) for comp in ctx.data.components for n in comp.get("pypi") or [] if isinstance(n, str)}
+    complete = (ctx.record or {}).get("component_list") == "complete"
+    absent, unlisted = [], []
     for dist in ctx.facts.distributions:
         name = normalise(dist.name)
         if _CUDA_WHEEL.match(name) and name not in listed:
-            found.append(f"{dist.name} {dist.version or '?'}")
-    return sorted(found)
+            (absent if complete and name in tracked else unlisted).append(f"{dist.name} {dist.version or '?'}")
+    return sorted(absent), sorted(unlisted)
+
+
+def _wheels_text(absent: list[str], unlisted: list[str]) -> tuple[str, str]:
+    """The sentence about CUDA wheels the release does not list (en, zh); empty when there are none."""
+    en = zh = ""
+    if absent:
+        en += f" CUDA wheels the image does not carry (its complete component list does not name them) are present: {', '.join(absent[:6])}."
+        zh += f"还出现了镜像本身没有的 CUDA wheel（其完整组件列表中没有）：{', '.join(absent[:6])}。"
+    if unlisted:
+        en += f" CUDA wheels not listed in the release's component list are present: {', '.join(unlisted[:6])}."
+        zh += f"还出现了发布组件列表中未列出的 CUDA wheel：{', '.join(unlisted[:6])}。"
+    return en, zh
 
 
 @rule(RULE, AREA, "Image builds not replaced", "镜像定制构建未被替换", order=150, needs=("distributions",))
@@ -69,13 +85,12 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             foreign = _foreign_cuda_wheels(ctx)
         dist = pkg.installed.dist
         how = []
-        if dist is not None and dist.installer:
+        if dist is not None and dist.installer:  # the INSTALLER file; a collect_env paste records none
             how.append(f"installed by {dist.installer}")
         if dist is not None and dist.location:
             how.append(f"in {dist.location}")
         how_en = f" ({', '.join(how)})" if how else ""
-        wheels_en = f" CUDA wheels the image does not carry are present: {', '.join(foreign[:6])}." if foreign else ""
-        wheels_zh = f"还出现了镜像本身没有的 CUDA wheel：{', '.join(foreign[:6])}。" if foreign else ""
+        wheels_en, wheels_zh = _wheels_text(*foreign)
         quote_en = f" The release notes say: \"{note_en}\"" if note_en else ""
         quote_zh = f"发布说明写道：“{note_zh}”" if note_zh else ""
         name = pkg.catalog.get("name", pkg.id)

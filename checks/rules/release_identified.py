@@ -55,6 +55,18 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     yield from _rejected(ctx)
     match = ctx.release
     if match.record is None or not match.ref:
+        if match.unrecorded is not None:
+            where = ", ".join(match.unrecorded.get("named_in") or []) or "an official page"
+            yield make(
+                ctx, RULE, AREA, Severity.info,
+                f"Release {match.ref} is published, not yet recorded: nothing is known about it here (named in {where}); "
+                f"checks against a release record are skipped.",
+                f"{match.ref} 已发布，但尚未收录：这里对它一无所知（见于 {where}）；与发布记录相关的检查已跳过。",
+                remedy=("Check against a recorded release with --release, or update lingjun-check once the release is recorded.",
+                        "请用 --release 指定一个已收录的版本，或在该版本收录后更新 lingjun-check。"),
+                observed=match.ref,
+            )
+            return
         if match.ref:
             yield make(
                 ctx, RULE, AREA, Severity.info,
@@ -75,6 +87,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         return
     how_en, how_zh = _HOW.get(match.how, (match.how, match.how))
     yield from _image(ctx)
+    if match.variant_unknown:  # its line names the release and how it was chosen: no second line
+        return
     if match.how == "fingerprint" and match.score is not None and match.score < 1.0:
         share = f"{match.score:.0%}"
         others = ", ".join(f"{ref} ({score:.0%})" for ref, score in match.candidates[:3])
@@ -88,11 +102,39 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             observed=match.image_ref,
         )
         return
+    hint = _other_variant(ctx, how_en, how_zh)
+    if hint is not None:  # one line: the release as named, and the variant the packages point to
+        yield hint
+        return
     yield make(
         ctx, RULE, AREA, Severity.ok,
         f"Release {match.image_ref} ({how_en}).",
         f"发布记录 {match.image_ref}（{how_zh}）。",
         observed=match.image_ref,
+    )
+
+
+def _other_variant(ctx: CheckContext, how_en: str, how_zh: str) -> "Finding | None":
+    """info when the variant was named (``--release``, a tag, the manifest) but the installed packages match another
+    variant of the same release better: "did you mean #vllm?"; None otherwise."""
+    match = ctx.release
+    if match.how == "fingerprint" or not match.variant or not match.ref:
+        return None
+    from lingjun.checks.knowledge.identify import better_variant
+
+    other = better_variant(ctx.facts, ctx.data, match.ref, match.variant)
+    if other is None:
+        return None
+    title = other.get("title") or {}
+    name_en, name_zh = title.get("en") or other.get("id"), title.get("zh") or other.get("id")
+    meant = f"{match.ref}#{other.get('id')}"
+    return make(
+        ctx, RULE, AREA, Severity.info,
+        f"Release {match.image_ref} ({how_en}), but the installed packages match the {name_en} of this release better; "
+        f"did you mean {meant}?",
+        f"发布记录 {match.image_ref}（{how_zh}），但已安装的软件包与该发布的 {name_zh}更吻合；是否应为 {meant}？",
+        remedy=(f"Check against that image: --release {meant}.", f"请按该镜像检查：--release {meant}。"),
+        observed=match.image_ref, expected=meant,
     )
 
 
@@ -103,12 +145,13 @@ def _image(ctx: CheckContext) -> Iterator[Finding]:
     if match.variant_unknown:
         names, names_zh = ", ".join(match.variant_candidates), "、".join(match.variant_candidates)
         common = len(ctx.record.get("components") or []) if ctx.record else 0
+        how_en, how_zh = _HOW.get(match.how, (match.how, match.how))
         yield make(
             ctx, RULE, AREA, Severity.info,
-            f"{match.ref} publishes several images and the input matches {names} equally well: the variant is not known. "
+            f"Release {match.ref} ({how_en}) publishes several images and the input matches {names} equally well: the variant is not known. "
             f"Package checks compare only the {common} components every variant lists with the same version; checks that "
             f"need one variant's values are skipped.",
-            f"{match.ref} 发布了多个镜像，输入与 {names_zh} 匹配程度相同，无法确定是哪个镜像变体。软件包检查只比较各变体版本相同的 "
+            f"发布记录 {match.ref}（{how_zh}）发布了多个镜像，输入与 {names_zh} 匹配程度相同，无法确定是哪个镜像变体。软件包检查只比较各变体版本相同的 "
             f"{common} 个组件；需要某一变体取值的检查已跳过。",
             remedy=("Pass --release with the image's tag (as in the release notes), or set LINGJUN_RELEASE to it.",
                     "请用 --release 指定镜像标签（与发布记录中一致），或把 LINGJUN_RELEASE 设为该标签。"),

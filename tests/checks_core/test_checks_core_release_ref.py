@@ -97,4 +97,6 @@ def test_unknown_env_is_a_warning_naming_the_value_and_the_known_releases():
 def test_help_says_how_releases_are_named_and_what_unknown_ones_do():
     text = " ".join(run_cli("--help").stdout.split())
     assert "training-nv-pytorch:25.07-serverless" in text and "acs-registry-vpc" in text
-    assert "An unknown or ambiguous --release is a usage error (exit 3); an unknown LINGJUN_RELEASE or manifest value is a release.identified warning" in text
+    assert ("An unknown or ambiguous --release is a usage error (exit 3) that names the close spellings (\"did you mean ...?\"); "
+            "a release the official pages name but the data does not record yet is reported as such and checked as an "
+            "unidentified one; an unknown LINGJUN_RELEASE or manifest value is a release.identified warning") in text

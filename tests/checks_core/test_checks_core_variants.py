@@ -125,7 +125,10 @@ def test_a_bare_tag_two_releases_publish_is_ambiguous_and_names_both(tmp_path):
 def test_an_unknown_release_is_one_line_listing_the_new_identifiers(tmp_path):
     result = run_cli("--data", str(kit.write_bundle(tmp_path / "b.json")), "--release", "inference-nv-pytorch:25.04#bogus")
     assert result.returncode == 3 and len(result.stderr.splitlines()) == 1
-    assert "unknown release" in result.stderr and "training-xpu-pytorch:2026-10-20" in result.stderr
+    assert result.stderr.endswith("unknown release; inference-nv-pytorch releases: inference-nv-pytorch:25.04, "
+                                  "inference-nv-pytorch:25.04#vllm, inference-nv-pytorch:25.04#sglang\n")
+    result = run_cli("--data", str(kit.write_bundle(tmp_path / "b.json")), "--release", "training-xpu-pytorch:2026-10-2")
+    assert result.stderr.endswith("unknown release; did you mean training-xpu-pytorch:2026-10-20?\n")
 
 
 # -- which image runs --------------------------------------------------------------------------------------
@@ -159,6 +162,8 @@ def test_a_tie_between_the_variants_leaves_the_variant_unknown_and_checks_only_w
     assert release_line(match, "zh").endswith("；镜像变体未知：vllm 或 sglang")
     info = _by_rule(findings, "release.identified")
     assert info[0][0] == "info" and "matches vllm, sglang equally well" in info[0][1] and "only the 6 components" in info[0][1]
+    # one line: the variant's line names the release and how it was chosen; no second "ok" line
+    assert len(info) == 1 and info[0][1].startswith(f"Release {REF} (given with --release) publishes several images")
     # a package of one image only is never judged: xgrammar 0.1.17 is the SGLang image's, 0.1.18 the vLLM image's
     facts.distributions.append(DistributionFacts(name="triton", version="3.3.0"))
     facts.distributions = [d for d in facts.distributions if d.name != "triton" or d.version == "3.3.0"]
@@ -308,7 +313,11 @@ def test_ppu_releases_get_no_nvidia_verdicts(release, minimum):
     _, findings = _findings(facts, release=release)
     assert _by_rule(findings, "driver.minimum") == [("skipped", minimum)]
     nvidia = [(f.rule, f.severity.value) for f in findings if f.rule.startswith("driver.") and f.severity.value != "skipped"]
-    assert nvidia == []
+    # the only driver verdict: the paste shows NVIDIA GPUs, so the PPU image does not fit this node
+    assert nvidia == [("driver.present", "error")]
+    (present,) = [f for f in findings if f.rule == "driver.present"]
+    assert present.message.en == (f"{release} is a PPU image, but this node shows NVIDIA hardware (4x NVIDIA H20, NVIDIA driver "
+                                  "550.127.08): the image's accelerator does not match this node's.")
 
 
 def test_order_by_date_never_by_text():
@@ -341,3 +350,34 @@ def test_a_ppu_image_that_states_no_driver_is_a_ppu_image_for_the_finder_too():
         assert (verdict.verdict, verdict.key) == ("unsupported", "ppu")
     nvidia = release_verdict(DATA.release(REF), DriverVersion.parse("550.54.14"), True, DATA.cuda_drivers)
     assert nvidia.verdict == "native"
+
+
+def test_a_ppu_release_without_an_nvidia_driver_says_ppu_once_per_group_in_text():
+    """The GPU rules of a PPU release skip as "PPU image" (not "No NVIDIA driver"), each in JSON, one line per area in text."""
+    from lingjun.checks.report.render_text import render_text
+
+    facts = Facts()
+    facts.origin = "live"
+    match, findings = _findings(facts, release="training-xpu-pytorch:2026-10-20")
+    gpu = [spec.id for spec in load_rules() if spec.needs_gpu]
+    skipped = {f.rule: f.message.en for f in findings if f.rule in gpu}
+    assert set(skipped) == set(gpu) and set(skipped.values()) == {"PPU image: NVIDIA driver checks do not apply."}
+    text = render_text(findings, match, lang="en")
+    driver_rules = [spec.id for spec in load_rules() if spec.needs_gpu and spec.area == "driver"]
+    line = f"({len(driver_rules)} rules)"
+    (collapsed,) = [row for row in text.splitlines() if line in row]
+    assert collapsed.startswith("  SKIP   ") and collapsed.endswith(
+        f"PPU image: NVIDIA driver checks do not apply. [{', '.join(driver_rules)}]")
+    assert text.count("PPU image: NVIDIA driver checks do not apply.") == len({spec.area for spec in load_rules() if spec.needs_gpu})
+
+
+def test_a_named_variant_the_packages_do_not_fit_gets_a_did_you_mean():
+    """--release inference-nv-pytorch:25.04#sglang on the vLLM image's packages: one release.identified line that names
+    the variant the packages match; the variant that fits gets the plain ok line."""
+    facts = _paste(VLLM_PASTE)
+    _, findings = _findings(facts, release=f"{REF}#sglang")
+    assert _by_rule(findings, "release.identified") == [(
+        "info", f"Release {REF}#sglang (given with --release), but the installed packages match the vLLM image of this "
+                f"release better; did you mean {REF}#vllm?")]
+    _, findings = _findings(facts, release=f"{REF}#vllm")
+    assert _by_rule(findings, "release.identified") == [("ok", f"Release {REF}#vllm (given with --release).")]

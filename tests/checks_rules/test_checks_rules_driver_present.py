@@ -51,3 +51,21 @@ def test_device_nodes_not_shown_are_not_called_absent():
     facts.coverage.not_available = ["device-nodes", "nvml", "nvidia-smi", "libcuda"]  # the driver section was observed
     (f,) = kit.run("driver.present", kit.context(facts))
     assert f.severity.value == "warning" and "but has no NVIDIA driver:" in f.message.en and "/dev/nvidia" not in f.message.en
+
+
+def test_ppu_record_on_a_node_with_nvidia_gpus_is_an_error():
+    """A PPU image named for input that shows NVIDIA GPUs and their driver: the accelerators do not match."""
+    rec = kit.fixture_record("training-xpu-pytorch:25.05")
+    (f,) = kit.run("driver.present", kit.context(kit.gpu_facts("550.127.08"), rec=rec))
+    assert f.severity.value == "error"
+    assert "is a PPU image, but this node shows NVIDIA hardware (" in f.message.en
+    assert "NVIDIA driver 550.127.08): the image's accelerator does not match this node's." in f.message.en
+    assert f.expected == "PPU devices"
+    kit.assert_bilingual([f])
+
+
+def test_ppu_record_without_nvidia_signs_says_why_it_is_skipped():
+    rec = kit.fixture_record("training-xpu-pytorch:25.05")
+    (f,) = kit.run("driver.present", kit.context(Facts(), rec=rec))
+    assert (f.severity.value, f.message.en) == (
+        "skipped", "PPU image, and no NVIDIA GPU or driver on this node: NVIDIA driver checks do not apply.")

@@ -34,3 +34,45 @@ def test_xpu_deepseek_issues_may_apply_without_model():
     rec = kit.fixture_record("training-xpu-pytorch:25.05")
     f = kit.run(RULE, kit.context(Facts(), rec=rec))
     assert f and all(x.severity.value in ("info", "ok", "warning", "error") for x in f)
+
+
+def _ids(findings):
+    return sorted(f.message.en.split(":")[0].split()[2] for f in findings if f.message.en.startswith("Known issue "))
+
+
+def test_an_issue_naming_releases_applies_to_those_releases_only():
+    """The xpu issues list ``affects.releases: [training-xpu-pytorch:25.05]``: a later release of the family (a
+    date-named one, as 2026-10-20) is not said to be affected, not even "may apply"."""
+    later = kit.synthetic("training-xpu-pytorch", "2026-10-20", "https://help.aliyun.com/zh/document_detail/3172892.html",
+                          release_date="2026-10-20", ppu_sdk="2.2", python="3.12",
+                          components=[kit.comp("vllm", "0.8.5")], component_list="complete")
+    facts = Facts()
+    facts.distributions = [kit.dist("vllm", "0.8.5")]
+    rec_2505 = kit.fixture_record("training-xpu-pytorch:25.05")
+    assert _ids(kit.run(RULE, kit.context(facts, rec=rec_2505))) == [
+        "vllm-deepseek-max-model-len-oom", "vllm-deepseek-r1-garbled-output-prefix-caching", "xpu-qwen3-235b-a22b-performance"]
+    assert kit.run(RULE, kit.context(facts, kd=kit.data([later]), rec=later)) == []
+
+
+def test_an_issue_fixed_in_a_release_does_not_apply_to_it_or_later_ones():
+    """vllm-fused-moe-h20-illegal-memory-access: affects training-nv-pytorch 25.02, fixed in 25.03."""
+    for ref, expected in (("training-nv-pytorch:25.02", ["vllm-fused-moe-h20-illegal-memory-access"]),
+                          ("training-nv-pytorch:25.03", []), ("training-nv-pytorch:25.04", [])):
+        rec = kit.fixture_record(ref)
+        assert _ids(kit.run(RULE, kit.context(_facts(), rec=rec))) == expected, ref
+
+
+def test_a_family_wide_issue_stops_at_its_fixed_in_release_by_date():
+    """An issue naming only its family applies to the family's releases before the one ``fixed_in`` names."""
+    issue = kit.issue({"id": "family-wide-test-issue", "kind": "known-issue", "severity": "warning",
+                       "title": {"en": "Family-wide test issue", "zh": "全系列测试问题"}, "status": "fixed",
+                       "description": {"en": "A test issue.", "zh": "测试用问题。"},
+                       "workaround": {"en": "Upgrade.", "zh": "升级。"},
+                       "sources": [{"url": "https://example.com/issue", "language": "en"}],
+                       "affects": {"families": ["training-nv-pytorch"]}, "fixed_in": ["training-nv-pytorch:25.06"],
+                       "condition": {"gpu_models": ["H20"]}})
+    kd = kit.data(issues=[issue])
+    for ref, applies in (("training-nv-pytorch:25.04", True), ("training-nv-pytorch:25.06", False),
+                         ("training-nv-pytorch:25.10", False)):
+        found = _ids(kit.run(RULE, kit.context(_facts(), kd=kd, rec=kd.release(ref))))
+        assert ("family-wide-test-issue" in found) is applies, ref

@@ -38,3 +38,21 @@ def test_torch_replaced_in_25_07_is_error_quoting_the_note():
     kit.assert_bilingual(f)
     intact = kit.run("packages.image-build-replaced", kit.context(_facts(), rec=rec))
     assert kit.severities(intact) == ["ok"]
+
+
+def test_replaced_build_says_only_what_the_input_records():
+    """A collect_env paste records no installer: no "installed by"; a CUDA wheel the catalog does not track is "not
+    listed in the release's component list", never "the image does not carry"."""
+    from lingjun.checks.inputs.collect_env_text import parse_collect_env
+
+    rec = kit.fixture_record("training-nv-pytorch:25.07")
+    facts = parse_collect_env("PyTorch version: 2.7.1\n[pip3] torch==2.7.1\n[pip3] deepspeed==0.16.9+ali\n"
+                              "[pip3] nvidia-nccl-cu12==2.26.2\n")
+    facts.host.machine = "x86_64"
+    (f,) = [x for x in kit.run("packages.image-build-replaced", kit.context(facts, rec=rec)) if x.severity.value == "error"]
+    assert "installed by" not in f.message.en and "does not carry" not in f.message.en
+    assert "CUDA wheels not listed in the release's component list are present: nvidia-nccl-cu12 2.26.2." in f.message.en
+    # the INSTALLER file of a live run or snapshot is reported
+    live = _facts(torch="2.7.1", installer="pip")
+    (g,) = [x for x in kit.run("packages.image-build-replaced", kit.context(live, rec=rec)) if x.severity.value == "error"]
+    assert g.message.en.startswith("PyTorch is 2.7.1 (installed by pip, in ")
