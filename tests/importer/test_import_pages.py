@@ -156,18 +156,6 @@ def test_index_pages_are_refused_as_not_one_release(page):
     assert "index page" in caught.value.reason or "not an image release-note page" in caught.value.reason
 
 
-def test_importing_a_page_takes_well_under_a_second():
-    import_page(RELEASE_PAGES[0], RELEASES)  # warm: module imports
-    timings = {}
-    for page in RELEASE_PAGES + all_seeds():
-        start = time.perf_counter()
-        import_page(page, RELEASES)
-        timings[page.name] = time.perf_counter() - start
-    slowest = max(timings.values())
-    print(f"import_page: slowest {slowest * 1000:.0f} ms over {len(timings)} pages")
-    assert slowest < 1.0, timings
-
-
 def test_sections_the_copies_do_not_show_match_the_records():
     """``not_captured`` and the runtimes' ``component_list`` as the curated records state them."""
     checked = 0
