@@ -69,8 +69,8 @@ from lingjun.checks.facts import Facts, normalise_name
 from lingjun.checks.knowledge.bundle import KnowledgeData
 from lingjun.checks.knowledge.record_view import image_record, image_tags, record_variants, runtime_for, variant_of
 
-__all__ = ["UnknownReleaseError", "identify", "find_release", "find_releases", "score_record", "versions_match",
-           "order_key", "THRESHOLD", "MIN_MATCHED"]
+__all__ = ["UnknownReleaseError", "identify", "find_release", "find_releases", "release_ref_problem", "score_record",
+           "versions_match", "order_key", "THRESHOLD", "MIN_MATCHED"]
 
 #: minimum fingerprint score for a record to apply
 THRESHOLD = 0.6
@@ -82,13 +82,32 @@ _MACHINE_ARCH = {"x86_64": "amd64", "amd64": "amd64", "aarch64": "aarch64", "arm
 
 class UnknownReleaseError(ValueError):
     """``--release`` names a release the data does not hold (``known`` lists the valid refs), or several
-    (``ambiguous`` True; ``known`` lists the ones it could mean: a bare tag two families publish)."""
+    (``ambiguous`` True; ``known`` lists the ones it could mean: a bare tag two families publish).
 
-    def __init__(self, ref: str, known: list[str], ambiguous: bool = False) -> None:
-        super().__init__(f"{'ambiguous' if ambiguous else 'unknown'} release {ref!r}")
+    ``reason``: why the value names no release when the value itself is malformed (:func:`release_ref_problem`:
+    ``training-nv-pytorch:25.07#`` has nothing after ``#``), else None (a well-formed name the data lacks)."""
+
+    def __init__(self, ref: str, known: list[str], ambiguous: bool = False, reason: Optional[str] = None) -> None:
+        super().__init__(f"{'ambiguous' if ambiguous else 'unknown'} release {ref!r}" + (f": {reason}" if reason else ""))
         self.ref = ref
         self.known = known
         self.ambiguous = ambiguous
+        self.reason = reason
+
+
+def release_ref_problem(value: str) -> Optional[str]:
+    """Why ``value`` cannot name a release whatever the data holds, or None when it may.
+
+    An empty variant is refused (``training-nv-pytorch:25.07#``, ``25.07# ``): ``#`` asks for one image of
+    the release, and nothing after it names none, as ``#vllm`` on a release without variants names none.
+
+    >>> release_ref_problem("inference-nv-pytorch:25.04#"), release_ref_problem("inference-nv-pytorch:25.04#vllm")
+    ("nothing after '#': give FAMILY:RELEASE#VARIANT, or leave out the '#'", None)
+    """
+    named, hash_sign, variant = value.strip().partition("#")
+    if hash_sign and not variant.strip():
+        return "nothing after '#': give FAMILY:RELEASE#VARIANT, or leave out the '#'"
+    return None
 
 
 def release_ref(record: dict[str, Any]) -> str:
@@ -193,7 +212,7 @@ def find_releases(data: KnowledgeData, value: str) -> list[tuple[str, dict[str, 
     """Every ``(family:release, record, variant id or None)`` that ``value`` names (see :func:`find_release`);
     more than one only for a bare tag that several releases publish."""
     text = value.strip()
-    if not text:
+    if not text or release_ref_problem(text):
         return []
     named, _, variant = text.partition("#")
     record = data.release(named)
@@ -218,8 +237,8 @@ def find_release(data: KnowledgeData, value: str) -> Optional[tuple[str, dict[st
     several releases: a bare tag two of them publish).
 
     ``value`` (surrounding blanks ignored) is ``family:release`` or ``family:release#variant`` (the variant
-    must exist), or one of a record's image tags (a variant's tags included; the tag names the variant)
-    written alone, as ``<image>:<tag>`` (``<image>`` the family's ``image_name`` or id), as the tag's
+    must exist; an empty one, ``family:release#``, names nothing: :func:`release_ref_problem`), or one of a
+    record's image tags (a variant's tags included; the tag names the variant) written alone, as ``<image>:<tag>`` (``<image>`` the family's ``image_name`` or id), as the tag's
     ``reference``, or as the family's ``public_registry_pattern``/``vpc_registry_pattern`` filled with
     that image and tag (``{region-id}`` any region id).  Matching is exact;
     ``training-nv-pytorch:25.07-serverless`` names 25.07, ``training-nv-pytorch:25.07-server`` nothing.
@@ -296,7 +315,7 @@ def identify(facts: Facts, data: KnowledgeData, option: Optional[str] = None) ->
         if len(found) != 1:
             ambiguous = len(found) > 1
             known = sorted(r for r, _, _ in found) if ambiguous else sorted(release_ref(r) for r in data.releases)
-            raise UnknownReleaseError(option, known, ambiguous=ambiguous)
+            raise UnknownReleaseError(option, known, ambiguous=ambiguous, reason=release_ref_problem(option))
         ref, record, variant = found[0]
         return _match(facts, data, "option", ref, record, variant)
     rejected: list[tuple[str, str]] = []
