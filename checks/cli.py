@@ -542,6 +542,8 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
         known = ", ".join(exc.known) or "(none)"
         if exc.ambiguous:
             return _fail(f"--release {_name(exc.ref)}: ambiguous: several releases publish this tag (give FAMILY:TAG or the full reference); it names: {known}")
+        if exc.reason:
+            return _fail(f"--release {_name(exc.ref)}: {exc.reason}")
         return _fail(f"--release {_name(exc.ref)}: unknown release (give FAMILY:RELEASE, FAMILY:RELEASE#VARIANT or one of the release's image tags); known releases: {known}")
 
     options = CheckOptions(

@@ -40,6 +40,13 @@ def test_a_release_with_or_without_a_variant_is_still_named(value, ref, variant)
     assert found is not None and (found[0], found[2]) == (ref, variant)
 
 
+def test_release_with_an_empty_variant_is_one_line_and_exit_3(tmp_path):
+    data = str(kit.write_bundle(tmp_path / "b.json"))
+    result = run_cli("--data", data, "--release", "training-nv-pytorch:25.07#")
+    assert result.returncode == 3 and result.stdout == ""
+    assert result.stderr == f"lingjun-check: --release training-nv-pytorch:25.07#: {EMPTY}\n"
+
+
 @pytest.mark.parametrize("how", ["env", "manifest"])
 def test_an_empty_variant_from_the_environment_or_the_manifest_is_passed_over(how):
     facts = Facts()
