@@ -6,7 +6,12 @@ Order (first that gives an answer wins; ``ReleaseMatch.how`` says which):
    :class:`UnknownReleaseError` (the CLI turns it into exit code 3 listing
    the known releases, or the matches of an ambiguous tag).
 2. ``env``: ``LINGJUN_RELEASE`` in the (allow-listed) environment facts.
-3. ``manifest``: ``release`` of ``/etc/lingjun/release.json``.
+3. ``manifest``: ``release`` of ``/etc/lingjun/release.json``.  When the manifest's ``image`` contradicts it
+   (:func:`manifest_conflict`: the image is another release's, or another variant's of the same release), the
+   manifest does not decide what the two disagree on: another release, and the manifest is passed over (the next
+   step decides); another variant, and the release is taken but the variant is chosen as if none were named.
+   An ``image`` that is no recorded release's image leaves the ``release`` in force.  The
+   ``release.manifest-image`` rule reports each of these, naming both values.
 
 Each of the three names a release as users copy it (:func:`find_release`):
 ``family:release`` (the release identifier is ``YY.MM``, a date such as
@@ -62,6 +67,7 @@ rule warns about it, naming the known releases) and the next step decides.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any, Optional
 
 from lingjun.checks.context import ReleaseMatch
@@ -69,8 +75,8 @@ from lingjun.checks.facts import Facts, normalise_name
 from lingjun.checks.knowledge.bundle import KnowledgeData
 from lingjun.checks.knowledge.record_view import image_record, image_tags, record_variants, runtime_for, variant_of
 
-__all__ = ["UnknownReleaseError", "identify", "find_release", "find_releases", "release_ref_problem", "score_record",
-           "versions_match", "order_key", "THRESHOLD", "MIN_MATCHED"]
+__all__ = ["UnknownReleaseError", "ManifestConflict", "identify", "find_release", "find_releases", "release_ref_problem",
+           "manifest_conflict", "score_record", "versions_match", "order_key", "THRESHOLD", "MIN_MATCHED"]
 
 #: minimum fingerprint score for a record to apply
 THRESHOLD = 0.6
@@ -274,12 +280,64 @@ def _manifest_image(facts: Facts) -> Optional[str]:
     return image.strip() if isinstance(image, str) and image.strip() else None
 
 
-def _choose_variant(facts: Facts, data: KnowledgeData, record: dict[str, Any]) -> tuple[Optional[str], list[str]]:
-    """``(variant id, [])`` when the installed components match one variant's list better than every other's,
-    else ``(None, [the variants still possible, best first])``: a tie is never broken silently."""
+def _image_releases(data: KnowledgeData, image: str) -> list[tuple[str, dict[str, Any], Optional[str]]]:
+    """What a manifest's ``image`` names (:func:`find_releases`); an image copied to another registry
+    (``registry.example.com/team/training-nv-pytorch:25.07-serverless``) names what its last part
+    ``<image name>:<tag>`` names, so a mirror is never a contradiction."""
+    found = find_releases(data, image)
+    tail = image.rsplit("/", 1)[-1]
+    if not found and tail != image and ":" in tail:
+        found = find_releases(data, tail)
+    return found
+
+
+@dataclass(frozen=True)
+class ManifestConflict:
+    """The manifest's ``release`` and ``image`` disagree (:func:`manifest_conflict`).
+
+    ``kind``: ``"other-release"`` (the image is an image of another release), ``"other-variant"`` (another
+    variant's image of the release named) or ``"unknown-image"`` (no release in the data publishes it).
+    ``release``, ``image``: the two values as written (stripped); ``named``: ``family:release[#variant]`` the
+    ``release`` names; ``image_names``: ``family:release[#variant]`` of each image the ``image`` names (empty for
+    ``unknown-image``)."""
+
+    kind: str
+    release: str
+    image: str
+    named: str
+    image_names: tuple[str, ...]
+
+
+def manifest_conflict(facts: Facts, data: KnowledgeData) -> Optional[ManifestConflict]:
+    """How the manifest's ``image`` contradicts its ``release``, or None: no manifest, no ``image``, a ``release``
+    that names no release (the ``release.identified`` rule reports it), or the two agree (the image is one of that
+    release's, of the variant named, if one is; ``family:release`` of a release with variants and an image of one
+    of them agree: the image names the variant)."""
     image = _manifest_image(facts)
+    if not image or facts.manifest is None or not facts.manifest.release:
+        return None
+    release = facts.manifest.release.strip()
+    named = find_release(data, release)
+    if named is None:
+        return None
+    ref, _, variant = named
+    images = _image_releases(data, image)
+    same = [v for r, _, v in images if r == ref]
+    if any(variant is None or v is None or v == variant for v in same):
+        return None
+    kind = "other-variant" if same else "other-release" if images else "unknown-image"
+    names = tuple(dict.fromkeys(r + (f"#{v}" if v else "") for r, _, v in images))
+    return ManifestConflict(kind, release, image, ref + (f"#{variant}" if variant else ""), names)
+
+
+def _choose_variant(facts: Facts, data: KnowledgeData, record: dict[str, Any],
+                    use_image: bool = True) -> tuple[Optional[str], list[str]]:
+    """``(variant id, [])`` when the manifest's ``image`` names one of the record's variants (unless ``use_image``
+    is False: the manifest contradicts itself) or the installed components match one variant's list better than
+    every other's, else ``(None, [the variants still possible, best first])``: a tie is never broken silently."""
+    image = _manifest_image(facts) if use_image else None
     if image:
-        for ref, found, variant_id in find_releases(data, image):
+        for ref, found, variant_id in _image_releases(data, image):
             if found is record and variant_id:
                 return variant_id, []
     score = _scorer(facts, data)
@@ -291,12 +349,12 @@ def _choose_variant(facts: Facts, data: KnowledgeData, record: dict[str, Any]) -
 
 
 def _match(facts: Facts, data: KnowledgeData, how: str, ref: str, record: dict[str, Any], variant: Optional[str],
-           **kwargs: Any) -> ReleaseMatch:
+           use_image: bool = True, **kwargs: Any) -> ReleaseMatch:
     """The :class:`ReleaseMatch` of a release (and variant) found, with the variant chosen when the name left it
-    open and the runtime the running interpreter belongs to."""
+    open (``use_image`` False: not from the manifest's ``image``) and the runtime the running interpreter belongs to."""
     candidates: list[str] = []
     if variant is None and record_variants(record):
-        variant, candidates = _choose_variant(facts, data, record)
+        variant, candidates = _choose_variant(facts, data, record, use_image)
     image = variant_of(record, variant) or record
     runtime = runtime_for(image, facts.python.prefix, facts.python.executable) if not candidates else None
     view = image_record(record, variant, unknown_variant=bool(candidates), runtime=runtime)
@@ -327,6 +385,11 @@ def identify(facts: Facts, data: KnowledgeData, option: Optional[str] = None) ->
             continue
         found_one = find_release(data, value)
         if found_one is not None:
+            conflict = manifest_conflict(facts, data) if how == "manifest" else None
+            if conflict is not None and conflict.kind == "other-release":
+                continue  # the manifest names two releases: neither is taken (release.manifest-image says so)
+            if conflict is not None and conflict.kind == "other-variant":
+                return _match(facts, data, how, found_one[0], found_one[1], None, use_image=False, rejected=rejected)
             return _match(facts, data, how, found_one[0], found_one[1], found_one[2], rejected=rejected)
         rejected.append((how, value))
     match = fingerprint(facts, data)
