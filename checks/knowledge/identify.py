@@ -76,7 +76,7 @@ from lingjun.checks.knowledge.bundle import KnowledgeData
 from lingjun.checks.knowledge.record_view import image_record, image_tags, record_variants, runtime_for, variant_of
 
 __all__ = ["UnknownReleaseError", "ManifestConflict", "identify", "find_release", "find_releases", "release_ref_problem",
-           "manifest_conflict", "score_record", "versions_match", "order_key", "THRESHOLD", "MIN_MATCHED"]
+           "manifest_conflict", "manifest_image_problem", "score_record", "versions_match", "order_key", "THRESHOLD", "MIN_MATCHED"]
 
 #: minimum fingerprint score for a record to apply
 THRESHOLD = 0.6
@@ -275,8 +275,18 @@ def _scorer(facts: Facts, data: KnowledgeData, probed: bool = False) -> Any:
     return lambda image: score_record(image, installed, pypi, arch, absent_known)
 
 
+def _manifest(facts: Facts) -> Any:
+    """The manifest facts, or None when there are none or the input says the manifest is not shown (a snapshot whose
+    coverage says so): a release is never taken from a manifest the report lists as not shown."""
+    from lingjun.checks.coverage import available
+
+    return facts.manifest if facts.manifest is not None and available(facts, "manifest") else None
+
+
 def _manifest_image(facts: Facts) -> Optional[str]:
-    image = (facts.manifest.data or {}).get("image") if facts.manifest is not None else None
+    manifest = _manifest(facts)
+    data = manifest.data if manifest is not None and isinstance(manifest.data, dict) else {}
+    image = data.get("image")
     return image.strip() if isinstance(image, str) and image.strip() else None
 
 
@@ -289,6 +299,23 @@ def _image_releases(data: KnowledgeData, image: str) -> list[tuple[str, dict[str
     if not found and tail != image and ":" in tail:
         found = find_releases(data, tail)
     return found
+
+
+def manifest_image_problem(facts: Facts) -> Optional[str]:
+    """What is wrong with the manifest's ``image`` when it is there but names no image at all (``"a list"``,
+    ``"an empty string"``; it is then ignored), else None (no manifest, no ``image`` key, or a non-empty string)."""
+    manifest = _manifest(facts)
+    data = manifest.data if manifest is not None and isinstance(manifest.data, dict) else {}
+    if "image" not in data or _manifest_image(facts):
+        return None
+    value = data["image"]
+    if isinstance(value, str):
+        return "an empty string"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    return {int: "a number", float: "a number", list: "a list", dict: "an object"}.get(type(value), "not a string")
 
 
 @dataclass(frozen=True)
@@ -313,10 +340,10 @@ def manifest_conflict(facts: Facts, data: KnowledgeData) -> Optional[ManifestCon
     that names no release (the ``release.identified`` rule reports it), or the two agree (the image is one of that
     release's, of the variant named, if one is; ``family:release`` of a release with variants and an image of one
     of them agree: the image names the variant)."""
-    image = _manifest_image(facts)
-    if not image or facts.manifest is None or not facts.manifest.release:
+    image, manifest = _manifest_image(facts), _manifest(facts)
+    if not image or manifest is None or not isinstance(manifest.release, str) or not manifest.release.strip():
         return None
-    release = facts.manifest.release.strip()
+    release = manifest.release.strip()
     named = find_release(data, release)
     if named is None:
         return None
@@ -378,8 +405,9 @@ def identify(facts: Facts, data: KnowledgeData, option: Optional[str] = None) ->
         return _match(facts, data, "option", ref, record, variant)
     rejected: list[tuple[str, str]] = []
     named = [("env", (facts.env.get("LINGJUN_RELEASE") or "").strip())]
-    if facts.manifest is not None and facts.manifest.release:
-        named.append(("manifest", facts.manifest.release.strip()))
+    manifest = _manifest(facts)
+    if manifest is not None and isinstance(manifest.release, str) and manifest.release.strip():
+        named.append(("manifest", manifest.release.strip()))
     for how, value in named:
         if not value:
             continue

@@ -7,11 +7,12 @@ disagree about (:func:`lingjun.checks.knowledge.identify.manifest_conflict`); th
 
 from __future__ import annotations
 
+import json
 from typing import Iterator
 
 from lingjun.checks.context import CheckContext
 from lingjun.checks.core.inert_text import NAME_LIMIT, capped
-from lingjun.checks.knowledge.identify import manifest_conflict
+from lingjun.checks.knowledge.identify import manifest_conflict, manifest_image_problem
 from lingjun.checks.report.findings import Finding, Severity
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make
@@ -44,7 +45,21 @@ def _then(ctx: CheckContext) -> tuple[str, str]:
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """warning when the manifest's ``image`` is an image of another release (neither is taken: the installed
     components decide), of another variant of the release (the variant is chosen from the installed components) or
-    of no release in the data (the ``release`` is taken); nothing when the two agree or either is missing."""
+    of no release in the data (the ``release`` is taken), or is no image reference at all (a list, an empty string:
+    ignored); nothing when the two agree or either is missing."""
+    problem = manifest_image_problem(ctx.facts)
+    if problem is not None:
+        zh_kind = {"an empty string": "空字符串", "null": "null", "true/false": "布尔值", "a number": "数字", "a list": "列表",
+                   "an object": "对象"}.get(problem, "非字符串")
+        yield make(
+            ctx, RULE, AREA, Severity.warning,
+            f"The image's release manifest gives its image as {problem}, not an image reference; the image is ignored.",
+            f"镜像内的发布清单中 image 字段为{zh_kind}，不是镜像地址，已忽略。",
+            remedy=("Write image in /etc/lingjun/release.json as the image's reference (registry/namespace/name:tag).",
+                    "请在 /etc/lingjun/release.json 中把 image 写成镜像地址（registry/namespace/name:tag）。"),
+            observed=capped(json.dumps(ctx.facts.manifest.data.get("image"), ensure_ascii=False, default=str), NAME_LIMIT),
+        )
+        return
     conflict = manifest_conflict(ctx.facts, ctx.data)
     if conflict is None:
         return
