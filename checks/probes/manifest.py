@@ -17,8 +17,8 @@ alone (``25.04-vllm0.8.5-pytorch2.6-cu124-20250430-serverless``) or with its ima
 ``image``, when it is one of the release's references (or the same ``name:tag`` in another registry, a mirror),
 names the variant of a release that publishes several.  An ``image`` that contradicts ``release`` (another release's
 or another variant's image), that no recorded release publishes, or that is no string is kept as read here; the
-checker does not take it over ``release`` nor ``release`` over it, and the ``release.manifest-image`` rule warns
-(:func:`lingjun.checks.knowledge.identify.manifest_conflict`).
+checker never prefers one of two contradicting values silently (see :mod:`lingjun.checks.knowledge.identify`, step 3)
+and the ``release.manifest-image`` rule warns, naming both.
 
 An image build writes it; ``LINGJUN_RELEASE`` in the environment says the
 same and wins over the file (see :mod:`lingjun.checks.knowledge.identify`).  A file
