@@ -71,12 +71,13 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from lingjun.checks.context import ReleaseMatch
-from lingjun.checks.facts import Facts, normalise_name
+from lingjun.checks.facts import Facts, ManifestFacts, normalise_name
 from lingjun.checks.knowledge.bundle import KnowledgeData
 from lingjun.checks.knowledge.record_view import image_record, image_tags, record_variants, runtime_for, variant_of
 
 __all__ = ["UnknownReleaseError", "ManifestConflict", "identify", "find_release", "find_releases", "release_ref_problem",
-           "manifest_conflict", "manifest_image_problem", "score_record", "versions_match", "order_key", "THRESHOLD", "MIN_MATCHED"]
+           "manifest_conflict", "manifest_image_problem", "score_record", "versions_match", "order_key", "THRESHOLD",
+           "MIN_MATCHED"]
 
 #: minimum fingerprint score for a record to apply
 THRESHOLD = 0.6
@@ -244,9 +245,10 @@ def find_release(data: KnowledgeData, value: str) -> Optional[tuple[str, dict[st
 
     ``value`` (surrounding blanks ignored) is ``family:release`` or ``family:release#variant`` (the variant
     must exist; an empty one, ``family:release#``, names nothing: :func:`release_ref_problem`), or one of a
-    record's image tags (a variant's tags included; the tag names the variant) written alone, as ``<image>:<tag>`` (``<image>`` the family's ``image_name`` or id), as the tag's
-    ``reference``, or as the family's ``public_registry_pattern``/``vpc_registry_pattern`` filled with
-    that image and tag (``{region-id}`` any region id).  Matching is exact;
+    record's image tags (a variant's tags included; the tag names the variant) written alone, as
+    ``<image>:<tag>`` (``<image>`` the family's ``image_name`` or id), as the tag's ``reference``, or as the
+    family's ``public_registry_pattern``/``vpc_registry_pattern`` filled with that image and tag (``{region-id}``
+    any region id).  Matching is exact;
     ``training-nv-pytorch:25.07-serverless`` names 25.07, ``training-nv-pytorch:25.07-server`` nothing.
     """
     found = find_releases(data, value)
@@ -275,7 +277,7 @@ def _scorer(facts: Facts, data: KnowledgeData, probed: bool = False) -> Any:
     return lambda image: score_record(image, installed, pypi, arch, absent_known)
 
 
-def _manifest(facts: Facts) -> Any:
+def _manifest(facts: Facts) -> Optional[ManifestFacts]:
     """The manifest facts, or None when there are none or the input says the manifest is not shown (a snapshot whose
     coverage says so): a release is never taken from a manifest the report lists as not shown."""
     from lingjun.checks.coverage import available
