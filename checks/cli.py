@@ -543,6 +543,8 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
         known = ", ".join(exc.known) or "(none)"
         if exc.ambiguous:
             return _fail(f"--release {_name(exc.ref)}: ambiguous: several releases publish this tag (give FAMILY:TAG or the full reference); it names: {known}")
+        if exc.reason:
+            return _fail(f"--release {_name(exc.ref)}: {exc.reason}")
         from lingjun.checks.knowledge.identify import unknown_release_hint
 
         return _fail(f"--release {_name(exc.ref)}: unknown release; {unknown_release_hint(exc, data)}")

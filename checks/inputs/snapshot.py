@@ -214,7 +214,7 @@ def _mark_coverage(facts: Facts, data: dict[str, Any], problems: list[str] = ())
             for key in section.keys:
                 if path == key and "expected" in problem:
                     absent.add(section.id)  # the section's own value was dropped
-                elif path.startswith(key + ".") and _is_container(facts, path):
+                elif path.startswith(key + ".") and _is_container(facts, path) and path not in _RAW_COPIES:
                     absent.add(section.id)  # a list or object of it was dropped: its empty default is not "none"
                 elif path == key or path.startswith((key + ".", key + "[")):
                     damaged.add(section.id)
@@ -231,6 +231,10 @@ def _mark_coverage(facts: Facts, data: dict[str, Any], problems: list[str] = ())
     cov.not_available = [s for s in SECTIONS if s in absent]
     cov.partial = [s for s in SECTIONS if s in set(cov.partial) and s not in absent]
 
+
+#: objects that copy the raw input beside the facts read from it (``manifest.data``: the file, next to its
+#: ``release``): one dropped leaves its section partial, not absent, as a dropped ``manifest.release`` does
+_RAW_COPIES = ("manifest.data",)
 
 #: ``(section id, key, fields)``: a section present without these fields does not show what it is about
 _REQUIRED = (("rdma", "rdma", ("devices",)), ("nccl", "nccl", ("files",)))

@@ -8,7 +8,12 @@ Order (first that gives an answer wins; ``ReleaseMatch.how`` says which):
    value raises :class:`UnknownReleaseError` (the CLI turns it into exit code 3 with the close spellings
    :func:`close_matches` finds, or the matches of an ambiguous tag).
 2. ``env``: ``LINGJUN_RELEASE`` in the (allow-listed) environment facts.
-3. ``manifest``: ``release`` of ``/etc/lingjun/release.json``.
+3. ``manifest``: ``release`` of ``/etc/lingjun/release.json``.  When the manifest's ``image`` contradicts it
+   (:func:`manifest_conflict`: the image is another release's, or another variant's of the same release), the
+   manifest does not decide what the two disagree on: another release, and the manifest is passed over (the next
+   step decides); another variant, and the release is taken but the variant is chosen as if none were named.
+   An ``image`` that is no recorded release's image leaves the ``release`` in force.  The
+   ``release.manifest-image`` rule reports each of these, naming both values.
 
 Each of the three names a release as users copy it (:func:`find_release`):
 ``family:release`` (the release identifier is ``YY.MM``, a date such as
@@ -64,17 +69,18 @@ rule warns about it, naming the known releases) and the next step decides.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any, Optional
 
 from lingjun.checks.context import ReleaseMatch
-from lingjun.checks.facts import Facts, normalise_name
+from lingjun.checks.facts import Facts, ManifestFacts, normalise_name
 from lingjun.checks.knowledge.bundle import KnowledgeData
 from lingjun.checks.knowledge.record_view import image_record, image_tags, record_variants, runtime_for, variant_of
 
-__all__ = ["UnknownReleaseError", "identify", "find_release", "find_releases", "find_unrecorded", "close_matches",
-           "unknown_release_hint", "better_variant",
-           "release_names", "score_record", "versions_match",
-           "order_key", "THRESHOLD", "MIN_MATCHED"]
+__all__ = ["UnknownReleaseError", "ManifestConflict", "identify", "find_release", "find_releases", "find_unrecorded",
+           "close_matches", "unknown_release_hint", "better_variant", "release_ref_problem", "manifest_conflict",
+           "manifest_image_problem", "release_names", "score_record", "versions_match", "order_key", "THRESHOLD",
+           "MIN_MATCHED"]
 
 #: minimum fingerprint score for a record to apply
 THRESHOLD = 0.6
@@ -86,15 +92,36 @@ _MACHINE_ARCH = {"x86_64": "amd64", "amd64": "amd64", "aarch64": "aarch64", "arm
 
 class UnknownReleaseError(ValueError):
     """``--release`` names a release the data does not hold (``known`` lists the valid refs), or several
-    (``ambiguous`` True; ``known`` lists the ones it could mean: a bare tag two families publish)."""
+    (``ambiguous`` True; ``known`` lists the ones it could mean: a bare tag two families publish).
 
-    def __init__(self, ref: str, known: list[str], ambiguous: bool = False, suggestions: Optional[list[str]] = None) -> None:
-        super().__init__(f"{'ambiguous' if ambiguous else 'unknown'} release {ref!r}")
+    ``reason``: why the value names no release when the value itself is malformed (:func:`release_ref_problem`:
+    ``training-nv-pytorch:25.07#`` has nothing after ``#``), else None (a well-formed name the data lacks);
+    ``suggestions``: close spellings of ``ref`` that name a release (:func:`close_matches`), best first."""
+
+    def __init__(self, ref: str, known: list[str], ambiguous: bool = False, suggestions: Optional[list[str]] = None,
+                 reason: Optional[str] = None) -> None:
+        super().__init__(f"{'ambiguous' if ambiguous else 'unknown'} release {ref!r}" + (f": {reason}" if reason else ""))
         self.ref = ref
         self.known = known
         self.ambiguous = ambiguous
         #: close spellings of ``ref`` that name a release (:func:`close_matches`), best first
         self.suggestions = list(suggestions or [])
+        self.reason = reason
+
+
+def release_ref_problem(value: str) -> Optional[str]:
+    """Why ``value`` cannot name a release whatever the data holds, or None when it may.
+
+    An empty variant is refused (``training-nv-pytorch:25.07#``, ``25.07# ``): ``#`` asks for one image of
+    the release, and nothing after it names none, as ``#vllm`` on a release without variants names none.
+
+    >>> release_ref_problem("inference-nv-pytorch:25.04#"), release_ref_problem("inference-nv-pytorch:25.04#vllm")
+    ("nothing after '#': give FAMILY:RELEASE#VARIANT, or leave out the '#'", None)
+    """
+    named, hash_sign, variant = value.strip().partition("#")
+    if hash_sign and not variant.strip():
+        return "nothing after '#': give FAMILY:RELEASE#VARIANT, or leave out the '#'"
+    return None
 
 
 def release_ref(record: dict[str, Any]) -> str:
@@ -199,7 +226,7 @@ def find_releases(data: KnowledgeData, value: str) -> list[tuple[str, dict[str, 
     """Every ``(family:release, record, variant id or None)`` that ``value`` names (see :func:`find_release`);
     more than one only for a bare tag that several releases publish."""
     text = value.strip()
-    if not text:
+    if not text or release_ref_problem(text):
         return []
     named, _, variant = text.partition("#")
     record = data.release(named)
@@ -312,10 +339,11 @@ def find_release(data: KnowledgeData, value: str) -> Optional[tuple[str, dict[st
     several releases: a bare tag two of them publish).
 
     ``value`` (surrounding blanks ignored) is ``family:release`` or ``family:release#variant`` (the variant
-    must exist), or one of a record's image tags (a variant's tags included; the tag names the variant)
-    written alone, as ``<image>:<tag>`` (``<image>`` the family's ``image_name`` or id), as the tag's
-    ``reference``, or as the family's ``public_registry_pattern``/``vpc_registry_pattern`` filled with
-    that image and tag (``{region-id}`` any region id).  Matching is exact;
+    must exist; an empty one, ``family:release#``, names nothing: :func:`release_ref_problem`), or one of a
+    record's image tags (a variant's tags included; the tag names the variant) written alone, as
+    ``<image>:<tag>`` (``<image>`` the family's ``image_name`` or id), as the tag's ``reference``, or as the
+    family's ``public_registry_pattern``/``vpc_registry_pattern`` filled with that image and tag (``{region-id}``
+    any region id).  Matching is exact;
     ``training-nv-pytorch:25.07-serverless`` names 25.07, ``training-nv-pytorch:25.07-server`` nothing.
     """
     found = find_releases(data, value)
@@ -344,17 +372,96 @@ def _scorer(facts: Facts, data: KnowledgeData, probed: bool = False) -> Any:
     return lambda image: score_record(image, installed, pypi, arch, absent_known)
 
 
+def _manifest(facts: Facts) -> Optional[ManifestFacts]:
+    """The manifest facts, or None when there are none or the input says the manifest is not shown (a snapshot whose
+    coverage says so): a release is never taken from a manifest the report lists as not shown."""
+    from lingjun.checks.coverage import available
+
+    return facts.manifest if facts.manifest is not None and available(facts, "manifest") else None
+
+
 def _manifest_image(facts: Facts) -> Optional[str]:
-    image = (facts.manifest.data or {}).get("image") if facts.manifest is not None else None
+    manifest = _manifest(facts)
+    data = manifest.data if manifest is not None and isinstance(manifest.data, dict) else {}
+    image = data.get("image")
     return image.strip() if isinstance(image, str) and image.strip() else None
 
 
-def _choose_variant(facts: Facts, data: KnowledgeData, record: dict[str, Any]) -> tuple[Optional[str], list[str]]:
-    """``(variant id, [])`` when the installed components match one variant's list better than every other's,
-    else ``(None, [the variants still possible, best first])``: a tie is never broken silently."""
-    image = _manifest_image(facts)
+def _image_releases(data: KnowledgeData, image: str) -> list[tuple[str, dict[str, Any], Optional[str]]]:
+    """What a manifest's ``image`` names (:func:`find_releases`); an image copied to another registry
+    (``registry.example.com/team/training-nv-pytorch:25.07-serverless``) names what its last part
+    ``<image name>:<tag>`` names, so a mirror is never a contradiction."""
+    found = find_releases(data, image)
+    tail = image.rsplit("/", 1)[-1]
+    if not found and tail != image and ":" in tail:
+        found = find_releases(data, tail)
+    return found
+
+
+def manifest_image_problem(facts: Facts) -> Optional[str]:
+    """What is wrong with the manifest's ``image`` when it is there but names no image at all (``"a list"``,
+    ``"an empty string"``; it is then ignored), else None (no manifest, no ``image`` key, or a non-empty string)."""
+    manifest = _manifest(facts)
+    data = manifest.data if manifest is not None and isinstance(manifest.data, dict) else {}
+    if "image" not in data or _manifest_image(facts):
+        return None
+    value = data["image"]
+    if isinstance(value, str):
+        return "an empty string"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    return {int: "a number", float: "a number", list: "a list", dict: "an object"}.get(type(value), "not a string")
+
+
+@dataclass(frozen=True)
+class ManifestConflict:
+    """The manifest's ``release`` and ``image`` disagree (:func:`manifest_conflict`).
+
+    ``kind``: ``"other-release"`` (the image is an image of another release), ``"other-variant"`` (another
+    variant's image of the release named) or ``"unknown-image"`` (no release in the data publishes it).
+    ``release``, ``image``: the two values as written (stripped); ``named``: ``family:release[#variant]`` the
+    ``release`` names; ``image_names``: ``family:release[#variant]`` of each image the ``image`` names (empty for
+    ``unknown-image``)."""
+
+    kind: str
+    release: str
+    image: str
+    named: str
+    image_names: tuple[str, ...]
+
+
+def manifest_conflict(facts: Facts, data: KnowledgeData) -> Optional[ManifestConflict]:
+    """How the manifest's ``image`` contradicts its ``release``, or None: no manifest, no ``image``, a ``release``
+    that names no release (the ``release.identified`` rule reports it), or the two agree (the image is one of that
+    release's, of the variant named, if one is; ``family:release`` of a release with variants and an image of one
+    of them agree: the image names the variant)."""
+    image, manifest = _manifest_image(facts), _manifest(facts)
+    if not image or manifest is None or not isinstance(manifest.release, str) or not manifest.release.strip():
+        return None
+    release = manifest.release.strip()
+    named = find_release(data, release)
+    if named is None:
+        return None
+    ref, _, variant = named
+    images = _image_releases(data, image)
+    same = [v for r, _, v in images if r == ref]
+    if any(variant is None or v is None or v == variant for v in same):
+        return None
+    kind = "other-variant" if same else "other-release" if images else "unknown-image"
+    names = tuple(dict.fromkeys(r + (f"#{v}" if v else "") for r, _, v in images))
+    return ManifestConflict(kind, release, image, ref + (f"#{variant}" if variant else ""), names)
+
+
+def _choose_variant(facts: Facts, data: KnowledgeData, record: dict[str, Any],
+                    use_image: bool = True) -> tuple[Optional[str], list[str]]:
+    """``(variant id, [])`` when the manifest's ``image`` names one of the record's variants (unless ``use_image``
+    is False: the manifest contradicts itself) or the installed components match one variant's list better than
+    every other's, else ``(None, [the variants still possible, best first])``: a tie is never broken silently."""
+    image = _manifest_image(facts) if use_image else None
     if image:
-        for ref, found, variant_id in find_releases(data, image):
+        for ref, found, variant_id in _image_releases(data, image):
             if found is record and variant_id:
                 return variant_id, []
     score = _scorer(facts, data)
@@ -388,12 +495,12 @@ def better_variant(facts: Facts, data: KnowledgeData, ref: str, variant: Optiona
 
 
 def _match(facts: Facts, data: KnowledgeData, how: str, ref: str, record: dict[str, Any], variant: Optional[str],
-           **kwargs: Any) -> ReleaseMatch:
+           use_image: bool = True, **kwargs: Any) -> ReleaseMatch:
     """The :class:`ReleaseMatch` of a release (and variant) found, with the variant chosen when the name left it
-    open and the runtime the running interpreter belongs to."""
+    open (``use_image`` False: not from the manifest's ``image``) and the runtime the running interpreter belongs to."""
     candidates: list[str] = []
     if variant is None and record_variants(record):
-        variant, candidates = _choose_variant(facts, data, record)
+        variant, candidates = _choose_variant(facts, data, record, use_image)
     image = variant_of(record, variant) or record
     runtime = runtime_for(image, facts.python.prefix, facts.python.executable) if not candidates else None
     view = image_record(record, variant, unknown_variant=bool(candidates), runtime=runtime)
@@ -416,19 +523,26 @@ def identify(facts: Facts, data: KnowledgeData, option: Optional[str] = None) ->
         if len(found) != 1:
             ambiguous = len(found) > 1
             known = sorted(r for r, _, _ in found) if ambiguous else sorted(release_ref(r) for r in data.releases)
-            raise UnknownReleaseError(option, known, ambiguous=ambiguous,
-                                      suggestions=[] if ambiguous else close_matches(data, option))
+            problem = release_ref_problem(option)
+            raise UnknownReleaseError(option, known, ambiguous=ambiguous, reason=problem,
+                                      suggestions=[] if ambiguous or problem else close_matches(data, option))
         ref, record, variant = found[0]
         return _match(facts, data, "option", ref, record, variant)
     rejected: list[tuple[str, str]] = []
     named = [("env", (facts.env.get("LINGJUN_RELEASE") or "").strip())]
-    if facts.manifest is not None and facts.manifest.release:
-        named.append(("manifest", facts.manifest.release.strip()))
+    manifest = _manifest(facts)
+    if manifest is not None and isinstance(manifest.release, str) and manifest.release.strip():
+        named.append(("manifest", manifest.release.strip()))
     for how, value in named:
         if not value:
             continue
         found_one = find_release(data, value)
         if found_one is not None:
+            conflict = manifest_conflict(facts, data) if how == "manifest" else None
+            if conflict is not None and conflict.kind == "other-release":
+                continue  # the manifest names two releases: neither is taken (release.manifest-image says so)
+            if conflict is not None and conflict.kind == "other-variant":
+                return _match(facts, data, how, found_one[0], found_one[1], None, use_image=False, rejected=rejected)
             return _match(facts, data, how, found_one[0], found_one[1], found_one[2], rejected=rejected)
         rejected.append((how, value))
     match = fingerprint(facts, data)

@@ -7,6 +7,7 @@ missing or malformed fields and returns empty values instead of raising.
 
 from __future__ import annotations
 
+import posixpath
 from typing import Any, Optional
 
 __all__ = [
@@ -197,9 +198,12 @@ def image_record(record: dict[str, Any], variant_id: Optional[str] = None, unkno
 
 
 def _under(path: Optional[str], root: str) -> bool:
-    if not path or not root.startswith("/"):
+    """Whether the absolute ``path`` is ``root`` or lies under it, both normalised first (``posixpath.normpath``:
+    ``/opt/runtimes/x/../../../usr`` is ``/usr``, not a path under ``/opt/runtimes/x``; ``//`` and ``/./`` fold).
+    The text alone decides: symbolic links are not followed (a snapshot's paths name no files here)."""
+    if not path or not path.startswith("/") or not root.startswith("/"):
         return False
-    root = root.rstrip("/")
+    path, root = posixpath.normpath(path).lstrip("/"), posixpath.normpath(root).lstrip("/")
     return bool(root) and (path == root or path.startswith(root + "/"))
 
 

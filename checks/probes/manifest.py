@@ -14,7 +14,11 @@ Format (version 1; only ``release`` is required)::
 ``family:release`` with any release identifier (``training-xpu-pytorch:2026-10-20``,
 ``inference-xpu-pytorch-opt:sglang0.5.4.post3-250105``), ``family:release#variant``, or an image tag
 alone (``25.04-vllm0.8.5-pytorch2.6-cu124-20250430-serverless``) or with its image name or registry.
-``image``, when it is one of the release's references, names the variant of a release that publishes several.
+``image``, when it is one of the release's references (or the same ``name:tag`` in another registry, a mirror),
+names the variant of a release that publishes several.  An ``image`` that contradicts ``release`` (another release's
+or another variant's image), that no recorded release publishes, or that is no string is kept as read here; the
+checker never prefers one of two contradicting values silently (see :mod:`lingjun.checks.knowledge.identify`, step 3)
+and the ``release.manifest-image`` rule warns, naming both.
 
 An image build writes it; ``LINGJUN_RELEASE`` in the environment says the
 same and wins over the file (see :mod:`lingjun.checks.knowledge.identify`).  A file
