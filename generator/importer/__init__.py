@@ -211,7 +211,8 @@ def import_page(page_path: Path, releases: Path = Path("releases"), family: Opti
         notes.append(f"the page calls the family {identity.named_as!r} (Indonesian for {family}); read as {family}")
     notes += [n.message if n.line == 0 else f"line {n.line}: {n.message}" for n in facts.components.notes
               if n.kind in ("shifted-header", "duplicate")]
-    problems = [f"line {n.line}: {n.message}" for n in facts.components.notes if n.kind in ("cut", "unparsed")]
+    problems = [f"line {n.line}: {n.message}" for n in facts.components.notes
+                if n.kind in ("cut", "unparsed", "misaligned", "beyond-header")]
     facts.problems = problems
     notes += _vpc_notes(facts, kb.families[family])
     draft, problems = build_draft(facts, kb, family, release, language, is_newer(kb, family, release))

@@ -24,6 +24,7 @@ from typing import Optional
 
 from lingjun.generator.importer._blocks import HEADING, ITEM, ROW, TEXT, Block
 from lingjun.generator.importer._contents import is_content_label
+from lingjun.generator.importer._errors import ImportRefused
 
 __all__ = ["Entry", "Group", "ComponentLists", "Note", "parse_entry", "read_components", "arch_of", "merge_architectures",
            "add_entries", "table_runs"]
@@ -37,6 +38,10 @@ _ARCH_WORD = re.compile(r"(aarch64|arm64|amd64|x86[_-]64|x86)", re.I)
 _TAGLIKE = re.compile(r"[0-9A-Za-z_][0-9A-Za-z_.-]*-[0-9A-Za-z_.-]*\d")
 #: the most entries aligned across architectures (the alignment is quadratic; real lists hold under 100)
 _ALIGN_LIMIT = 2000
+#: the most value columns (images or architectures) of a component table; more is refused, like an over-long list
+MAX_COLUMNS = 64
+#: words of a header's corner cell (over the names): such a header is never read as shifted
+_CORNER_WORDS = ("组件", "component", "name", "名称", "软件", "package", "komponen", "software")
 _COMPONENT_LABELS = ("核心组件", "系统组件", "core components", "system components", "components", "komponen inti")
 
 
@@ -169,34 +174,89 @@ def table_runs(blocks: list[Block]) -> list[list[Block]]:
     return tables
 
 
+def _value_columns(data: list[Block]) -> set[int]:
+    """Positions (after the name column) where some data row holds a value."""
+    return {i for row in data if not is_content_label(row.cells[0] if row.cells else "")
+            for i, cell in enumerate(row.cells) if i and cell}
+
+
+def _alignment(labels: list[str], values: set[int]) -> Optional[tuple[list[int], bool]]:
+    """``(value columns, shifted)`` that fit the header, or None when the labels cannot sit over the values.
+
+    The labels sit over their columns (a corner label over the names allowed), or one cell to the left of them
+    (the 25.10 copies); value cells past the header's last column are left to the caller (reported, not read).
+    The reading with fewer cells past the header wins; the labels in place win a tie.
+    """
+    placed = [i for i, c in enumerate(labels) if c]
+    fits = []
+    corner = labels[0].strip().lower() if labels else ""
+    readings = [([i for i in placed if i], False)]
+    if placed and placed[0] == 0 and not any(w in corner for w in _CORNER_WORDS):
+        readings.append(([i + 1 for i in placed], True))
+    for columns, shifted in readings:
+        if not columns:
+            continue
+        inside = {v for v in values if v <= max(columns)}
+        if inside and min(values) == columns[0] and inside <= set(columns):  # the values start under the first label
+            fits.append((len(values - inside), shifted, columns))
+    if not fits:
+        return None
+    _beyond, shifted, columns = min(fits, key=lambda f: (f[0], f[1]))
+    return columns, shifted
+
+
 def _from_table(rows: list[Block], notes: list[Note]) -> Optional[tuple[list[Group], bool]]:
-    """Groups from a component table (None when the table is not one)."""
+    """Groups from a component table (None when the table is not one).
+
+    Raises:
+        ImportRefused: the table has more value columns than :data:`MAX_COLUMNS`.
+    """
     header = rows[0]
     data = [r for r in rows[1:] if any(r.cells)]
     if not data:
         return None
-    width = max(len(r.cells) for r in data)
+    width = max(len(r.cells) for r in [header] + data)
+    if width - 1 > MAX_COLUMNS:
+        raise ImportRefused(f"line {header.line}: a table of {width - 1} value columns, more than any release-note "
+                            f"page ({MAX_COLUMNS} images or architectures)")
     labels = list(header.cells)
-    if len(labels) == width - 1 or (len(labels) == width and labels and not labels[-1] and labels[0]
-                                    and (arch_of(labels[0]) or _TAGLIKE.search(labels[0]))):
-        shown = " | ".join(c or "(empty)" for c in header.cells)
+    values = _value_columns(data)
+    shown = " | ".join(c or "(empty)" for c in header.cells)
+    found = _alignment(labels, values)
+    if found is None:
+        where = ", ".join(str(i + 1) for i in sorted(values)[:8])
+        over = ", ".join(str(i + 1) for i, c in enumerate(labels) if c)
+        notes.append(Note("misaligned", header.line,
+                          f"the header row ({shown[:120]}) does not line up with its data rows (labels over cells "
+                          f"{over}, values in cells {where}); no component list is taken from this table: read it "
+                          "by hand", name=shown))
+        return None
+    columns, shifted = found
+    if shifted:
         notes.append(Note("shifted-header", header.line,
                           f"the header row ({shown}) is one cell off its data rows; its labels are read as the "
                           "labels of the value columns, in order", name=shown))
-        labels = [""] + [c for c in labels if c][: width - 1]
-    labels += [""] * (width - len(labels))
-    columns = labels[1:]
-    if not columns:
-        return None
-    arches = [arch_of(c) for c in columns]
-    by_arch = len(columns) > 1 and all(arches)
-    groups = [Group(label=c, arch=a if by_arch else None) for c, a in zip(columns, arches)]
+    names = [labels[i - 1] if shifted else labels[i] for i in columns]
+    last = max(columns)
+    beyond = [(r.line, [c for c in r.cells[last + 1:] if c]) for r in data if any(r.cells[last + 1:])
+              and not is_content_label(r.cells[0])]
+    if beyond:
+        lines = ", ".join(str(line) for line, _ in beyond[:5]) + (", …" if len(beyond) > 5 else "")
+        cells = "; ".join(", ".join(c[:40] for c in cut[:3]) for _, cut in beyond[:3])
+        notes.append(Note("beyond-header", beyond[0][0],
+                          f"{len(beyond)} row(s) of the table under line {header.line} have cells beyond its header's "
+                          f"{len(names)} value column(s) (line {lines}: {cells}); those cells sit under no "
+                          "label, so they are left out (no image or architecture is made of them)"))
+    arches = [arch_of(c) for c in names]
+    by_arch = len(names) > 1 and all(arches)
+    groups = [Group(label=c, arch=a if by_arch else None) for c, a in zip(names, arches)]
     for row in data:
         cells = list(row.cells) + [""] * (width - len(row.cells))
         name = cells[0]
         if is_content_label(name):  # a tag, use-case or requirements row of the same table
             continue
-        for group, cell in zip(groups, cells[1:]):
+        for group, index in zip(groups, columns):
+            cell = cells[index]
             if not cell or cell in ("-", "—", "/"):
                 continue
             if parse_entry(cell, row.line) is None and re.match(r"^v?\d", cell) and name:
@@ -258,6 +318,7 @@ def read_components(section: list[Block], contents: list[Block]) -> ComponentLis
                     found = _from_table([rows[0]] + rows[at:], notes) if at else None
                     if found:
                         result.groups, result.by_arch = found
+                        break  # the list runs from its first row (a rowspan label repeats on the rows below)
             if not component_rows and not result.groups:  # the table is the list: name | version per image
                 found = _from_table(rows, notes)
                 if found:

@@ -261,7 +261,7 @@ def build_draft(facts: PageFacts, kb: KnowledgeBase, family: str, release: str, 
         draft["component_list"] = "not-captured"
         problems.append("the page's core-components cell is empty in this copy (component_list: not-captured); "
                         "take the list from another copy if one shows it")
-    else:
+    elif not any(n.kind == "misaligned" for n in facts.components.notes):  # else: already a problem of its own
         problems.append("the page copy carries no component list; components are not recorded from it")
     stated_none = [name for name, found in (("bug_fixes", facts.bug_fixes), ("known_issues", facts.known_issues),
                                              ("usage_notes", facts.usage_notes), ("highlights", facts.highlights))

@@ -55,6 +55,9 @@ class _PageParser(HTMLParser):
         self._row_header = False
         self._row_line = 0
         self._cell: Optional[list[str]] = None
+        self._colspan = 1
+        self._rowspan = 1
+        self._spans: dict[int, list] = {}  # column -> [rows still covered, text]: a rowspan cell of a row above
 
     # -- text collection ------------------------------------------------
     def _flush(self) -> None:
@@ -106,12 +109,16 @@ class _PageParser(HTMLParser):
         elif tag == "pre":
             self._start(CODE)
             self._pre += 1
+        elif tag == "table":
+            self._flush()
+            self._spans = {}
         elif tag == "tr":
             self._flush()
             self._row, self._row_header, self._row_line = [], False, self.getpos()[0]
         elif tag in ("td", "th") and self._row is not None:
             self._cell = []
             self._row_header = self._row_header or tag == "th"
+            self._colspan, self._rowspan = _span(values.get("colspan")), _span(values.get("rowspan"))
         elif tag in _BLOCK:
             if self._kind == ITEM and not "".join(self._buffer).strip():
                 return  # <li><p>text</p></li>: the paragraph is the item's own text
@@ -126,11 +133,21 @@ class _PageParser(HTMLParser):
         if self._skip:
             return
         if tag in ("td", "th") and self._cell is not None and self._row is not None:
-            self._row.append(_clean("".join(self._cell)))
+            self._fill_spans()
+            text = _clean("".join(self._cell))
+            for _ in range(self._colspan):  # a spanned cell holds its value in every column it covers
+                if self._rowspan > 1:
+                    self._spans[len(self._row)] = [self._rowspan, text]  # this row counts down one
+                self._row.append(text)
             self._cell = None
         elif self._cell is not None:
             return
         elif tag == "tr" and self._row is not None:
+            self._fill_spans()
+            for column in list(self._spans):
+                self._spans[column][0] -= 1
+                if self._spans[column][0] <= 0:
+                    del self._spans[column]
             cells = tuple(self._row)
             if any(cells):
                 self.blocks.append(Block(ROW, " | ".join(c.replace("\n", " ") for c in cells if c), self._row_line,
@@ -146,6 +163,11 @@ class _PageParser(HTMLParser):
         elif tag in _HEADINGS or tag == "li" or tag in _BLOCK:
             self._flush()
 
+    def _fill_spans(self) -> None:
+        """Put the values of the rowspan cells above into the columns they cover in this row."""
+        while self._row is not None and len(self._row) in self._spans:
+            self._row.append(self._spans[len(self._row)][1])
+
     def handle_data(self, data: str) -> None:
         if self._title_open and self.title is None and data.strip():
             self.title = _clean(data).replace("\n", " ")
@@ -159,6 +181,14 @@ class _PageParser(HTMLParser):
         if not self._buffer:
             self._line = self.getpos()[0]
         self._buffer.append(data if self._pre else data.replace("\n", " "))
+
+
+def _span(value: Optional[str]) -> int:
+    """A ``colspan``/``rowspan`` value as a count of 1 to 100 (browsers cap such spans too; 1 when unreadable)."""
+    try:
+        return min(max(int((value or "1").strip()), 1), 100)
+    except ValueError:
+        return 1
 
 
 def html_blocks(text: str) -> tuple[list[Block], Optional[str], Optional[str]]:

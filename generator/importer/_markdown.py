@@ -17,8 +17,6 @@ __all__ = ["markdown_blocks", "comment_text"]
 
 #: characters of a line read (no line of a release page comes near; the rest is ignored)
 MAX_LINE = 20000
-#: cells of a table row read
-MAX_CELLS = 64
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _ITEM = re.compile(r"^([ \t]*)(?:([-*+•·●◦▪])|(\d{1,2})[.)、])\s+(.*)$")
@@ -57,7 +55,7 @@ def _cell(text: str) -> str:
 
 def _cells(line: str) -> tuple[str, ...]:
     body = line.strip()
-    parts = body.split("|", MAX_CELLS + 1)[: MAX_CELLS + 1]
+    parts = body.split("|")  # every cell: a table too wide is refused where it is read, never cut here
     if body.startswith("|"):
         parts = parts[1:]
     if body.endswith("|") and parts:
