@@ -74,8 +74,12 @@ class ImportResult:
     compared: bool = True
 
 
-def read_facts(page: Page, family_hint: Optional[str] = None):
-    """Everything the page states (:class:`._draft.PageFacts`), read section by section."""
+def read_facts(page: Page, family_hint: Optional[str] = None, kb=None):
+    """Everything the page states (:class:`._draft.PageFacts`), read section by section.
+
+    ``kb`` (a :class:`lingjun.schema.kb.KnowledgeBase`, optional): its catalog decides which names are one
+    component (``flash-attn`` and ``flash_attn``); without it, names are compared as package names (PEP 503).
+    """
     from lingjun.generator.importer._assets import read_assets
     from lingjun.generator.importer._captured import not_captured
     from lingjun.generator.importer._components import read_components
@@ -92,7 +96,7 @@ def read_facts(page: Page, family_hint: Optional[str] = None):
     sections = split_sections(page.blocks)
     contents_blocks = sections.get("contents", [])
     contents = read_contents(contents_blocks)
-    components = read_components(sections.get("components", []), contents_blocks)
+    components = read_components(sections.get("components", []), contents_blocks, _same_component(kb))
     # references anywhere but in the prose sections (a quick start's example may name another tag)
     assets = read_assets([b for key, blocks in sections.items() if key not in _PROSE_SECTIONS for b in blocks])
     family = family_hint or identity.family
@@ -108,6 +112,19 @@ def read_facts(page: Page, family_hint: Optional[str] = None):
         instances=read_instances(sections.get("instances", [])),
         not_captured=not_captured(sections),
     )
+
+
+def _same_component(kb):
+    """The key of one component: its catalog id where the catalog knows the name, else its package name."""
+    from lingjun.generator.importer._components import package_key
+
+    if kb is None:
+        return package_key
+
+    def key(name: str) -> str:
+        found = kb.component_for_name(name)
+        return f"id:{found.id}" if found is not None else package_key(name)
+    return key
 
 
 def _release_problem(release: str) -> Optional[str]:
@@ -159,7 +176,8 @@ def import_page(page_path: Path, releases: Path = Path("releases"), family: Opti
     from lingjun.schema.loader import load_knowledge_base
 
     page = read_page(page_path)
-    facts = read_facts(page, family)
+    kb, _problems = load_knowledge_base(releases)
+    facts = read_facts(page, family, kb)
     identity = facts.identity
     structure = bool(facts.components.groups or facts.assets.public or facts.components.empty_cell
                       or (facts.driver and facts.driver.minimum))
@@ -177,7 +195,6 @@ def import_page(page_path: Path, releases: Path = Path("releases"), family: Opti
     if listed > MAX_COMPONENTS or prose > MAX_LIST_ENTRIES:
         raise ImportRefused(f"lists {max(listed, prose)} entries in one list, more than any release-note page "
                             f"({MAX_COMPONENTS} components, {MAX_LIST_ENTRIES} entries of a text list)")
-    kb, _problems = load_knowledge_base(releases)
     if family and identity.family and family != identity.family:
         notes_first = [f"the page names the family {identity.family}; read as --family {family}"]
     else:

@@ -20,17 +20,23 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Callable, Optional
+
+from packaging.utils import canonicalize_name
 
 from lingjun.generator.importer._blocks import HEADING, ITEM, ROW, TEXT, Block
 from lingjun.generator.importer._contents import is_content_label
 from lingjun.generator.importer._errors import ImportRefused
 
-__all__ = ["Entry", "Group", "ComponentLists", "Note", "parse_entry", "read_components", "arch_of", "merge_architectures",
+__all__ = ["Entry", "Group", "ComponentLists", "Note", "parse_entry", "entry_problem", "package_key", "read_components", "arch_of", "merge_architectures",
            "add_entries", "table_runs"]
 
 _ENTRY = re.compile(r"^(?P<name>[A-Za-z][\w .+/-]*?)\s*(?:==|[:：=]|\s)\s*v?(?P<version>\d[0-9A-Za-z.+_-]*)"
                     r"(?P<rest>\s.*)?$")
+#: a second version right after the first (``triton 3.2.0 3.3.0``, ``triton: 1 3.2.0``)
+_SECOND_VERSION = re.compile(r"^v?(\d[0-9A-Za-z.+_-]*)(?:\s|$)")
+#: a name with a word that is a number (``pkg 1`` of ``pkg 1:30``): a version or an epoch, never a name
+_NAME_NUMBER = re.compile(r"\s\d")
 _CUT = re.compile(r"…|\.\.\.|不可见|not visible|\(the rest", re.I)
 _ARCH = {"aarch64": "aarch64", "arm64": "aarch64", "arm": "aarch64", "amd64": "amd64", "x86_64": "amd64",
          "x86": "amd64"}
@@ -98,14 +104,36 @@ def arch_of(text: str) -> Optional[str]:
     return _ARCH.get(found.group(1).lower().replace("-", "_")) if found else None
 
 
+def _ambiguity(match: re.Match) -> Optional[str]:
+    """Why an entry's match is not one name and one version (``triton 3.2.0 3.3.0``, ``pkg 1:30``), or None."""
+    rest = (match.group("rest") or "").strip()
+    second = _SECOND_VERSION.match(rest)
+    if second:
+        return f"two versions, {match.group('version')} and {second.group(1)}"
+    if _NAME_NUMBER.search(match.group("name")):
+        return "a number inside the name"
+    return None
+
+
 def parse_entry(text: str, line: int) -> Optional[Entry]:
-    """``Torch 2.6.0.7``, ``Ubuntu : 24.04``, ``deepspeed==0.15.4`` -> an :class:`Entry`; None when no version."""
+    """``Torch 2.6.0.7``, ``Ubuntu : 24.04``, ``deepspeed==0.15.4`` -> an :class:`Entry`; None when no version, or
+    when the text is not one name and one version (``triton 3.2.0 3.3.0``, ``triton: 1 3.2.0``, ``pkg 1:30``)."""
     if len(text) > 200:  # no component entry is that long
         return None
     match = _ENTRY.match(text.strip().rstrip(";；,，。"))
-    if not match:
+    if not match or _ambiguity(match):
         return None
     return Entry(match.group("name").strip(), match.group("version").rstrip(".,;"), line)
+
+
+def entry_problem(text: str) -> str:
+    """Why ``text`` gives no :class:`Entry`: no version, or more than one name-and-version reading."""
+    match = _ENTRY.match(text.strip().rstrip(";；,，。")) if len(text) <= 200 else None
+    why = _ambiguity(match) if match else None
+    if why:
+        return (f"{text[:60]!r} is not one name and one version ({why}); not understood, left out (the list is "
+                "drafted partial)")
+    return f"no version found in {text[:60]!r}; left out"
 
 
 def _is_label(block: Block) -> bool:
@@ -128,8 +156,10 @@ def add_entries(group: Group, text: str, line: int, notes: list[Note]) -> None:
             notes.append(Note("cut", line, f"the entry {piece[:60]!r} is cut off in this copy; the list is partial"))
             continue
         entry = parse_entry(piece, line)
+        if entry is None and _ENTRY.match(piece.rstrip(";；,，。")):  # a component whose version is not clear
+            group.cut = True
         if entry is None:
-            notes.append(Note("unparsed", line, f"no version found in {piece[:60]!r}; left out"))
+            notes.append(Note("unparsed", line, entry_problem(piece)))
             continue
         group.entries.append(entry)
 
@@ -267,34 +297,43 @@ def _from_table(rows: list[Block], notes: list[Note]) -> Optional[tuple[list[Gro
     return (groups, by_arch) if groups else None
 
 
-def _dedupe(group: Group, notes: list[Note]) -> None:
+def package_key(name: str) -> str:
+    """The name two spellings of one package share: PEP 503 normalisation (``flash_attn`` -> ``flash-attn``)."""
+    return canonicalize_name(name)
+
+
+def _dedupe(group: Group, notes: list[Note], same: Callable[[str], str]) -> None:
     seen: dict[str, Entry] = {}
     kept = []
     for entry in group.entries:
-        key = entry.name.lower()
+        key = same(entry.name)
         first = seen.get(key)
         if first is None:
             seen[key] = entry
             kept.append(entry)
             continue
         where = f" in the {group.label} list" if group.label else ""
+        spelled = f" (as {first.name} and as {entry.name})" if first.name != entry.name else ""
         if first.version == entry.version:
-            notes.append(Note("duplicate", entry.line, f"{entry.name} {entry.version} is listed twice{where} "
-                              f"(lines {first.line} and {entry.line}); kept once", entry.name, (first.version,)))
+            notes.append(Note("duplicate", entry.line, f"{first.name} {entry.version} is listed twice{where}{spelled} "
+                              f"(lines {first.line} and {entry.line}); kept once", first.name, (first.version,)))
         else:
             notes.append(Note("duplicate", entry.line,
-                              f"{entry.name} is listed twice{where} with different versions ({first.version} on "
-                              f"line {first.line}, {entry.version} on line {entry.line}); the first is kept and "
-                              "a source_conflicts entry is drafted", entry.name, (first.version, entry.version)))
+                              f"{first.name} is listed twice{where}{spelled} with different versions ({first.version} "
+                              f"on line {first.line}, {entry.version} on line {entry.line}); the first is kept and "
+                              "a source_conflicts entry is drafted", first.name, (first.version, entry.version)))
     group.entries = kept
 
 
-def read_components(section: list[Block], contents: list[Block]) -> ComponentLists:
+def read_components(section: list[Block], contents: list[Block],
+                    same: Callable[[str], str] = package_key) -> ComponentLists:
     """The component lists of the core-components section and of the contents table.
 
     Args:
         section: the blocks of the core-components section (may be empty).
         contents: the blocks of the contents section (its table may hold the list or the columns).
+        same: the key two names of one component share (default :func:`package_key`; the importer passes the
+            catalog id, so ``flash-attn`` and ``flash_attn`` are one component listed twice).
     """
     result = ComponentLists()
     notes = result.notes
@@ -328,7 +367,7 @@ def read_components(section: list[Block], contents: list[Block]) -> ComponentLis
         arches = [g.arch for g in result.groups]
         result.by_arch = len(result.groups) > 1 and all(arches)
     for group in result.groups:
-        _dedupe(group, notes)
+        _dedupe(group, notes, same)
     return result
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import RELEASES, ROOT
+from conftest import RELEASES, ROOT, seed
 from lingjun.generator.importer import ImportRefused, import_page
 
 HOSTILE = ROOT / "tests" / "fixtures" / "import-hostile"
@@ -81,3 +81,44 @@ def test_a_table_wider_than_any_page_is_refused_by_both_readers(tmp_path, html):
     with pytest.raises(ImportRefused) as refused:
         import_page(page, RELEASES)
     assert "a table of 70 value columns, more than any release-note page (64 images" in refused.value.reason
+
+
+def _xpu_seed_with(tmp_path: Path, old: str, new: str) -> Path:
+    text = seed("training-xpu-pytorch-25.05.en.txt").read_text(encoding="utf-8")
+    assert old in text
+    page = tmp_path / "page.txt"
+    page.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return page
+
+
+def test_one_component_under_two_spellings_is_a_duplicate(tmp_path):
+    page = _xpu_seed_with(tmp_path, "  • flashinfer 0.2.3\n", "  • flashinfer 0.2.3\n\n  • flash_attn 2.6.0\n")
+    result = import_page(page, RELEASES)
+    assert [(c["name"], c["version"]) for c in result.draft["components"] if c["id"] == "flash-attn"] == [
+        ("flash-attn", "2.5.7+torch2.6.ppu1.5.1")]
+    (note,) = [n for n in result.notes if "listed twice" in n]
+    assert note.startswith("line 107: flash-attn is listed twice (as flash-attn and as flash_attn) with different "
+                           "versions (2.5.7+torch2.6.ppu1.5.1 on line 57, 2.6.0 on line 107)")
+    conflict = next(c for c in result.conflicts["source_conflicts"] if c["id"] == "flash-attn-listed-twice")
+    assert [v["value"] for v in conflict["values"]] == ["2.5.7+torch2.6.ppu1.5.1", "2.6.0"]
+
+
+def test_two_spellings_are_one_package_also_without_the_catalog():
+    from lingjun.generator.importer._components import package_key
+
+    assert package_key("flash_attn") == package_key("Flash.Attn") == package_key("flash-attn") == "flash-attn"
+
+
+@pytest.mark.parametrize("line, why", [
+    ("triton 3.2.0 3.3.0", "two versions, 3.2.0 and 3.3.0"),
+    ("triton: 1 3.2.0", "two versions, 1 and 3.2.0"),
+    ("triton 1:30", "a number inside the name"),
+])
+def test_a_line_that_is_not_one_name_and_one_version_is_left_out_and_reported(tmp_path, line, why):
+    page = _xpu_seed_with(tmp_path, "  • triton 3.2.0\n", f"  • {line}\n")
+    result = import_page(page, RELEASES)
+    names = [c["name"] for c in result.draft["components"]]
+    assert "triton" not in names and not any(n.startswith("triton ") for n in names)
+    assert f"line 51: {line!r} is not one name and one version ({why}); not understood, left out (the list is " \
+           "drafted partial)" in result.problems
+    assert result.draft["component_list"] == "partial"  # triton is in the image; its version is not known
