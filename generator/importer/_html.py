@@ -4,8 +4,11 @@ Headings ``h1``-``h6``, paragraphs and other block elements, list items
 (nesting kept as indentation, two columns a level), table rows (``th``
 cells mark a header row; a cell's own list items and ``<br>`` become line
 breaks inside the cell) and ``pre`` lines give the same :class:`Block`
-structure the Markdown reader gives.  Scripts, styles and templates are
-skipped; the canonical address (``<link rel=canonical>`` or
+structure the Markdown reader gives.  A cell spanning columns or rows
+(``colspan``, ``rowspan``) holds its value in each cell it covers.
+Scripts, styles and templates are skipped, and so is what a reader does
+not see (``hidden``, ``aria-hidden="true"``, ``display:none``,
+``visibility:hidden``); the canonical address (``<link rel=canonical>`` or
 ``og:url``) is kept for :mod:`._recognise`.
 """
 
@@ -24,6 +27,15 @@ _SKIP = {"script", "style", "noscript", "template", "svg", "head"}
 _BLOCK = {"p", "div", "section", "article", "main", "header", "footer", "nav", "aside", "blockquote", "dl", "dt",
           "dd", "ul", "ol", "table", "thead", "tbody", "figure", "figcaption", "hr", "body", "html"}
 _HEADINGS = {f"h{n}": n for n in range(1, 7)}
+#: elements without an end tag (a hidden one hides nothing else)
+_VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+_STYLE_HIDDEN = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+
+
+def _is_hidden(values: dict[str, str]) -> bool:
+    """An element a reader does not see: ``hidden``, ``aria-hidden="true"``, ``display:none``, ``visibility:hidden``."""
+    return ("hidden" in values or values.get("aria-hidden", "").strip().lower() == "true"
+            or bool(_STYLE_HIDDEN.search(values.get("style", ""))))
 
 
 def looks_like_html(text: str) -> bool:
@@ -43,6 +55,8 @@ class _PageParser(HTMLParser):
         self.url: Optional[str] = None
         self.title: Optional[str] = None
         self._skip = 0
+        self._hidden: Optional[str] = None  # the tag of the hidden element being skipped
+        self._hidden_depth = 0
         self._title_open = False
         self._buffer: list[str] = []
         self._kind = TEXT
@@ -88,6 +102,12 @@ class _PageParser(HTMLParser):
             self.url = self.url or values["content"]
         if tag == "title":
             self._title_open = True
+        if self._hidden is not None:
+            self._hidden_depth += tag == self._hidden
+            return
+        if tag not in _VOID and _is_hidden(values):
+            self._hidden, self._hidden_depth = tag, 1
+            return
         if tag in _SKIP:
             self._skip += 1
             return
@@ -127,6 +147,12 @@ class _PageParser(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if tag == "title":
             self._title_open = False
+        if self._hidden is not None:
+            if tag == self._hidden:
+                self._hidden_depth -= 1
+                if self._hidden_depth <= 0:
+                    self._hidden = None
+            return
         if tag in _SKIP:
             self._skip = max(self._skip - 1, 0)
             return
@@ -171,7 +197,7 @@ class _PageParser(HTMLParser):
     def handle_data(self, data: str) -> None:
         if self._title_open and self.title is None and data.strip():
             self.title = _clean(data).replace("\n", " ")
-        if self._skip:
+        if self._skip or self._hidden is not None:
             return
         if self._cell is not None:
             self._cell.append(data)

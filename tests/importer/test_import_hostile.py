@@ -122,3 +122,20 @@ def test_a_line_that_is_not_one_name_and_one_version_is_left_out_and_reported(tm
     assert f"line 51: {line!r} is not one name and one version ({why}); not understood, left out (the list is " \
            "drafted partial)" in result.problems
     assert result.draft["component_list"] == "partial"  # triton is in the image; its version is not known
+
+
+def test_html_a_reader_does_not_see_is_not_read(tmp_path):
+    draft = import_page(HOSTILE / "html-hidden.html", RELEASES).draft
+    assert [(c["name"], c["version"]) for c in draft["components"]] == [
+        ("Ubuntu", "24.04"), ("Python", "3.12.7+gc"), ("vellm", "0.13.0")]  # no displaynone 3.0
+    page = tmp_path / "page.html"
+    hidden = ['<li hidden>hiddenattr 1.0</li>', '<li aria-hidden="true">ariahidden 1.0</li>',
+              '<li style="visibility : hidden">invisible 1.0</li>',
+              '<div style="DISPLAY: none"><ul><li>nested 1.0</li><div>more 1.0</div></ul></div>',
+              '<input hidden><img hidden src="x.png">']  # void elements hide nothing after them
+    page.write_text("<html><body><h1>training-nv-pytorch 26.04</h1><h2>Core components</h2><ul>"
+                    f"<li>Ubuntu 24.04</li>{''.join(hidden)}<li>Python 3.12</li></ul>"
+                    "<h2>Driver requirements</h2><p>NVIDIA Driver release >= 570</p></body></html>", encoding="utf-8")
+    draft = import_page(page, RELEASES).draft
+    assert [(c["name"], c["version"]) for c in draft["components"]] == [("Ubuntu", "24.04"), ("Python", "3.12")]
+    assert draft["driver"]["minimum"] == "570"
