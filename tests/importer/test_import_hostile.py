@@ -139,3 +139,38 @@ def test_html_a_reader_does_not_see_is_not_read(tmp_path):
     draft = import_page(page, RELEASES).draft
     assert [(c["name"], c["version"]) for c in draft["components"]] == [("Ubuntu", "24.04"), ("Python", "3.12")]
     assert draft["driver"]["minimum"] == "570"
+
+
+def test_the_features_text_against_the_requirements_row_and_the_list_gives_conflicts():
+    # Requirements: PPU SDK 1.5.2; features: "Upgraded PPU SDK to 1.5.1 and vLLM to v0.8.5"; list: vllm 0.8.4
+    draft = import_page(HOSTILE / "features-vs-list.txt", RELEASES).draft
+    (sdk,) = [c for c in draft["components"] if c["id"] == "ppu-sdk"]
+    assert (sdk["version"], sdk["stated_in"]) == ("1.5.2", "driver-text")  # not the features text: it says 1.5.1
+    assert sdk["note"]["en"] == "Stated as the Requirements value, not in the core-components list."
+    assert draft["ppu_sdk"] == "1.5.2"
+    assert [(c["id"], c["field"], [(v["value"], v["stated_in"]) for v in c["values"]], c["kept"])
+            for c in draft["source_conflicts"]] == [
+        ("ppu-sdk-requirements-vs-features", "ppu_sdk", [("1.5.2", "driver-text"), ("1.5.1", "features-text")], "1.5.2"),
+        ("vllm-list-vs-features", "components", [("0.8.4", "component-list"), ("0.8.5", "features-text")], "0.8.4")]
+    assert draft["source_conflicts"][0]["description"]["en"] == \
+        "The Requirements row gives PPU SDK 1.5.2; the features text says 1.5.1."
+
+
+def test_the_features_text_that_agrees_gives_the_curated_reading():
+    result = import_page(seed("training-xpu-pytorch-25.05.en.txt"), RELEASES)
+    (sdk,) = [c for c in result.draft["components"] if c["id"] == "ppu-sdk"]
+    assert (sdk["version"], sdk["stated_in"]) == ("1.5.1", "features-text")  # as the curated 25.05 record
+    assert sdk["note"]["en"] == "Named in the main features and as the Requirements value, not in the core-components list."
+    assert "source_conflicts" not in result.draft  # "Python is upgraded to 3.12.7+gc", "vLLM to v0.8.5" agree
+
+
+def test_features_versions_are_read_only_where_the_text_gives_one():
+    from lingjun.generator.importer._inconsistencies import features_version, versions_agree
+
+    texts = [("Upgraded PPU SDK to 1.5.1 and vLLM to v0.8.5 to support W8A8", 19), ("vLLM升级至0.13.0。", 3),
+             ("triton 3.1.0 → 3.2.0 and torch from 2.5 to 2.6", 4)]
+    assert features_version(texts, "vllm") == ("0.8.5", 19)
+    assert features_version(texts, "PPU SDK") == ("1.5.1", 19)
+    assert features_version(texts, "triton") is None and features_version(texts, "torch") is None
+    assert versions_agree("2.6", "2.6.0.7") and versions_agree("3.12.7+gc", "3.12.7")
+    assert not versions_agree("1.5", "1.51") and not versions_agree("0.8.4", "0.8.5")
