@@ -263,7 +263,7 @@ def import_page(page_path: Path, releases: Path = Path("releases"), family: Opti
 def cli_import(args: argparse.Namespace) -> int:
     """``lingjun-kb import``: print or write the draft (or the conflicts); one line per problem on stderr."""
     from lingjun.checks.core.inert_text import inert
-    from lingjun.generator.importer._writer import write_output
+    from lingjun.generator.importer._writer import check_output_folder, write_output
 
     page = args.page
     shown = inert(str(page), 256)
@@ -276,6 +276,8 @@ def cli_import(args: argparse.Namespace) -> int:
             raise ImportRefused(f"--releases {args.releases} is not a folder", USAGE)
         result = import_page(page, Path(args.releases), args.family, args.release, args.lang)
         output = args.output
+        if output is not None and str(output) != "-":
+            check_output_folder(Path(output))
         if output is None and result.existing is None:
             output = Path(args.releases) / result.family / f"{result.release}.yaml"
         if output is not None and str(output) != "-":

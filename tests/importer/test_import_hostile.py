@@ -174,3 +174,31 @@ def test_features_versions_are_read_only_where_the_text_gives_one():
     assert features_version(texts, "triton") is None and features_version(texts, "torch") is None
     assert versions_agree("2.6", "2.6.0.7") and versions_agree("3.12.7+gc", "3.12.7")
     assert not versions_agree("1.5", "1.51") and not versions_agree("0.8.4", "0.8.5")
+
+
+def test_an_output_folder_that_does_not_exist_is_refused_not_made(tmp_path, capsys):
+    from lingjun.generator.cli import main
+
+    target = tmp_path / "typo" / "deeper" / "draft.yaml"
+    status = main(["import", str(HOSTILE / "md-ragged.md"), "-o", str(target), "--releases", str(RELEASES)])
+    err = capsys.readouterr().err
+    assert status == 2 and list(tmp_path.iterdir()) == []
+    assert err.strip().endswith(f"output {target}: the folder {target.parent} does not exist; create it first")
+    assert len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("umask, mode", [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
+def test_a_draft_is_written_with_the_umask_like_any_file(tmp_path, capsys, umask, mode):
+    import os
+    import stat
+
+    from lingjun.generator.cli import main
+
+    target = tmp_path / "draft.yaml"
+    before = os.umask(umask)
+    try:
+        status = main(["import", str(HOSTILE / "md-ragged.md"), "-o", str(target), "--releases", str(RELEASES)])
+    finally:
+        os.umask(before)
+    capsys.readouterr()
+    assert status == 0 and stat.S_IMODE(target.stat().st_mode) == mode
