@@ -72,7 +72,11 @@ class Group:
 
 @dataclass(frozen=True)
 class Note:
-    """Something about the page worth a reviewer's eye (``kind``: shifted-header, duplicate, cut, unparsed)."""
+    """Something about the page worth a reviewer's eye.
+
+    ``kind``: shifted-header, misaligned, beyond-header, duplicate, repeated (an entry of a list printed twice,
+    under that list's one duplicate note), cut, unparsed, empty-cell.
+    """
 
     kind: str
     line: int
@@ -303,8 +307,11 @@ def package_key(name: str) -> str:
 
 
 def _dedupe(group: Group, notes: list[Note], same: Callable[[str], str]) -> None:
+    """Keep the first of each component listed twice, with a note each; a whole list printed twice gets one note
+    (its repeated entries are kept as ``repeated`` notes, for the conflicts of the versions that differ)."""
     seen: dict[str, Entry] = {}
     kept = []
+    found: list[Note] = []
     for entry in group.entries:
         key = same(entry.name)
         first = seen.get(key)
@@ -315,14 +322,23 @@ def _dedupe(group: Group, notes: list[Note], same: Callable[[str], str]) -> None
         where = f" in the {group.label} list" if group.label else ""
         spelled = f" (as {first.name} and as {entry.name})" if first.name != entry.name else ""
         if first.version == entry.version:
-            notes.append(Note("duplicate", entry.line, f"{first.name} {entry.version} is listed twice{where}{spelled} "
+            found.append(Note("duplicate", entry.line, f"{first.name} {entry.version} is listed twice{where}{spelled} "
                               f"(lines {first.line} and {entry.line}); kept once", first.name, (first.version,)))
         else:
-            notes.append(Note("duplicate", entry.line,
+            found.append(Note("duplicate", entry.line,
                               f"{first.name} is listed twice{where}{spelled} with different versions ({first.version} "
                               f"on line {first.line}, {entry.version} on line {entry.line}); the first is kept and "
                               "a source_conflicts entry is drafted", first.name, (first.version, entry.version)))
     group.entries = kept
+    if len(found) >= 3 and len(found) == len(kept):  # every entry again: the list is printed twice
+        differ = [n.name for n in found if len(set(n.versions)) > 1]
+        where = f"the {group.label} list" if group.label else "the component list"
+        also = (f"; {len(differ)} {'entry differs' if len(differ) == 1 else 'entries differ'} ({', '.join(differ[:5])}): the "
+                "first is kept and a source_conflicts entry is drafted for each" if differ else "")
+        notes.append(Note("duplicate", found[0].line, f"{where} is printed twice (lines {kept[0].line}-{kept[-1].line} "
+                          f"and {found[0].line}-{found[-1].line}); the first copy is kept{also}"))
+        found = [Note("repeated", n.line, n.message, n.name, n.versions) for n in found]
+    notes.extend(found)
 
 
 def read_components(section: list[Block], contents: list[Block],

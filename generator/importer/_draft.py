@@ -344,7 +344,7 @@ def build_draft(facts: PageFacts, kb: KnowledgeBase, family: str, release: str, 
     if facts.url is None:
         problems.append("the page copy names no address; replace the placeholder source URL with the page's address")
     conflicts = [duplicate_conflict(n, language, url) for n in facts.components.notes
-                 if n.kind == "duplicate" and len(set(n.versions)) > 1]
+                 if n.kind in ("duplicate", "repeated") and len(set(n.versions)) > 1]
     conflicts += _features_conflicts(facts, ppu_sdk, url, bool(variants))
     conflicts += [shift_conflict(n, url) for n in facts.components.notes if n.kind == "shifted-header"][:1]
     if facts.identity.named_as:

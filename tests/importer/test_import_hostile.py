@@ -202,3 +202,13 @@ def test_a_draft_is_written_with_the_umask_like_any_file(tmp_path, capsys, umask
         os.umask(before)
     capsys.readouterr()
     assert status == 0 and stat.S_IMODE(target.stat().st_mode) == mode
+
+
+def test_a_list_printed_twice_gives_one_note_and_a_conflict_per_changed_version():
+    result = import_page(HOSTILE / "list-twice.txt", RELEASES, release="26.09")
+    assert result.notes == ["line 109: the component list is printed twice (lines 39-105 and 109-175); the first copy "
+                            "is kept; 2 entries differ (triton, vllm): the first is kept and a source_conflicts entry "
+                            "is drafted for each"]
+    assert [(c["id"], [v["value"] for v in c["values"]]) for c in result.draft["source_conflicts"]] == [
+        ("triton-listed-twice", ["3.2.0", "3.3.0"]), ("vllm-listed-twice", ["0.8.5", "0.9.0"])]
+    assert [c["id"] for c in result.draft["components"]].count("triton") == 1
