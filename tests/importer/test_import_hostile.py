@@ -212,3 +212,23 @@ def test_a_list_printed_twice_gives_one_note_and_a_conflict_per_changed_version(
     assert [(c["id"], [v["value"] for v in c["values"]]) for c in result.draft["source_conflicts"]] == [
         ("triton-listed-twice", ["3.2.0", "3.3.0"]), ("vllm-listed-twice", ["0.8.5", "0.9.0"])]
     assert [c["id"] for c in result.draft["components"]].count("triton") == 1
+
+
+def test_a_text_copy_of_more_lines_than_any_page_is_refused_before_reading_them(tmp_path):
+    import time
+
+    from lingjun.generator.importer._reader import MAX_PAGE_LINES
+
+    base = seed("training-xpu-pytorch-25.05.en.txt").read_text(encoding="utf-8")
+    page = tmp_path / "page.txt"
+    page.write_text(base + "a\n" * 900_000, encoding="utf-8")  # 1.8 MB, under the size limit
+    start = time.perf_counter()
+    with pytest.raises(ImportRefused) as refused:
+        import_page(page, RELEASES)
+    assert time.perf_counter() - start < 2
+    assert refused.value.reason == f"has {base.count(chr(10)) + 900_001} lines, more than any release-note page copy " \
+                                   f"({MAX_PAGE_LINES})"
+    page.write_text(base + "a\n" * (MAX_PAGE_LINES - base.count("\n") - 2), encoding="utf-8")  # just under: read
+    start = time.perf_counter()
+    assert import_page(page, RELEASES).draft["ppu_sdk"] == "1.5.1"
+    assert time.perf_counter() - start < 5  # about 0.3 s alone; the margin is for a loaded machine
