@@ -9,10 +9,16 @@ Three shapes are read:
 * a contents-table cell holding the whole list (lines of ``name version``).
 
 Page inconsistencies are handled and reported as :class:`Note`: a header
-row one cell short of its data rows (shifted: the labels are moved to sit
-over their columns), a component listed twice in one list (the first is
-kept; differing versions also give a conflict), an entry cut off (``…``,
-"not visible": the list is then partial).
+row one cell to the left of its data rows (shifted: the labels are moved to
+sit over their columns); any other header that does not line up (shifted
+right, two cells off: the table is not read, never turned into images);
+cells beyond the header's last column (left out); a component listed twice
+in one list, also under two spellings of one catalog id or package name
+(the first is kept; differing versions also give a conflict; a whole list
+printed twice gets one note); an entry that is not one name and one
+version (``triton 3.2.0 3.3.0``: left out, the list partial); an entry cut
+off (``…``, "not visible": the list is then partial).  A table of more than
+:data:`MAX_COLUMNS` value columns is refused.
 """
 
 from __future__ import annotations
@@ -28,7 +34,8 @@ from lingjun.generator.importer._blocks import HEADING, ITEM, ROW, TEXT, Block
 from lingjun.generator.importer._contents import is_content_label
 from lingjun.generator.importer._errors import ImportRefused
 
-__all__ = ["Entry", "Group", "ComponentLists", "Note", "parse_entry", "entry_problem", "package_key", "read_components", "arch_of", "merge_architectures",
+__all__ = ["Entry", "Group", "ComponentLists", "Note", "parse_entry", "entry_problem", "package_key", "read_components",
+           "arch_of", "merge_architectures",
            "add_entries", "table_runs"]
 
 _ENTRY = re.compile(r"^(?P<name>[A-Za-z][\w .+/-]*?)\s*(?:==|[:：=]|\s)\s*v?(?P<version>\d[0-9A-Za-z.+_-]*)"
@@ -41,7 +48,6 @@ _CUT = re.compile(r"…|\.\.\.|不可见|not visible|\(the rest", re.I)
 _ARCH = {"aarch64": "aarch64", "arm64": "aarch64", "arm": "aarch64", "amd64": "amd64", "x86_64": "amd64",
          "x86": "amd64"}
 _ARCH_WORD = re.compile(r"(aarch64|arm64|amd64|x86[_-]64|x86)", re.I)
-_TAGLIKE = re.compile(r"[0-9A-Za-z_][0-9A-Za-z_.-]*-[0-9A-Za-z_.-]*\d")
 #: the most entries aligned across architectures (the alignment is quadratic; real lists hold under 100)
 _ALIGN_LIMIT = 2000
 #: the most value columns (images or architectures) of a component table; more is refused, like an over-long list
@@ -255,6 +261,8 @@ def _from_table(rows: list[Block], notes: list[Note]) -> Optional[tuple[list[Gro
                             f"page ({MAX_COLUMNS} images or architectures)")
     labels = list(header.cells)
     values = _value_columns(data)
+    if not values:  # only contents rows (tag, use case, requirements): not a component table
+        return None
     shown = " | ".join(c or "(empty)" for c in header.cells)
     found = _alignment(labels, values)
     if found is None:
