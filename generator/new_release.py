@@ -499,6 +499,9 @@ def _write_new(path: Path, content: str) -> None:
     except OSError as exc:
         raise NewReleaseError(f"cannot write into {path.parent}: {exc.strerror or exc}") from None
     try:
+        mask = os.umask(0)
+        os.umask(mask)
+        os.fchmod(fd, 0o666 & ~mask)  # a record file like any other (mkstemp makes it 0600)
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(content)
             handle.flush()

@@ -77,8 +77,12 @@ class ImportResult:
     to_supersede: list[tuple[str, Path]] = field(default_factory=list)
 
 
-def read_facts(page: Page, family_hint: Optional[str] = None):
-    """Everything the page states (:class:`._draft.PageFacts`), read section by section."""
+def read_facts(page: Page, family_hint: Optional[str] = None, kb=None):
+    """Everything the page states (:class:`._draft.PageFacts`), read section by section.
+
+    ``kb`` (a :class:`lingjun.schema.kb.KnowledgeBase`, optional): its catalog decides which names are one
+    component (``flash-attn`` and ``flash_attn``); without it, names are compared as package names (PEP 503).
+    """
     from lingjun.generator.importer._assets import read_assets
     from lingjun.generator.importer._captured import not_captured
     from lingjun.generator.importer._components import read_components
@@ -95,7 +99,7 @@ def read_facts(page: Page, family_hint: Optional[str] = None):
     sections = split_sections(page.blocks)
     contents_blocks = sections.get("contents", [])
     contents = read_contents(contents_blocks)
-    components = read_components(sections.get("components", []), contents_blocks)
+    components = read_components(sections.get("components", []), contents_blocks, _same_component(kb))
     # references anywhere but in the prose sections (a quick start's example may name another tag)
     assets = read_assets([b for key, blocks in sections.items() if key not in _PROSE_SECTIONS for b in blocks])
     family = family_hint or identity.family
@@ -134,6 +138,28 @@ def _release_notes(given: str, named: Optional[str], facts) -> list[str]:
         return []
     return [f"the page names {named} ({where}), not {given} (--release {given}); its image tags were kept as "
             "printed: check --release, or the tags"]
+
+
+def _same_component(kb):
+    """The key of one component: its catalog id where the catalog knows the name, else its package name."""
+    from lingjun.generator.importer._components import package_key
+
+    if kb is None:
+        return package_key
+
+    # KnowledgeBase.component_for_name's two passes as two dicts: a page may list thousands of names
+    exact: dict[str, str] = {}
+    lowered: dict[str, str] = {}
+    for component in kb.components.values():
+        for name in [*component.published_names, component.id]:
+            exact.setdefault(name, component.id)
+        for name in component.published_names:
+            lowered.setdefault(name.lower(), component.id)
+
+    def key(name: str) -> str:
+        found = exact.get(name) or lowered.get(name.lower())
+        return f"id:{found}" if found is not None else package_key(name)
+    return key
 
 
 def _release_problem(release: str) -> Optional[str]:
@@ -187,7 +213,8 @@ def import_page(page_path: Path, releases: Path = Path("releases"), family: Opti
     from lingjun.schema.placeholders import PLACEHOLDER_URL
 
     page = read_page(page_path)
-    facts = read_facts(page, family)
+    kb, _problems = load_knowledge_base(releases)
+    facts = read_facts(page, family, kb)
     identity = facts.identity
     structure = bool(facts.components.groups or facts.assets.public or facts.components.empty_cell
                       or (facts.driver and facts.driver.minimum))
@@ -205,7 +232,6 @@ def import_page(page_path: Path, releases: Path = Path("releases"), family: Opti
     if listed > MAX_COMPONENTS or prose > MAX_LIST_ENTRIES:
         raise ImportRefused(f"lists {max(listed, prose)} entries in one list, more than any release-note page "
                             f"({MAX_COMPONENTS} components, {MAX_LIST_ENTRIES} entries of a text list)")
-    kb, _problems = load_knowledge_base(releases)
     if family and identity.family and family != identity.family:
         notes_first = [f"the page names the family {identity.family}; read as --family {family}"]
     else:
@@ -245,7 +271,8 @@ def import_page(page_path: Path, releases: Path = Path("releases"), family: Opti
         notes.append(f"the page calls the family {identity.named_as!r} (Indonesian for {family}); read as {family}")
     notes += [n.message if n.line == 0 else f"line {n.line}: {n.message}" for n in facts.components.notes
               if n.kind in ("shifted-header", "duplicate")]
-    problems = [f"line {n.line}: {n.message}" for n in facts.components.notes if n.kind in ("cut", "unparsed")]
+    problems = [f"line {n.line}: {n.message}" for n in facts.components.notes
+                if n.kind in ("cut", "unparsed", "misaligned", "beyond-header")]
     facts.problems = problems
     notes += _vpc_notes(facts, kb.families[family])
     newer = is_newer(kb, family, release)
@@ -275,7 +302,7 @@ def import_page(page_path: Path, releases: Path = Path("releases"), family: Opti
 def cli_import(args: argparse.Namespace) -> int:
     """``lingjun-kb import``: print or write the draft (or the conflicts); one line per problem on stderr."""
     from lingjun.checks.core.inert_text import inert
-    from lingjun.generator.importer._writer import write_output
+    from lingjun.generator.importer._writer import check_output_folder, write_output
 
     page = args.page
     shown = inert(str(page), 256)
@@ -288,6 +315,8 @@ def cli_import(args: argparse.Namespace) -> int:
             raise ImportRefused(f"--releases {args.releases} is not a folder", USAGE)
         result = import_page(page, Path(args.releases), args.family, args.release, args.lang)
         output = args.output
+        if output is not None and str(output) != "-":
+            check_output_folder(Path(output))
         if output is None and result.existing is None:
             output = Path(args.releases) / result.family / f"{result.release}.yaml"
         if output is not None and str(output) != "-":

@@ -29,7 +29,9 @@ _RECORD_SECTIONS = ("highlights", "bug_fixes", "features", "known_issues", "usag
 
 
 def _marked(blocks: list[Block], pattern: re.Pattern) -> bool:
-    return any(pattern.search(b.text) or any(pattern.search(c) for c in b.cells) for b in blocks)
+    # one search over the section's text joined (a block per search would cost a call per line)
+    return bool(pattern.search("\n".join(b.text for b in blocks))
+                or pattern.search("\n".join(c for b in blocks if b.cells for c in b.cells)))
 
 
 def not_captured(sections: dict[str, list[Block]]) -> list[str]:

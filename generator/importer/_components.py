@@ -9,10 +9,16 @@ Three shapes are read:
 * a contents-table cell holding the whole list (lines of ``name version``).
 
 Page inconsistencies are handled and reported as :class:`Note`: a header
-row one cell short of its data rows (shifted: the labels are moved to sit
-over their columns), a component listed twice in one list (the first is
-kept; differing versions also give a conflict), an entry cut off (``…``,
-"not visible": the list is then partial).
+row one cell to the left of its data rows (shifted: the labels are moved to
+sit over their columns); any other header that does not line up (shifted
+right, two cells off: the table is not read, never turned into images);
+cells beyond the header's last column (left out); a component listed twice
+in one list, also under two spellings of one catalog id or package name
+(the first is kept; differing versions also give a conflict; a whole list
+printed twice gets one note); an entry that is not one name and one
+version (``triton 3.2.0 3.3.0``: left out, the list partial); an entry cut
+off (``…``, "not visible": the list is then partial).  A table of more than
+:data:`MAX_COLUMNS` value columns is refused.
 """
 
 from __future__ import annotations
@@ -20,23 +26,34 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Callable, Optional
+
+from packaging.utils import canonicalize_name
 
 from lingjun.generator.importer._blocks import HEADING, ITEM, ROW, TEXT, Block
 from lingjun.generator.importer._contents import is_content_label
+from lingjun.generator.importer._errors import ImportRefused
 
-__all__ = ["Entry", "Group", "ComponentLists", "Note", "parse_entry", "read_components", "arch_of", "merge_architectures",
+__all__ = ["Entry", "Group", "ComponentLists", "Note", "parse_entry", "entry_problem", "package_key", "read_components",
+           "arch_of", "merge_architectures",
            "add_entries", "table_runs"]
 
 _ENTRY = re.compile(r"^(?P<name>[A-Za-z][\w .+/-]*?)\s*(?:==|[:：=]|\s)\s*v?(?P<version>\d[0-9A-Za-z.+_-]*)"
                     r"(?P<rest>\s.*)?$")
+#: a second version right after the first (``triton 3.2.0 3.3.0``, ``triton: 1 3.2.0``)
+_SECOND_VERSION = re.compile(r"^v?(\d[0-9A-Za-z.+_-]*)(?:\s|$)")
+#: a name with a word that is a number (``pkg 1`` of ``pkg 1:30``): a version or an epoch, never a name
+_NAME_NUMBER = re.compile(r"\s\d")
 _CUT = re.compile(r"…|\.\.\.|不可见|not visible|\(the rest", re.I)
 _ARCH = {"aarch64": "aarch64", "arm64": "aarch64", "arm": "aarch64", "amd64": "amd64", "x86_64": "amd64",
          "x86": "amd64"}
 _ARCH_WORD = re.compile(r"(aarch64|arm64|amd64|x86[_-]64|x86)", re.I)
-_TAGLIKE = re.compile(r"[0-9A-Za-z_][0-9A-Za-z_.-]*-[0-9A-Za-z_.-]*\d")
 #: the most entries aligned across architectures (the alignment is quadratic; real lists hold under 100)
 _ALIGN_LIMIT = 2000
+#: the most value columns (images or architectures) of a component table; more is refused, like an over-long list
+MAX_COLUMNS = 64
+#: words of a header's corner cell (over the names): such a header is never read as shifted
+_CORNER_WORDS = ("组件", "component", "name", "名称", "软件", "package", "komponen", "software")
 _COMPONENT_LABELS = ("核心组件", "系统组件", "core components", "system components", "components", "komponen inti")
 
 
@@ -61,7 +78,11 @@ class Group:
 
 @dataclass(frozen=True)
 class Note:
-    """Something about the page worth a reviewer's eye (``kind``: shifted-header, duplicate, cut, unparsed)."""
+    """Something about the page worth a reviewer's eye.
+
+    ``kind``: shifted-header, misaligned, beyond-header, duplicate, repeated (an entry of a list printed twice,
+    under that list's one duplicate note), cut, unparsed, empty-cell.
+    """
 
     kind: str
     line: int
@@ -93,14 +114,36 @@ def arch_of(text: str) -> Optional[str]:
     return _ARCH.get(found.group(1).lower().replace("-", "_")) if found else None
 
 
+def _ambiguity(match: re.Match) -> Optional[str]:
+    """Why an entry's match is not one name and one version (``triton 3.2.0 3.3.0``, ``pkg 1:30``), or None."""
+    rest = (match.group("rest") or "").strip()
+    second = _SECOND_VERSION.match(rest)
+    if second:
+        return f"two versions, {match.group('version')} and {second.group(1)}"
+    if _NAME_NUMBER.search(match.group("name")):
+        return "a number inside the name"
+    return None
+
+
 def parse_entry(text: str, line: int) -> Optional[Entry]:
-    """``Torch 2.6.0.7``, ``Ubuntu : 24.04``, ``deepspeed==0.15.4`` -> an :class:`Entry`; None when no version."""
+    """``Torch 2.6.0.7``, ``Ubuntu : 24.04``, ``deepspeed==0.15.4`` -> an :class:`Entry`; None when no version, or
+    when the text is not one name and one version (``triton 3.2.0 3.3.0``, ``triton: 1 3.2.0``, ``pkg 1:30``)."""
     if len(text) > 200:  # no component entry is that long
         return None
     match = _ENTRY.match(text.strip().rstrip(";；,，。"))
-    if not match:
+    if not match or _ambiguity(match):
         return None
     return Entry(match.group("name").strip(), match.group("version").rstrip(".,;"), line)
+
+
+def entry_problem(text: str) -> str:
+    """Why ``text`` gives no :class:`Entry`: no version, or more than one name-and-version reading."""
+    match = _ENTRY.match(text.strip().rstrip(";；,，。")) if len(text) <= 200 else None
+    why = _ambiguity(match) if match else None
+    if why:
+        return (f"{text[:60]!r} is not one name and one version ({why}); not understood, left out (the list is "
+                "drafted partial)")
+    return f"no version found in {text[:60]!r}; left out"
 
 
 def _is_label(block: Block) -> bool:
@@ -123,8 +166,10 @@ def add_entries(group: Group, text: str, line: int, notes: list[Note]) -> None:
             notes.append(Note("cut", line, f"the entry {piece[:60]!r} is cut off in this copy; the list is partial"))
             continue
         entry = parse_entry(piece, line)
+        if entry is None and _ENTRY.match(piece.rstrip(";；,，。")):  # a component whose version is not clear
+            group.cut = True
         if entry is None:
-            notes.append(Note("unparsed", line, f"no version found in {piece[:60]!r}; left out"))
+            notes.append(Note("unparsed", line, entry_problem(piece)))
             continue
         group.entries.append(entry)
 
@@ -169,34 +214,91 @@ def table_runs(blocks: list[Block]) -> list[list[Block]]:
     return tables
 
 
+def _value_columns(data: list[Block]) -> set[int]:
+    """Positions (after the name column) where some data row holds a value."""
+    return {i for row in data if not is_content_label(row.cells[0] if row.cells else "")
+            for i, cell in enumerate(row.cells) if i and cell}
+
+
+def _alignment(labels: list[str], values: set[int]) -> Optional[tuple[list[int], bool]]:
+    """``(value columns, shifted)`` that fit the header, or None when the labels cannot sit over the values.
+
+    The labels sit over their columns (a corner label over the names allowed), or one cell to the left of them
+    (the 25.10 copies); value cells past the header's last column are left to the caller (reported, not read).
+    The reading with fewer cells past the header wins; the labels in place win a tie.
+    """
+    placed = [i for i, c in enumerate(labels) if c]
+    fits = []
+    corner = labels[0].strip().lower() if labels else ""
+    readings = [([i for i in placed if i], False)]
+    if placed and placed[0] == 0 and not any(w in corner for w in _CORNER_WORDS):
+        readings.append(([i + 1 for i in placed], True))
+    for columns, shifted in readings:
+        if not columns:
+            continue
+        inside = {v for v in values if v <= max(columns)}
+        if inside and min(values) == columns[0] and inside <= set(columns):  # the values start under the first label
+            fits.append((len(values - inside), shifted, columns))
+    if not fits:
+        return None
+    _beyond, shifted, columns = min(fits, key=lambda f: (f[0], f[1]))
+    return columns, shifted
+
+
 def _from_table(rows: list[Block], notes: list[Note]) -> Optional[tuple[list[Group], bool]]:
-    """Groups from a component table (None when the table is not one)."""
+    """Groups from a component table (None when the table is not one).
+
+    Raises:
+        ImportRefused: the table has more value columns than :data:`MAX_COLUMNS`.
+    """
     header = rows[0]
     data = [r for r in rows[1:] if any(r.cells)]
     if not data:
         return None
-    width = max(len(r.cells) for r in data)
+    width = max(len(r.cells) for r in [header] + data)
+    if width - 1 > MAX_COLUMNS:
+        raise ImportRefused(f"line {header.line}: a table of {width - 1} value columns, more than any release-note "
+                            f"page ({MAX_COLUMNS} images or architectures)")
     labels = list(header.cells)
-    if len(labels) == width - 1 or (len(labels) == width and labels and not labels[-1] and labels[0]
-                                    and (arch_of(labels[0]) or _TAGLIKE.search(labels[0]))):
-        shown = " | ".join(c or "(empty)" for c in header.cells)
+    values = _value_columns(data)
+    if not values:  # only contents rows (tag, use case, requirements): not a component table
+        return None
+    shown = " | ".join(c or "(empty)" for c in header.cells)
+    found = _alignment(labels, values)
+    if found is None:
+        where = ", ".join(str(i + 1) for i in sorted(values)[:8])
+        over = ", ".join(str(i + 1) for i, c in enumerate(labels) if c)
+        notes.append(Note("misaligned", header.line,
+                          f"the header row ({shown[:120]}) does not line up with its data rows (labels over cells "
+                          f"{over}, values in cells {where}); no component list is taken from this table: read it "
+                          "by hand", name=shown))
+        return None
+    columns, shifted = found
+    if shifted:
         notes.append(Note("shifted-header", header.line,
                           f"the header row ({shown}) is one cell off its data rows; its labels are read as the "
                           "labels of the value columns, in order", name=shown))
-        labels = [""] + [c for c in labels if c][: width - 1]
-    labels += [""] * (width - len(labels))
-    columns = labels[1:]
-    if not columns:
-        return None
-    arches = [arch_of(c) for c in columns]
-    by_arch = len(columns) > 1 and all(arches)
-    groups = [Group(label=c, arch=a if by_arch else None) for c, a in zip(columns, arches)]
+    names = [labels[i - 1] if shifted else labels[i] for i in columns]
+    last = max(columns)
+    beyond = [(r.line, [c for c in r.cells[last + 1:] if c]) for r in data if any(r.cells[last + 1:])
+              and not is_content_label(r.cells[0])]
+    if beyond:
+        lines = ", ".join(str(line) for line, _ in beyond[:5]) + (", …" if len(beyond) > 5 else "")
+        cells = "; ".join(", ".join(c[:40] for c in cut[:3]) for _, cut in beyond[:3])
+        notes.append(Note("beyond-header", beyond[0][0],
+                          f"{len(beyond)} row(s) of the table under line {header.line} have cells beyond its header's "
+                          f"{len(names)} value column(s) (line {lines}: {cells}); those cells sit under no "
+                          "label, so they are left out (no image or architecture is made of them)"))
+    arches = [arch_of(c) for c in names]
+    by_arch = len(names) > 1 and all(arches)
+    groups = [Group(label=c, arch=a if by_arch else None) for c, a in zip(names, arches)]
     for row in data:
         cells = list(row.cells) + [""] * (width - len(row.cells))
         name = cells[0]
         if is_content_label(name):  # a tag, use-case or requirements row of the same table
             continue
-        for group, cell in zip(groups, cells[1:]):
+        for group, index in zip(groups, columns):
+            cell = cells[index]
             if not cell or cell in ("-", "—", "/"):
                 continue
             if parse_entry(cell, row.line) is None and re.match(r"^v?\d", cell) and name:
@@ -207,34 +309,55 @@ def _from_table(rows: list[Block], notes: list[Note]) -> Optional[tuple[list[Gro
     return (groups, by_arch) if groups else None
 
 
-def _dedupe(group: Group, notes: list[Note]) -> None:
+def package_key(name: str) -> str:
+    """The name two spellings of one package share: PEP 503 normalisation (``flash_attn`` -> ``flash-attn``)."""
+    return canonicalize_name(name)
+
+
+def _dedupe(group: Group, notes: list[Note], same: Callable[[str], str]) -> None:
+    """Keep the first of each component listed twice, with a note each; a whole list printed twice gets one note
+    (its repeated entries are kept as ``repeated`` notes, for the conflicts of the versions that differ)."""
     seen: dict[str, Entry] = {}
     kept = []
+    found: list[Note] = []
     for entry in group.entries:
-        key = entry.name.lower()
+        key = same(entry.name)
         first = seen.get(key)
         if first is None:
             seen[key] = entry
             kept.append(entry)
             continue
         where = f" in the {group.label} list" if group.label else ""
+        spelled = f" (as {first.name} and as {entry.name})" if first.name != entry.name else ""
         if first.version == entry.version:
-            notes.append(Note("duplicate", entry.line, f"{entry.name} {entry.version} is listed twice{where} "
-                              f"(lines {first.line} and {entry.line}); kept once", entry.name, (first.version,)))
+            found.append(Note("duplicate", entry.line, f"{first.name} {entry.version} is listed twice{where}{spelled} "
+                              f"(lines {first.line} and {entry.line}); kept once", first.name, (first.version,)))
         else:
-            notes.append(Note("duplicate", entry.line,
-                              f"{entry.name} is listed twice{where} with different versions ({first.version} on "
-                              f"line {first.line}, {entry.version} on line {entry.line}); the first is kept and "
-                              "a source_conflicts entry is drafted", entry.name, (first.version, entry.version)))
+            found.append(Note("duplicate", entry.line,
+                              f"{first.name} is listed twice{where}{spelled} with different versions ({first.version} "
+                              f"on line {first.line}, {entry.version} on line {entry.line}); the first is kept and "
+                              "a source_conflicts entry is drafted", first.name, (first.version, entry.version)))
     group.entries = kept
+    if len(found) >= 3 and len(found) == len(kept):  # every entry again: the list is printed twice
+        differ = [n.name for n in found if len(set(n.versions)) > 1]
+        where = f"the {group.label} list" if group.label else "the component list"
+        also = (f"; {len(differ)} {'entry differs' if len(differ) == 1 else 'entries differ'} ({', '.join(differ[:5])}): the "
+                "first is kept and a source_conflicts entry is drafted for each" if differ else "")
+        notes.append(Note("duplicate", found[0].line, f"{where} is printed twice (lines {kept[0].line}-{kept[-1].line} "
+                          f"and {found[0].line}-{found[-1].line}); the first copy is kept{also}"))
+        found = [Note("repeated", n.line, n.message, n.name, n.versions) for n in found]
+    notes.extend(found)
 
 
-def read_components(section: list[Block], contents: list[Block]) -> ComponentLists:
+def read_components(section: list[Block], contents: list[Block],
+                    same: Callable[[str], str] = package_key) -> ComponentLists:
     """The component lists of the core-components section and of the contents table.
 
     Args:
         section: the blocks of the core-components section (may be empty).
         contents: the blocks of the contents section (its table may hold the list or the columns).
+        same: the key two names of one component share (default :func:`package_key`; the importer passes the
+            catalog id, so ``flash-attn`` and ``flash_attn`` are one component listed twice).
     """
     result = ComponentLists()
     notes = result.notes
@@ -258,6 +381,7 @@ def read_components(section: list[Block], contents: list[Block]) -> ComponentLis
                     found = _from_table([rows[0]] + rows[at:], notes) if at else None
                     if found:
                         result.groups, result.by_arch = found
+                        break  # the list runs from its first row (a rowspan label repeats on the rows below)
             if not component_rows and not result.groups:  # the table is the list: name | version per image
                 found = _from_table(rows, notes)
                 if found:
@@ -267,7 +391,7 @@ def read_components(section: list[Block], contents: list[Block]) -> ComponentLis
         arches = [g.arch for g in result.groups]
         result.by_arch = len(result.groups) > 1 and all(arches)
     for group in result.groups:
-        _dedupe(group, notes)
+        _dedupe(group, notes, same)
     return result
 
 

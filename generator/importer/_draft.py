@@ -26,7 +26,8 @@ from lingjun.checks.core.release_order import release_order_key
 from lingjun.generator.importer._assets import Assets
 from lingjun.generator.importer._components import ComponentLists, Entry, Group, merge_architectures
 from lingjun.generator.importer._driver import DriverText
-from lingjun.generator.importer._inconsistencies import duplicate_conflict, shift_conflict, title_conflict
+from lingjun.generator.importer._inconsistencies import (duplicate_conflict, features_version, shift_conflict,
+                                                         stated_conflict, title_conflict, versions_agree)
 from lingjun.generator.importer._lists import ProseList, Step
 from lingjun.generator.importer._recognise import Identity
 from lingjun.schema.kb import KnowledgeBase
@@ -157,6 +158,45 @@ def _ppu_sdk(facts: PageFacts) -> Optional[str]:
     return None
 
 
+def _ppu_sdk_entry(cid: str, version: str, in_features: Optional[tuple[str, int]]) -> dict[str, Any]:
+    """The PPU SDK as a component: the Requirements row's value, which the component list does not name.
+
+    There is no ``stated_in`` value for the Requirements row: as the curated records do (training-xpu-pytorch
+    25.05), the features text is named where it states the same version, else the driver text (the importer
+    reads the Requirements row as the driver requirement), and a note says where the value is printed.
+    """
+    if in_features is not None and versions_agree(in_features[0], version):
+        return {"id": cid, "name": "PPU SDK", "version": version, "stated_in": "features-text", "note": {
+            "en": "Named in the main features and as the Requirements value, not in the core-components list.",
+            "zh": "出现在主要特性与 Requirements 中，未出现在核心组件列表里。"}}
+    return {"id": cid, "name": "PPU SDK", "version": version, "stated_in": "driver-text", "note": {
+        "en": "Stated as the Requirements value, not in the core-components list.",
+        "zh": "出现在 Requirements 中，未出现在核心组件列表里。"}}
+
+
+def _features_conflicts(facts: PageFacts, ppu_sdk: Optional[str], url: str, per_image: bool) -> list[dict[str, Any]]:
+    """The versions the features text states differently from the component lists or the Requirements row."""
+    texts = facts.highlights.entries
+    if not texts:
+        return []
+    out = []
+    stated = features_version(texts, "PPU SDK")
+    if ppu_sdk and stated and not versions_agree(ppu_sdk, stated[0]):
+        out.append(stated_conflict("PPU SDK", "ppu_sdk", (ppu_sdk, "driver-text"), (stated[0], "features-text"), url))
+    done: set[str] = set()
+    for group in facts.components.groups:
+        for entry in group.entries:
+            key = entry.name.lower()
+            if key in done:
+                continue
+            stated = features_version(texts, entry.name)
+            if stated and not versions_agree(entry.version, stated[0]):
+                done.add(key)
+                out.append(stated_conflict(entry.name, "components", (entry.version, "component-list"),
+                                           (stated[0], "features-text"), url, group.label if per_image else ""))
+    return out
+
+
 def build_draft(facts: PageFacts, kb: KnowledgeBase, family: str, release: str, language: str,
                 newer: bool, today: Optional[dt.date] = None) -> tuple[dict[str, Any], list[str]]:
     """The draft record (key order as the curated records) and the problems a reviewer must solve.
@@ -230,6 +270,7 @@ def build_draft(facts: PageFacts, kb: KnowledgeBase, family: str, release: str, 
         elif values and values[0]:
             draft[key] = values[0]
     ppu_sdk = draft.get("ppu_sdk")
+    texts = facts.highlights.entries
     if facts.instances:
         draft["gpu_support"] = {"models": facts.instances}
     if facts.driver is not None and facts.driver.minimum:
@@ -259,12 +300,12 @@ def build_draft(facts: PageFacts, kb: KnowledgeBase, family: str, release: str, 
         if ppu_sdk and not any(c["id"] == "ppu-sdk" for c in draft["components"]):
             cid, known = component_id(kb, "PPU SDK")
             if known:
-                draft["components"].append({"id": cid, "name": "PPU SDK", "version": ppu_sdk, "stated_in": "features-text"})
+                draft["components"].append(_ppu_sdk_entry(cid, ppu_sdk, features_version(texts, "PPU SDK")))
     elif facts.components.empty_cell:  # the page has the row; this copy shows none of it
         draft["component_list"] = "not-captured"
         problems.append("the page's core-components cell is empty in this copy (component_list: not-captured); "
                         "take the list from another copy if one shows it")
-    else:
+    elif not any(n.kind == "misaligned" for n in facts.components.notes):  # else: already a problem of its own
         problems.append("the page copy carries no component list; components are not recorded from it")
     stated_none = [name for name, found in (("bug_fixes", facts.bug_fixes), ("known_issues", facts.known_issues),
                                              ("usage_notes", facts.usage_notes), ("highlights", facts.highlights))
@@ -306,7 +347,8 @@ def build_draft(facts: PageFacts, kb: KnowledgeBase, family: str, release: str, 
     if facts.url is None:
         problems.append("the page copy names no address; replace the placeholder source URL with the page's address")
     conflicts = [duplicate_conflict(n, language, url) for n in facts.components.notes
-                 if n.kind == "duplicate" and len(set(n.versions)) > 1]
+                 if n.kind in ("duplicate", "repeated") and len(set(n.versions)) > 1]
+    conflicts += _features_conflicts(facts, ppu_sdk, url, bool(variants))
     conflicts += [shift_conflict(n, url) for n in facts.components.notes if n.kind == "shifted-header"][:1]
     if facts.identity.named_as:
         conflicts.append(title_conflict(facts.identity, url))

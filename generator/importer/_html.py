@@ -4,8 +4,11 @@ Headings ``h1``-``h6``, paragraphs and other block elements, list items
 (nesting kept as indentation, two columns a level), table rows (``th``
 cells mark a header row; a cell's own list items and ``<br>`` become line
 breaks inside the cell) and ``pre`` lines give the same :class:`Block`
-structure the Markdown reader gives.  Scripts, styles and templates are
-skipped; the canonical address (``<link rel=canonical>`` or
+structure the Markdown reader gives.  A cell spanning columns or rows
+(``colspan``, ``rowspan``) holds its value in each cell it covers.
+Scripts, styles and templates are skipped, and so is what a reader does
+not see (``hidden``, ``aria-hidden="true"``, ``display:none``,
+``visibility:hidden``); the canonical address (``<link rel=canonical>`` or
 ``og:url``) is kept for :mod:`._recognise`.
 """
 
@@ -24,6 +27,15 @@ _SKIP = {"script", "style", "noscript", "template", "svg", "head"}
 _BLOCK = {"p", "div", "section", "article", "main", "header", "footer", "nav", "aside", "blockquote", "dl", "dt",
           "dd", "ul", "ol", "table", "thead", "tbody", "figure", "figcaption", "hr", "body", "html"}
 _HEADINGS = {f"h{n}": n for n in range(1, 7)}
+#: elements without an end tag (a hidden one hides nothing else)
+_VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+_STYLE_HIDDEN = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+
+
+def _is_hidden(values: dict[str, str]) -> bool:
+    """An element a reader does not see: ``hidden``, ``aria-hidden="true"``, ``display:none``, ``visibility:hidden``."""
+    return ("hidden" in values or values.get("aria-hidden", "").strip().lower() == "true"
+            or bool(_STYLE_HIDDEN.search(values.get("style", ""))))
 
 
 def looks_like_html(text: str) -> bool:
@@ -43,6 +55,8 @@ class _PageParser(HTMLParser):
         self.url: Optional[str] = None
         self.title: Optional[str] = None
         self._skip = 0
+        self._hidden: Optional[str] = None  # the tag of the hidden element being skipped
+        self._hidden_depth = 0
         self._title_open = False
         self._buffer: list[str] = []
         self._kind = TEXT
@@ -55,6 +69,9 @@ class _PageParser(HTMLParser):
         self._row_header = False
         self._row_line = 0
         self._cell: Optional[list[str]] = None
+        self._colspan = 1
+        self._rowspan = 1
+        self._spans: dict[int, list] = {}  # column -> [rows still covered, text]: a rowspan cell of a row above
 
     # -- text collection ------------------------------------------------
     def _flush(self) -> None:
@@ -85,6 +102,12 @@ class _PageParser(HTMLParser):
             self.url = self.url or values["content"]
         if tag == "title":
             self._title_open = True
+        if self._hidden is not None:
+            self._hidden_depth += tag == self._hidden
+            return
+        if tag not in _VOID and _is_hidden(values):
+            self._hidden, self._hidden_depth = tag, 1
+            return
         if tag in _SKIP:
             self._skip += 1
             return
@@ -106,12 +129,16 @@ class _PageParser(HTMLParser):
         elif tag == "pre":
             self._start(CODE)
             self._pre += 1
+        elif tag == "table":
+            self._flush()
+            self._spans = {}
         elif tag == "tr":
             self._flush()
             self._row, self._row_header, self._row_line = [], False, self.getpos()[0]
         elif tag in ("td", "th") and self._row is not None:
             self._cell = []
             self._row_header = self._row_header or tag == "th"
+            self._colspan, self._rowspan = _span(values.get("colspan")), _span(values.get("rowspan"))
         elif tag in _BLOCK:
             if self._kind == ITEM and not "".join(self._buffer).strip():
                 return  # <li><p>text</p></li>: the paragraph is the item's own text
@@ -120,17 +147,33 @@ class _PageParser(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if tag == "title":
             self._title_open = False
+        if self._hidden is not None:
+            if tag == self._hidden:
+                self._hidden_depth -= 1
+                if self._hidden_depth <= 0:
+                    self._hidden = None
+            return
         if tag in _SKIP:
             self._skip = max(self._skip - 1, 0)
             return
         if self._skip:
             return
         if tag in ("td", "th") and self._cell is not None and self._row is not None:
-            self._row.append(_clean("".join(self._cell)))
+            self._fill_spans()
+            text = _clean("".join(self._cell))
+            for _ in range(self._colspan):  # a spanned cell holds its value in every column it covers
+                if self._rowspan > 1:
+                    self._spans[len(self._row)] = [self._rowspan, text]  # this row counts down one
+                self._row.append(text)
             self._cell = None
         elif self._cell is not None:
             return
         elif tag == "tr" and self._row is not None:
+            self._fill_spans()
+            for column in list(self._spans):
+                self._spans[column][0] -= 1
+                if self._spans[column][0] <= 0:
+                    del self._spans[column]
             cells = tuple(self._row)
             if any(cells):
                 self.blocks.append(Block(ROW, " | ".join(c.replace("\n", " ") for c in cells if c), self._row_line,
@@ -146,10 +189,15 @@ class _PageParser(HTMLParser):
         elif tag in _HEADINGS or tag == "li" or tag in _BLOCK:
             self._flush()
 
+    def _fill_spans(self) -> None:
+        """Put the values of the rowspan cells above into the columns they cover in this row."""
+        while self._row is not None and len(self._row) in self._spans:
+            self._row.append(self._spans[len(self._row)][1])
+
     def handle_data(self, data: str) -> None:
         if self._title_open and self.title is None and data.strip():
             self.title = _clean(data).replace("\n", " ")
-        if self._skip:
+        if self._skip or self._hidden is not None:
             return
         if self._cell is not None:
             self._cell.append(data)
@@ -159,6 +207,14 @@ class _PageParser(HTMLParser):
         if not self._buffer:
             self._line = self.getpos()[0]
         self._buffer.append(data if self._pre else data.replace("\n", " "))
+
+
+def _span(value: Optional[str]) -> int:
+    """A ``colspan``/``rowspan`` value as a count of 1 to 100 (browsers cap such spans too; 1 when unreadable)."""
+    try:
+        return min(max(int((value or "1").strip()), 1), 100)
+    except ValueError:
+        return 1
 
 
 def html_blocks(text: str) -> tuple[list[Block], Optional[str], Optional[str]]:

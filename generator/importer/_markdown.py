@@ -17,12 +17,13 @@ __all__ = ["markdown_blocks", "comment_text"]
 
 #: characters of a line read (no line of a release page comes near; the rest is ignored)
 MAX_LINE = 20000
-#: cells of a table row read
-MAX_CELLS = 64
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _ITEM = re.compile(r"^([ \t]*)(?:([-*+•·●◦▪])|(\d{1,2})[.)、])\s+(.*)$")
 _SEPARATOR_CHARS = frozenset("|-: \t")
+#: first characters of a list item's line (checked before the expression: most lines are not items)
+_ITEM_FIRST = frozenset("-*+•·●◦▪")
+_GLUED_FIRST = ("docker", "ljperf", "export", "pip", "python", "bash", "kubectl")
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
 _SPACE = re.compile(r"\s+")
 #: a command line with the next numbered heading glued on (``…:[tag]2. 调用API…``)
@@ -30,6 +31,8 @@ _GLUED = re.compile(r"^((?:docker|ljperf|export|pip|python3?|bash|kubectl)\s.*?(
 
 
 def _clean(text: str) -> str:
+    if " " not in text and text.isprintable():  # one word: nothing to collapse (most short lines)
+        return text.strip()
     return _SPACE.sub(" ", text).strip()
 
 
@@ -57,7 +60,7 @@ def _cell(text: str) -> str:
 
 def _cells(line: str) -> tuple[str, ...]:
     body = line.strip()
-    parts = body.split("|", MAX_CELLS + 1)[: MAX_CELLS + 1]
+    parts = body.split("|")  # every cell: a table too wide is refused where it is read, never cut here
     if body.startswith("|"):
         parts = parts[1:]
     if body.endswith("|") and parts:
@@ -97,7 +100,8 @@ def markdown_blocks(text: str) -> list[Block]:
                 last = blocks[-1]
                 blocks[-1] = Block(ROW, last.text, last.line, cells=last.cells, header=True)
             continue
-        heading = _HEADING.match(stripped)
+        first = stripped[0]
+        heading = _HEADING.match(stripped) if first == "#" else None
         if heading:
             blocks.append(Block(HEADING, _clean(heading.group(2)), number, level=len(heading.group(1))))
             continue
@@ -105,12 +109,12 @@ def markdown_blocks(text: str) -> list[Block]:
             cells = _cells(raw)
             blocks.append(Block(ROW, " | ".join(c.replace("\n", " ") for c in cells if c), number, cells=cells))
             continue
-        item = _ITEM.match(raw)
+        item = _ITEM.match(raw) if first in _ITEM_FIRST or first.isdigit() else None
         if item:
             indent = len(item.group(1).expandtabs(4))
             blocks.append(Block(ITEM, _clean(item.group(4)), number, level=indent, numbered=item.group(3) is not None))
             continue
-        glued = _GLUED.match(stripped)
+        glued = _GLUED.match(stripped) if stripped.startswith(_GLUED_FIRST) else None
         if glued:  # a copy that lost a line break after a command: "… deepspeed/llama3-8b 4. 使用建议"
             blocks.append(Block(TEXT, _clean(glued.group(1)), number, raw=glued.group(1).strip()))
             stripped = glued.group(2)

@@ -2,7 +2,7 @@
 
 Refused with :class:`ImportRefused` (one line each): a missing file, a
 folder or anything that is not a regular file (a FIFO is never opened), a
-file over :data:`MAX_PAGE_BYTES`, an empty or blank file, undecodable bytes,
+file over :data:`MAX_PAGE_BYTES`, a text copy of more than :data:`MAX_PAGE_LINES` lines, an empty or blank file, undecodable bytes,
 and binary content (NUL bytes).  HTML (recognised by its start) goes to
 :mod:`._html`, anything else to :mod:`._markdown`.
 """
@@ -20,10 +20,12 @@ from lingjun.generator.importer._errors import ImportRefused
 from lingjun.generator.importer._html import html_blocks, looks_like_html
 from lingjun.generator.importer._markdown import comment_text, markdown_blocks
 
-__all__ = ["MAX_PAGE_BYTES", "Page", "read_page"]
+__all__ = ["MAX_PAGE_BYTES", "MAX_PAGE_LINES", "Page", "read_page"]
 
 #: the largest page accepted (2 MiB); an official release-note page copy is 5-60 KB, saved HTML up to ~1 MB
 MAX_PAGE_BYTES = 2 * 1024 * 1024
+#: the most lines of a text copy (the seeds have 90-250); more is refused before the lines are read one by one
+MAX_PAGE_LINES = 20000
 
 
 @dataclass(frozen=True)
@@ -114,4 +116,7 @@ def read_page(path: Path, limit: int = MAX_PAGE_BYTES) -> Page:
     if looks_like_html(text):
         blocks, url, _title = html_blocks(text)
         return Page(Path(path), blocks, url, True, text)
+    lines = max(text.count("\n"), text.count("\r")) + 1
+    if lines > MAX_PAGE_LINES:
+        raise ImportRefused(f"has {lines} lines, more than any release-note page copy ({MAX_PAGE_LINES})")
     return Page(Path(path), markdown_blocks(text), _url_in(comment_text(text)), False, text)

@@ -11,7 +11,6 @@ stay with the section before.  Text after a release number (``25.03
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from lingjun.generator.importer._blocks import CODE, ROW, TEXT, Block
 
@@ -62,16 +61,26 @@ _NUMBERING = re.compile(r"^(?:#+\s*)?(?:\d{1,2}[.)、]\s*|step\s+\d+\s*[:：]?\s
 _RELEASE = re.compile(r"^(?:\d{2}\.\d{2}|\d{4}-\d{2}-\d{2})\s*")
 
 
+#: the longest block text that can be a section title (longer blocks are never normalised: a page of many
+#: lines is read in linear time with a small constant)
+_TITLE_MAX = 60
+
+
 def _normalise(text: str) -> str:
-    text = _NUMBERING.sub("", text.strip()).strip().rstrip(":：").strip().lower()
-    return re.sub(r"\s+", " ", text)
+    text = text.strip()
+    if text[:1].isdigit() or text[:1] == "#" or text[:4].lower() == "step":  # else there is no numbering to drop
+        text = _NUMBERING.sub("", text)
+    return " ".join(text.strip().rstrip(":：").lower().split())
 
 
 def section_of(block: Block) -> str | None:
     """The section ``block`` opens, or None (code lines and table rows never open one)."""
-    if block.kind in (CODE, ROW) or len(block.text) > 60:
+    if block.kind in (CODE, ROW) or len(block.text) > _TITLE_MAX:
         return None
-    text = _normalise(block.text)
+    return _section_of_text(_normalise(block.text))
+
+
+def _section_of_text(text: str) -> str | None:
     found = SECTION_TITLES.get(text)
     if found == "features_topic":
         found = "features"
@@ -94,7 +103,7 @@ def _inline_heading(block: Block) -> tuple[str, Block] | None:
     key = SECTION_TITLES.get(_normalise(found.group(1))) if found else None
     if key not in _INLINE_KEYS:
         return None
-    return key, replace(block, text=found.group(2).strip(), raw="")
+    return key, block._replace(text=found.group(2).strip(), raw="")
 
 
 def split_sections(blocks: list[Block]) -> dict[str, list[Block]]:
@@ -107,17 +116,21 @@ def split_sections(blocks: list[Block]) -> dict[str, list[Block]]:
     sections: dict[str, list[Block]] = {"preamble": []}
     current = "preamble"
     for block in blocks:
-        inline = _inline_heading(block)
+        inline = _inline_heading(block) if block.kind not in (CODE, ROW) else None
         if inline is not None:
             current = inline[0]
             sections.setdefault(current, []).append(inline[1])
             continue
-        implicit = IMPLICIT_STARTS.get(_normalise(block.text)) if block.kind not in (CODE, ROW) else None
+        if block.kind in (CODE, ROW) or len(block.text) > _TITLE_MAX:
+            sections[current].append(block)
+            continue
+        text = _normalise(block.text)
+        implicit = IMPLICIT_STARTS.get(text)
         if implicit and current != implicit:
             current = implicit
             sections.setdefault(current, []).append(block)
             continue
-        key = section_of(block)
+        key = _section_of_text(text)
         if key is not None:
             current = key
             sections.setdefault(current, [])

@@ -20,7 +20,7 @@ from lingjun.checks.core.atomic_write import UnsafeOutputPath, check_output_file
 from lingjun.generator.importer._errors import REFUSED, USAGE, ImportRefused
 from lingjun.generator.new_release import NewReleaseError, SCHEMA_COMMENT, render_block, write_new
 
-__all__ = ["render_draft", "render_conflicts", "write_output"]
+__all__ = ["render_draft", "render_conflicts", "write_output", "check_output_folder"]
 
 
 def _one_line(text: str) -> str:
@@ -86,3 +86,14 @@ def write_output(path: Path, content: str) -> None:
         write_new(path, content)
     except NewReleaseError as exc:
         raise ImportRefused(str(exc), REFUSED) from None
+
+
+def check_output_folder(path: Path) -> None:
+    """Refuse an ``-o`` path whose folder does not exist (a typo must not make a tree of folders).
+
+    Raises:
+        ImportRefused: the folder is missing or is not a folder (status 2).
+    """
+    folder = path.parent
+    if not folder.is_dir():
+        raise ImportRefused(f"output {path}: the folder {folder} does not exist; create it first", USAGE)
