@@ -192,6 +192,17 @@ class ReleaseView:
     newest_named: Optional[FamilyRow] = None
     #: releases the pages name between ``previous`` and this one without a record here (newest first)
     between: list[FamilyRow] = field(default_factory=list)
+    #: for the first recorded release: older releases the pages name without a record here (newest first)
+    earlier_named: list[FamilyRow] = field(default_factory=list)
+
+    @property
+    def successor_recorded(self) -> bool:
+        """True when the next newer release the pages name is recorded here (its record names this one as previous).
+
+        An unrecorded successor is only the next release the pages name: no page says it directly follows
+        this one, so the page words it as "next release the pages name", not "succeeded by".
+        """
+        return self.successor is not None and self.successor.record is not None
 
     @property
     def anchor(self) -> str:
@@ -521,6 +532,7 @@ def build_site_model(kb: KnowledgeBase) -> SiteModel:
                 successor=rows[at - 1] if at > 0 else None,
                 newest_named=rows[0] if at > 0 else None,
                 between=between,
+                earlier_named=[row for row in rows[at + 1:] if row.record is None] if previous is None else [],
             )
 
     matrix_components: dict[str, set[str]] = {}

@@ -333,6 +333,8 @@ _S = {
     "unrecorded.intro": ("Rows marked published, not yet recorded are releases the official pages name whose own page this knowledge base holds no record of: nothing is known here of their components or driver requirements.", "标为“已发布，尚未收录”的行是官方页面提到、但本知识库尚未收录其发布记录的版本：本站不掌握其组件或驱动要求。"),
     "unrecorded.none_recorded": ("No release of this family is recorded yet. The official pages name the releases below.", "该系列尚无版本记录。官方页面提到了以下版本。"),
     "release.successor": ("Succeeded by", "后续版本"),
+    "release.next_named": ("Next release the pages name", "官方页面提到的下一个版本"),
+    "release.earlier_named": ("the pages name an earlier release, not recorded here", "官方页面还提到更早的版本，本站尚未收录"),
     "release.between": ("published between them, not yet recorded", "两者之间已发布、尚未收录的版本"),
     "changes.only_in": ("Only in {release}, so not compared:", "仅 {release} 含有，因此未比较："),
     "changes.pair_image": ("Image", "镜像"),

@@ -130,7 +130,7 @@ def test_a_release_is_not_current_when_the_pages_name_a_newer_one(issue12):
 def test_release_header_names_the_successor(issue12_pages):
     en = issue12_pages["en"]["release:training-xpu-pytorch:25.05"].split("## ")[0]
     assert '<span class="lj-status lj-status-superseded">Superseded</span>' in en
-    assert re.search(r'Succeeded by: <a href="\.\./\.\./\.\./families/training-xpu-pytorch/&#35;release-25-06">25\.06</a>'
+    assert re.search(r'Next release the pages name: <a href="\.\./\.\./\.\./families/training-xpu-pytorch/&#35;release-25-06">25\.06</a>'
                      r' \(published, not yet recorded\)', en)
     assert '<a href="../2026-10-20/">2026-10-20</a>' in en
     zh = issue12_pages["zh"]["release:inference-nv-pytorch:25.04"].split("## ")[0]
