@@ -20,3 +20,17 @@ def test_first_recorded_release_names_the_earlier_unrecorded_release(pages):
                      r"not recorded here: <a [^>]*release-25-04\">25\.04</a> \(published, not yet recorded\)", en)
     # a family whose pages name nothing older says nothing more
     assert "earlier release" not in pages["en"]["release:training-nv-pytorch:25.02"]
+
+
+def test_feature_sections_say_which_is_the_list_and_which_the_longer_section(pages):
+    en, zh = pages["en"]["release:inference-nv-pytorch:25.04"], pages["zh"]["release:inference-nv-pytorch:25.04"]
+    assert "## Main features { #highlights }" in en and "## Key features in detail { #features }" in en
+    assert "## Highlights" not in en and "## Key features {" not in en
+    assert "## 主要特性 { #highlights }" in zh and "## 关键特性说明 { #features }" in zh
+
+
+def test_tags_without_products_say_not_stated_not_a_dash(pages):
+    en, zh = pages["en"]["release:inference-nv-pytorch:25.04"], pages["zh"]["release:inference-nv-pytorch:25.04"]
+    assert "· For: not stated · CPU architectures: not stated</p>" in en
+    assert "For: —" not in en
+    assert "· 适用于：未注明 · CPU 架构：未注明</p>" in zh
