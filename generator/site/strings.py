@@ -132,6 +132,8 @@ _S = {
     "clause_sep": ("; ", "；"),
     "paren_open": (" (", "（"),
     "paren_close": (")", "）"),
+    # the gap before a parenthesised string that carries its own brackets (none before a full-width bracket)
+    "paren_gap": (" ", ""),
     "sentence_end": (".", "。"),
     # home
     "home.title": ("Lingjun and ACS AI container images", "灵骏与 ACS AI 容器镜像"),
@@ -171,6 +173,7 @@ _S = {
     "release.newer_exists": ("Newest release of this family:", "该系列的最新版本："),
     "release.deprecated_note": ("This release is deprecated: move to a newer release of the family.", "该版本已弃用：请迁移到该系列的较新版本。"),
     "release.at_a_glance": ("At a glance", "概览"),
+    "component.cuda_api_level": ("CUDA API level", "CUDA API 版本"),
     "release.cuda_ppu": ("the CUDA API level of the PPU SDK", "PPU SDK 提供的 CUDA API 版本"),
     "release.date": ("Release date", "发布日期"),
     "release.recorded": ("Recorded in this knowledge base", "本知识库收录日期"),

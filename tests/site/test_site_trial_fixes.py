@@ -34,3 +34,21 @@ def test_tags_without_products_say_not_stated_not_a_dash(pages):
     assert "· For: not stated · CPU architectures: not stated</p>" in en
     assert "For: —" not in en
     assert "· 适用于：未注明 · CPU 架构：未注明</p>" in zh
+
+
+def test_ppu_release_lists_supported_instances_without_finder_link(pages):
+    en, zh = pages["en"]["release:training-xpu-pytorch:2026-10-20"], pages["zh"]["release:training-xpu-pytorch:2026-10-20"]
+    assert ('<p class="lj-gpu-support"><strong>Supported instances</strong>: M890, efg3.GP9A, efg3.GP9AS, 810E, '
+            "efg2.p16en (as the page lists them).</p>") in en
+    assert "does not list every architecture" not in en and "finder/?release" not in en
+    assert "<strong>支持的实例</strong>：M890、efg3.GP9A、efg3.GP9AS、810E、efg2.p16en（按页面所列）。" in zh
+    # an NVIDIA release keeps its finder link
+    assert "finder/?release&#61;training-nv-pytorch&#58;25.10" in pages["en"]["release:training-nv-pytorch:25.10"]
+
+
+def test_ppu_cuda_component_is_the_cuda_api_level(pages):
+    en = pages["en"]["release:training-xpu-pytorch:2026-10-20"]
+    assert '<a href="../../../components/cuda/">CUDA API level</a><small> (cuda-wrapper)</small>' in en
+    assert '<a href="../../../components/cuda/">CUDA API 版本</a><small>（cuda-wrapper）</small>' in pages["zh"]["release:training-xpu-pytorch:2026-10-20"]
+    assert '<a href="../../../components/cuda/">CUDA Toolkit</a><small> (CUDA)</small>' in pages["en"]["release:training-nv-pytorch:25.10"]
+    assert '<a href="../../../components/cuda/">CUDA Toolkit</a><small>（CUDA）</small>' in pages["zh"]["release:training-nv-pytorch:25.10"]
