@@ -52,3 +52,45 @@ def test_ppu_cuda_component_is_the_cuda_api_level(pages):
     assert '<a href="../../../components/cuda/">CUDA API 版本</a><small>（cuda-wrapper）</small>' in pages["zh"]["release:training-xpu-pytorch:2026-10-20"]
     assert '<a href="../../../components/cuda/">CUDA Toolkit</a><small> (CUDA)</small>' in pages["en"]["release:training-nv-pytorch:25.10"]
     assert '<a href="../../../components/cuda/">CUDA Toolkit</a><small>（CUDA）</small>' in pages["zh"]["release:training-nv-pytorch:25.10"]
+
+
+def test_zh_source_titles_are_marked_as_titles_and_runtime_is_translated(pages):
+    family = pages["zh"]["family:inference-nv-pytorch"]
+    assert re.search(r"出处：<a href=\"[^\"]+\">《ACS AI container image release notes》</a>", family)
+    assert ">ACS AI container image release notes</a>" in pages["en"]["family:inference-nv-pytorch"]
+    xpu = pages["zh"]["release:training-xpu-pytorch:2026-10-20"]
+    assert "## 训练框架运行时环境 { #runtimes }" in xpu and "runtime 名称" not in xpu  # record prose is left as written
+    assert "所有运行时环境共用" in xpu
+
+
+def test_finder_names_variants_by_title_in_the_page_language(real):
+    from lingjun.generator.site.finder_page import finder_context
+    from lingjun.generator.site.nav import PageSpec
+
+    _, site = real
+    page = PageSpec("finder", "finder/index.md", {"en": "Finder", "zh": "查询"}, "finder.md.j2", None)
+    context = finder_context(site, page)
+    lines = {lang: [image["line"] for r in context["finder_for"](lang)["data"]["releases"]
+                    if r["ref"] == "inference-nv-pytorch:25.04" for image in r["images"]] for lang in ("en", "zh")}
+    assert lines["en"][0] == "vLLM image: 25.04-vllm0.8.5-pytorch2.6-cu124-20250430-serverless"
+    assert lines["zh"][0] == "vLLM 镜像：25.04-vllm0.8.5-pytorch2.6-cu124-20250430-serverless"
+    # the per-branch table leaves PPU images out of its rows and names them in a note
+    table = context["tables"]["dc"]
+    assert not any(r["ppu"] for r, _ in table["rows"])
+    assert {r["ref"] for r in table["ppu"]} == {"training-xpu-pytorch:25.05", "training-xpu-pytorch:2026-10-20",
+                                                "inference-xpu-pytorch-opt:sglang0.5.4.post3-250105"}
+
+
+def test_which_for_a_ppu_says_it_answers_for_nvidia_and_lists_ppu_minimums(real):
+    import pytest
+
+    from lingjun.generator.site.finder import WhichError, which
+
+    kb, _ = real
+    for gpu in ("PPU", "m890", "efg3.GP9A"):
+        with pytest.raises(WhichError) as caught:
+            which(kb, "1.1.0", gpu)
+        line = str(caught.value)
+        assert "\n" not in line and line.startswith("which answers for NVIDIA drivers and GPUs only")
+        assert "training-xpu-pytorch:25.05 needs PPU driver >= 1.1.0" in line
+        assert "training-xpu-pytorch:2026-10-20 states no PPU driver minimum" in line
