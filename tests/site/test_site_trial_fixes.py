@@ -94,3 +94,20 @@ def test_which_for_a_ppu_says_it_answers_for_nvidia_and_lists_ppu_minimums(real)
         assert "\n" not in line and line.startswith("which answers for NVIDIA drivers and GPUs only")
         assert "training-xpu-pytorch:25.05 needs PPU driver >= 1.1.0" in line
         assert "training-xpu-pytorch:2026-10-20 states no PPU driver minimum" in line
+
+
+def test_api_release_with_variants_claims_no_top_level_list_and_ppu_images_give_the_cuda_api_level(real):
+    from lingjun.generator.site.api import api_record, image_index
+    from lingjun.schema.models import ReleaseRecord
+
+    kb, _ = real
+    record = kb.release("inference-nv-pytorch:25.04")
+    data = api_record(record)
+    for key in ("component_list", "components", "image_tags", "presence_unknown", "runtimes"):
+        assert key not in data, key
+    assert [v["component_list"] for v in data["variants"]] == ["complete", "complete"]
+    assert ReleaseRecord.model_validate(data) == record  # still a valid record
+    assert api_record(kb.release("training-nv-pytorch:25.10"))["component_list"] == kb.release("training-nv-pytorch:25.10").component_list.value
+    images = {i["ref"]: i for i in image_index(kb)}
+    assert (images["training-xpu-pytorch:2026-10-20"]["cuda"], images["training-xpu-pytorch:2026-10-20"]["cuda_api"]) == (None, "13.0")
+    assert (images["inference-nv-pytorch:25.04#vllm"]["cuda"], images["inference-nv-pytorch:25.04#vllm"]["cuda_api"]) == ("12.4", None)
