@@ -293,6 +293,36 @@ class SiteModel:
                     values.append((entry.version, arch))
         return values
 
+    def matrix_rows(self, record: ReleaseRecord) -> list[dict]:
+        """The support matrix's rows of one release: one per image (variant), never a merge of sibling images.
+
+        Each row is ``{"image": ReleaseImage, "title": {"en", "zh"} or None, "cells": [(values, known)]}`` with one
+        cell per :data:`MATRIX_COLUMNS` entry: ``values`` as :meth:`matrix_value` gives them, for this image only
+        (its own list plus its runtimes' lists); ``known`` is True when an empty cell means the image does not
+        list the component: its list and every runtime's list are complete.  Otherwise an empty cell is "not
+        recorded" (a partial, not captured or unpublished list, or a runtime whose list was not captured).
+        """
+        rows = []
+        for image in release_images(record):
+            complete = image.component_list is ListState.complete and all(
+                rt.component_list is ListState.complete for rt in image.runtimes)
+            entries = list(image.components) + [e for rt in image.runtimes for e in rt.components]
+            cells = []
+            for column in MATRIX_COLUMNS:
+                values: list[tuple[str, Optional[str]]] = []
+                own = getattr(image, column.record_field, None) if column.record_field else None
+                if own:
+                    values.append((own, None))
+                else:
+                    for entry in entries:
+                        if entry.id in self.matrix_components[column.id]:
+                            arch = "+".join(a.value for a in entry.architectures) or None
+                            if (entry.version, arch) not in values:
+                                values.append((entry.version, arch))
+                cells.append((values, complete))
+            rows.append({"image": image, "title": image.title, "cells": cells, "complete": complete})
+        return rows
+
     def components_of(self, record: ReleaseRecord) -> list[ComponentEntry]:
         """Every component entry of the release's images (see :func:`components_of`)."""
         return components_of(record)

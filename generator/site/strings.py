@@ -132,8 +132,6 @@ _S = {
     "clause_sep": ("; ", "；"),
     "paren_open": (" (", "（"),
     "paren_close": (")", "）"),
-    # the gap before a parenthesised string that carries its own brackets (none before a full-width bracket)
-    "paren_gap": (" ", ""),
     "sentence_end": (".", "。"),
     # home
     "home.title": ("Lingjun and ACS AI container images", "灵骏与 ACS AI 容器镜像"),
@@ -305,8 +303,9 @@ _S = {
     "components.not_listed": ("not in the release's component list", "不在该版本的组件列表中"),
     "components.not_recorded": ("not recorded: the release's component list is partial", "未记录：该版本的组件列表不完整"),
     # matrix
-    "matrix.intro": ("Main component versions of every release, newest first, like NGC's framework support matrix. A dash means the official page does not state the value.", "各版本主要组件的版本号，按从新到旧排列，形式参考 NGC 框架容器支持矩阵。短横线表示官方页面未给出该值。"),
-    "matrix.partial_list": ("The official page's component list is partial for this release (some versions come only from its features or driver text): a dash means the page does not state the value, not that the component is absent.", "该版本官方页面的组件列表不完整（部分版本仅来自特性或驱动说明）：短横线表示页面未给出该值，并不表示没有该组件。"),
+    "matrix.intro": ("Main component versions of every release, newest first, one row per image, like NGC's framework support matrix. A dash means the image's complete component list does not name the component (in the driver column: the page states no minimum); † means not recorded (see below).", "各版本主要组件的版本号，按从新到旧排列，每个镜像一行，形式参考 NGC 框架容器支持矩阵。短横线表示该镜像的完整组件列表中没有该组件（驱动列中表示页面未给出最低驱动）；† 表示未记录（见下文）。"),
+    "matrix.partial_list": ("Not recorded: the component list of this image, or of one of its framework runtimes, is partial or was not captured from the page (some versions come only from its features or driver text), so a † cell is not known here; a dash means the image's complete list does not name the component.", "未记录：该镜像或其某个训练框架运行时环境的组件列表不完整，或未能从页面获取（部分版本仅来自特性或驱动说明），因此标 † 的单元格在此未知；短横线表示该镜像的完整组件列表中没有该组件。"),
+    "matrix.not_recorded": ("not recorded", "未记录"),
     "matrix.no_list": ("The official page's component list was not available for this release.", "该版本官方页面的组件列表不可用。"),
     # rules
     "rules.names": ("Environment variables it checks", "检查的环境变量"),

@@ -111,3 +111,24 @@ def test_api_release_with_variants_claims_no_top_level_list_and_ppu_images_give_
     images = {i["ref"]: i for i in image_index(kb)}
     assert (images["training-xpu-pytorch:2026-10-20"]["cuda"], images["training-xpu-pytorch:2026-10-20"]["cuda_api"]) == (None, "13.0")
     assert (images["inference-nv-pytorch:25.04#vllm"]["cuda"], images["inference-nv-pytorch:25.04#vllm"]["cuda_api"]) == ("12.4", None)
+
+
+def _matrix_rows(page, version_href):
+    import re as _re
+
+    return [row for row in _re.findall(r"<tr>(.*?)</tr>", page, _re.S) if version_href in row]
+
+
+def test_matrix_has_one_labelled_row_per_image_and_marks_unknown_runtime_components_not_recorded(pages):
+    en, zh = pages["en"]["matrix"], pages["zh"]["matrix"]
+    rows = _matrix_rows(en, 'href="../releases/inference-nv-pytorch/25.04/"')
+    assert len(rows) == 2
+    assert "<small>vLLM image</small>" in rows[0] and "<td>0.8.5</td>" in rows[0]
+    assert "<small>SGLang image</small>" in rows[1] and "<td>0.8.5</td>" not in rows[1]
+    assert len(_matrix_rows(zh, 'href="../releases/inference-nv-pytorch/25.04/"')) == 2
+    assert "<small>vLLM 镜像</small>" in zh
+    # 2026-10-20: shared list complete, runtimes' lists not captured: unknown cells are not recorded, not a dash
+    (row,) = _matrix_rows(en, 'href="../releases/training-xpu-pytorch/2026-10-20/"')
+    cells = re.findall(r"<td>(.*?)</td>", row)
+    assert cells[1:4] == ["13.0", "2.10.0", "3.12.3"]
+    assert cells[4:8] == ['<span class="lj-not-recorded" title="not recorded">†</span>'] * 4
