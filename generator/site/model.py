@@ -293,6 +293,23 @@ class SiteModel:
                     values.append((entry.version, arch))
         return values
 
+    def product_tag_families(self) -> tuple[list[Family], list[Family], list[Family]]:
+        """``(families whose recorded image tags name products, families publishing one tag per image that names
+        no product, the other families with records)``, catalog order.
+
+        The home page's tag-per-product advice applies to the first only.
+        """
+        with_products, one_tag, others = [], [], []
+        for family in self.families:
+            records = self.releases_by_family.get(family.id) or []
+            if not records:
+                continue
+            named = any(tag.products or tag.not_for for r in records for image in release_images(r)
+                        for tag in image.image_tags)
+            single = all(len(image.image_tags) <= 1 for r in records for image in release_images(r))
+            (with_products if named else one_tag if single else others).append(family)
+        return with_products, one_tag, others
+
     def matrix_rows(self, record: ReleaseRecord) -> list[dict]:
         """The support matrix's rows of one release: one per image (variant), never a merge of sibling images.
 

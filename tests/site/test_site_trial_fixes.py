@@ -132,3 +132,17 @@ def test_matrix_has_one_labelled_row_per_image_and_marks_unknown_runtime_compone
     cells = re.findall(r"<td>(.*?)</td>", row)
     assert cells[1:4] == ["13.0", "2.10.0", "3.12.3"]
     assert cells[4:8] == ['<span class="lj-not-recorded" title="not recorded">†</span>'] * 4
+
+
+def test_home_tag_advice_is_scoped_to_families_whose_tags_name_products(pages, real):
+    _, site = real
+    scoped, one_tag, others = site.product_tag_families()
+    assert [f.id for f in scoped] == ["training-nv-pytorch"]
+    assert "inference-nv-pytorch" in [f.id for f in one_tag] and "training-xpu-pytorch" in [f.id for f in one_tag]
+    assert others == []
+    en = pages["en"]["home"]
+    assert re.search(r"This applies to the families whose recorded tags name the products they are for: "
+                     r"\[training-nv-pytorch \(NVIDIA GPU image\)\]\([^)]+\)\.\n", en)
+    assert re.search(r"These families publish one tag per image, with no product named for it: \[[^\n]*"
+                     r"inference-nv-pytorch", en)
+    assert "以下镜像系列每个镜像只发布一个镜像标签，未注明适用产品：" in pages["zh"]["home"]
