@@ -437,7 +437,9 @@ def _compare_data(kb: KnowledgeBase, families: list[Family], by_family: dict[str
     runtime of an image (``<image ref>~<runtime id>``), with ``release`` (the release's ref),
     ``variant``, ``runtime`` (the runtime's name), ``label`` (what the page's lists show) and
     ``shared`` (true for an image with runtimes: its list holds only what they share, so against an
-    image without runtimes a component it does not list is not recorded, never removed).
+    image without runtimes a component it does not list is not recorded, never removed).  A runtime's list is its
+    effective one: its own entries over the image's shared ones, ``complete`` only when both lists are, else
+    ``partial``.
     """
     releases = []
     versions: dict[str, dict[str, str]] = {}
@@ -479,9 +481,13 @@ def _compare_data(kb: KnowledgeBase, families: list[Family], by_family: dict[str
                     match.ref if match else None, image.variant_id, None, bool(image.runtimes))
                 match_runtimes = {r.name: r for r in match.runtimes} if match else {}
                 for runtime in image.runtimes:
-                    state = runtime.component_list or ListState.not_published
+                    # what a job in the runtime sees: its own list over the image's shared one; complete only when both are
+                    own = runtime.component_list or ListState.not_published
+                    entries = list(runtime.components) + list(image.components)
+                    state = (ListState.complete if own is ListState.complete and image.component_list is ListState.complete
+                             else ListState.partial if entries else own)
                     other = match_runtimes.get(runtime.name)
-                    add(runtime_ref(image, runtime), record, f"{label} · {runtime.name}", runtime.components, state, [],
+                    add(runtime_ref(image, runtime), record, f"{label} · {runtime.name}", entries, state, [],
                         runtime_ref(match, other) if match and other else None, image.variant_id, runtime.name)
     kinds = {key: version_kind_table(values) for key, values in sorted(seen.items())}
     return {"releases": releases, "versions": versions, "introduced": introduced, "outside": outside,

@@ -146,3 +146,15 @@ def test_home_tag_advice_is_scoped_to_families_whose_tags_name_products(pages, r
     assert re.search(r"These families publish one tag per image, with no product named for it: \[[^\n]*"
                      r"inference-nv-pytorch", en)
     assert "以下镜像系列每个镜像只发布一个镜像标签，未注明适用产品：" in pages["zh"]["home"]
+
+
+def test_compare_runtime_list_is_shared_plus_its_own_and_partial_unless_both_complete(real):
+    _, site = real
+    data = site.compare_data
+    runtimes = [r for r in data["releases"] if r["runtime"] and r["release"] == "training-xpu-pytorch:2026-10-20"]
+    assert runtimes
+    for entry in runtimes:
+        row = data["versions"][entry["ref"]]
+        # the image's shared components (Python, torch) are in every runtime's effective list
+        assert row.get("python") == "3.12.3" and row.get("torch") == "2.10.0", entry["ref"]
+        assert entry["list"] == "partial"  # the runtimes' own lists were not captured
