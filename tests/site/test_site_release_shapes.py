@@ -233,7 +233,7 @@ def test_compare_data_offers_each_variant_and_runtime(issue12):
     assert site.compare_data["versions"]["inference-nv-pytorch:25.04#sglang"]["sglang"] == "0.4.6.post1"
     runtime = entries["training-xpu-pytorch:2026-10-20~cosmos-framework/20261015"]
     assert runtime["runtime"] == "cosmos framework" and runtime["list"] == "partial" and runtime["previous"] is None
-    assert site.compare_data["versions"][runtime["ref"]] == {"cosmos-framework": "1.2.2"}
+    assert site.compare_data["versions"][runtime["ref"]] == {"cosmos-framework": "1.2.2", "python": "3.12.3", "torch": "2.10.0", "triton": "3.6.0+gitc6a4cb0f"}  # own + shared
     assert "inference-nv-pytorch:25.04" not in entries  # a release with variants is offered image by image
 
 
