@@ -41,7 +41,8 @@ def format_table(answer: dict[str, Any]) -> str:
             images = row.get("images") or []
             if len(images) > 1:  # one verdict for the release; each variant's tags below it
                 for image in images:
-                    lines.append(inert(f"{'':<{width[0]}}    #{image['variant']}: {', '.join(image['tags'])}"))
+                    label = (image.get("title") or {}).get("en") or f"#{image['variant']}"
+                    lines.append(inert(f"{'':<{width[0]}}    {label}: {', '.join(image['tags'])}"))
     if named:
         lines.append(inert("published, not yet recorded (no verdict): " + ", ".join(named)))
     return "\n".join(lines)

@@ -5,7 +5,8 @@ Files (paths relative to the English site root):
 * ``api/v1/releases.json``: ``{"format": 1, "releases": [...], "images": [...],
   "unrecorded": [...], "sources": [...]}``: every release record dumped with
   ``model_dump(mode="json")`` (variants and runtimes included, valid against
-  ``release.schema.json``), in (family, date) order; ``images`` indexes every
+  ``release.schema.json``; a release with variants has no top-level
+  ``component_list``, tags or components: :func:`api_record`), in (family, date) order; ``images`` indexes every
   image (one per variant, or the release itself) with its tags and their
   public and VPC references (:func:`image_index`); ``unrecorded`` the releases
   the pages name without a record, with where each is named; ``sources`` the
@@ -40,7 +41,7 @@ from lingjun.schema.kb import KnowledgeBase
 from lingjun.schema.models import DOCUMENT_MODELS, Family, FamilyCatalog, ReleaseRecord
 from lingjun.schema.release_images import release_images
 
-__all__ = ["API_FORMAT", "write_api", "feed_entries", "entry_dates", "atom_feed", "schema_files", "schema_dir",
+__all__ = ["API_FORMAT", "api_record", "write_api", "feed_entries", "entry_dates", "atom_feed", "schema_files", "schema_dir",
            "image_index", "unrecorded_index", "family_catalog"]
 
 API_FORMAT = 1
@@ -92,7 +93,9 @@ def image_index(kb: KnowledgeBase) -> list[dict[str, Any]]:
 
     Shape: ``{"ref": "inference-nv-pytorch:25.04#vllm", "release": "inference-nv-pytorch:25.04",
     "variant": "vllm" or None, "title": {"en", "zh"} or None, "image_tags": [{"tag", "reference",
-    "vpc_reference" (None where the family has no VPC address)}], "runtimes": [runtime ids]}``.
+    "vpc_reference" (None where the family has no VPC address)}], "runtimes": [runtime ids], "component_list":
+    the image's list state, "cuda": NVIDIA CUDA toolkit (None on a PPU image), "cuda_api": on a PPU image the CUDA
+    API level of its PPU SDK (the ``cuda`` component, printed as cuda-wrapper), else None}``.
     """
     found = []
     for record in kb.releases:
@@ -104,8 +107,41 @@ def image_index(kb: KnowledgeBase) -> list[dict[str, Any]]:
                 "image_tags": [{"tag": t.tag, "reference": t.reference, "vpc_reference": _vpc_reference(family, t.tag)}
                                for t in image.image_tags],
                 "runtimes": [r.id for r in image.runtimes],
+                "component_list": image.component_list.value if image.component_list else None,
+                "cuda": image.cuda,
+                "cuda_api": _cuda_api(kb, record, image.components),
             })
     return found
+
+
+#: fields a release with variants keeps only inside its variants (the schema's model validator)
+_VARIANT_HELD = ("image_tags", "components", "component_list", "presence_unknown", "runtimes")
+
+
+def api_record(record: ReleaseRecord) -> dict[str, Any]:
+    """A release record as the API serves it: ``model_dump(mode="json")``, valid against ``release.schema.json``.
+
+    A release with variants holds its tags and component lists in ``variants``: its top-level ``component_list``
+    (which would read "not-published", but no list of the release as a whole exists), ``image_tags``, ``components``,
+    ``presence_unknown`` and ``runtimes`` are left out rather than served as a state and empty lists; the dump
+    still validates as a :class:`ReleaseRecord`.
+    """
+    data = record.model_dump(mode="json")
+    if record.variants:
+        for key in _VARIANT_HELD:
+            data.pop(key, None)
+    return data
+
+
+def _cuda_api(kb: KnowledgeBase, record: ReleaseRecord, components: Any) -> Optional[str]:
+    """On a PPU image, the CUDA API level its PPU SDK offers (the ``cuda`` component, printed as cuda-wrapper);
+    None on an NVIDIA image (its toolkit is ``cuda``) or when the page names none."""
+    family = kb.families.get(record.family)
+    ppu = (record.driver.vendor.value == "ppu" if record.driver is not None
+           else family is not None and family.accelerator.value == "ppu")
+    if not ppu:
+        return None
+    return next((e.version for e in components if e.id == "cuda"), None)
 
 
 def unrecorded_index(kb: KnowledgeBase) -> list[dict[str, Any]]:
@@ -134,7 +170,7 @@ def write_api(kb: KnowledgeBase, out: Path, schemas: Optional[Path] = None) -> l
     """
     base = out / "api" / "v1"
     written: list[Path] = []
-    records = [r.model_dump(mode="json") for r in kb.releases]
+    records = [api_record(r) for r in kb.releases]
     target = base / "releases.json"
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(_dump({"format": API_FORMAT, "releases": records, "images": image_index(kb),

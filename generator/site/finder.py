@@ -35,7 +35,7 @@ from lingjun.checks.core.inert_text import capped
 from lingjun.checks.core.release_order import release_order_key
 from lingjun.checks.core.versions import DriverVersion, VersionFormatError
 from lingjun.schema.kb import KnowledgeBase
-from lingjun.schema.models import GpuModel, ReleaseRecord
+from lingjun.schema.models import Accelerator, DriverVendor, GpuModel, ReleaseRecord
 from lingjun.schema.release_images import release_images
 
 __all__ = ["WhichError", "parse_driver_input", "find_gpu", "finder_branches", "finder_data", "which",
@@ -319,6 +319,42 @@ def find_release(kb: KnowledgeBase, text: str) -> Optional[ReleaseRecord]:
     return next((r for r in kb.releases if image_for_tag(r, wanted) is not None), None)
 
 
+
+def _ppu_records(kb: KnowledgeBase) -> list[ReleaseRecord]:
+    """Releases for PPU accelerators: a PPU driver requirement, else a family whose accelerator is PPU."""
+    found = []
+    for record in kb.releases:
+        family = kb.families.get(record.family)
+        if (record.driver.vendor is DriverVendor.ppu if record.driver is not None
+                else family is not None and family.accelerator is Accelerator.ppu):
+            found.append(record)
+    return found
+
+
+def is_ppu_name(kb: KnowledgeBase, name: str) -> bool:
+    """True when ``name`` names a PPU rather than an NVIDIA GPU: ``PPU`` itself, or a chip or instance type a PPU
+    release's page lists (``M890``, ``efg3.GP9A``); compared by :func:`lookup_key`."""
+    wanted = lookup_key(str(name)) if len(str(name)) <= 200 else ""
+    if not wanted:
+        return False
+    names = {"ppu"} | {lookup_key(m) for r in _ppu_records(kb) if r.gpu_support for m in r.gpu_support.models}
+    return wanted in names
+
+
+def ppu_answer(kb: KnowledgeBase) -> str:
+    """One line for a PPU asked of ``which``: it answers for NVIDIA drivers and GPUs only, and the PPU driver minimum
+    each PPU release states (``training-xpu-pytorch:25.05 needs PPU driver >= 1.1.0``), oldest first."""
+    stated = []
+    for record in sorted(_ppu_records(kb), key=lambda r: (r.family, r.order_key or (0, 0, 0))):
+        if record.driver is not None and record.driver.vendor is DriverVendor.ppu:
+            stated.append(f"{record.ref} needs PPU driver >= {record.driver.minimum}")
+        else:
+            stated.append(f"{record.ref} states no PPU driver minimum")
+    listed = "; ".join(stated) if stated else "no PPU release is recorded"
+    return ("which answers for NVIDIA drivers and GPUs only (NVIDIA driver branches do not apply to a PPU); "
+            f"PPU releases' own driver minimums: {listed}")
+
+
 def which(kb: KnowledgeBase, driver_text: str, gpu_name: str, family: Optional[str] = None,
           site_url: Optional[str] = None) -> dict[str, Any]:
     """The answer of ``lingjun-kb which`` as its JSON document.
@@ -334,6 +370,8 @@ def which(kb: KnowledgeBase, driver_text: str, gpu_name: str, family: Optional[s
     Raises:
         WhichError: a malformed driver, an unknown or ambiguous GPU, an unknown family (one line each).
     """
+    if is_ppu_name(kb, gpu_name):
+        raise WhichError(ppu_answer(kb))
     driver = parse_driver_input(driver_text)
     gpu = find_gpu(kb, gpu_name)
     families = sorted({r.family for r in kb.releases} | set(kb.families))

@@ -68,6 +68,9 @@ FINDER_TEXT: dict[str, dict[str, str]] = {
     },
     "static.dc": {"en": "Data center GPUs (H20, H100, A100, L20, T4 ...)", "zh": "数据中心 GPU（H20、H100、A100、L20、T4 等）"},
     "static.other": {"en": "Other GPUs (GeForce, RTX workstation ...)", "zh": "其他 GPU（GeForce、RTX 工作站等）"},
+    "static.ppu": {"en": "PPU images: NVIDIA driver branches do not apply, so they are not rows of this table; "
+                         "each needs the PPU driver its page states:",
+                   "zh": "PPU 镜像：NVIDIA 驱动分支不适用，因此不列入本表；各镜像需要其页面所述的 PPU 驱动："},
     "static.left_out": {"en": "Left out (no release runs on them):", "zh": "未列出（没有版本可运行）："},
     "noscript": {"en": "The finder above needs JavaScript, which is off in this browser. Verdicts for each driver branch "
                        "are in the table below, which works without it:",
@@ -91,13 +94,15 @@ def static_table(data: Mapping[str, Any], cls: str) -> dict[str, Any]:
 
     A cell is the verdict of an up-to-date driver of the branch (the branch's last interval).
     A branch is kept when some release gets ``native``, ``forward-compat`` or ``minor-compat`` on it.
+    PPU images are not rows (NVIDIA driver branches do not apply to them): ``"ppu"`` lists them for a note.
     """
     runs = ("native", "forward-compat", "minor-compat")
-    rows = [(r, [r["cells"][cls][str(b)][-1][1] for b in data["branches"]]) for r in data["releases"]]
+    rows = [(r, [r["cells"][cls][str(b)][-1][1] for b in data["branches"]]) for r in data["releases"] if not r.get("ppu")]
     keep = [i for i, _ in enumerate(data["branches"]) if any(cells[i] in runs for _, cells in rows)]
     return {"branches": [data["branches"][i] for i in keep],
             "left_out": [b for i, b in enumerate(data["branches"]) if i not in keep],
-            "rows": [(r, [cells[i] for i in keep]) for r, cells in rows]}
+            "rows": [(r, [cells[i] for i in keep]) for r, cells in rows],
+            "ppu": [r for r in data["releases"] if r.get("ppu")]}
 
 
 def finder_context(site: Any, page: PageSpec) -> dict[str, Any]:
@@ -116,7 +121,13 @@ def finder_context(site: Any, page: PageSpec) -> dict[str, Any]:
     def for_language(lang: str) -> dict[str, Any]:
         """The script's data in one language: ``reasons`` as plain strings, the texts as ``key -> text``."""
         column = 0 if lang == "en" else 1
-        return {"data": dict(data, reasons=[pair[column] for pair in data["reasons"]], unknown_branch=data["unknown_branch"][column]),
+        colon, sep = (": ", ", ") if lang == "en" else ("：", "、")
+        # a variant is named by its title in the page's language (its id only when it has none)
+        releases_lang = [dict(r, images=[dict(image, line=((image.get("title") or {}).get(lang) or f"#{image['variant']}")
+                                              + colon + sep.join(image["tags"]))
+                                         for image in r.get("images") or []])
+                         for r in data["releases"]]
+        return {"data": dict(data, releases=releases_lang, reasons=[pair[column] for pair in data["reasons"]], unknown_branch=data["unknown_branch"][column]),
                 "text": {key: text[lang] for key, text in FINDER_TEXT.items()}}
 
     return {"finder": data, "finder_for": for_language, "ft": FINDER_TEXT,

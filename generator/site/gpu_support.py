@@ -6,7 +6,9 @@ release's CUDA toolkit: the architectures of ``gpus.yaml`` whose compute
 capability that toolkit can build for (NVIDIA CUDA Toolkit release notes, as
 :func:`lingjun.checks.core.gpu_arch.min_cuda_for_cc` tables them), labelled as
 implied, since the architectures the image's PyTorch was built for are not
-recorded.  A PPU release says it is not an NVIDIA GPU image.
+recorded.  A PPU release (its driver, else its family's accelerator, is PPU) lists the instances its page
+names as "Supported instances", or says it is not an NVIDIA GPU image; it gets no finder link (the finder
+checks NVIDIA drivers).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from lingjun.checks.core.gpu_arch import architecture, min_cuda_for_cc, parse_cc
 from lingjun.checks.core.versions import CudaVersion, VersionFormatError
 from lingjun.generator.site.nav import PageSpec, url_depth
 from lingjun.schema.kb import KnowledgeBase
-from lingjun.schema.models import DriverVendor, GpuArchitecture, ReleaseRecord
+from lingjun.schema.models import Accelerator, DriverVendor, GpuArchitecture, ReleaseRecord
 
 __all__ = ["ARCH_NAMES", "gpu_support_line", "implied_architectures"]
 
@@ -35,6 +37,8 @@ _TEXT = {
     "unknown": {"en": "not stated, and the release's CUDA version is not recorded.", "zh": "未说明，且未记录该版本的 CUDA 版本。"},
     "ppu": {"en": "none: a PPU image, built for PPU accelerators and the PPU driver, not for NVIDIA GPUs.",
             "zh": "无：这是 PPU 镜像，面向 PPU 加速卡与 PPU 驱动，不适用于 NVIDIA GPU。"},
+    "ppu_label": {"en": "Supported instances", "zh": "支持的实例"},
+    "ppu_stated": {"en": "{archs} (as the page lists them).", "zh": "{archs}（按页面所列）。"},
     "finder": {"en": "Check it against your driver and GPU in the compatibility finder", "zh": "在兼容性查询中按驱动与 GPU 检查本版本"},
 }
 
@@ -62,11 +66,20 @@ def gpu_support_line(kb: KnowledgeBase, record: ReleaseRecord, page: PageSpec, l
     """``{"label", "text", "finder", "href"}`` in ``lang`` for a release page.
 
     ``text`` is plain text (the template escapes it); ``href`` is the finder preset to the release, relative to ``page``,
-    or None for a PPU image (the finder checks NVIDIA drivers and GPUs).
+    or None for a PPU image (the finder checks NVIDIA drivers and GPUs).  ``label`` is "Supported instances" for a
+    PPU image whose record lists the page's chips and instance types.
     """
     sep = _SEP[lang]
     support = record.gpu_support
-    if record.driver is not None and record.driver.vendor is DriverVendor.ppu:
+    family = kb.families.get(record.family)
+    ppu = (record.driver.vendor is DriverVendor.ppu if record.driver is not None
+           else family is not None and family.accelerator is Accelerator.ppu)
+    label = _TEXT["label"][lang]
+    if ppu and support is not None and support.models:
+        # a PPU page lists chips and the instance types that carry them, not GPU architectures
+        label = _TEXT["ppu_label"][lang]
+        text = _TEXT["ppu_stated"][lang].format(archs=sep.join(support.models))
+    elif ppu:
         text = _TEXT["ppu"][lang]
     elif support is not None and (support.architectures or support.compute_capabilities or support.models):
         named = [ARCH_NAMES[a.value] for a in support.architectures]
@@ -79,6 +92,5 @@ def gpu_support_line(kb: KnowledgeBase, record: ReleaseRecord, page: PageSpec, l
         text = _TEXT["implied"][lang].format(cuda=record.cuda, archs=archs)
     else:
         text = _TEXT["unknown"][lang]
-    ppu = record.driver is not None and record.driver.vendor is DriverVendor.ppu
     href = None if ppu else "../" * url_depth(page.path) + "finder/?release=" + record.ref
-    return {"label": _TEXT["label"][lang], "text": text, "finder": _TEXT["finder"][lang], "href": href}
+    return {"label": label, "text": text, "finder": _TEXT["finder"][lang], "href": href}

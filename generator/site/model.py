@@ -192,6 +192,17 @@ class ReleaseView:
     newest_named: Optional[FamilyRow] = None
     #: releases the pages name between ``previous`` and this one without a record here (newest first)
     between: list[FamilyRow] = field(default_factory=list)
+    #: for the first recorded release: older releases the pages name without a record here (newest first)
+    earlier_named: list[FamilyRow] = field(default_factory=list)
+
+    @property
+    def successor_recorded(self) -> bool:
+        """True when the next newer release the pages name is recorded here (its record names this one as previous).
+
+        An unrecorded successor is only the next release the pages name: no page says it directly follows
+        this one, so the page words it as "next release the pages name", not "succeeded by".
+        """
+        return self.successor is not None and self.successor.record is not None
 
     @property
     def anchor(self) -> str:
@@ -281,6 +292,53 @@ class SiteModel:
                 if (entry.version, arch) not in values:
                     values.append((entry.version, arch))
         return values
+
+    def product_tag_families(self) -> tuple[list[Family], list[Family], list[Family]]:
+        """``(families whose recorded image tags name products, families publishing one tag per image that names
+        no product, the other families with records)``, catalog order.
+
+        The home page's tag-per-product advice applies to the first only.
+        """
+        with_products, one_tag, others = [], [], []
+        for family in self.families:
+            records = self.releases_by_family.get(family.id) or []
+            if not records:
+                continue
+            named = any(tag.products or tag.not_for for r in records for image in release_images(r)
+                        for tag in image.image_tags)
+            single = all(len(image.image_tags) <= 1 for r in records for image in release_images(r))
+            (with_products if named else one_tag if single else others).append(family)
+        return with_products, one_tag, others
+
+    def matrix_rows(self, record: ReleaseRecord) -> list[dict]:
+        """The support matrix's rows of one release: one per image (variant), never a merge of sibling images.
+
+        Each row is ``{"image": ReleaseImage, "title": {"en", "zh"} or None, "cells": [(values, known)]}`` with one
+        cell per :data:`MATRIX_COLUMNS` entry: ``values`` as :meth:`matrix_value` gives them, for this image only
+        (its own list plus its runtimes' lists); ``known`` is True when an empty cell means the image does not
+        list the component: its list and every runtime's list are complete.  Otherwise an empty cell is "not
+        recorded" (a partial, not captured or unpublished list, or a runtime whose list was not captured).
+        """
+        rows = []
+        for image in release_images(record):
+            complete = image.component_list is ListState.complete and all(
+                rt.component_list is ListState.complete for rt in image.runtimes)
+            entries = list(image.components) + [e for rt in image.runtimes for e in rt.components]
+            cells = []
+            for column in MATRIX_COLUMNS:
+                values: list[tuple[str, Optional[str]]] = []
+                own = getattr(image, column.record_field, None) if column.record_field else None
+                if own:
+                    values.append((own, None))
+                else:
+                    for entry in entries:
+                        if entry.id in self.matrix_components[column.id]:
+                            arch = "+".join(a.value for a in entry.architectures) or None
+                            if (entry.version, arch) not in values:
+                                values.append((entry.version, arch))
+                cells.append((values, complete))
+            rows.append({"image": image, "title": image.title, "cells": cells, "complete": complete})
+        return rows
 
     def components_of(self, record: ReleaseRecord) -> list[ComponentEntry]:
         """Every component entry of the release's images (see :func:`components_of`)."""
@@ -379,7 +437,9 @@ def _compare_data(kb: KnowledgeBase, families: list[Family], by_family: dict[str
     runtime of an image (``<image ref>~<runtime id>``), with ``release`` (the release's ref),
     ``variant``, ``runtime`` (the runtime's name), ``label`` (what the page's lists show) and
     ``shared`` (true for an image with runtimes: its list holds only what they share, so against an
-    image without runtimes a component it does not list is not recorded, never removed).
+    image without runtimes a component it does not list is not recorded, never removed).  A runtime's list is its
+    effective one: its own entries over the image's shared ones, ``complete`` only when both lists are, else
+    ``partial``.
     """
     releases = []
     versions: dict[str, dict[str, str]] = {}
@@ -421,9 +481,13 @@ def _compare_data(kb: KnowledgeBase, families: list[Family], by_family: dict[str
                     match.ref if match else None, image.variant_id, None, bool(image.runtimes))
                 match_runtimes = {r.name: r for r in match.runtimes} if match else {}
                 for runtime in image.runtimes:
-                    state = runtime.component_list or ListState.not_published
+                    # what a job in the runtime sees: its own list over the image's shared one; complete only when both are
+                    own = runtime.component_list or ListState.not_published
+                    entries = list(runtime.components) + list(image.components)
+                    state = (ListState.complete if own is ListState.complete and image.component_list is ListState.complete
+                             else ListState.partial if entries else own)
                     other = match_runtimes.get(runtime.name)
-                    add(runtime_ref(image, runtime), record, f"{label} · {runtime.name}", runtime.components, state, [],
+                    add(runtime_ref(image, runtime), record, f"{label} · {runtime.name}", entries, state, [],
                         runtime_ref(match, other) if match and other else None, image.variant_id, runtime.name)
     kinds = {key: version_kind_table(values) for key, values in sorted(seen.items())}
     return {"releases": releases, "versions": versions, "introduced": introduced, "outside": outside,
@@ -521,6 +585,7 @@ def build_site_model(kb: KnowledgeBase) -> SiteModel:
                 successor=rows[at - 1] if at > 0 else None,
                 newest_named=rows[0] if at > 0 else None,
                 between=between,
+                earlier_named=[row for row in rows[at + 1:] if row.record is None] if previous is None else [],
             )
 
     matrix_components: dict[str, set[str]] = {}

@@ -201,3 +201,20 @@ def test_compare_writes_the_selection_to_the_address(site, page):  # noqa: F811
     page.wait_for_selector(".lj-compare-result table")
     assert page.locator("select[name=old]").input_value() == "training-nv-pytorch:25.02"
     assert page.lj_errors == []
+
+
+@pytest.mark.parametrize("path", ["families/training-xpu-pytorch/", "zh/families/training-xpu-pytorch/",
+                                  "families/training-nv-pytorch/", "zh/families/inference-nv-pytorch/"])
+def test_family_releases_table_fits_its_column_at_1280px(site, browser, path):  # noqa: F811
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        page.goto(site + path)
+        table, column, tag_column = page.evaluate("""() => {
+            const t = document.querySelector('.lj-family-releases table');
+            const c = document.querySelector('.md-content__inner');
+            const th = t.querySelectorAll('thead th');
+            return [t.scrollWidth, c.getBoundingClientRect().width, th[th.length - 1].getBoundingClientRect().width]; }""")
+        assert table <= column + 1, (path, table, column)
+        assert tag_column >= 150, (path, tag_column)  # a tag column of ~8 characters was the trial's complaint
+    finally:
+        page.close()

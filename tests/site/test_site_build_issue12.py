@@ -59,3 +59,34 @@ def test_api_files_of_the_new_shapes(built12):
     assert [v["id"] for v in one["variants"]] == ["vllm", "sglang"]
     assert (built12 / "api/v1/releases/training-xpu-pytorch/2026-10-20.json").is_file()
     assert json.loads((built12 / "api/v1/families.json").read_text(encoding="utf-8"))["sources"]
+
+
+def _zh_article_texts(site):
+    """``{page folder: visible article text}`` of every built Chinese page (code shown as a placeholder word)."""
+    import html as _html
+    import re
+
+    texts = {}
+    for path in sorted((site / "zh").rglob("index.html")):
+        found = re.search(r"<article.*?</article>", path.read_text(encoding="utf-8"), re.S)
+        if not found:
+            continue
+        text = re.sub(r"<(script|style)\b.*?</\1>", " ", found.group(0), flags=re.S)
+        text = re.sub(r"<(code|pre)\b.*?</\1>", "CODE", text, flags=re.S)
+        texts[str(path.parent.relative_to(site / "zh"))] = _html.unescape(re.sub(r"<[^>]+>", "", text))
+    return texts
+
+
+def test_zh_pages_have_no_gap_before_a_full_width_bracket_nor_ascii_semicolon_between_chinese(built12):
+    import re
+
+    texts = _zh_article_texts(built12)
+    assert len(texts) > 40 and "releases/training-xpu-pytorch/2026-10-20" in texts
+    gap = re.compile(r"\S[ \u00a0]+[（《「]")
+    cjk = "\u3400-\u9fff\uff00-\uffef\u3000-\u303f"
+    semicolon = re.compile(rf"[{cjk}][ ]?;[ ]?[{cjk}]")
+    bad = [(page, m.group(0)) for page, text in texts.items() for p in (gap, semicolon) for m in p.finditer(text)]
+    assert bad == []
+    # the scan reads text where full-width brackets follow links and titles
+    assert re.search(r"\d（已发布，尚未收录）", texts["releases/training-xpu-pytorch/25.05"])
+    assert "《Lingjun training Image 2026-10-20》" in texts["releases/training-xpu-pytorch/2026-10-20"]

@@ -102,7 +102,7 @@ def test_release_tables_are_html_that_markdown_passes_through(built_site):
     table is folded in a <details> of Material's "abstract" kind, as the ``???`` block made it."""
     site_dir, _ = built_site
     html = (site_dir / "releases" / "training-nv-pytorch" / "25.07" / "index.html").read_text(encoding="utf-8")
-    assert re.search(r'<td><a href="\.\./\.\./\.\./components/torch/">PyTorch</a> <small> \(Torch\)</small></td>\s*'
+    assert re.search(r'<td><a href="\.\./\.\./\.\./components/torch/">PyTorch</a><small> \(Torch\)</small></td>\s*'
                      r'<td><code>2\.7\.1\.8\+nv25\.3</code></td>', html)
     assert '<a href="https://github.com/pytorch/pytorch/releases/tag/v2.7.1">release notes</a>' in html
     assert re.search(r'<details class="abstract">\s*<summary>[^<]*branch[^<]*</summary>\s*<p>[^<]*'

@@ -87,7 +87,7 @@ def test_release_without_variants_looks_as_before(issue12_pages):
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_runtimes_follow_the_shared_components(issue12_pages, lang):
     page = issue12_pages[lang]["release:training-xpu-pytorch:2026-10-20"]
-    shared = {"en": "Shared by every runtime.", "zh": "所有 runtime 共用。"}[lang]
+    shared = {"en": "Shared by every runtime.", "zh": "所有运行时环境共用。"}[lang]
     assert shared in _section(page, "components")
     assert page.index("{ #components }") < page.index("{ #runtimes }") < page.index("{ #image-tags }")
     table = _section(page, "runtimes")
@@ -98,7 +98,7 @@ def test_runtimes_follow_the_shared_components(issue12_pages, lang):
                      r'<td>' + {"en": "Maintained", "zh": "维护中"}[lang] + '</td>', table)
     cosmos = _section(page, "runtime-cosmos-framework-20261015")
     assert "<td><code>1.2.2</code></td>" in cosmos and "2.10.0" not in cosmos
-    no_list = {"en": "lists no components of this runtime", "zh": "未列出该 runtime 的组件"}[lang]
+    no_list = {"en": "lists no components of this runtime", "zh": "未列出该运行时环境的组件"}[lang]
     assert no_list in _section(page, "runtime-llama-factory-20261015")
     unseen = {"en": "the page as recorded here does not show them", "zh": "本站记录的页面内容中没有显示这些组件"}[lang]
     assert unseen in _section(page, "runtime-diffsynth-20261015") and no_list not in _section(page, "runtime-diffsynth-20261015")
@@ -130,7 +130,7 @@ def test_a_release_is_not_current_when_the_pages_name_a_newer_one(issue12):
 def test_release_header_names_the_successor(issue12_pages):
     en = issue12_pages["en"]["release:training-xpu-pytorch:25.05"].split("## ")[0]
     assert '<span class="lj-status lj-status-superseded">Superseded</span>' in en
-    assert re.search(r'Succeeded by: <a href="\.\./\.\./\.\./families/training-xpu-pytorch/&#35;release-25-06">25\.06</a>'
+    assert re.search(r'Next release the pages name: <a href="\.\./\.\./\.\./families/training-xpu-pytorch/&#35;release-25-06">25\.06</a>'
                      r' \(published, not yet recorded\)', en)
     assert '<a href="../2026-10-20/">2026-10-20</a>' in en
     zh = issue12_pages["zh"]["release:inference-nv-pytorch:25.04"].split("## ")[0]
@@ -145,7 +145,8 @@ def test_family_page_lists_unrecorded_releases_with_where_they_are_named(issue12
     assert [v for _, v in rows] == ["2026-10-20", "25.09", "25.06", "25.05", "25.04"]
     assert [i for i, _ in rows] == ["", "release-25-09", "release-25-06", "", "release-25-04"]
     row = page.split('<tr id="release-25-09">')[1].split("</tr>")[0]
-    assert label in row and '<a href="https://help.aliyun.com/en/document_detail/2878031.html">PPU image release history</a>' in row
+    title = {"en": "PPU image release history", "zh": "《PPU image release history》"}[lang]  # the page's own title
+    assert label in row and f'<a href="https://help.aliyun.com/en/document_detail/2878031.html">{title}</a>' in row
     assert {"en": "Listed under Historical Images.", "zh": "列于历史镜像之下。"}[lang] in row
 
 
@@ -232,7 +233,7 @@ def test_compare_data_offers_each_variant_and_runtime(issue12):
     assert site.compare_data["versions"]["inference-nv-pytorch:25.04#sglang"]["sglang"] == "0.4.6.post1"
     runtime = entries["training-xpu-pytorch:2026-10-20~cosmos-framework/20261015"]
     assert runtime["runtime"] == "cosmos framework" and runtime["list"] == "partial" and runtime["previous"] is None
-    assert site.compare_data["versions"][runtime["ref"]] == {"cosmos-framework": "1.2.2"}
+    assert site.compare_data["versions"][runtime["ref"]] == {"cosmos-framework": "1.2.2", "python": "3.12.3", "torch": "2.10.0", "triton": "3.6.0+gitc6a4cb0f"}  # own + shared
     assert "inference-nv-pytorch:25.04" not in entries  # a release with variants is offered image by image
 
 
@@ -338,7 +339,7 @@ def test_compare_js_does_not_remove_what_may_be_in_a_runtime(compare12):
 def test_component_timeline_names_the_variant_of_each_version(issue12_pages, lang):
     page = issue12_pages[lang]["component:transformers"]
     titles = {"en": (" (vLLM image)", " (SGLang image)"), "zh": ("（vLLM 镜像）", "（SGLang 镜像）")}[lang]
-    assert (f"<td><code>4.51.3</code> <small>{titles[0]}</small><br><code>4.51.1</code> <small>{titles[1]}</small></td>"
+    assert (f"<td><code>4.51.3</code><small>{titles[0]}</small><br><code>4.51.1</code><small>{titles[1]}</small></td>"
             in page)
     matrix = issue12_pages[lang]["matrix"]
     row = matrix.split('<a href="../releases/inference-nv-pytorch/25.04/">25.04</a>')[1].split("</tr>")[0]

@@ -73,8 +73,8 @@ def test_which_table_lists_variant_tags_under_the_release(issue12):
     kb, _ = issue12
     lines = format_table(which(kb, "R570", "H20", family="inference-nv-pytorch")).splitlines()
     assert lines[2].startswith("inference-nv-pytorch:25.04  native")
-    assert lines[3].strip() == "#vllm: 25.04-vllm0.8.5-pytorch2.6-cu124-20250430-serverless"
-    assert lines[4].strip() == "#sglang: 25.04-sglang0.4.6.post1-pytorch2.6-cu124-20250430-serverless"
+    assert lines[3].strip() == "vLLM image: 25.04-vllm0.8.5-pytorch2.6-cu124-20250430-serverless"
+    assert lines[4].strip() == "SGLang image: 25.04-sglang0.4.6.post1-pytorch2.6-cu124-20250430-serverless"
     assert lines[5] == "published, not yet recorded (no verdict): inference-nv-pytorch:26.03, inference-nv-pytorch:25.10"
 
 

@@ -178,7 +178,7 @@
       var fresh = (data.introduced || {})[b] || [];
       var table = document.createElement("table");
       var head = document.createElement("tr");
-      [label("component"), label("change"), ra.family + " " + ra.version, rb.family + " " + rb.version].forEach(function (h) {
+      [label("component"), label("change"), ra.label || (ra.family + " " + ra.version), rb.label || (rb.family + " " + rb.version)].forEach(function (h) {
         var th = document.createElement("th"); th.textContent = h; head.appendChild(th);
       });
       var thead = document.createElement("thead"); thead.appendChild(head); table.appendChild(thead);

@@ -207,7 +207,7 @@
         if ((release.images || []).length > 1) {
           release.images.forEach(function (image) {
             name.appendChild(el("br"));
-            name.appendChild(el("small", "#" + image.variant + ": " + image.tags.join(", "), "lj-finder-variant"));
+            name.appendChild(el("small", image.line, "lj-finder-variant"));
           });
         }
         tr_.appendChild(name);
