@@ -414,10 +414,17 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             stream.reconfigure(errors="backslashreplace")
     from lingjun.checks.core.registry import RegistrationError
 
+    from lingjun.generator._interrupt import install, interrupted
+
+    install()
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return _HANDLERS[args.command](args, parser)
+        status = _HANDLERS[args.command](args, parser)
+        if interrupted() and status == 0:  # a Ctrl-C whose KeyboardInterrupt was swallowed: still not a success
+            print(f"lingjun-kb {args.command}: interrupted", file=sys.stderr)
+            return 130
+        return status
     except RegistrationError as exc:  # a rule module without its decorator: the contributor's fix, in one line
         _say(f"lingjun-kb {args.command}: {exc}", file=sys.stderr)
         return 1

@@ -392,6 +392,9 @@ def _swap(tmp: Path, identity: tuple[int, int], site_dir: Path) -> None:
     (:func:`make_work_folder`) and deleted after; only real folders this
     build made or checked are ever renamed or deleted.
     """
+    from lingjun.generator._interrupt import raise_if_interrupted
+
+    raise_if_interrupted()  # a Ctrl-C swallowed mid-build (it landed in a finaliser) still keeps the previous site
     previous = None
     old = None
     if os.path.lexists(site_dir):

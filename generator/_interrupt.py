@@ -1,0 +1,41 @@
+"""Ctrl-C that cannot be lost: a SIGINT remembered even when its KeyboardInterrupt is swallowed.
+
+Python raises KeyboardInterrupt wherever the main thread is when SIGINT arrives.  When that is a
+finaliser or a lock release (``logging._releaseLock``), the interpreter prints "Exception ignored"
+and carries on, and a build would then finish and replace the site as if nothing had happened.
+:func:`install` records every SIGINT before raising; :func:`raise_if_interrupted` lets a command
+stop at the points that matter (before the site is swapped into place).
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from typing import Any
+
+__all__ = ["install", "raise_if_interrupted", "interrupted"]
+
+#: set (never cleared) by the handler: a plain list, so the handler takes no lock
+_seen: list[bool] = []
+
+
+def _on_sigint(signum: int, frame: Any) -> None:
+    _seen.append(True)
+    raise KeyboardInterrupt
+
+
+def install() -> None:
+    """Record SIGINT (then raise KeyboardInterrupt as Python does); only from the main thread, else a no-op."""
+    if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _on_sigint)
+
+
+def interrupted() -> bool:
+    """True once a SIGINT has arrived since :func:`install`."""
+    return bool(_seen)
+
+
+def raise_if_interrupted() -> None:
+    """Raise KeyboardInterrupt when a SIGINT arrived, even one whose own KeyboardInterrupt was swallowed."""
+    if _seen:
+        raise KeyboardInterrupt
