@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import yaml
 
-from conftest import RELEASES, seed
+from importer_kit import RELEASES, seed
 from lingjun.generator.cli import main
 from lingjun.generator.importer import import_page
 

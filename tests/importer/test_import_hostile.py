@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import RELEASES, ROOT, seed
+from importer_kit import RELEASES, ROOT, seed
 from lingjun.generator.importer import ImportRefused, import_page
 
 HOSTILE = ROOT / "tests" / "fixtures" / "import-hostile"

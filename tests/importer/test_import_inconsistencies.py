@@ -7,7 +7,7 @@ import html
 import re
 from pathlib import Path
 
-from conftest import RELEASE_PAGES, RELEASES, seed
+from importer_kit import RELEASE_PAGES, RELEASES, seed
 from lingjun.generator.importer import import_page
 
 #: the 25.10 layout: per-architecture columns under one tag, the header one cell off (labels over the wrong cells)

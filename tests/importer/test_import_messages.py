@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import yaml
 
-from conftest import PAGES, seed
+from importer_kit import PAGES, seed
 from lingjun.generator.cli import main
 
 XPU_EN = "training-xpu-pytorch-25.05.en.txt"

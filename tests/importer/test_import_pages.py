@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from conftest import INDEX_PAGES, PAGES, RELEASE_PAGES, RELEASES, all_seeds
+from importer_kit import INDEX_PAGES, PAGES, RELEASE_PAGES, RELEASES, all_seeds
 from lingjun.generator.importer import ImportRefused, import_page
 from lingjun.schema.loader import load_knowledge_base
 from lingjun.schema.release_images import release_images

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from conftest import RELEASES, seed
+from importer_kit import RELEASES, seed
 from lingjun.generator.cli import main
 from lingjun.generator.importer import MAX_PAGE_BYTES
 

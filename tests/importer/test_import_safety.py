@@ -6,7 +6,7 @@ import os
 
 import yaml
 
-from conftest import RELEASE_PAGES, RELEASES, seed
+from importer_kit import RELEASE_PAGES, RELEASES, seed
 from lingjun.generator.cli import main
 from lingjun.generator.importer import import_page
 

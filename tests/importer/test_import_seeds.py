@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import yaml
 
-from conftest import RELEASES, seed
+from importer_kit import RELEASES, seed
 from lingjun.generator.importer import import_page
 from lingjun.schema.placeholders import PLACEHOLDER, PLACEHOLDER_URL
 
