@@ -62,6 +62,10 @@ class KnowledgeBase:
     gpus: Optional[GpuReference] = None
     catalog_sources: list[Source] = field(default_factory=list)
     paths: dict[str, Path] = field(default_factory=dict)
+    #: published name -> component, exact and lower-cased, built on first lookup for the catalog as it was then
+    #: (rebuilt when :attr:`components` is replaced or changes size)
+    _names: Optional[tuple[int, int, dict[str, Component], dict[str, Component]]] = field(
+        default=None, init=False, repr=False, compare=False)
 
     def sort(self) -> None:
         """Put :attr:`releases` in (family, date) order (:func:`release_sort_key`)."""
@@ -85,12 +89,20 @@ class KnowledgeBase:
         return ordered[at - 1] if at else None
 
     def component_for_name(self, published_name: str) -> Optional[Component]:
-        """The catalog component published under this name (exact, then case-insensitive), or None."""
-        for component in self.components.values():
-            if published_name in component.published_names or published_name == component.id:
-                return component
-        lowered = published_name.lower()
-        for component in self.components.values():
-            if lowered in (n.lower() for n in component.published_names):
-                return component
-        return None
+        """The catalog component published under this name (exact, then case-insensitive), or None.
+
+        An exact published name or id wins over a case-insensitive published name; among components that
+        share a name, the first in catalog order.  Two dict lookups: a page may list thousands of names.
+        """
+        key = (id(self.components), len(self.components))
+        if self._names is None or self._names[:2] != key:
+            exact: dict[str, Component] = {}
+            lowered: dict[str, Component] = {}
+            for component in self.components.values():
+                for name in [*component.published_names, component.id]:
+                    exact.setdefault(name, component)
+                for name in component.published_names:
+                    lowered.setdefault(name.lower(), component)
+            self._names = (*key, exact, lowered)
+        found = self._names[2].get(published_name)
+        return found if found is not None else self._names[3].get(published_name.lower())

@@ -147,18 +147,9 @@ def _same_component(kb):
     if kb is None:
         return package_key
 
-    # KnowledgeBase.component_for_name's two passes as two dicts: a page may list thousands of names
-    exact: dict[str, str] = {}
-    lowered: dict[str, str] = {}
-    for component in kb.components.values():
-        for name in [*component.published_names, component.id]:
-            exact.setdefault(name, component.id)
-        for name in component.published_names:
-            lowered.setdefault(name.lower(), component.id)
-
     def key(name: str) -> str:
-        found = exact.get(name) or lowered.get(name.lower())
-        return f"id:{found}" if found is not None else package_key(name)
+        found = kb.component_for_name(name)
+        return f"id:{found.id}" if found is not None else package_key(name)
     return key
 
 
