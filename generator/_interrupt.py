@@ -4,16 +4,19 @@ Python raises KeyboardInterrupt wherever the main thread is when SIGINT arrives.
 finaliser or a lock release (``logging._releaseLock``), the interpreter prints "Exception ignored"
 and carries on, and a build would then finish and replace the site as if nothing had happened.
 :func:`install` records every SIGINT before raising; :func:`raise_if_interrupted` lets a command
-stop at the points that matter (before the site is swapped into place).
+stop at the points that matter (before the site is swapped into place); :func:`deferred` holds a
+SIGINT back while a folder is made and its name kept, so an interrupt never strands a folder the
+build made but had not yet recorded for clean-up.
 """
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import threading
-from typing import Any
+from typing import Any, Iterator
 
-__all__ = ["install", "raise_if_interrupted", "interrupted"]
+__all__ = ["install", "raise_if_interrupted", "interrupted", "deferred"]
 
 #: set (never cleared) by the handler: a plain list, so the handler takes no lock
 _seen: list[bool] = []
@@ -39,3 +42,21 @@ def raise_if_interrupted() -> None:
     """Raise KeyboardInterrupt when a SIGINT arrived, even one whose own KeyboardInterrupt was swallowed."""
     if _seen:
         raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def deferred() -> Iterator[None]:
+    """Hold SIGINT back (blocked, so it stays pending) for the body; it is delivered when the body ends.
+
+    The KeyboardInterrupt of a SIGINT that arrived meanwhile is raised as the block is left, so the
+    body's assignments (a work folder's name) are complete when it is.  Outside the main thread, or on a
+    platform without ``pthread_sigmask``, the body runs unprotected.
+    """
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)

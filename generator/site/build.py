@@ -38,6 +38,7 @@ from typing import Any, Optional, Union
 from lingjun.schema.kb import KnowledgeBase
 from lingjun.schema.problems import Problem
 
+from lingjun.generator._interrupt import deferred, raise_if_interrupted
 from lingjun.generator.site.api import atom_feed, write_api
 from lingjun.generator.site._glossary import user_dictionary_text
 from lingjun.generator.site._site_dir import (SiteDirRefused, check_site_dir, exclusive, make_work_folder, mark_site,
@@ -244,27 +245,33 @@ def build_site(
         start = time.perf_counter()
         site_dir.parent.mkdir(parents=True, exist_ok=True)
         remove_stale_work_folders(site_dir)
-        tmp = make_work_folder(site_dir, "tmp")  # a new folder: a planted link is never followed
-        made = os.lstat(tmp)
-        identity = (made.st_dev, made.st_ino)
         epoch = source_date_epoch(kb)
         jieba_dict = (build_dir / "jieba-user-dict.txt").absolute()
-        zh_work = None
+        tmp: Optional[Path] = None
+        identity = (-1, -1)
+        zh_work: Optional[Path] = None
+        zh_made = (-1, -1)
         try:
+            with deferred():  # a Ctrl-C lands after the folder's name is kept, so the finally removes it
+                tmp = make_work_folder(site_dir, "tmp")  # a new folder: a planted link is never followed
+                made = os.lstat(tmp)
+                identity = (made.st_dev, made.st_ino)
             args = {lang: (lang, config_dir, (build_dir / lang).absolute(), None, site.sitemap.mkdocs_nav(lang), jieba_dict,
                            epoch, site_url) for lang in LANGUAGES}
             placements = site.sitemap.mkdocs_placements()
             if forking:
                 # MkDocs empties its output folder first: the Chinese site is built into a work folder of its
                 # own (never inside the English one, which MkDocs would be emptying meanwhile) and moved under it
-                zh_work = make_work_folder(site_dir, "tmp")
-                zh_made = os.lstat(zh_work)
+                with deferred():
+                    zh_work = make_work_folder(site_dir, "tmp")
+                    info = os.lstat(zh_work)
+                    zh_made = (info.st_dev, info.st_ino)
                 render = (kb, site, make_environment(), build_dir, config_dir, site_url)
                 timings.pages, rendered = _build_languages_in_parallel(args, {"en": tmp, "zh": zh_work}, placements,
                                                                        render)
                 timings.render += rendered  # the Chinese rendering, here (English renders at the same time)
                 start += rendered
-                if not same_folder(tmp, identity) or not same_folder(zh_work, (zh_made.st_dev, zh_made.st_ino)):
+                if not same_folder(tmp, identity) or not same_folder(zh_work, zh_made):
                     raise SiteDirRefused(f"a work folder ({tmp} or {zh_work}) was replaced during the build; "
                                          "nothing was replaced")
                 zh_work.rename(tmp / "zh")
@@ -282,9 +289,9 @@ def build_site(
                     raise SiteDirRefused(f"the work folder {tmp} was replaced during the build; nothing was replaced")
                 _swap(tmp, identity, site_dir)
         finally:
-            if same_folder(tmp, identity):
+            if tmp is not None and same_folder(tmp, identity):
                 shutil.rmtree(tmp, ignore_errors=True)
-            if zh_work is not None and same_folder(zh_work, (zh_made.st_dev, zh_made.st_ino)):
+            if zh_work is not None and same_folder(zh_work, zh_made):
                 shutil.rmtree(zh_work, ignore_errors=True)
         timings.mkdocs = time.perf_counter() - start
     return timings
@@ -392,28 +399,27 @@ def _swap(tmp: Path, identity: tuple[int, int], site_dir: Path) -> None:
     (:func:`make_work_folder`) and deleted after; only real folders this
     build made or checked are ever renamed or deleted.
     """
-    from lingjun.generator._interrupt import raise_if_interrupted
-
     raise_if_interrupted()  # a Ctrl-C swallowed mid-build (it landed in a finaliser) still keeps the previous site
     previous = None
     old = None
-    if os.path.lexists(site_dir):
-        info = os.lstat(site_dir)
-        previous = (info.st_dev, info.st_ino)
-        old = make_work_folder(site_dir, "old")
+    with deferred():  # the two renames happen together or not at all; a Ctrl-C meanwhile lands after them
+        if os.path.lexists(site_dir):
+            info = os.lstat(site_dir)
+            previous = (info.st_dev, info.st_ino)
+            old = make_work_folder(site_dir, "old")
+            try:
+                site_dir.rename(old)  # replaces the empty folder just made
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.rmdir(old)
+                raise
         try:
-            site_dir.rename(old)  # replaces the empty folder just made
+            tmp.rename(site_dir)
+            if not same_folder(site_dir, identity):
+                raise SiteDirRefused(f"{site_dir} is not the folder this build made after the swap")
         except BaseException:
-            with contextlib.suppress(OSError):
-                os.rmdir(old)
+            if old is not None and previous is not None and same_folder(old, previous) and not os.path.lexists(site_dir):
+                old.rename(site_dir)
             raise
-    try:
-        tmp.rename(site_dir)
-        if not same_folder(site_dir, identity):
-            raise SiteDirRefused(f"{site_dir} is not the folder this build made after the swap")
-    except BaseException:
-        if old is not None and previous is not None and same_folder(old, previous) and not os.path.lexists(site_dir):
-            old.rename(site_dir)
-        raise
     if old is not None and previous is not None and same_folder(old, previous):
         shutil.rmtree(old, ignore_errors=True)
