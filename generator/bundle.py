@@ -89,6 +89,8 @@ def compile_bundle(kb: KnowledgeBase, site_url: Optional[str] = None) -> dict[st
         "releases": [_release(r) for r in kb.releases],
         "known_issues": [k.model_dump(mode="json", exclude=_SITE_ONLY_SOURCE_FIELDS)
                          for k in sorted(kb.known_issues.values(), key=lambda k: k.id)],
+        "signatures": [sig.model_dump(mode="json", exclude={"examples", "overlaps", "kind", "schema_version"})
+                       for sig in sorted(kb.signatures.values(), key=lambda sig: sig.id)],
         "cuda_drivers": kb.cuda_drivers.model_dump(mode="json") if kb.cuda_drivers else None,
         "driver_branches": kb.driver_branches.model_dump(mode="json") if kb.driver_branches else None,
         "gpus": kb.gpus.model_dump(mode="json") if kb.gpus else None,

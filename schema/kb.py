@@ -14,6 +14,7 @@ from lingjun.schema.models import (
     Component,
     CudaDriverReference,
     DriverBranchReference,
+    ErrorSignature,
     Family,
     GpuReference,
     KnownIssue,
@@ -57,6 +58,8 @@ class KnowledgeBase:
     components: dict[str, Component] = field(default_factory=dict)
     releases: list[ReleaseRecord] = field(default_factory=list)
     known_issues: dict[str, KnownIssue] = field(default_factory=dict)
+    #: error-signature id -> :class:`ErrorSignature` (``releases/troubleshooting/``)
+    signatures: dict[str, ErrorSignature] = field(default_factory=dict)
     cuda_drivers: Optional[CudaDriverReference] = None
     driver_branches: Optional[DriverBranchReference] = None
     gpus: Optional[GpuReference] = None

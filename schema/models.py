@@ -12,6 +12,7 @@ kind                 model                                              where
 ``cuda-drivers``     :class:`CudaDriverReference`                       ``releases/reference/cuda-drivers.yaml``
 ``driver-branches``  :class:`DriverBranchReference`                     ``releases/reference/driver-branches.yaml``
 ``gpus``             :class:`GpuReference`                              ``releases/reference/gpus.yaml``
+``error-signature``  :class:`ErrorSignature`                            ``releases/troubleshooting/<id>.yaml``
 ===================  =================================================  ==========================
 
 All models forbid unknown fields and are frozen.  Every prose field is a
@@ -22,11 +23,13 @@ strings (see :mod:`lingjun.schema.fields`).
 from __future__ import annotations
 
 import datetime as dt
+import re
 from enum import Enum
 from typing import Annotated, Any, Literal, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints, model_validator
 
+from lingjun.checks.core.condition_facts import FACTS, PLACES, operators_for
 from lingjun.checks.core.release_order import identifier_date, release_order_key
 from lingjun.schema.fields import (
     CudaVersionString,
@@ -444,6 +447,46 @@ class EnvClause(StrictModel):
         return self
 
 
+#: the words a ``word`` fact can hold (:mod:`lingjun.checks.core.condition_facts`)
+_FACT_WORDS = {"place": PLACES, "nccl.network": ("ib", "socket")}
+
+
+class FactClause(StrictModel):
+    """A test of one probed fact: ``{fact: shm.size_bytes, op: lt, value: 1073741824}``.
+
+    ``fact`` is a name of :data:`lingjun.checks.core.condition_facts.FACTS`; ``op`` one of the operators its
+    kind accepts (``lt``/``le``/``gt``/``ge``/``eq``/``ne``, ``in`` with a list).  The value's type follows
+    the fact's kind: a whole number for ``int`` facts (bytes, counts; ``-1`` is an unlimited limit), a
+    dotted version string for ``version`` facts (``"8.9"``), ``true``/``false`` for ``bool`` facts, one of
+    the fact's words for ``word`` facts.  When the input does not show the fact, the clause is unknown.
+    """
+
+    fact: Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)?$")]
+    op: Literal["eq", "ne", "lt", "le", "gt", "ge", "in"]
+    value: Union[StrictBool, int, ShortText, list[Union[int, ShortText]]]
+
+    @model_validator(mode="after")
+    def _typed(self) -> "FactClause":
+        spec = FACTS.get(self.fact)
+        if spec is None:
+            raise ValueError(f"unknown fact {self.fact!r} (known: {', '.join(FACTS)})")
+        if self.op not in operators_for(spec.kind):
+            raise ValueError(f"{self.fact} is a {spec.kind} fact: use one of {', '.join(operators_for(spec.kind))}, not {self.op}")
+        values = self.value if isinstance(self.value, list) else [self.value]
+        if (self.op == "in") != isinstance(self.value, list) or not values:
+            raise ValueError("op 'in' takes a non-empty list of values; the other operators one value")
+        for value in values:
+            if spec.kind == "int" and (isinstance(value, bool) or not isinstance(value, int)):
+                raise ValueError(f"{self.fact} is a whole number: write e.g. 1073741824, not {value!r}")
+            if spec.kind == "bool" and not isinstance(value, bool):
+                raise ValueError(f"{self.fact} is true or false, not {value!r}")
+            if spec.kind == "version" and not (isinstance(value, str) and re.fullmatch(r"\d{1,4}(\.\d{1,4}){0,3}", value)):
+                raise ValueError(f"{self.fact} is a version: write it as a quoted dotted string such as \"8.9\", not {value!r}")
+            if spec.kind == "word" and value not in _FACT_WORDS.get(self.fact, ()):
+                raise ValueError(f"{self.fact} is one of {', '.join(_FACT_WORDS.get(self.fact, ()))}, not {value!r}")
+        return self
+
+
 class Condition(StrictModel):
     """A machine-matchable condition the checker evaluates against the probed facts.
 
@@ -460,6 +503,8 @@ class Condition(StrictModel):
     served_models: list[ShortText] = Field(default_factory=list)
     env: list[EnvClause] = Field(default_factory=list)
     architectures: list[CpuArch] = Field(default_factory=list)
+    #: tests of probed facts (``/dev/shm`` size, memlock, RDMA devices, compute capability, torch's build ...)
+    facts: list[FactClause] = Field(default_factory=list)
 
 
 class Affects(StrictModel):
@@ -488,7 +533,124 @@ class KnownIssue(StrictModel):
     fixed_in: list[ReleaseRef] = Field(default_factory=list)
     upstream: list[UpstreamRef] = Field(default_factory=list)
     condition: Condition | None = None
+    #: error signatures (``releases/troubleshooting/<id>.yaml``) whose lines this issue prints
+    signatures: list[Identifier] = Field(default_factory=list)
     sources: list[Source] = Field(min_length=1)
+
+
+# --------------------------------------------------------------------------
+# troubleshooting: error signatures
+# --------------------------------------------------------------------------
+
+
+class Printer(str, Enum):
+    """Who prints an error line (the site groups signatures by it)."""
+
+    nccl = "nccl"
+    cuda = "cuda"  # the CUDA runtime and driver API
+    pytorch = "pytorch"
+    vllm = "vllm"
+    sglang = "sglang"
+    deepspeed = "deepspeed"
+    triton = "triton"
+    nvidia_container = "nvidia-container"  # nvidia-container-cli, the NVIDIA Container Toolkit
+    rdma = "rdma"  # libibverbs, UCX, rdma-core
+    mooncake = "mooncake"
+    kernel = "kernel"  # the NVIDIA kernel module (NVRM: Xid ...), dmesg
+    nvml = "nvml"  # NVML and nvidia-smi
+    python = "python"  # the interpreter and the loader (ImportError, undefined symbol)
+
+
+#: a bounded regular expression: at most 300 characters (the gate times every pattern on hostile lines)
+PatternText = Annotated[str, StringConstraints(min_length=1, max_length=300)]
+
+
+class SignaturePattern(StrictModel):
+    """How a line is recognised: it contains ``literal`` (case-sensitive) and, when given, matches ``regex``.
+
+    ``literal`` is what the checker looks for first, over the whole log at once; ``regex`` (Python ``re``,
+    searched in the line, at most 300 characters) narrows it.  Either alone is not enough: every pattern
+    has a literal.
+    """
+
+    literal: Annotated[str, StringConstraints(min_length=4, max_length=200)]
+    regex: PatternText | None = None
+
+    @model_validator(mode="after")
+    def _compiles(self) -> "SignaturePattern":
+        if self.regex is not None:
+            try:
+                re.compile(self.regex)
+            except re.error as exc:
+                raise ValueError(f"regex does not compile: {exc}") from None
+        if self.literal != self.literal.strip():
+            raise ValueError("literal starts or ends with white space (log lines are matched as printed)")
+        return self
+
+
+class SignatureExample(StrictModel):
+    """A real line the signature must match, as a public report or document printed it (sanitised)."""
+
+    line: Annotated[str, StringConstraints(min_length=1, max_length=2000)]
+    source: Url
+
+
+class Remedies(StrictModel):
+    """What to do, by where the user runs: ``docker``, ``kubernetes``, ``acs`` (an ACS GPU pod) and ``image``
+    (inside the container, anywhere).  At least one is given; each names a command, flag or pod-spec field."""
+
+    docker: LocalizedText | None = None
+    kubernetes: LocalizedText | None = None
+    acs: LocalizedText | None = None
+    image: LocalizedText | None = None
+
+    @model_validator(mode="after")
+    def _one(self) -> "Remedies":
+        if not any((self.docker, self.kubernetes, self.acs, self.image)):
+            raise ValueError("give at least one of docker, kubernetes, acs, image")
+        return self
+
+
+class SignatureCause(StrictModel):
+    """One cause of an error line: the facts that make it apply (``condition``; none: it may always apply),
+    what to do, and the checker rules that judge the same cause."""
+
+    id: Identifier
+    title: LocalizedText
+    condition: Condition | None = None
+    remedies: Remedies
+    rules: list[Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]*\.[a-z0-9][a-z0-9.-]*$")]] = Field(default_factory=list)
+
+
+class SignatureSource(StrictModel):
+    """A public page (an issue thread, a project's documentation or source) the signature is taken from."""
+
+    url: Url
+    title: ShortText
+
+
+class ErrorSignature(StrictModel):
+    """``releases/troubleshooting/<id>.yaml``: an error line, who prints it, its causes (most likely first) and remedies.
+
+    ``rules``: checker rules whose warning this line confirms (the report then makes it an error);
+    ``components``: catalog ids the line concerns (release pages link it); ``overlaps``: signatures whose
+    examples this one may match on purpose (the gate refuses any other overlap).
+    """
+
+    kind: Literal["error-signature"]
+    schema_version: Literal[1] = 1
+    id: Identifier
+    printed_by: Printer
+    title: LocalizedText
+    explanation: LocalizedText
+    patterns: list[SignaturePattern] = Field(min_length=1)
+    examples: list[SignatureExample] = Field(min_length=1)
+    causes: list[SignatureCause] = Field(min_length=1)
+    rules: list[Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]*\.[a-z0-9][a-z0-9.-]*$")]] = Field(default_factory=list)
+    components: list[Identifier] = Field(default_factory=list)
+    known_issues: list[Identifier] = Field(default_factory=list)
+    overlaps: list[Identifier] = Field(default_factory=list)
+    sources: list[SignatureSource] = Field(min_length=1)
 
 
 # --------------------------------------------------------------------------
@@ -983,7 +1145,7 @@ class ReleaseRecord(StrictModel):
 #: every document kind, discriminated by ``kind``
 Document = Annotated[
     Union[ReleaseRecord, FamilyCatalog, ComponentCatalog, KnownIssue, CudaDriverReference, DriverBranchReference,
-          GpuReference],
+          GpuReference, ErrorSignature],
     Field(discriminator="kind"),
 ]
 
@@ -995,4 +1157,5 @@ DOCUMENT_MODELS: dict[str, type[StrictModel]] = {
     "cuda-drivers": CudaDriverReference,
     "driver-branches": DriverBranchReference,
     "gpus": GpuReference,
+    "error-signature": ErrorSignature,
 }

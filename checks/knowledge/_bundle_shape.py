@@ -53,8 +53,11 @@ _SOURCES = [{"url": str, "title": Opt(str), "language": str}]
 #: the NVIDIA documents a reference table cites (rules link to them)
 _REFERENCE_SOURCES = [{"id": str, "url": str}]  # rules read the url (a description may be text in both languages)
 _ENV_CLAUSE = {"name": Required(str), "equals": Opt(str), "not_equals": Opt(str), "unset": Opt(bool)}
+#: a test of one fact (``value``: a number, a word, true/false or a list of them, by the fact's kind)
+_FACT_CLAUSE = {"fact": Required(str), "op": Required(str), "value": object}
 _CONDITION = {"components": MapOf(str), "gpu_models": [str], "served_models": [str], "env": [_ENV_CLAUSE],
-              "architectures": [str]}
+              "architectures": [str], "facts": [_FACT_CLAUSE]}
+_REMEDIES = {"docker": Opt(TEXT), "kubernetes": Opt(TEXT), "acs": Opt(TEXT), "image": Opt(TEXT)}
 
 _COMPONENTS = [{"id": Required(str), "name": str, "version": Required(str), "architectures": [str],
                 "introduced": bool}]
@@ -115,6 +118,14 @@ BUNDLE_SHAPE = {
         "upstream": [{"kind": str, "project": str, "number": Opt(int), "title": Opt(str), "url": str}],
         "sources": _SOURCES,
     }],
+    "signatures": [{
+        "id": Required(str), "printed_by": str, "title": TEXT, "explanation": TEXT,
+        "patterns": [{"literal": Required(str), "regex": Opt(str)}],
+        "causes": [{"id": Required(str), "title": TEXT, "condition": Opt(_CONDITION), "remedies": _REMEDIES,
+                    "rules": [str]}],
+        "rules": [str], "components": [str], "known_issues": [str],
+        "sources": [{"url": str, "title": str}],
+    }],
     "cuda_drivers": Opt({
         "toolkit_min_driver": [{"cuda": str, "toolkit": str, "release": str, "linux_min_driver": str,
                                 "windows_min_driver": Opt(str), "source": str}],
@@ -136,7 +147,7 @@ BUNDLE_SHAPE = {
     }),
 }
 
-_NAMES = {str: "a string", int: "an integer", bool: "true or false"}
+_NAMES = {str: "a string", int: "an integer", bool: "true or false", object: "a value"}
 
 
 def _kind(value: Any) -> str:

@@ -15,6 +15,7 @@ validated YAML under ``releases/``: every document dumped with pydantic's
                     bug_fixes, recorded, revised, stated_none; components' stated_in; variants' use_case,
                     scenarios, note; runtimes' upstream, status, note), plus "order_key": [year, month, day] or null],
       "known_issues": [KnownIssue, ...],
+      "signatures": [ErrorSignature without its examples and overlaps, ...],
       "cuda_drivers": CudaDriverReference,
       "driver_branches": DriverBranchReference,
       "gpus": GpuReference
@@ -123,6 +124,11 @@ class KnowledgeData:
         return list(self.raw.get("known_issues", []))
 
     @property
+    def signatures(self) -> list[dict[str, Any]]:
+        """Error signatures (bundle JSON of :class:`lingjun.schema.models.ErrorSignature`, without examples)."""
+        return list(self.raw.get("signatures", []))
+
+    @property
     def components(self) -> list[dict[str, Any]]:
         """The component catalog."""
         return list(self.raw.get("components", []))
@@ -197,6 +203,14 @@ class KnowledgeData:
             return None
         prefix = "zh/" if lang == "zh" else ""
         return f"{site}{prefix}checker/rules/#{rule_id.replace('.', '-')}"
+
+    def signature_url(self, signature_id: str, printed_by: str, lang: str = "en") -> Optional[str]:
+        """Site URL of an error signature's entry on its Troubleshooting page; None without a site URL."""
+        site = self.site_url
+        if site is None:
+            return None
+        prefix = "zh/" if lang == "zh" else ""
+        return f"{site}{prefix}troubleshooting/{printed_by}/#{signature_id}"
 
     def known_issue_url(self, issue_id: str, lang: str = "en") -> Optional[str]:
         """Site URL of a known issue's entry; None without a site URL (its upstream reports remain)."""

@@ -191,6 +191,9 @@ def assemble(documents: Iterable[LoadedDocument]) -> KnowledgeBase:
         elif kind == "known-issue":
             kb.known_issues.setdefault(model.id, model)  # type: ignore[attr-defined]
             kb.paths.setdefault(model.id, doc.path)  # type: ignore[attr-defined]
+        elif kind == "error-signature":
+            kb.signatures.setdefault(model.id, model)  # type: ignore[attr-defined]
+            kb.paths.setdefault(f"signature:{model.id}", doc.path)  # type: ignore[attr-defined]
         elif kind == "cuda-drivers":
             kb.cuda_drivers = kb.cuda_drivers or model  # type: ignore[assignment]
             kb.paths.setdefault(kind, doc.path)

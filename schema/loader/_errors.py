@@ -161,6 +161,8 @@ def _guess_kind(path: Path) -> Optional[str]:
     name = path.name
     if path.parent.name == "known-issues":
         return "known-issue"
+    if path.parent.name == "troubleshooting":
+        return "error-signature"
     for kind in ("families", "components", "cuda-drivers", "driver-branches", "gpus"):
         if name.startswith(kind + "."):
             return kind

@@ -1,0 +1,77 @@
+"""The facts a condition may test (``condition.facts`` of known issues and error-signature causes).
+
+Standard library only: the schema validates fact names and operators against :data:`FACTS` and
+:data:`OPERATORS`, and the checker (:mod:`lingjun.checks.knowledge.fact_values`) reads each fact from
+the probed facts.  A name is ``section.field``; its kind says how values compare:
+
+* ``int``: whole numbers (bytes, counts); ``-1`` for a resource limit means unlimited;
+* ``version``: dotted versions compared as PEP 440 versions (``8.9`` < ``9.0`` < ``10.0``);
+* ``bool``: ``true`` / ``false``, tested with ``eq`` / ``ne`` only;
+* ``word``: a lower-case word from a fixed set (the place a container runs in), tested with ``eq`` / ``ne`` / ``in``.
+
+>>> FACTS["shm.size_bytes"].kind
+'int'
+>>> sorted(OPERATORS)[:3]
+['eq', 'ge', 'gt']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["FactSpec", "FACTS", "OPERATORS", "PLACES", "operators_for"]
+
+
+@dataclass(frozen=True)
+class FactSpec:
+    """One testable fact: its name, kind (``int``, ``version``, ``bool``, ``word``) and label in both languages."""
+
+    name: str
+    kind: str
+    en: str
+    zh: str
+
+
+#: where a container runs, as :func:`lingjun.checks.knowledge.fact_values.place` decides it
+PLACES = ("docker", "kubernetes", "acs")
+
+_SPECS = (
+    FactSpec("shm.size_bytes", "int", "the size of /dev/shm", "/dev/shm 的大小"),
+    FactSpec("shm.host_ipc", "bool", "whether the container shares the host's IPC namespace", "容器是否共享宿主机 IPC 命名空间"),
+    FactSpec("limits.memlock_soft", "int", "the memlock limit (ulimit -l)", "memlock 限制（ulimit -l）"),
+    FactSpec("limits.cap_ipc_lock", "bool", "the IPC_LOCK capability", "IPC_LOCK 能力"),
+    FactSpec("rdma.devices", "int", "the RDMA devices in the container", "容器中的 RDMA 设备"),
+    FactSpec("rdma.uverbs_nodes", "int", "the /dev/infiniband/uverbs* nodes", "/dev/infiniband/uverbs* 设备节点"),
+    FactSpec("rdma.erdma", "bool", "whether the RDMA devices are Alibaba Cloud eRDMA (erdma_*)", "RDMA 设备是否为阿里云 eRDMA（erdma_*）"),
+    FactSpec("gpu.count", "int", "the number of GPUs", "GPU 数量"),
+    FactSpec("gpu.compute_capability_min", "version", "the GPUs' compute capability", "GPU 的计算能力"),
+    FactSpec("gpu.datacenter", "bool", "whether every GPU is a data-centre GPU", "是否所有 GPU 都是数据中心 GPU"),
+    FactSpec("gpu.mig", "bool", "whether MIG devices are in use", "是否在使用 MIG 设备"),
+    FactSpec("torch.cpu_build", "bool", "whether torch is a CPU-only build", "torch 是否为仅 CPU 版本"),
+    FactSpec("torch.cuda", "version", "the CUDA version torch was built with", "torch 构建所用的 CUDA 版本"),
+    FactSpec("torch.covers_gpus", "bool", "whether torch's architecture list covers the GPUs", "torch 的架构列表是否覆盖这些 GPU"),
+    FactSpec("nccl.version", "version", "the NCCL version", "NCCL 版本"),
+    FactSpec("nccl.network", "word", "the network NCCL chose (ib or socket)", "NCCL 选用的网络（ib 或 socket）"),
+    FactSpec("driver.present", "bool", "whether an NVIDIA driver is visible", "是否能看到 NVIDIA 驱动"),
+    FactSpec("driver.version", "version", "the NVIDIA driver version", "NVIDIA 驱动版本"),
+    FactSpec("driver.cuda", "version", "the CUDA version the driver supports", "驱动支持的 CUDA 版本"),
+    FactSpec("place", "word", "where the container runs (docker, kubernetes, acs)", "容器的运行环境（docker、kubernetes、acs）"),
+)
+
+#: fact name -> :class:`FactSpec`
+FACTS: dict[str, FactSpec] = {spec.name: spec for spec in _SPECS}
+
+#: comparison operators; ``in`` takes a list
+OPERATORS = ("eq", "ne", "lt", "le", "gt", "ge", "in")
+
+_BY_KIND = {
+    "int": ("eq", "ne", "lt", "le", "gt", "ge", "in"),
+    "version": ("eq", "ne", "lt", "le", "gt", "ge"),
+    "bool": ("eq", "ne"),
+    "word": ("eq", "ne", "in"),
+}
+
+
+def operators_for(kind: str) -> tuple[str, ...]:
+    """The operators a fact of ``kind`` accepts (``KeyError`` for an unknown kind)."""
+    return _BY_KIND[kind]

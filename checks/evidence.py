@@ -1,0 +1,82 @@
+"""What the user's logs show: error lines matched to signatures, and facts the logs state.
+
+Evidence is not a fact of the container: it is what a job printed (``--log FILE``, the error lines of a
+snapshot's ``symptoms.errors``, the warnings inside a collect_env paste).  It is gathered by
+:func:`lingjun.checks.knowledge.signatures.scan` and read by the ``evidence.error-lines`` rule, by the
+conditions of signature causes (a fact a log states, such as the NCCL version, counts as shown, with the
+log as its source) and by the runner, which turns a rule's warning that a matched line confirms into an
+error.  Only the standard library is used.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+__all__ = ["LogLine", "SignatureHit", "StatedFact", "Evidence"]
+
+
+@dataclass(frozen=True)
+class LogLine:
+    """One line as it was read: ``source`` names the input (``job.log``, ``standard input``, ``the snapshot's
+    symptoms.errors``), ``number`` is its 1-based line number (None for a list entry), ``text`` the line
+    with secrets and identifiers masked and cut to :data:`lingjun.checks.knowledge.signatures.QUOTE_LIMIT`
+    characters (not yet escaped: every output escapes it)."""
+
+    source: str
+    number: Optional[int]
+    text: str
+
+    def where(self) -> str:
+        """``job.log:12`` (or only the source for a list entry)."""
+        return f"{self.source}:{self.number}" if self.number is not None else self.source
+
+
+@dataclass
+class SignatureHit:
+    """A signature whose pattern matched: the first line that matched and how many lines did."""
+
+    signature: str
+    first: LogLine
+    count: int = 1
+
+
+@dataclass(frozen=True)
+class StatedFact:
+    """A value a log states (``nccl.version`` ``2.21.5``), with the line that states it."""
+
+    name: str
+    value: Any
+    line: LogLine
+
+
+@dataclass
+class Evidence:
+    """Everything the logs showed.
+
+    ``sources``: the inputs read, in order; ``lines``: lines read in all; ``hits``: matched signatures in the
+    order of their first line; ``stated``: fact name -> the first :class:`StatedFact` (the last for
+    ``nccl.network``, which a job may change); ``xids``: the Xid numbers the kernel printed, in order,
+    each once; ``notes``: what could not be read in full (a line cut at the length limit), as
+    ``(en, zh)`` pairs.
+    """
+
+    sources: list[str] = field(default_factory=list)
+    lines: int = 0
+    hits: list[SignatureHit] = field(default_factory=list)
+    stated: dict[str, StatedFact] = field(default_factory=dict)
+    xids: list[int] = field(default_factory=list)
+    notes: list[tuple[str, str]] = field(default_factory=list)
+
+    def hit(self, signature_id: str) -> Optional[SignatureHit]:
+        """The hit of one signature, or None."""
+        return next((h for h in self.hits if h.signature == signature_id), None)
+
+    def value(self, name: str) -> Optional[StatedFact]:
+        """The stated fact ``name`` or None."""
+        return self.stated.get(name)
+
+    @property
+    def read_logs(self) -> bool:
+        """True when at least one log (or list of error lines) was read."""
+        return bool(self.sources)

@@ -1,0 +1,192 @@
+"""Reading a job's log (``lingjun-check --log FILE``, ``-`` for standard input) into the signature scanner.
+
+A log can be anything a user pastes: a plain file, ``kubectl logs --prefix`` output, ``NCCL_DEBUG=INFO``
+output, a Python traceback, ``dmesg``, a file of several GiB, one line of a GiB, UTF-16 from a Windows
+editor, or not text at all.  :func:`scan_log` streams it in blocks of :data:`BLOCK` bytes, so memory stays
+bounded (at most a block plus one line cut at :data:`MAX_LINE` bytes) and time linear, and hands the
+scanner whole lines only:
+
+* UTF-16 and UTF-32 with a byte-order mark, and UTF-16 without one (a NUL in every other byte), are decoded;
+* a gzip file or data that is not text (NUL bytes in the first block) is refused with :class:`LogError`;
+* a line longer than :data:`MAX_LINE` is cut there (the evidence notes it), the rest of it skipped.
+
+The path is opened without blocking and must be a regular file (a FIFO or device is refused), except
+``-``.  Standard library only.
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+import re
+import stat
+import sys
+from typing import BinaryIO, Callable, Optional
+
+from lingjun.checks.evidence import Evidence
+from lingjun.checks.knowledge.signatures import Scanner, SignatureSet
+
+__all__ = ["BLOCK", "MAX_LINE", "LogError", "scan_log", "scan_lines", "log_name"]
+
+#: bytes read at a time
+BLOCK = 4 << 20
+#: the longest line examined, in bytes; the rest of a longer line is skipped
+MAX_LINE = 1 << 20
+
+_POD_PREFIX = re.compile(rb"^\[pod/[a-z0-9][a-z0-9.-]{0,252}/[a-z0-9][a-z0-9-]{0,62}\] ")
+
+
+class LogError(ValueError):
+    """The log cannot be read; ``str(error)`` is ``"<name>: <reason>"``."""
+
+
+def log_name(path: str) -> str:
+    """How a log is named in reports: ``standard input`` for ``-``, else the path as given."""
+    return "standard input" if path == "-" else path
+
+
+def _open(path: str) -> BinaryIO:
+    if path == "-":
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is None:
+            raise LogError("standard input: is closed")
+        return stream
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise LogError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+        raise LogError(f"{path}: {kind}; give a log file or - for standard input")
+    return os.fdopen(fd, "rb", buffering=0)
+
+
+def _decoder(first: bytes) -> tuple[Optional[Callable[[bytes, bool], str]], int]:
+    """A decoder for text that is not UTF-8 (None for UTF-8 and its BOM) and how many bytes of BOM to skip."""
+    boms = ((codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"),
+            (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
+    for bom, encoding in boms:
+        if first.startswith(bom):
+            return codecs.getincrementaldecoder(encoding)("replace").decode, len(bom)
+    if first.startswith(codecs.BOM_UTF8):
+        return None, len(codecs.BOM_UTF8)
+    sample = first[:4096]
+    if len(sample) >= 8:
+        odd, even = sample[1::2], sample[0::2]
+        if odd.count(0) > 0.4 * len(odd) and even.count(0) < 0.05 * len(even):
+            return codecs.getincrementaldecoder("utf-16-le")("replace").decode, 0
+        if even.count(0) > 0.4 * len(even) and odd.count(0) < 0.05 * len(odd):
+            return codecs.getincrementaldecoder("utf-16-be")("replace").decode, 0
+    return None, 0
+
+
+def _refusal(name: str, first: bytes) -> Optional[str]:
+    if first.startswith(b"\x1f\x8b"):
+        return f"{name}: is gzip-compressed; decompress it first (zcat FILE | lingjun-check --log -)"
+    nul = first[:65536].count(0)
+    if nul:
+        return f"{name}: is not a text log (binary data: {nul} NUL byte(s) in its first 64 KiB)"
+    return None
+
+
+def scan_log(path: str, sigset: SignatureSet, evidence: Evidence) -> None:
+    """Scan the log ``path`` (``-``: standard input) into ``evidence``; a ``kubectl logs --prefix`` log
+    also states ``place: kubernetes``.
+
+    Raises:
+        LogError: the log cannot be opened, is not a regular file, is compressed or is not text.
+    """
+    name = log_name(path)
+    stream = _open(path)
+    try:
+        _scan_stream(stream, name, sigset.scanner(evidence, name), evidence)
+    except OSError as exc:
+        raise LogError(f"{name}: cannot read: {exc.strerror or exc}") from None
+    finally:
+        if path != "-":
+            stream.close()
+
+
+def _read(stream: BinaryIO, size: int) -> bytes:
+    """Up to ``size`` bytes (fewer only at the end of the stream)."""
+    parts: list[bytes] = []
+    got = 0
+    while got < size:
+        chunk = stream.read(size - got)
+        if not chunk:
+            break
+        parts.append(chunk)
+        got += len(chunk)
+    return b"".join(parts)
+
+
+def _scan_stream(stream: BinaryIO, name: str, scanner: Scanner, evidence: Evidence) -> None:
+    first = _read(stream, BLOCK)
+    decode, skip = _decoder(first)
+    if decode is None:
+        problem = _refusal(name, first)
+        if problem:
+            raise LogError(problem)
+    data = first[skip:]
+    if decode is not None:
+        data = decode(data, False).encode("utf-8", "replace")
+        if b"\x00" in data[:65536]:
+            raise LogError(f"{name}: is not a text log (binary data after decoding it as UTF-16/32)")
+    if _POD_PREFIX.match(data):
+        from lingjun.checks.evidence import LogLine, StatedFact
+
+        line = data[:data.find(b"\n")] if b"\n" in data else data[:200]
+        evidence.stated.setdefault("place", StatedFact("place", "kubernetes",
+                                                       LogLine(name, 1, line[:120].decode("utf-8", "replace"))))
+    carry = b""
+    skipping = False  # inside the rest of a line already cut at MAX_LINE
+    cut_lines = 0
+    at_end = not data
+    while not at_end or carry or data:
+        if not data and not at_end:
+            raw = _read(stream, BLOCK)
+            at_end = not raw
+            data = (decode(raw, at_end).encode("utf-8", "replace") if decode is not None else raw)
+        buffer = carry + data
+        carry, data = b"", b""
+        if skipping:
+            cut = buffer.find(b"\n")
+            if cut < 0:
+                if at_end:
+                    break
+                continue
+            buffer = buffer[cut + 1:]
+            skipping = False
+            scanner.lines += 1  # the cut line ends here
+        last = buffer.rfind(b"\n")
+        if last < 0 and not at_end:
+            if len(buffer) > MAX_LINE:
+                scanner.feed_block(buffer[:MAX_LINE] + b"\n")
+                scanner.lines -= 1  # counted when its newline comes
+                skipping = True
+                cut_lines += 1
+            else:
+                carry = buffer
+            continue
+        if at_end:
+            if buffer:
+                scanner.feed_block(buffer)
+            break
+        scanner.feed_block(buffer[:last + 1])
+        carry = buffer[last + 1:]
+    evidence.lines += scanner.lines
+    if cut_lines:
+        evidence.notes.append((f"{name}: {cut_lines} line(s) longer than {MAX_LINE // 1024} KiB were read only up to that length",
+                               f"{name}：{cut_lines} 行超过 {MAX_LINE // 1024} KiB，只读取了前 {MAX_LINE // 1024} KiB"))
+
+
+def scan_lines(lines: list[str], source: str, sigset: SignatureSet, evidence: Evidence, numbered: bool = False) -> None:
+    """Scan a list of lines (a snapshot's ``symptoms.errors``: ``numbered`` False; a paste's lines: True)."""
+    scanner = sigset.scanner(evidence, source)
+    for i, line in enumerate(lines, 1):
+        for part in str(line).splitlines() or [""]:
+            scanner.feed_line(part, i if numbered else None)
+    if numbered:
+        evidence.lines += len(lines)

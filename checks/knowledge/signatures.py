@@ -1,0 +1,178 @@
+"""Matching log lines against the error signatures of the bundle, and reading the facts logs state.
+
+:class:`SignatureSet` compiles the bundle's signatures once: every pattern's literal and every
+:data:`~lingjun.checks.knowledge.log_statements.STATEMENTS` literal go into one regular expression, a
+trie of the literals (so a block of the log is searched in one pass of the ``re`` engine rather than
+once per literal).  :class:`Scanner` feeds blocks of whole lines (bytes) or single lines (text) through
+it; only a line holding a literal is decoded, and only then is a pattern's own expression run, on at
+most :data:`LINE_LIMIT` characters of it, so the cost of a pattern is bounded whatever the input.
+
+Lines quoted in a report are masked as ``--collect`` masks a snapshot (secrets always, identifiers such
+as IP addresses and home-directory user names too) and cut to :data:`QUOTE_LIMIT` characters around
+the match; they are escaped where they are printed.  Standard library only.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterable, Optional
+
+from lingjun.checks.core.line_pattern import matches
+from lingjun.checks.core.redaction import mask_identifiers, mask_secrets
+from lingjun.checks.evidence import Evidence, LogLine, SignatureHit, StatedFact
+from lingjun.checks.knowledge.log_statements import LAST_WINS, STATEMENTS, Statement, read_statement
+
+__all__ = ["QUOTE_LIMIT", "LINE_LIMIT", "MAX_HITS_PER_SIGNATURE", "SignatureSet", "Scanner", "literal_regex"]
+
+#: characters of a matched line quoted in a report
+QUOTE_LIMIT = 400
+#: characters of a line a pattern's expression runs on (a longer line is examined around its literal)
+LINE_LIMIT = 8192
+#: lines counted per signature before counting stops (the count is then "at least")
+MAX_HITS_PER_SIGNATURE = 1_000_000
+
+
+def _trie(words: Iterable[bytes]) -> bytes:
+    """A regular expression matching any of ``words`` (a trie of alternatives, shortest words kept)."""
+    root: dict = {}
+    for word in words:
+        node = root
+        for byte in word:
+            node = node.setdefault(byte, {})
+        node[None] = True
+
+    def expression(node: dict) -> bytes:
+        branches = [re.escape(bytes([byte])) + expression(child)
+                    for byte, child in sorted((k, v) for k, v in node.items() if k is not None)]
+        if not branches:
+            return b""
+        body = branches[0] if len(branches) == 1 else b"(?:" + b"|".join(branches) + b")"
+        return b"(?:" + body + b")?" if None in node else body
+
+    return expression(root)
+
+
+def literal_regex(literals: Iterable[str]) -> "re.Pattern[bytes]":
+    """One compiled expression (bytes) that finds any of ``literals`` (UTF-8 encoded)."""
+    encoded = sorted({lit.encode("utf-8") for lit in literals if lit})
+    return re.compile(_trie(encoded) if encoded else b"(?!)")
+
+
+class SignatureSet:
+    """The bundle's signatures, compiled: ``signatures`` is the list of signature dicts (bundle JSON).
+
+    Raises:
+        re.error: never for validated data (the gate compiles every pattern); a hand-made ``--data``
+            file with a broken expression raises it when compiled.
+    """
+
+    def __init__(self, signatures: list[dict[str, Any]]) -> None:
+        self.signatures = {sig["id"]: sig for sig in signatures}
+        #: literal -> [(signature id, compiled regex or None)]
+        self._patterns: dict[str, list[tuple[str, Optional["re.Pattern[str]"]]]] = {}
+        for sig in signatures:
+            for pattern in sig.get("patterns") or []:
+                regex = pattern.get("regex")
+                self._patterns.setdefault(pattern["literal"], []).append(
+                    (sig["id"], re.compile(regex) if regex else None))
+        self._statements: dict[str, list[Statement]] = {}
+        for statement in STATEMENTS:
+            self._statements.setdefault(statement.literal, []).append(statement)
+        self.literals = sorted(set(self._patterns) | set(self._statements))
+        self.regex = literal_regex(self.literals)
+
+    def scanner(self, evidence: Evidence, source: str) -> "Scanner":
+        """A :class:`Scanner` adding what ``source`` shows to ``evidence`` (``source`` is appended to its sources)."""
+        if source not in evidence.sources:
+            evidence.sources.append(source)
+        return Scanner(self, evidence, source)
+
+    def line_literals(self, line: str) -> list[str]:
+        """The literals ``line`` holds (a few dozen substring tests, run only on lines the block search found)."""
+        return [lit for lit in self.literals if lit in line]
+
+    def patterns_of(self, literal: str) -> list[tuple[str, Optional["re.Pattern[str]"]]]:
+        """The ``(signature id, expression)`` pairs whose literal is ``literal``."""
+        return self._patterns.get(literal, [])
+
+    def statements_of(self, literal: str) -> list[Statement]:
+        """The log statements whose literal is ``literal``."""
+        return self._statements.get(literal, [])
+
+
+def _quote(line: str, literal: str) -> str:
+    """``line`` masked (secrets, identifiers) and cut to :data:`QUOTE_LIMIT` characters around ``literal``."""
+    text = mask_identifiers(mask_secrets(line.rstrip("\r\n")))
+    if len(text) <= QUOTE_LIMIT:
+        return text
+    at = max(text.find(literal), 0)
+    start = max(0, min(at - QUOTE_LIMIT // 4, len(text) - QUOTE_LIMIT))
+    head = "…" if start else ""
+    tail = "…" if start + QUOTE_LIMIT < len(text) else ""
+    return head + text[start:start + QUOTE_LIMIT] + tail
+
+
+class Scanner:
+    """Adds the lines of one input to an :class:`~lingjun.checks.evidence.Evidence` (see :meth:`feed_block`)."""
+
+    def __init__(self, sigset: SignatureSet, evidence: Evidence, source: str) -> None:
+        self.sigset = sigset
+        self.evidence = evidence
+        self.source = source
+        self.lines = 0  # lines fed so far (the number of the last line)
+
+    def feed_block(self, block: bytes) -> None:
+        """Scan ``block``: whole lines of UTF-8 text (bytes; the last may lack its newline).
+
+        Line numbers continue from the previous block.  Only lines holding a literal are decoded.
+        """
+        base = self.lines
+        counted_to = 0
+        counted = 0
+        next_start = 0
+        for m in self.sigset.regex.finditer(block):
+            pos = m.start()
+            if pos < next_start:
+                continue  # a later literal of a line already read
+            start = block.rfind(b"\n", 0, pos) + 1
+            end = block.find(b"\n", pos)
+            end = len(block) if end < 0 else end
+            counted += block.count(b"\n", counted_to, start)
+            counted_to = start
+            number = base + counted + 1
+            raw = block[start:end]
+            if len(raw) > LINE_LIMIT * 4:
+                at = pos - start
+                lo = max(0, at - LINE_LIMIT // 2)
+                raw = raw[lo:lo + LINE_LIMIT]
+            self.feed_line(raw.decode("utf-8", "replace"), number)
+            next_start = end + 1
+        newlines = block.count(b"\n")
+        self.lines = base + newlines + (0 if block.endswith(b"\n") or not block else 1)
+
+    def feed_line(self, line: str, number: Optional[int]) -> None:
+        """Match one line (text; ``number`` its line number, None for an entry of a list of error lines)."""
+        if len(line) > LINE_LIMIT:
+            line = line[:LINE_LIMIT]
+        evidence = self.evidence
+        matched: set[str] = set()
+        for literal in self.sigset.line_literals(line):
+            for sig_id, regex in self.sigset.patterns_of(literal):
+                if sig_id in matched or not matches(literal, regex, line):
+                    continue
+                matched.add(sig_id)
+                hit = evidence.hit(sig_id)
+                if hit is None:
+                    evidence.hits.append(SignatureHit(sig_id, LogLine(self.source, number, _quote(line, literal))))
+                elif hit.count < MAX_HITS_PER_SIGNATURE:
+                    hit.count += 1
+            for statement in self.sigset.statements_of(literal):
+                stated = read_statement(statement, line)
+                for name, value in stated or []:
+                    if name == "kernel.xid":
+                        if value not in evidence.xids:
+                            evidence.xids.append(value)
+                        name = f"kernel.xid.{value}"
+                    if name in evidence.stated and name not in LAST_WINS:
+                        continue
+                    evidence.stated[name] = StatedFact(name, value, LogLine(self.source, number, _quote(line, literal)))
