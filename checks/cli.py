@@ -114,13 +114,15 @@ FAST_VALUES: dict[str, tuple[str, Union[type, tuple[str, ...]]]] = {
     "--output": ("output", str),
     "--node-name": ("node_name", str),
 }
+#: ... options that may be given several times (option -> dest; the values are collected in a list) ...
+FAST_LISTS = {"--log": "log"}
 #: ... and the defaults (dest -> value).  tests/checks_core/test_checks_core_cli_fast_parse.py holds them equal to the parser's.
 FAST_DEFAULTS = {
     "from_file": None, "from_collect_env": None, "root": "/", "release": None, "data": None, "timeout": 3.0,
     "deepspeed_config": None, "model": None, "gpus_per_pod": None, "require_gpu": False, "strict": False,
     "format": "text", "lang": None, "no_color": False, "collect": None, "include_ids": False,
     "list_rules": False, "version": False, "run_root_programs": False, "output": None,
-    "node_name": None,
+    "node_name": None, "log": None,
 }
 
 
@@ -157,6 +159,9 @@ def build_parser() -> "argparse.ArgumentParser":
     exclusive = source.add_mutually_exclusive_group()
     exclusive.add_argument("--from", dest="from_file", metavar="FILE", help="check a snapshot written by --collect instead of this system")
     exclusive.add_argument("--from-collect-env", metavar="FILE", help="check the text printed by `python -m torch.utils.collect_env`")
+    source.add_argument("--log", action="append", metavar="FILE",
+                        help="a log of the failed job (plain, kubectl logs --prefix, NCCL_DEBUG=INFO, a traceback, dmesg); "
+                             "its error lines are matched to known causes. Repeatable; - : standard input")
     source.add_argument("--root", default="/", metavar="DIR",
                         help="filesystem root to probe (default /). Only for / are libraries loaded (ctypes) and "
                              "programs run: with another DIR, DIR/usr/bin/nvidia-smi is looked for but not run "
@@ -213,7 +218,7 @@ def fast_parse(argv: Sequence[str]) -> Optional[SimpleNamespace]:
             values[FAST_FLAGS[option]] = True
             i += 1
             continue
-        if option not in FAST_VALUES:
+        if option not in FAST_VALUES and option not in FAST_LISTS:
             return None
         if not eq:
             if i + 1 >= len(words):
@@ -221,8 +226,11 @@ def fast_parse(argv: Sequence[str]) -> Optional[SimpleNamespace]:
             value = words[i + 1]
             i += 1
         i += 1
-        if not value or (value.startswith("-") and not (value == "-" and option == "--collect")):
+        if not value or (value.startswith("-") and not (value == "-" and option in ("--collect", "--log"))):
             return None
+        if option in FAST_LISTS:
+            values[FAST_LISTS[option]] = (values[FAST_LISTS[option]] or []) + [value]
+            continue
         dest, kind = FAST_VALUES[option]
         if isinstance(kind, tuple):
             if value not in kind:
@@ -482,7 +490,13 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
         if problem:
             return _fail(problem)
 
+    for log in args.log or []:
+        if not log.strip():
+            return _fail("--log: an empty value names no file (give a path, or - for standard input)")
+    if (args.log or []).count("-") > 1 or ("-" in (args.log or []) and args.from_file == "-"):
+        return _fail("--log -: standard input can be read once")
     snapshot_problems: list[str] = []
+    paste_text: Optional[str] = None
     if args.from_file:
         from lingjun.checks.inputs.snapshot import SnapshotError, read_snapshot
 
@@ -498,7 +512,8 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
         try:
             # a paste longer than 8 MiB is read for its first 8 MiB (collect_env prints a few KiB)
             raw = read_input_file(args.from_collect_env, 8 * 1024 * 1024, truncate=True)
-            facts = parse_collect_env(decode_collect_env(raw), args.from_collect_env)
+            paste_text = decode_collect_env(raw)
+            facts = parse_collect_env(paste_text, args.from_collect_env)
         except InputFileError as exc:
             return _fail(str(exc))
         except CollectEnvError as exc:
@@ -557,7 +572,14 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
         require_gpu=bool(chosen.require_gpu),
         root=args.root,
     )
-    ctx = CheckContext(facts=facts, data=data, release=release, options=options)
+    from lingjun.checks.inputs.log_file import LogError, gather_evidence
+
+    try:
+        evidence = gather_evidence(data, facts, args.log or [], args.from_file or args.from_collect_env,
+                                   paste=paste_text)
+    except LogError as exc:
+        return _fail(str(exc))
+    ctx = CheckContext(facts=facts, data=data, release=release, options=options, evidence=evidence)
     from lingjun.checks.report.model import exit_code
     from lingjun.checks.runner import run_rules
 
@@ -566,7 +588,8 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
     if args.format == "json":
         from lingjun.checks.report.render_json import render_json
 
-        report = render_json(findings, release, facts, data, lang=lang, version=__version__, exit_status=status)
+        report = render_json(findings, release, facts, data, lang=lang, version=__version__, exit_status=status,
+                             evidence=evidence)
     elif args.format == "prometheus":
         import time
 
@@ -585,7 +608,7 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
         from lingjun.checks.report.render_text import render_text
 
         report = render_text(findings, release, lang=lang, color=color, version=__version__, origin=facts.origin, exit_status=status,
-                             coverage=coverage_summary(facts))
+                             coverage=coverage_summary(facts), evidence=evidence)
     if output is None:
         _write(report, args.collect == "-")
         return status

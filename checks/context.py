@@ -6,6 +6,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from lingjun.checks.evidence import Evidence
 from lingjun.checks.facts import Facts
 from lingjun.checks.knowledge.bundle import KnowledgeData
 
@@ -85,6 +86,8 @@ class CheckContext:
     data: KnowledgeData
     release: ReleaseMatch
     options: CheckOptions = field(default_factory=CheckOptions)
+    #: what the user's logs show (``--log``, a snapshot's ``symptoms.errors``, a paste's warnings)
+    evidence: Evidence = field(default_factory=Evidence)
 
     @property
     def record(self) -> Optional[dict[str, Any]]:

@@ -16,7 +16,8 @@ finds every rule module), then runs each rule in its declared ``order``, isolate
   (with the exception text as ``observed``); the other rules still run;
 * a rule that returns something other than findings is treated the same way.
 
-After the rules, :func:`checker_findings` adds the checker's own findings
+After the rules, :func:`lingjun.checks.confirm.confirm` raises each warning an error line of the logs
+confirms to an error; then :func:`checker_findings` adds the checker's own findings
 (rule ids ``checker.*``, area ``checker``): probes that timed out or failed,
 problems of a snapshot read with ``--from`` (the first :data:`MAX_SNAPSHOT_PROBLEMS`,
 then one finding counting the rest), and, with ``--require-gpu`` on
@@ -98,6 +99,9 @@ def run_rules(ctx: CheckContext, rules: Optional[Iterable[RuleSpec]] = None, sna
     findings: list[Finding] = []
     for spec in specs:
         findings.extend(run_rule(spec, ctx))
+    from lingjun.checks.confirm import confirm
+
+    confirm(ctx, findings)  # an error line of the logs turns the warning it confirms into an error
     findings.extend(checker_findings(ctx, findings, snapshot_problems))
     return findings
 

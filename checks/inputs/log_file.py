@@ -33,6 +33,8 @@ BLOCK = 4 << 20
 #: the longest line examined, in bytes; the rest of a longer line is skipped
 MAX_LINE = 1 << 20
 
+#: control bytes that do not occur in text (tab, line feed, carriage return, form feed and ESC do)
+_BINARY_CONTROLS = bytes(c for c in range(1, 32) if c not in (9, 10, 12, 13, 27))
 _POD_PREFIX = re.compile(rb"^\[pod/[a-z0-9][a-z0-9.-]{0,252}/[a-z0-9][a-z0-9-]{0,62}\] ")
 
 
@@ -83,11 +85,15 @@ def _decoder(first: bytes) -> tuple[Optional[Callable[[bytes, bool], str]], int]
 
 
 def _refusal(name: str, first: bytes) -> Optional[str]:
+    """Why ``first`` (the first block) is not a text log, or None: gzip, or more than 1 % NUL / 10 % other control
+    bytes in its first 64 KiB (a log cut short by a crash may hold a run of NULs; that alone is not binary)."""
     if first.startswith(b"\x1f\x8b"):
         return f"{name}: is gzip-compressed; decompress it first (zcat FILE | lingjun-check --log -)"
-    nul = first[:65536].count(0)
-    if nul:
-        return f"{name}: is not a text log (binary data: {nul} NUL byte(s) in its first 64 KiB)"
+    sample = first[:65536]
+    nul = sample.count(0)
+    controls = sum(sample.count(c) for c in _BINARY_CONTROLS)
+    if sample and (nul > max(len(sample) // 100, 4) or controls > max(len(sample) // 10, 16)):
+        return f"{name}: is not a text log (binary data: {nul} NUL and {controls} other control bytes in its first 64 KiB)"
     return None
 
 
@@ -190,3 +196,26 @@ def scan_lines(lines: list[str], source: str, sigset: SignatureSet, evidence: Ev
             scanner.feed_line(part, i if numbered else None)
     if numbered:
         evidence.lines += len(lines)
+
+
+def gather_evidence(data: object, facts: object, logs: list[str], input_path: Optional[str] = None,
+                    paste: Optional[str] = None) -> Evidence:
+    """Everything the user's logs show: each ``--log`` file, the snapshot's ``symptoms.errors`` (named after
+    ``input_path``) and the lines of a collect_env ``paste`` (torch's warnings printed above it), matched
+    against the signatures of ``data`` (:class:`~lingjun.checks.knowledge.bundle.KnowledgeData`).
+
+    Raises:
+        LogError: a log cannot be read (see :func:`scan_log`).
+    """
+    evidence = Evidence()
+    signatures = getattr(data, "signatures", [])
+    sigset = SignatureSet(signatures)
+    errors = [e for e in getattr(getattr(facts, "symptoms", None), "errors", []) or [] if isinstance(e, str)]
+    if errors:
+        where = f"{input_path}: symptoms.errors" if input_path else "the reported errors"
+        scan_lines(errors, where, sigset, evidence)
+    if paste is not None and input_path:
+        scan_lines(paste.splitlines(), input_path, sigset, evidence, numbered=True)
+    for path in logs:
+        scan_log(path, sigset, evidence)
+    return evidence

@@ -13,9 +13,13 @@ named no ``--model``).  The whole condition:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
+from lingjun.checks.core.condition_facts import FACTS
+from lingjun.checks.evidence import Evidence
 from lingjun.checks.facts import Facts
+from lingjun.checks.knowledge.fact_values import fact_value
+from lingjun.checks.knowledge.units import size
 from lingjun.checks.report.findings import Text
 from lingjun.checks.knowledge.installed import installed_component
 from lingjun.checks.knowledge.record_view import cpu_arch
@@ -65,10 +69,16 @@ def evaluate(
     *,
     served_model: Optional[str],
     component: Callable[[str], Optional[dict]],
+    evidence: Optional[Evidence] = None,
+    data: Any = None,
 ) -> ConditionResult:
-    """Evaluate ``condition``; ``component(id)`` returns the catalog entry for an id (or None)."""
+    """Evaluate ``condition``; ``component(id)`` returns the catalog entry for an id (or None).
+
+    ``evidence`` (what the user's logs show) and ``data`` (the bundle, for its GPU table) let ``facts``
+    clauses read a value the probed facts lack from a log (:mod:`lingjun.checks.knowledge.fact_values`).
+    """
     result = ConditionResult(MAY_APPLY)
-    if not isinstance(condition, dict) or not any(condition.get(k) for k in ("components", "gpu_models", "served_models", "env", "architectures")):
+    if not isinstance(condition, dict) or not any(condition.get(k) for k in ("components", "gpu_models", "served_models", "env", "architectures", "facts")):
         result.note(result.unknown, "no machine-readable condition", "没有机器可读的条件")
         return result
 
@@ -170,6 +180,9 @@ def evaluate(
             if arch in archs:
                 result.found.append(Text(f"CPU {arch}", f"CPU {arch}"))
 
+    for clause in condition.get("facts") or []:
+        _fact_clause(result, clause, facts, evidence, data)
+
     if result.failed:
         result.state = DOES_NOT_APPLY
     elif result.unknown:
@@ -177,3 +190,67 @@ def evaluate(
     else:
         result.state = APPLIES
     return result
+
+
+_OPS_EN = {"eq": "is", "ne": "is not", "lt": "below", "le": "at most", "gt": "above", "ge": "at least", "in": "one of"}
+_OPS_ZH = {"eq": "为", "ne": "不为", "lt": "低于", "le": "不超过", "gt": "高于", "ge": "不低于", "in": "属于"}
+_WORDS_ZH = {True: "是", False: "否"}
+
+
+def _shown(name: str, value: Any, zh: bool = False) -> str:
+    """A fact's value as a report writes it: sizes in binary units, true/false as yes/no."""
+    if isinstance(value, bool):
+        return _WORDS_ZH[value] if zh else ("yes" if value else "no")
+    if isinstance(value, list):
+        return ("、" if zh else ", ").join(_shown(name, v, zh) for v in value)
+    if isinstance(value, int) and (name.endswith("_bytes") or name == "limits.memlock_soft"):
+        if value == -1:
+            return "不限" if zh else "unlimited"
+        return size(value) if value >= 0 else str(value)
+    return str(value)
+
+
+def _compare(kind: str, op: str, have: Any, want: Any) -> Optional[bool]:
+    """``have OP want`` for a fact of ``kind``; None when the values cannot be compared (an unreadable version)."""
+    if op == "in":
+        return any(_compare(kind, "eq", have, w) for w in want)
+    if kind == "version":
+        left, right = parse_version(str(have)), parse_version(str(want))
+        if left is None or right is None:
+            return None
+        have, want = left, right
+    elif kind == "int" and isinstance(have, int) and isinstance(want, int) and have == -1 and want != -1:
+        # -1 is an unlimited limit: larger than any number
+        return op in ("ne", "gt", "ge")
+    try:
+        return {"eq": have == want, "ne": have != want, "lt": have < want, "le": have <= want,
+                "gt": have > want, "ge": have >= want}[op]
+    except TypeError:
+        return None
+
+
+def _fact_clause(result: ConditionResult, clause: Any, facts: Facts, evidence: Optional[Evidence], data: Any) -> None:
+    """Add one ``facts`` clause to ``result``: matched, failed, or unknown with the fact named."""
+    if not isinstance(clause, dict) or clause.get("fact") not in FACTS or clause.get("op") not in _OPS_EN:
+        return
+    spec = FACTS[clause["fact"]]
+    op, want = clause["op"], clause.get("value")
+    label_en = f"{spec.en} {_OPS_EN[op]} {_shown(spec.name, want)}"
+    label_zh = f"{spec.zh}{_OPS_ZH[op]} {_shown(spec.name, want, True)}"
+    found = fact_value(spec.name, facts, evidence, data)
+    if not found.known:
+        result.note(result.unknown, f"{spec.en} (not shown by the input)", f"{spec.zh}（输入中看不到）")
+        return
+    verdict = _compare(spec.kind, op, found.value, want)
+    if verdict is None:
+        result.note(result.unknown, f"{spec.en} ({found.value} cannot be compared)", f"{spec.zh}（{found.value} 无法比较）")
+        return
+    have_en, have_zh = _shown(spec.name, found.value), _shown(spec.name, found.value, True)
+    where_en = f", {found.source.en} ({found.line})" if found.line else ""
+    where_zh = f"，{found.source.zh}（{found.line}）" if found.line else ""
+    if verdict:
+        result.note(result.matched, f"{label_en}: {have_en}{where_en}", f"{label_zh}：{have_zh}{where_zh}")
+        result.found.append(Text(f"{spec.en} is {have_en}{where_en}", f"{spec.zh}为 {have_zh}{where_zh}"))
+    else:
+        result.note(result.failed, f"{spec.en} is {have_en}, not {_OPS_EN[op]} {_shown(spec.name, want)}{where_en}",
+                    f"{spec.zh}为 {have_zh}，并非{_OPS_ZH[op]} {_shown(spec.name, want, True)}{where_zh}")

@@ -60,8 +60,8 @@ def _driver_cuda(m: "re.Match[str]") -> list[tuple[str, Any]]:
 
 
 def _torch_gpu(m: "re.Match[str]") -> list[tuple[str, Any]]:
-    sm = m.group(2)
-    return [("gpu.name", m.group(1).strip()), ("gpu.compute_capability", f"{int(sm[:-1])}.{sm[-1]}")]
+    digits = m.group(2)[3:]  # "sm_100" -> "100": major "10", minor "0"
+    return [("gpu.name", m.group(1).strip()), ("gpu.compute_capability", f"{int(digits[:-1])}.{digits[-1]}")]
 
 
 def _torch_archs(m: "re.Match[str]") -> list[tuple[str, Any]]:

@@ -16,9 +16,11 @@ __all__ = ["AREAS", "AREA_TITLES", "SEVERITY_LABELS", "counts", "exit_code", "gr
 EXIT_OK, EXIT_ERRORS, EXIT_WARNINGS, EXIT_USAGE = 0, 1, 2, 3
 
 #: report sections in display order; findings of other areas follow in order of appearance
-AREAS = ["release", "driver", "cuda", "libraries", "python", "environment", "container", "config", "known-issues", "checker"]
+AREAS = ["evidence", "release", "driver", "cuda", "libraries", "python", "environment", "container", "config", "known-issues", "checker"]
 
 AREA_TITLES = {
+    # what the user's logs show comes first: an observed failure outranks every prediction
+    "evidence": Text("Error lines in the logs", "日志中的错误行"),
     "release": Text("Release", "发布版本"),
     "driver": Text("Driver", "驱动"),
     "cuda": Text("CUDA", "CUDA"),

@@ -34,6 +34,7 @@ from typing import Any, Optional
 
 from lingjun.checks.context import ReleaseMatch
 from lingjun.checks.core.inert_text import dumps
+from lingjun.checks.evidence import Evidence
 from lingjun.checks.facts import Facts
 from lingjun.checks.report.findings import Finding
 from lingjun.checks.knowledge.bundle import KnowledgeData
@@ -82,8 +83,10 @@ def report_dict(
     lang: str = "en",
     version: str = "",
     exit_status: Optional[int] = None,
+    evidence: Optional[Evidence] = None,
 ) -> dict[str, Any]:
-    """The report as a dict (see the module docstring)."""
+    """The report as a dict (see the module docstring); ``evidence``: what the logs showed (``evidence`` key,
+    null when no log or error line was read)."""
     return {
         "schema": REPORT_SCHEMA,
         "tool": {"name": "lingjun-check", "version": version},
@@ -106,6 +109,23 @@ def report_dict(
         "summary": counts(findings),
         "findings": [f.to_json(lang) for f in findings],
         "facts": facts_summary(facts),
+        "evidence": evidence_summary(evidence, lang),
+    }
+
+
+def evidence_summary(evidence: Optional[Evidence], lang: str = "en") -> Optional[dict[str, Any]]:
+    """The logs read, their matched lines (signature, ``file:line``, the masked line, how many lines) and the facts
+    they state, or None when none was read."""
+    if evidence is None or not evidence.read_logs:
+        return None
+    return {
+        "logs": list(evidence.sources),
+        "lines": evidence.lines,
+        "matches": [{"signature": h.signature, "where": h.first.where(), "line": h.first.text, "count": h.count}
+                    for h in evidence.hits],
+        "stated": {name: {"value": fact.value, "where": fact.line.where()} for name, fact in evidence.stated.items()},
+        "xids": list(evidence.xids),
+        "notes": [en if lang == "en" else zh for en, zh in evidence.notes],
     }
 
 

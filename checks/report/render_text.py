@@ -13,6 +13,7 @@ from typing import Optional
 
 from lingjun.checks.context import ReleaseMatch
 from lingjun.checks.core.inert_text import inert
+from lingjun.checks.evidence import Evidence
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.report.model import AREA_TITLES, SEVERITY_LABELS, counts, grouped
 
@@ -117,11 +118,13 @@ def render_text(
     origin: str = "live",
     exit_status: Optional[int] = None,
     coverage: Optional[Text] = None,
+    evidence: Optional[Evidence] = None,
 ) -> str:
     """The full text report, ending with a newline.
 
     ``coverage`` is the header line naming what the input does not show
-    (:func:`lingjun.checks.coverage.summary`), None for a complete live run.
+    (:func:`lingjun.checks.coverage.summary`), None for a complete live run;
+    ``evidence`` adds the header line naming the logs read (:func:`evidence_line`).
     """
     zh = lang == "zh"
 
@@ -132,6 +135,9 @@ def render_text(
     lines = [paint(_BOLD, f"lingjun-check {version}".rstrip()) + f"  ({'数据来源' if zh else 'facts'}: {origin_text})", release_line(release, lang)]
     if coverage is not None:
         lines.append(coverage.get(lang))
+    logs = evidence_line(evidence)
+    if logs is not None:
+        lines.append(inert(logs.get(lang)))
     lines.append("")
     width = max((len(f.rule) for f in findings), default=0)
     for area, items in grouped(findings):
@@ -173,3 +179,36 @@ def render_text(
         summary += f"{'；退出码' if zh else '; exit code'} {exit_status}"
     lines.append(paint(_BOLD, summary))
     return "\n".join(lines) + "\n"
+
+
+#: how a stated fact is named in the header line
+_STATED = {
+    "nccl.version": ("NCCL {}", "NCCL {}"),
+    "nccl.network": ("NCCL network {}", "NCCL 网络 {}"),
+    "driver.cuda": ("driver CUDA {}", "驱动 CUDA {}"),
+    "gpu.name": ("GPU {}", "GPU {}"),
+    "vllm.version": ("vLLM {}", "vLLM {}"),
+    "nccl.bootstrap_interface": ("bootstrap interface {}", "引导网络接口 {}"),
+    "place": ("runs in {}", "运行于 {}"),
+}
+
+
+def evidence_line(evidence: Optional[Evidence]) -> Optional[Text]:
+    """"Logs read: job.log (1,204 lines): 2 known error line(s); they show NCCL 2.21.5, driver CUDA 12.8." or None."""
+    if evidence is None or not evidence.read_logs:
+        return None
+    names = ", ".join(evidence.sources)
+    size = f" ({evidence.lines:,} lines)" if evidence.lines else ""
+    size_zh = f"（共 {evidence.lines:,} 行）" if evidence.lines else ""
+    shown = [(en.format(evidence.stated[k].value), zh.format(evidence.stated[k].value))
+             for k, (en, zh) in _STATED.items() if k in evidence.stated]
+    if evidence.xids:
+        shown.append((f"Xid {', '.join(map(str, evidence.xids))}", f"Xid {', '.join(map(str, evidence.xids))}"))
+    en = f"Logs read: {names}{size}: {len(evidence.hits)} known error line(s)"
+    zh = f"已读取日志：{names}{size_zh}：{len(evidence.hits)} 种已知错误行"
+    if shown:
+        en += "; they show " + ", ".join(s[0] for s in shown)
+        zh += "；其中显示 " + "、".join(s[1] for s in shown)
+    notes_en = "".join(f" {n[0]}." for n in evidence.notes)
+    notes_zh = "".join(f"{n[1]}。" for n in evidence.notes)
+    return Text(en + "." + notes_en, zh + "。" + notes_zh)

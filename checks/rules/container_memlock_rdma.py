@@ -29,7 +29,7 @@ from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make
 from lingjun.checks.rules._rdma import symptom
-from lingjun.checks.rules._units import GIB, known_limit, limit
+from lingjun.checks.knowledge.units import GIB, known_limit, limit
 
 RULE = "container.memlock-rdma"
 AREA = "container"

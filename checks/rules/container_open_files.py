@@ -29,7 +29,7 @@ from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make
 from lingjun.checks.rules._pod import world_ranks
-from lingjun.checks.rules._units import known_limit, limit
+from lingjun.checks.knowledge.units import known_limit, limit
 
 RULE = "container.open-files"
 AREA = "container"

@@ -31,7 +31,7 @@ from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make
 from lingjun.checks.rules._pod import local_gpus
-from lingjun.checks.rules._units import GIB, MIB, size
+from lingjun.checks.knowledge.units import GIB, MIB, size
 
 RULE = "container.shm-size"
 AREA = "container"

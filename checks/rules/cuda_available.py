@@ -24,7 +24,7 @@ from lingjun.checks.report.findings import Finding, Severity, Text, sentence_cas
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make, nvidia_url
 from lingjun.checks.rules._symptoms import cuda_reported
-from lingjun.checks.rules._torch_cpu import cpu_only
+from lingjun.checks.knowledge.torch_build import cpu_only
 
 RULE = "cuda.available"
 AREA = "cuda"

@@ -9,7 +9,7 @@ CUDA Toolkit release notes (:func:`lingjun.checks.core.compat.max_native_cuda`);
 newest one PyTorch publishes at or below it (:data:`PYTORCH_CUDA_INDEXES`).
 
 ``cuda.available`` names the same build as the first cause when the input reports CUDA unavailable; both use
-:func:`lingjun.checks.rules._torch_cpu.cpu_only`.
+:func:`lingjun.checks.knowledge.torch_build.cpu_only`.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._driver_facts import driver_cuda
 from lingjun.checks.rules._finding import make
-from lingjun.checks.rules._torch_cpu import cpu_only, release_part
+from lingjun.checks.knowledge.torch_build import cpu_only, release_part
 
 RULE = "cuda.torch-cpu-build"
 AREA = "cuda"

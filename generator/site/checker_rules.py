@@ -20,6 +20,8 @@ import sys
 from dataclasses import dataclass
 from typing import Optional
 
+from lingjun.checks.report.model import AREA_TITLES
+
 __all__ = ["CheckerRule", "checker_rules", "rule_anchor", "RULE_AREAS", "rule_areas", "variable_names"]
 
 
@@ -28,18 +30,10 @@ def rule_anchor(rule_id: str) -> str:
     return rule_id.replace(".", "-")
 
 
-#: titles of the checker's report areas (``RuleSpec.area``), in display order
+#: titles of the checker's report areas (``RuleSpec.area``), in display order: the report's own table
+#: (:data:`lingjun.checks.report.model.AREA_TITLES`), less the checker's own findings
 RULE_AREAS: dict[str, dict[str, str]] = {
-    "release": {"en": "Release", "zh": "版本识别"},
-    "driver": {"en": "Driver", "zh": "驱动"},
-    "cuda": {"en": "CUDA", "zh": "CUDA"},
-    "libraries": {"en": "Packages and libraries", "zh": "软件包与动态库"},
-    "python": {"en": "Python", "zh": "Python"},
-    "environment": {"en": "Environment variables", "zh": "环境变量"},
-    "container": {"en": "Container resources and RDMA", "zh": "容器资源与 RDMA"},
-    "config": {"en": "Configuration files", "zh": "配置文件"},
-    "known-issues": {"en": "Known issues", "zh": "已知问题"},
-}
+    area: {"en": title.en, "zh": title.zh} for area, title in AREA_TITLES.items() if area != "checker"}
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ import pytest
 import checks_rules_kit as kit
 from lingjun.checks.core.versions import CudaVersion
 from lingjun.checks.facts import Facts
-from lingjun.checks.rules._torch_cpu import cpu_only
+from lingjun.checks.knowledge.torch_build import cpu_only
 from lingjun.checks.rules.cuda_torch_cpu_build import index_for
 
 RULE = "cuda.torch-cpu-build"

@@ -6,7 +6,7 @@ import pytest
 
 import checks_rules_kit as kit
 from lingjun.checks.facts import Facts, GpuFacts
-from lingjun.checks.rules._units import GIB, size
+from lingjun.checks.knowledge.units import GIB, size
 
 MIB = 1024 * 1024
 

@@ -1,6 +1,6 @@
-"""Whether the installed torch is a CPU-only build: shared by ``cuda.available`` and ``cuda.torch-cpu-build``.
+"""Whether the installed torch is a CPU-only build: one decision for ``cuda.available``, ``cuda.torch-cpu-build`` and the conditions.
 
-Private helper of the rule modules (one concern).  A CPU-only wheel has no CUDA version in
+Shared by the rules and the conditions (:mod:`lingjun.checks.knowledge.fact_values`).  A CPU-only wheel has no CUDA version in
 ``torch/version.py`` (``cuda = None``) and no HIP version; the wheels from PyTorch's CPU index carry the
 local version ``+cpu`` (``2.5.1+cpu``).  A ``+cuXYZ`` or ``+rocm`` local version contradicts a missing
 CUDA version, so such a build is not called CPU-only.

@@ -1,6 +1,6 @@
 """Sizes and limits as a report shows them: ``64 MiB``, ``8 MiB``, ``unlimited``.
 
-Private helper of the container rules (one concern: how a byte count or a limit is written).
+One concern: how a byte count or a limit is written (the container rules and the conditions share it).
 """
 
 from __future__ import annotations

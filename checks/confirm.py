@@ -1,0 +1,52 @@
+"""Observed failures decide: a rule's warning that an error line of the logs confirms becomes an error.
+
+A signature names the checker rules that judge the same cause (its ``rules``, and each cause's ``rules``).
+When the logs show the signature's line and such a rule predicted the failure only as a warning (or an
+info), the prediction is no longer a prediction: :func:`confirm` raises it to an error and says which
+line confirms it.  A cause the facts rule out confirms nothing.  Standard library only.
+"""
+
+from __future__ import annotations
+
+from lingjun.checks.context import CheckContext
+from lingjun.checks.knowledge.conditions import DOES_NOT_APPLY
+from lingjun.checks.report.findings import Finding, Severity, Text
+
+__all__ = ["confirm", "WORDS"]
+
+#: the sentence added to a confirmed finding, both languages
+WORDS = ("The logs confirm it: {where} shows \u00ab{line}\u00bb (see evidence.error-lines).",
+         "日志证实了这一点：{where} 显示 \u00ab{line}\u00bb（见 evidence.error-lines）。")
+
+
+def _confirming_rules(ctx: CheckContext, signature: dict) -> set[str]:
+    from lingjun.checks.rules.evidence_error_lines import rank_causes
+
+    rules = set(signature.get("rules") or [])
+    for cause in rank_causes(ctx, signature):
+        if cause.result.state != DOES_NOT_APPLY:
+            rules.update(cause.spec.get("rules") or [])
+        else:
+            rules.difference_update(cause.spec.get("rules") or [])
+    return rules
+
+
+def confirm(ctx: CheckContext, findings: list[Finding]) -> None:
+    """Raise, in place, each warning or info finding of a rule a matched signature names to an error (see the
+    module docstring)."""
+    if not ctx.evidence.hits:
+        return
+    by_id = {sig["id"]: sig for sig in ctx.data.signatures}
+    for hit in ctx.evidence.hits:
+        signature = by_id.get(hit.signature)
+        if signature is None:
+            continue
+        rules = _confirming_rules(ctx, signature)
+        for finding in findings:
+            if finding.rule in rules and finding.severity in (Severity.warning, Severity.info):
+                en = WORDS[0].format(where=hit.first.where(), line=hit.first.text)
+                zh = WORDS[1].format(where=hit.first.where(), line=hit.first.text)
+                finding.severity = Severity.error
+                finding.message = Text(f"{finding.message.en} {en}", f"{finding.message.zh}{zh}")
+                if finding.brief is not None:
+                    finding.brief = Text(f"{finding.brief.en} {en}", f"{finding.brief.zh}{zh}")

@@ -1,0 +1,276 @@
+"""The value of each fact a condition may test (:data:`lingjun.checks.core.condition_facts.FACTS`), or unknown.
+
+:func:`fact_value` reads one fact from the probed facts and, where they do not show it, from what the
+user's logs state (:class:`~lingjun.checks.evidence.Evidence`): an NCCL version printed in the log, the
+GPU and compute capability named in torch's compatibility warning.  The result says where the value
+came from, so a finding can say "shown by the log".  Unknown is not absent: a fact the input does not
+carry is :data:`UNKNOWN`, never ``0`` or ``False``.
+
+Where the container runs (``place``): ``kubernetes`` when the environment shows the service variables
+every pod gets (``KUBERNETES_SERVICE_HOST``,
+https://kubernetes.io/docs/concepts/services-networking/service/#environment-variables) or the log is
+``kubectl logs --prefix`` output; ``acs`` when it also shows an Alibaba Cloud ACS marker (an
+``ALIBABA_CLOUD_`` / ``ACS_`` variable); ``docker`` when the environment was read in full and shows
+neither (a container started by ``docker run``); unknown otherwise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Optional
+
+from lingjun.checks.core.compat import GPU_DATACENTER, gpu_class
+from lingjun.checks.core.gpu_arch import covers, parse_cc
+from lingjun.checks.core.gpu_models import compute_capability_from_name
+from lingjun.checks.coverage import OBSERVED, available, env_known, state
+from lingjun.checks.evidence import Evidence
+from lingjun.checks.facts import Facts
+from lingjun.checks.knowledge.torch_build import cpu_only
+from lingjun.checks.report.findings import Text
+
+__all__ = ["UNKNOWN", "FactValue", "fact_value", "place"]
+
+
+class _Unknown:
+    def __repr__(self) -> str:
+        return "UNKNOWN"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+#: the value of a fact the input does not show
+UNKNOWN: Any = _Unknown()
+
+_FROM_INPUT = Text("", "")
+_FROM_LOG = Text("shown by the log", "日志中显示")
+
+
+@dataclass(frozen=True)
+class FactValue:
+    """A fact's value (:data:`UNKNOWN` when not shown) and where it came from (empty: the input's facts;
+    "shown by the log": a log line, ``line`` its ``file:number``)."""
+
+    value: Any
+    source: Text = _FROM_INPUT
+    line: Optional[str] = None
+
+    @property
+    def known(self) -> bool:
+        """Whether the input shows the fact."""
+        return self.value is not UNKNOWN
+
+
+def _logged(evidence: Optional[Evidence], name: str) -> FactValue:
+    stated = evidence.value(name) if evidence is not None else None
+    if stated is None:
+        return FactValue(UNKNOWN)
+    return FactValue(stated.value, _FROM_LOG, stated.line.where())
+
+
+def _shm_size(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactValue:
+    if facts.shm.size_bytes is None or facts.shm.size_bytes < 0:
+        return FactValue(UNKNOWN)
+    return FactValue(facts.shm.size_bytes)
+
+
+def _host_ipc(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactValue:
+    return FactValue(UNKNOWN if facts.shm.host_ipc is None else facts.shm.host_ipc)
+
+
+def _memlock(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactValue:
+    return FactValue(UNKNOWN if facts.limits.memlock_soft is None else facts.limits.memlock_soft)
+
+
+def _ipc_lock(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactValue:
+    return FactValue(UNKNOWN if facts.limits.cap_ipc_lock is None else facts.limits.cap_ipc_lock)
+
+
+def _rdma_devices(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactValue:
+    if facts.rdma.devices or state(facts, "rdma") == OBSERVED:
+        return FactValue(len(facts.rdma.devices))
+    logged = _logged(evidence, "nccl.ib_devices")
+    return logged
+
+
+def _uverbs(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactValue:
+    if facts.rdma.uverbs_nodes or state(facts, "rdma") == OBSERVED:
+        return FactValue(len(facts.rdma.uverbs_nodes))
+    return FactValue(UNKNOWN)
+
+
+def _erdma(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactValue:
+    if not facts.rdma.devices:
+        return FactValue(UNKNOWN)
+    return FactValue(all(d.name.startswith("erdma") for d in facts.rdma.devices))
+
+
+def _gpu_count(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactValue:
+    if facts.gpus:
+        return FactValue(len(facts.gpus))
+    return FactValue(UNKNOWN)
+
+
+def _capabilities(facts: Facts, evidence: Optional[Evidence], data: Any) -> tuple[list[tuple[int, int]], FactValue]:
+    found = []
+    for gpu in facts.gpus:
+        cc = parse_cc(gpu.compute_capability) or parse_cc(compute_capability_from_name(gpu.name, getattr(data, "gpus", [])))
+        if cc is not None:
+            found.append(cc)
+    if found:
+        return found, FactValue(None)
+    logged = _logged(evidence, "gpu.compute_capability")
+    cc = parse_cc(logged.value) if logged.known else None
+    return ([cc] if cc else []), logged
+
+
+def _cc_min(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactValue:
+    found, source = _capabilities(facts, evidence, data)
+    if not found:
+        return FactValue(UNKNOWN)
+    low = min(found)
+    return FactValue(f"{low[0]}.{low[1]}", source.source, source.line)
+
+
+def _datacenter(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactValue:
+    named = [g for g in facts.gpus if g.name]
+    if not named:
+        return FactValue(UNKNOWN)
+    table = getattr(data, "gpus", [])
+    return FactValue(all(gpu_class(g.name, g.brand, table) == GPU_DATACENTER for g in named))
+
+
+def _mig(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactValue:
+    if facts.mig_devices or any(g.mig_mode for g in facts.gpus):
+        return FactValue(True)
+    if state(facts, "mig") == OBSERVED and facts.gpus:
+        return FactValue(False)
+    return FactValue(UNKNOWN)
+
+
+def _torch_cpu(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactValue:
+    torch = facts.torch
+    if torch is None or not torch.version or not available(facts, "torch"):
+        return FactValue(UNKNOWN)
+    cuda_known = state(facts, "torch") == OBSERVED
+    if cpu_only(torch, cuda_known=cuda_known):
+        return FactValue(True)
+    if torch.cuda or torch.hip or cuda_known:
+        return FactValue(False)
+    return FactValue(UNKNOWN)  # no CUDA version shown and no +cpu: the paste does not tell
+
+
+def _torch_cuda(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactValue:
+    torch = facts.torch
+    if torch is None or not torch.cuda:
+        return FactValue(UNKNOWN)
+    return FactValue(".".join(torch.cuda.split(".")[:2]))
+
+
+def _covers(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactValue:
+    arch_list = list(facts.torch.arch_list) if facts.torch else []
+    source = FactValue(None)
+    if not arch_list:
+        logged = _logged(evidence, "torch.arch_list")
+        if logged.known:
+            arch_list, source = list(logged.value), logged
+    found, cc_source = _capabilities(facts, evidence, data)
+    if not arch_list or not found:
+        return FactValue(UNKNOWN)
+    verdicts = [covers(arch_list, cc) for cc in found]
+    if any(v is None for v in verdicts):
+        return FactValue(UNKNOWN)
+    from_log = source if source.source is _FROM_LOG else cc_source
+    return FactValue(all(verdicts), from_log.source, from_log.line)
+
+
+def _nccl_version(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactValue:
+    logged = _logged(evidence, "nccl.version")
+    if logged.known:
+        return logged
+    nccl = facts.nccl
+    version = (nccl.resolved.version if nccl.resolved else None) or nccl.header_version or nccl.env_version
+    return FactValue(version or UNKNOWN)
+
+
+def _network(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactValue:
+    return _logged(evidence, "nccl.network")
+
+
+def _driver_present(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactValue:
+    from lingjun.checks.coverage import driver_observed
+
+    if facts.has_nvidia_driver:
+        return FactValue(True)
+    return FactValue(False) if driver_observed(facts) else FactValue(UNKNOWN)
+
+
+def _driver_version(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactValue:
+    return FactValue(facts.driver_version or UNKNOWN)
+
+
+def _driver_cuda(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactValue:
+    api = facts.libcuda.driver_api_version or facts.nvml.cuda_driver_version
+    if isinstance(api, int) and api > 0:
+        return FactValue(f"{api // 1000}.{api % 1000 // 10}")
+    if facts.nvidia_smi.cuda_version:
+        return FactValue(facts.nvidia_smi.cuda_version)
+    return _logged(evidence, "driver.cuda")
+
+
+def place(facts: Facts, evidence: Optional[Evidence] = None) -> FactValue:
+    """Where the container runs: ``kubernetes``, ``acs``, ``docker`` or :data:`UNKNOWN` (see the module docstring)."""
+    env = facts.env
+    acs = any(name.startswith(("ALIBABA_CLOUD_", "ACS_")) for name in env)
+    if "KUBERNETES_SERVICE_HOST" in env or "KUBERNETES_PORT" in env:
+        return FactValue("acs" if acs else "kubernetes")
+    logged = _logged(evidence, "place")
+    if logged.known:
+        return FactValue("acs" if acs else logged.value, logged.source, logged.line)
+    if facts.origin == "live" or (env_known(facts, "KUBERNETES_SERVICE_HOST") and available(facts, "env")
+                                  and state(facts, "env") == OBSERVED):
+        return FactValue("docker")
+    return FactValue(UNKNOWN)
+
+
+def _place(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactValue:
+    return place(facts, evidence)
+
+
+_READERS: dict[str, Callable[[Facts, Optional[Evidence], Any], FactValue]] = {
+    "shm.size_bytes": _shm_size,
+    "shm.host_ipc": _host_ipc,
+    "limits.memlock_soft": _memlock,
+    "limits.cap_ipc_lock": _ipc_lock,
+    "rdma.devices": _rdma_devices,
+    "rdma.uverbs_nodes": _uverbs,
+    "rdma.erdma": _erdma,
+    "gpu.count": _gpu_count,
+    "gpu.compute_capability_min": _cc_min,
+    "gpu.datacenter": _datacenter,
+    "gpu.mig": _mig,
+    "torch.cpu_build": _torch_cpu,
+    "torch.cuda": _torch_cuda,
+    "torch.covers_gpus": _covers,
+    "nccl.version": _nccl_version,
+    "nccl.network": _network,
+    "driver.present": _driver_present,
+    "driver.version": _driver_version,
+    "driver.cuda": _driver_cuda,
+    "place": _place,
+}
+
+
+def fact_value(name: str, facts: Facts, evidence: Optional[Evidence] = None, data: Any = None) -> FactValue:
+    """The value of fact ``name`` (``data``: the :class:`~lingjun.checks.knowledge.bundle.KnowledgeData`, for the
+    GPU table).
+
+    Raises:
+        KeyError: ``name`` is not a fact of :data:`lingjun.checks.core.condition_facts.FACTS`.
+    """
+    return _READERS[name](facts, evidence, data)
+
+
+def reader_names() -> frozenset[str]:
+    """The facts this module reads (a test holds them equal to the schema's list)."""
+    return frozenset(_READERS)

@@ -1,0 +1,165 @@
+"""evidence.error-lines: each error line the user's logs show, with its most likely cause here and the fix.
+
+The lines come from ``--log FILE``, a snapshot's ``symptoms.errors`` and the warnings inside a collect_env
+paste, matched against the error signatures of the bundle (``releases/troubleshooting/``).  A matched line
+is an observed failure, so the finding is an error.  Each signature lists its causes, most likely first,
+each with a condition over facts; the condition makes a cause *applies* (every clause holds), *may apply*
+(some clause is not shown by the input) or *ruled out* (a clause fails).  The finding names the first
+cause that applies, else the first that may apply, saying which value is not shown; causes that are ruled
+out are named as such.  The remedies are those of the place the input shows (Docker, Kubernetes, an ACS GPU
+pod; :func:`lingjun.checks.knowledge.fact_values.place`), all three when it cannot tell, and the ones for
+inside the image.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterator, Optional
+
+from lingjun.checks.context import CheckContext
+from lingjun.checks.evidence import SignatureHit
+from lingjun.checks.knowledge.conditions import APPLIES, DOES_NOT_APPLY, MAY_APPLY, ConditionResult, evaluate
+from lingjun.checks.knowledge.fact_values import place
+from lingjun.checks.report.findings import Finding, Severity, Text
+from lingjun.checks.rules import rule
+from lingjun.checks.rules._finding import make
+
+RULE = "evidence.error-lines"
+AREA = "evidence"
+
+#: the rule's words, both languages, by the part of the finding they make
+WORDS = {
+    "shows": ("{where} shows: \u00ab{line}\u00bb", "{where} 显示：\u00ab{line}\u00bb"),
+    "more": (" ({count} such lines)", "（共 {count} 行）"),
+    "likely": ("Most likely cause here: {cause}", "此处最可能的原因：{cause}"),
+    "likely-facts": ("Most likely cause here: {cause} ({facts})", "此处最可能的原因：{cause}（{facts}）"),
+    "not-shown": ("; the input does not show {what}, so this is not confirmed", "；输入中看不到{what}，因此尚未确认"),
+    "other": ("Other possible causes: {causes}", "其他可能的原因：{causes}"),
+    "ruled-out": ("Ruled out by what the input shows: {causes}", "根据输入已排除：{causes}"),
+    "none-fits": ("None of the recorded causes fits what the input shows ({causes}); the line itself still shows the failure",
+                  "已记录的原因都与输入不符（{causes}）；但该行本身表明任务已失败"),
+    "no-lines": ("The logs show none of the {count} known error lines ({sources}).",
+                 "日志中没有 {count} 种已知错误行中的任何一种（{sources}）。"),
+    "place-docker": ("Docker", "Docker"),
+    "place-kubernetes": ("Kubernetes", "Kubernetes"),
+    "place-acs": ("ACS GPU pod", "ACS GPU Pod"),
+    "place-image": ("In the container", "容器内"),
+}
+
+_PLACES = ("docker", "kubernetes", "acs")
+
+
+def _w(key: str, **values: Any) -> Text:
+    en, zh = WORDS[key]
+    return Text(en.format(**values), zh.format(**values))
+
+
+@dataclass
+class _Cause:
+    spec: dict
+    result: ConditionResult
+
+
+def rank_causes(ctx: CheckContext, signature: dict) -> list[_Cause]:
+    """The signature's causes with their condition results: those that apply first, then those that may apply,
+    then those ruled out, each group in the record's order (most likely first)."""
+    out = []
+    for cause in signature.get("causes") or []:
+        if cause.get("condition"):
+            result = evaluate(cause["condition"], ctx.facts, served_model=ctx.options.served_model,
+                              component=ctx.data.component, evidence=ctx.evidence, data=ctx.data)
+        else:
+            result = ConditionResult(MAY_APPLY)
+        out.append(_Cause(cause, result))
+    order = {APPLIES: 0, MAY_APPLY: 1, DOES_NOT_APPLY: 2}
+    return sorted(out, key=lambda c: order[c.result.state])  # stable: the record's order within a state
+
+
+def _title(cause: _Cause, lang: str) -> str:
+    return str(cause.spec["title"][lang])
+
+
+def _remedy(ctx: CheckContext, cause: dict) -> Optional[tuple[str, str]]:
+    """The cause's remedies for the place the input shows (every place when it cannot tell), then inside the image."""
+    remedies = cause.get("remedies") or {}
+    where = place(ctx.facts, ctx.evidence)
+    places = [where.value] if where.known and remedies.get(where.value) else [p for p in _PLACES if remedies.get(p)]
+    if where.known and not remedies.get(where.value) and where.value == "acs" and remedies.get("kubernetes"):
+        places = ["kubernetes"]  # an ACS pod is a Kubernetes pod
+    parts_en, parts_zh = [], []
+    for key in places + (["image"] if remedies.get("image") else []):
+        label = WORDS[f"place-{key}"]
+        parts_en.append(f"{label[0]}: {remedies[key]['en']}")
+        parts_zh.append(f"{label[1]}：{remedies[key]['zh']}")
+    if not parts_en:
+        return None
+    return " ".join(parts_en), "".join(parts_zh)
+
+
+def _finding(ctx: CheckContext, hit: SignatureHit, signature: dict) -> Finding:
+    lang = ctx.options.lang
+    causes = rank_causes(ctx, signature)
+    standing = [c for c in causes if c.result.state != DOES_NOT_APPLY]
+    ruled_out = [c for c in causes if c.result.state == DOES_NOT_APPLY]
+    shows = _w("shows", where=hit.first.where(), line=hit.first.text)
+    parts_en = [shows.en + (_w("more", count=hit.count).en if hit.count > 1 else "") + "."]
+    parts_zh = [shows.zh + (_w("more", count=hit.count).zh if hit.count > 1 else "") + "。"]
+    parts_en.append(f"{signature['title']['en']}. {signature['explanation']['en']}")
+    parts_zh.append(f"{signature['title']['zh']}。{signature['explanation']['zh']}")
+    lead = standing[0] if standing else None
+    if lead is not None:
+        found_en = "; ".join(t.en for t in lead.result.found)
+        found_zh = "；".join(t.zh for t in lead.result.found)
+        likely = _w("likely-facts", cause=_title(lead, "en"), facts=found_en) if found_en else _w("likely", cause=_title(lead, "en"))
+        likely_zh = (WORDS["likely-facts"][1].format(cause=_title(lead, "zh"), facts=found_zh) if found_zh
+                     else WORDS["likely"][1].format(cause=_title(lead, "zh")))
+        en, zh = likely.en, likely_zh
+        if lead.result.state == MAY_APPLY and lead.result.unknown and lead.spec.get("condition"):
+            what_en = ", ".join(u.split(" (")[0] for u in lead.result.unknown)
+            what_zh = "、".join(z.split("（")[0] for z in lead.result.zh_of(lead.result.unknown))
+            en += WORDS["not-shown"][0].format(what=what_en)
+            zh += WORDS["not-shown"][1].format(what=what_zh)
+        parts_en.append(en + ".")
+        parts_zh.append(zh + "。")
+        others = standing[1:]
+        if others:
+            parts_en.append(_w("other", causes="; ".join(_title(c, "en") for c in others)).en + ".")
+            parts_zh.append(WORDS["other"][1].format(causes="；".join(_title(c, "zh") for c in others)) + "。")
+        if ruled_out:
+            parts_en.append(WORDS["ruled-out"][0].format(causes="; ".join(
+                f"{_title(c, 'en')} ({', '.join(c.result.failed)})" for c in ruled_out)) + ".")
+            parts_zh.append(WORDS["ruled-out"][1].format(causes="；".join(
+                f"{_title(c, 'zh')}（{'，'.join(c.result.zh_of(c.result.failed))}）" for c in ruled_out)) + "。")
+        remedy = _remedy(ctx, lead.spec)
+    else:
+        parts_en.append(WORDS["none-fits"][0].format(causes="; ".join(
+            f"{_title(c, 'en')}: {', '.join(c.result.failed)}" for c in ruled_out)) + ".")
+        parts_zh.append(WORDS["none-fits"][1].format(causes="；".join(
+            f"{_title(c, 'zh')}：{'，'.join(c.result.zh_of(c.result.failed))}" for c in ruled_out)) + "。")
+        remedy = _remedy(ctx, causes[0].spec) if causes else None
+    links = [ctx.data.signature_url(signature["id"], signature.get("printed_by", ""), lang)]
+    links += [s.get("url") for s in signature.get("sources") or []]
+    return make(ctx, RULE, AREA, Severity.error, " ".join(parts_en), "".join(parts_zh), remedy=remedy,
+                observed=hit.first.where(), links=links,
+                brief=(parts_en[0] + " " + parts_en[1].split(". ")[0] + ". " + (parts_en[2] if len(parts_en) > 2 else ""),
+                       parts_zh[0] + parts_zh[1].split("。")[0] + "。" + (parts_zh[2] if len(parts_zh) > 2 else "")))
+
+
+@rule(RULE, AREA, "Error lines in the logs, with their likely cause", "日志中的错误行及其可能原因", order=5)
+def check(ctx: CheckContext) -> Iterator[Finding]:
+    """error per matched signature (an observed failure), most likely cause first; ok when logs were read and
+    show no known error line; skipped when no log or error line was given."""
+    evidence = ctx.evidence
+    if not evidence.read_logs:
+        yield make(ctx, RULE, AREA, Severity.skipped,
+                   "No log was given (--log FILE) and the input quotes no error line.",
+                   "未提供日志（--log FILE），输入中也没有引用错误行。")
+        return
+    by_id = {sig["id"]: sig for sig in ctx.data.signatures}
+    hits = [h for h in evidence.hits if h.signature in by_id]
+    for hit in hits:
+        yield _finding(ctx, hit, by_id[hit.signature])
+    if not hits:
+        yield make(ctx, RULE, AREA, Severity.ok,
+                   WORDS["no-lines"][0].format(count=len(by_id), sources=", ".join(evidence.sources)),
+                   WORDS["no-lines"][1].format(count=len(by_id), sources="、".join(evidence.sources)))
