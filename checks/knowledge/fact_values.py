@@ -150,14 +150,18 @@ def _mig(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactValue:
 
 def _torch_cpu(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactValue:
     torch = facts.torch
-    if torch is None or not torch.version or not available(facts, "torch"):
+    if torch is None or not available(facts, "torch"):
         return FactValue(UNKNOWN)
     cuda_known = state(facts, "torch") == OBSERVED
-    if cpu_only(torch, cuda_known=cuda_known):
-        return FactValue(True)
-    if torch.cuda or torch.hip or cuda_known:
+    if torch.cuda or torch.hip:
         return FactValue(False)
-    return FactValue(UNKNOWN)  # no CUDA version shown and no +cpu: the paste does not tell
+    if torch.version and cpu_only(torch, cuda_known=cuda_known):
+        return FactValue(True)
+    if cuda_known:
+        # torch's build shown without a CUDA version: a CPU build, unless its version names a CUDA or ROCm build
+        local = (torch.version or "").partition("+")[2].lower()
+        return FactValue(not local.startswith(("cu", "rocm")))
+    return FactValue(UNKNOWN)  # no CUDA version shown and no +cpu: the input does not tell
 
 
 def _torch_cuda(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactValue:

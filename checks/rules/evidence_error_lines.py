@@ -56,6 +56,8 @@ def _w(key: str, **values: Any) -> Text:
 
 @dataclass
 class _Cause:
+    """A cause of a signature (its bundle dict) with the result of its condition here."""
+
     spec: dict
     result: ConditionResult
 

@@ -6,7 +6,7 @@ import argparse
 
 import pytest
 
-from lingjun.checks.cli import FAST_DEFAULTS, FAST_FLAGS, FAST_VALUES, build_parser, fast_parse, main
+from lingjun.checks.cli import FAST_DEFAULTS, FAST_FLAGS, FAST_LISTS, FAST_VALUES, build_parser, fast_parse, main
 
 
 def _actions() -> list[argparse.Action]:
@@ -24,6 +24,8 @@ def test_fast_tables_describe_every_option_of_the_parser():
         assert FAST_DEFAULTS[action.dest] == action.default and type(FAST_DEFAULTS[action.dest]) is type(action.default)
         if isinstance(action, argparse._StoreTrueAction):
             assert FAST_FLAGS[option] == action.dest and option not in FAST_VALUES
+        elif isinstance(action, argparse._AppendAction):  # --log FILE, repeatable
+            assert FAST_LISTS[option] == action.dest and option not in FAST_VALUES and action.type is None
         else:
             assert isinstance(action, argparse._StoreAction) and action.nargs is None
             dest, kind = FAST_VALUES[option]
@@ -32,7 +34,7 @@ def test_fast_tables_describe_every_option_of_the_parser():
                 assert kind == tuple(action.choices) and action.type is None
             else:
                 assert kind is (action.type or str)
-    assert len(FAST_FLAGS) + len(FAST_VALUES) == len(actions)
+    assert len(FAST_FLAGS) + len(FAST_VALUES) + len(FAST_LISTS) == len(actions)
 
 
 PLAIN = [
@@ -41,6 +43,7 @@ PLAIN = [
     ["--format=json", "--lang", "zh", "--strict", "--no-color"],
     ["--from", "snap.json", "--release", "training-nv-pytorch:25.07", "--format", "text"],
     ["--from-collect-env", "env.txt", "--lang=en"],
+    ["--log", "a.log", "--log=-", "--from", "snap.json"],
     ["--root", "/tmp/root", "--timeout", "0.5", "--gpus-per-pod", "8", "--require-gpu"],
     ["--timeout=1e400", "--timeout", "2"],
     ["--deepspeed-config", "ds.json", "--model", "Qwen2.5-7B", "--collect", "out.json", "--include-ids"],

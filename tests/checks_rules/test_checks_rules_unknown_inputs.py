@@ -116,6 +116,7 @@ CUSTOM.append(("driver.forward-compat-consumer-gpu", lambda: _without("libcuda")
 
 #: rules that read no input section a snapshot or paste may lack, with why
 EXEMPT = {
+    "evidence.error-lines": "reads the logs and quoted error lines; skipped with its reason when none was given",
     "release.identified": "reads the release match (option, environment, manifest, fingerprint), which says itself how it was chosen",
     "cuda.available": "reports only what the input itself says about CUDA; silent when it says nothing",
     "cuda.compute-capability": "skipped with 'No GPU compute capability was reported' when no GPU is shown",

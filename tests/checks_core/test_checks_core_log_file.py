@@ -1,0 +1,129 @@
+"""lingjun-check --log: the log reader streams any file into the scanner, refuses what is not text with one line."""
+
+from __future__ import annotations
+
+import codecs
+import os
+import subprocess
+import sys
+
+import pytest
+
+from lingjun.checks.evidence import Evidence
+from lingjun.checks.inputs import log_file
+from lingjun.checks.inputs.log_file import LogError, scan_log
+from lingjun.checks.knowledge.signatures import SignatureSet
+
+LINE = "include/shm.h:28 NCCL WARN Call to posix_fallocate failed : No space left on device"
+SIGNATURES = [{"id": "shm", "printed_by": "nccl", "patterns": [{"literal": "posix_fallocate failed", "regex": "No space left"}]},
+              {"id": "ib", "printed_by": "nccl", "patterns": [{"literal": "NET/IB : No device found", "regex": None}]}]
+
+
+def scan(tmp_path, content: bytes, name: str = "job.log") -> Evidence:
+    path = tmp_path / name
+    path.write_bytes(content)
+    evidence = Evidence()
+    scan_log(str(path), SignatureSet(SIGNATURES), evidence)
+    return evidence
+
+
+def test_a_plain_log_gives_the_line_number_and_count_of_each_signature(tmp_path):
+    text = "start\n" + LINE + "\nmiddle\nNCCL INFO NET/IB : No device found.\n" + LINE + "\n"
+    evidence = scan(tmp_path, text.encode())
+    assert [(h.signature, h.first.number, h.count) for h in evidence.hits] == [("shm", 2, 2), ("ib", 4, 1)]
+    assert evidence.lines == 5
+    assert evidence.hits[0].first.text == LINE
+
+
+def test_line_numbers_stay_right_across_blocks(tmp_path, monkeypatch):
+    monkeypatch.setattr(log_file, "BLOCK", 64)
+    filler = "".join(f"line {i} with some filler text\n" for i in range(100))
+    evidence = scan(tmp_path, (filler + LINE + "\n" + filler + "NET/IB : No device found\n").encode())
+    assert [(h.signature, h.first.number) for h in evidence.hits] == [("shm", 101), ("ib", 202)]
+    assert evidence.lines == 202
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-8-sig"])
+def test_utf16_and_utf32_logs_are_decoded(tmp_path, encoding):
+    content = ("first\n" + LINE + "\n").encode(encoding)
+    if encoding in ("utf-16-le", "utf-16-be"):
+        assert not content.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))  # without a BOM
+    evidence = scan(tmp_path, content)
+    assert [(h.signature, h.first.number) for h in evidence.hits] == [("shm", 2)]
+
+
+@pytest.mark.parametrize("content, words", [
+    (os.urandom(1) * 0 + bytes(range(256)) * 400, "is not a text log"),
+    (b"\x1f\x8b\x08\x00" + b"\x00" * 100, "is gzip-compressed; decompress it first"),
+])
+def test_binary_and_compressed_logs_are_refused_with_one_line(tmp_path, content, words):
+    with pytest.raises(LogError) as caught:
+        scan(tmp_path, content)
+    message = str(caught.value)
+    assert words in message and "\n" not in message and message.startswith(str(tmp_path))
+
+
+def test_a_few_nul_bytes_of_a_crashed_writer_do_not_make_a_log_binary(tmp_path):
+    evidence = scan(tmp_path, ("ok\n" * 2000 + LINE + "\n").encode() + b"\x00" * 40 + b"\n")
+    assert [h.first.number for h in evidence.hits] == [2001]
+
+
+def test_a_line_longer_than_the_limit_is_cut_and_noted(tmp_path, monkeypatch):
+    monkeypatch.setattr(log_file, "BLOCK", 4096)
+    monkeypatch.setattr(log_file, "MAX_LINE", 10_000)
+    content = b"x" * 50_000 + b" " + LINE.encode() + b"\n" + LINE.encode() + b"\n"
+    evidence = scan(tmp_path, content)
+    # the literal of line 1 lies past the cut: only line 2 matches, and the cut is noted
+    assert [(h.signature, h.first.number, h.count) for h in evidence.hits] == [("shm", 2, 1)]
+    assert evidence.lines == 2
+    assert evidence.notes and "1 line(s) longer than 9 KiB" in evidence.notes[0][0]
+
+
+@pytest.mark.parametrize("kind", ["directory", "fifo", "missing"])
+def test_paths_that_are_not_log_files_are_refused(tmp_path, kind):
+    path = tmp_path / "x"
+    if kind == "directory":
+        path.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(path)
+    with pytest.raises(LogError) as caught:
+        scan_log(str(path), SignatureSet(SIGNATURES), Evidence())
+    assert {"directory": "a directory", "fifo": "not a regular file", "missing": "No such file"}[kind] in str(caught.value)
+
+
+def test_a_kubectl_prefix_log_states_that_the_job_ran_in_a_pod(tmp_path):
+    evidence = scan(tmp_path, f"[pod/train-0/trainer] hello\n[pod/train-0/trainer] {LINE}\n".encode())
+    assert evidence.stated["place"].value == "kubernetes"
+    assert evidence.hits[0].first.number == 2
+
+
+def _snapshot(tmp_path):
+    snapshot = tmp_path / "s.json"
+    snapshot.write_text('{"schema": "lingjun-check/snapshot/1", "origin": "snapshot", "shm": {"present": true, "size_bytes": 67108864}}')
+    return snapshot
+
+
+def test_the_cli_reads_a_log_from_standard_input(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "lingjun.checks", "--log", "-", "--from", str(_snapshot(tmp_path)),
+                           "--no-color", "--lang", "en"], input=(LINE + "\n").encode(), capture_output=True)
+    assert proc.returncode == 1, proc.stderr
+    assert b"standard input:1 shows:" in proc.stdout
+
+
+def test_the_cli_refuses_a_binary_log_with_one_line_and_exit_3(tmp_path):
+    log = tmp_path / "core"
+    log.write_bytes(bytes(range(256)) * 100)
+    proc = subprocess.run([sys.executable, "-m", "lingjun.checks", "--log", str(log), "--from", str(_snapshot(tmp_path))],
+                          capture_output=True, text=True)
+    assert proc.returncode == 3 and proc.stdout == ""
+    assert proc.stderr == f"lingjun-check: {log}: is not a text log (binary data: 100 NUL and 2600 other control bytes in its first 64 KiB)\n"
+
+
+def test_the_cli_report_quotes_a_log_line_with_its_controls_escaped(tmp_path):
+    log = tmp_path / "job.log"
+    log.write_bytes(("\x1b]0;title\x07 \u202e " + LINE + "\n").encode())
+    proc = subprocess.run([sys.executable, "-m", "lingjun.checks", "--log", str(log), "--from", str(_snapshot(tmp_path)),
+                           "--no-color", "--lang", "en"], capture_output=True, text=True)
+    assert proc.returncode == 1, proc.stderr
+    assert "\x1b" not in proc.stdout and "\u202e" not in proc.stdout and "\x07" not in proc.stdout
+    assert f"{log}:1 shows:" in proc.stdout and "\\x1b]0;title\\x07" in proc.stdout

@@ -1,0 +1,107 @@
+"""evidence.error-lines: an error line of the logs is an error; its cause is ranked by what the facts show."""
+
+from __future__ import annotations
+
+import pytest
+
+from checks_rules_kit import assert_bilingual, context, data, run
+from lingjun.checks.confirm import confirm
+from lingjun.checks.facts import Facts
+from lingjun.checks.inputs.log_file import gather_evidence
+from lingjun.checks.report.findings import Severity
+from lingjun.checks.runner import run_rules
+
+RULE = "evidence.error-lines"
+#: NVIDIA/nccl#290, the fixture signature nccl-shm-no-space
+SHM_LINE = "include/shm.h:28 NCCL WARN Call to posix_fallocate failed : No space left on device"
+GIB = 1 << 30
+
+
+def _ctx(facts: Facts, lines=(SHM_LINE,), **options):
+    facts.symptoms.errors = list(lines)
+    kd = data()
+    ctx = context(facts, kd, **options)
+    ctx.evidence = gather_evidence(kd, facts, [], "case.json")
+    return ctx
+
+
+def _shm(size: "int | None") -> Facts:
+    facts = Facts(origin="snapshot")
+    facts.coverage.not_available = ["env"]  # as a snapshot without "env" reads: where it runs is not known
+    facts.shm.present = True
+    facts.shm.size_bytes = size
+    return facts
+
+
+def test_without_logs_or_error_lines_the_rule_is_skipped():
+    findings = run(RULE, context(Facts()))
+    assert [f.severity for f in findings] == [Severity.skipped]
+    assert "--log FILE" in findings[0].message.en
+
+
+def test_a_log_without_known_lines_is_ok_and_names_the_logs():
+    findings = run(RULE, _ctx(Facts(), lines=["all fine"]))
+    assert [f.severity for f in findings] == [Severity.ok]
+    assert "case.json: symptoms.errors" in findings[0].message.en
+
+
+def test_a_small_shm_makes_the_first_cause_apply():
+    findings = run(RULE, _ctx(_shm(64 << 20)))
+    assert [f.severity for f in findings] == [Severity.error]
+    message = findings[0].message.en
+    assert "case.json: symptoms.errors shows: \u00ab" + SHM_LINE + "\u00bb" in message
+    assert "Most likely cause here: /dev/shm is smaller than the ranks of this node need (the size of /dev/shm is 64 MiB)" in message
+    assert "Ruled out by what the input shows: /dev/shm is large enough but already filled" in message
+    assert_bilingual(findings)
+
+
+def test_a_large_shm_rules_out_the_size_and_leads_with_a_full_shm():
+    message = run(RULE, _ctx(_shm(16 * GIB)))[0].message.en
+    assert "Most likely cause here: /dev/shm is large enough but already filled" in message
+    assert "Ruled out by what the input shows: /dev/shm is smaller than the ranks of this node need (the size of /dev/shm is 16 GiB, not below 1 GiB)" in message
+
+
+def test_an_unknown_shm_still_diagnoses_and_says_what_is_not_shown():
+    finding = run(RULE, _ctx(Facts(origin="snapshot")))[0]
+    assert finding.severity is Severity.error
+    assert "the input does not show the size of /dev/shm, so this is not confirmed" in finding.message.en
+    assert "Other possible causes: /dev/shm is large enough but already filled" in finding.message.en
+
+
+@pytest.mark.parametrize("env, places", [
+    ({"KUBERNETES_SERVICE_HOST": "10.0.0.1"}, ["Kubernetes:"]),
+    ({"KUBERNETES_SERVICE_HOST": "10.0.0.1", "ALIBABA_CLOUD_REGION_ID": "cn-wulanchabu"}, ["ACS GPU pod:"]),
+    ({}, ["Docker:"]),
+])
+def test_the_remedy_is_for_the_place_the_input_shows(env, places):
+    facts = _shm(64 << 20)
+    facts.origin = "live"  # a live run reads the whole environment
+    facts.coverage.not_available = []
+    facts.env = dict(env)
+    remedy = run(RULE, _ctx(facts))[0].remedy.en
+    for label in ("Docker:", "Kubernetes:", "ACS GPU pod:"):
+        assert (label in remedy) == (label in places), remedy
+
+
+def test_with_the_place_unknown_every_place_gets_its_remedy():
+    remedy = run(RULE, _ctx(_shm(64 << 20))).pop().remedy.en
+    assert "Docker: Start the container with --shm-size=16g" in remedy
+    assert "Kubernetes: Mount an emptyDir volume with medium: Memory" in remedy and "ACS GPU pod:" in remedy
+
+
+def test_a_warning_the_line_confirms_becomes_an_error():
+    facts = _shm(64 << 20)  # one GPU or an unknown count: container.shm-size alone warns
+    ctx = _ctx(facts)
+    findings = run_rules(ctx)
+    shm = [f for f in findings if f.rule == "container.shm-size"]
+    assert [f.severity for f in shm] == [Severity.error]
+    assert "The logs confirm it: case.json: symptoms.errors shows" in shm[0].message.en
+
+
+def test_a_cause_ruled_out_confirms_nothing():
+    facts = _shm(16 * GIB)
+    ctx = _ctx(facts)
+    findings = run("container.shm-size", ctx)
+    before = [f.severity for f in findings]
+    confirm(ctx, findings)
+    assert [f.severity for f in findings] == before == [Severity.ok]
