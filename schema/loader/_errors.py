@@ -161,7 +161,7 @@ def _guess_kind(path: Path) -> Optional[str]:
     name = path.name
     if path.parent.name == "known-issues":
         return "known-issue"
-    for kind in ("families", "components", "cuda-drivers", "driver-branches", "gpus"):
+    for kind in ("families", "components", "cuda-drivers", "driver-branches", "gpus", "torch-wheels"):
         if name.startswith(kind + "."):
             return kind
     if path.stem[:2].isdigit():
