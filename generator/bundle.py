@@ -94,6 +94,7 @@ def compile_bundle(kb: KnowledgeBase, site_url: Optional[str] = None) -> dict[st
         "cuda_drivers": kb.cuda_drivers.model_dump(mode="json") if kb.cuda_drivers else None,
         "driver_branches": kb.driver_branches.model_dump(mode="json") if kb.driver_branches else None,
         "gpus": kb.gpus.model_dump(mode="json") if kb.gpus else None,
+        "torch_wheels": kb.torch_wheels.model_dump(mode="json") if kb.torch_wheels else None,
     }
 
 

@@ -15,6 +15,7 @@ from lingjun.schema.models import (
     CudaDriverReference,
     DriverBranchReference,
     ErrorSignature,
+    TorchWheelReference,
     Family,
     GpuReference,
     KnownIssue,
@@ -49,6 +50,7 @@ class KnowledgeBase:
         cuda_drivers: NVIDIA toolkit/driver tables, or None when absent.
         driver_branches: NVIDIA driver branch lifecycle, or None when absent.
         gpus: NVIDIA GPU models (compute capability, data center class), or None when absent.
+        torch_wheels: the CUDA variants PyTorch published for each torch release, or None when absent.
         catalog_sources: pages about every family at once (``families.yaml``'s ``sources``: the official
             index of AI container image releases).
         paths: id of each document (release ref, known-issue id, kind for catalogs) -> source file.
@@ -63,6 +65,7 @@ class KnowledgeBase:
     cuda_drivers: Optional[CudaDriverReference] = None
     driver_branches: Optional[DriverBranchReference] = None
     gpus: Optional[GpuReference] = None
+    torch_wheels: Optional[TorchWheelReference] = None
     catalog_sources: list[Source] = field(default_factory=list)
     paths: dict[str, Path] = field(default_factory=dict)
     #: published name -> component, exact and lower-cased, built on first lookup for the catalog as it was then

@@ -13,6 +13,7 @@ kind                 model                                              where
 ``driver-branches``  :class:`DriverBranchReference`                     ``releases/reference/driver-branches.yaml``
 ``gpus``             :class:`GpuReference`                              ``releases/reference/gpus.yaml``
 ``error-signature``  :class:`ErrorSignature`                            ``releases/troubleshooting/<id>.yaml``
+``torch-wheels``     :class:`TorchWheelReference`                       ``releases/reference/torch-wheels.yaml``
 ===================  =================================================  ==========================
 
 All models forbid unknown fields and are frozen.  Every prose field is a
@@ -1142,10 +1143,31 @@ class ReleaseRecord(StrictModel):
         return release_order_key(self.version, self.release_date)
 
 
+class TorchWheelRow(StrictModel):
+    """One PyTorch release line and the CUDA variants PyTorch published wheels for on ``download.pytorch.org/whl/cuXYZ``.
+
+    ``releases`` are the versions of the line (``2.7.0``, ``2.7.1``) that share the variants; ``cuda`` the variant
+    labels (``cu118``, ``cu126``, ``cu128``), as PyTorch's previous-versions page lists them for Linux.
+    """
+
+    releases: list[Annotated[str, Field(pattern=r"^[0-9]+\.[0-9]+\.[0-9]+$")]] = Field(min_length=1)
+    cuda: list[Annotated[str, Field(pattern=r"^cu[0-9]{3}$")]] = Field(min_length=1)
+    source: Identifier
+
+
+class TorchWheelReference(StrictModel):
+    """``releases/reference/torch-wheels.yaml``: which CUDA variants PyTorch published for each torch release."""
+
+    kind: Literal["torch-wheels"]
+    schema_version: Literal[1] = 1
+    sources: list[ReferenceSource] = Field(min_length=1)
+    wheels: list[TorchWheelRow] = Field(min_length=1)
+
+
 #: every document kind, discriminated by ``kind``
 Document = Annotated[
     Union[ReleaseRecord, FamilyCatalog, ComponentCatalog, KnownIssue, CudaDriverReference, DriverBranchReference,
-          GpuReference, ErrorSignature],
+          GpuReference, ErrorSignature, TorchWheelReference],
     Field(discriminator="kind"),
 ]
 
@@ -1158,4 +1180,5 @@ DOCUMENT_MODELS: dict[str, type[StrictModel]] = {
     "driver-branches": DriverBranchReference,
     "gpus": GpuReference,
     "error-signature": ErrorSignature,
+    "torch-wheels": TorchWheelReference,
 }

@@ -140,6 +140,10 @@ BUNDLE_SHAPE = {
         "gpus": [{"name": str, "compute_capability": str, "data_center": bool}],
         "sources": _REFERENCE_SOURCES,
     }),
+    "torch_wheels": Opt({
+        "wheels": [{"releases": [str], "cuda": [str], "source": str}],
+        "sources": _REFERENCE_SOURCES,
+    }),
     "driver_branches": Opt({
         "branches": [{"branch": int, "type": Opt(str), "eol": Opt(str), "end_of_life": bool,
                       "max_cuda_major_without_compat": Opt(int), "note": Opt(TEXT), "source": str}],

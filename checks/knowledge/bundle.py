@@ -18,7 +18,8 @@ validated YAML under ``releases/``: every document dumped with pydantic's
       "signatures": [ErrorSignature without its examples and overlaps, ...],
       "cuda_drivers": CudaDriverReference,
       "driver_branches": DriverBranchReference,
-      "gpus": GpuReference
+      "gpus": GpuReference,
+      "torch_wheels": TorchWheelReference
     }
 
 Only the standard library is used; the data is trusted (it was validated
@@ -142,6 +143,11 @@ class KnowledgeData:
     def gpus(self) -> list[dict[str, Any]]:
         """NVIDIA GPU models (``name``, ``compute_capability``, ``data_center``) of ``releases/reference/gpus.yaml``."""
         return list((self.raw.get("gpus") or {}).get("gpus", []))
+
+    @property
+    def torch_wheels(self) -> dict[str, Any]:
+        """Which CUDA variants PyTorch published for each torch release (``releases/reference/torch-wheels.yaml``)."""
+        return dict(self.raw.get("torch_wheels") or {})
 
     @property
     def driver_branches(self) -> list[dict[str, Any]]:

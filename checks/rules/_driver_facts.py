@@ -16,7 +16,8 @@ from lingjun.checks.facts import Facts
 from lingjun.checks.core.versions import CudaVersion, DriverVersion
 
 __all__ = ["kernel_driver", "image_cuda", "compat_present", "compat_on_loader_path", "driver_cuda", "RELEASE_RECORD",
-           "release_minimum", "bounded_by_release", "DRIVER_VERSION", "driver_predates_gpus", "release_admits_forward"]
+           "release_minimum", "bounded_by_release", "DRIVER_VERSION", "driver_predates_gpus", "release_admits_forward",
+           "driver_fix", "driver_fix_text"]
 
 
 def kernel_driver(facts: Facts) -> Optional[DriverVersion]:
@@ -165,3 +166,46 @@ def release_admits_forward(ctx: CheckContext, driver: DriverVersion, decision) -
         return False
     admitted, where = forward_admitted(driver, cuda, ctx.record, ctx.data.cuda_drivers)
     return admitted is True and where == "release record"
+
+
+def driver_fix(ctx: CheckContext):
+    """The one driver every driver remedy of a report names (:class:`~lingjun.checks.core.driver_target.DriverTarget`),
+    or None when the branch table names no supported branch that fits.
+
+    Its requirements are all the report knows: the release's minimum, the Table-3 minimum of the image's CUDA and of
+    torch's CUDA, and the first driver for each visible GPU's architecture; GPUs whose support ends with a branch
+    (Volta and older: R580) bound it from above.  :func:`lingjun.checks.core.driver_target.upgrade_target` decides.
+    """
+    from lingjun.checks.core.compat import toolkit_min_driver
+    from lingjun.checks.core.driver_target import last_branch_for_cc, upgrade_target
+    from lingjun.checks.core.gpu_arch import min_cuda_for_cc, parse_cc
+    from lingjun.checks.core.gpu_models import compute_capability_from_name
+
+    ref = ctx.data.cuda_drivers
+    needs: list[Optional[DriverVersion]] = [release_minimum(ctx)]
+    cuda, _ = image_cuda(ctx)
+    if cuda is not None:
+        needs.append(toolkit_min_driver(cuda, ref))
+    torch = ctx.facts.torch
+    built = parse_cuda(torch.cuda) if torch is not None else None
+    if built is not None:
+        needs.append(toolkit_min_driver(built, ref))
+    last: Optional[int] = None
+    for gpu in ctx.facts.gpus:
+        cc = parse_cc(gpu.compute_capability or compute_capability_from_name(gpu.name, ctx.data.gpus))
+        first = min_cuda_for_cc(cc) if cc else None
+        if first is not None:
+            needs.append(toolkit_min_driver(CudaVersion(text=f"{first[0]}.{first[1]}", major=first[0], minor=first[1]), ref))
+        end = last_branch_for_cc(cc)
+        if end is not None:
+            last = end if last is None else min(last, end)
+    return upgrade_target(needs, ctx.data.driver_branches, ctx.options.today, last)
+
+
+def driver_fix_text(ctx: CheckContext) -> Text:
+    """"the host driver to R620 (620 or later)" in both languages: the target of :func:`driver_fix`, or "a supported
+    driver branch" when the branch table names none."""
+    target = driver_fix(ctx)
+    if target is None:
+        return Text("a driver branch NVIDIA still supports", "NVIDIA 仍在支持的驱动分支")
+    return Text(target.en, target.zh)

@@ -55,15 +55,14 @@ def forward_unconfirmed(
     name = input_name(ctx.facts)
     need = decision.required
     branch = getattr(driver, "branch", None)
+    from lingjun.checks.rules._driver_facts import driver_fix_text
+
+    up = driver_fix_text(ctx)  # the one driver every driver remedy of the report names
     upgrade = (
-        (f"Upgrade the host driver to R{need.branch} ({need} or later) to run natively; until then keep the image's "
-         f"cuda-compat package on the loader path (LD_LIBRARY_PATH or ld.so.conf.d).",
-         f"请把宿主机驱动升级到 R{need.branch}（{need} 或更高）以原生运行；在此之前，请保持镜像中的 cuda-compat 包位于库搜索路径中"
-         f"（LD_LIBRARY_PATH 或 ld.so.conf.d）。")
-        if need else
-        ("Upgrade the host driver to run natively; until then keep the image's cuda-compat package on the loader path.",
-         "请升级宿主机驱动以原生运行；在此之前，请保持镜像中的 cuda-compat 包位于库搜索路径中。")
-    )
+        f"Upgrade the host driver to {up.en} to run natively; until then keep the image's "
+        f"cuda-compat package on the loader path (LD_LIBRARY_PATH or ld.so.conf.d).",
+        f"请把宿主机驱动升级到 {up.zh} 以原生运行；在此之前，请保持镜像中的 cuda-compat 包位于库搜索路径中"
+        f"（LD_LIBRARY_PATH 或 ld.so.conf.d）。")
     reported = cuda_reported(ctx)
     lead_en = (f"{subject.en} runs on driver {driver} only through forward compatibility: the GPUs are data center GPUs "
                f"and branch R{branch} is admitted, but {name.en} does not show whether the image carries the cuda-compat "
@@ -100,6 +99,9 @@ def failure_disproved(
     """A warning replacing the error ``prediction`` ("CUDA 12.4 cannot run on driver 470.161.03") that the input's
     "CUDA is available" disproves, with the likely reason: forward compatibility on data center GPUs, else driver
     facts that are not the ones the process saw."""
+    from lingjun.checks.rules._driver_facts import driver_fix_text
+
+    up = driver_fix_text(ctx)
     said = reported_available(ctx, True)
     classes = decision.gpu_classes if decision else []
     if classes and all(c == GPU_DATACENTER for c in classes):
@@ -114,9 +116,9 @@ def failure_disproved(
         ctx, rule_id, area, Severity.warning,
         f"{sentence_case(said.en)}, although by NVIDIA's tables {prediction.en}: {why_en}.",
         f"{said.zh}，而按 NVIDIA 的对照表{prediction.zh}：{why_zh}。",
-        remedy=("Upgrade the host driver so that the image's CUDA runs natively, and check the driver version on the node itself "
-                "(nvidia-smi).",
-                "请升级宿主机驱动，使镜像的 CUDA 可以原生运行，并在节点上核对驱动版本（nvidia-smi）。"),
+        remedy=(f"Upgrade the host driver to {up.en} so that the image's CUDA runs natively, and check the driver version on "
+                f"the node itself (nvidia-smi).",
+                f"请把宿主机驱动升级到 {up.zh}，使镜像的 CUDA 可以原生运行，并在节点上核对驱动版本（nvidia-smi）。"),
         observed=observed, expected=expected, links=[nvidia_url(ctx, "forward"), nvidia_url(ctx, "toolkit")],
     )
 

@@ -72,6 +72,9 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         mode = "native" if supported and supported.major_minor >= built.major_minor else "unsupported"
     else:
         mode = decision.mode
+    from lingjun.checks.rules._driver_facts import driver_fix_text
+
+    up = driver_fix_text(ctx)  # the one driver every driver remedy of the report names
     sup_text = str(supported) if supported else "(unknown)"
     sup_zh = str(supported) if supported else "（未知）"
     if mode == "native":
@@ -87,15 +90,10 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             f"torch 基于 CUDA {built} 构建，而驱动 {drv_zh} 只支持到 CUDA {sup_zh}；依靠 CUDA 次版本兼容（驱动 >= {decision.floor}）"
             f"可以运行，但功能受限，新版本 PTX 的即时编译会失败。",
             # no "install a torch build for CUDA <driver's own>": such builds rarely exist, and this one runs
-            remedy=(f"Upgrade the driver to {decision.required} or later for full CUDA {built.major}.{built.minor} support, or keep this "
-                    f"torch build and accept the limited feature set of CUDA minor version compatibility."
-                    if decision.required else
-                    "Upgrade the driver for full support, or keep this torch build and accept the limited feature set of "
-                    "CUDA minor version compatibility.",
-                    f"如需完整支持 CUDA {built.major}.{built.minor}，请把驱动升级到 {decision.required} 或更高版本；"
-                    f"也可以继续使用这个 torch 构建，接受 CUDA 次版本兼容下受限的功能。"
-                    if decision.required else
-                    "如需完整支持请升级驱动；也可以继续使用这个 torch 构建，接受 CUDA 次版本兼容下受限的功能。"),
+            remedy=(f"Upgrade the driver to {up.en} for full CUDA {built.major}.{built.minor} support, or keep this "
+                    f"torch build and accept the limited feature set of CUDA minor version compatibility.",
+                    f"如需完整支持 CUDA {built.major}.{built.minor}，请把驱动升级到 {up.zh}；"
+                    f"也可以继续使用这个 torch 构建，接受 CUDA 次版本兼容下受限的功能。"),
             observed=observed, expected=f"CUDA <= {sup_text}", links=[nvidia_url(ctx, "minor")],
         )
         return
@@ -120,8 +118,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                                      f"torch 的 CUDA {built} 无法在驱动 {drv_zh} 上初始化（该驱动支持 CUDA {sup_zh}）"),
                                 decision, observed, f"CUDA <= {sup_text}")
         return
-    upgrade_en = f"Upgrade the driver to branch R{need.branch} ({need} or later)" if need else "Upgrade the driver"
-    upgrade_zh = f"请把驱动升级到 R{need.branch} 分支（{need} 或更高）" if need else "请升级驱动"
+    upgrade_en = f"Upgrade the driver to {up.en}"
+    upgrade_zh = f"请把驱动升级到 {up.zh}"
     # the builds this driver runs: a whole CUDA major through minor version compatibility (Table 2 floors),
     # else what it supports natively
     runnable = minor_compat_major(kmod, ctx.data.cuda_drivers) if kmod else None

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import datetime as dt
-from typing import Iterator, Optional
+from typing import Iterator
 
 from lingjun.checks.context import CheckContext
+from lingjun.checks.core.driver_target import branch_end_of_life
 from lingjun.checks.report.findings import Finding, Severity
 from lingjun.checks.knowledge.record_view import is_ppu
 from lingjun.checks.rules import rule
@@ -15,19 +15,10 @@ RULE = "driver.branch-eol"
 AREA = "driver"
 
 
-def _month_end(text: Optional[str]) -> Optional[dt.date]:
-    """Last day of a ``YYYY-MM`` month, or None."""
-    try:
-        year, month = (int(p) for p in str(text).split("-"))
-        first_next = dt.date(year + month // 12, month % 12 + 1, 1)
-    except (TypeError, ValueError):
-        return None
-    return first_next - dt.timedelta(days=1)
-
-
 @rule(RULE, AREA, "Driver branch still supported", "驱动分支仍在支持期内", needs_gpu=True, order=90)
 def check(ctx: CheckContext) -> Iterator[Finding]:
-    """info when the branch is end of life (flag, or its EOL month has passed at ``options.today``); ok otherwise."""
+    """info when the branch is end of life on ``options.today`` (its EOL month has passed; without a month, NVIDIA's
+    table marks it end of life): :func:`~lingjun.checks.core.driver_target.branch_end_of_life`; ok otherwise."""
     from lingjun.checks.rules._driver_facts import kernel_driver
 
     if is_ppu(ctx.record):
@@ -49,17 +40,19 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                    f"驱动分支 R{driver.branch} 不在 NVIDIA 数据中心驱动分支列表中，无法判断其支持状态。",
                    observed=f"R{driver.branch}", links=[link])
         return
-    eol_date = _month_end(row.get("eol"))
-    past = bool(row.get("end_of_life")) or (eol_date is not None and ctx.options.today > eol_date)
+    past = branch_end_of_life(row, ctx.options.today)
     when = f" (end of life {row['eol']})" if row.get("eol") else ""
     when_zh = f"（{row['eol']} 终止支持）" if row.get("eol") else ""
     if past:
+        from lingjun.checks.rules._driver_facts import driver_fix_text
+
+        up = driver_fix_text(ctx)
         yield make(
             ctx, RULE, AREA, Severity.info,
             f"Driver branch R{driver.branch} is past end of life{when}; it no longer gets fixes.",
             f"驱动分支 R{driver.branch} 已终止支持{when_zh}，不再获得修复。",
-            remedy=("Plan an upgrade to a supported branch (a long-term support branch for production).",
-                    "请计划升级到仍受支持的分支（生产环境建议长期支持分支）。"),
+            remedy=(f"Plan an upgrade of the host driver to {up.en}, a branch NVIDIA still supports.",
+                    f"请计划把宿主机驱动升级到 {up.zh}（NVIDIA 仍在支持的分支）。"),
             observed=f"R{driver.branch}", links=[link],
         )
         return

@@ -89,6 +89,9 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         d = bounded_by_release(ctx, d)  # the upgrade named is never below the release's own minimum
     observed = Text(f"CUDA {cuda} ({cuda_from.en}) on driver {driver}", f"驱动 {driver} 上的 CUDA {cuda}（{cuda_from.zh}）")
     expected = f">= {d.required}" if d.required else None
+    from lingjun.checks.rules._driver_facts import driver_fix_text
+
+    up = driver_fix_text(ctx)  # the one driver every driver remedy of the report names
     if d.mode == "native":
         yield make(ctx, RULE, AREA, Severity.ok, f"Driver {driver} supports CUDA {cuda} natively.",
                    f"驱动 {driver} 原生支持 CUDA {cuda}。", observed=observed, expected=expected)
@@ -100,8 +103,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             f"(cudaErrorUnsupportedPtxVersion).",
             f"CUDA {cuda} 只能依靠 CUDA 次版本兼容（下限 {d.floor}）在驱动 {driver} 上运行：依赖新驱动的功能不可用，"
             f"新工具包生成的 PTX 也无法被即时编译（cudaErrorUnsupportedPtxVersion）。",
-            remedy=(f"Upgrade the host driver to {d.required} or later for full support." if d.required else "Upgrade the host driver.",
-                    f"如需完整支持，请将宿主机驱动升级到 {d.required} 或更高版本。" if d.required else "请升级宿主机驱动。"),
+            remedy=(f"Upgrade the host driver to {up.en} for full support.", f"如需完整支持，请将宿主机驱动升级到 {up.zh}。"),
             observed=observed, expected=expected, links=[nvidia_url(ctx, "minor"), nvidia_url(ctx, "toolkit")],
         )
     elif d.mode == "forward":
@@ -136,8 +138,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             f"Forward compatibility is not possible here (missing: {missing_en}).",
             f"CUDA {cuda} 无法在驱动 {driver} 上运行：需要驱动 {need_zh}。{floor_zh}"
             f"此处也无法使用向前兼容（缺少：{missing_zh}）。",
-            remedy=(f"Upgrade the host driver to {need}, or use a release built on a CUDA version this driver supports.",
-                    f"请将宿主机驱动升级到 {need_zh}，或改用基于本驱动所支持 CUDA 版本构建的镜像。"),
+            remedy=(f"Upgrade the host driver to {up.en}, or use a release built on a CUDA version this driver supports.",
+                    f"请将宿主机驱动升级到 {up.zh}，或改用基于本驱动所支持 CUDA 版本构建的镜像。"),
             observed=observed, expected=expected,
             links=[nvidia_url(ctx, "toolkit"), nvidia_url(ctx, "minor"), nvidia_url(ctx, "forward")],
         )

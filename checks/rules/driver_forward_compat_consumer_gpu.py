@@ -14,6 +14,17 @@ RULE = "driver.forward-compat-consumer-gpu"
 AREA = "driver"
 
 
+def _remedy(ctx: CheckContext) -> tuple[str, str]:
+    """Drop cuda-compat from the loader path and upgrade the host driver to the report's one driver target."""
+    from lingjun.checks.rules._driver_facts import driver_fix_text
+
+    up = driver_fix_text(ctx)
+    return ("Remove the compat directory from LD_LIBRARY_PATH / ld.so.conf.d so the host driver's libcuda is used, "
+            f"and upgrade the host driver to {up.en}.",
+            "请把 compat 目录从 LD_LIBRARY_PATH 或 ld.so.conf.d 中移除，让进程使用宿主机驱动自带的 libcuda，"
+            f"并把宿主机驱动升级到 {up.zh}。")
+
+
 @rule(RULE, AREA, "No forward compatibility on consumer GPUs", "消费级 GPU 不使用向前兼容库", needs_gpu=True, order=50)
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """error when the resolved libcuda is a compat library, or compat is on the loader path, and a GPU is consumer
@@ -44,10 +55,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             f"center GPUs).",
             f"{name.zh}中引用了 CUDA 804 错误（forward compatibility was attempted on non supported HW）：在不支持向前兼容的 GPU 上"
             f"加载了 cuda-compat 库（向前兼容只支持数据中心 GPU）。",
-            remedy=("Remove the compat directory from LD_LIBRARY_PATH / ld.so.conf.d so the host driver's libcuda is used, "
-                    "and upgrade the host driver to at least the image's minimum.",
-                    "请把 compat 目录从 LD_LIBRARY_PATH 或 ld.so.conf.d 中移除，让进程使用宿主机驱动自带的 libcuda，"
-                    "并把宿主机驱动升级到镜像要求的最低版本以上。"),
+            remedy=_remedy(ctx),
             observed=quoted, links=[nvidia_url(ctx, "forward")],
         )
         return
@@ -66,10 +74,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             f"(forward compatibility was attempted on non supported HW).",
             f"在消费级 GPU（{gpu_names}）上使用了 cuda-compat 向前兼容库（{where}）；向前兼容只支持数据中心 GPU，"
             f"CUDA 初始化会报 804 错误（forward compatibility was attempted on non supported HW）。",
-            remedy=("Remove the compat directory from LD_LIBRARY_PATH / ld.so.conf.d so the host driver's libcuda is used, "
-                    "and upgrade the host driver to at least the image's minimum.",
-                    "请把 compat 目录从 LD_LIBRARY_PATH 或 ld.so.conf.d 中移除，让进程使用宿主机驱动自带的 libcuda，"
-                    "并把宿主机驱动升级到镜像要求的最低版本以上。"),
+            remedy=_remedy(ctx),
             observed=Text(f"libcuda {lib.file_version or '?'} from {where}; GPU {gpu_names}",
                           f"libcuda {lib.file_version or '?'}（{where}）；GPU {gpu_names}"),
             expected=Text("host libcuda (no cuda-compat) on consumer GPUs", "消费级 GPU 上使用宿主机 libcuda（不用 cuda-compat）"),
@@ -81,8 +86,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             ctx, RULE, AREA, Severity.error,
             f"cuInit failed with error 804 ({lib.init_error}): forward compatibility was attempted on a GPU that does not support it.",
             f"cuInit 返回 804 错误（{lib.init_error}）：在不支持向前兼容的 GPU 上尝试了向前兼容。",
-            remedy=("Use the host driver's libcuda (remove cuda-compat from the loader path) and upgrade the host driver.",
-                    "请使用宿主机驱动的 libcuda（把 cuda-compat 从库搜索路径中移除），并升级宿主机驱动。"),
+            remedy=_remedy(ctx),
             observed=lib.init_error, links=[nvidia_url(ctx, "forward")],
         )
         return

@@ -22,8 +22,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     version compatibility), error otherwise."""
     from lingjun.checks.core.compat import decide, parse_driver
     from lingjun.checks.core.release_compat import driver_not_captured
-    from lingjun.checks.rules._driver_facts import (compat_present, driver_predates_gpus, image_cuda, kernel_driver,
-                                                    release_admits_forward)
+    from lingjun.checks.rules._driver_facts import (compat_present, driver_fix_text, driver_predates_gpus, image_cuda,
+                                                    kernel_driver, release_admits_forward)
 
     record = ctx.record
     if record is None:
@@ -73,12 +73,13 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                        observed=raw, expected=f">= {minimum}")
         return
     stated = req.get("stated_as") or f">= {minimum}"
+    up = driver_fix_text(ctx)  # the one driver every driver remedy of the report names
+    upgrade = (f"Upgrade the host driver to {up.en}.", f"请将宿主机驱动升级到 {up.zh}。")
     predates = driver_predates_gpus(ctx, driver)
     if predates is not None:
         gpu, en, zh, needed = predates
         yield make(ctx, RULE, AREA, Severity.error, f"{gpu}: {en}", f"{gpu}：{zh}",
-                   remedy=(f"Upgrade the host driver to {needed} or later (and to the release minimum {minimum}).",
-                           f"请将宿主机驱动升级到 {needed} 或更高版本（并满足发布要求 {minimum}）。"),
+                   remedy=upgrade,
                    observed=str(driver), expected=f">= {needed}", links=[nvidia_url(ctx, "toolkit")])
         return
     if driver.satisfies_minimum(minimum):
@@ -109,7 +110,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             f"admitted for forward compatibility, but {name.en} does not show whether the image's cuda-compat package is in place.",
             f"驱动 {driver} 低于发布要求（{stated}）；这是数据中心 GPU，R{driver.branch} 分支允许向前兼容，"
             f"但{name.zh}中看不出镜像的 cuda-compat 包是否就位。",
-            remedy=(f"Upgrade the host driver to {minimum} or later.", f"请将宿主机驱动升级到 {minimum} 或更高版本。"),
+            remedy=upgrade,
             observed=str(driver), expected=f">= {minimum}", links=links + [nvidia_url(ctx, "forward")],
         )
         return
@@ -124,7 +125,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             f"R{driver.branch} is not stated.",
             f"驱动 {driver} 低于发布要求（{stated}）；按 NVIDIA 的对照表，CUDA {cuda} 只需 {decision.required}，CUDA 可以初始化，"
             f"但记录的驱动说明被截断：是否允许 R{driver.branch} 未说明。",
-            remedy=(f"Upgrade the host driver to {minimum} or later.", f"请将宿主机驱动升级到 {minimum} 或更高版本。"),
+            remedy=upgrade,
             observed=str(driver), expected=f">= {minimum}", links=links,
         )
         return
@@ -135,7 +136,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             f"minimum for CUDA {cuda}: CUDA will initialise, but the release was only validated from {minimum} on.",
             f"驱动 {driver} 低于发布要求（{stated}）；不过按 NVIDIA 的对照表，CUDA {cuda} 只需 {decision.required}："
             f"CUDA 可以初始化，但该发布只在 {minimum} 及以上版本验证过。",
-            remedy=(f"Upgrade the host driver to {minimum} or later.", f"请将宿主机驱动升级到 {minimum} 或更高版本。"),
+            remedy=upgrade,
             observed=str(driver), expected=f">= {minimum}", links=links,
         )
         return
@@ -165,8 +166,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                 f"Driver {driver} is below the release minimum ({stated}); the release admits R{driver.branch} on data center "
                 f"GPUs only from {floor} on.",
                 f"驱动 {driver} 低于发布要求（{stated}）；发布说明只允许数据中心 GPU 使用 {floor} 及以上的 R{driver.branch}。",
-                remedy=(f"Upgrade the host driver to {floor} or later (R{driver.branch}), or to {minimum} or later.",
-                        f"请将宿主机驱动升级到 {floor} 或更高（R{driver.branch}），或升级到 {minimum} 或更高。"),
+                remedy=upgrade,
                 observed=str(driver), expected=f">= {floor}", links=links + [nvidia_url(ctx, "forward")],
             )
             return
@@ -182,7 +182,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             f"the image may start, with a limited feature set.",
             f"驱动 {driver} 低于发布要求（{stated}），发布说明也没有写明支持 R{driver.branch}{truncated_zh}。按 NVIDIA 的 CUDA {cuda.major}.x "
             f"次版本兼容（驱动 >= {decision.floor}），镜像或许可以启动，但功能受限。",
-            remedy=(f"Upgrade the host driver to {minimum} or later.", f"请将宿主机驱动升级到 {minimum} 或更高版本。"),
+            remedy=upgrade,
             observed=str(driver), expected=f">= {minimum}", links=links,
         )
         return
@@ -192,7 +192,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         + (f"; CUDA {cuda.major}.x minor version compatibility needs at least {decision.floor}." if decision and decision.floor else "."),
         f"驱动 {driver} 低于发布要求（{stated}）"
         + (f"；CUDA {cuda.major}.x 次版本兼容至少需要 {decision.floor}。" if decision and decision.floor else "。"),
-        remedy=(f"Upgrade the host driver to {minimum} or later, or use an older release built on a CUDA your driver supports.",
-                f"请将宿主机驱动升级到 {minimum} 或更高版本，或改用基于本驱动所支持 CUDA 版本的旧版镜像。"),
+        remedy=(f"Upgrade the host driver to {up.en}, or use an older release built on a CUDA your driver supports.",
+                f"请将宿主机驱动升级到 {up.zh}，或改用基于本驱动所支持 CUDA 版本的旧版镜像。"),
         observed=str(driver), expected=f">= {minimum}", links=links,
     )

@@ -17,6 +17,21 @@ TORCH_ISSUE = "https://github.com/pytorch/pytorch/issues/186591"
 _WHEEL = re.compile(r"^nvidia-nccl-cu([0-9]{1,18})$")  # a longer digit run is not a CUDA major (nor int()-able)
 
 
+def _remedy(wheels: dict, keep: str, keep_zh: str, torch_cuda) -> tuple[str, str]:
+    """The commands that leave one NCCL wheel: uninstall the others, then reinstall the one kept at its installed version."""
+    if torch_cuda is None:
+        return (f"Keep only {keep}: pip uninstall -y each of the other nvidia-nccl-cuNN wheels, then "
+                f"pip install --no-deps --force-reinstall the one you keep (at its installed version) to restore its library file.",
+                f"只保留 {keep_zh}：用 pip uninstall -y 卸载其余 nvidia-nccl-cuNN wheel，再用 pip install --no-deps --force-reinstall "
+                f"按原版本重装保留的那个，以恢复其库文件。")
+    others = sorted(n for n, (m, _) in wheels.items() if m != torch_cuda.major)
+    kept = next(((n, v) for n, (m, v) in wheels.items() if m == torch_cuda.major), None)
+    uninstall = f"pip uninstall -y {' '.join(others)}"
+    reinstall = f"pip install --no-deps --force-reinstall '{kept[0]}=={kept[1]}'" if kept else f"pip install --no-deps {keep}"
+    return (f"Keep only {keep}: {uninstall}, then {reinstall} (it restores the library file the others overwrote).",
+            f"只保留 {keep_zh}：{uninstall}，然后 {reinstall}（恢复被其他 wheel 覆盖的库文件）。")
+
+
 @rule(RULE, AREA, "One NCCL wheel per CUDA major", "NCCL wheel 只对应一个 CUDA 主版本", order=190, needs=("distributions",))
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """error when nvidia-nccl-cu* wheels for more than one CUDA major are installed; ok with one."""
@@ -48,7 +63,6 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         f"so the last one installed wins and torch may load an NCCL it was not built for (\"undefined symbol: ncclCommResume\").",
         f"安装了多个 CUDA 主版本的 NCCL wheel（{listed}）；它们写入同一个 nvidia/nccl/lib/libnccl.so.2，最后安装的会覆盖前者，"
         f"torch 可能加载到不匹配的 NCCL（“undefined symbol: ncclCommResume”）。",
-        remedy=(f"Keep only {keep}: uninstall the others, then reinstall {keep} so its library file is restored.",
-                f"只保留 {keep_zh}：卸载其余的，再重新安装 {keep_zh} 以恢复其库文件。"),
+        remedy=_remedy(wheels, keep, keep_zh, torch_cuda),
         observed=listed, expected=Text(f"{keep} only", f"仅 {keep}") if torch_cuda else None, links=[TORCH_ISSUE],
     )

@@ -16,6 +16,21 @@ AREA = "libraries"
 TORCH_ISSUE = "https://github.com/pytorch/pytorch/issues/119072"
 
 
+def _remedy(ctx: CheckContext, expected: str) -> tuple[str, str]:
+    """Take the older libnccl off the loader path; reinstall torch's NCCL wheel only where torch is a stock PyPI build
+    (an image's own torch links the image's NCCL, which no public wheel replaces)."""
+    from lingjun.checks.rules._remedies import torch_is_image_build
+
+    torch = ctx.facts.torch
+    major = torch.cuda.split(".")[0] if torch is not None and torch.cuda else None
+    base_en = "Remove the directory holding the older libnccl from LD_LIBRARY_PATH / ld.so.conf.d (then run ldconfig)"
+    base_zh = "请把包含旧 libnccl 的目录从 LD_LIBRARY_PATH 或 ld.so.conf.d 中移除（然后运行 ldconfig）"
+    if major and major.isdigit() and not torch_is_image_build(ctx):
+        cmd = f"pip install --no-deps --force-reinstall 'nvidia-nccl-cu{major}=={expected}'"
+        return (f"{base_en}, or reinstall the NCCL wheel torch requires: {cmd}.", f"{base_zh}，或重装 torch 所需的 NCCL wheel：{cmd}。")
+    return (f"{base_en}.", f"{base_zh}。")
+
+
 @rule(RULE, AREA, "NCCL is not older than torch needs", "加载的 NCCL 不低于 torch 所需版本", order=180, needs=("nccl",))
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """error when the resolved libnccl is older than torch's pinned (or the release's) NCCL; ok otherwise."""
@@ -42,9 +57,6 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         f"(e.g. \"undefined symbol: ncclCommRegister\", added in NCCL 2.19).",
         f"torch 需要 NCCL {triple_text(expected)}（{source_cn}），而加载器解析到较旧的 {triple_text(found)}（{resolved.path}）；"
         f"之后新增的符号缺失，`import torch` 会失败（例如 NCCL 2.19 新增的 “undefined symbol: ncclCommRegister”）。",
-        remedy=("Remove the older libnccl from LD_LIBRARY_PATH / ld.so.conf.d, or reinstall the NCCL wheel torch pins "
-                f"(nvidia-nccl-cuXX=={triple_text(expected)}).",
-                f"请把旧的 libnccl 从 LD_LIBRARY_PATH 或 ld.so.conf.d 中移除，或重新安装 torch 固定的 NCCL wheel"
-                f"（nvidia-nccl-cuXX=={triple_text(expected)}）。"),
+        remedy=_remedy(ctx, triple_text(expected)),
         observed=observed, expected=f">= {triple_text(expected)}", links=[TORCH_ISSUE],
     )

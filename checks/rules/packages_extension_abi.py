@@ -12,7 +12,8 @@ from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules import rule
 from lingjun.checks.core.requirement_name import leading_name, normalise
 from lingjun.checks.rules._finding import component_url, make
-from lingjun.checks.rules._packages import record_packages
+from lingjun.checks.rules._packages import PackageView, record_packages
+from lingjun.checks.rules._remedies import constraints_install, fresh_container, remedy_pair, restore_remedy, torch_is_image_build
 from lingjun.checks.core.version_match import parse_version, same_version
 
 RULE = "packages.extension-abi"
@@ -139,6 +140,64 @@ def _te_meta_only(facts: Facts, image_version: Optional[str]) -> Optional[str]:
     return None if from_source else (te.version or "")
 
 
+def _undefined_symbol(facts: Facts) -> Optional[str]:
+    """An "undefined symbol" error line the input quotes (evidence that an extension failed to load), else None."""
+    return next((e[:160] for e in facts.symptoms.errors if "undefined symbol" in e.lower()), None)
+
+
+def _other_version(ctx: CheckContext, pkg: PackageView) -> Text:
+    """Back to the image's build, and where another version of ``pkg`` comes built for the image's torch: a release
+    of the same family that ships it (from the knowledge base), never a public wheel over the image's torch."""
+    fresh = fresh_container(ctx)
+    family = (ctx.record or {}).get("family")
+    installed = pkg.installed.version or ""
+    with_it = [f"{r.get('family')}:{r.get('version')}" for r in ctx.data.raw.get("releases") or []
+               if r.get("family") == family and any(
+                   isinstance(c, dict) and c.get("id") == pkg.id and same_version(str(c.get("version")), installed)
+                   for c in [*(r.get("components") or []), *(c for v in r.get("variants") or [] for c in v.get("components") or [])])]
+    name = pkg.catalog.get("name", pkg.id)
+    if with_it:
+        other_en = f" For {name} {installed}, use a release whose image ships it, built for that image's torch: {', '.join(with_it[:3])}."
+        other_zh = f"如需 {name} {installed}，请改用自带该版本（并针对其 torch 构建）的发布：{', '.join(with_it[:3])}。"
+    else:
+        other_en = f" No release of this family in lingjun-check's data ships {name} {installed}."
+        other_zh = f"lingjun-check 的数据中，该系列没有自带 {name} {installed} 的发布。"
+    return Text(f"Go back to the image's {name} {pkg.published}: {fresh.en}.{other_en}",
+                f"请换回镜像自带的 {name} {pkg.published}：{fresh.zh}。{other_zh}")
+
+
+def _pin_remedy(ctx: CheckContext, dist_name: str, target: str, target_version: str) -> tuple[str, str]:
+    """A ``Requires-Dist`` on ``target`` that the installed one does not meet: keep ``target`` (the image's, when the
+    record says it is its own build) and install a ``dist_name`` release that accepts it."""
+    keep = (f"pip list --format=freeze | grep -iv '^{dist_name}==' > /tmp/image-constraints.txt, then "
+            f"pip install -c /tmp/image-constraints.txt --upgrade {dist_name}")
+    if _norm(target) == "torch" and torch_is_image_build(ctx):
+        torch_pkg = next((p for p in record_packages(ctx) if p.id == "torch"), None)
+        if torch_pkg is not None and same_version(torch_pkg.published, target_version) is False:
+            fresh = fresh_container(ctx)
+            return (f"The image's torch {torch_pkg.published} was replaced: {fresh.en}. There, install {dist_name} only in a "
+                    f"version the image's torch meets: {keep} (pip refuses versions that would replace torch).",
+                    f"镜像自带的 torch {torch_pkg.published} 已被替换：请{fresh.zh}。之后只安装镜像 torch 能满足的 {dist_name} 版本："
+                    f"{keep}（pip 会拒绝需要替换 torch 的版本）。")
+    return (f"Keep {target} {target_version} and install a {dist_name} release that accepts it: {keep} "
+            f"(pip refuses versions that would replace {target}).",
+            f"保留 {target} {target_version}，安装接受它的 {dist_name} 版本：{keep}（pip 会拒绝需要替换 {target} 的版本）。")
+
+
+def _older_build_remedy(ctx: CheckContext, name: str, version: str) -> tuple[str, str]:
+    """An extension installed before the current torch: the release's pair from a fresh container when a record
+    applies; else a build of it against the installed torch (pip builds from its source distribution)."""
+    if ctx.record is not None:
+        fresh = fresh_container(ctx)
+        extra = constraints_install()
+        return (f"Go back to the release's torch and {name}: {fresh.en}; add packages there without replacing torch: {extra.en}.",
+                f"请换回该发布自带的 torch 与 {name}：{fresh.zh}；之后安装其他包时不要替换 torch：{extra.zh}。")
+    cmd = f"pip install --no-build-isolation --no-deps --force-reinstall --no-binary {name} '{name}=={version}'"
+    return (f"Build {name} {version} against the installed torch from its source distribution: {cmd} "
+            f"(it needs nvcc and takes a while), or go back to the torch it was built for.",
+            f"针对当前 torch 从源码包重新编译 {name} {version}：{cmd}（需要 nvcc，耗时较长），或换回它构建时对应的 torch。")
+
+
 @rule(RULE, AREA, "Compiled extensions match torch", "编译扩展与 torch 匹配", order=160, needs=("distributions",))
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """error for extensions left behind by a torch change, extensions swapped for prebuilt wheels on the image's
@@ -161,30 +220,30 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         name = pkg.catalog.get("name", pkg.id)
         if torch_changed and same is True:
             failed = True
+            shown = _undefined_symbol(facts)
+            verdict_en = (f"the input shows the failure: \"{shown}\"" if shown
+                          else "its compiled parts may not load (\"undefined symbol\")")
+            verdict_zh = (f"输入中已出现该错误：“{shown}”" if shown else "其编译部分可能无法加载（“undefined symbol”）")
             yield make(
                 ctx, RULE, AREA, Severity.error,
-                f"{name} {pkg.installed.version} was compiled against the image's torch {torch_pkg.published}, but torch is now "
-                f"{torch_version}: its C++ symbols will not resolve (\"undefined symbol\").",
-                f"{name} {pkg.installed.version} 是针对镜像自带的 torch {torch_pkg.published} 编译的，而现在 torch 是 {torch_version}："
-                f"其 C++ 符号将无法解析（“undefined symbol”）。",
-                remedy=(f"Restore the image's torch {torch_pkg.published}, or rebuild {name} against the installed torch.",
-                        f"请恢复镜像自带的 torch {torch_pkg.published}，或针对当前 torch 重新编译 {name}。"),
+                f"{name} {pkg.installed.version} is the release's build for torch {torch_pkg.published}, but torch is now "
+                f"{torch_version}: {verdict_en}.",
+                f"{name} {pkg.installed.version} 是该发布针对 torch {torch_pkg.published} 的构建，而现在 torch 是 {torch_version}："
+                f"{verdict_zh}。",
+                remedy=remedy_pair(restore_remedy(ctx, [torch_pkg])),
                 observed=f"torch {torch_version}, {name} {pkg.installed.version}",
                 expected=f"torch {torch_pkg.published}", links=[component_url(ctx, pkg.id, pkg.published)],
             )
-        elif not torch_changed and same is False:
+        elif not torch_changed and same is False and torch_pkg.image_build:
             failed = True
             yield make(
                 ctx, RULE, AREA, Severity.error,
-                f"{name} was replaced ({pkg.published} -> {pkg.installed.version}) while torch is still the image's build "
-                f"{torch_version}: prebuilt wheels are built against released torch versions and their C++ symbols do not match "
-                f"this build.",
+                f"{name} was replaced ({pkg.published} -> {pkg.installed.version}) while torch is still the image's own build "
+                f"{torch_version}: public wheels are built against released torch versions, so its compiled parts may not "
+                f"load on this build (\"undefined symbol\").",
                 f"{name} 已被替换（{pkg.published} -> {pkg.installed.version}），而 torch 仍是镜像自带的构建 {torch_version}："
-                f"预编译 wheel 针对的是正式发布的 torch，其 C++ 符号与这个构建不匹配。",
-                remedy=(f"Keep the image's {name} {pkg.published}, or build the new version from source inside the image "
-                        f"(pip install --no-build-isolation --no-binary :all: ...).",
-                        f"请保留镜像自带的 {name} {pkg.published}，或在镜像内从源码编译新版本"
-                        f"（pip install --no-build-isolation --no-binary :all: ...）。"),
+                f"公开的 wheel 是针对正式发布的 torch 构建的，其编译部分在这个构建上可能无法加载（“undefined symbol”）。",
+                remedy=remedy_pair(_other_version(ctx, pkg)),
                 observed=pkg.installed.version, expected=pkg.published, links=[component_url(ctx, pkg.id, pkg.published)],
             )
     targets = _abi_targets(ctx)
@@ -208,8 +267,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             + (": it was built for (or pinned to) that build, and its compiled parts may not load." if exact else "."),
             f"{dist_name} {version} 要求 {requirement}，而当前安装的 {target} 为 {target_version}"
             + ("：它是针对（或固定于）该构建的，其编译部分可能无法加载。" if exact else "。"),
-            remedy=(f"Restore the {target} that {dist_name} expects, or reinstall/rebuild {dist_name} for {target} {target_version}.",
-                    f"请恢复 {dist_name} 所需的 {target}，或针对 {target} {target_version} 重新安装/编译 {dist_name}。"),
+            remedy=_pin_remedy(ctx, dist_name, target, target_version),
             observed=f"{target} {target_version}", expected=requirement,
         )
     torch_dist_now = facts.distribution("torch")
@@ -219,13 +277,11 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         yield make(
             ctx, RULE, AREA, Severity.error,
             f"{name} {ext_version} was installed ({ext_time}) before the current torch {torch_version} "
-            f"({torch_dist_now.installed_at if torch_dist_now else '?'}): it was compiled against an earlier torch, "
-            f"and its C++ symbols may not resolve (\"undefined symbol\").",
+            f"({torch_dist_now.installed_at if torch_dist_now else '?'}): it was built for an earlier torch, "
+            f"and its compiled parts may not load (\"undefined symbol\").",
             f"{name} {ext_version} 的安装时间（{ext_time}）早于当前 torch {torch_version}"
             f"（{torch_dist_now.installed_at if torch_dist_now else '?'}）：它是针对之前的 torch 编译的，C++ 符号可能无法解析（“undefined symbol”）。",
-            remedy=(f"Reinstall {name} built against the installed torch (pip install --no-build-isolation ...), "
-                    f"or go back to the torch it was built with.",
-                    f"请针对当前 torch 重新编译安装 {name}（pip install --no-build-isolation ...），或换回它编译时使用的 torch。"),
+            remedy=_older_build_remedy(ctx, name, ext_version),
             observed=f"{name} {ext_version} @ {ext_time}",
             expected=Text(f"built after torch {torch_version}", f"在 torch {torch_version} 之后编译"),
         )

@@ -12,6 +12,7 @@ from lingjun.checks.knowledge.record_view import record_components, usage_note
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import component_url, make
 from lingjun.checks.rules._packages import record_packages
+from lingjun.checks.rules._remedies import remedy_pair, restore_remedy
 from lingjun.checks.core.version_match import same_version
 
 RULE = "packages.image-build-replaced"
@@ -97,13 +98,12 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         yield make(
             ctx, RULE, AREA, Severity.error,
             f"{name} is {installed}{how_en}, not the image's build {pkg.published}: the image's own build was replaced, and "
-            f"everything compiled against it (extensions, DeepSpeed ops, Transformer Engine) is at risk.{wheels_en}{quote_en}",
+            + (f"everything compiled against it (extensions, DeepSpeed ops, Transformer Engine) is at risk."
+               if pkg.id == "torch" else "the image's own changes to it are gone.") + f"{wheels_en}{quote_en}",
             f"{name} 当前为 {installed}，不是镜像自带的构建 {pkg.published}：镜像的定制构建已被替换，"
-            f"基于它编译的扩展（DeepSpeed 算子、Transformer Engine 等）都可能失效。{wheels_zh}{quote_zh}",
-            remedy=(f"Restore the image's {name} (start from a fresh container of this image). Install extra packages with a "
-                    f"constraints file that pins {pkg.catalog.get('pypi', [pkg.id])[0]}=={pkg.published}, or with --no-deps.",
-                    f"请恢复镜像自带的 {name}（用该镜像重新启动容器）。安装其他包时用约束文件固定 "
-                    f"{pkg.catalog.get('pypi', [pkg.id])[0]}=={pkg.published}，或加 --no-deps。"),
+            + ("基于它编译的扩展（DeepSpeed 算子、Transformer Engine 等）都可能失效。" if pkg.id == "torch" else "镜像对它所做的修改已不复存在。")
+            + f"{wheels_zh}{quote_zh}",
+            remedy=remedy_pair(restore_remedy(ctx, [pkg])),
             observed=installed, expected=pkg.published, links=[component_url(ctx, pkg.id, pkg.published)],
         )
     if intact:

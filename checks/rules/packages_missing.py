@@ -10,9 +10,18 @@ from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import NOT_INSTALLED, component_url, listing, make
 from lingjun.checks.rules._packages import packages_probed, record_packages
+from lingjun.checks.rules._remedies import restore_remedy
 
 RULE = "packages.missing"
 AREA = "libraries"
+
+
+def _remedy(ctx, missing) -> tuple[str, str]:
+    """If this is not the image's Python, python.interpreter says so; otherwise the packages were removed: those a public
+    index serves come back with pip, the image's own builds (DeepSpeed 0.16.9+ali) only with a fresh container."""
+    back = restore_remedy(ctx, missing)
+    return ("If this interpreter is not the image's own Python, run the image's (see python.interpreter). " + back.en,
+            "如果当前解释器不是镜像自带的 Python，请改用镜像自带的（见 python.interpreter）。" + back.zh)
 
 
 @rule(RULE, AREA, "Release packages installed", "发布中的 Python 包均已安装", order=130, needs=("distributions",))
@@ -44,8 +53,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             ctx, RULE, AREA, Severity.warning,
             f"{lead_en}{full}.", f"{lead_zh}{full}。",
             brief=(f"{lead_en}{short_en}.", f"{lead_zh}{short_zh}。"),
-            remedy=("Use the image's own Python, and do not uninstall packages the image ships.",
-                    "请使用镜像自带的 Python，不要卸载镜像自带的包。"),
+            remedy=_remedy(ctx, missing),
             # observed is what was found; the record's versions only when they fit (they are in the message)
             observed=NOT_INSTALLED if count == 1 else Text(f"{count} not installed", f"{count} 个未安装"),
             expected=full if count <= 2 else None,

@@ -9,6 +9,7 @@ from lingjun.checks.report.findings import Finding, Severity
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import component_url, make
 from lingjun.checks.rules._packages import record_packages
+from lingjun.checks.rules._remedies import remedy_pair, restore_remedy
 from lingjun.checks.core.version_match import same_version
 
 RULE = "packages.version-mismatch"
@@ -42,8 +43,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                 f"{name} is {installed}, the release ships {pkg.published}"
                 + (" (an image-specific build; see packages.image-build-replaced)." if vendor else "."),
                 f"{name} 当前为 {installed}，发布中为 {pkg.published}" + ("（镜像定制构建，见 packages.image-build-replaced）。" if vendor else "。"),
-                remedy=(f"Reinstall {name} {pkg.published} if the change was not intended.",
-                        f"如非有意更改，请重新安装 {name} {pkg.published}。"),
+                remedy=remedy_pair(restore_remedy(ctx, [pkg])),
                 observed=installed, expected=pkg.published, links=[component_url(ctx, pkg.id, pkg.published)],
             )
     if matching:

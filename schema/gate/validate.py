@@ -32,7 +32,7 @@ from lingjun.schema.problems import Problem, sort_problems
 
 __all__ = ["Validation", "validate", "find_root"]
 
-_CATALOG_KINDS = frozenset({"families", "components", "cuda-drivers", "driver-branches", "gpus"})
+_CATALOG_KINDS = frozenset({"families", "components", "cuda-drivers", "driver-branches", "gpus", "torch-wheels"})
 _ROOT_MARKER = "families.yaml"
 
 

@@ -203,6 +203,9 @@ def assemble(documents: Iterable[LoadedDocument]) -> KnowledgeBase:
         elif kind == "gpus":
             kb.gpus = kb.gpus or model  # type: ignore[assignment]
             kb.paths.setdefault(kind, doc.path)
+        elif kind == "torch-wheels":
+            kb.torch_wheels = kb.torch_wheels or model  # type: ignore[assignment]
+            kb.paths.setdefault(kind, doc.path)
     kb.sort()
     return kb
 

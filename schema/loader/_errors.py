@@ -163,7 +163,7 @@ def _guess_kind(path: Path) -> Optional[str]:
         return "known-issue"
     if path.parent.name == "troubleshooting":
         return "error-signature"
-    for kind in ("families", "components", "cuda-drivers", "driver-branches", "gpus"):
+    for kind in ("families", "components", "cuda-drivers", "driver-branches", "gpus", "torch-wheels"):
         if name.startswith(kind + "."):
             return kind
     if path.stem[:2].isdigit():

@@ -136,7 +136,12 @@ def test_an_upgrade_is_never_below_the_release_minimum(monkeypatch, capsys, tmp_
     paste = _paste(tmp_path, A800.replace("550.54.15", "535.104.12"))
     code, report, _ = run_json(monkeypatch, capsys, "--from-collect-env", paste, "--release", "training-nv-pytorch:25.07")
     remedies = " | ".join(f["remedy"] or "" for f in report["findings"] if f["rule"].startswith("driver."))
-    assert "570.26" not in remedies and "575 or later" in remedies
+    assert "570.26" not in remedies
+    # one driver as the fix, at or above the release minimum (575) and never an end-of-life branch (R575 is one)
+    import re
+
+    branches = set(re.findall(r"\bR(\d{3}) \(", remedies))
+    assert len(branches) == 1 and int(branches.pop()) > 575 and "575 or later" not in remedies
 
 
 def test_the_release_admitting_a_branch_on_data_center_gpus_is_said(monkeypatch, capsys, tmp_path):

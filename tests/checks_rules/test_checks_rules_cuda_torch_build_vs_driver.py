@@ -5,10 +5,12 @@ GF = (("NVIDIA GeForce RTX 3060", "geforce", "8.6"),)
 
 
 def _ctx(driver, torch_cuda, gpus=GF, api=None):
+    import datetime as dt
+
     facts = kit.gpu_facts(driver, gpus)
     facts.nvml.cuda_driver_version = api
     facts.torch = kit.torch_build("2.5.1+cu" + torch_cuda.replace(".", ""), torch_cuda)
-    return kit.context(facts)
+    return kit.context(facts, today=dt.date(2026, 12, 1))
 
 
 def test_older_or_equal_cuda_ok():
@@ -38,7 +40,8 @@ def test_newer_major_remedy_names_the_major_the_driver_runs_not_its_native_maxim
     f = kit.run(RULE, _ctx("470.86", "12.1", api=11040))
     remedy = f[0].remedy.en
     assert "a torch build for CUDA 11.x" in remedy and "cu114" not in remedy and "11.4" not in remedy
-    assert "R530 (530.30.02 or later)" in remedy
+    # the one driver target of the report: the newest supported branch (R530, the CUDA 12.1 minimum's branch, is end of life)
+    assert "R620 (620 or later)" in remedy and "R530" not in remedy
     assert "CUDA 11.x" in f[0].remedy.zh and "cu114" not in f[0].remedy.zh
 
 
@@ -55,5 +58,6 @@ def test_same_major_newer_minor_remedy_does_not_ask_for_a_build_that_does_not_ex
     assert kit.severities(f) == ["warning"]
     remedy = f[0].remedy.en
     assert "CUDA 11.4" not in remedy and "torch build for" not in remedy
-    assert "520.61.05" in remedy and "full" in remedy and "limited feature set" in remedy
-    assert "11.4" not in f[0].remedy.zh and "520.61.05" in f[0].remedy.zh
+    assert "R620 (620 or later)" in remedy and "full" in remedy and "limited feature set" in remedy
+    assert "520.61.05" not in remedy  # R520 is end of life: never named as the fix
+    assert "11.4" not in f[0].remedy.zh and "R620（620 或更高）" in f[0].remedy.zh

@@ -55,6 +55,7 @@ def test_rules_declare_needs():
         "container.nccl-ib-hca": ("env", "rdma"),
         "container.nccl-ib-transport": ("env", "rdma"),
         "container.nccl-ib-gid-index": ("env", "rdma"),
+        "container.gdr-geforce": ("rdma",),
     }
 
 
@@ -128,6 +129,9 @@ EXEMPT = {
     "config.deepspeed-offload-device": "reads the file given with --deepspeed-config",
     "known-issues.match": "a condition on a fact the input lacks makes the issue 'may apply (cannot tell: ...)'",
     "release.manifest-image": "compares the manifest's own two fields; silent when the input shows no manifest or no image",
+    "cuda.fp8-capability": "reads --model, the --deepspeed-config file and the quoted errors; skipped naming what is missing "
+                           "(no FP8 workload shown, or the GPUs' compute capability not shown)",
+    "container.erdma-mr-size": "reads the quoted errors and the RDMA devices they or the input name; skipped naming what is missing",
 }
 
 

@@ -9,7 +9,7 @@ from lingjun.schema.gate.issue import Issue
 from lingjun.schema.gate.rules import gate_rule
 from lingjun.schema.models import Severity
 
-_SINGLE_KINDS = ("families", "components", "cuda-drivers", "driver-branches", "gpus")
+_SINGLE_KINDS = ("families", "components", "cuda-drivers", "driver-branches", "gpus", "torch-wheels")
 
 
 @gate_rule("data.catalog-unique", Severity.error,

@@ -1,0 +1,137 @@
+"""The one driver a remedy names: the newest supported branch that meets every requirement, with its minimum.
+
+Every driver remedy of the checker (``driver.minimum``, ``driver.cuda-compatibility``, ``driver.branch-eol``,
+``cuda.torch-build-vs-driver``, the forward-compatibility findings) names the driver that :func:`upgrade_target`
+picks, so that one report never prints two different driver numbers as the fix ("575 or later" beside
+"570.26 or later"), and never an end-of-life branch.
+
+The decision, over the bundle's ``driver_branches`` table (NVIDIA's data center driver branches,
+https://docs.nvidia.com/datacenter/tesla/drivers/supported-drivers-and-cuda-toolkit-versions.html):
+
+* a branch qualifies when it is not end of life on ``today`` (:func:`branch_end_of_life`: past its ``eol`` month,
+  or marked end of life with no date; a branch whose ``eol`` month is still ahead is supported whatever else the
+  row says), and its number is at least the branch of every requirement (the release's minimum, the Table-3
+  minimum of the image's CUDA and of torch's CUDA, the first driver for each GPU's architecture);
+* a branch after the last one that supports one of the GPUs (:func:`last_branch_for_cc`: R580 for Maxwell,
+  Pascal and Volta) does not qualify;
+* among them the newest production or long-term-support branch wins; a new-feature branch only when no other
+  qualifies (NVIDIA recommends production and long-term-support branches for data center use);
+* its minimum is the highest requirement inside that branch (``575.51.03`` when the chosen branch is 575 and
+  a requirement says so), else the branch itself (``620``: any 620 driver).
+
+Pure functions, standard library only; malformed rows are skipped.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any, Iterable, Optional
+
+from lingjun.checks.core.versions import DriverVersion
+
+__all__ = ["DriverTarget", "branch_end_of_life", "eol_month_end", "last_branch_for_cc", "upgrade_target"]
+
+#: NVIDIA's Unix graphics feature deprecation schedule: "The release 580 series will be the last to support GPUs
+#: based on the Maxwell, Pascal, and Volta architectures" (compute capability 5.x, 6.x, 7.0 and 7.2)
+#: https://forums.developer.nvidia.com/t/unix-graphics-feature-deprecation-schedule/60588
+DEPRECATION_DOC = "https://forums.developer.nvidia.com/t/unix-graphics-feature-deprecation-schedule/60588"
+_LAST_BRANCH_BELOW_TURING = 580
+
+#: branch types NVIDIA recommends for production use (the table's "type" column)
+_PRODUCTION_TYPES = ("long-term-support", "production")
+
+
+@dataclass(frozen=True)
+class DriverTarget:
+    """The driver a remedy names: ``branch`` (620), ``minimum`` (``620`` or ``575.51.03``), the branch's type and EOL month."""
+
+    branch: int
+    minimum: DriverVersion
+    branch_type: Optional[str] = None
+    eol: Optional[str] = None
+
+    @property
+    def en(self) -> str:
+        """``R620 (620 or later)``."""
+        return f"R{self.branch} ({self.minimum} or later)"
+
+    @property
+    def zh(self) -> str:
+        """``R620（620 或更高）``."""
+        return f"R{self.branch}（{self.minimum} 或更高）"
+
+
+def eol_month_end(text: Any) -> Optional[dt.date]:
+    """Last day of a ``YYYY-MM`` month, or None.
+
+    >>> eol_month_end("2026-02")
+    datetime.date(2026, 2, 28)
+    """
+    try:
+        year, month = (int(p) for p in str(text).split("-"))
+        first_next = dt.date(year + month // 12, month % 12 + 1, 1)
+    except (TypeError, ValueError):
+        return None
+    return first_next - dt.timedelta(days=1)
+
+
+def branch_end_of_life(row: dict, today: dt.date) -> bool:
+    """Whether a ``driver_branches`` row is end of life on ``today``.
+
+    The ``eol`` month decides when the row has one (past it on ``today``: end of life); a row without a date is end
+    of life only when NVIDIA's table says so (``end_of_life: true``, the branches it no longer lists).
+    """
+    end = eol_month_end(row.get("eol")) if row.get("eol") else None
+    if end is not None:
+        return today > end
+    return row.get("end_of_life") is True
+
+
+def last_branch_for_cc(cc: Optional[tuple[int, int]]) -> Optional[int]:
+    """The last driver branch that supports a GPU of compute capability ``cc``; None when no end is announced.
+
+    >>> last_branch_for_cc((7, 0)), last_branch_for_cc((7, 5))
+    (580, None)
+    """
+    if cc is None:
+        return None
+    return _LAST_BRANCH_BELOW_TURING if cc < (7, 5) else None
+
+
+def upgrade_target(
+    requirements: Iterable[Optional[DriverVersion]], branches: Iterable[Any], today: dt.date,
+    last_branch: Optional[int] = None,
+) -> Optional[DriverTarget]:
+    """The newest supported branch meeting every requirement, with its minimum; None when no branch qualifies.
+
+    >>> rows = [{"branch": 580, "type": "long-term-support", "end_of_life": False},
+    ...         {"branch": 575, "end_of_life": True},
+    ...         {"branch": 570, "type": "production", "end_of_life": False, "eol": "2026-02"}]
+    >>> upgrade_target([DriverVersion.parse("575"), DriverVersion.parse("570.26")], rows, dt.date(2026, 12, 1)).en
+    'R580 (580 or later)'
+    >>> upgrade_target([DriverVersion.parse("570.26")], rows, dt.date(2025, 12, 1)).en
+    'R580 (580 or later)'
+    """
+    needs = [r for r in requirements if isinstance(r, DriverVersion)]
+    floor = max((r.branch for r in needs), default=0)
+    candidates = []
+    for row in branches or ():
+        if not isinstance(row, dict):
+            continue
+        number = row.get("branch")
+        if not isinstance(number, int) or isinstance(number, bool) or number < floor:
+            continue
+        if last_branch is not None and number > last_branch:
+            continue
+        if branch_end_of_life(row, today):
+            continue
+        candidates.append(row)
+    if not candidates:
+        return None
+    production = [r for r in candidates if r.get("type") in _PRODUCTION_TYPES]
+    chosen = max(production or candidates, key=lambda r: r["branch"])
+    branch = chosen["branch"]
+    inside = [r for r in needs if r.branch == branch]
+    minimum = max(inside) if inside else DriverVersion.parse(str(branch))
+    return DriverTarget(branch, minimum, chosen.get("type"), chosen.get("eol"))
