@@ -20,15 +20,15 @@ WORDS = ("The logs confirm it: {where} shows \u00ab{line}\u00bb (see evidence.er
 
 
 def _confirming_rules(ctx: CheckContext, signature: dict) -> set[str]:
+    """The rules a matched line of ``signature`` confirms: the signature's own and those of the causes still standing,
+    less those only the causes the facts rule out name."""
     from lingjun.checks.rules.evidence_error_lines import rank_causes
 
-    rules = set(signature.get("rules") or [])
+    standing: set[str] = set()
+    ruled_out: set[str] = set()
     for cause in rank_causes(ctx, signature):
-        if cause.result.state != DOES_NOT_APPLY:
-            rules.update(cause.spec.get("rules") or [])
-        else:
-            rules.difference_update(cause.spec.get("rules") or [])
-    return rules
+        (ruled_out if cause.result.state == DOES_NOT_APPLY else standing).update(cause.spec.get("rules") or [])
+    return (set(signature.get("rules") or []) - ruled_out) | standing
 
 
 def confirm(ctx: CheckContext, findings: list[Finding]) -> None:
