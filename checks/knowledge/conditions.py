@@ -195,6 +195,11 @@ def evaluate(
 _OPS_EN = {"eq": "is", "ne": "is not", "lt": "below", "le": "at most", "gt": "above", "ge": "at least", "in": "one of"}
 _OPS_ZH = {"eq": "为", "ne": "不为", "lt": "低于", "le": "不超过", "gt": "高于", "ge": "不低于", "in": "属于"}
 _WORDS_ZH = {True: "是", False: "否"}
+#: what a failed clause adds after "X is <value>"
+_FAILED_EN = {"eq": ", not {}", "ne": "", "lt": ", not below {}", "le": ", above {}", "gt": ", not above {}",
+              "ge": ", below {}", "in": ", not one of {}"}
+_FAILED_ZH = {"eq": "，而非 {}", "ne": "", "lt": "，不低于 {}", "le": "，高于 {}", "gt": "，不高于 {}",
+              "ge": "，低于 {}", "in": "，不属于 {}"}
 
 
 def _shown(name: str, value: Any, zh: bool = False) -> str:
@@ -252,5 +257,6 @@ def _fact_clause(result: ConditionResult, clause: Any, facts: Facts, evidence: O
         result.note(result.matched, f"{label_en}: {have_en}{where_en}", f"{label_zh}：{have_zh}{where_zh}")
         result.found.append(Text(f"{spec.en} is {have_en}{where_en}", f"{spec.zh}为 {have_zh}{where_zh}"))
     else:
-        result.note(result.failed, f"{spec.en} is {have_en}, not {_OPS_EN[op]} {_shown(spec.name, want)}{where_en}",
-                    f"{spec.zh}为 {have_zh}，并非{_OPS_ZH[op]} {_shown(spec.name, want, True)}{where_zh}")
+        want_en, want_zh = _shown(spec.name, want), _shown(spec.name, want, True)
+        result.note(result.failed, f"{spec.en} is {have_en}{_FAILED_EN[op].format(want_en)}{where_en}",
+                    f"{spec.zh}为 {have_zh}{_FAILED_ZH[op].format(want_zh)}{where_zh}")
