@@ -58,7 +58,7 @@ class Evidence:
     order of their first line; ``stated``: fact name -> the first :class:`StatedFact` (the last for
     ``nccl.network``, which a job may change); ``xids``: the Xid numbers the kernel printed, in order,
     each once; ``notes``: what could not be read in full (a line cut at the length limit), as
-    ``(en, zh)`` pairs.
+    ``(en, zh)`` pairs; ``unmatched``: error lines the input quotes as errors that no signature knows.
     """
 
     sources: list[str] = field(default_factory=list)
@@ -67,6 +67,8 @@ class Evidence:
     stated: dict[str, StatedFact] = field(default_factory=dict)
     xids: list[int] = field(default_factory=list)
     notes: list[tuple[str, str]] = field(default_factory=list)
+    #: quoted error lines (a snapshot's ``symptoms.errors``) that no signature matched
+    unmatched: list[LogLine] = field(default_factory=list)
 
     def hit(self, signature_id: str) -> Optional[SignatureHit]:
         """The hit of one signature, or None."""

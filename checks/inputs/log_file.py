@@ -23,7 +23,7 @@ import stat
 import sys
 from typing import BinaryIO, Callable, Optional
 
-from lingjun.checks.evidence import Evidence
+from lingjun.checks.evidence import Evidence, LogLine
 from lingjun.checks.knowledge.signatures import Scanner, SignatureSet
 
 __all__ = ["BLOCK", "MAX_LINE", "LogError", "scan_log", "scan_lines", "log_name"]
@@ -192,8 +192,13 @@ def scan_lines(lines: list[str], source: str, sigset: SignatureSet, evidence: Ev
     """Scan a list of lines (a snapshot's ``symptoms.errors``: ``numbered`` False; a paste's lines: True)."""
     scanner = sigset.scanner(evidence, source)
     for i, line in enumerate(lines, 1):
+        before = sum(h.count for h in evidence.hits)
         for part in str(line).splitlines() or [""]:
             scanner.feed_line(part, i if numbered else None)
+        if not numbered and sum(h.count for h in evidence.hits) == before and str(line).strip():
+            from lingjun.checks.knowledge.signatures import quote
+
+            evidence.unmatched.append(LogLine(source, None, quote(str(line), "")))
     if numbered:
         evidence.lines += len(lines)
 

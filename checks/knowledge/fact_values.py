@@ -25,7 +25,7 @@ from lingjun.checks.core.gpu_models import compute_capability_from_name
 from lingjun.checks.coverage import OBSERVED, available, env_known, state
 from lingjun.checks.evidence import Evidence
 from lingjun.checks.facts import Facts
-from lingjun.checks.knowledge.torch_build import cpu_only
+from lingjun.checks.knowledge.torch_build import cpu_build_state
 from lingjun.checks.report.findings import Text
 
 __all__ = ["UNKNOWN", "FactValue", "fact_value", "place"]
@@ -149,19 +149,8 @@ def _mig(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactValue:
 
 
 def _torch_cpu(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactValue:
-    torch = facts.torch
-    if torch is None or not available(facts, "torch"):
-        return FactValue(UNKNOWN)
-    cuda_known = state(facts, "torch") == OBSERVED
-    if torch.cuda or torch.hip:
-        return FactValue(False)
-    if torch.version and cpu_only(torch, cuda_known=cuda_known):
-        return FactValue(True)
-    if cuda_known:
-        # torch's build shown without a CUDA version: a CPU build, unless its version names a CUDA or ROCm build
-        local = (torch.version or "").partition("+")[2].lower()
-        return FactValue(not local.startswith(("cu", "rocm")))
-    return FactValue(UNKNOWN)  # no CUDA version shown and no +cpu: the input does not tell
+    found = cpu_build_state(facts)
+    return FactValue(UNKNOWN if found is None else found)
 
 
 def _torch_cuda(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactValue:

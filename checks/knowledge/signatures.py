@@ -22,7 +22,7 @@ from lingjun.checks.core.redaction import mask_identifiers, mask_secrets
 from lingjun.checks.evidence import Evidence, LogLine, SignatureHit, StatedFact
 from lingjun.checks.knowledge.log_statements import LAST_WINS, STATEMENTS, Statement, read_statement
 
-__all__ = ["QUOTE_LIMIT", "LINE_LIMIT", "MAX_HITS_PER_SIGNATURE", "SignatureSet", "Scanner", "literal_regex"]
+__all__ = ["quote", "QUOTE_LIMIT", "LINE_LIMIT", "MAX_HITS_PER_SIGNATURE", "SignatureSet", "Scanner", "literal_regex"]
 
 #: characters of a matched line quoted in a report
 QUOTE_LIMIT = 400
@@ -100,7 +100,7 @@ class SignatureSet:
         return self._statements.get(literal, [])
 
 
-def _quote(line: str, literal: str) -> str:
+def quote(line: str, literal: str) -> str:
     """``line`` masked (secrets, identifiers) and cut to :data:`QUOTE_LIMIT` characters around ``literal``."""
     text = mask_identifiers(mask_secrets(line.rstrip("\r\n")))
     if len(text) <= QUOTE_LIMIT:
@@ -163,7 +163,7 @@ class Scanner:
                 matched.add(sig_id)
                 hit = evidence.hit(sig_id)
                 if hit is None:
-                    evidence.hits.append(SignatureHit(sig_id, LogLine(self.source, number, _quote(line, literal))))
+                    evidence.hits.append(SignatureHit(sig_id, LogLine(self.source, number, quote(line, literal))))
                 elif hit.count < MAX_HITS_PER_SIGNATURE:
                     hit.count += 1
             for statement in self.sigset.statements_of(literal):
@@ -175,4 +175,4 @@ class Scanner:
                         name = f"kernel.xid.{value}"
                     if name in evidence.stated and name not in LAST_WINS:
                         continue
-                    evidence.stated[name] = StatedFact(name, value, LogLine(self.source, number, _quote(line, literal)))
+                    evidence.stated[name] = StatedFact(name, value, LogLine(self.source, number, quote(line, literal)))

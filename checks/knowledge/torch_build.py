@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Optional
 
-from lingjun.checks.facts import TorchBuildFacts
+from lingjun.checks.facts import Facts, TorchBuildFacts
 
-__all__ = ["cpu_only", "release_part"]
+__all__ = ["cpu_only", "cpu_build_state", "release_part"]
 
 
 def cpu_only(torch: Optional[TorchBuildFacts], cuda_known: bool = True) -> bool:
@@ -32,3 +32,26 @@ def cpu_only(torch: Optional[TorchBuildFacts], cuda_known: bool = True) -> bool:
 def release_part(version: str) -> str:
     """The version without its local part: ``2.5.1+cpu`` -> ``2.5.1``."""
     return version.partition("+")[0]
+
+
+def cpu_build_state(facts: "Facts") -> Optional[bool]:
+    """Whether the input shows a CPU-only torch: True, False, or None when it does not tell.
+
+    The one decision behind ``cuda.available``'s causes and the conditions' ``torch.cpu_build`` fact: torch's build
+    shown in full without a CUDA or HIP version is a CPU build even when its version string is not shown (a
+    snapshot's ``torch: {"version": null, "cuda": null}``), unless a version names a CUDA or ROCm build.
+    """
+    from lingjun.checks.coverage import OBSERVED, available, state
+
+    torch = facts.torch
+    if torch is None or not available(facts, "torch"):
+        return None
+    if torch.cuda or torch.hip:
+        return False
+    cuda_known = state(facts, "torch") == OBSERVED
+    if torch.version and cpu_only(torch, cuda_known=cuda_known):
+        return True
+    if cuda_known:
+        local = (torch.version or "").partition("+")[2].lower()
+        return not local.startswith(("cu", "rocm"))
+    return None

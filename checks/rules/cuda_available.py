@@ -24,7 +24,7 @@ from lingjun.checks.report.findings import Finding, Severity, Text, sentence_cas
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make, nvidia_url
 from lingjun.checks.rules._symptoms import cuda_reported
-from lingjun.checks.knowledge.torch_build import cpu_only
+from lingjun.checks.knowledge.torch_build import cpu_build_state
 
 RULE = "cuda.available"
 AREA = "cuda"
@@ -119,9 +119,11 @@ def _causes(ctx: CheckContext) -> list[Text]:
 
     causes = _from_errors(ctx)  # what the input quotes names the failure: first
     torch = facts.torch
-    if cpu_only(torch, cuda_known=state(facts, "torch") == OBSERVED):
-        causes.append(Text(f"torch {torch.version} is a CPU-only build (see cuda.torch-cpu-build for the wheel index to use)",
-                           f"torch {torch.version} 是仅 CPU 的构建（应使用的 wheel 索引见 cuda.torch-cpu-build）"))
+    if cpu_build_state(facts):
+        shown = f"torch {torch.version}" if torch.version else "torch (its version is not shown, its build is: no CUDA version)"
+        shown_zh = f"torch {torch.version}" if torch.version else "torch（版本未显示，但构建信息中没有 CUDA 版本）"
+        causes.append(Text(f"{shown} is a CPU-only build (see cuda.torch-cpu-build for the wheel index to use)",
+                           f"{shown_zh}是仅 CPU 的构建（应使用的 wheel 索引见 cuda.torch-cpu-build）"))
     gpus_shown = driver_observed(facts) or available(facts, "nvidia-smi") or available(facts, "nvml")
     if not facts.gpus and not facts.driver_version and gpus_shown and not (torch is not None and torch.hip):
         causes.append(Text("no NVIDIA GPU or driver is visible: the container was started without GPUs",

@@ -38,6 +38,10 @@ WORDS = {
     "ruled-out": ("Ruled out by what the input shows: {causes}", "根据输入已排除：{causes}"),
     "none-fits": ("None of the recorded causes fits what the input shows ({causes}); the line itself still shows the failure",
                   "已记录的原因都与输入不符（{causes}）；但该行本身表明任务已失败"),
+    "unknown-line": ("{where} quotes an error line no recorded signature matches: \u00ab{line}\u00bb. The job failed, but "
+                     "lingjun-check cannot name the cause from this line; the other findings judge what the input shows.",
+                     "{where} 引用了一条没有已记录特征能匹配的错误行：\u00ab{line}\u00bb。任务已失败，但 lingjun-check 无法仅凭这一行判断原因；"
+                     "其他检查结果依据输入所示的内容作出判断。"),
     "no-lines": ("The logs show none of the {count} known error lines ({sources}).",
                  "日志中没有 {count} 种已知错误行中的任何一种（{sources}）。"),
     "place-docker": ("Docker", "Docker"),
@@ -149,8 +153,9 @@ def _finding(ctx: CheckContext, hit: SignatureHit, signature: dict) -> Finding:
 
 @rule(RULE, AREA, "Error lines in the logs, with their likely cause", "日志中的错误行及其可能原因", order=5)
 def check(ctx: CheckContext) -> Iterator[Finding]:
-    """error per matched signature (an observed failure), most likely cause first; ok when logs were read and
-    show no known error line; skipped when no log or error line was given."""
+    """error per matched signature (an observed failure), most likely cause first; warning per quoted error line
+    (``symptoms.errors``) no signature matches; ok when logs were read and show no known error line; skipped when
+    no log or error line was given."""
     evidence = ctx.evidence
     if not evidence.read_logs:
         yield make(ctx, RULE, AREA, Severity.skipped,
@@ -161,7 +166,11 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     hits = [h for h in evidence.hits if h.signature in by_id]
     for hit in hits:
         yield _finding(ctx, hit, by_id[hit.signature])
-    if not hits:
+    for line in evidence.unmatched:
+        en, zh = WORDS["unknown-line"]
+        yield make(ctx, RULE, AREA, Severity.warning, en.format(where=line.where(), line=line.text),
+                   zh.format(where=line.where(), line=line.text), observed=line.where())
+    if not hits and not evidence.unmatched:
         yield make(ctx, RULE, AREA, Severity.ok,
                    WORDS["no-lines"][0].format(count=len(by_id), sources=", ".join(evidence.sources)),
                    WORDS["no-lines"][1].format(count=len(by_id), sources="、".join(evidence.sources)))

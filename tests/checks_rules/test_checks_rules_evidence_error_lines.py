@@ -39,10 +39,21 @@ def test_without_logs_or_error_lines_the_rule_is_skipped():
     assert "--log FILE" in findings[0].message.en
 
 
-def test_a_log_without_known_lines_is_ok_and_names_the_logs():
-    findings = run(RULE, _ctx(Facts(), lines=["all fine"]))
+def test_a_log_without_known_lines_is_ok_and_names_the_logs(tmp_path):
+    log = tmp_path / "job.log"
+    log.write_text("epoch 1 loss 2.31\nepoch 2 loss 2.02\n")
+    kd = data()
+    ctx = context(Facts(), kd)
+    ctx.evidence = gather_evidence(kd, Facts(), [str(log)])
+    findings = run(RULE, ctx)
     assert [f.severity for f in findings] == [Severity.ok]
-    assert "case.json: symptoms.errors" in findings[0].message.en
+    assert str(log) in findings[0].message.en
+
+
+def test_a_quoted_error_line_no_signature_knows_is_a_warning_quoting_it():
+    findings = run(RULE, _ctx(Facts(), lines=["RuntimeError: something nobody recorded"]))
+    assert [f.severity for f in findings] == [Severity.warning]
+    assert "quotes an error line no recorded signature matches: \u00abRuntimeError: something nobody recorded\u00bb" in findings[0].message.en
 
 
 def test_a_small_shm_makes_the_first_cause_apply():
