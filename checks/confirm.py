@@ -3,7 +3,12 @@
 A signature names the checker rules that judge the same cause (its ``rules``, and each cause's ``rules``).
 When the logs show the signature's line and such a rule predicted the failure only as a warning (or an
 info), the prediction is no longer a prediction: :func:`confirm` raises it to an error and says which
-line confirms it.  A cause the facts rule out confirms nothing.  Standard library only.
+line confirms it.  A cause the facts rule out confirms nothing.
+
+The other way round, a fact a log states can disprove a prediction: NCCL printing ``Using network IB``
+shows that its InfiniBand transport works, whatever ``container.rdma-usable`` predicted from the devices it
+saw.  :func:`withdraw` lowers such a warning or error to an info that names the line (:data:`DISPROOFS`).
+Standard library only.
 """
 
 from __future__ import annotations
@@ -12,11 +17,35 @@ from lingjun.checks.context import CheckContext
 from lingjun.checks.knowledge.conditions import DOES_NOT_APPLY
 from lingjun.checks.report.findings import Finding, Severity, Text
 
-__all__ = ["confirm", "WORDS"]
+__all__ = ["confirm", "withdraw", "WORDS", "DISPROOFS"]
 
 #: the sentence added to a confirmed finding, both languages
 WORDS = ("The logs confirm it: {where} shows \u00ab{line}\u00bb (see evidence.error-lines).",
          "日志证实了这一点：{where} 显示 \u00ab{line}\u00bb（见 evidence.error-lines）。")
+
+
+#: (stated fact, value) -> the rules whose warnings and errors that value disproves, with the sentence saying so
+DISPROOFS = {
+    ("nccl.network", "ib"): (("container.rdma-usable",),
+                             ("The logs disprove this prediction: {where} shows NCCL using its InfiniBand/RoCE transport.",
+                              "日志否定了这一预测：{where} 显示 NCCL 正在使用 InfiniBand/RoCE 传输。")),
+}
+
+
+def withdraw(ctx: CheckContext, findings: list[Finding]) -> None:
+    """Lower, in place, each warning or error a fact the logs state disproves to an info naming the line."""
+    for (name, value), (rules, words) in DISPROOFS.items():
+        stated = ctx.evidence.value(name)
+        if stated is None or stated.value != value:
+            continue
+        for finding in findings:
+            if finding.rule in rules and finding.severity in (Severity.warning, Severity.error):
+                finding.severity = Severity.info
+                en, zh = words[0].format(where=stated.line.where()), words[1].format(where=stated.line.where())
+                finding.message = Text(f"{finding.message.en} {en}", f"{finding.message.zh}{zh}")
+                finding.remedy = None
+                if finding.brief is not None:
+                    finding.brief = Text(f"{finding.brief.en} {en}", f"{finding.brief.zh}{zh}")
 
 
 def _confirming_rules(ctx: CheckContext, signature: dict) -> set[str]:

@@ -116,3 +116,18 @@ def test_a_cause_ruled_out_confirms_nothing():
     before = [f.severity for f in findings]
     confirm(ctx, findings)
     assert [f.severity for f in findings] == before == [Severity.ok]
+
+
+def test_a_log_showing_nccl_on_infiniband_withdraws_the_rdma_unusable_prediction(tmp_path):
+    from lingjun.checks.facts import RdmaDeviceFacts, RdmaPortFacts
+
+    facts = Facts(origin="snapshot")
+    facts.rdma.devices = [RdmaDeviceFacts("mlx5_0", [RdmaPortFacts(1, "ACTIVE", "LinkUp", "InfiniBand")], uverbs=None)]
+    log = tmp_path / "job.log"
+    log.write_text("host:1:2 [0] NCCL INFO Using network IB\n")
+    kd = data()
+    ctx = context(facts, kd)
+    ctx.evidence = gather_evidence(kd, facts, [str(log)])
+    rdma = [f for f in run_rules(ctx) if f.rule == "container.rdma-usable"]
+    assert [f.severity for f in rdma] == [Severity.info]
+    assert f"The logs disprove this prediction: {log}:1 shows NCCL using its InfiniBand/RoCE transport." in rdma[0].message.en
