@@ -280,3 +280,5 @@ def test_search_index_holds_the_pasted_line_on_the_entry(ts_site, lang):
     # as code text, not cut by jieba (segments only Han runs) nor dropped by the parser
     entry = next(d for d in docs if d["location"] == f"troubleshooting/nccl/#{NCCL_ID}")
     assert f"<code>include/shm.h:28 {PASTED}" in entry["text"]
+    # boosted, so a pasted line ranks this page above pages sharing only its common words (the browser test)
+    assert entry.get("boost") == 3
