@@ -39,6 +39,7 @@ __all__ = [
     "md_url",
     "html_url",
     "html_attr",
+    "html_id",
     "code_block",
     "json_for_script",
     "finalize",
@@ -227,6 +228,24 @@ def html_url(value: Any) -> Markup:
 def html_attr(value: Any) -> Markup:
     """Escape a value for a double-quoted HTML attribute (and for Markdown around it)."""
     return Markup(_escape_run(str(value)))
+
+
+_HTML_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+
+
+def html_id(value: Any) -> Markup:
+    """An element id for a heading's ``{ #id }`` or a link's ``#id``, printed exactly (an escape would change it).
+
+    Only ids of letters, digits, ``.``, ``_`` and ``-`` (the schema's identifiers) are accepted: they need no
+    escaping in HTML, in Markdown's attribute lists or in a URL fragment.
+
+    Raises:
+        ValueError: for anything else (the build stops rather than print it).
+    """
+    text = str(value)
+    if not _HTML_ID.match(text):
+        raise ValueError(f"refusing {text!r} as an element id: only letters, digits, '.', '_' and '-'")
+    return Markup(text)
 
 
 def code_block(lines: list[str] | str, lang: str = "bash", indent: int = 0) -> Markup:

@@ -51,6 +51,7 @@ from lingjun.generator.site.driver_matrix import (
 )
 from lingjun.generator.site.nav import NavSection, PageSpec, Placement, SiteMap
 from lingjun.generator.site.pages import navigation, static_pages
+from lingjun.generator.site.troubleshooting import SignatureView, Troubleshooting, troubleshooting
 from lingjun.generator.site.upstream import upstream_link
 
 __all__ = [
@@ -194,6 +195,8 @@ class ReleaseView:
     between: list[FamilyRow] = field(default_factory=list)
     #: for the first recorded release: older releases the pages name without a record here (newest first)
     earlier_named: list[FamilyRow] = field(default_factory=list)
+    #: error signatures whose components this release lists (:mod:`.troubleshooting`)
+    signatures: list[SignatureView] = field(default_factory=list)
 
     @property
     def successor_recorded(self) -> bool:
@@ -266,6 +269,8 @@ class SiteModel:
     driver_tables: dict[str, FamilyDriverTable] = field(default_factory=dict)
     #: family id -> recorded and unrecorded releases, newest first (:func:`family_rows`)
     family_rows: dict[str, list[FamilyRow]] = field(default_factory=dict)
+    #: the Troubleshooting section: error signatures per printer (:mod:`.troubleshooting`)
+    troubleshooting: Optional[Troubleshooting] = None
 
     def view(self, record: ReleaseRecord) -> ReleaseView:
         """The view of one release."""
@@ -384,6 +389,13 @@ def list_state(record: ReleaseRecord) -> ListState:
     if components_of(record):
         return ListState.partial
     return ListState.not_published
+
+
+def _printer_titles(printer: str) -> dict[str, str]:
+    """Navigation titles of a printer's page: the ``printer.<value>`` interface string."""
+    from lingjun.generator.site.strings import STRINGS
+
+    return dict(STRINGS[f"printer.{printer}"])
 
 
 def _family_order(kb: KnowledgeBase) -> list[Family]:
@@ -513,6 +525,11 @@ def _component_context(site: SiteModel, page: PageSpec) -> dict:
     return {"component": site.kb.components[page.id.partition(":")[2]]}
 
 
+def _printer_context(site: SiteModel, page: PageSpec) -> dict:
+    assert site.troubleshooting is not None
+    return {"group": next(g for g in site.troubleshooting.groups if g.page_id == page.id)}
+
+
 def build_site_model(kb: KnowledgeBase) -> SiteModel:
     """Compute the :class:`SiteModel` of a validated knowledge base.
 
@@ -535,6 +552,11 @@ def build_site_model(kb: KnowledgeBase) -> SiteModel:
     for component in components:
         sitemap.add(PageSpec(component_page_id(component.id), f"components/{component.id}.md",
                              {"en": component.name, "zh": component.name}, "component.md.j2", _component_context))
+
+    shooting = troubleshooting(kb, families, by_family)
+    for group in shooting.groups:
+        sitemap.add(PageSpec(group.page_id, group.path, _printer_titles(group.printer.value),
+                             "troubleshooting_printer.md.j2", _printer_context))
 
     issue_releases: dict[str, list[ReleaseRecord]] = {}
     for issue in sorted(kb.known_issues.values(), key=lambda i: i.id):
@@ -586,6 +608,7 @@ def build_site_model(kb: KnowledgeBase) -> SiteModel:
                 newest_named=rows[0] if at > 0 else None,
                 between=between,
                 earlier_named=[row for row in rows[at + 1:] if row.record is None] if previous is None else [],
+                signatures=shooting.for_release(record),
             )
 
     matrix_components: dict[str, set[str]] = {}
@@ -634,6 +657,7 @@ def build_site_model(kb: KnowledgeBase) -> SiteModel:
     sitemap.nav = navigation({
         "releases": family_sections,
         "components": [component_page_id(c.id) for c in components],
+        "troubleshooting": [group.page_id for group in shooting.groups],
     })
 
     usage_by_rule: dict[str, list[ReleaseRecord]] = {}
@@ -661,4 +685,5 @@ def build_site_model(kb: KnowledgeBase) -> SiteModel:
             for f in families
         },
         family_rows=rows_by_family,
+        troubleshooting=shooting,
     )

@@ -106,6 +106,11 @@ SITE: tuple[Union[Page, Section], ...] = (
         Page("components", "components/index.md", _t("All components", "全部组件"), "components.md.j2",
              link_title=_t("Components", "组件")),
     )),
+    # followed by one page per printer that has error signatures (troubleshooting/<printer>/), from the model
+    Section("troubleshooting", _t("Troubleshooting", "故障排查"), (
+        Page("troubleshooting", "troubleshooting/index.md", _t("Error messages", "错误信息"), "troubleshooting.md.j2",
+             link_title=_t("Troubleshooting", "故障排查")),
+    )),
     Section("checker", _t("Checker", "检查工具"), (
         Page("checker", "checker/index.md", _t("Checker guide", "检查工具指南")),
         Page("checker-rules", "checker/rules.md", _t("Checker rules", "检查规则"), "checker_rules.md.j2"),

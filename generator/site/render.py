@@ -85,7 +85,7 @@ def make_environment() -> Environment:
 
     Filters: ``md`` (inline text), ``cell`` (table cell, em dash when empty),
     ``prose`` (prose on one line), ``block(indent)`` (prose as blocks),
-    ``url`` (http(s) link target), ``href`` (http(s) link target in raw HTML), ``attr`` (HTML attribute), ``code``
+    ``url`` (http(s) link target), ``href`` (http(s) link target in raw HTML), ``attr`` (HTML attribute), ``html_id`` (an id printed exactly, refused unless safe), ``code``
     (fenced code block), ``json_script`` (JSON inside a script element).
     """
     env = Environment(
@@ -107,6 +107,7 @@ def make_environment() -> Environment:
         url=escape.md_url,
         href=escape.html_url,
         attr=escape.html_attr,
+        html_id=escape.html_id,
         code=escape.code_block,
         json_script=escape.json_for_script,
     )

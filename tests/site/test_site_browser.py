@@ -327,6 +327,33 @@ def test_compare_ngc_25_02_to_25_03_adds_nothing_25_02_does_not_list(real_server
     assert page.lj_errors == []
 
 
+#: an example line of releases/troubleshooting/nccl-shm-no-space.yaml, as a user pastes it
+PASTED_NCCL_LINE = "NCCL WARN Call to posix_fallocate failed : No space left on device"
+
+
+@pytest.mark.parametrize("lang", ["", "zh/"])
+def test_troubleshooting_entry_is_visible_and_search_finds_the_pasted_line(real_server, page, lang):
+    """The checker's link (troubleshooting/<printer>/#<id>) lands on a visible entry showing the example line,
+    and pasting that line into the search box finds the entry, in both languages."""
+    page.goto(real_server + lang + "troubleshooting/nccl/#nccl-shm-no-space")
+    heading = page.locator("h2#nccl-shm-no-space")
+    heading.wait_for(state="visible", timeout=15000)
+    assert "/dev/shm" in heading.inner_text()
+    assert heading.evaluate("el => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight; }")
+    assert page.locator("article pre code", has_text="posix_fallocate failed : No space left on device").first.is_visible()
+    shot(page, f"troubleshooting-{lang.strip('/') or 'en'}")
+    results = _search(page, real_server + lang, PASTED_NCCL_LINE)
+    # the page holding the line comes first (its search boost outranks pages sharing only common words) ...
+    first = results[0][0].partition("?")[0]
+    assert first.endswith(lang + "troubleshooting/nccl/"), results
+    # ... and its result group holds the entry itself (directly or under "more on this page")
+    group = page.locator(".md-search-result__item").first.locator("a")
+    hrefs = [group.nth(i).get_attribute("href") or "" for i in range(group.count())]
+    assert any(h.partition("?")[0] == first and h.endswith("#nccl-shm-no-space") for h in hrefs), hrefs
+    assert all(("/zh/" in href) == (lang == "zh/") for href, _ in results)
+    assert page.lj_errors == []
+
+
 def test_compare_with_an_unknown_release_in_the_address_says_so(real_server, page):
     page.goto(real_server + "compare/?old=no-such-release&new=training-nv-pytorch:25.09")
     page.wait_for_selector(".lj-compare-badref")
