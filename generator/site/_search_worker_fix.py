@@ -12,7 +12,14 @@ the inverted index that the loaded index cannot find).
 
 :func:`search_worker_fix` is a MkDocs plugin that, after the build, ends each edge of that key with
 a comma.  A label is always one character, so ``final flag, (label, id digits, comma)*`` reads back
-one way only.  Nothing else in the worker changes.
+one way only.
+
+A second repair (:func:`patch_query_colons`) keeps a pasted log line searchable.  lunr reads ``word:``
+as a field name; Material's worker turns an unknown field's colon into a space, but only the first of a
+token, so a line holding ``09:52:01`` or ``host:1234:5678`` (every NCCL line does) stops the search with
+"Invalid query" and finds nothing.  The repair replaces every colon of the query by a space before the
+worker reads it, except after the field names the site indexes (``title:``, ``text:``, ``tags:``).
+Nothing else in the worker changes.
 """
 
 from __future__ import annotations
@@ -21,7 +28,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-__all__ = ["KEY_PATTERN", "patch_worker_text", "search_worker_fix", "SearchWorkerFixError"]
+__all__ = ["KEY_PATTERN", "QUERY_PATTERN", "patch_worker_text", "patch_query_colons", "search_worker_fix",
+           "SearchWorkerFixError"]
 
 #: lunr's TokenSet key as minified in Material 9's search worker: ``e=e+s+o.id}return e}`` with any names
 KEY_PATTERN = re.compile(
@@ -29,6 +37,13 @@ KEY_PATTERN = re.compile(
     r'for\(var (\w+)=this\.final\?"1":"0",[^{}]*\{var [^{}]*?)'
     r'\2=\2\+(\w+)\+(\w+)\.id\}'
 )
+
+
+#: the start of Material 9's ``search(query)`` method in the worker: ``search(e){if(e=e.replace(new RegExp("\\p{sc=Han}+"``
+QUERY_PATTERN = re.compile(r'search\((\w+)\)\{if\(\1=\1\.replace\(new RegExp\("\\\\p\{sc=Han\}\+"')
+#: the code the repair puts first in ``search``: colons become spaces, except after a field name of the site
+_COLONS = '{0}=String({0}).replace(/(^|\\s)(title|text|tags):|:/g,(m,a,f)=>f?m:" ");'
+_COLONS_MARK = '(title|text|tags):|:/g'
 
 
 class SearchWorkerFixError(RuntimeError):
@@ -49,6 +64,22 @@ def patch_worker_text(text: str) -> str:
     return KEY_PATTERN.sub(lambda m: f'{m.group(1)}{m.group(2)}={m.group(2)}+{m.group(3)}+{m.group(4)}.id+","}}', text)
 
 
+def patch_query_colons(text: str) -> str:
+    """``text`` (the worker's JavaScript) with the query's colons turned to spaces first (see the module docstring);
+    unchanged if already patched.
+
+    Raises:
+        SearchWorkerFixError: when the start of ``search`` is not found exactly once.
+    """
+    if _COLONS_MARK in text:
+        return text
+    found = QUERY_PATTERN.findall(text)
+    if len(found) != 1:
+        raise SearchWorkerFixError(f"the worker's search(query) found {len(found)} times (expected once)")
+    return QUERY_PATTERN.sub(lambda m: f"search({m.group(1)}){{{_COLONS.format(m.group(1))}" + m.group(0)[len(f"search({m.group(1)}){{"):],
+                             text)
+
+
 def search_worker_fix() -> Any:
     """A MkDocs plugin applying :func:`patch_worker_text` to the built search worker (``on_post_build``).
 
@@ -66,7 +97,7 @@ def search_worker_fix() -> Any:
             for worker in workers:
                 try:
                     text = worker.read_text(encoding="utf-8")
-                    worker.write_text(patch_worker_text(text), encoding="utf-8")
+                    worker.write_text(patch_query_colons(patch_worker_text(text)), encoding="utf-8")
                 except SearchWorkerFixError as exc:
                     raise PluginError(f"search worker fix: {worker.name}: {exc}") from None
 

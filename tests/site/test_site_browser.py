@@ -329,6 +329,9 @@ def test_compare_ngc_25_02_to_25_03_adds_nothing_25_02_does_not_list(real_server
 
 #: an example line of releases/troubleshooting/nccl-shm-no-space.yaml, as a user pastes it
 PASTED_NCCL_LINE = "NCCL WARN Call to posix_fallocate failed : No space left on device"
+#: the same kind of line as NCCL prints it, with a time stamp and host:pid:tid (colons lunr reads as fields)
+PASTED_FULL_LINE = ("[2025-06-06 09:52:01] node-1:15016:15201 [1] misc/shmutils.cc:87 NCCL WARN Error: failed to "
+                    "extend /dev/shm/nccl-YrFC5V to 33030532 bytes, error: No space left on device (28)")
 
 
 @pytest.mark.parametrize("lang", ["", "zh/"])
@@ -351,6 +354,13 @@ def test_troubleshooting_entry_is_visible_and_search_finds_the_pasted_line(real_
     hrefs = [group.nth(i).get_attribute("href") or "" for i in range(group.count())]
     assert any(h.partition("?")[0] == first and h.endswith("#nccl-shm-no-space") for h in hrefs), hrefs
     assert all(("/zh/" in href) == (lang == "zh/") for href, _ in results)
+    assert page.lj_errors == []
+
+
+@pytest.mark.parametrize("lang", ["", "zh/"])
+def test_search_finds_a_whole_pasted_nccl_line_with_time_stamp_and_colons(real_server, page, lang):
+    results = _search(page, real_server + lang, PASTED_FULL_LINE)
+    assert results and results[0][0].partition("?")[0].endswith(lang + "troubleshooting/nccl/"), results
     assert page.lj_errors == []
 
 
