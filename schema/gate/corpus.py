@@ -9,7 +9,7 @@ from typing import Iterable, Iterator, Optional, Union
 
 from lingjun.schema.kb import KnowledgeBase, release_sort_key
 from lingjun.schema.loader import LoadedDocument, RejectedFile, assemble
-from lingjun.schema.models import ComponentEntry, FamilyRole, KnownIssue, ListState, ReleaseRecord, Runtime
+from lingjun.schema.models import ComponentEntry, ErrorSignature, FamilyRole, KnownIssue, ListState, ReleaseRecord, Runtime
 from lingjun.schema.release_images import ReleaseImage, release_images
 
 __all__ = ["Corpus", "LocatedImage", "ComponentList", "matching_image"]
@@ -157,6 +157,12 @@ class Corpus:
         """``(document, issue)`` for every known issue, in load order."""
         for doc in self.documents:
             if doc.kind == "known-issue":
+                yield doc, doc.model  # type: ignore[misc]
+
+    def signatures(self) -> Iterator[tuple[LoadedDocument, ErrorSignature]]:
+        """``(document, signature)`` for every error signature (``releases/troubleshooting/``), in load order."""
+        for doc in self.documents:
+            if doc.kind == "error-signature":
                 yield doc, doc.model  # type: ignore[misc]
 
     @cached_property

@@ -32,7 +32,7 @@ def test_a_component_catalog_entry_without_probe_is_one_error_and_one_not_checke
     notes = [p for p in problems if p["rule"] == "data.catalog-not-loaded"]
     assert [(n["path"], n["severity"]) for n in notes] == [(str(catalog), "info")]
     assert notes[0]["message"] == (f"not checked: {catalog} did not load (see its errors), so data.component-catalog, "
-                                   "data.component-refs did not run; fix its errors and validate again")
+                                   "data.component-refs, data.signature-refs did not run; fix its errors and validate again")
 
 
 def test_a_families_catalog_with_errors_does_not_make_every_family_unknown(tmp_path, capsys):

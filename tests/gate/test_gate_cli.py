@@ -38,7 +38,7 @@ def test_success_prints_the_release_table(tmp_path, capsys):
     code, out, _ = _run(capsys, "validate", str(root))
     assert code == 0
     lines = out.splitlines()
-    assert lines[0] == "OK: 0 errors, 0 warnings, 0 notes in 8 files"
+    assert lines[0] == "OK: 0 errors, 0 warnings, 0 notes in 9 files"
     assert lines[1] == "3 releases in 2 families, 3 catalog components, 1 known issue"
     header = lines[3].split()
     assert header == ["family", "version", "status", "CUDA", "torch", "driver", "min", "components"]
@@ -56,7 +56,7 @@ def test_errors_exit_1_with_positioned_lines(tmp_path, capsys):
     assert code == 1
     assert (f"{root}/demo-nv/25.02.yaml:11:35: driver.minimum: driver minimum 560 is below 570.26, the minimum driver "
             "of CUDA 12.8 [error data.driver-minimum]") in out.splitlines()
-    assert out.splitlines()[-1] == "FAILED: 1 error, 0 warnings, 0 notes in 8 files"
+    assert out.splitlines()[-1] == "FAILED: 1 error, 0 warnings, 0 notes in 9 files"
     assert "family " not in out  # no table on failure
 
 

@@ -158,7 +158,7 @@ def test_only_warnings_exit_zero(tmp_path, capsys):
     record.write_text(record.read_text(encoding="utf-8").replace("第二个演示版本。", "second"), encoding="utf-8")
     code, out, _ = _run(capsys, "validate", "-q", str(root))
     assert code == 0
-    assert out.splitlines()[-1] == "OK: 0 errors, 1 warning, 0 notes in 8 files"
+    assert out.splitlines()[-1] == "OK: 0 errors, 1 warning, 0 notes in 9 files"
 
 
 def test_reader_closing_the_pipe_early_is_not_a_traceback(tmp_path):
@@ -206,7 +206,7 @@ def test_explicit_str_tag_is_accepted(tmp_path, capsys):
     record.write_text(record.read_text(encoding="utf-8").replace('version: "25.02"', "version: !!str 25.02")
                       .replace('version: "2.7.1"', "version: !!str 2.7.1"), encoding="utf-8")
     code, out, _ = _run(capsys, "validate", "-q", str(root))
-    assert (code, out.splitlines()[-1]) == (0, "OK: 0 errors, 0 warnings, 0 notes in 8 files")
+    assert (code, out.splitlines()[-1]) == (0, "OK: 0 errors, 0 warnings, 0 notes in 9 files")
 
 
 def test_negative_driver_branch_is_reported(tmp_path, capsys):

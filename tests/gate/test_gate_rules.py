@@ -47,6 +47,10 @@ FAILING = {
     "data.release-order": ("release-order/fail", "demo-nv/sglang0.5.4-250105.yaml", 3, 10, "release demo-nv:sglang0.5.4-250105 cannot be placed among the family's other releases: its identifier names no date; add release_date", Severity.error),
     "data.unrecorded-release": ("unrecorded-release/fail", "families.yaml", 18, 18, "demo-nv:25.02: it is recorded now: remove it from unrecorded_releases", Severity.error),
     "data.runtimes": ("runtimes/fail", "demo-nv/25.02.yaml", 24, 10, "runtime 'llamafactory/20250201' is already listed as runtimes.0 of demo-nv:25.02; keep one entry", Severity.error),
+    "data.signature-regex": ("signature-regex/fail", "troubleshooting/demo-slow.yaml", 8, 12, "repeats a part that itself repeats without bound", Severity.error),
+    "data.signature-examples": ("signature-examples/fail", "troubleshooting/demo-overlap.yaml", 12, 11, "example of 'demo-overlap' also matches signature 'demo-signature'; narrow a pattern, or list 'demo-signature' in overlaps", Severity.error),
+    "data.signature-refs": ("signature-refs/fail", "troubleshooting/demo-refs.yaml", 19, 9, "'container.shm-sise' is not a lingjun-check rule; did you mean 'container.shm-size'?", Severity.error),
+    "data.signature-identity": ("signature-identity/fail", "troubleshooting/demo-copy.yaml", 2, 5, "signature 'demo-signature' is written in demo-copy.yaml; rename the file to demo-signature.yaml", Severity.error),
     "data.version-agreement": ("version-agreement/fail", "demo-nv/25.02.yaml", 10, 7, "cuda 12.8.1 disagrees with the cuda component's version 12.8.0 (components.1)", Severity.warning),
 }
 
