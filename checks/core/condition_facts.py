@@ -30,6 +30,8 @@ class FactSpec:
     kind: str
     en: str
     zh: str
+    #: for a ``bool`` fact: how its true and false values read, ``((en, zh), (en, zh))``
+    reads: tuple = ()
 
 
 #: where a container runs, as :func:`lingjun.checks.knowledge.fact_values.place` decides it
@@ -37,22 +39,33 @@ PLACES = ("docker", "kubernetes", "acs")
 
 _SPECS = (
     FactSpec("shm.size_bytes", "int", "the size of /dev/shm", "/dev/shm 的大小"),
-    FactSpec("shm.host_ipc", "bool", "whether the container shares the host's IPC namespace", "容器是否共享宿主机 IPC 命名空间"),
+    FactSpec("shm.host_ipc", "bool", "whether the container shares the host's IPC namespace", "容器是否共享宿主机 IPC 命名空间",
+             (("the container shares the host's IPC namespace", "容器共享宿主机 IPC 命名空间"),
+              ("the container has its own IPC namespace", "容器使用自己的 IPC 命名空间"))),
     FactSpec("limits.memlock_soft", "int", "the memlock limit (ulimit -l)", "memlock 限制（ulimit -l）"),
-    FactSpec("limits.cap_ipc_lock", "bool", "the IPC_LOCK capability", "IPC_LOCK 能力"),
+    FactSpec("limits.cap_ipc_lock", "bool", "the IPC_LOCK capability", "IPC_LOCK 能力",
+             (("the container has the IPC_LOCK capability", "容器具有 IPC_LOCK 能力"),
+              ("the container lacks the IPC_LOCK capability", "容器缺少 IPC_LOCK 能力"))),
     FactSpec("rdma.devices", "int", "the number of RDMA devices in the container", "容器中 RDMA 设备的数量"),
     FactSpec("rdma.uverbs_nodes", "int", "the number of /dev/infiniband/uverbs* nodes", "/dev/infiniband/uverbs* 设备节点的数量"),
-    FactSpec("rdma.erdma", "bool", "whether the RDMA devices are Alibaba Cloud eRDMA (erdma_*)", "RDMA 设备是否为阿里云 eRDMA（erdma_*）"),
+    FactSpec("rdma.erdma", "bool", "whether the RDMA devices are Alibaba Cloud eRDMA (erdma_*)", "RDMA 设备是否为阿里云 eRDMA（erdma_*）",
+             (("the RDMA devices are eRDMA", "RDMA 设备为 eRDMA"), ("the RDMA devices are not eRDMA", "RDMA 设备不是 eRDMA"))),
     FactSpec("gpu.count", "int", "the number of GPUs", "GPU 数量"),
     FactSpec("gpu.compute_capability_min", "version", "the GPUs' compute capability", "GPU 的计算能力"),
-    FactSpec("gpu.datacenter", "bool", "whether every GPU is a data-centre GPU", "是否所有 GPU 都是数据中心 GPU"),
-    FactSpec("gpu.mig", "bool", "whether MIG devices are in use", "是否在使用 MIG 设备"),
-    FactSpec("torch.cpu_build", "bool", "whether torch is a CPU-only build", "torch 是否为仅 CPU 版本"),
+    FactSpec("gpu.datacenter", "bool", "whether every GPU is a data-centre GPU", "是否所有 GPU 都是数据中心 GPU",
+             (("every GPU is a data-centre GPU", "所有 GPU 都是数据中心 GPU"), ("not every GPU is a data-centre GPU", "并非所有 GPU 都是数据中心 GPU"))),
+    FactSpec("gpu.mig", "bool", "whether MIG devices are in use", "是否在使用 MIG 设备",
+             (("MIG devices are in use", "正在使用 MIG 设备"), ("no MIG device is in use", "没有使用 MIG 设备"))),
+    FactSpec("torch.cpu_build", "bool", "whether torch is a CPU-only build", "torch 是否为仅 CPU 版本",
+             (("torch is a CPU-only build", "torch 是仅 CPU 的构建"), ("torch is a CUDA or ROCm build", "torch 是 CUDA 或 ROCm 构建"))),
     FactSpec("torch.cuda", "version", "the CUDA version torch was built with", "torch 构建所用的 CUDA 版本"),
-    FactSpec("torch.covers_gpus", "bool", "whether torch's architecture list covers the GPUs", "torch 的架构列表是否覆盖这些 GPU"),
+    FactSpec("torch.covers_gpus", "bool", "whether torch's architecture list covers the GPUs", "torch 的架构列表是否覆盖这些 GPU",
+             (("torch's architecture list covers the GPUs", "torch 的架构列表覆盖这些 GPU"),
+              ("torch's architecture list does not cover the GPUs", "torch 的架构列表未覆盖这些 GPU"))),
     FactSpec("nccl.version", "version", "the NCCL version", "NCCL 版本"),
     FactSpec("nccl.network", "word", "the network NCCL chose (ib or socket)", "NCCL 选用的网络（ib 或 socket）"),
-    FactSpec("driver.present", "bool", "whether an NVIDIA driver is visible", "是否能看到 NVIDIA 驱动"),
+    FactSpec("driver.present", "bool", "whether an NVIDIA driver is visible", "是否能看到 NVIDIA 驱动",
+             (("an NVIDIA driver is visible", "能看到 NVIDIA 驱动"), ("no NVIDIA driver is visible in the container", "容器中看不到 NVIDIA 驱动"))),
     FactSpec("driver.version", "version", "the NVIDIA driver version", "NVIDIA 驱动版本"),
     FactSpec("driver.cuda", "version", "the CUDA version the driver supports", "驱动支持的 CUDA 版本"),
     FactSpec("place", "word", "where the container runs (docker, kubernetes, acs)", "容器的运行环境（docker、kubernetes、acs）"),

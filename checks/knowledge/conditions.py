@@ -253,6 +253,13 @@ def _fact_clause(result: ConditionResult, clause: Any, facts: Facts, evidence: O
     have_en, have_zh = _shown(spec.name, found.value), _shown(spec.name, found.value, True)
     where_en = f", {found.source.en} ({found.line})" if found.line else ""
     where_zh = f"，{found.source.zh}（{found.line}）" if found.line else ""
+    if spec.reads and isinstance(found.value, bool):  # a yes/no fact reads as a sentence: "the container lacks IPC_LOCK"
+        read_en, read_zh = spec.reads[0 if found.value else 1]
+        (result.matched if verdict else result.failed).append(read_en + where_en)
+        result.zh[read_en + where_en] = read_zh + where_zh
+        if verdict:
+            result.found.append(Text(read_en + where_en, read_zh + where_zh))
+        return
     if verdict:
         result.note(result.matched, f"{label_en}: {have_en}{where_en}", f"{label_zh}：{have_zh}{where_zh}")
         result.found.append(Text(f"{spec.en} is {have_en}{where_en}", f"{spec.zh}为 {have_zh}{where_zh}"))

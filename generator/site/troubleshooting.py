@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Optional
 
 from lingjun.checks.core.condition_facts import FACTS
+from lingjun.checks.knowledge.units import size
 from lingjun.schema.models import (
     Component,
     Condition,
@@ -192,17 +193,13 @@ class Troubleshooting:
 
 #: int facts counted in bytes (shown as KiB / MiB / GiB when a whole number of them)
 _BYTE_FACTS = frozenset({"shm.size_bytes", "limits.memlock_soft"})
-_UNITS = (("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10))
 
 
 def _int_value(fact: str, value: int, t) -> str:
     if value == -1 and fact.startswith("limits."):
         return t("ts.value.unlimited")
-    if fact in _BYTE_FACTS:
-        for unit, size in _UNITS:
-            if value and value % size == 0:
-                return f"{value // size} {unit}"
-        return t("ts.value.bytes").replace("{n}", str(value))
+    if fact in _BYTE_FACTS and value >= 0:
+        return size(value)  # as the checker's report writes it
     return str(value)
 
 
@@ -225,6 +222,8 @@ def clause_text(clause: FactClause, lang: str) -> str:
     label = getattr(spec, lang)
     if spec.kind == "bool":
         truth = bool(clause.value) if clause.op == "eq" else not bool(clause.value)
+        if spec.reads:  # the checker's own sentence for the value: "the container lacks the IPC_LOCK capability"
+            return spec.reads[0 if truth else 1][0 if lang == "en" else 1]
         return t("ts.fact.bool").replace("{fact}", label).replace("{value}", t("ts.value.yes" if truth else "ts.value.no"))
     value = _value_text(clause.fact, spec.kind, clause.value, t)
     return t("ts.op." + clause.op).replace("{fact}", label).replace("{value}", value)
