@@ -107,6 +107,8 @@ SECTIONS: dict[str, Section] = {
         Section("shm", Text("/dev/shm (size and use)", "/dev/shm（大小和用量）"), ("shm",), probe="shm"),
         Section("limits", Text("the resource limits (memlock, open files) and capabilities", "资源限制（memlock、打开文件数）和进程权能"), ("limits",), probe="limits"),
         Section("rdma", Text("the RDMA devices and /dev/infiniband nodes", "RDMA 设备和 /dev/infiniband 节点"), ("rdma",), probe="rdma"),
+        Section("gpu-topology", Text("the GPU connection matrix (nvidia-smi topo -m)", "GPU 互连矩阵（nvidia-smi topo -m）"),
+                ("gpu_topology",), probe="gpu-topology"),
         Section("symptoms", Text("what torch itself reported (CUDA available, errors)", "torch 自身报告的结果（CUDA 是否可用、错误信息）"), ("symptoms",)),
     )
 }

@@ -56,6 +56,8 @@ __all__ = [
     "RdmaPortFacts",
     "RdmaDeviceFacts",
     "RdmaFacts",
+    "GpuLinkFacts",
+    "GpuTopologyFacts",
     "SymptomFacts",
     "CoverageFacts",
     "NodeFacts",
@@ -364,6 +366,29 @@ class RdmaFacts:
 
 
 @dataclass
+class GpuLinkFacts:
+    """How two GPUs are connected, as ``nvidia-smi topo -m`` prints it (``gpu_a`` < ``gpu_b``, the matrix's indexes)."""
+
+    gpu_a: int = 0
+    gpu_b: int = 0
+    #: "NV#" (a bonded set of # NVLinks, e.g. "NV18"), "PIX", "PXB", "PHB", "NODE" or "SYS" (older drivers' "SOC" is
+    #: stored as "SYS")
+    link: str = ""
+
+
+@dataclass
+class GpuTopologyFacts:
+    """The GPU-to-GPU connection matrix of ``nvidia-smi topo -m`` (one entry per pair of GPUs in the matrix)."""
+
+    #: True when the matrix was read, False when nvidia-smi is missing or failed, None when not run
+    available: Optional[bool] = None
+    error: Optional[str] = None
+    #: GPU indexes the matrix lists (``GPU0`` -> 0), in order
+    gpus: list[int] = field(default_factory=list)
+    links: list[GpuLinkFacts] = field(default_factory=list)
+
+
+@dataclass
 class SymptomFacts:
     """What the environment itself reported: observed outcomes, not predictions.
 
@@ -481,6 +506,8 @@ class Facts:
     shm: ShmFacts = field(default_factory=ShmFacts)
     limits: LimitsFacts = field(default_factory=LimitsFacts)
     rdma: RdmaFacts = field(default_factory=RdmaFacts)
+    #: how the GPUs are connected (``nvidia-smi topo -m``); added within snapshot/1, absent in older snapshots
+    gpu_topology: GpuTopologyFacts = field(default_factory=GpuTopologyFacts)
     #: outcomes the input itself reports (collect_env's "Is CUDA available", quoted errors)
     symptoms: SymptomFacts = field(default_factory=SymptomFacts)
     #: which sections the input carries; empty lists: everything observed (a live probe)

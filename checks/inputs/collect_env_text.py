@@ -254,7 +254,7 @@ def parse_collect_env(text: str, where: str = "collect_env output") -> Facts:
 
 
 #: sections a collect_env paste never shows
-_NEVER_SHOWN = ("driver", "device-nodes", "nvml", "libcuda", "nccl", "network", "loader", "manifest", "shm", "limits", "rdma")
+_NEVER_SHOWN = ("driver", "device-nodes", "nvml", "libcuda", "nccl", "network", "loader", "manifest", "shm", "limits", "rdma", "gpu-topology")
 #: section -> the key lines that show it (in part); without any of them the section is not available
 _SHOWN_BY = {
     "host": ("os", "python platform"),

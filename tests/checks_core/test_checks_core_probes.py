@@ -328,7 +328,7 @@ def test_full_collect_on_fake_root_records_every_probe():
     facts = probe_root("proprietary-x86")
     assert [p.name for p in facts.probes] == [
         "os", "python", "distributions", "env", "loader", "driver-proc", "device-nodes", "nvml",
-        "nvidia-smi", "libcuda", "cuda-toolkit", "cudnn", "nccl", "torch", "network", "manifest", "shm", "limits", "rdma",
+        "nvidia-smi", "libcuda", "cuda-toolkit", "cudnn", "nccl", "torch", "network", "manifest", "shm", "limits", "rdma", "gpu-topology",
     ]
     assert len(facts.probes) == len(load_probes())
     assert all(p.ok for p in facts.probes), [p for p in facts.probes if not p.ok]

@@ -112,7 +112,7 @@ def test_checker_rules_keep_their_report_order():
 def test_probes_keep_their_apply_order():
     assert [spec.id for spec in load_probes()] == [
         "os_release", "python_env", "distributions", "env_vars", "loader", "driver_proc", "devices", "nvml",
-        "nvidia_smi", "libcuda", "cuda_toolkit", "cudnn", "nccl", "torch_build", "network", "manifest", "shm", "limits", "rdma",
+        "nvidia_smi", "libcuda", "cuda_toolkit", "cudnn", "nccl", "torch_build", "network", "manifest", "shm", "limits", "rdma", "gpu_topology",
     ]
 
 

@@ -56,6 +56,7 @@ def test_rules_declare_needs():
         "container.nccl-ib-transport": ("env", "rdma"),
         "container.nccl-ib-gid-index": ("env", "rdma"),
         "container.gdr-geforce": ("rdma",),
+        "cuda.p2p-topology": ("gpu-topology", "env"),
     }
 
 
