@@ -23,6 +23,7 @@ sharing it run one at a time.
 from __future__ import annotations
 
 import contextlib
+import json
 import multiprocessing
 import os
 import shutil
@@ -183,6 +184,11 @@ def _render_language(kb: KnowledgeBase, site: SiteModel, env: Any, lang: str, bu
     if hand.is_dir():
         shutil.copytree(hand, out, dirs_exist_ok=True)
     (out / "feed.xml").write_text(atom_feed(kb, lang, base_url=language_site_url(site_url, lang)), encoding="utf-8")
+    if site.troubleshooting is not None:  # the search box's exact matcher of pasted error lines (known-errors.js)
+        target = out / "troubleshooting" / "patterns.json"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps(site.troubleshooting.search_patterns(lang), ensure_ascii=False, sort_keys=True),
+                          encoding="utf-8")
     return count
 
 

@@ -181,6 +181,19 @@ class Troubleshooting:
     def for_release(self, record: ReleaseRecord) -> list[SignatureView]:
         return self.by_release.get(record.ref, [])
 
+    def search_patterns(self, lang: str) -> list[dict[str, Any]]:
+        """What the site's search box matches a pasted line against, exactly as ``lingjun-check --log`` does
+        (:func:`lingjun.checks.core.line_pattern.matches`): one entry per pattern, ``{"literal", "regex" (or
+        None), "url" (from the site root: ``troubleshooting/nccl/#id``), "title" (in ``lang``)}``, in page order."""
+        out = []
+        for group in self.groups:
+            for view in group.signatures:
+                for pattern in view.signature.patterns:
+                    out.append({"literal": pattern.literal, "regex": pattern.regex,
+                                "url": f"troubleshooting/{group.printer.value}/#{view.anchor}",
+                                "title": getattr(view.signature.title, lang)})
+        return out
+
     def signatures_of_issue(self, issue_id: str) -> list[SignatureView]:
         """The signatures related to a known issue (either side naming the other)."""
         return [view for group in self.groups for view in group.signatures

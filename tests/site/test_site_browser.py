@@ -346,21 +346,29 @@ def test_troubleshooting_entry_is_visible_and_search_finds_the_pasted_line(real_
     assert page.locator("article pre code", has_text="posix_fallocate failed : No space left on device").first.is_visible()
     shot(page, f"troubleshooting-{lang.strip('/') or 'en'}")
     results = _search(page, real_server + lang, PASTED_NCCL_LINE)
-    # the page holding the line comes first (its search boost outranks pages sharing only common words) ...
-    first = results[0][0].partition("?")[0]
-    assert first.endswith(lang + "troubleshooting/nccl/"), results
-    # ... and its result group holds the entry itself (directly or under "more on this page")
-    group = page.locator(".md-search-result__item").first.locator("a")
-    hrefs = [group.nth(i).get_attribute("href") or "" for i in range(group.count())]
-    assert any(h.partition("?")[0] == first and h.endswith("#nccl-shm-no-space") for h in hrefs), hrefs
+    # the exact match of the line names the entry first ...
+    known = page.locator(".lj-known-errors a")
+    known.first.wait_for(state="visible", timeout=15000)
+    assert (known.first.get_attribute("href") or "").endswith("troubleshooting/nccl/#nccl-shm-no-space")
+    # ... and the full-text results hold the page too (with other pages sharing its common words)
+    assert any(href.partition("?")[0].endswith(lang + "troubleshooting/nccl/") for href, _ in results), results
     assert all(("/zh/" in href) == (lang == "zh/") for href, _ in results)
     assert page.lj_errors == []
 
 
 @pytest.mark.parametrize("lang", ["", "zh/"])
-def test_search_finds_a_whole_pasted_nccl_line_with_time_stamp_and_colons(real_server, page, lang):
-    results = _search(page, real_server + lang, PASTED_FULL_LINE)
-    assert results and results[0][0].partition("?")[0].endswith(lang + "troubleshooting/nccl/"), results
+def test_search_names_the_known_error_of_a_whole_pasted_nccl_line(real_server, page, lang):
+    """A whole NCCL line (time stamp, host:pid:tid, numbers) is matched exactly, as lingjun-check --log matches it,
+    and the search lists its entry above the full-text results."""
+    _search(page, real_server + lang, PASTED_FULL_LINE)
+    known = page.locator(".lj-known-errors a")
+    known.first.wait_for(state="visible", timeout=15000)
+    hrefs = [known.nth(i).get_attribute("href") or "" for i in range(known.count())]
+    assert hrefs[0].endswith("troubleshooting/nccl/#nccl-shm-no-space"), hrefs
+    assert ("已知错误行" in page.locator(".lj-known-errors").inner_text()) == (lang == "zh/")
+    known.first.click()
+    page.wait_for_url("**/troubleshooting/nccl/#nccl-shm-no-space", timeout=15000)
+    assert page.locator("h2#nccl-shm-no-space").is_visible()
     assert page.lj_errors == []
 
 
