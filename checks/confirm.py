@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from lingjun.checks.context import CheckContext
 from lingjun.checks.knowledge.conditions import DOES_NOT_APPLY
+from lingjun.checks.knowledge.signature_causes import rank_causes
 from lingjun.checks.report.findings import Finding, Severity, Text
 
 __all__ = ["confirm", "withdraw", "WORDS", "DISPROOFS"]
@@ -51,8 +52,6 @@ def withdraw(ctx: CheckContext, findings: list[Finding]) -> None:
 def _confirming_rules(ctx: CheckContext, signature: dict) -> set[str]:
     """The rules a matched line of ``signature`` confirms: the signature's own and those of the causes still standing,
     less those only the causes the facts rule out name."""
-    from lingjun.checks.rules.evidence_error_lines import rank_causes
-
     standing: set[str] = set()
     ruled_out: set[str] = set()
     for cause in rank_causes(ctx, signature):

@@ -24,7 +24,7 @@ import sys
 from typing import BinaryIO, Callable, Optional
 
 from lingjun.checks.evidence import Evidence, LogLine
-from lingjun.checks.knowledge.signatures import Scanner, SignatureSet
+from lingjun.checks.knowledge.signatures import Scanner, SignatureSet, quote
 
 __all__ = ["BLOCK", "MAX_LINE", "LogError", "scan_log", "scan_lines", "log_name"]
 
@@ -196,8 +196,6 @@ def scan_lines(lines: list[str], source: str, sigset: SignatureSet, evidence: Ev
         for part in str(line).splitlines() or [""]:
             scanner.feed_line(part, i if numbered else None)
         if not numbered and sum(h.count for h in evidence.hits) == before and str(line).strip():
-            from lingjun.checks.knowledge.signatures import quote
-
             evidence.unmatched.append(LogLine(source, None, quote(str(line), "")))
     if numbered:
         evidence.lines += len(lines)
@@ -216,11 +214,16 @@ def gather_evidence(data: object, facts: object, logs: list[str], input_path: Op
     signatures = getattr(data, "signatures", [])
     sigset = SignatureSet(signatures)
     errors = [e for e in getattr(getattr(facts, "symptoms", None), "errors", []) or [] if isinstance(e, str)]
-    if errors:
+    if paste is not None and input_path:
+        # the paste's own lines, numbered; the errors its parser quoted come from these lines, so they are only
+        # checked for lines no signature knows
+        scan_lines(paste.splitlines(), input_path, sigset, evidence, numbered=True)
+        for line in errors:
+            if line.strip() and not sigset.matches_any(line):
+                evidence.unmatched.append(LogLine(input_path, None, quote(line, "")))
+    elif errors:
         where = f"{input_path}: symptoms.errors" if input_path else "the reported errors"
         scan_lines(errors, where, sigset, evidence)
-    if paste is not None and input_path:
-        scan_lines(paste.splitlines(), input_path, sigset, evidence, numbered=True)
     for path in logs:
         scan_log(path, sigset, evidence)
     return evidence

@@ -91,6 +91,10 @@ class SignatureSet:
         """The literals ``line`` holds (a few dozen substring tests, run only on lines the block search found)."""
         return [lit for lit in self.literals if lit in line]
 
+    def matches_any(self, line: str) -> bool:
+        """Whether any signature's pattern matches ``line``."""
+        return any(matches(lit, regex, line) for lit in self.line_literals(line) for _, regex in self.patterns_of(lit))
+
     def patterns_of(self, literal: str) -> list[tuple[str, Optional["re.Pattern[str]"]]]:
         """The ``(signature id, expression)`` pairs whose literal is ``literal``."""
         return self._patterns.get(literal, [])

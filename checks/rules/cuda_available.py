@@ -24,39 +24,44 @@ from lingjun.checks.report.findings import Finding, Severity, Text, sentence_cas
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make, nvidia_url
 from lingjun.checks.rules._symptoms import cuda_reported
+from lingjun.checks.knowledge.signature_causes import leading_cause
 from lingjun.checks.knowledge.torch_build import cpu_build_state
 
 RULE = "cuda.available"
 AREA = "cuda"
 
-#: the cause a quoted error 804 names (the consumer-GPU guess is not added beside it)
-_QUOTED_804 = Text("the cuda-compat forward compatibility library is in use on a GPU that does not support it (error 804, as quoted)",
-                   "在不支持向前兼容的 GPU 上使用了 cuda-compat 向前兼容库（报错中的 804 错误）")
-
-#: quoted error text (lower case) -> the cause it names
-_ERROR_CAUSES = (
-    (("forward compatibility was attempted on non supported hw", "compat_not_supported_on_device"), _QUOTED_804),
-    (("driver version is insufficient", "the nvidia driver on your system is too old"),
-     Text("the driver is older than the CUDA runtime needs (as quoted)", "驱动版本低于 CUDA 运行时的要求（见报错）")),
-    (("driver/library version mismatch",),
-     Text("the user-space driver libraries do not match the kernel driver (as quoted)", "用户态驱动库与内核驱动版本不一致（见报错）")),
-    (("found no nvidia driver on your system",),
-     Text("no NVIDIA driver is reachable from the container (as quoted)", "容器中找不到 NVIDIA 驱动（见报错）")),
-    (("unsupported display driver / cuda driver combination",),
-     Text("the CUDA driver library does not fit the kernel driver (error 803, as quoted)", "CUDA 驱动库与内核驱动不匹配（报错中的 803 错误）")),
-    (("failed to initialize nvml: unknown error",),
-     Text("the container lost access to the GPUs (NVML 'Unknown Error', typically after systemctl daemon-reload on the host)",
-          "容器失去了 GPU 访问权限（NVML 报 “Unknown Error”，通常是宿主机执行了 systemctl daemon-reload）")),
-)
+#: the words of a cause taken from an error line the input quotes (a matched error signature)
+_QUOTED = ("{cause} (the input quotes: {signature}; see evidence.error-lines)", "{cause}（输入中引用了：{signature}；见 evidence.error-lines）")
+_QUOTED_ALONE = ("the input quotes: {signature} (see evidence.error-lines)", "输入中引用了：{signature}（见 evidence.error-lines）")
 
 
 def _from_errors(ctx: CheckContext) -> list[Text]:
+    """The causes the quoted error lines name: for each matched signature, its leading cause here (the
+    error knowledge lives in releases/troubleshooting/, not in this rule)."""
+    by_id = {sig["id"]: sig for sig in ctx.data.signatures}
     causes: list[Text] = []
-    lowered = [e.lower() for e in ctx.facts.symptoms.errors if isinstance(e, str)]
-    for needles, cause in _ERROR_CAUSES:
-        if any(n in line for line in lowered for n in needles) and cause not in causes:
+    for hit in ctx.evidence.hits:
+        signature = by_id.get(hit.signature)
+        if signature is None:
+            continue
+        lead = leading_cause(ctx, signature)
+        title = signature["title"]
+        if lead is None:
+            cause = Text(_QUOTED_ALONE[0].format(signature=title["en"]), _QUOTED_ALONE[1].format(signature=title["zh"]))
+        else:
+            cause = Text(_QUOTED[0].format(cause=lead.spec["title"]["en"], signature=title["en"]),
+                         _QUOTED[1].format(cause=lead.spec["title"]["zh"], signature=title["zh"]))
+        if cause not in causes:
             causes.append(cause)
     return causes
+
+
+def _quoted_explains_forward_compat(ctx: CheckContext) -> bool:
+    """Whether a quoted line's signature judges what the consumer-GPU guess would (error 804): then the guess is
+    not added beside it."""
+    by_id = {sig["id"]: sig for sig in ctx.data.signatures}
+    return any("driver.forward-compat-consumer-gpu" in (by_id.get(h.signature) or {}).get("rules", [])
+               for h in ctx.evidence.hits)
 
 
 def _hidden_by_env(ctx: CheckContext) -> Optional[Text]:
@@ -132,7 +137,7 @@ def _causes(ctx: CheckContext) -> list[Text]:
         causes.append(Text(f"torch {torch.version or ''} is a ROCm (HIP {torch.hip}) build for AMD GPUs; the NVIDIA causes below "
                            f"do not apply to it".replace("  ", " "),
                            f"torch {torch.version or ''} 是面向 AMD GPU 的 ROCm（HIP {torch.hip}）构建，下列 NVIDIA 相关原因不适用".replace("  ", " ")))
-    for found in (_hidden_by_env(ctx), None if _QUOTED_804 in causes else _consumer_forward_compat(ctx), _driver_too_old(ctx)):
+    for found in (_hidden_by_env(ctx), None if _quoted_explains_forward_compat(ctx) else _consumer_forward_compat(ctx), _driver_too_old(ctx)):
         if found is not None:
             causes.append(found)
     if state(facts, "device-nodes") == OBSERVED and facts.driver_version:

@@ -13,12 +13,12 @@ inside the image.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Iterator, Optional
 
 from lingjun.checks.context import CheckContext
 from lingjun.checks.evidence import SignatureHit
-from lingjun.checks.knowledge.conditions import APPLIES, DOES_NOT_APPLY, MAY_APPLY, ConditionResult, evaluate
+from lingjun.checks.knowledge.conditions import DOES_NOT_APPLY, MAY_APPLY
+from lingjun.checks.knowledge.signature_causes import RankedCause, rank_causes
 from lingjun.checks.knowledge.fact_values import place
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules import rule
@@ -58,30 +58,7 @@ def _w(key: str, **values: Any) -> Text:
     return Text(en.format(**values), zh.format(**values))
 
 
-@dataclass
-class _Cause:
-    """A cause of a signature (its bundle dict) with the result of its condition here."""
-
-    spec: dict
-    result: ConditionResult
-
-
-def rank_causes(ctx: CheckContext, signature: dict) -> list[_Cause]:
-    """The signature's causes with their condition results: those that apply first, then those that may apply,
-    then those ruled out, each group in the record's order (most likely first)."""
-    out = []
-    for cause in signature.get("causes") or []:
-        if cause.get("condition"):
-            result = evaluate(cause["condition"], ctx.facts, served_model=ctx.options.served_model,
-                              component=ctx.data.component, evidence=ctx.evidence, data=ctx.data)
-        else:
-            result = ConditionResult(MAY_APPLY)
-        out.append(_Cause(cause, result))
-    order = {APPLIES: 0, MAY_APPLY: 1, DOES_NOT_APPLY: 2}
-    return sorted(out, key=lambda c: order[c.result.state])  # stable: the record's order within a state
-
-
-def _title(cause: _Cause, lang: str) -> str:
+def _title(cause: RankedCause, lang: str) -> str:
     return str(cause.spec["title"][lang])
 
 

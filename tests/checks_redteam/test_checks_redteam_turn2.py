@@ -131,7 +131,9 @@ def test_quoted_error_lines_rank_first(monkeypatch, capsys, tmp_path):
                      "GPU models and configuration: GPU 0: NVIDIA GeForce RTX 3090\nNvidia driver version: 550.54.14\n", encoding="utf-8")
     code, report, _ = run_json(monkeypatch, capsys, "--from-collect-env", str(paste))
     (finding,) = _findings(report, "cuda.available")
-    assert "(1) the cuda-compat forward compatibility library is in use on a GPU that does not support it" in finding["message"]
+    # the quoted line's signature gives the first cause (releases/troubleshooting/cuda-forward-compat-unsupported.yaml)
+    first = finding["message"].split("(1) ", 1)[1].split("(2) ", 1)[0]
+    assert "the input quotes: CUDA error 804" in first, first
 
 
 def test_cpu_only_torch_is_the_first_cause(monkeypatch, capsys, tmp_path):
