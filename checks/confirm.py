@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from lingjun.checks.context import CheckContext
 from lingjun.checks.knowledge.conditions import DOES_NOT_APPLY
-from lingjun.checks.knowledge.signature_causes import rank_causes
+from lingjun.checks.knowledge.signature_causes import leading_cause, line_severity, rank_causes
 from lingjun.checks.report.findings import Finding, Severity, Text
 
 __all__ = ["confirm", "withdraw", "WORDS", "DISPROOFS"]
@@ -67,8 +67,8 @@ def confirm(ctx: CheckContext, findings: list[Finding]) -> None:
     by_id = {sig["id"]: sig for sig in ctx.data.signatures}
     for hit in ctx.evidence.hits:
         signature = by_id.get(hit.signature)
-        if signature is None:
-            continue
+        if signature is None or line_severity(signature, leading_cause(ctx, signature)) != "error":
+            continue  # a line printed also when nothing is wrong confirms nothing
         rules = _confirming_rules(ctx, signature)
         for finding in findings:
             if finding.rule in rules and finding.severity in (Severity.warning, Severity.info):

@@ -619,6 +619,8 @@ class SignatureCause(StrictModel):
     id: Identifier
     title: LocalizedText
     condition: Condition | None = None
+    #: how serious the line is when this cause applies (``info``: nothing to fix); None: the signature's own
+    severity: Literal["error", "warning", "info"] | None = None
     remedies: Remedies
     rules: list[Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]*\.[a-z0-9][a-z0-9.-]*$")]] = Field(default_factory=list)
 
@@ -633,6 +635,9 @@ class SignatureSource(StrictModel):
 class ErrorSignature(StrictModel):
     """``releases/troubleshooting/<id>.yaml``: an error line, who prints it, its causes (most likely first) and remedies.
 
+    ``severity``: how serious the line is (``error``: a failure, the default; ``warning`` for a line a job prints
+    also when nothing is wrong, such as NCCL's INFO lines about a missing InfiniBand device, whose causes then
+    say when it is an error or only information);
     ``rules``: checker rules whose warning this line confirms (the report then makes it an error);
     ``components``: catalog ids the line concerns (release pages link it); ``overlaps``: signatures whose
     examples this one may match on purpose (the gate refuses any other overlap).
@@ -642,6 +647,7 @@ class ErrorSignature(StrictModel):
     schema_version: Literal[1] = 1
     id: Identifier
     printed_by: Printer
+    severity: Literal["error", "warning"] = "error"
     title: LocalizedText
     explanation: LocalizedText
     patterns: list[SignaturePattern] = Field(min_length=1)

@@ -119,9 +119,9 @@ BUNDLE_SHAPE = {
         "sources": _SOURCES,
     }],
     "signatures": [{
-        "id": Required(str), "printed_by": str, "title": TEXT, "explanation": TEXT,
+        "id": Required(str), "printed_by": str, "severity": str, "title": TEXT, "explanation": TEXT,
         "patterns": [{"literal": Required(str), "regex": Opt(str)}],
-        "causes": [{"id": Required(str), "title": TEXT, "condition": Opt(_CONDITION), "remedies": _REMEDIES,
+        "causes": [{"id": Required(str), "title": TEXT, "condition": Opt(_CONDITION), "severity": Opt(str), "remedies": _REMEDIES,
                     "rules": [str]}],
         "rules": [str], "components": [str], "known_issues": [str],
         "sources": [{"url": str, "title": str}],

@@ -17,7 +17,7 @@ from lingjun.checks.knowledge.conditions import APPLIES, DOES_NOT_APPLY, MAY_APP
 if TYPE_CHECKING:  # pragma: no cover
     from lingjun.checks.context import CheckContext
 
-__all__ = ["RankedCause", "rank_causes", "leading_cause"]
+__all__ = ["RankedCause", "rank_causes", "leading_cause", "line_severity"]
 
 
 @dataclass
@@ -50,3 +50,12 @@ def rank_causes(ctx: "CheckContext", signature: dict) -> list[RankedCause]:
 def leading_cause(ctx: "CheckContext", signature: dict) -> Optional[RankedCause]:
     """The most likely cause still standing, or None when the facts rule out every one."""
     return next((c for c in rank_causes(ctx, signature) if c.standing), None)
+
+
+def line_severity(signature: dict, lead: Optional[RankedCause]) -> str:
+    """How serious a matched line is: the signature's ``severity`` (``error`` unless the record says the line is
+    also printed when nothing is wrong), or that of the leading cause when it applies and the record gives it one
+    (``info``: nothing to fix)."""
+    if lead is not None and lead.result.state == APPLIES and lead.spec.get("severity"):
+        return str(lead.spec["severity"])
+    return str(signature.get("severity") or "error")

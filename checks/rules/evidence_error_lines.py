@@ -18,7 +18,7 @@ from typing import Any, Iterator, Optional
 from lingjun.checks.context import CheckContext
 from lingjun.checks.evidence import SignatureHit
 from lingjun.checks.knowledge.conditions import DOES_NOT_APPLY, MAY_APPLY
-from lingjun.checks.knowledge.signature_causes import RankedCause, rank_causes
+from lingjun.checks.knowledge.signature_causes import RankedCause, line_severity, rank_causes
 from lingjun.checks.knowledge.fact_values import place
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules import rule
@@ -122,7 +122,7 @@ def _finding(ctx: CheckContext, hit: SignatureHit, signature: dict) -> Finding:
         remedy = _remedy(ctx, causes[0].spec) if causes else None
     links = [ctx.data.signature_url(signature["id"], signature.get("printed_by", ""), lang)]
     links += [s.get("url") for s in signature.get("sources") or []]
-    return make(ctx, RULE, AREA, Severity.error, " ".join(parts_en), "".join(parts_zh), remedy=remedy,
+    return make(ctx, RULE, AREA, Severity(line_severity(signature, lead)), " ".join(parts_en), "".join(parts_zh), remedy=remedy,
                 observed=hit.first.where(), links=links,
                 brief=(parts_en[0] + " " + parts_en[1].split(". ")[0] + ". " + (parts_en[2] if len(parts_en) > 2 else ""),
                        parts_zh[0] + parts_zh[1].split("。")[0] + "。" + (parts_zh[2] if len(parts_zh) > 2 else "")))
@@ -130,7 +130,8 @@ def _finding(ctx: CheckContext, hit: SignatureHit, signature: dict) -> Finding:
 
 @rule(RULE, AREA, "Error lines in the logs, with their likely cause", "日志中的错误行及其可能原因", order=5)
 def check(ctx: CheckContext) -> Iterator[Finding]:
-    """error per matched signature (an observed failure), most likely cause first; warning per quoted error line
+    """error per matched signature (an observed failure; the record may say warning or, for a cause that applies,
+    info), most likely cause first; warning per quoted error line
     (``symptoms.errors``) no signature matches; ok when logs were read and show no known error line; skipped when
     no log or error line was given."""
     evidence = ctx.evidence

@@ -127,3 +127,64 @@ def test_the_cli_report_quotes_a_log_line_with_its_controls_escaped(tmp_path):
     assert proc.returncode == 1, proc.stderr
     assert "\x1b" not in proc.stdout and "\u202e" not in proc.stdout and "\x07" not in proc.stdout
     assert f"{log}:1 shows:" in proc.stdout and "\\x1b]0;title\\x07" in proc.stdout
+
+
+LOGS = __import__("pathlib").Path(__file__).resolve().parents[1] / "fixtures" / "logs"
+
+
+def _cli_json(*args: str) -> dict:
+    import json
+
+    proc = subprocess.run([sys.executable, "-m", "lingjun.checks", *args, "--format", "json", "--lang", "en"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode in (0, 1), proc.stderr
+    return json.loads(proc.stdout)
+
+
+def test_a_kubectl_prefix_nccl_log_names_its_lines_its_facts_and_the_pod_remedy(tmp_path):
+    report = _cli_json("--log", str(LOGS / "kubectl-nccl-shm.log"), "--from", str(_snapshot(tmp_path)))
+    evidence = report["evidence"]
+    assert [(m["signature"], m["where"].rsplit(":", 1)[1]) for m in evidence["matches"]] == [
+        ("nccl-libibverbs-not-found", "7"), ("nccl-shm-no-space", "10"), ("nccl-shm-create-failed", "12"),
+        ("nccl-unhandled-system-error", "19")]
+    stated = {name: fact["value"] for name, fact in evidence["stated"].items()}
+    assert stated["place"] == "kubernetes" and stated["nccl.version"] == "2.21.5" and stated["vllm.version"] == "0.9.1"
+    assert stated["nccl.network"] == "socket" and stated["driver.cuda"] == "12.8"
+    assert evidence["lines"] == 19
+    # the address NCCL printed is masked in what the report quotes
+    assert "10.244.0.233" not in json_text(report)
+    lines = {f["observed"].rsplit(":", 1)[1]: f for f in report["findings"] if f["rule"] == "evidence.error-lines"}
+    # NCCL prints the libibverbs line on every node without RDMA: whether it matters is not shown here
+    assert lines["7"]["severity"] == "warning"
+    shm = lines["10"]
+    assert shm["severity"] == "error" and shm["remedy"].startswith("Kubernetes: Mount an emptyDir volume")
+    assert "Docker:" not in shm["remedy"]
+
+
+def test_a_dmesg_log_states_the_xid_and_matches_its_signature(tmp_path):
+    report = _cli_json("--log", str(LOGS / "dmesg-xid.log"), "--from", str(_snapshot(tmp_path)))
+    assert report["evidence"]["xids"] == [79]
+    assert [m["signature"] for m in report["evidence"]["matches"]] == ["kernel-xid-79-fallen-off-bus"]
+
+
+def test_a_python_traceback_matches_the_line_that_names_the_failure(tmp_path):
+    report = _cli_json("--log", str(LOGS / "traceback-driver-too-old.log"), "--from", str(_snapshot(tmp_path)))
+    assert [(m["signature"], m["where"]) for m in report["evidence"]["matches"]] == [
+        ("pytorch-driver-too-old", f"{LOGS / 'traceback-driver-too-old.log'}:6")]
+
+
+def json_text(report: dict) -> str:
+    import json
+
+    return json.dumps(report)
+
+
+def test_a_million_lines_are_read_in_one_pass(tmp_path):
+    path = tmp_path / "big.log"
+    with open(path, "wb") as out:
+        out.write(b"node-1:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC\n" * 999_999)
+        out.write((LINE + "\n").encode())
+    evidence = Evidence()
+    scan_log(str(path), SignatureSet(SIGNATURES), evidence)
+    assert evidence.lines == 1_000_000
+    assert [(h.signature, h.first.number) for h in evidence.hits] == [("shm", 1_000_000)]

@@ -79,7 +79,7 @@ def _seeded() -> dict:
     issue["condition"]["architectures"] = ["x86_64"]
     issue["condition"]["components"] = {"vllm": ">=0.1"}
     issue["condition"]["facts"] = [{"fact": "shm.size_bytes", "op": "lt", "value": 1073741824}]
-    cause = data["signatures"][0]["causes"][0]
+    cause = next(c for sig in data["signatures"] for c in sig["causes"] if c.get("condition"))
     cause["condition"]["env"] = [{"name": "NCCL_DEBUG", "equals": "INFO", "not_equals": None, "unset": None}]
     issue["affects"]["components"] = {"vllm": ">=0.1"}
     issue["upstream"] = [{"kind": "issue", "project": "p", "number": 1, "title": "t", "url": "https://example.com/"}]
