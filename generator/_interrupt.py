@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import signal
+import sys
 import threading
 from typing import Any, Iterator
 
@@ -27,10 +28,26 @@ def _on_sigint(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 
 
+def _quiet_unraisable(previous: Any) -> Any:
+    """An unraisable hook that drops the KeyboardInterrupt of a remembered SIGINT (Python would print "Exception
+    ignored in ..." with a traceback for one raised inside a finaliser or a lock release); others go to ``previous``."""
+
+    def hook(unraisable: Any) -> None:
+        if _seen and isinstance(unraisable.exc_value, KeyboardInterrupt):
+            return  # remembered: raise_if_interrupted stops the command where it matters, with one line
+        previous(unraisable)
+
+    return hook
+
+
 def install() -> None:
-    """Record SIGINT (then raise KeyboardInterrupt as Python does); only from the main thread, else a no-op."""
+    """Record SIGINT (then raise KeyboardInterrupt as Python does); only from the main thread, else a no-op.
+
+    A KeyboardInterrupt that Python cannot raise (it landed in a finaliser) is not printed: it is remembered.
+    """
     if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         signal.signal(signal.SIGINT, _on_sigint)
+        sys.unraisablehook = _quiet_unraisable(sys.unraisablehook)
 
 
 def interrupted() -> bool:

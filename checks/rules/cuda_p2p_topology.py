@@ -99,7 +99,7 @@ def _pairs(links: list[GpuLinkFacts]) -> str:
     return ", ".join(shown) + (f" (+{rest})" if rest else "")
 
 
-@rule(RULE, AREA, "GPU peer-to-peer path safe for NCCL", "GPU 之间的 P2P 路径适合 NCCL", needs_gpu=True, order=325,
+@rule(RULE, AREA, "GPU peer-to-peer path safe for NCCL", "GPU 之间的 P2P 路径适合 NCCL", needs_gpu=True, order=112,
       needs=("gpu-topology", "env"))
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """warning when a multi-GPU job's GPUs have no NVLink and some pair is linked through a host bridge or across

@@ -123,6 +123,8 @@ def test_cpu_only_torch_on_a_gpu_node_names_the_index_and_agrees_with_cuda_avail
     assert code == 1
     (build,) = _findings(report, "cuda.torch-cpu-build")
     assert build["severity"] == "error" and "torch 2.5.1+cpu is a CPU-only build on a node with NVIDIA H20" in build["message"]
-    assert "pip install torch==2.5.1 --index-url https://download.pytorch.org/whl/cu128" in build["remedy"]
+    # torch 2.5.1's wheel variants are not in the verified table (releases/reference/torch-wheels.yaml): the remedy names
+    # the newest verified release with a variant this driver (CUDA 12.8) runs, never a variant PyTorch did not publish
+    assert "--index-url https://download.pytorch.org/whl/cu128" in build["remedy"] and "torch==2.9.1" in build["remedy"]
     (available,) = _findings(report, "cuda.available")
     assert "(1) torch 2.5.1+cpu is a CPU-only build (see cuda.torch-cpu-build" in available["message"]

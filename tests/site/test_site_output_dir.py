@@ -201,7 +201,7 @@ def test_a_killed_builds_work_folder_is_removed_and_three_builds_at_once_all_suc
     outputs = [p.communicate(timeout=600) for p in procs]
     for proc, (out, err) in zip(procs, outputs):
         assert proc.returncode == 0, err
-        assert out.startswith(f"built {site} (56 pages rendered; ")
+        assert out.startswith(f"built {site} (58 pages rendered; ")
     assert not work.exists()
     assert (site / MARKER).is_file()
     assert (site / "releases" / "training-nv-pytorch" / "25.07" / "index.html").is_file()

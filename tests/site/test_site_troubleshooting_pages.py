@@ -278,3 +278,17 @@ def test_search_index_holds_the_pasted_line_on_the_entry(ts_site, lang):
     assert f"<code>include/shm.h:28 {PASTED}" in entry["text"]
     # boosted, so a pasted line ranks this page above pages sharing only its common words (the browser test)
     assert entry.get("boost") == 3
+
+
+def test_every_chinese_text_of_the_real_signatures_is_chinese():
+    """The Chinese pages quote error lines as printed; every text the records write in Chinese is Chinese."""
+    from lingjun.schema.fields import contains_cjk
+    from lingjun.schema.loader import load_knowledge_base
+
+    kb, _ = load_knowledge_base(REPO / "releases")
+    assert len(kb.signatures) >= 40
+    for sig in kb.signatures.values():
+        texts = [sig.title, sig.explanation] + [c.title for c in sig.causes]
+        texts += [r for c in sig.causes for r in (c.remedies.docker, c.remedies.kubernetes, c.remedies.acs, c.remedies.image) if r]
+        for text in texts:
+            assert contains_cjk(text.zh), (sig.id, text.zh)
