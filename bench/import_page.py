@@ -2,10 +2,10 @@
 
 Usage (from the repository root, with the project installed)::
 
-    .venv/bin/python bench/import_page.py [--runs 5] [--seeds ../shared/sources/seeds]
+    .venv/bin/python bench/import_page.py [--runs 5] [--seeds tests/fixtures/seeds]
 
-Drafts each page of ``tests/fixtures/pages/`` (and the seeds, when the folder
-exists) with :func:`lingjun.generator.importer.import_page` against the real
+Drafts each page of ``tests/fixtures/pages/`` and the three seed pages of
+``tests/fixtures/seeds/`` with :func:`lingjun.generator.importer.import_page` against the real
 ``releases/`` (the knowledge base is loaded once, as the command does), ``--runs``
 times, and prints the median time per page and the slowest page.  It also times
 one whole ``lingjun-kb import`` command in a child process (interpreter start-up,
@@ -31,7 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     """Print the timings; exit 1 when a page's median reaches one second."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--seeds", type=Path, default=REPO.parent / "shared" / "sources" / "seeds")
+    parser.add_argument("--seeds", type=Path, default=REPO / "tests" / "fixtures" / "seeds")
     args = parser.parse_args(argv)
 
     from lingjun.generator.importer import import_page
