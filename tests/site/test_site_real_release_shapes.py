@@ -19,7 +19,7 @@ if not (REPO / "releases" / "inference-nv-pytorch" / "25.04.yaml").is_file():
 
 #: one xdist worker runs the whole module (``--dist loadgroup``), so its module fixtures
 #: (the real records validated, modelled and rendered) are set up once
-pytestmark = pytest.mark.xdist_group("site-real-issue12")
+pytestmark = pytest.mark.xdist_group("site-real-release-shapes")
 
 
 @pytest.fixture(scope="module")
