@@ -2,7 +2,7 @@
 
 Usage (from the repository root, with the project installed)::
 
-    .venv/bin/python bench/configmap_size.py
+    .venv/bin/python bench/configmap_size.py [--releases releases]
 
 Prints, for the zipapp built from the working tree (the ConfigMap's, without bytecode, and the
 ``dist/lingjun-check.pyz`` one, with bytecode):
@@ -12,11 +12,13 @@ Prints, for the zipapp built from the working tree (the ConfigMap's, without byt
   limited to 262,144 bytes) and the YAML manifest as written;
 - the time to build the manifest.
 
+``--releases DIR`` bundles another knowledge base (the test suite's smoke test uses the small fixture one).
 Exit code 1 when the ConfigMap's payload is above the limit.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 import time
@@ -26,10 +28,17 @@ from lingjun.generator import configmap as cm
 from lingjun.generator.zipapp import bundle_text, with_bytecode, zip_entries, zipapp_bytes
 
 
-def main() -> int:
+def main(argv: "list[str] | None" = None) -> int:
     """Print the sizes; 0 when the ConfigMap fits, 1 when it does not."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--releases", type=Path, default=Path("releases"), help="the knowledge base to bundle")
+    args = parser.parse_args(argv)
     started = time.perf_counter()
-    text, _ = bundle_text(Path("releases"))
+    text, problems = bundle_text(args.releases)
+    if text is None:
+        print(f"bench/configmap_size.py: {args.releases} does not validate: "
+              f"{[p.format() for p in problems if p.is_error][:3]}", file=sys.stderr)
+        return 2
     entries = zip_entries(text)
     pyz = zipapp_bytes(entries)
     obj = cm.configmap_object(pyz)

@@ -24,6 +24,7 @@ def _synthetic_kb(target: Path, count: int) -> Path:
 
     spec = importlib.util.spec_from_file_location("bench_site", Path(__file__).resolve().parent / "site.py")
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its @dataclass looks its module up there
     spec.loader.exec_module(module)  # type: ignore[union-attr]
     return module.synthetic_kb(target, count)
 

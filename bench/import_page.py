@@ -2,16 +2,17 @@
 
 Usage (from the repository root, with the project installed)::
 
-    .venv/bin/python bench/import_page.py [--runs 5] [--seeds ../shared/sources/seeds]
+    .venv/bin/python bench/import_page.py [--runs 5] [--seeds tests/fixtures/seeds] [--no-target]
 
-Drafts each page of ``tests/fixtures/pages/`` (and the seeds, when the folder
-exists) with :func:`lingjun.generator.importer.import_page` against the real
+Drafts each page of ``tests/fixtures/pages/`` and the three seed pages of
+``tests/fixtures/seeds/`` with :func:`lingjun.generator.importer.import_page` against the real
 ``releases/`` (the knowledge base is loaded once, as the command does), ``--runs``
 times, and prints the median time per page and the slowest page.  It also times
 one whole ``lingjun-kb import`` command in a child process (interpreter start-up,
 loading the knowledge base, writing a draft into a temporary folder).
 Target: every page drafted in well under a second; exit code 1 when a page's
-median reaches 1 s.
+median reaches 1 s (``--no-target``: the figures only, as the test suite's smoke test prints them on a
+machine busy with other tests).
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ def main(argv: list[str] | None = None) -> int:
     """Print the timings; exit 1 when a page's median reaches one second."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--seeds", type=Path, default=REPO.parent / "shared" / "sources" / "seeds")
+    parser.add_argument("--seeds", type=Path, default=REPO / "tests" / "fixtures" / "seeds")
+    parser.add_argument("--no-target", action="store_true", help="print the figures without judging the 1 s target")
     args = parser.parse_args(argv)
 
     from lingjun.generator.importer import import_page
@@ -63,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
         subprocess.run([sys.executable, "-m", "lingjun.generator.cli", "import", str(REPO / "tests" / "fixtures" / "pages" / slowest if (REPO / "tests" / "fixtures" / "pages" / slowest).exists() else pages[0]), "-o",
                         str(Path(tmp) / "draft.yaml")], cwd=REPO, check=False, capture_output=True)
         print(f"lingjun-kb import (whole command, one page): {(time.perf_counter() - start) * 1000:.0f} ms")
-    return 1 if medians[slowest] >= 1.0 else 0
+    return 1 if medians[slowest] >= 1.0 and not args.no_target else 0
 
 
 if __name__ == "__main__":

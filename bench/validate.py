@@ -84,6 +84,7 @@ def release_yaml(family: str, year: int, month: int, newest: bool) -> str:
         "driver:", "  vendor: nvidia", '  minimum: "570"', '  stated_as: "NVIDIA Driver release >= 570"',
         "  forward_compatibility:", '    - {branch: 535, minimum: "535.86"}', '    - {branch: 525, minimum: "525.85"}',
         "  must_upgrade_branches: [450, 460, 510, 520]",
+        "component_list: complete",  # the page's whole list, as data.component-list-state asks a listing record to say
         "components:",
     ]
     serial = year * 12 + month

@@ -1,7 +1,7 @@
 """``lingjun-kb import PAGE``: a draft release record from an official release-note page.
 
 The page is a "copy as Markdown" text (or the plainer text copies the seeds
-in ``../shared/sources/seeds/`` are) or a saved HTML page.  The steps, one
+in ``tests/fixtures/seeds/`` are) or a saved HTML page.  The steps, one
 module each:
 
 * :mod:`._reader` reads the file (size limit before parsing, UTF-8) into blocks
@@ -22,7 +22,7 @@ record does not cite it.
 
 Example::
 
-    lingjun-kb import ../shared/sources/seeds/training-xpu-pytorch-25.05.en.txt -o /tmp/draft.yaml
+    lingjun-kb import tests/fixtures/seeds/training-xpu-pytorch-25.05.en.txt -o /tmp/draft.yaml
 """
 
 from __future__ import annotations

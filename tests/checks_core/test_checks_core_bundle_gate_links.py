@@ -26,6 +26,7 @@ SNAPSHOT = REPO / "tests" / "fixtures" / "turn2" / "T02-production-stack-276-shm
 EMBEDDED = REPO / "checks" / "data" / "bundle.json"
 
 
+@pytest.mark.xdist_group("checkout-bundle")  # compares the checkout's bundle.json: see test_checks_core_zipapp.py
 def test_bundle_refuses_a_placeholder_draft_and_writes_nothing(tmp_path, capsys):
     releases = tmp_path / "releases"
     shutil.copytree(REPO / "releases", releases)

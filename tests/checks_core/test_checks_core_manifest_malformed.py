@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-import checks_core_issue12 as kit
+import checks_core_release_shapes as kit
 from checks_core_helpers import run_cli
 from lingjun.checks.facts import Facts, ManifestFacts
 from lingjun.checks.inputs.snapshot import facts_from_snapshot_dict

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-import checks_core_issue12 as kit
+import checks_core_release_shapes as kit
 from lingjun.checks.facts import Facts
 from lingjun.checks.knowledge.identify import identify
 from lingjun.checks.knowledge.record_view import runtime_for

@@ -15,7 +15,7 @@ import json
 
 import pytest
 
-import checks_core_issue12 as kit
+import checks_core_release_shapes as kit
 from checks_core_helpers import REPO, run_cli
 from lingjun.checks.context import CheckContext, CheckOptions
 from lingjun.checks.facts import DistributionFacts, Facts, ManifestFacts

@@ -16,6 +16,10 @@ from lingjun.generator.zipapp import build_zipapp, bundle_text, with_bytecode, z
 PY39 = Path("/root/.pyenv/versions/3.9.18/bin/python")
 
 
+#: every test that reads the checkout's checks/data/bundle.json to compare it, or runs a `lingjun-kb bundle` that
+#: rewrites it (tests/deploy/test_deploy_configmap.py), runs on one xdist worker (``--dist loadgroup``) in collection
+#: order: the comparisons before the rewrites
+@pytest.mark.xdist_group("checkout-bundle")
 def test_committed_bundle_equals_a_fresh_compile_of_releases():
     fresh, problems = bundle_text(REPO / "releases")
     assert fresh is not None, [getattr(p, "format", str)() for p in problems]

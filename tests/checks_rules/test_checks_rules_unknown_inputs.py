@@ -3,13 +3,17 @@ finding claims 'unset', 'not installed', 'no device nodes' or 'no cuda-compat' f
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+import json
 import re
 
 import pytest
 
 import checks_rules_kit as kit
+import checks_rules_rdma_kit as rk
 from lingjun.checks import coverage
-from lingjun.checks.facts import Facts
+from lingjun.checks.facts import Facts, InterfaceFacts, MigDeviceFacts
 from lingjun.checks.inputs.collect_env_text import parse_collect_env
 from lingjun.checks.rules import RULES
 
@@ -29,35 +33,105 @@ def _rich_facts() -> Facts:
     return facts
 
 
-def test_rules_declare_needs():
-    # the sections each rule cannot judge without are declared on the rule, not guessed by the runner
-    assert {spec.id: spec.needs for spec in RULES.values() if spec.needs} == {
-        "driver.compat-shadows-host": ("libcuda",),
-        "driver.device-nodes": ("device-nodes",),
-        "cuda.toolkit-vs-record": ("cuda-toolkit",),
-        "packages.missing": ("distributions",),
-        "packages.version-mismatch": ("distributions",),
-        "packages.image-build-replaced": ("distributions",),
-        "packages.extension-abi": ("distributions",),
-        "libraries.cudnn-shadowed": ("cudnn",),
-        "libraries.nccl-shadowed": ("nccl",),
-        "libraries.nccl-cuda-majors": ("distributions",),
-        "python.interpreter": ("python",),
-        "env.nccl-socket-ifname": ("env", "network"),
-        "cuda.visible-devices": ("env",),
-        "cuda.local-ranks": ("env",),
-        "cuda.mig-devices": ("mig",),
-        "cuda.torch-cpu-build": ("torch",),
-        "container.shm-size": ("shm",),
-        "container.memlock-rdma": ("limits",),  # RDMA in use is also shown by a quoted ibv_* error: see CUSTOM
-        "container.open-files": ("limits",),
-        "container.rdma-usable": ("rdma",),
-        "container.nccl-ib-hca": ("env", "rdma"),
-        "container.nccl-ib-transport": ("env", "rdma"),
-        "container.nccl-ib-gid-index": ("env", "rdma"),
-        "container.gdr-geforce": ("rdma",),
-        "cuda.p2p-topology": ("gpu-topology", "env"),
-    }
+#: the inputs the rules' reads are traced on: every real-world case snapshot (tests/fixtures/cases, .../turn2) ...
+_SNAPSHOTS = [p for p in sorted(kit.CASES.glob("C*.json")) + sorted((kit.ROOT / "tests/fixtures/turn2").glob("T*.json"))
+              if not p.name.endswith(".ds_config.json")]
+
+
+def _every_section_shown() -> Facts:
+    """... and a container that shows every section, with values the rules go on to judge: NCCL over RoCE bonds,
+    a GPU in MIG mode, the release's torch, /dev/shm, limits, an interface named by NCCL_SOCKET_IFNAME."""
+    facts = _rich_facts()
+    bonds = rk.bonds(2)
+    facts.rdma = bonds.rdma
+    facts.env.update({"NCCL_IB_HCA": "mlx5_bond_0,mlx5_bond_1", "NCCL_IB_GID_INDEX": "3", "NCCL_SOCKET_IFNAME": "eth0",
+                      "NCCL_NET": "IB", "CUDA_VISIBLE_DEVICES": "0", "LOCAL_WORLD_SIZE": "1", "LOCAL_RANK": "0",
+                      "CHECKPOINT_OPTIMIZATION": "true", "NVIDIA_VISIBLE_DEVICES": "all"})
+    facts.network = [InterfaceFacts(name="eth0", operstate="up", mtu=1500, has_ipv4=True)]
+    facts.nvml.gpus[0].mig_mode = True
+    facts.mig_devices = [MigDeviceFacts(gpu_index=0, index=0, profile="3g.40gb")]
+    facts.shm.present, facts.shm.size_bytes, facts.shm.fs_type = True, 64 * 2**20, "tmpfs"
+    facts.limits.memlock_soft = facts.limits.memlock_hard = 64 * 2**10
+    facts.limits.nofile_soft = facts.limits.nofile_hard = 1024
+    facts.python.version, facts.python.executable = "3.12.7", "/usr/bin/python3"
+    facts.distributions += [kit.dist("deepspeed", "0.16.9+ali"), kit.dist("nvidia-nccl-cu12", "2.21.5")]
+    return facts
+
+
+class _Trace:
+    """Which fields of the facts are read: each dataclass of a ``Facts`` (the object and those in its fields) is made
+    an instance of a subclass that logs every field read as a dotted path (``"nvml.gpus"``, ``"env"``)."""
+
+    _classes: dict[type, type] = {}
+
+    def __init__(self, facts: Facts):
+        self.read: set[str] = set()
+        self._wrap(facts, "")
+
+    def _wrap(self, obj, prefix: str) -> None:
+        cls = type(obj)
+        if cls not in self._classes:
+            names = frozenset(f.name for f in dataclasses.fields(cls))
+
+            def __getattribute__(self_, name, _names=names):
+                value = object.__getattribute__(self_, name)
+                if name in _names:
+                    trace, at = object.__getattribute__(self_, "_lingjun_trace")
+                    trace.read.add(at + name)
+                return value
+
+            self._classes[cls] = type(f"Traced{cls.__name__}", (cls,), {"__getattribute__": __getattribute__})
+        object.__setattr__(obj, "_lingjun_trace", (self, prefix))
+        obj.__class__ = self._classes[cls]
+        for f in dataclasses.fields(cls):
+            value = object.__getattribute__(obj, f.name)
+            if dataclasses.is_dataclass(value) and not isinstance(value, type):
+                self._wrap(value, f"{prefix}{f.name}.")
+
+    def sections(self) -> set[str]:
+        """The sections (:data:`coverage.SECTIONS`) whose snapshot keys were read, or fields inside them."""
+        return {s.id for s in coverage.SECTIONS.values() for key in s.keys for path in self.read
+                if path == key or path.startswith(key + ".")}
+
+
+@functools.lru_cache(maxsize=1)
+def _sections_read() -> dict[str, set[str]]:
+    """``{rule id: the sections its function read}`` over :data:`_SNAPSHOTS` and :func:`_every_section_shown`, each
+    with the fixture record of training-nv-pytorch 25.07 as the release (the function itself, not the runner)."""
+    inputs = [lambda path=path: Facts.from_dict(json.loads(path.read_text(encoding="utf-8"))) for path in _SNAPSHOTS]
+    inputs.append(_every_section_shown)
+    rec = kit.fixture_record("training-nv-pytorch:25.07")
+    data = kit.data()  # holds rec: rules only read the knowledge data
+    read: dict[str, set[str]] = {rule_id: set() for rule_id in RULES}
+    for make in inputs:
+        facts = make()
+        trace = _Trace(facts)
+        for rule_id, spec in RULES.items():  # rules never change the facts: one object serves them all
+            ctx = kit.context(facts, kd=data, rec=rec)
+            trace.read.clear()
+            list(spec.func(ctx) or ())
+            read[rule_id] |= trace.sections()
+    return read
+
+
+def test_the_trace_sees_reads_through_the_facts_own_views():
+    facts = _rich_facts()
+    trace = _Trace(facts)
+    assert facts.gpus and facts.distribution("torch") is not None and facts.driver_version == "570.124.06"
+    assert {"nvml.gpus", "distributions", "driver.kernel_module_version"} <= trace.read
+    assert {"nvml", "distributions", "driver"} <= trace.sections()
+    assert len(_SNAPSHOTS) > 20  # the real-world cases (C*) and the second set (T*)
+
+
+@pytest.mark.parametrize("rule_id,section", NEEDS)
+def test_a_declared_need_is_a_section_the_rule_reads(rule_id, section):
+    """``needs`` is what the rule's own function reads, never a guess: a section it declares but never reads would
+    skip it on every input lacking that section, for nothing.  With the skip test below, every rule's ``needs`` is
+    checked both ways, whatever the rule (no list of rules here).  The converse, "every section a rule reads is
+    declared", does not hold: rules also read sections they judge themselves (CUSTOM) or read for their wording
+    (GPU counts, the host's OS, torch's version), and what they say when those are missing is checked by the
+    no-absence tests of this module."""
+    assert section in _sections_read()[rule_id], (rule_id, sorted(_sections_read()[rule_id]))
 
 
 def _no_driver_version() -> Facts:

@@ -19,6 +19,10 @@ from lingjun.generator import configmap as cm
 from lingjun.generator.cli import main
 from lingjun.generator.zipapp import bundle_text, with_bytecode, zip_entries, zipapp_bytes
 
+#: `lingjun-kb bundle` also rewrites the checkout's checks/data/bundle.json: these tests run on the xdist worker
+#: of the tests that compare that file (tests/checks_core/test_checks_core_zipapp.py), after them
+pytestmark = pytest.mark.xdist_group("checkout-bundle")
+
 
 @pytest.fixture(scope="module")
 def written(tmp_path_factory) -> tuple[Path, str, str]:

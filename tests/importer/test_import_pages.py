@@ -16,7 +16,7 @@ KB, _ = load_knowledge_base(RELEASES)
 
 
 #: every record whose page copy carries a component list -> the copies it is compared with
-#: (a file in tests/fixtures/pages/, or a seed in ../shared/sources/seeds/)
+#: (a file in tests/fixtures/pages/, or a seed in tests/fixtures/seeds/)
 COMPARED = {
     "inference-nv-pytorch:25.04": ("inference-nv-pytorch-25.04.zh.md",),
     "inference-xpu-pytorch-opt:sglang0.5.4.post3-250105": (
@@ -31,7 +31,7 @@ COMPARED = {
     "training-nv-pytorch:25.10": ("training-nv-pytorch-25.10.zh.md",),
     "training-xpu-pytorch:2026-10-20": ("training-xpu-pytorch-2026-10-20.zh.md",),
 }
-#: compared with a seed page (only where ../shared/sources/seeds/ is present)
+#: compared with a seed page (tests/fixtures/seeds/)
 COMPARED_WITH_A_SEED = {"training-xpu-pytorch:25.05": "training-xpu-pytorch-25.05.en.txt"}
 #: page fixtures whose copy shows the core-components row empty, and where the list is instead
 COPIES_WITHOUT_A_LIST = {
@@ -88,8 +88,7 @@ def test_import_reproduces_the_curated_components_of_every_record_whose_page_car
                 assert _listed(runtime.get("components", [])) == _listed(kept.components)[: len(runtime.get("components", []))]
         compared.add(f"{record.ref}:{page.name}")
     expected = {f"{ref}:{page}" for ref, pages in COMPARED.items() for page in pages}
-    if all_seeds():
-        expected |= {f"{ref}:{page}" for ref, page in COMPARED_WITH_A_SEED.items()}
+    expected |= {f"{ref}:{page}" for ref, page in COMPARED_WITH_A_SEED.items()}
     assert expected <= compared
     assert not {c.rsplit(":", 1)[0] for c in compared} & set(NOT_COMPARED)
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from lingjun.generator.site.build import build_site, load_validated
+from made_once import made_once
 
 FIXTURE_KB = Path(__file__).parent / "fixtures" / "kb"
 REPO = Path(__file__).resolve().parents[2]
@@ -72,17 +73,47 @@ def make_hostile_kb(target: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def hostile_kb_dir(tmp_path_factory):
-    """A copy of the fixture KB with hostile text in it."""
-    return make_hostile_kb(tmp_path_factory.mktemp("hostile") / "kb")
+    """A copy of the fixture KB with hostile text in it (one per test run, shared by xdist's workers: read only)."""
+    return made_once(tmp_path_factory, "hostile", lambda folder: make_hostile_kb(folder / "kb")) / "kb"
 
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory, hostile_kb_dir):
-    """``(site_dir, build_dir)`` of a full build (both languages) of the hostile fixture KB."""
-    root = tmp_path_factory.mktemp("built")
-    site_dir, build_dir = root / "site", root / "build"
-    build_site(hostile_kb_dir, site_dir, build_dir=build_dir, config_dir=REPO)
-    return site_dir, build_dir
+    """``(site_dir, build_dir)`` of a full build (both languages) of the hostile fixture KB (made once per run)."""
+    root = made_once(tmp_path_factory, "built", lambda folder: build_site(
+        hostile_kb_dir, folder / "site", build_dir=folder / "build", config_dir=REPO))
+    return root / "site", root / "build"
+
+
+@pytest.fixture(scope="session")
+def real_site_dir(tmp_path_factory) -> Path:
+    """The built site (both languages) of the real records in ``releases/``, made once per test run (read only)."""
+    root = made_once(tmp_path_factory, "real-site", lambda folder: build_site(
+        REPO / "releases", folder / "site", build_dir=folder / "build", config_dir=REPO))
+    return root / "site"
+
+
+def copy_site_config(target: Path) -> Path:
+    """``target`` made a folder with the site configuration (mkdocs.yml, docs/, theme), as a checkout holds it.
+
+    A build run there (``lingjun-kb build`` in that working folder) renders into its ``.build/``, never into
+    the checkout's, which other tests (and other xdist workers) may be building with or listing at that moment.
+    """
+    target.mkdir(parents=True)
+    for name in ("mkdocs.yml", "mkdocs.zh.yml"):
+        shutil.copy(REPO / name, target / name)
+    shutil.copytree(REPO / "docs", target / "docs")
+    shutil.copytree(REPO / "generator" / "site" / "theme", target / "generator" / "site" / "theme")
+    return target
+
+
+@pytest.fixture
+def in_site_config(tmp_path_factory, monkeypatch) -> Path:
+    """The working folder made a copy of the site configuration (:func:`copy_site_config`, outside ``tmp_path``):
+    ``lingjun-kb build`` there renders into that copy's ``.build/``."""
+    config = copy_site_config(tmp_path_factory.mktemp("config") / "checkout")
+    monkeypatch.chdir(config)
+    return config
 
 
 #: hostile record text for the site, one entry per kind (tests/fixtures/hostile-site/payloads.yaml)
@@ -181,8 +212,8 @@ def load_issue12(folder: Path):
 
 @pytest.fixture(scope="session")
 def issue12_kb_dir(tmp_path_factory):
-    """Folder of the issue-12 fixture KB (:func:`make_issue12_kb`)."""
-    return make_issue12_kb(tmp_path_factory.mktemp("issue12") / "kb")
+    """Folder of the issue-12 fixture KB (:func:`make_issue12_kb`; once per run: read only)."""
+    return made_once(tmp_path_factory, "issue12", lambda folder: make_issue12_kb(folder / "kb")) / "kb"
 
 
 @pytest.fixture(scope="session")

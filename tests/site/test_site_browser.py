@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO
+from made_once import made_once
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = REPO / "test-artifacts"
@@ -27,6 +28,11 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-f
 if not CHROMIUM.exists() and not os.environ.get("CI"):
     pytest.skip("headless Chromium not installed at /usr/bin/chromium (apt-get install -y chromium); "
                 "the browser test runs whenever it is, and always in CI", allow_module_level=True)
+
+
+#: one xdist worker runs the whole module (``--dist loadgroup``), so its module fixtures
+#: (Chromium, the served sites) are set up once
+pytestmark = pytest.mark.xdist_group("site-browser")
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):
@@ -179,13 +185,9 @@ def test_compare_picker(server, page):
 
 
 @pytest.fixture(scope="module")
-def real_server(tmp_path_factory):
-    """The site of the real records in ``releases/``, served over HTTP."""
-    from lingjun.generator.site.build import build_site
-
-    root = tmp_path_factory.mktemp("real")
-    build_site(REPO / "releases", root / "site", build_dir=root / "build", config_dir=REPO)
-    with _serving(root / "site") as url:
+def real_server(real_site_dir):
+    """The site of the real records in ``releases/`` (the session's one build), served over HTTP."""
+    with _serving(real_site_dir) as url:
         yield url
 
 
@@ -236,9 +238,10 @@ def injection_server(tmp_path_factory):
 
     from conftest import make_injection_kb
 
-    root = tmp_path_factory.mktemp("injection-browser")
-    records = make_injection_kb(root / "kb")
-    build_site(records, root / "site", build_dir=root / "build", config_dir=REPO)
+    def make(root: Path) -> None:
+        build_site(make_injection_kb(root / "kb"), root / "site", build_dir=root / "build", config_dir=REPO)
+
+    root = made_once(tmp_path_factory, "injection-browser", make)
     with _serving(root / "site") as url:
         yield url
 

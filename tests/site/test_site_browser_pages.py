@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
 from test_site_browser import _QuietHandler, _search, browser, page, shot  # noqa: F401 - fixtures and helpers
 
 REFERENCE = "egslingjun-registry.cn-wulanchabu.cr.aliyuncs.com/egslingjun/training-nv-pytorch:25.07-serverless"
@@ -50,14 +49,15 @@ def _serving(folder: Path):
         thread.join(timeout=5)
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    """The real records' site, served with language error pages."""
-    from lingjun.generator.site.build import build_site
+#: one xdist worker runs the whole module (``--dist loadgroup``), so its module fixtures
+#: (Chromium, the served site) are set up once
+pytestmark = pytest.mark.xdist_group("site-browser-pages")
 
-    root = tmp_path_factory.mktemp("pages")
-    build_site(REPO / "releases", root / "site", build_dir=root / "build", config_dir=REPO)
-    with _serving(root / "site") as url:
+
+@pytest.fixture(scope="module")
+def site(real_site_dir):
+    """The real records' site (the session's one build), served with language error pages."""
+    with _serving(real_site_dir) as url:
         yield url
 
 

@@ -18,6 +18,7 @@ from lingjun.generator.site.build import ValidationFailed, build_site
 from lingjun.generator.site.mkdocs_build import MkDocsBuildError
 
 from conftest import FIXTURE_KB, REPO
+from made_once import made_once
 
 
 def all_files(root: Path) -> dict[str, bytes]:
@@ -143,9 +144,9 @@ SITE_URL = "https://kb.example.com/lingjun/"
 
 @pytest.fixture(scope="module")
 def site_with_url(tmp_path_factory):
-    """A full build of the fixture KB with ``site_url`` set."""
-    root = tmp_path_factory.mktemp("with-url")
-    build_site(FIXTURE_KB, root / "site", build_dir=root / "build", config_dir=REPO, site_url=SITE_URL)
+    """A full build of the fixture KB with ``site_url`` set (once per run: read only)."""
+    root = made_once(tmp_path_factory, "with-url", lambda folder: build_site(
+        FIXTURE_KB, folder / "site", build_dir=folder / "build", config_dir=REPO, site_url=SITE_URL))
     return root / "site"
 
 

@@ -185,15 +185,20 @@ def test_which_finder_and_checker_agree_on_every_release_branch_and_gpu_class(kn
     gpus = {g["name"]: g for g in data["gpus"]}
     compared = 0
     seen = set()
+    answered: dict[tuple[str, str], dict[str, str]] = {}  # which() answers for every release at once: asked once per driver
+
+    def which_answers(point: str, gpu: str) -> dict[str, str]:
+        if (point, gpu) not in answered:
+            answered[point, gpu] = {r["release"]: r["verdict"] for r in which(kb, point, gpu)["releases"]}
+        return answered[point, gpu]
+
     for cls, (gpu, _, _) in GPUS.items():
         for branch in finder_branches(kb):
             for entry in data["releases"]:
                 record = records[entry["ref"]]
                 points = [f"R{branch}", f"{branch}.0.0"] + [v.text for v in branch_thresholds(record, ref, branch)]
-                answers = {r["release"]: r["verdict"] for r in which(kb, points[0], gpu)["releases"]}
                 for point in points:
-                    if point != points[0]:
-                        answers = {r["release"]: r["verdict"] for r in which(kb, point, gpu)["releases"]}
+                    answers = which_answers(point, gpu)
                     driver = parse_driver_input(point)
                     via_which = answers[entry["ref"]]
                     via_finder = gpu_lookup(data, entry, gpus[gpu], driver)[1]

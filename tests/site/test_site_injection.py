@@ -29,6 +29,7 @@ from lingjun.generator.site.nav import nav_title
 from lingjun.generator.site.render import make_environment
 
 from conftest import FIXTURE_KB, REPO, injection_texts, load_payloads, make_injection_kb
+from made_once import made_once
 
 SITE_URL = "https://docs.example.org/kb/"
 #: attributes holding a URL, whose scheme is checked
@@ -117,10 +118,14 @@ def _build(root: Path, releases: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def sites(tmp_path_factory):
-    """``(clean site, hostile site, hostile records)``, both built with :data:`SITE_URL`."""
-    root = tmp_path_factory.mktemp("injection")
-    records = make_injection_kb(root / "kb")
-    return _build(root / "clean", FIXTURE_KB), _build(root / "hostile", records), records
+    """``(clean site, hostile site, hostile records)``, both built with :data:`SITE_URL` (once per run: read only)."""
+
+    def make(root: Path) -> None:
+        _build(root / "clean", FIXTURE_KB)
+        _build(root / "hostile", make_injection_kb(root / "kb"))
+
+    root = made_once(tmp_path_factory, "injection", make)
+    return root / "clean" / "site", root / "hostile" / "site", root / "kb"
 
 
 @pytest.fixture(scope="module")

@@ -17,12 +17,9 @@ import re
 
 import pytest
 
-from lingjun.generator.site.build import build_site
 from lingjun.generator.site.model import family_page_id, release_page_id
 from lingjun.generator.site.nav import LANGUAGES, NavSection
 from lingjun.generator.site.strings import STRINGS
-
-from conftest import REPO
 
 PREFIX = {"en": "", "zh": "zh/"}
 
@@ -69,11 +66,9 @@ def test_mkdocs_placements_are_docs_paths(real):
 
 
 @pytest.fixture(scope="module")
-def real_site(tmp_path_factory):
-    """The built site of the real records in ``releases/`` (both languages)."""
-    root = tmp_path_factory.mktemp("real-nav")
-    build_site(REPO / "releases", root / "site", build_dir=root / "build", config_dir=REPO)
-    return root / "site"
+def real_site(real_site_dir):
+    """The built site of the real records in ``releases/`` (both languages; the session's one build)."""
+    return real_site_dir
 
 
 def _page(site, lang, path):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -12,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURE_KB, REPO
+from conftest import FIXTURE_KB, REPO, copy_site_config
 from hostile_paths import HOSTILE_OUTPUT_KINDS, node_state
 from lingjun.generator.cli import main
 from lingjun.generator.site._site_dir import MARKER, SiteDirRefused, check_site_dir, mark_site, protected_folders, remove_stale_work_folders
@@ -46,9 +45,14 @@ def _build(capsys, site_dir: str, releases: Path = FIXTURE_KB) -> tuple[int, str
     return code, out, err
 
 
+#: what other tests write at the checkout's top level while these run (xdist runs them at the same time):
+#: the browser tests' screenshots; no build writes there
+_OTHER_TESTS_WRITE = {"test-artifacts"}
+
+
 def _checkout_state() -> dict:
     """The checkout's top level and the names in its source folders (a refused build must change none)."""
-    state = {"top": sorted(os.listdir(REPO))}
+    state = {"top": sorted(set(os.listdir(REPO)) - _OTHER_TESTS_WRITE)}
     for name in ("releases", "docs"):
         state[name] = sorted(str(p.relative_to(REPO)) for p in (REPO / name).rglob("*"))
     return state
@@ -142,13 +146,7 @@ def test_stale_work_folders_of_dead_builds_are_removed_and_live_ones_kept(tmp_pa
 @pytest.fixture
 def checkout(tmp_path) -> Path:
     """A folder with the site configuration (mkdocs.yml, docs/, theme): builds run there use its .build/."""
-    config = tmp_path / "checkout"
-    config.mkdir()
-    for name in ("mkdocs.yml", "mkdocs.zh.yml"):
-        shutil.copy(REPO / name, config / name)
-    shutil.copytree(REPO / "docs", config / "docs")
-    shutil.copytree(REPO / "generator" / "site" / "theme", config / "generator" / "site" / "theme")
-    return config
+    return copy_site_config(tmp_path / "checkout")
 
 
 def _start(checkout: Path, site_dir: Path) -> subprocess.Popen:

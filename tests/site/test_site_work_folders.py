@@ -27,7 +27,7 @@ def _state(folder: Path) -> dict:
     return {p.name: p.read_text(encoding="utf-8") for p in folder.iterdir() if p.is_file()}
 
 
-def test_links_planted_at_the_work_folder_names_of_a_range_of_pids_are_never_followed(tmp_path, capsys):
+def test_links_planted_at_the_work_folder_names_of_a_range_of_pids_are_never_followed(tmp_path, capsys, in_site_config):
     """The red-team case: links at ``.<site>.tmp-<pid>`` / ``.<site>.old-<pid>`` (old and new style names)
     for pids around this one; a real build (with a previous site, so both work folders are used) succeeds and
     leaves the link targets as they were, and the site is a folder, not a link."""
@@ -71,7 +71,8 @@ def _fake_languages(monkeypatch, replace=None, hook=None):
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_a_work_folder_replaced_by_a_link_during_the_build_is_never_swapped_in(tmp_path, monkeypatch, capsys, lang):
+def test_a_work_folder_replaced_by_a_link_during_the_build_is_never_swapped_in(tmp_path, monkeypatch, capsys, lang,
+                                                                               in_site_config):
     """The folder a language is built into (the site's work folder for English, its own work folder for
     Chinese, built at the same time) is replaced by a link to a victim while that language builds."""
     victim = tmp_path / "victim"
@@ -123,7 +124,7 @@ def test_dot_dot_is_resolved_against_the_real_parent_before_any_work(tmp_path, m
     assert final_site_dir(tmp_path / "deeplink") == tmp_path / "deeplink"  # the last name is never followed
 
 
-def test_a_site_given_with_dot_dot_is_built_at_the_folder_it_names(tmp_path, monkeypatch, capsys):
+def test_a_site_given_with_dot_dot_is_built_at_the_folder_it_names(tmp_path, monkeypatch, capsys, in_site_config):
     _fake_languages(monkeypatch)
     given = tmp_path / "out" / "missing" / ".." / "site"
     code = main(["build", "--releases", str(FIXTURE_KB), "--site-dir", str(given)])

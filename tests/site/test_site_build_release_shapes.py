@@ -10,16 +10,16 @@ import pytest
 from lingjun.generator.site.build import build_site
 
 from conftest import REPO, load_issue12
+from made_once import made_once
 from test_site_html_tables import check_article_links
 
 
 @pytest.fixture(scope="module")
 def built12(tmp_path_factory, issue12_kb_dir):
-    root = tmp_path_factory.mktemp("built12")
-    site_dir = root / "site"
-    build_site(issue12_kb_dir, site_dir, build_dir=root / "build", config_dir=REPO, kb=load_issue12(issue12_kb_dir),
-               site_url="https://kb.example.com/")
-    return site_dir
+    root = made_once(tmp_path_factory, "built12", lambda folder: build_site(
+        issue12_kb_dir, folder / "site", build_dir=folder / "build", config_dir=REPO, kb=load_issue12(issue12_kb_dir),
+        site_url="https://kb.example.com/"))
+    return root / "site"
 
 
 def test_new_pages_are_built_in_both_languages(built12):

@@ -17,6 +17,11 @@ if not (REPO / "releases" / "inference-nv-pytorch" / "25.04.yaml").is_file():
     pytest.skip("the issue-12 records are not in releases/ yet", allow_module_level=True)
 
 
+#: one xdist worker runs the whole module (``--dist loadgroup``), so its module fixtures
+#: (the real records validated, modelled and rendered) are set up once
+pytestmark = pytest.mark.xdist_group("site-real-release-shapes")
+
+
 @pytest.fixture(scope="module")
 def real12():
     """``(kb, site, pages)`` of the real records, validated by the gate."""
