@@ -13,7 +13,7 @@ import pytest
 import checks_rules_kit as kit
 import checks_rules_rdma_kit as rk
 from lingjun.checks import coverage
-from lingjun.checks.facts import Facts, InterfaceFacts, MigDeviceFacts
+from lingjun.checks.facts import GpuLinkFacts, GpuTopologyFacts, Facts, InterfaceFacts, MigDeviceFacts
 from lingjun.checks.inputs.collect_env_text import parse_collect_env
 from lingjun.checks.rules import RULES
 
@@ -54,6 +54,9 @@ def _every_section_shown() -> Facts:
     facts.limits.memlock_soft = facts.limits.memlock_hard = 64 * 2**10
     facts.limits.nofile_soft = facts.limits.nofile_hard = 1024
     facts.python.version, facts.python.executable = "3.12.7", "/usr/bin/python3"
+    # PCIe through the host bridge between two of four GPUs, no NVLink: cuda.p2p-topology goes on to read the env
+    facts.gpu_topology = GpuTopologyFacts(available=True, gpus=[0, 1, 2, 3],
+                                          links=[GpuLinkFacts(a, b, "PHB") for a in range(4) for b in range(a + 1, 4)])
     facts.distributions += [kit.dist("deepspeed", "0.16.9+ali"), kit.dist("nvidia-nccl-cu12", "2.21.5")]
     return facts
 
