@@ -32,13 +32,13 @@ import contextlib
 import errno
 import os
 import re
-import shutil
 import stat
 import tempfile
 from pathlib import Path
 from typing import Iterable, Iterator, Optional, Union
 
 from lingjun.checks.core.file_kind import file_kind
+from lingjun.generator.site._remove_tree import remove_tree
 
 __all__ = ["MARKER", "SiteDirRefused", "check_site_dir", "protected_folders", "mark_site",
            "final_site_dir", "make_work_folder", "same_folder", "remove_stale_work_folders", "exclusive"]
@@ -308,7 +308,7 @@ def remove_stale_work_folders(site_dir: Path) -> list[Path]:
                 continue
         except OSError:
             continue
-        shutil.rmtree(path, ignore_errors=True)
+        remove_tree(path)  # a mount inside a dead build's folder is left, with what it holds
         removed.append(path)
     return removed
 

@@ -40,6 +40,7 @@ from lingjun.schema.kb import KnowledgeBase
 from lingjun.schema.problems import Problem
 
 from lingjun.generator._interrupt import deferred, raise_if_interrupted
+from lingjun.generator.site._remove_tree import remove_tree
 from lingjun.generator.site.api import atom_feed, write_api
 from lingjun.generator.site._glossary import user_dictionary_text
 from lingjun.generator.site._site_dir import (SiteDirRefused, check_site_dir, exclusive, make_work_folder, mark_site,
@@ -296,9 +297,9 @@ def build_site(
                 _swap(tmp, identity, site_dir)
         finally:
             if tmp is not None and same_folder(tmp, identity):
-                shutil.rmtree(tmp, ignore_errors=True)
+                remove_tree(tmp)
             if zh_work is not None and same_folder(zh_work, zh_made):
-                shutil.rmtree(zh_work, ignore_errors=True)
+                remove_tree(zh_work)
         timings.mkdocs = time.perf_counter() - start
     return timings
 
@@ -428,4 +429,4 @@ def _swap(tmp: Path, identity: tuple[int, int], site_dir: Path) -> None:
                 old.rename(site_dir)
             raise
     if old is not None and previous is not None and same_folder(old, previous):
-        shutil.rmtree(old, ignore_errors=True)
+        remove_tree(old)  # never through a mount someone placed in the old site

@@ -28,6 +28,7 @@ TINY = {
     "finder.py": ["--synthetic", "3"],
     "fleet.py": ["--sizes", "5", "--runs", "1"],
     "import_page.py": ["--runs", "1", "--no-target"],  # its 1 s per page is judged on an idle machine
+    "log_scan.py": ["--mib", "2"],
     "site.py": ["--synthetic", "1", "--repeat", "1", "--no-real"],
     "snapshot_scale.py": ["--sizes", "100"],
     "startup.py": ["--python", sys.executable, "--runs", "1", "--cache", "{tmp}"],
