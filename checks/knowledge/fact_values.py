@@ -186,6 +186,13 @@ def _nccl_version(facts: Facts, evidence: Optional[Evidence], data: Any) -> Fact
     return FactValue(version or UNKNOWN)
 
 
+def _vllm_version(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactValue:
+    dist = next((d for d in facts.distributions if d.name.lower() == "vllm" and d.version), None)
+    if dist is not None:
+        return FactValue(dist.version.split("+")[0])
+    return _logged(evidence, "vllm.version")
+
+
 def _network(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactValue:
     return _logged(evidence, "nccl.network")
 
@@ -247,6 +254,7 @@ _READERS: dict[str, Callable[[Facts, Optional[Evidence], Any], FactValue]] = {
     "torch.covers_gpus": _covers,
     "nccl.version": _nccl_version,
     "nccl.network": _network,
+    "vllm.version": _vllm_version,
     "driver.present": _driver_present,
     "driver.version": _driver_version,
     "driver.cuda": _driver_cuda,
