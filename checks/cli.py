@@ -95,6 +95,7 @@ FAST_FLAGS = {
     "--include-ids": "include_ids",
     "--run-root-programs": "run_root_programs",
     "--list-rules": "list_rules",
+    "--log-only": "log_only",
     "--version": "version",
 }
 #: ... options taking one value (option -> (dest, type or the tuple of choices)) ...
@@ -122,7 +123,7 @@ FAST_DEFAULTS = {
     "deepspeed_config": None, "model": None, "gpus_per_pod": None, "require_gpu": False, "strict": False,
     "format": "text", "lang": None, "no_color": False, "collect": None, "include_ids": False,
     "list_rules": False, "version": False, "run_root_programs": False, "output": None,
-    "node_name": None, "log": None,
+    "node_name": None, "log": None, "log_only": False,
 }
 
 
@@ -162,6 +163,9 @@ def build_parser() -> "argparse.ArgumentParser":
     source.add_argument("--log", action="append", metavar="FILE",
                         help="a log of the failed job (plain, kubectl logs --prefix, NCCL_DEBUG=INFO, a traceback, dmesg); "
                              "its error lines are matched to known causes. Repeatable; - : standard input")
+    source.add_argument("--log-only", action="store_true",
+                        help="judge the logs alone, without probing this machine (for a log of another machine or pod; "
+                             "also chosen by itself for a kubectl logs --prefix log read outside a pod)")
     source.add_argument("--root", default="/", metavar="DIR",
                         help="filesystem root to probe (default /). Only for / are libraries loaded (ctypes) and "
                              "programs run: with another DIR, DIR/usr/bin/nvidia-smi is looked for but not run "
@@ -306,6 +310,14 @@ def _drop_stdout() -> None:
         os.close(devnull)
     except (OSError, ValueError, AttributeError):  # no file descriptor behind sys.stdout (captured in tests)
         pass
+
+
+def _log_of_another_pod(facts: object, evidence: object) -> bool:
+    """True when a log states it comes from a Kubernetes pod (``kubectl logs --prefix``) and this live run is not
+    in one (no ``KUBERNETES_SERVICE_HOST``): the live facts then describe another machine."""
+    stated = evidence.value("place") if hasattr(evidence, "value") else None
+    env = getattr(facts, "env", {}) or {}
+    return stated is not None and stated.value == "kubernetes" and "KUBERNETES_SERVICE_HOST" not in env
 
 
 def load_data(path: Optional[str]):  # -> KnowledgeData
@@ -490,6 +502,10 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
         if problem:
             return _fail(problem)
 
+    if getattr(args, "log_only", False) and not args.log:
+        return _fail("--log-only: give the log with --log FILE (- for standard input)")
+    if getattr(args, "log_only", False) and (args.from_file or args.from_collect_env):
+        return _fail("--log-only judges the logs without other facts; it cannot be combined with --from or --from-collect-env")
     for log in args.log or []:
         if not log.strip():
             return _fail("--log: an empty value names no file (give a path, or - for standard input)")
@@ -518,6 +534,10 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
             return _fail(str(exc))
         except CollectEnvError as exc:
             return _fail(str(exc))
+    elif getattr(args, "log_only", False) and args.log:
+        from lingjun.checks.coverage import log_only_facts
+
+        facts = log_only_facts()
     else:
         from lingjun.checks.probes._collect import collect
         from lingjun.checks.probes._base import ProbeEnv
@@ -579,6 +599,15 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
                                    paste=paste_text)
     except LogError as exc:
         return _fail(str(exc))
+    if facts.origin == "live" and args.log and _log_of_another_pod(facts, evidence):
+        # a pod's log (kubectl logs --prefix) read outside a pod: this machine's facts are not the pod's
+        from lingjun.checks.coverage import log_only_facts
+
+        facts = log_only_facts()
+        facts.check_options = chosen
+        evidence.notes.append(("The log comes from a pod and this run is outside one, so it is judged alone "
+                               "(this machine's facts are not the pod's; give the pod's snapshot with --from to use its facts)",
+                               "日志来自 Pod，而本次运行不在 Pod 中，因此仅凭日志判断（本机的事实不是该 Pod 的；如需使用其事实，请用 --from 提供该 Pod 的快照）"))
     ctx = CheckContext(facts=facts, data=data, release=release, options=options, evidence=evidence)
     from lingjun.checks.report.model import exit_code
     from lingjun.checks.runner import run_rules
@@ -588,8 +617,10 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
     if args.format == "json":
         from lingjun.checks.report.render_json import render_json
 
+        from lingjun.checks.rules.evidence_error_lines import diagnoses
+
         report = render_json(findings, release, facts, data, lang=lang, version=__version__, exit_status=status,
-                             evidence=evidence)
+                             evidence=evidence, diagnoses=diagnoses(ctx))
     elif args.format == "prometheus":
         import time
 

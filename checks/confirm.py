@@ -1,6 +1,7 @@
 """Observed failures decide: a rule's warning that an error line of the logs confirms becomes an error.
 
-A signature names the checker rules that judge the same cause (its ``rules``, and each cause's ``rules``).
+A signature names the checker rules that judge the same cause (its ``rules``, and each cause's ``rules``; of the
+causes, only the leading one confirms).
 When the logs show the signature's line and such a rule predicted the failure only as a warning (or an
 info), the prediction is no longer a prediction: :func:`confirm` raises it to an error and says which
 line confirms it.  A cause the facts rule out confirms nothing.
@@ -50,13 +51,16 @@ def withdraw(ctx: CheckContext, findings: list[Finding]) -> None:
 
 
 def _confirming_rules(ctx: CheckContext, signature: dict) -> set[str]:
-    """The rules a matched line of ``signature`` confirms: the signature's own and those of the causes still standing,
-    less those only the causes the facts rule out name."""
-    standing: set[str] = set()
-    ruled_out: set[str] = set()
-    for cause in rank_causes(ctx, signature):
-        (ruled_out if cause.result.state == DOES_NOT_APPLY else standing).update(cause.spec.get("rules") or [])
-    return (set(signature.get("rules") or []) - ruled_out) | standing
+    """The rules a matched line of ``signature`` confirms: the signature's own and those of its leading cause (the
+    diagnosis the report gives), less those only the causes the facts rule out name.  Another cause that merely
+    may apply confirms nothing."""
+    causes = rank_causes(ctx, signature)
+    lead = next((c for c in causes if c.standing), None)
+    ruled_out = {r for c in causes if not c.standing for r in c.spec.get("rules") or []}
+    rules = set(signature.get("rules") or []) - ruled_out
+    if lead is not None:
+        rules |= set(lead.spec.get("rules") or [])
+    return rules
 
 
 def confirm(ctx: CheckContext, findings: list[Finding]) -> None:

@@ -54,6 +54,7 @@ __all__ = [
     "env_known",
     "unavailable_reason",
     "input_name",
+    "log_only_facts",
     "sections_from_snapshot_keys",
     "sections_not_probed",
     "source_label",
@@ -197,7 +198,18 @@ _INPUTS = {
     "live": Text("this container's probes", "本容器的探测"),
     "snapshot": Text("the snapshot", "快照"),
     "collect_env": Text("the collect_env paste", "collect_env 输出"),
+    "log": Text("the log alone", "仅凭日志"),
 }
+
+
+def log_only_facts() -> "Facts":
+    """Facts for a log read on its own (``--log-only``, or a pod's log read outside the pod): origin ``log``, every
+    section not shown, so a cause's condition reads only what the log itself states."""
+    from lingjun.checks.facts import Facts
+
+    facts = Facts(origin="log")
+    facts.coverage.not_available = list(SECTIONS)
+    return facts
 
 
 def input_name(facts: "Facts") -> Text:

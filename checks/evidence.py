@@ -69,14 +69,16 @@ class Evidence:
     notes: list[tuple[str, str]] = field(default_factory=list)
     #: quoted error lines (a snapshot's ``symptoms.errors``) that no signature matched
     unmatched: list[LogLine] = field(default_factory=list)
+    #: stated facts that lines state with different values (the pods of one ``kubectl logs --prefix`` log): not known
+    conflicts: dict[str, list[Any]] = field(default_factory=dict)
 
     def hit(self, signature_id: str) -> Optional[SignatureHit]:
         """The hit of one signature, or None."""
         return next((h for h in self.hits if h.signature == signature_id), None)
 
     def value(self, name: str) -> Optional[StatedFact]:
-        """The stated fact ``name`` or None."""
-        return self.stated.get(name)
+        """The stated fact ``name``, or None when no line states it or lines state it with different values."""
+        return None if name in self.conflicts else self.stated.get(name)
 
     @property
     def read_logs(self) -> bool:

@@ -483,7 +483,7 @@ class Facts:
 
     schema: str = SNAPSHOT_SCHEMA
     collected_at: Optional[str] = None  # ISO 8601 UTC
-    #: where the facts came from: "live", "snapshot", "collect_env"
+    #: where the facts came from: "live", "snapshot", "collect_env", "log" (a log read alone: no facts but its own)
     origin: str = "live"
     host: HostFacts = field(default_factory=HostFacts)
     python: PythonFacts = field(default_factory=PythonFacts)

@@ -182,6 +182,7 @@ def _scan_stream(stream: BinaryIO, name: str, scanner: Scanner, evidence: Eviden
             break
         scanner.feed_block(buffer[:last + 1])
         carry = buffer[last + 1:]
+    scanner.finish()
     evidence.lines += scanner.lines
     if cut_lines:
         evidence.notes.append((f"{name}: {cut_lines} line(s) longer than {MAX_LINE // 1024} KiB were read only up to that length",
@@ -198,6 +199,7 @@ def scan_lines(lines: list[str], source: str, sigset: SignatureSet, evidence: Ev
         if not numbered and sum(h.count for h in evidence.hits) == before and str(line).strip():
             evidence.unmatched.append(LogLine(source, None, quote(str(line), "")))
     if numbered:
+        scanner.finish()
         evidence.lines += len(lines)
 
 

@@ -96,6 +96,20 @@ def evaluate(
             result.note(result.unknown, f"{label} (not in the component catalog)", f"{label}（不在组件目录中）")
             continue
         inst = installed_component(entry, facts)
+        stated = evidence.value(f"{cid}.version") if evidence is not None else None
+        if stated is not None and inst.version is None:  # the log names the version the job ran (vLLM's start-up line)
+            version = parse_version(str(stated.value))
+            if version is not None:
+                where = stated.line.where()
+                if spec.contains(version, prereleases=True):
+                    result.note(result.matched, f"{cid} {stated.value} {spec_text}, shown by the log ({where})",
+                                f"{cid} {stated.value} 符合 {spec_text}，日志中显示（{where}）")
+                    result.found.append(Text(f"{cid} {stated.value}, shown by the log ({where})",
+                                             f"{cid} {stated.value}，日志中显示（{where}）"))
+                else:
+                    result.note(result.failed, f"{cid} {stated.value} not {spec_text}, shown by the log ({where})",
+                                f"{cid} {stated.value} 不符合 {spec_text}，日志中显示（{where}）")
+                continue
         if not inst.probed and inst.source:
             result.note(result.unknown, f"{label} (not shown by the input)", f"{label}（输入中看不到）")
         elif not inst.probed:

@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-__all__ = ["Statement", "STATEMENTS", "LAST_WINS"]
+__all__ = ["Statement", "STATEMENTS"]
 
 
 @dataclass(frozen=True)
@@ -82,7 +82,7 @@ def _xid(m: "re.Match[str]") -> list[tuple[str, Any]]:
 
 _VERSION = r"(\d{1,3}\.\d{1,3}\.\d{1,4}(?:\.post\d{1,3}|rc\d{1,3})?)"
 
-#: every statement; the first line stating a fact wins, except the facts in :data:`LAST_WINS`
+#: every statement; the first line stating a fact wins, and a later line stating another value makes it a conflict
 STATEMENTS: tuple[Statement, ...] = (
     Statement("NCCL version ", re.compile(r"NCCL version " + _VERSION), _nccl_version),
     Statement("Using network ", re.compile(r"NCCL INFO Using network (IB\w*|Socket)\b"), _network),
@@ -98,8 +98,6 @@ STATEMENTS: tuple[Statement, ...] = (
     Statement("NVRM: Xid", re.compile(r"NVRM: Xid \([^)]{0,40}\): (\d{1,3})\b"), _xid),
 )
 
-#: facts a job may state several times with a later value that replaces the earlier (NCCL falls back to sockets)
-LAST_WINS = frozenset({"nccl.network"})
 
 
 def statements_for(literal: str) -> list[Statement]:

@@ -20,7 +20,7 @@ from typing import Any, Iterable, Optional
 from lingjun.checks.core.line_pattern import matches
 from lingjun.checks.core.redaction import mask_identifiers, mask_secrets
 from lingjun.checks.evidence import Evidence, LogLine, SignatureHit, StatedFact
-from lingjun.checks.knowledge.log_statements import LAST_WINS, STATEMENTS, Statement, read_statement
+from lingjun.checks.knowledge.log_statements import STATEMENTS, Statement, read_statement
 
 __all__ = ["quote", "QUOTE_LIMIT", "LINE_LIMIT", "MAX_HITS_PER_SIGNATURE", "SignatureSet", "Scanner", "literal_regex"]
 
@@ -30,6 +30,12 @@ QUOTE_LIMIT = 400
 LINE_LIMIT = 8192
 #: lines counted per signature before counting stops (the count is then "at least")
 MAX_HITS_PER_SIGNATURE = 1_000_000
+#: Python's traceback header, and the exception line that ends a traceback (``RuntimeError: ...``,
+#: ``torch.OutOfMemoryError: ...``, after any prefix such as ``[rank0]: ``): the last such line of a log with a
+#: traceback is the failure, and when no signature knows it the report quotes it as an unknown error line
+TRACEBACK = "Traceback (most recent call last)"
+_EXCEPTION_LITERALS = ("Error: ", "Exception: ")
+_EXCEPTION = re.compile(r"(?:^|[\s\]:>])((?:[A-Za-z_]\w{0,40}\.){0,6}[A-Z]\w{0,60}(?:Error|Exception)): ")
 
 
 def _trie(words: Iterable[bytes]) -> bytes:
@@ -78,7 +84,7 @@ class SignatureSet:
         self._statements: dict[str, list[Statement]] = {}
         for statement in STATEMENTS:
             self._statements.setdefault(statement.literal, []).append(statement)
-        self.literals = sorted(set(self._patterns) | set(self._statements))
+        self.literals = sorted(set(self._patterns) | set(self._statements) | {TRACEBACK, *_EXCEPTION_LITERALS})
         self.regex = literal_regex(self.literals)
 
     def scanner(self, evidence: Evidence, source: str) -> "Scanner":
@@ -124,6 +130,9 @@ class Scanner:
         self.evidence = evidence
         self.source = source
         self.lines = 0  # lines fed so far (the number of the last line)
+        self.traceback = False  # a Python traceback was seen
+        #: the last exception line and whether a signature matched it
+        self.last_exception: Optional[tuple[LogLine, bool]] = None
 
     def feed_block(self, block: bytes) -> None:
         """Scan ``block``: whole lines of UTF-8 text (bytes; the last may lack its newline).
@@ -160,7 +169,10 @@ class Scanner:
             line = line[:LINE_LIMIT]
         evidence = self.evidence
         matched: set[str] = set()
-        for literal in self.sigset.line_literals(line):
+        literals = self.sigset.line_literals(line)
+        if TRACEBACK in literals:
+            self.traceback = True
+        for literal in literals:
             for sig_id, regex in self.sigset.patterns_of(literal):
                 if sig_id in matched or not matches(literal, regex, line):
                     continue
@@ -177,6 +189,21 @@ class Scanner:
                         if value not in evidence.xids:
                             evidence.xids.append(value)
                         name = f"kernel.xid.{value}"
-                    if name in evidence.stated and name not in LAST_WINS:
+                    known = evidence.stated.get(name)
+                    if known is not None:
+                        if known.value != value:  # two pods, two runs: which one the error belongs to is not known
+                            seen = evidence.conflicts.setdefault(name, [known.value])
+                            if value not in seen:
+                                seen.append(value)
                         continue
                     evidence.stated[name] = StatedFact(name, value, LogLine(self.source, number, quote(line, literal)))
+        if any(lit in literals for lit in _EXCEPTION_LITERALS):
+            found = _EXCEPTION.search(line)
+            if found:
+                self.last_exception = (LogLine(self.source, number, quote(line, found.group(1))), bool(matched))
+
+    def finish(self) -> None:
+        """At the end of the input: a traceback whose last exception line no signature knows is an unknown error line
+        (``evidence.unmatched``), so a failed job never reads as "no known error"."""
+        if self.traceback and self.last_exception is not None and not self.last_exception[1]:
+            self.evidence.unmatched.append(self.last_exception[0])

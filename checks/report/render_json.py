@@ -7,7 +7,7 @@ JSON Schema: ``checks/report.schema.json``.  Layout::
       "tool": {"name": "lingjun-check", "version": "0.1.0"},
       "generated_at": "2025-08-01T10:00:00Z",        // UTC
       "lang": "en",                                  // language of message/remedy
-      "origin": "live",                              // live | snapshot | collect_env
+      "origin": "live",                              // live | snapshot | collect_env | log
       "node": {"name": "node-a", "source": "NODE_NAME"},  // option | NODE_NAME | hostname | null
       "exit_code": 0,
       "release": {
@@ -84,6 +84,7 @@ def report_dict(
     version: str = "",
     exit_status: Optional[int] = None,
     evidence: Optional[Evidence] = None,
+    diagnoses: Optional[dict[str, dict[str, Any]]] = None,
 ) -> dict[str, Any]:
     """The report as a dict (see the module docstring); ``evidence``: what the logs showed (``evidence`` key,
     null when no log or error line was read)."""
@@ -109,21 +110,26 @@ def report_dict(
         "summary": counts(findings),
         "findings": [f.to_json(lang) for f in findings],
         "facts": facts_summary(facts),
-        "evidence": evidence_summary(evidence, lang),
+        "evidence": evidence_summary(evidence, lang, diagnoses),
     }
 
 
-def evidence_summary(evidence: Optional[Evidence], lang: str = "en") -> Optional[dict[str, Any]]:
-    """The logs read, their matched lines (signature, ``file:line``, the masked line, how many lines) and the facts
-    they state, or None when none was read."""
+def evidence_summary(evidence: Optional[Evidence], lang: str = "en",
+                     diagnoses: Optional[dict[str, dict[str, Any]]] = None) -> Optional[dict[str, Any]]:
+    """The logs read, their matched lines (signature, ``file:line``, the masked line, how many lines, and from
+    ``diagnoses``: ``severity``, the leading ``cause`` id, the ``ruled_out`` cause ids, the ``places`` the remedy is
+    for) and the facts they state, or None when none was read."""
     if evidence is None or not evidence.read_logs:
         return None
     return {
         "logs": list(evidence.sources),
         "lines": evidence.lines,
-        "matches": [{"signature": h.signature, "where": h.first.where(), "line": h.first.text, "count": h.count}
+        "matches": [{"signature": h.signature, "where": h.first.where(), "line": h.first.text, "count": h.count,
+                     **(diagnoses or {}).get(h.signature, {})}
                     for h in evidence.hits],
-        "stated": {name: {"value": fact.value, "where": fact.line.where()} for name, fact in evidence.stated.items()},
+        "stated": {name: {"value": fact.value, "where": fact.line.where()} for name, fact in evidence.stated.items()
+                   if name not in evidence.conflicts},
+        "conflicts": {name: list(values) for name, values in evidence.conflicts.items()},
         "xids": list(evidence.xids),
         "notes": [en if lang == "en" else zh for en, zh in evidence.notes],
     }

@@ -131,7 +131,7 @@ def render_text(
     def paint(code: str, text: str) -> str:
         return f"{code}{text}{_RESET}" if color else text
 
-    origin_text = {"live": "live" if not zh else "本机", "snapshot": "snapshot" if not zh else "快照", "collect_env": "collect_env"}.get(origin, origin)
+    origin_text = {"live": "live" if not zh else "本机", "snapshot": "snapshot" if not zh else "快照", "collect_env": "collect_env", "log": "the log alone" if not zh else "仅凭日志"}.get(origin, origin)
     lines = [paint(_BOLD, f"lingjun-check {version}".rstrip()) + f"  ({'数据来源' if zh else 'facts'}: {origin_text})", release_line(release, lang)]
     if coverage is not None:
         lines.append(coverage.get(lang))
@@ -198,13 +198,18 @@ def evidence_line(evidence: Optional[Evidence]) -> Optional[Text]:
     if evidence is None or not evidence.read_logs:
         return None
     names = ", ".join(evidence.sources)
-    size = f" ({evidence.lines:,} lines)" if evidence.lines else ""
+    size = (f" ({evidence.lines:,} line{'s' if evidence.lines != 1 else ''})" if evidence.lines else "")
     size_zh = f"（共 {evidence.lines:,} 行）" if evidence.lines else ""
-    shown = [(en.format(evidence.stated[k].value), zh.format(evidence.stated[k].value))
+    def value(name: str) -> str:
+        found = evidence.conflicts.get(name)
+        return " or ".join(map(str, found)) + " (lines differ)" if found else str(evidence.stated[name].value)
+
+    shown = [(en.format(value(k)), zh.format(value(k).replace(" or ", " 或 ").replace(" (lines differ)", "（各行不一致）")))
              for k, (en, zh) in _STATED.items() if k in evidence.stated]
     if evidence.xids:
         shown.append((f"Xid {', '.join(map(str, evidence.xids))}", f"Xid {', '.join(map(str, evidence.xids))}"))
-    en = f"Logs read: {names}{size}: {len(evidence.hits)} known error line(s)"
+    count = len(evidence.hits)
+    en = f"Logs read: {names}{size}: {count} known error line{'s' if count != 1 else ''}"
     zh = f"已读取日志：{names}{size_zh}：{len(evidence.hits)} 种已知错误行"
     if shown:
         en += "; they show " + ", ".join(s[0] for s in shown)

@@ -38,9 +38,9 @@ WORDS = {
     "ruled-out": ("Ruled out by what the input shows: {causes}", "根据输入已排除：{causes}"),
     "none-fits": ("None of the recorded causes fits what the input shows ({causes}); the line itself still shows the failure",
                   "已记录的原因都与输入不符（{causes}）；但该行本身表明任务已失败"),
-    "unknown-line": ("{where} quotes an error line no recorded signature matches: \u00ab{line}\u00bb. The job failed, but "
+    "unknown-line": ("{where} shows an error line no recorded signature matches: \u00ab{line}\u00bb. The job failed, but "
                      "lingjun-check cannot name the cause from this line; the other findings judge what the input shows.",
-                     "{where} 引用了一条没有已记录特征能匹配的错误行：\u00ab{line}\u00bb。任务已失败，但 lingjun-check 无法仅凭这一行判断原因；"
+                     "{where} 显示了一条没有已记录特征能匹配的错误行：\u00ab{line}\u00bb。任务已失败，但 lingjun-check 无法仅凭这一行判断原因；"
                      "其他检查结果依据输入所示的内容作出判断。"),
     "no-lines": ("The logs show none of the {count} known error lines ({sources}).",
                  "日志中没有 {count} 种已知错误行中的任何一种（{sources}）。"),
@@ -62,12 +62,20 @@ def _title(cause: RankedCause, lang: str) -> str:
     return str(cause.spec["title"][lang])
 
 
+def places_for(ctx: CheckContext) -> list[str]:
+    """Where the remedies are for: the place the input shows, with an ACS GPU pod beside Kubernetes (a pod's
+    environment or log does not tell an ACS pod from another), every place when the input cannot tell."""
+    where = place(ctx.facts, ctx.evidence)
+    if not where.known:
+        return list(_PLACES)
+    return ["kubernetes", "acs"] if where.value == "kubernetes" else [where.value]
+
+
 def _remedy(ctx: CheckContext, cause: dict) -> Optional[tuple[str, str]]:
     """The cause's remedies for the place the input shows (every place when it cannot tell), then inside the image."""
     remedies = cause.get("remedies") or {}
-    where = place(ctx.facts, ctx.evidence)
-    places = [where.value] if where.known and remedies.get(where.value) else [p for p in _PLACES if remedies.get(p)]
-    if where.known and not remedies.get(where.value) and where.value == "acs" and remedies.get("kubernetes"):
+    places = [p for p in places_for(ctx) if remedies.get(p)]
+    if not places and place(ctx.facts, ctx.evidence).value == "acs" and remedies.get("kubernetes"):
         places = ["kubernetes"]  # an ACS pod is a Kubernetes pod
     parts_en, parts_zh = [], []
     for key in places + (["image"] if remedies.get("image") else []):
@@ -121,7 +129,9 @@ def _finding(ctx: CheckContext, hit: SignatureHit, signature: dict) -> Finding:
             f"{_title(c, 'zh')}：{'，'.join(c.result.zh_of(c.result.failed))}" for c in ruled_out)) + "。")
         remedy = _remedy(ctx, causes[0].spec) if causes else None
     links = [ctx.data.signature_url(signature["id"], signature.get("printed_by", ""), lang)]
-    links += [s.get("url") for s in signature.get("sources") or []]
+    # documents first (NVIDIA's, PyTorch's, Kubernetes'), then the issue threads the lines come from
+    sources = [s.get("url") for s in signature.get("sources") or [] if s.get("url")]
+    links += sorted(sources, key=lambda url: "github.com/" in url)
     return make(ctx, RULE, AREA, Severity(line_severity(signature, lead)), " ".join(parts_en), "".join(parts_zh), remedy=remedy,
                 observed=hit.first.where(), links=links,
                 brief=(parts_en[0] + " " + parts_en[1].split(". ")[0] + ". " + (parts_en[2] if len(parts_en) > 2 else ""),
@@ -152,3 +162,19 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         yield make(ctx, RULE, AREA, Severity.ok,
                    WORDS["no-lines"][0].format(count=len(by_id), sources=", ".join(evidence.sources)),
                    WORDS["no-lines"][1].format(count=len(by_id), sources="、".join(evidence.sources)))
+
+
+def diagnoses(ctx: CheckContext) -> dict[str, dict[str, Any]]:
+    """For each matched signature, what the finding decided, for tools (the JSON report's ``evidence.matches``):
+    ``{"severity", "cause" (the leading cause id, or None), "ruled_out": [cause ids], "places": [...]}``."""
+    by_id = {sig["id"]: sig for sig in ctx.data.signatures}
+    out: dict[str, dict[str, Any]] = {}
+    for hit in ctx.evidence.hits:
+        signature = by_id.get(hit.signature)
+        if signature is None:
+            continue
+        causes = rank_causes(ctx, signature)
+        lead = next((c for c in causes if c.standing), None)
+        out[hit.signature] = {"severity": line_severity(signature, lead), "cause": lead.spec["id"] if lead else None,
+                              "ruled_out": [c.spec["id"] for c in causes if not c.standing], "places": places_for(ctx)}
+    return out

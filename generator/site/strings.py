@@ -374,7 +374,7 @@ _S = {
     "ts.pattern.matches": ("and matches the regular expression", "且匹配正则表达式"),
     "ts.causes": ("Causes, most likely first", "可能原因（最可能的在前）"),
     "ts.applies_when": ("Applies when", "适用条件"),
-    "ts.always": ("no condition recorded: it may apply to any run", "未记录条件：任何运行都可能适用"),
+    "ts.always": ("whenever the line appears (the facts cannot rule it out)", "只要出现该行即可能适用（事实无法排除）"),
     "ts.remedies": ("What to do", "处理方法"),
     "ts.place.docker": ("Docker", "Docker"),
     "ts.place.kubernetes": ("Kubernetes", "Kubernetes"),

@@ -53,7 +53,9 @@ def test_the_facts_a_nccl_log_states():
     ])
     stated = {name: fact.value for name, fact in evidence.stated.items()}
     assert stated == {"nccl.bootstrap_interface": "eth0", "driver.cuda": "12.8", "nccl.version": "2.21.5",
-                      "nccl.network": "socket", "nccl.ib_devices": 0}
+                      "nccl.network": "ib", "nccl.ib_devices": 0}
+    # two lines state two networks (two pods, two runs): which one the error belongs to is not known
+    assert evidence.conflicts == {"nccl.network": ["ib", "socket"]} and evidence.value("nccl.network") is None
     assert evidence.stated["nccl.version"].line.where() == "job.log:3"
     # the address of the bootstrap line is masked in what the report quotes
     assert "10.244.0.233" not in evidence.stated["nccl.bootstrap_interface"].line.text

@@ -89,3 +89,14 @@ def test_the_real_signatures_pass(rule):
     result = load_paths([REAL])
     found = run_gate(Corpus.from_documents(result.documents), only=[rule])
     assert [p.format() for p in found] == []
+
+
+def test_a_regex_anchored_to_the_line_start_is_reported(tree, tmp_path):
+    """kubectl logs --prefix, torchrun's [rank0]: and time stamps come before the message: ^ would miss them."""
+    root = tree("signature-regex/fail")
+    target = root / "troubleshooting" / "demo-slow.yaml"
+    text = target.read_text(encoding="utf-8")
+    regex = re.search(r"regex: '([^']*)'", text).group(1)
+    target.write_text(text.replace(f"regex: '{regex}'", "regex: '^Call to posix_fallocate'", 1), encoding="utf-8")
+    found = _gate(root, "data.signature-regex")
+    assert "is anchored to the start of the line" in found[0].message and (found[0].line, found[0].col) == (8, 12)
