@@ -586,6 +586,9 @@ class SignaturePattern(StrictModel):
                 raise ValueError(f"regex does not compile: {exc}") from None
         if self.literal != self.literal.strip():
             raise ValueError("literal starts or ends with white space (log lines are matched as printed)")
+        if not self.literal.isprintable() or any(ch in self.literal for ch in "\u00a0\u200b\u200c\u200d\u2060\ufeff"):
+            raise ValueError("literal holds a line break, a control, a no-break or zero-width space: a log line never "
+                             "holds it as printed")
         return self
 
 

@@ -53,7 +53,7 @@ import re
 import ipaddress
 from typing import Any, Callable, Optional
 
-__all__ = ["MASK", "SECRET_PARAMETER_WORDS", "TOKEN_SHAPES", "mask_secrets", "mask_identifiers", "mask_strings"]
+__all__ = ["MASK", "SECRET_PARAMETER_WORDS", "SECRET_NAMES", "TOKEN_SHAPES", "mask_secrets", "mask_identifiers", "mask_strings"]
 
 #: what a masked part becomes
 MASK = "***"
@@ -76,9 +76,17 @@ TOKEN_SHAPES = (
 _URL_USERINFO = re.compile(r"(?<=://)[^/?#@\s]+@")
 # user:password@host at the start of a value or after a separator, no scheme (a proxy setting)
 _BARE_USERINFO = re.compile(r"(?:(?<=^)|(?<=[\s,;=(\"']))[^\s/?#@:,;=\"'()]+:[^\s/?#@,;\"'()]*@(?=[\w\[])")
+# the name is bounded and stops at the next "?": a line of many "?" costs linear time, not cubic
 _SECRET_PARAMETER = re.compile(
-    r"(?<=[?&#;])([^=&#;\s]*(?:" + "|".join(SECRET_PARAMETER_WORDS) + r")[^=&#;\s]*=)[^&#;\s]*", re.IGNORECASE
+    r"(?<=[?&#;])([^=&#;?\s]{0,64}(?:" + "|".join(SECRET_PARAMETER_WORDS) + r")[^=&#;?\s]{0,64}=)[^&#;\s]*", re.IGNORECASE
 )
+#: names whose value follows a colon or a blank (``password: x``, ``"api_key": "x"``, ``--token x``, ``X-Api-Key: x``)
+SECRET_NAMES = ("password", "passwd", "pwd", "secret", "token", "api_key", "apikey", "api-key", "access_key",
+                "access-key", "secret_access_key", "aws_secret_access_key", "private_token", "private-token",
+                "auth_token", "access_token", "x-api-key")
+_SECRET_COLON = re.compile(
+    r"(?i)(?<![\w-])((?:" + "|".join(re.escape(n) for n in SECRET_NAMES) + r")[\"']?\s{0,4}:\s{0,4}[\"']?)[^\s,;\"'}]+")
+_SECRET_FLAG = re.compile(r"(?i)(?<![\w-])(--(?:" + "|".join(re.escape(n) for n in SECRET_NAMES) + r")\s+)(?!-)[^\s,;\"'}]+")
 _TOKEN_SHAPE = re.compile("|".join(f"(?:{shape})" for shape in TOKEN_SHAPES), re.DOTALL)
 # key=value in free text: a key that says secret at a word start, the value up to a blank or separator
 _SECRET_PAIR = re.compile(
@@ -112,6 +120,11 @@ def mask_secrets(text: str) -> str:
     if "=" in text:
         text = _SECRET_PARAMETER.sub(lambda m: m.group(1) + MASK, text)
         text = _SECRET_PAIR.sub(lambda m: m.group(1) + MASK, text)
+    lowered = text.lower()
+    if ":" in text:
+        text = _SECRET_COLON.sub(lambda m: m.group(1) + MASK, text)
+    if "--" in text:
+        text = _SECRET_FLAG.sub(lambda m: m.group(1) + MASK, text)
     lowered = text.lower()
     if "authorization" in lowered:
         text = _AUTHORIZATION.sub(lambda m: m.group(1) + MASK, text)

@@ -43,8 +43,11 @@ class LogError(ValueError):
 
 
 def log_name(path: str) -> str:
-    """How a log is named in reports: ``standard input`` for ``-``, else the path as given."""
-    return "standard input" if path == "-" else path
+    """How a log is named in reports: ``standard input`` for ``-``, else the path as given, with the user name of
+    a home folder masked as ``--collect`` masks it (``/home/***/job.log``)."""
+    from lingjun.checks.core.redaction import mask_identifiers
+
+    return "standard input" if path == "-" else mask_identifiers(path)
 
 
 def _open(path: str) -> BinaryIO:
@@ -89,7 +92,8 @@ def _refusal(name: str, first: bytes) -> Optional[str]:
     bytes in its first 64 KiB (a log cut short by a crash may hold a run of NULs; that alone is not binary)."""
     if first.startswith(b"\x1f\x8b"):
         return f"{name}: is gzip-compressed; decompress it first (zcat FILE | lingjun-check --log -)"
-    sample = first[:65536]
+    # a run of NULs is what a writer that crashed leaves (a zero-filled page), not binary data: left out of the count
+    sample = re.sub(rb"\x00{16,}", b"", first[:65536])
     nul = sample.count(0)
     controls = sum(sample.count(c) for c in _BINARY_CONTROLS)
     if sample and (nul > max(len(sample) // 100, 4) or controls > max(len(sample) // 10, 16)):
@@ -140,6 +144,20 @@ def _scan_stream(stream: BinaryIO, name: str, scanner: Scanner, evidence: Eviden
         data = decode(data, False).encode("utf-8", "replace")
         if b"\x00" in data[:65536]:
             raise LogError(f"{name}: is not a text log (binary data after decoding it as UTF-16/32)")
+    held_cr = False  # a block ended in CR: its LF may open the next one (CR LF is one line end)
+
+    def lines_of(raw: bytes) -> bytes:
+        """``raw`` with CR LF and a lone CR (a progress bar's line end) as LF, as Python's universal newlines read them."""
+        nonlocal held_cr
+        if held_cr:
+            raw = b"\r" + raw
+        held_cr = raw.endswith(b"\r") and not at_end
+        if held_cr:
+            raw = raw[:-1]
+        return raw.replace(b"\r\n", b"\n").replace(b"\r", b"\n") if b"\r" in raw else raw
+
+    at_end = False
+    data = lines_of(data)
     if _POD_PREFIX.match(data):
         from lingjun.checks.evidence import LogLine, StatedFact
 
@@ -149,12 +167,12 @@ def _scan_stream(stream: BinaryIO, name: str, scanner: Scanner, evidence: Eviden
     carry = b""
     skipping = False  # inside the rest of a line already cut at MAX_LINE
     cut_lines = 0
-    at_end = not data
+    at_end = not data and not held_cr
     while not at_end or carry or data:
         if not data and not at_end:
             raw = _read(stream, BLOCK)
             at_end = not raw
-            data = (decode(raw, at_end).encode("utf-8", "replace") if decode is not None else raw)
+            data = lines_of(decode(raw, at_end).encode("utf-8", "replace") if decode is not None else raw)
         buffer = carry + data
         carry, data = b"", b""
         if skipping:
@@ -226,6 +244,20 @@ def gather_evidence(data: object, facts: object, logs: list[str], input_path: Op
     elif errors:
         where = f"{input_path}: symptoms.errors" if input_path else "the reported errors"
         scan_lines(errors, where, sigset, evidence)
+    seen: set[tuple[int, int]] = set()
     for path in logs:
+        if path != "-":
+            try:
+                info = os.stat(path)
+            except OSError:
+                info = None
+            if info is not None and (info.st_dev, info.st_ino) in seen:
+                note = (f"{log_name(path)} was given more than once and is read once",
+                        f"{log_name(path)} 被多次给出，只读取一次")
+                if note not in evidence.notes:
+                    evidence.notes.append(note)
+                continue
+            if info is not None:
+                seen.add((info.st_dev, info.st_ino))
         scan_log(path, sigset, evidence)
     return evidence

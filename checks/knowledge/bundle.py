@@ -94,7 +94,7 @@ class KnowledgeData:
             from lingjun.checks.core.site_url import site_url_problem
             from lingjun.checks.knowledge._bundle_shape import shape_problem
 
-            problem = shape_problem(raw)
+            problem = shape_problem(raw) or _pattern_problem(raw)
             if problem is None and raw.get("site_url") is not None:
                 reason = site_url_problem(raw["site_url"])
                 if reason:
@@ -225,3 +225,31 @@ class KnowledgeData:
             return None
         prefix = "zh/" if lang == "zh" else ""
         return f"{site}{prefix}known-issues/#{issue_id}"
+
+
+#: the bounds the schema sets on a signature pattern (lingjun.schema.models.SignaturePattern)
+_LITERAL_CHARS = (4, 200)
+_REGEX_CHARS = 300
+
+
+def _pattern_problem(raw: dict) -> Optional[str]:
+    """The first signature pattern of a hand-made bundle the checker cannot use as the schema allows it (a literal
+    of 4-200 characters without controls, a regular expression of at most 300 characters that compiles), as
+    ``signatures[2].patterns[0].regex: ...``; None when all are usable."""
+    import re
+
+    for i, sig in enumerate(raw.get("signatures") or []):
+        for j, pattern in enumerate(sig.get("patterns") or []):
+            where = f"signatures[{i}].patterns[{j}]"
+            literal = pattern.get("literal", "")
+            if not _LITERAL_CHARS[0] <= len(literal) <= _LITERAL_CHARS[1] or not literal.isprintable():
+                return f"{where}.literal: not a literal of {_LITERAL_CHARS[0]}-{_LITERAL_CHARS[1]} printable characters"
+            regex = pattern.get("regex")
+            if regex is not None:
+                if len(regex) > _REGEX_CHARS:
+                    return f"{where}.regex: longer than {_REGEX_CHARS} characters"
+                try:
+                    re.compile(regex)
+                except (re.error, RecursionError, OverflowError, ValueError) as exc:
+                    return f"{where}.regex: does not compile ({type(exc).__name__}: {exc})"
+    return None

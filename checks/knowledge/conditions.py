@@ -232,6 +232,8 @@ def _shown(name: str, value: Any, zh: bool = False) -> str:
 def _compare(kind: str, op: str, have: Any, want: Any) -> Optional[bool]:
     """``have OP want`` for a fact of ``kind``; None when the values cannot be compared (an unreadable version)."""
     if op == "in":
+        if not isinstance(want, list):
+            return None  # a hand-made bundle: "in" without a list compares nothing
         return any(_compare(kind, "eq", have, w) for w in want)
     if kind == "version":
         left, right = parse_version(str(have)), parse_version(str(want))

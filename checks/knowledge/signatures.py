@@ -28,6 +28,8 @@ __all__ = ["quote", "QUOTE_LIMIT", "LINE_LIMIT", "MAX_HITS_PER_SIGNATURE", "Sign
 QUOTE_LIMIT = 400
 #: characters of a line a pattern's expression runs on (a longer line is examined around its literal)
 LINE_LIMIT = 8192
+#: characters of a line its literals are looked for in
+FEED_LIMIT = 4 * LINE_LIMIT
 #: lines counted per signature before counting stops (the count is then "at least")
 MAX_HITS_PER_SIGNATURE = 1_000_000
 #: Python's traceback header, and the exception line that ends a traceback (``RuntimeError: ...``,
@@ -110,9 +112,49 @@ class SignatureSet:
         return self._statements.get(literal, [])
 
 
+def _window(line: str, literal: str) -> str:
+    """``line``, or for a line longer than :data:`LINE_LIMIT` the :data:`LINE_LIMIT` characters around ``literal``."""
+    if len(line) <= LINE_LIMIT:
+        return line
+    at = max(line.find(literal), 0)
+    start = max(0, min(at - LINE_LIMIT // 2, len(line) - LINE_LIMIT))
+    return line[start:start + LINE_LIMIT]
+
+
+#: the longest time one expression may search one window, in seconds; past it the pattern counts as not matching
+SEARCH_BUDGET_S = 0.2
+
+
+class _Expired(Exception):
+    pass
+
+
+def _expire(signum: int, frame: Any) -> None:
+    raise _Expired
+
+
+def bounded_search(regex: "re.Pattern[str]", text: str) -> bool:
+    """``regex.search(text)``, given up after :data:`SEARCH_BUDGET_S` (a backtracking expression in hand-made data
+    cannot stall the check); in the main thread of a platform with ``setitimer``, else unbounded."""
+    import signal
+    import threading
+
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        return regex.search(text) is not None
+    previous = signal.signal(signal.SIGALRM, _expire)
+    signal.setitimer(signal.ITIMER_REAL, SEARCH_BUDGET_S)
+    try:
+        return regex.search(text) is not None
+    except _Expired:
+        return False
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def quote(line: str, literal: str) -> str:
     """``line`` masked (secrets, identifiers) and cut to :data:`QUOTE_LIMIT` characters around ``literal``."""
-    text = mask_identifiers(mask_secrets(line.rstrip("\r\n")))
+    text = mask_identifiers(mask_secrets(_window(line, literal).rstrip("\r\n")))
     if len(text) <= QUOTE_LIMIT:
         return text
     at = max(text.find(literal), 0)
@@ -154,27 +196,37 @@ class Scanner:
             counted_to = start
             number = base + counted + 1
             raw = block[start:end]
-            if len(raw) > LINE_LIMIT * 4:
+            if len(raw) > FEED_LIMIT:  # a very long line: the part around the literal found
                 at = pos - start
-                lo = max(0, at - LINE_LIMIT // 2)
-                raw = raw[lo:lo + LINE_LIMIT]
+                lo = max(0, min(at - FEED_LIMIT // 2, len(raw) - FEED_LIMIT))
+                raw = raw[lo:lo + FEED_LIMIT]
             self.feed_line(raw.decode("utf-8", "replace"), number)
             next_start = end + 1
         newlines = block.count(b"\n")
         self.lines = base + newlines + (0 if block.endswith(b"\n") or not block else 1)
 
     def feed_line(self, line: str, number: Optional[int]) -> None:
-        """Match one line (text; ``number`` its line number, None for an entry of a list of error lines)."""
-        if len(line) > LINE_LIMIT:
-            line = line[:LINE_LIMIT]
+        """Match one line (text; ``number`` its line number, None for an entry of a list of error lines).
+
+        Literals are looked for in the whole line (at most :data:`FEED_LIMIT` characters); a pattern's expression and
+        a statement's run on at most :data:`LINE_LIMIT` characters around their literal, under a time limit
+        (:func:`bounded_search`); what is quoted is masked before it is cut, so no secret is cut in half.
+        """
+        if len(line) > FEED_LIMIT:
+            line = line[:FEED_LIMIT]
+        for part in line.split("\r") if "\r" in line else (line,):  # a progress bar's carriage returns end lines too
+            self._feed_part(part, number)
+
+    def _feed_part(self, line: str, number: Optional[int]) -> None:
         evidence = self.evidence
         matched: set[str] = set()
         literals = self.sigset.line_literals(line)
         if TRACEBACK in literals:
             self.traceback = True
         for literal in literals:
+            window = _window(line, literal)
             for sig_id, regex in self.sigset.patterns_of(literal):
-                if sig_id in matched or not matches(literal, regex, line):
+                if sig_id in matched or literal not in window or (regex is not None and not bounded_search(regex, window)):
                     continue
                 matched.add(sig_id)
                 hit = evidence.hit(sig_id)
@@ -183,8 +235,10 @@ class Scanner:
                 elif hit.count < MAX_HITS_PER_SIGNATURE:
                     hit.count += 1
             for statement in self.sigset.statements_of(literal):
-                stated = read_statement(statement, line)
+                stated = read_statement(statement, window)
                 for name, value in stated or []:
+                    if isinstance(value, str):  # a value the log states is shown as the line is: masked
+                        value = mask_identifiers(mask_secrets(value))
                     if name == "kernel.xid":
                         if value not in evidence.xids:
                             evidence.xids.append(value)
@@ -197,8 +251,9 @@ class Scanner:
                                 seen.append(value)
                         continue
                     evidence.stated[name] = StatedFact(name, value, LogLine(self.source, number, quote(line, literal)))
-        if any(lit in literals for lit in _EXCEPTION_LITERALS):
-            found = _EXCEPTION.search(line)
+        exception_literal = next((lit for lit in _EXCEPTION_LITERALS if lit in literals), None)
+        if exception_literal is not None:
+            found = _EXCEPTION.search(_window(line, exception_literal))
             if found:
                 self.last_exception = (LogLine(self.source, number, quote(line, found.group(1))), bool(matched))
 

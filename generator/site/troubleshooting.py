@@ -182,14 +182,15 @@ class Troubleshooting:
         return self.by_release.get(record.ref, [])
 
     def search_patterns(self, lang: str) -> list[dict[str, Any]]:
-        """What the site's search box matches a pasted line against, exactly as ``lingjun-check --log`` does
-        (:func:`lingjun.checks.core.line_pattern.matches`): one entry per pattern, ``{"literal", "regex" (or
-        None), "url" (from the site root: ``troubleshooting/nccl/#id``), "title" (in ``lang``)}``, in page order."""
+        """What the site's search box looks a pasted line up by: each pattern's literal, the text ``lingjun-check
+        --log`` looks for first (its expression is run by the checker only, under a time limit): one entry per
+        pattern, ``{"literal", "url" (from the site root: ``troubleshooting/nccl/#id``), "title" (in ``lang``)}``,
+        in page order."""
         out = []
         for group in self.groups:
             for view in group.signatures:
                 for pattern in view.signature.patterns:
-                    out.append({"literal": pattern.literal, "regex": pattern.regex,
+                    out.append({"literal": pattern.literal,
                                 "url": f"troubleshooting/{group.printer.value}/#{view.anchor}",
                                 "title": getattr(view.signature.title, lang)})
         return out

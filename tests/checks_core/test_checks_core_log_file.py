@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+from pathlib import Path
 import os
 import subprocess
 import sys
@@ -188,3 +189,97 @@ def test_a_million_lines_are_read_in_one_pass(tmp_path):
     scan_log(str(path), SignatureSet(SIGNATURES), evidence)
     assert evidence.lines == 1_000_000
     assert [(h.signature, h.first.number) for h in evidence.hits] == [("shm", 1_000_000)]
+
+
+# --- hostile logs of the red-team trial -------------------------------------------------------------------------
+
+
+def test_a_line_of_question_marks_is_masked_in_linear_time(tmp_path):
+    import time
+
+    start = time.perf_counter()
+    evidence = scan(tmp_path, ((LINE + " =" + "?" * 8150 + "\n") * 10).encode())
+    assert time.perf_counter() - start < 5 and evidence.hits[0].count == 10
+
+
+@pytest.mark.parametrize("secret, kept", [
+    ("password: hunter2xyz", "hunter2xyz"), ('{"password": "hunter3xyz"}', "hunter3xyz"),
+    ("--token tok5xyzabc", "tok5xyzabc"), ("X-Api-Key: hunter10xyz", "hunter10xyz"),
+    ("aws_secret_access_key: wJalrXUtnFEMIK7MDENGbPxRfiCYEXAMPLEKEY", "wJalrXUtnFEMIK7MDENGbPxRfiCYEXAMPLEKEY"),
+])
+def test_secrets_beside_an_error_line_are_masked(tmp_path, secret, kept):
+    evidence = scan(tmp_path, f"{LINE} {secret}\n".encode())
+    assert kept not in evidence.hits[0].first.text and "***" in evidence.hits[0].first.text
+
+
+def test_a_secret_across_the_examined_window_is_masked_whole(tmp_path):
+    token = "ghp_" + "A" * 36
+    evidence = scan(tmp_path, ("x" * 8106 + " " + LINE + " " + token + "\n").encode())
+    assert "ghp_" not in evidence.hits[0].first.text
+
+
+def test_a_literal_past_the_first_8192_characters_of_a_long_line_is_found(tmp_path):
+    evidence = scan(tmp_path, ("y" * 9000 + " " + LINE + "\n").encode())
+    assert [(h.signature, h.first.number) for h in evidence.hits] == [("shm", 1)]
+
+
+def test_a_progress_bar_log_of_carriage_returns_is_read_line_by_line(tmp_path):
+    evidence = scan(tmp_path, b"progress 10%\r" * 200_000 + LINE.encode() + b"\r")
+    assert [(h.signature, h.first.number) for h in evidence.hits] == [("shm", 200_001)]
+    assert evidence.lines == 200_001 and not evidence.notes
+
+
+def test_crlf_split_across_blocks_is_one_line_end(tmp_path, monkeypatch):
+    monkeypatch.setattr(log_file, "BLOCK", 64)
+    text = b"".join(b"line %02d padded to fill the block.....\r\n" % i for i in range(40)) + LINE.encode() + b"\r\n"
+    evidence = scan(tmp_path, text)
+    assert [(h.signature, h.first.number) for h in evidence.hits] == [("shm", 41)] and evidence.lines == 41
+
+
+def test_a_run_of_nul_bytes_a_crash_left_is_not_binary(tmp_path):
+    evidence = scan(tmp_path, b"step 1 loss 2.3\n" * 1000 + b"\x00" * 4096 + LINE.encode() + b"\n")
+    assert [h.signature for h in evidence.hits] == ["shm"]
+
+
+def test_a_log_given_twice_is_read_once(tmp_path):
+    from lingjun.checks.facts import Facts
+    from lingjun.checks.inputs.log_file import gather_evidence
+
+    log = tmp_path / "job.log"
+    log.write_text(LINE + "\n")
+    data = type("Data", (), {"signatures": SIGNATURES})()
+    evidence = gather_evidence(data, Facts(), [str(log)] * 50)
+    assert evidence.lines == 1 and evidence.hits[0].count == 1
+    assert evidence.notes == [(f"{log} was given more than once and is read once", f"{log} 被多次给出，只读取一次")]
+
+
+def test_the_user_name_in_a_log_path_is_masked(tmp_path):
+    from lingjun.checks.inputs.log_file import log_name
+
+    assert log_name("/home/alice/runs/job.log") == "/home/***/runs/job.log"
+
+
+def test_facts_a_log_states_are_masked_as_its_lines_are(tmp_path):
+    token = "ghp_" + "B" * 36
+    evidence = scan(tmp_path, (f"NVIDIA {token} with CUDA capability sm_90 is not compatible with the current PyTorch "
+                               "installation.\nNCCL INFO Bootstrap : Using 10.20.30.40<0>\n").encode())
+    assert token not in str(evidence.stated) and "10.20.30.40" not in str(evidence.stated)
+
+
+def test_a_hand_made_bundle_with_a_broken_or_backtracking_expression(tmp_path):
+    import json
+    import time
+
+    from lingjun.checks.knowledge.bundle import BundleError, KnowledgeData
+
+    bundle = json.loads((Path(log_file.__file__).parents[1] / "data" / "bundle.json").read_text(encoding="utf-8"))
+    bundle["signatures"][0]["patterns"][0]["regex"] = "("
+    with pytest.raises(BundleError) as caught:
+        KnowledgeData.from_dict(bundle, "b.json")
+    assert str(caught.value).startswith("b.json: unusable release data: signatures[0].patterns[0].regex: does not compile")
+    # a backtracking expression that compiles is bounded by the scanner's time limit on each search
+    literal = bundle["signatures"][0]["patterns"][0]["literal"]
+    sigset = SignatureSet([{"id": "slow", "printed_by": "nccl", "patterns": [{"literal": literal, "regex": "(a|a)*b"}]}])
+    start = time.perf_counter()
+    sigset.scanner(Evidence(), "x").feed_line(literal + " " + "a" * 60, 1)
+    assert time.perf_counter() - start < 2

@@ -100,3 +100,10 @@ def test_a_regex_anchored_to_the_line_start_is_reported(tree, tmp_path):
     target.write_text(text.replace(f"regex: '{regex}'", "regex: '^Call to posix_fallocate'", 1), encoding="utf-8")
     found = _gate(root, "data.signature-regex")
     assert "is anchored to the start of the line" in found[0].message and (found[0].line, found[0].col) == (8, 12)
+
+
+@pytest.mark.parametrize("regex", [r"WARN (?:[a-z]|[a-z][a-z])*!", r"Error: (?:[a-z]{1,2}){0,64}!"])
+def test_a_backtracker_behind_its_own_words_is_over_budget(regex):
+    """The hostile lines put the expression's own words before the run its classes take ("WARN " + "aaa...")."""
+    took, _ = slowest_search(re.compile(regex), hostile_lines(regex, "NCCL WARN zzqq", []))
+    assert took > BUDGET_S

@@ -89,3 +89,11 @@ def test_a_signature_needs_a_pattern_an_example_a_cause_and_a_source():
     with pytest.raises(ValidationError) as info:
         ErrorSignature.model_validate({**base, "patterns": [], "examples": [], "causes": [], "sources": []})
     assert {err["loc"][0] for err in info.value.errors()} == {"patterns", "examples", "causes", "sources"}
+
+
+@pytest.mark.parametrize("literal", ["abcd\nefgh", "NCCL\u00a0WARN", "NCCL\u200bWARN"])
+def test_a_literal_no_printed_line_can_hold_is_refused(literal):
+    from lingjun.schema.models import SignaturePattern
+
+    with pytest.raises(ValueError, match="line break, a control, a no-break or zero-width space"):
+        SignaturePattern(literal=literal)

@@ -113,7 +113,31 @@ def hostile_lines(regex: str, literal: str, examples: Iterable[str]) -> list[str
     for example in examples:
         if example:
             lines.append((example * (LINE_LENGTH // len(example) + 1))[:LINE_LENGTH])
+    # the expression's own words, then a run its classes take: "WARN " + "aaaa..." for WARN (?:[a-z]|[a-z][a-z])*!
+    for run in _literal_runs(regex):
+        for filler in ("a", "a1", "a ", "0", " ", "ab"):
+            lines.append((run + filler * LINE_LENGTH)[:LINE_LENGTH])
     return lines
+
+
+def _literal_runs(regex: str) -> list[str]:
+    """The runs of plain characters in ``regex`` (``WARN `` and ``!`` in ``WARN (?:[a-z]|[a-z][a-z])*!``), each once."""
+    try:
+        items = list(_sre_parse.parse(regex))
+    except (re.error, RecursionError, OverflowError):
+        return []
+    runs: list[str] = []
+    current = ""
+    for op, arg in items:
+        if str(op) == "LITERAL":
+            current += chr(arg)
+            continue
+        if current:
+            runs.append(current)
+        current = ""
+    if current:
+        runs.append(current)
+    return list(dict.fromkeys(run for run in runs if run.strip()))
 
 
 def _search_time(compiled: "re.Pattern[str]", line: str) -> float:

@@ -1,12 +1,12 @@
 /* Known error lines in the search box.
- * A line pasted into the search is matched, as lingjun-check --log matches a log line
- * (lingjun.checks.core.line_pattern.matches: the line holds the pattern's literal and, when the
- * pattern has one, its regular expression is found in it), against troubleshooting/patterns.json,
- * which the site build writes from the error signatures.  Each signature it matches is listed
- * above the search results with a link to its entry.  Full-text search alone ranks a whole
- * pasted line poorly (time stamps, host names and common words); this is the exact answer.
- * A pattern whose expression is not valid JavaScript is matched by its literal alone.
- * Text is inserted with textContent only. */
+ * A line pasted into the search is looked up by the literal text of the error signatures' patterns
+ * (troubleshooting/patterns.json, which the site build writes from them): a line holding a pattern's
+ * literal, the text lingjun-check --log looks for first, names its signature, listed above the
+ * search results with a link to its entry.  Full-text search alone ranks a whole pasted line poorly
+ * (time stamps, host names and common words).  The patterns' regular expressions, which narrow the
+ * match in the checker under a time limit, are not run here: a browser cannot stop a backtracking
+ * expression, and Python's and JavaScript's dialects differ; so the box says "possible" where a
+ * literal alone names several entries.  Text is inserted with textContent only. */
 (function () {
   "use strict";
   var patterns = null;
@@ -26,9 +26,7 @@
       return r.ok ? r.json() : [];
     }).catch(function () { return []; }).then(function (list) {
       patterns = (Array.isArray(list) ? list : []).map(function (p) {
-        var re = null;
-        if (p.regex) { try { re = new RegExp(p.regex); } catch (e) { re = null; } }
-        return { literal: String(p.literal || ""), re: re, url: String(p.url || ""), title: String(p.title || "") };
+        return { literal: String(p.literal || ""), url: String(p.url || ""), title: String(p.title || "") };
       }).filter(function (p) { return p.literal && p.url; });
       return patterns;
     });
@@ -39,7 +37,7 @@
     var seen = {};
     var out = [];
     (patterns || []).forEach(function (p) {
-      if (seen[p.url] || line.indexOf(p.literal) < 0 || (p.re && !p.re.test(line))) { return; }
+      if (seen[p.url] || line.indexOf(p.literal) < 0) { return; }
       seen[p.url] = true;
       out.push(p);
     });
@@ -68,7 +66,9 @@
     if (!found.length) { return; }
     var label = document.createElement("p");
     label.className = "lj-known-errors__label";
-    label.textContent = document.documentElement.lang === "zh" ? "已知错误行：" : "Known error line:";
+    var zh = document.documentElement.lang === "zh";
+    label.textContent = found.length > 1 ? (zh ? "可能的已知错误行：" : "Possible known error lines:")
+                                         : (zh ? "已知错误行：" : "Known error line:");
     node.appendChild(label);
     var list = document.createElement("ul");
     found.forEach(function (p) {
