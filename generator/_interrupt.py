@@ -17,7 +17,7 @@ import sys
 import threading
 from typing import Any, Iterator
 
-__all__ = ["install", "raise_if_interrupted", "interrupted", "deferred"]
+__all__ = ["install", "raise_if_interrupted", "interrupted", "deferred", "at_checkpoints"]
 
 #: set (never cleared) by the handler: a plain list, so the handler takes no lock
 _seen: list[bool] = []
@@ -77,3 +77,29 @@ def deferred() -> Iterator[None]:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def _remember(signum: int, frame: Any) -> None:
+    _seen.append(True)
+
+
+@contextlib.contextmanager
+def at_checkpoints() -> Iterator[None]:
+    """Within the body a SIGINT is only remembered; the body stops at its next :func:`raise_if_interrupted`.
+
+    A KeyboardInterrupt raised wherever the main thread happens to be can land inside a lock's release
+    (``logging``'s, the process pool's) and leave the lock held: a process forked after that, or another thread,
+    then waits on it for ever, and Ctrl-C hangs the build instead of stopping it.  A build calls
+    :func:`raise_if_interrupted` between its steps and from an MkDocs plugin before every page, so Ctrl-C still
+    stops it within a page.  Outside the main thread the body runs as it is.  The KeyboardInterrupt of a SIGINT
+    that arrived during the body is raised as the block is left.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, _remember)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    raise_if_interrupted()

@@ -39,7 +39,7 @@ from typing import Any, Optional, Union
 from lingjun.schema.kb import KnowledgeBase
 from lingjun.schema.problems import Problem
 
-from lingjun.generator._interrupt import deferred, raise_if_interrupted
+from lingjun.generator._interrupt import at_checkpoints, deferred, raise_if_interrupted
 from lingjun.generator.site._remove_tree import remove_tree
 from lingjun.generator.site.api import atom_feed, write_api
 from lingjun.generator.site._glossary import user_dictionary_text
@@ -239,7 +239,9 @@ def build_site(
         kb = load_validated(Path(releases))
     timings.validate = time.perf_counter() - start
 
-    with exclusive(build_dir):  # builds sharing the Markdown folder take turns
+    # Ctrl-C is remembered and stops the build at its checkpoints (between steps, before every page), never inside a
+    # lock's release where it would leave the lock held and hang a forked process (lingjun.generator._interrupt)
+    with at_checkpoints(), exclusive(build_dir):  # builds sharing the Markdown folder take turns
         start = time.perf_counter()
         forking = parallel and _fork_context() is not None
         if forking:  # each language renders its Markdown in the process that builds it (see below)
@@ -248,6 +250,7 @@ def build_site(
         else:
             site, timings.pages = render_markdown(kb, build_dir, config_dir, site_url)
         timings.render = time.perf_counter() - start
+        raise_if_interrupted()
 
         start = time.perf_counter()
         site_dir.parent.mkdir(parents=True, exist_ok=True)

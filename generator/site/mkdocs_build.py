@@ -275,6 +275,24 @@ def _environ(name: str, value: str) -> Iterator[None]:
             os.environ[name] = old
 
 
+def _interrupt_checkpoint() -> Any:
+    """A MkDocs plugin that stops the build before each page when Ctrl-C was pressed
+    (:func:`lingjun.generator._interrupt.at_checkpoints`)."""
+    from mkdocs.plugins import BasePlugin
+
+    from lingjun.generator._interrupt import raise_if_interrupted
+
+    class InterruptCheckpoint(BasePlugin):
+        def on_page_markdown(self, markdown, **kwargs):
+            raise_if_interrupted()
+            return markdown
+
+        def on_post_build(self, **kwargs):
+            raise_if_interrupted()
+
+    return InterruptCheckpoint()
+
+
 def build_language(
     lang: str,
     config_dir: Path,
@@ -332,6 +350,7 @@ def build_language(
             config.plugins["lingjun-sitemap"] = _sitemap_template(SITEMAP_TEMPLATE)
             config.plugins["lingjun-raw-tables"] = _raw_tables()
             config.plugins["lingjun-search-worker-fix"] = search_worker_fix()  # lunr's numeric-term bug, see the module
+            config.plugins["lingjun-interrupt"] = _interrupt_checkpoint()  # Ctrl-C stops the build between pages
             if placements:
                 config.plugins["lingjun-placements"] = _placements(placements)
             if site_url is None and lang != "en":
