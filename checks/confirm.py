@@ -68,9 +68,8 @@ def confirm(ctx: CheckContext, findings: list[Finding]) -> None:
     module docstring)."""
     if not ctx.evidence.hits:
         return
-    by_id = {sig["id"]: sig for sig in ctx.data.signatures}
     for hit in ctx.evidence.hits:
-        signature = by_id.get(hit.signature)
+        signature = ctx.data.signature(hit.signature)
         if signature is None or line_severity(signature, leading_cause(ctx, signature)) != "error":
             continue  # a line printed also when nothing is wrong confirms nothing
         rules = _confirming_rules(ctx, signature)

@@ -177,6 +177,13 @@ class KnowledgeData:
         """The catalog entry with this id, or None."""
         return next((c for c in self.raw.get("components", []) if c.get("id") == component_id), None)
 
+    def signature(self, signature_id: str) -> Optional[dict[str, Any]]:
+        """The error signature with this id, or None (looked up in a dict built once per bundle)."""
+        index = self.__dict__.get("_signatures_by_id")
+        if index is None:
+            index = self.__dict__["_signatures_by_id"] = {sig.get("id"): sig for sig in self.raw.get("signatures", [])}
+        return index.get(signature_id)
+
     def known_issue(self, issue_id: str) -> Optional[dict[str, Any]]:
         """The known issue with this id, or None."""
         return next((k for k in self.raw.get("known_issues", []) if k.get("id") == issue_id), None)

@@ -101,7 +101,8 @@ class SignatureSet:
 
     def matches_any(self, line: str) -> bool:
         """Whether any signature's pattern matches ``line``."""
-        return any(matches(lit, regex, line) for lit in self.line_literals(line) for _, regex in self.patterns_of(lit))
+        return any(matches(lit, regex, _window(line, lit), bounded_search)
+                   for lit in self.line_literals(line) for _, regex in self.patterns_of(lit))
 
     def patterns_of(self, literal: str) -> list[tuple[str, Optional["re.Pattern[str]"]]]:
         """The ``(signature id, expression)`` pairs whose literal is ``literal``."""
@@ -226,7 +227,7 @@ class Scanner:
         for literal in literals:
             window = _window(line, literal)
             for sig_id, regex in self.sigset.patterns_of(literal):
-                if sig_id in matched or literal not in window or (regex is not None and not bounded_search(regex, window)):
+                if sig_id in matched or not matches(literal, regex, window, bounded_search):
                     continue
                 matched.add(sig_id)
                 hit = evidence.hit(sig_id)

@@ -38,10 +38,9 @@ _QUOTED_ALONE = ("the input quotes: {signature} (see evidence.error-lines)", "è¾
 def _from_errors(ctx: CheckContext) -> list[Text]:
     """The causes the quoted error lines name: for each matched signature, its leading cause here (the
     error knowledge lives in releases/troubleshooting/, not in this rule)."""
-    by_id = {sig["id"]: sig for sig in ctx.data.signatures}
     causes: list[Text] = []
     for hit in ctx.evidence.hits:
-        signature = by_id.get(hit.signature)
+        signature = ctx.data.signature(hit.signature)
         if signature is None:
             continue
         lead = leading_cause(ctx, signature)
@@ -59,8 +58,7 @@ def _from_errors(ctx: CheckContext) -> list[Text]:
 def _quoted_explains_forward_compat(ctx: CheckContext) -> bool:
     """Whether a quoted line's signature judges what the consumer-GPU guess would (error 804): then the guess is
     not added beside it."""
-    by_id = {sig["id"]: sig for sig in ctx.data.signatures}
-    return any("driver.forward-compat-consumer-gpu" in (by_id.get(h.signature) or {}).get("rules", [])
+    return any("driver.forward-compat-consumer-gpu" in (ctx.data.signature(h.signature) or {}).get("rules", [])
                for h in ctx.evidence.hits)
 
 

@@ -150,27 +150,25 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                    "No log was given (--log FILE) and the input quotes no error line.",
                    "未提供日志（--log FILE），输入中也没有引用错误行。")
         return
-    by_id = {sig["id"]: sig for sig in ctx.data.signatures}
-    hits = [h for h in evidence.hits if h.signature in by_id]
+    hits = [h for h in evidence.hits if ctx.data.signature(h.signature) is not None]
     for hit in hits:
-        yield _finding(ctx, hit, by_id[hit.signature])
+        yield _finding(ctx, hit, ctx.data.signature(hit.signature))
     for line in evidence.unmatched:
         en, zh = WORDS["unknown-line"]
         yield make(ctx, RULE, AREA, Severity.warning, en.format(where=line.where(), line=line.text),
                    zh.format(where=line.where(), line=line.text), observed=line.where())
     if not hits and not evidence.unmatched:
         yield make(ctx, RULE, AREA, Severity.ok,
-                   WORDS["no-lines"][0].format(count=len(by_id), sources=", ".join(evidence.sources)),
-                   WORDS["no-lines"][1].format(count=len(by_id), sources="、".join(evidence.sources)))
+                   WORDS["no-lines"][0].format(count=len(ctx.data.signatures), sources=", ".join(evidence.sources)),
+                   WORDS["no-lines"][1].format(count=len(ctx.data.signatures), sources="、".join(evidence.sources)))
 
 
 def diagnoses(ctx: CheckContext) -> dict[str, dict[str, Any]]:
     """For each matched signature, what the finding decided, for tools (the JSON report's ``evidence.matches``):
     ``{"severity", "cause" (the leading cause id, or None), "ruled_out": [cause ids], "places": [...]}``."""
-    by_id = {sig["id"]: sig for sig in ctx.data.signatures}
     out: dict[str, dict[str, Any]] = {}
     for hit in ctx.evidence.hits:
-        signature = by_id.get(hit.signature)
+        signature = ctx.data.signature(hit.signature)
         if signature is None:
             continue
         causes = rank_causes(ctx, signature)
