@@ -202,6 +202,13 @@ def driver_fix(ctx: CheckContext):
     return upgrade_target(needs, ctx.data.driver_branches, ctx.options.today, last)
 
 
+def driver_upgrade_remedy(ctx: CheckContext) -> Text:
+    """"Upgrade the host driver to R620 (620 or later)." in both languages: ``driver.minimum``'s remedy, which the
+    site's release pages show as the checker prints it (:mod:`lingjun.checks.release_remedies`)."""
+    up = driver_fix_text(ctx)
+    return Text(f"Upgrade the host driver to {up.en}.", f"请将宿主机驱动升级到 {up.zh}。")
+
+
 def driver_fix_text(ctx: CheckContext) -> Text:
     """"the host driver to R620 (620 or later)" in both languages: the target of :func:`driver_fix`, or "a supported
     driver branch" when the branch table names none."""

@@ -33,6 +33,9 @@ FREEZE_ISSUE = "https://github.com/pypa/pip/issues/8176"
 #: the two commands that install an extra package without replacing the image's
 CONSTRAINTS_EN = ("pip list --format=freeze > /tmp/image-constraints.txt, then pip install -c /tmp/image-constraints.txt "
                   "PACKAGE (or pip install --no-deps PACKAGE)")
+#: the commands inside those sentences, which a page shows as code
+CONSTRAINTS_COMMANDS = ("pip list --format=freeze > /tmp/image-constraints.txt",
+                        "pip install -c /tmp/image-constraints.txt PACKAGE", "pip install --no-deps PACKAGE")
 CONSTRAINTS_ZH = ("pip list --format=freeze > /tmp/image-constraints.txt，然后 pip install -c /tmp/image-constraints.txt "
                   "PACKAGE（或 pip install --no-deps PACKAGE）")
 

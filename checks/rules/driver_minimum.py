@@ -9,6 +9,7 @@ from lingjun.checks.report.findings import Finding, Severity
 from lingjun.checks.knowledge.record_view import is_ppu
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make, nvidia_url
+from lingjun.checks.rules._remedies import remedy_pair
 from lingjun.checks.rules._symptoms import with_reported_outcome
 
 RULE = "driver.minimum"
@@ -22,7 +23,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     version compatibility), error otherwise."""
     from lingjun.checks.core.compat import decide, parse_driver
     from lingjun.checks.core.release_compat import driver_not_captured
-    from lingjun.checks.rules._driver_facts import (compat_present, driver_fix_text, driver_predates_gpus, image_cuda,
+    from lingjun.checks.rules._driver_facts import (compat_present, driver_fix_text, driver_upgrade_remedy, driver_predates_gpus, image_cuda,
                                                     kernel_driver, release_admits_forward)
 
     record = ctx.record
@@ -74,7 +75,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         return
     stated = req.get("stated_as") or f">= {minimum}"
     up = driver_fix_text(ctx)  # the one driver every driver remedy of the report names
-    upgrade = (f"Upgrade the host driver to {up.en}.", f"请将宿主机驱动升级到 {up.zh}。")
+    upgrade = remedy_pair(driver_upgrade_remedy(ctx))
     predates = driver_predates_gpus(ctx, driver)
     if predates is not None:
         gpu, en, zh, needed = predates
