@@ -220,6 +220,7 @@ def _cmd_validate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
     from lingjun.checks.core.registry import RegistrationError
     from lingjun.schema.gate.report import print_github, print_json, print_text
     from lingjun.schema.gate.runner import load_rules
+    from lingjun.generator.checker_ids import checker_rule_ids
     from lingjun.schema.gate.validate import validate
     from lingjun.schema.loader import DEFAULT_LIMITS, LoadLimits
 
@@ -235,7 +236,7 @@ def _cmd_validate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
         parser.error(f"--root {_name(args.root)} is not a folder")
     limits = LoadLimits(max_bytes=args.max_bytes) if args.max_bytes else DEFAULT_LIMITS
     try:
-        result = validate(paths, root=args.root, limits=limits)
+        result = validate(paths, root=args.root, limits=limits, checker_rules=checker_rule_ids())
     except RegistrationError:
         raise  # main() words it: which module, and how to fix it
     except Exception as exc:  # noqa: BLE001 - a bug must end in one line and status 1, never a traceback
