@@ -120,3 +120,50 @@ def test_no_plain_sleep_as_the_containers_main_process():
     script = _script()
     assert "exec sleep" not in script
     assert "trap " in script and "wait " in script
+
+
+def _can_unshare_pid() -> bool:
+    if shutil.which("unshare") is None:
+        return False
+    probe = subprocess.run(["unshare", "--pid", "--fork", "--kill-child", "sh", "-c", "test $$ -eq 1"],
+                           capture_output=True, timeout=30)
+    return probe.returncode == 0
+
+
+def _as_pid_1(script: str, env: dict) -> subprocess.Popen:
+    """``sh -c SCRIPT`` as PID 1 of a new PID namespace, as in a container (the kernel then delivers to it only the
+    signals it has a handler for)."""
+    return subprocess.Popen(["unshare", "--pid", "--fork", "--kill-child", "sh", "-c", script], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env, text=True, start_new_session=True)
+
+
+def _init_of(proc: subprocess.Popen) -> int:
+    """The pid (outside the namespace) of the namespace's PID 1: unshare's only child."""
+    (child,) = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
+    return int(child)
+
+
+def _sigterm_init(proc: subprocess.Popen) -> "float | None":
+    """SIGTERM to the namespace's PID 1; seconds until unshare ends, None when not within the deadline."""
+    start = time.monotonic()
+    os.kill(_init_of(proc), signal.SIGTERM)
+    try:
+        proc.wait(timeout=DEADLINE_S)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        return None
+    return time.monotonic() - start
+
+
+@pytest.mark.skipif(not _can_unshare_pid(), reason="needs unshare --pid (root, or user namespaces)")
+def test_as_pid_1_the_script_ends_on_sigterm_and_a_plain_sleep_does_not(tmp_path):
+    env = _fake_python(tmp_path, "echo '{}'\n")
+    proc = _as_pid_1(_script(), env)
+    _read_until(proc.stderr, "waiting for the next rollout")
+    took = _sigterm_init(proc)
+    assert took is not None and took < DEADLINE_S
+    # what the manifest had: `exec sleep` as PID 1 has no handler, so SIGTERM is dropped and the pod waits out its grace
+    old = _as_pid_1("echo ready >&2; exec sleep 2147483647", env)
+    _read_until(old.stderr, "ready")
+    assert _sigterm_init(old) is None

@@ -116,7 +116,8 @@ def test_daemonset_variant_runs_once_per_node_without_gpus():
     assert f"python3 {PYZ} --collect - &" in script.splitlines()
     # the pod must not exit, or the kubelet restarts it and the log gets a second snapshot; it waits in the
     # background so that SIGTERM ends it at once (test_deploy_daemonset_signal.py)
-    assert script.rstrip().splitlines()[-2:] == ["child=$!", 'wait "$child"']
+    assert script.rstrip().splitlines()[-4:-2] == ["sleep 2147483647 &", "child=$!"]
+    assert script.rstrip().splitlines()[-1] == 'wait "$child"'
     assert 0 < spec["terminationGracePeriodSeconds"] <= 30
     assert "nvidia.com/gpu" not in container["resources"].get("limits", {})
     _mounts_the_configmap(spec, container)
