@@ -75,11 +75,15 @@ files:
   that holds an earlier report of ours, never a folder, link, FIFO, socket, device or other file.
 
 monitoring:
-  --format prometheus prints gauges for node-exporter's textfile collector (no sample timestamps):
-  lingjun_check_findings{rule,severity} (count, written for every rule and severity, 0 included),
-  lingjun_check_last_run_timestamp_seconds, lingjun_check_exit_code, lingjun_check_info{version,
-  release,...} and lingjun_check_gpu_info{gpu,modelName}. Hostname and UUID labels (dcgm-exporter's
-  names) only with --include-ids; Hostname is the node name (--node-name, NODE_NAME) when known, else the host name. Use: --format prometheus -o /var/lib/node_exporter/textfile/lingjun.prom
+  --format prometheus prints gauges for node-exporter's textfile collector (no sample timestamps), at
+  most 20 series plus one per GPU: lingjun_check_run_success, _exit_code, _last_run_timestamp_seconds,
+  _last_success_timestamp_seconds, _findings_by_severity{severity} (5), _findings{rule,severity} (errors
+  and warnings only, at most 10), _info{version,release,...} and _gpu_info{gpu,model_name}. hostname and
+  uuid labels only with --include-ids; hostname is the node name (--node-name, NODE_NAME) when known, else
+  the host name. Use: --format prometheus -o /var/lib/node_exporter/textfile/lingjun.prom
+  With -o: one writer per folder (a lock on it; a second run waits up to 30 s), refused when another *.prom
+  file there holds these metrics, and a failed run (exit 3) replaces the file with run_success 0, its exit
+  code and the time of the last good run.
   --format npd prints one line of at most 80 bytes for a node-problem-detector custom plugin, the key
   finding first (ERROR driver.minimum: ... (+2)), and exits as NPD expects: 0 OK; 1 a problem (errors,
   or warnings with --strict); 2 Unknown (usage error, unreadable input, internal error), with an
@@ -195,7 +199,7 @@ def build_parser() -> "argparse.ArgumentParser":
                      "(default: the NODE_NAME variable, else the host name with --include-ids)")
     out.add_argument("--include-ids", action="store_true", help="keep host name, GPU UUIDs, MASTER_ADDR and interface IP addresses in the snapshot "
                      "(also NCCL_COMM_ID and other peer addresses, home-directory user names; never secrets), "
-                     "and the Hostname and GPU UUID labels of --format prometheus")
+                     "and the hostname and GPU uuid labels of --format prometheus")
     out.add_argument("--list-rules", action="store_true", help="list the rules and exit")
     out.add_argument("--version", action="store_true", help="print the version and the release data it carries, and exit")
     return parser
@@ -382,7 +386,45 @@ def _main(argv: Optional[Sequence[str]]) -> int:
             return 0
     if args.format == "npd":
         return _run_npd(args)
+    if args.format == "prometheus" and args.output not in (None, "-") and not args.list_rules and not args.version:
+        return _run_textfile(args)
     return _guarded_run(args)
+
+
+def _run_textfile(args: "argparse.Namespace | SimpleNamespace") -> int:
+    """:func:`_guarded_run` for ``--format prometheus -o FILE`` (:mod:`lingjun.checks.report.textfile`): one writer
+    per folder at a time (a lock on the folder), no second file of our metrics beside FILE, and a run that fails
+    (exit 3 or more) replaces FILE with metrics saying so and the time of the last good run."""
+    from lingjun.checks.report import textfile
+
+    try:
+        lock = textfile.lock_folder(args.output)
+    except textfile.TextfileBusy as exc:
+        return _fail(f"--output {_name(args.output)}: {exc}")
+    except OSError:  # a folder that is missing or unreadable: the run names the problem
+        return _guarded_run(args)
+    try:
+        others = textfile.other_writers(args.output)
+        if others:
+            return _fail(f"--output {_name(args.output)}: {_name(others[0])} in the same folder already holds lingjun-check "
+                         "metrics, and node-exporter would serve both as duplicate series; write to that file, or remove it")
+        status = _guarded_run(args)
+        if status not in (0, 1, 2):
+            from lingjun.checks.core.node_name import node_identity
+
+            hostname = None
+            if args.include_ids:
+                import socket
+
+                hostname, _ = node_identity(args.node_name, os.environ, socket.gethostname())
+            if textfile.write_failure(args.output, status, hostname):
+                from lingjun.checks.core.inert_text import inert
+
+                sys.stderr.write(f"lingjun-check: the failed run is recorded in {inert(_name(args.output))} "
+                                 "(lingjun_check_run_success 0)\n")
+        return status
+    finally:
+        textfile.unlock_folder(lock)
 
 
 def _asks_npd(words: Sequence[str]) -> bool:
