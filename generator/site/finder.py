@@ -17,6 +17,7 @@ evaluated here at build time; nothing in this module decides compatibility.
 
 from __future__ import annotations
 
+import datetime as dt
 import difflib
 import json
 import re
@@ -30,16 +31,19 @@ from lingjun.checks.core.release_compat import (
     release_verdict,
     unknown_branch,
 )
+from lingjun.checks.core.family_driver import cut_off
 from lingjun.checks.core.gpu_models import lookup_key, model_from_name
 from lingjun.checks.core.inert_text import capped
 from lingjun.checks.core.release_order import release_order_key
 from lingjun.checks.core.versions import DriverVersion, VersionFormatError
 from lingjun.schema.kb import KnowledgeBase
-from lingjun.schema.models import Accelerator, DriverVendor, GpuModel, ReleaseRecord
+from lingjun.schema.models import Accelerator, DriverVendor, FamilyRole, GpuModel, ReleaseRecord
 from lingjun.schema.release_images import release_images
+from lingjun.generator.site._verdict_records import verdict_records
 
 __all__ = ["WhichError", "parse_driver_input", "find_gpu", "finder_branches", "finder_data", "which",
-           "release_url", "intervals", "lookup", "gpu_lookup", "GPU_CLASSES", "release_image_rows", "find_release"]
+           "release_url", "intervals", "lookup", "gpu_lookup", "GPU_CLASSES", "release_image_rows", "find_release",
+           "shown_families"]
 
 #: the GPU classes of the finder's data: data center GPUs, and every other GPU (GeForce, RTX workstation)
 GPU_CLASSES = ("dc", "other")
@@ -260,10 +264,12 @@ def finder_data(kb: KnowledgeBase) -> dict[str, Any]:
     # the verdicts read only a record's ``cuda`` and ``driver``: releases that share them share their cells
     shared: dict[str, dict[str, dict[str, list[list[Any]]]]] = {}
     releases = []
+    views = verdict_records(kb)
     for family in sorted({r.family for r in kb.releases}):
         for record in kb.releases_of(family):
-            raw = _bundle_record(record)
-            key = json.dumps([raw.get("cuda"), raw.get("driver")], sort_keys=True)
+            raw = views[record.ref]
+            # a cut-off driver text's reasons name the release: its cells are its own
+            key = json.dumps([raw.get("cuda"), raw.get("driver"), raw.get("version") if cut_off(raw) else None], sort_keys=True)
             if key not in shared:
                 shared[key] = {cls: {str(b): [[low, verdict, reason_id(en, zh)]
                                               for low, verdict, en, zh in intervals(raw, ref, b, cls == "dc")]
@@ -355,21 +361,46 @@ def ppu_answer(kb: KnowledgeBase) -> str:
             f"PPU releases' own driver minimums: {listed}")
 
 
+def shown_families(kb: KnowledgeBase, family: Optional[str] = None, all_families: bool = False,
+                   accelerator: Optional[str] = None) -> list[str]:
+    """The families ``which`` and the finder answer for, in name order.
+
+    ``family``: only it; ``all_families``: every family; ``accelerator`` (``nvidia-gpu``, ``ppu``): every family of that
+    accelerator, products and base images; by default the product families for NVIDIA GPUs (PPU images and base images
+    such as NGC PyTorch only when asked for).
+    """
+    families = sorted({r.family for r in kb.releases} | set(kb.families))
+    if family is not None:
+        return [f for f in families if f == family]
+    if all_families:
+        return families
+    wanted = accelerator or Accelerator.nvidia_gpu.value
+    return [f for f in families if f in kb.families and kb.families[f].accelerator.value == wanted
+            and (accelerator is not None or kb.families[f].role is FamilyRole.product)]
+
+
 def which(kb: KnowledgeBase, driver_text: str, gpu_name: str, family: Optional[str] = None,
-          site_url: Optional[str] = None) -> dict[str, Any]:
-    """The answer of ``lingjun-kb which`` as its JSON document.
+          site_url: Optional[str] = None, all_families: bool = False, accelerator: Optional[str] = None,
+          today: Optional[dt.date] = None) -> dict[str, Any]:
+    """The answer of ``lingjun-kb which`` as its JSON document: the answer first, then every release's verdict.
 
     Returns ``{"driver": the driver normalised (``R535`` for a branch, ``535.183.01`` for a version),
     "driver_input": the text as given (stripped), "gpu": {"name", "compute_capability", "data_center"},
-    "releases": [{"release", "verdict", "reason": {"en", "zh"}, "url", "images"}],
+    "today": "YYYY-MM-DD", "driver_branch": the branch's lifecycle on ``today``
+    (:func:`lingjun.generator.site.recommend.branch_status`), "recommendations": per NVIDIA family shown, the release to
+    use or the driver to install (:func:`lingjun.generator.site.recommend.recommend`), "families": the families shown,
+    "releases": [{"release", "verdict", "reason": {"en", "zh"}, "derived_from": [evidence named], "url", "images"}],
     "unrecorded": [{"family", "version"}]}`` in the finder's release order (family, then newest first by
     date).  A release with variants is one row; ``images`` lists each image's tags
     (:func:`release_image_rows`).  ``unrecorded`` names the releases the pages name without a record
-    (no verdict: nothing is known of them) of the families asked about, newest first by date.
+    (no verdict: nothing is known of them) of the families shown, newest first by date.  The families shown are
+    :func:`shown_families`'s; ``today`` defaults to the current date.
 
     Raises:
-        WhichError: a malformed driver, an unknown or ambiguous GPU, an unknown family (one line each).
+        WhichError: a malformed driver, an unknown or ambiguous GPU, an unknown family or accelerator (one line each).
     """
+    from lingjun.generator.site.recommend import KIND_ORDER, branch_status, recommend
+
     if is_ppu_name(kb, gpu_name):
         raise WhichError(ppu_answer(kb))
     driver = parse_driver_input(driver_text)
@@ -379,18 +410,29 @@ def which(kb: KnowledgeBase, driver_text: str, gpu_name: str, family: Optional[s
         close = difflib.get_close_matches(family, families, n=5, cutoff=0.4)
         hint = f"; close matches: {', '.join(close)}" if close else f"; families: {', '.join(families)}"
         raise WhichError(f"unknown family: {capped(family, 60)!r}{hint}")
+    accelerators = [a.value for a in Accelerator]
+    if accelerator is not None and accelerator not in accelerators:
+        raise WhichError(f"unknown accelerator: {capped(accelerator, 60)!r}; accelerators: {', '.join(accelerators)}")
+    today = today or dt.date.today()
     ref = _reference(kb)
     known = set(finder_branches(kb))
     rows = []
     unrecorded = []
-    for fam in families:
-        if family is not None and fam != family:
-            continue
+    recommendations = []
+    views = verdict_records(kb)
+    shown = shown_families(kb, family, all_families, accelerator)
+    for fam in shown:
+        family_rows = []
         for record in kb.releases_of(fam):
-            answer = release_verdict(_bundle_record(record), driver, gpu.data_center, ref,
+            answer = release_verdict(views[record.ref], driver, gpu.data_center, ref,
                                      compute_capability=gpu.compute_capability, known_branches=known)
-            rows.append({"release": record.ref, "verdict": answer.verdict, "reason": {"en": answer.en, "zh": answer.zh},
-                         "url": release_url(record, site_url), "images": release_image_rows(record)})
+            family_rows.append({"release": record.ref, "verdict": answer.verdict, "reason": {"en": answer.en, "zh": answer.zh},
+                                "derived_from": list(answer.derived_from),
+                                "url": release_url(record, site_url), "images": release_image_rows(record)})
+        rows += family_rows
+        entry = kb.families.get(fam)
+        if family_rows and (entry is None or entry.accelerator is Accelerator.nvidia_gpu):
+            recommendations.append(recommend(kb, fam, family_rows, driver, gpu, today))
         held = {r.version for r in kb.releases_of(fam)}
         if fam in kb.families:
             named = [u for u in kb.families[fam].unrecorded_releases if u.version not in held]
@@ -398,4 +440,5 @@ def which(kb: KnowledgeBase, driver_text: str, gpu_name: str, family: Optional[s
             unrecorded += [{"family": fam, "version": u.version} for u in named]
     return {"driver": f"R{driver.branch}" if driver.is_branch_only else driver.text, "driver_input": driver_text.strip(),
             "gpu": {"name": gpu.name, "compute_capability": gpu.compute_capability, "data_center": gpu.data_center},
-            "releases": rows, "unrecorded": unrecorded}
+            "today": today.isoformat(), "driver_branch": branch_status(kb, driver.branch, today, gpu),
+            "recommendations": sorted(recommendations, key=lambda r: (KIND_ORDER.index(r["kind"]), r["family"])), "families": shown, "releases": rows, "unrecorded": unrecorded}

@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 
 from lingjun.checks.context import CheckContext, CheckOptions, ReleaseMatch
+from lingjun.checks.core.family_driver import driver_view
 from lingjun.checks.core.release_compat import VERDICTS, branch_thresholds
 from lingjun.checks.core.versions import DriverVersion
 from lingjun.checks.facts import Facts, GpuFacts
@@ -155,7 +156,8 @@ def _finding_readings(finding) -> set[str] | None:
     if sev == "info":
         return {"not-stated"}
     if sev == "warning":
-        return {"not-stated"} if "only through forward compatibility" in en else {"minor-compat"}
+        # CUDA starts with limits; whether the release refuses the branch (must-upgrade: unsupported) is driver.minimum's part
+        return {"not-stated"} if "only through forward compatibility" in en else {"minor-compat", "unsupported"}
     # CUDA runs natively: the release's own minimum (driver.minimum's part) may still leave it minor-compat or not stated
     return {"forward-compat"} if "through forward compatibility" in en else {"native", "minor-compat", "not-stated"}
 
@@ -163,8 +165,10 @@ def _finding_readings(finding) -> set[str] | None:
 def _run_checker(kd: KnowledgeData, record: dict, driver: str, cls: str, per_rule: bool = False, gpus: dict = GPUS):
     """The checker's verdict class; with ``per_rule`` also ``{rule: verdicts its findings allow}`` (rules that said
     something about the verdict only)."""
+    # the record as the checker's release match reads it: a cut-off driver text with what the family's neighbours state
+    view = driver_view(record, kd.releases)
     ctx = CheckContext(facts=_facts(record, driver, cls, gpus), data=kd,
-                       release=ReleaseMatch(ref=f"{record['family']}:{record['version']}", how="option", score=None, record=record),
+                       release=ReleaseMatch(ref=f"{record['family']}:{record['version']}", how="option", score=None, record=view),
                        options=CheckOptions())
     findings = [f for rule in DRIVER_RULES for f in run_rule(RULES[rule], ctx)]
     if not per_rule:
@@ -196,7 +200,7 @@ def test_which_finder_and_checker_agree_on_every_release_branch_and_gpu_class(kn
         for branch in finder_branches(kb):
             for entry in data["releases"]:
                 record = records[entry["ref"]]
-                points = [f"R{branch}", f"{branch}.0.0"] + [v.text for v in branch_thresholds(record, ref, branch)]
+                points = [f"R{branch}", f"{branch}.0.0"] + [v.text for v in branch_thresholds(driver_view(record, bundle["releases"]), ref, branch)]
                 for point in points:
                     answers = which_answers(point, gpu)
                     driver = parse_driver_input(point)
@@ -266,7 +270,8 @@ def test_site_pages_finder_which_and_checker_agree_on_every_release_branch_and_g
                 if cls == "dc" and branch in shown:
                     cell = shown[branch]  # the built model the pages render
                 else:
-                    cell = classify_branch(record, branch, kb.cuda_drivers, data_center=(cls == "dc"))
+                    cell = classify_branch(record, branch, kb.cuda_drivers, data_center=(cls == "dc"),
+                                           family=kb.releases_of(record.family))
                 via_model = _LABEL_VERDICT[cell.compat.value]
                 assert cell.verdict == via_model
                 compared["model"] += 1
@@ -414,16 +419,18 @@ def test_finder_data_is_complete_and_ordered(real):
 
 
 def test_checker_does_not_admit_a_branch_the_record_resolves_as_must_upgrade(knowledge):
-    """25.08 lists R545 as forward compatible and as must-upgrade, resolved must-upgrade: driver.minimum says so."""
+    """25.08 lists R545 as forward compatible and as must-upgrade, resolved must-upgrade: driver.minimum says it is not
+    supported (an error), as the finder's verdict does."""
     _, kd, bundle = knowledge
     record = next(r for r in bundle["releases"] if r["family"] == "training-nv-pytorch" and r["version"] == "25.08")
     ctx = CheckContext(facts=_facts(record, "545.29.06", "dc"), data=kd,
                        release=ReleaseMatch(ref="training-nv-pytorch:25.08", how="option", score=None, record=record),
                        options=CheckOptions())
     [finding] = run_rule(RULES["driver.minimum"], ctx)
-    assert finding.severity.value == "warning"
+    assert finding.severity.value == "error"
     assert "admits R545" not in finding.message.en
-    assert "does not state support for R545" in finding.message.en
+    assert "the release lists R545 as a branch to upgrade: not supported" in finding.message.en
+    assert "525.60.13" in finding.message.en and "R545" in finding.message.zh
 
 
 def test_every_release_page_says_its_gpu_support_and_links_the_finder_preset(real, pages):
