@@ -317,13 +317,14 @@ def test_which_json_shape(real, capsys, monkeypatch):
     status = main(["which", "--driver", "535.183.01", "--gpu", "H20", "--family", "training-nv-pytorch", "--format", "json"])
     assert status == 0
     answer = json.loads(capsys.readouterr().out)
-    assert set(answer) == {"driver", "driver_input", "gpu", "releases", "unrecorded"}
+    assert set(answer) == {"driver", "driver_input", "gpu", "today", "driver_branch", "recommendations", "families", "releases",
+                           "unrecorded"}
     assert answer["driver"] == answer["driver_input"] == "535.183.01"
     assert answer["gpu"] == {"name": "H20", "compute_capability": "9.0", "data_center": True}
     kb, _ = real
     assert [r["release"] for r in answer["releases"]] == [r.ref for r in kb.releases_of("training-nv-pytorch")]
     for row in answer["releases"]:
-        assert set(row) == {"release", "verdict", "reason", "url", "images"}
+        assert set(row) == {"release", "verdict", "reason", "derived_from", "url", "images"}
         assert [image["variant"] for image in row["images"]] == [None]
         assert row["verdict"] in VERDICTS
         assert set(row["reason"]) == {"en", "zh"} and row["reason"]["en"] and row["reason"]["zh"]
