@@ -296,7 +296,40 @@ def finder_data(kb: KnowledgeBase) -> dict[str, Any]:
         gpus.append(entry)
     placeholder = unknown_branch("{branch}")
     return {"verdicts": list(VERDICTS), "branches": branches, "gpus": gpus, "reasons": reasons, "releases": releases,
-            "unknown_branch": [placeholder.en, placeholder.zh]}
+            "unknown_branch": [placeholder.en, placeholder.zh], **_answer_data(kb, gpus)}
+
+
+def _answer_data(kb: KnowledgeBase, gpus: list[dict[str, Any]]) -> dict[str, Any]:
+    """What the finder's answer-first block reads: ``families`` (``[{"id", "default", "nvidia"}]``: shown without the
+    "all families" toggle, and whether a recommendation is given), ``lifecycle``
+    (:func:`lingjun.generator.site.recommend.lifecycle_rows`) and ``installs`` (per distinct GPU architecture, the driver
+    to install per family by day, :func:`lingjun.generator.site.recommend.install_epochs`; key ``""``: for the GPU alone);
+    each GPU entry gets ``install``, its index into ``installs``."""
+    from lingjun.checks.core.driver_target import last_branch_for_cc
+    from lingjun.checks.core.gpu_arch import min_cuda_for_cc, parse_cc
+    from lingjun.generator.site.recommend import install_epochs, lifecycle_rows
+
+    default = set(shown_families(kb))
+    families = [{"id": f, "default": f in default,
+                 "nvidia": f not in kb.families or kb.families[f].accelerator is Accelerator.nvidia_gpu}
+                for f in sorted({r.family for r in kb.releases})]
+    installs: list[dict[str, Any]] = []
+    index: dict[Any, int] = {}
+    by_name = {g.name: g for g in (kb.gpus.gpus if kb.gpus else [])}
+    for entry in gpus:
+        gpu = by_name[entry["name"]]
+        cc = parse_cc(gpu.compute_capability)
+        key = (min_cuda_for_cc(cc) if cc else None, last_branch_for_cc(cc))
+        if key not in index:
+            index[key] = len(installs)
+            per = {"": install_epochs(kb, None, gpu)}
+            for fam in families:
+                newest = kb.releases_of(fam["id"])
+                if fam["nvidia"] and newest:
+                    per[fam["id"]] = install_epochs(kb, newest[0], gpu)
+            installs.append(per)
+        entry["install"] = index[key]
+    return {"families": families, "lifecycle": lifecycle_rows(kb), "installs": installs}
 
 
 def release_url(record: ReleaseRecord, site_url: Optional[str]) -> Optional[str]:

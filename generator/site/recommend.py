@@ -27,7 +27,7 @@ from lingjun.checks.core.versions import CudaVersion, DriverVersion
 from lingjun.schema.kb import KnowledgeBase
 from lingjun.schema.models import GpuModel
 
-__all__ = ["KIND_ORDER", "WORDS", "branch_status", "recommend", "install_target"]
+__all__ = ["KIND_ORDER", "WORDS", "branch_status", "recommend", "install_target", "install_epochs", "lifecycle_rows"]
 
 #: the order recommendations are listed in: a release to use first
 KIND_ORDER = ("native", "forward-compat", "install", "no-target")
@@ -43,7 +43,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "install": ("Install {target}: no {family} release runs on R{branch} natively or through forward compatibility; "
                 "{target_branch} is a supported {kind} branch that runs {newest} natively.",
                 "请安装 {target}：{family} 中没有可在 R{branch} 上原生运行或向前兼容运行的版本；{target_branch} 是受支持的"
-                "{kind_zh}分支，可原生运行 {newest}。"),
+                "{kind}分支，可原生运行 {newest}。"),
     "no-target": ("No {family} release runs on R{branch} natively or through forward compatibility, and no supported "
                   "branch of NVIDIA's table meets {newest}'s requirements.",
                   "{family} 中没有可在 R{branch} 上原生运行或向前兼容运行的版本，NVIDIA 分支表中也没有满足 {newest} 要求的受支持分支。"),
@@ -59,7 +59,9 @@ WORDS: dict[str, tuple[str, str]] = {
     "supported.date": ("R{branch} is supported: NVIDIA's end-of-life month is {month} ({day} is on or after today, {today}).",
                        "R{branch} 仍受支持：NVIDIA 给出的生命周期终止月份为 {month}（{day} 不早于今天 {today}）。"),
     "supported.none": ("R{branch} is supported: NVIDIA gives it no end-of-life month{kind_note}.",
-                       "R{branch} 仍受支持：NVIDIA 未给出生命周期终止月份{kind_note_zh}。"),
+                       "R{branch} 仍受支持：NVIDIA 未给出生命周期终止月份{kind_note}。"),
+    "note.new-feature": (" (a new-feature branch)", "（新功能分支）"),
+    "target": ("R{branch} ({minimum} or later)", "R{branch}（{minimum} 或更高）"),
     "unknown": ("R{branch} is not in NVIDIA's branch table here: its lifecycle is not known.",
                 "此处 NVIDIA 分支表中没有 R{branch}：其生命周期未知。"),
     "move": (" Move to {target}.", "请迁移到 {target}。"),
@@ -67,8 +69,18 @@ WORDS: dict[str, tuple[str, str]] = {
 
 
 def _fill(key: str, **values: Any) -> dict[str, str]:
-    en, zh = WORDS[key]
-    return {"en": en.format(**values), "zh": zh.format(**values)}
+    """``WORDS[key]`` in both languages; a value given as an ``(en, zh)`` pair is filled in each language's words."""
+    out = {}
+    for i, lang in enumerate(("en", "zh")):
+        filled = {k: (v[i] if isinstance(v, tuple) else v) for k, v in values.items()}
+        out[lang] = WORDS[key][i].format(**filled)
+    return out
+
+
+def _target_text(target: Any) -> tuple[str, str]:
+    """A :class:`~lingjun.checks.core.driver_target.DriverTarget` as ``WORDS["target"]`` in both languages."""
+    en, zh = WORDS["target"]
+    return en.format(branch=target.branch, minimum=target.minimum), zh.format(branch=target.branch, minimum=target.minimum)
 
 
 def _branch_rows(kb: KnowledgeBase) -> list[dict[str, Any]]:
@@ -117,14 +129,13 @@ def branch_status(kb: KnowledgeBase, branch: int, today: dt.date, gpu: Optional[
         text = _fill("supported.date", **fill)
     else:
         new_feature = row.get("type") == "new-feature"
-        text = _fill("supported.none", **fill, kind_note=" (a new-feature branch)" if new_feature else "",
-                     kind_note_zh="（新功能分支）" if new_feature else "")
+        text = _fill("supported.none", **fill, kind_note=WORDS["note.new-feature"] if new_feature else "")
     upgrade = None
     if past and gpu is not None:
         target = install_target(kb, None, gpu, today)
         if target is not None:
             upgrade = {"branch": target.branch, "minimum": str(target.minimum)}
-            move = {"en": WORDS["move"][0].format(target=target.en), "zh": WORDS["move"][1].format(target=target.zh)}
+            move = _fill("move", target=_target_text(target))
             text = {lang: text[lang] + move[lang] for lang in ("en", "zh")}
     return {"branch": branch, "type": row.get("type"), "status": "end-of-life" if past else "supported",
             "eol": row.get("eol"), "eol_day": end.isoformat() if end else None, "upgrade_to": upgrade, "text": text}
@@ -151,12 +162,50 @@ def recommend(kb: KnowledgeBase, family: str, rows: list[dict[str, Any]], driver
     if target is None:
         return {"family": family, "kind": "no-target", "release": None, "driver_target": None,
                 "reason": _fill("no-target", family=name, branch=b, newest=newest_name)}
-    kind_en, kind_zh = WORDS[f"kind.{target.branch_type}" if f"kind.{target.branch_type}" in WORDS else "kind.none"]
-    reason = {"en": WORDS["install"][0].format(target=target.en, family=name, branch=b, target_branch=f"R{target.branch}",
-                                               kind=kind_en, newest=newest_name),
-              "zh": WORDS["install"][1].format(target=target.zh, family=name, branch=b, target_branch=f"R{target.branch}",
-                                               kind_zh=kind_zh, newest=newest_name)}
+    kind = f"kind.{target.branch_type}" if f"kind.{target.branch_type}" in WORDS else "kind.none"
+    reason = _fill("install", target=_target_text(target), family=name, branch=b, target_branch=f"R{target.branch}",
+                   kind=WORDS[kind], newest=newest_name)
     return {"family": family, "kind": "install", "release": newest.ref if newest is not None else None,
             "driver_target": {"branch": target.branch, "minimum": str(target.minimum), "type": target.branch_type,
                               "eol": target.eol},
             "reason": reason}
+
+
+def _change_days(kb: KnowledgeBase) -> list[dt.date]:
+    """The days on which some branch's end of life starts (the day after its ``eol`` month), ascending."""
+    days = set()
+    for row in _branch_rows(kb):
+        end = eol_month_end(row.get("eol")) if row.get("eol") else None
+        if end is not None:
+            days.add(end + dt.timedelta(days=1))
+    return sorted(days)
+
+
+def install_epochs(kb: KnowledgeBase, record: Any, gpu: GpuModel) -> list[list[Any]]:
+    """:func:`install_target` for every day, as ``[[first day "YYYY-MM-DD" or None, branch, minimum, type] or
+    [day, None, None, None], ...]`` ascending: the target changes only when a branch reaches its end of life, so a page
+    built once can show the target of the reader's day (the finder's script picks the last epoch that has begun)."""
+    days = _change_days(kb)
+    starts: list[Optional[dt.date]] = [None] + days
+    out: list[list[Any]] = []
+    for start in starts:
+        day = start if start is not None else (days[0] - dt.timedelta(days=1) if days else dt.date(2000, 1, 1))
+        target = install_target(kb, record, gpu, day)
+        entry = [start.isoformat() if start else None] + ([target.branch, str(target.minimum), target.branch_type]
+                                                         if target is not None else [None, None, None])
+        if out and out[-1][1:] == entry[1:]:
+            continue
+        out.append(entry)
+    return out
+
+
+def lifecycle_rows(kb: KnowledgeBase) -> dict[str, dict[str, Any]]:
+    """``{"535": {"eol": "2026-06", "eol_day": "2026-06-30", "listed": False, "type": ...}}`` for the finder's script,
+    which compares ``eol_day`` with the reader's day as :func:`branch_status` does (``listed``: end of life without a
+    month, :func:`lingjun.checks.core.driver_target.branch_end_of_life`)."""
+    out = {}
+    for row in _branch_rows(kb):
+        end = eol_month_end(row.get("eol")) if row.get("eol") else None
+        out[str(row["branch"])] = {"eol": row.get("eol"), "eol_day": end.isoformat() if end else None,
+                                   "listed": end is None and row.get("end_of_life") is True, "type": row.get("type")}
+    return out
