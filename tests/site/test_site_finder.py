@@ -193,7 +193,7 @@ def test_which_finder_and_checker_agree_on_every_release_branch_and_gpu_class(kn
 
     def which_answers(point: str, gpu: str) -> dict[str, str]:
         if (point, gpu) not in answered:
-            answered[point, gpu] = {r["release"]: r["verdict"] for r in which(kb, point, gpu)["releases"]}
+            answered[point, gpu] = {r["release"]: r["verdict"] for r in which(kb, point, gpu, all_families=True)["releases"]}
         return answered[point, gpu]
 
     for cls, (gpu, _, _) in GPUS.items():
@@ -259,7 +259,7 @@ def test_site_pages_finder_which_and_checker_agree_on_every_release_branch_and_g
     gpus = {g["name"]: g for g in full["gpus"]}
     for cls, (gpu, _, _) in CLASS_GPUS.items():
         for branch in finder_branches(kb):
-            answers = {r["release"]: r["verdict"] for r in which(kb, f"R{branch}", gpu)["releases"]}
+            answers = {r["release"]: r["verdict"] for r in which(kb, f"R{branch}", gpu, all_families=True)["releases"]}
             for ref_id, entry in data.items():
                 record = kb.release(ref_id)
                 via_which = answers[ref_id]
@@ -294,7 +294,7 @@ def test_site_pages_finder_which_and_checker_agree_on_every_release_branch_and_g
 
 def test_h20_and_rtx_4090_on_535_183_01(real):
     kb, _ = real
-    h20 = {r["release"]: r for r in which(kb, "535.183.01", "H20")["releases"]}
+    h20 = {r["release"]: r for r in which(kb, "535.183.01", "H20", all_families=True)["releases"]}
     rtx = {r["release"]: r for r in which(kb, "535.183.01", "rtx 4090")["releases"]}
     # 25.08 admits R535 (535.86 or later) for forward compatibility on data center GPUs
     assert h20["training-nv-pytorch:25.08"]["verdict"] == "forward-compat"
@@ -345,8 +345,11 @@ def test_which_text_table(capsys, monkeypatch):
     monkeypatch.chdir(REPO)
     assert main(["which", "--driver", "R535", "--gpu", "NVIDIA GeForce RTX 4090", "--family", "training-nv-pytorch"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "driver R535, GPU GeForce RTX 4090 (compute capability 8.9, not data center)"
-    assert lines[1].split() == ["RELEASE", "VERDICT", "REASON"]
+    # the answer first (no training-nv-pytorch release runs natively or through forward compatibility on a GeForce)
+    assert lines[0].startswith("training-nv-pytorch: Install R")
+    header = lines.index("driver R535, GPU GeForce RTX 4090 (compute capability 8.9, not data center)")
+    assert lines[header - 1] == "" and lines[header - 2].startswith("R535 ")
+    assert lines[header + 1].split() == ["RELEASE", "VERDICT", "REASON"]
     row = next(line for line in lines if line.startswith("training-nv-pytorch:25.08 "))
     assert row.split()[1] == "minor-compat"
 
@@ -524,7 +527,7 @@ def test_which_piped_into_head_exits_quietly(tmp_path):
 
     command = (f"{sys.executable} -m lingjun.generator.cli which --driver R535 --gpu H20 | head -1")
     done = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=REPO, capture_output=True, text=True, timeout=120)
-    assert done.stdout.startswith("driver R535, GPU H20")
+    assert done.stdout.startswith("training-nv-pytorch: Use 25.09: ") and done.stdout.count("\n") == 1
     assert "Broken pipe" not in done.stderr and "Traceback" not in done.stderr
     assert done.returncode == 0, done.stderr
 
