@@ -75,7 +75,7 @@ _REASON = {"no-driver": "not-recorded", "no-minimum": "not-recorded", "cut-off":
            "forward-unconfirmed": "forward-unconfirmed", "must-upgrade": "must-upgrade",
            "below-release-minimum": "below-release-minimum", "not-named": "below-release-minimum",
            "data-center-only": "below-release-minimum", "forward-below-minimum": "below-release-minimum",
-           "compat-not-shown": "forward-unconfirmed"}
+           "compat-not-shown": "below-release-minimum"}
 
 
 @dataclass(frozen=True)
