@@ -111,3 +111,21 @@ def test_which_names_the_driver_to_install_when_no_release_runs(real):
     native = which(kb, "R620", "H20", today=DAY)["recommendations"]
     assert [(r["kind"], r["release"]) for r in native] == [("native", "inference-nv-pytorch:25.04"),
                                                            ("native", "training-nv-pytorch:25.10")]
+
+
+def test_finder_data_holds_which_answer_for_the_readers_day(real):
+    """The finder's script picks, for the reader's day, the install epoch and the lifecycle row that which computes."""
+    from lingjun.generator.site.finder import finder_data
+
+    kb, _ = real
+    data = finder_data(kb)
+    assert [f["id"] for f in data["families"] if f["default"]] == ["inference-nv-pytorch", "training-nv-pytorch"]
+    assert {f["id"] for f in data["families"] if not f["nvidia"]} == {"inference-xpu-pytorch-opt", "training-xpu-pytorch"}
+    h20 = next(g for g in data["gpus"] if g["name"] == "H20")
+    epochs = data["installs"][h20["install"]]["inference-nv-pytorch"]
+    chosen = [e for e in epochs if e[0] is None or e[0] <= DAY.isoformat()][-1]
+    [install] = [r for r in which(kb, "535.183.01", "H20", today=DAY)["recommendations"] if r["kind"] == "install"]
+    assert chosen[1:3] == [install["driver_target"]["branch"], install["driver_target"]["minimum"]]
+    row = data["lifecycle"]["535"]
+    status = which(kb, "535.183.01", "H20", today=DAY)["driver_branch"]
+    assert (row["eol_day"], row["listed"]) == (status["eol_day"], False) and row["eol_day"] < DAY.isoformat()
