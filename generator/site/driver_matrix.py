@@ -88,7 +88,9 @@ class MatrixCell:
             (``"570.26"``), or None when the whole branch does.
         reason: the key of the small text the page writes under the label
             (``cut-off``, ``not-recorded``, ``forward-unconfirmed``,
-            ``must-upgrade``, ``below-release-minimum``), or the
+            ``must-upgrade``, ``below-release-minimum``, ``derived``: forward
+            compatibility the cut-off driver text does not state, from the
+            evidence that remains), or the
             release_compat case key (:data:`~lingjun.checks.core.release_compat.KEYS`)
             when the page writes none.
         release_minimum: the release's stated minimum (``"575"``) when the
@@ -116,6 +118,8 @@ def cell_from_verdict(answer: ReleaseVerdict, minimum: Optional[str] = None) -> 
     reason = _REASON.get(answer.key, answer.key)
     if compat is not Compat.minor and reason in ("below-release-minimum", "must-upgrade"):
         reason = answer.key
+    if compat is Compat.forward and answer.derived:
+        reason = "derived"  # the release's driver text is cut off: from NVIDIA's table and the family's releases
     return MatrixCell(compat, minimum, reason, answer.release_minimum, answer.verdict, answer.en, answer.zh)
 
 

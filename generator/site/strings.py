@@ -96,6 +96,7 @@ _S = {
     "compat.reason.not-recorded": ("driver requirement not recorded", "未记录驱动要求"),
     "compat.reason.must-upgrade": ("release asks to upgrade it", "本版本要求升级该分支"),
     "compat.reason.forward-unconfirmed": ("cuda-compat not shown", "未显示 cuda-compat"),
+    "compat.reason.derived": ("text cut off: NVIDIA's table, nearby releases", "说明被截断：依据 NVIDIA 表与相邻版本"),
     "compat.reason.below-release-minimum": ("release needs ≥ {minimum}", "本版本要求 ≥ {minimum}"),
     "change.upgraded": ("upgraded", "升级"),
     "change.downgraded": ("downgraded", "降级"),

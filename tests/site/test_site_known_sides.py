@@ -168,6 +168,9 @@ def test_the_drivers_page_shows_the_reasons_in_both_languages(pages):
     row = _release_row(en, "25.06")
     assert '<span class="lj-compat lj-minor">minor compat<br><small>release needs ≥ 575</small></span>' in row
     assert '<span class="lj-compat lj-unsupported">unsupported<br><small>release asks to upgrade it</small></span>' in row
+    row = _release_row(en, "25.07")
+    assert ('<span class="lj-compat lj-forward">forward compat (DC) ≥ 535.86<br><small>text cut off&#58; NVIDIA\'s table, '
+            'nearby releases</small></span>') in row
     row = _release_row(zh, "25.07")
     assert '<span class="lj-compat lj-not-stated">未说明<br><small>驱动说明被截断</small></span>' in row
     legend = en.split("## Legend")[1].split("##")[0]
