@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+import pytest
+
 from lingjun.checks.core.family_driver import derived_entry, driver_view
 
 
@@ -44,3 +49,20 @@ def test_a_complete_text_is_read_as_it_stands():
     whole = _release("25.07", 7, forward=[(470, "470.57")])
     assert driver_view(whole, [_release("25.06", 6, forward=[(535, "535.86")]), whole]) is whole
     assert driver_view(None, []) is None
+
+
+@pytest.mark.xdist_group("checkout-bundle")  # reads the checkout's bundle.json, which other tests rewrite
+def test_the_checkers_release_match_reads_25_07_with_its_neighbours():
+    """lingjun-check --release training-nv-pytorch:25.07 reads the record through driver_view over the bundle (the
+    checkout's checks/data/bundle.json), as the finder and which do."""
+    from lingjun.checks.facts import Facts
+    from lingjun.checks.knowledge.bundle import KnowledgeData
+    from lingjun.checks.knowledge.identify import identify
+
+    bundle = Path(__file__).resolve().parents[2] / "checks" / "data" / "bundle.json"
+    data = KnowledgeData.from_dict(json.loads(bundle.read_text(encoding="utf-8")))
+    match = identify(Facts(), data, "training-nv-pytorch:25.07")
+    entry = derived_entry(match.record["driver"], 535)
+    assert entry == {"branch": 535, "decision": "forward", "minimum": "535.86", "from": ["25.06", "25.08"]}
+    assert derived_entry(match.record["driver"], 560)["decision"] == "must-upgrade"
+    assert "derived" not in identify(Facts(), data, "training-nv-pytorch:25.08").record["driver"]
