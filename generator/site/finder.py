@@ -132,10 +132,6 @@ def find_gpu(kb: KnowledgeBase, name: str) -> GpuModel:
     raise WhichError(f"{what}: {shown!r}{hint}")
 
 
-def _bundle_record(record: ReleaseRecord) -> dict[str, Any]:
-    return record.model_dump(mode="json")
-
-
 def _reference(kb: KnowledgeBase) -> Optional[dict[str, Any]]:
     return kb.cuda_drivers.model_dump(mode="json") if kb.cuda_drivers else None
 
