@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from lingjun.checks.core.compat import where_zh
 from lingjun.checks.context import CheckContext
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.knowledge.record_view import is_ppu
@@ -21,12 +22,6 @@ _MISSING_ZH = {
     "admitted driver branch": "被允许的驱动分支",
     "cuda-compat package": "镜像中的 cuda-compat 包",
 }
-
-
-def _where_zh(where: str) -> str:
-    if where == "release record":
-        return "发布记录"
-    return where.replace("base image", "基础镜像")
 
 
 @rule(RULE, AREA, "Image CUDA runs on this driver", "镜像 CUDA 与驱动兼容", needs_gpu=True, order=40)
@@ -111,7 +106,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             ctx, RULE, AREA, Severity.ok,
             f"CUDA {cuda} runs on driver {driver} through forward compatibility (data center GPU, branch R{driver.branch} "
             f"admitted by the {d.admitted_by}, cuda-compat present).",
-            f"CUDA {cuda} 通过向前兼容在驱动 {driver} 上运行（数据中心 GPU，R{driver.branch} 分支经{_where_zh(d.admitted_by)}允许，镜像含 cuda-compat）。",
+            f"CUDA {cuda} 通过向前兼容在驱动 {driver} 上运行（数据中心 GPU，R{driver.branch} 分支经{where_zh(d.admitted_by)}允许，镜像含 cuda-compat）。",
             observed=observed, expected=expected, links=[nvidia_url(ctx, "forward")],
         )
     elif d.mode == "forward-unconfirmed":

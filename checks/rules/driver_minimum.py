@@ -172,6 +172,23 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             )
             return
         # admitted, but the input shows the host's libcuda in use or no cuda-compat: minor version compatibility below
+    from lingjun.checks.core.release_compat import must_upgrade
+
+    if decision is not None and decision.mode == "minor-version" and must_upgrade(req, driver.branch):
+        # the release (or, its driver text cut off, its family's neighbours) says this branch must be upgraded
+        derived = driver.branch not in (req.get("must_upgrade_branches") or []) and driver.branch not in resolved
+        who_en = "its family's neighbouring releases list" if derived else "the release lists"
+        who_zh = "该系列相邻版本把" if derived else "发布说明把"
+        yield make(
+            ctx, RULE, AREA, Severity.error,
+            f"Driver {driver} is below the release minimum ({stated}), and {who_en} R{driver.branch} as a branch to upgrade: "
+            f"not supported, although CUDA {cuda.major}.x minor version compatibility (driver >= {decision.floor}) would let "
+            f"the image start with a limited feature set.",
+            f"驱动 {driver} 低于发布要求（{stated}），且{who_zh} R{driver.branch} 列为需要升级的分支：不受支持，尽管按 CUDA "
+            f"{cuda.major}.x 次版本兼容（驱动 >= {decision.floor}）镜像可以受限启动。",
+            remedy=upgrade, observed=str(driver), expected=f">= {minimum}", links=links,
+        )
+        return
     truncated = bool((req or {}).get("text_truncated"))
     truncated_en = " (its recorded driver text is cut off, so it may name more branches)" if truncated else ""
     truncated_zh = "（记录的驱动说明被截断，可能还列有其他分支）" if truncated else ""

@@ -602,7 +602,7 @@ def build_site_model(kb: KnowledgeBase) -> SiteModel:
             # NVIDIA-GPU family (a PPU image that states only its PPU SDK, 2026-10-20, has no NVIDIA branch cells)
             if (record.driver.vendor is DriverVendor.nvidia if record.driver is not None
                     else family.accelerator is Accelerator.nvidia_gpu):
-                cells = branch_cells(record, branches, kb.cuda_drivers, memo=cell_memo)
+                cells = branch_cells(record, branches, kb.cuda_drivers, memo=cell_memo, family=records)
             views[record.ref] = ReleaseView(
                 record=record,
                 family=family,
