@@ -165,6 +165,12 @@ def release_admits_forward(ctx: CheckContext, driver: DriverVersion, decision) -
     if cuda is None:
         return False
     admitted, where = forward_admitted(driver, cuda, ctx.record, ctx.data.cuda_drivers)
+    if admitted is True and where == "family's releases":
+        # the record's driver text is cut off and its family's neighbours admit the branch (driver.derived): the
+        # record's own forward-compatible branches still show that the image carries cuda-compat, as release_verdict
+        # reads it; without them the package is not assumed
+        drv = (ctx.record or {}).get("driver") or {}
+        return bool(drv.get("forward_compatibility"))
     return admitted is True and where == "release record"
 
 

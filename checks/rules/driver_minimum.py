@@ -147,6 +147,14 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     resolved = {r.get("branch") for r in req.get("branch_resolutions") or [] if isinstance(r, dict) and r.get("decision") == "must-upgrade"}
     admitted = [r for r in req.get("forward_compatibility") or []
                 if isinstance(r, dict) and r.get("branch") == driver.branch and driver.branch not in resolved]
+    # the record's driver text cut off: what its family's neighbouring releases state alike (driver.derived,
+    # lingjun.checks.core.family_driver), as the finder and `lingjun-kb which` read it
+    family = [] if admitted else [r for r in req.get("derived") or [] if isinstance(r, dict) and r.get("decision") == "forward"
+                                  and r.get("branch") == driver.branch and driver.branch not in resolved]
+    admitted = admitted or family
+    by_en = (f"its family's releases {' and '.join(str(v) for v in family[0].get('from') or [])} admit" if family
+             else "the release admits")
+    by_zh = (f"该系列的 {'、'.join(str(v) for v in family[0].get('from') or [])} 允许" if family else "发布说明允许")
     classes = [gpu_class(g.name, g.brand, ctx.data.gpus) for g in ctx.facts.gpus]
     datacenter = bool(classes) and all(c == GPU_DATACENTER for c in classes)
     if admitted and decision is not None and decision.mode in ("minor-version", "forward-unconfirmed") and datacenter:
@@ -154,19 +162,20 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         if release_admits_forward(ctx, driver, decision):
             yield make(
                 ctx, RULE, AREA, Severity.info,
-                f"Driver {driver} is below the release minimum ({stated}), but the release admits R{driver.branch}"
-                f"{f' ({floor} or later)' if floor else ''} on data center GPUs such as these (forward compatibility).",
-                f"驱动 {driver} 低于发布要求（{stated}），但发布说明允许数据中心 GPU（如本机 GPU）使用 R{driver.branch}"
-                f"{f'（{floor} 或更高）' if floor else ''}（向前兼容）。",
+                f"Driver {driver} is below the release minimum ({stated}), but {by_en} R{driver.branch}"
+                f"{f' ({floor} or later)' if floor else ''} on data center GPUs such as these (forward compatibility)"
+                f"{'; this release' + chr(39) + 's own driver text is cut off' if family else ''}.",
+                f"驱动 {driver} 低于发布要求（{stated}），但{by_zh}数据中心 GPU（如本机 GPU）使用 R{driver.branch}"
+                f"{f'（{floor} 或更高）' if floor else ''}（向前兼容）{'；本版本自身的驱动说明被截断' if family else ''}。",
                 observed=str(driver), expected=f">= {minimum}", links=links + [nvidia_url(ctx, "forward")],
             )
             return
         if floor is not None and not driver.satisfies_minimum(floor):
             yield make(
                 ctx, RULE, AREA, Severity.warning,
-                f"Driver {driver} is below the release minimum ({stated}); the release admits R{driver.branch} on data center "
+                f"Driver {driver} is below the release minimum ({stated}); {by_en} R{driver.branch} on data center "
                 f"GPUs only from {floor} on.",
-                f"驱动 {driver} 低于发布要求（{stated}）；发布说明只允许数据中心 GPU 使用 {floor} 及以上的 R{driver.branch}。",
+                f"驱动 {driver} 低于发布要求（{stated}）；{by_zh}数据中心 GPU 使用 R{driver.branch}，但仅限 {floor} 及以上。",
                 remedy=upgrade,
                 observed=str(driver), expected=f">= {floor}", links=links + [nvidia_url(ctx, "forward")],
             )
