@@ -67,6 +67,6 @@ def cluster_identity(option: Optional[str], environ: Mapping[str, str]) -> "tupl
         if reason is not None:
             from lingjun.checks.core.inert_text import inert
 
-            raise ClusterNameError(f"{shown} {inert(value, 80)!r}: not a cluster name: {reason}")
+            raise ClusterNameError(f"{shown} {inert(repr(value), 80)}: not a cluster name: {reason}")
         return value, source
     return None, None

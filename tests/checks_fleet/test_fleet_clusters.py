@@ -5,9 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
-import subprocess
-import sys
 
 import jsonschema
 import pytest
@@ -107,34 +104,44 @@ def test_fleet_cluster_names_the_inputs_that_record_none(capsys):
     assert err == "lingjun-check fleet: --cluster 'a b': not a cluster name: only letters, digits and . _ : - are allowed\n"
 
 
-def _check(*args: str, env: "dict | None" = None) -> subprocess.CompletedProcess:
-    environ = {k: v for k, v in os.environ.items() if k not in ("LINGJUN_CLUSTER", "NODE_NAME")}
-    environ.update(env or {})
-    return subprocess.run([sys.executable, "-m", "lingjun.checks", "--root", FAKEROOT, *args], capture_output=True, text=True,
-                          env=environ, timeout=120)
+def _check(monkeypatch, capsys, *args: str, env: "dict | None" = None) -> "tuple[int, str, str]":
+    """``lingjun-check --root FAKEROOT ARGS`` in this process, with ``env`` as its only NODE_NAME / LINGJUN_CLUSTER."""
+    from lingjun.checks.cli import main as check
+
+    for name in ("LINGJUN_CLUSTER", "NODE_NAME"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in (env or {}).items():
+        monkeypatch.setenv(name, value)
+    code = check(["--root", FAKEROOT, *args])
+    out, err = capsys.readouterr()
+    return code, out, err
 
 
 @pytest.mark.parametrize("value, reason", [("", None), ("a/b", "only letters, digits and . _ : - are allowed"),
                                            (".a", "it must start with a letter or digit"), ("x" * 64, "64 characters, more than 63")])
-def test_lingjun_check_refuses_a_cluster_that_is_no_name_in_one_line(value, reason):
-    done = _check("--collect", "-", "--cluster", value)
-    assert done.returncode == 3 and done.stdout == ""
+def test_lingjun_check_refuses_a_cluster_that_is_no_name_in_one_line(monkeypatch, capsys, value, reason):
+    code, out, err = _check(monkeypatch, capsys, "--collect", "-", "--cluster", value)
+    assert code == 3 and out == ""
     if reason is None:
-        assert done.stderr == "lingjun-check: --cluster: an empty value names no file or value\n"
+        assert err == "lingjun-check: --cluster: an empty value names no file or value\n"
     else:
-        assert done.stderr == f"lingjun-check: --cluster {value!r}: not a cluster name: {reason}\n"
-    assert _check("--format", "json", env={"LINGJUN_CLUSTER": "<b>"}).stderr == (
-        "lingjun-check: LINGJUN_CLUSTER '<b>': not a cluster name: it must start with a letter or digit\n")
+        assert err == f"lingjun-check: --cluster {value!r}: not a cluster name: {reason}\n"
 
 
-def test_the_cluster_is_recorded_in_snapshot_and_report_and_kept_by_from(tmp_path):
-    done = _check("--collect", "-", "--format", "json", env={"LINGJUN_CLUSTER": "集群-1", "NODE_NAME": "n1"})
-    snapshot = json.loads(done.stdout.splitlines()[0])
+def test_lingjun_check_refuses_a_lingjun_cluster_variable_that_is_no_name(monkeypatch, capsys):
+    code, out, err = _check(monkeypatch, capsys, "--format", "json", env={"LINGJUN_CLUSTER": "<b>\u202e"})
+    assert (code, out) == (3, "")
+    assert err == "lingjun-check: LINGJUN_CLUSTER '<b>\\u202e': not a cluster name: it must start with a letter or digit\n"
+
+
+def test_the_cluster_is_recorded_in_snapshot_and_report_and_kept_by_from(monkeypatch, capsys, tmp_path):
+    _, out, err = _check(monkeypatch, capsys, "--collect", "-", "--format", "json", env={"LINGJUN_CLUSTER": "集群-1", "NODE_NAME": "n1"})
+    snapshot = json.loads(out.splitlines()[0])
     assert snapshot["node"] == {"name": "n1", "source": "NODE_NAME", "cluster": "集群-1", "cluster_source": "LINGJUN_CLUSTER"}
-    assert json.loads(done.stderr)["node"]["cluster"] == "集群-1"
+    assert json.loads(err)["node"]["cluster"] == "集群-1"
     path = tmp_path / "snap.json"
-    path.write_text(done.stdout.splitlines()[0], encoding="utf-8")
-    kept = _check("--from", str(path), "--format", "json", env={"LINGJUN_CLUSTER": "elsewhere"})
-    assert json.loads(kept.stdout)["node"]["cluster"] == "集群-1"  # the snapshot's, not this shell's
-    renamed = _check("--from", str(path), "--format", "json", "--cluster", "prod-c")
-    assert json.loads(renamed.stdout)["node"]["cluster"] == "prod-c"
+    path.write_text(out.splitlines()[0], encoding="utf-8")
+    _, kept, _ = _check(monkeypatch, capsys, "--from", str(path), "--format", "json", env={"LINGJUN_CLUSTER": "elsewhere"})
+    assert json.loads(kept)["node"]["cluster"] == "集群-1"  # the snapshot's, not this shell's
+    _, renamed, _ = _check(monkeypatch, capsys, "--from", str(path), "--format", "json", "--cluster", "prod-c")
+    assert json.loads(renamed)["node"]["cluster"] == "prod-c"

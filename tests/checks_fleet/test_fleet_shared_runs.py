@@ -106,3 +106,23 @@ def test_traced_facts_count_the_sections_a_property_reads():
     object.__setattr__(facts, "_lingjun_reads", None)
     assert reads and reads <= {"driver", "nvml", "nvidia_smi", "libcuda", "coverage"}
     assert "distributions" not in reads and isinstance(facts, Facts)
+
+
+def test_rules_never_change_the_facts_they_read(data):
+    """Nodes share the sections read before (one object for all): a rule that changed one would change them all."""
+    import copy
+
+    from lingjun.checks.context import CheckContext, CheckOptions
+    from lingjun.checks.inputs.recorded_options import identify_with
+    from lingjun.checks.inputs.snapshot import facts_from_snapshot_dict
+    from lingjun.checks.runner import run_rules
+
+    for path in sorted(CASES.glob("*.json")):
+        snapshot = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(snapshot, dict) or snapshot.get("schema") != SNAPSHOT:
+            continue
+        facts, problems = facts_from_snapshot_dict(snapshot)
+        before = copy.deepcopy(facts)
+        release = identify_with(facts, data, None, None, problems)
+        run_rules(CheckContext(facts=facts, data=data, release=release, options=CheckOptions(gpus_per_pod=2)), snapshot_problems=problems)
+        assert facts == before, path.name
