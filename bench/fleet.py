@@ -20,8 +20,8 @@ For each fleet the files are written to a temporary folder (``files``: one ``*.j
 per node) or one ``kubectl logs --prefix --timestamps`` file (``stream``), then two child
 processes run ``--runs`` times each: the floor, a plain ``json.load`` of every file (or
 ``json.loads`` of every line), and ``python -m lingjun.checks fleet PATH --format json``.
-Printed: wall and CPU seconds (``os.wait4``), peak resident memory, the rule runs, and the
-ratios fleet / floor.  Targets: identical within 3x the floor's CPU time, distinct within 5x;
+Printed: wall and CPU seconds (``os.wait4``), peak resident memory, the distinct snapshots
+checked, the rules run and the rule results reused, and the ratio fleet / floor of CPU time.  Targets: identical within 3x the floor's CPU time, distinct within 5x;
 memory bounded by the report, not the input (peak resident memory above the floor's,
 printed beside the input's and the report's size).  Exit code 1 when a target is missed
 (``--no-target``: only printed).
@@ -43,6 +43,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests" / "checks_fleet"))
 
 TARGETS = {"identical": 3.0, "distinct": 5.0}
+#: stand-ins in the templates for each node's probe durations and /dev/shm bytes in use (numbers no snapshot holds)
+_SECONDS, _USED = 987650000, 876543210123
 
 #: the floor: read every snapshot with the standard library and nothing else
 FLOOR = r"""
@@ -104,9 +106,11 @@ def _write(path: Path, size: int, kind: str, packages: int, form: str) -> int:
         data["collected_at"] = "@COLLECTED@"
         data["node"]["name"] = "@NODE@"
         for k, probe in enumerate(data["probes"]):
-            probe["seconds"] = 900000 + k
-        data["shm"]["used_bytes"] = 800000000
-        templates[variant] = json.dumps(data, indent=2, ensure_ascii=False)
+            probe["seconds"] = _SECONDS + k
+        data["shm"]["used_bytes"] = _USED
+        # as --collect FILE writes (indented) or --collect - (one line)
+        templates[variant] = (json.dumps(data, indent=2, ensure_ascii=False) if form == "files"
+                              else json.dumps(data, ensure_ascii=False, separators=(",", ":")))
     form_files = form == "files"
     if form_files:
         path.mkdir(parents=True)
@@ -118,13 +122,13 @@ def _write(path: Path, size: int, kind: str, packages: int, form: str) -> int:
             text = templates[outlier_of.get(name, "base")] if size >= 12 else templates["base"]
             text = text.replace("@COLLECTED@", f"2026-11-30T{(i // 3600) % 24:02d}:{(i // 60) % 60:02d}:{i % 60:02d}Z").replace("@NODE@", name)
             for k in range(len(base["probes"])):
-                text = text.replace(f": {900000 + k}", f": {0.001 * ((i + k) % 17):.3f}", 1)
-            text = text.replace("800000000", str(4096 * i if kind == "distinct" else 0), 1)
+                text = text.replace(str(_SECONDS + k), f"{0.001 * ((i + k) % 17):.3f}", 1)
+            text = text.replace(str(_USED), str(4096 * i if kind == "distinct" else 0), 1)
             if form_files:
                 (path / f"{name}.json").write_text(text + "\n", encoding="utf-8")
                 total += len(text) + 1
             else:
-                line = json.dumps(json.loads(text), separators=(",", ":"), ensure_ascii=False)
+                line = text
                 out.write(f"[pod/lingjun-check-{i}-x7k2p/check] 2026-11-30T10:00:{i % 60:02d}.123456789Z {line}\n")
                 out.write(f"[pod/lingjun-check-{i}-x7k2p/check] 2026-11-30T10:00:{i % 60:02d}.123456789Z lingjun-check 0.1.0  (facts: live)\n")
     finally:
@@ -144,10 +148,11 @@ def _measure(path: Path, size: int, runs: int) -> dict:
         summary = _summary(out)
         assert summary["nodes"] == size, summary
         checked, status, report_bytes = summary["checked"], result[3], out.stat().st_size
+        rules = f"{summary.get('rule_runs', '-')}/{summary.get('rule_results_reused', '-')}"
     return {"floor_wall": statistics.median(r[0] for r in floor), "floor_cpu": statistics.median(r[1] for r in floor),
             "floor_peak": max(r[2] for r in floor) / 1024, "wall": statistics.median(r[0] for r in fleet),
             "cpu": statistics.median(r[1] for r in fleet), "peak": max(r[2] for r in fleet) / 1024, "checked": checked,
-            "exit": status, "report": report_bytes / 2**20}
+            "exit": status, "report": report_bytes / 2**20, "rules": rules}
 
 
 def main() -> int:
@@ -165,7 +170,7 @@ def main() -> int:
     args = parser.parse_args()
     print(f"load average before: {os.getloadavg()[0]:.2f}; cpus: {os.cpu_count()}; form: {args.form}; packages: {args.packages}")
     print(f"{'fleet':>9} {'nodes':>6} {'KB/node':>8} {'floor s':>8} {'fleet s':>8} {'floor cpu':>9} {'fleet cpu':>9} "
-          f"{'x floor':>7} {'rule runs':>9} {'floor MiB':>9} {'peak MiB':>8} {'input MiB':>9} {'report MiB':>10}")
+          f"{'x floor':>7} {'checked':>7} {'rules run/reused':>16} {'floor MiB':>9} {'peak MiB':>8} {'input MiB':>9} {'report MiB':>10}")
     missed = []
     for kind in ("identical", "distinct"):
         size = getattr(args, kind)
@@ -179,7 +184,7 @@ def main() -> int:
             m = _measure(path, size, args.runs)
         ratio = m["cpu"] / m["floor_cpu"] if m["floor_cpu"] else float("inf")
         print(f"{kind:>9} {size:>6} {nbytes / size / 1000:>8.1f} {m['floor_wall']:>8.2f} {m['wall']:>8.2f} {m['floor_cpu']:>9.2f} "
-              f"{m['cpu']:>9.2f} {ratio:>7.2f} {m['checked']:>9} {m['floor_peak']:>9.0f} {m['peak']:>8.0f} {nbytes / 2**20:>9.1f} "
+              f"{m['cpu']:>9.2f} {ratio:>7.2f} {m['checked']:>7} {m['rules']:>16} {m['floor_peak']:>9.0f} {m['peak']:>8.0f} {nbytes / 2**20:>9.1f} "
               f"{m['report']:>10.2f}")
         target = TARGETS[kind]
         ok = ratio <= target
