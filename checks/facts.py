@@ -457,6 +457,11 @@ class NodeFacts:
 
     name: Optional[str] = None
     source: Optional[str] = None
+    #: the cluster the node belongs to (``--cluster``, else ``LINGJUN_CLUSTER``; :mod:`lingjun.checks.core.cluster_name`),
+    #: None when none was given: node names are unique only within one cluster
+    cluster: Optional[str] = None
+    #: ``"option"`` or ``"LINGJUN_CLUSTER"``; None without a cluster
+    cluster_source: Optional[str] = None
 
 
 @dataclass
