@@ -636,10 +636,12 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
         report = render_npd(findings, status, lang=lang)
     else:
         from lingjun.checks.coverage import summary as coverage_summary
+        from lingjun.checks.core.terminal_text import terminal_width
         from lingjun.checks.report.render_text import render_text
 
+        # wrapped to the terminal (COLUMNS, else its width, else 80 for a file or a pipe)
         report = render_text(findings, release, lang=lang, color=color, version=__version__, origin=facts.origin, exit_status=status,
-                             coverage=coverage_summary(facts), evidence=evidence)
+                             coverage=coverage_summary(facts), evidence=evidence, width=terminal_width())
     if output is None:
         _write(report, args.collect == "-")
         return status
