@@ -462,11 +462,16 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
         return _fail("--gpus-per-pod must be at least 1")
 
     if args.list_rules:
+        from lingjun.checks.core.terminal_text import ljust, terminal_width, wrap_block
         from lingjun.checks.runner import load_rules
 
-        for spec in load_rules():
-            gpu = " [gpu]" if spec.needs_gpu else ""
-            _write(f"{spec.id:45} {spec.area:13} {spec.title.get(lang)}{gpu}\n")
+        specs = load_rules()
+        id_width = max((len(spec.id) for spec in specs), default=0)
+        area_width = max((len(spec.area) for spec in specs), default=0)
+        rows = [f"{ljust(spec.id, id_width)}  {ljust(spec.area, area_width)}  {spec.title.get(lang)}"
+                f"{' [gpu]' if spec.needs_gpu else ''}" for spec in specs]
+        # one rule a row, its title continuing under itself on a narrow terminal (COLUMNS, else 80 off a terminal)
+        _write(wrap_block("\n".join(rows), terminal_width()) + "\n" if rows else "")
         return 0
 
     try:

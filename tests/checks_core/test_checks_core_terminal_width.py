@@ -128,3 +128,14 @@ def test_wide_terminal_keeps_the_message_beside_the_rule(fixture_bundle_file):
     assert max(display_width(line) for line in lines) <= 160
     (row,) = [line for line in lines if "env.nccl-socket-ifname-pod-size" in line]
     assert row.startswith("  WARN   env.nccl-socket-ifname-pod-size") and "NCCL_SOCKET_IFNAME is eth0" in row
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_rule_list_fits_80_columns_with_a_row_per_rule(lang):
+    from lingjun.checks.rules import load_rules
+
+    done = subprocess.run([sys.executable, "-m", "lingjun.checks", "--list-rules", "--lang", lang], capture_output=True,
+                          text=True, timeout=60, env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "COLUMNS": "80"})
+    lines = done.stdout.splitlines()
+    assert done.returncode == 0 and max(display_width(line) for line in lines) <= 80
+    assert [line.split()[0] for line in lines if not line.startswith(" ")] == [spec.id for spec in load_rules()]
