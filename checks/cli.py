@@ -514,11 +514,16 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
         return _fail(problem)
 
     if args.list_rules:
+        from lingjun.checks.core.terminal_text import ljust, terminal_width, wrap_block
         from lingjun.checks.runner import load_rules
 
-        for spec in load_rules():
-            gpu = " [gpu]" if spec.needs_gpu else ""
-            _write(f"{spec.id:45} {spec.area:13} {spec.title.get(lang)}{gpu}\n")
+        specs = load_rules()
+        id_width = max((len(spec.id) for spec in specs), default=0)
+        area_width = max((len(spec.area) for spec in specs), default=0)
+        rows = [f"{ljust(spec.id, id_width)}  {ljust(spec.area, area_width)}  {spec.title.get(lang)}"
+                f"{' [gpu]' if spec.needs_gpu else ''}" for spec in specs]
+        # one rule a row, its title continuing under itself on a narrow terminal (COLUMNS, else 80 off a terminal)
+        _write(wrap_block("\n".join(rows), terminal_width()) + "\n" if rows else "")
         return 0
 
     try:
@@ -688,10 +693,12 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
         report = render_npd(findings, status, lang=lang)
     else:
         from lingjun.checks.coverage import summary as coverage_summary
+        from lingjun.checks.core.terminal_text import terminal_width
         from lingjun.checks.report.render_text import render_text
 
+        # wrapped to the terminal (COLUMNS, else its width, else 80 for a file or a pipe)
         report = render_text(findings, release, lang=lang, color=color, version=__version__, origin=facts.origin, exit_status=status,
-                             coverage=coverage_summary(facts), evidence=evidence)
+                             coverage=coverage_summary(facts), evidence=evidence, width=terminal_width())
     if output is None:
         _write(report, args.collect == "-")
         return status

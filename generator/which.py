@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from lingjun.checks.core.inert_text import capped, inert
+from lingjun.checks.core.terminal_text import terminal_width, wrap_block
 
 __all__ = ["cli_which", "format_table", "TEXT"]
 
@@ -110,6 +111,6 @@ def cli_which(args: Any) -> int:
         if args.format == "json":
             print(json.dumps(answer, ensure_ascii=False, indent=2))
         else:
-            print(format_table(answer))
+            print(wrap_block(format_table(answer), terminal_width()))  # COLUMNS, else the terminal's, else 80
         sys.stdout.flush()
     return 0

@@ -17,7 +17,7 @@ from packaging.version import Version
 from lingjun.checks.context import CheckContext
 from lingjun.checks.core.small_int import small_int
 from lingjun.checks.report.findings import Finding, Severity, Text
-from lingjun.checks.knowledge.record_view import usage_note
+from lingjun.checks.knowledge.carried import usage_note_for
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._deepspeed import config_path
 from lingjun.checks.rules._finding import EMPTY, make
@@ -68,7 +68,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                    f"但把该文件交给 transformers / accelerate 的 Trainer 时，HfDeepSpeedConfig 的 json.load 会报错。",
                    remedy=("Remove the comments and trailing commas.", "请删除注释和末尾逗号。"), observed=relaxed)
     present, value = deepspeed_config.lookup(config, KEY)
-    note = usage_note(ctx.record, RULE)
+    note, carried = usage_note_for(ctx.data.releases, ctx.record, RULE)
     ds_text, ds = _version(ctx, "deepspeed")
     tf_text, tf = _version(ctx, "transformers")
     links = [TRANSFORMERS_FIX, DEEPSPEED_ISSUE]
@@ -139,10 +139,12 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         return
     if note is not None:
         text = note.get("text") or {}
+        asks_en = f"the family's release notes ({carried.provenance_en}) ask" if carried else "this release asks"
+        asks_zh = f"本系列发布说明（{carried.provenance_zh}）要求" if carried else "该发布要求"
         yield make(
             ctx, RULE, AREA, Severity.warning,
-            f"{KEY} is set to {value} ({given}); this release asks to leave it empty or \"auto\": \"{text.get('en', '')}\"",
-            f"{given} 中 {KEY} 设为 {value}；该发布要求留空或设为 \"auto\"：“{text.get('zh', '')}”",
+            f"{KEY} is set to {value} ({given}); {asks_en} to leave it empty or \"auto\": \"{text.get('en', '')}\"",
+            f"{given} 中 {KEY} 设为 {value}；{asks_zh}留空或设为 \"auto\"：“{text.get('zh', '')}”",
             remedy=("Remove the key or set it to \"auto\".", "请删除该项或设为 \"auto\"。"), observed=str(value), expected=_EMPTY_OR_AUTO,
         )
         return

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from lingjun.checks.core.release_order import release_order_key
+from lingjun.checks.knowledge.carried import Carried, carried_known_issues, carried_usage_notes
 from lingjun.schema.kb import KnowledgeBase, release_sort_key
 from lingjun.schema.models import (
     Accelerator,
@@ -31,6 +32,7 @@ from lingjun.schema.models import (
     Runtime,
     StatedIn,
     UnrecordedRelease,
+    UsageNote,
 )
 from lingjun.schema.release_images import ReleaseImage, release_images
 
@@ -200,6 +202,11 @@ class ReleaseView:
     signatures: list[SignatureView] = field(default_factory=list)
     #: the driver and image-build remedies lingjun-check prints for this release (:mod:`.checker_remedies`)
     remedies: list[RemedyView] = field(default_factory=list)
+    #: usage notes the family's earlier releases state and this record did not capture, each with its provenance
+    #: (:func:`lingjun.checks.knowledge.carried.carried_usage_notes`, the checker's own decision): ``(note, carried)``
+    carried_notes: list[tuple[UsageNote, Carried]] = field(default_factory=list)
+    #: known issues carried the same way (:func:`lingjun.checks.knowledge.carried.carried_known_issues`)
+    carried_issues: list[tuple[KnownIssue, Carried]] = field(default_factory=list)
 
     @property
     def successor_recorded(self) -> bool:
@@ -524,6 +531,14 @@ def runtime_ref(image: ReleaseImage, runtime: Runtime) -> str:
     return f"{image.ref}~{runtime.id}"
 
 
+def _dumped(record: ReleaseRecord) -> dict:
+    """A record as the bundle holds it for the carry decision: its JSON dump with ``order_key``."""
+    out = record.model_dump(mode="json")
+    key = record.order_key
+    out["order_key"] = list(key) if key is not None else None
+    return out
+
+
 def _release_context(site: SiteModel, page: PageSpec) -> dict:
     view = site.views[page.id.partition(":")[2]]
     return {"view": view, "r": view.record}
@@ -579,6 +594,10 @@ def build_site_model(kb: KnowledgeBase) -> SiteModel:
         found.sort(key=release_sort_key)
         issue_releases[issue.id] = found
 
+    # the checker's decision on carried notes and issues reads records as the bundle holds them
+    dumped = [_dumped(r) for r in kb.releases]
+    dumped_by_ref = {f"{d['family']}:{d['version']}": d for d in dumped}
+    dumped_issues = [i.model_dump(mode="json") for i in sorted(kb.known_issues.values(), key=lambda i: i.id)]
     branches = matrix_branches(kb.releases, kb.driver_branches)
     cell_memo: dict = {}  # releases sharing CUDA and driver requirement share their cells
     names = {c.id: c.name for c in kb.components.values()}
@@ -623,6 +642,10 @@ def build_site_model(kb: KnowledgeBase) -> SiteModel:
                 earlier_named=[row for row in rows[at + 1:] if row.record is None] if previous is None else [],
                 signatures=shooting.for_release(record),
                 remedies=remedies.for_release(record),
+                carried_notes=[(UsageNote.model_validate(c.item), c)
+                               for c in carried_usage_notes(dumped, dumped_by_ref[record.ref])],
+                carried_issues=[(kb.known_issues[c.key()], c)
+                                for c in carried_known_issues(dumped, dumped_issues, dumped_by_ref[record.ref])],
             )
 
     matrix_components: dict[str, set[str]] = {}

@@ -190,6 +190,8 @@ _S = {
     "release.stated_none": ("None: the official page says so.", "无：官方页面注明没有。"),
     "release.not_captured": ("Not recorded from the page: the copy of the official page this record was made from does not show this section, so what it says is not known here.", "未从页面记录：本记录所依据的官方页面内容中没有这一部分，因此不知道其中写了什么。"),
     "release.partly_captured": ("Only part of this section of the official page was captured; the page may say more.", "本记录只获取到官方页面这一部分的部分内容，页面上可能还有更多。"),
+    "release.carried_notes": ("Stated by the family's earlier releases and not contradicted by this record (lingjun-check applies them to this release too):", "本系列此前的版本载明了以下各条，本记录与之并无矛盾（lingjun-check 也对本版本应用这些建议）："),
+    "release.carried_issues": ("Stated by the family's earlier releases and not contradicted by this record (lingjun-check reports them for this release too):", "本系列此前的版本载明了以下问题，本记录与之并无矛盾（lingjun-check 也对本版本报告这些问题）："),
     "release.known_issues_not_captured": ("The known-issues section of this release's own page was not captured, or only in part: the page may list more than the issues above.", "本版本页面的已知问题部分未能获取，或只获取到一部分：页面上列出的问题可能多于以上各项。"),
     "release.not_recorded": ("Not recorded: the official page, as recorded here, shows none, which does not mean there are none.", "未记录：本站记录的官方页面内容中未显示此项，这并不表示没有。"),
     "release.partial_component_list_title": ("Partial component list", "组件列表不完整"),

@@ -84,6 +84,7 @@ def test_which_table_lists_variant_tags_under_the_release(issue12):
 
 def test_which_command_line_on_new_families(issue12_kb_dir, capsys, monkeypatch):
     monkeypatch.delenv("LINGJUN_KB_SITE_URL", raising=False)
+    monkeypatch.setenv("COLUMNS", "10000")  # one line per release (the wrapping is tested in test_site_which_text_width.py)
     monkeypatch.chdir(issue12_kb_dir)
     assert main(["which", "--driver", "R570", "--gpu", "H20", "--family", "inference-nv-pytorch",
                  "--releases", str(issue12_kb_dir), "--format", "json"]) == 0
