@@ -22,6 +22,7 @@ def _rows(answer):
 
 def test_which_h20_on_535_starts_with_one_recommendation_and_says_the_branch_is_past_end_of_life(capsys, monkeypatch):
     monkeypatch.chdir(REPO)
+    monkeypatch.setenv("COLUMNS", "10000")  # whole lines; the wrapping to the terminal is tested on its own
     assert main(["which", "--driver", "535.183.01", "--gpu", "H20", "--today", "2026-12-01"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("training-nv-pytorch: Use 25.09: the newest training-nv-pytorch release that runs on R535, "
