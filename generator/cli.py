@@ -75,6 +75,25 @@ def _max_bytes(value: str) -> int:
     return number
 
 
+def _host(value: str) -> str:
+    """``serve --host``: an address or host name (:func:`lingjun.generator.site.serve.check_host`)."""
+    from lingjun.generator.site.serve import check_host
+
+    try:
+        return check_host(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _port(value: str) -> int:
+    """``serve --port``: a whole number from 0 to 65535 (the text is never echoed whole)."""
+    text = value.strip()
+    number = int(text) if text.isdigit() and len(text) <= 5 else -1
+    if not 0 <= number <= 65535:
+        raise argparse.ArgumentTypeError("must be a whole number from 0 to 65535 (0: a free port)")
+    return number
+
+
 def _path_or_empty(value: str) -> "Path | str":
     """An output path option: a ``Path``, or ``""`` kept as is so it can be refused (``Path("")`` is ``.``)."""
     return Path(value) if value else ""
@@ -180,8 +199,11 @@ def build_parser() -> argparse.ArgumentParser:
     _add_site_args(build)
     serve = sub.add_parser("serve", help="build the site and serve it locally")
     _add_site_args(serve)
-    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
+    serve.add_argument("--host", type=_host, default="127.0.0.1", metavar="ADDRESS",
+                       help="address or host name to listen on (default: 127.0.0.1, this machine only); every "
+                            "interface only when typed out as 0.0.0.0 or ::, never from an empty value")
+    serve.add_argument("--port", type=_port, default=8000, metavar="N",
+                       help="port, 0 to 65535 (default: 8000; 0 picks a free one, printed when serving)")
     bundle = sub.add_parser("bundle", help="build the lingjun-check zipapp with the knowledge base embedded")
     bundle.add_argument("--releases", type=Path, default=Path("releases"), metavar="DIR",
                         help="releases folder (default: releases)")
