@@ -13,8 +13,9 @@ Sub-commands::
 
 Exit status: 0 success, 1 problems found (validation errors, stale schema,
 refused ``new``), 2 usage errors (bad arguments, missing paths, a path the
-system refuses, a refused output path, a sub-command whose implementation is
-not installed), 130 interrupted (Ctrl-C): one line, never a traceback.
+system refuses, a refused output path or one whose folder cannot take a file:
+a path through a file, a read-only file system; a sub-command whose
+implementation is not installed), 130 interrupted (Ctrl-C): one line, never a traceback.
 
 ``validate --format json`` prints one JSON array, one object per problem
 with the fields ``path``, ``line``, ``col`` (1-based; null when the file
@@ -328,6 +329,7 @@ def _closed_pipe_ok() -> Iterator[None]:
 
 
 def _cmd_new(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from lingjun.checks.core.atomic_write import UnsafeOutputPath
     from lingjun.generator.new_release import NewReleaseError, NewReleaseUsageError, new_release
 
     if not args.releases.is_dir():
@@ -336,6 +338,9 @@ def _cmd_new(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         made = new_release(args.releases, args.family, args.version, args.release_date)
     except NewReleaseUsageError as exc:
         parser.error(str(exc))
+    except UnsafeOutputPath as exc:  # the record's folder cannot take it: refused before any work, exit 2
+        _say(f"lingjun-kb new: {_name(exc.filename)}: {exc.strerror}", file=sys.stderr)
+        return 2
     except NewReleaseError as exc:
         _say(f"lingjun-kb new: {exc}", file=sys.stderr)
         return 1
@@ -349,13 +354,22 @@ def _cmd_new(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 
 def _cmd_schema(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from lingjun.checks.core.atomic_write import UnsafeOutputPath
-    from lingjun.schema.export import SCHEMA_DIR, check_schema_targets, render_schema, schema_file_name, write_schemas
-    from lingjun.schema.models import DOCUMENT_MODELS
+    from lingjun.checks.core.atomic_write import UnsafeOutputPath, check_output_folder
 
     if args.out == "":
         _say("lingjun-kb schema: --out is empty; give the folder the schema files go to", file=sys.stderr)
         return 2
+    if args.out is not None and not args.check:  # before the models are loaded: a refused folder costs no work
+        try:
+            if os.path.lexists(args.out) and not _is_dir(Path(args.out)):
+                parser.error(f"--out {_name(args.out)} is not a folder")
+            check_output_folder(args.out)
+        except UnsafeOutputPath as exc:
+            _say(f"lingjun-kb schema: --out {_name(args.out)}: {exc.strerror}; nothing was written", file=sys.stderr)
+            return 2
+    from lingjun.schema.export import SCHEMA_DIR, check_schema_targets, render_schema, schema_file_name, write_schemas
+    from lingjun.schema.models import DOCUMENT_MODELS
+
     out = SCHEMA_DIR if args.out is None else Path(args.out)
     if out.exists() and not out.is_dir():
         parser.error(f"--out {_name(out)} is not a folder")
@@ -377,10 +391,10 @@ def _cmd_schema(args: argparse.Namespace, parser: argparse.ArgumentParser) -> in
         _say(f"lingjun-kb schema: --out {_name(out)}: {_name(exc.filename or out)} {exc.strerror}; "
              "nothing was written", file=sys.stderr)
         return 2
-    except OSError as exc:
-        _say(f"lingjun-kb schema: cannot write into {out}: {exc.strerror or exc} "
-             f"({exc.filename or out}); files already there are unchanged or fully replaced", file=sys.stderr)
-        return 1
+    except OSError as exc:  # the system refused a write after the checks (a full disk): a path it refuses, exit 2
+        _say(f"lingjun-kb schema: cannot write into {_name(out)}: {exc.strerror or exc} "
+             f"({_name(exc.filename or out)}); files already there are unchanged or fully replaced", file=sys.stderr)
+        return 2
     for path in written:
         _say(f"wrote {path}")
     return 0

@@ -56,6 +56,7 @@ from typing import Any, Optional
 
 import yaml
 
+from lingjun.checks.core.atomic_write import check_output_file
 from lingjun.checks.core.release_order import identifier_date, is_year_month, release_order_key
 from lingjun.schema.fields import _check_release_id
 from lingjun.schema.image_tags import expected_reference
@@ -603,6 +604,8 @@ def new_release(releases: Path, family: str, version: str, release_date: Optiona
         NewReleaseUsageError: a release identifier that is not one (``25.13``), a bad family id or date.
         NewReleaseError: unknown family, no older release, a previous release that does not load, or the
             file already exists.
+        UnsafeOutputPath: the record's folder cannot take a new file (a read-only file system, no permission),
+            checked before anything is loaded.
     """
     key, day = _parse_release(version, release_date)
     if not _FAMILY.fullmatch(family) or family.strip(".") == "":
@@ -610,6 +613,8 @@ def new_release(releases: Path, family: str, version: str, release_date: Optiona
     target = Path(releases) / family / f"{version}.yaml"
     if target.exists() or target.is_symlink():
         raise NewReleaseError(f"{target} already exists; refusing to overwrite it")
+    # before any work: a releases folder on a read-only file system, or not writable, is refused in one line
+    check_output_file(target, replaceable=lambda _path: False, ours="a file to replace")
     kb, _problems = load_knowledge_base(releases)
     family_entry = kb.families.get(family)
     if family_entry is None:

@@ -293,7 +293,7 @@ def import_page(page_path: Path, releases: Path = Path("releases"), family: Opti
 def cli_import(args: argparse.Namespace) -> int:
     """``lingjun-kb import``: print or write the draft (or the conflicts); one line per problem on stderr."""
     from lingjun.checks.core.inert_text import inert
-    from lingjun.generator.importer._writer import check_output_folder, write_output
+    from lingjun.generator.importer._writer import check_output, check_output_folder, write_output
 
     page = args.page
     shown = inert(str(page), 256)
@@ -304,6 +304,9 @@ def cli_import(args: argparse.Namespace) -> int:
     try:
         if not Path(args.releases).is_dir():
             raise ImportRefused(f"--releases {args.releases} is not a folder", USAGE)
+        if args.output is not None and str(args.output) != "-":  # before any work: the page is read after
+            check_output(Path(args.output))
+            check_output_folder(Path(args.output))
         result = import_page(page, Path(args.releases), args.family, args.release, args.lang)
         output = args.output
         if output is not None and str(output) != "-":

@@ -233,3 +233,99 @@ def test_ctrl_c_inside_validation_is_not_taken_for_an_internal_error(monkeypatch
     monkeypatch.setattr(gate, "validate", interrupted)
     code, out, err = _run(capsys, "validate", str(_tree(tmp_path)))
     assert (code, out, err) == (130, "", "lingjun-kb validate: interrupted\n")
+
+
+# --------------------------------------------------------------------------
+# output folders that cannot take a file: refused first, one line, exit 2
+# --------------------------------------------------------------------------
+
+
+@pytest.fixture()
+def read_only_folder(tmp_path):
+    """A folder on a file system mounted read-only (a tmpfs; root only, as CI runs the tests)."""
+    import subprocess
+
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    made = subprocess.run(["mount", "-t", "tmpfs", "-o", "ro,size=64k", "tmpfs", str(folder)], capture_output=True, text=True)
+    if made.returncode != 0:
+        pytest.skip(f"cannot mount a read-only tmpfs here (needs root): {made.stderr.strip()}")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", str(folder)], check=False)
+
+
+def _work_started(*args, **kwargs):
+    raise AssertionError("the command did its work before refusing the output path")
+
+
+#: every output option of lingjun-kb, with a function of the work that must not start before the refusal
+_OUTPUT_OPTIONS = {
+    "schema --out": (["schema", "--out", "{dir}/schemas"], None),
+    "bundle --output": (["bundle", "--output", "{dir}/x.pyz"], "lingjun.generator.zipapp.bundle_text"),
+    "bundle --configmap --output": (["bundle", "--configmap", "--output", "{dir}/x.yaml"], "lingjun.generator.zipapp.bundle_text"),
+    "build --site-dir": (["build", "--releases", str(GATE_FIXTURES / "base"), "--site-dir", "{dir}/site"],
+                         "lingjun.generator.site.build.load_validated"),
+    "import --output": (["import", str(ROOT / "tests/fixtures/seeds/training-nv-pytorch-25.07.en.txt"), "-o", "{dir}/x.yaml"],
+                        "lingjun.generator.importer.import_page"),
+}
+
+
+@pytest.mark.parametrize("option", sorted(_OUTPUT_OPTIONS))
+@pytest.mark.parametrize("folder_kind,words", [
+    ("through a file", "is a regular file, not a folder"),
+    ("read-only file system", "is on a read-only file system"),
+])
+def test_every_output_option_refuses_a_folder_that_cannot_take_a_file_first(option, folder_kind, words, tmp_path, capsys,
+                                                                             monkeypatch, request):
+    import importlib
+
+    argv, work = _OUTPUT_OPTIONS[option]
+    if folder_kind == "through a file":
+        folder = tmp_path / "README.md"
+        folder.write_text("precious\n", encoding="utf-8")
+    else:
+        folder = request.getfixturevalue("read_only_folder")
+    if work:
+        module, name = work.rsplit(".", 1)
+        monkeypatch.setattr(importlib.import_module(module), name, _work_started)
+    code, out, err = _run(capsys, *[a.replace("{dir}", str(folder)) for a in argv])
+    assert (code, out) == (2, ""), err
+    assert err.count("\n") == 1 and err.startswith(f"lingjun-kb {argv[0]}: ") and words in err, err
+    if folder_kind == "through a file":
+        assert folder.read_text(encoding="utf-8") == "precious\n"
+
+
+def test_new_refuses_a_releases_folder_on_a_read_only_file_system_before_loading(read_only_folder, tmp_path, capsys,
+                                                                                 monkeypatch):
+    import subprocess
+
+    import lingjun.generator.new_release as new_release
+
+    source = _tree(tmp_path)
+    made = subprocess.run(["mount", "--bind", "-o", "ro", str(source), str(read_only_folder)], capture_output=True, text=True)
+    if made.returncode != 0:
+        pytest.skip(f"cannot bind-mount read-only here: {made.stderr.strip()}")
+    try:
+        monkeypatch.setattr(new_release, "load_knowledge_base", _work_started)
+        code, out, err = _run(capsys, "new", "demo-nv", "26.11", "--releases", str(read_only_folder))
+    finally:
+        subprocess.run(["umount", str(read_only_folder)], check=False)
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1 and err.startswith("lingjun-kb new: ") and "is on a read-only file system" in err
+
+
+def test_schema_write_failure_after_the_checks_is_exit_2(tmp_path, capsys, monkeypatch):
+    """A write the system refuses once the checks passed (a full disk): one line, exit 2, as README says."""
+    import errno as errnos
+
+    import lingjun.schema.export as export
+
+    def full(*args, **kwargs):
+        raise OSError(errnos.ENOSPC, "No space left on device", str(tmp_path / "s" / "x.tmp"))
+
+    monkeypatch.setattr(export, "atomic_write", full)
+    code, out, err = _run(capsys, "schema", "--out", str(tmp_path / "s"))
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1 and "No space left on device" in err
