@@ -492,7 +492,7 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
         from lingjun.checks.inputs.snapshot import SNAPSHOT_KIND, is_previous_snapshot
 
         try:
-            check_output_file(args.collect, is_previous_snapshot, SNAPSHOT_KIND)
+            check_output_file(args.collect, is_previous_snapshot, SNAPSHOT_KIND, make_parents=False)
         except OSError as exc:
             return _fail(f"--collect {_name(args.collect)}: cannot write: {exc.strerror or exc}")
     if args.collect == "-" and args.output == "-":
