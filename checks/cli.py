@@ -143,11 +143,11 @@ def build_parser() -> "argparse.ArgumentParser":
 
     class _Parser(argparse.ArgumentParser):
         def error(self, message: str) -> "NoReturn":
-            from lingjun.checks.core.inert_text import inert
+            from lingjun.checks.core.inert_text import error_line
 
             self.print_usage(sys.stderr)
             # argparse quotes unrecognised words as they are: escape them, keep one line
-            self.exit(3, f"{self.prog}: error: {inert(message)}\n")
+            self.exit(3, f"{self.prog}: error: {error_line(message)}\n")
 
     parser = _Parser(
         prog="lingjun-check",
@@ -251,10 +251,11 @@ def fast_parse(argv: Sequence[str]) -> Optional[SimpleNamespace]:
 
 
 def _fail(message: str) -> int:
-    """Write ``lingjun-check: MESSAGE`` as one inert line on stderr (controls escaped, shortened); returns 3."""
-    from lingjun.checks.core.inert_text import inert
+    """Write ``lingjun-check: MESSAGE`` as one inert line on stderr (controls escaped, every name at most 256
+    characters: :func:`lingjun.checks.core.inert_text.error_line`); returns 3."""
+    from lingjun.checks.core.inert_text import error_line
 
-    sys.stderr.write(f"lingjun-check: {inert(message)}\n")
+    sys.stderr.write(f"lingjun-check: {error_line(message)}\n")
     return 3
 
 
@@ -363,6 +364,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 def _main(argv: Optional[Sequence[str]]) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
+    if any(len(word) > 256 for word in words):  # such a value is shortened in every error line (blanks and all)
+        from lingjun.checks.core.inert_text import remember_inputs
+
+        remember_inputs(words)
     if words[:1] == ["fleet"]:  # the fleet command: its modules are imported only here
         from lingjun.checks.fleet import main as fleet_main
 

@@ -106,17 +106,18 @@ class _Parser(argparse.ArgumentParser):
     (:func:`lingjun.checks.core.inert_text.inert`); exit status 2 as argparse's own."""
 
     def error(self, message: str) -> "NoReturn":
-        from lingjun.checks.core.inert_text import inert
+        from lingjun.checks.core.inert_text import error_line
 
         self.print_usage(sys.stderr)
-        self.exit(2, f"{self.prog}: error: {inert(message)}\n")
+        self.exit(2, f"{self.prog}: error: {error_line(message)}\n")
 
 
 def _say(message: str, file: Optional[TextIO] = None) -> None:
-    """Print one line whose values come from input (paths, names, exception texts) made inert."""
-    from lingjun.checks.core.inert_text import inert
+    """Print one line whose values come from input (paths, names, exception texts) made inert, every name in it
+    at most 256 characters (:func:`lingjun.checks.core.inert_text.error_line`)."""
+    from lingjun.checks.core.inert_text import error_line
 
-    print(inert(message), file=file)
+    print(error_line(message), file=file)
 
 
 def _add_site_args(parser: argparse.ArgumentParser) -> None:
@@ -453,6 +454,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     from lingjun.generator._interrupt import install, interrupted
 
     install()
+    from lingjun.checks.core.inert_text import remember_inputs
+
+    remember_inputs(list(sys.argv[1:] if argv is None else argv))  # long values shortened in every error line
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -469,7 +473,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 130
     except OSError as exc:  # a path the system refuses (name too long, loop of links, no permission): one line
         where = f"{_name(exc.filename)}: " if exc.filename is not None else ""
-        print(f"lingjun-kb {args.command}: {where}{exc.strerror or exc}", file=sys.stderr)
+        _say(f"lingjun-kb {args.command}: {where}{exc.strerror or exc}", file=sys.stderr)
         return 2
 
 
