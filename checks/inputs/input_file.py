@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import os
 import stat
+from typing import Callable, Optional
 
-__all__ = ["InputFileError", "read_input_file", "unusable_reason"]
+__all__ = ["InputFileError", "SNIFF_BYTES", "read_input_file", "unusable_reason", "is_utf8_start"]
 
 _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
           (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
@@ -48,17 +49,36 @@ def unusable_reason(path: str) -> "str | None":
     return None
 
 
-def read_input_file(path: str, limit: int, truncate: bool = False) -> bytes:
+#: the first block of a file, which ``sniff`` sees before the rest is read (bytes)
+SNIFF_BYTES = 64 * 1024
+
+
+def is_utf8_start(block: bytes) -> bool:
+    """Whether ``block``, the first bytes of a file (:data:`SNIFF_BYTES` or the whole of a smaller one), is UTF-8 text
+    (a byte order mark allowed; a character cut at the end of a full block is not an error)."""
+    try:
+        block.decode("utf-8-sig")
+        return True
+    except UnicodeDecodeError as exc:
+        return len(block) >= SNIFF_BYTES and exc.start >= len(block) - 3
+
+
+def read_input_file(path: str, limit: int, truncate: bool = False,
+                    sniff: "Callable[[bytes], Optional[str]] | None" = None) -> bytes:
     """The bytes of the regular file ``path``, at most ``limit`` of them.
 
     Args:
         path: the path as given by the user.
         limit: the largest size accepted, in bytes.
         truncate: when True a larger file yields its first ``limit`` bytes instead of an error.
+        sniff: called with the first :data:`SNIFF_BYTES` bytes (fewer for a smaller file) before the rest is
+            read; a reason it returns refuses the file there, so an input that is not of its kind (50 MB of
+            binary garbage as a snapshot) costs one block of memory, not the whole file.
 
     Raises:
         InputFileError: the file is missing or unreadable, is not a regular file
-            (directory, FIFO, device, socket), or is larger than ``limit`` (unless ``truncate``).
+            (directory, FIFO, device, socket), is larger than ``limit`` (unless ``truncate``), or
+            ``sniff`` refused it (its reason).
     """
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
@@ -73,9 +93,13 @@ def read_input_file(path: str, limit: int, truncate: bool = False) -> bytes:
         chunks: list[bytes] = []
         size = 0
         while size <= limit:
-            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            chunk = os.read(fd, min(SNIFF_BYTES if not chunks else 1 << 20, limit + 1 - size))
             if not chunk:
                 break
+            if not chunks and sniff is not None:
+                reason = sniff(chunk)
+                if reason:
+                    raise InputFileError(path, reason)
             chunks.append(chunk)
             size += len(chunk)
     except OSError as exc:
