@@ -329,3 +329,46 @@ def test_schema_write_failure_after_the_checks_is_exit_2(tmp_path, capsys, monke
     code, out, err = _run(capsys, "schema", "--out", str(tmp_path / "s"))
     assert (code, out) == (2, "")
     assert err.count("\n") == 1 and "No space left on device" in err
+
+
+# --------------------------------------------------------------------------
+# bundle's data file: never into another checkout
+# --------------------------------------------------------------------------
+
+
+def _checkout_copy(folder: Path) -> Path:
+    """A copy of what makes a folder a checkout of this project (pyproject.toml, checks/, generator/zipapp.py)."""
+    (folder / "generator").mkdir(parents=True)
+    shutil.copy(_REPO / "pyproject.toml", folder / "pyproject.toml")
+    shutil.copy(_REPO / "generator" / "zipapp.py", folder / "generator" / "zipapp.py")
+    shutil.copytree(_REPO / "checks", folder / "checks", ignore=shutil.ignore_patterns("__pycache__"))
+    return folder
+
+
+def test_bundle_refuses_to_write_the_data_file_of_another_checkout(tmp_path, monkeypatch, capsys):
+    """Checkout A installed (editable), bundle run in checkout B: A's tracked bundle.json is left as it is."""
+    import lingjun.generator.zipapp as zipapp
+
+    a, b = _checkout_copy(tmp_path / "A"), _checkout_copy(tmp_path / "B")
+    data_a, data_b = a / "checks" / "data" / "bundle.json", b / "checks" / "data" / "bundle.json"
+    before_a, before_b = data_a.read_bytes(), data_b.read_bytes()
+    monkeypatch.setattr(zipapp, "_checks_dir", lambda: (a / "checks").resolve())
+    monkeypatch.setattr(zipapp, "bundle_text", _work_started)
+    monkeypatch.chdir(b)
+    code, out, err = _run(capsys, "bundle", "--releases", str(_REPO / "releases"), "--output", str(tmp_path / "x.pyz"))
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1 and f"this folder is a checkout ({b.resolve()})" in err
+    assert f"the editable install of the checkout {a.resolve()}" in err and err.endswith("nothing was written\n")
+    assert data_a.read_bytes() == before_a and data_b.read_bytes() == before_b
+    assert not (tmp_path / "x.pyz").exists()
+
+
+def test_bundle_in_its_own_checkout_or_outside_any_writes_the_installed_data_file(tmp_path):
+    from lingjun.generator.zipapp import other_checkout_problem
+
+    a = _checkout_copy(tmp_path / "A")
+    assert other_checkout_problem(a, a / "checks") is None  # the checkout installed
+    assert other_checkout_problem(tmp_path, a / "checks") is None  # not a checkout: the installed package's
+    site = tmp_path / "site-packages" / "lingjun" / "checks"
+    site.mkdir(parents=True)
+    assert "the lingjun-kb that runs is installed at" in other_checkout_problem(a, site)
