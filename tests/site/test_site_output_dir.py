@@ -206,3 +206,33 @@ def test_a_killed_builds_work_folder_is_removed_and_three_builds_at_once_all_suc
     assert (site / "zh" / "releases" / "training-nv-pytorch" / "25.07" / "index.html").is_file()
     assert sorted(os.listdir(tmp_path)) == ["checkout", "site"]
     assert sorted(os.listdir(checkout / ".build")) == ["en", "jieba-user-dict.txt", "zh"]
+
+
+def test_a_full_destination_is_named_not_the_file_being_copied(tmp_path, in_site_config, capsys):
+    """A site folder on a 64 KiB tmpfs: MkDocs's copy of .build/ fails with ENOSPC naming the source file; the
+    line names the full file system of --site-dir instead (root only, as CI runs the tests)."""
+    full = tmp_path / "full"
+    full.mkdir()
+    made = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(full)], capture_output=True, text=True)
+    if made.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here (needs root): {made.stderr.strip()}")
+    try:
+        code = main(["build", "--releases", str(FIXTURE_KB), "--site-dir", str(full / "site")])
+        leftovers = os.listdir(full)
+    finally:
+        subprocess.run(["umount", str(full)], check=False)
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert err == (f"lingjun-kb build: No space left on device: the file system of {full} (--site-dir) is full; free "
+                   f"space there or build elsewhere; {full / 'site'} was left as it was\n")
+    assert ".build" not in err and leftovers == []
+
+
+def test_the_fullest_destination_is_the_one_with_least_room(tmp_path):
+    from lingjun.checks.core.no_space import fullest, is_no_space
+    import errno
+
+    shown, free = fullest([tmp_path / "missing" / "deeper"])  # measured at the folder that exists
+    assert shown == str(tmp_path / "missing" / "deeper") and free == os.statvfs(tmp_path).f_bavail * os.statvfs(tmp_path).f_frsize
+    assert fullest([]) is None
+    assert is_no_space(OSError(errno.ENOSPC, "No space left on device")) and not is_no_space(OSError(errno.EACCES, "x"))
