@@ -488,9 +488,13 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
     if args.deepspeed_config:
         from lingjun.checks.inputs.input_file import unusable_reason
 
-        problem = unusable_reason(args.deepspeed_config)
+        config = args.deepspeed_config  # read under --root, as the DeepSpeed rules read it
+        if args.root not in ("", "/"):
+            config = os.path.join(args.root, config.lstrip("/"))
+        problem = unusable_reason(config)
         if problem:
-            return _fail(f"--deepspeed-config {_name(args.deepspeed_config)}: {problem}")
+            under = f" (under --root {_name(args.root)})" if config != args.deepspeed_config else ""
+            return _fail(f"--deepspeed-config {_name(args.deepspeed_config)}{under}: {problem}")
 
     if args.collect is not None and args.collect != "-":  # checked before probing: a refused path costs no probe time ("" included)
         from lingjun.checks.core.atomic_write import check_output_file
