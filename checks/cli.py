@@ -158,7 +158,8 @@ def build_parser() -> "argparse.ArgumentParser":
     )
     source = parser.add_argument_group("what to check")
     exclusive = source.add_mutually_exclusive_group()
-    exclusive.add_argument("--from", dest="from_file", metavar="FILE", help="check a snapshot written by --collect instead of this system")
+    exclusive.add_argument("--from", dest="from_file", metavar="FILE",
+                           help="check a snapshot written by --collect instead of this system (- reads it from standard input)")
     exclusive.add_argument("--from-collect-env", metavar="FILE", help="check the text printed by `python -m torch.utils.collect_env`")
     source.add_argument("--log", action="append", metavar="FILE",
                         help="a log of the failed job (plain, kubectl logs --prefix, NCCL_DEBUG=INFO, a traceback, dmesg); "
@@ -518,8 +519,13 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
     for log in args.log or []:
         if not log.strip():
             return _fail("--log: an empty value names no file (give a path, or - for standard input)")
-    if (args.log or []).count("-") > 1 or ("-" in (args.log or []) and args.from_file == "-"):
-        return _fail("--log -: standard input can be read once")
+    readers = [option for option, value in (("--from", args.from_file), ("--from-collect-env", args.from_collect_env),
+                                            ("--deepspeed-config", args.deepspeed_config), ("--data", args.data))
+               if value == "-"] + ["--log"] * (args.log or []).count("-")
+    if len(readers) > 1:
+        named = list(dict.fromkeys(readers))
+        given = " and ".join(f"{option} -" for option in named) if len(named) > 1 else f"{named[0]} - twice"
+        return _fail(f"{given}: standard input can be read once")
     snapshot_problems: list[str] = []
     paste_text: Optional[str] = None
     if args.from_file:

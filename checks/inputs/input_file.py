@@ -14,7 +14,7 @@ import os
 import stat
 from typing import Callable, Optional
 
-__all__ = ["InputFileError", "SNIFF_BYTES", "read_input_file", "unusable_reason", "is_utf8_start"]
+__all__ = ["InputFileError", "STDIN", "SNIFF_BYTES", "read_input_file", "unusable_reason", "is_utf8_start"]
 
 _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
           (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
@@ -36,8 +36,11 @@ def _kind(mode: int) -> str:
 def unusable_reason(path: str) -> "str | None":
     """Why ``path`` cannot be read as an input file (``"no such file"``, ``"not a regular file (a FIFO)"``), or None.
 
-    Uses ``os.stat`` only, which never blocks, so it is safe on FIFOs and devices.
+    Uses ``os.stat`` only, which never blocks, so it is safe on FIFOs and devices.  ``-`` (standard input) is
+    always usable here; reading it says what went wrong.
     """
+    if path == STDIN:
+        return None
     try:
         info = os.stat(path)
     except FileNotFoundError:
@@ -48,6 +51,9 @@ def unusable_reason(path: str) -> "str | None":
         return f"not a regular file ({_kind(info.st_mode)})"
     return None
 
+
+#: the name that reads standard input instead of a file (``--from -``)
+STDIN = "-"
 
 #: the first block of a file, which ``sniff`` sees before the rest is read (bytes)
 SNIFF_BYTES = 64 * 1024
@@ -80,6 +86,8 @@ def read_input_file(path: str, limit: int, truncate: bool = False,
             (directory, FIFO, device, socket), is larger than ``limit`` (unless ``truncate``), or
             ``sniff`` refused it (its reason).
     """
+    if path == STDIN:
+        return _read_stdin(limit, truncate, sniff)
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
@@ -90,22 +98,52 @@ def read_input_file(path: str, limit: int, truncate: bool = False,
             raise InputFileError(path, f"not a regular file ({_kind(info.st_mode)})")
         if info.st_size > limit and not truncate:
             raise InputFileError(path, f"file is {info.st_size} bytes, larger than the {limit} accepted")
-        chunks: list[bytes] = []
-        size = 0
-        while size <= limit:
-            chunk = os.read(fd, min(SNIFF_BYTES if not chunks else 1 << 20, limit + 1 - size))
-            if not chunk:
-                break
-            if not chunks and sniff is not None:
-                reason = sniff(chunk)
-                if reason:
-                    raise InputFileError(path, reason)
-            chunks.append(chunk)
-            size += len(chunk)
+        return _read_limited(fd, path, limit, truncate, sniff)
     except OSError as exc:
         raise InputFileError(path, f"cannot read: {exc.strerror or exc}") from None
     finally:
         os.close(fd)
+
+
+def _read_stdin(limit: int, truncate: bool, sniff: "Callable[[bytes], Optional[str]] | None") -> bytes:
+    """Standard input read as :func:`read_input_file` reads a file (a pipe or a redirected file; it may wait for
+    its writer, as any reader of standard input does)."""
+    import sys
+
+    stream = sys.stdin
+    if stream is None:
+        raise InputFileError(STDIN, "standard input is closed")
+    try:
+        fd = stream.fileno()
+    except (OSError, ValueError, AttributeError):
+        raise InputFileError(STDIN, "standard input cannot be read here") from None
+    try:
+        return _read_limited(fd, STDIN, limit, truncate, sniff)
+    except OSError as exc:
+        raise InputFileError(STDIN, f"cannot read standard input: {exc.strerror or exc}") from None
+
+
+def _read_limited(fd: int, path: str, limit: int, truncate: bool,
+                  sniff: "Callable[[bytes], Optional[str]] | None") -> bytes:
+    """At most ``limit`` bytes of ``fd`` (see :func:`read_input_file`); OSError passes through.
+
+    ``sniff`` sees the first :data:`SNIFF_BYTES` whole (a pipe gives them in several reads), or all of a shorter input.
+    """
+    chunks: list[bytes] = []
+    size = 0
+    sniffed = sniff is None
+    while size <= limit:
+        chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+        if chunk:
+            chunks.append(chunk)
+            size += len(chunk)
+        if not sniffed and (size >= SNIFF_BYTES or not chunk):
+            sniffed = True
+            reason = sniff(b"".join(chunks)[:SNIFF_BYTES])  # type: ignore[misc]
+            if reason:
+                raise InputFileError(path, reason)
+        if not chunk:
+            break
     data = b"".join(chunks)
     if len(data) > limit:
         if not truncate:

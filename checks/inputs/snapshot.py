@@ -143,7 +143,8 @@ def snapshot_line(facts: Facts, include_ids: bool = False) -> str:
 def read_snapshot(path: str) -> tuple[Facts, list[str]]:
     """Read a snapshot file: ``(facts, problems)``; ``facts.origin`` becomes ``"snapshot"``.
 
-    The file must be a regular file of at most :data:`MAX_SNAPSHOT_BYTES`, UTF-8 (a byte order mark is allowed).
+    The file must be a regular file of at most :data:`MAX_SNAPSHOT_BYTES`, UTF-8 (a byte order mark is allowed);
+    ``-`` reads standard input (``kubectl exec POD -- ... --collect - | lingjun-check --from -``).
 
     Raises:
         SnapshotError: when the file cannot be read (missing, not a regular file, too large)
@@ -160,8 +161,9 @@ def read_snapshot(path: str) -> tuple[Facts, list[str]]:
             refused.append(reason)
         return reason
 
+    path = "standard input" if path == "-" else path  # as the messages name it; read_input_file reads "-" itself
     try:
-        raw = read_input_file(path, MAX_SNAPSHOT_BYTES, sniff=sniff)
+        raw = read_input_file("-" if path == "standard input" else path, MAX_SNAPSHOT_BYTES, sniff=sniff)
     except InputFileError as exc:
         if refused:
             raise SnapshotError(f"{path}: {refused[0]}") from None

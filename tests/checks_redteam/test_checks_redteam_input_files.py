@@ -118,3 +118,36 @@ def test_input_size_is_refused_before_the_input_is_read_into_memory(option, cont
         assert "not UTF-8 text" in err and peak < 40  # one block read, not the file
     else:
         assert peak < 2.5 * limit_mib, peak
+
+
+def _run_with_stdin(data: bytes, *args: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, NO_COLOR="1", LANG="C.UTF-8")
+    env.pop("LINGJUN_RELEASE", None)
+    return subprocess.run([sys.executable, "-m", "lingjun.checks", *args], input=data, capture_output=True, timeout=60,
+                          env=env, cwd=str(REPO))
+
+
+def test_from_dash_reads_the_snapshot_on_standard_input():
+    snapshot = (REDTEAM / "R14-transformers-36081.json").read_bytes()
+    piped = _run_with_stdin(snapshot, "--from", "-", "--format", "json")
+    named = _run_with_stdin(b"", "--from", str(REDTEAM / "R14-transformers-36081.json"), "--format", "json")
+    assert piped.returncode == named.returncode, piped.stderr
+    report = json.loads(piped.stdout)
+    assert report["origin"] == "snapshot" and report["findings"] == json.loads(named.stdout)["findings"]
+
+
+@pytest.mark.parametrize("data,reason", [(b"\xff\xfe\x00\x01" * 40_000, "snapshot is not UTF-8 text"),
+                                         (b"", "not JSON: Expecting value: line 1 column 1 (char 0)")])
+def test_from_dash_names_standard_input_when_it_is_not_a_snapshot(data, reason):
+    proc = _run_with_stdin(data, "--from", "-")
+    assert proc.returncode == 3 and proc.stderr.decode() == f"lingjun-check: standard input: {reason}\n"
+
+
+@pytest.mark.parametrize("args,named", [
+    (["--from", "-", "--log", "-"], "--from - and --log -"),
+    (["--from", "-", "--deepspeed-config", "-"], "--from - and --deepspeed-config -"),
+    (["--log", "-", "--log", "-"], "--log - twice"),
+])
+def test_standard_input_is_read_by_one_option_only(args, named):
+    proc = _run_with_stdin(b"{}", *args)
+    assert proc.returncode == 3 and proc.stderr.decode() == f"lingjun-check: {named}: standard input can be read once\n"
