@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURE_KB, REPO, copy_site_config
-from hostile_paths import HOSTILE_OUTPUT_KINDS, node_state
+from hostile_paths import HOSTILE_OUTPUT_KINDS, node_folder, node_state
 from lingjun.generator.cli import main
 from lingjun.generator.site._site_dir import MARKER, SiteDirRefused, check_site_dir, mark_site, protected_folders, remove_stale_work_folders
 
@@ -72,15 +72,15 @@ def test_the_checkout_and_its_source_folders_are_refused(site_dir, monkeypatch, 
 @pytest.mark.parametrize("kind", sorted(set(HOSTILE_OUTPUT_KINDS) - {"empty name"}) + ["regular file"])
 def test_anything_but_a_folder_of_its_own_is_refused(kind, hostile_node, capsys):
     path = hostile_node(kind)
-    before, listing = node_state(path), sorted(os.listdir(os.path.dirname(path)))
+    before, listing = node_state(path), sorted(os.listdir(node_folder(path)))
     code, out, err = _build(capsys, path)
     assert code == 2 and out == ""
-    assert err.count("\n") == 1 and err.startswith(f"lingjun-kb build: --site-dir {path} ")
+    assert err.count("\n") == 1 and err.startswith(f"lingjun-kb build: --site-dir {path}{':' if kind == 'path through a file' else ''} ")
     words = {"folder": f"is a folder no build made (it has no {MARKER} file)",
              "regular file": "is a regular file, not a site folder"}.get(kind) or HOSTILE_OUTPUT_KINDS[kind]
     assert words in err
     assert node_state(path) == before
-    assert sorted(os.listdir(os.path.dirname(path))) == listing  # no work folder made next to it
+    assert sorted(os.listdir(node_folder(path))) == listing  # no work folder made next to it
 
 
 def test_a_folder_inside_a_refused_one_and_the_home_of_the_working_folder(tmp_path, monkeypatch):
