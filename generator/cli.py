@@ -77,8 +77,8 @@ def _max_bytes(value: str) -> int:
 
 
 def _host(value: str) -> str:
-    """``serve --host``: an address or host name (:func:`lingjun.generator.site.serve.check_host`)."""
-    from lingjun.generator.site.serve import check_host
+    """``serve --host``: an address or host name (:func:`lingjun.generator._listen_address.check_host`)."""
+    from lingjun.generator._listen_address import check_host
 
     try:
         return check_host(value)

@@ -129,7 +129,7 @@ def check_output_folder(folder: "Union[str, os.PathLike[str]]", make_parents: bo
             break
         except (FileNotFoundError, NotADirectoryError):
             if not make_parents and probe == os.path.abspath(given):
-                raise UnsafeOutputPath(errno.ENOENT, f"its folder {capped(given, NAME_LIMIT)} does not exist; create it first", name) from None
+                raise UnsafeOutputPath(errno.ENOENT, f"the folder {capped(given, NAME_LIMIT)} does not exist; create it first", name) from None
             above = os.path.dirname(probe)
             if above == probe:
                 return

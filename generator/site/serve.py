@@ -27,7 +27,6 @@ in a request line never reaches the terminal raw.
 from __future__ import annotations
 
 import errno
-import ipaddress
 import logging
 import re
 import sys
@@ -36,6 +35,7 @@ import time
 from pathlib import Path
 from typing import Callable, Optional
 
+from lingjun.generator._listen_address import check_host
 from lingjun.generator.site.build import HAND_WRITTEN_DIR
 from lingjun.generator.site.mkdocs_build import CONFIG_FILES, find_config_dir
 
@@ -48,36 +48,6 @@ _LANGUAGE_PREFIXES = ("zh",)
 
 class ServeError(Exception):
     """The server cannot listen; ``str()`` is the one line to show the user."""
-
-
-#: a host name: dot-separated labels of ASCII letters, digits and '-' (RFC 1123), at most 253 characters
-_HOST_NAME = re.compile(r"(?=.{1,253}\Z)(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)*"
-                        r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.?\Z")
-
-
-def check_host(value: str) -> str:
-    """The ``--host`` value, checked: an IPv4 or IPv6 address, or a host name (``localhost``, ``my-box.lan``).
-
-    The wildcard addresses ``0.0.0.0`` and ``::`` (listen on every interface) are accepted as typed: they are an
-    explicit request.  An empty value is refused (the socket layer would take it for every interface), as are
-    blanks, control, bidirectional and other non-ASCII characters, and anything else that is neither an address
-    nor a host name.
-
-    Raises:
-        ValueError: why the value is refused, in words (the value itself is not repeated).
-    """
-    if value == "" or not value.strip():
-        raise ValueError("is empty; give the address to listen on: 127.0.0.1 (this machine only, the default) "
-                         "or 0.0.0.0 (every interface, typed out)")
-    try:
-        ipaddress.ip_address(value)
-        return value
-    except ValueError:
-        pass
-    if not value.isascii() or not value.isprintable() or _HOST_NAME.match(value) is None:
-        raise ValueError("is neither an IP address nor a host name (letters, digits, '-' and '.'); "
-                         "give 127.0.0.1, ::1, 0.0.0.0 or a host name of this machine")
-    return value
 
 
 #: characters a request path may not hold once percent-decoded: C0 controls (NUL included) and DEL
