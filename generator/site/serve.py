@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import errno
 import logging
-import re
 import sys
 import threading
 import time
@@ -50,22 +49,23 @@ class ServeError(Exception):
     """The server cannot listen; ``str()`` is the one line to show the user."""
 
 
-#: characters a request path may not hold once percent-decoded: C0 controls (NUL included) and DEL
-_BAD_PATH_CHARACTER = re.compile("[\x00-\x1f\x7f]")
 
 
 def request_path_problem(raw: str) -> Optional[str]:
     """Why the request path ``raw`` (WSGI ``PATH_INFO``: percent-decoded, one character per byte) gets 400, or None.
 
-    A path that is not UTF-8 once decoded, or that holds a control character (``/%00``, ``/%1b[2J``), names no
-    file of the site.
+    A path that is not UTF-8 once decoded, or that holds a character :mod:`lingjun.checks.core.inert_text` never
+    shows raw (a control such as ``/%00`` or ``/%1b[2J``, a bidirectional or invisible one such as ``/%E2%80%AE``),
+    names no file of the site.
     """
     try:
         path = raw.encode("latin-1").decode("utf-8")
     except (UnicodeEncodeError, UnicodeDecodeError):
         return "the path is not UTF-8"
-    if _BAD_PATH_CHARACTER.search(path):
-        return "the path holds a control character"
+    from lingjun.checks.core.inert_text import UNSAFE
+
+    if any(ord(character) in UNSAFE for character in path):  # no file of the site has one in its name
+        return "the path holds a control, bidirectional or invisible character"
     return None
 
 
