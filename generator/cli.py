@@ -225,12 +225,22 @@ def build_parser() -> argparse.ArgumentParser:
                              "else mkdocs.yml site_url, else none: reports link to the official release pages "
                              "and upstream documents)")
     which = sub.add_parser("which", help="every release's verdict for a driver and a GPU model",
-                           description="Print, for every release (or one family's), whether it runs on a driver "
-                                       "and GPU: native, forward-compat, minor-compat, unsupported or not-stated, "
-                                       "with the reason. The same verdicts as the site's finder page.")
+                           description="Print first, per product family for NVIDIA GPUs, the release to use on a driver "
+                                       "and GPU (or the driver to install) and the driver branch's lifecycle; then, for "
+                                       "every release of those families, whether it runs: native, forward-compat, "
+                                       "minor-compat, unsupported or not-stated, with the reason. The same answer as the "
+                                       "site's finder page.")
     which.add_argument("--driver", required=True, metavar="V", help="driver version (535.183.01) or branch (R535, 535)")
     which.add_argument("--gpu", required=True, metavar="MODEL", help="GPU model, e.g. H20 or 'RTX 4090' (see releases/reference/gpus.yaml)")
     which.add_argument("--family", default=None, metavar="F", help="only this family's releases")
+    shown = which.add_mutually_exclusive_group()
+    shown.add_argument("--all-families", action="store_true",
+                       help="every family's releases, PPU images and base images (NGC PyTorch) too (default: the "
+                            "product families for NVIDIA GPUs)")
+    shown.add_argument("--accelerator", choices=("nvidia-gpu", "ppu"), default=None,
+                       help="every family of this accelerator, products and base images")
+    which.add_argument("--today", default=None, metavar="YYYY-MM-DD",
+                       help="the day the driver branch's end of life is compared with (default: today)")
     which.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     which.add_argument("--releases", type=Path, default=Path("releases"), metavar="DIR",
                        help="releases folder (default: releases)")
@@ -244,6 +254,7 @@ def _cmd_validate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
     from lingjun.checks.core.registry import RegistrationError
     from lingjun.schema.gate.report import print_github, print_json, print_text
     from lingjun.schema.gate.runner import load_rules
+    from lingjun.generator.checker_ids import checker_rule_ids
     from lingjun.schema.gate.validate import validate
     from lingjun.schema.loader import DEFAULT_LIMITS, LoadLimits
 
@@ -259,7 +270,7 @@ def _cmd_validate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
         parser.error(f"--root {_name(args.root)} is not a folder")
     limits = LoadLimits(max_bytes=args.max_bytes) if args.max_bytes else DEFAULT_LIMITS
     try:
-        result = validate(paths, root=args.root, limits=limits)
+        result = validate(paths, root=args.root, limits=limits, checker_rules=checker_rule_ids())
     except RegistrationError:
         raise  # main() words it: which module, and how to fix it
     except Exception as exc:  # noqa: BLE001 - a bug must end in one line and status 1, never a traceback

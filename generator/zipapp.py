@@ -114,11 +114,12 @@ def bundle_text(releases: Path, site_url: Optional[str] = None) -> tuple[Optiona
         ValueError: from :func:`resolve_site_url`.
     """
     from lingjun.generator.bundle import bundle_json, compile_bundle
+    from lingjun.generator.checker_ids import checker_rule_ids
     from lingjun.schema.gate.validate import validate
 
     # the same gate as `lingjun-kb build` and `validate`: the loader's schema checks and every cross-record
     # rule (a draft from `lingjun-kb new` still holding placeholders is refused here too)
-    result = validate([Path(releases)], root=Path(releases))
+    result = validate([Path(releases)], root=Path(releases), checker_rules=checker_rule_ids())
     kb, problems = result.kb, result.problems
     if not result.ok:
         return None, problems

@@ -211,13 +211,20 @@ def _not_text(block: bytes) -> Optional[str]:
     return f"not a snapshot: {kind}" if kind else "snapshot is not UTF-8 text"
 
 
-def facts_from_snapshot_dict(data: dict[str, Any]) -> tuple[Facts, list[str]]:
-    """Tolerant :meth:`Facts.from_dict`: ``(facts, problems)`` (see the module docstring)."""
+def facts_from_snapshot_dict(data: dict[str, Any], shared: Optional[dict[str, tuple[Any, dict]]] = None,
+                             keep: int = 64) -> tuple[Facts, list[str]]:
+    """Tolerant :meth:`Facts.from_dict`: ``(facts, problems)`` (see the module docstring).
+
+    ``shared`` (``lingjun-check fleet``): ``{section: (content id, kept)}`` for top-level sections whose
+    content is known by an id; ``kept`` maps an id to the section read before, ``(value, its problems)``,
+    reused (the same objects: facts are never changed by the rules) instead of reading the section again, and
+    holds at most ``keep`` of them (the oldest dropped first).  The result is the same as without ``shared``.
+    """
     problems: list[str] = []
     schema = data.get("schema")
     if schema != SNAPSHOT_SCHEMA:
         problems.append(f"schema: expected {SNAPSHOT_SCHEMA!r}, got {schema!r}; reading it anyway")
-    facts = _lenient(Facts, data, "", problems)
+    facts = _lenient(Facts, data, "", problems) if not shared or not isinstance(data, dict) else _shared_top(data, problems, shared, keep)
     facts.schema = SNAPSHOT_SCHEMA
     facts.origin = "snapshot"
     _mark_coverage(facts, data, problems)
@@ -303,6 +310,29 @@ def _lenient(cls: type, data: Any, where: str, problems: list[str]) -> Any:
         problems.append(f"{where}: no usable {' / '.join(missing)}, so the entry was ignored")
         return _DROP
     return cls(**kwargs)
+
+
+def _shared_top(data: dict[str, Any], problems: list[str], shared: dict[str, tuple[Any, dict]], keep: int) -> Facts:
+    """:func:`_lenient` of :class:`Facts` with the sections of ``shared`` reused (see :func:`facts_from_snapshot_dict`)."""
+    kwargs: dict[str, Any] = {}
+    for name, shape in _plan(Facts):
+        if name not in data:
+            continue
+        if name in shared:
+            content, kept = shared[name]
+            hit = kept.get(content)
+            if hit is None:
+                own: list[str] = []
+                hit = kept[content] = (_field(shape, data[name], name, own), own)
+                if len(kept) > keep:
+                    del kept[next(iter(kept))]
+            value = hit[0]
+            problems.extend(hit[1])
+        else:
+            value = _field(shape, data[name], name, problems)
+        if value is not _DROP:
+            kwargs[name] = value
+    return Facts(**kwargs)
 
 
 #: fields that identify an entry: when the value is there but unusable, the entry is dropped rather than defaulted

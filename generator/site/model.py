@@ -35,6 +35,7 @@ from lingjun.schema.models import (
 from lingjun.schema.release_images import ReleaseImage, release_images
 
 from lingjun.generator.site.branch_lifecycle import BranchLifecycle, branch_lifecycle
+from lingjun.generator.site.checker_remedies import CheckerRemedies, RemedyView, checker_remedies
 from lingjun.generator.site.diff import (
     ReleaseComparison,
     ReleaseDiff,
@@ -197,6 +198,8 @@ class ReleaseView:
     earlier_named: list[FamilyRow] = field(default_factory=list)
     #: error signatures whose components this release lists (:mod:`.troubleshooting`)
     signatures: list[SignatureView] = field(default_factory=list)
+    #: the driver and image-build remedies lingjun-check prints for this release (:mod:`.checker_remedies`)
+    remedies: list[RemedyView] = field(default_factory=list)
 
     @property
     def successor_recorded(self) -> bool:
@@ -271,6 +274,15 @@ class SiteModel:
     family_rows: dict[str, list[FamilyRow]] = field(default_factory=dict)
     #: the Troubleshooting section: error signatures per printer (:mod:`.troubleshooting`)
     troubleshooting: Optional[Troubleshooting] = None
+    #: the remedies lingjun-check prints per release, and the day they were computed (:mod:`.checker_remedies`)
+    remedies: Optional[CheckerRemedies] = None
+
+    def rule_remedies(self, rule_id: str) -> list[tuple[ReleaseRecord, RemedyView]]:
+        """``[(release, remedy)]``: what rule ``rule_id`` prints as the fix for the newest release of each family."""
+        if self.remedies is None:
+            return []
+        newest = [rows[0] for rows in (self.releases_by_family.get(f.id) for f in self.families) if rows]
+        return self.remedies.for_rule(rule_id, newest)
 
     def view(self, record: ReleaseRecord) -> ReleaseView:
         """The view of one release."""
@@ -554,6 +566,7 @@ def build_site_model(kb: KnowledgeBase) -> SiteModel:
                              {"en": component.name, "zh": component.name}, "component.md.j2", _component_context))
 
     shooting = troubleshooting(kb, families, by_family)
+    remedies = checker_remedies(kb)
     for group in shooting.groups:
         sitemap.add(PageSpec(group.page_id, group.path, _printer_titles(group.printer.value),
                              "troubleshooting_printer.md.j2", _printer_context))
@@ -589,7 +602,7 @@ def build_site_model(kb: KnowledgeBase) -> SiteModel:
             # NVIDIA-GPU family (a PPU image that states only its PPU SDK, 2026-10-20, has no NVIDIA branch cells)
             if (record.driver.vendor is DriverVendor.nvidia if record.driver is not None
                     else family.accelerator is Accelerator.nvidia_gpu):
-                cells = branch_cells(record, branches, kb.cuda_drivers, memo=cell_memo)
+                cells = branch_cells(record, branches, kb.cuda_drivers, memo=cell_memo, family=records)
             views[record.ref] = ReleaseView(
                 record=record,
                 family=family,
@@ -609,6 +622,7 @@ def build_site_model(kb: KnowledgeBase) -> SiteModel:
                 between=between,
                 earlier_named=[row for row in rows[at + 1:] if row.record is None] if previous is None else [],
                 signatures=shooting.for_release(record),
+                remedies=remedies.for_release(record),
             )
 
     matrix_components: dict[str, set[str]] = {}
@@ -686,4 +700,5 @@ def build_site_model(kb: KnowledgeBase) -> SiteModel:
         },
         family_rows=rows_by_family,
         troubleshooting=shooting,
+        remedies=remedies,
     )
