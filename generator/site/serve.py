@@ -238,7 +238,8 @@ def serve(server, releases: Path, site_dir: Path) -> int:
         server.watch(str(path))
     host, port = server.server_address[:2]
     host = f"[{host}]" if ":" in host else host
-    print(f"serving {site_dir} on http://{host}:{port}/ (Chinese at /zh/); watching for changes, Ctrl+C to stop")
+    print(_inert_text(f"serving {site_dir} on http://{host}:{port}/ (Chinese at /zh/); watching for changes, "
+                      "Ctrl+C to stop"))
     try:
         server.serve()
     except KeyboardInterrupt:
