@@ -152,11 +152,11 @@ def build_parser() -> "argparse.ArgumentParser":
 
     class _Parser(argparse.ArgumentParser):
         def error(self, message: str) -> "NoReturn":
-            from lingjun.checks.core.inert_text import inert
+            from lingjun.checks.core.inert_text import error_line
 
             self.print_usage(sys.stderr)
             # argparse quotes unrecognised words as they are: escape them, keep one line
-            self.exit(3, f"{self.prog}: error: {inert(message)}\n")
+            self.exit(3, f"{self.prog}: error: {error_line(message)}\n")
 
     parser = _Parser(
         prog="lingjun-check",
@@ -167,7 +167,8 @@ def build_parser() -> "argparse.ArgumentParser":
     )
     source = parser.add_argument_group("what to check")
     exclusive = source.add_mutually_exclusive_group()
-    exclusive.add_argument("--from", dest="from_file", metavar="FILE", help="check a snapshot written by --collect instead of this system")
+    exclusive.add_argument("--from", dest="from_file", metavar="FILE",
+                           help="check a snapshot written by --collect instead of this system (- reads it from standard input)")
     exclusive.add_argument("--from-collect-env", metavar="FILE", help="check the text printed by `python -m torch.utils.collect_env`")
     source.add_argument("--log", action="append", metavar="FILE",
                         help="a log of the failed job (plain, kubectl logs --prefix, NCCL_DEBUG=INFO, a traceback, dmesg); "
@@ -262,10 +263,11 @@ def fast_parse(argv: Sequence[str]) -> Optional[SimpleNamespace]:
 
 
 def _fail(message: str) -> int:
-    """Write ``lingjun-check: MESSAGE`` as one inert line on stderr (controls escaped, shortened); returns 3."""
-    from lingjun.checks.core.inert_text import inert
+    """Write ``lingjun-check: MESSAGE`` as one inert line on stderr (controls escaped, every name at most 256
+    characters: :func:`lingjun.checks.core.inert_text.error_line`); returns 3."""
+    from lingjun.checks.core.inert_text import error_line
 
-    sys.stderr.write(f"lingjun-check: {inert(message)}\n")
+    sys.stderr.write(f"lingjun-check: {error_line(message)}\n")
     return 3
 
 
@@ -374,6 +376,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 def _main(argv: Optional[Sequence[str]]) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
+    if any(len(word) > 256 for word in words):  # such a value is shortened in every error line (blanks and all)
+        from lingjun.checks.core.inert_text import remember_inputs
+
+        remember_inputs(words)
     if words[:1] == ["fleet"]:  # the fleet command: its modules are imported only here
         from lingjun.checks.fleet import main as fleet_main
 
@@ -540,16 +546,20 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
     if args.deepspeed_config:
         from lingjun.checks.inputs.input_file import unusable_reason
 
-        problem = unusable_reason(args.deepspeed_config)
+        config = args.deepspeed_config  # read under --root, as the DeepSpeed rules read it
+        if args.root not in ("", "/"):
+            config = os.path.join(args.root, config.lstrip("/"))
+        problem = unusable_reason(config)
         if problem:
-            return _fail(f"--deepspeed-config {_name(args.deepspeed_config)}: {problem}")
+            under = f" (under --root {_name(args.root)})" if config != args.deepspeed_config else ""
+            return _fail(f"--deepspeed-config {_name(args.deepspeed_config)}{under}: {problem}")
 
     if args.collect is not None and args.collect != "-":  # checked before probing: a refused path costs no probe time ("" included)
         from lingjun.checks.core.atomic_write import check_output_file
         from lingjun.checks.inputs.snapshot import SNAPSHOT_KIND, is_previous_snapshot
 
         try:
-            check_output_file(args.collect, is_previous_snapshot, SNAPSHOT_KIND)
+            check_output_file(args.collect, is_previous_snapshot, SNAPSHOT_KIND, make_parents=False)
         except OSError as exc:
             return _fail(f"--collect {_name(args.collect)}: cannot write: {exc.strerror or exc}")
     if args.collect == "-" and args.output == "-":
@@ -566,8 +576,13 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
     for log in args.log or []:
         if not log.strip():
             return _fail("--log: an empty value names no file (give a path, or - for standard input)")
-    if (args.log or []).count("-") > 1 or ("-" in (args.log or []) and args.from_file == "-"):
-        return _fail("--log -: standard input can be read once")
+    readers = [option for option, value in (("--from", args.from_file), ("--from-collect-env", args.from_collect_env),
+                                            ("--deepspeed-config", args.deepspeed_config), ("--data", args.data))
+               if value == "-"] + ["--log"] * (args.log or []).count("-")
+    if len(readers) > 1:
+        named = list(dict.fromkeys(readers))
+        given = " and ".join(f"{option} -" for option in named) if len(named) > 1 else f"{named[0]} - twice"
+        return _fail(f"{given}: standard input can be read once")
     snapshot_problems: list[str] = []
     paste_text: Optional[str] = None
     if args.from_file:

@@ -156,7 +156,7 @@ def _run(args: "argparse.Namespace", stdin: Optional[IO[bytes]]) -> int:
         from lingjun.checks.fleet._output import FLEET_KIND, is_previous_fleet_output
 
         try:
-            check_output_file(args.output, is_previous_fleet_output, FLEET_KIND)
+            check_output_file(args.output, is_previous_fleet_output, FLEET_KIND, make_parents=False)
         except OSError as exc:
             return _fail(f"--output {capped(args.output, NAME_LIMIT)}: cannot write: {exc.strerror or exc}")
     try:

@@ -8,7 +8,8 @@ An input is one of:
   a whole JSON object followed by more lines, or any file that is not one JSON
   object), read like a stream;
 * a folder, walked in name order for ``*.json``, ``*.jsonl`` and ``*.log``
-  files (hidden entries and links are skipped);
+  files (hidden entries and links are skipped; each link skipped is said in a
+  note, or, when the folder holds nothing else, in a problem);
 * ``-``: standard input, read as a stream.
 
 A stream is what ``kubectl logs --prefix [--timestamps]`` prints for a set of
@@ -413,12 +414,17 @@ def _one_object(raw: bytes) -> Optional[Any]:
         return None
 
 
+#: the skipped links of a folder named one by one in notes; more are counted in one more note
+LINK_NOTES = 20
+
+
 def _walk(folder: str, name: str, problems: list) -> Iterator[Record]:
     """The records of the ``*.json``, ``*.jsonl`` and ``*.log`` files under ``folder`` (name order; links and hidden
     entries skipped).  A folder that cannot be read (the top one or one below it) is a problem naming it; a folder
     whose only matching entries are links says so."""
     found = 0
     links = 0
+    linked: list[str] = []  # the links skipped, each said in a note when real files sit beside them
     unreadable = []
 
     def refused(exc: OSError) -> None:
@@ -427,7 +433,10 @@ def _walk(folder: str, name: str, problems: list) -> Iterator[Record]:
         problems.append(InputProblem(where, None, f"cannot read this folder: {exc.strerror or exc}; its files are not read"))
 
     for top, dirs, files in os.walk(folder, onerror=refused, followlinks=False):
-        links += sum(1 for d in dirs if os.path.islink(os.path.join(top, d)))
+        for entry in sorted(dirs):
+            if os.path.islink(os.path.join(top, entry)) and not entry.startswith("."):
+                links += 1
+                linked.append(os.path.join(top, entry))
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for entry in sorted(files):
             path = os.path.join(top, entry)
@@ -435,9 +444,18 @@ def _walk(folder: str, name: str, problems: list) -> Iterator[Record]:
                 continue
             if os.path.islink(path):
                 links += 1
+                linked.append(path)
                 continue
             found += 1
             yield from _file(path, _shown(path), problems)
+    if found and linked:  # said, never silent; a note: the files beside them were read
+        for path in sorted(linked)[:LINK_NOTES]:
+            problems.append(InputProblem(_shown(path), None, "a symbolic link, skipped: links inside a folder are not "
+                                         "followed (one may lead outside it, or to a file read twice); give the file it "
+                                         "points to on the command line", note=True))
+        if len(linked) > LINK_NOTES:
+            problems.append(InputProblem(name, None, f"and {len(linked) - LINK_NOTES} more symbolic links, skipped",
+                                         note=True))
     if not found and name not in unreadable:
         if links:
             problems.append(InputProblem(name, None, f"folder without *.json, *.jsonl or *.log files but with {links} link{'' if links == 1 else 's'}, "

@@ -143,17 +143,30 @@ def snapshot_line(facts: Facts, include_ids: bool = False) -> str:
 def read_snapshot(path: str) -> tuple[Facts, list[str]]:
     """Read a snapshot file: ``(facts, problems)``; ``facts.origin`` becomes ``"snapshot"``.
 
-    The file must be a regular file of at most :data:`MAX_SNAPSHOT_BYTES`, UTF-8 (a byte order mark is allowed).
+    The file must be a regular file of at most :data:`MAX_SNAPSHOT_BYTES`, UTF-8 (a byte order mark is allowed);
+    ``-`` reads standard input (``kubectl exec POD -- ... --collect - | lingjun-check --from -``).
 
     Raises:
         SnapshotError: when the file cannot be read (missing, not a regular file, too large)
             or is not a JSON object.
     """
-    from lingjun.checks.inputs.input_file import InputFileError, read_input_file
+    from lingjun.checks.inputs.input_file import SNIFF_BYTES, InputFileError, read_input_file
 
+    refused: list[str] = []
+
+    def sniff(block: bytes) -> Optional[str]:
+        """The first block: text goes on (the whole file is read); anything else is refused from it alone."""
+        reason = _not_text(block)
+        if reason:
+            refused.append(reason)
+        return reason
+
+    path = "standard input" if path == "-" else path  # as the messages name it; read_input_file reads "-" itself
     try:
-        raw = read_input_file(path, MAX_SNAPSHOT_BYTES)
+        raw = read_input_file("-" if path == "standard input" else path, MAX_SNAPSHOT_BYTES, sniff=sniff)
     except InputFileError as exc:
+        if refused:
+            raise SnapshotError(f"{path}: {refused[0]}") from None
         raise SnapshotError(f"{path}: cannot read snapshot: {exc.reason}") from None
     from lingjun.checks.inputs.input_kind import describe_json, describe_text
 
@@ -164,7 +177,8 @@ def read_snapshot(path: str) -> tuple[Facts, list[str]]:
     except ValueError as exc:  # UnicodeDecodeError included
         from lingjun.checks.inputs.collect_env_text import decode_collect_env
 
-        kind = describe_text(decode_collect_env(raw))  # UTF-16 too: a collect_env saved by PowerShell
+        # UTF-16 too: a collect_env saved by PowerShell; its kind shows in the first block (a paste is a few KiB)
+        kind = describe_text(decode_collect_env(raw[:SNIFF_BYTES]))
         if kind:
             raise SnapshotError(f"{path}: not a snapshot: {kind}") from None
         if isinstance(exc, UnicodeDecodeError):
@@ -177,6 +191,24 @@ def read_snapshot(path: str) -> tuple[Facts, list[str]]:
         raise SnapshotError(f"{path}: a snapshot is a JSON object, got {type(data).__name__}")
     facts, problems = facts_from_snapshot_dict(data)
     return facts, problems
+
+
+def _not_text(block: bytes) -> Optional[str]:
+    """Why a snapshot whose first bytes are ``block`` is refused without reading more, or None (UTF-8 text,
+    :func:`lingjun.checks.inputs.input_file.is_utf8_start`).
+
+    The words are those a whole file gets: the kind of input it is
+    (:func:`lingjun.checks.inputs.input_kind.describe_text`), else "not UTF-8 text".
+    """
+    from lingjun.checks.inputs.input_file import is_utf8_start
+
+    if is_utf8_start(block):
+        return None
+    from lingjun.checks.inputs.collect_env_text import decode_collect_env
+    from lingjun.checks.inputs.input_kind import describe_text
+
+    kind = describe_text(decode_collect_env(block))
+    return f"not a snapshot: {kind}" if kind else "snapshot is not UTF-8 text"
 
 
 def facts_from_snapshot_dict(data: dict[str, Any], shared: Optional[dict[str, tuple[Any, dict]]] = None,
