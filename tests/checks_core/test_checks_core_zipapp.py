@@ -41,8 +41,10 @@ def test_zipapp_is_small_deterministic_and_complete(pyz, tmp_path):
     assert again.read_bytes() == pyz.read_bytes()
     # budget: sources, their bytecode (start-up speed) and the data; the container and network layer took it past 1 MB,
     # the remedies (driver target, torch-wheels table, package remedies) and the hardware rules past 1.2 MB, the
-    # error signatures and the log reader past 1.3 MB (the ConfigMap carries the archive without bytecode: about half)
-    assert pyz.stat().st_size <= 1_500_000
+    # error signatures and the log reader past 1.3 MB, the family evidence for cut-off records, carried-forward notes,
+    # terminal wrapping, cluster names, shape redaction and the fleet's shared rule runs past 1.5 MB (1.53 MB); the
+    # ConfigMap carries the archive without bytecode, about half, well under Kubernetes' 1 MiB object limit
+    assert pyz.stat().st_size <= 1_700_000
     assert pyz.read_bytes().startswith(b"#!/usr/bin/env python3\n")
     with zipfile.ZipFile(pyz) as archive:
         names = archive.namelist()
