@@ -55,7 +55,10 @@ def _release(record: ReleaseRecord) -> dict[str, Any]:
     exclude["runtimes"] = runtime
     exclude["variants"] = {"__all__": {**{name: True for name in _SITE_ONLY_VARIANT_FIELDS}, "components": components,
                                        "runtimes": runtime}}
+    exclude["released"] = True  # the checker orders by ``order_key``; it reads the date as ``release_date``
     out = record.model_dump(mode="json", exclude=exclude)
+    if record.released is not None:
+        out["release_date"] = record.released.date.isoformat()
     key = record.order_key
     out["order_key"] = list(key) if key is not None else None
     return out

@@ -25,7 +25,8 @@ the old page said about itself, which must not:
   ``component_list`` state (per-entry notes and ``introduced`` marks
   dropped: they are what the old page said), usage notes and the quick start (old image references replaced);
 * set: ``recorded`` to today (the day the knowledge base starts recording the release);
-* reset: ``release_date``, ``revised``, ``features``, ``acknowledged_downgrades``,
+* reset: ``released`` (the new release's date is not the old one's; a named release given
+  ``--release-date`` gets ``released`` of kind ``page-published`` with a placeholder source), ``revised``, ``features``, ``acknowledged_downgrades``,
   ``source_conflicts``, ``presence_unknown`` (it rests on the old page's
   source conflicts, which are dropped), ``stated_none`` (the old page's "none" says nothing
   about the new page), ``not_captured`` (it describes the old copy) and the sources (with
@@ -149,7 +150,8 @@ def draft_from(previous: dict[str, Any], version: str, pattern: str | None, imag
         pattern: the family's ``public_registry_pattern`` (None: references keep their old tag replaced).
         image: the family's ``image_name``.
         status: the new record's status (``superseded`` when a newer release of the family exists).
-        release_date: written as ``release_date`` when given (a named release is placed by it).
+        release_date: written as ``released`` (kind ``page-published``, its source a placeholder to replace)
+            when given (a named release is placed by it).
     """
     old_version = previous["version"]
     references: dict[str, str] = {}
@@ -228,7 +230,7 @@ def draft_from(previous: dict[str, Any], version: str, pattern: str | None, imag
         "sources": [{"url": PLACEHOLDER_URL, "language": "en",
                      "title": f"{PLACEHOLDER}: the official release-note page(s) of this release"}],
     }
-    dropped = {"release_date", "revised", "features", "acknowledged_downgrades", "source_conflicts",
+    dropped = {"released", "revised", "features", "acknowledged_downgrades", "source_conflicts",
                "presence_unknown", "stated_none", "not_captured"}
     draft: dict[str, Any] = {}
     for key, value in previous.items():
@@ -241,7 +243,7 @@ def draft_from(previous: dict[str, Any], version: str, pattern: str | None, imag
         elif key == "recorded":
             draft[key] = dt.date.today()  # the day this knowledge base starts recording the release
             if release_date is not None:
-                draft["release_date"] = release_date
+                draft["released"] = _released(release_date)
         elif key in placeholders:
             draft[key] = placeholders.pop(key)
         elif key in carried:
@@ -251,8 +253,13 @@ def draft_from(previous: dict[str, Any], version: str, pattern: str | None, imag
     draft.update(placeholders)  # sections the previous release did not have
     draft.setdefault("recorded", dt.date.today())
     if release_date is not None:
-        draft.setdefault("release_date", release_date)
+        draft.setdefault("released", _released(release_date))
     return draft
+
+
+def _released(day: dt.date) -> dict[str, Any]:
+    """``released`` for a date given on the command line: the date its page gives, the page still to be named."""
+    return {"date": day, "kind": "page-published", "source": PLACEHOLDER_URL}
 
 
 # --------------------------------------------------------------------------
@@ -623,7 +630,7 @@ def new_release(releases: Path, family: str, version: str, release_date: Optiona
                               "or write it by hand")
     if not older:
         undated = [r.ref for r in kb.releases_of(family) if r.order_key is None]
-        hint = (f"{', '.join(undated)} cannot be placed by date: add its release_date" if undated
+        hint = (f"{', '.join(undated)} cannot be placed by date: add its released date" if undated
                 else f"run `lingjun-kb validate {releases}` or write the first record by hand")
         raise NewReleaseError(f"no release of {family} older than {version} loads without errors; {hint}")
     previous = older[0]

@@ -105,7 +105,7 @@ def test_new_newest_release_is_current_and_names_the_release_to_supersede(tmp_pa
 
 
 _PAGE_NOTES = """\
-release_date: 2025-02-20
+released: {date: 2025-02-20, kind: page-updated, source: "https://example.com/demo-nv-25.02"}
 gpu_support:
   models: [L20A]
   note: {en: "The page names L20A.", zh: "页面提到 L20A。"}
@@ -146,7 +146,7 @@ def test_new_resets_what_the_previous_page_said_about_itself(tmp_path, capsys):
     path = root / "demo-nv" / "25.03.yaml"
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     # about the old page: gone
-    for key in ("release_date", "features", "acknowledged_downgrades", "source_conflicts", "stated_none", "not_captured"):
+    for key in ("released", "release_date", "features", "acknowledged_downgrades", "source_conflicts", "stated_none", "not_captured"):
         assert key not in data
     # a draft's branch lists are copied from a cut-off text: still cut off until someone reads the new page
     assert data["driver"]["text_truncated"] is True

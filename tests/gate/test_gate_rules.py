@@ -44,7 +44,7 @@ FAILING = {
     "data.stated-none": ("stated-none/fail", "demo-nv/25.02.yaml", 16, 29, "stated_none says the page lists no bug fixes, but the record lists 1 (bug_fixes)", Severity.error),
     "data.presence-unknown": ("presence-unknown/fail", "demo-nv/25.02.yaml", 23, 12, "source conflict vllm-not-listed leaves vllm unknown (no value kept, not listed), but presence_unknown does not name it", Severity.error),
     "data.driver-recorded": ("driver-recorded/fail", "demo-nv/25.02.yaml", 1, 1, "demo-nv:25.02 records no driver requirement; the driver matrix shows every branch as not stated", Severity.warning),
-    "data.release-order": ("release-order/fail", "demo-nv/sglang0.5.4-250105.yaml", 3, 10, "release demo-nv:sglang0.5.4-250105 cannot be placed among the family's other releases: its identifier names no date; add release_date", Severity.error),
+    "data.release-order": ("release-order/fail", "demo-nv/sglang0.5.4-250105.yaml", 3, 10, "release demo-nv:sglang0.5.4-250105 cannot be placed among the family's other releases: its identifier names no date; add released: {date, kind, source}", Severity.error),
     "data.unrecorded-release": ("unrecorded-release/fail", "families.yaml", 18, 18, "demo-nv:25.02: it is recorded now: remove it from unrecorded_releases", Severity.error),
     "data.runtimes": ("runtimes/fail", "demo-nv/25.02.yaml", 24, 10, "runtime 'llamafactory/20250201' is already listed as runtimes.0 of demo-nv:25.02; keep one entry", Severity.error),
     "data.signature-regex": ("signature-regex/fail", "troubleshooting/demo-slow.yaml", 8, 12, "repeats a part that itself repeats without bound", Severity.error),
