@@ -787,18 +787,49 @@ class CudaDriverReference(StrictModel):
     forward_compat_scope: LocalizedText
 
 
+class EolUndated(str, Enum):
+    """Why a driver branch row has no end-of-life month.
+
+    ``listed``: NVIDIA's table lists the branch as end of life without a month (or says every earlier branch it
+    does not list is end of life); ``new-feature``: a new-feature branch, to which NVIDIA gives no end-of-life
+    date ("no date: new-feature branch"); ``disputed``: NVIDIA's pages give different months (the note says which).
+    """
+
+    listed = "listed"
+    new_feature = "new-feature"
+    disputed = "disputed"
+
+
 class DriverBranch(StrictModel):
-    """One NVIDIA data center driver branch and its lifecycle."""
+    """One NVIDIA data center driver branch and its lifecycle.
+
+    End of life is a month (``eol``), evaluated against the day it is shown
+    (:func:`lingjun.checks.core.driver_target.branch_end_of_life`), or the reason there is none
+    (``eol_undated``): exactly one of the two.  ``source`` names the edition of NVIDIA's table the row comes
+    from (``dc-drivers-r620``: the table published with the R620 documentation).
+    """
 
     branch: int = Field(ge=100, le=9999)
     type: BranchType | None = None
-    end_of_life: bool
     #: end-of-life month where NVIDIA states one
     eol: YearMonth | None = None
+    #: why there is no month (exactly one of ``eol`` and ``eol_undated``)
+    eol_undated: EolUndated | None = None
+    #: a stored end-of-life flag: never needed (end of life is computed from ``eol``); the gate rule
+    #: ``data.branch-eol-flag`` refuses one that contradicts the row's own date
+    end_of_life: StrictBool | None = None
     max_cuda_major_without_compat: int | None = None
-    #: where sources disagree about this branch
+    #: where sources disagree about this branch, or how its row was read
     note: LocalizedText | None = None
+    #: the table edition the row comes from (a ``sources`` id)
     source: Identifier
+
+    @model_validator(mode="after")
+    def _one_end(self) -> "DriverBranch":
+        if (self.eol is None) == (self.eol_undated is None):
+            raise ValueError("give exactly one of eol (NVIDIA's end-of-life month, YYYY-MM) and eol_undated "
+                             "(listed, new-feature or disputed: why there is no month)")
+        return self
 
 
 class DriverBranchReference(StrictModel):

@@ -318,8 +318,9 @@ def test_cuda_driver_reference_rows(kb):
     images = {r.image_cuda: r.branches for r in kb.cuda_drivers.forward_compat_images}
     assert images["12.8"] == [470, 535, 550, 560, 565]
     branches = {b.branch: b for b in kb.driver_branches.branches}
-    assert branches[580].eol is None and branches[580].note is not None
+    # the newest editions (R615, R620) agree on June 2028; the note keeps the v580 edition's August 2028
+    assert branches[580].eol == "2028-06" and "August 2028" in branches[580].note.en
     assert branches[535].eol == "2026-06" and branches[570].eol == "2026-02"
-    assert branches[575].end_of_life
+    assert branches[575].eol_undated.value == "listed"
     # R545 is not in NVIDIA's table by number; the table's "every earlier branch not listed is end of life" covers it
-    assert branches[545].end_of_life and branches[545].type is None and branches[545].eol is None
+    assert branches[545].eol_undated.value == "listed" and branches[545].type is None and branches[545].eol is None
