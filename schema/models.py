@@ -875,6 +875,12 @@ class GpuReference(StrictModel):
 # --------------------------------------------------------------------------
 
 
+#: a version field of a record, variant or runtime that ``lingjun-kb new`` copies and asks to be confirmed:
+#: ``driver`` is the whole driver requirement (minimum, forward-compatibility and must-upgrade branches),
+#: ``base_image`` the upstream release it is aligned with
+CarriedField = Literal["cuda", "python", "ppu_sdk", "driver", "base_image"]
+
+
 class ImageTag(StrictModel):
     """One published image tag and the products it is meant for."""
 
@@ -954,6 +960,10 @@ class ComponentEntry(StrictModel):
     #: the release's own page says this component is new in this release ("now included"), which the
     #: site shows even when the previous release's list is not complete enough to prove the addition
     introduced: bool = False
+    #: set by ``lingjun-kb new``: the version was copied from the release the draft started from
+    #: (the record's ``carried_from``) and is not yet confirmed against this release's page; delete it once
+    #: confirmed, or change the version (the gate's ``data.carried-over`` fails the record until then)
+    carried_over: StrictBool = False
     note: LocalizedText | None = None
 
 
@@ -1057,6 +1067,8 @@ class Runtime(StrictModel):
     path: Annotated[str, Field(pattern=r"^/[A-Za-z0-9._/-]{0,255}$")] | None = None
     status: RuntimeStatus | None = None
     python: VersionString | None = None
+    #: version fields copied by ``lingjun-kb new`` and not yet confirmed (see the record's ``carried_from``)
+    carried_over: list[Literal["python"]] = Field(default_factory=list)
     #: how complete ``components`` is (inferred from the entries when left out)
     component_list: Optional[ListState] = None
     components: list["ComponentEntry"] = Field(default_factory=list)
@@ -1088,6 +1100,8 @@ class ImageVariant(StrictModel):
     cuda: CudaVersionString | None = None
     ppu_sdk: VersionString | None = None
     python: VersionString | None = None
+    #: version fields copied by ``lingjun-kb new`` and not yet confirmed (see the record's ``carried_from``)
+    carried_over: list[Literal["cuda", "python", "ppu_sdk"]] = Field(default_factory=list)
     #: how complete ``components`` is (inferred from the entries when left out)
     component_list: Optional[ListState] = None
     components: list["ComponentEntry"] = Field(default_factory=list)
@@ -1145,6 +1159,11 @@ class ReleaseRecord(StrictModel):
     #: when the record last changed in a way a reader should know of (a correction, a list filled in);
     #: None: not since ``recorded``.  Shown on the release page; never a release date.
     revised: dt.date | None = None
+    #: set by ``lingjun-kb new``: the release the draft was copied from; the versions it copied carry
+    #: ``carried_over`` marks until each is confirmed (mark deleted) or changed (gate rule ``data.carried-over``)
+    carried_from: ReleaseVersion | None = None
+    #: version fields of the record copied from ``carried_from`` and not yet confirmed
+    carried_over: list[CarriedField] = Field(default_factory=list)
     summary: LocalizedText
     base_image: BaseImageRef | None = None
     architectures: list[CpuArch] = Field(default_factory=list)

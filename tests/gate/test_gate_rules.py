@@ -37,6 +37,7 @@ FAILING = {
     "data.languages": ("languages/fail", "demo-nv/25.02.yaml", 5, 43, "the Chinese text has no Chinese characters", Severity.error),
     "data.placeholder": ("placeholder/fail", "demo-nv/25.02.yaml", 5, 15, "placeholder not filled in: 'TODO(lingjun-kb new): summary'", Severity.error),
     "data.reference-tables": ("reference-tables/fail", "reference/cuda-drivers.yaml", 8, 5, "12.8.0 is listed twice (first as toolkit_min_driver.0)", Severity.error),
+    "data.carried-over": ("carried-over/fail", "demo-nv/25.02.yaml", 16, 61, "cuda 12.8.0 is carried over from demo-nv:25.01 by `lingjun-kb new` and not confirmed", Severity.error),
     "data.branch-eol-flag": ("branch-eol-flag/fail", "reference/driver-branches.yaml", 9, 18, "R535: end_of_life: false contradicts its own eol 2020-06, which has passed on ", Severity.error),
     "data.gpu-table": ("gpu-table/fail", "reference/gpus.yaml", 10, 12, "GPU 'geforce  rtx 4090' is listed twice (first as gpus.1)", Severity.error),
     "data.component-list-state": ("component-list-state/fail", "demo-nv/25.02.yaml", 14, 10, "component_list is `not-published` but components.0 is stated in the component list", Severity.error),
