@@ -54,3 +54,20 @@ def test_release_page_names_the_date_its_kind_and_source(pages, lang, said):
 def test_release_page_without_evidence_says_not_stated(pages):
     page = html.unescape(pages["en"]["release:training-nv-pytorch:25.10"])
     assert "<td>Release date</td>\n<td>not stated: no image tag or official page read gives a date</td>" in page
+
+
+def test_newest_release_is_by_date_not_by_file_order(real):
+    from lingjun.generator.site.api import feed_entries
+    from lingjun.generator.site.model import build_site_model
+
+    kb, _ = real
+    import dataclasses
+
+    shuffled = dataclasses.replace(kb, releases=list(reversed(kb.releases)))
+    site = build_site_model(shuffled)
+    assert site.latest("training-nv-pytorch").version == "25.10"  # the newest month, wherever its file sorts
+    assert site.latest("training-xpu-pytorch").version == "2026-10-20"
+    # the feed: by the release's own date, newest first, whatever the order the records were read in
+    assert [r.ref for r in feed_entries(shuffled)] == [
+        "training-xpu-pytorch:2026-10-20", "training-nv-pytorch:25.09", "training-nv-pytorch:25.08",
+        "training-nv-pytorch:25.04", "inference-nv-pytorch:25.04", "training-nv-pytorch:25.02"]
