@@ -53,6 +53,10 @@ node:
   --node-name NAME, else the NODE_NAME variable (Kubernetes downward API, fieldRef spec.nodeName), else
   the host name (only with --include-ids) names the node in the snapshot and the JSON report ("node").
   A snapshot read with --from keeps the node it names unless --node-name is given.
+  --cluster NAME, else the LINGJUN_CLUSTER variable (the manifests set it), names the node's cluster there
+  too ("node": {"cluster": ...}), so `lingjun-check fleet` keeps nodes of one name in two clusters apart:
+  1 to 63 letters, digits and . _ : -, starting with a letter or digit; any other value is refused with one
+  line (exit 3). A snapshot read with --from keeps its cluster unless --cluster is given.
 
 recorded options:
   A snapshot records the options that change findings or the exit code ("check_options": --require-gpu,
@@ -75,11 +79,15 @@ files:
   that holds an earlier report of ours, never a folder, link, FIFO, socket, device or other file.
 
 monitoring:
-  --format prometheus prints gauges for node-exporter's textfile collector (no sample timestamps):
-  lingjun_check_findings{rule,severity} (count, written for every rule and severity, 0 included),
-  lingjun_check_last_run_timestamp_seconds, lingjun_check_exit_code, lingjun_check_info{version,
-  release,...} and lingjun_check_gpu_info{gpu,modelName}. Hostname and UUID labels (dcgm-exporter's
-  names) only with --include-ids; Hostname is the node name (--node-name, NODE_NAME) when known, else the host name. Use: --format prometheus -o /var/lib/node_exporter/textfile/lingjun.prom
+  --format prometheus prints gauges for node-exporter's textfile collector (no sample timestamps), at
+  most 20 series plus one per GPU: lingjun_check_run_success, _exit_code, _last_run_timestamp_seconds,
+  _last_success_timestamp_seconds, _findings_by_severity{severity} (5), _findings{rule,severity} (errors
+  and warnings only, at most 10), _info{version,release,...} and _gpu_info{gpu,model_name}. hostname and
+  uuid labels only with --include-ids; hostname is the node name (--node-name, NODE_NAME) when known, else
+  the host name. Use: --format prometheus -o /var/lib/node_exporter/textfile/lingjun.prom
+  With -o: one writer per folder (a lock on it; a second run waits up to 30 s), refused when another *.prom
+  file there holds these metrics, and a failed run (exit 3) replaces the file with run_success 0, its exit
+  code and the time of the last good run.
   --format npd prints one line of at most 80 bytes for a node-problem-detector custom plugin, the key
   finding first (ERROR driver.minimum: ... (+2)), and exits as NPD expects: 0 OK; 1 a problem (errors,
   or warnings with --strict); 2 Unknown (usage error, unreadable input, internal error), with an
@@ -114,6 +122,7 @@ FAST_VALUES: dict[str, tuple[str, Union[type, tuple[str, ...]]]] = {
     "--collect": ("collect", str),
     "--output": ("output", str),
     "--node-name": ("node_name", str),
+    "--cluster": ("cluster", str),
 }
 #: ... options that may be given several times (option -> dest; the values are collected in a list) ...
 FAST_LISTS = {"--log": "log"}
@@ -123,7 +132,7 @@ FAST_DEFAULTS = {
     "deepspeed_config": None, "model": None, "gpus_per_pod": None, "require_gpu": False, "strict": False,
     "format": "text", "lang": None, "no_color": False, "collect": None, "include_ids": False,
     "list_rules": False, "version": False, "run_root_programs": False, "output": None,
-    "node_name": None, "log": None, "log_only": False,
+    "node_name": None, "log": None, "log_only": False, "cluster": None,
 }
 
 
@@ -143,11 +152,11 @@ def build_parser() -> "argparse.ArgumentParser":
 
     class _Parser(argparse.ArgumentParser):
         def error(self, message: str) -> "NoReturn":
-            from lingjun.checks.core.inert_text import inert
+            from lingjun.checks.core.inert_text import error_line
 
             self.print_usage(sys.stderr)
             # argparse quotes unrecognised words as they are: escape them, keep one line
-            self.exit(3, f"{self.prog}: error: {inert(message)}\n")
+            self.exit(3, f"{self.prog}: error: {error_line(message)}\n")
 
     parser = _Parser(
         prog="lingjun-check",
@@ -158,7 +167,8 @@ def build_parser() -> "argparse.ArgumentParser":
     )
     source = parser.add_argument_group("what to check")
     exclusive = source.add_mutually_exclusive_group()
-    exclusive.add_argument("--from", dest="from_file", metavar="FILE", help="check a snapshot written by --collect instead of this system")
+    exclusive.add_argument("--from", dest="from_file", metavar="FILE",
+                           help="check a snapshot written by --collect instead of this system (- reads it from standard input)")
     exclusive.add_argument("--from-collect-env", metavar="FILE", help="check the text printed by `python -m torch.utils.collect_env`")
     source.add_argument("--log", action="append", metavar="FILE",
                         help="a log of the failed job (plain, kubectl logs --prefix, NCCL_DEBUG=INFO, a traceback, dmesg); "
@@ -193,9 +203,11 @@ def build_parser() -> "argparse.ArgumentParser":
                      "- : as one JSON line on standard output, the report then goes to standard error")
     out.add_argument("--node-name", metavar="NAME", help="name of the node (machine) checked, for `lingjun-check fleet` "
                      "(default: the NODE_NAME variable, else the host name with --include-ids)")
+    out.add_argument("--cluster", metavar="NAME", help="name of the node's cluster, for `lingjun-check fleet` over several clusters "
+                     "(default: the LINGJUN_CLUSTER variable; 1-63 letters, digits and . _ : -)")
     out.add_argument("--include-ids", action="store_true", help="keep host name, GPU UUIDs, MASTER_ADDR and interface IP addresses in the snapshot "
                      "(also NCCL_COMM_ID and other peer addresses, home-directory user names; never secrets), "
-                     "and the Hostname and GPU UUID labels of --format prometheus")
+                     "and the hostname and GPU uuid labels of --format prometheus")
     out.add_argument("--list-rules", action="store_true", help="list the rules and exit")
     out.add_argument("--version", action="store_true", help="print the version and the release data it carries, and exit")
     return parser
@@ -251,10 +263,11 @@ def fast_parse(argv: Sequence[str]) -> Optional[SimpleNamespace]:
 
 
 def _fail(message: str) -> int:
-    """Write ``lingjun-check: MESSAGE`` as one inert line on stderr (controls escaped, shortened); returns 3."""
-    from lingjun.checks.core.inert_text import inert
+    """Write ``lingjun-check: MESSAGE`` as one inert line on stderr (controls escaped, every name at most 256
+    characters: :func:`lingjun.checks.core.inert_text.error_line`); returns 3."""
+    from lingjun.checks.core.inert_text import error_line
 
-    sys.stderr.write(f"lingjun-check: {inert(message)}\n")
+    sys.stderr.write(f"lingjun-check: {error_line(message)}\n")
     return 3
 
 
@@ -363,6 +376,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 def _main(argv: Optional[Sequence[str]]) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
+    if any(len(word) > 256 for word in words):  # such a value is shortened in every error line (blanks and all)
+        from lingjun.checks.core.inert_text import remember_inputs
+
+        remember_inputs(words)
     if words[:1] == ["fleet"]:  # the fleet command: its modules are imported only here
         from lingjun.checks.fleet import main as fleet_main
 
@@ -382,7 +399,45 @@ def _main(argv: Optional[Sequence[str]]) -> int:
             return 0
     if args.format == "npd":
         return _run_npd(args)
+    if args.format == "prometheus" and args.output not in (None, "-") and not args.list_rules and not args.version:
+        return _run_textfile(args)
     return _guarded_run(args)
+
+
+def _run_textfile(args: "argparse.Namespace | SimpleNamespace") -> int:
+    """:func:`_guarded_run` for ``--format prometheus -o FILE`` (:mod:`lingjun.checks.report.textfile`): one writer
+    per folder at a time (a lock on the folder), no second file of our metrics beside FILE, and a run that fails
+    (exit 3 or more) replaces FILE with metrics saying so and the time of the last good run."""
+    from lingjun.checks.report import textfile
+
+    try:
+        lock = textfile.lock_folder(args.output)
+    except textfile.TextfileBusy as exc:
+        return _fail(f"--output {_name(args.output)}: {exc}")
+    except OSError:  # a folder that is missing or unreadable: the run names the problem
+        return _guarded_run(args)
+    try:
+        others = textfile.other_writers(args.output)
+        if others:
+            return _fail(f"--output {_name(args.output)}: {_name(others[0])} in the same folder already holds lingjun-check "
+                         "metrics, and node-exporter would serve both as duplicate series; write to that file, or remove it")
+        status = _guarded_run(args)
+        if status not in (0, 1, 2):
+            from lingjun.checks.core.node_name import node_identity
+
+            hostname = None
+            if args.include_ids:
+                import socket
+
+                hostname, _ = node_identity(args.node_name, os.environ, socket.gethostname())
+            if textfile.write_failure(args.output, status, hostname):
+                from lingjun.checks.core.inert_text import inert
+
+                sys.stderr.write(f"lingjun-check: the failed run is recorded in {inert(_name(args.output))} "
+                                 "(lingjun_check_run_success 0)\n")
+        return status
+    finally:
+        textfile.unlock_folder(lock)
 
 
 def _asks_npd(words: Sequence[str]) -> bool:
@@ -460,13 +515,21 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
         return _fail("--timeout must be between 0 and 600 seconds")
     if args.gpus_per_pod is not None and args.gpus_per_pod < 1:
         return _fail("--gpus-per-pod must be at least 1")
+    problem = cluster_usage_problem(args)  # before probing: a refused name costs no probe time
+    if problem:
+        return _fail(problem)
 
     if args.list_rules:
+        from lingjun.checks.core.terminal_text import ljust, terminal_width, wrap_block
         from lingjun.checks.runner import load_rules
 
-        for spec in load_rules():
-            gpu = " [gpu]" if spec.needs_gpu else ""
-            _write(f"{spec.id:45} {spec.area:13} {spec.title.get(lang)}{gpu}\n")
+        specs = load_rules()
+        id_width = max((len(spec.id) for spec in specs), default=0)
+        area_width = max((len(spec.area) for spec in specs), default=0)
+        rows = [f"{ljust(spec.id, id_width)}  {ljust(spec.area, area_width)}  {spec.title.get(lang)}"
+                f"{' [gpu]' if spec.needs_gpu else ''}" for spec in specs]
+        # one rule a row, its title continuing under itself on a narrow terminal (COLUMNS, else 80 off a terminal)
+        _write(wrap_block("\n".join(rows), terminal_width()) + "\n" if rows else "")
         return 0
 
     try:
@@ -483,16 +546,20 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
     if args.deepspeed_config:
         from lingjun.checks.inputs.input_file import unusable_reason
 
-        problem = unusable_reason(args.deepspeed_config)
+        config = args.deepspeed_config  # read under --root, as the DeepSpeed rules read it
+        if args.root not in ("", "/"):
+            config = os.path.join(args.root, config.lstrip("/"))
+        problem = unusable_reason(config)
         if problem:
-            return _fail(f"--deepspeed-config {_name(args.deepspeed_config)}: {problem}")
+            under = f" (under --root {_name(args.root)})" if config != args.deepspeed_config else ""
+            return _fail(f"--deepspeed-config {_name(args.deepspeed_config)}{under}: {problem}")
 
     if args.collect is not None and args.collect != "-":  # checked before probing: a refused path costs no probe time ("" included)
         from lingjun.checks.core.atomic_write import check_output_file
         from lingjun.checks.inputs.snapshot import SNAPSHOT_KIND, is_previous_snapshot
 
         try:
-            check_output_file(args.collect, is_previous_snapshot, SNAPSHOT_KIND)
+            check_output_file(args.collect, is_previous_snapshot, SNAPSHOT_KIND, make_parents=False)
         except OSError as exc:
             return _fail(f"--collect {_name(args.collect)}: cannot write: {exc.strerror or exc}")
     if args.collect == "-" and args.output == "-":
@@ -509,8 +576,13 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
     for log in args.log or []:
         if not log.strip():
             return _fail("--log: an empty value names no file (give a path, or - for standard input)")
-    if (args.log or []).count("-") > 1 or ("-" in (args.log or []) and args.from_file == "-"):
-        return _fail("--log -: standard input can be read once")
+    readers = [option for option, value in (("--from", args.from_file), ("--from-collect-env", args.from_collect_env),
+                                            ("--deepspeed-config", args.deepspeed_config), ("--data", args.data))
+               if value == "-"] + ["--log"] * (args.log or []).count("-")
+    if len(readers) > 1:
+        named = list(dict.fromkeys(readers))
+        given = " and ".join(f"{option} -" for option in named) if len(named) > 1 else f"{named[0]} - twice"
+        return _fail(f"{given}: standard input can be read once")
     snapshot_problems: list[str] = []
     paste_text: Optional[str] = None
     if args.from_file:
@@ -636,10 +708,12 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
         report = render_npd(findings, status, lang=lang)
     else:
         from lingjun.checks.coverage import summary as coverage_summary
+        from lingjun.checks.core.terminal_text import terminal_width
         from lingjun.checks.report.render_text import render_text
 
+        # wrapped to the terminal (COLUMNS, else its width, else 80 for a file or a pipe)
         report = render_text(findings, release, lang=lang, color=color, version=__version__, origin=facts.origin, exit_status=status,
-                             coverage=coverage_summary(facts), evidence=evidence)
+                             coverage=coverage_summary(facts), evidence=evidence, width=terminal_width())
     if output is None:
         _write(report, args.collect == "-")
         return status
@@ -675,10 +749,38 @@ def _name_node(facts, args: "argparse.Namespace | SimpleNamespace") -> None:
     from lingjun.checks.core.node_name import clean_node_name, node_identity
     from lingjun.checks.facts import NODE_SOURCES, NodeFacts
 
+    cluster, cluster_source = _cluster_of(facts, args)
     if args.from_file and not args.node_name:
         name = clean_node_name(facts.node.name)  # the snapshot's own node, as input text
         if name:
-            facts.node = NodeFacts(name=name, source=facts.node.source if facts.node.source in NODE_SOURCES else None)
+            facts.node = NodeFacts(name=name, source=facts.node.source if facts.node.source in NODE_SOURCES else None,
+                                   cluster=cluster, cluster_source=cluster_source)
             return
     name, source = node_identity(args.node_name, {} if args.from_file else os.environ, facts.host.hostname if args.include_ids else None)
-    facts.node = NodeFacts(name=name, source=source)
+    facts.node = NodeFacts(name=name, source=source, cluster=cluster, cluster_source=cluster_source)
+
+
+def _cluster_of(facts, args: "argparse.Namespace | SimpleNamespace") -> "tuple[Optional[str], Optional[str]]":
+    """``(cluster, source)`` of the node (see the epilog): ``--cluster``; for a snapshot (``--from``) its own
+    cluster when that is one (else none); else ``LINGJUN_CLUSTER``.  ``--cluster`` and the variable are checked
+    before anything is probed (:func:`cluster_usage_problem`)."""
+    from lingjun.checks.core.cluster_name import CLUSTER_SOURCES, cluster_identity, cluster_problem
+
+    if args.from_file and not getattr(args, "cluster", None):
+        own = facts.node.cluster
+        if own is not None and cluster_problem(own) is None:
+            return own, facts.node.cluster_source if facts.node.cluster_source in CLUSTER_SOURCES else None
+        return None, None
+    return cluster_identity(getattr(args, "cluster", None), {} if args.from_file else os.environ)
+
+
+def cluster_usage_problem(args: "argparse.Namespace | SimpleNamespace") -> Optional[str]:
+    """Why ``--cluster`` (or, without ``--from``, ``LINGJUN_CLUSTER``) is not a cluster name, one line; None when it
+    is one or none is given."""
+    from lingjun.checks.core.cluster_name import ClusterNameError, cluster_identity
+
+    try:
+        cluster_identity(getattr(args, "cluster", None), {} if args.from_file else os.environ)
+    except ClusterNameError as exc:
+        return str(exc)
+    return None

@@ -19,12 +19,21 @@ from lingjun.checks.knowledge.conditions import DOES_NOT_APPLY
 from lingjun.checks.knowledge.signature_causes import leading_cause, line_severity, rank_causes
 from lingjun.checks.report.findings import Finding, Severity, Text
 
-__all__ = ["confirm", "withdraw", "WORDS", "DISPROOFS"]
+__all__ = ["confirm", "withdraw", "adopt_remedies", "WORDS", "ADOPTED", "DISPROOFS"]
 
 #: the sentence added to a confirmed finding, both languages
 WORDS = ("The logs confirm it: {where} shows \u00ab{line}\u00bb (see evidence.error-lines).",
          "日志证实了这一点：{where} 显示 \u00ab{line}\u00bb（见 evidence.error-lines）。")
 
+#: the remedy of an error line whose leading cause a rule judged with the node's own values (version, index, tag)
+ADOPTED = ("{remedy} (from {rule}, for this node)", "{remedy}（来自 {rule}，针对本节点）")
+
+#: rules whose remedy points back to the causes ("fix the first cause that applies"): an error line never takes theirs
+SUMMARY_RULES = frozenset({"cuda.available"})
+#: report areas whose rules compute their remedy from the node's versions (torch release and its published CUDA
+#: variants, driver branch, image tag); the container rules' remedies are no more specific than the line's, which
+#: also cover the other settings a failing line may need (devices and memlock for RDMA), so those lines keep theirs
+ADOPTING_AREAS = frozenset({"cuda", "driver", "packages", "libraries"})
 
 #: (stated fact, value) -> the rules whose warnings and errors that value disproves, with the sentence saying so
 DISPROOFS = {
@@ -81,3 +90,28 @@ def confirm(ctx: CheckContext, findings: list[Finding]) -> None:
                 finding.message = Text(f"{finding.message.en} {en}", f"{finding.message.zh}{zh}")
                 if finding.brief is not None:
                     finding.brief = Text(f"{finding.brief.en} {en}", f"{finding.brief.zh}{zh}")
+
+
+def adopt_remedies(ctx: CheckContext, findings: list[Finding]) -> None:
+    """One remedy per cause: an error line's finding takes, in place, the remedy of the rule its leading cause names
+    when that rule warned or erred with a remedy of its own.
+
+    The signature's remedies are written for every node (``pip install torch --index-url .../cu126``); the rule's is
+    computed from this node's values (the torch release, the variants PyTorch published for it, the driver, the
+    image's tag), so the two would disagree and the rule's is the one a person can run here.
+    """
+    for hit in ctx.evidence.hits:
+        signature = ctx.data.signature(hit.signature)
+        if signature is None:
+            continue
+        lead = leading_cause(ctx, signature)
+        named = list(lead.spec.get("rules") or []) if lead is not None else []
+        judged = next((f for rule in named if rule not in SUMMARY_RULES for f in findings
+                       if f.rule == rule and f.remedy is not None and f.area in ADOPTING_AREAS
+                       and f.severity in (Severity.warning, Severity.error)), None)
+        if judged is None:
+            continue
+        for finding in findings:
+            if finding.rule == "evidence.error-lines" and finding.observed == hit.first.where() and finding.remedy:
+                finding.remedy = Text(ADOPTED[0].format(remedy=judged.remedy.en, rule=judged.rule),
+                                      ADOPTED[1].format(remedy=judged.remedy.zh, rule=judged.rule))

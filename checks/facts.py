@@ -304,9 +304,9 @@ class LoaderFacts:
 class ShmFacts:
     """``/dev/shm`` as the container sees it (``os.statvfs``, ``/proc/self/mountinfo``).
 
-    Sizes are bytes.  ``host_ipc``: the container shares the host's IPC namespace
-    (``/proc/self/ns/ipc`` equals ``/proc/1/ns/ipc`` of the host, only visible in
-    some set-ups); None when it cannot be told.
+    Sizes are bytes.  ``host_ipc``: the container shares the host's IPC namespace (``/proc/self/ns/ipc`` names
+    the initial namespace's fixed inode, :func:`lingjun.checks.probes.shm.host_ipc_from_link`); None when it cannot
+    be told (a snapshot taken elsewhere, an unreadable link).
     """
 
     present: Optional[bool] = None
@@ -457,6 +457,11 @@ class NodeFacts:
 
     name: Optional[str] = None
     source: Optional[str] = None
+    #: the cluster the node belongs to (``--cluster``, else ``LINGJUN_CLUSTER``; :mod:`lingjun.checks.core.cluster_name`),
+    #: None when none was given: node names are unique only within one cluster
+    cluster: Optional[str] = None
+    #: ``"option"`` or ``"LINGJUN_CLUSTER"``; None without a cluster
+    cluster_source: Optional[str] = None
 
 
 @dataclass

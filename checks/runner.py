@@ -99,10 +99,11 @@ def run_rules(ctx: CheckContext, rules: Optional[Iterable[RuleSpec]] = None, sna
     findings: list[Finding] = []
     for spec in specs:
         findings.extend(run_rule(spec, ctx))
-    from lingjun.checks.confirm import confirm, withdraw
+    from lingjun.checks.confirm import adopt_remedies, confirm, withdraw
 
     withdraw(ctx, findings)  # a fact the logs state lowers the prediction it disproves
     confirm(ctx, findings)  # an error line of the logs turns the warning it confirms into an error
+    adopt_remedies(ctx, findings)  # and takes the remedy its cause's rule computed for this node
     findings.extend(checker_findings(ctx, findings, snapshot_problems))
     return findings
 

@@ -13,8 +13,9 @@ Sub-commands::
 
 Exit status: 0 success, 1 problems found (validation errors, stale schema,
 refused ``new``), 2 usage errors (bad arguments, missing paths, a path the
-system refuses, a refused output path, a sub-command whose implementation is
-not installed), 130 interrupted (Ctrl-C): one line, never a traceback.
+system refuses, a refused output path or one whose folder cannot take a file:
+a path through a file, a read-only file system; a sub-command whose
+implementation is not installed), 130 interrupted (Ctrl-C): one line, never a traceback.
 
 ``validate --format json`` prints one JSON array, one object per problem
 with the fields ``path``, ``line``, ``col`` (1-based; null when the file
@@ -75,6 +76,25 @@ def _max_bytes(value: str) -> int:
     return number
 
 
+def _host(value: str) -> str:
+    """``serve --host``: an address or host name (:func:`lingjun.generator._listen_address.check_host`)."""
+    from lingjun.generator._listen_address import check_host
+
+    try:
+        return check_host(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _port(value: str) -> int:
+    """``serve --port``: a whole number from 0 to 65535 (the text is never echoed whole)."""
+    text = value.strip()
+    number = int(text) if text.isdigit() and len(text) <= 5 else -1
+    if not 0 <= number <= 65535:
+        raise argparse.ArgumentTypeError("must be a whole number from 0 to 65535 (0: a free port)")
+    return number
+
+
 def _path_or_empty(value: str) -> "Path | str":
     """An output path option: a ``Path``, or ``""`` kept as is so it can be refused (``Path("")`` is ``.``)."""
     return Path(value) if value else ""
@@ -86,17 +106,18 @@ class _Parser(argparse.ArgumentParser):
     (:func:`lingjun.checks.core.inert_text.inert`); exit status 2 as argparse's own."""
 
     def error(self, message: str) -> "NoReturn":
-        from lingjun.checks.core.inert_text import inert
+        from lingjun.checks.core.inert_text import error_line
 
         self.print_usage(sys.stderr)
-        self.exit(2, f"{self.prog}: error: {inert(message)}\n")
+        self.exit(2, f"{self.prog}: error: {error_line(message)}\n")
 
 
 def _say(message: str, file: Optional[TextIO] = None) -> None:
-    """Print one line whose values come from input (paths, names, exception texts) made inert."""
-    from lingjun.checks.core.inert_text import inert
+    """Print one line whose values come from input (paths, names, exception texts) made inert, every name in it
+    at most 256 characters (:func:`lingjun.checks.core.inert_text.error_line`)."""
+    from lingjun.checks.core.inert_text import error_line
 
-    print(inert(message), file=file)
+    print(error_line(message), file=file)
 
 
 def _add_site_args(parser: argparse.ArgumentParser) -> None:
@@ -180,8 +201,11 @@ def build_parser() -> argparse.ArgumentParser:
     _add_site_args(build)
     serve = sub.add_parser("serve", help="build the site and serve it locally")
     _add_site_args(serve)
-    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
+    serve.add_argument("--host", type=_host, default="127.0.0.1", metavar="ADDRESS",
+                       help="address or host name to listen on (default: 127.0.0.1, this machine only); every "
+                            "interface only when typed out as 0.0.0.0 or ::, never from an empty value")
+    serve.add_argument("--port", type=_port, default=8000, metavar="N",
+                       help="port, 0 to 65535 (default: 8000; 0 picks a free one, printed when serving)")
     bundle = sub.add_parser("bundle", help="build the lingjun-check zipapp with the knowledge base embedded")
     bundle.add_argument("--releases", type=Path, default=Path("releases"), metavar="DIR",
                         help="releases folder (default: releases)")
@@ -201,12 +225,22 @@ def build_parser() -> argparse.ArgumentParser:
                              "else mkdocs.yml site_url, else none: reports link to the official release pages "
                              "and upstream documents)")
     which = sub.add_parser("which", help="every release's verdict for a driver and a GPU model",
-                           description="Print, for every release (or one family's), whether it runs on a driver "
-                                       "and GPU: native, forward-compat, minor-compat, unsupported or not-stated, "
-                                       "with the reason. The same verdicts as the site's finder page.")
+                           description="Print first, per product family for NVIDIA GPUs, the release to use on a driver "
+                                       "and GPU (or the driver to install) and the driver branch's lifecycle; then, for "
+                                       "every release of those families, whether it runs: native, forward-compat, "
+                                       "minor-compat, unsupported or not-stated, with the reason. The same answer as the "
+                                       "site's finder page.")
     which.add_argument("--driver", required=True, metavar="V", help="driver version (535.183.01) or branch (R535, 535)")
     which.add_argument("--gpu", required=True, metavar="MODEL", help="GPU model, e.g. H20 or 'RTX 4090' (see releases/reference/gpus.yaml)")
     which.add_argument("--family", default=None, metavar="F", help="only this family's releases")
+    shown = which.add_mutually_exclusive_group()
+    shown.add_argument("--all-families", action="store_true",
+                       help="every family's releases, PPU images and base images (NGC PyTorch) too (default: the "
+                            "product families for NVIDIA GPUs)")
+    shown.add_argument("--accelerator", choices=("nvidia-gpu", "ppu"), default=None,
+                       help="every family of this accelerator, products and base images")
+    which.add_argument("--today", default=None, metavar="YYYY-MM-DD",
+                       help="the day the driver branch's end of life is compared with (default: today)")
     which.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     which.add_argument("--releases", type=Path, default=Path("releases"), metavar="DIR",
                        help="releases folder (default: releases)")
@@ -220,6 +254,7 @@ def _cmd_validate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
     from lingjun.checks.core.registry import RegistrationError
     from lingjun.schema.gate.report import print_github, print_json, print_text
     from lingjun.schema.gate.runner import load_rules
+    from lingjun.generator.checker_ids import checker_rule_ids
     from lingjun.schema.gate.validate import validate
     from lingjun.schema.loader import DEFAULT_LIMITS, LoadLimits
 
@@ -235,7 +270,7 @@ def _cmd_validate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
         parser.error(f"--root {_name(args.root)} is not a folder")
     limits = LoadLimits(max_bytes=args.max_bytes) if args.max_bytes else DEFAULT_LIMITS
     try:
-        result = validate(paths, root=args.root, limits=limits)
+        result = validate(paths, root=args.root, limits=limits, checker_rules=checker_rule_ids())
     except RegistrationError:
         raise  # main() words it: which module, and how to fix it
     except Exception as exc:  # noqa: BLE001 - a bug must end in one line and status 1, never a traceback
@@ -306,6 +341,7 @@ def _closed_pipe_ok() -> Iterator[None]:
 
 
 def _cmd_new(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from lingjun.checks.core.atomic_write import UnsafeOutputPath
     from lingjun.generator.new_release import NewReleaseError, NewReleaseUsageError, new_release
 
     if not args.releases.is_dir():
@@ -314,6 +350,9 @@ def _cmd_new(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         made = new_release(args.releases, args.family, args.version, args.release_date)
     except NewReleaseUsageError as exc:
         parser.error(str(exc))
+    except UnsafeOutputPath as exc:  # the record's folder cannot take it: refused before any work, exit 2
+        _say(f"lingjun-kb new: {_name(exc.filename)}: {exc.strerror}", file=sys.stderr)
+        return 2
     except NewReleaseError as exc:
         _say(f"lingjun-kb new: {exc}", file=sys.stderr)
         return 1
@@ -327,13 +366,22 @@ def _cmd_new(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 
 def _cmd_schema(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from lingjun.checks.core.atomic_write import UnsafeOutputPath
-    from lingjun.schema.export import SCHEMA_DIR, check_schema_targets, render_schema, schema_file_name, write_schemas
-    from lingjun.schema.models import DOCUMENT_MODELS
+    from lingjun.checks.core.atomic_write import UnsafeOutputPath, check_output_folder
 
     if args.out == "":
         _say("lingjun-kb schema: --out is empty; give the folder the schema files go to", file=sys.stderr)
         return 2
+    if args.out is not None and not args.check:  # before the models are loaded: a refused folder costs no work
+        try:
+            if os.path.lexists(args.out) and not _is_dir(Path(args.out)):
+                parser.error(f"--out {_name(args.out)} is not a folder")
+            check_output_folder(args.out)
+        except UnsafeOutputPath as exc:
+            _say(f"lingjun-kb schema: --out {_name(args.out)}: {exc.strerror}; nothing was written", file=sys.stderr)
+            return 2
+    from lingjun.schema.export import SCHEMA_DIR, check_schema_targets, render_schema, schema_file_name, write_schemas
+    from lingjun.schema.models import DOCUMENT_MODELS
+
     out = SCHEMA_DIR if args.out is None else Path(args.out)
     if out.exists() and not out.is_dir():
         parser.error(f"--out {_name(out)} is not a folder")
@@ -355,10 +403,10 @@ def _cmd_schema(args: argparse.Namespace, parser: argparse.ArgumentParser) -> in
         _say(f"lingjun-kb schema: --out {_name(out)}: {_name(exc.filename or out)} {exc.strerror}; "
              "nothing was written", file=sys.stderr)
         return 2
-    except OSError as exc:
-        _say(f"lingjun-kb schema: cannot write into {out}: {exc.strerror or exc} "
-             f"({exc.filename or out}); files already there are unchanged or fully replaced", file=sys.stderr)
-        return 1
+    except OSError as exc:  # the system refused a write after the checks (a full disk): a path it refuses, exit 2
+        _say(f"lingjun-kb schema: cannot write into {_name(out)}: {exc.strerror or exc} "
+             f"({_name(exc.filename or out)}); files already there are unchanged or fully replaced", file=sys.stderr)
+        return 2
     for path in written:
         _say(f"wrote {path}")
     return 0
@@ -417,6 +465,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     from lingjun.generator._interrupt import install, interrupted
 
     install()
+    from lingjun.checks.core.inert_text import remember_inputs
+
+    remember_inputs(list(sys.argv[1:] if argv is None else argv))  # long values shortened in every error line
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -433,7 +484,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 130
     except OSError as exc:  # a path the system refuses (name too long, loop of links, no permission): one line
         where = f"{_name(exc.filename)}: " if exc.filename is not None else ""
-        print(f"lingjun-kb {args.command}: {where}{exc.strerror or exc}", file=sys.stderr)
+        _say(f"lingjun-kb {args.command}: {where}{exc.strerror or exc}", file=sys.stderr)
         return 2
 
 

@@ -61,6 +61,8 @@ from typing import Any, Optional
 
 import yaml
 
+from lingjun.checks.core.atomic_write import check_output_file
+from lingjun.checks.core.inert_text import quoted, shorten_words
 from lingjun.checks.core.release_order import identifier_date, is_year_month, release_order_key
 from lingjun.schema.fields import _check_release_id
 from lingjun.schema.image_tags import expected_reference
@@ -621,18 +623,18 @@ def _parse_release(version: str, release_date: Optional[str]) -> tuple[OrderKey,
     try:
         _check_release_id(version)
     except ValueError as exc:
-        raise NewReleaseUsageError(f"release {exc}") from None
+        raise NewReleaseUsageError(shorten_words(f"release {exc}")) from None
     day: Optional[dt.date] = None
     if release_date is not None:
         try:
             day = dt.date.fromisoformat(release_date)
         except ValueError:
-            raise NewReleaseUsageError(f"--release-date {release_date!r} is not a date; write YYYY-MM-DD") from None
+            raise NewReleaseUsageError(f"--release-date {quoted(release_date)} is not a date; write YYYY-MM-DD") from None
     if day is not None and is_year_month(version):
-        raise NewReleaseUsageError(f"--release-date is for releases whose name gives no date; {version!r} names its month")
+        raise NewReleaseUsageError(f"--release-date is for releases whose name gives no date; {quoted(version)} names its month")
     key = release_order_key(version, day)
     if key is None:
-        raise NewReleaseUsageError(f"release {version!r} names no date, so it cannot be placed among the family's "
+        raise NewReleaseUsageError(f"release {quoted(version)} names no date, so it cannot be placed among the family's "
                                    "releases; give --release-date YYYY-MM-DD (the date its page gives)")
     named_day = identifier_date(version)
     if day is not None and named_day is not None and day != named_day:
@@ -660,18 +662,22 @@ def new_release(releases: Path, family: str, version: str, release_date: Optiona
         NewReleaseUsageError: a release identifier that is not one (``25.13``), a bad family id or date.
         NewReleaseError: unknown family, no older release, a previous release that does not load, or the
             file already exists.
+        UnsafeOutputPath: the record's folder cannot take a new file (a read-only file system, no permission),
+            checked before anything is loaded.
     """
     key, day = _parse_release(version, release_date)
     if not _FAMILY.fullmatch(family) or family.strip(".") == "":
-        raise NewReleaseUsageError(f"family {family!r} is not a family id (lower-case letters, digits, '.', '_', '-')")
+        raise NewReleaseUsageError(f"family {quoted(family)} is not a family id (lower-case letters, digits, '.', '_', '-')")
     target = Path(releases) / family / f"{version}.yaml"
     if target.exists() or target.is_symlink():
         raise NewReleaseError(f"{target} already exists; refusing to overwrite it")
+    # before any work: a releases folder on a read-only file system, or not writable, is refused in one line
+    check_output_file(target, replaceable=lambda _path: False, ours="a file to replace")
     kb, _problems = load_knowledge_base(releases)
     family_entry = kb.families.get(family)
     if family_entry is None:
         known = ", ".join(sorted(kb.families)) or "none"
-        raise NewReleaseError(f"family {family!r} is not in {releases}/families.yaml (known: {known})")
+        raise NewReleaseError(f"family {quoted(family)} is not in {releases}/families.yaml (known: {known})")
     older = [r for r in kb.releases_of(family) if r.order_key is not None and r.order_key < key]
     folder = Path(releases) / family
     if not kb.releases_of(family) and not (folder.is_dir() and any(folder.glob("*.y*ml"))):

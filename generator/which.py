@@ -1,33 +1,52 @@
-"""``lingjun-kb which --driver V --gpu MODEL [--family F] [--format json]``: every release's verdict for one node.
+"""``lingjun-kb which --driver V --gpu MODEL [--family F | --all-families | --accelerator A] [--format json]``.
 
-The verdicts are the checker's (:mod:`lingjun.checks.core.release_compat`), the
+The answer first: per product family for NVIDIA GPUs (PPU images and base images with ``--all-families`` or
+``--accelerator``), the release to use on this node or the driver to install
+(:mod:`lingjun.generator.site.recommend`), and the driver branch's lifecycle against today (``--today`` to choose
+the day); then every release's verdict.  The verdicts are the checker's (:mod:`lingjun.checks.core.release_compat`), the
 same the ``/finder/`` page shows.  Exit status: 0 answered (also when the
 reader of the output stops early, ``which ... | head -1``); 1 the release data
 has errors (printed one per line); 2 a usage error: a malformed driver, an
-unknown GPU or family (one line with close matches), a ``--releases`` that is
+unknown GPU or family (one line with close matches), a ``--today`` that is not a date, a ``--releases`` that is
 not a folder, or a site URL that is not an http(s) URL.  Echoed input is cut
 with a marker (:func:`lingjun.checks.core.inert_text.capped`).
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import sys
 from pathlib import Path
 from typing import Any
 
 from lingjun.checks.core.inert_text import capped, inert
+from lingjun.checks.core.terminal_text import terminal_width, wrap_block
 
-__all__ = ["cli_which", "format_table"]
+__all__ = ["cli_which", "format_table", "TEXT"]
+
+
+#: the text form's own words (the reasons come with the answer)
+TEXT = {
+    "header": "driver {driver}, GPU {gpu} (compute capability {cc}, {kind})",
+    "answer": "{family}: {reason}",
+}
 
 
 def format_table(answer: dict[str, Any]) -> str:
-    """The text form of :func:`lingjun.generator.site.finder.which`'s answer: a header line, then one row per release
-    (release, verdict, English reason), columns padded, each variant's tags under a release with variants, and a
-    last line naming the releases the pages name without a record; every value made inert for the terminal."""
+    """The text form of :func:`lingjun.generator.site.finder.which`'s answer: the answer first (one line per family's
+    recommendation, then the driver branch's lifecycle), the header line, then one row per release (release, verdict,
+    English reason), columns padded, each variant's tags under a release with variants, and a last line naming the
+    releases the pages name without a record; every value made inert for the terminal."""
     gpu = answer["gpu"]
     kind = "data center" if gpu["data_center"] else "not data center"
-    lines = [inert(f"driver {capped(answer['driver'])}, GPU {gpu['name']} (compute capability {gpu['compute_capability']}, {kind})")]
+    lines = [inert(TEXT["answer"].format(family=r["family"], reason=r["reason"]["en"])) for r in answer.get("recommendations") or []]
+    branch = answer.get("driver_branch")
+    if branch:
+        lines.append(inert(branch["text"]["en"]))
+    if lines:
+        lines.append("")
+    lines.append(inert(TEXT["header"].format(driver=capped(answer["driver"]), gpu=gpu["name"], cc=gpu["compute_capability"], kind=kind)))
     rows = [(r["release"], r["verdict"], r["reason"]["en"]) for r in answer["releases"]]
     unrecorded = answer.get("unrecorded") or []
     named = [f"{u['family']}:{u['version']}" for u in unrecorded]
@@ -74,8 +93,17 @@ def cli_which(args: Any) -> int:
             print(format_problem(problem), file=sys.stderr)
         print(inert(f"lingjun-kb which: {len(errors)} error(s) in {releases}; no answer"), file=sys.stderr)
         return 1
+    today = None
+    if getattr(args, "today", None):
+        try:
+            today = dt.date.fromisoformat(args.today)
+        except ValueError:
+            print(inert(f"lingjun-kb which: --today {capped(args.today, 60)!r} is not a date (write it as YYYY-MM-DD)"), file=sys.stderr)
+            return 2
     try:
-        answer = which(kb, args.driver, args.gpu, family=args.family, site_url=site_url)
+        answer = which(kb, args.driver, args.gpu, family=args.family, site_url=site_url,
+                       all_families=getattr(args, "all_families", False), accelerator=getattr(args, "accelerator", None),
+                       today=today)
     except WhichError as exc:
         print(inert(f"lingjun-kb which: {exc}"), file=sys.stderr)
         return 2
@@ -83,6 +111,6 @@ def cli_which(args: Any) -> int:
         if args.format == "json":
             print(json.dumps(answer, ensure_ascii=False, indent=2))
         else:
-            print(format_table(answer))
+            print(wrap_block(format_table(answer), terminal_width()))  # COLUMNS, else the terminal's, else 80
         sys.stdout.flush()
     return 0

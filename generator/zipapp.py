@@ -45,7 +45,8 @@ from lingjun.checks.core.atomic_write import atomic_write
 from lingjun.checks.core.inert_text import NAME_LIMIT, capped, inert
 from lingjun.generator.site.site_url import resolve_site_url
 
-__all__ = ["cli_bundle", "bundle_text", "build_zipapp", "zipapp_bytes", "zip_entries", "with_bytecode", "resolve_site_url"]
+__all__ = ["cli_bundle", "bundle_text", "build_zipapp", "zipapp_bytes", "zip_entries", "with_bytecode", "resolve_site_url",
+           "other_checkout_problem"]
 
 _EPOCH = (1980, 1, 1, 0, 0, 0)
 _SHEBANG = b"#!/usr/bin/env python3\n"
@@ -80,6 +81,32 @@ def _checks_dir() -> Path:
     return Path(lingjun.checks.__file__).resolve().parent
 
 
+def _is_checkout(folder: Path) -> bool:
+    """Whether ``folder`` is a checkout of this project (its ``pyproject.toml``, ``checks/`` and ``generator/``)."""
+    return all((Path(folder) / name).is_file() for name in ("pyproject.toml", "checks/cli.py", "generator/zipapp.py"))
+
+
+def other_checkout_problem(cwd: Path, checks_dir: Optional[Path] = None) -> Optional[str]:
+    """Why ``bundle`` run in ``cwd`` may not write its data file, or None.
+
+    The data file goes into the installed package (``<checks_dir>/data/bundle.json``, default the installed
+    ``lingjun.checks``): in an editable install, the tracked file of the checkout installed.  When ``cwd`` is a
+    checkout of this project and that package is not its own (the editable install of another checkout, or a
+    regular install), writing would change a file of another checkout, and this checkout's data file would stay
+    stale: refused, naming both.
+    """
+    installed = Path(checks_dir or _checks_dir()).resolve()
+    here = Path(cwd).resolve()
+    if not _is_checkout(here) or (here / "checks").resolve() == installed:
+        return None
+    which = (f"the editable install of the checkout {installed.parent}" if _is_checkout(installed.parent)
+             else f"installed at {installed.parent}")
+    return (f"this folder is a checkout ({here}), but the lingjun-kb that runs is {which}: bundle would rewrite "
+            f"{installed / 'data' / 'bundle.json'}, not this checkout's; run this checkout's own "
+            f"(`python3 -m venv .venv && .venv/bin/pip install -e .` here, then `.venv/bin/lingjun-kb bundle`); "
+            "nothing was written")
+
+
 def bundle_text(releases: Path, site_url: Optional[str] = None) -> tuple[Optional[str], list]:
     """``(bundle JSON text, problems)`` for a releases folder; the text is None when a problem is an error.
 
@@ -87,11 +114,12 @@ def bundle_text(releases: Path, site_url: Optional[str] = None) -> tuple[Optiona
         ValueError: from :func:`resolve_site_url`.
     """
     from lingjun.generator.bundle import bundle_json, compile_bundle
+    from lingjun.generator.checker_ids import checker_rule_ids
     from lingjun.schema.gate.validate import validate
 
     # the same gate as `lingjun-kb build` and `validate`: the loader's schema checks and every cross-record
     # rule (a draft from `lingjun-kb new` still holding placeholders is refused here too)
-    result = validate([Path(releases)], root=Path(releases))
+    result = validate([Path(releases)], root=Path(releases), checker_rules=checker_rule_ids())
     kb, problems = result.kb, result.problems
     if not result.ok:
         return None, problems
@@ -307,7 +335,11 @@ def cli_bundle(args: argparse.Namespace) -> int:
     manifest instead (:mod:`lingjun.generator.configmap`; default ``dist/lingjun-check-configmap.yaml``; ``-o -``
     prints it on standard output and the other lines go to standard error).
 
+    The data file ``checks/data/bundle.json`` is written into the installed package; run in a checkout whose
+    package is not the one installed, the command refuses (:func:`other_checkout_problem`).
+
     Returns the exit code: 0 ok, 1 data errors or a ConfigMap above 1 MiB, 2 I/O, a bad site URL,
+    another checkout's package installed,
     a bad ``--name``/``--namespace`` (or either without ``--configmap``), or an ``--output`` that is not a new file or one this command
     wrote before (:func:`~lingjun.checks.core.atomic_write.check_output_file` with
     :func:`is_previous_zipapp` or :func:`~lingjun.generator.configmap.is_previous_configmap`: a folder,
@@ -336,6 +368,16 @@ def cli_bundle(args: argparse.Namespace) -> int:
         except ValueError as exc:
             print(inert(f"lingjun-kb bundle: {flag} {capped(value, NAME_LIMIT)}: {exc}"), file=sys.stderr)
             return 2
+    problem = other_checkout_problem(Path.cwd())
+    if problem:
+        print(inert(f"lingjun-kb bundle: {problem}"), file=sys.stderr)
+        return 2
+    target = _checks_dir() / "data" / "bundle.json"
+    try:  # the data file, before any work too
+        check_output_file(target)
+    except OSError as exc:
+        print(inert(f"lingjun-kb bundle: {capped(str(target), NAME_LIMIT)}: {exc.strerror or exc}"), file=sys.stderr)
+        return 2
     if not to_stdout:
         try:
             check_output_file(output, replaceable, kind)
@@ -358,7 +400,6 @@ def cli_bundle(args: argparse.Namespace) -> int:
         if str(getattr(getattr(problem, "severity", None), "value", "")) != "info":
             line = problem.format() if hasattr(problem, "format") else inert(str(problem))
             print(line, file=sys.stderr)
-    target = _checks_dir() / "data" / "bundle.json"
     try:
         atomic_write(target, text.encode("utf-8"), make_parents=True)
         if as_configmap:

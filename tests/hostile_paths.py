@@ -28,6 +28,7 @@ HOSTILE_OUTPUT_KINDS = {
     "socket": "a socket",
     "character device": "a character device",
     "block device": "a block device",
+    "path through a file": "is a regular file, not a folder",
 }
 
 
@@ -41,6 +42,9 @@ def make_hostile_node(folder: Path, kind: str) -> str:
     if kind == "empty name":
         return ""
     path = folder / "target"
+    if kind == "path through a file":  # README.md/x: the folder of the path is a file
+        (folder / "afile").write_text("precious\n", encoding="utf-8")
+        return str(folder / "afile" / "target")
     if kind == "regular file":
         path.write_text("precious\n", encoding="utf-8")
     elif kind == "folder":
@@ -72,14 +76,20 @@ def make_hostile_node(folder: Path, kind: str) -> str:
     return str(path)
 
 
+def node_folder(path: str) -> str:
+    """The folder holding the node ``path`` names (for "path through a file", the folder of that file)."""
+    folder = os.path.dirname(path)
+    return os.path.dirname(folder) if os.path.isfile(folder) else folder
+
+
 def node_state(path: str) -> Optional[tuple]:
     """What identifies ``path`` as it is (kind, inode, size, content of a file or link target), None if absent."""
     if not path:
         return None
     try:
         info = os.lstat(path)
-    except FileNotFoundError:
-        return None
+    except (FileNotFoundError, NotADirectoryError):
+        return None if not os.path.isfile(os.path.dirname(path)) else ("through a file", Path(os.path.dirname(path)).read_bytes())
     detail: object = None
     if stat.S_ISLNK(info.st_mode):
         detail = os.readlink(path)

@@ -13,6 +13,13 @@ name, a folder, a symbolic link, a FIFO, a socket or a device
 :class:`UnsafeOutputPath` before anything is written.  The entry is
 inspected with ``lstat`` and never opened, so a FIFO cannot block.
 
+The folder the file goes in is checked too (:func:`check_output_folder`): the
+nearest existing folder of the path must be a folder (``README.md/x`` names a
+path through a file), on a file system mounted read-write and writable by this
+process, and, when the caller does not create missing folders, the file's own
+folder must exist.  So every such refusal comes before any work, with one
+line, instead of after it from the first write.
+
 An existing regular file is replaced only when it is one the command wrote
 before: each caller passes a ``replaceable`` predicate (a previous zipapp,
 snapshot or schema file, recognised from a small prefix read with
@@ -29,8 +36,9 @@ import tempfile
 from typing import Callable, Optional, Union
 
 from lingjun.checks.core.file_kind import file_kind
+from lingjun.checks.core.inert_text import NAME_LIMIT, capped
 
-__all__ = ["atomic_write", "check_output_file", "read_prefix", "read_whole", "read_whole_text", "UnsafeOutputPath"]
+__all__ = ["atomic_write", "check_output_file", "check_output_folder", "read_prefix", "read_whole", "read_whole_text", "UnsafeOutputPath"]
 
 
 class UnsafeOutputPath(OSError):
@@ -95,8 +103,54 @@ def read_whole_text(path: "Union[str, os.PathLike[str]]", limit: int) -> "Option
 Replaceable = Callable[[str], bool]
 
 
+def check_output_folder(folder: "Union[str, os.PathLike[str]]", make_parents: bool = True,
+                        shown: "Optional[Union[str, os.PathLike[str]]]" = None) -> None:
+    """Refuse a folder that files cannot be created in, before any work is done.
+
+    The nearest existing entry of ``folder`` (``folder`` itself, else the folder above it, and so on) must be
+    a folder (following links), on a file system not mounted read-only (``statvfs``), writable and searchable
+    by this process (``access``).  With ``make_parents`` False ``folder`` itself must exist.
+
+    Args:
+        folder: the folder the output goes in (created by the caller when missing and ``make_parents``).
+        make_parents: the caller creates missing folders.
+        shown: the path the user gave, kept as the exception's ``filename`` (default ``folder``).
+
+    Raises:
+        UnsafeOutputPath: ``errno`` ENOTDIR (a path through a file), EROFS (read-only file system), EACCES
+            (not writable) or ENOENT (missing, without ``make_parents``); ``strerror`` says which entry, in words.
+    """
+    given = os.fspath(folder) or "."
+    name = os.fspath(shown) if shown is not None else given
+    probe = os.path.abspath(given)
+    while True:
+        try:
+            info = os.stat(probe)
+            break
+        except (FileNotFoundError, NotADirectoryError):
+            if not make_parents and probe == os.path.abspath(given):
+                raise UnsafeOutputPath(errno.ENOENT, f"the folder {capped(given, NAME_LIMIT)} does not exist; create it first", name) from None
+            above = os.path.dirname(probe)
+            if above == probe:
+                return
+            probe = above
+        except OSError as exc:
+            raise UnsafeOutputPath(exc.errno or errno.EACCES, f"{capped(probe, NAME_LIMIT)} cannot be inspected: {exc.strerror or exc}",
+                                   name) from None
+    if not stat.S_ISDIR(info.st_mode):
+        raise UnsafeOutputPath(errno.ENOTDIR, f"{capped(probe, NAME_LIMIT)} is {file_kind(info.st_mode)}, not a folder", name)
+    try:
+        read_only = bool(os.statvfs(probe).f_flag & getattr(os, "ST_RDONLY", 1))
+    except (OSError, AttributeError):
+        read_only = False
+    if read_only:
+        raise UnsafeOutputPath(errno.EROFS, f"{capped(probe, NAME_LIMIT)} is on a read-only file system", name)
+    if not os.access(probe, os.W_OK | os.X_OK):
+        raise UnsafeOutputPath(errno.EACCES, f"{capped(probe, NAME_LIMIT)} is not writable (permission denied)", name)
+
+
 def check_output_file(path: "Union[str, os.PathLike[str]]", replaceable: Optional[Replaceable] = None,
-                      ours: str = "a file this command wrote") -> None:
+                      ours: str = "a file this command wrote", make_parents: bool = True) -> None:
     """Refuse an output path that writing a file there would destroy or misuse.
 
     Allowed: a path where nothing exists yet (its folder may be missing) and an
@@ -108,11 +162,13 @@ def check_output_file(path: "Union[str, os.PathLike[str]]", replaceable: Optiona
         path: the output file.
         replaceable: recognises a file the command wrote before.
         ours: what ``replaceable`` recognises, for the message ("a lingjun-check zipapp").
+        make_parents: the caller creates a missing folder of the path (:func:`check_output_folder`).
 
     Raises:
         UnsafeOutputPath: the path is empty, ends with a path separator, names a
             folder, a symbolic link, a FIFO, a socket or a character or block
-            device, or a regular file ``replaceable`` does not recognise.
+            device, or a regular file ``replaceable`` does not recognise; or its folder cannot take a new file
+            (:func:`check_output_folder`: a path through a file, a read-only file system, no permission).
         OSError: ``lstat`` failed for another reason than a missing entry (a name
             too long, permission denied on a folder of the path).
     """
@@ -124,9 +180,11 @@ def check_output_file(path: "Union[str, os.PathLike[str]]", replaceable: Optiona
     try:
         mode = os.lstat(target).st_mode
     except (FileNotFoundError, NotADirectoryError):
+        check_output_folder(os.path.dirname(target), make_parents, target)
         return
     if stat.S_ISREG(mode):
         if replaceable is None or replaceable(target):
+            check_output_folder(os.path.dirname(target), make_parents, target)
             return
         raise UnsafeOutputPath(errno.EEXIST, f"exists and is not {ours}; only a new file or {ours} "
                                "is replaced: remove it or choose another name", target)
@@ -151,7 +209,7 @@ def atomic_write(path: "Union[str, os.PathLike[str]]", data: Union[str, bytes], 
         OSError: the folder cannot be made or written, or the rename fails; nothing is
             left behind (no partial target, no temporary file).
     """
-    check_output_file(path, replaceable, ours)
+    check_output_file(path, replaceable, ours, make_parents)
     target = os.fspath(path)
     directory = os.path.dirname(os.path.abspath(target))
     if make_parents:

@@ -48,6 +48,7 @@ __all__ = [
     "minor_compat_floor",
     "minor_compat_major",
     "forward_admitted",
+    "where_zh",
     "decide",
 ]
 
@@ -231,8 +232,10 @@ def forward_admitted(
 
     The release record's ``driver.forward_compatibility`` list decides first
     (branch listed and minimum met; ``must_upgrade_branches`` and
-    ``branch_resolutions`` say no), then the CUDA base image list of the
-    reference data for the image's CUDA.  Returns ``(answer, where)`` with
+    ``branch_resolutions`` say no; a complete list that leaves the branch out
+    says no), then, for a cut-off driver text, what the family's neighbouring
+    releases state alike (``driver.derived``, ``where`` is ``"family's releases"``),
+    then the CUDA base image list of the reference data for the image's CUDA.  Returns ``(answer, where)`` with
     ``answer`` None when neither source says anything.
     """
     drv = (record or {}).get("driver") or {}
@@ -248,13 +251,31 @@ def forward_admitted(
         return driver.satisfies_minimum(minimum), "release record"
     if driver.branch in (drv.get("must_upgrade_branches") or []) and resolutions.get(driver.branch) != "allowed":
         return False, "release record"
-    if drv.get("forward_compatibility"):
+    # a cut-off driver text (``text_truncated``) does not name every branch: one it leaves out is decided by what the
+    # family's neighbouring releases state alike (``driver.derived``, lingjun.checks.core.family_driver), then by
+    # NVIDIA's CUDA base image list below; a complete list that leaves the branch out says no
+    if drv.get("text_truncated") is not True and drv.get("forward_compatibility"):
         return False, "release record"
+    for entry in drv.get("derived") or []:
+        if isinstance(entry, dict) and entry.get("branch") == driver.branch:
+            if entry.get("decision") != "forward":
+                return False, "family's releases"
+            minimum = parse_driver(entry.get("minimum"))
+            return (driver.satisfies_minimum(minimum) if minimum is not None else True), "family's releases"
     for row in _rows(ref, "forward_compat_images"):
         row_cuda = parse_cuda(row.get("image_cuda"))
         if row_cuda and row_cuda.major_minor == image_cuda.major_minor:
             return driver.branch in (row.get("branches") or []), f"CUDA {row_cuda} base image"
     return None, ""
+
+
+#: :func:`forward_admitted`'s ``where`` in Chinese (a base image's name is translated word by word)
+_WHERE_ZH = {"release record": "发布记录", "family's releases": "该系列相邻版本"}
+
+
+def where_zh(where: str) -> str:
+    """:func:`forward_admitted`'s ``where`` (``release record``, ``family's releases``, ``CUDA 12.8 base image``) in Chinese."""
+    return _WHERE_ZH.get(where) or where.replace("base image", "基础镜像")
 
 
 @dataclass

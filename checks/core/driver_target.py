@@ -50,15 +50,21 @@ class DriverTarget:
     minimum: DriverVersion
     branch_type: Optional[str] = None
     eol: Optional[str] = None
+    #: the branch is the last that supports one of the GPUs (R580 for Volta): "or later" stays inside it
+    last_for_gpu: bool = False
 
     @property
     def en(self) -> str:
-        """``R620 (620 or later)``."""
+        """``R620 (620 or later)``; ``R580 (580 or later within R580; later branches do not support this GPU)``."""
+        if self.last_for_gpu:
+            return f"R{self.branch} ({self.minimum} or later within R{self.branch}; later branches do not support this GPU)"
         return f"R{self.branch} ({self.minimum} or later)"
 
     @property
     def zh(self) -> str:
-        """``R620（620 或更高）``."""
+        """``R620（620 或更高）``；``R580（R580 分支内 580 或更高；之后的分支不再支持该 GPU）``."""
+        if self.last_for_gpu:
+            return f"R{self.branch}（R{self.branch} 分支内 {self.minimum} 或更高；之后的分支不再支持该 GPU）"
         return f"R{self.branch}（{self.minimum} 或更高）"
 
 
@@ -142,4 +148,4 @@ def upgrade_target(
     branch = chosen["branch"]
     inside = [r for r in needs if r.branch == branch]
     minimum = max(inside) if inside else DriverVersion.parse(str(branch))
-    return DriverTarget(branch, minimum, chosen.get("type"), chosen.get("eol"))
+    return DriverTarget(branch, minimum, chosen.get("type"), chosen.get("eol"), last_for_gpu=branch == last_branch)

@@ -39,7 +39,8 @@ import json
 import re
 from typing import Any, Optional
 
-__all__ = ["UNSAFE", "ECHO_LIMIT", "NAME_LIMIT", "inert", "capped", "dumps", "escape_json_text"]
+__all__ = ["UNSAFE", "ECHO_LIMIT", "NAME_LIMIT", "inert", "capped", "quoted", "error_line", "shorten_words", "remember_inputs", "dumps",
+           "escape_json_text"]
 
 #: the code points never written as they are (see the module docstring)
 UNSAFE = frozenset(
@@ -70,6 +71,52 @@ def capped(text: str, limit: Optional[int] = ECHO_LIMIT) -> str:
     if limit is None or len(text) <= limit:
         return text
     return f"{text[:limit]}… ({len(text) - limit} more characters)"
+
+
+# a run already shortened ends with "…": the ellipsis never counts, so a name is not shortened twice
+_LONG_WORD = re.compile(r"[^\s…]{%d,}" % (NAME_LIMIT + 1))
+_LONG_QUOTED = re.compile(r"'([^'\n…]{%d,})'" % (NAME_LIMIT + 1))
+#: the command line's values longer than NAME_LIMIT (:func:`remember_inputs`), longest first
+_long_inputs: list[str] = []
+
+
+def remember_inputs(values: "list[str] | tuple[str, ...]") -> None:
+    """Tell :func:`shorten_words` the values of this run's command line: each one longer than :data:`NAME_LIMIT`
+    is shortened wherever an error line repeats it, blanks and all (``new 'a b a b …'``).  Called by each
+    command's ``main`` with its arguments; replaces what an earlier call remembered."""
+    _long_inputs[:] = sorted({v for v in values if isinstance(v, str) and len(v) > NAME_LIMIT}, key=len, reverse=True)
+
+
+def shorten_words(text: str, limit: int = NAME_LIMIT) -> str:
+    """``text`` with every long name :func:`capped` to ``limit``: a command-line value :func:`remember_inputs`
+    was given, a quoted span (``'...'``) and a run of non-blank characters longer than ``limit``.
+
+    The safety net of every error line (:func:`error_line`): a name quoted in a message (a path, a family, a
+    ``--release`` value, an exception's text echoing its input) is never longer than :data:`NAME_LIMIT`, so
+    the reason after it is always seen.
+    """
+    if len(text) <= limit:
+        return text
+    for value in _long_inputs:
+        if value in text:
+            text = text.replace(value, capped(value, limit))
+    if limit == NAME_LIMIT:
+        word, quoted_span = _LONG_WORD, _LONG_QUOTED
+    else:
+        word, quoted_span = re.compile(r"[^\s…]{%d,}" % (limit + 1)), re.compile(r"'([^'\n…]{%d,})'" % (limit + 1))
+    text = quoted_span.sub(lambda m: f"'{capped(m.group(1), limit)}'", text)
+    return word.sub(lambda m: capped(m.group(), limit), text)
+
+
+def quoted(name: Any) -> str:
+    """``repr`` of ``name`` cut to :data:`NAME_LIMIT` characters (:func:`capped`): a name inside a sentence."""
+    return repr(capped(name if isinstance(name, str) else str(name), NAME_LIMIT))
+
+
+def error_line(text: Any) -> str:
+    """One error line: :func:`shorten_words` then :func:`inert` (names at most :data:`NAME_LIMIT` characters,
+    controls escaped, the whole at most :data:`ECHO_LIMIT`)."""
+    return inert(shorten_words(text if isinstance(text, str) else str(text)))
 
 
 def inert(text: Any, limit: Optional[int] = ECHO_LIMIT, keep_line_breaks: bool = False) -> str:

@@ -9,11 +9,15 @@ Two kinds, two functions:
   (``?access_token=``, ``&X-Amz-Signature=``, ``sig=``, ``api_key=``,
   ``password=hunter2``, ``cred=``), the credential of an ``Authorization:``
   header or a ``Bearer`` token, and secrets recognisable by their shape
-  wherever they stand (:data:`TOKEN_SHAPES`: GitHub, AWS, Alibaba Cloud,
-  Hugging Face, OpenAI and Slack tokens, JWTs, Slack webhook paths, private
-  key blocks).
-* :func:`mask_identifiers` (applied unless ``--include-ids``): IP addresses
-  and the user name of a home directory.  Every IPv4 address (``10.0.0.5``,
+  wherever they stand (:data:`TOKEN_SHAPES`: GitHub, AWS, Alibaba Cloud
+  AccessKey and STS ids, Google API keys, ModelScope, Hugging Face, OpenAI
+  and Slack tokens, JWTs, Slack webhook paths, private key blocks), the
+  value after any name ending in a secret's name and a colon
+  (``DB_PASSWORD:x``, ``X-Api-Key: x``), and ``Basic <base64>`` when the
+  word decodes to ``user:password``, with or without ``Authorization:``.
+* :func:`mask_identifiers` (applied unless ``--include-ids``): GPU and MIG
+  UUIDs by their shape (:data:`DEVICE_UUID_SHAPE`, in any variable or text:
+  ``GPU-***``, ``MIG-***``), IP addresses and the user name of a home directory.  Every IPv4 address (``10.0.0.5``,
   ``peer=10.0.0.5``, ``10.0.0.1,10.0.0.2``, with a port or a prefix) and
   every IPv6 address (``2001:db8::1``, bracketed or bare; a bare one must
   have ``::`` or all eight groups, so times and MAC addresses stay) becomes
@@ -53,7 +57,8 @@ import re
 import ipaddress
 from typing import Any, Callable, Optional
 
-__all__ = ["MASK", "SECRET_PARAMETER_WORDS", "SECRET_NAMES", "TOKEN_SHAPES", "mask_secrets", "mask_identifiers", "mask_strings"]
+__all__ = ["MASK", "SECRET_PARAMETER_WORDS", "SECRET_NAMES", "TOKEN_SHAPES", "DEVICE_UUID_SHAPE", "mask_secrets",
+           "mask_identifiers", "mask_strings"]
 
 #: what a masked part becomes
 MASK = "***"
@@ -71,7 +76,14 @@ TOKEN_SHAPES = (
     r"\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*",  # JSON Web Tokens (header.payload.signature)
     r"(?<=hooks\.slack\.com/services/)[^\s\"'<>]+",  # Slack webhook path (the secret part)
     r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:.*?-----END [A-Z0-9 ]*PRIVATE KEY-----|.*)",  # a private key block
+    r"\bSTS\.[A-Za-z0-9]{20,}",  # Alibaba Cloud STS AccessKey ids (temporary credentials)
+    r"\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])",  # Google API keys
+    r"\bms-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b",  # ModelScope SDK tokens
 )
+#: GPU and MIG device UUIDs (``nvidia-smi -L``): ``GPU-<uuid>``, ``MIG-<uuid>`` and the older ``MIG-GPU-<uuid>/<gi>/<ci>``;
+#: identifiers of the hardware, masked as ``GPU-***`` / ``MIG-***`` unless ``--include-ids``
+DEVICE_UUID_SHAPE = (r"(?<![\w-])(?:(MIG)-GPU-[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{1,12}){0,4}(?:/[0-9]{1,4}){0,2}"
+                     r"|(GPU|MIG)-[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{1,12}){0,4})(?![\w-])")
 
 _URL_USERINFO = re.compile(r"(?<=://)[^/?#@\s]+@")
 # user:password@host at the start of a value or after a separator, no scheme (a proxy setting)
@@ -84,9 +96,14 @@ _SECRET_PARAMETER = re.compile(
 SECRET_NAMES = ("password", "passwd", "pwd", "secret", "token", "api_key", "apikey", "api-key", "access_key",
                 "access-key", "secret_access_key", "aws_secret_access_key", "private_token", "private-token",
                 "auth_token", "access_token", "x-api-key")
+# the name may carry a prefix (DB_PASSWORD:, --password:, mypassword:), bounded so a long word costs linear time
 _SECRET_COLON = re.compile(
-    r"(?i)(?<![\w-])((?:" + "|".join(re.escape(n) for n in SECRET_NAMES) + r")[\"']?\s{0,4}:\s{0,4}[\"']?)[^\s,;\"'}]+")
+    r"(?i)(?<![\w-])((?:[\w-]{0,64}?)(?:" + "|".join(re.escape(n) for n in SECRET_NAMES) + r")[\"']?\s{0,4}:\s{0,4}[\"']?)"
+    r"(?!\*\*\*)[^\s,;\"'}]+")
+# "Basic <base64 of user:password>" anywhere (a header written without its "Authorization:" name)
+_BASIC = re.compile(r"(?i)(\bbasic\s+)([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])")
 _SECRET_FLAG = re.compile(r"(?i)(?<![\w-])(--(?:" + "|".join(re.escape(n) for n in SECRET_NAMES) + r")\s+)(?!-)[^\s,;\"'}]+")
+_DEVICE_UUID = re.compile(DEVICE_UUID_SHAPE)
 _TOKEN_SHAPE = re.compile("|".join(f"(?:{shape})" for shape in TOKEN_SHAPES), re.DOTALL)
 # key=value in free text: a key that says secret at a word start, the value up to a blank or separator
 _SECRET_PAIR = re.compile(
@@ -130,7 +147,24 @@ def mask_secrets(text: str) -> str:
         text = _AUTHORIZATION.sub(lambda m: m.group(1) + MASK, text)
     if "bearer" in lowered:
         text = _BEARER.sub(lambda m: m.group(1) + MASK, text)
+    if "basic" in lowered:
+        text = _BASIC.sub(_basic_credential, text)
     return _TOKEN_SHAPE.sub(MASK, text)
+
+
+def _basic_credential(match: "re.Match[str]") -> str:
+    """``Basic ***`` when the word after ``Basic`` is base64 of ``user:password`` (HTTP Basic authentication)."""
+    import base64
+    import binascii
+
+    word = match.group(2)
+    try:
+        decoded = base64.b64decode(word + "=" * (-len(word) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return match.group()
+    if b":" in decoded and all(32 <= b < 127 or b >= 128 for b in decoded):
+        return match.group(1) + MASK
+    return match.group()
 
 
 def _ipv6_or_same(match: "re.Match[str]") -> str:
@@ -151,6 +185,8 @@ def mask_identifiers(text: str, keep_versions: bool = False) -> str:
     ``keep_versions``: the text is a version field; a four-part dotted number standing alone is a version
     (kept) unless it names a peer (``:port``, ``/prefix``, a URL's host).
     """
+    if "GPU-" in text or "MIG-" in text or "gpu-" in text or "mig-" in text:
+        text = _DEVICE_UUID.sub(lambda m: f"{m.group(1) or m.group(2)}-{MASK}", text)
     text = _PEER_IPV4.sub(MASK, text)
     if not keep_versions:
         text = _BARE_IPV4.sub(MASK, text)

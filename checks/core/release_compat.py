@@ -27,13 +27,12 @@ Simplified Chinese:
 ``minor-compat``
     starts, with limits: CUDA minor version compatibility (limited feature
     set, no JIT of newer PTX), or a driver below the release's stated minimum
-    that NVIDIA's tables let start (the checker warns).  A branch the release
-    lists as must-upgrade is here too when it meets the minor version
-    compatibility floor: the release's list says the branch is not *forward*
-    compatible, while NVIDIA's minor version compatibility still lets CUDA
-    start (https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html);
+    that NVIDIA's tables let start (the checker warns);
 ``unsupported``
     the checker reports an error: CUDA cannot start on this driver and GPU,
+    the release lists the branch as one to upgrade (must-upgrade: not
+    supported, even where NVIDIA's minor version compatibility would let CUDA
+    start, https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html),
     the driver is too old to drive the GPU's architecture at all
     (:func:`driver_predates_gpu`, derived: R470 cannot drive Hopper), or the
     image is built for PPU accelerators, not NVIDIA GPUs;
@@ -46,7 +45,19 @@ Simplified Chinese:
     minimum that the release's cut-off driver text (``text_truncated``) does
     not name: only the release's word is missing, and that is unknown, not absent.
 
-A cut-off driver text changes only that last case: below the CUDA major's
+A cut-off driver text (``text_truncated``) does not name every branch, so a
+branch it leaves out is decided by the evidence that remains, each piece
+named in the reason and in :attr:`ReleaseVerdict.derived_from`: the
+release's CUDA with NVIDIA's forward-compatibility table (the CUDA base
+image's branches) and minor version compatibility table, the image's
+cuda-compat (the record's own forward-compatible branches show it), and what
+the family's neighbouring releases state alike
+(:func:`lingjun.checks.core.family_driver.driver_view`, which the callers
+apply to the record).  On a data center GPU whose image carries cuda-compat
+an admitted branch is then ``forward-compat`` ("from NVIDIA's
+forward-compatibility table for CUDA 12.8 and what 25.06 and 25.08 state
+...; 25.07's own driver text is cut off"), never weaker.  Otherwise a
+cut-off driver text changes only the ``not-stated`` case above: below the CUDA major's
 minor version compatibility floor CUDA cannot start whatever the text says
 (``unsupported``, unless forward compatibility could apply), and between the
 floor and the toolkit's own minimum CUDA starts with limits (``minor-compat``),
@@ -67,11 +78,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from lingjun.checks.core.compat import CompatDecision, decide, max_native_cuda, parse_cuda, parse_driver, toolkit_min_driver
+from lingjun.checks.core.compat import (CompatDecision, decide, max_native_cuda, parse_cuda, parse_driver, toolkit_min_driver,
+                                        where_zh)
+from lingjun.checks.core.family_driver import cut_off, derived_entry
 from lingjun.checks.core.gpu_arch import architecture, min_cuda_for_cc, parse_cc, sm_name
 from lingjun.checks.core.versions import CudaVersion, DriverVersion
 
-__all__ = ["VERDICTS", "KEYS", "ReleaseVerdict", "release_verdict", "branch_named", "branch_thresholds", "effective_driver", "node_gpu",
+__all__ = ["VERDICTS", "KEYS", "WORDS", "ReleaseVerdict", "release_verdict", "branch_named", "must_upgrade", "branch_thresholds", "effective_driver", "node_gpu",
            "driver_predates_gpu", "unknown_branch"]
 
 #: the verdicts, best first
@@ -83,11 +96,13 @@ VERDICTS = ("native", "forward-compat", "minor-compat", "unsupported", "not-stat
 #: ``forward``, ``forward-unconfirmed``; ``below-floor`` (CUDA cannot start); ``native``;
 #: ``below-release-minimum`` (CUDA starts, the release asks for more); ``cut-off`` (CUDA runs natively, the
 #: release asks for more and its driver text is cut off); ``minor`` (minor version compatibility at or above the
-#: release's minimum); ``forward-below-minimum``, ``must-upgrade``, ``data-center-only``, ``not-named``
-#: (minor version compatibility below the release's minimum, and why the release does not admit the branch)
+#: release's minimum); ``forward-below-minimum``, ``data-center-only``, ``not-named``, ``compat-not-shown`` (minor
+#: version compatibility below the release's minimum, and why the release does not admit the branch: the last, its
+#: family admits it through cuda-compat but the cut-off record does not show the package); ``must-upgrade`` (the
+#: release, or for a cut-off text its family, lists the branch as one to upgrade: unsupported)
 KEYS = ("ppu", "unknown-branch", "predates-gpu", "no-cuda", "no-driver", "no-minimum", "no-toolkit-row", "forward", "forward-unconfirmed", "below-floor",
         "native", "below-release-minimum", "cut-off", "minor", "forward-below-minimum", "must-upgrade",
-        "data-center-only", "not-named")
+        "data-center-only", "not-named", "compat-not-shown")
 
 #: a patch level above any real one: a branch-only driver stands for an up-to-date driver of the branch
 _TOP = (9999, 9999)
@@ -110,6 +125,9 @@ class ReleaseVerdict:
         mode: the :class:`~lingjun.checks.core.compat.CompatDecision` mode behind it (``""`` when none was taken).
         key: which case decided, for pages that label a cell (:data:`KEYS`).
         release_minimum: the release's stated minimum (``"575"``) when the driver is below it, else None.
+        derived_from: when the release's own driver text is cut off and does not name the branch, the evidence the
+            verdict comes from instead, each piece named in English (``("NVIDIA's forward-compatibility table for
+            CUDA 12.8", "25.06 and 25.08")``); empty for a verdict the release's own text (or no driver text) gives.
     """
 
     verdict: str
@@ -118,6 +136,84 @@ class ReleaseVerdict:
     mode: str = ""
     key: str = ""
     release_minimum: Optional[str] = None
+    derived_from: tuple[str, ...] = ()
+
+    @property
+    def derived(self) -> bool:
+        """True when the verdict comes from the evidence that remains, not from the release's own driver text."""
+        return bool(self.derived_from)
+
+
+#: the words of a verdict derived from the evidence that remains when a release's driver text is cut off
+#: (:func:`_evidence`), and of a must-upgrade branch; ``(en, zh)`` templates
+WORDS: dict[str, tuple[str, str]] = {
+    "from.nvidia": ("NVIDIA's forward-compatibility table for CUDA {table}", "NVIDIA 的 CUDA {table} 向前兼容表"),
+    "from.family.forward": ("what {versions} state{s} (R{b} from {minimum} on)", "{versions} 的说明（R{b} 自 {minimum} 起）"),
+    "from.family.forward-any": ("what {versions} state{s} (R{b})", "{versions} 的说明（R{b}）"),
+    "from.family.must-upgrade": ("what {versions} state{s} (R{b} is a branch to upgrade)", "{versions} 的说明（R{b} 需要升级）"),
+    "from.minor": ("NVIDIA's minor version compatibility table", "NVIDIA 的次版本兼容表"),
+    "and": (" and ", "与"),
+    "cut": ("{version}'s own driver text is cut off", "{version} 自身的驱动说明被截断"),
+    "forward": ("R{b} runs CUDA {cuda} on data center GPUs through the image's cuda-compat package (forward compatibility), "
+                "from {evidence}; {cut}.",
+                "R{b} 可在数据中心 GPU 上通过镜像中的 cuda-compat 包向前兼容运行 CUDA {cuda}，依据{evidence}；{cut}。"),
+    "forward-below-minimum": ("{versions} admit{s} R{b} on data center GPUs only from {minimum} on ({cut}); below that, {limits}.",
+                              "{versions} 只允许数据中心 GPU 使用 {minimum} 及以上的 R{b}（{cut}）；低于此版本时，{limits}。"),
+    "compat-not-shown": ("Below the release's requirement ({stated}); {versions} admit{s} R{b} on data center GPUs through "
+                         "cuda-compat ({minimum} or later), but {cut} and does not show that the image carries cuda-compat; "
+                         "{limits}.",
+                         "低于发布要求（{stated}）；{versions} 允许数据中心 GPU 通过 cuda-compat 使用 R{b}（{minimum} 或更高），"
+                         "但{cut}，看不出镜像是否带有 cuda-compat；{limits}。"),
+    "data-center-only.derived": ("Below the release's requirement ({stated}), and {versions} admit{s} R{b} only on data center GPUs "
+                                 "(forward compatibility; {cut}); {limits}.",
+                                 "低于发布要求（{stated}），且 {versions} 只允许数据中心 GPU 通过向前兼容使用 R{b}（{cut}）；{limits}。"),
+    "must-upgrade": ("Not supported: below the release's requirement ({stated}), and the release lists R{b} as a branch to "
+                     "upgrade, although {limits}.",
+                     "不支持：低于发布要求（{stated}），且发布说明把 R{b} 列为需要升级的分支，尽管{limits}。"),
+    "must-upgrade.derived": ("Not supported: below the release's requirement ({stated}), and {versions} list{s} R{b} as a branch "
+                             "to upgrade ({cut}), although {limits}.",
+                             "不支持：低于发布要求（{stated}），且 {versions} 把 R{b} 列为需要升级的分支（{cut}），尽管{limits}。"),
+}
+
+
+def _versions(names: Any, lang: str) -> str:
+    """``25.06 and 25.08`` / ``25.06、25.08``."""
+    names = [str(n) for n in names or []]
+    if lang == "zh":
+        return "、".join(names)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _s(names: Any) -> str:
+    """The English verb's ``s`` for one release named (``25.09 states``), none for several (``25.06 and 25.08 state``)."""
+    return "s" if len(list(names or [])) == 1 else ""
+
+
+def _nvidia_row(ref: Optional[dict], cuda: CudaVersion, branch: int) -> Optional[str]:
+    """The CUDA version of NVIDIA's base-image row for ``cuda`` when it admits ``branch`` (as forward_admitted reads it)."""
+    for row in (ref or {}).get("forward_compat_images") or []:
+        row_cuda = parse_cuda(row.get("image_cuda")) if isinstance(row, dict) else None
+        if row_cuda and row_cuda.major_minor == cuda.major_minor:
+            return str(row_cuda) if branch in (row.get("branches") or []) else None
+    return None
+
+
+def _evidence(drv: dict, ref: Optional[dict], cuda: CudaVersion, branch: int) -> tuple[tuple[str, ...], str, str]:
+    """What admits ``branch`` for forward compatibility when the record's own text does not name it:
+    ``(names, en, zh)``; the names in English for :attr:`ReleaseVerdict.derived_from`."""
+    pieces: list[tuple[str, str, str]] = []
+    table = _nvidia_row(ref, cuda, branch)
+    if table is not None:
+        en, zh = WORDS["from.nvidia"]
+        pieces.append((en.format(table=table), en.format(table=table), zh.format(table=table)))
+    entry = derived_entry(drv, branch)
+    if entry is not None:
+        key = "from.family.forward" if entry.get("minimum") else "from.family.forward-any"
+        en, zh = WORDS[key]
+        fill = {"b": branch, "minimum": entry.get("minimum")}
+        pieces.append((_versions(entry.get("from"), "en"), en.format(versions=_versions(entry.get("from"), "en"), s=_s(entry.get("from")), **fill),
+                       zh.format(versions=_versions(entry.get("from"), "zh"), **fill)))
+    return (tuple(p[0] for p in pieces), WORDS["and"][0].join(p[1] for p in pieces), WORDS["and"][1].join(p[2] for p in pieces))
 
 
 class _Gpu:
@@ -143,8 +239,9 @@ def effective_driver(driver: DriverVersion) -> DriverVersion:
 def branch_thresholds(record: Optional[dict], ref: Optional[dict], branch: int) -> list[DriverVersion]:
     """Every full driver version inside ``branch`` at which a verdict can change, ascending, without duplicates.
 
-    They are the minimums the record names (its ``driver.minimum`` and forward
-    compatibility minimums) and the reference rows name (Table 3 minimum
+    They are the minimums the record names (its ``driver.minimum``, forward
+    compatibility minimums and those its family states for a cut-off text,
+    ``driver.derived``) and the reference rows name (Table 3 minimum
     drivers, the minor version compatibility floors) that fall in the branch.
     Between two consecutive thresholds (and below the first) every driver of
     the branch gets the same verdict.
@@ -154,6 +251,7 @@ def branch_thresholds(record: Optional[dict], ref: Optional[dict], branch: int) 
     if isinstance(drv, dict):
         texts.append(drv.get("minimum"))
         texts.extend(e.get("minimum") for e in drv.get("forward_compatibility") or [] if isinstance(e, dict))
+        texts.extend(e.get("minimum") for e in drv.get("derived") or [] if isinstance(e, dict))
     for row in (ref or {}).get("toolkit_min_driver") or []:
         if isinstance(row, dict):
             texts.append(row.get("linux_min_driver"))
@@ -177,6 +275,9 @@ def _forward_entry(drv: dict, branch: int) -> Optional[DriverVersion]:
     for entry in drv.get("forward_compatibility") or []:
         if isinstance(entry, dict) and entry.get("branch") == branch:
             return parse_driver(entry.get("minimum"))
+    entry = derived_entry(drv, branch)
+    if entry is not None and entry.get("decision") == "forward":
+        return parse_driver(entry.get("minimum"))
     return None
 
 
@@ -186,11 +287,16 @@ def branch_named(drv: dict, branch: int) -> bool:
     return branch in listed or branch in (drv.get("must_upgrade_branches") or [])
 
 
-def _must_upgrade(drv: dict, branch: int) -> bool:
+def must_upgrade(drv: dict, branch: int) -> bool:
+    """Whether the record's driver text (``drv``), or for a cut-off text what its family states (``derived``), lists
+    ``branch`` as one to upgrade (a ``branch_resolutions`` entry ``allowed`` says no)."""
     resolutions = {r.get("branch"): r.get("decision") for r in drv.get("branch_resolutions") or [] if isinstance(r, dict)}
     if resolutions.get(branch) == "allowed":
         return False
-    return branch in (drv.get("must_upgrade_branches") or []) or resolutions.get(branch) == "must-upgrade"
+    if branch in (drv.get("must_upgrade_branches") or []) or resolutions.get(branch) == "must-upgrade":
+        return True
+    entry = derived_entry(drv, branch)
+    return entry is not None and entry.get("decision") == "must-upgrade"
 
 
 def driver_predates_gpu(driver: DriverVersion, compute_capability: object, ref: Optional[dict]) -> Optional[tuple[str, str, str]]:
@@ -298,18 +404,28 @@ def release_verdict(record: Optional[dict], driver: DriverVersion, data_center: 
     if mode == "unknown":
         return ReleaseVerdict("not-stated", f"No NVIDIA reference row for CUDA {cuda}: the data does not decide.",
                               f"NVIDIA 参考数据中没有 CUDA {cuda} 的驱动要求，无法判断。", mode, "no-toolkit-row")
+    version = str(record.get("version") or "the release")
+    cut = {"en": WORDS["cut"][0].format(version=version), "zh": WORDS["cut"][1].format(version=version)}
+    #: the release's own driver text is cut off and does not name this branch: the verdict comes from what remains
+    derive = cut_off(record) and not branch_named(drv, b) and b not in {r.get("branch") for r in drv.get("branch_resolutions") or []
+                                                                        if isinstance(r, dict)}
+    if mode == "forward" and derive:
+        names, ev_en, ev_zh = _evidence(drv, ref, cuda, b)
+        return ReleaseVerdict("forward-compat", WORDS["forward"][0].format(b=b, cuda=cuda, evidence=ev_en, cut=cut["en"]),
+                              WORDS["forward"][1].format(b=b, cuda=cuda, evidence=ev_zh, cut=cut["zh"]),
+                              mode, "forward", below, names + ("the image's cuda-compat",))
     if mode == "forward":
         return ReleaseVerdict(
             "forward-compat",
             f"R{b} runs CUDA {cuda} on data center GPUs through the image's cuda-compat package (admitted by the {decision.admitted_by}).",
-            f"R{b} 可在数据中心 GPU 上通过镜像中的 cuda-compat 包向前兼容运行 CUDA {cuda}（{_where_zh(decision.admitted_by)}允许）。",
+            f"R{b} 可在数据中心 GPU 上通过镜像中的 cuda-compat 包向前兼容运行 CUDA {cuda}（{where_zh(decision.admitted_by)}允许）。",
             mode, "forward", below)
     if mode == "forward-unconfirmed":
         return ReleaseVerdict(
             "not-stated",
             f"Only forward compatibility could run CUDA {cuda} on R{b} (admitted by the {decision.admitted_by}); "
             f"the release's data does not show that the image carries cuda-compat.",
-            f"R{b} 上只能靠向前兼容运行 CUDA {cuda}（{_where_zh(decision.admitted_by)}允许），但发布数据看不出镜像是否带有 cuda-compat。",
+            f"R{b} 上只能靠向前兼容运行 CUDA {cuda}（{where_zh(decision.admitted_by)}允许），但发布数据看不出镜像是否带有 cuda-compat。",
             mode, "forward-unconfirmed", below)
     if mode == "unsupported":
         need = f"R{decision.required.branch} ({decision.required} or later)" if decision.required else "a newer driver"
@@ -348,30 +464,57 @@ def release_verdict(record: Optional[dict], driver: DriverVersion, data_center: 
         return ReleaseVerdict("minor-compat", f"Meets the release's requirement ({stated}); {limits_en}.",
                               f"满足发布要求（{stated}）；{limits_zh}。", mode, "minor")
     forward_min = _forward_entry(drv, b)
+    family = derived_entry(drv, b) if derive else None
+    if data_center and forward_min is not None and not installed.satisfies_minimum(forward_min) and family is not None:
+        versions = family.get("from")
+        return ReleaseVerdict(
+            "minor-compat",
+            WORDS["forward-below-minimum"][0].format(versions=_versions(versions, "en"), s=_s(versions), b=b, minimum=forward_min, cut=cut["en"],
+                                                     limits=limits_en),
+            WORDS["forward-below-minimum"][1].format(versions=_versions(versions, "zh"), b=b, minimum=forward_min, cut=cut["zh"],
+                                                     limits=limits_zh),
+            mode, "forward-below-minimum", below, (_versions(versions, "en"), "NVIDIA's minor version compatibility table"))
     if data_center and forward_min is not None and not installed.satisfies_minimum(forward_min):
         return ReleaseVerdict(
             "minor-compat",
             f"The release admits R{b} on data center GPUs only from {forward_min} on; below that, {limits_en}.",
             f"发布说明只允许数据中心 GPU 使用 {forward_min} 及以上的 R{b}；低于此版本时，{limits_zh}。", mode,
             "forward-below-minimum", below)
-    if _must_upgrade(drv, b):
-        key = "must-upgrade"
-        why_en, why_zh = f"the release lists R{b} as a branch to upgrade", f"发布说明把 R{b} 列为需要升级的分支"
-    elif forward_min is not None:
+    if must_upgrade(drv, b):
+        # the release (or, its text cut off, its family's neighbours) says this branch must be upgraded: not supported,
+        # although NVIDIA's minor version compatibility would let CUDA start
+        would_en = limits_en.replace("lets it start", "would let it start")
+        would_zh = limits_zh
+        if family is not None:
+            versions = family.get("from")
+            en, zh = WORDS["must-upgrade.derived"]
+            return ReleaseVerdict("unsupported",
+                                  en.format(stated=stated, versions=_versions(versions, "en"), s=_s(versions), b=b, cut=cut["en"], limits=would_en),
+                                  zh.format(stated=stated, versions=_versions(versions, "zh"), b=b, cut=cut["zh"], limits=would_zh),
+                                  mode, "must-upgrade", below, (_versions(versions, "en"),))
+        en, zh = WORDS["must-upgrade"]
+        return ReleaseVerdict("unsupported", en.format(stated=stated, b=b, limits=would_en), zh.format(stated=stated, b=b, limits=would_zh),
+                              mode, "must-upgrade", below)
+    if forward_min is not None and family is not None:
+        versions = family.get("from")
+        en, zh = WORDS["compat-not-shown" if data_center else "data-center-only.derived"]
+        fill = {"stated": stated, "b": b, "minimum": forward_min}
+        return ReleaseVerdict("minor-compat", en.format(versions=_versions(versions, "en"), s=_s(versions), cut=cut["en"], limits=limits_en, **fill),
+                              zh.format(versions=_versions(versions, "zh"), cut=cut["zh"], limits=limits_zh, **fill),
+                              mode, "compat-not-shown" if data_center else "data-center-only", below,
+                              (_versions(versions, "en"), "NVIDIA's minor version compatibility table"))
+    if forward_min is not None:
         key = "data-center-only"
         why_en, why_zh = (f"the release admits R{b} only on data center GPUs (forward compatibility)",
                           f"发布说明只允许数据中心 GPU 通过向前兼容使用 R{b}")
     else:
         key = "not-named"
-        cut = drv.get("text_truncated") is True
-        why_en = f"the release does not state R{b}" + (" (its recorded driver text is cut off)" if cut else "")
-        why_zh = f"发布说明没有提到 R{b}" + ("（记录的驱动说明被截断）" if cut else "")
+        truncated = drv.get("text_truncated") is True
+        why_en = f"the release does not state R{b}" + (" (its recorded driver text is cut off)" if truncated else "")
+        why_zh = f"发布说明没有提到 R{b}" + ("（记录的驱动说明被截断）" if truncated else "")
     return ReleaseVerdict("minor-compat", f"Below the release's requirement ({stated}) and {why_en}; {limits_en}.",
-                          f"低于发布要求（{stated}），且{why_zh}；{limits_zh}。", mode, key, below)
+                          f"低于发布要求（{stated}），且{why_zh}；{limits_zh}。", mode, key, below,
+                          ("NVIDIA's minor version compatibility table",) if derive else ())
 
 
-def _where_zh(where: str) -> str:
-    if where == "release record":
-        return "发布记录"
-    return where.replace("base image", "基础镜像")
 

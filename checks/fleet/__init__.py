@@ -2,10 +2,11 @@
 
 Run as ``lingjun-check fleet PATH...`` (see ``lingjun-check fleet --help``).
 Modules, one concern each: :mod:`._inputs` reads files, folders and
-``kubectl logs`` streams; :mod:`._identity` names the nodes; :mod:`._check`
-checks each node (cached by a fingerprint of its facts); :mod:`._node_facts`
+``kubectl logs`` streams; :mod:`._identity` names the nodes and their clusters; :mod:`._check`
+checks each node (cached by a fingerprint of its snapshot text); :mod:`._shared_runs` runs each rule once per
+distinct value of the facts sections it reads; :mod:`._node_facts`
 reads the facts that must agree; :mod:`._compare` finds majorities and
-outliers; :mod:`._model` builds the report (schema ``lingjun-check/fleet/1``);
+outliers, within and between clusters; :mod:`._model` builds the report (schema ``lingjun-check/fleet/1``);
 :mod:`._render_text` and :mod:`._render_html` render it; :mod:`._output`
 writes ``--output``; :mod:`._cli` is the command line.  Standard library only,
 imported only when the first word is ``fleet`` (the plain check does not load it).

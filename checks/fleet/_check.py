@@ -10,10 +10,12 @@ fingerprint: the SHA-256 of the snapshot without ``node``, ``collected_at``,
 with those members cut out (:func:`text_fingerprint`), so a repeat is never
 parsed; a parsed one from its JSON (:func:`fingerprint`).  Two snapshots that
 differ in anything else (even key order or spacing) are checked apart: the
-cache can miss, never confuse two sets of facts.  Cost: a repeat costs a hash of
-its text (well under a millisecond); each distinct set of facts one full check
-(about 10 ms of CPU here, measured with 200 distinct snapshots), so a fleet
-whose nodes all differ is as slow as checking each node alone.  A report is not checked again: its findings, summary
+cache can miss, never confuse two sets of facts.  A repeat costs a regular
+expression pass and a hash of its text (about 1.5 ms for a 232 KB snapshot, less
+than parsing it); a new text is parsed once and its rules run through
+:class:`~lingjun.checks.fleet._shared_runs.SharedRuns`, which runs a rule again only
+when a facts section it reads is new (``bench/fleet.py``: 10,000 all-distinct
+232 KB snapshots in 2.7 times the CPU time of a plain ``json.load`` of them).  A report is not checked again: its findings, summary
 and exit code are taken as written (with ``--strict`` the exit code is derived
 again from its summary).  A snapshot is checked with the options its own run recorded (``check_options``:
 ``--require-gpu``, ``--release`` as given, ``--gpus-per-pod``, ``--model``, ``--strict``), fleet's ``--require-gpu``,
@@ -29,12 +31,12 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from lingjun.checks.core.inert_text import capped
-from lingjun.checks.fleet._identity import own_name
+from lingjun.checks.fleet._identity import NOT_FOUND, own_cluster, own_name
 from lingjun.checks.fleet._inputs import SNAPSHOT, Record
 from lingjun.checks.fleet._node_facts import facts_values, nccl_env_shown, release_fact, report_values
 from lingjun.checks.report.findings import SEVERITY_ORDER
 
-__all__ = ["NodeResult", "Checker", "fingerprint", "text_fingerprint", "report_fingerprint", "SHOWN_SEVERITIES", "field_notes",
+__all__ = ["NodeResult", "Checker", "fingerprint", "text_fingerprint", "text_key", "report_fingerprint", "SHOWN_SEVERITIES", "field_notes",
            "NOTES_PER_NODE"]
 
 #: the unusable fields named per node; the rest are counted in one more note
@@ -73,6 +75,19 @@ class NodeResult:
     key: str = ""
     #: the snapshot reader's problems (field and why: "shm.size_bytes: -1 is out of range ...; ignored")
     field_problems: list = field(default_factory=list)
+    #: the node's cluster (:func:`~lingjun.checks.fleet._identity.own_cluster`), None when none is known
+    cluster: Optional[str] = None
+    #: why the recorded cluster is not a cluster name (one line), None when it is one or there is none
+    cluster_problem: Optional[str] = None
+    #: the name shown in lists of nodes: ``CLUSTER/NAME`` when the fleet spans clusters (:func:`~lingjun.checks.fleet._identity.qualify`)
+    label: str = ""
+
+    def __post_init__(self) -> None:
+        self.label = self.label or self.name
+
+
+#: :attr:`_Checked.node_at` before the first snapshot of its text was parsed, and when no member can be trusted
+_UNLEARNED, _UNUSABLE = -2, -1
 
 
 @dataclass
@@ -89,20 +104,84 @@ class _Checked:
     #: the node's own run asked for --strict (recorded in its snapshot): its warnings make its exit code 2
     strict: bool = False
     field_problems: list = field(default_factory=list)
+    #: which of the text's ``"node"`` members (:func:`text_key`) is the snapshot's own: an index, None (the snapshot
+    #: has no node), or _UNLEARNED / _UNUSABLE; ``others``: the texts of the other members, which must match
+    node_at: Optional[int] = _UNLEARNED
+    others: tuple = ()
+
+    def learn(self, data: "dict[str, Any]", members: "list[str]") -> None:
+        """Note which of ``members`` (of a text with this fingerprint) is the top-level ``"node"`` of ``data``, its
+        parsed snapshot.  Texts of one fingerprint are alike outside the members cut, so in each the member at that
+        place is the top-level one, wherever the key stands in the object; when it cannot be told (no member or
+        two members hold the value, the value is not a flat object), every such text is parsed to be named."""
+        if self.node_at != _UNLEARNED:
+            return
+        if "node" not in data:
+            self.node_at, self.others = None, tuple(members)
+            return
+        hits = [i for i, member in enumerate(members) if _member_value(member) == data["node"]]
+        if len(hits) == 1:
+            self.node_at, self.others = hits[0], tuple(m for i, m in enumerate(members) if i != hits[0])
+        else:
+            self.node_at = _UNUSABLE
+
+    def node_in(self, members: "list[str]") -> Any:
+        """The ``"node"`` value of a not yet parsed text of this fingerprint (None: it has none), or
+        :data:`NOT_FOUND` when it must be parsed to tell."""
+        if self.node_at is None:
+            return None if tuple(members) == self.others else NOT_FOUND
+        if self.node_at < 0 or len(members) != len(self.others) + 1:
+            return NOT_FOUND
+        if tuple(m for i, m in enumerate(members) if i != self.node_at) != self.others:
+            return NOT_FOUND
+        return _member_value(members[self.node_at])
 
 
 #: the members cut from a snapshot's text before it is fingerprinted: identity and time (keys only: a quote inside a
-#: JSON string is always escaped, so these patterns cannot match inside a value)
+#: JSON string is always escaped, so these patterns cannot match inside a value).  Group 1 set: a ``"node"`` member
+#: (an object without nested objects), kept aside to name the node (:meth:`_Checked.node_in`).  The one opening
+#: quote before the alternatives keeps the search fast (a group at the top level makes it six times slower)
 _VOLATILE = re.compile(
-    r'"(?:collected_at|hostname)"\s*:\s*(?:null|"(?:[^"\\]|\\.)*")'
-    r'|"seconds"\s*:\s*-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?(?=\s*[,}])'
-    r'|"node"\s*:\s*\{[^{}]*\}'
+    r'"(?=(?:collected_at|hostname|seconds|node)")(?:'
+    r'(?:collected_at|hostname)"\s*:\s*(?:null|"(?:[^"\\]|\\.)*")'
+    r'|seconds"\s*:\s*-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?(?=\s*[,}])'
+    r'|(node"\s*:\s*\{[^{}]*\}))'
 )
+_NODE_KEY = re.compile(r'"node"\s*:\s*')
+_DECODER = json.JSONDecoder()
+
+
+def text_key(text: str) -> "tuple[str, list[str]]":
+    """``(fingerprint, node members)``: ``"t:"`` and the SHA-256 (hex) of a snapshot's JSON text without its identity
+    and time members, and the text of every ``"node": {...}`` member cut, in order (any key order: the top-level one
+    is told apart from a nested one by :meth:`_Checked.learn`)."""
+    nodes: list[str] = []
+
+    def cut(match: "re.Match[str]") -> str:
+        if match.group(1) is not None:
+            nodes.append(match.group(0))
+        return ""
+
+    trimmed = _VOLATILE.sub(cut, text)
+    return "t:" + hashlib.sha256(trimmed.encode("utf-8", "surrogatepass")).hexdigest(), nodes
 
 
 def text_fingerprint(text: str) -> str:
     """``"t:"`` and the SHA-256 (hex) of a snapshot's JSON text without its identity and time members."""
-    return "t:" + hashlib.sha256(_VOLATILE.sub("", text).encode("utf-8", "surrogatepass")).hexdigest()
+    return text_key(text)[0]
+
+
+def _member_value(member: str) -> Any:
+    """The value of one ``"node": {...}`` member's text, or :data:`NOT_FOUND` when its text is not exactly one JSON
+    object (a brace inside a string ends the pattern early)."""
+    match = _NODE_KEY.match(member)
+    if match is None:
+        return NOT_FOUND
+    try:
+        value, end = _DECODER.raw_decode(member, match.end())
+    except (ValueError, RecursionError):
+        return NOT_FOUND
+    return value if end == len(member) and isinstance(value, dict) else NOT_FOUND
 
 
 def field_notes(record: Record, field_problems: "list[str]") -> list:
@@ -161,25 +240,46 @@ class Checker:
     strict: bool = False
     #: ``fleet --require-gpu``: every node must show an NVIDIA driver (added to each snapshot's own options)
     require_gpu: bool = False
+    #: ``fleet --cluster``: the cluster of the inputs that name none
+    cluster: Optional[str] = None
     cache: dict = field(default_factory=dict)
-    #: how many nodes were checked by running the rules (the rest came from the cache)
+    #: how many distinct snapshots were checked (the rest came from the cache)
     runs: int = 0
+    #: the rule runs shared between nodes (:mod:`lingjun.checks.fleet._shared_runs`), made at the first snapshot
+    shared: Any = None
 
     def check(self, record: Record) -> NodeResult:
         """The :class:`NodeResult` of one record, named by :func:`~lingjun.checks.fleet._identity.own_name`.
 
+        A snapshot text seen before (its :func:`text_key` fingerprint) is not parsed: its node is read from its
+        ``"node"`` member (:meth:`_Checked.node_in`) and its findings are the earlier text's.
+
         Raises:
             RecordError: the record's text is not a complete JSON object (a line cut short).
         """
-        name, source = own_name(record)
+        node: Any = NOT_FOUND
         if record.kind == SNAPSHOT:
-            key = text_fingerprint(record.text) if record.data is None and record.text is not None else fingerprint(record.data or {})
+            members: Optional[list] = None
+            if record.data is None and record.text is not None:
+                key, members = text_key(record.text)
+            else:
+                key = fingerprint(record.data or {})
             checked = self.cache.get(key)
-            if checked is None:
-                checked = self.cache[key] = self._run(record.load())
+            if checked is not None and members is not None:
+                node = checked.node_in(members)
+            if checked is None or (node is NOT_FOUND and record.data is None):
+                data, texts = record.load_members()
+                if checked is None:
+                    checked = self.cache[key] = self._run(data, texts)
+                if members is not None:
+                    checked.learn(data, members)
         else:
             key = report_fingerprint(record.data or {})
             checked = self._from_report(record.data)
+        name, source = own_name(record, node)
+        if record.data is not None:
+            node = record.data.get("node")
+        cluster, cluster_problem = own_cluster(node if node is not NOT_FOUND else None, self.cluster)
         if checked.has_errors:
             status = 1
         elif (self.strict or checked.strict) and checked.has_warnings:
@@ -189,23 +289,21 @@ class Checker:
         return NodeResult(name=name, source=source, input=record.where, kind="snapshot" if record.kind == SNAPSHOT else "report",
                           release=checked.release, exit_code=status, counts=checked.counts, findings=checked.findings,
                           values=checked.values, env_shown=checked.env_shown, snapshot_problems=checked.snapshot_problems,
-                          findings_json=checked.findings_json, key=key, field_problems=checked.field_problems)
+                          findings_json=checked.findings_json, key=key, field_problems=checked.field_problems,
+                          cluster=cluster, cluster_problem=cluster_problem)
 
-    def _run(self, data: "dict[str, Any]") -> _Checked:
-        from lingjun.checks.context import CheckContext, CheckOptions
-        from lingjun.checks.inputs.recorded_options import identify_with, merged_options
-        from lingjun.checks.inputs.snapshot import facts_from_snapshot_dict
+    def _run(self, data: "dict[str, Any]", texts: "Optional[dict[str, str]]" = None) -> _Checked:
+        from lingjun.checks.fleet._shared_runs import SharedRuns
+        from lingjun.checks.inputs.recorded_options import merged_options
         from lingjun.checks.report.model import counts
-        from lingjun.checks.runner import run_rules
 
         self.runs += 1
-        facts, problems = facts_from_snapshot_dict(data)
+        if self.shared is None:
+            self.shared = SharedRuns(data=self.data, release_option=self.release_option, lang=self.lang, require_gpu=self.require_gpu)
+        facts, problems, ids = self.shared.read(data, texts)
         # the node re-checks as its own pod did (its recorded --require-gpu, --release ...); fleet's options add to them
         chosen = merged_options(facts.check_options, require_gpu=self.require_gpu, release=self.release_option)
-        release = identify_with(facts, self.data, chosen.release, self.release_option, problems)
-        options = CheckOptions(lang=self.lang, served_model=chosen.model, gpus_per_pod=chosen.gpus_per_pod, require_gpu=bool(chosen.require_gpu))
-        ctx = CheckContext(facts=facts, data=self.data, release=release, options=options)
-        findings = run_rules(ctx, snapshot_problems=problems)
+        release, findings = self.shared.findings(facts, problems, ids, chosen)
         tally = counts(findings)
         shown = [(f.rule, f.severity.value, capped(f.message.get(self.lang))) for f in findings if f.severity.value in SHOWN_SEVERITIES]
         # the image, not only the release: nodes on the vLLM and on the SGLang image of one release differ here

@@ -20,7 +20,9 @@ inputs (PATH):
       kubectl logs -l app=lingjun-check --prefix --tail=-1 | lingjun-check fleet -
   of pods that ran `lingjun-check --collect -`: a "[pod/<pod>/<container>] " prefix and an RFC 3339
   time stamp (--timestamps) are accepted; lines that are not JSON objects (the text report) are skipped.
-  A line longer than 16 MiB is refused.
+  Files of lines and standard input are read to their end, however large (one line at a time, never
+  held whole); a line longer than 16 MiB is refused, and so is a one-object file larger than 16 MiB
+  (one line each: write such snapshots as JSON lines, `--collect -`).
 
 nodes:
   each node is named by its snapshot or report ("node": --node-name or NODE_NAME when it was written),
@@ -31,6 +33,15 @@ nodes:
   "pod/POD (stdin:LINE)" in messages.
   A report holds only a summary of the facts: what it does not show is "not known" for that node, never
   a difference.
+
+clusters:
+  node names are unique within one cluster only: each node's cluster is the one its snapshot or report
+  records ("node": {"cluster": ...}, from lingjun-check --cluster or LINGJUN_CLUSTER), else --cluster
+  given here, else none. Nodes of one name in two clusters are two nodes, never a retried pod. With more
+  than one cluster, nodes are listed as CLUSTER/NAME, the report counts each cluster apart and lists the
+  facts whose majority value differs between clusters. A recorded cluster that is not a cluster name
+  (1-63 letters, digits and . _ : -, starting with a letter or digit) is an input problem; its nodes are
+  kept apart under it as written.
 
 output:
   --format json prints a report of schema lingjun-check/fleet/1; its JSON Schema is checks/fleet.schema.json
@@ -81,6 +92,8 @@ def _parser() -> "argparse.ArgumentParser":
     parser.add_argument("--require-gpu", action="store_true", help="every node must show an NVIDIA driver (as lingjun-check --require-gpu; "
                         "a snapshot written with --require-gpu is checked with it anyway)")
     parser.add_argument("--strict", action="store_true", help="a node with warnings makes the exit code 2")
+    parser.add_argument("--cluster", metavar="NAME", help="the cluster of the inputs that record none (snapshots written "
+                        "before lingjun-check --cluster); inputs that record one keep theirs")
     parser.add_argument("--expect", type=int, metavar="N", help="the number of nodes you expected (the Job's completions, the "
                         "node pool's size): fewer or more nodes read is a problem, in every format (exit 1)")
     parser.add_argument("--no-color", action="store_true", help="no ANSI colours (also when NO_COLOR is set)")
@@ -129,6 +142,12 @@ def _run(args: "argparse.Namespace", stdin: Optional[IO[bytes]]) -> int:
         args.output = None
     if args.output is None and sys.stdout is None:  # started with standard output closed (>&-)
         return _fail("cannot write the report: standard output is closed; give --output FILE")
+    if args.cluster is not None:
+        from lingjun.checks.core.cluster_name import cluster_problem
+
+        reason = cluster_problem(args.cluster)
+        if reason is not None:
+            return _fail(f"--cluster {capped(args.cluster, 80)!r}: not a cluster name: {reason}")
     for option, value in (("--output", args.output), ("--release", args.release), ("--data", args.data)):
         if value is not None and not value.strip() and option != "--output":
             return _fail(f"{option}: an empty value names nothing")
@@ -137,7 +156,7 @@ def _run(args: "argparse.Namespace", stdin: Optional[IO[bytes]]) -> int:
         from lingjun.checks.fleet._output import FLEET_KIND, is_previous_fleet_output
 
         try:
-            check_output_file(args.output, is_previous_fleet_output, FLEET_KIND)
+            check_output_file(args.output, is_previous_fleet_output, FLEET_KIND, make_parents=False)
         except OSError as exc:
             return _fail(f"--output {capped(args.output, NAME_LIMIT)}: cannot write: {exc.strerror or exc}")
     try:
@@ -159,12 +178,13 @@ def _run(args: "argparse.Namespace", stdin: Optional[IO[bytes]]) -> int:
 
     from lingjun.checks.fleet._check import Checker, field_notes
     from lingjun.checks.fleet._compare import compare
-    from lingjun.checks.fleet._identity import disambiguate
+    from lingjun.checks.fleet._identity import disambiguate, qualify
     from lingjun.checks.fleet._inputs import InputProblem, RecordError, iter_records
     from lingjun.checks.fleet._model import EXIT_NO_NODES, fleet_dict
 
     problems: list[InputProblem] = []
-    checker = Checker(data=data, release_option=args.release, lang=lang, strict=args.strict, require_gpu=args.require_gpu)
+    checker = Checker(data=data, release_option=args.release, lang=lang, strict=args.strict, require_gpu=args.require_gpu,
+                      cluster=args.cluster)
     nodes = []
     for record in iter_records(list(args.paths), problems, stdin):  # one record in memory at a time
         try:
@@ -174,7 +194,10 @@ def _run(args: "argparse.Namespace", stdin: Optional[IO[bytes]]) -> int:
             continue
         nodes.append(node)
         problems += field_notes(record, node.field_problems)  # unusable fields: notes, the node is still checked
+        if node.cluster_problem:
+            problems.append(InputProblem(record.input, record.line, node.cluster_problem, record.pod))
     problems += disambiguate(nodes)
+    qualify(nodes)
     if args.expect is not None and nodes and len(nodes) != args.expect:
         problems.append(InputProblem("--expect", None, _expect_reason(args.expect, len(nodes))))
     for problem in problems:  # one line each, whatever the format
@@ -182,8 +205,9 @@ def _run(args: "argparse.Namespace", stdin: Optional[IO[bytes]]) -> int:
     if not nodes:
         _fail("no readable node in the inputs")
         return EXIT_NO_NODES
+    shared = checker.shared
     report = fleet_dict(nodes, compare(nodes), problems, lang=lang, strict=args.strict, version=__version__, checked=checker.runs,
-                        expected=args.expect)
+                        expected=args.expect, rule_runs=(shared.rules_run, shared.rules_reused) if shared is not None else (0, 0))
     if args.format == "json":
         from lingjun.checks.fleet._model import render_json
 

@@ -9,18 +9,23 @@ the fact are listed as not known, apart from both.
 
 A fact's ``status`` is ``"agree"`` (one value), ``"differ"`` (a majority and
 outliers), ``"tie"`` (several values, no majority) or ``"unknown"`` (no node
-shows it).
+shows it).  Nodes are named by their ``label`` (``CLUSTER/NAME`` in a fleet of
+several clusters).
+
+Clusters are compared by their majorities (:func:`compare_clusters`): each
+fact is compared within each cluster, and a fact differs between clusters when
+two clusters have a majority value and those values differ.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Optional
 
 from lingjun.checks.fleet._check import NodeResult
 from lingjun.checks.fleet._node_facts import ENV_PREFIX, FACTS, UNKNOWN
 
-__all__ = ["FactComparison", "compare", "differing"]
+__all__ = ["FactComparison", "compare", "differing", "compare_clusters", "between_clusters", "by_cluster"]
 
 
 @dataclass
@@ -66,18 +71,19 @@ def _compare_one(fact_id: str, values: "list[tuple[str, Any]]") -> FactCompariso
     return FactComparison(fact_id, "differ", ordered, True, majority[0], [n for n, _ in values if n in outliers], unknown)
 
 
-def compare(nodes: "list[NodeResult]") -> "list[FactComparison]":
+def compare(nodes: "list[NodeResult]", variables: "Optional[list[str]]" = None) -> "list[FactComparison]":
     """Every fact compared across ``nodes`` (see the module docstring), in :data:`FACTS` order, then the
-    ``NCCL_*`` variables by name."""
-    out = [_compare_one(spec.id, [(n.name, n.values.get(spec.id, UNKNOWN)) for n in nodes]) for spec in FACTS]
-    variables = sorted({k for n in nodes for k in n.values if k.startswith(ENV_PREFIX)})
+    ``NCCL_*`` variables by name (``variables``: these fact ids, default the variables any of ``nodes`` sets)."""
+    out = [_compare_one(spec.id, [(n.label, n.values.get(spec.id, UNKNOWN)) for n in nodes]) for spec in FACTS]
+    if variables is None:
+        variables = sorted({k for n in nodes for k in n.values if k.startswith(ENV_PREFIX)})
     for fact_id in variables:
         column = []
         for n in nodes:
             if fact_id in n.values:
-                column.append((n.name, n.values[fact_id]))
+                column.append((n.label, n.values[fact_id]))
             else:  # not set there, when its input shows every NCCL_* variable
-                column.append((n.name, None if n.env_shown else UNKNOWN))
+                column.append((n.label, None if n.env_shown else UNKNOWN))
         out.append(_compare_one(fact_id, column))
     return out
 
@@ -86,3 +92,32 @@ def differing(comparisons: "list[FactComparison]") -> "list[FactComparison]":
     """The comparisons whose nodes do not all agree (``differ`` or ``tie``)."""
     return [c for c in comparisons if c.status in ("differ", "tie")]
 
+
+
+def by_cluster(nodes: "list[NodeResult]") -> "list[tuple[Any, list[NodeResult]]]":
+    """``[(cluster, its nodes)]`` in the order of each cluster's first node (None: the nodes of no cluster)."""
+    groups: dict[Any, list[NodeResult]] = {}
+    for node in nodes:
+        groups.setdefault(node.cluster, []).append(node)
+    return list(groups.items())
+
+
+def compare_clusters(nodes: "list[NodeResult]") -> "list[tuple[Any, list[FactComparison]]]":
+    """``[(cluster, its comparisons)]``: :func:`compare` within each cluster of :func:`by_cluster`; the NCCL_*
+    variables of any node are compared in every cluster."""
+    variables = sorted({k for n in nodes for k in n.values if k.startswith(ENV_PREFIX)})
+    return [(cluster, compare(members, variables)) for cluster, members in by_cluster(nodes)]
+
+
+def between_clusters(per_cluster: "list[tuple[Any, list[FactComparison]]]") -> "list[str]":
+    """The fact ids whose majority value differs between two clusters (:func:`compare_clusters`), in order."""
+    values: dict[str, set] = {}
+    order: list[str] = []
+    for _, comparisons in per_cluster:
+        for c in comparisons:
+            if c.id not in values:
+                values[c.id] = set()
+                order.append(c.id)
+            if c.has_majority:
+                values[c.id].add(_key(c.majority))
+    return [fact_id for fact_id in order if len(values[fact_id]) > 1]

@@ -7,6 +7,10 @@ A record's name is, in order: the ``"node"`` of the snapshot or report
 stream).  The source is kept: ``option``, ``NODE_NAME``, ``hostname``, ``pod``
 or ``input``.  ``--include-ids`` is never needed to tell nodes apart.
 
+Node names are unique within one cluster: a record's cluster is its ``"node"``'s ``cluster``
+(``lingjun-check --cluster`` or ``LINGJUN_CLUSTER`` when it was written; :func:`own_cluster`), else
+``fleet --cluster``, else none, and the names below are settled per cluster.
+
 Two inputs with the same name and the same facts are one node checked twice (a
 retried pod): counted once, with a note naming both.  Two with the same name and
 different facts are both kept and both reported, each shown as
@@ -16,54 +20,31 @@ naming the inputs (:func:`disambiguate`).
 
 from __future__ import annotations
 
-import json
-import re
 from typing import Any, Optional
 
 from lingjun.checks.core.node_name import clean_node_name
 from lingjun.checks.fleet._inputs import InputProblem, Record
 
-__all__ = ["own_name", "disambiguate"]
+__all__ = ["own_name", "own_cluster", "qualify", "disambiguate", "NOT_FOUND"]
 
-_NODE_KEY = re.compile(r'"node"\s*:\s*')
-_DECODER = json.JSONDecoder()
 _SOURCES = ("option", "NODE_NAME", "hostname")
-_NOT_FOUND = object()
+#: ``own_name``'s ``node`` when the record's ``"node"`` is not known without parsing it
+NOT_FOUND = object()
 
 
-def _node_from_text(text: str) -> Any:
-    """The value of the top-level ``"node"`` member read from a snapshot's JSON text without parsing all of it, or
-    ``_NOT_FOUND`` when the text does not end with that member (then the caller parses the whole text).
-
-    The writer puts ``"node"`` last.  The last ``"node"`` followed by a colon is decoded with the JSON decoder
-    (braces and quotes inside the name are read correctly) and accepted only when nothing but the closing brace of
-    the whole object follows its value: a key ``"node"`` of a nested object would be followed by more closing
-    brackets, and a string that merely contains ``node`` cannot be followed by ``:``."""
-    at = text.rfind('"node"')
-    while at >= 0:
-        match = _NODE_KEY.match(text, at)
-        if match:
-            try:
-                value, end = _DECODER.raw_decode(text, match.end())
-            except (ValueError, RecursionError):
-                return _NOT_FOUND
-            return value if text[end:].strip() == "}" else _NOT_FOUND
-        at = text.rfind('"node"', 0, at)
-    return _NOT_FOUND
+def _named(node: Any, pod: Optional[str]) -> bool:
+    return bool(isinstance(node, dict) and clean_node_name(node.get("name")) or pod and clean_node_name(pod))
 
 
-def own_name(record: Record) -> "tuple[str, str]":
+def own_name(record: Record, node: Any = NOT_FOUND) -> "tuple[str, str]":
     """``(name, source)`` of a record (see the module docstring).
 
-    A snapshot still held as text is parsed here only when its name cannot be read from the end of its text or
-    the host name is needed (no node name, no pod); a text that is not JSON is named by its input (the check then
-    reports it).
+    ``node``: the value of the snapshot's ``"node"`` member when it was read from its text without parsing it
+    (:meth:`lingjun.checks.fleet._check._Checked.node_in`; None: the snapshot has none).  A snapshot still held as
+    text is parsed here only when ``node`` is not known or the host name is needed (no node name, no pod); a text
+    that is not JSON is named by its input (the check then reports it).
     """
-    node: Any = None
-    if record.data is None:
-        node = _node_from_text(record.text or "")
-    if record.data is None and (node is _NOT_FOUND or not (isinstance(node, dict) and clean_node_name(node.get("name")))
-                                and not (record.pod and clean_node_name(record.pod))):
+    if record.data is None and (node is NOT_FOUND or not _named(node, record.pod)):
         try:
             record.load()
         except ValueError:
@@ -87,6 +68,33 @@ def own_name(record: Record) -> "tuple[str, str]":
     return record.where, "input"
 
 
+def own_cluster(node: Any, default: Optional[str] = None) -> "tuple[Optional[str], Optional[str]]":
+    """``(cluster, problem)`` of a record from its ``"node"`` value (a snapshot's or a report's): its ``cluster``
+    when that is a cluster name (:func:`~lingjun.checks.core.cluster_name.cluster_problem`), else ``default``
+    (``fleet --cluster``; None: no cluster).  A value that is not one is kept apart as written (inert, at most
+    63 characters), so two clusters never merge, and ``problem`` says why it is not one (one line)."""
+    from lingjun.checks.core.cluster_name import CLUSTER_LIMIT, cluster_problem
+    from lingjun.checks.core.inert_text import inert
+
+    value = node.get("cluster") if isinstance(node, dict) else None
+    if value is None:
+        return default, None
+    reason = cluster_problem(value)
+    if reason is None:
+        return value, None
+    shown = inert(value if isinstance(value, str) else repr(value), CLUSTER_LIMIT)
+    return shown, f"node.cluster {shown!r} is not a cluster name ({reason}); its nodes are kept apart under it as written"
+
+
+def qualify(nodes: "list[Any]") -> int:
+    """Set each node's ``label``: ``CLUSTER/NAME`` when the nodes come from more than one cluster (a node of no
+    cluster keeps ``NAME``), else ``NAME``; returns how many clusters there are (nodes of no cluster counted as one)."""
+    clusters = {node.cluster for node in nodes}
+    for node in nodes:
+        node.label = f"{node.cluster}/{node.name}" if len(clusters) > 1 and node.cluster is not None else node.name
+    return len(clusters)
+
+
 def disambiguate(nodes: "list[Any]") -> "list[InputProblem]":
     """Settle node names given by more than one input; ``nodes`` (objects with ``name``, ``input`` and ``key``, the
     fingerprint of what their findings come from) are changed in place.
@@ -97,12 +105,13 @@ def disambiguate(nodes: "list[Any]") -> "list[InputProblem]":
     ``NAME (input)``, with one problem naming the inputs: two nodes named alike, or one node whose facts changed.
     Returns the notes and problems, in the order of the names' first inputs.
     """
-    by_name: dict[str, list[Any]] = {}
-    for node in nodes:
-        by_name.setdefault(node.name, []).append(node)
+    by_name: dict[tuple, list[Any]] = {}
+    for node in nodes:  # node names are unique within one cluster only
+        by_name.setdefault((getattr(node, "cluster", None), node.name), []).append(node)
     said: list[InputProblem] = []
     dropped: set[int] = set()
-    for name, items in by_name.items():
+    for (cluster, name), items in by_name.items():
+        where = f" of cluster {cluster!r}" if cluster is not None else ""
         if len(items) < 2:
             continue
         by_key: dict[str, list[Any]] = {}
@@ -113,13 +122,13 @@ def disambiguate(nodes: "list[Any]") -> "list[InputProblem]":
             kept.append(same[0])
             if len(same) > 1:
                 dropped.update(id(item) for item in same[1:])
-                said.append(InputProblem(same[0].input, None, f"node {name!r} is given {len(same)} times with the same facts "
+                said.append(InputProblem(same[0].input, None, f"node {name!r}{where} is given {len(same)} times with the same facts "
                                          f"({_listed([item.input for item in same])}); counted once, as {same[0].input} "
                                          f"(a retried or rescheduled pod)", note=True))
         if len(kept) < 2:
             continue
         said.append(InputProblem(kept[0].input, None,
-                                 f"node name {name!r} is given by {len(kept)} inputs with different facts ({_listed([k.input for k in kept])}); "
+                                 f"node name {name!r}{where} is given by {len(kept)} inputs with different facts ({_listed([k.input for k in kept])}); "
                                  f"each is reported as '{name} (input)': nodes named alike, or one node whose facts changed"))
         for item in kept:
             item.name = f"{name} ({item.input})"

@@ -8,7 +8,8 @@ An input is one of:
   a whole JSON object followed by more lines, or any file that is not one JSON
   object), read like a stream;
 * a folder, walked in name order for ``*.json``, ``*.jsonl`` and ``*.log``
-  files (hidden entries and links are skipped);
+  files (hidden entries and links are skipped; each link skipped is said in a
+  note, or, when the folder holds nothing else, in a problem);
 * ``-``: standard input, read as a stream.
 
 A stream is what ``kubectl logs --prefix [--timestamps]`` prints for a set of
@@ -27,7 +28,8 @@ carry the same facts, and :mod:`lingjun.checks.fleet._check` recognises a
 repeat from the text alone.  Records are produced one at a time
 (:func:`iter_records`), so a fleet of any size is never held in memory at once.  Whatever cannot be used is an
 :class:`InputProblem` naming the input and line: a file that cannot be read,
-a line cut short, a line longer than :data:`MAX_LINE_BYTES`, text that is not
+a line cut short, a line longer than :data:`MAX_LINE_BYTES` (a one-object file larger than that is refused
+too: say so and read it as JSON lines instead), a file of lines is read to its end however large, text that is not
 UTF-8, another schema version, an input with no record at all.  Reading never
 raises for bad input.  Standard library only.
 """
@@ -48,8 +50,9 @@ __all__ = ["MAX_LINE_BYTES", "MAX_FILE_BYTES", "SNAPSHOT", "REPORT", "Record", "
 
 #: the longest line (or one-object file) read, in bytes; a longer one is refused, not read into memory
 MAX_LINE_BYTES = 16 * 1024 * 1024
-#: the largest file of lines read, in bytes (about 2,000 snapshots of 100 KiB)
-MAX_FILE_BYTES = 1024 * 1024 * 1024
+#: the most bytes read of one file of lines or stream; None (the default): read to its end, however large (it is
+#: read one line at a time and never held whole).  When set, what is past it is one problem, never cut silently
+MAX_FILE_BYTES: Optional[int] = None
 SNAPSHOT = "lingjun-check/snapshot/1"
 REPORT = "lingjun-check/report/1"
 _SUFFIXES = (".json", ".jsonl", ".log")
@@ -98,10 +101,64 @@ class Record:
             self.text = None
         return self.data
 
+    def load_members(self) -> "tuple[dict, Optional[dict]]":
+        """``(data, members)``: :meth:`load`, and when the record was still text the JSON text of each top-level
+        member (``{key: text}``, read in the same pass: no second dump), else None.
+
+        Raises:
+            RecordError: as :meth:`load`.
+        """
+        if self.data is not None:
+            return self.data, None
+        found = _top_members(self.text or "")
+        if found is None or found[0].get("schema") != SNAPSHOT:
+            return self.load(), None  # not one object: load says why, in its words
+        self.data, self.text = found[0], None
+        return found
+
+
     @property
     def where(self) -> str:
         """``input`` or ``input:line``, as ``pod/NAME (input:line)`` for a ``kubectl logs --prefix`` line."""
         return _where(self.input, self.line, self.pod)
+
+
+_DECODER = json.JSONDecoder()
+_BLANK = re.compile(r"[ \t\n\r]*")
+
+
+def _top_members(text: str) -> "Optional[tuple[dict, dict]]":
+    """``(object, {key: value text})`` of a JSON object's text, each member's value decoded by the standard decoder
+    (as :func:`json.loads` would: a repeated key keeps its last value); None when the text is not one JSON object."""
+    at = _BLANK.match(text, 0).end()
+    if not text.startswith("{", at):
+        return None
+    data: dict = {}
+    members: dict = {}
+    at = _BLANK.match(text, at + 1).end()
+    if text.startswith("}", at):
+        return (data, members) if not text[at + 1:].strip(" \t\n\r") else None
+    try:
+        while True:
+            if not text.startswith('"', at):
+                return None
+            key, at = _DECODER.raw_decode(text, at)
+            at = _BLANK.match(text, at).end()
+            if not text.startswith(":", at):
+                return None
+            start = _BLANK.match(text, at + 1).end()
+            value, end = _DECODER.raw_decode(text, start)
+            data[key] = value
+            members[key] = text[start:end]
+            at = _BLANK.match(text, end).end()
+            if text.startswith(",", at):
+                at = _BLANK.match(text, at + 1).end()
+                continue
+            if text.startswith("}", at) and not text[at + 1:].strip(" \t\n\r"):
+                return data, members
+            return None
+    except (ValueError, RecursionError):
+        return None
 
 
 def _where(name: str, line: Optional[int], pod: Optional[str]) -> str:
@@ -203,8 +260,9 @@ def _classify(obj: Any, name: str, line: Optional[int], pod: Optional[str], prob
 
 
 def _stream(handle: IO[bytes], name: str, problems: list, limit: Optional[int] = None) -> Iterator[Record]:
-    """The records of the JSON lines of the binary ``handle`` (see the module docstring); at most ``limit`` bytes
-    (:data:`MAX_FILE_BYTES`), over-long lines skipped included: past it, one problem and the rest is not read.
+    """The records of the JSON lines of the binary ``handle`` (see the module docstring), to its end; with a ``limit``
+    (:data:`MAX_FILE_BYTES` when set) at most that many bytes, over-long lines skipped included: past it, one
+    problem and the rest is not read.
 
     A line ends with LF, CR LF or a lone CR.  A line that holds a lingjun-check record anywhere (after a prefix
     this reader does not know) is read from where the record starts; one that cannot be read is a problem,
@@ -217,7 +275,7 @@ def _stream(handle: IO[bytes], name: str, problems: list, limit: Optional[int] =
     problems_before = len(problems)
 
     def over() -> bool:
-        if seen > limit:
+        if limit is not None and seen > limit:
             problems.append(InputProblem(name, number, f"more than {_size_text(limit)}; the rest is not read"))
             return True
         return False
@@ -356,12 +414,17 @@ def _one_object(raw: bytes) -> Optional[Any]:
         return None
 
 
+#: the skipped links of a folder named one by one in notes; more are counted in one more note
+LINK_NOTES = 20
+
+
 def _walk(folder: str, name: str, problems: list) -> Iterator[Record]:
     """The records of the ``*.json``, ``*.jsonl`` and ``*.log`` files under ``folder`` (name order; links and hidden
     entries skipped).  A folder that cannot be read (the top one or one below it) is a problem naming it; a folder
     whose only matching entries are links says so."""
     found = 0
     links = 0
+    linked: list[str] = []  # the links skipped, each said in a note when real files sit beside them
     unreadable = []
 
     def refused(exc: OSError) -> None:
@@ -370,7 +433,10 @@ def _walk(folder: str, name: str, problems: list) -> Iterator[Record]:
         problems.append(InputProblem(where, None, f"cannot read this folder: {exc.strerror or exc}; its files are not read"))
 
     for top, dirs, files in os.walk(folder, onerror=refused, followlinks=False):
-        links += sum(1 for d in dirs if os.path.islink(os.path.join(top, d)))
+        for entry in sorted(dirs):
+            if os.path.islink(os.path.join(top, entry)) and not entry.startswith("."):
+                links += 1
+                linked.append(os.path.join(top, entry))
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for entry in sorted(files):
             path = os.path.join(top, entry)
@@ -378,9 +444,18 @@ def _walk(folder: str, name: str, problems: list) -> Iterator[Record]:
                 continue
             if os.path.islink(path):
                 links += 1
+                linked.append(path)
                 continue
             found += 1
             yield from _file(path, _shown(path), problems)
+    if found and linked:  # said, never silent; a note: the files beside them were read
+        for path in sorted(linked)[:LINK_NOTES]:
+            problems.append(InputProblem(_shown(path), None, "a symbolic link, skipped: links inside a folder are not "
+                                         "followed (one may lead outside it, or to a file read twice); give the file it "
+                                         "points to on the command line", note=True))
+        if len(linked) > LINK_NOTES:
+            problems.append(InputProblem(name, None, f"and {len(linked) - LINK_NOTES} more symbolic links, skipped",
+                                         note=True))
     if not found and name not in unreadable:
         if links:
             problems.append(InputProblem(name, None, f"folder without *.json, *.jsonl or *.log files but with {links} link{'' if links == 1 else 's'}, "

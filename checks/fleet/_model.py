@@ -18,9 +18,20 @@ Every renderer (text, JSON, HTML) reads this dict, so they cannot disagree.  Lay
                  "groups": [{"value": ..., "display": "...", "count": 3, "nodes": [...]}],
                  "outliers": [...], "unknown": [...]}],
       "rules": [{"rule": "driver.minimum", "severity": "error", "count": 3, "nodes": [...], "message": "..."}],
-      "nodes": [{"name": "...", "name_source": "NODE_NAME", "input": "a.json", "kind": "snapshot", "release": "...",
-                 "exit_code": 0, "summary": {...}, "findings": [{"rule", "severity", "message"}]}]
+      "clusters": [{"name": "prod-a", "nodes": 1000, "exit_code": 1, "nodes_with_errors": 3, "nodes_with_warnings": 5,
+                    "nodes_by_exit_code": {...}, "facts": {"driver.version": {"status": "differ",
+                    "majority": {"value": "570.124.06", "display": "570.124.06", "count": 997}}, ...}}],  // name null: no cluster
+      "facts_between_clusters": [{"id": "driver.version", "label": "...",
+                                  "clusters": [{"cluster": "prod-a", "status": "differ", "majority": {...}}, ...]}],
+      "nodes": [{"name": "...", "cluster": "prod-a", "label": "prod-a/...", "name_source": "NODE_NAME", "input": "a.json",
+                 "kind": "snapshot", "release": "...", "exit_code": 0, "summary": {...}, "findings": [{"rule", "severity", "message"}]}]
     }
+
+Node names in lists (``facts``, ``rules``) are the nodes' ``label``: ``CLUSTER/NAME`` when the nodes come from
+more than one cluster, else the name.  ``clusters`` has one entry per cluster (one for a fleet of one cluster);
+``facts_between_clusters`` the facts whose majority value differs between two clusters (empty with one).
+``summary.rule_runs`` counts the rules run, ``summary.rule_results_reused`` the rule results taken from another
+node with the same facts sections (:mod:`lingjun.checks.fleet._shared_runs`).
 
 ``value`` is a JSON scalar; ``null`` means observed absent (``display`` says it in words).  Lists of
 nodes are complete here (the text report shortens them).  Every string is at most
@@ -102,7 +113,7 @@ def _rules(nodes: "list[NodeResult]") -> "list[dict[str, Any]]":
             if group is None:
                 group = groups[key] = {"rule": rule, "severity": severity, "count": 0, "nodes": [], "message": message}
             group["count"] += 1
-            group["nodes"].append(node.name)
+            group["nodes"].append(node.label)
     rank = {s: i for i, s in enumerate(SHOWN_SEVERITIES)}
     return sorted(groups.values(), key=lambda g: (rank[g["severity"]], -g["count"], g["rule"]))
 
@@ -111,9 +122,43 @@ def _problem(p: "InputProblem") -> "dict[str, Any]":
     return {"input": p.input, "line": p.line, "pod": p.pod, "where": p.where, "message": p.reason}
 
 
+def _majority(c: FactComparison, lang: str) -> "Optional[dict[str, Any]]":
+    if not c.has_majority or not c.groups:
+        return None
+    return {"value": c.majority, "display": display(c.id, c.majority, lang), "count": len(c.groups[0][1])}
+
+
+def _by_exit(nodes: "list[NodeResult]") -> "dict[str, int]":
+    by_exit = {"0": 0, "1": 0, "2": 0}
+    for node in nodes:
+        by_exit[str(node.exit_code)] += 1
+    return by_exit
+
+
+def _clusters(nodes: "list[NodeResult]", lang: str) -> "tuple[list, list]":
+    """``(clusters, facts_between_clusters)`` of the report (see the module docstring)."""
+    from lingjun.checks.fleet._compare import between_clusters, by_cluster, compare_clusters
+
+    per_cluster = compare_clusters(nodes)
+    members = dict(by_cluster(nodes))
+    clusters = []
+    for cluster, comparisons in per_cluster:
+        mine = members[cluster]
+        by_exit = _by_exit(mine)
+        clusters.append({"name": cluster, "nodes": len(mine), "exit_code": 1 if by_exit["1"] else 2 if by_exit["2"] else 0,
+                         "nodes_with_errors": sum(1 for n in mine if n.counts.get("error", 0) or n.exit_code == 1),
+                         "nodes_with_warnings": sum(1 for n in mine if n.counts.get("warning", 0)), "nodes_by_exit_code": by_exit,
+                         "facts": {c.id: {"status": c.status, "majority": _majority(c, lang)} for c in comparisons}})
+    between = []
+    for fact_id in between_clusters(per_cluster) if len(per_cluster) > 1 else []:
+        between.append({"id": fact_id, "label": fact_label(fact_id).get(lang),
+                        "clusters": [{"cluster": entry["name"], **entry["facts"][fact_id]} for entry in clusters]})
+    return clusters, between
+
+
 def fleet_dict(nodes: "list[NodeResult]", comparisons: "list[FactComparison]", problems: "list[InputProblem]",
                lang: str = "en", strict: bool = False, version: str = "", checked: int = 0,
-               expected: Optional[int] = None) -> "dict[str, Any]":
+               expected: Optional[int] = None, rule_runs: "tuple[int, int]" = (0, 0)) -> "dict[str, Any]":
     """The fleet report (see the module docstring); ``checked`` is how many distinct sets of facts the rules ran on;
     ``expected`` the node count of ``--expect`` (None: not given).  Notes (:attr:`InputProblem.note`) go to ``notes``."""
     totals = {s.value: 0 for s in SEVERITY_ORDER}
@@ -123,6 +168,7 @@ def fleet_dict(nodes: "list[NodeResult]", comparisons: "list[FactComparison]", p
             totals[severity] = totals.get(severity, 0) + count
         by_exit[str(node.exit_code)] += 1
     facts = [_fact(c, lang) for c in comparisons]
+    clusters, between = _clusters(nodes, lang)
     return {
         "schema": FLEET_SCHEMA,
         "tool": {"name": "lingjun-check", "version": version},
@@ -141,14 +187,19 @@ def fleet_dict(nodes: "list[NodeResult]", comparisons: "list[FactComparison]", p
             "facts_differing": sum(1 for f in facts if f["status"] in ("differ", "tie")),
             "checked": checked,
             "expected": expected,
+            "clusters": len(clusters),
+            "rule_runs": rule_runs[0],
+            "rule_results_reused": rule_runs[1],
         },
         "problems": _cap([_problem(p) for p in problems if not p.note]),
         "notes": _cap([_problem(p) for p in problems if p.note]),
         "facts": _cap(facts),
         "rules": _cap(_rules(nodes)),
+        "clusters": _cap(clusters),
+        "facts_between_clusters": _cap(between),
         # names, inputs and findings are shortened where they are made (node_name, _inputs, _check)
         "nodes": [
-            {"name": n.name, "name_source": n.source, "input": n.input, "kind": n.kind,
+            {"name": n.name, "cluster": n.cluster, "label": n.label, "name_source": n.source, "input": n.input, "kind": n.kind,
              "release": capped(n.release) if n.release else None, "exit_code": n.exit_code,
              "summary": n.counts, "findings": n.findings_json}
             for n in nodes

@@ -72,6 +72,14 @@ _T = {
     "show": Text("{n} nodes", "{n} 个节点"),
     "show_one": Text("1 node", "1 个节点"),
     "the_rest": Text("all other nodes (majority)", "其余所有节点（多数）"),
+    "clusters": Text("Clusters", "集群"),
+    "cluster": Text("Cluster", "集群"),
+    "no_cluster": Text("(no cluster)", "（无集群）"),
+    "between": Text("Facts that differ between clusters", "集群之间不一致的事实"),
+    "none_between": Text("The clusters' majority values agree (where known).", "各集群的多数值一致（已知部分）。"),
+    "cluster_tie": Text("no majority", "无多数"),
+    "cluster_unknown": Text("not known", "未知"),
+    "of": Text("{n} of {of}", "{of} 个中 {n} 个"),
 }
 _SEVERITY = {"error": Text("error", "错误"), "warning": Text("warning", "警告"), "info": Text("info", "提示")}
 
@@ -101,6 +109,42 @@ def _problem_rows(items: "list[dict[str, Any]]") -> "list[str]":
     return rows
 
 
+def _cluster_html(report: "dict[str, Any]", lang: str) -> "list[str]":
+    """The clusters' table and the facts whose majority differs between clusters (one column per cluster)."""
+
+    def t(key: str) -> str:
+        return html.escape(_T[key].get(lang))
+
+    def name(value: Any) -> str:
+        return f"<code>{_e(value, NAME_LIMIT)}</code>" if value is not None else t("no_cluster")
+
+    clusters = report["clusters"]
+    out = [f"<h2>{t('clusters')}</h2>",
+           f"<table><tr><th>{t('cluster')}</th><th>{t('nodes')}</th><th>{t('exit')}</th><th>{t('with_errors')}</th>"
+           f"<th>{t('with_warnings')}</th></tr>"]
+    for c in clusters:
+        out.append(f"<tr><td>{name(c['name'])}</td><td>{int(c['nodes'])}</td><td>{int(c['exit_code'])}</td>"
+                   f"<td class=\"error\">{int(c['nodes_with_errors'])}</td><td class=\"warning\">{int(c['nodes_with_warnings'])}</td></tr>")
+    out += ["</table>", f"<h2>{t('between')}</h2>"]
+    between = report.get("facts_between_clusters") or []
+    if not between:
+        return out + [f"<p class=\"ok\">{t('none_between')}</p>"]
+    size = {c["name"]: c["nodes"] for c in clusters}
+    out.append(f"<table><tr><th>{t('fact')}</th>" + "".join(f"<th>{name(c['name'])}</th>" for c in clusters) + "</tr>")
+    for fact in between:
+        cells = []
+        for entry in fact["clusters"]:
+            majority = entry["majority"]
+            if majority is None:
+                cells.append(f"<td class=\"muted\">{t('cluster_tie' if entry['status'] == 'tie' else 'cluster_unknown')}</td>")
+            else:
+                of = html.escape(_T["of"].get(lang).format(n=int(majority["count"]), of=int(size.get(entry["cluster"], 0))))
+                cells.append(f"<td><code>{_e(majority['display'])}</code> ({of})</td>")
+        out.append(f"<tr><td>{_e(fact['label'])} <code class=\"muted\">{_e(fact['id'])}</code></td>{''.join(cells)}</tr>")
+    out.append("</table>")
+    return out
+
+
 def render_html(report: "dict[str, Any]") -> str:
     """The HTML page of a :func:`~lingjun.checks.fleet._model.fleet_dict` (see the module docstring)."""
     lang = report["lang"]
@@ -120,6 +164,8 @@ def render_html(report: "dict[str, Any]") -> str:
            *([f"<li>{t('expected')}: {int(s['expected'])}</li>"] if s.get("expected") is not None else []),
            f"<li>{t('problems')}: {s['inputs_with_problems']}</li>",
            f"<li class=\"muted\">{t('generated')}: {_e(report['generated_at'])}, lingjun-check {_e(report['tool']['version'])}</li>", "</ul>"]
+    if len(report.get("clusters") or []) > 1:
+        out += _cluster_html(report, lang)
     if report["problems"]:
         out += [f"<h2>{t('problems')}</h2>", f"<table><tr><th>{t('input')}</th><th>{t('line')}</th><th>{t('problem')}</th></tr>"]
         out += _problem_rows(report["problems"])
@@ -171,12 +217,14 @@ def render_html(report: "dict[str, Any]") -> str:
             out.append(f"<tr><td><code>{_e(group['rule'], 120)}</code></td><td class=\"{_e(sev)}\">{html.escape(_SEVERITY[sev].get(lang))}</td>"
                        f"<td>{group['count']}</td><td>{_names(group['nodes'], lang)}</td><td>{_e(group['message'], 300)}</td></tr>")
         out.append("</table>")
+    several = len(report.get("clusters") or []) > 1
     out += [f"<h2>{t('all_nodes')}</h2>",
-            f"<table><tr><th>{t('name')}</th><th>{t('source')}</th><th>{t('input')}</th><th>{t('kind')}</th><th>{t('release')}</th>"
+            f"<table><tr>{'<th>' + t('cluster') + '</th>' if several else ''}<th>{t('name')}</th><th>{t('source')}</th><th>{t('input')}</th><th>{t('kind')}</th><th>{t('release')}</th>"
             f"<th>{t('exit')}</th><th>{t('summary')}</th></tr>"]
     for node in report["nodes"]:
         c = node["summary"]
-        out.append(f"<tr><td><code>{_e(node['name'], NAME_LIMIT)}</code></td><td>{_e(node['name_source'])}</td><td><code>{_e(node['input'], NAME_LIMIT)}</code></td>"
+        cluster = f"<td><code>{_e(node.get('cluster') or '')}</code></td>" if several else ""
+        out.append(f"<tr>{cluster}<td><code>{_e(node['name'], NAME_LIMIT)}</code></td><td>{_e(node['name_source'])}</td><td><code>{_e(node['input'], NAME_LIMIT)}</code></td>"
                    f"<td>{_e(node['kind'])}</td><td>{_e(node['release'] or '')}</td><td>{int(node['exit_code'])}</td>"
                    f"<td>{int(c.get('error', 0))} / {int(c.get('warning', 0))} / {int(c.get('info', 0))}</td></tr>")
     out += ["</table>", "</body>", "</html>"]

@@ -25,7 +25,8 @@ _T = {
     "errors": Text("errors on {n}, warnings on {w}", "{n}有错误，{w}有警告"),
     "facts": Text("{d} of {c} compared facts differ", "比较的 {c} 项事实中有 {d} 项不一致"),
     "problems_line": Text("{n} with problems (see below)", "{n}有问题（见下）"),
-    "checked": Text("rule runs: {n} (nodes with the same facts share one)", "规则运行次数：{n}（事实相同的节点共用一次结果）"),
+    "checked": Text("snapshots checked: {n} (nodes with the same snapshot share one); rules run: {r}, results reused: {u}",
+                    "检查的快照：{n} 份（快照相同的节点共用一次检查）；规则运行 {r} 次，复用结果 {u} 次"),
     "problems": Text("Inputs with problems", "有问题的输入"),
     "notes": Text("Notes (the exit code is unchanged)", "说明（不影响退出码）"),
     "differ": Text("Facts that differ", "不一致的事实"),
@@ -43,6 +44,15 @@ _T = {
     "with_errors": Text("Nodes with errors", "有错误的节点"),
     "more": Text("… and {n} more", "… 另有 {n} 个"),
     "every": Text("every node", "全部节点"),
+    "clusters": Text("Clusters ({n})", "集群（{n} 个）"),
+    "cluster_line": Text("{c}: {nodes}, exit code {exit}, errors on {e}, warnings on {w}",
+                         "{c}：{nodes}，退出码 {exit}，{e}有错误，{w}有警告"),
+    "no_cluster": Text("(no cluster)", "（无集群）"),
+    "between": Text("Facts that differ between clusters", "集群之间不一致的事实"),
+    "none_between": Text("The clusters' majority values agree (where known).", "各集群的多数值一致（已知部分）。"),
+    "cluster_value": Text("{v} ({n} of {of})", "{v}（{of} 个中 {n} 个）"),
+    "cluster_tie": Text("no majority", "无多数"),
+    "cluster_unknown": Text("not known", "未知"),
 
 }
 _SEVERITY = {"error": Text("error", "错误"), "warning": Text("warning", "警告"), "info": Text("info", "提示")}
@@ -96,7 +106,10 @@ def render_text(report: "dict[str, Any]", color: bool = False) -> str:
         lines.append("  " + _t("expected", lang, n=_count(s["expected"], "node", lang)))
     if report["problems"]:
         lines.append("  " + _t("problems_line", lang, n=_count(s["inputs_with_problems"], "input", lang)))
-    lines.append("  " + _t("checked", lang, n=s["checked"]))
+    lines.append("  " + _t("checked", lang, n=s["checked"], r=s.get("rule_runs", 0), u=s.get("rule_results_reused", 0)))
+    clusters = report.get("clusters") or []
+    if len(clusters) > 1:
+        lines += _cluster_lines(report, lang, color)
     if report["problems"]:
         lines += ["", _bold(_t("problems", lang) + f" ({len(report['problems'])})", color)]
         for p in report["problems"]:
@@ -147,3 +160,32 @@ def render_text(report: "dict[str, Any]", color: bool = False) -> str:
     if with_errors:
         lines += ["", _bold(_t("with_errors", lang) + f" ({len(with_errors)})", color), "  " + nodes_line(with_errors, s["nodes"], lang, 50)]
     return "\n".join(lines) + "\n"
+
+
+def _cluster_name(name: Any, lang: str) -> str:
+    return inert(name, NAME_LIMIT) if name is not None else _t("no_cluster", lang)
+
+
+def _cluster_lines(report: "dict[str, Any]", lang: str, color: bool) -> "list[str]":
+    """The clusters, one line each, then the facts whose majority differs between them (each cluster's value)."""
+    clusters = report["clusters"]
+    lines = ["", _bold(_t("clusters", lang, n=len(clusters)), color)]
+    for c in clusters:
+        lines.append("  " + _t("cluster_line", lang, c=_cluster_name(c["name"], lang), nodes=_count(c["nodes"], "node", lang),
+                               exit=int(c["exit_code"]), e=_count(c["nodes_with_errors"], "node", lang),
+                               w=_count(c["nodes_with_warnings"], "node", lang)))
+    lines += ["", _bold(_t("between", lang), color)]
+    between = report.get("facts_between_clusters") or []
+    if not between:
+        lines.append("  " + _t("none_between", lang))
+    size = {c["name"]: c["nodes"] for c in clusters}
+    for fact in between:
+        lines.append(f"  {inert(fact['label'])} [{inert(fact['id'], 200)}]:")
+        for entry in fact["clusters"]:
+            majority = entry["majority"]
+            if majority is not None:
+                shown = _t("cluster_value", lang, v=inert(majority["display"]), n=majority["count"], of=size.get(entry["cluster"], 0))
+            else:
+                shown = _t("cluster_tie" if entry["status"] == "tie" else "cluster_unknown", lang)
+            lines.append(f"    {_cluster_name(entry['cluster'], lang)}: {shown}")
+    return lines

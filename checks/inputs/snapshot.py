@@ -40,7 +40,7 @@ import functools
 import json
 import re
 import typing
-from typing import Any
+from typing import Any, Optional
 
 from lingjun.checks.core.redaction import mask_identifiers, mask_secrets, mask_strings
 from lingjun.checks import facts as facts_module
@@ -143,17 +143,30 @@ def snapshot_line(facts: Facts, include_ids: bool = False) -> str:
 def read_snapshot(path: str) -> tuple[Facts, list[str]]:
     """Read a snapshot file: ``(facts, problems)``; ``facts.origin`` becomes ``"snapshot"``.
 
-    The file must be a regular file of at most :data:`MAX_SNAPSHOT_BYTES`, UTF-8 (a byte order mark is allowed).
+    The file must be a regular file of at most :data:`MAX_SNAPSHOT_BYTES`, UTF-8 (a byte order mark is allowed);
+    ``-`` reads standard input (``kubectl exec POD -- ... --collect - | lingjun-check --from -``).
 
     Raises:
         SnapshotError: when the file cannot be read (missing, not a regular file, too large)
             or is not a JSON object.
     """
-    from lingjun.checks.inputs.input_file import InputFileError, read_input_file
+    from lingjun.checks.inputs.input_file import SNIFF_BYTES, InputFileError, read_input_file
 
+    refused: list[str] = []
+
+    def sniff(block: bytes) -> Optional[str]:
+        """The first block: text goes on (the whole file is read); anything else is refused from it alone."""
+        reason = _not_text(block)
+        if reason:
+            refused.append(reason)
+        return reason
+
+    path = "standard input" if path == "-" else path  # as the messages name it; read_input_file reads "-" itself
     try:
-        raw = read_input_file(path, MAX_SNAPSHOT_BYTES)
+        raw = read_input_file("-" if path == "standard input" else path, MAX_SNAPSHOT_BYTES, sniff=sniff)
     except InputFileError as exc:
+        if refused:
+            raise SnapshotError(f"{path}: {refused[0]}") from None
         raise SnapshotError(f"{path}: cannot read snapshot: {exc.reason}") from None
     from lingjun.checks.inputs.input_kind import describe_json, describe_text
 
@@ -164,7 +177,8 @@ def read_snapshot(path: str) -> tuple[Facts, list[str]]:
     except ValueError as exc:  # UnicodeDecodeError included
         from lingjun.checks.inputs.collect_env_text import decode_collect_env
 
-        kind = describe_text(decode_collect_env(raw))  # UTF-16 too: a collect_env saved by PowerShell
+        # UTF-16 too: a collect_env saved by PowerShell; its kind shows in the first block (a paste is a few KiB)
+        kind = describe_text(decode_collect_env(raw[:SNIFF_BYTES]))
         if kind:
             raise SnapshotError(f"{path}: not a snapshot: {kind}") from None
         if isinstance(exc, UnicodeDecodeError):
@@ -179,13 +193,38 @@ def read_snapshot(path: str) -> tuple[Facts, list[str]]:
     return facts, problems
 
 
-def facts_from_snapshot_dict(data: dict[str, Any]) -> tuple[Facts, list[str]]:
-    """Tolerant :meth:`Facts.from_dict`: ``(facts, problems)`` (see the module docstring)."""
+def _not_text(block: bytes) -> Optional[str]:
+    """Why a snapshot whose first bytes are ``block`` is refused without reading more, or None (UTF-8 text,
+    :func:`lingjun.checks.inputs.input_file.is_utf8_start`).
+
+    The words are those a whole file gets: the kind of input it is
+    (:func:`lingjun.checks.inputs.input_kind.describe_text`), else "not UTF-8 text".
+    """
+    from lingjun.checks.inputs.input_file import is_utf8_start
+
+    if is_utf8_start(block):
+        return None
+    from lingjun.checks.inputs.collect_env_text import decode_collect_env
+    from lingjun.checks.inputs.input_kind import describe_text
+
+    kind = describe_text(decode_collect_env(block))
+    return f"not a snapshot: {kind}" if kind else "snapshot is not UTF-8 text"
+
+
+def facts_from_snapshot_dict(data: dict[str, Any], shared: Optional[dict[str, tuple[Any, dict]]] = None,
+                             keep: int = 64) -> tuple[Facts, list[str]]:
+    """Tolerant :meth:`Facts.from_dict`: ``(facts, problems)`` (see the module docstring).
+
+    ``shared`` (``lingjun-check fleet``): ``{section: (content id, kept)}`` for top-level sections whose
+    content is known by an id; ``kept`` maps an id to the section read before, ``(value, its problems)``,
+    reused (the same objects: facts are never changed by the rules) instead of reading the section again, and
+    holds at most ``keep`` of them (the oldest dropped first).  The result is the same as without ``shared``.
+    """
     problems: list[str] = []
     schema = data.get("schema")
     if schema != SNAPSHOT_SCHEMA:
         problems.append(f"schema: expected {SNAPSHOT_SCHEMA!r}, got {schema!r}; reading it anyway")
-    facts = _lenient(Facts, data, "", problems)
+    facts = _lenient(Facts, data, "", problems) if not shared or not isinstance(data, dict) else _shared_top(data, problems, shared, keep)
     facts.schema = SNAPSHOT_SCHEMA
     facts.origin = "snapshot"
     _mark_coverage(facts, data, problems)
@@ -271,6 +310,29 @@ def _lenient(cls: type, data: Any, where: str, problems: list[str]) -> Any:
         problems.append(f"{where}: no usable {' / '.join(missing)}, so the entry was ignored")
         return _DROP
     return cls(**kwargs)
+
+
+def _shared_top(data: dict[str, Any], problems: list[str], shared: dict[str, tuple[Any, dict]], keep: int) -> Facts:
+    """:func:`_lenient` of :class:`Facts` with the sections of ``shared`` reused (see :func:`facts_from_snapshot_dict`)."""
+    kwargs: dict[str, Any] = {}
+    for name, shape in _plan(Facts):
+        if name not in data:
+            continue
+        if name in shared:
+            content, kept = shared[name]
+            hit = kept.get(content)
+            if hit is None:
+                own: list[str] = []
+                hit = kept[content] = (_field(shape, data[name], name, own), own)
+                if len(kept) > keep:
+                    del kept[next(iter(kept))]
+            value = hit[0]
+            problems.extend(hit[1])
+        else:
+            value = _field(shape, data[name], name, problems)
+        if value is not _DROP:
+            kwargs[name] = value
+    return Facts(**kwargs)
 
 
 #: fields that identify an entry: when the value is there but unusable, the entry is dropped rather than defaulted

@@ -61,10 +61,13 @@ class KnowledgeData:
         Raises:
             BundleError: when the file cannot be read or is not a bundle.
         """
-        from lingjun.checks.inputs.input_file import InputFileError, read_input_file
+        from lingjun.checks.inputs.input_file import InputFileError, is_utf8_start, read_input_file
+
+        def sniff(block: bytes) -> "str | None":  # binary refused from its first block, never read whole
+            return None if is_utf8_start(block) else "not UTF-8 text (release data is a JSON file)"
 
         try:
-            raw = json.loads(read_input_file(str(path), MAX_BUNDLE_BYTES).decode("utf-8-sig"))
+            raw = json.loads(read_input_file(str(path), MAX_BUNDLE_BYTES, sniff=sniff).decode("utf-8-sig"))
         except InputFileError as exc:
             raise BundleError(f"{path}: cannot read release data: {exc.reason}") from None
         except RecursionError:

@@ -75,6 +75,7 @@ from typing import Any, Optional
 from lingjun.checks.context import ReleaseMatch
 from lingjun.checks.facts import Facts, ManifestFacts, normalise_name
 from lingjun.checks.knowledge.bundle import KnowledgeData
+from lingjun.checks.core.family_driver import driver_view
 from lingjun.checks.knowledge.record_view import image_record, image_tags, record_variants, runtime_for, variant_of
 
 __all__ = ["UnknownReleaseError", "ManifestConflict", "identify", "find_release", "find_releases", "find_unrecorded",
@@ -504,6 +505,8 @@ def _match(facts: Facts, data: KnowledgeData, how: str, ref: str, record: dict[s
     image = variant_of(record, variant) or record
     runtime = runtime_for(image, facts.python.prefix, facts.python.executable) if not candidates else None
     view = image_record(record, variant, unknown_variant=bool(candidates), runtime=runtime)
+    # a cut-off driver text is read with what the family's neighbouring releases state (as the finder and which read it)
+    view = driver_view(view, (r for r in data.releases if r.get("family") == record.get("family")))
     shown = {k: runtime[k] for k in ("id", "name", "path") if runtime.get(k)} if runtime else None
     return ReleaseMatch(ref=ref, how=how, record=view, variant=variant, variant_candidates=candidates, runtime=shown, **kwargs)
 

@@ -8,7 +8,7 @@ JSON Schema: ``checks/report.schema.json``.  Layout::
       "generated_at": "2025-08-01T10:00:00Z",        // UTC
       "lang": "en",                                  // language of message/remedy
       "origin": "live",                              // live | snapshot | collect_env | log
-      "node": {"name": "node-a", "source": "NODE_NAME"},  // option | NODE_NAME | hostname | null
+      "node": {"name": "node-a", "source": "NODE_NAME", "cluster": "prod-a"},  // option | NODE_NAME | hostname | null; cluster or null
       "exit_code": 0,
       "release": {
         "ref": "training-nv-pytorch:25.07",          // null when none applies
@@ -94,7 +94,7 @@ def report_dict(
         "generated_at": dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z"),
         "lang": lang,
         "origin": facts.origin,
-        "node": {"name": facts.node.name, "source": facts.node.source if facts.node.name else None},
+        "node": {"name": facts.node.name, "source": facts.node.source if facts.node.name else None, "cluster": facts.node.cluster},
         "exit_code": exit_status,
         "release": {
             "ref": release.ref,

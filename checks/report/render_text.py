@@ -13,6 +13,7 @@ from typing import Optional
 
 from lingjun.checks.context import ReleaseMatch
 from lingjun.checks.core.inert_text import inert
+from lingjun.checks.core.terminal_text import display_width, hanging_wrap, ljust
 from lingjun.checks.evidence import Evidence
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.report.model import AREA_TITLES, SEVERITY_LABELS, counts, grouped
@@ -27,6 +28,8 @@ _COLOURS = {
     Severity.skipped: "\033[2m",
 }
 _BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
+#: the fewest columns a message keeps beside the rule id before it moves under it
+_MIN_MESSAGE = 40
 
 
 def shown(text: str) -> str:
@@ -119,8 +122,14 @@ def render_text(
     exit_status: Optional[int] = None,
     coverage: Optional[Text] = None,
     evidence: Optional[Evidence] = None,
+    width: Optional[int] = None,
 ) -> str:
     """The full text report, ending with a newline.
+
+    ``width``: the terminal's width in display columns (:func:`lingjun.checks.core.terminal_text.terminal_width`);
+    every line is wrapped to it, a finding's continuation lines under its message (on a terminal too narrow for
+    the message beside the rule id, the message goes under the id).  None: one line per finding, unwrapped.
+    Columns are padded by display width, so they align after Chinese text.
 
     ``coverage`` is the header line naming what the input does not show
     (:func:`lingjun.checks.coverage.summary`), None for a complete live run;
@@ -131,26 +140,43 @@ def render_text(
     def paint(code: str, text: str) -> str:
         return f"{code}{text}{_RESET}" if color else text
 
+    def fit(text: str, indent: int = 2) -> list[str]:
+        """A header or summary line, wrapped to ``width`` with its continuation lines indented."""
+        return hanging_wrap("", text, width, indent) if width else [text]
+
     origin_text = {"live": "live" if not zh else "本机", "snapshot": "snapshot" if not zh else "快照", "collect_env": "collect_env", "log": "the log alone" if not zh else "仅凭日志"}.get(origin, origin)
-    lines = [paint(_BOLD, f"lingjun-check {version}".rstrip()) + f"  ({'数据来源' if zh else 'facts'}: {origin_text})", release_line(release, lang)]
+    lines = [paint(_BOLD, f"lingjun-check {version}".rstrip()) + f"  ({'数据来源' if zh else 'facts'}: {origin_text})",
+             *fit(release_line(release, lang))]
     if coverage is not None:
-        lines.append(coverage.get(lang))
+        lines.extend(fit(coverage.get(lang)))
     logs = evidence_line(evidence)
     if logs is not None:
-        lines.append(inert(logs.get(lang)))
+        lines.extend(fit(inert(logs.get(lang))))
     lines.append("")
-    width = max((len(f.rule) for f in findings), default=0)
+    # columns are measured in display columns: a Chinese label or count takes two per character
+    label_width = max(display_width(label.get(lang)) for label in SEVERITY_LABELS.values())
+    rule_width = max((display_width(f.rule) for f in findings), default=0)
+    column = 2 + label_width + 2 + rule_width + 2  # where a finding's message starts
+    # a narrow terminal: the message goes under the rule id, indented past the label, instead of beside it
+    stacked = bool(width) and width - column < _MIN_MESSAGE
+    indent = 2 + label_width + 2 if stacked else column
+
+    def finding_lines(finding: Finding, rule_text: str, body: str) -> list[str]:
+        label = paint(_COLOURS[finding.severity], ljust(SEVERITY_LABELS[finding.severity].get(lang), label_width))
+        if not width:
+            return [f"  {label}  {ljust(rule_text, rule_width)}  {body}"]
+        if stacked:
+            return [*hanging_wrap(f"  {label}  ", rule_text, width, indent), *hanging_wrap(" " * indent, body, width, indent)]
+        return hanging_wrap(f"  {label}  {ljust(rule_text, rule_width)}  ", body, width, indent)
+
     for area, items in grouped(findings):
         lines.append(paint(_BOLD, AREA_TITLES.get(area, Text(area, area)).get(lang)))
         for finding, also in _same_skips(items, lang):
-            label = SEVERITY_LABELS[finding.severity].get(lang)
-            label = label.ljust(5) if not zh else label
             if also:  # several rules of the area skipped for one reason: one line naming them all
                 rules = [finding.rule, *also]
                 count = f"（{len(rules)} 条规则）" if zh else f"({len(rules)} rules)"
                 message = finding.message.get(lang)
-                lines.append(f"  {paint(_COLOURS[finding.severity], label)}  {shown(count.ljust(width))}  {shown(message)} "
-                             f"[{shown(', '.join(rules))}]")
+                lines.extend(finding_lines(finding, shown(count), f"{shown(message)} [{shown(', '.join(rules))}]"))
                 continue
             detail = []
             observed, expected = finding.shown_observed(lang), finding.shown_expected(lang)
@@ -161,14 +187,21 @@ def render_text(
                 detail.append(f"{'期望' if zh else 'expected'} {shown(expected)}")
             suffix = f" [{'; '.join(detail)}]" if detail else ""
             message = (finding.brief or finding.message).get(lang)
-            text = f"{shown(finding.rule.ljust(width))}  {shown(message)}{suffix}"
-            lines.append(f"  {paint(_COLOURS[finding.severity], label)}  {text}")
+            lines.extend(finding_lines(finding, shown(finding.rule), f"{shown(message)}{suffix}"))
             if finding.severity in (Severity.error, Severity.warning):
-                pad = " " * (4 + len(label) + width + 1)
+                pad = " " * (indent - 1 if width else 4 + label_width + rule_width + 1)
                 if finding.remedy is not None:
-                    lines.append(f"{pad}-> {shown(finding.remedy.get(lang))}")
+                    remedy = f"{pad}-> "
+                    lines.extend(hanging_wrap(remedy, shown(finding.remedy.get(lang)), width, len(remedy))
+                                 if width else [remedy + shown(finding.remedy.get(lang))])
                 if finding.links:
-                    lines.append(paint(_DIM, f"{pad}   {shown(finding.links[0])}"))
+                    link = shown(finding.links[0])
+                    at = len(pad) + 3
+                    if width:  # a link is copied whole: moved left to fit on one line where it can
+                        at = max(0, min(at, width - display_width(link)))
+                        lines.extend(paint(_DIM, part) for part in hanging_wrap(" " * at, link, width, 0))
+                    else:
+                        lines.append(paint(_DIM, f"{' ' * at}{link}"))
         lines.append("")
     tally = counts(findings)
     if zh:
@@ -177,7 +210,7 @@ def render_text(
         summary = f"Summary: {tally['error']} error(s), {tally['warning']} warning(s), {tally['info']} info, {tally['ok']} ok, {tally['skipped']} skipped"
     if exit_status is not None:
         summary += f"{'；退出码' if zh else '; exit code'} {exit_status}"
-    lines.append(paint(_BOLD, summary))
+    lines.extend(paint(_BOLD, part) for part in fit(summary))
     return "\n".join(lines) + "\n"
 
 

@@ -31,8 +31,11 @@ _BOLD = r"(?:\x1b\[[0-9;]*m)?"
 _TEXT_HEAD = re.compile(r"\A" + _BOLD + r"lingjun-check [0-9][^\n]*  \((?:facts|数据来源): [^\n]*\n")
 _TEXT_TAIL = re.compile(_BOLD + r"(?:Summary: \d+ error\(s\), \d+ warning\(s\), \d+ info, \d+ ok, \d+ skipped(?:; exit code \d+)?"
                         r"|汇总：\d+ 个错误，\d+ 个警告，\d+ 条信息，\d+ 项通过，\d+ 项跳过(?:；退出码 \d+)?)" + _BOLD + r"\n\Z")
-# --format prometheus: every line one of our families' HELP, TYPE or sample lines
-_FAMILIES = "(?:findings|last_run_timestamp_seconds|exit_code|info|gpu_info)"
+# --format prometheus: every line one of our families' HELP, TYPE or sample lines (render_prometheus.FAMILIES, which
+# a test holds equal to this list; all of them were already written by earlier versions but the three status ones)
+_FAMILY_NAMES = ("run_success", "exit_code", "last_run_timestamp_seconds", "last_success_timestamp_seconds",
+                 "findings_by_severity", "findings", "info", "gpu_info")
+_FAMILIES = "(?:" + "|".join(_FAMILY_NAMES) + ")"
 _PROM_LINE = re.compile(
     r"# HELP lingjun_check_" + _FAMILIES + r" [^\n]*"
     r"|# TYPE lingjun_check_" + _FAMILIES + r" gauge"

@@ -1,8 +1,8 @@
 """Reading the ``--deepspeed-config`` file for the DeepSpeed config rules.
 
 Private helper of the rule modules (one concern: where the file is and how it is walked).  The file's
-problems (missing, not JSON) are reported once, by ``config.deepspeed-prefetch-bucket-size``; the other
-DeepSpeed rules stay silent on a file they cannot read.  DeepSpeed's config reference:
+problems (not UTF-8, not JSON, not an object) are reported once, by ``config.deepspeed-file``; every other
+DeepSpeed rule stays silent on a file it cannot read.  DeepSpeed's config reference:
 https://www.deepspeed.ai/docs/config-json/
 """
 

@@ -165,6 +165,12 @@ def release_admits_forward(ctx: CheckContext, driver: DriverVersion, decision) -
     if cuda is None:
         return False
     admitted, where = forward_admitted(driver, cuda, ctx.record, ctx.data.cuda_drivers)
+    if admitted is True and where == "family's releases":
+        # the record's driver text is cut off and its family's neighbours admit the branch (driver.derived): the
+        # record's own forward-compatible branches still show that the image carries cuda-compat, as release_verdict
+        # reads it; without them the package is not assumed
+        drv = (ctx.record or {}).get("driver") or {}
+        return bool(drv.get("forward_compatibility"))
     return admitted is True and where == "release record"
 
 
@@ -200,6 +206,13 @@ def driver_fix(ctx: CheckContext):
         if end is not None:
             last = end if last is None else min(last, end)
     return upgrade_target(needs, ctx.data.driver_branches, ctx.options.today, last)
+
+
+def driver_upgrade_remedy(ctx: CheckContext) -> Text:
+    """"Upgrade the host driver to R620 (620 or later)." in both languages: ``driver.minimum``'s remedy, which the
+    site's release pages show as the checker prints it (:mod:`lingjun.checks.release_remedies`)."""
+    up = driver_fix_text(ctx)
+    return Text(f"Upgrade the host driver to {up.en}.", f"请将宿主机驱动升级到 {up.zh}。")
 
 
 def driver_fix_text(ctx: CheckContext) -> Text:

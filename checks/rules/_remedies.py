@@ -19,6 +19,7 @@ Private helper of the rule modules.  The principle: a remedy names a command, fl
 
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 from lingjun.checks.context import CheckContext
@@ -26,13 +27,17 @@ from lingjun.checks.report.findings import Text
 from lingjun.checks.rules._packages import PackageView, torch_view
 
 __all__ = ["CONSTRAINTS_DOC", "FREEZE_ISSUE", "image_references", "fresh_container", "constraints_install",
-           "restorable", "restore_command", "restore_remedy", "remedy_pair", "torch_is_image_build"]
+           "restorable", "restore_command", "restore_remedy", "remedy_pair", "torch_is_image_build", "torch_wheel",
+           "torch_wheel_remedy", "INSTALL_DOC", "installed_torch_is_stock", "release_with_cuda", "architecture_remedy"]
 
 CONSTRAINTS_DOC = "https://pip.pypa.io/en/stable/user_guide/#constraints-files"
 FREEZE_ISSUE = "https://github.com/pypa/pip/issues/8176"
 #: the two commands that install an extra package without replacing the image's
 CONSTRAINTS_EN = ("pip list --format=freeze > /tmp/image-constraints.txt, then pip install -c /tmp/image-constraints.txt "
                   "PACKAGE (or pip install --no-deps PACKAGE)")
+#: the commands inside those sentences, which a page shows as code
+CONSTRAINTS_COMMANDS = ("pip list --format=freeze > /tmp/image-constraints.txt",
+                        "pip install -c /tmp/image-constraints.txt PACKAGE", "pip install --no-deps PACKAGE")
 CONSTRAINTS_ZH = ("pip list --format=freeze > /tmp/image-constraints.txt，然后 pip install -c /tmp/image-constraints.txt "
                   "PACKAGE（或 pip install --no-deps PACKAGE）")
 
@@ -134,3 +139,120 @@ def restore_remedy(ctx: CheckContext, pkgs: list[PackageView]) -> Text:
 def remedy_pair(text: Text) -> tuple[str, str]:
     """A :class:`Text` as the ``(en, zh)`` pair :func:`lingjun.checks.rules._finding.make` takes for ``remedy``."""
     return text.en, text.zh
+
+
+#: PyTorch's install selector, for when the torch-wheels table cannot name a variant
+INSTALL_DOC = "https://pytorch.org/get-started/locally/"
+
+
+def torch_wheel(ctx: CheckContext, version: Optional[str], at_most: Optional[tuple[int, int]],
+                at_least: Optional[tuple[int, int]] = None) -> Optional[tuple[str, str]]:
+    """``(release, variant)``: a CUDA wheel PyTorch published whose CUDA lies in ``[at_least, at_most]`` (``at_most``:
+    what the driver runs; ``at_least``: what the GPU architecture needs; either may be None, no bound).
+
+    The installed torch's own release first (``2.6.0`` of ``2.6.0+cu124``), so nothing else changes; when the
+    bundle's torch-wheels table has no fitting variant for it (or does not list it), the newest listed release
+    that has one.  None when no listed release fits.  The variant picked is the newest fitting one, or, with no
+    driver bound, the oldest at or above ``at_least`` (it asks the least of the driver).
+    """
+    from lingjun.checks.core.torch_wheels import published_variants, torch_release, variant_cuda
+
+    table = ctx.data.torch_wheels
+
+    def fitting(release: Optional[str]) -> Optional[str]:
+        found = [v for v in published_variants(table, release)
+                 if (at_most is None or variant_cuda(v) <= at_most) and (at_least is None or variant_cuda(v) >= at_least)]
+        if not found:
+            return None
+        return found[-1] if at_most is not None else found[0]
+
+    own = torch_release(version)
+    if own is not None and fitting(own):
+        return own, fitting(own)  # type: ignore[return-value]
+    releases = sorted({r for row in (table or {}).get("wheels") or [] if isinstance(row, dict)
+                       for r in row.get("releases") or [] if isinstance(r, str) and torch_release(r)},
+                      key=lambda r: tuple(int(x) for x in r.split(".")), reverse=True)
+    return next(((r, fitting(r)) for r in releases if fitting(r)), None)  # type: ignore[misc]
+
+
+def installed_torch_is_stock(version: Optional[str]) -> bool:
+    """Whether an installed torch ``version`` is a build PyTorch publishes (``2.6.0``, ``2.6.0+cu124``, ``+cpu``),
+    not a vendor's (NGC's ``2.9.0a0+50eac81``, the image's ``2.7.1.8+nv25.3``); False when the version is not known.
+
+    >>> installed_torch_is_stock("2.6.0+cu124"), installed_torch_is_stock("2.9.0a0+50eac81"), installed_torch_is_stock(None)
+    (True, False, False)
+    """
+    from lingjun.checks.rules._packages import _STOCK_LABEL
+
+    if not version:
+        return False
+    public, _, label = version.partition("+")
+    return bool(re.fullmatch(r"\d+\.\d+\.\d+", public)) and (not label or bool(_STOCK_LABEL.match(label)))
+
+
+def torch_wheel_remedy(ctx: CheckContext, version: Optional[str], at_most: Optional[tuple[int, int]],
+                       at_least: Optional[tuple[int, int]] = None) -> Optional[Text]:
+    """"install the torch R build PyTorch publishes for CUDA X.Y: pip install torch==R --index-url URL" (no capital, no
+    full stop), from :func:`torch_wheel`; None when no listed wheel fits, or when torch must not be replaced (the
+    image's own build, a vendor's build such as NGC's ``2.9.0a0+50eac81``, torch_xla's CPU torch, or a torch whose
+    version is not known): the caller then names a fresh container or another release."""
+    from lingjun.checks.core.torch_wheels import index_url, variant_cuda
+
+    if not installed_torch_is_stock(version) or torch_is_image_build(ctx) or any(
+            ctx.facts.distribution(n) is not None for n in ("torch-xla", "torch_xla")):
+        return None
+    found = torch_wheel(ctx, version, at_most, at_least)
+    if found is None:
+        return None
+    release, variant = found
+    major, minor = variant_cuda(variant)  # type: ignore[misc]
+    command = f"pip install torch=={release} --index-url {index_url(variant)}"
+    return Text(f"install the torch {release} build PyTorch publishes for CUDA {major}.{minor}: {command}",
+                f"安装 PyTorch 为 torch {release} 发布的 CUDA {major}.{minor} 构建：{command}")
+
+
+def release_with_cuda(ctx: CheckContext, needed: tuple[int, int]) -> Optional[str]:
+    """``family:version`` of the newest release of the running release's family whose CUDA is at least ``needed``
+    (newest by the bundle's ``order_key``); None without a release, or when none of the family's records states one."""
+    from lingjun.checks.core.versions import CudaVersion, VersionFormatError
+
+    family = (ctx.record or {}).get("family")
+    best: Optional[tuple[list, str]] = None
+    for rel in ctx.data.releases:
+        if rel.get("family") != family or not rel.get("cuda") or not isinstance(rel.get("order_key"), list):
+            continue
+        try:
+            cuda = CudaVersion.parse(str(rel["cuda"]))
+        except (VersionFormatError, ValueError):
+            continue
+        if cuda.major_minor >= needed and (best is None or rel["order_key"] > best[0]):
+            best = (rel["order_key"], f"{family}:{rel.get('version')}")
+    return best[1] if best else None
+
+
+def architecture_remedy(ctx: CheckContext, torch_version: Optional[str], needed: Optional[tuple[int, int]],
+                        at_most: Optional[tuple[int, int]]) -> Text:
+    """The fix for a GPU whose architecture the image's CUDA or torch predates (``needed``: the first CUDA that
+    supports it; ``at_most``: what the driver runs, None when not known): the newest release of this family built
+    on a CUDA that new, a torch wheel PyTorch publishes for it (:func:`torch_wheel_remedy`), or both."""
+    if needed is None:
+        return Text("Use an image release and torch build whose CUDA supports this GPU architecture.",
+                    "请改用其 CUDA 支持该 GPU 架构的镜像版本与 torch 构建。")
+    cuda = f"{needed[0]}.{needed[1]}"
+    parts_en: list[str] = []
+    parts_zh: list[str] = []
+    release = release_with_cuda(ctx, needed)
+    if release is not None:
+        parts_en.append(f"use the release {release}, built on CUDA {cuda} or newer")
+        parts_zh.append(f"改用基于 CUDA {cuda} 或更新版本的发布 {release}")
+    wheel = torch_wheel_remedy(ctx, torch_version, at_most, needed)
+    if wheel is not None:
+        parts_en.append(wheel.en)
+        parts_zh.append(wheel.zh)
+    if not parts_en:
+        return Text(f"Use an image release and torch build on CUDA {cuda} or newer, the first that supports this GPU "
+                    f"architecture (PyTorch's selector: {INSTALL_DOC}).",
+                    f"请改用基于 CUDA {cuda} 或更新版本的镜像版本与 torch 构建（CUDA {cuda} 起支持该 GPU 架构；"
+                    f"PyTorch 安装选择器：{INSTALL_DOC}）。")
+    en = " or ".join(parts_en)
+    return Text(en[:1].upper() + en[1:] + ".", "，或".join(parts_zh) + "。")

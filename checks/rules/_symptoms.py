@@ -81,6 +81,13 @@ def forward_unconfirmed(
     limits_en = (" Forward compatibility replaces only the CUDA user-mode driver: features that need the newer kernel-mode "
                  "driver stay unavailable, and it holds only while the branch is supported.")
     limits_zh = "向前兼容只替换 CUDA 用户态驱动：依赖新内核态驱动的功能仍不可用，且仅在该驱动分支受支持期间有效。"
+    ended = _branch_ended(ctx, branch)
+    if ended is not None:  # the condition the sentence names has already failed: say so, with the date
+        limits_en = (" Forward compatibility replaces only the CUDA user-mode driver: features that need the newer "
+                     f"kernel-mode driver stay unavailable, and branch R{branch} is past its end of life ({ended}), so "
+                     "NVIDIA no longer supports this setup.")
+        limits_zh = (f"向前兼容只替换 CUDA 用户态驱动：依赖新内核态驱动的功能仍不可用；且 R{branch} 分支已过停止支持日期（{ended}），"
+                     "NVIDIA 不再支持这种用法。")
     if reported is True:
         said = reported_available(ctx, True)
         lead_en += f" {sentence_case(said.en)}, which fits forward compatibility being in use."
@@ -90,6 +97,17 @@ def forward_unconfirmed(
         remedy=upgrade, observed=observed, expected=f">= {need}" if need else None,
         links=[nvidia_url(ctx, "forward")],
     )
+
+
+def _branch_ended(ctx: CheckContext, branch: object) -> Optional[str]:
+    """The end-of-life month (``2024-07``, or "no date") of driver branch ``branch`` when it is past end of life on the
+    checker's day (:func:`lingjun.checks.core.driver_target.branch_end_of_life`), else None (supported or not listed)."""
+    from lingjun.checks.core.driver_target import branch_end_of_life
+
+    row = next((r for r in ctx.data.driver_branches if isinstance(r, dict) and r.get("branch") == branch), None)
+    if row is None or not branch_end_of_life(row, ctx.options.today):
+        return None
+    return str(row.get("eol") or "no date")
 
 
 def failure_disproved(

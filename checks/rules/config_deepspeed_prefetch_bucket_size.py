@@ -17,9 +17,9 @@ from packaging.version import Version
 from lingjun.checks.context import CheckContext
 from lingjun.checks.core.small_int import small_int
 from lingjun.checks.report.findings import Finding, Severity, Text
-from lingjun.checks.knowledge.record_view import usage_note
+from lingjun.checks.knowledge.carried import usage_note_for
 from lingjun.checks.rules import rule
-from lingjun.checks.rules._deepspeed import config_path
+from lingjun.checks.rules._deepspeed import load
 from lingjun.checks.rules._finding import EMPTY, make
 from lingjun.checks.core.version_match import parse_version
 
@@ -43,32 +43,20 @@ def _version(ctx: CheckContext, name: str) -> tuple[Optional[str], Optional[Vers
 
 @rule(RULE, AREA, "ZeRO-3 prefetch bucket size is valid", "ZeRO-3 预取桶大小配置有效", order=240)
 def check(ctx: CheckContext) -> Iterator[Finding]:
-    """With ``--deepspeed-config``: error for unreadable JSON, fractional numbers, non-numbers, and ``auto`` that the
-    installed transformers will fill with a float for DeepSpeed >= 0.15; warning for integers where the release asks
-    for empty/``auto``; ok otherwise."""
+    """With ``--deepspeed-config``: error for fractional numbers, non-numbers, and ``auto`` that the installed
+    transformers will fill with a float for DeepSpeed >= 0.15; warning for integers where the release asks for
+    empty/``auto``; ok otherwise.  Silent on a file that cannot be used (``config.deepspeed-file`` reports it)."""
     given = ctx.options.deepspeed_config
     if not given:
         return
     from lingjun.checks.inputs import deepspeed_config  # only with --deepspeed-config
 
-    path = config_path(ctx, given)
-    try:
-        config, relaxed = deepspeed_config.load_lenient(path)
-    except deepspeed_config.DeepSpeedConfigError as exc:
-        shown = str(exc).replace(str(path), given, 1)
-        yield make(ctx, RULE, AREA, Severity.error, f"DeepSpeed config unusable: {shown}.", f"DeepSpeed 配置文件无法使用：{shown}。",
-                   remedy=("Fix the file; DeepSpeed will fail on it at start-up.", "请修正该文件，否则 DeepSpeed 启动时会失败。"),
-                   observed=given)
+    loaded = load(ctx)
+    if loaded is None:  # the file cannot be used: config.deepspeed-file says why, under the input's name
         return
-    if relaxed:
-        yield make(ctx, RULE, AREA, Severity.warning,
-                   f"{given} is not strict JSON ({relaxed}): DeepSpeed reads it (it parses configs with hjson), but the json.load "
-                   f"of transformers' and accelerate's HfDeepSpeedConfig rejects it when the Trainer is given this file.",
-                   f"{given} 不是严格的 JSON（含注释或末尾逗号）：DeepSpeed 本身可以读取（它用 hjson 解析配置），"
-                   f"但把该文件交给 transformers / accelerate 的 Trainer 时，HfDeepSpeedConfig 的 json.load 会报错。",
-                   remedy=("Remove the comments and trailing commas.", "请删除注释和末尾逗号。"), observed=relaxed)
+    config, _ = loaded
     present, value = deepspeed_config.lookup(config, KEY)
-    note = usage_note(ctx.record, RULE)
+    note, carried = usage_note_for(ctx.data.releases, ctx.record, RULE)
     ds_text, ds = _version(ctx, "deepspeed")
     tf_text, tf = _version(ctx, "transformers")
     links = [TRANSFORMERS_FIX, DEEPSPEED_ISSUE]
@@ -139,10 +127,12 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         return
     if note is not None:
         text = note.get("text") or {}
+        asks_en = f"the family's release notes ({carried.provenance_en}) ask" if carried else "this release asks"
+        asks_zh = f"本系列发布说明（{carried.provenance_zh}）要求" if carried else "该发布要求"
         yield make(
             ctx, RULE, AREA, Severity.warning,
-            f"{KEY} is set to {value} ({given}); this release asks to leave it empty or \"auto\": \"{text.get('en', '')}\"",
-            f"{given} 中 {KEY} 设为 {value}；该发布要求留空或设为 \"auto\"：“{text.get('zh', '')}”",
+            f"{KEY} is set to {value} ({given}); {asks_en} to leave it empty or \"auto\": \"{text.get('en', '')}\"",
+            f"{given} 中 {KEY} 设为 {value}；{asks_zh}留空或设为 \"auto\"：“{text.get('zh', '')}”",
             remedy=("Remove the key or set it to \"auto\".", "请删除该项或设为 \"auto\"。"), observed=str(value), expected=_EMPTY_OR_AUTO,
         )
         return

@@ -53,7 +53,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     devices = _erdma_devices(ctx)
     failure = _failure(ctx)
     if not devices or failure is None:
-        missing_en = "an eRDMA (erdma_*) device" if not devices else "a memory-registration failure among the error lines"
+        missing_en = "eRDMA (erdma_*) device" if not devices else "memory-registration failure among the error lines"
         missing_zh = "eRDMA（erdma_*）设备" if not devices else "错误行中的内存注册失败"
         yield make(ctx, RULE, AREA, Severity.skipped, f"eRDMA's region size limit was not judged: the input shows no {missing_en}.",
                    f"未判断 eRDMA 的注册区域大小上限：输入中没有{missing_zh}。")

@@ -49,9 +49,9 @@ CONTAINER_DEFAULT = 64 * MIB
 
 _REMEDY = (
     "Give the pod a larger /dev/shm. Kubernetes: mount an emptyDir volume with medium: Memory (and a sizeLimit such as 16Gi) "
-    "at /dev/shm. Docker: start the container with --shm-size=16g (NCCL asks for at least 1g), or --ipc=host to use the host's.",
+    "at /dev/shm. Docker: start the container with --shm-size=16g (NCCL's documentation gives --shm-size=1g as an example; a job with many ranks per node needs more), or --ipc=host to use the host's.",
     "请为 Pod 提供更大的 /dev/shm。Kubernetes：在 /dev/shm 挂载 medium: Memory 的 emptyDir 卷（并设置 sizeLimit，如 16Gi）。"
-    "Docker：启动容器时加 --shm-size=16g（NCCL 要求至少 1g），或用 --ipc=host 共享宿主机的 /dev/shm。",
+    "Docker：启动容器时加 --shm-size=16g（NCCL 文档以 --shm-size=1g 为例；每节点 rank 较多的作业需要更大），或用 --ipc=host 共享宿主机的 /dev/shm。",
 )
 _REMEDY_HOST = (
     "The container shares the host's IPC namespace, so this is the host's /dev/shm: enlarge it on the node "

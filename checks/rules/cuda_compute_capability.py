@@ -21,7 +21,12 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     A GPU reported without its compute capability (collect_env) gets it from the model name (gpu_models)."""
     from lingjun.checks.core.compat import parse_cuda
     from lingjun.checks.core.gpu_arch import architecture, cc_text, covers, max_arch, min_cuda_for_cc, parse_cc, sm_name
-    from lingjun.checks.rules._driver_facts import RELEASE_RECORD, image_cuda
+    from lingjun.checks.core.compat import max_native_cuda
+    from lingjun.checks.rules._driver_facts import RELEASE_RECORD, driver_cuda, image_cuda
+    from lingjun.checks.rules._remedies import architecture_remedy, remedy_pair
+
+    runs, _ = driver_cuda(ctx, max_native_cuda)
+    at_most = runs.major_minor if runs is not None else None
 
     if is_ppu(ctx.record):
         return
@@ -114,8 +119,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                 + "; ".join(problems_en) + ". Kernels fail with \"no kernel image is available for execution on the device\".",
                 f"{name}（计算能力 {cc_text(cc)}{'，由型号名得出' if cc in from_name else ''}）在此环境中不受支持：" + "；".join(problems_zh)
                 + "。运行时会报 “no kernel image is available for execution on the device”。",
-                remedy=("Use an image release (and torch build) that lists this GPU architecture, e.g. one built on a newer CUDA.",
-                        "请改用支持该 GPU 架构的镜像版本（以及对应的 torch 构建），例如基于更新 CUDA 的版本。"),
+                remedy=remedy_pair(architecture_remedy(ctx, torch.version if torch else None, needed, at_most)),
                 observed=f"{name}: {sm_name(cc)}",
                 expected=(f"CUDA >= {needed[0]}.{needed[1]}" if needed else None),
             )

@@ -123,18 +123,32 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     # the builds this driver runs: a whole CUDA major through minor version compatibility (Table 2 floors),
     # else what it supports natively
     runnable = minor_compat_major(kmod, ctx.data.cuda_drivers) if kmod else None
+    at_most = None
     if runnable is not None and runnable < built.major:
         build_en = build_zh = f"CUDA {runnable}.x"
+        at_most = (runnable, 99)
     elif supported is not None:
         build_en, build_zh = f"CUDA {sup_text} or older", f"CUDA {sup_zh} 或更早版本"
+        at_most = supported.major_minor
     else:
         build_en, build_zh = "an older CUDA", "更早 CUDA 版本"
+    from lingjun.checks.rules._remedies import INSTALL_DOC, installed_torch_is_stock, torch_is_image_build, torch_wheel_remedy
+
+    wheel = torch_wheel_remedy(ctx, torch.version, at_most) if at_most else None
+    if wheel is not None:  # a real wheel of PyTorch's index, picked from the torch-wheels table
+        other_en, other_zh = wheel.en, wheel.zh
+    elif torch_is_image_build(ctx) or (torch.version and not installed_torch_is_stock(torch.version)):
+        # the image's own torch (or a vendor's, NGC's 2.9.0a0+50eac81) is never told to be replaced
+        other_en = f"use an image release built on {build_en}"
+        other_zh = f"改用基于 {build_zh} 的镜像版本"
+    else:
+        other_en = f"install a torch build for {build_en} (PyTorch's selector: {INSTALL_DOC})"
+        other_zh = f"安装对应 {build_zh} 的 torch 构建（PyTorch 安装选择器：{INSTALL_DOC}）"
     yield make(
         ctx, RULE, AREA, Severity.error,
         f"Driver {drv_text} supports CUDA up to {sup_text}, but torch{' ' + torch.version if torch.version else ''} was built with CUDA {built}; "
         f"CUDA will not initialise{found}.{note_en}",
         f"驱动 {drv_zh} 最高只支持 CUDA {sup_zh}，而 torch{' ' + torch.version if torch.version else ''} 基于 CUDA {built} 构建，CUDA 无法初始化{found_zh}。{note_zh}",
-        remedy=(f"{upgrade_en}, or install a torch build for {build_en}.",
-                f"{upgrade_zh}，或安装对应 {build_zh} 的 torch 构建。"),
+        remedy=(f"{upgrade_en}, or {other_en}.", f"{upgrade_zh}，或{other_zh}。"),
         observed=observed, expected=f"CUDA <= {sup_text}", links=[nvidia_url(ctx, "toolkit"), nvidia_url(ctx, "forward")],
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from lingjun.checks.core.compat import where_zh
 from lingjun.checks.context import CheckContext
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.knowledge.record_view import is_ppu
@@ -21,12 +22,6 @@ _MISSING_ZH = {
     "admitted driver branch": "被允许的驱动分支",
     "cuda-compat package": "镜像中的 cuda-compat 包",
 }
-
-
-def _where_zh(where: str) -> str:
-    if where == "release record":
-        return "发布记录"
-    return where.replace("base image", "基础镜像")
 
 
 @rule(RULE, AREA, "Image CUDA runs on this driver", "镜像 CUDA 与驱动兼容", needs_gpu=True, order=40)
@@ -76,11 +71,16 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                compat_present=compat_present(ctx.facts),
                compat_in_use=ctx.facts.libcuda.is_forward_compat)
     if release_admits_forward(ctx, driver, d):  # the one reading driver.minimum gives too
+        from lingjun.checks.core.compat import forward_admitted
+
+        _, where = forward_admitted(driver, cuda, ctx.record, ctx.data.cuda_drivers)
+        by_en, by_zh = (("its family's neighbouring releases (this release's own driver text is cut off)", "该系列相邻版本（本版本自身的驱动说明被截断）")
+                        if where == "family's releases" else ("the release record", "发布记录"))
         yield make(
             ctx, RULE, AREA, Severity.ok,
             f"CUDA {cuda} runs on driver {driver} through forward compatibility (data center GPU, branch R{driver.branch} "
-            f"admitted by the release record, which says the image carries cuda-compat).",
-            f"CUDA {cuda} 通过向前兼容在驱动 {driver} 上运行（数据中心 GPU，R{driver.branch} 分支经发布记录允许，发布记录表明镜像含 cuda-compat）。",
+            f"admitted by {by_en}; the release record says the image carries cuda-compat).",
+            f"CUDA {cuda} 通过向前兼容在驱动 {driver} 上运行（数据中心 GPU，R{driver.branch} 分支经{by_zh}允许，发布记录表明镜像含 cuda-compat）。",
             observed=Text(f"CUDA {cuda} ({cuda_from.en}) on driver {driver}", f"驱动 {driver} 上的 CUDA {cuda}（{cuda_from.zh}）"),
             expected=f">= {d.required}" if d.required else None, links=[nvidia_url(ctx, "forward")],
         )
@@ -111,7 +111,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             ctx, RULE, AREA, Severity.ok,
             f"CUDA {cuda} runs on driver {driver} through forward compatibility (data center GPU, branch R{driver.branch} "
             f"admitted by the {d.admitted_by}, cuda-compat present).",
-            f"CUDA {cuda} 通过向前兼容在驱动 {driver} 上运行（数据中心 GPU，R{driver.branch} 分支经{_where_zh(d.admitted_by)}允许，镜像含 cuda-compat）。",
+            f"CUDA {cuda} 通过向前兼容在驱动 {driver} 上运行（数据中心 GPU，R{driver.branch} 分支经{where_zh(d.admitted_by)}允许，镜像含 cuda-compat）。",
             observed=observed, expected=expected, links=[nvidia_url(ctx, "forward")],
         )
     elif d.mode == "forward-unconfirmed":

@@ -9,6 +9,7 @@ from lingjun.checks.report.findings import Finding, Severity
 from lingjun.checks.knowledge.record_view import is_ppu
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make, nvidia_url
+from lingjun.checks.rules._remedies import remedy_pair
 from lingjun.checks.rules._symptoms import with_reported_outcome
 
 RULE = "driver.minimum"
@@ -22,7 +23,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     version compatibility), error otherwise."""
     from lingjun.checks.core.compat import decide, parse_driver
     from lingjun.checks.core.release_compat import driver_not_captured
-    from lingjun.checks.rules._driver_facts import (compat_present, driver_fix_text, driver_predates_gpus, image_cuda,
+    from lingjun.checks.rules._driver_facts import (compat_present, driver_fix_text, driver_upgrade_remedy, driver_predates_gpus, image_cuda,
                                                     kernel_driver, release_admits_forward)
 
     record = ctx.record
@@ -74,7 +75,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         return
     stated = req.get("stated_as") or f">= {minimum}"
     up = driver_fix_text(ctx)  # the one driver every driver remedy of the report names
-    upgrade = (f"Upgrade the host driver to {up.en}.", f"请将宿主机驱动升级到 {up.zh}。")
+    upgrade = remedy_pair(driver_upgrade_remedy(ctx))
     predates = driver_predates_gpus(ctx, driver)
     if predates is not None:
         gpu, en, zh, needed = predates
@@ -146,6 +147,14 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     resolved = {r.get("branch") for r in req.get("branch_resolutions") or [] if isinstance(r, dict) and r.get("decision") == "must-upgrade"}
     admitted = [r for r in req.get("forward_compatibility") or []
                 if isinstance(r, dict) and r.get("branch") == driver.branch and driver.branch not in resolved]
+    # the record's driver text cut off: what its family's neighbouring releases state alike (driver.derived,
+    # lingjun.checks.core.family_driver), as the finder and `lingjun-kb which` read it
+    family = [] if admitted else [r for r in req.get("derived") or [] if isinstance(r, dict) and r.get("decision") == "forward"
+                                  and r.get("branch") == driver.branch and driver.branch not in resolved]
+    admitted = admitted or family
+    by_en = (f"its family's releases {' and '.join(str(v) for v in family[0].get('from') or [])} admit" if family
+             else "the release admits")
+    by_zh = (f"该系列的 {'、'.join(str(v) for v in family[0].get('from') or [])} 允许" if family else "发布说明允许")
     classes = [gpu_class(g.name, g.brand, ctx.data.gpus) for g in ctx.facts.gpus]
     datacenter = bool(classes) and all(c == GPU_DATACENTER for c in classes)
     if admitted and decision is not None and decision.mode in ("minor-version", "forward-unconfirmed") and datacenter:
@@ -153,24 +162,42 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         if release_admits_forward(ctx, driver, decision):
             yield make(
                 ctx, RULE, AREA, Severity.info,
-                f"Driver {driver} is below the release minimum ({stated}), but the release admits R{driver.branch}"
-                f"{f' ({floor} or later)' if floor else ''} on data center GPUs such as these (forward compatibility).",
-                f"驱动 {driver} 低于发布要求（{stated}），但发布说明允许数据中心 GPU（如本机 GPU）使用 R{driver.branch}"
-                f"{f'（{floor} 或更高）' if floor else ''}（向前兼容）。",
+                f"Driver {driver} is below the release minimum ({stated}), but {by_en} R{driver.branch}"
+                f"{f' ({floor} or later)' if floor else ''} on data center GPUs such as these (forward compatibility)"
+                f"{'; this release' + chr(39) + 's own driver text is cut off' if family else ''}.",
+                f"驱动 {driver} 低于发布要求（{stated}），但{by_zh}数据中心 GPU（如本机 GPU）使用 R{driver.branch}"
+                f"{f'（{floor} 或更高）' if floor else ''}（向前兼容）{'；本版本自身的驱动说明被截断' if family else ''}。",
                 observed=str(driver), expected=f">= {minimum}", links=links + [nvidia_url(ctx, "forward")],
             )
             return
         if floor is not None and not driver.satisfies_minimum(floor):
             yield make(
                 ctx, RULE, AREA, Severity.warning,
-                f"Driver {driver} is below the release minimum ({stated}); the release admits R{driver.branch} on data center "
+                f"Driver {driver} is below the release minimum ({stated}); {by_en} R{driver.branch} on data center "
                 f"GPUs only from {floor} on.",
-                f"驱动 {driver} 低于发布要求（{stated}）；发布说明只允许数据中心 GPU 使用 {floor} 及以上的 R{driver.branch}。",
+                f"驱动 {driver} 低于发布要求（{stated}）；{by_zh}数据中心 GPU 使用 R{driver.branch}，但仅限 {floor} 及以上。",
                 remedy=upgrade,
                 observed=str(driver), expected=f">= {floor}", links=links + [nvidia_url(ctx, "forward")],
             )
             return
         # admitted, but the input shows the host's libcuda in use or no cuda-compat: minor version compatibility below
+    from lingjun.checks.core.release_compat import must_upgrade
+
+    if decision is not None and decision.mode == "minor-version" and must_upgrade(req, driver.branch):
+        # the release (or, its driver text cut off, its family's neighbours) says this branch must be upgraded
+        derived = driver.branch not in (req.get("must_upgrade_branches") or []) and driver.branch not in resolved
+        who_en = "its family's neighbouring releases list" if derived else "the release lists"
+        who_zh = "该系列相邻版本把" if derived else "发布说明把"
+        yield make(
+            ctx, RULE, AREA, Severity.error,
+            f"Driver {driver} is below the release minimum ({stated}), and {who_en} R{driver.branch} as a branch to upgrade: "
+            f"not supported, although CUDA {cuda.major}.x minor version compatibility (driver >= {decision.floor}) would let "
+            f"the image start with a limited feature set.",
+            f"驱动 {driver} 低于发布要求（{stated}），且{who_zh} R{driver.branch} 列为需要升级的分支：不受支持，尽管按 CUDA "
+            f"{cuda.major}.x 次版本兼容（驱动 >= {decision.floor}）镜像可以受限启动。",
+            remedy=upgrade, observed=str(driver), expected=f">= {minimum}", links=links,
+        )
+        return
     truncated = bool((req or {}).get("text_truncated"))
     truncated_en = " (its recorded driver text is cut off, so it may name more branches)" if truncated else ""
     truncated_zh = "（记录的驱动说明被截断，可能还列有其他分支）" if truncated else ""

@@ -7,7 +7,8 @@ from typing import Iterator
 from lingjun.checks.context import CheckContext
 from lingjun.checks.coverage import env_known, unavailable_reason
 from lingjun.checks.report.findings import Finding, Severity
-from lingjun.checks.knowledge.record_view import mentions, usage_note
+from lingjun.checks.knowledge.carried import usage_note_for
+from lingjun.checks.knowledge.record_view import mentions
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import UNSET, make
 
@@ -21,7 +22,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     """ok for ``true``; warning for other spellings (``True``, ``1``, ``yes``...); info when unset on a release
     that documents the switch."""
     value = ctx.facts.env.get(VAR)
-    documented = usage_note(ctx.record, RULE) is not None or mentions(ctx.record, VAR)
+    documented = usage_note_for(ctx.data.releases, ctx.record, RULE)[0] is not None or mentions(ctx.record, VAR)
     if value is None and not env_known(ctx.facts, VAR):
         if documented:
             reason = unavailable_reason(ctx.facts, ["env"])

@@ -7,7 +7,7 @@ from typing import Iterator
 from lingjun.checks.context import CheckContext
 from lingjun.checks.coverage import env_known, unavailable_reason
 from lingjun.checks.report.findings import Finding, Severity
-from lingjun.checks.knowledge.record_view import usage_note
+from lingjun.checks.knowledge.carried import quoted_note, usage_note_for
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import UNSET, make
 
@@ -34,11 +34,17 @@ _HOW_TO_GET = {
 
 @rule(RULE, AREA, "NCCL interface fits the pod size", "NCCL 网卡与 Pod GPU 数匹配", order=220)
 def check(ctx: CheckContext) -> Iterator[Finding]:
-    """Only for records whose usage notes carry this rule: warning when NCCL_SOCKET_IFNAME is not the interface the
+    """Only for records whose usage notes carry this rule (stated, or carried from the family's earlier releases:
+    :func:`lingjun.checks.knowledge.carried.usage_note_for`, quoted with its provenance): warning when NCCL_SOCKET_IFNAME is not the interface the
     note names for the pod's GPU count (``--gpus-per-pod``, else the visible GPUs); ok when it is."""
-    note = usage_note(ctx.record, RULE)
+    note, carried = usage_note_for(ctx.data.releases, ctx.record, RULE)
     if note is None:
         return
+    # a carried note says which releases state it: "the release asks" would claim this release's page says so
+    asks_en = f"the family's release notes ask ({carried.provenance_en})" if carried else "the release asks"
+    notes_zh = f"本系列发布说明（{carried.provenance_zh}）" if carried else "发布说明"
+    # the warning quotes the note with its provenance, so its own sentence does not repeat it
+    said_en, said_zh = ("the family's release notes ask", "本系列发布说明") if carried else ("the release asks", "发布说明")
     count = ctx.options.gpus_per_pod if ctx.options.gpus_per_pod else len(ctx.facts.gpus)
     src_en = "--gpus-per-pod" if ctx.options.gpus_per_pod else "visible GPUs"
     src_zh = "--gpus-per-pod 指定" if ctx.options.gpus_per_pod else "可见 GPU 数"
@@ -56,17 +62,17 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     if value is None and not env_known(ctx.facts, "NCCL_SOCKET_IFNAME"):
         reason = unavailable_reason(ctx.facts, ["env"])
         yield make(ctx, RULE, AREA, Severity.skipped,
-                   f"NCCL_SOCKET_IFNAME was not checked: {reason.en}. With {count} GPU(s) per pod ({src_en}) the release asks for {expected}.",
-                   f"未检查 NCCL_SOCKET_IFNAME：{reason.zh}。每 Pod {count} 卡（{src_zh}）时发布说明要求设为 {expected}。",
+                   f"NCCL_SOCKET_IFNAME was not checked: {reason.en}. With {count} GPU(s) per pod ({src_en}) {asks_en} for {expected}.",
+                   f"未检查 NCCL_SOCKET_IFNAME：{reason.zh}。每 Pod {count} 卡（{src_zh}）时{notes_zh}要求设为 {expected}。",
                    expected=expected)
         return
-    text = (note.get("text") or {})
+    quote_en, quote_zh = quoted_note(note, carried)
     have = [i.name for i in ctx.facts.network]
     # interfaces not probed (a collect_env paste): the name cannot be checked, the note is all there is
     absent = bool(have) and expected not in have
     if value is not None and value.strip() == expected and not absent:
-        yield make(ctx, RULE, AREA, Severity.ok, f"NCCL_SOCKET_IFNAME={value} as the release asks for {count} GPU(s) per pod.",
-                   f"NCCL_SOCKET_IFNAME={value}，符合发布说明对每 Pod {count} 卡的要求。", observed=value, expected=expected)
+        yield make(ctx, RULE, AREA, Severity.ok, f"NCCL_SOCKET_IFNAME={value} as {asks_en} for {count} GPU(s) per pod.",
+                   f"NCCL_SOCKET_IFNAME={value}，符合{notes_zh}对每 Pod {count} 卡的要求。", observed=value, expected=expected)
         return
     missing_en = f" ({expected} is not among this container's interfaces: {', '.join(have)})" if absent else ""
     missing_zh = f"（本容器网卡中没有 {expected}，现有：{', '.join(have)}）" if absent else ""
@@ -81,10 +87,10 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     shown = value if value is not None else UNSET
     yield make(
         ctx, RULE, AREA, Severity.warning,
-        f"NCCL_SOCKET_IFNAME is {value if value is not None else 'unset'}, but with {count} GPU(s) per pod ({src_en}) the release asks for {expected}{missing_en}. "
-        f"Release note: \"{text.get('en', '')}\"",
-        f"NCCL_SOCKET_IFNAME {'当前为 ' + value if value is not None else '未设置'}，而每 Pod {count} 卡（{src_zh}）时发布说明要求设为 {expected}{missing_zh}。"
-        f"发布说明：“{text.get('zh', '')}”",
+        f"NCCL_SOCKET_IFNAME is {value if value is not None else 'unset'}, but with {count} GPU(s) per pod ({src_en}) {said_en} for {expected}{missing_en}. "
+        f"{quote_en}",
+        f"NCCL_SOCKET_IFNAME {'当前为 ' + value if value is not None else '未设置'}，而每 Pod {count} 卡（{src_zh}）时{said_zh}要求设为 {expected}{missing_zh}。"
+        f"{quote_zh}",
         remedy=remedy,
         observed=shown, expected=expected,
     )

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, Optional
 
+from lingjun.checks.knowledge.carried import Carried, carried_known_issues
 from lingjun.checks.knowledge.conditions import APPLIES, DOES_NOT_APPLY, evaluate
 from lingjun.checks.context import CheckContext
 from lingjun.checks.report.findings import Finding, Severity, Text
@@ -57,10 +58,15 @@ def applies_to_release(ctx: CheckContext, issue: dict) -> bool:
     return not (ref and _fixed_by(ctx, issue, ref, family))
 
 
-def _issues(ctx: CheckContext) -> list[dict]:
-    """The known issues that apply to this release (:func:`applies_to_release`), by id."""
-    out = {str(issue.get("id")): issue for issue in ctx.data.known_issues
-           if isinstance(issue, dict) and issue.get("id") and applies_to_release(ctx, issue)}
+def _issues(ctx: CheckContext) -> list[tuple[dict, Optional[Carried]]]:
+    """The known issues that apply to this release, by id: ``(issue, None)`` for those it states
+    (:func:`applies_to_release`), ``(issue, carried)`` for those its family's earlier releases state and its record
+    did not capture (:func:`lingjun.checks.knowledge.carried.carried_known_issues`)."""
+    out: dict[str, tuple[dict, Optional[Carried]]] = {
+        str(issue.get("id")): (issue, None) for issue in ctx.data.known_issues
+        if isinstance(issue, dict) and issue.get("id") and applies_to_release(ctx, issue)}
+    for carried in carried_known_issues(ctx.data.releases, ctx.data.known_issues, ctx.record):
+        out.setdefault(carried.key(), (carried.item, carried))
     return [out[k] for k in sorted(out)]
 
 
@@ -72,7 +78,10 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         return
     issues = _issues(ctx)
     applied = 0
-    for issue in issues:
+    for issue, carried in issues:
+        # an issue carried from earlier releases says which releases state it
+        from_en = f" ({carried.provenance_en})" if carried else ""
+        from_zh = f"（{carried.provenance_zh}）" if carried else ""
         result = evaluate(issue.get("condition"), ctx.facts, served_model=ctx.options.served_model,
                           component=ctx.data.component)
         if result.state == DOES_NOT_APPLY:
@@ -85,8 +94,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         if result.state == APPLIES:
             yield make(
                 ctx, RULE, AREA, _SEVERITY.get(issue.get("severity"), Severity.warning),
-                f"Known issue {issue.get('id')}: {title.get('en', '')} (matches: {'; '.join(result.matched)}).",
-                f"已知问题 {issue.get('id')}：{title.get('zh', '')}（匹配条件：{'；'.join(result.zh_of(result.matched))}）。",
+                f"Known issue {issue.get('id')}{from_en}: {title.get('en', '')} (matches: {'; '.join(result.matched)}).",
+                f"已知问题 {issue.get('id')}{from_zh}：{title.get('zh', '')}（匹配条件：{'；'.join(result.zh_of(result.matched))}）。",
                 remedy=(workaround.get("en", ""), workaround.get("zh", "")) if workaround else None,
                 observed=Text("; ".join(t.en for t in result.found), "; ".join(t.zh for t in result.found)) if result.found else None,
                 links=[url for url in [anchor, *links] if url],
@@ -94,9 +103,9 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         else:
             yield make(
                 ctx, RULE, AREA, Severity.info,
-                f"Known issue {issue.get('id')} may apply: {title.get('en', '')} (cannot tell: {'; '.join(result.unknown)}"
+                f"Known issue {issue.get('id')}{from_en} may apply: {title.get('en', '')} (cannot tell: {'; '.join(result.unknown)}"
                 + (f"; matches: {'; '.join(result.matched)}" if result.matched else "") + ").",
-                f"已知问题 {issue.get('id')} 可能适用：{title.get('zh', '')}（无法判断：{'；'.join(result.zh_of(result.unknown))}"
+                f"已知问题 {issue.get('id')}{from_zh} 可能适用：{title.get('zh', '')}（无法判断：{'；'.join(result.zh_of(result.unknown))}"
                 + (f"；已匹配：{'；'.join(result.zh_of(result.matched))}" if result.matched else "") + "）。",
                 remedy=(workaround.get("en", ""), workaround.get("zh", "")) if workaround else None,
                 links=[url for url in [anchor, *links] if url],

@@ -105,6 +105,21 @@ def _unsatisfied(line: str, targets: set[str], installed_versions: dict[str, str
     return None if req.specifier.contains(installed, prereleases=True) else (target, str(req))
 
 
+#: distributions of a torch-extension component that hold nothing compiled against torch: Transformer Engine's meta
+#: package ``transformer_engine`` is a pure-Python wheel (``py3-none-any``, no source distribution on PyPI:
+#: https://pypi.org/project/transformer-engine/#files) and its core ``transformer_engine_cu12`` links CUDA, not torch;
+#: only ``transformer_engine_torch`` is built against torch
+_NOT_BUILT_AGAINST_TORCH = re.compile(r"^transformer-engine(-cu\d+)?$")
+
+#: how pip installs a component's framework build where its bare name does not: Transformer Engine needs the framework
+#: as an extra, built against the installed torch (https://docs.nvidia.com/deeplearning/transformer-engine/user-guide/installation.html):
+#: normalised name -> (requirement, pip options, the names the constraints file must leave free, as a grep -E pattern)
+_INSTALL_SPEC = {
+    "transformer-engine": ("'transformer_engine[pytorch]'", "--no-build-isolation ",
+                           "transformer[-_]engine([-_](torch|cu[0-9]+))?"),
+}
+
+
 def _built_before_torch(ctx: CheckContext) -> list[tuple[str, str, str]]:
     """Catalog torch extensions whose dist-info is older than torch's: (name, version, installed_at)."""
     torch = ctx.facts.distribution("torch")
@@ -116,6 +131,8 @@ def _built_before_torch(ctx: CheckContext) -> list[tuple[str, str, str]]:
             continue
         for name in comp.get("pypi") or []:
             dist = ctx.facts.distribution(name) if isinstance(name, str) else None
+            if dist is not None and _NOT_BUILT_AGAINST_TORCH.match(_norm(dist.name)):
+                continue  # nothing in it is compiled against torch
             if dist is not None and dist.installed_at and dist.installed_at < torch.installed_at:
                 out.append((dist.name, dist.version or "?", dist.installed_at))
     return out
@@ -169,16 +186,20 @@ def _other_version(ctx: CheckContext, pkg: PackageView) -> Text:
 def _pin_remedy(ctx: CheckContext, dist_name: str, target: str, target_version: str) -> tuple[str, str]:
     """A ``Requires-Dist`` on ``target`` that the installed one does not meet: keep ``target`` (the image's, when the
     record says it is its own build) and install a ``dist_name`` release that accepts it."""
-    keep = (f"pip list --format=freeze | grep -iv '^{dist_name}==' > /tmp/image-constraints.txt, then "
-            f"pip install -c /tmp/image-constraints.txt --upgrade {dist_name}")
+    requirement, options, free = _INSTALL_SPEC.get(_norm(dist_name), (dist_name, "", re.escape(dist_name)))
+    grep = f"grep -ivE '^({free})=='" if free != re.escape(dist_name) else f"grep -iv '^{dist_name}=='"
+    keep = (f"pip list --format=freeze | {grep} > /tmp/image-constraints.txt, then "
+            f"pip install {options}-c /tmp/image-constraints.txt --upgrade {requirement}")
     if _norm(target) == "torch" and torch_is_image_build(ctx):
+        # the image's own torch (2.7.1.8+nv25.3) meets no public release's torch== pin (torchvision 0.22.1 pins
+        # torch==2.7.1, which 2.7.1.8 is not): the image's own copy is the only one built for it
         torch_pkg = next((p for p in record_packages(ctx) if p.id == "torch"), None)
-        if torch_pkg is not None and same_version(torch_pkg.published, target_version) is False:
-            fresh = fresh_container(ctx)
-            return (f"The image's torch {torch_pkg.published} was replaced: {fresh.en}. There, install {dist_name} only in a "
-                    f"version the image's torch meets: {keep} (pip refuses versions that would replace torch).",
-                    f"镜像自带的 torch {torch_pkg.published} 已被替换：请{fresh.zh}。之后只安装镜像 torch 能满足的 {dist_name} 版本："
-                    f"{keep}（pip 会拒绝需要替换 torch 的版本）。")
+        fresh = fresh_container(ctx)
+        shown = torch_pkg.published if torch_pkg is not None else "build"
+        return (f"The image's torch {shown} is its own build, and no public {dist_name} release pins a torch it meets: "
+                f"use the image's own {dist_name} ({fresh.en}), or a release whose image ships the {dist_name} you need.",
+                f"镜像自带的 torch {shown} 是其自有构建，没有任何公开的 {dist_name} 版本所固定的 torch 与之匹配：请使用镜像自带的 "
+                f"{dist_name}（{fresh.zh}），或改用自带所需 {dist_name} 版本的发布。")
     return (f"Keep {target} {target_version} and install a {dist_name} release that accepts it: {keep} "
             f"(pip refuses versions that would replace {target}).",
             f"保留 {target} {target_version}，安装接受它的 {dist_name} 版本：{keep}（pip 会拒绝需要替换 {target} 的版本）。")

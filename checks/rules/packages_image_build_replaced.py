@@ -8,7 +8,8 @@ from typing import Iterator
 from lingjun.checks.context import CheckContext
 from lingjun.checks.core.requirement_name import normalise
 from lingjun.checks.report.findings import Finding, Severity
-from lingjun.checks.knowledge.record_view import record_components, usage_note
+from lingjun.checks.knowledge.carried import usage_note_for
+from lingjun.checks.knowledge.record_view import record_components
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import component_url, make
 from lingjun.checks.rules._packages import record_packages
@@ -21,9 +22,10 @@ AREA = "libraries"
 _CUDA_WHEEL = re.compile(r"^nvidia-[a-z0-9-]+-cu\d+$")
 
 
-def _note_text(ctx: CheckContext) -> tuple[str, str]:
-    """The record's "do not reinstall" usage note (by rule id, else by wording), as (en, zh)."""
-    note = usage_note(ctx.record, RULE)
+def _note_quote(ctx: CheckContext) -> tuple[str, str]:
+    """The "do not reinstall" usage note (by rule id, else by wording; stated by the record, or carried from the
+    family's earlier releases with its provenance) as the report quotes it, (en, zh); empty strings without one."""
+    note, carried = usage_note_for(ctx.data.releases, ctx.record, RULE)
     if note is None:
         for candidate in (ctx.record or {}).get("usage_notes") or []:
             text = (candidate or {}).get("text") or {}
@@ -31,7 +33,11 @@ def _note_text(ctx: CheckContext) -> tuple[str, str]:
                 note = candidate
                 break
     text = (note or {}).get("text") or {}
-    return str(text.get("en") or ""), str(text.get("zh") or "")
+    en, zh = str(text.get("en") or ""), str(text.get("zh") or "")
+    if carried is not None:
+        return (f" The family's release notes ({carried.provenance_en}) say: \"{en}\"" if en else "",
+                f"本系列发布说明（{carried.provenance_zh}）写道：“{zh}”" if zh else "")
+    return (f" The release notes say: \"{en}\"" if en else "", f"发布说明写道：“{zh}”" if zh else "")
 
 
 def _foreign_cuda_wheels(ctx: CheckContext) -> tuple[list[str], list[str]]:
@@ -69,7 +75,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     """error per vendor-build component whose installed version is not the image's build; ok when all are intact."""
     if ctx.record is None:
         return
-    note_en, note_zh = _note_text(ctx)
+    quote_en, quote_zh = _note_quote(ctx)
     intact = 0
     foreign = None
     for pkg in record_packages(ctx):
@@ -92,8 +98,6 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             how.append(f"in {dist.location}")
         how_en = f" ({', '.join(how)})" if how else ""
         wheels_en, wheels_zh = _wheels_text(*foreign)
-        quote_en = f" The release notes say: \"{note_en}\"" if note_en else ""
-        quote_zh = f"发布说明写道：“{note_zh}”" if note_zh else ""
         name = pkg.catalog.get("name", pkg.id)
         yield make(
             ctx, RULE, AREA, Severity.error,

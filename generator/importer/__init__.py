@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
+from lingjun.checks.core.inert_text import quoted, shorten_words
 from lingjun.generator.importer._errors import REFUSED, USAGE, ImportRefused
 from lingjun.generator.importer._reader import MAX_PAGE_BYTES, Page, read_page
 
@@ -232,7 +233,7 @@ def import_page(page_path: Path, releases: Path = Path("releases"), family: Opti
         raise ImportRefused("the page names no image family; give --family")
     if family not in kb.families:
         known = ", ".join(sorted(kb.families)) or "none"
-        raise ImportRefused(f"family {family!r} is not in {releases}/families.yaml (known: {known}); add the family "
+        raise ImportRefused(f"family {quoted(family)} is not in {releases}/families.yaml (known: {known}); add the family "
                             "first", REFUSED)
     notes: list[str] = notes_first
     if release:
@@ -252,7 +253,7 @@ def import_page(page_path: Path, releases: Path = Path("releases"), family: Opti
     release = release.lower()
     problem = _release_problem(release)
     if problem:
-        raise ImportRefused(f"release {release[:80]!r} is not a release identifier: {problem}")
+        raise ImportRefused(f"release {quoted(release)} is not a release identifier: {shorten_words(str(problem))}")
     if language and language != identity.language and identity.language in _LANGUAGE_NAMES:
         notes.append(f"the page's text reads as {_LANGUAGE_NAMES[identity.language]}, not "
                      f"{_LANGUAGE_NAMES.get(language, language)} (--lang {language}); the draft's texts are filed "
@@ -292,8 +293,8 @@ def import_page(page_path: Path, releases: Path = Path("releases"), family: Opti
 
 def cli_import(args: argparse.Namespace) -> int:
     """``lingjun-kb import``: print or write the draft (or the conflicts); one line per problem on stderr."""
-    from lingjun.checks.core.inert_text import inert
-    from lingjun.generator.importer._writer import check_output_folder, write_output
+    from lingjun.checks.core.inert_text import error_line, inert
+    from lingjun.generator.importer._writer import check_output, check_output_folder, write_output
 
     page = args.page
     shown = inert(str(page), 256)
@@ -304,6 +305,9 @@ def cli_import(args: argparse.Namespace) -> int:
     try:
         if not Path(args.releases).is_dir():
             raise ImportRefused(f"--releases {args.releases} is not a folder", USAGE)
+        if args.output is not None and str(args.output) != "-":  # before any work: the page is read after
+            check_output(Path(args.output))
+            check_output_folder(Path(args.output))
         result = import_page(page, Path(args.releases), args.family, args.release, args.lang)
         output = args.output
         if output is not None and str(output) != "-":
@@ -313,7 +317,7 @@ def cli_import(args: argparse.Namespace) -> int:
         if output is not None and str(output) != "-":
             write_output(Path(output), result.content)
     except ImportRefused as exc:
-        print(f"lingjun-kb import: {shown}: {inert(exc.reason)}", file=sys.stderr)
+        print(f"lingjun-kb import: {shown}: {error_line(exc.reason)}", file=sys.stderr)
         return exc.status
     except Exception as exc:  # noqa: BLE001 - a bug ends in one line, never a traceback
         print(f"lingjun-kb import: {shown}: internal error: {type(exc).__name__}: {inert(str(exc), 300)}; please "

@@ -20,7 +20,7 @@ from lingjun.checks.core.atomic_write import UnsafeOutputPath, check_output_file
 from lingjun.generator.importer._errors import REFUSED, USAGE, ImportRefused
 from lingjun.generator.new_release import NewReleaseError, SCHEMA_COMMENT, render_block, write_new
 
-__all__ = ["render_draft", "render_conflicts", "write_output", "check_output_folder"]
+__all__ = ["render_draft", "render_conflicts", "check_output", "write_output", "check_output_folder"]
 
 
 def _one_line(text: str) -> str:
@@ -67,21 +67,36 @@ def render_conflicts(found: dict[str, Any], ref: str, record_path: str, page_nam
     return "\n".join(lines) + "\n"
 
 
-def write_output(path: Path, content: str) -> None:
-    """Create ``path`` holding ``content``; never replace anything.
+#: refusals of the output path itself (empty, a folder) or of its folder (a path through a file, a read-only file
+#: system, no permission, missing): usage errors, exit 2, as for every lingjun-kb output option
+_USAGE_ERRNOS = (errno.EISDIR, errno.EINVAL, errno.ENOTDIR, errno.EROFS, errno.EACCES, errno.ENOENT)
+
+
+def check_output(path: Path) -> None:
+    """Refuse an output path ``import`` may not create (the project's output-path check, nothing replaced).
 
     Raises:
-        ImportRefused: the path is unsafe or exists (status 1), or cannot be written (status 1); an empty
-            name or a folder (status 2).
+        ImportRefused: the path exists, or is a link, FIFO, socket or device (status 1); an empty name, a folder,
+            a path through a file, a folder on a read-only file system or not writable, or a missing folder
+            (status 2).
     """
     try:
-        check_output_file(path, replaceable=lambda _p: False, ours="a file to replace")
+        check_output_file(path, replaceable=lambda _p: False, ours="a file to replace", make_parents=False)
     except UnsafeOutputPath as exc:
         if exc.errno == errno.EEXIST and path.is_file() and not path.is_symlink():
             raise ImportRefused(f"{path} exists; import never replaces a file: choose a new path", REFUSED) from None
-        raise ImportRefused(f"output {path}: {exc.strerror}", USAGE if exc.errno in (errno.EISDIR, errno.EINVAL) else REFUSED) from None
+        raise ImportRefused(f"output {path}: {exc.strerror}", USAGE if exc.errno in _USAGE_ERRNOS else REFUSED) from None
     except OSError as exc:
         raise ImportRefused(f"output {path}: {exc.strerror or exc}", USAGE) from None
+
+
+def write_output(path: Path, content: str) -> None:
+    """Create ``path`` holding ``content``; never replace anything (checked again: :func:`check_output`).
+
+    Raises:
+        ImportRefused: as :func:`check_output`; a file that cannot be written (status 1).
+    """
+    check_output(path)
     try:
         write_new(path, content)
     except NewReleaseError as exc:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Optional, Union
 
 from lingjun.checks.core.inert_text import NAME_LIMIT, capped, inert
+from lingjun.checks.core.no_space import fullest, is_no_space
 from lingjun.generator.site.build import ValidationFailed, build_site
 from lingjun.generator.site.mkdocs_build import MkDocsBuildError, find_config_dir
 from lingjun.generator.site import site_url
@@ -62,6 +63,9 @@ def _run_build(releases: Path, site_dir: Union[str, Path], site_url: Optional[st
         print(inert(f"lingjun-kb build: {exc}"), file=sys.stderr)
         return 2
     except OSError as exc:  # a rename across file systems, a full disk, a name too long: one line
+        if is_no_space(exc):  # the file named may be the one copied from: name the destination that is full
+            print(inert(_no_space_line(exc, site_dir)), file=sys.stderr)
+            return 2
         print(inert(f"lingjun-kb build: {capped(str(exc.filename or site_dir), NAME_LIMIT)}: {exc.strerror or exc}"), file=sys.stderr)
         return 2
     print(inert(
@@ -69,6 +73,22 @@ def _run_build(releases: Path, site_dir: Union[str, Path], site_url: Optional[st
         f"render {timings.render:.2f}s, mkdocs {timings.mkdocs:.2f}s)"
     ))
     return 0
+
+
+def _no_space_line(exc: OSError, site_dir: Union[str, Path]) -> str:
+    """The line for a build that ran out of room: the site folder or the checkout's ``.build/``, whichever file
+    system is fuller (:func:`lingjun.checks.core.no_space.fullest`), never the file being copied."""
+    try:
+        build_dir = find_config_dir() / ".build"
+    except FileNotFoundError:
+        build_dir = None
+    site_folder = os.path.dirname(os.path.abspath(os.fspath(site_dir)))
+    found = fullest([site_folder] + ([build_dir] if build_dir is not None else []))
+    where = found[0] if found is not None else site_folder  # measured after the work folders were removed
+    what = "--site-dir" if where == site_folder else "the work folder .build/ of the checkout"
+    return (f"lingjun-kb build: {exc.strerror or 'no space left'}: the file system of {capped(str(where), NAME_LIMIT)} "
+            f"({what}) is full; free space there or build elsewhere; {capped(str(site_dir), NAME_LIMIT)} "
+            "was left as it was")
 
 
 def cli_build(args: Any) -> int:

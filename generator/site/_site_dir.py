@@ -37,8 +37,9 @@ import tempfile
 from pathlib import Path
 from typing import Iterable, Iterator, Optional, Union
 
+from lingjun.checks.core.atomic_write import UnsafeOutputPath, check_output_folder
 from lingjun.checks.core.file_kind import file_kind
-from lingjun.generator.site._remove_tree import remove_tree
+from lingjun.generator.site._remove_tree import mount_points, remove_tree
 
 __all__ = ["MARKER", "SiteDirRefused", "check_site_dir", "protected_folders", "mark_site",
            "final_site_dir", "make_work_folder", "same_folder", "remove_stale_work_folders", "exclusive"]
@@ -137,6 +138,14 @@ def _identity(path: str, follow: bool = True) -> Optional[tuple[int, int]]:
     return (info.st_dev, info.st_ino)
 
 
+def _is_mount_point(path: str) -> bool:
+    """Whether the real folder ``path`` is a mount point (``/proc/self/mountinfo``, or another device than above)."""
+    if path in mount_points():
+        return True
+    mine, above = _identity(path, follow=False), _identity(os.path.dirname(path))
+    return mine is not None and above is not None and mine[0] != above[0]
+
+
 def _ancestors(path: str) -> list[str]:
     """``path`` and every folder above it, up to the root (``path`` real and absolute)."""
     found = [path]
@@ -211,11 +220,18 @@ def check_site_dir(site_dir: Union[str, Path], config_dir: Path, protected: Iter
                 if _identity(above) == site_ident:
                     raise SiteDirRefused(f"--site-dir {shown} holds {what} (it is {above}, another path to it); "
                                          "the build would replace it")
-    if info is None:
-        return target
-    if not stat.S_ISDIR(info.st_mode):
+    if info is not None and not stat.S_ISDIR(info.st_mode):
         raise SiteDirRefused(f"--site-dir {shown} is {file_kind(info.st_mode)}, not a site folder; "
                              "the build never replaces it")
+    if info is not None and _is_mount_point(real):
+        raise SiteDirRefused(f"--site-dir {shown} is a mount point; the build swaps the site in by renames, which "
+                             "cannot move a mount point: give a folder inside it")
+    try:  # the work folders are made beside the site: its folder must take new entries
+        check_output_folder(target.parent)
+    except UnsafeOutputPath as exc:
+        raise SiteDirRefused(f"--site-dir {shown}: {exc.strerror}") from None
+    if info is None:
+        return target
     try:
         marker = os.lstat(os.path.join(target, MARKER))
         if stat.S_ISREG(marker.st_mode):

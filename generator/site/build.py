@@ -99,11 +99,12 @@ def load_validated(releases: Path) -> KnowledgeBase:
     if not Path(releases).is_dir():
         raise FileNotFoundError(f"{releases}: no such folder of release records")
     try:
+        from lingjun.generator.checker_ids import checker_rule_ids
         from lingjun.schema.gate.validate import validate
     except ImportError:  # pragma: no cover - the gate ships with the package
         validate = None
     if validate is not None:
-        result = validate([Path(releases)], root=Path(releases))
+        result = validate([Path(releases)], root=Path(releases), checker_rules=checker_rule_ids())
         kb, problems = result.kb, result.problems
     else:  # pragma: no cover
         from lingjun.schema.loader import load_knowledge_base

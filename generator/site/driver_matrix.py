@@ -12,9 +12,9 @@ release_compat verdict    cell (:class:`Compat`)  small text under the cell (``r
 ``native``                ``native``          -
 ``forward-compat``        ``forward``         -
 ``minor-compat``          ``minor``           "release needs >= N" below the release's
-                                              minimum, "release: upgrade" for a
+                                              minimum
+``unsupported``           ``unsupported``     "release asks to upgrade it" for a
                                               must-upgrade branch
-``unsupported``           ``unsupported``     -
 ``not-stated``            ``not-stated``      "driver text cut off", "driver requirement
                                               not recorded", "cuda-compat not shown"
 ``not-stated`` (no CUDA   ``unknown``         -
@@ -37,8 +37,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Optional
+from typing import Any, Iterable, Optional
 
+from lingjun.checks.core.family_driver import cut_off, driver_view
 from lingjun.checks.core.release_compat import ReleaseVerdict, branch_thresholds, release_verdict
 from lingjun.checks.core.versions import DriverVersion
 from lingjun.schema.models import (
@@ -73,7 +74,8 @@ _LABEL = {"native": Compat.native, "forward-compat": Compat.forward, "minor-comp
 _REASON = {"no-driver": "not-recorded", "no-minimum": "not-recorded", "cut-off": "cut-off",
            "forward-unconfirmed": "forward-unconfirmed", "must-upgrade": "must-upgrade",
            "below-release-minimum": "below-release-minimum", "not-named": "below-release-minimum",
-           "data-center-only": "below-release-minimum", "forward-below-minimum": "below-release-minimum"}
+           "data-center-only": "below-release-minimum", "forward-below-minimum": "below-release-minimum",
+           "compat-not-shown": "below-release-minimum"}
 
 
 @dataclass(frozen=True)
@@ -86,7 +88,9 @@ class MatrixCell:
             (``"570.26"``), or None when the whole branch does.
         reason: the key of the small text the page writes under the label
             (``cut-off``, ``not-recorded``, ``forward-unconfirmed``,
-            ``must-upgrade``, ``below-release-minimum``), or the
+            ``must-upgrade``, ``below-release-minimum``, ``derived``: forward
+            compatibility the cut-off driver text does not state, from the
+            evidence that remains), or the
             release_compat case key (:data:`~lingjun.checks.core.release_compat.KEYS`)
             when the page writes none.
         release_minimum: the release's stated minimum (``"575"``) when the
@@ -114,6 +118,8 @@ def cell_from_verdict(answer: ReleaseVerdict, minimum: Optional[str] = None) -> 
     reason = _REASON.get(answer.key, answer.key)
     if compat is not Compat.minor and reason in ("below-release-minimum", "must-upgrade"):
         reason = answer.key
+    if compat is Compat.forward and answer.derived:
+        reason = "derived"  # the release's driver text is cut off: from NVIDIA's table and the family's releases
     return MatrixCell(compat, minimum, reason, answer.release_minimum, answer.verdict, answer.en, answer.zh)
 
 
@@ -129,15 +135,36 @@ def _cell(record: dict, ref: Optional[dict], branch: int, data_center: bool) -> 
     return cell_from_verdict(top, minimum)
 
 
+def _verdict_dict(record: ReleaseRecord, family: Iterable[ReleaseRecord]) -> dict[str, Any]:
+    """What the verdict reads of ``record``: its ``cuda``, ``driver`` (with what the family's neighbours state when its
+    driver text is cut off, :func:`lingjun.checks.core.family_driver.driver_view`), ``ppu_sdk`` and ``version``."""
+    def plain(r: ReleaseRecord) -> dict[str, Any]:
+        out = r.model_dump(mode="json", include={"cuda", "driver", "ppu_sdk", "family", "version"})
+        out["order_key"] = list(r.order_key) if r.order_key is not None else None
+        return out
+
+    own = plain(record)
+    view = driver_view(own, [plain(r) for r in family if r.family == record.family]) if cut_off(own) else own
+    view = dict(view)
+    view.pop("order_key", None)
+    view.pop("family", None)
+    return view
+
+
 def branch_cells(record: ReleaseRecord, branches: list[int], reference: Optional[CudaDriverReference],
-                 data_center: bool = True, memo: Optional[dict[Any, Any]] = None) -> list[tuple[int, MatrixCell]]:
+                 data_center: bool = True, memo: Optional[dict[Any, Any]] = None,
+                 family: Iterable[ReleaseRecord] = ()) -> list[tuple[int, MatrixCell]]:
     """``[(branch, cell), ...]`` of ``record`` for ``branches`` and one GPU class (data center by default).
 
-    The verdicts read only the record's ``cuda``, ``driver`` and ``ppu_sdk`` (a PPU image that states no
-    driver is still a PPU image): releases that share them share their cells.  ``memo`` (a dict the caller
-    keeps for one reference table) remembers them across calls.
+    ``family``: the family's releases; a record whose driver text is cut off is read with what its neighbours state
+    (:func:`lingjun.checks.core.family_driver.driver_view`), as the finder, ``which`` and the checker read it.
+    The verdicts read only the record's ``cuda``, ``driver`` (so completed), ``ppu_sdk`` (a PPU image that states no
+    driver is still a PPU image) and, for a cut-off text's wording, ``version``: releases that share them share their
+    cells.  ``memo`` (a dict the caller keeps for one reference table) remembers them across calls.
     """
-    dumped = record.model_dump(mode="json", include={"cuda", "driver", "ppu_sdk"})
+    dumped = _verdict_dict(record, family)
+    if not cut_off(dumped):
+        dumped.pop("version", None)
     key = (json.dumps(dumped, sort_keys=True), tuple(branches), data_center)
     if memo is not None and key in memo:
         return list(memo[key])
@@ -149,12 +176,13 @@ def branch_cells(record: ReleaseRecord, branches: list[int], reference: Optional
 
 
 def classify_branch(record: ReleaseRecord, branch: int, reference: Optional[CudaDriverReference],
-                    data_center: bool = True) -> MatrixCell:
-    """The cell for ``record`` on driver ``branch`` (e.g. 570) with GPUs of one class (data center by default).
+                    data_center: bool = True, family: Iterable[ReleaseRecord] = ()) -> MatrixCell:
+    """The cell for ``record`` on driver ``branch`` (e.g. 570) with GPUs of one class (data center by default);
+    ``family`` as for :func:`branch_cells`.
 
     Raises nothing: what the data cannot decide is ``not_stated`` or ``unknown``.
     """
-    return branch_cells(record, [branch], reference, data_center)[0][1]
+    return branch_cells(record, [branch], reference, data_center, family=family)[0][1]
 
 
 def permits(cell: MatrixCell) -> bool:

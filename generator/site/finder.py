@@ -17,6 +17,7 @@ evaluated here at build time; nothing in this module decides compatibility.
 
 from __future__ import annotations
 
+import datetime as dt
 import difflib
 import json
 import re
@@ -30,16 +31,19 @@ from lingjun.checks.core.release_compat import (
     release_verdict,
     unknown_branch,
 )
+from lingjun.checks.core.family_driver import cut_off
 from lingjun.checks.core.gpu_models import lookup_key, model_from_name
 from lingjun.checks.core.inert_text import capped
 from lingjun.checks.core.release_order import release_order_key
 from lingjun.checks.core.versions import DriverVersion, VersionFormatError
 from lingjun.schema.kb import KnowledgeBase
-from lingjun.schema.models import Accelerator, DriverVendor, GpuModel, ReleaseRecord
+from lingjun.schema.models import Accelerator, DriverVendor, FamilyRole, GpuModel, ReleaseRecord
 from lingjun.schema.release_images import release_images
+from lingjun.generator.site._verdict_records import verdict_records
 
 __all__ = ["WhichError", "parse_driver_input", "find_gpu", "finder_branches", "finder_data", "which",
-           "release_url", "intervals", "lookup", "gpu_lookup", "GPU_CLASSES", "release_image_rows", "find_release"]
+           "release_url", "intervals", "lookup", "gpu_lookup", "GPU_CLASSES", "release_image_rows", "find_release",
+           "shown_families"]
 
 #: the GPU classes of the finder's data: data center GPUs, and every other GPU (GeForce, RTX workstation)
 GPU_CLASSES = ("dc", "other")
@@ -126,10 +130,6 @@ def find_gpu(kb: KnowledgeBase, name: str) -> GpuModel:
     hint = f"; close matches: {', '.join(close[:5])}" if close else "; see releases/reference/gpus.yaml"
     what = "ambiguous GPU model" if len(ending) > 1 or len(holding) > 1 else "unknown GPU model"
     raise WhichError(f"{what}: {shown!r}{hint}")
-
-
-def _bundle_record(record: ReleaseRecord) -> dict[str, Any]:
-    return record.model_dump(mode="json")
 
 
 def _reference(kb: KnowledgeBase) -> Optional[dict[str, Any]]:
@@ -260,10 +260,12 @@ def finder_data(kb: KnowledgeBase) -> dict[str, Any]:
     # the verdicts read only a record's ``cuda`` and ``driver``: releases that share them share their cells
     shared: dict[str, dict[str, dict[str, list[list[Any]]]]] = {}
     releases = []
+    views = verdict_records(kb)
     for family in sorted({r.family for r in kb.releases}):
         for record in kb.releases_of(family):
-            raw = _bundle_record(record)
-            key = json.dumps([raw.get("cuda"), raw.get("driver")], sort_keys=True)
+            raw = views[record.ref]
+            # a cut-off driver text's reasons name the release: its cells are its own
+            key = json.dumps([raw.get("cuda"), raw.get("driver"), raw.get("version") if cut_off(raw) else None], sort_keys=True)
             if key not in shared:
                 shared[key] = {cls: {str(b): [[low, verdict, reason_id(en, zh)]
                                               for low, verdict, en, zh in intervals(raw, ref, b, cls == "dc")]
@@ -290,7 +292,40 @@ def finder_data(kb: KnowledgeBase) -> dict[str, Any]:
         gpus.append(entry)
     placeholder = unknown_branch("{branch}")
     return {"verdicts": list(VERDICTS), "branches": branches, "gpus": gpus, "reasons": reasons, "releases": releases,
-            "unknown_branch": [placeholder.en, placeholder.zh]}
+            "unknown_branch": [placeholder.en, placeholder.zh], **_answer_data(kb, gpus)}
+
+
+def _answer_data(kb: KnowledgeBase, gpus: list[dict[str, Any]]) -> dict[str, Any]:
+    """What the finder's answer-first block reads: ``families`` (``[{"id", "default", "nvidia"}]``: shown without the
+    "all families" toggle, and whether a recommendation is given), ``lifecycle``
+    (:func:`lingjun.generator.site.recommend.lifecycle_rows`) and ``installs`` (per distinct GPU architecture, the driver
+    to install per family by day, :func:`lingjun.generator.site.recommend.install_epochs`; key ``""``: for the GPU alone);
+    each GPU entry gets ``install``, its index into ``installs``."""
+    from lingjun.checks.core.driver_target import last_branch_for_cc
+    from lingjun.checks.core.gpu_arch import min_cuda_for_cc, parse_cc
+    from lingjun.generator.site.recommend import install_epochs, lifecycle_rows
+
+    default = set(shown_families(kb))
+    families = [{"id": f, "default": f in default,
+                 "nvidia": f not in kb.families or kb.families[f].accelerator is Accelerator.nvidia_gpu}
+                for f in sorted({r.family for r in kb.releases})]
+    installs: list[dict[str, Any]] = []
+    index: dict[Any, int] = {}
+    by_name = {g.name: g for g in (kb.gpus.gpus if kb.gpus else [])}
+    for entry in gpus:
+        gpu = by_name[entry["name"]]
+        cc = parse_cc(gpu.compute_capability)
+        key = (min_cuda_for_cc(cc) if cc else None, last_branch_for_cc(cc))
+        if key not in index:
+            index[key] = len(installs)
+            per = {"": install_epochs(kb, None, gpu)}
+            for fam in families:
+                newest = kb.releases_of(fam["id"])
+                if fam["nvidia"] and newest:
+                    per[fam["id"]] = install_epochs(kb, newest[0], gpu)
+            installs.append(per)
+        entry["install"] = index[key]
+    return {"families": families, "lifecycle": lifecycle_rows(kb), "installs": installs}
 
 
 def release_url(record: ReleaseRecord, site_url: Optional[str]) -> Optional[str]:
@@ -355,21 +390,46 @@ def ppu_answer(kb: KnowledgeBase) -> str:
             f"PPU releases' own driver minimums: {listed}")
 
 
+def shown_families(kb: KnowledgeBase, family: Optional[str] = None, all_families: bool = False,
+                   accelerator: Optional[str] = None) -> list[str]:
+    """The families ``which`` and the finder answer for, in name order.
+
+    ``family``: only it; ``all_families``: every family; ``accelerator`` (``nvidia-gpu``, ``ppu``): every family of that
+    accelerator, products and base images; by default the product families for NVIDIA GPUs (PPU images and base images
+    such as NGC PyTorch only when asked for).
+    """
+    families = sorted({r.family for r in kb.releases} | set(kb.families))
+    if family is not None:
+        return [f for f in families if f == family]
+    if all_families:
+        return families
+    wanted = accelerator or Accelerator.nvidia_gpu.value
+    return [f for f in families if f in kb.families and kb.families[f].accelerator.value == wanted
+            and (accelerator is not None or kb.families[f].role is FamilyRole.product)]
+
+
 def which(kb: KnowledgeBase, driver_text: str, gpu_name: str, family: Optional[str] = None,
-          site_url: Optional[str] = None) -> dict[str, Any]:
-    """The answer of ``lingjun-kb which`` as its JSON document.
+          site_url: Optional[str] = None, all_families: bool = False, accelerator: Optional[str] = None,
+          today: Optional[dt.date] = None) -> dict[str, Any]:
+    """The answer of ``lingjun-kb which`` as its JSON document: the answer first, then every release's verdict.
 
     Returns ``{"driver": the driver normalised (``R535`` for a branch, ``535.183.01`` for a version),
     "driver_input": the text as given (stripped), "gpu": {"name", "compute_capability", "data_center"},
-    "releases": [{"release", "verdict", "reason": {"en", "zh"}, "url", "images"}],
+    "today": "YYYY-MM-DD", "driver_branch": the branch's lifecycle on ``today``
+    (:func:`lingjun.generator.site.recommend.branch_status`), "recommendations": per NVIDIA family shown, the release to
+    use or the driver to install (:func:`lingjun.generator.site.recommend.recommend`), "families": the families shown,
+    "releases": [{"release", "verdict", "reason": {"en", "zh"}, "derived_from": [evidence named], "url", "images"}],
     "unrecorded": [{"family", "version"}]}`` in the finder's release order (family, then newest first by
     date).  A release with variants is one row; ``images`` lists each image's tags
     (:func:`release_image_rows`).  ``unrecorded`` names the releases the pages name without a record
-    (no verdict: nothing is known of them) of the families asked about, newest first by date.
+    (no verdict: nothing is known of them) of the families shown, newest first by date.  The families shown are
+    :func:`shown_families`'s; ``today`` defaults to the current date.
 
     Raises:
-        WhichError: a malformed driver, an unknown or ambiguous GPU, an unknown family (one line each).
+        WhichError: a malformed driver, an unknown or ambiguous GPU, an unknown family or accelerator (one line each).
     """
+    from lingjun.generator.site.recommend import KIND_ORDER, branch_status, recommend
+
     if is_ppu_name(kb, gpu_name):
         raise WhichError(ppu_answer(kb))
     driver = parse_driver_input(driver_text)
@@ -379,18 +439,29 @@ def which(kb: KnowledgeBase, driver_text: str, gpu_name: str, family: Optional[s
         close = difflib.get_close_matches(family, families, n=5, cutoff=0.4)
         hint = f"; close matches: {', '.join(close)}" if close else f"; families: {', '.join(families)}"
         raise WhichError(f"unknown family: {capped(family, 60)!r}{hint}")
+    accelerators = [a.value for a in Accelerator]
+    if accelerator is not None and accelerator not in accelerators:
+        raise WhichError(f"unknown accelerator: {capped(accelerator, 60)!r}; accelerators: {', '.join(accelerators)}")
+    today = today or dt.date.today()
     ref = _reference(kb)
     known = set(finder_branches(kb))
     rows = []
     unrecorded = []
-    for fam in families:
-        if family is not None and fam != family:
-            continue
+    recommendations = []
+    views = verdict_records(kb)
+    shown = shown_families(kb, family, all_families, accelerator)
+    for fam in shown:
+        family_rows = []
         for record in kb.releases_of(fam):
-            answer = release_verdict(_bundle_record(record), driver, gpu.data_center, ref,
+            answer = release_verdict(views[record.ref], driver, gpu.data_center, ref,
                                      compute_capability=gpu.compute_capability, known_branches=known)
-            rows.append({"release": record.ref, "verdict": answer.verdict, "reason": {"en": answer.en, "zh": answer.zh},
-                         "url": release_url(record, site_url), "images": release_image_rows(record)})
+            family_rows.append({"release": record.ref, "verdict": answer.verdict, "reason": {"en": answer.en, "zh": answer.zh},
+                                "derived_from": list(answer.derived_from),
+                                "url": release_url(record, site_url), "images": release_image_rows(record)})
+        rows += family_rows
+        entry = kb.families.get(fam)
+        if family_rows and (entry is None or entry.accelerator is Accelerator.nvidia_gpu):
+            recommendations.append(recommend(kb, fam, family_rows, driver, gpu, today))
         held = {r.version for r in kb.releases_of(fam)}
         if fam in kb.families:
             named = [u for u in kb.families[fam].unrecorded_releases if u.version not in held]
@@ -398,4 +469,5 @@ def which(kb: KnowledgeBase, driver_text: str, gpu_name: str, family: Optional[s
             unrecorded += [{"family": fam, "version": u.version} for u in named]
     return {"driver": f"R{driver.branch}" if driver.is_branch_only else driver.text, "driver_input": driver_text.strip(),
             "gpu": {"name": gpu.name, "compute_capability": gpu.compute_capability, "data_center": gpu.data_center},
-            "releases": rows, "unrecorded": unrecorded}
+            "today": today.isoformat(), "driver_branch": branch_status(kb, driver.branch, today, gpu),
+            "recommendations": sorted(recommendations, key=lambda r: (KIND_ORDER.index(r["kind"]), r["family"])), "families": shown, "releases": rows, "unrecorded": unrecorded}

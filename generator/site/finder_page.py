@@ -14,6 +14,7 @@ from typing import Any, Mapping
 from lingjun.generator.site.checker_rules import rule_anchor
 from lingjun.generator.site.finder import GPU_CLASSES, finder_data
 from lingjun.generator.site.nav import PageSpec, url_depth
+from lingjun.generator.site.recommend import WORDS
 
 __all__ = ["FINDER_TEXT", "finder_context", "static_table"]
 
@@ -53,6 +54,9 @@ FINDER_TEXT: dict[str, dict[str, str]] = {
     "hidden": {"en": "{n} releases left out by the product or CPU architecture chosen.",
                "zh": "按所选产品或 CPU 架构，隐去了 {n} 个版本。"},
     "show_all": {"en": "Show all releases", "zh": "显示全部版本"},
+    "all_families": {"en": "Also PPU images and base images (NGC PyTorch)", "zh": "同时显示 PPU 镜像与基础镜像（NGC PyTorch）"},
+    "answer": {"en": "Answer", "zh": "结论"},
+    "table_title": {"en": "Every release", "zh": "全部版本"},
     "verdict.native": {"en": "native", "zh": "原生支持"},
     "verdict.forward-compat": {"en": "forward-compat", "zh": "向前兼容"},
     "verdict.minor-compat": {"en": "minor-compat", "zh": "次版本兼容"},
@@ -127,8 +131,9 @@ def finder_context(site: Any, page: PageSpec) -> dict[str, Any]:
                                               + colon + sep.join(image["tags"]))
                                          for image in r.get("images") or []])
                          for r in data["releases"]]
+        words = {f"rec.{key}": pair[column] for key, pair in WORDS.items()}  # the answer's sentences, as which prints them
         return {"data": dict(data, releases=releases_lang, reasons=[pair[column] for pair in data["reasons"]], unknown_branch=data["unknown_branch"][column]),
-                "text": {key: text[lang] for key, text in FINDER_TEXT.items()}}
+                "text": {**{key: text[lang] for key, text in FINDER_TEXT.items()}, **words}}
 
     return {"finder": data, "finder_for": for_language, "ft": FINDER_TEXT,
             "tables": {cls: static_table(data, cls) for cls in GPU_CLASSES}, "products": products, "arches": arches}

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from lingjun.checks.core.release_order import release_order_key
+from lingjun.checks.knowledge.carried import Carried, carried_known_issues, carried_usage_notes
 from lingjun.schema.kb import KnowledgeBase, release_sort_key
 from lingjun.schema.models import (
     Accelerator,
@@ -31,10 +32,12 @@ from lingjun.schema.models import (
     Runtime,
     StatedIn,
     UnrecordedRelease,
+    UsageNote,
 )
 from lingjun.schema.release_images import ReleaseImage, release_images
 
 from lingjun.generator.site.branch_lifecycle import BranchLifecycle, branch_lifecycle
+from lingjun.generator.site.checker_remedies import CheckerRemedies, RemedyView, checker_remedies
 from lingjun.generator.site.diff import (
     ReleaseComparison,
     ReleaseDiff,
@@ -197,6 +200,13 @@ class ReleaseView:
     earlier_named: list[FamilyRow] = field(default_factory=list)
     #: error signatures whose components this release lists (:mod:`.troubleshooting`)
     signatures: list[SignatureView] = field(default_factory=list)
+    #: the driver and image-build remedies lingjun-check prints for this release (:mod:`.checker_remedies`)
+    remedies: list[RemedyView] = field(default_factory=list)
+    #: usage notes the family's earlier releases state and this record did not capture, each with its provenance
+    #: (:func:`lingjun.checks.knowledge.carried.carried_usage_notes`, the checker's own decision): ``(note, carried)``
+    carried_notes: list[tuple[UsageNote, Carried]] = field(default_factory=list)
+    #: known issues carried the same way (:func:`lingjun.checks.knowledge.carried.carried_known_issues`)
+    carried_issues: list[tuple[KnownIssue, Carried]] = field(default_factory=list)
 
     @property
     def successor_recorded(self) -> bool:
@@ -273,6 +283,15 @@ class SiteModel:
     family_rows: dict[str, list[FamilyRow]] = field(default_factory=dict)
     #: the Troubleshooting section: error signatures per printer (:mod:`.troubleshooting`)
     troubleshooting: Optional[Troubleshooting] = None
+    #: the remedies lingjun-check prints per release, and the day they were computed (:mod:`.checker_remedies`)
+    remedies: Optional[CheckerRemedies] = None
+
+    def rule_remedies(self, rule_id: str) -> list[tuple[ReleaseRecord, RemedyView]]:
+        """``[(release, remedy)]``: what rule ``rule_id`` prints as the fix for the newest release of each family."""
+        if self.remedies is None:
+            return []
+        newest = [rows[0] for rows in (self.releases_by_family.get(f.id) for f in self.families) if rows]
+        return self.remedies.for_rule(rule_id, newest)
 
     def view(self, record: ReleaseRecord) -> ReleaseView:
         """The view of one release."""
@@ -514,6 +533,14 @@ def runtime_ref(image: ReleaseImage, runtime: Runtime) -> str:
     return f"{image.ref}~{runtime.id}"
 
 
+def _dumped(record: ReleaseRecord) -> dict:
+    """A record as the bundle holds it for the carry decision: its JSON dump with ``order_key``."""
+    out = record.model_dump(mode="json")
+    key = record.order_key
+    out["order_key"] = list(key) if key is not None else None
+    return out
+
+
 def _release_context(site: SiteModel, page: PageSpec) -> dict:
     view = site.views[page.id.partition(":")[2]]
     return {"view": view, "r": view.record}
@@ -556,6 +583,7 @@ def build_site_model(kb: KnowledgeBase) -> SiteModel:
                              {"en": component.name, "zh": component.name}, "component.md.j2", _component_context))
 
     shooting = troubleshooting(kb, families, by_family)
+    remedies = checker_remedies(kb)
     for group in shooting.groups:
         sitemap.add(PageSpec(group.page_id, group.path, _printer_titles(group.printer.value),
                              "troubleshooting_printer.md.j2", _printer_context))
@@ -568,6 +596,10 @@ def build_site_model(kb: KnowledgeBase) -> SiteModel:
         found.sort(key=release_sort_key)
         issue_releases[issue.id] = found
 
+    # the checker's decision on carried notes and issues reads records as the bundle holds them
+    dumped = [_dumped(r) for r in kb.releases]
+    dumped_by_ref = {f"{d['family']}:{d['version']}": d for d in dumped}
+    dumped_issues = [i.model_dump(mode="json") for i in sorted(kb.known_issues.values(), key=lambda i: i.id)]
     branches = matrix_branches(kb.releases, kb.driver_branches)
     cell_memo: dict = {}  # releases sharing CUDA and driver requirement share their cells
     names = {c.id: c.name for c in kb.components.values()}
@@ -591,7 +623,7 @@ def build_site_model(kb: KnowledgeBase) -> SiteModel:
             # NVIDIA-GPU family (a PPU image that states only its PPU SDK, 2026-10-20, has no NVIDIA branch cells)
             if (record.driver.vendor is DriverVendor.nvidia if record.driver is not None
                     else family.accelerator is Accelerator.nvidia_gpu):
-                cells = branch_cells(record, branches, kb.cuda_drivers, memo=cell_memo)
+                cells = branch_cells(record, branches, kb.cuda_drivers, memo=cell_memo, family=records)
             views[record.ref] = ReleaseView(
                 record=record,
                 family=family,
@@ -611,6 +643,11 @@ def build_site_model(kb: KnowledgeBase) -> SiteModel:
                 between=between,
                 earlier_named=[row for row in rows[at + 1:] if row.record is None] if previous is None else [],
                 signatures=shooting.for_release(record),
+                remedies=remedies.for_release(record),
+                carried_notes=[(UsageNote.model_validate(c.item), c)
+                               for c in carried_usage_notes(dumped, dumped_by_ref[record.ref])],
+                carried_issues=[(kb.known_issues[c.key()], c)
+                                for c in carried_known_issues(dumped, dumped_issues, dumped_by_ref[record.ref])],
             )
 
     matrix_components: dict[str, set[str]] = {}
@@ -689,4 +726,5 @@ def build_site_model(kb: KnowledgeBase) -> SiteModel:
         },
         family_rows=rows_by_family,
         troubleshooting=shooting,
+        remedies=remedies,
     )

@@ -115,6 +115,7 @@ SITE: tuple[Union[Page, Section], ...] = (
         Page("checker", "checker/index.md", _t("Checker guide", "检查工具指南")),
         Page("checker-rules", "checker/rules.md", _t("Checker rules", "检查规则"), "checker_rules.md.j2"),
         Page("checker-fleet", "checker/fleet.md", _t("Across a cluster", "在整个集群上运行")),
+        Page("checker-at-scale", "checker/at-scale.md", _t("Results at fleet scale", "大规模集群的结果流转")),
         Page("data-gate", "checker/data-gate.md", _t("Data gate output", "数据校验输出格式")),
     )),
     Page("contributing", "contributing.md", _t("Contributing", "参与贡献")),

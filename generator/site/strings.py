@@ -96,6 +96,7 @@ _S = {
     "compat.reason.not-recorded": ("driver requirement not recorded", "未记录驱动要求"),
     "compat.reason.must-upgrade": ("release asks to upgrade it", "本版本要求升级该分支"),
     "compat.reason.forward-unconfirmed": ("cuda-compat not shown", "未显示 cuda-compat"),
+    "compat.reason.derived": ("text cut off: NVIDIA's table, nearby releases", "说明被截断：依据 NVIDIA 表与相邻版本"),
     "compat.reason.below-release-minimum": ("release needs ≥ {minimum}", "本版本要求 ≥ {minimum}"),
     "change.upgraded": ("upgraded", "升级"),
     "change.downgraded": ("downgraded", "降级"),
@@ -195,6 +196,8 @@ _S = {
     "release.stated_none": ("None: the official page says so.", "无：官方页面注明没有。"),
     "release.not_captured": ("Not recorded from the page: the copy of the official page this record was made from does not show this section, so what it says is not known here.", "未从页面记录：本记录所依据的官方页面内容中没有这一部分，因此不知道其中写了什么。"),
     "release.partly_captured": ("Only part of this section of the official page was captured; the page may say more.", "本记录只获取到官方页面这一部分的部分内容，页面上可能还有更多。"),
+    "release.carried_notes": ("Stated by the family's earlier releases and not contradicted by this record (lingjun-check applies them to this release too):", "本系列此前的版本载明了以下各条，本记录与之并无矛盾（lingjun-check 也对本版本应用这些建议）："),
+    "release.carried_issues": ("Stated by the family's earlier releases and not contradicted by this record (lingjun-check reports them for this release too):", "本系列此前的版本载明了以下问题，本记录与之并无矛盾（lingjun-check 也对本版本报告这些问题）："),
     "release.known_issues_not_captured": ("The known-issues section of this release's own page was not captured, or only in part: the page may list more than the issues above.", "本版本页面的已知问题部分未能获取，或只获取到一部分：页面上列出的问题可能多于以上各项。"),
     "release.not_recorded": ("Not recorded: the official page, as recorded here, shows none, which does not mean there are none.", "未记录：本站记录的官方页面内容中未显示此项，这并不表示没有。"),
     "release.partial_component_list_title": ("Partial component list", "组件列表不完整"),
@@ -278,7 +281,7 @@ _S = {
     # drivers page
     "drivers.intro": ("Which NVIDIA data center driver branch runs which release. Each cell is computed from the release's CUDA toolkit and driver requirement and from NVIDIA's tables (CUDA toolkit minimum drivers, minor version compatibility ranges).", "各 NVIDIA 数据中心驱动分支能否运行各版本。每个单元格由该版本的 CUDA 工具包、驱动要求以及 NVIDIA 的兼容性表（CUDA 工具包最低驱动、次版本兼容范围）计算得出。"),
     "drivers.legend": ("Legend", "图例"),
-    "drivers.method": ("Each cell is the decision the compatibility finder, lingjun-kb which and the checker's driver rules share, for an up-to-date driver of the branch on a data center GPU. Native needs the CUDA toolkit's minimum driver and the release's own minimum; forward compatibility needs a branch the release (or NVIDIA's CUDA base image) admits and the image's cuda-compat package; below the CUDA major's minor version compatibility floor CUDA cannot start. A branch below the release's minimum is never native: where CUDA still starts the cell says what the release needs, and a cut-off driver text leaves a branch on which CUDA would run natively not stated. A branch the release lists as must-upgrade is not forward compatible, but minor version compatibility still lets CUDA start on it with limits.", '每个单元格都是兼容性查询页、lingjun-kb which 与检查工具的驱动规则共用的同一判断，按数据中心 GPU 上该分支的最新驱动计算。原生支持需要满足 CUDA 工具包的最低驱动和版本自身的最低驱动；向前兼容需要版本（或 NVIDIA 的 CUDA 基础镜像）允许该分支，且镜像带有 cuda-compat 包；低于 CUDA 主版本的次版本兼容下限时 CUDA 无法启动。低于版本最低驱动的分支绝不会是原生支持：CUDA 仍可启动时，单元格注明版本的要求；驱动说明被截断时，CUDA 本可原生运行的分支为未说明。被版本列为必须升级的分支不能向前兼容，但按次版本兼容 CUDA 仍可受限启动。'),
+    "drivers.method": ("Each cell is the decision the compatibility finder, lingjun-kb which and the checker's driver rules share, for an up-to-date driver of the branch on a data center GPU. Native needs the CUDA toolkit's minimum driver and the release's own minimum; forward compatibility needs a branch the release (or NVIDIA's CUDA base image) admits and the image's cuda-compat package; below the CUDA major's minor version compatibility floor CUDA cannot start. A branch below the release's minimum is never native: where CUDA still starts the cell says what the release needs, and a cut-off driver text leaves a branch on which CUDA would run natively not stated. A branch the release lists as must-upgrade is unsupported, even where minor version compatibility would let CUDA start on it with limits; a branch a cut-off driver text does not name is decided by what the family's neighbouring releases of the same CUDA both state and NVIDIA's forward-compatibility table, as the cell's reason says.", '每个单元格都是兼容性查询页、lingjun-kb which 与检查工具的驱动规则共用的同一判断，按数据中心 GPU 上该分支的最新驱动计算。原生支持需要满足 CUDA 工具包的最低驱动和版本自身的最低驱动；向前兼容需要版本（或 NVIDIA 的 CUDA 基础镜像）允许该分支，且镜像带有 cuda-compat 包；低于 CUDA 主版本的次版本兼容下限时 CUDA 无法启动。低于版本最低驱动的分支绝不会是原生支持：CUDA 仍可启动时，单元格注明版本的要求；驱动说明被截断时，CUDA 本可原生运行的分支为未说明。被版本列为必须升级的分支为不支持，即使按次版本兼容 CUDA 可以受限启动；驱动说明被截断时未提到的分支，按同一系列 CUDA 相同的前后版本的共同说法与 NVIDIA 的向前兼容表判断，单元格的原因会注明。'),
     "drivers.no_reference_title": ("Reference table missing", "缺少参考表"),
     "drivers.no_reference": ("releases/reference/cuda-drivers.yaml is not in the knowledge base, so no verdict can be computed.", "知识库中没有 releases/reference/cuda-drivers.yaml，无法计算结论。"),
     "drivers.ppu": ("PPU releases need the PPU driver below; NVIDIA driver branches do not apply.", "PPU 版本需要下列 PPU 驱动；NVIDIA 驱动分支不适用。"),
@@ -423,6 +426,10 @@ _S = {
     "release.troubleshooting": ("Troubleshooting", "故障排查"),
     "release.troubleshooting_intro": ("Error lines that concern components of this release, with their causes and remedies:", "与本版本组件相关的错误行及其原因与处理方法："),
     "issues.signatures": ("Error lines it prints", "相关错误行"),
+    "release.checker_remedies": ("Fixes lingjun-check prints", "lingjun-check 给出的处理方法"),
+    "release.checker_remedies_intro": ("What lingjun-check prints as the fix when it finds one of these problems with this release, word for word (computed on {date}: the driver it names is the newest branch NVIDIA still supports on the day the checker runs, and every driver remedy of a report names the same one):", "lingjun-check 发现该版本存在以下问题时给出的处理方法，原文照录（计算日期 {date}：其中的驱动是检查器运行当天 NVIDIA 仍在支持的最新分支，报告中所有驱动相关的处理方法都指向同一个）："),
+    "release.printed_by": ("Printed by", "输出规则"),
+    "rules.prints": ("The fix it prints for the newest release of each family (computed on {date}):", "对各系列最新版本给出的处理方法（计算日期 {date}）："),
     "home.catalog_sources": ("The family list follows the official index of AI container image releases:", "镜像系列以官方的 AI 容器镜像版本发布索引为准："),
 }
 

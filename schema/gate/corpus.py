@@ -124,6 +124,10 @@ class Corpus:
     kb: KnowledgeBase = field(default_factory=KnowledgeBase)
     #: files that failed to load (:attr:`lingjun.schema.loader.LoadResult.rejected`)
     rejected: list[RejectedFile] = field(default_factory=list)
+    #: the ids of lingjun-check's rules, which usage notes and error signatures name; given by the caller
+    #: (:func:`lingjun.schema.gate.runner.run_gate`'s ``checker_rules``), so the gate never imports the checker's
+    #: rules; None: not given, and the rules that check those names do not run (``needs=("checker_rules",)``)
+    checker_rules: Optional[frozenset[str]] = None
 
     @classmethod
     def from_documents(cls, documents: list[LoadedDocument], rejected: Iterable[RejectedFile] = ()) -> "Corpus":

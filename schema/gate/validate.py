@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Collection, Optional, Sequence
 
 from lingjun.schema.gate.corpus import Corpus
 from lingjun.schema.gate.runner import run_gate
@@ -78,20 +78,23 @@ def _key(path: Path) -> str:
     return os.path.abspath(path)
 
 
-def validate(paths: Sequence[Path], root: Optional[Path] = None, limits: LoadLimits = DEFAULT_LIMITS) -> Validation:
+def validate(paths: Sequence[Path], root: Optional[Path] = None, limits: LoadLimits = DEFAULT_LIMITS,
+             checker_rules: Optional[Collection[str]] = None) -> Validation:
     """Validate ``paths`` (files or folders) in the context of their releases root.
 
     Args:
         paths: what the user named; must exist (the CLI checks).
         root: the releases root; found with :func:`find_root` when None.
         limits: loader limits.
+        checker_rules: the ids of lingjun-check's rules that usage notes and signatures may name
+            (:func:`lingjun.generator.checker_ids.checker_rule_ids`); None: those names are not checked.
     """
     roots = {root} if root is not None else {r for r in (find_root(p) for p in paths) if r is not None}
     whole = not roots or {_key(p) for p in paths} <= {_key(r) for r in roots}
     # load the roots first, then any given file outside them; load_paths skips repeats
     result = load_paths([*sorted(roots), *paths], limits)
     corpus = Corpus.from_documents(result.documents, result.rejected)
-    problems = result.problems + run_gate(corpus)
+    problems = result.problems + run_gate(corpus, checker_rules=checker_rules)
     if whole:
         target_keys = {_key(p) for p in result.paths}
     else:

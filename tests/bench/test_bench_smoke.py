@@ -26,7 +26,7 @@ TINY = {
     "check.py": ["--python", sys.executable, "--runs", "1", "--cache", "{tmp}"],
     "configmap_size.py": ["--releases", "tests/fixtures/kb"],
     "finder.py": ["--synthetic", "3"],
-    "fleet.py": ["--sizes", "5", "--runs", "1"],
+    "fleet.py": ["--identical", "12", "--distinct", "12", "--packages", "40", "--runs", "1", "--no-target"],
     "import_page.py": ["--runs", "1", "--no-target"],  # its 1 s per page is judged on an idle machine
     "log_scan.py": ["--mib", "2"],
     "site.py": ["--synthetic", "1", "--repeat", "1", "--no-real"],

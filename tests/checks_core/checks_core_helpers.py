@@ -33,10 +33,12 @@ def probe_root(name: str, environ: Optional[dict] = None, probes: Optional[list]
 
 
 def run_cli(*args: str, env: Optional[dict] = None, timeout: float = 60) -> subprocess.CompletedProcess:
-    """Run ``python -m lingjun.checks`` with ``args``; text output."""
+    """Run ``python -m lingjun.checks`` with ``args``; text output, ``COLUMNS=10000`` (no wrapping) unless ``env`` sets it."""
     full_env = dict(os.environ)
     full_env.pop("LINGJUN_RELEASE", None)
-    full_env.update({"NO_COLOR": "1", "LANG": "C.UTF-8"})
+    # a wide terminal: tests that read the report's content find each finding on one line (the wrapping to
+    # COLUMNS itself is tested in test_checks_core_terminal_width.py)
+    full_env.update({"NO_COLOR": "1", "LANG": "C.UTF-8", "COLUMNS": "10000"})
     full_env.pop("LC_ALL", None)
     full_env.pop("LC_MESSAGES", None)
     if env:

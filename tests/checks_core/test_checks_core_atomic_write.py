@@ -5,7 +5,7 @@ import stat
 
 import pytest
 
-from hostile_paths import HOSTILE_OUTPUT_KINDS, node_state
+from hostile_paths import HOSTILE_OUTPUT_KINDS, node_folder, node_state
 from checks_core_helpers import run_cli
 from lingjun.checks.core.atomic_write import UnsafeOutputPath, atomic_write, check_output_file, read_prefix
 
@@ -36,7 +36,7 @@ def test_atomic_write_leaves_nothing_behind_on_failure(tmp_path):
 def test_atomic_write_refuses_every_kind_of_path_that_is_not_a_regular_file(kind, hostile_node):
     path = hostile_node(kind)
     before = node_state(path)
-    folder = os.path.dirname(path) if path else None
+    folder = node_folder(path) if path else None
     listing = sorted(os.listdir(folder)) if folder else None
     with pytest.raises(UnsafeOutputPath) as info:
         atomic_write(path, "x", make_parents=True)

@@ -52,7 +52,11 @@ def test_a_branch_below_a_requirement_or_end_of_life_never_qualifies():
 def test_volta_and_older_are_bounded_by_r580():
     assert last_branch_for_cc((7, 0)) == 580 and last_branch_for_cc((6, 1)) == 580
     assert last_branch_for_cc((7, 5)) is None and last_branch_for_cc(None) is None
-    assert upgrade_target([V("535")], ROWS, TODAY, last_branch=580).en == "R580 (580 or later)"
+    # NVIDIA: R580 is the last branch for Maxwell, Pascal and Volta, so "or later" stays inside it
+    target = upgrade_target([V("535")], ROWS, TODAY, last_branch=580)
+    assert target.en == "R580 (580 or later within R580; later branches do not support this GPU)"
+    assert target.zh == "R580（R580 分支内 580 或更高；之后的分支不再支持该 GPU）"
+    assert upgrade_target([V("535")], ROWS, TODAY).en.endswith("or later)")  # no GPU bound: a plain minimum
 
 
 def test_one_report_names_one_driver_as_the_fix(tmp_path):

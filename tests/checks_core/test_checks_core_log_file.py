@@ -124,7 +124,8 @@ def test_the_cli_report_quotes_a_log_line_with_its_controls_escaped(tmp_path):
     log = tmp_path / "job.log"
     log.write_bytes(("\x1b]0;title\x07 \u202e " + LINE + "\n").encode())
     proc = subprocess.run([sys.executable, "-m", "lingjun.checks", "--log", str(log), "--from", str(_snapshot(tmp_path)),
-                           "--no-color", "--lang", "en"], capture_output=True, text=True)
+                           "--no-color", "--lang", "en"], capture_output=True, text=True,
+                          env={**__import__("os").environ, "COLUMNS": "10000"})  # the quoted line on one line
     assert proc.returncode == 1, proc.stderr
     assert "\x1b" not in proc.stdout and "\u202e" not in proc.stdout and "\x07" not in proc.stdout
     assert f"{log}:1 shows:" in proc.stdout and "\\x1b]0;title\\x07" in proc.stdout

@@ -10,6 +10,13 @@ nofile limits, ``NCCL_SOCKET_IFNAME`` and ``NCCL_IB_HCA``.  Each node gets
 its own name (``node.name``, source ``NODE_NAME``), collection time and probe
 durations, which a fleet check must not mistake for differences.
 
+Realistic size (:func:`realistic_base`): what ``lingjun-check --collect FILE`` writes in an NGC-style
+training image, about 232 KB (``json.dumps(indent=2)``, as the writer does) with 520 installed distributions,
+each with its ``Requires-Dist`` lines, installer and install time, as the ``distributions`` probe reads them.
+``node_snapshots(..., distinct=True)`` makes every snapshot's text differ in what a real fleet's do: besides the
+name, collection time and probe durations, the ``/dev/shm`` bytes in use (read by a rule's message, so every
+node is checked apart unless rule runs are shared by the facts each rule reads).
+
 Injected outliers (:func:`outlier_names`): three nodes on driver 535.161.08 (CUDA 12.2),
 one without RDMA devices, one with a 64 MiB ``/dev/shm``, one with torch 2.6.0.
 """
@@ -46,6 +53,38 @@ def base_snapshot() -> "dict[str, Any]":
     facts.limits = LimitsFacts(memlock_soft=-1, memlock_hard=-1, nofile_soft=1048576, nofile_hard=1048576, cap_ipc_lock=True)
     facts.coverage.not_available = [s for s in facts.coverage.not_available if s not in ("limits", "nvml")]
     return redact(facts).to_dict()
+
+
+#: a few real distribution names of an NGC PyTorch image; the rest of the 520 are numbered after them
+_REAL_NAMES = ("absl-py", "accelerate", "aiohttp", "annotated-types", "apex", "attrs", "black", "certifi", "charset-normalizer",
+               "click", "cloudpickle", "contourpy", "cycler", "Cython", "datasets", "dill", "einops", "expecttest", "filelock",
+               "flash_attn", "fonttools", "fsspec", "grpcio", "huggingface-hub", "hypothesis", "idna", "Jinja2", "jsonschema",
+               "kiwisolver", "lightning-utilities", "Markdown", "MarkupSafe", "matplotlib", "mpmath", "msgpack", "networkx",
+               "ninja", "numpy", "nvidia-dali-cuda120", "nvidia-modelopt", "onnx", "opencv", "optree", "packaging", "pandas",
+               "pillow", "pip", "platformdirs", "pluggy", "protobuf", "psutil", "pyarrow", "pybind11", "pydantic",
+               "pydantic_core", "Pygments", "pyparsing", "pytest", "python-dateutil", "pytorch-triton", "PyYAML", "regex",
+               "requests", "safetensors", "scipy", "sentencepiece", "setuptools", "six", "sympy", "tensorboard",
+               "tokenizers", "torchvision", "tqdm", "transformer_engine", "transformers", "typing_extensions", "urllib3",
+               "wheel", "xxhash", "yarl")
+
+
+def realistic_base(count: int = 520) -> "dict[str, Any]":
+    """:func:`base_snapshot` with ``count`` installed distributions in all (the base's own kept), shaped as the probe
+    writes them: ``Requires-Dist`` lines with specifiers and markers, installer ``pip``, an install time."""
+    base = base_snapshot()
+    own = list(base["distributions"])
+    site = "/usr/local/lib/python3.12/dist-packages"
+    extra = []
+    for i in range(count - len(own)):
+        name = _REAL_NAMES[i] if i < len(_REAL_NAMES) else f"{_REAL_NAMES[i % len(_REAL_NAMES)]}-ext{i // len(_REAL_NAMES)}"
+        requires = [f"{_REAL_NAMES[(i * 7 + k) % len(_REAL_NAMES)]}>={1 + k % 3}.{(i + k) % 20}.0"
+                    + ('; python_version >= "3.9"' if k % 2 else "; extra == \"test\"" if k % 3 == 0 else "")
+                    for k in range(i % 8)]
+        extra.append({"name": name, "version": f"{i % 7}.{i % 31}.{i % 11}", "location": site, "installer": "pip",
+                      "requires": requires, "direct_url": None, "error": None,
+                      "installed_at": f"2025-07-{1 + i % 28:02d}T0{i % 10}:1{i % 6}:2{i % 10}Z"})
+    base["distributions"] = own + extra
+    return base
 
 
 def node_name(index: int) -> str:
@@ -93,8 +132,10 @@ def _other_torch(data: "dict[str, Any]") -> "dict[str, Any]":
 _CHANGE = {"driver": _other_driver, "no_rdma": _no_rdma, "shm": _small_shm, "torch": _other_torch}
 
 
-def node_snapshots(count: int, base: Optional["dict[str, Any]"] = None, extra_distributions: int = 0) -> "list[dict[str, Any]]":
+def node_snapshots(count: int, base: Optional["dict[str, Any]"] = None, extra_distributions: int = 0,
+                   distinct: bool = False) -> "list[dict[str, Any]]":
     """``count`` snapshot dicts: the base (``base`` or :func:`base_snapshot`) per node, named, with the outliers.
+    ``distinct``: each node has its own ``shm.used_bytes`` (``4096 * index``), so no two texts are alike.
 
     ``extra_distributions`` adds that many synthetic installed distributions to every node (a
     realistic image has a few hundred), to measure with snapshots of a realistic size.
@@ -112,7 +153,11 @@ def node_snapshots(count: int, base: Optional["dict[str, Any]"] = None, extra_di
         data = dict(changed[which[i]] if i in which else base)
         data["collected_at"] = f"2026-11-30T{(i // 3600) % 24:02d}:{(i // 60) % 60:02d}:{i % 60:02d}Z"
         data["probes"] = [dict(p, seconds=round(0.001 * ((i + k) % 17), 3)) for k, p in enumerate(base["probes"])]
+        if distinct:
+            data["shm"] = dict(data["shm"], used_bytes=4096 * i)
         data["node"] = {"name": node_name(i), "source": "NODE_NAME"}
+        data.pop("check_options", None)
+        data["check_options"] = base.get("check_options", {})  # --collect writes it after "node"
         out.append(data)
     return out
 

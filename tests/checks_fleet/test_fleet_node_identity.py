@@ -36,7 +36,7 @@ def test_collect_dash_writes_one_snapshot_line_to_stdout_and_the_report_to_stder
     assert len(lines) == 1 and result.stdout.endswith("\n")
     snapshot = json.loads(lines[0])
     jsonschema.validate(snapshot, SNAPSHOT_SCHEMA)
-    assert snapshot["schema"] == "lingjun-check/snapshot/1" and snapshot["node"] == {"name": "node-a", "source": "option"}
+    assert snapshot["schema"] == "lingjun-check/snapshot/1" and snapshot["node"] == {"name": "node-a", "source": "option", "cluster": None, "cluster_source": None}
     assert result.stderr.startswith("lingjun-check 0.1.0") and "snapshot written" not in result.stderr
 
 
@@ -44,21 +44,21 @@ def test_collect_dash_with_json_keeps_stdout_one_snapshot_and_the_json_report_on
     result = run_cli("--root", fakeroot("rdma-roce-bond"), "--collect", "-", "--format", "json", env={"NODE_NAME": "k8s-node-7"})
     assert result.returncode == 0, result.stderr
     snapshot = json.loads(result.stdout)
-    assert snapshot["node"] == {"name": "k8s-node-7", "source": "NODE_NAME"}
+    assert snapshot["node"] == {"name": "k8s-node-7", "source": "NODE_NAME", "cluster": None, "cluster_source": None}
     report = json.loads(result.stderr)
     jsonschema.validate(report, REPORT_SCHEMA)
-    assert report["node"] == {"name": "k8s-node-7", "source": "NODE_NAME"}
+    assert report["node"] == {"name": "k8s-node-7", "source": "NODE_NAME", "cluster": None}
 
 
 def test_json_report_node_is_null_without_a_name_and_a_snapshot_keeps_its_node(tmp_path):
     result = run_cli("--root", fakeroot("rdma-roce-bond"), "--format", "json", env={"NODE_NAME": ""})
-    assert json.loads(result.stdout)["node"] == {"name": None, "source": None}
+    assert json.loads(result.stdout)["node"] == {"name": None, "source": None, "cluster": None}
     snap = tmp_path / "s.json"
     run_cli("--root", fakeroot("rdma-roce-bond"), "--collect", str(snap), env={"NODE_NAME": "from-collect"})
     # the checking machine's NODE_NAME does not rename a snapshot from another node; --node-name does
     assert json.loads(run_cli("--from", str(snap), "--format", "json", env={"NODE_NAME": "here"}).stdout)["node"]["name"] == "from-collect"
     renamed = json.loads(run_cli("--from", str(snap), "--format", "json", "--node-name", "renamed").stdout)["node"]
-    assert renamed == {"name": "renamed", "source": "option"}
+    assert renamed == {"name": "renamed", "source": "option", "cluster": None}
 
 
 def test_old_snapshots_without_node_are_read_and_a_host_name_node_is_redacted():
@@ -68,7 +68,7 @@ def test_old_snapshots_without_node_are_read_and_a_host_name_node_is_redacted():
     assert redact(named).node == NodeFacts()
     assert redact(named, include_ids=True).node == NodeFacts(name="pod-host", source="hostname")
     kept = Facts(node=NodeFacts(name="n1", source="NODE_NAME"))
-    assert json.loads(snapshot_line(kept))["node"] == {"name": "n1", "source": "NODE_NAME"}
+    assert json.loads(snapshot_line(kept))["node"] == {"name": "n1", "source": "NODE_NAME", "cluster": None, "cluster_source": None}
 
 
 def test_snapshot_line_is_one_line_with_unsafe_characters_escaped():
@@ -91,4 +91,4 @@ def test_a_hostile_node_in_a_snapshot_is_inert_in_the_json_report(tmp_path):
                                 "node": {"name": "a\u202eb\x1b[2J", "source": "<b>forged</b>"}}), encoding="utf-8")
     report = json.loads(run_cli("--from", str(snap), "--format", "json").stdout)
     jsonschema.validate(report, REPORT_SCHEMA)
-    assert report["node"] == {"name": "a\\u202eb\\x1b[2J", "source": None}
+    assert report["node"] == {"name": "a\\u202eb\\x1b[2J", "source": None, "cluster": None}

@@ -149,3 +149,27 @@ def test_a_folder_of_links_says_links_are_not_followed(lines, tmp_path):
     assert records == []
     assert [str(p) for p in problems] == [f"{links}: folder without *.json, *.jsonl or *.log files but with 2 links, "
                                           "which are not followed: give the files they point to"]
+
+
+def test_a_link_beside_real_files_is_said_in_a_note(lines, tmp_path, capsys):
+    """A symlinked snapshot next to real ones: skipped, and said (a note: the exit code stays the nodes')."""
+    from lingjun.checks.fleet._cli import main
+
+    real = tmp_path / "real"
+    real.mkdir()
+    (real / "b.json").write_text(lines[1], encoding="utf-8")
+    folder = tmp_path / "fleet"
+    folder.mkdir()
+    (folder / "a.json").write_text(lines[0], encoding="utf-8")
+    (folder / "b.json").symlink_to(real / "b.json")
+    (folder / "more").symlink_to(real, target_is_directory=True)
+    records, problems = read_inputs([str(folder)])
+    assert len(records) == 1
+    reason = ("a symbolic link, skipped: links inside a folder are not followed (one may lead outside it, or to a file "
+              "read twice); give the file it points to on the command line")
+    assert [(str(p), p.note) for p in problems] == [(f"{folder / 'b.json'}: {reason}", True),
+                                                    (f"{folder / 'more'}: {reason}", True)]
+    status = main([str(folder), "--lang", "en"])
+    out = capsys.readouterr()
+    assert f"{folder / 'b.json'}: {reason}" in out.out + out.err
+    assert status == main([str(folder / "a.json"), "--lang", "en"])  # a note leaves the exit code alone

@@ -88,7 +88,7 @@ def test_majority_outliers_unknown_and_ties():
 def test_an_nccl_variable_one_node_lacks_is_not_set_only_when_its_input_shows_the_environment():
     class Node:
         def __init__(self, name, values, env_shown):
-            self.name, self.values, self.env_shown = name, values, env_shown
+            self.name, self.label, self.values, self.env_shown = name, name, values, env_shown
 
     nodes = [Node("a", {"env.NCCL_IB_HCA": "mlx5"}, True), Node("b", {"env.NCCL_IB_HCA": "mlx5"}, True),
              Node("c", {}, True), Node("d", {}, False)]

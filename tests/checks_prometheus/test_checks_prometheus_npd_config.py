@@ -148,3 +148,43 @@ def test_wrapper_is_posix_sh():
     assert WRAPPER.read_text(encoding="utf-8").startswith("#!/bin/sh\n")
     assert subprocess.run(["/bin/sh", "-n", str(WRAPPER)], capture_output=True).returncode == 0
     assert not re.search(r"\[\[|\bfunction\b|\$\{[^}]*//|<<<", WRAPPER.read_text(encoding="utf-8"))  # no bash-only syntax
+
+
+DOCKERFILE = DEPLOY / "Dockerfile"
+
+
+def _debian12_python3() -> "str | None":
+    """/usr/bin/python3 when it is Debian 12's python3 package, the interpreter the Dockerfile adds to NPD's image."""
+    try:
+        release = Path("/etc/debian_version").read_text().strip()
+        owner = subprocess.run(["dpkg", "-S", "/usr/bin/python3"], capture_output=True, text=True).stdout
+    except (OSError, FileNotFoundError):
+        return None
+    return "/usr/bin/python3" if release.startswith("12.") and owner.startswith("python3") else None
+
+
+def test_dockerfile_adds_python_to_the_npd_image_and_carries_the_plugin():
+    lines = [line for line in DOCKERFILE.read_text(encoding="utf-8").splitlines() if line and not line.startswith("#")]
+    arg, base, install, copy = lines
+    assert arg.startswith("ARG NPD_IMAGE=registry.k8s.io/node-problem-detector/node-problem-detector:v")
+    assert base == "FROM ${NPD_IMAGE}"
+    assert install == "RUN clean-install python3"  # debian-base's installer; bookworm's python3 is 3.11
+    words = copy.split()
+    assert words[0] == "COPY" and words[-1] == "/opt/lingjun-check/"
+    # everything the monitor names is put where it names it
+    (rule,) = CONFIG["rules"]
+    assert rule["args"][0] == "/opt/lingjun-check/" + WRAPPER.name
+    assert {Path(w).name for w in words[1:-1]} == {"lingjun-check.pyz", WRAPPER.name, "lingjun-check-monitor.json"}
+    assert "dist/lingjun-check.pyz" in words  # what `lingjun-kb bundle` writes
+    for source in words[1:-1]:
+        assert source == "dist/lingjun-check.pyz" or (REPO / source).is_file(), source
+
+
+@pytest.mark.skipif(_debian12_python3() is None, reason="needs Debian 12's python3 package (the NPD image's base) at /usr/bin/python3")
+def test_wrapper_runs_on_the_python3_the_npd_image_gets(pyz):
+    # no LINGJUN_CHECK_PYTHON: the wrapper finds python3 on the image's PATH, as it will in the built image
+    env = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8", "LINGJUN_CHECK_PYZ": str(pyz)}
+    result = subprocess.run(["/bin/sh", str(WRAPPER), *_options(str(FIXTURES / "fakeroots" / "proprietary-x86"))],
+                            capture_output=True, text=True, timeout=120, env=env, cwd="/")
+    assert result.returncode == 1, result.stderr
+    assert _line(result).startswith("ERROR packages.image-build-replaced: ")

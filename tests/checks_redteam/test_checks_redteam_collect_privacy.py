@@ -230,3 +230,106 @@ def test_the_whole_corpus_through_a_live_collect(tmp_path):
 def test_corpus_stays_broad():
     """The corpus is a table, not a token sample: trimming it below the agreed size fails."""
     assert len(SECRETS) + len(IDENTIFIERS) >= 30 and len(KEPT) >= 10
+
+
+# --------------------------------------------------------------------------
+# redaction by shape: each identifier and secret shape planted in every string field of a snapshot
+# --------------------------------------------------------------------------
+
+#: (shape, planted text, the part that must not be written): GPU and MIG UUIDs (identifiers) and secrets
+#: recognised by their shape wherever they stand
+IDENTIFIER_SHAPES = [
+    ("GPU UUID", "GPU-8932f937-d72c-4e30-b24c-4f8a1a0a2b3c", "8932f937"),
+    ("MIG UUID", "MIG-4f1e2d3c-5b6a-7980-a1b2-c3d4e5f60718", "4f1e2d3c"),
+    ("MIG UUID, old form", "MIG-GPU-7a6b5c4d-3e2f-1a0b-9c8d-7e6f5a4b3c2d/1/0", "7a6b5c4d"),
+]
+SECRET_SHAPES = [
+    ("Alibaba Cloud STS key id", "STS.NUgYrLnoC37mZZCNnAbez2Ezu", "NUgYrLnoC37mZZCNnAbez2Ezu"),
+    ("Google API key", "AIzaSyD-EXAMPLEexample1234567890abcdefg", "SyD-EXAMPLEexample1234567890abcdefg"),
+    ("ModelScope token", "ms-1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d", "1b2c3d4e-5f60"),
+    ("X-Api-Key header", "X-Api-Key: k3y-h3ader-v4lue", "k3y-h3ader-v4lue"),
+    ("Basic credential without Authorization", "Basic YWxpY2U6czNjcmV0LWJhc2lj", "YWxpY2U6czNjcmV0LWJhc2lj"),
+    ("password with a colon", "password:pw-c0lon-v4lue", "pw-c0lon-v4lue"),
+    ("prefixed password with a colon", "DB_PASSWORD:pw-prefixed-v4lue", "pw-prefixed-v4lue"),
+]
+
+
+def _planted(cls, text: str):
+    """An instance of the facts dataclass ``cls`` with ``text`` in every string field, every list of strings, every
+    dict value and, recursively, one item of every list of dataclasses and every optional dataclass."""
+    import dataclasses
+    import typing
+
+    def value_for(hint):
+        origin, args = typing.get_origin(hint), typing.get_args(hint)
+        if origin is typing.Union:
+            inner = [a for a in args if a is not type(None)]
+            return value_for(inner[0]) if len(inner) == 1 else None
+        if hint is str:
+            return text
+        if dataclasses.is_dataclass(hint):
+            return _planted(hint, text)
+        if origin is list and args:
+            item = value_for(args[0])
+            return [] if item is None else [item]
+        if origin is dict:
+            return {"LINGJUN_PLANTED": text, "NVIDIA_MIG_CONFIG_DEVICES": text}
+        return None
+
+    kwargs = {}
+    for field in dataclasses.fields(cls):
+        if field.name in ("schema", "origin"):
+            continue
+        value = value_for(typing.get_type_hints(cls)[field.name])
+        if value is not None:
+            kwargs[field.name] = value
+    return cls(**kwargs)
+
+
+def _strings(node):
+    if isinstance(node, str):
+        yield node
+    elif isinstance(node, dict):
+        for key, value in node.items():
+            yield key
+            yield from _strings(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _strings(value)
+
+
+@pytest.mark.parametrize("include_ids", [False, True])
+@pytest.mark.parametrize("shape,planted,leak", IDENTIFIER_SHAPES + SECRET_SHAPES,
+                         ids=[row[0] for row in IDENTIFIER_SHAPES + SECRET_SHAPES])
+def test_every_shape_is_masked_in_every_string_field_of_a_snapshot(tmp_path, shape, planted, leak, include_ids):
+    from lingjun.checks.inputs.snapshot import snapshot_line
+
+    text = f"before {planted} after"
+    facts = _planted(Facts, text)
+    path = tmp_path / "snapshot.json"
+    write_snapshot(facts, str(path), include_ids=include_ids)
+    written, line = path.read_text(encoding="utf-8"), snapshot_line(facts, include_ids=include_ids)
+    kept = include_ids and (shape, planted, leak) in IDENTIFIER_SHAPES
+    for output in (written, line):
+        values = list(_strings(json.loads(output)))
+        carrying = [value for value in values if value.startswith("before ")]
+        assert len(carrying) >= 60  # the planted fields reached the snapshot, masked
+        if kept:  # identifiers are written with --include-ids
+            assert leak in output and all(value == text for value in carrying)
+        else:
+            assert leak not in output and not any(leak in value for value in values)
+            assert all(value.endswith(" after") and "***" in value for value in carrying)
+
+
+def test_device_uuids_keep_their_kind_when_masked():
+    assert mask_identifiers("NVIDIA_MIG_CONFIG_DEVICES=MIG-GPU-7a6b5c4d-3e2f-1a0b-9c8d-7e6f5a4b3c2d/1/0,all") == (
+        "NVIDIA_MIG_CONFIG_DEVICES=MIG-***,all")
+    assert mask_identifiers("GPU-8932f937-d72c-4e30-b24c-4f8a1a0a2b3c MIG-4f1e2d3c-5b6a-7980-a1b2-c3d4e5f60718") == (
+        "GPU-*** MIG-***")
+    assert mask_identifiers("GPU-0 gpu-util MIG-disabled") == "GPU-0 gpu-util MIG-disabled"  # not UUIDs
+
+
+@pytest.mark.parametrize("text", ["Basic Configuration", "basic troubleshooting steps", "Basic QWxhZGRpbg==",
+                                  "STS.short", "ms-swift", "AIza-too-short", "tokens: 2048", "max_tokens:16"])
+def test_shapes_that_are_not_secrets_are_kept(text):
+    assert mask_secrets(text) == text

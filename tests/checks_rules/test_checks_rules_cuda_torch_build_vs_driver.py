@@ -39,10 +39,12 @@ def test_newer_major_remedy_names_the_major_the_driver_runs_not_its_native_maxim
     """torch 2.1.0+cu121 on 470.86: 470.86 >= 450.80.02 (the 11.x minor-version floor) runs any CUDA 11.x build."""
     f = kit.run(RULE, _ctx("470.86", "12.1", api=11040))
     remedy = f[0].remedy.en
-    assert "a torch build for CUDA 11.x" in remedy and "cu114" not in remedy and "11.4" not in remedy
+    # a real 11.x wheel of PyTorch's index (the torch-wheels table), not the driver's native 11.4 (no cu114 exists)
+    assert "build PyTorch publishes for CUDA 11.8" in remedy and "--index-url https://download.pytorch.org/whl/cu118" in remedy
+    assert "cu114" not in remedy and "11.4" not in remedy
     # the one driver target of the report: the newest supported branch (R530, the CUDA 12.1 minimum's branch, is end of life)
     assert "R620 (620 or later)" in remedy and "R530" not in remedy
-    assert "CUDA 11.x" in f[0].remedy.zh and "cu114" not in f[0].remedy.zh
+    assert "CUDA 11.8" in f[0].remedy.zh and "cu114" not in f[0].remedy.zh
 
 
 def test_remedy_falls_back_to_the_native_maximum_below_every_minor_version_floor():

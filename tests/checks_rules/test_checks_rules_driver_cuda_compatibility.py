@@ -66,3 +66,21 @@ def test_compat_present_and_loaded_libcuda_not_shown_reads_as_driver_minimum_doe
     kit.assert_bilingual(f)
     m = kit.run("driver.minimum", ctx)
     assert kit.severities(m) == ["info"] and "forward compatibility" in m[0].message.en
+
+
+def test_forward_compatibility_on_an_end_of_life_branch_says_the_branch_ended():
+    """vllm-project/vllm#15607's paste: A800 on driver 470 with training-nv-pytorch 25.07 (R470 admitted for forward
+    compatibility): "holds only while the branch is supported" is no longer a condition but a fact, with its date."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    paste = Path(__file__).resolve().parents[1] / "fixtures" / "turn2" / "S3-vllm-15607-a800-drv470.txt"
+    proc = subprocess.run([sys.executable, "-m", "lingjun.checks", "--from-collect-env", str(paste), "--release",
+                           "training-nv-pytorch:25.07", "--format", "json", "--lang", "en"],
+                          capture_output=True, text=True, timeout=120)
+    (f,) = [f for f in json.loads(proc.stdout)["findings"] if f["rule"] == "driver.cuda-compatibility"]
+    assert f["severity"] == "warning"
+    assert "branch R470 is past its end of life (2024-07), so NVIDIA no longer supports this setup" in f["message"]
+    assert "holds only while the branch is supported" not in f["message"]

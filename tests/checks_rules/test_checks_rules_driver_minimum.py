@@ -51,3 +51,30 @@ def test_a_driver_older_than_the_gpus_architecture_is_an_error_even_where_the_re
 def test_ppu_record_skips_and_garbage_driver_is_info():
     assert kit.severities(kit.run("driver.minimum", kit.context(kit.gpu_facts("570.1"), rec=kit.fixture_record("training-xpu-pytorch:25.05")))) == ["skipped"]
     assert kit.severities(_run("not-a-version")) == ["info"]
+
+
+def test_a_cut_off_release_reads_its_familys_forward_compatibility_as_which_does(tmp_path):
+    """H20 on 535.183.01 with training-nv-pytorch 25.07, whose recorded driver text is cut off: 25.06 and 25.08 admit
+    R535 from 535.86 on, and the record's own forward-compatible branches show cuda-compat, so the checker says
+    forward compatibility (as `lingjun-kb which` and the finder do), naming where that comes from."""
+    import json
+    import subprocess
+    import sys
+
+    snap = {"schema": "lingjun-check/snapshot/1", "origin": "snapshot",
+            "driver": {"kernel_module_version": "535.183.01"},
+            "nvidia_smi": {"available": True, "driver_version": "535.183.01",
+                           "gpus": [{"index": 0, "name": "NVIDIA H20", "compute_capability": "9.0"}]}}
+    path = tmp_path / "h20.json"
+    path.write_text(json.dumps(snap))
+    proc = subprocess.run([sys.executable, "-m", "lingjun.checks", "--from", str(path), "--release", "training-nv-pytorch:25.07",
+                           "--format", "json", "--lang", "en"], capture_output=True, text=True, timeout=120)
+    found = {f["rule"]: f for f in json.loads(proc.stdout)["findings"]}
+    assert found["driver.minimum"]["severity"] == "info"
+    assert "its family's releases 25.06 and 25.08 admit R535 (535.86 or later)" in found["driver.minimum"]["message"]
+    assert found["driver.cuda-compatibility"]["severity"] == "ok"
+    assert "admitted by its family's neighbouring releases" in found["driver.cuda-compatibility"]["message"]
+    which = subprocess.run([sys.executable, "-m", "lingjun.generator.cli", "which", "--driver", "535.183.01", "--gpu", "H20",
+                            "--format", "json"], capture_output=True, text=True, timeout=120)
+    rows = {r["release"]: r for r in json.loads(which.stdout)["releases"]}
+    assert rows["training-nv-pytorch:25.07"]["verdict"] == "forward-compat"

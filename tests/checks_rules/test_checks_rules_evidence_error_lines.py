@@ -132,3 +132,21 @@ def test_a_log_showing_nccl_on_infiniband_withdraws_the_rdma_unusable_prediction
     rdma = [f for f in run_rules(ctx) if f.rule == "container.rdma-usable"]
     assert [f.severity for f in rdma] == [Severity.info]
     assert f"The logs disprove this prediction: {log}:1 shows NCCL using its InfiniBand/RoCE transport." in rdma[0].message.en
+
+
+def test_an_error_line_takes_the_remedy_its_causes_rule_computed_for_the_node():
+    """pytorch/pytorch#110153's collect_env paste: the arch warning's generic "install a torch whose architecture
+    list includes the GPU" gives way to cuda.compute-capability's wheel for this torch release (one remedy, not two)."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    paste = Path(__file__).resolve().parents[1] / "fixtures" / "turn2" / "T01-pytorch-110153-h100-sm90.txt"
+    proc = subprocess.run([sys.executable, "-m", "lingjun.checks", "--from-collect-env", str(paste), "--format", "json",
+                           "--lang", "en"], capture_output=True, text=True, timeout=120)
+    findings = json.loads(proc.stdout)["findings"]
+    (line,) = [f for f in findings if f["rule"] == "evidence.error-lines"]
+    (arch,) = [f for f in findings if f["rule"] == "cuda.compute-capability" and f["severity"] == "error"]
+    assert line["remedy"] == f"{arch['remedy']} (from cuda.compute-capability, for this node)"
+    assert "pip install torch==2.0.1 --index-url https://download.pytorch.org/whl/cu118" in line["remedy"]

@@ -200,6 +200,7 @@ EXEMPT = {
     "cuda.available": "reports only what the input itself says about CUDA; silent when it says nothing",
     "cuda.compute-capability": "skipped with 'No GPU compute capability was reported' when no GPU is shown",
     "config.deepspeed-prefetch-bucket-size": "reads the file given with --deepspeed-config",
+    "config.deepspeed-file": "reads the file given with --deepspeed-config and nothing else",
     "config.deepspeed-auto": "reads the file given with --deepspeed-config; says 'not shown' itself when the package list is partial",
     "config.deepspeed-numeric-strings": "reads the file given with --deepspeed-config",
     "config.deepspeed-precision": "reads the file given with --deepspeed-config",

@@ -146,5 +146,6 @@ def test_which_keeps_its_verdicts_for_r580_and_r545(kb):
     r580 = {r["release"]: r["verdict"] for r in which(kb, "580.65.06", "H20")["releases"]}
     assert {v for k, v in r580.items() if k.startswith("training-nv-pytorch:")} == {"native"}
     r545 = {r["release"]: r["verdict"] for r in which(kb, "R545", "H20")["releases"]}
-    # 25.08 lists R545 as usable and must-upgrade; the record resolves it as must-upgrade (12.x minor compat applies)
-    assert r545["training-nv-pytorch:25.08"] == "minor-compat"
+    # 25.08 lists R545 as usable and must-upgrade; the record resolves it as must-upgrade: not supported (although
+    # CUDA 12.x minor version compatibility would let it start)
+    assert r545["training-nv-pytorch:25.08"] == "unsupported"

@@ -7,7 +7,7 @@ import shlex
 
 import pytest
 
-from _manifests import load, pod_spec
+from _manifests import KUBERNETES, load, pod_spec
 
 PYZ = "/opt/lingjun/lingjun-check.pyz"
 
@@ -49,10 +49,15 @@ def test_indexed_job_runs_one_pod_per_gpu_node():
     assert job["spec"]["parallelism"] == job["spec"]["completions"] >= 1
     spec = pod_spec(job)
     labels = job["spec"]["template"]["metadata"]["labels"]
-    (term,) = spec["affinity"]["podAntiAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
-    assert term["topologyKey"] == "kubernetes.io/hostname"
-    # the anti-affinity selects the Job's own pods, so two of them never share a node
-    assert term["labelSelector"]["matchLabels"].items() <= labels.items() and term["labelSelector"]["matchLabels"]
+    # one pod per node by the GPU request (every GPU of the node), not by required pod anti-affinity
+    assert "affinity" not in spec
+    (container,) = spec["containers"]
+    assert int(container["resources"]["limits"]["nvidia.com/gpu"]) == 8
+    # and by a spread over this Job's own pods if the request is dropped
+    (spread,) = spec["topologySpreadConstraints"]
+    assert (spread["topologyKey"], spread["maxSkew"], spread["whenUnsatisfiable"]) == ("kubernetes.io/hostname", 1, "DoNotSchedule")
+    assert spread["labelSelector"]["matchLabels"].items() <= labels.items() and spread["labelSelector"]["matchLabels"]
+    assert spread["matchLabelKeys"] == ["batch.kubernetes.io/controller-uid"]
     assert spec["restartPolicy"] == "Never"
     _on_gpu_nodes(spec)
 
@@ -61,14 +66,35 @@ def test_job_pod_prints_a_snapshot_and_succeeds_on_findings():
     spec = pod_spec(load("lingjun-check-job.yaml"))
     (container,) = spec["containers"]
     script = _script(container)
-    assert f"python3 {PYZ} --collect - --require-gpu" in script.splitlines()[0]
+    assert script.splitlines()[0] == f"python3 {PYZ} --collect - --require-gpu > /results/snapshot.json"
+    assert "cat /results/snapshot.json" in script  # the snapshot on stdout, for kubectl logs
     # exit 1/2 are findings (read again by `fleet` from the snapshot); 3 and up fail the pod
-    assert 'if [ "$status" -le 2 ]; then exit 0; fi' in script and script.rstrip().endswith('exit "$status"')
+    assert 'if [ "$status" -gt 2 ]; then exit "$status"; fi' in script and script.rstrip().endswith("exit 0")
+    # the snapshot is kept as /results/snapshots/CLUSTER/NODE.json (a persistent volume when the operator mounts one)
+    assert 'mv /results/snapshot.json "$dir/${NODE_NAME}.json"' in script
+    assert 'dir="/results/snapshots/${LINGJUN_CLUSTER}"' in script
     _mounts_the_configmap(spec, container)
     _node_name_from_downward_api(container)
     # the GPUs are asked for (limits only: requests default to them), so the runtime gives the driver
     assert int(container["resources"]["limits"]["nvidia.com/gpu"]) >= 1
     assert "nvidia.com/gpu" not in container["resources"].get("requests", {})
+
+
+@pytest.mark.parametrize("name", ["lingjun-check-job.yaml", "lingjun-check-daemonset.yaml", "lingjun-check-job-acs.yaml"])
+def test_pods_name_their_cluster(name):
+    (container,) = pod_spec(load(name))["containers"]
+    env = {e["name"]: e for e in container["env"]}
+    # an operator-set value: the downward API has no field for the cluster's identity
+    assert env["LINGJUN_CLUSTER"]["value"] and "valueFrom" not in env["LINGJUN_CLUSTER"]
+
+
+def test_job_backs_off_per_node_not_per_sweep():
+    job = load("lingjun-check-job.yaml")["spec"]
+    assert "backoffLimit" not in job  # a few failed pods must not end the sweep of every other node
+    assert job["backoffLimitPerIndex"] == 1 and 1 <= job["maxFailedIndexes"] < job["completions"]
+    assert job["completionMode"] == "Indexed" and job["template"]["spec"]["restartPolicy"] == "Never"  # what it needs
+    text = (KUBERNETES / "lingjun-check-job.yaml").read_text(encoding="utf-8")
+    assert "GA since 1.33" in text and "beta (on by default) since Kubernetes 1.29" in text
 
 
 def test_job_failure_policy_reruns_a_disrupted_pod_and_keeps_a_deadline():
@@ -86,10 +112,13 @@ def test_daemonset_variant_runs_once_per_node_without_gpus():
     spec = pod_spec(ds)
     _on_gpu_nodes(spec)
     (container,) = spec["containers"]
-    lines = _script(container).splitlines()
-    assert lines[0] == f"python3 {PYZ} --collect -"
-    # the pod must not exit, or the kubelet restarts it and the log gets a second snapshot
-    assert lines[-1].startswith("exec sleep ")
+    script = _script(container)
+    assert f"python3 {PYZ} --collect - &" in script.splitlines()
+    # the pod must not exit, or the kubelet restarts it and the log gets a second snapshot; it waits in the
+    # background so that SIGTERM ends it at once (test_deploy_daemonset_signal.py)
+    assert script.rstrip().splitlines()[-4:-2] == ["sleep 2147483647 &", "child=$!"]
+    assert script.rstrip().splitlines()[-1] == 'wait "$child"'
+    assert 0 < spec["terminationGracePeriodSeconds"] <= 30
     assert "nvidia.com/gpu" not in container["resources"].get("limits", {})
     _mounts_the_configmap(spec, container)
     _node_name_from_downward_api(container)
@@ -137,3 +166,69 @@ def test_fleet_pods_mount_a_memory_dev_shm_like_training_pods(name):
         return int(text[:-2]) * units[text[-2:]]
 
     assert size(container["resources"]["limits"]["memory"]) >= size(volume["emptyDir"]["sizeLimit"]) >= 2 ** 30
+
+
+def test_acs_variant_selects_gpu_sandboxes_by_pod_labels():
+    job = load("lingjun-check-job-acs.yaml")
+    labels = job["spec"]["template"]["metadata"]["labels"]
+    assert labels["alibabacloud.com/compute-class"] == "gpu"
+    assert labels["alibabacloud.com/gpu-model-series"]
+    spec = pod_spec(job)
+    # no nodes of one's own: no node label, GPU taint or spread over host names
+    assert not {"nodeSelector", "tolerations", "topologySpreadConstraints", "affinity"} & spec.keys()
+    (container,) = spec["containers"]
+    assert int(container["resources"]["limits"]["nvidia.com/gpu"]) >= 1
+    # pods share a virtual node: each snapshot is named by its pod
+    env = {e["name"]: e for e in container["env"]}
+    assert env["NODE_NAME"]["valueFrom"] == {"fieldRef": {"fieldPath": "metadata.name"}}
+    # the ACS labels differ from the node-pool Job's, so collecting one never takes the other's logs
+    assert labels["app.kubernetes.io/component"] != load("lingjun-check-job.yaml")["spec"]["template"]["metadata"]["labels"]["app.kubernetes.io/component"]
+    assert "https://help.aliyun.com/zh/cs/pod-gpu-model-and-driver-version" in (KUBERNETES / "lingjun-check-job-acs.yaml").read_text(encoding="utf-8")
+
+
+def _uncommented(text: str, line: str) -> str:
+    assert text.count("# " + line) == 1, line
+    return text.replace("# " + line, line)
+
+
+def test_rdma_device_plugin_resource_is_an_option_that_validates():
+    import kubernetes_validate
+    import yaml
+
+    text = (KUBERNETES / "lingjun-check-job.yaml").read_text(encoding="utf-8")
+    assert "https://help.aliyun.com/zh/ack/ack-managed-and-ack-dedicated/user-guide/rdma-device-plugin/" in text
+    job = yaml.safe_load(_uncommented(text, 'rdma/hca: "1"'))
+    assert pod_spec(job)["containers"][0]["resources"]["limits"]["rdma/hca"] == "1"
+    assert kubernetes_validate.validate(job, "1.33", strict=True) == "1.33"
+
+
+def test_results_volume_and_report_job_share_the_claim():
+    import yaml
+
+    pvc, report = yaml.safe_load_all((KUBERNETES / "lingjun-check-results.yaml").read_text(encoding="utf-8"))
+    assert (pvc["kind"], report["kind"]) == ("PersistentVolumeClaim", "Job")
+    assert pvc["spec"]["accessModes"] == ["ReadWriteMany"]  # check pods on many nodes write at once
+    spec = pod_spec(report)
+    (claim,) = [v for v in spec["volumes"] if "persistentVolumeClaim" in v]
+    assert claim["persistentVolumeClaim"]["claimName"] == pvc["metadata"]["name"]
+    (container,) = spec["containers"]
+    script = _script(container)
+    assert f"python3 {PYZ} fleet /results/snapshots --format json -o /results/fleet.json" in script
+    assert f"python3 {PYZ} fleet /results/snapshots --format html -o /results/fleet.html" in script
+    _mounts_the_configmap(spec, container)
+
+
+def test_the_check_job_keeps_its_snapshots_on_the_claim_with_a_two_line_change():
+    import kubernetes_validate
+    import yaml
+
+    pvc, _ = yaml.safe_load_all((KUBERNETES / "lingjun-check-results.yaml").read_text(encoding="utf-8"))
+    text = (KUBERNETES / "lingjun-check-job.yaml").read_text(encoding="utf-8")
+    # the change the comment describes, made as written there
+    assert "        - name: results\n          emptyDir: {}\n" in text
+    changed = text.replace("        - name: results\n          emptyDir: {}\n",
+                           f"        - name: results\n          persistentVolumeClaim:\n            claimName: {pvc['metadata']['name']}\n")
+    job = yaml.safe_load(changed)
+    (volume,) = [v for v in pod_spec(job)["volumes"] if v["name"] == "results"]
+    assert volume == {"name": "results", "persistentVolumeClaim": {"claimName": "lingjun-check-results"}}
+    assert kubernetes_validate.validate(job, "1.37", strict=True) == "1.37"

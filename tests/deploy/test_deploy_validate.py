@@ -59,3 +59,10 @@ def test_readme_and_site_name_the_validated_versions():
         assert phrase in text, path
         # no other range of versions is claimed
         assert set(re.findall(r"Kubernetes 1\.\d+–1\.\d+", text)) == {phrase}, path
+
+
+def test_per_index_backoff_is_unknown_before_kubernetes_1_28():
+    """Why 1.25 is not among the versions: backoffLimitPerIndex arrived in 1.28 (alpha), beta in 1.29, GA in 1.33."""
+    job = load("lingjun-check-job.yaml")
+    with pytest.raises(kubernetes_validate.ValidationError, match="backoffLimitPerIndex"):
+        kubernetes_validate.validate(job, "1.25", strict=True)

@@ -418,3 +418,78 @@ def test_build_and_bundle_errors_quote_paths_inert(kind, command, capsys, tmp_pa
     assert not _raw_unsafe(out + err), repr(out + err)
     assert all(line.startswith((str(tmp_path), "lingjun-kb ")) for line in err.splitlines()), err
     assert not (tmp_path / "x.pyz").exists()
+
+
+# --------------------------------------------------------------------------
+# names in error lines: at most 256 characters of each, whatever option brings them
+# --------------------------------------------------------------------------
+
+_LONG_NAMES = {"one word": "n" * 4090, "with blanks": "n b" * 1364}
+_SEED = str(ROOT / "tests" / "fixtures" / "seeds" / "training-nv-pytorch-25.07.en.txt")
+
+#: every option of lingjun-kb that takes a name, with the name in it ("{}")
+_NAME_OPTIONS = {
+    "new FAMILY": ["new", "{}", "25.11", "--releases", str(GATE_FIXTURES / "base")],
+    "new RELEASE": ["new", "demo-nv", "{}", "--releases", str(GATE_FIXTURES / "base")],
+    "new --release-date": ["new", "demo-nv", "sglang0.5-x", "--release-date", "{}", "--releases", str(GATE_FIXTURES / "base")],
+    "import --family": ["import", _SEED, "--family", "{}", "-o", "-"],
+    "import --release": ["import", _SEED, "--release", "{}", "-o", "-"],
+    "import --lang": ["import", _SEED, "--lang", "{}"],
+    "validate --format": ["validate", "--format", "{}"],
+    "which --gpu": ["which", "--driver", "535", "--gpu", "{}"],
+    "which --driver": ["which", "--driver", "{}", "--gpu", "H20"],
+    "bundle --name": ["bundle", "--configmap", "--name", "{}", "-o", "-"],
+    "bundle --namespace": ["bundle", "--configmap", "--namespace", "{}", "-o", "-"],
+    "build --site-url": ["build", "--site-url", "{}"],
+    "serve --host": ["serve", "--host", "{}"],
+}
+
+
+def _longest_run_of_the_name(err: str, name: str) -> int:
+    letters = set(name.replace(" ", ""))
+    longest = current = 0
+    for character in err:
+        current = current + 1 if (character in letters or (character == " " and current)) else 0
+        longest = max(longest, current)
+    return longest
+
+
+@pytest.mark.parametrize("shape", sorted(_LONG_NAMES))
+@pytest.mark.parametrize("option", sorted(_NAME_OPTIONS))
+def test_every_error_line_shortens_the_names_it_quotes(option, shape, capsys):
+    from lingjun.checks.core.inert_text import NAME_LIMIT
+
+    name = _LONG_NAMES[shape]
+    args = [a.replace("{}", name) for a in _NAME_OPTIONS[option]]
+    capsys.readouterr()
+    try:
+        code = main(args)
+    except SystemExit as exc:
+        code = exc.code
+    err = capsys.readouterr().err
+    assert code in (1, 2), err[:500]
+    assert "Traceback" not in err
+    assert _longest_run_of_the_name(err, name) <= NAME_LIMIT + 1, err[:600]
+    assert max(len(line) for line in err.splitlines()) < 1200
+
+
+@pytest.mark.parametrize("shape", sorted(_LONG_NAMES))
+@pytest.mark.parametrize("option", ["--release", "--from", "--data", "--deepspeed-config", "--from-collect-env",
+                                    "--log", "--root", "--node-name", "--format"])
+def test_every_lingjun_check_error_line_shortens_the_names_it_quotes(option, shape, capsys, tmp_path):
+    from lingjun.checks.cli import main as check_main
+    from lingjun.checks.core.inert_text import NAME_LIMIT
+
+    name = _LONG_NAMES[shape]
+    value = str(tmp_path / name[:200]) + name if option not in ("--release", "--node-name", "--format") else name
+    capsys.readouterr()
+    try:
+        code = check_main([option, value, "--root", str(tmp_path)] if option != "--root" else [option, value])
+    except SystemExit as exc:
+        code = exc.code
+    err = capsys.readouterr().err
+    if option == "--node-name":  # a node name is not refused: it is shortened where the report shows it
+        return
+    assert code == 3, err[:500]
+    assert "Traceback" not in err
+    assert _longest_run_of_the_name(err, name) <= NAME_LIMIT + 1, err[:600]

@@ -150,7 +150,7 @@ def test_bundle_output_refuses_every_target_that_is_not_a_new_or_regular_file(ki
     assert node_state(path) == before
 
 
-@pytest.mark.parametrize("kind", sorted(set(HOSTILE_OUTPUT_KINDS) - {"empty name"}))
+@pytest.mark.parametrize("kind", sorted(set(HOSTILE_OUTPUT_KINDS) - {"empty name", "path through a file"}))
 def test_schema_never_replaces_a_schema_file_that_is_not_a_regular_file(kind, tmp_path, capsys):
     out_dir = tmp_path / "schemas"
     write_schemas(out_dir)
@@ -233,3 +233,142 @@ def test_ctrl_c_inside_validation_is_not_taken_for_an_internal_error(monkeypatch
     monkeypatch.setattr(gate, "validate", interrupted)
     code, out, err = _run(capsys, "validate", str(_tree(tmp_path)))
     assert (code, out, err) == (130, "", "lingjun-kb validate: interrupted\n")
+
+
+# --------------------------------------------------------------------------
+# output folders that cannot take a file: refused first, one line, exit 2
+# --------------------------------------------------------------------------
+
+
+@pytest.fixture()
+def read_only_folder(tmp_path):
+    """A folder on a file system mounted read-only (a tmpfs; root only, as CI runs the tests)."""
+    import subprocess
+
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    made = subprocess.run(["mount", "-t", "tmpfs", "-o", "ro,size=64k", "tmpfs", str(folder)], capture_output=True, text=True)
+    if made.returncode != 0:
+        pytest.skip(f"cannot mount a read-only tmpfs here (needs root): {made.stderr.strip()}")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", str(folder)], check=False)
+
+
+def _work_started(*args, **kwargs):
+    raise AssertionError("the command did its work before refusing the output path")
+
+
+#: every output option of lingjun-kb, with a function of the work that must not start before the refusal
+_OUTPUT_OPTIONS = {
+    "schema --out": (["schema", "--out", "{dir}/schemas"], None),
+    "bundle --output": (["bundle", "--output", "{dir}/x.pyz"], "lingjun.generator.zipapp.bundle_text"),
+    "bundle --configmap --output": (["bundle", "--configmap", "--output", "{dir}/x.yaml"], "lingjun.generator.zipapp.bundle_text"),
+    "build --site-dir": (["build", "--releases", str(GATE_FIXTURES / "base"), "--site-dir", "{dir}/site"],
+                         "lingjun.generator.site.build.load_validated"),
+    "import --output": (["import", str(ROOT / "tests/fixtures/seeds/training-nv-pytorch-25.07.en.txt"), "-o", "{dir}/x.yaml"],
+                        "lingjun.generator.importer.import_page"),
+}
+
+
+@pytest.mark.parametrize("option", sorted(_OUTPUT_OPTIONS))
+@pytest.mark.parametrize("folder_kind,words", [
+    ("through a file", "is a regular file, not a folder"),
+    ("read-only file system", "is on a read-only file system"),
+])
+def test_every_output_option_refuses_a_folder_that_cannot_take_a_file_first(option, folder_kind, words, tmp_path, capsys,
+                                                                             monkeypatch, request):
+    import importlib
+
+    argv, work = _OUTPUT_OPTIONS[option]
+    if folder_kind == "through a file":
+        folder = tmp_path / "README.md"
+        folder.write_text("precious\n", encoding="utf-8")
+    else:
+        folder = request.getfixturevalue("read_only_folder")
+    if work:
+        module, name = work.rsplit(".", 1)
+        monkeypatch.setattr(importlib.import_module(module), name, _work_started)
+    code, out, err = _run(capsys, *[a.replace("{dir}", str(folder)) for a in argv])
+    assert (code, out) == (2, ""), err
+    assert err.count("\n") == 1 and err.startswith(f"lingjun-kb {argv[0]}: ") and words in err, err
+    if folder_kind == "through a file":
+        assert folder.read_text(encoding="utf-8") == "precious\n"
+
+
+def test_new_refuses_a_releases_folder_on_a_read_only_file_system_before_loading(read_only_folder, tmp_path, capsys,
+                                                                                 monkeypatch):
+    import subprocess
+
+    import lingjun.generator.new_release as new_release
+
+    source = _tree(tmp_path)
+    made = subprocess.run(["mount", "--bind", "-o", "ro", str(source), str(read_only_folder)], capture_output=True, text=True)
+    if made.returncode != 0:
+        pytest.skip(f"cannot bind-mount read-only here: {made.stderr.strip()}")
+    try:
+        monkeypatch.setattr(new_release, "load_knowledge_base", _work_started)
+        code, out, err = _run(capsys, "new", "demo-nv", "26.11", "--releases", str(read_only_folder))
+    finally:
+        subprocess.run(["umount", str(read_only_folder)], check=False)
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1 and err.startswith("lingjun-kb new: ") and "is on a read-only file system" in err
+
+
+def test_schema_write_failure_after_the_checks_is_exit_2(tmp_path, capsys, monkeypatch):
+    """A write the system refuses once the checks passed (a full disk): one line, exit 2, as README says."""
+    import errno as errnos
+
+    import lingjun.schema.export as export
+
+    def full(*args, **kwargs):
+        raise OSError(errnos.ENOSPC, "No space left on device", str(tmp_path / "s" / "x.tmp"))
+
+    monkeypatch.setattr(export, "atomic_write", full)
+    code, out, err = _run(capsys, "schema", "--out", str(tmp_path / "s"))
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1 and "No space left on device" in err
+
+
+# --------------------------------------------------------------------------
+# bundle's data file: never into another checkout
+# --------------------------------------------------------------------------
+
+
+def _checkout_copy(folder: Path) -> Path:
+    """A copy of what makes a folder a checkout of this project (pyproject.toml, checks/, generator/zipapp.py)."""
+    (folder / "generator").mkdir(parents=True)
+    shutil.copy(_REPO / "pyproject.toml", folder / "pyproject.toml")
+    shutil.copy(_REPO / "generator" / "zipapp.py", folder / "generator" / "zipapp.py")
+    shutil.copytree(_REPO / "checks", folder / "checks", ignore=shutil.ignore_patterns("__pycache__"))
+    return folder
+
+
+def test_bundle_refuses_to_write_the_data_file_of_another_checkout(tmp_path, monkeypatch, capsys):
+    """Checkout A installed (editable), bundle run in checkout B: A's tracked bundle.json is left as it is."""
+    import lingjun.generator.zipapp as zipapp
+
+    a, b = _checkout_copy(tmp_path / "A"), _checkout_copy(tmp_path / "B")
+    data_a, data_b = a / "checks" / "data" / "bundle.json", b / "checks" / "data" / "bundle.json"
+    before_a, before_b = data_a.read_bytes(), data_b.read_bytes()
+    monkeypatch.setattr(zipapp, "_checks_dir", lambda: (a / "checks").resolve())
+    monkeypatch.setattr(zipapp, "bundle_text", _work_started)
+    monkeypatch.chdir(b)
+    code, out, err = _run(capsys, "bundle", "--releases", str(_REPO / "releases"), "--output", str(tmp_path / "x.pyz"))
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1 and f"this folder is a checkout ({b.resolve()})" in err
+    assert f"the editable install of the checkout {a.resolve()}" in err and err.endswith("nothing was written\n")
+    assert data_a.read_bytes() == before_a and data_b.read_bytes() == before_b
+    assert not (tmp_path / "x.pyz").exists()
+
+
+def test_bundle_in_its_own_checkout_or_outside_any_writes_the_installed_data_file(tmp_path):
+    from lingjun.generator.zipapp import other_checkout_problem
+
+    a = _checkout_copy(tmp_path / "A")
+    assert other_checkout_problem(a, a / "checks") is None  # the checkout installed
+    assert other_checkout_problem(tmp_path, a / "checks") is None  # not a checkout: the installed package's
+    site = tmp_path / "site-packages" / "lingjun" / "checks"
+    site.mkdir(parents=True)
+    assert "the lingjun-kb that runs is installed at" in other_checkout_problem(a, site)

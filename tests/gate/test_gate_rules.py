@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from lingjun.schema.gate.corpus import Corpus
+from lingjun.generator.checker_ids import checker_rule_ids
 from lingjun.schema.gate.runner import load_rules, run_gate
 from lingjun.schema.loader import load_paths
 from lingjun.schema.problems import Severity
@@ -60,7 +61,7 @@ FAILING = {
 def _gate(root: Path):
     result = load_paths([root])
     assert result.problems == [], [p.format() for p in result.problems]
-    return run_gate(Corpus.from_documents(result.documents))
+    return run_gate(Corpus.from_documents(result.documents), checker_rules=checker_rule_ids())
 
 
 def test_every_registered_rule_has_a_failing_fixture():
@@ -241,3 +242,14 @@ def test_gpu_table_data_center_is_a_strict_boolean(tmp_path):
                     encoding="utf-8")
     problems = load_paths([path]).problems
     assert [(p.line, p.field) for p in problems] == [(8, "gpus.0.data_center")]
+
+
+def test_rules_naming_checker_rules_do_not_run_without_their_ids(tree):
+    """The gate receives the checker's rule ids from its caller; without them the two rules that check those names
+    are not run (they cannot tell a real id from a typo), and every other rule reports as before."""
+    result = load_paths([tree("usage-note-rule/fail")])
+    without = run_gate(Corpus.from_documents(result.documents))
+    with_ids = run_gate(Corpus.from_documents(result.documents), checker_rules=checker_rule_ids())
+    assert "data.usage-note-rule" in {p.rule for p in with_ids}
+    assert [p.format() for p in without] == [
+        p.format() for p in with_ids if p.rule not in ("data.usage-note-rule", "data.signature-refs")]

@@ -9,6 +9,7 @@ import pytest
 
 from lingjun.schema.gate.corpus import Corpus
 from lingjun.schema.gate.rules.signature_regex import BUDGET_S, LINE_LENGTH, hostile_lines, nested_quantifier, slowest_search
+from lingjun.generator.checker_ids import checker_rule_ids
 from lingjun.schema.gate.runner import run_gate
 from lingjun.schema.loader import load_paths
 
@@ -19,7 +20,7 @@ REAL = Path(__file__).resolve().parents[2] / "releases"
 def _gate(root: Path, rule: str):
     result = load_paths([root])
     assert result.problems == [], [p.format() for p in result.problems]
-    return [p for p in run_gate(Corpus.from_documents(result.documents), only=[rule])]
+    return [p for p in run_gate(Corpus.from_documents(result.documents), only=[rule], checker_rules=checker_rule_ids())]
 
 
 @pytest.mark.parametrize("regex", [r"(a+)+b", r"(?:\w+\s?)*failed", r"(\d+){3}", r"((ab)*c)+", r"(?:x|(y+))*z"])
@@ -87,7 +88,7 @@ def test_a_duplicated_id_is_reported_on_the_later_file(tree):
 @pytest.mark.parametrize("rule", SIGNATURE_RULES)
 def test_the_real_signatures_pass(rule):
     result = load_paths([REAL])
-    found = run_gate(Corpus.from_documents(result.documents), only=[rule])
+    found = run_gate(Corpus.from_documents(result.documents), only=[rule], checker_rules=checker_rule_ids())
     assert [p.format() for p in found] == []
 
 

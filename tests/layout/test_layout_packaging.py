@@ -90,6 +90,8 @@ def test_schema_uses_only_the_core_of_the_checker(folder: str):
     for path in sorted((ROOT / folder).rglob("*.py")):
         for name in _imported_names(path):
             assert not name.startswith("lingjun.generator"), f"{path} imports {name}"
+            # the gate receives the checker's rule ids (Corpus.checker_rules); it never imports the checker's rules
+            assert not name.startswith("lingjun.checks") or name.startswith("lingjun.checks.core"), f"{path} imports {name}"
 
 
 def test_gate_lives_with_the_schema_not_in_the_checker():

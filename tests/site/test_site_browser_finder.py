@@ -179,3 +179,22 @@ def test_finder_page_gives_which_answer_for_old_drivers_unknown_branches_and_squ
     for ref, (verdict, reason) in shown.items():
         assert verdict == expected[ref]["verdict"], (ref, driver, gpu)
         assert reason.startswith(expected[ref]["reason"]["en"]), (ref, reason)
+
+
+def test_finder_answers_first_as_which_does_and_shows_ppu_and_base_images_on_request(server, page, kb):
+    """The answer above the table is which's: per family the same sentence in the same order, and the branch's
+    lifecycle against the reader's day (the browser's, today); the toggle adds the PPU and base-image rows."""
+    import datetime as dt
+
+    page.goto(server + "finder/?driver=535.183.01&gpu=H20")
+    page.wait_for_load_state("networkidle")
+    expected = which(kb, "535.183.01", "H20", today=dt.date.today())
+    lines = page.locator(".lj-finder-recommendation").evaluate_all("els => els.map(e => e.textContent)")
+    assert lines == [f"{r['family']}: {r['reason']['en']}" for r in expected["recommendations"]] and lines
+    assert page.locator(".lj-finder-lifecycle").inner_text() == expected["driver_branch"]["text"]["en"]
+    assert set(_rows(page)) == {r["release"] for r in expected["releases"]}
+    page.locator("#lj-finder-all-families").check()
+    everything = which(kb, "535.183.01", "H20", all_families=True, today=dt.date.today())
+    assert set(_rows(page)) == {r["release"] for r in everything["releases"]}
+    assert "all=1" in page.url
+    assert page.lj_errors == []

@@ -66,16 +66,18 @@ def test_25_07_on_r535_is_forward_compatibility_on_data_center_gpus_only(fixture
 
 
 def test_25_07_on_r545_follows_the_records_resolution_never_forward(fixture_kb):
-    # listed both as forward compatible and as must-upgrade, resolved must-upgrade: no forward compatibility;
-    # NVIDIA's CUDA 12.x minor version compatibility (>= 525.60.13) still lets it start, with limits
+    # listed both as forward compatible and as must-upgrade, resolved must-upgrade: no forward compatibility, and a
+    # branch the release says to upgrade is not supported, although NVIDIA's CUDA 12.x minor version compatibility
+    # (>= 525.60.13) would let it start
     c = cell(fixture_kb, "training-nv-pytorch:25.07", 545)
-    assert (c.compat, c.reason, c.release_minimum) == (Compat.minor, "must-upgrade", "575")
-    assert "lists R545 as a branch to upgrade" in c.en
+    assert (c.compat, c.reason, c.release_minimum) == (Compat.unsupported, "must-upgrade", "575")
+    assert c.en.startswith("Not supported:") and "the release lists R545 as a branch to upgrade" in c.en
+    assert "525.60.13" in c.en and c.zh.startswith("不支持：")
 
 
 def test_must_upgrade_branch_without_resolution(fixture_kb):
     c = cell(fixture_kb, "training-nv-pytorch:25.07", 560)
-    assert (c.compat, c.reason) == (Compat.minor, "must-upgrade")
+    assert (c.compat, c.reason) == (Compat.unsupported, "must-upgrade")
     # below the minor version compatibility floor the release's upgrade list and NVIDIA's tables agree: unsupported
     c = cell(fixture_kb, "training-nv-pytorch:25.07", 520)
     assert (c.compat, c.reason) == (Compat.unsupported, "below-floor")
@@ -187,13 +189,16 @@ def test_the_memo_shares_cells_only_between_releases_with_the_same_cuda_and_driv
     from lingjun.generator.site.driver_matrix import branch_cells
 
     record = fixture_kb.release("training-nv-pytorch:25.07")
-    twin = record.model_copy(update={"version": "25.99"})
     whole = with_driver(record, text_truncated=False)
+    twin = whole.model_copy(update={"version": "25.99"})
     memo = {}
-    first = branch_cells(record, [575, 570], fixture_kb.cuda_drivers, memo=memo)
+    first = branch_cells(whole, [575, 570], fixture_kb.cuda_drivers, memo=memo)
     assert branch_cells(twin, [575, 570], fixture_kb.cuda_drivers, memo=memo) == first
     assert len(memo) == 1
-    other = branch_cells(whole, [575, 570], fixture_kb.cuda_drivers, memo=memo)
-    assert [c.compat for _, c in first] == [Compat.native, Compat.not_stated]
-    assert [c.compat for _, c in other] == [Compat.native, Compat.minor]
+    cut = branch_cells(record, [575, 570], fixture_kb.cuda_drivers, memo=memo)
+    assert [c.compat for _, c in first] == [Compat.native, Compat.minor]
+    assert [c.compat for _, c in cut] == [Compat.native, Compat.not_stated]
     assert len(memo) == 2
+    # a cut-off driver text's reasons name the release ("25.07's own driver text is cut off"): no sharing
+    branch_cells(record.model_copy(update={"version": "25.98"}), [575, 570], fixture_kb.cuda_drivers, memo=memo)
+    assert len(memo) == 3

@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 
 from lingjun.checks.context import CheckContext, CheckOptions, ReleaseMatch
+from lingjun.checks.core.family_driver import driver_view
 from lingjun.checks.core.release_compat import VERDICTS, branch_thresholds
 from lingjun.checks.core.versions import DriverVersion
 from lingjun.checks.facts import Facts, GpuFacts
@@ -155,7 +156,8 @@ def _finding_readings(finding) -> set[str] | None:
     if sev == "info":
         return {"not-stated"}
     if sev == "warning":
-        return {"not-stated"} if "only through forward compatibility" in en else {"minor-compat"}
+        # CUDA starts with limits; whether the release refuses the branch (must-upgrade: unsupported) is driver.minimum's part
+        return {"not-stated"} if "only through forward compatibility" in en else {"minor-compat", "unsupported"}
     # CUDA runs natively: the release's own minimum (driver.minimum's part) may still leave it minor-compat or not stated
     return {"forward-compat"} if "through forward compatibility" in en else {"native", "minor-compat", "not-stated"}
 
@@ -163,8 +165,10 @@ def _finding_readings(finding) -> set[str] | None:
 def _run_checker(kd: KnowledgeData, record: dict, driver: str, cls: str, per_rule: bool = False, gpus: dict = GPUS):
     """The checker's verdict class; with ``per_rule`` also ``{rule: verdicts its findings allow}`` (rules that said
     something about the verdict only)."""
+    # the record as the checker's release match reads it: a cut-off driver text with what the family's neighbours state
+    view = driver_view(record, kd.releases)
     ctx = CheckContext(facts=_facts(record, driver, cls, gpus), data=kd,
-                       release=ReleaseMatch(ref=f"{record['family']}:{record['version']}", how="option", score=None, record=record),
+                       release=ReleaseMatch(ref=f"{record['family']}:{record['version']}", how="option", score=None, record=view),
                        options=CheckOptions())
     findings = [f for rule in DRIVER_RULES for f in run_rule(RULES[rule], ctx)]
     if not per_rule:
@@ -189,14 +193,14 @@ def test_which_finder_and_checker_agree_on_every_release_branch_and_gpu_class(kn
 
     def which_answers(point: str, gpu: str) -> dict[str, str]:
         if (point, gpu) not in answered:
-            answered[point, gpu] = {r["release"]: r["verdict"] for r in which(kb, point, gpu)["releases"]}
+            answered[point, gpu] = {r["release"]: r["verdict"] for r in which(kb, point, gpu, all_families=True)["releases"]}
         return answered[point, gpu]
 
     for cls, (gpu, _, _) in GPUS.items():
         for branch in finder_branches(kb):
             for entry in data["releases"]:
                 record = records[entry["ref"]]
-                points = [f"R{branch}", f"{branch}.0.0"] + [v.text for v in branch_thresholds(record, ref, branch)]
+                points = [f"R{branch}", f"{branch}.0.0"] + [v.text for v in branch_thresholds(driver_view(record, bundle["releases"]), ref, branch)]
                 for point in points:
                     answers = which_answers(point, gpu)
                     driver = parse_driver_input(point)
@@ -255,7 +259,7 @@ def test_site_pages_finder_which_and_checker_agree_on_every_release_branch_and_g
     gpus = {g["name"]: g for g in full["gpus"]}
     for cls, (gpu, _, _) in CLASS_GPUS.items():
         for branch in finder_branches(kb):
-            answers = {r["release"]: r["verdict"] for r in which(kb, f"R{branch}", gpu)["releases"]}
+            answers = {r["release"]: r["verdict"] for r in which(kb, f"R{branch}", gpu, all_families=True)["releases"]}
             for ref_id, entry in data.items():
                 record = kb.release(ref_id)
                 via_which = answers[ref_id]
@@ -266,7 +270,8 @@ def test_site_pages_finder_which_and_checker_agree_on_every_release_branch_and_g
                 if cls == "dc" and branch in shown:
                     cell = shown[branch]  # the built model the pages render
                 else:
-                    cell = classify_branch(record, branch, kb.cuda_drivers, data_center=(cls == "dc"))
+                    cell = classify_branch(record, branch, kb.cuda_drivers, data_center=(cls == "dc"),
+                                           family=kb.releases_of(record.family))
                 via_model = _LABEL_VERDICT[cell.compat.value]
                 assert cell.verdict == via_model
                 compared["model"] += 1
@@ -289,7 +294,7 @@ def test_site_pages_finder_which_and_checker_agree_on_every_release_branch_and_g
 
 def test_h20_and_rtx_4090_on_535_183_01(real):
     kb, _ = real
-    h20 = {r["release"]: r for r in which(kb, "535.183.01", "H20")["releases"]}
+    h20 = {r["release"]: r for r in which(kb, "535.183.01", "H20", all_families=True)["releases"]}
     rtx = {r["release"]: r for r in which(kb, "535.183.01", "rtx 4090")["releases"]}
     # 25.08 admits R535 (535.86 or later) for forward compatibility on data center GPUs
     assert h20["training-nv-pytorch:25.08"]["verdict"] == "forward-compat"
@@ -312,13 +317,14 @@ def test_which_json_shape(real, capsys, monkeypatch):
     status = main(["which", "--driver", "535.183.01", "--gpu", "H20", "--family", "training-nv-pytorch", "--format", "json"])
     assert status == 0
     answer = json.loads(capsys.readouterr().out)
-    assert set(answer) == {"driver", "driver_input", "gpu", "releases", "unrecorded"}
+    assert set(answer) == {"driver", "driver_input", "gpu", "today", "driver_branch", "recommendations", "families", "releases",
+                           "unrecorded"}
     assert answer["driver"] == answer["driver_input"] == "535.183.01"
     assert answer["gpu"] == {"name": "H20", "compute_capability": "9.0", "data_center": True}
     kb, _ = real
     assert [r["release"] for r in answer["releases"]] == [r.ref for r in kb.releases_of("training-nv-pytorch")]
     for row in answer["releases"]:
-        assert set(row) == {"release", "verdict", "reason", "url", "images"}
+        assert set(row) == {"release", "verdict", "reason", "derived_from", "url", "images"}
         assert [image["variant"] for image in row["images"]] == [None]
         assert row["verdict"] in VERDICTS
         assert set(row["reason"]) == {"en", "zh"} and row["reason"]["en"] and row["reason"]["zh"]
@@ -339,8 +345,11 @@ def test_which_text_table(capsys, monkeypatch):
     monkeypatch.chdir(REPO)
     assert main(["which", "--driver", "R535", "--gpu", "NVIDIA GeForce RTX 4090", "--family", "training-nv-pytorch"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "driver R535, GPU GeForce RTX 4090 (compute capability 8.9, not data center)"
-    assert lines[1].split() == ["RELEASE", "VERDICT", "REASON"]
+    # the answer first (no training-nv-pytorch release runs natively or through forward compatibility on a GeForce)
+    assert lines[0].startswith("training-nv-pytorch: Install R")
+    header = lines.index("driver R535, GPU GeForce RTX 4090 (compute capability 8.9, not data center)")
+    assert lines[header - 1] == "" and lines[header - 2].startswith("R535 ")
+    assert lines[header + 1].split() == ["RELEASE", "VERDICT", "REASON"]
     row = next(line for line in lines if line.startswith("training-nv-pytorch:25.08 "))
     assert row.split()[1] == "minor-compat"
 
@@ -414,16 +423,18 @@ def test_finder_data_is_complete_and_ordered(real):
 
 
 def test_checker_does_not_admit_a_branch_the_record_resolves_as_must_upgrade(knowledge):
-    """25.08 lists R545 as forward compatible and as must-upgrade, resolved must-upgrade: driver.minimum says so."""
+    """25.08 lists R545 as forward compatible and as must-upgrade, resolved must-upgrade: driver.minimum says it is not
+    supported (an error), as the finder's verdict does."""
     _, kd, bundle = knowledge
     record = next(r for r in bundle["releases"] if r["family"] == "training-nv-pytorch" and r["version"] == "25.08")
     ctx = CheckContext(facts=_facts(record, "545.29.06", "dc"), data=kd,
                        release=ReleaseMatch(ref="training-nv-pytorch:25.08", how="option", score=None, record=record),
                        options=CheckOptions())
     [finding] = run_rule(RULES["driver.minimum"], ctx)
-    assert finding.severity.value == "warning"
+    assert finding.severity.value == "error"
     assert "admits R545" not in finding.message.en
-    assert "does not state support for R545" in finding.message.en
+    assert "the release lists R545 as a branch to upgrade: not supported" in finding.message.en
+    assert "525.60.13" in finding.message.en and "R545" in finding.message.zh
 
 
 def test_every_release_page_says_its_gpu_support_and_links_the_finder_preset(real, pages):
@@ -516,7 +527,7 @@ def test_which_piped_into_head_exits_quietly(tmp_path):
 
     command = (f"{sys.executable} -m lingjun.generator.cli which --driver R535 --gpu H20 | head -1")
     done = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=REPO, capture_output=True, text=True, timeout=120)
-    assert done.stdout.startswith("driver R535, GPU H20")
+    assert done.stdout.startswith("training-nv-pytorch: Use 25.09: ") and done.stdout.count("\n") == 1
     assert "Broken pipe" not in done.stderr and "Traceback" not in done.stderr
     assert done.returncode == 0, done.stderr
 

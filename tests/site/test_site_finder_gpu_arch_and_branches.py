@@ -32,7 +32,7 @@ def knowledge(real):
 
 
 def _by_release(kb, driver: str, gpu: str) -> dict:
-    return {r["release"]: r for r in which(kb, driver, gpu)["releases"]}
+    return {r["release"]: r for r in which(kb, driver, gpu, all_families=True)["releases"]}
 
 
 def test_a_driver_older_than_the_gpus_architecture_is_unsupported_for_every_nvidia_release(real):
@@ -80,7 +80,7 @@ def test_the_finder_page_data_gives_the_same_architecture_and_branch_readings(re
     assert row[1] == "not-stated" and row[2] == "R999 is not in the reference data: no verdict."
     # every release, as which answers (a PPU image stays unsupported with its own reason)
     for driver, gpu in (("R999", "H20"), ("470.57.02", "H20"), ("R535", "B200"), ("535.183.01", "GeForce RTX 4090")):
-        answers = {r["release"]: r["verdict"] for r in which(kb, driver, gpu)["releases"]}
+        answers = {r["release"]: r["verdict"] for r in which(kb, driver, gpu, all_families=True)["releases"]}
         shown = {r["ref"]: gpu_lookup(data, r, gpus[gpu], parse_driver_input(driver))[1] for r in data["releases"]}
         assert shown == answers, (driver, gpu)
         assert answers["training-xpu-pytorch:25.05"] == "unsupported"

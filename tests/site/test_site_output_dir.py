@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURE_KB, REPO, copy_site_config
-from hostile_paths import HOSTILE_OUTPUT_KINDS, node_state
+from hostile_paths import HOSTILE_OUTPUT_KINDS, node_folder, node_state
 from lingjun.generator.cli import main
 from lingjun.generator.site._site_dir import MARKER, SiteDirRefused, check_site_dir, mark_site, protected_folders, remove_stale_work_folders
 
@@ -72,15 +72,15 @@ def test_the_checkout_and_its_source_folders_are_refused(site_dir, monkeypatch, 
 @pytest.mark.parametrize("kind", sorted(set(HOSTILE_OUTPUT_KINDS) - {"empty name"}) + ["regular file"])
 def test_anything_but_a_folder_of_its_own_is_refused(kind, hostile_node, capsys):
     path = hostile_node(kind)
-    before, listing = node_state(path), sorted(os.listdir(os.path.dirname(path)))
+    before, listing = node_state(path), sorted(os.listdir(node_folder(path)))
     code, out, err = _build(capsys, path)
     assert code == 2 and out == ""
-    assert err.count("\n") == 1 and err.startswith(f"lingjun-kb build: --site-dir {path} ")
+    assert err.count("\n") == 1 and err.startswith(f"lingjun-kb build: --site-dir {path}{':' if kind == 'path through a file' else ''} ")
     words = {"folder": f"is a folder no build made (it has no {MARKER} file)",
              "regular file": "is a regular file, not a site folder"}.get(kind) or HOSTILE_OUTPUT_KINDS[kind]
     assert words in err
     assert node_state(path) == before
-    assert sorted(os.listdir(os.path.dirname(path))) == listing  # no work folder made next to it
+    assert sorted(os.listdir(node_folder(path))) == listing  # no work folder made next to it
 
 
 def test_a_folder_inside_a_refused_one_and_the_home_of_the_working_folder(tmp_path, monkeypatch):
@@ -206,3 +206,33 @@ def test_a_killed_builds_work_folder_is_removed_and_three_builds_at_once_all_suc
     assert (site / "zh" / "releases" / "training-nv-pytorch" / "25.07" / "index.html").is_file()
     assert sorted(os.listdir(tmp_path)) == ["checkout", "site"]
     assert sorted(os.listdir(checkout / ".build")) == ["en", "jieba-user-dict.txt", "zh"]
+
+
+def test_a_full_destination_is_named_not_the_file_being_copied(tmp_path, in_site_config, capsys):
+    """A site folder on a 64 KiB tmpfs: MkDocs's copy of .build/ fails with ENOSPC naming the source file; the
+    line names the full file system of --site-dir instead (root only, as CI runs the tests)."""
+    full = tmp_path / "full"
+    full.mkdir()
+    made = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(full)], capture_output=True, text=True)
+    if made.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here (needs root): {made.stderr.strip()}")
+    try:
+        code = main(["build", "--releases", str(FIXTURE_KB), "--site-dir", str(full / "site")])
+        leftovers = os.listdir(full)
+    finally:
+        subprocess.run(["umount", str(full)], check=False)
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert err == (f"lingjun-kb build: No space left on device: the file system of {full} (--site-dir) is full; free "
+                   f"space there or build elsewhere; {full / 'site'} was left as it was\n")
+    assert ".build" not in err and leftovers == []
+
+
+def test_the_fullest_destination_is_the_one_with_least_room(tmp_path):
+    from lingjun.checks.core.no_space import fullest, is_no_space
+    import errno
+
+    shown, free = fullest([tmp_path / "missing" / "deeper"])  # measured at the folder that exists
+    assert shown == str(tmp_path / "missing" / "deeper") and 0 < free <= os.statvfs(tmp_path).f_blocks * os.statvfs(tmp_path).f_frsize
+    assert fullest([]) is None
+    assert is_no_space(OSError(errno.ENOSPC, "No space left on device")) and not is_no_space(OSError(errno.EACCES, "x"))

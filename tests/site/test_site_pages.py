@@ -142,3 +142,19 @@ def test_fleet_page_is_in_both_languages_and_the_checker_section(built_site, lan
     assert 'href="fleet/"' in nav and title in nav
     # and the guide's text links to it
     assert 'href="fleet/"' in guide.split("md-content", 1)[1]
+
+
+@pytest.mark.parametrize("lang, title, heading", [
+    ("en", "Results at fleet scale", "Three paths, each for its own question"),
+    ("zh", "大规模集群的结果流转", "三条路径，各答一个问题"),
+])
+def test_at_scale_page_is_in_both_languages_and_the_checker_section(built_site, lang, title, heading):
+    site_dir, _ = built_site
+    root = site_dir if lang == "en" else site_dir / "zh"
+    page = (root / "checker" / "at-scale" / "index.html").read_text(encoding="utf-8")
+    assert heading in page and "remote_write" in page and "LingjunCheckProblem" in page
+    nav = page.split("md-nav--primary", 1)[1].split("md-sidebar--secondary", 1)[0]
+    assert title in nav
+    # the fleet page links to it
+    fleet = (root / "checker" / "fleet" / "index.html").read_text(encoding="utf-8")
+    assert 'href="../at-scale/"' in fleet.split("md-content", 1)[1]

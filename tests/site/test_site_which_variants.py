@@ -65,13 +65,17 @@ def test_which_for_a_family_without_records_names_its_releases_without_a_verdict
     assert answer["releases"] == []
     assert [u["version"] for u in answer["unrecorded"]] == ["25.09", "25.08"]
     text = format_table(answer)
-    assert text.splitlines()[1:] == ["no recorded releases",
+    lines = text.splitlines()
+    assert lines[0].startswith("R570 ") and lines[1] == ""  # no recommendation for a PPU family; the branch's lifecycle
+    assert lines[3:] == ["no recorded releases",
                                      "published, not yet recorded (no verdict): inference-xpu-pytorch:25.09, inference-xpu-pytorch:25.08"]
 
 
 def test_which_table_lists_variant_tags_under_the_release(issue12):
     kb, _ = issue12
     lines = format_table(which(kb, "R570", "H20", family="inference-nv-pytorch")).splitlines()
+    assert lines[0] == "inference-nv-pytorch: Use 25.04: the newest inference-nv-pytorch release that runs natively on R570."
+    lines = lines[lines.index("") + 1:]  # the table after the answer
     assert lines[2].startswith("inference-nv-pytorch:25.04  native")
     assert lines[3].strip() == "vLLM image: 25.04-vllm0.8.5-pytorch2.6-cu124-20250430-serverless"
     assert lines[4].strip() == "SGLang image: 25.04-sglang0.4.6.post1-pytorch2.6-cu124-20250430-serverless"
@@ -80,6 +84,7 @@ def test_which_table_lists_variant_tags_under_the_release(issue12):
 
 def test_which_command_line_on_new_families(issue12_kb_dir, capsys, monkeypatch):
     monkeypatch.delenv("LINGJUN_KB_SITE_URL", raising=False)
+    monkeypatch.setenv("COLUMNS", "10000")  # one line per release (the wrapping is tested in test_site_which_text_width.py)
     monkeypatch.chdir(issue12_kb_dir)
     assert main(["which", "--driver", "R570", "--gpu", "H20", "--family", "inference-nv-pytorch",
                  "--releases", str(issue12_kb_dir), "--format", "json"]) == 0
@@ -88,6 +93,7 @@ def test_which_command_line_on_new_families(issue12_kb_dir, capsys, monkeypatch)
     assert main(["which", "--driver", "R570", "--gpu", "H20", "--family", "training-xpu-pytorch",
                  "--releases", str(issue12_kb_dir)]) == 0
     out = capsys.readouterr().out.splitlines()
+    out = out[out.index("") + 1:]  # the table after the answer
     assert [line.split()[0] for line in out[2:4]] == ["training-xpu-pytorch:2026-10-20", "training-xpu-pytorch:25.05"]
     assert main(["which", "--driver", "R570", "--gpu", "H20", "--family", "inference-nv-pytorh",
                  "--releases", str(issue12_kb_dir)]) == 2

@@ -35,7 +35,8 @@ class GateRule:
     order: int = LAST
     #: kinds of catalog document the rule reads (``components``, ``families``): when a file of one of these
     #: kinds fails the schema, the rule does not run (it would report every reference to the catalog as
-    #: missing) and ``data.catalog-not-loaded`` says so once per file
+    #: missing) and ``data.catalog-not-loaded`` says so once per file; ``checker_rules``: the ids of lingjun-check's
+    #: rules, which the caller gives (:attr:`~lingjun.schema.gate.corpus.Corpus.checker_rules`), else it does not run
     needs: tuple[str, ...] = ()
 
 

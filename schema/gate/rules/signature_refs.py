@@ -15,14 +15,7 @@ from lingjun.schema.gate.issue import Issue
 from lingjun.schema.gate.rules import gate_rule
 from lingjun.schema.models import Severity
 
-__all__ = ["check", "checker_rule_ids"]
-
-
-def checker_rule_ids() -> set[str]:
-    """The ids of lingjun-check's rules, from its registry (as ``data.usage-note-rule`` reads them)."""
-    from lingjun.checks.rules import load_rules
-
-    return {spec.id for spec in load_rules()}
+__all__ = ["check"]
 
 
 def _hint(name: str, known: Iterable[str]) -> str:
@@ -32,7 +25,7 @@ def _hint(name: str, known: Iterable[str]) -> str:
 
 @gate_rule("data.signature-refs", Severity.error,
            "Components, known issues, overlaps and checker rules named by error signatures exist; known issues name existing signatures.",
-           order=252, needs=("components",))
+           order=252, needs=("components", "checker_rules"))
 def check(corpus: Corpus) -> Iterator[Issue]:
     """Report every name an error signature (or a known issue's ``signatures``) gives that nothing defines."""
     components = corpus.kb.components
@@ -40,7 +33,7 @@ def check(corpus: Corpus) -> Iterator[Issue]:
     unloaded_issues = corpus.rejected_known_issues
     signatures = {signature.id for _, signature in corpus.signatures()}
     signatures |= {r.path.stem for r in corpus.rejected if r.kind == "error-signature"}
-    rules = checker_rule_ids()
+    rules = corpus.checker_rules or frozenset()
 
     def rule_issues(path, loc, names):
         for index, name in enumerate(names):

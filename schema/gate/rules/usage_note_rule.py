@@ -12,12 +12,10 @@ from lingjun.schema.models import Severity
 
 
 @gate_rule("data.usage-note-rule", Severity.error,
-           "usage_notes[].rule is the id of a lingjun-check rule.", order=190)
+           "usage_notes[].rule is the id of a lingjun-check rule.", order=190, needs=("checker_rules",))
 def check(corpus: Corpus) -> Iterator[Issue]:
-    """Report usage-note rule ids the checker does not have (its registry, :data:`lingjun.checks.rules.RULES`)."""
-    from lingjun.checks.rules import load_rules
-
-    known = {spec.id for spec in load_rules()}
+    """Report usage-note rule ids the checker does not have (:attr:`Corpus.checker_rules`, from its registry)."""
+    known = corpus.checker_rules or frozenset()
     for doc, record in corpus.releases():
         for index, note in enumerate(record.usage_notes):
             if note.rule is not None and note.rule not in known:

@@ -6,7 +6,13 @@
  * data.reasons (the page's language)].  This script only looks up the interval holding the typed
  * driver (a branch alone, "R535", stands for an up-to-date driver of the
  * branch: the last interval); it never decides compatibility.
- * The selection lives in the address (?driver=&gpu=&product=&arch=, and
+ * The answer comes first: per family shown, the release to use (the newest
+ * whose verdict is native, else forward-compat) or the driver to install
+ * (precomputed per day by lingjun.generator.site.recommend.install_epochs;
+ * the last epoch begun on the reader's day), and the typed branch's
+ * lifecycle against the reader's day, in the words lingjun-kb which prints
+ * (recommend.WORDS).  PPU and base-image families only with the toggle.
+ * The selection lives in the address (?driver=&gpu=&product=&arch=&all=1, and
  * release= when the page was opened from a release page).
  * Text is inserted with textContent only. */
 (function () {
@@ -74,6 +80,27 @@
     return chosen;
   }
 
+  // {name} placeholders of a sentence
+  function fill(text, values) {
+    return String(text).replace(/\{([a-z_]+)\}/g, function (whole, key) {
+      return values[key] !== undefined && values[key] !== null ? String(values[key]) : whole;
+    });
+  }
+
+  // the reader's day, YYYY-MM-DD (the end of life is compared with it, never with the build's)
+  function today() {
+    var d = new Date();
+    var two = function (n) { return (n < 10 ? "0" : "") + n; };
+    return d.getFullYear() + "-" + two(d.getMonth() + 1) + "-" + two(d.getDate());
+  }
+
+  // recommend.install_epochs: the last epoch that has begun on ``day``
+  function epoch(epochs, day) {
+    var chosen = null;
+    (epochs || []).forEach(function (e) { if (e[0] === null || e[0] <= day) { chosen = e; } });
+    return chosen && chosen[1] !== null ? chosen : null;
+  }
+
   function el(tag, text, cls) {
     var node = document.createElement(tag);
     if (text !== undefined && text !== null) { node.textContent = text; }
@@ -96,8 +123,12 @@
       product: document.getElementById("lj-finder-product"),
       arch: document.getElementById("lj-finder-arch")
     };
+    var allFamilies = document.getElementById("lj-finder-all-families");
+    var defaults = {};
+    (data.families || []).forEach(function (f) { defaults[f.id] = f; });
     var out = document.getElementById("lj-finder-result");
     var params = new URLSearchParams(window.location.search);
+    if (allFamilies) { allFamilies.checked = params.get("all") === "1"; }
     Object.keys(inputs).forEach(function (key) {
       var input = inputs[key];
       if (!input) { return; }
@@ -129,6 +160,7 @@
     function writeUrl() {
       var query = new URLSearchParams();
       if (only) { query.set("release", only); }
+      if (allFamilies && allFamilies.checked) { query.set("all", "1"); }
       Object.keys(inputs).forEach(function (key) {
         var input = inputs[key];
         if (input && input.value) { query.set(key, input.value); }
@@ -141,6 +173,10 @@
     function shown(release) {
       var notes = [];
       if (only && release.ref !== only) { return null; }
+      // PPU images and base images only when asked for (lingjun.generator.site.finder.shown_families)
+      if (!only && !(allFamilies && allFamilies.checked) && defaults[release.family] && !defaults[release.family].default) {
+        return null;
+      }
       var product = inputs.product ? inputs.product.value : "";
       var arch = inputs.arch ? inputs.arch.value : "";
       if (product) {
@@ -158,6 +194,79 @@
     function message(text) {
       out.textContent = "";
       out.appendChild(el("p", text, "lj-finder-message"));
+    }
+
+    function targetText(e) {
+      return fill(tr("rec.target"), { branch: e[1], minimum: e[2] });
+    }
+
+    /* lingjun.generator.site.recommend.recommend and branch_status, in the same order and words */
+    function answer(driver, gpu, byFamily, familyOrder) {
+      var day = today();
+      var box = el("div", null, "lj-finder-answer");
+      box.appendChild(el("h2", tr("answer"), "lj-finder-answer-title"));
+      var kinds = ["native", "forward-compat", "install", "no-target"];
+      var items = [];
+      familyOrder.forEach(function (family) {
+        if (defaults[family] && !defaults[family].nvidia) { return; }  // PPU images: no recommendation for an NVIDIA GPU
+        var rows = byFamily[family];
+        var item = null;
+        ["native", "forward-compat"].forEach(function (kind) {
+          if (item) { return; }
+          rows.forEach(function (pair) {
+            if (!item && pair[1] === kind) {
+              item = { kind: kind, release: pair[0], text: fill(tr("rec." + kind), { version: pair[0].version, family: family, branch: driver.branch }) };
+            }
+          });
+        });
+        if (!item) {
+          var newest = rows[0][0];
+          var target = epoch((data.installs[gpu.install] || {})[family], day);
+          if (target) {
+            item = { kind: "install", release: null, text: fill(tr("rec.install"), {
+              target: targetText(target), family: family, branch: driver.branch, target_branch: "R" + target[1],
+              kind: tr(texts["rec.kind." + target[3]] !== undefined ? "rec.kind." + target[3] : "rec.kind.none"), newest: newest.version }) };
+          } else {
+            item = { kind: "no-target", release: null, text: fill(tr("rec.no-target"), { family: family, branch: driver.branch, newest: newest.version }) };
+          }
+        }
+        item.family = family;
+        items.push(item);
+      });
+      items.sort(function (a, b) { return kinds.indexOf(a.kind) - kinds.indexOf(b.kind) || (a.family < b.family ? -1 : a.family > b.family ? 1 : 0); });
+      items.forEach(function (item) {
+        var p = el("p", null, "lj-finder-recommendation lj-finder-rec-" + item.kind);
+        p.setAttribute("data-family", item.family);
+        p.setAttribute("data-kind", item.kind);
+        p.appendChild(el("strong", item.family + ": "));
+        if (item.release) {
+          var a = el("a", item.text);
+          a.href = item.release.href;
+          p.appendChild(a);
+        } else {
+          p.appendChild(document.createTextNode(item.text));
+        }
+        box.appendChild(p);
+      });
+      var row = (data.lifecycle || {})[String(driver.branch)];
+      var values = { branch: driver.branch, today: day };
+      var text, past = false;
+      if (!row) {
+        text = fill(tr("rec.unknown"), values);
+      } else {
+        values.month = row.eol; values.day = row.eol_day;
+        past = row.listed || (row.eol_day !== null && day > row.eol_day);
+        if (past) { text = fill(tr(row.eol_day ? "rec.eol.date" : "rec.eol.listed"), values); }
+        else if (row.eol_day) { text = fill(tr("rec.supported.date"), values); }
+        else { values.kind_note = row.type === "new-feature" ? tr("rec.note.new-feature") : ""; text = fill(tr("rec.supported.none"), values); }
+        if (past) {
+          var move = epoch((data.installs[gpu.install] || {})[""], day);
+          if (move) { text += fill(tr("rec.move"), { target: targetText(move) }); }
+        }
+      }
+      var life = el("p", text, "lj-finder-lifecycle " + (past ? "lj-finder-eol" : row ? "lj-finder-supported" : "lj-finder-unknown"));
+      box.appendChild(life);
+      return box;
     }
 
     function render() {
@@ -179,6 +288,7 @@
       table.appendChild(el("thead")).appendChild(head);
       var body = el("tbody");
       var hidden = 0;
+      var byFamily = {}, familyOrder = [];
       data.releases.forEach(function (release) {
         var notes = shown(release);
         if (notes === null) { hidden += 1; return; }
@@ -196,6 +306,8 @@
         } else {
           row = pick(release.cells[cls][String(driver.branch)], driver);
         }
+        if (!byFamily[release.family]) { byFamily[release.family] = []; familyOrder.push(release.family); }
+        byFamily[release.family].push([release, row[1]]);
         var tr_ = el("tr");
         tr_.setAttribute("data-release", release.ref);
         tr_.setAttribute("data-verdict", row[1]);
@@ -225,6 +337,8 @@
         body.appendChild(tr_);
       });
       table.appendChild(body);
+      out.appendChild(answer(driver, gpu, byFamily, familyOrder));
+      out.appendChild(el("h2", tr("table_title"), "lj-finder-table-title"));
       var wrap = el("div", null, "lj-finder-wrap");
       wrap.appendChild(table);
       out.appendChild(wrap);
@@ -242,7 +356,7 @@
      * table (and its buttons) under a click in progress */
     var last = null;
     function state() {
-      return JSON.stringify([only].concat(Object.keys(inputs).map(function (key) {
+      return JSON.stringify([only, allFamilies ? allFamilies.checked : false].concat(Object.keys(inputs).map(function (key) {
         return inputs[key] ? inputs[key].value : "";
       })));
     }
@@ -259,6 +373,7 @@
       input.addEventListener("input", update);
       input.addEventListener("change", update);
     });
+    if (allFamilies) { allFamilies.addEventListener("change", update); }
     var form = root.querySelector("form");
     if (form) { form.addEventListener("submit", function (event) { event.preventDefault(); update(); }); }
     last = state();

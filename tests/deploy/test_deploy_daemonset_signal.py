@@ -1,0 +1,169 @@
+"""The DaemonSet's container ends promptly on SIGTERM (a rollout or a drain), while it waits and while the
+checker still runs: the entrypoint script of lingjun-check-daemonset.yaml run under bash and sh."""
+
+from __future__ import annotations
+
+import os
+import select
+import shutil
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from _manifests import load, pod_spec
+
+SHELLS = [shell for shell in ("bash", "sh") if shutil.which(shell)]
+#: a pod must be gone well inside its grace period after SIGTERM
+DEADLINE_S = 2.0
+
+
+def _script() -> str:
+    (container,) = pod_spec(load("lingjun-check-daemonset.yaml"))["containers"]
+    assert container["command"] == ["sh", "-c"]
+    (script,) = container["args"]
+    return script
+
+
+def _fake_python(tmp_path: Path, body: str) -> dict:
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    tool = folder / "python3"
+    tool.write_text("#!/bin/sh\n" + body, encoding="utf-8")
+    tool.chmod(0o755)
+    return {**os.environ, "PATH": f"{folder}{os.pathsep}{os.environ['PATH']}", "NODE_NAME": "gpu-node-1"}
+
+
+def _start(shell: str, env: dict) -> subprocess.Popen:
+    # a session of its own: the script is PID 1 of nothing here, but its children can be found and checked
+    return subprocess.Popen([shell, "-c", _script()], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                            text=True, start_new_session=True)
+
+
+def _read_until(stream, marker: str) -> list[str]:
+    lines = []
+    for line in stream:  # blocks on the pipe until the script prints: synchronised on output, no sleeps
+        lines.append(line)
+        if marker in line:
+            return lines
+    raise AssertionError(f"the script ended before printing {marker!r}: {lines}")
+
+
+def _terminate(proc: subprocess.Popen) -> float:
+    start = time.monotonic()
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=DEADLINE_S + 3)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    return time.monotonic() - start
+
+
+def _group(proc: subprocess.Popen) -> list[int]:
+    """pidfds of the processes of the script's process group other than the script (its children)."""
+    fds = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == proc.pid:
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+            if int(stat.rsplit(")", 1)[1].split()[2]) == proc.pid:
+                fds.append(os.pidfd_open(int(entry)))
+        except (OSError, ValueError, IndexError):
+            continue  # gone meanwhile
+    return fds
+
+
+def _all_end(fds: list[int], timeout: float) -> bool:
+    """Whether every process behind ``fds`` ends within ``timeout`` s (a pidfd becomes readable when it does)."""
+    pending = list(fds)
+    deadline = time.monotonic() + timeout
+    while pending:
+        ready, _, _ = select.select(pending, [], [], max(deadline - time.monotonic(), 0))
+        if not ready:
+            return False
+        pending = [fd for fd in pending if fd not in ready]
+    for fd in fds:
+        os.close(fd)
+    return True
+
+
+@pytest.mark.parametrize("shell", SHELLS)
+def test_sigterm_while_waiting_ends_the_pod_at_once(shell, tmp_path):
+    proc = _start(shell, _fake_python(tmp_path, 'echo \'{"schema": "lingjun-check/snapshot/1"}\'\n'))
+    _read_until(proc.stderr, "waiting for the next rollout")
+    assert proc.stdout.readline() == '{"schema": "lingjun-check/snapshot/1"}\n'  # the snapshot on stdout, once
+    children = _group(proc)
+    assert children  # the background sleep
+    took = _terminate(proc)
+    assert proc.returncode == 0 and took < DEADLINE_S, (proc.returncode, took)
+    assert "SIGTERM, exiting" in proc.stderr.read()
+    assert _all_end(children, DEADLINE_S - took)  # the background sleep went with it
+
+
+@pytest.mark.parametrize("shell", SHELLS)
+def test_sigterm_while_the_checker_runs_stops_it_too(shell, tmp_path):
+    # the checker prints that it started, then hangs: SIGTERM must not wait for it
+    proc = _start(shell, _fake_python(tmp_path, "echo checker-started >&2\nexec sleep 600\n"))
+    _read_until(proc.stderr, "checker-started")
+    children = _group(proc)
+    assert children  # the checker
+    took = _terminate(proc)
+    assert proc.returncode == 0 and took < DEADLINE_S, (proc.returncode, took)
+    assert _all_end(children, DEADLINE_S - took)  # the checker was stopped, not left running
+
+
+def test_no_plain_sleep_as_the_containers_main_process():
+    script = _script()
+    assert "exec sleep" not in script
+    assert "trap " in script and "wait " in script
+
+
+def _can_unshare_pid() -> bool:
+    if shutil.which("unshare") is None:
+        return False
+    probe = subprocess.run(["unshare", "--pid", "--fork", "--kill-child", "sh", "-c", "test $$ -eq 1"],
+                           capture_output=True, timeout=30)
+    return probe.returncode == 0
+
+
+def _as_pid_1(script: str, env: dict) -> subprocess.Popen:
+    """``sh -c SCRIPT`` as PID 1 of a new PID namespace, as in a container (the kernel then delivers to it only the
+    signals it has a handler for)."""
+    return subprocess.Popen(["unshare", "--pid", "--fork", "--kill-child", "sh", "-c", script], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env, text=True, start_new_session=True)
+
+
+def _init_of(proc: subprocess.Popen) -> int:
+    """The pid (outside the namespace) of the namespace's PID 1: unshare's only child."""
+    (child,) = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
+    return int(child)
+
+
+def _sigterm_init(proc: subprocess.Popen) -> "float | None":
+    """SIGTERM to the namespace's PID 1; seconds until unshare ends, None when not within the deadline."""
+    start = time.monotonic()
+    os.kill(_init_of(proc), signal.SIGTERM)
+    try:
+        proc.wait(timeout=DEADLINE_S)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        return None
+    return time.monotonic() - start
+
+
+@pytest.mark.skipif(not _can_unshare_pid(), reason="needs unshare --pid (root, or user namespaces)")
+def test_as_pid_1_the_script_ends_on_sigterm_and_a_plain_sleep_does_not(tmp_path):
+    env = _fake_python(tmp_path, "echo '{}'\n")
+    proc = _as_pid_1(_script(), env)
+    _read_until(proc.stderr, "waiting for the next rollout")
+    took = _sigterm_init(proc)
+    assert took is not None and took < DEADLINE_S
+    # what the manifest had: `exec sleep` as PID 1 has no handler, so SIGTERM is dropped and the pod waits out its grace
+    old = _as_pid_1("echo ready >&2; exec sleep 2147483647", env)
+    _read_until(old.stderr, "ready")
+    assert _sigterm_init(old) is None
