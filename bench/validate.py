@@ -74,7 +74,7 @@ def release_yaml(family: str, year: int, month: int, newest: bool) -> str:
         "# yaml-language-server: $schema=../../schema/release.schema.json",
         "kind: release", f"family: {family}", f'version: "{version}"',
         f"status: {'current' if newest else 'superseded'}",
-        f'release_date: "20{year:02d}-{month:02d}-28"',
+        f'released: {{date: "20{year:02d}-{month:02d}-28", kind: page-published, source: "https://example.com/{family}/{version}"}}',
         f"summary: {_text(f'Release {version} of {family} with updated libraries.', f'{family} 的 {version} 版本，更新了多个库。')}",
         "architectures: [amd64]",
         "image_tags:",

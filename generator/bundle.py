@@ -22,9 +22,9 @@ __all__ = ["compile_bundle", "bundle_json"]
 #: downgrades (shown on the release page; no rule reads them), and the site's own bookkeeping (when a record
 #: was added or revised, which lists the page states as empty)
 _SITE_ONLY_RELEASE_FIELDS = {"source_conflicts", "summary", "highlights", "bug_fixes", "recorded", "revised", "stated_none",
-                             "base_image", "acknowledged_downgrades"}
+                             "base_image", "acknowledged_downgrades", "carried_from", "carried_over"}
 #: component-entry fields only the site shows (where on the page a version was read, the entry's note)
-_SITE_ONLY_COMPONENT_FIELDS = {"stated_in", "note"}
+_SITE_ONLY_COMPONENT_FIELDS = {"stated_in", "note", "carried_over"}
 #: what a source says about the copy of the page read, and its "last updated" stamp: the site shows them;
 #: the checker links to a source by its url and language
 _SITE_ONLY_SOURCE_FIELDS = {"sources": {"__all__": {"note", "last_updated"}}}
@@ -35,8 +35,8 @@ _SITE_ONLY_NESTED = {"driver": {"note"}, "gpu_support": {"note"}, "quick_start":
 #: variant and runtime fields only the site shows (prose and links the checker never prints); the checker
 #: reads a variant's id, title, tags, architectures, python/cuda/ppu_sdk and component list, and a runtime's
 #: id, name, path, python and component list
-_SITE_ONLY_VARIANT_FIELDS = {"use_case", "scenarios", "note"}
-_SITE_ONLY_RUNTIME_FIELDS = {"upstream", "status", "note"}
+_SITE_ONLY_VARIANT_FIELDS = {"use_case", "scenarios", "note", "carried_over"}
+_SITE_ONLY_RUNTIME_FIELDS = {"upstream", "status", "note", "carried_over"}
 #: family and catalog fields only the site shows (descriptions, scenarios, where a family is described); the
 #: releases a family's pages name that hold no record are carried lean (:func:`_unrecorded`)
 _SITE_ONLY_FAMILY_FIELDS = {"description", "scenarios", "unrecorded_releases", "sources", "accelerator", "framework"}
@@ -55,7 +55,10 @@ def _release(record: ReleaseRecord) -> dict[str, Any]:
     exclude["runtimes"] = runtime
     exclude["variants"] = {"__all__": {**{name: True for name in _SITE_ONLY_VARIANT_FIELDS}, "components": components,
                                        "runtimes": runtime}}
+    exclude["released"] = True  # the checker orders by ``order_key``; it reads the date as ``release_date``
     out = record.model_dump(mode="json", exclude=exclude)
+    if record.released is not None:
+        out["release_date"] = record.released.date.isoformat()
     key = record.order_key
     out["order_key"] = list(key) if key is not None else None
     return out

@@ -167,7 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
                           "lower-case name (sglang0.5.4.post3-250105, with --release-date)")
     new.add_argument("--release-date", default=None, metavar="YYYY-MM-DD",
                      help="the date the page gives, for a release whose name gives none (places it among the "
-                          "family's releases; written as release_date)")
+                          "family's releases; written as released, of kind page-published)")
     new.add_argument("--releases", type=Path, default=Path("releases"), metavar="DIR",
                      help="releases folder (default: releases)")
 

@@ -25,7 +25,12 @@ the old page said about itself, which must not:
   ``component_list`` state (per-entry notes and ``introduced`` marks
   dropped: they are what the old page said), usage notes and the quick start (old image references replaced);
 * set: ``recorded`` to today (the day the knowledge base starts recording the release);
-* reset: ``release_date``, ``revised``, ``features``, ``acknowledged_downgrades``,
+* marked to be confirmed: every copied version (``carried_from`` names the old release; each component entry
+  gets ``carried_over: true``, and the record's, each variant's and each runtime's ``carried_over`` lists the
+  copied ``cuda``, ``python``, ``ppu_sdk``, ``driver`` and ``base_image``): the gate rule ``data.carried-over``
+  fails the record until each mark is deleted (confirmed) or its value changed;
+* reset: ``released`` (the new release's date is not the old one's; a named release given
+  ``--release-date`` gets ``released`` of kind ``page-published`` with a placeholder source), ``revised``, ``features``, ``acknowledged_downgrades``,
   ``source_conflicts``, ``presence_unknown`` (it rests on the old page's
   source conflicts, which are dropped), ``stated_none`` (the old page's "none" says nothing
   about the new page), ``not_captured`` (it describes the old copy) and the sources (with
@@ -132,13 +137,29 @@ def _runtime(runtime: dict[str, Any]) -> dict[str, Any]:
     if isinstance(out.get("components"), list):
         out["components"] = _components(out["components"])
     out.pop("note", None)
-    return out
+    return _mark_carried(out, _CARRIED_RUNTIME)
 
 
 def _components(entries: list[Any]) -> list[Any]:
-    """Component entries without what the old page said about them (``note``, ``introduced``)."""
-    return [{k: v for k, v in c.items() if k not in ("note", "introduced")} if isinstance(c, dict) else c
-            for c in entries]
+    """Component entries without what the old page said about them (``note``, ``introduced``), each marked
+    ``carried_over: true``: its version is the old release's until someone confirms or changes it."""
+    return [{**{k: v for k, v in c.items() if k not in ("note", "introduced", "carried_over")}, "carried_over": True}
+            if isinstance(c, dict) else c for c in entries]
+
+
+#: the version fields of a record, a variant and a runtime that are copied and marked ``carried_over``
+_CARRIED_RECORD = ("cuda", "python", "ppu_sdk", "driver", "base_image")
+_CARRIED_VARIANT = ("cuda", "python", "ppu_sdk")
+_CARRIED_RUNTIME = ("python",)
+
+
+def _mark_carried(section: dict[str, Any], fields: tuple[str, ...]) -> dict[str, Any]:
+    """``section`` with ``carried_over`` naming the fields of ``fields`` it holds (left out when none)."""
+    out = {k: v for k, v in section.items() if k != "carried_over"}
+    held = [name for name in fields if out.get(name) is not None]
+    if held:
+        out["carried_over"] = held
+    return out
 
 
 def draft_from(previous: dict[str, Any], version: str, pattern: str | None, image: str | None,
@@ -151,7 +172,8 @@ def draft_from(previous: dict[str, Any], version: str, pattern: str | None, imag
         pattern: the family's ``public_registry_pattern`` (None: references keep their old tag replaced).
         image: the family's ``image_name``.
         status: the new record's status (``superseded`` when a newer release of the family exists).
-        release_date: written as ``release_date`` when given (a named release is placed by it).
+        release_date: written as ``released`` (kind ``page-published``, its source a placeholder to replace)
+            when given (a named release is placed by it).
     """
     old_version = previous["version"]
     references: dict[str, str] = {}
@@ -209,7 +231,7 @@ def draft_from(previous: dict[str, Any], version: str, pattern: str | None, imag
                 out[key] = [_runtime(r) if isinstance(r, dict) else r for r in value]
             else:
                 out[key] = value
-        return reviewed(out)
+        return _mark_carried(reviewed(out), _CARRIED_VARIANT)
 
     carried = {
         "driver": reviewed(previous.get("driver")),
@@ -230,7 +252,16 @@ def draft_from(previous: dict[str, Any], version: str, pattern: str | None, imag
         "sources": [{"url": PLACEHOLDER_URL, "language": "en",
                      "title": f"{PLACEHOLDER}: the official release-note page(s) of this release"}],
     }
-    dropped = {"release_date", "revised", "features", "acknowledged_downgrades", "source_conflicts",
+    record_marks = [name for name in _CARRIED_RECORD if previous.get(name) is not None]
+
+    def _carried(out: dict[str, Any]) -> None:
+        """Name the release the versions were copied from, and the record's copied fields (once)."""
+        if "carried_from" not in out:
+            out["carried_from"] = old_version
+            if record_marks:
+                out["carried_over"] = record_marks
+
+    dropped = {"released", "revised", "features", "acknowledged_downgrades", "source_conflicts",
                "presence_unknown", "stated_none", "not_captured"}
     draft: dict[str, Any] = {}
     for key, value in previous.items():
@@ -243,7 +274,10 @@ def draft_from(previous: dict[str, Any], version: str, pattern: str | None, imag
         elif key == "recorded":
             draft[key] = dt.date.today()  # the day this knowledge base starts recording the release
             if release_date is not None:
-                draft["release_date"] = release_date
+                draft["released"] = _released(release_date)
+            _carried(draft)
+        elif key in ("carried_from", "carried_over"):
+            continue  # the old draft's own marks: this draft's are set from the old record below
         elif key in placeholders:
             draft[key] = placeholders.pop(key)
         elif key in carried:
@@ -253,8 +287,14 @@ def draft_from(previous: dict[str, Any], version: str, pattern: str | None, imag
     draft.update(placeholders)  # sections the previous release did not have
     draft.setdefault("recorded", dt.date.today())
     if release_date is not None:
-        draft.setdefault("release_date", release_date)
+        draft.setdefault("released", _released(release_date))
+    _carried(draft)
     return draft
+
+
+def _released(day: dt.date) -> dict[str, Any]:
+    """``released`` for a date given on the command line: the date its page gives, the page still to be named."""
+    return {"date": day, "kind": "page-published", "source": PLACEHOLDER_URL}
 
 
 # --------------------------------------------------------------------------
@@ -343,9 +383,11 @@ def _render(draft: dict[str, Any], previous_ref: str) -> str:
 
 
 def _editable(old: Any, new: Any) -> bool:
-    """True when ``new`` differs from ``old`` only in scalars and removed mapping keys (same list lengths)."""
+    """True when ``new`` differs from ``old`` only in scalars, removed mapping keys and keys added after the kept
+    ones (the ``carried_over`` marks), with the same list lengths."""
     if isinstance(old, dict) and isinstance(new, dict):
-        return all(k in old for k in new) and all(_editable(old[k], v) for k, v in new.items())
+        kept = [k for k in new if k in old]
+        return list(new)[:len(kept)] == kept and all(_editable(old[k], new[k]) for k in kept)
     if isinstance(old, list) and isinstance(new, list):
         return len(old) == len(new) and all(_editable(a, b) for a, b in zip(old, new))
     return not isinstance(old, (dict, list)) and not isinstance(new, (dict, list))
@@ -406,15 +448,29 @@ class _TextEditor:
                 self.value(key, value, old[key.value], new[key.value])
         added = [k for k in new if k not in old]
         if added:
-            if not top:
-                raise _CannotEdit("new key inside a section")
-            lines = [line for k in added for line in _block(k, new[k], 0)]
-            tail = "" if self.text.endswith("\n") else "\n"
-            self.edits.append((len(self.text), len(self.text), tail + "\n".join(lines) + "\n"))
+            keys = list(new)
+            regions = {k.value: (k, v) for k, v in node.value}
+            indent = node.value[0][0].start_mark.column if node.value else 0
+            if not top and not node.value:
+                raise _CannotEdit("new key inside an empty section")
+            inserts: dict[int, list[str]] = {}  # position -> lines, in the draft's order
+            for name in added:
+                # after the nearest kept key before it in the draft's order (the end, at the top, when none)
+                before = next((k for k in reversed(keys[:keys.index(name)]) if k in regions and k in new), None)
+                if before is None and top:
+                    at = len(self.text)
+                else:
+                    _, value_node = regions[before] if before else node.value[-1]
+                    at = self.entry_end(value_node)
+                inserts.setdefault(at, []).extend(_block(name, new[name], indent))
+            for at, lines in inserts.items():
+                tail = "\n" if at and self.text[at - 1] != "\n" else ""
+                self.edits.append((at, at, tail + "\n".join(lines) + "\n"))
 
     def flow_mapping(self, node: MappingNode, old: dict, new: dict) -> None:
-        if list(new) != [k.value for k, _ in node.value if k.value in new]:
-            raise _CannotEdit("keys added to a flow mapping")
+        kept = [k.value for k, _ in node.value if k.value in new]
+        if list(new)[:len(kept)] != kept:
+            raise _CannotEdit("keys added to a flow mapping before its kept keys")
         pieces = []
         for key, value in node.value:
             if key.value not in new:
@@ -425,6 +481,7 @@ class _TextEditor:
                 pieces.append(f"{key.value}: {self.scalar_text(value, key.value, new[key.value])}")
             else:
                 pieces.append(f"{key.value}: {_flow(new[key.value])}")
+        pieces += [f"{name}: {_flow(new[name])}" for name in list(new)[len(kept):]]
         self.edits.append((node.start_mark.index, node.end_mark.index, "{" + ", ".join(pieces) + "}"))
 
     def scalar_text(self, node: ScalarNode, key: Optional[str], value: Any) -> str:
@@ -629,7 +686,7 @@ def new_release(releases: Path, family: str, version: str, release_date: Optiona
                               "or write it by hand")
     if not older:
         undated = [r.ref for r in kb.releases_of(family) if r.order_key is None]
-        hint = (f"{', '.join(undated)} cannot be placed by date: add its release_date" if undated
+        hint = (f"{', '.join(undated)} cannot be placed by date: add its released date" if undated
                 else f"run `lingjun-kb validate {releases}` or write the first record by hand")
         raise NewReleaseError(f"no release of {family} older than {version} loads without errors; {hint}")
     previous = older[0]

@@ -240,6 +240,20 @@ class RecordSection(str, Enum):
     driver = "driver"
 
 
+class ReleaseDateKind(str, Enum):
+    """Which evidence a release date comes from (:class:`ReleaseDate`).
+
+    ``image-tag``: the build date stamped in the release's image tags (``...-20250430-serverless``);
+    ``page-published``: the date the official page says it was first published;
+    ``page-updated``: the page's own "last updated" stamp (更新时间): the page existed by then, so the release
+    was published on or before it, but the day itself may be later than the release.
+    """
+
+    image_tag = "image-tag"
+    page_published = "page-published"
+    page_updated = "page-updated"
+
+
 class BranchType(str, Enum):
     """NVIDIA data center driver branch designation."""
 
@@ -280,6 +294,41 @@ class Source(StrictModel):
     last_updated: ShortText | None = None
     #: what this copy of the page did or did not show (e.g. "component list empty")
     note: LocalizedText | None = None
+
+
+class ReleaseDate(StrictModel):
+    """The date a release was published, as far as the evidence shows, with the kind of evidence and where it is.
+
+    ``source`` is the page that shows it: the page printing the dated tag, or the page whose publication or
+    last-updated date it is (one of the record's ``sources``).  Absent: the date is not stated anywhere read.
+    """
+
+    date: dt.date
+    kind: ReleaseDateKind
+    source: Url
+    note: LocalizedText | None = None
+
+
+_MONTHS = {m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
+                                        "dec"), start=1)}
+
+
+def parse_page_date(text: str) -> Optional[dt.date]:
+    """The day a page's "last updated" stamp names, or None when it is not one of the printed forms.
+
+    >>> parse_page_date("2025-03-27 10:48:35"), parse_page_date("Nov 09, 2025")
+    (datetime.date(2025, 3, 27), datetime.date(2025, 11, 9))
+    """
+    found = re.match(r"^\s*(\d{4})-(\d{2})-(\d{2})\b", text)
+    try:
+        if found:
+            return dt.date(int(found.group(1)), int(found.group(2)), int(found.group(3)))
+        found = re.match(r"^\s*([A-Za-z]{3})[a-z]*\.? (\d{1,2}), (\d{4})\s*$", text)
+        if found and found.group(1).lower() in _MONTHS:
+            return dt.date(int(found.group(3)), _MONTHS[found.group(1).lower()], int(found.group(2)))
+    except ValueError:
+        return None
+    return None
 
 
 class UpstreamRef(StrictModel):
@@ -738,18 +787,49 @@ class CudaDriverReference(StrictModel):
     forward_compat_scope: LocalizedText
 
 
+class EolUndated(str, Enum):
+    """Why a driver branch row has no end-of-life month.
+
+    ``listed``: NVIDIA's table lists the branch as end of life without a month (or says every earlier branch it
+    does not list is end of life); ``new-feature``: a new-feature branch, to which NVIDIA gives no end-of-life
+    date ("no date: new-feature branch"); ``disputed``: NVIDIA's pages give different months (the note says which).
+    """
+
+    listed = "listed"
+    new_feature = "new-feature"
+    disputed = "disputed"
+
+
 class DriverBranch(StrictModel):
-    """One NVIDIA data center driver branch and its lifecycle."""
+    """One NVIDIA data center driver branch and its lifecycle.
+
+    End of life is a month (``eol``), evaluated against the day it is shown
+    (:func:`lingjun.checks.core.driver_target.branch_end_of_life`), or the reason there is none
+    (``eol_undated``): exactly one of the two.  ``source`` names the edition of NVIDIA's table the row comes
+    from (``dc-drivers-r620``: the table published with the R620 documentation).
+    """
 
     branch: int = Field(ge=100, le=9999)
     type: BranchType | None = None
-    end_of_life: bool
     #: end-of-life month where NVIDIA states one
     eol: YearMonth | None = None
+    #: why there is no month (exactly one of ``eol`` and ``eol_undated``)
+    eol_undated: EolUndated | None = None
+    #: a stored end-of-life flag: never needed (end of life is computed from ``eol``); the gate rule
+    #: ``data.branch-eol-flag`` refuses one that contradicts the row's own date
+    end_of_life: StrictBool | None = None
     max_cuda_major_without_compat: int | None = None
-    #: where sources disagree about this branch
+    #: where sources disagree about this branch, or how its row was read
     note: LocalizedText | None = None
+    #: the table edition the row comes from (a ``sources`` id)
     source: Identifier
+
+    @model_validator(mode="after")
+    def _one_end(self) -> "DriverBranch":
+        if (self.eol is None) == (self.eol_undated is None):
+            raise ValueError("give exactly one of eol (NVIDIA's end-of-life month, YYYY-MM) and eol_undated "
+                             "(listed, new-feature or disputed: why there is no month)")
+        return self
 
 
 class DriverBranchReference(StrictModel):
@@ -793,6 +873,12 @@ class GpuReference(StrictModel):
 # --------------------------------------------------------------------------
 # the release record
 # --------------------------------------------------------------------------
+
+
+#: a version field of a record, variant or runtime that ``lingjun-kb new`` copies and asks to be confirmed:
+#: ``driver`` is the whole driver requirement (minimum, forward-compatibility and must-upgrade branches),
+#: ``base_image`` the upstream release it is aligned with
+CarriedField = Literal["cuda", "python", "ppu_sdk", "driver", "base_image"]
 
 
 class ImageTag(StrictModel):
@@ -874,6 +960,10 @@ class ComponentEntry(StrictModel):
     #: the release's own page says this component is new in this release ("now included"), which the
     #: site shows even when the previous release's list is not complete enough to prove the addition
     introduced: bool = False
+    #: set by ``lingjun-kb new``: the version was copied from the release the draft started from
+    #: (the record's ``carried_from``) and is not yet confirmed against this release's page; delete it once
+    #: confirmed, or change the version (the gate's ``data.carried-over`` fails the record until then)
+    carried_over: StrictBool = False
     note: LocalizedText | None = None
 
 
@@ -977,6 +1067,8 @@ class Runtime(StrictModel):
     path: Annotated[str, Field(pattern=r"^/[A-Za-z0-9._/-]{0,255}$")] | None = None
     status: RuntimeStatus | None = None
     python: VersionString | None = None
+    #: version fields copied by ``lingjun-kb new`` and not yet confirmed (see the record's ``carried_from``)
+    carried_over: list[Literal["python"]] = Field(default_factory=list)
     #: how complete ``components`` is (inferred from the entries when left out)
     component_list: Optional[ListState] = None
     components: list["ComponentEntry"] = Field(default_factory=list)
@@ -1008,6 +1100,8 @@ class ImageVariant(StrictModel):
     cuda: CudaVersionString | None = None
     ppu_sdk: VersionString | None = None
     python: VersionString | None = None
+    #: version fields copied by ``lingjun-kb new`` and not yet confirmed (see the record's ``carried_from``)
+    carried_over: list[Literal["cuda", "python", "ppu_sdk"]] = Field(default_factory=list)
     #: how complete ``components`` is (inferred from the entries when left out)
     component_list: Optional[ListState] = None
     components: list["ComponentEntry"] = Field(default_factory=list)
@@ -1056,13 +1150,20 @@ class ReleaseRecord(StrictModel):
     family: FamilyId
     version: ReleaseVersion
     status: ReleaseStatus
-    release_date: dt.date | None = None
-    #: when this knowledge base first recorded the release (not a release date: the official pages state
-    #: none); the feeds date an entry by it.  Existing records: the day ``git log`` shows the file added.
+    #: when the release was published, from the evidence (a dated image tag, the page's publication or
+    #: last-updated date), with its kind and source; None: no evidence read states one ("not stated")
+    released: ReleaseDate | None = None
+    #: when this knowledge base first recorded the release (never a release date: the feeds and "newest" use
+    #: ``released``).  Existing records: the day ``git log`` shows the file added.
     recorded: dt.date | None = None
     #: when the record last changed in a way a reader should know of (a correction, a list filled in);
-    #: None: not since ``recorded``.  The feeds' ``updated`` is this, else ``recorded``.
+    #: None: not since ``recorded``.  Shown on the release page; never a release date.
     revised: dt.date | None = None
+    #: set by ``lingjun-kb new``: the release the draft was copied from; the versions it copied carry
+    #: ``carried_over`` marks until each is confirmed (mark deleted) or changed (gate rule ``data.carried-over``)
+    carried_from: ReleaseVersion | None = None
+    #: version fields of the record copied from ``carried_from`` and not yet confirmed
+    carried_over: list[CarriedField] = Field(default_factory=list)
     summary: LocalizedText
     base_image: BaseImageRef | None = None
     architectures: list[CpuArch] = Field(default_factory=list)
@@ -1098,6 +1199,43 @@ class ReleaseRecord(StrictModel):
     sources: list[Source] = Field(min_length=1)
     source_conflicts: list[SourceConflict] = Field(default_factory=list)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _no_bare_release_date(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "release_date" in data:
+            raise ValueError("release_date is written as released: {date: YYYY-MM-DD, kind: image-tag|page-published|"
+                             "page-updated, source: URL} (the evidence the date comes from)")
+        return data
+
+    @property
+    def release_date(self) -> Optional[dt.date]:
+        """``released.date``, or None when no evidence states a release date."""
+        return self.released.date if self.released is not None else None
+
+    @model_validator(mode="after")
+    def _released_evidence(self) -> "ReleaseRecord":
+        rel = self.released
+        if rel is None:
+            return self
+        if rel.kind is ReleaseDateKind.image_tag:
+            stamp = rel.date.strftime("%Y%m%d")
+            tags = [t.tag for t in self.image_tags] + [t.tag for v in self.variants for t in v.image_tags]
+            if not any(stamp in tag for tag in tags):
+                raise ValueError(f"released.date {rel.date} is of kind image-tag, but no image tag of the release "
+                                 f"carries {stamp}; use the kind of the evidence it comes from")
+        else:
+            urls = {str(s.url): s for s in self.sources}
+            cited = urls.get(str(rel.source))
+            if cited is None:
+                raise ValueError(f"released.source {rel.source} is not one of the record's sources; a page date "
+                                 "comes from a page the record cites")
+            if rel.kind is ReleaseDateKind.page_updated and cited.last_updated is not None:
+                stamped = parse_page_date(cited.last_updated)
+                if stamped is not None and stamped != rel.date:
+                    raise ValueError(f"released.date {rel.date} differs from the last_updated stamp of its source "
+                                     f"({cited.last_updated!r})")
+        return self
+
     @model_validator(mode="after")
     def _variants_hold_their_images(self) -> "ReleaseRecord":
         if self.variants:
@@ -1116,9 +1254,13 @@ class ReleaseRecord(StrictModel):
                              "requirement is recorded by leaving driver out, one whose driver section was not seen "
                              "by naming driver in not_captured")
         day = identifier_date(self.version)
-        if day is not None and self.release_date is not None and self.release_date != day:
-            raise ValueError(f"release_date {self.release_date} differs from the date the release is named by "
-                             f"({self.version}); leave release_date out or make them agree")
+        if day is not None and self.released is not None:
+            updated = self.released.kind is ReleaseDateKind.page_updated
+            if (self.released.date < day) if updated else (self.released.date != day):
+                raise ValueError(f"released.date {self.released.date} "
+                                 + ("is before" if updated else "differs from")
+                                 + f" the date the release is named by ({self.version}); leave released out or "
+                                   "make them agree")
         return self
 
     @model_validator(mode="after")

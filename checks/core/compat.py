@@ -120,11 +120,12 @@ def gpu_class(name: Optional[str], brand: Optional[str], table: Iterable[Any] = 
     """Classify a GPU for forward compatibility: datacenter, consumer, workstation or unknown.
 
     The NVML brand decides when it names a class; otherwise the product name:
-    ``GeForce``/``TITAN`` are consumer, ``Quadro``/``RTX A``/``RTX PRO`` workstation,
-    and a model of ``table`` (the bundle's GPU table, ``releases/reference/gpus.yaml``,
-    see :mod:`lingjun.checks.core.gpu_models`) is data center when its row says
-    ``data_center``; a ``Tesla`` name is data center.  A data center NVML brand
-    decides last.
+    ``GeForce``/``TITAN`` are consumer; a model of ``table`` (the bundle's GPU table,
+    ``releases/reference/gpus.yaml``, see :mod:`lingjun.checks.core.gpu_models`) is data center
+    when its row says ``data_center`` (NVIDIA's list puts the RTX PRO Server Editions there,
+    https://developer.nvidia.com/cuda-gpus), even with a workstation brand or name; else
+    ``Quadro``/``RTX A``/``RTX PRO`` are workstation; a ``Tesla`` name is data center.  A data
+    center NVML brand decides last.
     """
     b = (brand or "").strip().lower()
     n = " " + (name or "").strip().lower() + " "
@@ -132,9 +133,11 @@ def gpu_class(name: Optional[str], brand: Optional[str], table: Iterable[Any] = 
         return GPU_CONSUMER
     if b in ("tesla",):
         return GPU_DATACENTER
+    row = model_from_name(name, table)
+    if row is not None and row.get("data_center") is True:
+        return GPU_DATACENTER  # NVIDIA lists it as a data center product (RTX PRO 6000 Blackwell Server Edition)
     if b in _WORKSTATION_BRANDS or "quadro" in n or " rtx a" in n or "rtx pro" in n:
         return GPU_WORKSTATION
-    row = model_from_name(name, table)
     if row is not None:
         return GPU_DATACENTER if row.get("data_center") is True else GPU_WORKSTATION
     if " tesla" in n or b in _DATACENTER_BRANDS:

@@ -9,8 +9,8 @@ The decision, over the bundle's ``driver_branches`` table (NVIDIA's data center 
 https://docs.nvidia.com/datacenter/tesla/drivers/supported-drivers-and-cuda-toolkit-versions.html):
 
 * a branch qualifies when it is not end of life on ``today`` (:func:`branch_end_of_life`: past its ``eol`` month,
-  or marked end of life with no date; a branch whose ``eol`` month is still ahead is supported whatever else the
-  row says), and its number is at least the branch of every requirement (the release's minimum, the Table-3
+  or listed as end of life with no month; a branch whose ``eol`` month is still ahead is supported whatever else
+  the row says), and its number is at least the branch of every requirement (the release's minimum, the Table-3
   minimum of the image's CUDA and of torch's CUDA, the first driver for each GPU's architecture);
 * a branch after the last one that supports one of the GPUs (:func:`last_branch_for_cc`: R580 for Maxwell,
   Pascal and Volta) does not qualify;
@@ -83,15 +83,23 @@ def eol_month_end(text: Any) -> Optional[dt.date]:
 
 
 def branch_end_of_life(row: dict, today: dt.date) -> bool:
-    """Whether a ``driver_branches`` row is end of life on ``today``.
+    """Whether a ``driver_branches`` row is end of life on ``today``: the one decision every reader uses.
 
-    The ``eol`` month decides when the row has one (past it on ``today``: end of life); a row without a date is end
-    of life only when NVIDIA's table says so (``end_of_life: true``, the branches it no longer lists).
+    The ``eol`` month decides when the row has one (past its last day on ``today``: end of life), whatever a
+    stored flag says; a row without a month is end of life only when NVIDIA's table lists it so
+    (``eol_undated: listed``, the branches it no longer lists).  A new-feature branch without a month
+    (``eol_undated: new-feature``) or one whose month NVIDIA's pages dispute is not said to be end of life.
+    A bundle made before ``eol_undated`` existed says ``end_of_life: true`` instead, read the same way.
+
+    >>> branch_end_of_life({"branch": 535, "eol": "2026-06"}, dt.date(2026, 6, 30))
+    False
+    >>> branch_end_of_life({"branch": 535, "eol": "2026-06", "end_of_life": False}, dt.date(2026, 7, 1))
+    True
     """
     end = eol_month_end(row.get("eol")) if row.get("eol") else None
     if end is not None:
         return today > end
-    return row.get("end_of_life") is True
+    return row.get("eol_undated") == "listed" or row.get("end_of_life") is True
 
 
 def last_branch_for_cc(cc: Optional[tuple[int, int]]) -> Optional[int]:
@@ -111,9 +119,9 @@ def upgrade_target(
 ) -> Optional[DriverTarget]:
     """The newest supported branch meeting every requirement, with its minimum; None when no branch qualifies.
 
-    >>> rows = [{"branch": 580, "type": "long-term-support", "end_of_life": False},
-    ...         {"branch": 575, "end_of_life": True},
-    ...         {"branch": 570, "type": "production", "end_of_life": False, "eol": "2026-02"}]
+    >>> rows = [{"branch": 580, "type": "long-term-support", "eol": "2028-06"},
+    ...         {"branch": 575, "eol_undated": "listed"},
+    ...         {"branch": 570, "type": "production", "eol": "2026-02"}]
     >>> upgrade_target([DriverVersion.parse("575"), DriverVersion.parse("570.26")], rows, dt.date(2026, 12, 1)).en
     'R580 (580 or later)'
     >>> upgrade_target([DriverVersion.parse("570.26")], rows, dt.date(2025, 12, 1)).en

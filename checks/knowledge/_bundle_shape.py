@@ -145,7 +145,7 @@ BUNDLE_SHAPE = {
         "sources": _REFERENCE_SOURCES,
     }),
     "driver_branches": Opt({
-        "branches": [{"branch": int, "type": Opt(str), "eol": Opt(str), "end_of_life": bool,
+        "branches": [{"branch": int, "type": Opt(str), "eol": Opt(str), "eol_undated": Opt(str), "end_of_life": Opt(bool),
                       "max_cuda_major_without_compat": Opt(int), "note": Opt(TEXT), "source": str}],
         "sources": _REFERENCE_SOURCES,
     }),

@@ -43,6 +43,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     past = branch_end_of_life(row, ctx.options.today)
     when = f" (end of life {row['eol']})" if row.get("eol") else ""
     when_zh = f"（{row['eol']} 终止支持）" if row.get("eol") else ""
+    if not row.get("eol") and row.get("eol_undated") == "new-feature":
+        when, when_zh = " (no end-of-life date: a new-feature branch)", "（无停止支持日期：新功能分支）"
     if past:
         from lingjun.checks.rules._driver_facts import driver_fix_text
 

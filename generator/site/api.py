@@ -18,16 +18,16 @@ Files (paths relative to the English site root):
 * ``feed.xml`` (English) and ``zh/feed.xml`` (Chinese): Atom feeds.
 
 Feeds never depend on the build time, and never invent a date.  An entry
-is dated by when this knowledge base recorded the release or last changed
-its record, as the record says (``recorded``, ``revised``; midnight UTC):
-``published`` is ``recorded``, ``updated`` is ``revised`` or else
-``recorded``.  A record without ``recorded`` is left out of the feeds (the
-official pages state no release dates, and ``YY.MM`` names a month, not a
-day).  Entries are ordered by release date, newest first (a ``YY.MM``
-release at its month, ``2026-10-20`` at its day: ``release_order_key``;
-a release that neither names nor states a date after the dated ones), then by
-family id.  The feed's own ``updated`` is the latest entry's (2000-01-01
-for a feed without entries).
+is dated by the release's own date from the evidence (``released``: a
+dated image tag, the page's publication date or its last-updated stamp,
+midnight UTC), never by when this knowledge base recorded or revised the
+record: ``published`` and ``updated`` are ``released.date``, and the
+entry's ``category`` names the kind of evidence (a last-updated stamp
+means "published by then", not "published that day").  A release whose
+evidence states no date is left out of the feeds (``YY.MM`` names a month,
+not a day).  Entries are ordered by that date, newest first, then by family
+id and release.  The feed's own ``updated`` is the latest entry's
+(2000-01-01 for a feed without entries).
 """
 
 from __future__ import annotations
@@ -199,24 +199,27 @@ def _stamp(day: Any) -> str:
 
 
 def entry_dates(record: ReleaseRecord) -> Optional[tuple[str, str]]:
-    """``(published, updated)`` of a release's feed entry as RFC 3339 timestamps (midnight UTC), or None
-    when the record has no ``recorded`` date (the entry is left out)."""
-    if record.recorded is None:
+    """``(published, updated)`` of a release's feed entry as RFC 3339 timestamps (midnight UTC), both the
+    release's own date (``released.date``), or None when no evidence states one (the entry is left out)."""
+    if record.released is None:
         return None
-    return _stamp(record.recorded), _stamp(record.revised or record.recorded)
+    stamp = _stamp(record.released.date)
+    return stamp, stamp
 
 
 def feed_entries(kb: KnowledgeBase) -> list[ReleaseRecord]:
-    """Releases in feed order, those with a ``recorded`` date only: release date newest first
-    (:attr:`ReleaseRecord.order_key`; undated releases after the dated ones), then family id."""
-    dated = [r for r in kb.releases if r.recorded is not None]
-    by_family = sorted(dated, key=lambda r: (r.family, r.version))
-    return sorted(by_family, key=_newest_first)
+    """Releases in feed order: those with a release date only (``released``), newest first, then family id and
+    release identifier."""
+    dated = sorted((r for r in kb.releases if r.released is not None), key=lambda r: (r.family, r.version))
+    return sorted(dated, key=lambda r: r.released.date, reverse=True)
 
 
-def _newest_first(record: ReleaseRecord) -> tuple:
-    key = record.order_key
-    return (key is None,) + (tuple(-part for part in key) if key else (0, 0, 0))
+#: the entry's category label per kind of date evidence, by language
+_KIND_LABELS = {
+    "image-tag": ("date stamped in the image tag", "镜像标签中的日期"),
+    "page-published": ("the page's publication date", "页面的发布日期"),
+    "page-updated": ("the page's last-updated date: published by then", "页面的最后更新日期：此前已发布"),
+}
 
 
 def _attr(text: str) -> str:
@@ -256,12 +259,15 @@ def atom_feed(kb: KnowledgeBase, lang: str, page_prefix: str = "", base_url: Opt
         summary: Optional[str] = getattr(record.summary, lang)
         href = f"{prefix}releases/{record.family}/{record.version}/"
         published, entry_updated = entry_dates(record)
+        kind = record.released.kind.value
+        label = _KIND_LABELS[kind][0 if lang == "en" else 1]
         lines += [
             "  <entry>",
             f"    <title>{xml_escape(f'{image} {record.version}')}</title>",
             f"    <id>urn:lingjun-kb:release:{record.family}:{record.version}</id>",
             f"    <published>{published}</published>",
             f"    <updated>{entry_updated}</updated>",
+            f'    <category scheme="urn:lingjun-kb:release-date-kind" term="{kind}" label="{_attr(label)}"/>',
             f'    <link rel="alternate" href="{_attr(href)}"/>',
             f"    <summary>{xml_escape(summary or '')}</summary>",
             "  </entry>",

@@ -1,56 +1,64 @@
-"""How the site states a driver branch's lifecycle without a claim that goes stale.
+"""How the site states a driver branch's lifecycle: NVIDIA's month, evaluated against the day the page is built.
 
-``releases/reference/driver-branches.yaml`` records what NVIDIA's data
-center driver documentation listed when the table was compiled: the
-branch type, an ``end_of_life`` flag and, where NVIDIA gave one, the
-end-of-life month (``eol``).  The site is built reproducibly (the output
-never depends on the build date), so it never says "still supported": it
-states NVIDIA's month, or that NVIDIA listed the branch as end of life, or
-that no month is recorded.  Comparing a month with the current day is done
-by ``lingjun-check`` (rule ``driver.branch-eol``) where it runs.
+``releases/reference/driver-branches.yaml`` records, per branch, NVIDIA's end-of-life month (``eol``) or why
+there is none (``eol_undated``: listed as end of life, a new-feature branch, dates in dispute), and the
+edition of NVIDIA's table the row comes from (``source``).  Whether a month has passed is never stored: it
+is decided by :func:`lingjun.checks.core.driver_target.branch_end_of_life`, the checker's own decision, on
+the build day (``SOURCE_DATE_EPOCH`` when set, for reproducible builds; else today), and the page names that
+day.  ``lingjun-check`` makes the same decision on the day it runs (rule ``driver.branch-eol``).
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import os
 from dataclasses import dataclass
 from enum import Enum
 from typing import Optional
 
-from lingjun.schema.models import DriverBranch, DriverBranchReference
+from lingjun.checks.core.driver_target import branch_end_of_life
+from lingjun.schema.models import DriverBranch, DriverBranchReference, EolUndated
 
-__all__ = ["EolWording", "eol_wording", "BranchLifecycle", "branch_lifecycle"]
+__all__ = ["EolWording", "eol_wording", "BranchLifecycle", "branch_lifecycle", "build_day"]
 
 
 class EolWording(str, Enum):
     """Which sentence describes a branch's end of life (string ids ``drivers.eol.<value>``).
 
-    * ``date``: NVIDIA gave an end-of-life month (shown with it).
+    * ``past``: NVIDIA's end-of-life month has passed on the build day (shown with it).
+    * ``ahead``: NVIDIA's month is still ahead on the build day (shown with it).
     * ``listed``: NVIDIA listed the branch as end of life without a month.
-    * ``disputed``: no month is recorded because the sources disagree (the
-      branch has a note saying so).
-    * ``none``: no end-of-life month was announced.
+    * ``new-feature``: no date: a new-feature branch, which NVIDIA gives no end-of-life date.
+    * ``disputed``: no month is recorded because NVIDIA's pages disagree (the note says how).
     """
 
-    date = "date"
+    past = "past"
+    ahead = "ahead"
     listed = "listed"
+    new_feature = "new-feature"
     disputed = "disputed"
-    none = "none"
 
 
-def eol_wording(branch: DriverBranch) -> EolWording:
-    """The :class:`EolWording` of one branch row (a month wins over the flag)."""
+def build_day() -> dt.date:
+    """The day the site evaluates dates on: ``SOURCE_DATE_EPOCH`` (seconds, UTC) when set and valid, else today."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if epoch.isdigit():
+        return dt.datetime.fromtimestamp(int(epoch), tz=dt.timezone.utc).date()
+    return dt.date.today()
+
+
+def eol_wording(branch: DriverBranch, today: dt.date) -> EolWording:
+    """The :class:`EolWording` of one branch row on ``today`` (the month, when there is one, decides)."""
     if branch.eol is not None:
-        return EolWording.date
-    if branch.end_of_life:
-        return EolWording.listed
-    if branch.note is not None:
-        return EolWording.disputed
-    return EolWording.none
+        row = {"branch": branch.branch, "eol": branch.eol}
+        return EolWording.past if branch_end_of_life(row, today) else EolWording.ahead
+    return {EolUndated.listed: EolWording.listed, EolUndated.new_feature: EolWording.new_feature,
+            EolUndated.disputed: EolWording.disputed}[branch.eol_undated]
 
 
 def _is_bare(branch: DriverBranch) -> bool:
     """A branch NVIDIA only lists as end of life: no type, month, CUDA data or note."""
-    return (branch.end_of_life and branch.type is None and branch.eol is None
+    return (branch.eol_undated is EolUndated.listed and branch.type is None and branch.eol is None
             and branch.max_cuda_major_without_compat is None and branch.note is None)
 
 
@@ -59,14 +67,16 @@ class BranchLifecycle:
     """The lifecycle section of the drivers page.
 
     Attributes:
-        rows: branches with something beyond the end-of-life flag, newest
-            first, each with its :class:`EolWording`.
-        listed_only: branch numbers (newest first) NVIDIA lists as end of
-            life with nothing else recorded; shown as one sentence.
+        rows: branches with something beyond "listed as end of life", newest first, each with its
+            :class:`EolWording` on ``as_of``.
+        listed_only: branch numbers (newest first) NVIDIA lists as end of life with nothing else recorded;
+            shown as one sentence.
+        as_of: the day the rows were evaluated on (the build day).
     """
 
     rows: tuple[tuple[DriverBranch, EolWording], ...]
     listed_only: tuple[int, ...]
+    as_of: dt.date
 
     @property
     def listed_only_labels(self) -> list[str]:
@@ -74,10 +84,13 @@ class BranchLifecycle:
         return [f"R{n}" for n in self.listed_only]
 
 
-def branch_lifecycle(reference: Optional[DriverBranchReference]) -> Optional[BranchLifecycle]:
-    """Split the branch table for display; None when the knowledge base has no branch table."""
+def branch_lifecycle(reference: Optional[DriverBranchReference],
+                     today: Optional[dt.date] = None) -> Optional[BranchLifecycle]:
+    """Split the branch table for display, evaluated on ``today`` (default :func:`build_day`); None when the
+    knowledge base has no branch table."""
     if reference is None:
         return None
+    day = today or build_day()
     ordered = sorted(reference.branches, key=lambda b: b.branch, reverse=True)
-    rows = tuple((b, eol_wording(b)) for b in ordered if not _is_bare(b))
-    return BranchLifecycle(rows=rows, listed_only=tuple(b.branch for b in ordered if _is_bare(b)))
+    rows = tuple((b, eol_wording(b, day)) for b in ordered if not _is_bare(b))
+    return BranchLifecycle(rows=rows, listed_only=tuple(b.branch for b in ordered if _is_bare(b)), as_of=day)

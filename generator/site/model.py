@@ -12,7 +12,7 @@ page.  The model is language-neutral; templates pick the language.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Any, Optional
 
 from lingjun.checks.core.release_order import release_order_key
 from lingjun.checks.knowledge.carried import Carried, carried_known_issues, carried_usage_notes
@@ -275,6 +275,8 @@ class SiteModel:
     usage_by_rule: dict[str, list[ReleaseRecord]] = field(default_factory=dict)
     #: the driver branch lifecycle table (None without ``driver-branches.yaml``)
     lifecycle: Optional[BranchLifecycle] = None
+    #: source id -> the driver-branch table edition a lifecycle row cites
+    branch_sources: dict[str, Any] = field(default_factory=dict)
     #: family id -> its table on the drivers page (NVIDIA-driver releases only)
     driver_tables: dict[str, FamilyDriverTable] = field(default_factory=dict)
     #: family id -> recorded and unrecorded releases, newest first (:func:`family_rows`)
@@ -717,6 +719,7 @@ def build_site_model(kb: KnowledgeBase) -> SiteModel:
         compare_data=_compare_data(kb, families, by_family),
         usage_by_rule=usage_by_rule,
         lifecycle=branch_lifecycle(kb.driver_branches),
+        branch_sources={src.id: src for src in kb.driver_branches.sources} if kb.driver_branches else {},
         driver_tables={
             f.id: family_driver_table([(r, views[r.ref].driver_cells) for r in by_family[f.id] if views[r.ref].driver_cells])
             for f in families

@@ -207,5 +207,6 @@ def lifecycle_rows(kb: KnowledgeBase) -> dict[str, dict[str, Any]]:
     for row in _branch_rows(kb):
         end = eol_month_end(row.get("eol")) if row.get("eol") else None
         out[str(row["branch"])] = {"eol": row.get("eol"), "eol_day": end.isoformat() if end else None,
-                                   "listed": end is None and row.get("end_of_life") is True, "type": row.get("type")}
+                                   "listed": end is None and branch_end_of_life(row, dt.date.min),
+                                   "type": row.get("type")}
     return out

@@ -44,7 +44,9 @@ def test_an_issue_naming_releases_applies_to_those_releases_only():
     """The xpu issues list ``affects.releases: [training-xpu-pytorch:25.05]``: a later release of the family (a
     date-named one, as 2026-10-20) is not said to be affected, not even "may apply"."""
     later = kit.synthetic("training-xpu-pytorch", "2026-10-20", "https://help.aliyun.com/zh/document_detail/3172892.html",
-                          release_date="2026-10-20", ppu_sdk="2.2", python="3.12",
+                          released={"date": "2026-10-20", "kind": "page-published",
+                                    "source": "https://help.aliyun.com/zh/document_detail/3172892.html"},
+                          ppu_sdk="2.2", python="3.12",
                           components=[kit.comp("vllm", "0.8.5")], component_list="complete")
     facts = Facts()
     facts.distributions = [kit.dist("vllm", "0.8.5")]

@@ -39,8 +39,8 @@ def _all_text(kb) -> list[tuple[str, str]]:
 def test_vpc_notes_name_the_pages_that_state_the_beijing_limit(kb):
     nv = kb.families["training-nv-pytorch"].vpc_note
     assert "English 25.08 and 25.09 pages" in nv.en and "25.03 page and later" not in nv.en
-    assert "Chinese\n25.03" not in nv.en and "25.03 and 25.10 pages carry no such limit" in " ".join(nv.en.split())
-    assert "英文版 25.08、25.09 页面" in nv.zh and "中文版 25.03、25.10 页面没有这一限制" in nv.zh
+    assert "Chinese\n25.03" not in nv.en and "25.03, 25.07 and 25.10 pages carry no such limit" in " ".join(nv.en.split())
+    assert "英文版 25.08、25.09 页面" in nv.zh and "中文版 25.03、25.07、25.10 页面没有这一限制" in nv.zh
     assert "25.03 及以后" not in nv.zh
     xpu = kb.families["training-xpu-pytorch"].vpc_note
     assert "from 25.03 on" not in xpu.en and "English 25.08 and 25.09 pages" in " ".join(xpu.en.split())
@@ -111,13 +111,13 @@ def test_every_branch_a_record_names_has_a_lifecycle_row(kb):
 def test_r470_is_a_long_term_branch_ended_july_2024(kb):
     r470 = next(b for b in kb.driver_branches.branches if b.branch == 470)
     assert (r470.type.value, r470.end_of_life, r470.eol, r470.max_cuda_major_without_compat) == (
-        "long-term-support", True, "2024-07", 11)
+        "long-term-support", None, "2024-07", 11)  # end of life is computed from the month, never stored
 
 
 @pytest.mark.parametrize("branch", [520, 530, 545, 555])
 def test_must_upgrade_branches_are_end_of_life_without_an_invented_type_or_date(kb, branch):
     row = next(b for b in kb.driver_branches.branches if b.branch == branch)
-    assert row.end_of_life is True and row.type is None and row.eol is None
+    assert row.eol_undated.value == "listed" and row.end_of_life is None and row.type is None and row.eol is None
     assert f"R{branch}" in row.note.en and f"R{branch}" in row.note.zh
 
 

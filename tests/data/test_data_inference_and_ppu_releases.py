@@ -12,6 +12,8 @@ Pages (their "copy as Markdown" text, as far as it could be read, is in
 
 from __future__ import annotations
 
+import datetime as dt
+
 import re
 
 from pathlib import Path
@@ -119,7 +121,8 @@ def test_25_04_driver_bug_fixes_and_status(kb):
 def test_2026_10_20_is_dated_and_current(kb):
     record = kb.release(f"{XPU}:2026-10-20")
     assert record.order_key == (2026, 10, 20)
-    assert record.release_date is None  # the identifier itself is the date
+    # the identifier is the date, and the tag's build stamp (…-20261020) says the same
+    assert (record.release_date, record.released.kind.value) == (dt.date(2026, 10, 20), "image-tag")
     assert [r.version for r in kb.releases_of(XPU)] == ["2026-10-20", "25.05"]
     assert record.status is ReleaseStatus.current
     assert kb.release(f"{XPU}:25.05").status is ReleaseStatus.superseded

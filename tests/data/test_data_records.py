@@ -70,10 +70,36 @@ def test_exactly_the_releases_we_have_facts_for(kb):
     assert refs == expected
 
 
-def test_every_release_has_sources_both_languages_and_no_release_date(kb):
+#: every release date the evidence gives: the build date in the image tags, or the page's last-updated stamp
+#: (published by then); every other release states none ("not stated"), never its recording date
+RELEASE_DATES = {
+    "inference-nv-pytorch:25.04": ("2025-04-30", "image-tag"),
+    "training-xpu-pytorch:2026-10-20": ("2026-10-20", "image-tag"),
+    "training-nv-pytorch:25.02": ("2025-03-27", "page-updated"),
+    "training-nv-pytorch:25.04": ("2025-06-28", "page-updated"),
+    "training-nv-pytorch:25.08": ("2025-11-09", "page-updated"),
+    "training-nv-pytorch:25.09": ("2025-11-10", "page-updated"),
+}
+
+
+def test_release_dates_come_from_the_evidence_with_their_kind(kb):
+    found = {r.ref: (r.released.date.isoformat(), r.released.kind.value) for r in kb.releases if r.released}
+    assert found == RELEASE_DATES
+    for record in kb.releases:
+        if record.released is None:
+            continue
+        if record.released.kind.value == "page-updated":  # the cited page's own stamp, as printed
+            (source,) = [s for s in record.sources if str(s.url) == str(record.released.source)]
+            assert source.last_updated is not None, record.ref
+        else:  # the date stamped in the image tags
+            tags = [t.tag for t in record.image_tags] + [t.tag for v in record.variants for t in v.image_tags]
+            assert any(record.released.date.strftime("%Y%m%d") in tag for tag in tags), record.ref
+        assert record.released.date != record.recorded, record.ref
+
+
+def test_every_release_has_sources_and_both_languages(kb):
     for record in kb.releases:
         assert record.sources, record.ref
-        assert record.release_date is None, record.ref
         assert record.summary.en.strip() and contains_cjk(record.summary.zh), record.ref
         for highlight in record.highlights:
             assert contains_cjk(highlight.text.zh) and not contains_cjk(highlight.text.en), record.ref
@@ -292,8 +318,9 @@ def test_cuda_driver_reference_rows(kb):
     images = {r.image_cuda: r.branches for r in kb.cuda_drivers.forward_compat_images}
     assert images["12.8"] == [470, 535, 550, 560, 565]
     branches = {b.branch: b for b in kb.driver_branches.branches}
-    assert branches[580].eol is None and branches[580].note is not None
+    # the newest editions (R615, R620) agree on June 2028; the note keeps the v580 edition's August 2028
+    assert branches[580].eol == "2028-06" and "August 2028" in branches[580].note.en
     assert branches[535].eol == "2026-06" and branches[570].eol == "2026-02"
-    assert branches[575].end_of_life
+    assert branches[575].eol_undated.value == "listed"
     # R545 is not in NVIDIA's table by number; the table's "every earlier branch not listed is end of life" covers it
-    assert branches[545].end_of_life and branches[545].type is None and branches[545].eol is None
+    assert branches[545].eol_undated.value == "listed" and branches[545].type is None and branches[545].eol is None

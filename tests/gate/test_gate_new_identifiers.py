@@ -118,7 +118,9 @@ def test_a_named_release_is_placed_by_its_release_date_and_records_it(tmp_path, 
     assert out.splitlines()[0] == (f"wrote {root / 'demo-nv' / 'sglang0.6-250215.yaml'} from "
                                    f"{root / 'demo-nv' / '25.02.yaml'}")
     data = yaml.safe_load((root / "demo-nv" / "sglang0.6-250215.yaml").read_text(encoding="utf-8"))
-    assert (data["version"], data["status"], str(data["release_date"])) == ("sglang0.6-250215", "superseded", "2025-02-15")
+    assert (data["version"], data["status"], str(data["released"]["date"])) == ("sglang0.6-250215", "superseded", "2025-02-15")
+    # the date as given, as the page's publication date; the page itself is a placeholder until it is named
+    assert (data["released"]["kind"], data["released"]["source"]) == ("page-published", "https://todo.invalid/official-release-note-page")
 
 
 def test_a_dated_release_that_exists_is_never_overwritten(tmp_path, capsys):
@@ -155,4 +157,4 @@ def test_a_family_whose_only_release_has_no_date_asks_for_its_release_date(tmp_p
     assert main(["new", "demo-nv", "sglang0.6-250301", "--release-date", "2025-03-01", "--releases", str(root)]) == 1
     assert capsys.readouterr().err.strip() == (
         "lingjun-kb new: no release of demo-nv older than sglang0.6-250301 loads without errors; "
-        "demo-nv:sglang0.5-250105 cannot be placed by date: add its release_date")
+        "demo-nv:sglang0.5-250105 cannot be placed by date: add its released date")

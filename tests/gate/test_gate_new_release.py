@@ -105,7 +105,7 @@ def test_new_newest_release_is_current_and_names_the_release_to_supersede(tmp_pa
 
 
 _PAGE_NOTES = """\
-release_date: 2025-02-20
+released: {date: 2025-02-20, kind: page-updated, source: "https://example.com/demo-nv-25.02"}
 gpu_support:
   models: [L20A]
   note: {en: "The page names L20A.", zh: "页面提到 L20A。"}
@@ -146,7 +146,7 @@ def test_new_resets_what_the_previous_page_said_about_itself(tmp_path, capsys):
     path = root / "demo-nv" / "25.03.yaml"
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     # about the old page: gone
-    for key in ("release_date", "features", "acknowledged_downgrades", "source_conflicts", "stated_none", "not_captured"):
+    for key in ("released", "release_date", "features", "acknowledged_downgrades", "source_conflicts", "stated_none", "not_captured"):
         assert key not in data
     # a draft's branch lists are copied from a cut-off text: still cut off until someone reads the new page
     assert data["driver"]["text_truncated"] is True
@@ -187,10 +187,16 @@ def test_new_edits_a_copy_of_the_previous_text_so_the_diff_is_only_the_intended_
         'summary: {en: "Second demo release.", zh: "第二个演示版本。"}',
         '  - {tag: 25.02-serverless, reference: "registry.example.com/demo/demo-nv:25.02-serverless"}',
         '  - {tag: "25.02", reference: "registry.example.com/demo/demo-nv:25.02"}',
+        '  - {id: torch, name: torch, version: "2.7.1"}',
+        '  - {id: cuda, name: CUDA, version: "12.8.0"}',
+        '  - {id: vllm, name: vLLM, version: "0.8.2"}',
         '  - text: {en: "Fixed the demo crash.", zh: "修复了演示崩溃。"}',
         '    known_issue: demo-issue',
         '  - {url: "https://example.com/demo-nv-25.02", language: en}',
     ]
+    # every copied version is marked to be confirmed, in place
+    assert '  - {id: torch, name: torch, version: "2.7.1", carried_over: true}' in added
+    assert 'carried_from: "25.02"' in added and "carried_over: [cuda, driver, base_image]" in added
     assert 'version: "25.03"' in added
     assert '  - {tag: "25.03-serverless", reference: "registry.example.com/demo/demo-nv:25.03-serverless"}' in added
     assert '  - {tag: "25.03", reference: "registry.example.com/demo/demo-nv:25.03"}' in added
@@ -198,7 +204,7 @@ def test_new_edits_a_copy_of_the_previous_text_so_the_diff_is_only_the_intended_
     assert f"recorded: {dt.date.today().isoformat()}" in added
     # everything else added is the header, the new version, a placeholder or the structure around one
     assert [l for l in added if not (l.startswith("# ") or "25.03" in l or "TODO(lingjun-kb new)" in l
-                                     or l.startswith("recorded: ")
+                                     or l.startswith("recorded: ") or "carried_" in l
                                      or "todo." in l or l.strip() in {"- text:", "language: en", "highlights:"})] == []
 
 
@@ -215,18 +221,20 @@ def test_new_from_a_real_record_keeps_flow_components_and_quoted_versions(tmp_pa
     after = (root / "training-nv-pytorch" / "25.11.yaml").read_text(encoding="utf-8")
     removed, added = _diff(before, after)
     components = [l for l in before.splitlines() if l.startswith("  - {id: ")]
-    assert len(components) == 28 and all(l in after.splitlines() for l in components)
+    # each kept as written, with the mark that its version is to be confirmed
+    assert len(components) == 28 and all(l[:-1] + ", carried_over: true}" in after.splitlines() for l in components)
     for line in ('python: "3.12.7+gc"', 'cuda: "12.8"', '  minimum: "575"', 'architectures: [amd64, aarch64]',
-                 '  - {id: vllm, name: vllm, version: "0.11.0"}'):
-        assert line in after.splitlines() and line not in removed
+                 '  - {id: vllm, name: vllm, version: "0.11.0", carried_over: true}'):
+        assert line in after.splitlines()
     assert '  - tag: "25.11-serverless"' in added
     assert "components:  # as the page lists them" in after.splitlines()  # the text was edited, not rewritten
     assert after.count("# yaml-language-server:") == 1
-    assert not [l for l in removed if l.startswith("  - {id: ")]
-    # it loads as the draft says, and validates with only the placeholders as errors
+    # it loads as the draft says, and validates with only the placeholders and the carried-over versions as errors
     assert main(["validate", "-q", "--format", "json", str(root / "training-nv-pytorch" / "25.11.yaml")]) == 1
     errors = [p for p in json.loads(capsys.readouterr().out) if p["severity"] == "error"]
-    assert {p["rule"] for p in errors} == {"data.placeholder"}
+    assert {p["rule"] for p in errors} == {"data.placeholder", "data.carried-over"}
+    carried = [p for p in errors if p["rule"] == "data.carried-over"]
+    assert len(carried) == 28 + 3  # every component entry, and the record's cuda, python and driver
 
 
 def test_new_status_replaced_in_place_keeps_its_plain_style(tmp_path, capsys):
@@ -250,8 +258,8 @@ def test_new_writes_the_draft_out_when_the_text_cannot_be_edited_and_still_quote
     assert main(["new", "demo-nv", "25.03", "--releases", str(root)]) == 0
     capsys.readouterr()
     lines = (root / "demo-nv" / "25.03.yaml").read_text(encoding="utf-8").splitlines()
-    assert '  - {id: torch, name: torch, version: "2.7.1"}' in lines
-    assert '  - {id: cuda, name: CUDA, version: "12.8.0"}' in lines
+    assert '  - {id: torch, name: torch, version: "2.7.1", carried_over: true}' in lines
+    assert '  - {id: cuda, name: CUDA, version: "12.8.0", carried_over: true}' in lines
     assert 'cuda: "12.8"' in lines and 'version: "25.03"' in lines
     assert not [l for l in lines if "note:" in l or "As listed" in l]
 

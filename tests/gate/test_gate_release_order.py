@@ -1,4 +1,4 @@
-"""The gate orders releases by date (a ``YY.MM`` month, a ``YYYY-MM-DD`` day, else ``release_date``), never by
+"""The gate orders releases by date (a ``YY.MM`` month, a ``YYYY-MM-DD`` day, else the ``released`` date), never by
 comparing identifiers as text or as packaging versions."""
 
 from __future__ import annotations
@@ -87,15 +87,15 @@ def test_a_named_release_without_a_date_leaves_the_family_unordered(tree):
     assert _found(problems, root, "data.release-order") == [
         ("demo-nv/sglang0.5-250301.yaml", 3, 10, "version",
          "release demo-nv:sglang0.5-250301 cannot be placed among the family's other releases: its identifier names "
-         "no date; add release_date (the date the page gives)", Severity.error)]
+         "no date; add released: {date, kind, source} (the date the evidence gives)", Severity.error)]
     # no family-wide conclusion is drawn from an unordered family
     assert _found(problems, root, "data.single-current") == []
-    _edit(named, "status: superseded", "status: superseded\nrelease_date: 2025-02-20")
+    _edit(named, "status: superseded", "status: superseded\nreleased: {date: 2025-02-20, kind: page-published, source: \"https://example.com/demo-nv-2025-02-20\"}")
     problems, _ = _gate(root)
     assert _found(problems, root, "data.release-order") == [
         ("demo-nv/sglang0.5-250301.yaml", 3, 10, "version",
          "release demo-nv:sglang0.5-250301 falls on 2025-02-20 like demo-nv:2025-02-20; their order is then only "
-         "that of their identifiers: give the release_date that tells them apart", Severity.warning)]
+         "that of their identifiers: give the released date that tells them apart", Severity.warning)]
 
 
 def test_an_unrecorded_release_without_a_date_is_reported_in_the_family_catalog(tree):
@@ -112,7 +112,7 @@ def test_an_unrecorded_release_without_a_date_is_reported_in_the_family_catalog(
     assert _found(problems, root, "data.release-order") == [
         ("families.yaml", 15, 18, "families.0.unrecorded_releases.0.version",
          "unrecorded release demo-nv:sglang0.6-250401 cannot be placed among the family's other releases: its "
-         "identifier names no date; add release_date (the date the page gives)", Severity.error)]
+         "identifier names no date; add release_date (the date the evidence gives)", Severity.error)]
     assert _found(problems, root, "data.unrecorded-release") == [
         ("families.yaml", 19, 22, "families.0.unrecorded_releases.1.image_tags.0",
          "tag '25.02-serverless' is published by the recorded image demo-nv:25.02; the entry names a recorded "

@@ -59,7 +59,8 @@ def test_identifiers_the_pages_use_are_accepted(version):
 
 def test_a_dated_identifier_and_a_different_release_date_are_refused():
     with pytest.raises(ValidationError, match="differs from the date the release is named by"):
-        _record(version="2026-10-20", release_date="2026-10-21")
+        _record(version="2026-10-20", released={"date": "2026-10-21", "kind": "page-published",
+                                                "source": "https://example.com/page"})
 
 
 def test_family_order_is_by_date_not_by_text():

@@ -165,6 +165,8 @@ def make_injection_kb(target: Path) -> Path:
             for k, v in node.items():
                 if k == "url" and parent_key in ("sources", "upstream", "references"):
                     out[k] = url
+                elif k == "source" and key == "released":
+                    out[k] = url  # the page the date comes from is one of the sources, all of which are hostile
                 elif isinstance(v, str) and (k in _SHORT_KEYS or (k == "vendor" and "image_name" in node)) and not (
                         k == "name" and "layer" not in node and "image_name" not in node):
                     out[k] = short

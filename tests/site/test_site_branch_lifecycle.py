@@ -1,10 +1,13 @@
-"""Driver branch lifecycle on the drivers page: NVIDIA's dates, never a status that goes stale."""
+"""Driver branch lifecycle on the drivers page: NVIDIA's month evaluated on the build day, with the table edition."""
 
 from __future__ import annotations
 
+import datetime as dt
+import os
+
 import pytest
 
-from lingjun.generator.site.branch_lifecycle import EolWording, branch_lifecycle, eol_wording
+from lingjun.generator.site.branch_lifecycle import EolWording, branch_lifecycle, build_day, eol_wording
 from lingjun.generator.site.model import build_site_model
 from lingjun.generator.site.render import render_pages
 from lingjun.generator.site.strings import STRINGS
@@ -12,25 +15,44 @@ from lingjun.schema.loader import load_knowledge_base
 
 from conftest import REPO
 
+#: 2026-12-01 00:00:00 UTC, as SOURCE_DATE_EPOCH
+DAY_EPOCH = "1796083200"
+
 
 @pytest.fixture(scope="module")
 def drivers_pages(fixture_kb):
-    site = build_site_model(fixture_kb)
-    return {lang: dict((p.id, t) for p, t in render_pages(site, lang))["drivers"] for lang in ("en", "zh")}
+    before = os.environ.get("SOURCE_DATE_EPOCH")
+    os.environ["SOURCE_DATE_EPOCH"] = DAY_EPOCH
+    try:
+        site = build_site_model(fixture_kb)
+        return {lang: dict((p.id, t) for p, t in render_pages(site, lang))["drivers"] for lang in ("en", "zh")}
+    finally:
+        if before is None:
+            del os.environ["SOURCE_DATE_EPOCH"]
+        else:
+            os.environ["SOURCE_DATE_EPOCH"] = before
 
 
 def _row(text: str, branch: int) -> str:
     return next(line for line in text.splitlines() if line.startswith(f"| R{branch} |"))
 
 
-def test_wording_per_branch(fixture_kb):
+def test_build_day_is_source_date_epoch_when_set(monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", DAY_EPOCH)
+    assert build_day() == dt.date(2026, 12, 1)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "not-a-number")
+    assert build_day() == dt.date.today()
+
+
+def test_wording_per_branch_is_computed_on_the_day(fixture_kb):
     by_branch = {b.branch: b for b in fixture_kb.driver_branches.branches}
-    assert eol_wording(by_branch[570]) is EolWording.date       # eol 2026-02, flag false
-    assert eol_wording(by_branch[575]) is EolWording.listed     # flag only
-    assert eol_wording(by_branch[580]) is EolWording.disputed   # no month, note on the disagreement
-    lifecycle = branch_lifecycle(fixture_kb.driver_branches)
+    assert eol_wording(by_branch[570], dt.date(2026, 2, 28)) is EolWording.ahead   # the month's last day
+    assert eol_wording(by_branch[570], dt.date(2026, 3, 1)) is EolWording.past
+    assert eol_wording(by_branch[575], dt.date(2026, 3, 1)) is EolWording.listed    # eol_undated: listed
+    assert eol_wording(by_branch[580], dt.date(2026, 3, 1)) is EolWording.disputed  # no month, note on it
+    lifecycle = branch_lifecycle(fixture_kb.driver_branches, dt.date(2026, 12, 1))
     assert [b.branch for b, _ in lifecycle.rows] == [580, 570, 535]
-    assert lifecycle.listed_only == (575, 550, 545, 470)
+    assert lifecycle.listed_only == (575, 550, 545, 470) and lifecycle.as_of == dt.date(2026, 12, 1)
     assert branch_lifecycle(None) is None
 
 
@@ -39,24 +61,22 @@ def test_every_wording_has_both_languages():
         assert STRINGS[f"drivers.eol.{wording.value}"]["zh"], wording
 
 
-def test_english_rows_state_nvidia_dates_not_a_status(drivers_pages):
+def test_english_rows_say_whether_the_month_has_passed_on_the_build_day(drivers_pages):
     en = drivers_pages["en"]
-    assert "2026-02 (NVIDIA's date)" in _row(en, 570)
+    assert "end of life since 2026-02 (NVIDIA's date; past on 2026-12-01)" in _row(en, 570)
     assert "Production Branch" in _row(en, 570)
-    assert "2026-06 (NVIDIA's date)" in _row(en, 535)
+    assert "end of life since 2026-06 (NVIDIA's date; past on 2026-12-01)" in _row(en, 535)
     r580 = _row(en, 580)
     assert "no end-of-life date recorded" in r580 and "August 2028" in r580 and "June 2028" in r580
+    assert "[<code>dc-drivers</code>](https://docs.nvidia.com/datacenter/tesla/drivers/" in _row(en, 570)
     assert "Also listed as end of life by NVIDIA, with no date, type or CUDA data&#58; R575, R550, R545, R470." in en
-    assert "lingjun-check compares the date with the current day" in en
+    assert "evaluated on the day this page was built, 2026-12-01" in en
     assert "(checker/rules.md#driver-branch-eol)" in en
-    lowered = en.lower()
-    for stale in ("supported (", "still", "until", "reached"):
-        assert stale not in lowered.split("## driver branch lifecycle")[1].split("## sources")[0], stale
 
 
 def test_chinese_rows_are_chinese(drivers_pages):
     zh = drivers_pages["zh"]
-    assert "2026-02（NVIDIA 公布的日期）" in _row(zh, 570)
+    assert "已于 2026-02 停止支持（NVIDIA 公布的日期；截至 2026-12-01 已过）" in _row(zh, 570)
     assert "生产分支" in _row(zh, 570)
     assert "2028 年 6 月" in _row(zh, 580)
     assert "（无日期、类型或 CUDA 数据）：R575、R550、R545、R470。" in zh
@@ -64,9 +84,11 @@ def test_chinese_rows_are_chinese(drivers_pages):
         assert stale not in zh, stale
 
 
-def test_real_branch_table():
+def test_real_branch_table_on_a_day():
     kb, _ = load_knowledge_base(REPO / "releases")
-    lifecycle = branch_lifecycle(kb.driver_branches)
+    lifecycle = branch_lifecycle(kb.driver_branches, dt.date(2026, 12, 1))
     rows = {b.branch: w for b, w in lifecycle.rows}
-    assert rows[570] is EolWording.date and rows[580] is EolWording.disputed
+    assert rows[570] is rows[535] is rows[610] is EolWording.past
+    assert rows[620] is rows[595] is rows[580] is EolWording.ahead
+    assert rows[615] is rows[590] is EolWording.new_feature
     assert 575 in lifecycle.listed_only and 570 not in lifecycle.listed_only

@@ -38,13 +38,17 @@ def test_both_languages_and_machine_readable_files(built_site):
     for kind in ("release", "families", "components", "known-issue", "cuda-drivers", "driver-branches"):
         assert (site / f"api/v1/schema/{kind}.schema.json").is_file()
     feed = (site / "feed.xml").read_text(encoding="utf-8")
-    assert feed.index("training-nv-pytorch 25.07") < feed.index("training-nv-pytorch 25.06")
-    # dated by when the knowledge base recorded (published) and revised (updated) the record, never by YY.MM
+    assert feed.index("training-nv-pytorch 25.07") < feed.index("training-nv-pytorch 25.02")
+    # dated by the release's own date from the evidence, never by when the knowledge base recorded or revised it
     entry = feed.split("<title>training-nv-pytorch 25.07</title>")[1].split("</entry>")[0]
-    assert "<published>2026-11-29T00:00:00Z</published>" in entry and "<updated>2026-11-30T00:00:00Z</updated>" in entry
-    assert "<updated>2026-11-30T00:00:00Z</updated>\n  <link rel=\"self\"" in feed  # the feed's own: the latest entry's
-    assert "-01T00:00:00Z" not in feed
-    assert "training-xpu-pytorch 25.05" not in feed  # its record states no recorded date: left out, not dated
+    assert "<published>2025-08-01T00:00:00Z</published>" in entry and "<updated>2025-08-01T00:00:00Z</updated>" in entry
+    assert 'term="page-published"' in entry
+    older = feed.split("<title>training-nv-pytorch 25.02</title>")[1].split("</entry>")[0]
+    assert "<published>2025-03-27T00:00:00Z</published>" in older and 'term="page-updated"' in older
+    assert "<updated>2025-08-01T00:00:00Z</updated>\n  <link rel=\"self\"" in feed  # the feed's own: the latest entry's
+    assert "2026-11-29" not in feed and "2026-11-30" not in feed  # the recording dates appear nowhere
+    for undated in ("training-nv-pytorch 25.06", "training-nv-pytorch 25.03", "training-xpu-pytorch 25.05"):
+        assert undated not in feed  # no date in its evidence: left out, never given the recording date
     assert "灵骏" in (site / "zh/feed.xml").read_text(encoding="utf-8")
 
 

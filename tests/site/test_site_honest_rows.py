@@ -67,10 +67,19 @@ def test_changes_and_release_pages_do_not_count_accl_n_removed(pages):
 # --- 2. "new" only against the direct predecessor -----------------------------------------------
 
 
+def _marked_new(record, component):
+    """``record`` as if its page called ``component`` new (25.07's page says only "support for" PEFT)."""
+    entries = [e.model_copy(update={"introduced": True}) if e.id == component else e for e in record.components]
+    return record.model_copy(update={"components": entries})
+
+
 def test_new_mark_shows_only_against_the_direct_predecessor(real):
     kb, site = real
-    r2504, r2506, r2507 = (kb.release(f"training-nv-pytorch:{v}") for v in ("25.04", "25.06", "25.07"))
-    assert _rows(site.views["training-nv-pytorch:25.07"].diff)["peft"][0] is ChangeKind.introduced
+    r2504, r2506 = (kb.release(f"training-nv-pytorch:{v}") for v in ("25.04", "25.06"))
+    # 25.07's page says "support for" PEFT, not "new": against 25.06's partial list it is not compared
+    assert _rows(site.views["training-nv-pytorch:25.07"].diff)["peft"][0] is ChangeKind.not_recorded_old
+    r2507 = _marked_new(kb.release("training-nv-pytorch:25.07"), "peft")
+    assert _rows(diff_releases(r2506, r2507, direct=True))["peft"][0] is ChangeKind.introduced
     # 25.04's complete list has PEFT: a plain upgrade, whatever 25.07's page calls it
     assert _rows(diff_releases(r2504, r2507, direct=False))["peft"][0] is ChangeKind.upgraded
     # the same pair without the family order given: never "new"
@@ -284,8 +293,13 @@ def test_compare_js_agrees_with_the_diff_on_presence_and_reasons(compare):
 
 
 def test_compare_js_shows_new_only_against_the_direct_predecessor(compare):
-    direct = compare("?old=training-nv-pytorch:25.06&new=training-nv-pytorch:25.07")
-    assert ["PEFT", "new, as 25.07's page states", "—", "0.16.0"] in direct["rows"]
+    # 25.03's page calls FlashInfer new, and 25.02's complete list proves it: a plain addition
+    direct = compare("?old=training-nv-pytorch:25.02&new=training-nv-pytorch:25.03")
+    assert ["FlashInfer", "added", "—", "0.2.3"] in direct["rows"]
+    # 25.07's page says "support for" PEFT, never "new": against 25.06's partial list it is not compared
+    plain = compare("?old=training-nv-pytorch:25.06&new=training-nv-pytorch:25.07")
+    assert not [r for r in plain["rows"] if "page states" in r[1]]
+    assert any(n.startswith("Not compared: 25.06's component list is partial") and "PEFT" in n for n in plain["notes"])
     cross = compare("?old=ngc-pytorch:25.03&new=training-nv-pytorch:25.07")
     assert cross["error"] is None
     assert not [r for r in cross["rows"] if "page states" in r[1]]

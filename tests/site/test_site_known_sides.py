@@ -29,17 +29,16 @@ def test_25_06_to_25_07_shows_the_real_change_and_nothing_resting_on_25_06s_miss
     assert notable == {
         "vllm": (ChangeKind.upgraded, "0.9.1", "0.9.2", "vLLM"),
         "torch": (ChangeKind.build_tag, "2.7.1.8", "2.7.1.8+nv25.3", "PyTorch"),
-        "transformer-engine": (ChangeKind.introduced, None, "2.3.0+5de3e14", "Transformer Engine"),
-        "peft": (ChangeKind.introduced, None, "0.16.0", "PEFT"),
-        "diffusers": (ChangeKind.introduced, None, "0.34.0", "Diffusers"),
         # 12.8 is 12.8.0 written with less precision: not a downgrade, not "unchanged" either
         "cuda": (ChangeKind.less_precise, "12.8.0", "12.8", "CUDA Toolkit"),
     }
     counts = diff.counts
     assert (counts["added"], counts["removed"], counts["upgraded"], counts["build-tag"]) == (0, 0, 1, 1)
-    # the 21 others of 25.07's list were never stated for 25.06: not recorded there, not "added"
+    # the 24 others of 25.07's list were never stated for 25.06: not recorded there, not "added"; nor "new" for
+    # Transformer Engine, PEFT and Diffusers, of which 25.07's page says only "support for"
     one_sided = {c.key for c in diff.not_recorded}
-    assert len(one_sided) == 21 and {"ubuntu", "python", "deepspeed", "accl-n"} <= one_sided
+    assert len(one_sided) == 24 and {"ubuntu", "python", "deepspeed", "accl-n", "peft", "diffusers",
+                                     "transformer-engine"} <= one_sided
     assert all(c.kind is ChangeKind.not_recorded_old for c in diff.not_recorded)
     assert rows(diff)["triton"] == (ChangeKind.unchanged, "3.3.0", "3.3.0")
     assert rows(diff)["cuda"] == (ChangeKind.less_precise, "12.8.0", "12.8")
@@ -49,17 +48,17 @@ def test_25_06_to_25_07_on_the_changes_and_release_pages_in_both_languages(pages
     en = pages["en"]["changes"].split("### training-nv-pytorch 25.07")[1].split("###")[0]
     assert "| vLLM | <span class=\"lj-change lj-upgraded\">upgraded</span> | 0.9.1 | 0.9.2 |" in en
     assert "| PyTorch | <span class=\"lj-change lj-build-tag\">same version number, build tag added</span> | 2.7.1.8 | 2.7.1.8+nv25.3 |" in en
-    assert "| PEFT | <span class=\"lj-change lj-introduced\">new, as 25.07's page states</span> | — | 0.16.0 |" in en
+    assert "lj-introduced" not in en  # the page says "support for", never "new"
     assert "lj-added" not in en and "lj-removed" not in en
     assert "Not compared&#58; 25.06's component list is partial, so it does not show whether these were in it&#58; " in en
     assert "Ubuntu" in en.split("Not compared")[1]
     zh = pages["zh"]["changes"].split("### training-nv-pytorch 25.07")[1].split("###")[0]
-    assert "版本号相同，新增构建标签" in zh and "新增（据 25.07 页面所述）" in zh
+    assert "版本号相同，新增构建标签" in zh and "新增（据 25.07 页面所述）" not in zh
     assert "未比较：25.06 的组件列表不完整，无法判断其中是否包含以下组件：" in zh
     assert "lj-added" not in zh and "lj-removed" not in zh
     release = pages["en"]["release:training-nv-pytorch:25.07"].split("## What changed")[1].split("##")[0]
     assert "1 upgraded, 0 downgraded, 0 added, 0 removed, 0 changed (not comparable), 1 same version number, other build tag, " \
-           "1 written with other precision, 3 new as the page states, 21 not recorded on one side." in release
+           "1 written with other precision, 24 not recorded on one side." in release
     page_2506 = pages["en"]["release:training-nv-pytorch:25.06"]
     assert "Partial component list" in page_2506
     assert "0 added, 0 removed" in page_2506.split("## What changed")[1]
@@ -122,7 +121,7 @@ def test_compare_page_data_carries_version_kinds_and_list_states(real):
     assert table_kind(data["kinds"]["cuda"], "12.6", "12.8.1") == "upgraded" and "12.6" not in data["kinds"]["cuda"]["special"]
     states = {r["ref"]: r["list"] for r in data["releases"]}
     assert states["training-nv-pytorch:25.06"] == "partial" and states["training-nv-pytorch:25.07"] == "complete"
-    assert sorted(data["introduced"]["training-nv-pytorch:25.07"]) == ["diffusers", "peft", "transformer-engine"]
+    assert "training-nv-pytorch:25.07" not in data["introduced"]  # its page says "support for", not "new"
     assert data["outside"]["training-nv-pytorch:25.02"] == ["cudnn"]
 
 

@@ -40,18 +40,24 @@ def test_a_dated_release_sorts_after_year_month_ones_everywhere(issue12):
     assert refs[0] == "training-xpu-pytorch:2026-10-20" and refs[-1] == "training-xpu-pytorch:25.05"
 
 
-def test_feed_orders_by_release_date_not_by_text(issue12):
+def test_feed_orders_by_release_date_not_by_text_and_leaves_undated_releases_out(issue12):
     kb, _ = issue12
     import datetime as dt
 
+    from lingjun.schema.models import ReleaseDate, ReleaseDateKind
+
+    def on(day, kind=ReleaseDateKind.page_updated):
+        return ReleaseDate(date=day, kind=kind, source="https://help.aliyun.com/zh/document_detail/3172892.html")
+
     stamp = dt.date(2026, 11, 30)
-    dated = kb.release("training-xpu-pytorch:2026-10-20").model_copy(update={"recorded": stamp})
-    older = kb.release("training-nv-pytorch:25.07")
+    dated = kb.release("training-xpu-pytorch:2026-10-20").model_copy(
+        update={"recorded": stamp, "released": on(dt.date(2026, 10, 20), ReleaseDateKind.image_tag)})
+    # a YY.MM release whose page stamp is later than a dated release of another family comes first: by date
+    older = kb.release("training-nv-pytorch:25.07").model_copy(update={"released": on(dt.date(2026, 10, 21))})
     named = kb.release("inference-xpu-pytorch-opt:sglang0.5.4.post3-250105").model_copy(update={"recorded": stamp})
     kb2 = type(kb)(families=kb.families, releases=[older, named, dated])
-    assert [r.ref for r in feed_entries(kb2)] == [
-        "training-xpu-pytorch:2026-10-20", "training-nv-pytorch:25.07",
-        "inference-xpu-pytorch-opt:sglang0.5.4.post3-250105"]  # no date: after the dated ones
+    assert [r.ref for r in feed_entries(kb2)] == ["training-nv-pytorch:25.07", "training-xpu-pytorch:2026-10-20"]
+    # no date in its evidence: left out of the feed, never dated by its recording
 
 
 # ---------------------------------------------------------------- release pages

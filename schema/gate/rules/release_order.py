@@ -3,7 +3,7 @@
 Releases are ordered by date, never by their identifiers as text
 (:func:`lingjun.checks.core.release_order.release_order_key`): ``YY.MM`` names a month,
 ``YYYY-MM-DD`` a day, and any other identifier (``sglang0.5.4.post3-250105``, the page's own name)
-only the record's ``release_date``.  In a family of more than one release (recorded, or named in
+only the record's ``released`` date.  In a family of more than one release (recorded, or named in
 ``unrecorded_releases``) a release that cannot be placed leaves "previous", "newest" and every diff
 undefined, so it is an error; two releases on the same day (or month) are a warning, since their
 order is then the identifiers' and not the pages'.
@@ -30,7 +30,7 @@ def _key_text(key: tuple[int, int, int]) -> str:
 
 @gate_rule("data.release-order", Severity.error,
            "In a family of more than one release (recorded or unrecorded), every release can be placed by date: a "
-           "named identifier needs release_date; two releases on the same date are a warning.", order=15)
+           "named identifier needs a released date; two releases on the same date are a warning.", order=15)
 def check(corpus: Corpus) -> Iterator[Issue]:
     """Report releases without an order key in families of several releases, and releases sharing a key."""
     # family -> [(version, key, path, loc, what)] for recorded and unrecorded releases
@@ -51,16 +51,18 @@ def check(corpus: Corpus) -> Iterator[Issue]:
         placed: set[str] = set()
         for version, key, path, loc, what in releases:
             if key is None:
+                fix = "released: {date, kind, source}" if what == "release" else "release_date"
                 yield Issue(path, loc,
                             f"{what} {family}:{version} cannot be placed among the family's other releases: its "
-                            "identifier names no date; add release_date (the date the page gives)")
+                            f"identifier names no date; add {fix} (the date the evidence gives)")
                 continue
             if version in placed:
                 continue  # the same release twice: data.unique-release / data.unrecorded-release report it
             placed.add(version)
             if key in seen and seen[key] != version:
+                fix = "released date" if what == "release" else "release_date"
                 yield Issue(path, loc,
                             f"{what} {family}:{version} falls on {_key_text(key)} like {family}:{seen[key]}; their "
-                            "order is then only that of their identifiers: give the release_date that tells them apart",
+                            f"order is then only that of their identifiers: give the {fix} that tells them apart",
                             Severity.warning)
             seen.setdefault(key, version)

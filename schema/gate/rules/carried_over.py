@@ -1,0 +1,103 @@
+"""``data.carried-over``: no version that ``lingjun-kb new`` copied from the previous release stays unconfirmed.
+
+``lingjun-kb new`` copies the previous release's versions (component entries, CUDA, Python, PPU SDK, the driver
+requirement, the base image) so that a month that changes little is quick to record, and marks each copy: the
+record names the release it started from (``carried_from``), each copied component entry says
+``carried_over: true``, and each copied field of the record, a variant or a runtime is listed in its
+``carried_over``.  A copy nobody checked would pass for the new page's statement, so:
+
+* a mark whose value is still the copied one is an error: confirm it against the new page and delete the mark,
+  or change the value;
+* a mark whose value was changed is a warning (the change shows it was looked at): delete the mark;
+* ``carried_from`` with no mark left is a warning: delete it.
+
+Each problem names the file, the line and the field (``components.3.carried_over``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator, Optional
+
+from lingjun.schema.gate.corpus import Corpus
+from lingjun.schema.gate.issue import Issue
+from lingjun.schema.gate.rules import gate_rule
+from lingjun.schema.models import ReleaseRecord, Severity
+
+
+def _versions(record: Optional[ReleaseRecord]) -> dict[str, set[str]]:
+    """component id -> every version the record lists for it (release, variants, runtimes)."""
+    found: dict[str, set[str]] = {}
+    if record is None:
+        return found
+    lists = [record.components] + [v.components for v in record.variants]
+    lists += [r.components for r in record.runtimes] + [r.components for v in record.variants for r in v.runtimes]
+    for entries in lists:
+        for entry in entries:
+            found.setdefault(entry.id, set()).add(entry.version)
+    return found
+
+
+def _field(holder: Any, name: str) -> Any:
+    """The field's value to compare, a section without its ``note`` (``lingjun-kb new`` puts notes up for review,
+    which is no change of the version)."""
+    value = getattr(holder, name, None)
+    return value.model_dump(mode="json", exclude={"note"}) if hasattr(value, "model_dump") else value
+
+
+def _fields(holder: Any, name: str, previous: Any) -> Optional[bool]:
+    """True when ``holder``'s field still equals ``previous``'s (unchanged), False when it differs, None when there
+    is nothing to compare with (the previous release or its counterpart is not recorded)."""
+    if previous is None:
+        return None
+    return _field(holder, name) == _field(previous, name)
+
+
+@gate_rule("data.carried-over", Severity.error,
+           "Every version `lingjun-kb new` copied from the previous release (marked carried_over, with the record's "
+           "carried_from) is confirmed (mark deleted) or changed; a copied value left as it was fails validation.",
+           order=135)
+def check(corpus: Corpus) -> Iterator[Issue]:
+    """Report each carried-over mark: an error while its value is the copied one (or cannot be compared), a warning
+    once it was changed; and a ``carried_from`` with no mark left."""
+    refs = corpus.release_refs
+    for doc, record in corpus.releases():
+        if record.carried_from is None:
+            continue
+        source = f"{record.family}:{record.carried_from}"
+        previous = refs.get(source)
+        marks = 0
+
+        def judge(loc: tuple, what: str, same: Optional[bool]) -> Issue:
+            if same is False:
+                return Issue(doc.path, loc, f"{what} was carried over from {source} and has since been changed; "
+                                            "delete the carried_over mark", Severity.warning)
+            return Issue(doc.path, loc, f"{what} is carried over from {source} by `lingjun-kb new` and not confirmed: "
+                                        "check it against this release's page, then delete the mark, or change it")
+
+        holders: list[tuple[tuple, Any, Any]] = [((), record, previous)]
+        for index, variant in enumerate(record.variants):
+            old = next((v for v in previous.variants if v.id == variant.id), None) if previous else None
+            holders.append((("variants", index), variant, old))
+            for r_index, runtime in enumerate(variant.runtimes):
+                old_rt = next((r for r in old.runtimes if r.name == runtime.name), None) if old else None
+                holders.append((("variants", index, "runtimes", r_index), runtime, old_rt))
+        for index, runtime in enumerate(record.runtimes):
+            old = next((r for r in previous.runtimes if r.name == runtime.name), None) if previous else None
+            holders.append((("runtimes", index), runtime, old))
+        versions = _versions(previous)
+        for prefix, holder, old in holders:
+            for f_index, name in enumerate(holder.carried_over):
+                marks += 1
+                value = getattr(holder, name, None)
+                shown = f" {value}" if isinstance(value, str) else ""
+                yield judge(prefix + ("carried_over", f_index), f"{'.'.join(map(str, prefix + (name,)))}{shown}",
+                            _fields(holder, name, old))
+            for c_index, entry in enumerate(holder.components):
+                if not entry.carried_over:
+                    continue
+                marks += 1
+                same = None if previous is None else entry.version in versions.get(entry.id, set())
+                yield judge(prefix + ("components", c_index, "carried_over"), f"{entry.id} {entry.version}", same)
+        if not marks:
+            yield Issue(doc.path, ("carried_from",), f"no carried-over version is left to confirm; delete "
+                                                     f"carried_from: {record.carried_from}", Severity.warning)
