@@ -8,6 +8,7 @@ of life on that day, so the pages state the date (``on``).
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass
 from typing import Optional
 
@@ -59,17 +60,22 @@ def _view(record: ReleaseRecord, remedy: ReleaseRemedy) -> RemedyView:
 
 
 def _code_spans(text: str, code: tuple[str, ...]) -> str:
-    """``text`` with each of ``code`` (commands, image references; longest first) in a Markdown code span.
+    """``text`` with each occurrence of ``code`` (commands, image references, versions) in a Markdown code span.
 
-    The prose filter keeps code spans and escapes everything else, so a command reads as code in both languages.
+    One left-to-right pass, the longest snippet first at each position, so a reference that another one starts
+    (``...:25.02`` and ``...:25.02-serverless``) is never wrapped twice.  The prose filter keeps code spans and
+    escapes everything else, so a command reads as code in both languages.
 
     >>> _code_spans("run pip list now", ("pip list",))
     'run `pip list` now'
+    >>> _code_spans("a:25.02-x or a:25.02", ("a:25.02", "a:25.02-x"))
+    '`a:25.02-x` or `a:25.02`'
     """
-    for snippet in sorted(set(code), key=len, reverse=True):
-        if snippet and "`" not in snippet and f"`{snippet}`" not in text:
-            text = text.replace(snippet, f"`{snippet}`")
-    return text
+    snippets = sorted({c for c in code if c and "`" not in c}, key=len, reverse=True)
+    if not snippets:
+        return text
+    pattern = re.compile("|".join(re.escape(c) for c in snippets))
+    return pattern.sub(lambda m: f"`{m.group()}`", text)
 
 
 def checker_remedies(kb: KnowledgeBase, on: Optional[dt.date] = None) -> CheckerRemedies:

@@ -343,6 +343,7 @@ def test_which_without_a_site_url_links_the_official_page(real):
 
 def test_which_text_table(capsys, monkeypatch):
     monkeypatch.chdir(REPO)
+    monkeypatch.setenv("COLUMNS", "10000")  # whole lines; the wrapping to the terminal is tested on its own
     assert main(["which", "--driver", "R535", "--gpu", "NVIDIA GeForce RTX 4090", "--family", "training-nv-pytorch"]) == 0
     lines = capsys.readouterr().out.splitlines()
     # the answer first (no training-nv-pytorch release runs natively or through forward compatibility on a GeForce)
