@@ -22,7 +22,7 @@ from lingjun.generator.cli import main
 from lingjun.generator.zipapp import bundle_text
 
 REPO = Path(__file__).resolve().parents[2]
-SNAPSHOT = REPO / "tests" / "fixtures" / "turn2" / "T02-production-stack-276-shm64m.json"
+SNAPSHOT = REPO / "tests" / "fixtures" / "reports" / "T02-production-stack-276-shm64m.json"
 EMBEDDED = REPO / "checks" / "data" / "bundle.json"
 
 

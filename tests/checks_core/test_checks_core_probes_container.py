@@ -377,7 +377,7 @@ def test_parse_list_keeps_parents_and_nvml_profile_names():
 
 
 def test_collect_env_keeps_mig_lines_t04():
-    text = (REPO / "tests" / "fixtures" / "turn2" / "T04-pytorch-130181-mig.txt").read_text(encoding="utf-8")
+    text = (REPO / "tests" / "fixtures" / "reports" / "T04-pytorch-130181-mig.txt").read_text(encoding="utf-8")
     facts = parse_collect_env(text)
     assert [(g.index, g.name, g.mig_mode) for g in facts.nvidia_smi.gpus] == [(0, "NVIDIA A100-SXM4-80GB", True)]
     assert [(m.gpu_index, m.index, m.profile, m.uuid) for m in facts.mig_devices] == [(0, 0, "3g.40gb", None), (0, 1, "3g.40gb", None)]

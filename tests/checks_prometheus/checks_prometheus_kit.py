@@ -12,11 +12,11 @@ from lingjun.checks.cli import main
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "tests" / "fixtures"
-#: real snapshots (public failure reports) the formats are tried on: every case of tests/fixtures/cases and turn2,
+#: real snapshots (public failure reports) the formats are tried on: every case of tests/fixtures/cases and reports,
 #: and the red-team snapshots (hostile control characters included)
 SNAPSHOTS = sorted(
     [p for p in (FIXTURES / "cases").glob("*.json") if p.name != "expected.json" and not p.name.endswith(".ds_config.json")]
-    + [p for p in (FIXTURES / "turn2").glob("*.json") if not p.name.endswith(".ds_config.json")]
+    + [p for p in (FIXTURES / "reports").glob("*.json") if not p.name.endswith(".ds_config.json")]
     + [p for p in (FIXTURES / "redteam").glob("*.json") if p.name != "expected.json" and not p.name.endswith(".ds_config.json")]
 )
 

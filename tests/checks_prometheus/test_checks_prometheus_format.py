@@ -23,7 +23,7 @@ SNAKE = re.compile(r"[a-z][a-z0-9_]*\Z")
 
 def test_fixtures_are_found():
     assert len(SNAPSHOTS) >= 30
-    assert {p.parent.name for p in SNAPSHOTS} == {"cases", "turn2", "redteam"}
+    assert {p.parent.name for p in SNAPSHOTS} == {"cases", "reports", "redteam"}
 
 
 @pytest.mark.parametrize("snapshot", SNAPSHOTS, ids=lambda p: f"{p.parent.name}/{p.stem}")

@@ -1,4 +1,4 @@
-"""Second set of public reports (tests/fixtures/turn2), replayed through the command line with their expected verdicts.
+"""Second set of public reports (tests/fixtures/reports), replayed through the command line with their expected verdicts.
 
 Each input holds only what its report showed; the verdicts were written from the reports, before the checker ran.
 """
@@ -11,7 +11,7 @@ import pytest
 
 from checks_redteam_kit import REPO, run_json, severities
 
-TURN2 = REPO / "tests" / "fixtures" / "turn2"
+TURN2 = REPO / "tests" / "fixtures" / "reports"
 ABSENCE = re.compile(r"\bis unset\b|\bnot installed\b|No cuda-compat|no /dev/nvidia|no GPU was passed|No NVIDIA driver in this container", re.I)
 
 

@@ -1,6 +1,6 @@
 """Turn-2 cases of the container and network layer (T02 /dev/shm, T03 memlock), replayed through the command line.
 
-The snapshots in tests/fixtures/turn2 hold only what their reports showed (their ``_facts`` say which report
+The snapshots in tests/fixtures/reports hold only what their reports showed (their ``_facts`` say which report
 and what was left out); the verdicts are the ones in the cases' README, written before the checker ran.
 """
 
@@ -12,7 +12,7 @@ import pytest
 
 from checks_redteam_kit import REPO, run_json, severities
 
-TURN2 = REPO / "tests" / "fixtures" / "turn2"
+TURN2 = REPO / "tests" / "fixtures" / "reports"
 T02 = TURN2 / "T02-production-stack-276-shm64m.json"
 T03 = TURN2 / "T03-nccl-tests-206-memlock.json"
 CONTAINER_RULES = ("container.shm-size", "container.memlock-rdma", "container.open-files", "container.rdma-usable",

@@ -1,6 +1,6 @@
 """Second set of public reports, GPU visibility and DeepSpeed config cases (T04, T05, T12), through the command line.
 
-Verdicts are those of tests/fixtures/turn2's README (copied from the shared case set): T04 warning or error (two MIG
+Verdicts are those of tests/fixtures/reports's README (copied from the shared case set): T04 warning or error (two MIG
 devices in one process), T05 warning or error (4 local ranks, CUDA_VISIBLE_DEVICES=1,2), T12 warning or error ("auto"
 in a config used without the Hugging Face Trainer).  Plus a GPU image started without GPUs and a CPU-only torch on a
 GPU node, built as snapshots / pastes here.
@@ -15,7 +15,7 @@ import pytest
 from checks_redteam_kit import REPO, run_json, severities
 from lingjun.checks.inputs.collect_env_text import parse_collect_env
 
-TURN2 = REPO / "tests" / "fixtures" / "turn2"
+TURN2 = REPO / "tests" / "fixtures" / "reports"
 T04_PASTE = TURN2 / "T04-pytorch-130181-mig.txt"
 
 

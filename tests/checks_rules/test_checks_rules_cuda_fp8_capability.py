@@ -9,7 +9,7 @@ import checks_rules_kit as kit
 
 RULE = "cuda.fp8-capability"
 ROOT = Path(__file__).resolve().parents[2]
-H315 = ROOT / "tests" / "fixtures" / "turn3" / "H315-vllm-fp8-a100.json"
+H315 = ROOT / "tests" / "fixtures" / "cases" / "H315-vllm-fp8-a100.json"
 A100 = (("NVIDIA A100-SXM4-80GB", "nvidia", "8.0"),)
 MAVERICK = "meta-llama/Llama-4-Maverick-17B-128E-Instruct-FP8"
 

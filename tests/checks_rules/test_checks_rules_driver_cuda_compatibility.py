@@ -76,7 +76,7 @@ def test_forward_compatibility_on_an_end_of_life_branch_says_the_branch_ended():
     import sys
     from pathlib import Path
 
-    paste = Path(__file__).resolve().parents[1] / "fixtures" / "turn2" / "S3-vllm-15607-a800-drv470.txt"
+    paste = Path(__file__).resolve().parents[1] / "fixtures" / "reports" / "S3-vllm-15607-a800-drv470.txt"
     proc = subprocess.run([sys.executable, "-m", "lingjun.checks", "--from-collect-env", str(paste), "--release",
                            "training-nv-pytorch:25.07", "--format", "json", "--lang", "en"],
                           capture_output=True, text=True, timeout=120)

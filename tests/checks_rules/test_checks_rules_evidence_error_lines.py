@@ -142,7 +142,7 @@ def test_an_error_line_takes_the_remedy_its_causes_rule_computed_for_the_node():
     import sys
     from pathlib import Path
 
-    paste = Path(__file__).resolve().parents[1] / "fixtures" / "turn2" / "T01-pytorch-110153-h100-sm90.txt"
+    paste = Path(__file__).resolve().parents[1] / "fixtures" / "reports" / "T01-pytorch-110153-h100-sm90.txt"
     proc = subprocess.run([sys.executable, "-m", "lingjun.checks", "--from-collect-env", str(paste), "--format", "json",
                            "--lang", "en"], capture_output=True, text=True, timeout=120)
     findings = json.loads(proc.stdout)["findings"]

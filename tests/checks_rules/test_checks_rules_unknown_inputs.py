@@ -33,8 +33,8 @@ def _rich_facts() -> Facts:
     return facts
 
 
-#: the inputs the rules' reads are traced on: every real-world case snapshot (tests/fixtures/cases, .../turn2) ...
-_SNAPSHOTS = [p for p in sorted(kit.CASES.glob("C*.json")) + sorted((kit.ROOT / "tests/fixtures/turn2").glob("T*.json"))
+#: the inputs the rules' reads are traced on: every real-world case snapshot (tests/fixtures/cases, .../reports) ...
+_SNAPSHOTS = [p for p in sorted(kit.CASES.glob("C*.json")) + sorted((kit.ROOT / "tests/fixtures/reports").glob("T*.json"))
               if not p.name.endswith(".ds_config.json")]
 
 

@@ -187,17 +187,17 @@ def make_injection_kb(target: Path) -> Path:
 
 
 #: overlay on the fixture KB with the shapes of issue 12 (variants, runtimes, new identifiers, unrecorded releases)
-ISSUE12_OVERLAY = Path(__file__).parent / "fixtures" / "kb-issue12"
+RELEASE_SHAPES_OVERLAY = Path(__file__).parent / "fixtures" / "kb-release-shapes"
 
 
-def make_issue12_kb(target: Path) -> Path:
-    """Copy the fixture KB and lay :data:`ISSUE12_OVERLAY` over it (files replaced or added).
+def make_release_shapes_kb(target: Path) -> Path:
+    """Copy the fixture KB and lay :data:`RELEASE_SHAPES_OVERLAY` over it (files replaced or added).
 
     training-xpu-pytorch 25.05 becomes ``superseded``: the overlay adds its 2026-10-20 successor.
     """
     shutil.copytree(FIXTURE_KB, target)
-    for path in sorted(ISSUE12_OVERLAY.rglob("*.yaml")):
-        dest = target / path.relative_to(ISSUE12_OVERLAY)
+    for path in sorted(RELEASE_SHAPES_OVERLAY.rglob("*.yaml")):
+        dest = target / path.relative_to(RELEASE_SHAPES_OVERLAY)
         dest.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, dest)
     old = target / "training-xpu-pytorch" / "25.05.yaml"
@@ -207,30 +207,30 @@ def make_issue12_kb(target: Path) -> Path:
     return target
 
 
-def load_issue12(folder: Path):
+def load_release_shapes(folder: Path):
     """The issue-12 fixture KB (or any releases folder), validated by the data gate (:func:`load_validated`)."""
     return load_validated(folder)
 
 
 @pytest.fixture(scope="session")
-def issue12_kb_dir(tmp_path_factory):
-    """Folder of the issue-12 fixture KB (:func:`make_issue12_kb`; once per run: read only)."""
-    return made_once(tmp_path_factory, "issue12", lambda folder: make_issue12_kb(folder / "kb")) / "kb"
+def release_shapes_kb_dir(tmp_path_factory):
+    """Folder of the issue-12 fixture KB (:func:`make_release_shapes_kb`; once per run: read only)."""
+    return made_once(tmp_path_factory, "release_shapes", lambda folder: make_release_shapes_kb(folder / "kb")) / "kb"
 
 
 @pytest.fixture(scope="session")
-def issue12(issue12_kb_dir):
+def release_shapes(release_shapes_kb_dir):
     """``(knowledge base, site model)`` of the issue-12 fixture KB, validated by the gate."""
     from lingjun.generator.site.model import build_site_model
 
-    kb = load_issue12(issue12_kb_dir)
+    kb = load_release_shapes(release_shapes_kb_dir)
     return kb, build_site_model(kb)
 
 
 @pytest.fixture(scope="session")
-def issue12_pages(issue12):
+def release_shapes_pages(release_shapes):
     """Rendered pages of the issue-12 fixture KB: ``{lang: {page id: markdown}}``."""
     from lingjun.generator.site.render import render_pages
 
-    _, site = issue12
+    _, site = release_shapes
     return {lang: {page.id: text for page, text in render_pages(site, lang)} for lang in ("en", "zh")}

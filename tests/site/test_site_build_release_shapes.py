@@ -9,15 +9,15 @@ import pytest
 
 from lingjun.generator.site.build import build_site
 
-from conftest import REPO, load_issue12
+from conftest import REPO, load_release_shapes
 from made_once import made_once
 from test_site_html_tables import check_article_links
 
 
 @pytest.fixture(scope="module")
-def built12(tmp_path_factory, issue12_kb_dir):
+def built12(tmp_path_factory, release_shapes_kb_dir):
     root = made_once(tmp_path_factory, "built12", lambda folder: build_site(
-        issue12_kb_dir, folder / "site", build_dir=folder / "build", config_dir=REPO, kb=load_issue12(issue12_kb_dir),
+        release_shapes_kb_dir, folder / "site", build_dir=folder / "build", config_dir=REPO, kb=load_release_shapes(release_shapes_kb_dir),
         site_url="https://kb.example.com/"))
     return root / "site"
 

@@ -22,7 +22,7 @@ from lingjun.generator.site.model import build_site_model
 from lingjun.generator.site.render import render_pages
 
 ROOT = Path(__file__).resolve().parents[2]
-PASTE = ROOT / "tests" / "fixtures" / "turn2" / "S3-vllm-15607-a800-drv470.txt"
+PASTE = ROOT / "tests" / "fixtures" / "reports" / "S3-vllm-15607-a800-drv470.txt"
 IMAGE = "egslingjun-registry.cn-wulanchabu.cr.aliyuncs.com/egslingjun/training-nv-pytorch:25.07-serverless"
 
 

@@ -11,7 +11,7 @@ import pytest
 from lingjun.generator.site.finder import which
 from lingjun.schema.models import ReleaseStatus
 
-from conftest import REPO, load_issue12
+from conftest import REPO, load_release_shapes
 
 if not (REPO / "releases" / "inference-nv-pytorch" / "25.04.yaml").is_file():
     pytest.skip("the issue-12 records are not in releases/ yet", allow_module_level=True)
@@ -28,7 +28,7 @@ def real12():
     from lingjun.generator.site.model import build_site_model
     from lingjun.generator.site.render import render_pages
 
-    kb = load_issue12(REPO / "releases")
+    kb = load_release_shapes(REPO / "releases")
     site = build_site_model(kb)
     wanted = {"release:inference-nv-pytorch:25.04", "release:training-xpu-pytorch:2026-10-20",
               "release:training-xpu-pytorch:25.05", "family:inference-xpu-pytorch", "family:training-xpu-pytorch",

@@ -1,5 +1,5 @@
 """Issue 12 on the site: variants, framework runtimes, dated and named release identifiers, releases the
-pages name without a record, and the catalog's own sources (fixture: ``conftest.make_issue12_kb``)."""
+pages name without a record, and the catalog's own sources (fixture: ``conftest.make_release_shapes_kb``)."""
 
 from __future__ import annotations
 
@@ -28,8 +28,8 @@ def _section(page: str, anchor: str) -> str:
 # ---------------------------------------------------------------- ordering
 
 
-def test_a_dated_release_sorts_after_year_month_ones_everywhere(issue12):
-    kb, site = issue12
+def test_a_dated_release_sorts_after_year_month_ones_everywhere(release_shapes):
+    kb, site = release_shapes
     assert [r.version for r in kb.releases_of("training-xpu-pytorch")] == ["2026-10-20", "25.05"]
     rows = site.family_rows["training-xpu-pytorch"]
     assert [(r.version, r.record is not None) for r in rows] == [
@@ -40,8 +40,8 @@ def test_a_dated_release_sorts_after_year_month_ones_everywhere(issue12):
     assert refs[0] == "training-xpu-pytorch:2026-10-20" and refs[-1] == "training-xpu-pytorch:25.05"
 
 
-def test_feed_orders_by_release_date_not_by_text_and_leaves_undated_releases_out(issue12):
-    kb, _ = issue12
+def test_feed_orders_by_release_date_not_by_text_and_leaves_undated_releases_out(release_shapes):
+    kb, _ = release_shapes
     import datetime as dt
 
     from lingjun.schema.models import ReleaseDate, ReleaseDateKind
@@ -64,8 +64,8 @@ def test_feed_orders_by_release_date_not_by_text_and_leaves_undated_releases_out
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_release_with_variants_has_a_section_per_variant(issue12_pages, lang):
-    page = issue12_pages[lang]["release:inference-nv-pytorch:25.04"]
+def test_release_with_variants_has_a_section_per_variant(release_shapes_pages, lang):
+    page = release_shapes_pages[lang]["release:inference-nv-pytorch:25.04"]
     title = {"en": ("vLLM image", "SGLang image"), "zh": ("vLLM 镜像", "SGLang 镜像")}[lang]
     vllm, sglang = _section(page, "variant-vllm"), _section(page, "variant-sglang")
     assert f"### {title[0]} {{ #variant-vllm }}" in page and f"### {title[1]} {{ #variant-sglang }}" in page
@@ -83,16 +83,16 @@ def test_release_with_variants_has_a_section_per_variant(issue12_pages, lang):
     assert {"en": "Component list not available", "zh": "!!! note \"组件列表不可用\""}[lang] not in page
 
 
-def test_release_without_variants_looks_as_before(issue12_pages):
+def test_release_without_variants_looks_as_before(release_shapes_pages):
     for lang in ("en", "zh"):
-        page = issue12_pages[lang]["release:training-nv-pytorch:25.07"]
+        page = release_shapes_pages[lang]["release:training-nv-pytorch:25.07"]
         assert "{ #components }" in page and "{ #image-tags }" in page and "{ #images }" not in page
         assert "{ #runtimes }" not in page
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_runtimes_follow_the_shared_components(issue12_pages, lang):
-    page = issue12_pages[lang]["release:training-xpu-pytorch:2026-10-20"]
+def test_runtimes_follow_the_shared_components(release_shapes_pages, lang):
+    page = release_shapes_pages[lang]["release:training-xpu-pytorch:2026-10-20"]
     shared = {"en": "Shared by every runtime.", "zh": "所有运行时环境共用。"}[lang]
     assert shared in _section(page, "components")
     assert page.index("{ #components }") < page.index("{ #runtimes }") < page.index("{ #image-tags }")
@@ -110,8 +110,8 @@ def test_runtimes_follow_the_shared_components(issue12_pages, lang):
     assert unseen in _section(page, "runtime-diffsynth-20261015") and no_list not in _section(page, "runtime-diffsynth-20261015")
 
 
-def test_named_identifier_release_renders(issue12_pages):
-    page = issue12_pages["en"]["release:inference-xpu-pytorch-opt:sglang0.5.4.post3-250105"]
+def test_named_identifier_release_renders(release_shapes_pages):
+    page = release_shapes_pages["en"]["release:inference-xpu-pytorch-opt:sglang0.5.4.post3-250105"]
     assert page.startswith('---\ntitle: "inference-xpu-pytorch-opt sglang0.5.4.post3-250105"')
     assert "<code>2.8.2+ppu1.7.0.post1</code>" in page and "<td>1.7.0.post1</td>" in page
 
@@ -119,8 +119,8 @@ def test_named_identifier_release_renders(issue12_pages):
 # ---------------------------------------------------------------- honest status, family pages
 
 
-def test_a_release_is_not_current_when_the_pages_name_a_newer_one(issue12):
-    _, site = issue12
+def test_a_release_is_not_current_when_the_pages_name_a_newer_one(release_shapes):
+    _, site = release_shapes
     view = site.views["inference-nv-pytorch:25.04"]
     assert view.record.status is ReleaseStatus.current  # as recorded ...
     assert view.shown_status is ReleaseStatus.superseded  # ... but 25.10 and 26.03 are named
@@ -133,19 +133,19 @@ def test_a_release_is_not_current_when_the_pages_name_a_newer_one(issue12):
     assert [row.version for row in newest.between] == ["25.09", "25.06"]
 
 
-def test_release_header_names_the_successor(issue12_pages):
-    en = issue12_pages["en"]["release:training-xpu-pytorch:25.05"].split("## ")[0]
+def test_release_header_names_the_successor(release_shapes_pages):
+    en = release_shapes_pages["en"]["release:training-xpu-pytorch:25.05"].split("## ")[0]
     assert '<span class="lj-status lj-status-superseded">Superseded</span>' in en
     assert re.search(r'Next release the pages name: <a href="\.\./\.\./\.\./families/training-xpu-pytorch/&#35;release-25-06">25\.06</a>'
                      r' \(published, not yet recorded\)', en)
     assert '<a href="../2026-10-20/">2026-10-20</a>' in en
-    zh = issue12_pages["zh"]["release:inference-nv-pytorch:25.04"].split("## ")[0]
+    zh = release_shapes_pages["zh"]["release:inference-nv-pytorch:25.04"].split("## ")[0]
     assert "已被取代" in zh and "当前版本" not in zh and "（已发布，尚未收录）" in zh
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_family_page_lists_unrecorded_releases_with_where_they_are_named(issue12_pages, lang):
-    page = issue12_pages[lang]["family:training-xpu-pytorch"]
+def test_family_page_lists_unrecorded_releases_with_where_they_are_named(release_shapes_pages, lang):
+    page = release_shapes_pages[lang]["family:training-xpu-pytorch"]
     label = {"en": "published, not yet recorded", "zh": "已发布，尚未收录"}[lang]
     rows = re.findall(r'<tr(?: id="([^"]+)")?>\s*<td>(?:<a [^>]*>)?([^<]+)', page)
     assert [v for _, v in rows] == ["2026-10-20", "25.09", "25.06", "25.05", "25.04"]
@@ -157,16 +157,16 @@ def test_family_page_lists_unrecorded_releases_with_where_they_are_named(issue12
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_family_without_records_gets_a_page_of_its_named_releases(issue12_pages, lang):
-    page = issue12_pages[lang]["family:inference-xpu-pytorch"]
+def test_family_without_records_gets_a_page_of_its_named_releases(release_shapes_pages, lang):
+    page = release_shapes_pages[lang]["family:inference-xpu-pytorch"]
     assert {"en": "No release of this family is recorded yet.", "zh": "该系列尚无版本记录。"}[lang] in page
     assert re.findall(r'<tr id="(release-[^"]+)">', page) == ["release-25-09", "release-25-08"]
     assert "lj-status-current" not in page and "lj-status-superseded" not in page
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_home_names_the_official_index_and_newer_unrecorded_releases(issue12_pages, lang):
-    page = issue12_pages[lang]["home"]
+def test_home_names_the_official_index_and_newer_unrecorded_releases(release_shapes_pages, lang):
+    page = release_shapes_pages[lang]["home"]
     assert "(https://help.aliyun.com/en/cs/user-guide/acs-ai-container-image-version-release-record/)" in page
     row = next(line for line in page.splitlines() if "(families/inference-nv-pytorch/index.md)" in line)
     assert "[25.04](releases/inference-nv-pytorch/25.04.md)" in row and '&#35;release-26-03">26.03</a>' in row
@@ -185,8 +185,8 @@ def _newer(kb):
     return old, new
 
 
-def test_a_diff_compares_a_variant_with_the_same_variant(issue12):
-    kb, _ = issue12
+def test_a_diff_compares_a_variant_with_the_same_variant(release_shapes):
+    kb, _ = release_shapes
     old, new = _newer(kb)
     cmp = compare_releases(old, new)
     assert [d.variant for d in cmp.pairs] == ["vllm"]
@@ -199,8 +199,8 @@ def test_a_diff_compares_a_variant_with_the_same_variant(issue12):
     assert cmp.counts["removed"] == cmp.counts["added"] == 0
 
 
-def test_a_runtime_is_compared_with_the_runtime_of_the_same_name(issue12):
-    kb, _ = issue12
+def test_a_runtime_is_compared_with_the_runtime_of_the_same_name(release_shapes):
+    kb, _ = release_shapes
     old = kb.release("training-xpu-pytorch:2026-10-20")
     cosmos = old.runtimes[0]
     bumped = cosmos.model_copy(update={"components": [cosmos.components[0].model_copy(update={"version": "1.3.0"})]})
@@ -213,26 +213,26 @@ def test_a_runtime_is_compared_with_the_runtime_of_the_same_name(issue12):
     assert cmp.pairs[1].old_state is ListState.partial
 
 
-def test_a_release_without_variants_is_not_compared_with_one_image_of_a_release_with_them(issue12):
-    kb, _ = issue12
+def test_a_release_without_variants_is_not_compared_with_one_image_of_a_release_with_them(release_shapes):
+    kb, _ = release_shapes
     cmp = compare_releases(kb.release("training-nv-pytorch:25.07"), kb.release("inference-nv-pytorch:25.04"))
     assert cmp.pairs == [] and not cmp.comparable
     assert [o.variant for o in cmp.only_new] == ["vllm", "sglang"] and [o.variant for o in cmp.only_old] == [None]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_changes_of_a_release_with_runtimes_name_what_only_one_side_has(issue12_pages, lang):
-    page = issue12_pages[lang]["release:training-xpu-pytorch:2026-10-20"]
+def test_changes_of_a_release_with_runtimes_name_what_only_one_side_has(release_shapes_pages, lang):
+    page = release_shapes_pages[lang]["release:training-xpu-pytorch:2026-10-20"]
     changes = _section(page, "changes")
     only = {"en": "Only in 2026-10-20, so not compared", "zh": "仅 2026-10-20 含有，因此未比较"}[lang]
     assert only in changes and "cosmos framework" in changes and "LlamaFactory" in changes
     assert {"en": "- shared components", "zh": "- 共用组件"}[lang] in changes
-    listing = issue12_pages[lang]["changes"]
+    listing = release_shapes_pages[lang]["changes"]
     assert "{ #training-xpu-pytorch-2026-10-20 }" in listing
 
 
-def test_compare_data_offers_each_variant_and_runtime(issue12):
-    _, site = issue12
+def test_compare_data_offers_each_variant_and_runtime(release_shapes):
+    _, site = release_shapes
     entries = {r["ref"]: r for r in site.compare_data["releases"]}
     vllm = entries["inference-nv-pytorch:25.04#vllm"]
     assert (vllm["release"], vllm["variant"], vllm["label"]) == ("inference-nv-pytorch:25.04", "vllm", "inference-nv-pytorch 25.04 · vllm")
@@ -246,10 +246,10 @@ def test_compare_data_offers_each_variant_and_runtime(issue12):
 # ---------------------------------------------------------------- API
 
 
-def test_api_indexes_images_unrecorded_releases_and_the_catalog(issue12, tmp_path):
+def test_api_indexes_images_unrecorded_releases_and_the_catalog(release_shapes, tmp_path):
     import jsonschema
 
-    kb, _ = issue12
+    kb, _ = release_shapes
     written = write_api(kb, tmp_path)
     data = json.loads((tmp_path / "api/v1/releases.json").read_text(encoding="utf-8"))
     assert data["images"] == image_index(kb) and data["unrecorded"] == unrecorded_index(kb)
@@ -276,12 +276,12 @@ def test_api_indexes_images_unrecorded_releases_and_the_catalog(issue12, tmp_pat
     jsonschema.validate(families, json.loads((REPO / "schema/families.schema.json").read_text(encoding="utf-8")))
 
 
-def test_against_an_image_with_runtimes_a_missing_component_is_not_removed(issue12):
+def test_against_an_image_with_runtimes_a_missing_component_is_not_removed(release_shapes):
     """25.05 (one complete list) against 2026-10-20 (its own list holds what the runtimes share): vLLM and
     DeepSpeed are not in the shared list, which does not make them removed: they may be in a runtime."""
     from lingjun.generator.site.diff import NotRecorded
 
-    _, site = issue12
+    _, site = release_shapes
     view = site.views["training-xpu-pytorch:2026-10-20"]
     shared = view.comparison.pairs[0]
     rows = {c.component: (c.kind, c.not_recorded_reason) for c in shared.changes}
@@ -297,7 +297,7 @@ def test_against_an_image_with_runtimes_a_missing_component_is_not_removed(issue
 
 
 @pytest.fixture(scope="module")
-def compare12(issue12, issue12_pages, tmp_path_factory):
+def compare12(release_shapes, release_shapes_pages, tmp_path_factory):
     """Run compare.js under node on the issue-12 fixture's compare data (see test_site_honest_rows)."""
     import shutil
     import subprocess
@@ -307,11 +307,11 @@ def compare12(issue12, issue12_pages, tmp_path_factory):
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed")
-    _, site = issue12
+    _, site = release_shapes
     folder = tmp_path_factory.mktemp("compare12")
     data, labels = folder / "data.json", folder / "labels.json"
     data.write_text(json.dumps(site.compare_data), encoding="utf-8")
-    labels.write_text(json.dumps(_labels(issue12_pages["en"]["compare"])), encoding="utf-8")
+    labels.write_text(json.dumps(_labels(release_shapes_pages["en"]["compare"])), encoding="utf-8")
 
     def run(search: str) -> dict:
         done = subprocess.run([node, str(RUNNER), str(COMPARE_JS), str(data), str(labels), search],
@@ -342,11 +342,11 @@ def test_compare_js_does_not_remove_what_may_be_in_a_runtime(compare12):
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_component_timeline_names_the_variant_of_each_version(issue12_pages, lang):
-    page = issue12_pages[lang]["component:transformers"]
+def test_component_timeline_names_the_variant_of_each_version(release_shapes_pages, lang):
+    page = release_shapes_pages[lang]["component:transformers"]
     titles = {"en": (" (vLLM image)", " (SGLang image)"), "zh": ("（vLLM 镜像）", "（SGLang 镜像）")}[lang]
     assert (f"<td><code>4.51.3</code><small>{titles[0]}</small><br><code>4.51.1</code><small>{titles[1]}</small></td>"
             in page)
-    matrix = issue12_pages[lang]["matrix"]
+    matrix = release_shapes_pages[lang]["matrix"]
     row = matrix.split('<a href="../releases/inference-nv-pytorch/25.04/">25.04</a>')[1].split("</tr>")[0]
     assert "<td>0.8.5</td>" in row and "<td>2.6.0+cu124</td>" in row and "<small>&#42;</small>" not in row

@@ -1,5 +1,5 @@
 """The finder and ``lingjun-kb which`` on releases with variants, dated and named identifiers and families
-the pages name without a record (fixture: ``conftest.make_issue12_kb``)."""
+the pages name without a record (fixture: ``conftest.make_release_shapes_kb``)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from lingjun.generator.site.finder_page import finder_context
 from lingjun.generator.which import format_table
 
 
-def test_a_release_with_variants_is_one_finder_row_with_each_variants_tags(issue12):
-    kb, _ = issue12
+def test_a_release_with_variants_is_one_finder_row_with_each_variants_tags(release_shapes):
+    kb, _ = release_shapes
     data = finder_data(kb)
     rows = [r for r in data["releases"] if r["family"] == "inference-nv-pytorch"]
     assert [r["ref"] for r in rows] == ["inference-nv-pytorch:25.04"]
@@ -27,16 +27,16 @@ def test_a_release_with_variants_is_one_finder_row_with_each_variants_tags(issue
     assert dated["architectures"] == ["amd64"] and dated["ppu"] is True  # no driver stated, but a PPU SDK
 
 
-def test_finder_page_links_each_release_by_its_identifier(issue12):
-    _, site = issue12
+def test_finder_page_links_each_release_by_its_identifier(release_shapes):
+    _, site = release_shapes
     context = finder_context(site, site.sitemap.pages["finder"])
     hrefs = {r["ref"]: r["href"] for r in context["finder"]["releases"]}
     assert hrefs["inference-xpu-pytorch-opt:sglang0.5.4.post3-250105"] == "../releases/inference-xpu-pytorch-opt/sglang0.5.4.post3-250105/"
     assert hrefs["training-xpu-pytorch:2026-10-20"] == "../releases/training-xpu-pytorch/2026-10-20/"
 
 
-def test_find_release_reads_a_ref_a_variant_or_a_tag(issue12):
-    kb, _ = issue12
+def test_find_release_reads_a_ref_a_variant_or_a_tag(release_shapes):
+    kb, _ = release_shapes
     for text in ("inference-nv-pytorch:25.04", "inference-nv-pytorch:25.04#sglang",
                  "25.04-sglang0.4.6.post1-pytorch2.6-cu124-20250430-serverless",
                  "egslingjun-registry.cn-wulanchabu.cr.aliyuncs.com/egslingjun/inference-nv-pytorch:25.04-vllm0.8.5-pytorch2.6-cu124-20250430-serverless"):
@@ -45,8 +45,8 @@ def test_find_release_reads_a_ref_a_variant_or_a_tag(issue12):
     assert find_release(kb, "inference-nv-pytorch:25.10") is None  # named, not recorded
 
 
-def test_which_answers_a_new_family_once_per_release(issue12):
-    kb, _ = issue12
+def test_which_answers_a_new_family_once_per_release(release_shapes):
+    kb, _ = release_shapes
     answer = which(kb, "R570", "H20", family="inference-nv-pytorch")
     assert [r["release"] for r in answer["releases"]] == ["inference-nv-pytorch:25.04"]
     row = answer["releases"][0]
@@ -59,8 +59,8 @@ def test_which_answers_a_new_family_once_per_release(issue12):
     assert below["verdict"] == "minor-compat" and "does not state R535" in below["reason"]["en"]
 
 
-def test_which_for_a_family_without_records_names_its_releases_without_a_verdict(issue12):
-    kb, _ = issue12
+def test_which_for_a_family_without_records_names_its_releases_without_a_verdict(release_shapes):
+    kb, _ = release_shapes
     answer = which(kb, "R570", "H20", family="inference-xpu-pytorch")
     assert answer["releases"] == []
     assert [u["version"] for u in answer["unrecorded"]] == ["25.09", "25.08"]
@@ -71,8 +71,8 @@ def test_which_for_a_family_without_records_names_its_releases_without_a_verdict
                                      "published, not yet recorded (no verdict): inference-xpu-pytorch:25.09, inference-xpu-pytorch:25.08"]
 
 
-def test_which_table_lists_variant_tags_under_the_release(issue12):
-    kb, _ = issue12
+def test_which_table_lists_variant_tags_under_the_release(release_shapes):
+    kb, _ = release_shapes
     lines = format_table(which(kb, "R570", "H20", family="inference-nv-pytorch")).splitlines()
     assert lines[0] == "inference-nv-pytorch: Use 25.04: the newest inference-nv-pytorch release that runs natively on R570."
     lines = lines[lines.index("") + 1:]  # the table after the answer
@@ -82,19 +82,19 @@ def test_which_table_lists_variant_tags_under_the_release(issue12):
     assert lines[5] == "published, not yet recorded (no verdict): inference-nv-pytorch:26.03, inference-nv-pytorch:25.10"
 
 
-def test_which_command_line_on_new_families(issue12_kb_dir, capsys, monkeypatch):
+def test_which_command_line_on_new_families(release_shapes_kb_dir, capsys, monkeypatch):
     monkeypatch.delenv("LINGJUN_KB_SITE_URL", raising=False)
     monkeypatch.setenv("COLUMNS", "10000")  # one line per release (the wrapping is tested in test_site_which_text_width.py)
-    monkeypatch.chdir(issue12_kb_dir)
+    monkeypatch.chdir(release_shapes_kb_dir)
     assert main(["which", "--driver", "R570", "--gpu", "H20", "--family", "inference-nv-pytorch",
-                 "--releases", str(issue12_kb_dir), "--format", "json"]) == 0
+                 "--releases", str(release_shapes_kb_dir), "--format", "json"]) == 0
     answer = json.loads(capsys.readouterr().out)
     assert answer["releases"][0]["url"] == "https://help.aliyun.com/zh/cs/user-guide/inference-nv-pytorch-25-04"
     assert main(["which", "--driver", "R570", "--gpu", "H20", "--family", "training-xpu-pytorch",
-                 "--releases", str(issue12_kb_dir)]) == 0
+                 "--releases", str(release_shapes_kb_dir)]) == 0
     out = capsys.readouterr().out.splitlines()
     out = out[out.index("") + 1:]  # the table after the answer
     assert [line.split()[0] for line in out[2:4]] == ["training-xpu-pytorch:2026-10-20", "training-xpu-pytorch:25.05"]
     assert main(["which", "--driver", "R570", "--gpu", "H20", "--family", "inference-nv-pytorh",
-                 "--releases", str(issue12_kb_dir)]) == 2
+                 "--releases", str(release_shapes_kb_dir)]) == 2
     assert "close matches: inference-nv-pytorch" in capsys.readouterr().err
