@@ -75,6 +75,19 @@ def _may_break(before: str, after: str) -> bool:
     return char_width(before[-1]) == 2 or char_width(after[0]) == 2
 
 
+#: a token a reader copies whole: a URL, a path, an image reference (``registry/ns/name:tag``)
+_UNBREAKABLE = re.compile(r"://|/[^\s/]+/|^[\w.-]+/[\w./-]+:[\w.-]+$")
+
+
+def _unbreakable(word: str) -> bool:
+    """Whether ``word`` is a URL, a path or an image reference, which :func:`wrap` never cuts.
+
+    >>> _unbreakable("https://docs.nvidia.com/x"), _unbreakable("registry.example/ns/img:25.07"), _unbreakable("word")
+    (True, True, False)
+    """
+    return bool(_UNBREAKABLE.search(word.strip("()[]<>\"'.,;:«»（）：，。")))
+
+
 def _cut(word: str, room: int) -> tuple[str, str]:
     """``word`` split so its head takes at most ``room`` columns (at least one character)."""
     used, i = 0, 0
@@ -111,6 +124,11 @@ def wrap(text: str, width: int, first: int = 0, rest: int = 0) -> list[str]:
         if used + size > room and line.strip():
             lines.append(line.rstrip())
             line, used, room = "", 0, max(1, width - rest)
+        if size > room - used and _unbreakable(unit):
+            # a URL, path or image reference wider than the line is never cut (a cut one cannot be copied or
+            # clicked): it takes a line of its own, which the terminal folds
+            line, used = line + unit, used + size
+            continue
         while size > room - used:  # a word wider than the line: cut it at the line's end
             head, unit = _cut(unit, room - used) if room - used > 0 else ("", unit)
             if not head:

@@ -80,9 +80,29 @@ def _report(bundle, lang, columns, snapshot=SNAPSHOT_2510):
 @pytest.mark.parametrize("columns", ["80", None])  # None: no COLUMNS and a pipe, so 80
 def test_checker_report_fits_80_columns(fixture_bundle_file, lang, columns):
     lines = _report(fixture_bundle_file, lang, columns)
-    assert max(display_width(line) for line in lines) <= 80
+    assert _fits(lines, 80)
     assert max(display_width(line) for line in lines) >= 70  # wrapped to the width, not far short of it
     assert any("NCCL_SOCKET_IFNAME" in line for line in lines)
+
+
+def _fits(lines, width):
+    """Every line within ``width`` columns, but for a line holding one URL, path or image reference alone, which is
+    never cut (a cut one cannot be copied): the terminal folds it."""
+    from lingjun.checks.core.terminal_text import _unbreakable
+
+    return all(display_width(line) <= width or (len(line.split()) == 1 and _unbreakable(line.strip()))
+               for line in lines)
+
+
+def test_a_url_or_image_reference_wider_than_the_line_is_never_cut():
+    from lingjun.checks.core.terminal_text import wrap
+
+    ref = "egslingjun-registry.cn-wulanchabu.cr.aliyuncs.com/egslingjun/training-nv-pytorch:25.07-serverless"
+    url = "https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/troubleshooting.html#runtime-and-mpi-issues"
+    lines = wrap(f"start a fresh container from the image {ref}. See {url} for more", 60)
+    assert f"{ref}." in lines and url in lines
+    assert all(display_width(line) <= 60 for line in lines if line not in (f"{ref}.", url))
+    assert wrap("x" * 70, 60) == ["x" * 60, "x" * 10]  # a plain word wider than the line is still cut
 
 
 def _without_driver(tmp_path):
