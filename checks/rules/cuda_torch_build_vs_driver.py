@@ -16,6 +16,18 @@ RULE = "cuda.torch-build-vs-driver"
 AREA = "cuda"
 
 
+def _forward_like_the_image(ctx: CheckContext, kmod, decision, built) -> bool:
+    """Whether torch's CUDA ``built`` runs through the same forward compatibility the image's CUDA does: the release
+    admits the driver's branch on these data center GPUs with cuda-compat
+    (:func:`lingjun.checks.rules._driver_facts.release_admits_forward`, the decision driver.minimum and
+    driver.cuda-compatibility read), and ``built`` is no newer than the image's CUDA, whose cuda-compat serves it."""
+    from lingjun.checks.rules._driver_facts import image_cuda, release_admits_forward
+
+    cuda, _ = image_cuda(ctx)
+    return (cuda is not None and built.major_minor <= cuda.major_minor
+            and release_admits_forward(ctx, kmod, decision))
+
+
 @rule(RULE, AREA, "torch's CUDA runs on this driver", "torch 的 CUDA 版本与驱动兼容", needs_gpu=True, order=100)
 @with_reported_outcome
 def check(ctx: CheckContext) -> Iterator[Finding]:
@@ -81,6 +93,14 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         yield make(ctx, RULE, AREA, Severity.ok, f"torch was built with CUDA {built}; driver {drv_text} supports CUDA {sup_text}.",
                    f"torch 基于 CUDA {built} 构建，驱动 {drv_zh} 支持 CUDA {sup_zh}。", observed=observed,
                    expected=f"CUDA <= {sup_text}")
+        return
+    if mode == "minor-version" and kmod is not None and _forward_like_the_image(ctx, kmod, decision, built):
+        yield make(ctx, RULE, AREA, Severity.ok,
+                   f"torch was built with CUDA {built}; driver {drv_text} runs it through forward compatibility, the image's "
+                   f"cuda-compat on these data center GPUs (as driver.cuda-compatibility reads it).",
+                   f"torch 基于 CUDA {built} 构建；驱动 {drv_zh} 通过向前兼容（数据中心 GPU 上镜像的 cuda-compat）运行它"
+                   f"（与 driver.cuda-compatibility 的判断一致）。",
+                   observed=observed, expected=f"CUDA <= {sup_text}")
         return
     if mode == "minor-version":
         yield make(

@@ -64,7 +64,8 @@ def test_a_cut_off_release_reads_its_familys_forward_compatibility_as_which_does
     snap = {"schema": "lingjun-check/snapshot/1", "origin": "snapshot",
             "driver": {"kernel_module_version": "535.183.01"},
             "nvidia_smi": {"available": True, "driver_version": "535.183.01",
-                           "gpus": [{"index": 0, "name": "NVIDIA H20", "compute_capability": "9.0"}]}}
+                           "gpus": [{"index": 0, "name": "NVIDIA H20", "compute_capability": "9.0"}]},
+            "torch": {"version": "2.7.1+cu128", "cuda": "12.8"}}
     path = tmp_path / "h20.json"
     path.write_text(json.dumps(snap))
     proc = subprocess.run([sys.executable, "-m", "lingjun.checks", "--from", str(path), "--release", "training-nv-pytorch:25.07",
@@ -74,6 +75,9 @@ def test_a_cut_off_release_reads_its_familys_forward_compatibility_as_which_does
     assert "its family's releases 25.06 and 25.08 admit R535 (535.86 or later)" in found["driver.minimum"]["message"]
     assert found["driver.cuda-compatibility"]["severity"] == "ok"
     assert "admitted by its family's neighbouring releases" in found["driver.cuda-compatibility"]["message"]
+    # torch's CUDA 12.8 is the image's: the same cuda-compat serves it, so no "minor version compatibility" warning
+    assert found["cuda.torch-build-vs-driver"]["severity"] == "ok"
+    assert "through forward compatibility" in found["cuda.torch-build-vs-driver"]["message"]
     which = subprocess.run([sys.executable, "-m", "lingjun.generator.cli", "which", "--driver", "535.183.01", "--gpu", "H20",
                             "--format", "json"], capture_output=True, text=True, timeout=120)
     rows = {r["release"]: r for r in json.loads(which.stdout)["releases"]}
