@@ -325,6 +325,13 @@ def _drop_stdout() -> None:
         pass
 
 
+def _no_nvidia_here(facts) -> bool:
+    """Whether the live probe found no sign of an NVIDIA driver on this machine (no GPU, no kernel module, no device
+    node): a log of a GPU job read here comes from another machine."""
+    driver = facts.driver
+    return not facts.gpus and not driver.kernel_module_version and not driver.device_nodes
+
+
 def _log_of_another_pod(facts: object, evidence: object) -> bool:
     """True when a log states it comes from a Kubernetes pod (``kubectl logs --prefix``) and this live run is not
     in one (no ``KUBERNETES_SERVICE_HOST``): the live facts then describe another machine."""
@@ -680,6 +687,18 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
         evidence.notes.append(("The log comes from a pod and this run is outside one, so it is judged alone "
                                "(this machine's facts are not the pod's; give the pod's snapshot with --from to use its facts)",
                                "日志来自 Pod，而本次运行不在 Pod 中，因此仅凭日志判断（本机的事实不是该 Pod 的；如需使用其事实，请用 --from 提供该 Pod 的快照）"))
+    elif facts.origin == "live" and args.log and not getattr(args, "log_only", False) and _no_nvidia_here(facts):
+        # a GPU job's log read on a machine without an NVIDIA driver (a laptop, a bastion host): its /dev/shm,
+        # interfaces and toolkit are not the job's, and they must not decide the log's causes
+        from lingjun.checks.coverage import log_only_facts
+
+        facts = log_only_facts()
+        facts.check_options = chosen
+        evidence.notes.append(("This machine shows no NVIDIA driver, so it is not the node the log comes from: the log is "
+                               "judged alone (run the checker inside the job's container, or give its snapshot with --from, "
+                               "to use the node's facts)",
+                               "本机没有 NVIDIA 驱动，不是日志所在的节点：因此仅凭日志判断（如需使用该节点的事实，请在作业容器内运行"
+                               "检查工具，或用 --from 提供其快照）"))
     ctx = CheckContext(facts=facts, data=data, release=release, options=options, evidence=evidence)
     from lingjun.checks.report.model import exit_code
     from lingjun.checks.runner import run_rules

@@ -284,3 +284,17 @@ def test_a_hand_made_bundle_with_a_broken_or_backtracking_expression(tmp_path):
     start = time.perf_counter()
     sigset.scanner(Evidence(), "x").feed_line(literal + " " + "a" * 60, 1)
     assert time.perf_counter() - start < 2
+
+
+def test_a_log_read_on_a_machine_without_an_nvidia_driver_is_judged_alone(tmp_path):
+    """`lingjun-check --log job.log` on a laptop or bastion host (the probed root shows no NVIDIA driver): this
+    machine's /dev/shm, interfaces and toolkit are not the job's, so they never decide the log's causes."""
+    log = tmp_path / "job.log"
+    log.write_text("node1:1:1 [0] NCCL WARN Error: failed to extend /dev/shm/nccl-abc to 9637892 bytes\n", encoding="utf-8")
+    root = tmp_path / "root"
+    root.mkdir()
+    report = _cli_json("--root", str(root), "--log", str(log))
+    assert any("shows no NVIDIA driver" in note for note in report["evidence"]["notes"])
+    (line,) = [f for f in report["findings"] if f["rule"] == "evidence.error-lines"]
+    # the leading cause is the line's own, not one this machine's roomy /dev/shm would pick ("already filled")
+    assert line["severity"] == "error" and "Most likely cause here: /dev/shm is smaller" in line["message"]
