@@ -156,7 +156,7 @@ def render_text(report: "dict[str, Any]", color: bool = False) -> str:
         lines.append(f"  {inert(group['rule'], 120)}: {on}: {nodes_line(group['nodes'], s['nodes'], lang)}")
         if group["message"]:
             lines.append(f"    {inert(group['message'], 300)}")
-    with_errors = [n["name"] for n in report["nodes"] if n["exit_code"] == 1]
+    with_errors = [n.get("label") or n["name"] for n in report["nodes"] if n["exit_code"] == 1]  # CLUSTER/NAME with clusters
     if with_errors:
         lines += ["", _bold(_t("with_errors", lang) + f" ({len(with_errors)})", color), "  " + nodes_line(with_errors, s["nodes"], lang, 50)]
     return "\n".join(lines) + "\n"
