@@ -417,6 +417,9 @@ def _run_textfile(args: "argparse.Namespace | SimpleNamespace") -> int:
     (exit 3 or more) replaces FILE with metrics saying so and the time of the last good run."""
     from lingjun.checks.report import textfile
 
+    problem = _output_problem(args.output, args.collect)  # an unusable path is refused first, as for any format
+    if problem is not None:
+        return _fail(problem)
     try:
         lock = textfile.lock_folder(args.output)
     except textfile.TextfileBusy as exc:

@@ -47,8 +47,8 @@ __all__ = ["MARKER", "SiteDirRefused", "check_site_dir", "protected_folders", "m
 #: file written into every built site; a folder holding it was made by ``lingjun-kb build``
 MARKER = ".lingjun-kb-site"
 
-_MARKER_TEXT = ("This folder is a site built by `lingjun-kb build`; the next build replaces it whole.\n"
-                "Delete this file to keep the build from replacing the folder.\n")
+_MARKER_TEXT = ("This folder is a site built by `lingjun-kb build`; the next build replaces it while it holds only the\n"
+                "entries listed below. Delete this file to keep the build from replacing the folder.\n")
 
 
 class SiteDirRefused(ValueError):
@@ -234,10 +234,19 @@ def check_site_dir(site_dir: Union[str, Path], config_dir: Path, protected: Iter
         return target
     try:
         marker = os.lstat(os.path.join(target, MARKER))
-        if stat.S_ISREG(marker.st_mode):
-            return target
     except OSError:
-        pass
+        marker = None
+    if marker is not None and stat.S_ISREG(marker.st_mode):
+        foreign = _not_written_by_the_build(target, marker.st_size)
+        if foreign is None:
+            raise SiteDirRefused(f"--site-dir {shown} holds a {MARKER} file without the list of the files its build "
+                                 "wrote (an older lingjun-kb, or a copied marker): the build cannot tell its own files from "
+                                 "others; remove the folder to rebuild there, or choose another folder")
+        if foreign:
+            listed = ", ".join(_shown(name) for name in foreign[:3]) + (f" and {len(foreign) - 3} more" if len(foreign) > 3 else "")
+            raise SiteDirRefused(f"--site-dir {shown} holds what no build wrote ({listed}); the build replaces only "
+                                 "its own files: move them out or choose another folder")
+        return target
     try:
         empty = not os.listdir(target)
     except OSError as exc:
@@ -248,9 +257,74 @@ def check_site_dir(site_dir: Union[str, Path], config_dir: Path, protected: Iter
     return target
 
 
+#: the line after which the marker lists, one JSON string per line, every entry the build wrote
+_LIST_HEADER = "Entries this build wrote (one JSON string per line):\n"
+#: the most of a marker file read: a site's list is some 100 KiB
+_MARKER_LIMIT = 64 * 1024 * 1024
+
+
+def _entries(folder: str) -> Iterator[str]:
+    """Every entry below ``folder`` (files, folders, links; relative, ``/``-separated), never following a link or
+    entering another file system (a mount point is listed, not entered)."""
+    top = os.lstat(folder).st_dev
+    mounts = mount_points()  # bind mounts of the same file system share its device number
+    for root, dirs, files in os.walk(folder, followlinks=False):
+        rel = os.path.relpath(root, folder)
+        keep = []
+        for name in dirs:
+            path = os.path.join(root, name)
+            try:
+                same = (os.lstat(path).st_dev == top and not os.path.ismount(path)
+                        and os.path.abspath(path) not in mounts)
+            except OSError:
+                same = False
+            if same:
+                keep.append(name)
+            yield name if rel == "." else f"{rel}/{name}".replace(os.sep, "/")
+        dirs[:] = keep
+        for name in files:
+            yield name if rel == "." else f"{rel}/{name}".replace(os.sep, "/")
+
+
+def _not_written_by_the_build(folder: Path, size: int) -> Optional[list[str]]:
+    """The entries of ``folder`` its marker does not list (sorted; empty: all the build's own); None when the marker
+    holds no list (written by an older lingjun-kb, or a marker made by hand)."""
+    import json
+
+    if size > _MARKER_LIMIT:
+        return None
+    try:
+        text = (Path(folder) / MARKER).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    if _LIST_HEADER not in text:
+        return None
+    listed: set[str] = set()
+    for line in text.split(_LIST_HEADER, 1)[1].splitlines():
+        try:
+            name = json.loads(line)
+        except ValueError:
+            return None
+        if isinstance(name, str):
+            listed.add(name)
+    return sorted(e for e in _entries(str(folder)) if e != MARKER and e not in listed)
+
+
+def _shown(name: str) -> str:
+    from lingjun.checks.core.inert_text import inert
+
+    return inert(name, 120)
+
+
 def mark_site(folder: Path) -> None:
-    """Write :data:`MARKER` into a freshly built site ``folder``."""
-    (Path(folder) / MARKER).write_text(_MARKER_TEXT, encoding="utf-8")
+    """Write :data:`MARKER` into a freshly built site ``folder``, listing every entry the build wrote there, so that the
+    next build replaces the folder only while it holds nothing else (a file copied in, a mount, a folder the site was
+    copied into with other content)."""
+    import json
+
+    names = sorted(e for e in _entries(str(folder)) if e != MARKER)
+    (Path(folder) / MARKER).write_text(_MARKER_TEXT + _LIST_HEADER + "".join(json.dumps(n) + "\n" for n in names),
+                                       encoding="utf-8")
 
 
 def make_work_folder(site_dir: Path, kind: str) -> Path:

@@ -236,3 +236,27 @@ def test_the_fullest_destination_is_the_one_with_least_room(tmp_path):
     assert shown == str(tmp_path / "missing" / "deeper") and 0 < free <= os.statvfs(tmp_path).f_blocks * os.statvfs(tmp_path).f_frsize
     assert fullest([]) is None
     assert is_no_space(OSError(errno.ENOSPC, "No space left on device")) and not is_no_space(OSError(errno.EACCES, "x"))
+
+
+def test_a_marked_folder_holding_files_no_build_wrote_is_refused(tmp_path, in_site_config):
+    """A site copied into a web root beside other content (`cp -a site/. /var/www/html/`), or a marker file planted
+    in a folder of one's own: the build replaces only what its marker lists, so nothing else is ever deleted."""
+    from lingjun.generator.site._site_dir import protected_folders
+
+    config = in_site_config
+    protected = protected_folders(config, config / "releases", config / ".build")
+    web = tmp_path / "www"
+    (web / "sub").mkdir(parents=True)
+    (web / "index.html").write_text("built", encoding="utf-8")
+    mark_site(web)
+    assert check_site_dir(web, config, protected) == web  # only its own entries: replaceable
+    (web / "sub" / "thesis.tex").write_text("mine", encoding="utf-8")
+    with pytest.raises(SiteDirRefused, match=r"holds what no build wrote \(sub/thesis.tex\)"):
+        check_site_dir(web, config, protected)
+    own = tmp_path / "own"
+    (own / "sub").mkdir(parents=True)
+    (own / "sub" / "thesis.tex").write_text("mine", encoding="utf-8")
+    (own / MARKER).write_text("", encoding="utf-8")  # a marker without the build's list
+    with pytest.raises(SiteDirRefused, match="without the list of the files its build wrote"):
+        check_site_dir(own, config, protected)
+    assert (own / "sub" / "thesis.tex").read_text(encoding="utf-8") == "mine"

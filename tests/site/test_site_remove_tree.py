@@ -62,24 +62,28 @@ def test_a_mount_inside_the_tree_is_left_with_what_it_holds(tmp_path, kind):
 
 
 @needs_root
-def test_a_build_over_a_site_holding_a_bind_mount_keeps_the_mounted_folder(tmp_path):
+def test_a_build_over_a_site_holding_a_bind_mount_is_refused_and_keeps_the_mounted_folder(tmp_path):
     from conftest import FIXTURE_KB
     from lingjun.generator.site.build import build_site
     from lingjun.generator.site._site_dir import mark_site
 
     site = tmp_path / "site"
     site.mkdir()
-    mark_site(site)
     (site / "index.html").write_text("previous site")
+    mark_site(site)
     data = tmp_path / "releases-copy"
     shutil.copytree(FIXTURE_KB, data)
     before = sorted(str(p.relative_to(data)) for p in data.rglob("*"))
     (site / "mnt").mkdir()
     _mount("--bind", str(data), str(site / "mnt"))
     try:
-        build_site(FIXTURE_KB, site, build_dir=tmp_path / "build")
+        from lingjun.generator.site._site_dir import SiteDirRefused
+
+        # the mount is nothing the build wrote: refused in one line before any work, the mounted data untouched
+        with pytest.raises(SiteDirRefused, match=r"holds what no build wrote \(mnt\)"):
+            build_site(FIXTURE_KB, site, build_dir=tmp_path / "build")
         assert sorted(str(p.relative_to(data)) for p in data.rglob("*")) == before
-        assert (site / "index.html").read_text() != "previous site"
+        assert (site / "index.html").read_text() == "previous site"
     finally:
         for found in sorted(mount_points()):
             if found.startswith(str(tmp_path)):
