@@ -427,7 +427,7 @@ _S = {
     "release.troubleshooting_intro": ("Error lines that concern components of this release, with their causes and remedies:", "与本版本组件相关的错误行及其原因与处理方法："),
     "issues.signatures": ("Error lines it prints", "相关错误行"),
     "release.checker_remedies": ("Fixes lingjun-check prints", "lingjun-check 给出的处理方法"),
-    "release.checker_remedies_intro": ("What lingjun-check prints as the fix when it finds one of these problems with this release, word for word (computed on {date}: the driver it names is the newest branch NVIDIA still supports on the day the checker runs, and every driver remedy of a report names the same one):", "lingjun-check 发现该版本存在以下问题时给出的处理方法，原文照录（计算日期 {date}：其中的驱动是检查器运行当天 NVIDIA 仍在支持的最新分支，报告中所有驱动相关的处理方法都指向同一个）："),
+    "release.checker_remedies_intro": ("What lingjun-check prints as the fix when it finds one of these problems with this release, word for word (computed on {date}: the driver it names is the newest branch NVIDIA still supports on the day the checker runs, and every driver remedy of a report names the same one; on GPUs whose support ends with an earlier branch, such as R580 for Volta and older, the report names that branch instead):", "lingjun-check 发现该版本存在以下问题时给出的处理方法，原文照录（计算日期 {date}：其中的驱动是检查器运行当天 NVIDIA 仍在支持的最新分支，报告中所有驱动相关的处理方法都指向同一个；对于支持在更早分支结束的 GPU（如 Volta 及更早架构止于 R580），报告会改为给出该分支）："),
     "release.printed_by": ("Printed by", "输出规则"),
     "rules.prints": ("The fix it prints for the newest release of each family (computed on {date}):", "对各系列最新版本给出的处理方法（计算日期 {date}）："),
     "home.catalog_sources": ("The family list follows the official index of AI container image releases:", "镜像系列以官方的 AI 容器镜像版本发布索引为准："),
