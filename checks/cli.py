@@ -602,6 +602,11 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
             facts, snapshot_problems = read_snapshot(args.from_file)
         except SnapshotError as exc:
             return _fail(str(exc))
+        from lingjun.checks.core.redaction import mask_secrets, mask_strings
+
+        # a snapshot written by hand, edited or taken by an older checker may hold secrets --collect never keeps:
+        # masked before any rule or report sees them (identifiers stay: a rule matches MIG UUIDs with the devices)
+        mask_strings(facts, mask_secrets)
     elif args.from_collect_env:
         from lingjun.checks.inputs.collect_env_text import CollectEnvError, decode_collect_env, parse_collect_env
 
