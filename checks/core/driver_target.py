@@ -30,7 +30,7 @@ from typing import Any, Iterable, Optional
 
 from lingjun.checks.core.versions import DriverVersion
 
-__all__ = ["DriverTarget", "branch_end_of_life", "eol_month_end", "last_branch_for_cc", "upgrade_target"]
+__all__ = ["DriverTarget", "branch_end_of_life", "branch_row", "eol_month_end", "last_branch_for_cc", "upgrade_target"]
 
 #: NVIDIA's Unix graphics feature deprecation schedule: "The release 580 series will be the last to support GPUs
 #: based on the Maxwell, Pascal, and Volta architectures" (compute capability 5.x, 6.x, 7.0 and 7.2)
@@ -80,6 +80,11 @@ def eol_month_end(text: Any) -> Optional[dt.date]:
     except (TypeError, ValueError):
         return None
     return first_next - dt.timedelta(days=1)
+
+
+def branch_row(branches: Iterable[Any], branch: Any) -> Optional[dict]:
+    """The ``driver_branches`` row of ``branch`` (``535``), or None when the table does not list it."""
+    return next((r for r in branches or () if isinstance(r, dict) and r.get("branch") == branch), None)
 
 
 def branch_end_of_life(row: dict, today: dt.date) -> bool:

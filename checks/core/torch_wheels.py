@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any, Optional
 
-__all__ = ["INDEX", "index_url", "variant_cuda", "published_variants", "best_variant", "torch_release"]
+__all__ = ["INDEX", "index_url", "variant_cuda", "published_variants", "best_variant", "torch_release", "listed_releases"]
 
 INDEX = "https://download.pytorch.org/whl/"
 _VARIANT = re.compile(r"^cu(\d{2})(\d)$")
@@ -42,6 +42,16 @@ def torch_release(version: Optional[str]) -> Optional[str]:
 
 def _rows(table: Optional[dict]) -> list[dict]:
     return [r for r in (table or {}).get("wheels") or [] if isinstance(r, dict)]
+
+
+def listed_releases(table: Optional[dict]) -> list[str]:
+    """Every torch release the table lists (``2.9.1``), newest first.
+
+    >>> listed_releases({"wheels": [{"releases": ["2.1.0", "2.10.0"]}, {"releases": ["2.9.1"]}]})
+    ['2.10.0', '2.9.1', '2.1.0']
+    """
+    found = {r for row in _rows(table) for r in row.get("releases") or [] if isinstance(r, str) and torch_release(r)}
+    return sorted(found, key=lambda r: tuple(int(x) for x in r.split(".")), reverse=True)
 
 
 def published_variants(table: Optional[dict], release: Optional[str]) -> list[str]:

@@ -144,7 +144,14 @@ def driver_predates_gpus(ctx: CheckContext, driver: DriverVersion) -> Optional[t
 
 
 def release_admits_forward(ctx: CheckContext, driver: DriverVersion, decision) -> bool:
-    """Whether the release admits ``driver``'s branch for forward compatibility on these GPUs, as the finder reads it.
+    """Whether the release admits ``driver``'s branch for forward compatibility on these GPUs
+    (:func:`forward_admission` names who admits it)."""
+    return forward_admission(ctx, driver, decision) is not None
+
+
+def forward_admission(ctx: CheckContext, driver: DriverVersion, decision) -> Optional[str]:
+    """Who admits ``driver``'s branch for forward compatibility on these GPUs, as the finder reads it: ``"release
+    record"``, ``"family's releases"`` (the record's driver text cut off), or None when it is not admitted.
 
     True when ``decision`` (:class:`~lingjun.checks.core.compat.CompatDecision`) fell back to minor version
     compatibility only because the input does not show the image's compat libcuda in use, while every GPU is a data
@@ -155,23 +162,23 @@ def release_admits_forward(ctx: CheckContext, driver: DriverVersion, decision) -
     from lingjun.checks.core.compat import GPU_DATACENTER, forward_admitted, gpu_class
 
     if decision is None or decision.mode != "minor-version" or ctx.facts.libcuda.is_forward_compat is False:
-        return False
+        return None
     if compat_present(ctx.facts) is False:  # the record listing the branch says the image carries cuda-compat
-        return False
+        return None
     classes = [gpu_class(g.name, g.brand, ctx.data.gpus) for g in ctx.facts.gpus]
     if not classes or any(c != GPU_DATACENTER for c in classes):
-        return False
+        return None
     cuda, _ = image_cuda(ctx)
     if cuda is None:
-        return False
+        return None
     admitted, where = forward_admitted(driver, cuda, ctx.record, ctx.data.cuda_drivers)
     if admitted is True and where == "family's releases":
         # the record's driver text is cut off and its family's neighbours admit the branch (driver.derived): the
         # record's own forward-compatible branches still show that the image carries cuda-compat, as release_verdict
         # reads it; without them the package is not assumed
         drv = (ctx.record or {}).get("driver") or {}
-        return bool(drv.get("forward_compatibility"))
-    return admitted is True and where == "release record"
+        return where if drv.get("forward_compatibility") else None
+    return where if admitted is True and where == "release record" else None
 
 
 def driver_fix(ctx: CheckContext):

@@ -155,7 +155,7 @@ def torch_wheel(ctx: CheckContext, version: Optional[str], at_most: Optional[tup
     that has one.  None when no listed release fits.  The variant picked is the newest fitting one, or, with no
     driver bound, the oldest at or above ``at_least`` (it asks the least of the driver).
     """
-    from lingjun.checks.core.torch_wheels import published_variants, torch_release, variant_cuda
+    from lingjun.checks.core.torch_wheels import listed_releases, published_variants, torch_release, variant_cuda
 
     table = ctx.data.torch_wheels
 
@@ -167,12 +167,11 @@ def torch_wheel(ctx: CheckContext, version: Optional[str], at_most: Optional[tup
         return found[-1] if at_most is not None else found[0]
 
     own = torch_release(version)
-    if own is not None and fitting(own):
-        return own, fitting(own)  # type: ignore[return-value]
-    releases = sorted({r for row in (table or {}).get("wheels") or [] if isinstance(row, dict)
-                       for r in row.get("releases") or [] if isinstance(r, str) and torch_release(r)},
-                      key=lambda r: tuple(int(x) for x in r.split(".")), reverse=True)
-    return next(((r, fitting(r)) for r in releases if fitting(r)), None)  # type: ignore[misc]
+    for release in ([own] if own else []) + listed_releases(table):
+        variant = fitting(release)
+        if variant is not None:
+            return release, variant
+    return None
 
 
 def installed_torch_is_stock(version: Optional[str]) -> bool:

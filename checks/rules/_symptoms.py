@@ -102,9 +102,9 @@ def forward_unconfirmed(
 def _branch_ended(ctx: CheckContext, branch: object) -> Optional[str]:
     """The end-of-life month (``2024-07``, or "no date") of driver branch ``branch`` when it is past end of life on the
     checker's day (:func:`lingjun.checks.core.driver_target.branch_end_of_life`), else None (supported or not listed)."""
-    from lingjun.checks.core.driver_target import branch_end_of_life
+    from lingjun.checks.core.driver_target import branch_end_of_life, branch_row
 
-    row = next((r for r in ctx.data.driver_branches if isinstance(r, dict) and r.get("branch") == branch), None)
+    row = branch_row(ctx.data.driver_branches, branch)
     if row is None or not branch_end_of_life(row, ctx.options.today):
         return None
     return str(row.get("eol") or "no date")

@@ -20,7 +20,7 @@ from typing import Iterator, Optional
 
 from lingjun.checks.context import CheckContext
 from lingjun.checks.core.compat import max_native_cuda
-from lingjun.checks.core.torch_wheels import best_variant, index_url, published_variants, torch_release
+from lingjun.checks.core.torch_wheels import best_variant, index_url, listed_releases, published_variants, torch_release
 from lingjun.checks.core.versions import CudaVersion
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules import rule
@@ -62,9 +62,7 @@ def _remedy(ctx: CheckContext, version: str, cuda: Optional[CudaVersion], source
     variant = best_variant(table, release, supported)
     if variant is None and supported is not None and not published_variants(table, release):
         # a torch release the table does not list: the newest listed release with a variant this driver runs
-        newer = sorted({rel for row in table.get("wheels") or [] for rel in row.get("releases") or []},
-                       key=lambda r: tuple(int(x) for x in r.split(".")), reverse=True)
-        release, variant = next(((rel, best_variant(table, rel, supported)) for rel in newer
+        release, variant = next(((rel, best_variant(table, rel, supported)) for rel in listed_releases(table)
                                  if best_variant(table, rel, supported)), (release, None))
     if variant is not None:
         url = index_url(variant)

@@ -32,7 +32,9 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         yield make(ctx, RULE, AREA, Severity.skipped, f"The driver branch was not checked: {why.en}.",
                    f"未检查驱动分支：{why.zh}。")
         return
-    row = next((b for b in ctx.data.driver_branches if isinstance(b, dict) and b.get("branch") == driver.branch), None)
+    from lingjun.checks.core.driver_target import branch_row
+
+    row = branch_row(ctx.data.driver_branches, driver.branch)
     link = nvidia_url(ctx, "branches")
     if row is None:
         yield make(ctx, RULE, AREA, Severity.info,

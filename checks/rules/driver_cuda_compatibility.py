@@ -30,7 +30,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     """ok (native or viable forward compatibility), warning (minor version compatibility), error otherwise."""
     from lingjun.checks.core.compat import decide
     from lingjun.checks.rules._driver_facts import (RELEASE_RECORD, bounded_by_release, compat_present, driver_predates_gpus,
-                                                    image_cuda, kernel_driver, release_admits_forward)
+                                                    image_cuda, forward_admission, kernel_driver)
 
     if is_ppu(ctx.record):
         return
@@ -70,10 +70,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     d = decide(cuda, driver, ctx.data.cuda_drivers, gpus=ctx.facts.gpus, gpu_table=ctx.data.gpus, record=ctx.record,
                compat_present=compat_present(ctx.facts),
                compat_in_use=ctx.facts.libcuda.is_forward_compat)
-    if release_admits_forward(ctx, driver, d):  # the one reading driver.minimum gives too
-        from lingjun.checks.core.compat import forward_admitted
-
-        _, where = forward_admitted(driver, cuda, ctx.record, ctx.data.cuda_drivers)
+    where = forward_admission(ctx, driver, d)  # the one reading driver.minimum gives too
+    if where is not None:
         by_en, by_zh = (("its family's neighbouring releases (this release's own driver text is cut off)", "该系列相邻版本（本版本自身的驱动说明被截断）")
                         if where == "family's releases" else ("the release record", "发布记录"))
         yield make(
