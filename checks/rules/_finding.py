@@ -65,16 +65,19 @@ def make(
     rule_id: str,
     area: str,
     severity: Severity,
-    en: str,
-    zh: str,
+    en: "str | Text",
+    zh: Optional[str] = None,
     *,
-    remedy: Optional[tuple[str, str]] = None,
+    remedy: "Optional[tuple[str, str] | Text]" = None,
     observed: "Optional[str | Text]" = None,
     expected: "Optional[str | Text]" = None,
     links: Iterable[Optional[str]] = (),
     brief: Optional[tuple[str, str]] = None,
 ) -> Finding:
     """A finding with the rule's site page, the release page (when a record applies) and ``links``.
+
+    The message is ``en`` and ``zh``, or one :class:`Text` given as ``en`` (what a rule's ``WORDS`` table
+    returns, see :mod:`lingjun.checks.rules._words`); ``remedy`` is an ``(en, zh)`` pair or a :class:`Text`.
 
     ``observed``/``expected`` are values as text, or a :class:`Text` when they are words a
     reader should see in the report's language (``UNSET``, ``NOT_INSTALLED``); ``brief`` is the
@@ -91,8 +94,8 @@ def make(
         rule=rule_id,
         severity=severity,
         area=area,
-        message=Text(en, zh),
-        remedy=Text(*remedy) if remedy else None,
+        message=_message(en, zh),
+        remedy=(remedy if isinstance(remedy, Text) else Text(*remedy)) if remedy else None,
         observed=observed.en if isinstance(observed, Text) else observed,
         expected=expected.en if isinstance(expected, Text) else expected,
         links=urls,
@@ -100,6 +103,15 @@ def make(
         observed_text=observed if isinstance(observed, Text) else None,
         expected_text=expected if isinstance(expected, Text) else None,
     )
+
+
+def _message(en: "str | Text", zh: Optional[str]) -> Text:
+    """The finding's message from ``make``'s arguments; ``TypeError`` for English without its Chinese."""
+    if isinstance(en, Text):
+        return en
+    if zh is None:
+        raise TypeError("make(): a message given as str needs its Chinese (zh) too")
+    return Text(en, zh)
 
 
 #: words rules put in ``observed``/``expected``, in both languages

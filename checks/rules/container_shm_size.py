@@ -31,6 +31,7 @@ from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make
 from lingjun.checks.rules._pod import local_gpus
+from lingjun.checks.rules._words import Words, join
 from lingjun.checks.knowledge.units import GIB, MIB, size
 
 RULE = "container.shm-size"
@@ -47,32 +48,86 @@ NCCL_MINIMUM = 1 * GIB
 #: Docker's and the container runtimes' default /dev/shm
 CONTAINER_DEFAULT = 64 * MIB
 
-_REMEDY = (
-    "Give the pod a larger /dev/shm. Kubernetes: mount an emptyDir volume with medium: Memory (and a sizeLimit such as 16Gi) "
-    "at /dev/shm. Docker: start the container with --shm-size=16g (NCCL's documentation gives --shm-size=1g as an example; a job with many ranks per node needs more), or --ipc=host to use the host's.",
-    "请为 Pod 提供更大的 /dev/shm。Kubernetes：在 /dev/shm 挂载 medium: Memory 的 emptyDir 卷（并设置 sizeLimit，如 16Gi）。"
-    "Docker：启动容器时加 --shm-size=16g（NCCL 文档以 --shm-size=1g 为例；每节点 rank 较多的作业需要更大），或用 --ipc=host 共享宿主机的 /dev/shm。",
-)
-_REMEDY_HOST = (
-    "The container shares the host's IPC namespace, so this is the host's /dev/shm: enlarge it on the node "
-    "(mount -o remount,size=16G /dev/shm, or the size= option in /etc/fstab).",
-    "容器共享宿主机的 IPC 命名空间，这是宿主机的 /dev/shm：请在节点上扩大它（mount -o remount,size=16G /dev/shm，或在 /etc/fstab 中设置 size=）。",
-)
+WORDS = Words({
+    "remedy": (
+        "Give the pod a larger /dev/shm. Kubernetes: mount an emptyDir volume with medium: Memory (and a sizeLimit such as 16Gi) "
+        "at /dev/shm. Docker: start the container with --shm-size=16g (NCCL's documentation gives --shm-size=1g as an example; a job with many ranks per node needs more), or --ipc=host to use the host's.",
+        "请为 Pod 提供更大的 /dev/shm。Kubernetes：在 /dev/shm 挂载 medium: Memory 的 emptyDir 卷（并设置 sizeLimit，如 16Gi）。"
+        "Docker：启动容器时加 --shm-size=16g（NCCL 文档以 --shm-size=1g 为例；每节点 rank 较多的作业需要更大），或用 --ipc=host 共享宿主机的 /dev/shm。",
+    ),
+    "remedy-host": (
+        "The container shares the host's IPC namespace, so this is the host's /dev/shm: enlarge it on the node "
+        "(mount -o remount,size=16G /dev/shm, or the size= option in /etc/fstab).",
+        "容器共享宿主机的 IPC 命名空间，这是宿主机的 /dev/shm：请在节点上扩大它（mount -o remount,size=16G /dev/shm，或在 /etc/fstab 中设置 size=）。",
+    ),
+    "absent": (
+        "There is no /dev/shm in this container: NCCL creates its shared-memory segments there and PyTorch's "
+        "worker processes pass tensors through it.",
+        "容器中没有 /dev/shm：NCCL 在其中创建共享内存段，PyTorch 的工作进程也通过它传递张量。",
+    ),
+    "absent-observed": ("absent", "不存在"),
+    "absent-expected": ("a tmpfs of at least 1 GiB", "至少 1 GiB 的 tmpfs"),
+    "size-subject": ("the size of /dev/shm", "/dev/shm 的大小"),
+    "not-a-size": (
+        "The size of /dev/shm in the input ({value}) is not a size, so it was not judged.",
+        "输入中的 /dev/shm 大小（{value}）不是有效的大小，未作判断。",
+    ),
+    "unlimited": (
+        "/dev/shm has no size limit (a tmpfs mounted with size=0 reports 0 blocks): only the memory of the "
+        "container bounds it.",
+        "/dev/shm 没有大小限制（以 size=0 挂载的 tmpfs 报告 0 个块）：只受容器内存限制。",
+    ),
+    "unlimited-observed": ("no size limit (0 blocks)", "无大小限制（0 个块）"),
+    "used": ("{size} used", "已用 {size}"),
+    "host-ipc": ("host IPC namespace", "宿主机 IPC 命名空间"),
+    "observed": ("{size} ({extras})", "{size}（{extras}）"),
+    "expected": ("at least 1 GiB (NCCL: --shm-size=1g)", "至少 1 GiB（NCCL：--shm-size=1g）"),
+    "gpus": ("{count} GPUs ({source})", "{count} 块 GPU（{source}）"),
+    "one-gpu": ("one GPU ({source})", "1 块 GPU（{source}）"),
+    "unknown-gpus": ("an unknown number of GPUs", "GPU 数量未知"),
+    "ranks": ("{count} ranks ({source})", "{count} 个进程（{source}）"),
+    "one-rank": ("one rank ({source})", "1 个进程（{source}）"),
+    "default-note": (" (Docker's and Kubernetes' default)", "（Docker 和 Kubernetes 的默认值）"),
+    "ok": (
+        "/dev/shm is {have}, at least the 1 GiB NCCL asks for in a container.",
+        "/dev/shm 为 {have}，不小于 NCCL 对容器要求的 1 GiB。",
+    ),
+    "too-small-for-nccl": (
+        "/dev/shm is {have}{default} in a pod with {count}: NCCL's shared-memory transport between the GPUs "
+        "needs more (its guide asks for at least 1 GiB) and fails to initialise with 'failed to extend /dev/shm/nccl-…'; "
+        "PyTorch DataLoader workers also pass batches through /dev/shm.",
+        "Pod 中有 {count}，而 /dev/shm 只有 {have}{default}：NCCL 在 GPU 之间的共享内存传输需要更多空间"
+        "（其文档要求至少 1 GiB），不足时初始化失败并报 'failed to extend /dev/shm/nccl-…'；PyTorch DataLoader 的工作进程也通过 /dev/shm 传递数据。",
+    ),
+    "small-for-workers": (
+        "/dev/shm is {have} with {count}: PyTorch DataLoader workers pass batches through /dev/shm and fail with "
+        "'insufficient shared memory (shm)' when it fills; a multi-GPU job also needs at least 1 GiB for NCCL.",
+        "/dev/shm 只有 {have}（{count}）：PyTorch DataLoader 的工作进程通过 /dev/shm 传递数据，空间用尽时报 "
+        "'insufficient shared memory (shm)'；多 GPU 任务还需要至少 1 GiB 供 NCCL 使用。",
+    ),
+})
 
 
 def _observed(ctx: CheckContext) -> Text:
     shm = ctx.facts.shm
-    extra_en, extra_zh = [], []
+    extras = []
     if shm.used_bytes is not None:
-        extra_en.append(f"{size(shm.used_bytes)} used")
-        extra_zh.append(f"已用 {size(shm.used_bytes)}")
+        extras.append(WORDS("used", size=size(shm.used_bytes)))
     if shm.host_ipc:
-        extra_en.append("host IPC namespace")
-        extra_zh.append("宿主机 IPC 命名空间")
+        extras.append(WORDS("host-ipc"))
     base = size(shm.size_bytes or 0)
-    if not extra_en:
+    if not extras:
         return Text(base, base)
-    return Text(f"{base} ({', '.join(extra_en)})", f"{base}（{'，'.join(extra_zh)}）")
+    return WORDS("observed", size=base, extras=join(extras))
+
+
+def _count(ctx: CheckContext, gpus: "int | None", source: Text) -> Text:
+    """How many GPUs (or, with none listed, launcher ranks) the pod has, with where the count comes from."""
+    if ctx.facts.gpus or gpus is None:
+        key = "gpus" if gpus is not None and gpus >= 2 else ("one-gpu" if gpus == 1 else "unknown-gpus")
+    else:  # no GPU listed: the count is the launcher's ranks, not GPUs seen
+        key = "ranks" if gpus >= 2 else "one-rank"
+    return WORDS(key, count=gpus, source=source)
 
 
 @rule(RULE, AREA, "/dev/shm large enough for the GPUs", "/dev/shm 容量满足 GPU 数量", order=260, needs=("shm",))
@@ -83,69 +138,34 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     shm = ctx.facts.shm
     gpus, source = local_gpus(ctx.facts)
     links = [NCCL_DOC, K8S_DOC, DOCKER_DOC, TORCH_DOC]
-    remedy = _REMEDY_HOST if shm.host_ipc else _REMEDY
+    remedy = WORDS("remedy-host" if shm.host_ipc else "remedy")
     if shm.present is False:
-        yield make(ctx, RULE, AREA, Severity.warning,
-                   "There is no /dev/shm in this container: NCCL creates its shared-memory segments there and PyTorch's "
-                   "worker processes pass tensors through it.",
-                   "容器中没有 /dev/shm：NCCL 在其中创建共享内存段，PyTorch 的工作进程也通过它传递张量。",
-                   remedy=_REMEDY, observed=Text("absent", "不存在"), expected=Text("a tmpfs of at least 1 GiB", "至少 1 GiB 的 tmpfs"),
-                   links=links)
+        yield make(ctx, RULE, AREA, Severity.warning, WORDS("absent"), remedy=WORDS("remedy"),
+                   observed=WORDS("absent-observed"), expected=WORDS("absent-expected"), links=links)
         return
     if shm.size_bytes is None:
-        what = not_shown(ctx.facts, Text("the size of /dev/shm", "/dev/shm 的大小"))
-        sentence = what.as_sentence()
-        yield make(ctx, RULE, AREA, Severity.skipped, sentence.en, sentence.zh)
+        yield make(ctx, RULE, AREA, Severity.skipped, not_shown(ctx.facts, WORDS("size-subject")).as_sentence())
         return
     if shm.size_bytes < 0:
-        yield make(ctx, RULE, AREA, Severity.skipped,
-                   f"The size of /dev/shm in the input ({shm.size_bytes}) is not a size, so it was not judged.",
-                   f"输入中的 /dev/shm 大小（{shm.size_bytes}）不是有效的大小，未作判断。", observed=str(shm.size_bytes))
+        yield make(ctx, RULE, AREA, Severity.skipped, WORDS("not-a-size", value=shm.size_bytes), observed=str(shm.size_bytes))
         return
     if shm.size_bytes == 0:
         # a tmpfs mounted with size=0 has no size limit (statvfs then reports 0 blocks); only memory bounds it
-        yield make(ctx, RULE, AREA, Severity.ok,
-                   "/dev/shm has no size limit (a tmpfs mounted with size=0 reports 0 blocks): only the memory of the "
-                   "container bounds it.",
-                   "/dev/shm 没有大小限制（以 size=0 挂载的 tmpfs 报告 0 个块）：只受容器内存限制。",
-                   observed=Text("no size limit (0 blocks)", "无大小限制（0 个块）"), links=[TMPFS_DOC])
+        yield make(ctx, RULE, AREA, Severity.ok, WORDS("unlimited"), observed=WORDS("unlimited-observed"), links=[TMPFS_DOC])
         return
-    observed = _observed(ctx)
-    expected = Text("at least 1 GiB (NCCL: --shm-size=1g)", "至少 1 GiB（NCCL：--shm-size=1g）")
-    multi = gpus is not None and gpus >= 2
-    if ctx.facts.gpus or gpus is None:
-        count_en = f"{gpus} GPUs ({source.en})" if multi else (f"one GPU ({source.en})" if gpus == 1 else "an unknown number of GPUs")
-        count_zh = f"{gpus} 块 GPU（{source.zh}）" if multi else (f"1 块 GPU（{source.zh}）" if gpus == 1 else "GPU 数量未知")
-    else:  # no GPU listed: the count is the launcher's ranks, not GPUs seen
-        count_en = f"{gpus} ranks ({source.en})" if multi else f"one rank ({source.en})"
-        count_zh = f"{gpus} 个进程（{source.zh}）" if multi else f"1 个进程（{source.zh}）"
+    observed, expected = _observed(ctx), WORDS("expected")
     have = size(shm.size_bytes)
     if shm.size_bytes >= NCCL_MINIMUM:
-        yield make(ctx, RULE, AREA, Severity.ok, f"/dev/shm is {have}, at least the 1 GiB NCCL asks for in a container.",
-                   f"/dev/shm 为 {have}，不小于 NCCL 对容器要求的 1 GiB。", observed=observed, expected=expected)
+        yield make(ctx, RULE, AREA, Severity.ok, WORDS("ok", have=have), observed=observed, expected=expected)
         return
     at_default = shm.size_bytes <= CONTAINER_DEFAULT
-    if multi:
-        severity = Severity.error if at_default else Severity.warning
+    count = _count(ctx, gpus, source)
+    if gpus is not None and gpus >= 2:
         is_default = shm.size_bytes == CONTAINER_DEFAULT and not shm.host_ipc
-        default_en = " (Docker's and Kubernetes' default)" if is_default else ""
-        default_zh = "（Docker 和 Kubernetes 的默认值）" if is_default else ""
-        yield make(
-            ctx, RULE, AREA, severity,
-            f"/dev/shm is {have}{default_en} in a pod with {count_en}: NCCL's shared-memory transport between the GPUs "
-            f"needs more (its guide asks for at least 1 GiB) and fails to initialise with 'failed to extend /dev/shm/nccl-…'; "
-            f"PyTorch DataLoader workers also pass batches through /dev/shm.",
-            f"Pod 中有 {count_zh}，而 /dev/shm 只有 {have}{default_zh}：NCCL 在 GPU 之间的共享内存传输需要更多空间"
-            f"（其文档要求至少 1 GiB），不足时初始化失败并报 'failed to extend /dev/shm/nccl-…'；PyTorch DataLoader 的工作进程也通过 /dev/shm 传递数据。",
-            remedy=remedy, observed=observed, expected=expected, links=links,
-        )
-        return
-    severity = Severity.warning if at_default else Severity.info
-    yield make(
-        ctx, RULE, AREA, severity,
-        f"/dev/shm is {have} with {count_en}: PyTorch DataLoader workers pass batches through /dev/shm and fail with "
-        f"'insufficient shared memory (shm)' when it fills; a multi-GPU job also needs at least 1 GiB for NCCL.",
-        f"/dev/shm 只有 {have}（{count_zh}）：PyTorch DataLoader 的工作进程通过 /dev/shm 传递数据，空间用尽时报 "
-        f"'insufficient shared memory (shm)'；多 GPU 任务还需要至少 1 GiB 供 NCCL 使用。",
-        remedy=remedy, observed=observed, expected=expected, links=links,
-    )
+        message = WORDS("too-small-for-nccl", have=have, count=count,
+                        default=WORDS("default-note") if is_default else Text("", ""))
+        severity = Severity.error if at_default else Severity.warning
+    else:
+        message = WORDS("small-for-workers", have=have, count=count)
+        severity = Severity.warning if at_default else Severity.info
+    yield make(ctx, RULE, AREA, severity, message, remedy=remedy, observed=observed, expected=expected, links=links)
