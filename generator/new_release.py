@@ -27,7 +27,8 @@ the old page said about itself, which must not:
 * set: ``recorded`` to today (the day the knowledge base starts recording the release);
 * marked to be confirmed: every copied version (``carried_from`` names the old release; each component entry
   gets ``carried_over: true``, and the record's, each variant's and each runtime's ``carried_over`` lists the
-  copied ``cuda``, ``python``, ``ppu_sdk``, ``driver`` and ``base_image``): the gate rule ``data.carried-over``
+  copied ``cuda``, ``python``, ``ppu_sdk``, ``driver``, ``base_image``, ``architectures``, ``component_list`` and
+  ``gpu_support``): the gate rule ``data.carried-over``
   fails the record until each mark is deleted (confirmed) or its value changed;
 * reset: ``released`` (the new release's date is not the old one's; a named release given
   ``--release-date`` gets ``released`` of kind ``page-published`` with a placeholder source), ``revised``, ``features``, ``acknowledged_downgrades``,
@@ -148,15 +149,15 @@ def _components(entries: list[Any]) -> list[Any]:
 
 
 #: the version fields of a record, a variant and a runtime that are copied and marked ``carried_over``
-_CARRIED_RECORD = ("cuda", "python", "ppu_sdk", "driver", "base_image")
-_CARRIED_VARIANT = ("cuda", "python", "ppu_sdk")
+_CARRIED_RECORD = ("cuda", "python", "ppu_sdk", "driver", "base_image", "architectures", "component_list", "gpu_support")
+_CARRIED_VARIANT = ("cuda", "python", "ppu_sdk", "architectures")
 _CARRIED_RUNTIME = ("python",)
 
 
 def _mark_carried(section: dict[str, Any], fields: tuple[str, ...]) -> dict[str, Any]:
     """``section`` with ``carried_over`` naming the fields of ``fields`` it holds (left out when none)."""
     out = {k: v for k, v in section.items() if k != "carried_over"}
-    held = [name for name in fields if out.get(name) is not None]
+    held = [name for name in fields if out.get(name) not in (None, [], {})]
     if held:
         out["carried_over"] = held
     return out
@@ -252,7 +253,7 @@ def draft_from(previous: dict[str, Any], version: str, pattern: str | None, imag
         "sources": [{"url": PLACEHOLDER_URL, "language": "en",
                      "title": f"{PLACEHOLDER}: the official release-note page(s) of this release"}],
     }
-    record_marks = [name for name in _CARRIED_RECORD if previous.get(name) is not None]
+    record_marks = [name for name in _CARRIED_RECORD if previous.get(name) not in (None, [], {})]
 
     def _carried(out: dict[str, Any]) -> None:
         """Name the release the versions were copied from, and the record's copied fields (once)."""

@@ -878,7 +878,7 @@ class GpuReference(StrictModel):
 #: a version field of a record, variant or runtime that ``lingjun-kb new`` copies and asks to be confirmed:
 #: ``driver`` is the whole driver requirement (minimum, forward-compatibility and must-upgrade branches),
 #: ``base_image`` the upstream release it is aligned with
-CarriedField = Literal["cuda", "python", "ppu_sdk", "driver", "base_image"]
+CarriedField = Literal["cuda", "python", "ppu_sdk", "driver", "base_image", "architectures", "component_list", "gpu_support"]
 
 
 class ImageTag(StrictModel):
@@ -1101,7 +1101,7 @@ class ImageVariant(StrictModel):
     ppu_sdk: VersionString | None = None
     python: VersionString | None = None
     #: version fields copied by ``lingjun-kb new`` and not yet confirmed (see the record's ``carried_from``)
-    carried_over: list[Literal["cuda", "python", "ppu_sdk"]] = Field(default_factory=list)
+    carried_over: list[Literal["cuda", "python", "ppu_sdk", "architectures"]] = Field(default_factory=list)
     #: how complete ``components`` is (inferred from the entries when left out)
     component_list: Optional[ListState] = None
     components: list["ComponentEntry"] = Field(default_factory=list)

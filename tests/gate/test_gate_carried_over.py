@@ -30,7 +30,7 @@ def _carried(path: Path, capsys) -> list[dict]:
 
 def test_new_marks_every_copied_version(tmp_path, capsys):
     data = yaml.safe_load(_draft(tmp_path, capsys).read_text(encoding="utf-8"))
-    assert (data["carried_from"], data["carried_over"]) == ("25.02", ["cuda", "driver", "base_image"])
+    assert (data["carried_from"], data["carried_over"]) == ("25.02", ["cuda", "driver", "base_image", "component_list"])
     assert [(c["id"], c["version"], c["carried_over"]) for c in data["components"]] == [
         ("torch", "2.7.1", True), ("cuda", "12.8.0", True), ("vllm", "0.8.2", True)]
 
@@ -40,7 +40,7 @@ def test_each_unconfirmed_version_is_an_error_naming_file_line_and_field(tmp_pat
     found = _carried(path, capsys)
     assert sorted((p["field"], p["severity"]) for p in found) == [
         ("carried_over.0", "error"), ("carried_over.1", "error"), ("carried_over.2", "error"),
-        ("components.0.carried_over", "error"), ("components.1.carried_over", "error"),
+        ("carried_over.3", "error"), ("components.0.carried_over", "error"), ("components.1.carried_over", "error"),
         ("components.2.carried_over", "error")]
     lines = path.read_text(encoding="utf-8").splitlines()
     torch = next(p for p in found if p["field"] == "components.0.carried_over")
@@ -60,7 +60,7 @@ def test_confirming_or_changing_each_version_clears_the_errors(tmp_path, capsys)
     text = text.replace('version: "2.7.1", carried_over: true}', 'version: "2.8.0", carried_over: true}')  # changed
     text = text.replace(', carried_over: true}', '}')  # the others confirmed (the changed one keeps its mark)
     text = text.replace('version: "2.8.0"}', 'version: "2.8.0", carried_over: true}')
-    text = text.replace("carried_over: [cuda, driver, base_image]\n", "")
+    text = text.replace("carried_over: [cuda, driver, base_image, component_list]\n", "")
     path.write_text(text, encoding="utf-8")
     found = _carried(path, capsys)
     assert [(p["field"], p["severity"]) for p in found] == [("components.0.carried_over", "warning")]
@@ -70,12 +70,16 @@ def test_confirming_or_changing_each_version_clears_the_errors(tmp_path, capsys)
     assert [(p["field"], p["severity"]) for p in found] == [("carried_from", "warning")]
 
 
-def test_a_real_month_draft_fails_until_its_28_components_and_3_fields_are_confirmed(tmp_path, capsys):
+def test_a_real_month_draft_fails_until_its_28_components_and_6_fields_are_confirmed(tmp_path, capsys):
     root = tmp_path / "releases"
     shutil.copytree(REAL, root)
     assert main(["new", "training-nv-pytorch", "25.11", "--releases", str(root)]) == 0
     capsys.readouterr()
     found = _carried(root / "training-nv-pytorch" / "25.11.yaml", capsys)
-    assert len(found) == 31 and {p["severity"] for p in found} == {"error"}
-    assert [p["field"] for p in found[:3]] == ["carried_over.0", "carried_over.1", "carried_over.2"]
+    assert len(found) == 34 and {p["severity"] for p in found} == {"error"}
+    assert [p["field"] for p in found[:6]] == [f"carried_over.{i}" for i in range(6)]
     assert found[0]["message"].startswith("cuda 12.8 is carried over from training-nv-pytorch:25.10")
+    # what the new page may have changed besides versions: the CPU architectures, how complete the component list
+    # is, and the GPUs it names
+    assert [p["message"].split(" is carried over")[0] for p in found[3:6]] == [
+        "architectures amd64, aarch64", "component_list complete", "gpu_support"]

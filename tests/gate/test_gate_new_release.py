@@ -196,7 +196,7 @@ def test_new_edits_a_copy_of_the_previous_text_so_the_diff_is_only_the_intended_
     ]
     # every copied version is marked to be confirmed, in place
     assert '  - {id: torch, name: torch, version: "2.7.1", carried_over: true}' in added
-    assert 'carried_from: "25.02"' in added and "carried_over: [cuda, driver, base_image]" in added
+    assert 'carried_from: "25.02"' in added and "carried_over: [cuda, driver, base_image, component_list]" in added
     assert 'version: "25.03"' in added
     assert '  - {tag: "25.03-serverless", reference: "registry.example.com/demo/demo-nv:25.03-serverless"}' in added
     assert '  - {tag: "25.03", reference: "registry.example.com/demo/demo-nv:25.03"}' in added
@@ -234,7 +234,7 @@ def test_new_from_a_real_record_keeps_flow_components_and_quoted_versions(tmp_pa
     errors = [p for p in json.loads(capsys.readouterr().out) if p["severity"] == "error"]
     assert {p["rule"] for p in errors} == {"data.placeholder", "data.carried-over"}
     carried = [p for p in errors if p["rule"] == "data.carried-over"]
-    assert len(carried) == 28 + 3  # every component entry, and the record's cuda, python and driver
+    assert len(carried) == 28 + 6  # every component entry, and the record's cuda, python, driver, architectures, component_list and gpu_support
 
 
 def test_new_status_replaced_in_place_keeps_its_plain_style(tmp_path, capsys):

@@ -52,6 +52,14 @@ def _fields(holder: Any, name: str, previous: Any) -> Optional[bool]:
     return _field(holder, name) == _field(previous, name)
 
 
+def _shown(value: Any) -> str:
+    """The copied value as the problem line quotes it (" 12.8", " complete", " amd64, aarch64"); "" for a section."""
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return " " + ", ".join(getattr(v, "value", v) for v in value) if value else ""
+    value = getattr(value, "value", value)  # an enumeration member: its word, not its repr
+    return f" {value}" if isinstance(value, str) else ""
+
+
 @gate_rule("data.carried-over", Severity.error,
            "Every version `lingjun-kb new` copied from the previous release (marked carried_over, with the record's "
            "carried_from) is confirmed (mark deleted) or changed; a copied value left as it was fails validation.",
@@ -88,8 +96,7 @@ def check(corpus: Corpus) -> Iterator[Issue]:
         for prefix, holder, old in holders:
             for f_index, name in enumerate(holder.carried_over):
                 marks += 1
-                value = getattr(holder, name, None)
-                shown = f" {value}" if isinstance(value, str) else ""
+                shown = _shown(getattr(holder, name, None))
                 yield judge(prefix + ("carried_over", f_index), f"{'.'.join(map(str, prefix + (name,)))}{shown}",
                             _fields(holder, name, old))
             for c_index, entry in enumerate(holder.components):
