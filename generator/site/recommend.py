@@ -8,7 +8,9 @@ Nothing here decides compatibility: the verdicts are :func:`lingjun.checks.core.
 2. else the newest whose verdict is ``forward-compat``;
 3. else the driver to install: the one supported branch :func:`lingjun.checks.core.driver_target.upgrade_target` picks
    for the newest release's requirements (its minimum, Table 3's minimum for its CUDA, the first driver for the GPU's
-   architecture), as every driver remedy of the checker names it.
+   architecture), as every driver remedy of the checker names it.  For a GPU that is not a data-centre GPU the
+   sentence names no branch kind (long-term support, production: the kinds of NVIDIA's data-centre drivers) and
+   points to NVIDIA's Linux driver downloads, where GeForce and workstation GPUs get their drivers.
 
 The node's driver branch lifecycle (:func:`branch_status`) is computed against ``today``
 (:func:`lingjun.checks.core.driver_target.branch_end_of_life`, NVIDIA's end-of-life month), never stored.
@@ -44,6 +46,12 @@ WORDS: dict[str, tuple[str, str]] = {
                 "{target_branch} is a supported {kind} branch that runs {newest} natively.",
                 "请安装 {target}：{family} 中没有可在 R{branch} 上原生运行或向前兼容运行的版本；{target_branch} 是受支持的"
                 "{kind}分支，可原生运行 {newest}。"),
+    "install.other": ("Install {target}: no {family} release runs on R{branch} natively, and forward compatibility is for "
+                      "data center GPUs only; a GeForce or workstation GPU takes a Linux driver of that version from NVIDIA's "
+                      "driver downloads (https://www.nvidia.com/en-us/drivers/unix/), which runs {newest} natively.",
+                      "请安装 {target}：{family} 中没有可在 R{branch} 上原生运行的版本，而向前兼容只适用于数据中心 GPU；GeForce 或"
+                      "工作站 GPU 请从 NVIDIA 驱动下载页（https://www.nvidia.com/en-us/drivers/unix/）获取该版本的 Linux 驱动，"
+                      "可原生运行 {newest}。"),
     "no-target": ("No {family} release runs on R{branch} natively or through forward compatibility, and no supported "
                   "branch of NVIDIA's table meets {newest}'s requirements.",
                   "{family} 中没有可在 R{branch} 上原生运行或向前兼容运行的版本，NVIDIA 分支表中也没有满足 {newest} 要求的受支持分支。"),
@@ -162,9 +170,12 @@ def recommend(kb: KnowledgeBase, family: str, rows: list[dict[str, Any]], driver
     if target is None:
         return {"family": family, "kind": "no-target", "release": None, "driver_target": None,
                 "reason": _fill("no-target", family=name, branch=b, newest=newest_name)}
-    kind = f"kind.{target.branch_type}" if f"kind.{target.branch_type}" in WORDS else "kind.none"
-    reason = _fill("install", target=_target_text(target), family=name, branch=b, target_branch=f"R{target.branch}",
-                   kind=WORDS[kind], newest=newest_name)
+    if gpu.data_center:
+        kind = f"kind.{target.branch_type}" if f"kind.{target.branch_type}" in WORDS else "kind.none"
+        reason = _fill("install", target=_target_text(target), family=name, branch=b, target_branch=f"R{target.branch}",
+                       kind=WORDS[kind], newest=newest_name)
+    else:  # the branch kinds (long-term support, production) are those of NVIDIA's data-centre drivers
+        reason = _fill("install.other", target=_target_text(target), family=name, branch=b, newest=newest_name)
     return {"family": family, "kind": "install", "release": newest.ref if newest is not None else None,
             "driver_target": {"branch": target.branch, "minimum": str(target.minimum), "type": target.branch_type,
                               "eol": target.eol},

@@ -197,4 +197,11 @@ def test_finder_answers_first_as_which_does_and_shows_ppu_and_base_images_on_req
     everything = which(kb, "535.183.01", "H20", all_families=True, today=dt.date.today())
     assert set(_rows(page)) == {r["release"] for r in everything["releases"]}
     assert "all=1" in page.url
+    # a GeForce GPU: the driver to install without the data-centre branch kinds, as which words it
+    page.goto(server + "finder/?driver=535.183.01&gpu=GeForce+RTX+4090")
+    page.wait_for_load_state("networkidle")
+    geforce = which(kb, "535.183.01", "GeForce RTX 4090", today=dt.date.today())
+    lines = page.locator(".lj-finder-recommendation").evaluate_all("els => els.map(e => e.textContent)")
+    assert lines == [f"{r['family']}: {r['reason']['en']}" for r in geforce["recommendations"]]
+    assert all("https://www.nvidia.com/en-us/drivers/unix/" in line and "long-term" not in line for line in lines)
     assert page.lj_errors == []

@@ -114,6 +114,22 @@ def test_which_names_the_driver_to_install_when_no_release_runs(real):
                                                            ("native", "training-nv-pytorch:25.10")]
 
 
+def test_which_sends_a_geforce_gpu_to_nvidias_linux_drivers_without_data_centre_branch_kinds(real):
+    kb, _ = real
+    answer = which(kb, "535.183.01", "RTX 4090", today=DAY)
+    assert {r["kind"] for r in answer["recommendations"]} == {"install"}  # no forward compatibility off data centre GPUs
+    for item in answer["recommendations"]:
+        target = item["driver_target"]
+        en, zh = item["reason"]["en"], item["reason"]["zh"]
+        assert en.startswith(f"Install R{target['branch']} ({target['minimum']} or later): no {item['family']} release")
+        assert "forward compatibility is for data center GPUs only" in en and "long-term" not in en
+        assert "https://www.nvidia.com/en-us/drivers/unix/" in en and "https://www.nvidia.com/en-us/drivers/unix/" in zh
+        assert "长期支持" not in zh
+    # a data centre GPU on the same driver keeps the branch's kind from NVIDIA's data-centre table
+    h20 = which(kb, "535.183.01", "H20", today=DAY)["recommendations"]
+    assert any("long-term-support branch" in r["reason"]["en"] for r in h20 if r["kind"] == "install")
+
+
 def test_finder_data_holds_which_answer_for_the_readers_day(real):
     """The finder's script picks, for the reader's day, the install epoch and the lifecycle row that which computes."""
     from lingjun.generator.site.finder import finder_data

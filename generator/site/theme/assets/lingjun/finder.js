@@ -223,7 +223,7 @@
           var newest = rows[0][0];
           var target = epoch((data.installs[gpu.install] || {})[family], day);
           if (target) {
-            item = { kind: "install", release: null, text: fill(tr("rec.install"), {
+            item = { kind: "install", release: null, text: fill(tr(gpu.data_center ? "rec.install" : "rec.install.other"), {
               target: targetText(target), family: family, branch: driver.branch, target_branch: "R" + target[1],
               kind: tr(texts["rec.kind." + target[3]] !== undefined ? "rec.kind." + target[3] : "rec.kind.none"), newest: newest.version }) };
           } else {
