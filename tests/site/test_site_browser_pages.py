@@ -84,6 +84,44 @@ def test_image_reference_has_a_working_copy_button(site, browser):  # noqa: F811
         context.close()
 
 
+@pytest.mark.parametrize("lang", ["", "zh/"])
+def test_vpc_address_to_copy_is_the_one_for_the_region_chosen(site, browser, lang):  # noqa: F811
+    """The release page's region chooser fills {region-id} in every VPC address and the copy button copies the
+    filled address; an id not of Alibaba Cloud's form keeps the published addresses and says why; the choice is
+    remembered on the next page."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site.rstrip("/"))
+    page = context.new_page()
+    published = "acs-registry-vpc.{region-id}.cr.aliyuncs.com/egslingjun/training-nv-pytorch:25.10-serverless"
+    try:
+        page.goto(site + lang + "releases/training-nv-pytorch/25.10/")
+        page.wait_for_load_state("networkidle")
+        box = page.locator(".lj-vpc")
+        field = box.locator("input")
+        offered = box.locator("datalist option").evaluate_all("els => els.map(e => e.value)")
+        assert offered == ["cn-beijing", "cn-wulanchabu"]
+        assert box.locator("pre > code").inner_text().strip() == published
+        field.fill("cn-shanghai")
+        filled = published.replace("{region-id}", "cn-shanghai")
+        assert box.locator("pre > code").inner_text().strip() == filled
+        assert box.locator(".lj-vpc-hint").is_hidden()
+        box.locator("pre").hover()
+        box.locator("button.md-code__button[data-md-type=copy], button.md-clipboard").click()
+        assert page.evaluate("navigator.clipboard.readText()").strip() == filled
+        field.fill("<img src=x onerror=alert(1)>")
+        assert box.locator("pre > code").inner_text().strip() == published
+        assert field.get_attribute("aria-invalid") == "true" and box.locator(".lj-vpc-hint").is_visible()
+        assert box.locator("img").count() == 0
+        field.fill("cn-hangzhou")
+        page.goto(site + lang + "releases/training-xpu-pytorch/25.05/")
+        page.wait_for_load_state("networkidle")
+        assert page.locator(".lj-vpc input").input_value() == "cn-hangzhou"
+        assert "acs-registry-vpc.cn-hangzhou.cr.aliyuncs.com/egslingjun/training-xpu-pytorch:" in \
+            page.locator(".lj-vpc pre > code").first.inner_text()
+    finally:
+        context.close()
+
+
 _OVERFLOW = """() => ({page: document.documentElement.scrollWidth - window.innerWidth,
     wide: Array.from(document.querySelectorAll('article *')).filter(el => {
         const box = el.getBoundingClientRect(); return box.width > 0 && box.right > window.innerWidth + 1
