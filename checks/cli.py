@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Optional, Sequence, Union
 
 if TYPE_CHECKING:
     import argparse
-    from typing import NoReturn
 
 __all__ = ["main", "__version__", "default_lang", "build_parser", "fast_parse"]
 
@@ -150,15 +149,11 @@ def build_parser() -> "argparse.ArgumentParser":
     """The argument parser (usage errors exit with code 3)."""
     import argparse
 
-    class _Parser(argparse.ArgumentParser):
-        def error(self, message: str) -> "NoReturn":
-            from lingjun.checks.core.inert_text import error_line
+    from lingjun.checks.core.arg_parser import InertArgumentParser
+    from lingjun.checks.report.model import EXIT_USAGE
 
-            self.print_usage(sys.stderr)
-            # argparse quotes unrecognised words as they are: escape them, keep one line
-            self.exit(3, f"{self.prog}: error: {error_line(message)}\n")
-
-    parser = _Parser(
+    parser = InertArgumentParser(
+        usage_exit=EXIT_USAGE,
         prog="lingjun-check",
         description="Check a Lingjun / ACS AI container (driver, CUDA, libraries, packages, environment, configuration) "
         "against the release record it was built from. Reads files and metadata only; never imports torch.",

@@ -33,10 +33,9 @@ import os
 import stat
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator, Optional, Sequence, TextIO
+from typing import Callable, Iterator, Optional, Sequence, TextIO
 
-if TYPE_CHECKING:
-    from typing import NoReturn
+from lingjun.checks.core.arg_parser import InertArgumentParser
 
 __all__ = ["main", "build_parser"]
 
@@ -100,18 +99,6 @@ def _path_or_empty(value: str) -> "Path | str":
     return Path(value) if value else ""
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse with its error line made inert: control and bidi characters of the words it quotes
-    (``unrecognized arguments: ...``, a path) are escaped and the line is shortened
-    (:func:`lingjun.checks.core.inert_text.inert`); exit status 2 as argparse's own."""
-
-    def error(self, message: str) -> "NoReturn":
-        from lingjun.checks.core.inert_text import error_line
-
-        self.print_usage(sys.stderr)
-        self.exit(2, f"{self.prog}: error: {error_line(message)}\n")
-
-
 def _say(message: str, file: Optional[TextIO] = None) -> None:
     """Print one line whose values come from input (paths, names, exception texts) made inert, every name in it
     at most 256 characters (:func:`lingjun.checks.core.inert_text.error_line`)."""
@@ -135,7 +122,7 @@ def _add_site_args(parser: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``lingjun-kb`` (every sub-command and option)."""
-    parser = _Parser(
+    parser = InertArgumentParser(
         prog="lingjun-kb",
         description="Release notes and compatibility knowledge base of Alibaba Cloud Lingjun / ACS AI container images.",
     )

@@ -8,7 +8,6 @@ from typing import IO, TYPE_CHECKING, Optional, Sequence
 
 if TYPE_CHECKING:
     import argparse
-    from typing import NoReturn
 
 __all__ = ["main", "build_parser", "EPILOG"]
 
@@ -67,14 +66,11 @@ exit codes:
 def _parser() -> "argparse.ArgumentParser":
     import argparse
 
-    class _Parser(argparse.ArgumentParser):
-        def error(self, message: str) -> "NoReturn":
-            from lingjun.checks.core.inert_text import inert
+    from lingjun.checks.core.arg_parser import InertArgumentParser
+    from lingjun.checks.report.model import EXIT_USAGE
 
-            self.print_usage(sys.stderr)
-            self.exit(3, f"{self.prog}: error: {inert(message)}\n")
-
-    parser = _Parser(
+    parser = InertArgumentParser(
+        usage_exit=EXIT_USAGE,
         prog="lingjun-check fleet",
         description="Check the snapshots or reports of many nodes (one per node of a job or node pool) and report "
         "the facts that differ between them (driver, CUDA, GPUs, torch, NCCL, release, NCCL_* settings, RDMA, "
