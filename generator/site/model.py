@@ -381,6 +381,17 @@ class SiteModel:
         """How complete the release's lists are together (see :func:`list_state`)."""
         return list_state(record)
 
+    def empty_section(self, record: ReleaseRecord, section: str) -> str:
+        """The words key for a release section that lists nothing (``highlights``, ``bug_fixes``, ``known_issues``,
+        ``usage_notes``): ``release.stated_none`` when the page says there are none (``stated_none``),
+        ``release.not_captured`` when our copy of the page lacks that part (``not_captured``), else
+        ``release.not_recorded``.  The one place the release page decides which of the three it says."""
+        if any(item.value == section for item in record.stated_none):
+            return "release.stated_none"
+        if any(item.value == section for item in record.not_captured):
+            return "release.not_captured"
+        return "release.not_recorded"
+
     def latest(self, family_id: str) -> Optional[ReleaseRecord]:
         """Newest release of a family, or None."""
         found = self.releases_by_family.get(family_id) or []
