@@ -576,121 +576,65 @@ def build_site_model(kb: KnowledgeBase) -> SiteModel:
     Releases whose family is not in the catalog are skipped (the data gate
     reports them as errors before the site is built).
     """
+    families = _family_order(kb)
+    by_family = {f.id: kb.releases_of(f.id, newest_first=True) for f in families}
+    components = sorted(kb.components.values(), key=lambda c: c.name.lower())
+    shooting = troubleshooting(kb, families, by_family)
+    remedies = checker_remedies(kb)
+    sitemap = _sitemap(families, by_family, components, shooting)
+    issue_releases = _issue_releases(kb)
+    branches = matrix_branches(kb.releases, kb.driver_branches)
+    rows_by_family = {family.id: family_rows(family, by_family[family.id]) for family in families}
+    views = _release_views(kb, families, by_family, rows_by_family, branches, issue_releases, shooting, remedies)
+    return SiteModel(
+        kb=kb,
+        sitemap=sitemap,
+        families=families,
+        releases_by_family=by_family,
+        views=views,
+        issue_releases=issue_releases,
+        branches=branches,
+        matrix_components=_matrix_components(kb),
+        timelines=_timelines(components, families, by_family),
+        compare_data=_compare_data(kb, families, by_family),
+        usage_by_rule=_usage_by_rule(families, by_family),
+        lifecycle=branch_lifecycle(kb.driver_branches),
+        branch_sources={src.id: src for src in kb.driver_branches.sources} if kb.driver_branches else {},
+        driver_tables={
+            f.id: family_driver_table([(r, views[r.ref].driver_cells) for r in by_family[f.id] if views[r.ref].driver_cells])
+            for f in families
+        },
+        family_rows=rows_by_family,
+        troubleshooting=shooting,
+        remedies=remedies,
+    )
+
+
+def _sitemap(families: list[Family], by_family: dict[str, list[ReleaseRecord]], components: list,
+             shooting: Any) -> SiteMap:
+    """Every page (fixed pages, family, release, component and troubleshooting pages), each release placed beside
+    its family page, and the navigation.
+
+    Releases stay out of the navigation (it is rendered into every page, so listing them made the build grow with
+    pages squared); the family page lists them, a release page shows its family's section as where the reader is,
+    and its footer goes to the older (previous) and newer (next) release of the family, as the page's own
+    "Previous release".
+    """
     sitemap = SiteMap()
     for page in static_pages():
         sitemap.add(page)
-    families = _family_order(kb)
-    by_family = {f.id: kb.releases_of(f.id, newest_first=True) for f in families}
-
     for family in families:
         sitemap.add(PageSpec(family_page_id(family.id), f"families/{family.id}/index.md",
                              {"en": family.title.en, "zh": family.title.zh}, "family.md.j2", _family_context))
         for record in by_family[family.id]:
             sitemap.add(PageSpec(release_page_id(record), f"releases/{record.family}/{record.version}.md",
                                  {"en": record.version, "zh": record.version}, "release.md.j2", _release_context))
-    components = sorted(kb.components.values(), key=lambda c: c.name.lower())
     for component in components:
         sitemap.add(PageSpec(component_page_id(component.id), f"components/{component.id}.md",
                              {"en": component.name, "zh": component.name}, "component.md.j2", _component_context))
-
-    shooting = troubleshooting(kb, families, by_family)
-    remedies = checker_remedies(kb)
     for group in shooting.groups:
         sitemap.add(PageSpec(group.page_id, group.path, _printer_titles(group.printer.value),
                              "troubleshooting_printer.md.j2", _printer_context))
-
-    issue_releases: dict[str, list[ReleaseRecord]] = {}
-    for issue in sorted(kb.known_issues.values(), key=lambda i: i.id):
-        refs = set(issue.affects.releases)
-        refs.update(r.ref for r in kb.releases if issue.id in r.known_issues)
-        found = [r for r in (kb.release(ref) for ref in sorted(refs)) if r is not None]
-        found.sort(key=release_sort_key)
-        issue_releases[issue.id] = found
-
-    # the checker's decision on carried notes and issues reads records as the bundle holds them
-    dumped = [_dumped(r) for r in kb.releases]
-    dumped_by_ref = {f"{d['family']}:{d['version']}": d for d in dumped}
-    dumped_issues = [i.model_dump(mode="json") for i in sorted(kb.known_issues.values(), key=lambda i: i.id)]
-    branches = matrix_branches(kb.releases, kb.driver_branches)
-    cell_memo: dict = {}  # releases sharing CUDA and driver requirement share their cells
-    names = {c.id: c.name for c in kb.components.values()}
-    views: dict[str, ReleaseView] = {}
-    rows_by_family = {family.id: family_rows(family, by_family[family.id]) for family in families}
-    for family in families:
-        records = by_family[family.id]
-        rows = rows_by_family[family.id]  # newest first
-        for index, record in enumerate(records):
-            at = next(i for i, row in enumerate(rows) if row.record is record)
-            previous = records[index + 1] if index + 1 < len(records) else None
-            below = next((i for i, row in enumerate(rows) if row.record is previous), len(rows)) if previous else at + 1
-            between = rows[at + 1:below]
-            # a page's "new" mark is said against its direct predecessor: not when an unrecorded release lies between
-            comparison = compare_releases(previous, record, names, direct=not between) if previous else None
-            newer = records[index - 1] if index > 0 else None
-            base = kb.release(record.base_image.release) if record.base_image else None
-            issues = [kb.known_issues[i] for i in sorted(issue_releases) if any(r.ref == record.ref for r in issue_releases[i])]
-            cells: list[tuple[int, MatrixCell]] = []
-            # NVIDIA branch verdicts for an NVIDIA image; a release without a driver section gets them only in an
-            # NVIDIA-GPU family (a PPU image that states only its PPU SDK, 2026-10-20, has no NVIDIA branch cells)
-            if (record.driver.vendor is DriverVendor.nvidia if record.driver is not None
-                    else family.accelerator is Accelerator.nvidia_gpu):
-                cells = branch_cells(record, branches, kb.cuda_drivers, memo=cell_memo, family=records)
-            views[record.ref] = ReleaseView(
-                record=record,
-                family=family,
-                page_id=release_page_id(record),
-                previous=previous,
-                newer=newer,
-                newest=records[0],
-                diff=comparison.single if comparison else None,
-                layers=_layers(kb, record.components),
-                known_issues=issues,
-                driver_cells=cells,
-                base=base,
-                images=_images(kb, record),
-                comparison=comparison,
-                successor=rows[at - 1] if at > 0 else None,
-                newest_named=rows[0] if at > 0 else None,
-                between=between,
-                earlier_named=[row for row in rows[at + 1:] if row.record is None] if previous is None else [],
-                signatures=shooting.for_release(record),
-                remedies=remedies.for_release(record),
-                carried_notes=[(UsageNote.model_validate(c.item), c)
-                               for c in carried_usage_notes(dumped, dumped_by_ref[record.ref])],
-                carried_issues=[(kb.known_issues[c.key()], c)
-                                for c in carried_known_issues(dumped, dumped_issues, dumped_by_ref[record.ref])],
-            )
-
-    matrix_components: dict[str, set[str]] = {}
-    for column in MATRIX_COLUMNS:
-        ids: set[str] = set()
-        for name in column.names:
-            found = kb.component_for_name(name)
-            if found is not None:
-                ids.add(found.id)
-        matrix_components[column.id] = ids
-
-    timelines: dict[str, list] = {}
-    for component in components:
-        per_family = []
-        for family in families:
-            rows = []
-            for record in by_family[family.id]:
-                listed = components_of(record)
-                if not listed:
-                    rows.append((record, None))
-                    continue
-                entries = [e for e in listed if e.id == component.id]
-                rows.append((record, entries))
-            if any(entries for _, entries in rows):
-                per_family.append((family, rows))
-        timelines[component.id] = per_family
-
-    # navigation: the fixed pages and sections of pages.SITE, plus one section per family holding
-    # its page only.  Releases stay out of the navigation (it is rendered into every page, so
-    # listing them made the build grow with pages squared); the family page lists them, a release
-    # page shows its family's section as where the reader is, and its footer goes to the older
-    # (previous) and newer (next) release of the family, as the page's own "Previous release".
     family_sections: list = []
     for family in families:
         family_sections.append(NavSection(f"nav:family:{family.id}", {"en": family.title.en, "zh": family.title.zh},
@@ -709,33 +653,156 @@ def build_site_model(kb: KnowledgeBase) -> SiteModel:
         "components": [component_page_id(c.id) for c in components],
         "troubleshooting": [group.page_id for group in shooting.groups],
     })
+    return sitemap
 
+
+def _issue_releases(kb: KnowledgeBase) -> dict[str, list[ReleaseRecord]]:
+    """Known issue id -> the releases it affects (its ``affects`` and the records naming it), in release order."""
+    issue_releases: dict[str, list[ReleaseRecord]] = {}
+    for issue in sorted(kb.known_issues.values(), key=lambda i: i.id):
+        refs = set(issue.affects.releases)
+        refs.update(r.ref for r in kb.releases if issue.id in r.known_issues)
+        found = [r for r in (kb.release(ref) for ref in sorted(refs)) if r is not None]
+        found.sort(key=release_sort_key)
+        issue_releases[issue.id] = found
+    return issue_releases
+
+
+@dataclass
+class _ViewInputs:
+    """What every release view of one site build reads: the knowledge base, the matrix branches, the issues by
+    release, the troubleshooting and remedies sections, and the records as the bundle holds them."""
+
+    kb: KnowledgeBase
+    branches: list
+    issue_releases: dict[str, list[ReleaseRecord]]
+    shooting: Any
+    remedies: Any
+    names: dict[str, str]
+    dumped: list[dict]
+    dumped_by_ref: dict[str, dict]
+    dumped_issues: list[dict]
+    cell_memo: dict = field(default_factory=dict)  # releases sharing CUDA and driver requirement share their cells
+
+
+def _release_views(kb: KnowledgeBase, families: list[Family], by_family: dict[str, list[ReleaseRecord]],
+                   rows_by_family: dict[str, list], branches: list, issue_releases: dict[str, list[ReleaseRecord]],
+                   shooting: Any, remedies: Any) -> dict[str, "ReleaseView"]:
+    """Release ref -> its :class:`ReleaseView` (:func:`_release_view`), family by family, newest first."""
+    # the checker's decision on carried notes and issues reads records as the bundle holds them
+    dumped = [_dumped(r) for r in kb.releases]
+    inputs = _ViewInputs(kb=kb, branches=branches, issue_releases=issue_releases, shooting=shooting, remedies=remedies,
+                         names={c.id: c.name for c in kb.components.values()}, dumped=dumped,
+                         dumped_by_ref={f"{d['family']}:{d['version']}": d for d in dumped},
+                         dumped_issues=[i.model_dump(mode="json")
+                                        for i in sorted(kb.known_issues.values(), key=lambda i: i.id)])
+    views: dict[str, ReleaseView] = {}
+    for family in families:
+        records = by_family[family.id]
+        for index, record in enumerate(records):
+            views[record.ref] = _release_view(inputs, family, records, rows_by_family[family.id], index)
+    return views
+
+
+def _release_view(inputs: _ViewInputs, family: Family, records: list[ReleaseRecord], rows: list,
+                  index: int) -> "ReleaseView":
+    """The view of ``records[index]`` (``records`` and ``rows``: its family's releases and table rows, newest
+    first): neighbours, comparison with the previous release, driver cells, known issues, signatures, remedies and
+    the notes and issues carried from the family's other releases."""
+    kb = inputs.kb
+    record = records[index]
+    previous = records[index + 1] if index + 1 < len(records) else None
+    at, between = _table_position(rows, record, previous)
+    # a page's "new" mark is said against its direct predecessor: not when an unrecorded release lies between
+    comparison = compare_releases(previous, record, inputs.names, direct=not between) if previous else None
+    issues = [kb.known_issues[i] for i in sorted(inputs.issue_releases)
+              if any(r.ref == record.ref for r in inputs.issue_releases[i])]
+    own = inputs.dumped_by_ref[record.ref]
+    return ReleaseView(
+        record=record,
+        family=family,
+        page_id=release_page_id(record),
+        previous=previous,
+        newer=records[index - 1] if index > 0 else None,
+        newest=records[0],
+        diff=comparison.single if comparison else None,
+        layers=_layers(kb, record.components),
+        known_issues=issues,
+        driver_cells=_driver_cells(inputs, family, records, record),
+        base=kb.release(record.base_image.release) if record.base_image else None,
+        images=_images(kb, record),
+        comparison=comparison,
+        successor=rows[at - 1] if at > 0 else None,
+        newest_named=rows[0] if at > 0 else None,
+        between=between,
+        earlier_named=[row for row in rows[at + 1:] if row.record is None] if previous is None else [],
+        signatures=inputs.shooting.for_release(record),
+        remedies=inputs.remedies.for_release(record),
+        carried_notes=[(UsageNote.model_validate(c.item), c) for c in carried_usage_notes(inputs.dumped, own)],
+        carried_issues=[(kb.known_issues[c.key()], c)
+                        for c in carried_known_issues(inputs.dumped, inputs.dumped_issues, own)],
+    )
+
+
+def _table_position(rows: list, record: ReleaseRecord, previous: Optional[ReleaseRecord]) -> tuple[int, list]:
+    """``(index of record's row, the rows between it and its previous release's row)`` in the family table
+    (newest first; rows of releases the pages name without a record lie between)."""
+    at = next(i for i, row in enumerate(rows) if row.record is record)
+    below = next((i for i, row in enumerate(rows) if row.record is previous), len(rows)) if previous else at + 1
+    return at, rows[at + 1:below]
+
+
+def _driver_cells(inputs: _ViewInputs, family: Family, records: list[ReleaseRecord],
+                  record: ReleaseRecord) -> list[tuple[int, MatrixCell]]:
+    """The release's NVIDIA branch verdicts for an NVIDIA image; a release without a driver section gets them only
+    in an NVIDIA-GPU family (a PPU image that states only its PPU SDK, 2026-10-20, has no NVIDIA branch cells)."""
+    nvidia = (record.driver.vendor is DriverVendor.nvidia if record.driver is not None
+              else family.accelerator is Accelerator.nvidia_gpu)
+    if not nvidia:
+        return []
+    return branch_cells(record, inputs.branches, inputs.kb.cuda_drivers, memo=inputs.cell_memo, family=records)
+
+
+def _matrix_components(kb: KnowledgeBase) -> dict[str, set[str]]:
+    """Matrix column id -> the component ids its names resolve to."""
+    matrix_components: dict[str, set[str]] = {}
+    for column in MATRIX_COLUMNS:
+        ids: set[str] = set()
+        for name in column.names:
+            found = kb.component_for_name(name)
+            if found is not None:
+                ids.add(found.id)
+        matrix_components[column.id] = ids
+    return matrix_components
+
+
+def _timelines(components: list, families: list[Family], by_family: dict[str, list[ReleaseRecord]]) -> dict[str, list]:
+    """Component id -> ``[(family, [(record, entries or None when the record lists no components)])]`` for the
+    families where some release lists the component."""
+    timelines: dict[str, list] = {}
+    for component in components:
+        per_family = []
+        for family in families:
+            rows = []
+            for record in by_family[family.id]:
+                listed = components_of(record)
+                if not listed:
+                    rows.append((record, None))
+                    continue
+                entries = [e for e in listed if e.id == component.id]
+                rows.append((record, entries))
+            if any(entries for _, entries in rows):
+                per_family.append((family, rows))
+        timelines[component.id] = per_family
+    return timelines
+
+
+def _usage_by_rule(families: list[Family], by_family: dict[str, list[ReleaseRecord]]) -> dict[str, list[ReleaseRecord]]:
+    """Checker rule id -> the releases with a usage note naming it, in family then release order."""
     usage_by_rule: dict[str, list[ReleaseRecord]] = {}
     for family in families:
         for record in by_family[family.id]:
             for note in record.usage_notes:
                 if note.rule and record not in usage_by_rule.setdefault(note.rule, []):
                     usage_by_rule[note.rule].append(record)
-
-    return SiteModel(
-        kb=kb,
-        sitemap=sitemap,
-        families=families,
-        releases_by_family=by_family,
-        views=views,
-        issue_releases=issue_releases,
-        branches=branches,
-        matrix_components=matrix_components,
-        timelines=timelines,
-        compare_data=_compare_data(kb, families, by_family),
-        usage_by_rule=usage_by_rule,
-        lifecycle=branch_lifecycle(kb.driver_branches),
-        branch_sources={src.id: src for src in kb.driver_branches.sources} if kb.driver_branches else {},
-        driver_tables={
-            f.id: family_driver_table([(r, views[r.ref].driver_cells) for r in by_family[f.id] if views[r.ref].driver_cells])
-            for f in families
-        },
-        family_rows=rows_by_family,
-        troubleshooting=shooting,
-        remedies=remedies,
-    )
+    return usage_by_rule
