@@ -4,7 +4,8 @@ DeepSpeed's config reference (https://www.deepspeed.ai/docs/config-json/, "Batch
 ``train_batch_size`` must equal ``train_micro_batch_size_per_gpu * gradient_accumulation_steps * number of
 GPUs``; when only two are given DeepSpeed derives the third, and it refuses a config where they disagree
 ("Check batch related parameters").  The number of GPUs is the job's world size: ``WORLD_SIZE`` as the
-launcher sets it (``--gpus-per-pod`` counts one pod only, so it is not used).  Values that are not plain
+launcher sets it (``--gpus-per-pod`` counts one pod only, so it is not used); a ``WORLD_SIZE`` that is not a
+number of ranks (0, a word, more than :data:`lingjun.checks.rules._pod.MAX_RANKS`) is not compared with.  Values that are not plain
 integers (``"auto"``, strings) are left to ``config.deepspeed-auto`` / ``config.deepspeed-numeric-strings``.
 DeepSpeed asserts each of the three is greater than 0 (``_batch_assertion`` in ``deepspeed/runtime/config.py``:
 "Train batch size: ... has to be greater than 0"), so 0, a negative number or a number with a fractional part is
@@ -23,7 +24,7 @@ from lingjun.checks.rules import rule
 from lingjun.checks.rules._deepspeed import DEEPSPEED_CONFIG_DOC, load
 from lingjun.checks.rules._finding import make
 from lingjun.checks.rules._words import Words
-from lingjun.checks.rules._visibility import env_int
+from lingjun.checks.rules._pod import MAX_RANKS, env_int
 
 RULE = "config.deepspeed-batch-size"
 AREA = "config"
@@ -64,6 +65,10 @@ WORDS = Words({
     "world-unset": (
         "WORLD_SIZE is not set (the job is not started by a launcher here)", "未设置 WORLD_SIZE（当前不是由启动器启动的）",
     ),
+    "world-not-a-count": (
+        "WORLD_SIZE is set but is not a number of ranks (a whole number from 1 to {most})",
+        "WORLD_SIZE 已设置，但不是有效的进程数（应为 1 到 {most} 的整数）",
+    ),
     "fits": (
         "{given}: {shown}; these fit a world size of {fits} GPU(s) only{divisor}. Not compared with the job's world size: {reason}.",
         "{given}：{shown}；它们只适用于 {fits} 个 GPU 的总进程数{divisor}。未与作业的进程总数比较：{reason}。",
@@ -103,7 +108,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     if sum(v is not None for v in (total, micro, accum)) < 2 or total is None:
         return  # with train_batch_size missing DeepSpeed computes it from the other two
     shown = ", ".join(f"{k}={v}" for k, v in zip(_KEYS, (total, micro, accum)) if v is not None)
-    world = env_int(ctx, "WORLD_SIZE")
+    world = env_int(ctx.facts, "WORLD_SIZE")  # a rank count, so at least 1 (0 would divide by zero)
     if world is not None:
         yield _against_world(ctx, given, shown, (total, micro, accum), world)
     elif total % ((micro or 1) * (accum or 1)) != 0:
@@ -141,9 +146,11 @@ def _against_world(ctx: CheckContext, given: str, shown: str, sizes: tuple, worl
 
 
 def _world_unknown(ctx: CheckContext, given: str, shown: str, sizes: tuple) -> Finding:
-    """Info: the world size(s) ``sizes`` fit, as WORLD_SIZE is unset or not shown."""
+    """Info: the world size(s) ``sizes`` fit, as WORLD_SIZE is unset, not shown, or not a number of ranks."""
     total, micro, accum = sizes
-    if env_known(ctx.facts, "WORLD_SIZE"):
+    if ctx.facts.env.get("WORLD_SIZE") is not None:  # 0, a word, an implausible count: no world size to divide by
+        reason = WORDS("world-not-a-count", most=MAX_RANKS)
+    elif env_known(ctx.facts, "WORLD_SIZE"):
         reason = WORDS("world-unset")
     else:
         reason = not_shown(ctx.facts, Text("WORLD_SIZE", "WORLD_SIZE"))
