@@ -122,6 +122,14 @@ def _split(releases: Iterable[dict], record: Optional[dict]) -> Optional[tuple[l
     return list(reversed(order[:here])), [str(r["version"]) for r in order]
 
 
+def _carry_to(releases: Iterable[dict], record: Optional[dict], section: str) -> Optional[tuple[list[dict], list[str]]]:
+    """What both carries start from: ``_split`` of ``record`` among ``releases``, or None when nothing can carry
+    to it (``record`` is not a dict, captured ``section``, or cannot be placed)."""
+    if not isinstance(record, dict) or not _not_captured(record, section):
+        return None
+    return _split(list(releases), record)
+
+
 def carried_usage_notes(releases: Iterable[dict], record: Optional[dict]) -> list[Carried]:
     """The usage notes earlier releases of ``record``'s family state that apply to ``record`` by carry (see the
     module docstring), in the order the newest stating release lists them; empty when ``record``'s usage notes
@@ -131,10 +139,7 @@ def carried_usage_notes(releases: Iterable[dict], record: Optional[dict]) -> lis
         releases: release dicts of the knowledge base (any families; the bundle's ``releases``).
         record: the release the notes would carry to.
     """
-    releases = list(releases)
-    if not isinstance(record, dict) or not _not_captured(record, USAGE_NOTES):
-        return []
-    split = _split(releases, record)
+    split = _carry_to(releases, record, USAGE_NOTES)
     if split is None:
         return []
     earlier, order = split
@@ -146,23 +151,34 @@ def carried_usage_notes(releases: Iterable[dict], record: Optional[dict]) -> lis
         notes = [n for n in older.get(USAGE_NOTES) or [] if isinstance(n, dict) and _note_keys(n)]
         for note in notes:
             keys = _note_keys(note)
-            if keys & own or (open_keys is not None and not keys & open_keys):
-                continue
-            first = next((alias[k] for k in sorted(keys) if k in alias), None)
-            if first is None:
-                first = sorted(keys)[0]
-                found[first] = (note, [])
-            for k in keys:
-                alias.setdefault(k, first)
-            found[first][1].append(str(older["version"]))
+            if not keys & own and (open_keys is None or keys & open_keys):
+                _note_stated(found, alias, note, str(older["version"]))
         if not _not_captured(older, USAGE_NOTES):
-            here = set().union(*(_note_keys(n) for n in notes)) if notes else set()
-            open_keys = here if open_keys is None else open_keys & here
+            open_keys = _still_open(open_keys, notes)
             if not open_keys:
                 break
     return [Carried("usage_note", note, tuple(reversed(versions)), stated_range(order, versions),
                     str(record.get("version")))
             for note, versions in found.values()]
+
+
+def _note_stated(found: dict[str, tuple[dict, list[str]]], alias: dict[str, str], note: dict, version: str) -> None:
+    """Record that the release ``version`` states ``note``: under the first key any of its keys was found by
+    (the newest wording stays), or as a new note."""
+    keys = _note_keys(note)
+    first = next((alias[k] for k in sorted(keys) if k in alias), None)
+    if first is None:
+        first = sorted(keys)[0]
+        found[first] = (note, [])
+    for k in keys:
+        alias.setdefault(k, first)
+    found[first][1].append(version)
+
+
+def _still_open(open_keys: Optional[set[str]], notes: list[dict]) -> set[str]:
+    """The note keys a carry may still reach past a release whose usage notes were captured as ``notes``."""
+    here = set().union(*(_note_keys(n) for n in notes)) if notes else set()
+    return here if open_keys is None else open_keys & here
 
 
 def _component_versions(record: dict, component_id: str) -> list[str]:
@@ -206,33 +222,40 @@ def carried_known_issues(releases: Iterable[dict], issues: Iterable[dict], recor
     """The known issues earlier releases of ``record``'s family state (the record lists the issue, or the issue's
     ``affects.releases`` names it) that apply to ``record`` by carry, by issue id; empty when ``record``'s
     known issues were captured.  An issue that names no releases (a whole family's) applies without carry."""
-    releases = list(releases)
-    if not isinstance(record, dict) or not _not_captured(record, KNOWN_ISSUES):
-        return []
-    split = _split(releases, record)
+    split = _carry_to(releases, record, KNOWN_ISSUES)
     if split is None:
         return []
     earlier, order = split
-    out: list[Carried] = []
-    for issue in sorted((i for i in issues if isinstance(i, dict) and i.get("id")), key=lambda i: str(i["id"])):
-        if _states_issue(issue, record) or not (issue.get("affects") or {}).get("releases"):
-            continue
-        fixed = {r for r in issue.get("fixed_in") or [] if isinstance(r, str)}
-        newest = next((i for i, r in enumerate(earlier) if _states_issue(issue, r)), None)
-        if newest is None or _components_contradict(issue, record):
-            continue
-        between = earlier[:newest]
-        if _ref(record) in fixed or any(_ref(r) in fixed or not _not_captured(r, KNOWN_ISSUES) for r in between):
-            continue
-        stated: list[str] = []
-        for older in earlier[newest:]:
-            if _states_issue(issue, older):
-                stated.append(str(older["version"]))
-            elif _ref(older) in fixed or not _not_captured(older, KNOWN_ISSUES):
-                break
-        out.append(Carried("known_issue", issue, tuple(reversed(stated)), stated_range(order, stated),
-                           str(record.get("version"))))
-    return out
+    carried = (_issue_carried(issue, record, earlier, order)
+               for issue in sorted((i for i in issues if isinstance(i, dict) and i.get("id")), key=lambda i: str(i["id"])))
+    return [c for c in carried if c is not None]
+
+
+def _issue_carried(issue: dict, record: dict, earlier: list[dict], order: list[str]) -> Optional[Carried]:
+    """``issue`` carried to ``record`` from the newest of ``earlier`` (newest first) stating it, or None: the
+    record states it itself, it names no releases, no earlier release states it, the record contradicts it, or
+    a fix or a captured section lies between."""
+    if _states_issue(issue, record) or not (issue.get("affects") or {}).get("releases"):
+        return None
+    fixed = {r for r in issue.get("fixed_in") or [] if isinstance(r, str)}
+    newest = next((i for i, r in enumerate(earlier) if _states_issue(issue, r)), None)
+    if newest is None or _components_contradict(issue, record):
+        return None
+    if _ref(record) in fixed or any(_ends_issue_carry(r, fixed) for r in earlier[:newest]):
+        return None
+    stated: list[str] = []
+    for older in earlier[newest:]:
+        if _states_issue(issue, older):
+            stated.append(str(older["version"]))
+        elif _ends_issue_carry(older, fixed):
+            break
+    return Carried("known_issue", issue, tuple(reversed(stated)), stated_range(order, stated), str(record.get("version")))
+
+
+def _ends_issue_carry(release: dict, fixed: set[str]) -> bool:
+    """Whether a release that does not state the issue ends its carry: the issue is fixed in it, or its known
+    issues were captured."""
+    return _ref(release) in fixed or not _not_captured(release, KNOWN_ISSUES)
 
 
 def usage_note_for(releases: Iterable[dict], record: Optional[dict], rule_id: str) -> tuple[Optional[dict], Optional[Carried]]:

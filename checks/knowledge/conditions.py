@@ -76,134 +76,172 @@ def evaluate(
 
     ``evidence`` (what the user's logs show) and ``data`` (the bundle, for its GPU table) let ``facts``
     clauses read a value the probed facts lack from a log (:mod:`lingjun.checks.knowledge.fact_values`).
+    The parts are noted in a fixed order (components, GPU models, served models, env, architectures, facts),
+    which is the order a report lists them in.
     """
     result = ConditionResult(MAY_APPLY)
-    if not isinstance(condition, dict) or not any(condition.get(k) for k in ("components", "gpu_models", "served_models", "env", "architectures", "facts")):
+    if not isinstance(condition, dict) or not any(condition.get(k) for k in _PARTS):
         result.note(result.unknown, "no machine-readable condition", "没有机器可读的条件")
         return result
-
     for cid, spec_text in (condition.get("components") or {}).items():
-        label = f"{cid} {spec_text}"
-        from packaging.specifiers import InvalidSpecifier, SpecifierSet  # lazy: packaging.specifiers imports packaging.tags
-
-        try:
-            spec = SpecifierSet(str(spec_text))
-        except InvalidSpecifier:
-            result.note(result.unknown, f"{label} (unreadable specifier)", f"{label}（版本范围无法解析）")
-            continue
-        entry = component(cid)
-        if entry is None:
-            result.note(result.unknown, f"{label} (not in the component catalog)", f"{label}（不在组件目录中）")
-            continue
-        inst = installed_component(entry, facts)
-        stated = evidence.value(f"{cid}.version") if evidence is not None else None
-        if stated is not None and inst.version is None:  # the log names the version the job ran (vLLM's start-up line)
-            version = parse_version(str(stated.value))
-            if version is not None:
-                where = stated.line.where()
-                if spec.contains(version, prereleases=True):
-                    result.note(result.matched, f"{cid} {stated.value} {spec_text}, shown by the log ({where})",
-                                f"{cid} {stated.value} 符合 {spec_text}，日志中显示（{where}）")
-                    result.found.append(Text(f"{cid} {stated.value}, shown by the log ({where})",
-                                             f"{cid} {stated.value}，日志中显示（{where}）"))
-                else:
-                    result.note(result.failed, f"{cid} {stated.value} not {spec_text}, shown by the log ({where})",
-                                f"{cid} {stated.value} 不符合 {spec_text}，日志中显示（{where}）")
-                continue
-        if not inst.probed and inst.source:
-            result.note(result.unknown, f"{label} (not shown by the input)", f"{label}（输入中看不到）")
-        elif not inst.probed:
-            result.note(result.unknown, f"{label} (not probed)", f"{label}（未探测）")
-        elif inst.version is None:
-            if (entry.get("probe") or {}).get("kind") == "pypi":
-                result.note(result.failed, f"{cid} not installed", f"{cid} 未安装")
-            else:
-                result.note(result.unknown, f"{label} (version unknown)", f"{label}（版本未知）")
-        else:
-            version = parse_version(inst.version)
-            if version is None:
-                result.note(result.unknown, f"{label} (installed {inst.version} unreadable)", f"{label}（已安装的 {inst.version} 无法解析）")
-            elif spec.contains(version, prereleases=True):
-                result.note(result.matched, f"{cid} {inst.version} {spec_text}", f"{cid} {inst.version} 符合 {spec_text}")
-                result.found.append(Text(f"{cid} {inst.version}", f"{cid} {inst.version}"))
-            else:
-                result.note(result.failed, f"{cid} {inst.version} not {spec_text}", f"{cid} {inst.version} 不符合 {spec_text}")
-
-    models = [m for m in condition.get("gpu_models") or [] if isinstance(m, str)]
-    if models:
-        names = [g.name for g in facts.gpus if g.name]
-        if not names:
-            from lingjun.checks.coverage import driver_observed
-
-            if driver_observed(facts):
-                result.note(result.unknown, "GPU model (no GPU visible)", "GPU 型号（看不到 GPU）")
-            else:
-                result.note(result.unknown, "GPU model (the input does not show the GPUs)", "GPU 型号（输入中看不到 GPU 信息）")
-        else:
-            hit = next((n for n in names for m in models if m.lower() in n.lower()), None)
-            result.note(result.matched if hit else result.failed, f"GPU {hit or names[0]} vs {', '.join(models)}",
-                        f"GPU {hit or names[0]} 对照 {', '.join(models)}")
-            if hit:
-                result.found.append(Text(f"GPU {hit}", f"GPU {hit}"))
-
-    served = [m for m in condition.get("served_models") or [] if isinstance(m, str)]
-    if served:
-        if not served_model:
-            result.note(result.unknown, f"served model ({', '.join(served)}) not given", f"未指定所服务的模型（{', '.join(served)}，可用 --model）")
-        else:
-            mine = _norm(served_model)
-            hit = any(_norm(m) and (_norm(m) in mine or mine in _norm(m)) for m in served)
-            result.note(result.matched if hit else result.failed, f"model {served_model} vs {', '.join(served)}",
-                        f"模型 {served_model} 对照 {', '.join(served)}")
-            if hit:
-                result.found.append(Text(f"model {served_model}", f"模型 {served_model}"))
-
+        _component_clause(result, cid, spec_text, facts, component, evidence)
+    _gpu_models_clause(result, _strings(condition.get("gpu_models")), facts)
+    _served_models_clause(result, _strings(condition.get("served_models")), served_model)
     for clause in condition.get("env") or []:
-        if not isinstance(clause, dict) or not clause.get("name"):
-            continue
-        name = clause["name"]
-        from lingjun.checks.coverage import env_known
-
-        if not env_known(facts, name):
-            result.note(result.unknown, f"{name} (the input does not show it)", f"{name}（输入中看不到）")
-            continue
-        value = facts.env.get(name)
-        if clause.get("equals") is not None:
-            ok = value == clause["equals"]
-            text = f"{name}={clause['equals']}"
-        elif clause.get("not_equals") is not None:
-            ok = value != clause["not_equals"]
-            text = f"{name}!={clause['not_equals']}"
-        elif clause.get("unset") is not None:
-            ok = (value is None) == bool(clause["unset"])
-            text = f"{name} {'unset' if clause['unset'] else 'set'}"
-            result.zh[text] = f"{name} {'未设置' if clause['unset'] else '已设置'}"
-        else:
-            continue
-        (result.matched if ok else result.failed).append(text)
-        if ok:
-            result.found.append(Text(f"{name} unset", f"{name} 未设置") if value is None else Text(f"{name}={value}", f"{name}={value}"))
-
-    archs = [a for a in condition.get("architectures") or [] if isinstance(a, str)]
-    if archs:
-        arch = cpu_arch(facts.host.machine)
-        if arch is None:
-            result.note(result.unknown, "CPU architecture unknown", "CPU 架构未知")
-        else:
-            (result.matched if arch in archs else result.failed).append(f"CPU {arch}")
-            if arch in archs:
-                result.found.append(Text(f"CPU {arch}", f"CPU {arch}"))
-
+        _env_clause(result, clause, facts)
+    _architectures_clause(result, _strings(condition.get("architectures")), facts)
     for clause in condition.get("facts") or []:
         _fact_clause(result, clause, facts, evidence, data)
-
-    if result.failed:
-        result.state = DOES_NOT_APPLY
-    elif result.unknown:
-        result.state = MAY_APPLY
-    else:
-        result.state = APPLIES
+    result.state = DOES_NOT_APPLY if result.failed else (MAY_APPLY if result.unknown else APPLIES)
     return result
+
+
+#: a condition's parts; a condition with none of them set is no machine-readable condition
+_PARTS = ("components", "gpu_models", "served_models", "env", "architectures", "facts")
+
+
+def _strings(items: Any) -> list[str]:
+    """The strings of a condition part's list (a hand-made bundle may hold other values; they are ignored)."""
+    return [item for item in items or [] if isinstance(item, str)]
+
+
+def _component_clause(result: ConditionResult, cid: str, spec_text: Any, facts: Facts,
+                      component: Callable[[str], Optional[dict]], evidence: Optional[Evidence]) -> None:
+    """Add one ``components`` clause (``cid`` within the specifier ``spec_text``) to ``result``."""
+    label = f"{cid} {spec_text}"
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet  # lazy: packaging.specifiers imports packaging.tags
+
+    try:
+        spec = SpecifierSet(str(spec_text))
+    except InvalidSpecifier:
+        result.note(result.unknown, f"{label} (unreadable specifier)", f"{label}（版本范围无法解析）")
+        return
+    entry = component(cid)
+    if entry is None:
+        result.note(result.unknown, f"{label} (not in the component catalog)", f"{label}（不在组件目录中）")
+        return
+    inst = installed_component(entry, facts)
+    stated = evidence.value(f"{cid}.version") if evidence is not None else None
+    if stated is not None and inst.version is None and _stated_version(result, cid, spec_text, spec, stated):
+        return
+    if not inst.probed and inst.source:
+        result.note(result.unknown, f"{label} (not shown by the input)", f"{label}（输入中看不到）")
+    elif not inst.probed:
+        result.note(result.unknown, f"{label} (not probed)", f"{label}（未探测）")
+    elif inst.version is None:
+        if (entry.get("probe") or {}).get("kind") == "pypi":
+            result.note(result.failed, f"{cid} not installed", f"{cid} 未安装")
+        else:
+            result.note(result.unknown, f"{label} (version unknown)", f"{label}（版本未知）")
+    else:
+        _installed_version(result, cid, spec_text, spec, inst.version)
+
+
+def _stated_version(result: ConditionResult, cid: str, spec_text: Any, spec: Any, stated: Any) -> bool:
+    """Judge the version the log names for the job (vLLM's start-up line); False when it is not a version."""
+    version = parse_version(str(stated.value))
+    if version is None:
+        return False
+    where = stated.line.where()
+    if spec.contains(version, prereleases=True):
+        result.note(result.matched, f"{cid} {stated.value} {spec_text}, shown by the log ({where})",
+                    f"{cid} {stated.value} 符合 {spec_text}，日志中显示（{where}）")
+        result.found.append(Text(f"{cid} {stated.value}, shown by the log ({where})",
+                                 f"{cid} {stated.value}，日志中显示（{where}）"))
+    else:
+        result.note(result.failed, f"{cid} {stated.value} not {spec_text}, shown by the log ({where})",
+                    f"{cid} {stated.value} 不符合 {spec_text}，日志中显示（{where}）")
+    return True
+
+
+def _installed_version(result: ConditionResult, cid: str, spec_text: Any, spec: Any, installed: str) -> None:
+    """Judge the installed version of ``cid`` against ``spec``."""
+    version = parse_version(installed)
+    if version is None:
+        result.note(result.unknown, f"{cid} {spec_text} (installed {installed} unreadable)",
+                    f"{cid} {spec_text}（已安装的 {installed} 无法解析）")
+    elif spec.contains(version, prereleases=True):
+        result.note(result.matched, f"{cid} {installed} {spec_text}", f"{cid} {installed} 符合 {spec_text}")
+        result.found.append(Text(f"{cid} {installed}", f"{cid} {installed}"))
+    else:
+        result.note(result.failed, f"{cid} {installed} not {spec_text}", f"{cid} {installed} 不符合 {spec_text}")
+
+
+def _gpu_models_clause(result: ConditionResult, models: list[str], facts: Facts) -> None:
+    """Add the ``gpu_models`` part (a GPU whose name contains one of ``models``); nothing when empty."""
+    if not models:
+        return
+    names = [g.name for g in facts.gpus if g.name]
+    if not names:
+        from lingjun.checks.coverage import driver_observed
+
+        if driver_observed(facts):
+            result.note(result.unknown, "GPU model (no GPU visible)", "GPU 型号（看不到 GPU）")
+        else:
+            result.note(result.unknown, "GPU model (the input does not show the GPUs)", "GPU 型号（输入中看不到 GPU 信息）")
+        return
+    hit = next((n for n in names for m in models if m.lower() in n.lower()), None)
+    result.note(result.matched if hit else result.failed, f"GPU {hit or names[0]} vs {', '.join(models)}",
+                f"GPU {hit or names[0]} 对照 {', '.join(models)}")
+    if hit:
+        result.found.append(Text(f"GPU {hit}", f"GPU {hit}"))
+
+
+def _served_models_clause(result: ConditionResult, served: list[str], served_model: Optional[str]) -> None:
+    """Add the ``served_models`` part against the model the user named (``--model``); nothing when empty."""
+    if not served:
+        return
+    if not served_model:
+        result.note(result.unknown, f"served model ({', '.join(served)}) not given", f"未指定所服务的模型（{', '.join(served)}，可用 --model）")
+        return
+    mine = _norm(served_model)
+    hit = any(_norm(m) and (_norm(m) in mine or mine in _norm(m)) for m in served)
+    result.note(result.matched if hit else result.failed, f"model {served_model} vs {', '.join(served)}",
+                f"模型 {served_model} 对照 {', '.join(served)}")
+    if hit:
+        result.found.append(Text(f"model {served_model}", f"模型 {served_model}"))
+
+
+def _env_clause(result: ConditionResult, clause: dict, facts: Facts) -> None:
+    """Add one ``env`` clause (``equals``, ``not_equals`` or ``unset``); a clause with none of them, or without a
+    ``name``, is ignored."""
+    if not isinstance(clause, dict) or not clause.get("name"):
+        return
+    name = clause["name"]
+    from lingjun.checks.coverage import env_known
+
+    if not env_known(facts, name):
+        result.note(result.unknown, f"{name} (the input does not show it)", f"{name}（输入中看不到）")
+        return
+    value = facts.env.get(name)
+    if clause.get("equals") is not None:
+        ok = value == clause["equals"]
+        text = f"{name}={clause['equals']}"
+    elif clause.get("not_equals") is not None:
+        ok = value != clause["not_equals"]
+        text = f"{name}!={clause['not_equals']}"
+    elif clause.get("unset") is not None:
+        ok = (value is None) == bool(clause["unset"])
+        text = f"{name} {'unset' if clause['unset'] else 'set'}"
+        result.zh[text] = f"{name} {'未设置' if clause['unset'] else '已设置'}"
+    else:
+        return
+    (result.matched if ok else result.failed).append(text)
+    if ok:
+        result.found.append(Text(f"{name} unset", f"{name} 未设置") if value is None else Text(f"{name}={value}", f"{name}={value}"))
+
+
+def _architectures_clause(result: ConditionResult, archs: list[str], facts: Facts) -> None:
+    """Add the ``architectures`` part (the host's CPU architecture); nothing when empty."""
+    if not archs:
+        return
+    arch = cpu_arch(facts.host.machine)
+    if arch is None:
+        result.note(result.unknown, "CPU architecture unknown", "CPU 架构未知")
+        return
+    (result.matched if arch in archs else result.failed).append(f"CPU {arch}")
+    if arch in archs:
+        result.found.append(Text(f"CPU {arch}", f"CPU {arch}"))
 
 
 _OPS_EN = {"eq": "is", "ne": "is not", "lt": "below", "le": "at most", "gt": "above", "ge": "at least", "in": "one of"}

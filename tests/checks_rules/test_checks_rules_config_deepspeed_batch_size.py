@@ -51,3 +51,17 @@ def test_without_world_size_a_divisible_total_names_the_fitting_world_size(tmp_p
 def test_fewer_than_two_integers_or_no_total_says_nothing(tmp_path):
     assert run(RULE, tmp_path, {"train_batch_size": "auto", "train_micro_batch_size_per_gpu": 4}, _world(2)) == []
     assert run(RULE, tmp_path, {"train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 2}, _world(2)) == []
+
+
+def test_a_world_size_that_is_no_rank_count_is_not_compared(tmp_path):
+    # 0 must not reach `total % (per_world * world)` (two of the three given): it raised ZeroDivisionError
+    two = {"train_batch_size": 8, "train_micro_batch_size_per_gpu": 2}
+    for raw in ("0", "eight"):
+        (f,) = run(RULE, tmp_path, two, _world(raw))
+        assert f.severity.value == "info", raw
+        assert f.message.en.endswith("train_batch_size=8, train_micro_batch_size_per_gpu=2; these fit a world size of 4 GPU(s) "
+                                     "only (or a divisor of it). Not compared with the job's world size: "
+                                     "WORLD_SIZE is set but is not a number of ranks (a whole number from 1 to 100000).")
+        assert "WORLD_SIZE 已设置，但不是有效的进程数（应为 1 到 100000 的整数）" in f.message.zh
+    (g,) = run(RULE, tmp_path, THREE, _world(0))
+    assert g.severity.value == "info" and "fit a world size of 8 GPU(s) only." in g.message.en
