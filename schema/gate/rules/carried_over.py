@@ -72,39 +72,51 @@ def check(corpus: Corpus) -> Iterator[Issue]:
         if record.carried_from is None:
             continue
         source = f"{record.family}:{record.carried_from}"
-        previous = refs.get(source)
-        marks = 0
-
-        def judge(loc: tuple, what: str, same: Optional[bool]) -> Issue:
-            if same is False:
-                return Issue(doc.path, loc, f"{what} was carried over from {source} and has since been changed; "
-                                            "delete the carried_over mark", Severity.warning)
-            return Issue(doc.path, loc, f"{what} is carried over from {source} by `lingjun-kb new` and not confirmed: "
-                                        "check it against this release's page, then delete the mark, or change it")
-
-        holders: list[tuple[tuple, Any, Any]] = [((), record, previous)]
-        for index, variant in enumerate(record.variants):
-            old = next((v for v in previous.variants if v.id == variant.id), None) if previous else None
-            holders.append((("variants", index), variant, old))
-            for r_index, runtime in enumerate(variant.runtimes):
-                old_rt = next((r for r in old.runtimes if r.name == runtime.name), None) if old else None
-                holders.append((("variants", index, "runtimes", r_index), runtime, old_rt))
-        for index, runtime in enumerate(record.runtimes):
-            old = next((r for r in previous.runtimes if r.name == runtime.name), None) if previous else None
-            holders.append((("runtimes", index), runtime, old))
-        versions = _versions(previous)
-        for prefix, holder, old in holders:
-            for f_index, name in enumerate(holder.carried_over):
-                marks += 1
-                shown = _shown(getattr(holder, name, None))
-                yield judge(prefix + ("carried_over", f_index), f"{'.'.join(map(str, prefix + (name,)))}{shown}",
-                            _fields(holder, name, old))
-            for c_index, entry in enumerate(holder.components):
-                if not entry.carried_over:
-                    continue
-                marks += 1
-                same = None if previous is None else entry.version in versions.get(entry.id, set())
-                yield judge(prefix + ("components", c_index, "carried_over"), f"{entry.id} {entry.version}", same)
-        if not marks:
+        found = list(_marks(record, refs.get(source)))
+        for loc, what, same in found:
+            yield _judged(doc.path, loc, what, source, same)
+        if not found:
             yield Issue(doc.path, ("carried_from",), f"no carried-over version is left to confirm; delete "
                                                      f"carried_from: {record.carried_from}", Severity.warning)
+
+
+def _judged(path: Any, loc: tuple, what: str, source: str, same: Optional[bool]) -> Issue:
+    """The problem of one mark: a warning once its value was changed (``same`` False), else an error."""
+    if same is False:
+        return Issue(path, loc, f"{what} was carried over from {source} and has since been changed; "
+                                "delete the carried_over mark", Severity.warning)
+    return Issue(path, loc, f"{what} is carried over from {source} by `lingjun-kb new` and not confirmed: "
+                            "check it against this release's page, then delete the mark, or change it")
+
+
+def _named(items: Any, key: str, value: Any) -> Any:
+    """The item of ``items`` whose ``key`` is ``value``, or None (also for ``items`` None)."""
+    return next((item for item in items if getattr(item, key) == value), None) if items is not None else None
+
+
+def _holders(record: ReleaseRecord, previous: Optional[ReleaseRecord]) -> Iterator[tuple[tuple, Any, Any]]:
+    """``(location prefix, holder, its counterpart in previous or None)`` for the record, each variant, each
+    variant's runtimes and the record's runtimes: everything that can carry ``carried_over`` marks."""
+    yield (), record, previous
+    for index, variant in enumerate(record.variants):
+        old = _named(previous.variants if previous else None, "id", variant.id)
+        yield ("variants", index), variant, old
+        for r_index, runtime in enumerate(variant.runtimes):
+            yield ("variants", index, "runtimes", r_index), runtime, _named(old.runtimes if old else None, "name", runtime.name)
+    for index, runtime in enumerate(record.runtimes):
+        yield ("runtimes", index), runtime, _named(previous.runtimes if previous else None, "name", runtime.name)
+
+
+def _marks(record: ReleaseRecord, previous: Optional[ReleaseRecord]) -> Iterator[tuple[tuple, str, Optional[bool]]]:
+    """``(location, what is marked, still the copied value?)`` of every mark: True unchanged, False changed, None
+    not comparable (the previous release is not recorded)."""
+    versions = _versions(previous)
+    for prefix, holder, old in _holders(record, previous):
+        for f_index, name in enumerate(holder.carried_over):
+            shown = _shown(getattr(holder, name, None))
+            yield (prefix + ("carried_over", f_index), f"{'.'.join(map(str, prefix + (name,)))}{shown}",
+                   _fields(holder, name, old))
+        for c_index, entry in enumerate(holder.components):
+            if entry.carried_over:
+                same = None if previous is None else entry.version in versions.get(entry.id, set())
+                yield prefix + ("components", c_index, "carried_over"), f"{entry.id} {entry.version}", same
