@@ -8,7 +8,7 @@ https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/) against the image's an
 
 from __future__ import annotations
 
-from typing import Iterator, NamedTuple, Optional
+from typing import Iterator, NamedTuple
 
 from lingjun.checks.context import CheckContext
 from lingjun.checks.report.findings import Finding, Severity, Text
