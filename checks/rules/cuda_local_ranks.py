@@ -13,7 +13,7 @@ compared only as "if every rank runs on this node" (a warning, never an error).
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, NamedTuple, Optional
 
 from lingjun.checks.context import CheckContext
 from lingjun.checks.core.visible_devices import CUDA_ENV_DOC
@@ -22,12 +22,79 @@ from lingjun.checks.report.findings import Finding, Severity, Text, sentence_cas
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make
 from lingjun.checks.rules._pod import MAX_RANKS
-from lingjun.checks.rules._visibility import env_int, visibility
+from lingjun.checks.rules._visibility import Visibility, env_int, visibility
+from lingjun.checks.rules._words import Words
 
 RULE = "cuda.local-ranks"
 AREA = "cuda"
 TORCHRUN_DOC = "https://pytorch.org/docs/stable/elastic/run.html"
 _VARS = ("LOCAL_RANK", "LOCAL_WORLD_SIZE", "WORLD_SIZE")
+NONE = Text("", "")
+
+WORDS = Words({
+    "vars-subject": ("the launcher's variables (LOCAL_RANK, LOCAL_WORLD_SIZE, WORLD_SIZE)",
+                     "启动器设置的变量（LOCAL_RANK、LOCAL_WORLD_SIZE、WORLD_SIZE）"),
+    "not-compared": ("The ranks per node were not compared with the GPUs: {reason}.", "未比较每节点进程数与 GPU 数：{reason}。"),
+    "unreadable": (
+        "{shown}: not a rank number (a whole number up to {most}; a rank count of at least 1), so it was not compared with the GPUs.",
+        "{shown}：不是有效的进程序号或进程数（不超过 {most} 的整数；进程数至少为 1），未与 GPU 数比较。"),
+    "no-driver": ("no NVIDIA driver or GPU is seen in the container (driver.present reports it)",
+                  "容器中看不到 NVIDIA 驱动或 GPU（见 driver.present）"),
+    "incomplete": (
+        "{input} lists {count} GPU(s) but its GPU section is not complete "
+        "(a value in it was unusable), so the GPUs the process sees are not known",
+        "{input}列出了 {count} 块 GPU，但其 GPU 部分不完整（其中有无法使用的值），"
+        "因此不知道进程能看到几块 GPU"),
+    "visible-subject": ("how many GPUs the process sees (CUDA_VISIBLE_DEVICES or the GPU list)",
+                        "进程能看到几块 GPU（CUDA_VISIBLE_DEVICES 或 GPU 列表）"),
+    "seen-cvd": ("CUDA_VISIBLE_DEVICES={cvd} leaves {at_most}{n} GPU(s) visible{devices}",
+                 "CUDA_VISIBLE_DEVICES={cvd} {at_most}只留下 {n} 块可见 GPU{devices}"),
+    "at-most": ("at most ", "最多"),
+    "devices": (" (devices 0-{last})", "（设备号 0-{last}）"),
+    "seen-container": ("the container has {n} GPU(s)", "容器中有 {n} 块 GPU"),
+    "local-rank": (
+        "this process has LOCAL_RANK={rank}, but {seen}: torch.cuda.set_device({rank}) fails with "
+        "\"invalid device ordinal\"",
+        "本进程 LOCAL_RANK={rank}，但 {seen}：torch.cuda.set_device({rank}) 会报 “invalid device ordinal”"),
+    "local-world": (
+        "LOCAL_WORLD_SIZE={size} starts {size} ranks on this node and {seen}: {failing} \"invalid device ordinal\"",
+        "LOCAL_WORLD_SIZE={size} 在本节点启动 {size} 个进程，而{seen}：本地序号 {failing} 的进程会报 “invalid device ordinal”"),
+    "world": (
+        "WORLD_SIZE={size} and LOCAL_WORLD_SIZE is not set: if all {size} ranks run on this node, "
+        "{failing} \"invalid device ordinal\" too (only {n} GPU(s) visible)",
+        "WORLD_SIZE={size} 且未设置 LOCAL_WORLD_SIZE：若 {size} 个进程都在本节点运行，本地序号 {failing} 的进程同样会报 "
+        "“invalid device ordinal”（只有 {n} 块可见 GPU）"),
+    # torchrun numbers local ranks 0..LOCAL_WORLD_SIZE-1: a larger one comes from another launch or a stale environment
+    "stale": (
+        "LOCAL_RANK={rank} is not below LOCAL_WORLD_SIZE={size}: the launcher numbers local ranks "
+        "0 to {last}, so these variables come from different launches (a stale or hand-set environment)",
+        "LOCAL_RANK={rank} 不小于 LOCAL_WORLD_SIZE={size}：启动器给本地进程编号为 0 到 {last}，"
+        "这两个变量来自不同的启动（环境变量过期或被手工设置）"),
+    "ok": ("{shown}: every local rank has a GPU ({seen}).", "{shown}：每个本地进程都有可用的 GPU（{seen}）。"),
+    "problems": ("{text}.", "{text}。"),
+    "ranks": ("{n} ranks", "{n} 个进程"),
+    "one-rank": ("{n} rank", "{n} 个进程"),
+    "local-ranks": ("{n} local ranks", "{n} 个本地进程"),
+    "one-local-rank": ("{n} local rank", "{n} 个本地进程"),
+    "remedy": (
+        "Start at most {ranks} per node (--nproc_per_node={n}), or make more GPUs visible (CUDA_VISIBLE_DEVICES "
+        "listing one GPU per local rank, or unset it); each rank should use cuda:LOCAL_RANK within the visible GPUs.",
+        "每个节点最多启动 {ranks}（--nproc_per_node={n}），或让更多 GPU 可见（CUDA_VISIBLE_DEVICES 为每个本地进程列出一块 GPU，"
+        "或取消该变量）；每个进程应使用可见 GPU 中的 cuda:LOCAL_RANK。"),
+    "expected": ("at most {ranks}", "最多 {ranks}"),
+})
+
+
+class _Launch(NamedTuple):
+    """The launcher's variables as rank numbers (None when unset or unreadable; a count of 0 reads as None)."""
+
+    local_rank: Optional[int]
+    local_size: Optional[int]
+    world: Optional[int]
+
+    def shown(self) -> str:
+        """"LOCAL_RANK=0, WORLD_SIZE=8": the variables that were read."""
+        return ", ".join(f"{k}={v}" for k, v in zip(_VARS, self) if v is not None)
 
 
 def _ranks(start: int, stop: int, lang: str = "en") -> str:
@@ -49,6 +116,69 @@ def _failing_en(start: int, stop: int) -> str:
     return f"local rank {start} gets" if stop - start == 1 else f"local ranks {_ranks(start, stop)} get"
 
 
+def _launch(ctx: CheckContext) -> "tuple[_Launch, list[str]]":
+    """The launcher's variables, and "NAME=value" for each set one that is not a rank number."""
+    local_rank, local_size, world = (env_int(ctx, name) for name in _VARS)
+    local_size, world = (None if v == 0 else v for v in (local_size, world))  # a launcher never starts 0 ranks
+    unreadable = [f"{name}={_short(ctx.facts.env[name])}" for name, value in zip(_VARS, (local_rank, local_size, world))
+                  if value is None and (ctx.facts.env.get(name) or "").strip()]
+    return _Launch(local_rank, local_size, world), unreadable
+
+
+def _visible_unknown(ctx: CheckContext) -> Finding:
+    facts = ctx.facts
+    if facts.gpus:
+        reason = WORDS("incomplete", input=input_name(facts), count=len(facts.gpus))
+    else:
+        reason = not_shown(facts, WORDS("visible-subject"))
+    return make(ctx, RULE, AREA, Severity.skipped, WORDS("not-compared", reason=reason))
+
+
+def _seen(vis: Visibility) -> Text:
+    """How many GPUs the process sees, and why: "CUDA_VISIBLE_DEVICES=0,1 leaves 2 GPU(s) visible (devices 0-1)"."""
+    n = vis.visible
+    if vis.cvd is None:
+        return WORDS("seen-container", n=n)
+    at_most = vis.resolved is not None and bool(vis.resolved.unchecked)
+    return WORDS("seen-cvd", cvd=vis.cvd, at_most=WORDS("at-most") if at_most else NONE, n=n,
+                 devices=WORDS("devices", last=n - 1) if n > 1 else NONE)
+
+
+def _problems(launch: _Launch, n: int, seen: Text) -> "list[tuple[Severity, Text]]":
+    """Each way the launch does not fit ``n`` visible GPUs, with its severity (in the order they are told)."""
+    local_rank, local_size = launch.local_rank, launch.local_size
+    found = []
+    if local_rank is not None and local_rank >= n:
+        found.append((Severity.error, WORDS("local-rank", rank=local_rank, seen=seen)))
+    per_node, exact = (local_size, True) if local_size is not None else (launch.world, False)
+    if per_node is not None and per_node > n:
+        failing = Text(_failing_en(n, per_node), _ranks(n, per_node, "zh"))
+        if exact:
+            found.append((Severity.error, WORDS("local-world", size=per_node, seen=seen, failing=failing)))
+        else:
+            found.append((Severity.warning, WORDS("world", size=per_node, failing=failing, n=n)))
+    if local_rank is not None and local_size is not None and local_rank >= local_size:
+        found.append((Severity.warning, WORDS("stale", rank=local_rank, size=local_size, last=local_size - 1)))
+    return found
+
+
+def _compare(ctx: CheckContext, vis: Visibility, launch: _Launch) -> Finding:
+    n = vis.visible
+    seen = _seen(vis)
+    problems = _problems(launch, n, seen)
+    if not problems:
+        return make(ctx, RULE, AREA, Severity.ok, WORDS("ok", shown=launch.shown(), seen=seen),
+                    observed=launch.shown(), links=[TORCHRUN_DOC])
+    severity = Severity.error if any(s is Severity.error for s, _ in problems) else Severity.warning
+    text = Text(sentence_case("; ".join(t.en for _, t in problems)), "；".join(t.zh for _, t in problems))
+    one = n == 1
+    return make(ctx, RULE, AREA, severity, WORDS("problems", text=text),
+                remedy=WORDS("remedy", ranks=WORDS("one-rank" if one else "ranks", n=n), n=n),
+                observed=launch.shown() + (f", CUDA_VISIBLE_DEVICES={vis.cvd}" if vis.cvd is not None else ""),
+                expected=WORDS("expected", ranks=WORDS("one-local-rank" if one else "local-ranks", n=n)),
+                links=[TORCHRUN_DOC, CUDA_ENV_DOC])
+
+
 @rule(RULE, AREA, "Launcher ranks fit the visible GPUs", "启动器的本地进程数不超过可见 GPU 数", order=310, needs=("env",))
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """error when LOCAL_RANK or LOCAL_WORLD_SIZE exceeds the GPUs the process sees; warning when WORLD_SIZE does
@@ -57,92 +187,17 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     number (negative, not a number, over 100,000), or when no driver or GPU is seen."""
     facts = ctx.facts
     if not all(env_known(facts, name) for name in _VARS):
-        reason = not_shown(facts, Text("the launcher's variables (LOCAL_RANK, LOCAL_WORLD_SIZE, WORLD_SIZE)",
-                                       "启动器设置的变量（LOCAL_RANK、LOCAL_WORLD_SIZE、WORLD_SIZE）"))
-        yield make(ctx, RULE, AREA, Severity.skipped, f"The ranks per node were not compared with the GPUs: {reason.en}.",
-                   f"未比较每节点进程数与 GPU 数：{reason.zh}。")
+        yield make(ctx, RULE, AREA, Severity.skipped, WORDS("not-compared", reason=not_shown(facts, WORDS("vars-subject"))))
         return
-    local_rank, local_size, world = (env_int(ctx, name) for name in _VARS)
-    local_size, world = (None if v == 0 else v for v in (local_size, world))  # a launcher never starts 0 ranks
-    unreadable = [f"{name}={_short(facts.env[name])}" for name, value in zip(_VARS, (local_rank, local_size, world))
-                  if value is None and (facts.env.get(name) or "").strip()]
+    launch, unreadable = _launch(ctx)
     if unreadable:
         shown_bad = ", ".join(unreadable)
-        yield make(ctx, RULE, AREA, Severity.skipped,
-                   f"{shown_bad}: not a rank number (a whole number up to {MAX_RANKS}; a rank count of at least 1), so it was not compared with the GPUs.",
-                   f"{shown_bad}：不是有效的进程序号或进程数（不超过 {MAX_RANKS} 的整数；进程数至少为 1），未与 GPU 数比较。", observed=shown_bad,
-                   links=[TORCHRUN_DOC])
-    if local_rank is None and local_size is None and world is None:
+        yield make(ctx, RULE, AREA, Severity.skipped, WORDS("unreadable", shown=shown_bad, most=MAX_RANKS),
+                   observed=shown_bad, links=[TORCHRUN_DOC])
+    if launch == (None, None, None):
         return  # not started by a launcher (or nothing readable: said above)
     if not facts.has_nvidia_driver and not facts.gpus and driver_observed(facts):
-        yield make(ctx, RULE, AREA, Severity.skipped,
-                   "The ranks per node were not compared with the GPUs: no NVIDIA driver or GPU is seen in the container "
-                   "(driver.present reports it).",
-                   "未比较每节点进程数与 GPU 数：容器中看不到 NVIDIA 驱动或 GPU（见 driver.present）。")
+        yield make(ctx, RULE, AREA, Severity.skipped, WORDS("not-compared", reason=WORDS("no-driver")))
         return
     vis = visibility(ctx)
-    if vis.visible is None:
-        if facts.gpus:
-            reason = Text(f"{input_name(facts).en} lists {len(facts.gpus)} GPU(s) but its GPU section is not complete "
-                          f"(a value in it was unusable), so the GPUs the process sees are not known",
-                          f"{input_name(facts).zh}列出了 {len(facts.gpus)} 块 GPU，但其 GPU 部分不完整（其中有无法使用的值），"
-                          f"因此不知道进程能看到几块 GPU")
-        else:
-            reason = not_shown(facts, Text("how many GPUs the process sees (CUDA_VISIBLE_DEVICES or the GPU list)",
-                                           "进程能看到几块 GPU（CUDA_VISIBLE_DEVICES 或 GPU 列表）"))
-        yield make(ctx, RULE, AREA, Severity.skipped, f"The ranks per node were not compared with the GPUs: {reason.en}.",
-                   f"未比较每节点进程数与 GPU 数：{reason.zh}。")
-        return
-    n = vis.visible
-    if vis.cvd is not None:
-        at_most = vis.resolved is not None and bool(vis.resolved.unchecked)
-        seen_en = (f"CUDA_VISIBLE_DEVICES={vis.cvd} leaves {'at most ' if at_most else ''}{n} GPU(s) visible"
-                   + (f" (devices 0-{n - 1})" if n > 1 else ""))
-        seen_zh = (f"CUDA_VISIBLE_DEVICES={vis.cvd} {'最多' if at_most else ''}只留下 {n} 块可见 GPU"
-                   + (f"（设备号 0-{n - 1}）" if n > 1 else ""))
-    else:
-        seen_en, seen_zh = f"the container has {n} GPU(s)", f"容器中有 {n} 块 GPU"
-    en: list[str] = []
-    zh: list[str] = []
-    severity = None
-    if local_rank is not None and local_rank >= n:
-        severity = Severity.error
-        en.append(f"this process has LOCAL_RANK={local_rank}, but {seen_en}: torch.cuda.set_device({local_rank}) fails with "
-                  f"\"invalid device ordinal\"")
-        zh.append(f"本进程 LOCAL_RANK={local_rank}，但 {seen_zh}：torch.cuda.set_device({local_rank}) 会报 “invalid device ordinal”")
-    per_node, exact = (local_size, True) if local_size is not None else (world, False)
-    if per_node is not None and per_node > n:
-        failing_zh = _ranks(n, per_node, "zh")
-        if exact:
-            severity = Severity.error
-            en.append(f"LOCAL_WORLD_SIZE={per_node} starts {per_node} ranks on this node and {seen_en}: {_failing_en(n, per_node)} "
-                      f"\"invalid device ordinal\"")
-            zh.append(f"LOCAL_WORLD_SIZE={per_node} 在本节点启动 {per_node} 个进程，而{seen_zh}：本地序号 {failing_zh} 的进程会报 “invalid device ordinal”")
-        else:
-            severity = severity or Severity.warning
-            en.append(f"WORLD_SIZE={per_node} and LOCAL_WORLD_SIZE is not set: if all {per_node} ranks run on this node, "
-                      f"{_failing_en(n, per_node)} \"invalid device ordinal\" too (only {n} GPU(s) visible)")
-            zh.append(f"WORLD_SIZE={per_node} 且未设置 LOCAL_WORLD_SIZE：若 {per_node} 个进程都在本节点运行，本地序号 {failing_zh} 的进程同样会报 "
-                      f"“invalid device ordinal”（只有 {n} 块可见 GPU）")
-    if local_rank is not None and local_size is not None and local_rank >= local_size:
-        # torchrun numbers local ranks 0..LOCAL_WORLD_SIZE-1: a larger one comes from another launch or a stale environment
-        severity = severity or Severity.warning
-        en.append(f"LOCAL_RANK={local_rank} is not below LOCAL_WORLD_SIZE={local_size}: the launcher numbers local ranks "
-                  f"0 to {local_size - 1}, so these variables come from different launches (a stale or hand-set environment)")
-        zh.append(f"LOCAL_RANK={local_rank} 不小于 LOCAL_WORLD_SIZE={local_size}：启动器给本地进程编号为 0 到 {local_size - 1}，"
-                  f"这两个变量来自不同的启动（环境变量过期或被手工设置）")
-    if severity is None:
-        shown = ", ".join(f"{k}={v}" for k, v in zip(_VARS, (local_rank, local_size, world)) if v is not None)
-        yield make(ctx, RULE, AREA, Severity.ok, f"{shown}: every local rank has a GPU ({seen_en}).",
-                   f"{shown}：每个本地进程都有可用的 GPU（{seen_zh}）。", observed=shown, links=[TORCHRUN_DOC])
-        return
-    text_en = "; ".join(en)
-    text_zh = "；".join(zh)
-    yield make(ctx, RULE, AREA, severity, f"{sentence_case(text_en)}.", f"{text_zh}。",
-               remedy=(f"Start at most {n} rank{'' if n == 1 else 's'} per node (--nproc_per_node={n}), or make more GPUs visible (CUDA_VISIBLE_DEVICES "
-                       f"listing one GPU per local rank, or unset it); each rank should use cuda:LOCAL_RANK within the visible GPUs.",
-                       f"每个节点最多启动 {n} 个进程（--nproc_per_node={n}），或让更多 GPU 可见（CUDA_VISIBLE_DEVICES 为每个本地进程列出一块 GPU，"
-                       f"或取消该变量）；每个进程应使用可见 GPU 中的 cuda:LOCAL_RANK。"),
-               observed=", ".join(f"{k}={v}" for k, v in zip(_VARS, (local_rank, local_size, world)) if v is not None)
-               + (f", CUDA_VISIBLE_DEVICES={vis.cvd}" if vis.cvd is not None else ""),
-               expected=Text(f"at most {n} local rank{'' if n == 1 else 's'}", f"最多 {n} 个本地进程"), links=[TORCHRUN_DOC, CUDA_ENV_DOC])
+    yield _visible_unknown(ctx) if vis.visible is None else _compare(ctx, vis, launch)

@@ -26,6 +26,7 @@ from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make
 from lingjun.checks.rules._visibility import env_int
+from lingjun.checks.rules._words import Words
 
 RULE = "cuda.p2p-topology"
 AREA = "cuda"
@@ -38,18 +39,52 @@ HOST_LINKS = ("PHB", "NODE", "SYS")
 #: NCCL_P2P_LEVEL values that keep P2P off the host paths (names, and the integer levels of NCCL's env docs)
 _SAFE_LEVELS = frozenset({"LOC", "NVL", "PIX", "PXB", "0", "1", "2"})
 
-_REMEDY = (
-    "Set NCCL_P2P_DISABLE=1 for the job (docker run -e NCCL_P2P_DISABLE=1; in a pod spec, env: - name: NCCL_P2P_DISABLE, "
-    "value: \"1\"): NCCL then passes GPU-to-GPU traffic through shared host memory, which does not hang but costs "
-    "bandwidth (every transfer is copied through host memory and the CPU's memory bus). NCCL_P2P_LEVEL=PXB instead keeps "
-    "P2P between GPUs behind the same PCIe switches and uses host memory only for pairs further apart. Where you control "
-    "the host, disabling PCI ACS (BIOS or setpci) or the IOMMU for peer traffic, as NCCL's troubleshooting guide "
-    "describes, restores direct P2P.",
-    "为作业设置 NCCL_P2P_DISABLE=1（docker run -e NCCL_P2P_DISABLE=1；Pod 规格中 env: - name: NCCL_P2P_DISABLE，value: \"1\"）："
-    "NCCL 会改用共享主机内存传递 GPU 之间的数据，不会卡住，但带宽下降（每次传输都经主机内存和 CPU 内存总线复制）。"
-    "也可设置 NCCL_P2P_LEVEL=PXB，仅在同一 PCIe 交换芯片下的 GPU 之间使用 P2P，距离更远的 GPU 对改走主机内存。"
-    "若能管理宿主机，按 NCCL 故障排查文档在 BIOS 或用 setpci 关闭 PCI ACS，或为对等传输关闭 IOMMU，即可恢复直接 P2P。",
-)
+WORDS = Words({
+    "remedy": (
+        "Set NCCL_P2P_DISABLE=1 for the job (docker run -e NCCL_P2P_DISABLE=1; in a pod spec, env: - name: NCCL_P2P_DISABLE, "
+        "value: \"1\"): NCCL then passes GPU-to-GPU traffic through shared host memory, which does not hang but costs "
+        "bandwidth (every transfer is copied through host memory and the CPU's memory bus). NCCL_P2P_LEVEL=PXB instead keeps "
+        "P2P between GPUs behind the same PCIe switches and uses host memory only for pairs further apart. Where you control "
+        "the host, disabling PCI ACS (BIOS or setpci) or the IOMMU for peer traffic, as NCCL's troubleshooting guide "
+        "describes, restores direct P2P.",
+        "为作业设置 NCCL_P2P_DISABLE=1（docker run -e NCCL_P2P_DISABLE=1；Pod 规格中 env: - name: NCCL_P2P_DISABLE，value: \"1\"）："
+        "NCCL 会改用共享主机内存传递 GPU 之间的数据，不会卡住，但带宽下降（每次传输都经主机内存和 CPU 内存总线复制）。"
+        "也可设置 NCCL_P2P_LEVEL=PXB，仅在同一 PCIe 交换芯片下的 GPU 之间使用 P2P，距离更远的 GPU 对改走主机内存。"
+        "若能管理宿主机，按 NCCL 故障排查文档在 BIOS 或用 setpci 关闭 PCI ACS，或为对等传输关闭 IOMMU，即可恢复直接 P2P。"),
+    "gpus": ("{count} GPUs", "{count} 块 GPU"),
+    "no-matrix": ("How the GPUs are connected was not judged: nvidia-smi topo -m is not shown ({why}).",
+                  "未判断 GPU 之间的互连方式：看不到 nvidia-smi topo -m 的输出（{why}）。"),
+    "no-links": (
+        "How the GPUs are connected was not judged: the matrix of nvidia-smi topo -m lists no link between "
+        "the GPUs the job uses.",
+        "未判断 GPU 之间的互连方式：nvidia-smi topo -m 的矩阵中没有作业所用 GPU 之间的连接。"),
+    "vars-subject": ("whether NCCL_P2P_DISABLE or NCCL_P2P_LEVEL is set", "是否设置了 NCCL_P2P_DISABLE 或 NCCL_P2P_LEVEL"),
+    "vars-not-shown": ("NCCL's P2P path was not judged: {reason}.", "未判断 NCCL 的 P2P 路径：{reason}。"),
+    "nvlink": ("The GPUs the job uses ({why}) are connected through NVLink: {pairs}.",
+               "作业所用的 GPU（{why}）之间通过 NVLink 连接：{pairs}。"),
+    "limited": ("NCCL's P2P transport is limited for these PCIe-linked GPUs ({pairs}): {shown}.",
+                "已为这些经 PCIe 连接的 GPU（{pairs}）限制 NCCL 的 P2P 传输：{shown}。"),
+    "unset": ("NCCL_P2P_DISABLE and NCCL_P2P_LEVEL are unset", "未设置 NCCL_P2P_DISABLE 和 NCCL_P2P_LEVEL"),
+    "still-allows": ("{vars} still allows P2P through the CPU", "{vars} 仍允许经 CPU 的 P2P"),
+    "still-allow": ("{vars} still allow P2P through the CPU", "{vars} 仍允许经 CPU 的 P2P"),
+    "through-host": (
+        "The job uses several GPUs ({why}) that have no NVLink and are linked through the CPU ({host}) while "
+        "{state}: on such PCIe paths NCCL's P2P transport can hang or run "
+        "very slowly when PCI ACS or the IOMMU redirects peer traffic (tensor-parallel jobs then stop at their "
+        "first all-reduce).",
+        "作业使用多块 GPU（{why}），它们之间没有 NVLink，经 CPU 连接（{host}），且{state}："
+        "在这类 PCIe 路径上，若 PCI ACS 或 IOMMU 重定向对等传输，NCCL 的 P2P 传输可能卡住或极慢"
+        "（张量并行作业会停在第一次 all-reduce）。"),
+    "through-host-expected": ("NCCL_P2P_DISABLE=1 or NCCL_P2P_LEVEL=PXB", "NCCL_P2P_DISABLE=1 或 NCCL_P2P_LEVEL=PXB"),
+    "through-host-brief": ("GPUs without NVLink linked through the CPU, NCCL P2P on: NCCL may hang; set NCCL_P2P_DISABLE=1.",
+                           "GPU 之间无 NVLink、经 CPU 连接且 NCCL P2P 开启：NCCL 可能卡住；请设置 NCCL_P2P_DISABLE=1。"),
+    "switches": (
+        "The GPUs the job uses ({why}) are linked through PCIe switches ({pairs}), without NVLink: "
+        "NCCL uses P2P over them; if the job hangs at its first collective, PCI ACS on the switches is the usual "
+        "cause (NCCL_P2P_DISABLE=1 works around it at a bandwidth cost).",
+        "作业所用的 GPU（{why}）经 PCIe 交换芯片连接（{pairs}），没有 NVLink：NCCL 会在其上使用 P2P；"
+        "若作业卡在第一次集合通信，通常是交换芯片上开启了 PCI ACS（可用 NCCL_P2P_DISABLE=1 绕过，但带宽下降）。"),
+})
 
 
 def _used_gpus(ctx: CheckContext, gpus: list[int]) -> list[int]:
@@ -70,7 +105,7 @@ def _used_gpus(ctx: CheckContext, gpus: list[int]) -> list[int]:
 def _multi_gpu(ctx: CheckContext, used: list[int]) -> Optional[Text]:
     """Why the job counts as multi-GPU ("3 GPUs", "--gpus-per-pod 2", "LOCAL_WORLD_SIZE=2"), or None."""
     if len(used) > 2:
-        return Text(f"{len(used)} GPUs", f"{len(used)} 块 GPU")
+        return WORDS("gpus", count=len(used))
     if ctx.options.gpus_per_pod and ctx.options.gpus_per_pod > 1 and len(used) > 1:
         return Text(f"--gpus-per-pod {ctx.options.gpus_per_pod}", f"--gpus-per-pod {ctx.options.gpus_per_pod}")
     local = env_int(ctx, "LOCAL_WORLD_SIZE")
@@ -79,17 +114,11 @@ def _multi_gpu(ctx: CheckContext, used: list[int]) -> Optional[Text]:
     return None
 
 
-def _unset_en(set_vars: list[str]) -> str:
+def _p2p_state(set_vars: list[str]) -> Text:
     """"NCCL_P2P_DISABLE and NCCL_P2P_LEVEL are unset", or the values set that still allow P2P over the CPU."""
     if not set_vars:
-        return "NCCL_P2P_DISABLE and NCCL_P2P_LEVEL are unset"
-    return f"{', '.join(set_vars)} still allow{'s' if len(set_vars) == 1 else ''} P2P through the CPU"
-
-
-def _unset_zh(set_vars: list[str]) -> str:
-    if not set_vars:
-        return "未设置 NCCL_P2P_DISABLE 和 NCCL_P2P_LEVEL"
-    return f"{'、'.join(set_vars)} 仍允许经 CPU 的 P2P"
+        return WORDS("unset")
+    return WORDS("still-allows" if len(set_vars) == 1 else "still-allow", vars=Text(", ".join(set_vars), "、".join(set_vars)))
 
 
 def _pairs(links: list[GpuLinkFacts]) -> str:
@@ -97,6 +126,29 @@ def _pairs(links: list[GpuLinkFacts]) -> str:
     shown = [f"GPU{l.gpu_a}-GPU{l.gpu_b} {l.link}" for l in links[:6]]
     rest = len(links) - len(shown)
     return ", ".join(shown) + (f" (+{rest})" if rest else "")
+
+
+def _judge(ctx: CheckContext, links: list[GpuLinkFacts], why_multi: Text) -> Optional[Finding]:
+    """The used GPUs' links against NCCL's P2P variables (both shown); None with NVLink between only some of them."""
+    env = ctx.facts.env
+    pairs = _pairs(links)
+    set_vars = [f"{name}={env[name]}" for name in _P2P_VARS if name in env]
+    limited = env.get("NCCL_P2P_DISABLE", "").strip() == "1" or env.get("NCCL_P2P_LEVEL", "").strip().upper() in _SAFE_LEVELS
+    if all(l.link.startswith("NV") for l in links):
+        return make(ctx, RULE, AREA, Severity.ok, WORDS("nvlink", why=why_multi, pairs=pairs), observed=pairs)
+    if limited:
+        shown = ", ".join(set_vars)
+        return make(ctx, RULE, AREA, Severity.ok, WORDS("limited", pairs=pairs, shown=shown), observed=shown)
+    if any(l.link.startswith("NV") for l in links):
+        return None  # NVLink between some of them: NCCL routes its rings over NVLink; not judged further here
+    through_host = [l for l in links if l.link in HOST_LINKS]
+    if not through_host:
+        return make(ctx, RULE, AREA, Severity.info, WORDS("switches", why=why_multi, pairs=pairs), observed=pairs,
+                    links=[NCCL_ACS_DOC])
+    return make(ctx, RULE, AREA, Severity.warning,
+                WORDS("through-host", why=why_multi, host=_pairs(through_host), state=_p2p_state(set_vars)),
+                remedy=WORDS("remedy"), observed=pairs, expected=WORDS("through-host-expected"),
+                links=[NCCL_ACS_DOC, NCCL_P2P_DISABLE_DOC, NCCL_P2P_LEVEL_DOC], brief=WORDS["through-host-brief"])
 
 
 @rule(RULE, AREA, "GPU peer-to-peer path safe for NCCL", "GPU 之间的 P2P 路径适合 NCCL", needs_gpu=True, order=112,
@@ -110,9 +162,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     topology = facts.gpu_topology
     if not topology.available or not topology.gpus:
         why = topology.error or "not read"
-        yield make(ctx, RULE, AREA, Severity.skipped,
-                   f"How the GPUs are connected was not judged: nvidia-smi topo -m is not shown ({why}).",
-                   f"未判断 GPU 之间的互连方式：看不到 nvidia-smi topo -m 的输出（{why}）。", observed=why)
+        yield make(ctx, RULE, AREA, Severity.skipped, WORDS("no-matrix", why=why), observed=why)
         return
     used = _used_gpus(ctx, topology.gpus)
     why_multi = _multi_gpu(ctx, used)
@@ -120,55 +170,12 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         return
     links = [l for l in topology.links if l.gpu_a in used and l.gpu_b in used]
     if not links:
-        yield make(ctx, RULE, AREA, Severity.skipped,
-                   "How the GPUs are connected was not judged: the matrix of nvidia-smi topo -m lists no link between "
-                   "the GPUs the job uses.",
-                   "未判断 GPU 之间的互连方式：nvidia-smi topo -m 的矩阵中没有作业所用 GPU 之间的连接。")
+        yield make(ctx, RULE, AREA, Severity.skipped, WORDS("no-links"))
         return
-    observed = _pairs(links)
     if not all(env_known(facts, name) for name in _P2P_VARS):
-        reason = not_shown(facts, Text("whether NCCL_P2P_DISABLE or NCCL_P2P_LEVEL is set", "是否设置了 NCCL_P2P_DISABLE 或 NCCL_P2P_LEVEL"))
-        yield make(ctx, RULE, AREA, Severity.skipped, f"NCCL's P2P path was not judged: {reason.en}.",
-                   f"未判断 NCCL 的 P2P 路径：{reason.zh}。", observed=observed)
+        reason = not_shown(facts, WORDS("vars-subject"))
+        yield make(ctx, RULE, AREA, Severity.skipped, WORDS("vars-not-shown", reason=reason), observed=_pairs(links))
         return
-    set_vars = [f"{name}={facts.env[name]}" for name in _P2P_VARS if name in facts.env]
-    limited = facts.env.get("NCCL_P2P_DISABLE", "").strip() == "1" or \
-        facts.env.get("NCCL_P2P_LEVEL", "").strip().upper() in _SAFE_LEVELS
-    if all(l.link.startswith("NV") for l in links):
-        yield make(ctx, RULE, AREA, Severity.ok,
-                   f"The GPUs the job uses ({why_multi.en}) are connected through NVLink: {observed}.",
-                   f"作业所用的 GPU（{why_multi.zh}）之间通过 NVLink 连接：{observed}。", observed=observed)
-        return
-    if limited:
-        shown = ", ".join(set_vars)
-        yield make(ctx, RULE, AREA, Severity.ok,
-                   f"NCCL's P2P transport is limited for these PCIe-linked GPUs ({observed}): {shown}.",
-                   f"已为这些经 PCIe 连接的 GPU（{observed}）限制 NCCL 的 P2P 传输：{shown}。", observed=shown)
-        return
-    if any(l.link.startswith("NV") for l in links):
-        return  # NVLink between some of them: NCCL routes its rings over NVLink; not judged further here
-    through_host = [l for l in links if l.link in HOST_LINKS]
-    if through_host:
-        host = _pairs(through_host)
-        yield make(
-            ctx, RULE, AREA, Severity.warning,
-            f"The job uses several GPUs ({why_multi.en}) that have no NVLink and are linked through the CPU ({host}) while "
-            f"{_unset_en(set_vars)}: on such PCIe paths NCCL's P2P transport can hang or run "
-            f"very slowly when PCI ACS or the IOMMU redirects peer traffic (tensor-parallel jobs then stop at their "
-            f"first all-reduce).",
-            f"作业使用多块 GPU（{why_multi.zh}），它们之间没有 NVLink，经 CPU 连接（{host}），且{_unset_zh(set_vars)}："
-            f"在这类 PCIe 路径上，若 PCI ACS 或 IOMMU 重定向对等传输，NCCL 的 P2P 传输可能卡住或极慢"
-            f"（张量并行作业会停在第一次 all-reduce）。",
-            remedy=_REMEDY, observed=observed, expected=Text("NCCL_P2P_DISABLE=1 or NCCL_P2P_LEVEL=PXB", "NCCL_P2P_DISABLE=1 或 NCCL_P2P_LEVEL=PXB"),
-            links=[NCCL_ACS_DOC, NCCL_P2P_DISABLE_DOC, NCCL_P2P_LEVEL_DOC],
-            brief=("GPUs without NVLink linked through the CPU, NCCL P2P on: NCCL may hang; set NCCL_P2P_DISABLE=1.",
-                   "GPU 之间无 NVLink、经 CPU 连接且 NCCL P2P 开启：NCCL 可能卡住；请设置 NCCL_P2P_DISABLE=1。"),
-        )
-        return
-    yield make(ctx, RULE, AREA, Severity.info,
-               f"The GPUs the job uses ({why_multi.en}) are linked through PCIe switches ({observed}), without NVLink: "
-               f"NCCL uses P2P over them; if the job hangs at its first collective, PCI ACS on the switches is the usual "
-               f"cause (NCCL_P2P_DISABLE=1 works around it at a bandwidth cost).",
-               f"作业所用的 GPU（{why_multi.zh}）经 PCIe 交换芯片连接（{observed}），没有 NVLink：NCCL 会在其上使用 P2P；"
-               f"若作业卡在第一次集合通信，通常是交换芯片上开启了 PCI ACS（可用 NCCL_P2P_DISABLE=1 绕过，但带宽下降）。",
-               observed=observed, links=[NCCL_ACS_DOC])
+    finding = _judge(ctx, links, why_multi)
+    if finding is not None:
+        yield finding

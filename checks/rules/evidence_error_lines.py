@@ -23,12 +23,13 @@ from lingjun.checks.knowledge.fact_values import place
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make
+from lingjun.checks.rules._words import Words
 
 RULE = "evidence.error-lines"
 AREA = "evidence"
 
 #: the rule's words, both languages, by the part of the finding they make
-WORDS = {
+WORDS = Words({
     "shows": ("{where} shows: \u00ab{line}\u00bb", "{where} 显示：\u00ab{line}\u00bb"),
     "more": (" ({count} such lines)", "（共 {count} 行）"),
     "likely": ("Most likely cause here: {cause}", "此处最可能的原因：{cause}"),
@@ -48,14 +49,25 @@ WORDS = {
     "place-kubernetes": ("Kubernetes", "Kubernetes"),
     "place-acs": ("ACS GPU pod", "ACS GPU Pod"),
     "place-image": ("In the container", "容器内"),
-}
+    "no-log": ("No log was given (--log FILE) and the input quotes no error line.", "未提供日志（--log FILE），输入中也没有引用错误行。"),
+})
 
 _PLACES = ("docker", "kubernetes", "acs")
 
 
-def _w(key: str, **values: Any) -> Text:
-    en, zh = WORDS[key]
-    return Text(en.format(**values), zh.format(**values))
+def _cat(*texts: Text) -> Text:
+    """Texts run together in each language."""
+    return Text("".join(t.en for t in texts), "".join(t.zh for t in texts))
+
+
+def _sentence(text: Text) -> Text:
+    """A clause ended with each language's full stop."""
+    return Text(text.en + ".", text.zh + "。")
+
+
+def _listed(items: "list[Text]") -> Text:
+    """Causes listed with ``"; "`` in English and ``"；"`` in Chinese."""
+    return Text("; ".join(t.en for t in items), "；".join(t.zh for t in items))
 
 
 def _title(cause: RankedCause, lang: str) -> str:
@@ -87,55 +99,64 @@ def _remedy(ctx: CheckContext, cause: dict) -> Optional[tuple[str, str]]:
     return " ".join(parts_en), "".join(parts_zh)
 
 
+def _cause_title(cause: RankedCause) -> Text:
+    return Text(_title(cause, "en"), _title(cause, "zh"))
+
+
+def _failed(cause: RankedCause, template: "tuple[str, str]") -> Text:
+    """A ruled-out cause with the clauses that failed: ``template`` takes ``title`` and ``failed``."""
+    return Text(template[0].format(title=_title(cause, "en"), failed=", ".join(cause.result.failed)),
+                template[1].format(title=_title(cause, "zh"), failed="，".join(cause.result.zh_of(cause.result.failed))))
+
+
+def _likely(lead: RankedCause) -> Text:
+    """"Most likely cause here: X (the facts that make it apply); the input does not show Y, so this is not confirmed"."""
+    result = lead.result
+    found = _listed(list(result.found))
+    likely = (WORDS("likely-facts", cause=_cause_title(lead), facts=found) if found.en
+              else WORDS("likely", cause=_cause_title(lead)))
+    if result.state == MAY_APPLY and result.unknown and lead.spec.get("condition"):
+        what = Text(", ".join(u.split(" (")[0] for u in result.unknown),
+                    "、".join(z.split("（")[0] for z in result.zh_of(result.unknown)))
+        likely = _cat(likely, WORDS("not-shown", what=what))
+    return likely
+
+
+def _cause_parts(standing: "list[RankedCause]", ruled_out: "list[RankedCause]") -> "list[Text]":
+    """The sentences about the causes: the leading one, the other possible ones, those ruled out; or, with none
+    standing, that none fits."""
+    if not standing:
+        return [_sentence(WORDS("none-fits", causes=_listed([_failed(c, ("{title}: {failed}", "{title}：{failed}"))
+                                                             for c in ruled_out])))]
+    parts = [_sentence(_likely(standing[0]))]
+    if standing[1:]:
+        parts.append(_sentence(WORDS("other", causes=_listed([_cause_title(c) for c in standing[1:]]))))
+    if ruled_out:
+        parts.append(_sentence(WORDS("ruled-out", causes=_listed([_failed(c, ("{title} ({failed})", "{title}（{failed}）"))
+                                                                 for c in ruled_out]))))
+    return parts
+
+
 def _finding(ctx: CheckContext, hit: SignatureHit, signature: dict) -> Finding:
-    lang = ctx.options.lang
     causes = rank_causes(ctx, signature)
     standing = [c for c in causes if c.result.state != DOES_NOT_APPLY]
     ruled_out = [c for c in causes if c.result.state == DOES_NOT_APPLY]
-    shows = _w("shows", where=hit.first.where(), line=hit.first.text)
-    parts_en = [shows.en + (_w("more", count=hit.count).en if hit.count > 1 else "") + "."]
-    parts_zh = [shows.zh + (_w("more", count=hit.count).zh if hit.count > 1 else "") + "。"]
-    parts_en.append(f"{signature['title']['en']}. {signature['explanation']['en']}")
-    parts_zh.append(f"{signature['title']['zh']}。{signature['explanation']['zh']}")
     lead = standing[0] if standing else None
-    if lead is not None:
-        found_en = "; ".join(t.en for t in lead.result.found)
-        found_zh = "；".join(t.zh for t in lead.result.found)
-        likely = _w("likely-facts", cause=_title(lead, "en"), facts=found_en) if found_en else _w("likely", cause=_title(lead, "en"))
-        likely_zh = (WORDS["likely-facts"][1].format(cause=_title(lead, "zh"), facts=found_zh) if found_zh
-                     else WORDS["likely"][1].format(cause=_title(lead, "zh")))
-        en, zh = likely.en, likely_zh
-        if lead.result.state == MAY_APPLY and lead.result.unknown and lead.spec.get("condition"):
-            what_en = ", ".join(u.split(" (")[0] for u in lead.result.unknown)
-            what_zh = "、".join(z.split("（")[0] for z in lead.result.zh_of(lead.result.unknown))
-            en += WORDS["not-shown"][0].format(what=what_en)
-            zh += WORDS["not-shown"][1].format(what=what_zh)
-        parts_en.append(en + ".")
-        parts_zh.append(zh + "。")
-        others = standing[1:]
-        if others:
-            parts_en.append(_w("other", causes="; ".join(_title(c, "en") for c in others)).en + ".")
-            parts_zh.append(WORDS["other"][1].format(causes="；".join(_title(c, "zh") for c in others)) + "。")
-        if ruled_out:
-            parts_en.append(WORDS["ruled-out"][0].format(causes="; ".join(
-                f"{_title(c, 'en')} ({', '.join(c.result.failed)})" for c in ruled_out)) + ".")
-            parts_zh.append(WORDS["ruled-out"][1].format(causes="；".join(
-                f"{_title(c, 'zh')}（{'，'.join(c.result.zh_of(c.result.failed))}）" for c in ruled_out)) + "。")
-        remedy = _remedy(ctx, lead.spec)
-    else:
-        parts_en.append(WORDS["none-fits"][0].format(causes="; ".join(
-            f"{_title(c, 'en')}: {', '.join(c.result.failed)}" for c in ruled_out)) + ".")
-        parts_zh.append(WORDS["none-fits"][1].format(causes="；".join(
-            f"{_title(c, 'zh')}：{'，'.join(c.result.zh_of(c.result.failed))}" for c in ruled_out)) + "。")
-        remedy = _remedy(ctx, causes[0].spec) if causes else None
-    links = [ctx.data.signature_url(signature["id"], signature.get("printed_by", ""), lang)]
+    shows = WORDS("shows", where=hit.first.where(), line=hit.first.text)
+    parts = [_sentence(_cat(shows, WORDS("more", count=hit.count) if hit.count > 1 else Text("", ""))),
+             Text(f"{signature['title']['en']}. {signature['explanation']['en']}",
+                  f"{signature['title']['zh']}。{signature['explanation']['zh']}"),
+             *_cause_parts(standing, ruled_out)]
+    remedy_spec = lead.spec if lead is not None else (causes[0].spec if causes else None)
+    links = [ctx.data.signature_url(signature["id"], signature.get("printed_by", ""), ctx.options.lang)]
     # documents first (NVIDIA's, PyTorch's, Kubernetes'), then the issue threads the lines come from
     sources = [s.get("url") for s in signature.get("sources") or [] if s.get("url")]
     links += sorted(sources, key=lambda url: "github.com/" in url)
-    return make(ctx, RULE, AREA, Severity(line_severity(signature, lead)), " ".join(parts_en), "".join(parts_zh), remedy=remedy,
+    en, zh = [p.en for p in parts], [p.zh for p in parts]
+    return make(ctx, RULE, AREA, Severity(line_severity(signature, lead)), " ".join(en), "".join(zh),
+                remedy=_remedy(ctx, remedy_spec) if remedy_spec is not None else None,
                 observed=hit.first.where(), links=links,
-                brief=(parts_en[0] + " " + parts_en[1].split(". ")[0] + ". " + (parts_en[2] if len(parts_en) > 2 else ""),
-                       parts_zh[0] + parts_zh[1].split("。")[0] + "。" + (parts_zh[2] if len(parts_zh) > 2 else "")))
+                brief=(en[0] + " " + en[1].split(". ")[0] + ". " + en[2], zh[0] + zh[1].split("。")[0] + "。" + zh[2]))
 
 
 @rule(RULE, AREA, "Error lines in the logs, with their likely cause", "日志中的错误行及其可能原因", order=5)
@@ -146,21 +167,18 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     no log or error line was given."""
     evidence = ctx.evidence
     if not evidence.read_logs:
-        yield make(ctx, RULE, AREA, Severity.skipped,
-                   "No log was given (--log FILE) and the input quotes no error line.",
-                   "未提供日志（--log FILE），输入中也没有引用错误行。")
+        yield make(ctx, RULE, AREA, Severity.skipped, WORDS("no-log"))
         return
     hits = [h for h in evidence.hits if ctx.data.signature(h.signature) is not None]
     for hit in hits:
         yield _finding(ctx, hit, ctx.data.signature(hit.signature))
     for line in evidence.unmatched:
-        en, zh = WORDS["unknown-line"]
-        yield make(ctx, RULE, AREA, Severity.warning, en.format(where=line.where(), line=line.text),
-                   zh.format(where=line.where(), line=line.text), observed=line.where())
+        yield make(ctx, RULE, AREA, Severity.warning, WORDS("unknown-line", where=line.where(), line=line.text),
+                   observed=line.where())
     if not hits and not evidence.unmatched:
         yield make(ctx, RULE, AREA, Severity.ok,
-                   WORDS["no-lines"][0].format(count=len(ctx.data.signatures), sources=", ".join(evidence.sources)),
-                   WORDS["no-lines"][1].format(count=len(ctx.data.signatures), sources="、".join(evidence.sources)))
+                   WORDS("no-lines", count=len(ctx.data.signatures),
+                         sources=Text(", ".join(evidence.sources), "、".join(evidence.sources))))
 
 
 def diagnoses(ctx: CheckContext) -> dict[str, dict[str, Any]]:

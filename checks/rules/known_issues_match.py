@@ -11,10 +11,22 @@ from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.knowledge.record_view import record_ref
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make
+from lingjun.checks.rules._words import Words
 
 RULE = "known-issues.match"
 AREA = "known-issues"
 _SEVERITY = {"error": Severity.error, "warning": Severity.warning, "info": Severity.info}
+NONE = Text("", "")
+
+WORDS = Words({
+    # an issue carried from earlier releases says which releases state it
+    "from": (" ({provenance})", "（{provenance}）"),
+    "applies": ("Known issue {id}{source}: {title} (matches: {matched}).", "已知问题 {id}{source}：{title}（匹配条件：{matched}）。"),
+    "may-apply": ("Known issue {id}{source} may apply: {title} (cannot tell: {unknown}{matched}).",
+                  "已知问题 {id}{source} 可能适用：{title}（无法判断：{unknown}{matched}）。"),
+    "also-matches": ("; matches: {matched}", "；已匹配：{matched}"),
+    "none-applies": ("{count} known issue(s) checked; none applies here.", "已检查 {count} 个已知问题，均不适用于此环境。"),
+})
 
 
 def _fixed_by(ctx: CheckContext, issue: dict, ref: str, family: object) -> bool:
@@ -70,6 +82,31 @@ def _issues(ctx: CheckContext) -> list[tuple[dict, Optional[Carried]]]:
     return [out[k] for k in sorted(out)]
 
 
+def _listed(result, clauses: list) -> Text:
+    """Condition clauses listed: ``"; "`` between English ones, ``"；"`` between Chinese ones."""
+    return Text("; ".join(clauses), "；".join(result.zh_of(clauses)))
+
+
+def _finding(ctx: CheckContext, issue: dict, carried: Optional[Carried], result) -> Finding:
+    """The finding for an issue whose condition applies (the issue's severity) or may apply (info)."""
+    title = issue.get("title") or {}
+    workaround = issue.get("workaround") or {}
+    remedy = (workaround.get("en", ""), workaround.get("zh", "")) if workaround else None
+    links = [u.get("url") for u in issue.get("upstream") or [] if isinstance(u, dict)]
+    links = [url for url in [ctx.data.known_issue_url(str(issue.get("id")), ctx.options.lang), *links] if url]
+    common = dict(id=issue.get("id"), title=Text(title.get("en", ""), title.get("zh", "")),
+                  source=WORDS("from", provenance=Text(carried.provenance_en, carried.provenance_zh)) if carried else NONE)
+    if result.state == APPLIES:
+        observed = Text("; ".join(t.en for t in result.found), "; ".join(t.zh for t in result.found)) if result.found else None
+        return make(ctx, RULE, AREA, _SEVERITY.get(issue.get("severity"), Severity.warning),
+                    WORDS("applies", matched=_listed(result, result.matched), **common),
+                    remedy=remedy, observed=observed, links=links)
+    matched = WORDS("also-matches", matched=_listed(result, result.matched)) if result.matched else NONE
+    return make(ctx, RULE, AREA, Severity.info,
+                WORDS("may-apply", unknown=_listed(result, result.unknown), matched=matched, **common),
+                remedy=remedy, links=links)
+
+
 @rule(RULE, AREA, "Known issues of this release", "该发布的已知问题", order=250)
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """The issue's severity when its condition matches; info "may apply" when it depends on facts not visible;
@@ -79,37 +116,10 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     issues = _issues(ctx)
     applied = 0
     for issue, carried in issues:
-        # an issue carried from earlier releases says which releases state it
-        from_en = f" ({carried.provenance_en})" if carried else ""
-        from_zh = f"（{carried.provenance_zh}）" if carried else ""
         result = evaluate(issue.get("condition"), ctx.facts, served_model=ctx.options.served_model,
                           component=ctx.data.component)
-        if result.state == DOES_NOT_APPLY:
-            continue
-        applied += 1
-        title = issue.get("title") or {}
-        workaround = issue.get("workaround") or {}
-        links = [u.get("url") for u in issue.get("upstream") or [] if isinstance(u, dict)]
-        anchor = ctx.data.known_issue_url(str(issue.get("id")), ctx.options.lang)
-        if result.state == APPLIES:
-            yield make(
-                ctx, RULE, AREA, _SEVERITY.get(issue.get("severity"), Severity.warning),
-                f"Known issue {issue.get('id')}{from_en}: {title.get('en', '')} (matches: {'; '.join(result.matched)}).",
-                f"已知问题 {issue.get('id')}{from_zh}：{title.get('zh', '')}（匹配条件：{'；'.join(result.zh_of(result.matched))}）。",
-                remedy=(workaround.get("en", ""), workaround.get("zh", "")) if workaround else None,
-                observed=Text("; ".join(t.en for t in result.found), "; ".join(t.zh for t in result.found)) if result.found else None,
-                links=[url for url in [anchor, *links] if url],
-            )
-        else:
-            yield make(
-                ctx, RULE, AREA, Severity.info,
-                f"Known issue {issue.get('id')}{from_en} may apply: {title.get('en', '')} (cannot tell: {'; '.join(result.unknown)}"
-                + (f"; matches: {'; '.join(result.matched)}" if result.matched else "") + ").",
-                f"已知问题 {issue.get('id')}{from_zh} 可能适用：{title.get('zh', '')}（无法判断：{'；'.join(result.zh_of(result.unknown))}"
-                + (f"；已匹配：{'；'.join(result.zh_of(result.matched))}" if result.matched else "") + "）。",
-                remedy=(workaround.get("en", ""), workaround.get("zh", "")) if workaround else None,
-                links=[url for url in [anchor, *links] if url],
-            )
+        if result.state != DOES_NOT_APPLY:
+            applied += 1
+            yield _finding(ctx, issue, carried, result)
     if issues and not applied:
-        yield make(ctx, RULE, AREA, Severity.ok, f"{len(issues)} known issue(s) checked; none applies here.",
-                   f"已检查 {len(issues)} 个已知问题，均不适用于此环境。")
+        yield make(ctx, RULE, AREA, Severity.ok, WORDS("none-applies", count=len(issues)))
