@@ -246,20 +246,18 @@ def branch_thresholds(record: Optional[dict], ref: Optional[dict], branch: int) 
     Between two consecutive thresholds (and below the first) every driver of
     the branch gets the same verdict.
     """
-    texts: list[Any] = []
     drv = (record or {}).get("driver") or {}
+    texts: list[Any] = [drv.get("minimum")] if isinstance(drv, dict) else []
     if isinstance(drv, dict):
-        texts.append(drv.get("minimum"))
-        texts.extend(e.get("minimum") for e in drv.get("forward_compatibility") or [] if isinstance(e, dict))
-        texts.extend(e.get("minimum") for e in drv.get("derived") or [] if isinstance(e, dict))
-    for row in (ref or {}).get("toolkit_min_driver") or []:
-        if isinstance(row, dict):
-            texts.append(row.get("linux_min_driver"))
-    for row in (ref or {}).get("minor_version_compat") or []:
-        if isinstance(row, dict):
-            texts.append(row.get("min_driver"))
+        texts += _field(drv.get("forward_compatibility"), "minimum") + _field(drv.get("derived"), "minimum")
+    texts += _field((ref or {}).get("toolkit_min_driver"), "linux_min_driver") + _field((ref or {}).get("minor_version_compat"), "min_driver")
     found = {v for v in (parse_driver(t) for t in texts) if v is not None and not v.is_branch_only and v.branch == branch}
     return sorted(found)
+
+
+def _field(rows: Any, name: str) -> list[Any]:
+    """``row[name]`` of every dict among ``rows`` (None or a list)."""
+    return [row.get(name) for row in rows or [] if isinstance(row, dict)]
 
 
 def _stated(drv: dict, minimum: DriverVersion) -> str:
