@@ -1,7 +1,8 @@
 """driver.minimum maps the case release_verdict decides (lingjun.checks.core.release_compat.driver_case).
 
 For every real release x a handful of driver branches that between them reach every case the real records
-have (:data:`BRANCHES`; in each the thresholds inside it, its first and an up-to-date driver) x both GPU classes, the rule's severity is the one its SEVERITY table gives the key of
+have (:data:`BRANCHES`; in each the thresholds inside it, its first and an up-to-date driver) x both GPU
+classes, the rule's severity is the one :data:`BELOW` (written here, not read from the rule) gives the key of
 ``release_verdict`` for the same release, driver and GPU class: the finder and ``lingjun-kb which`` word the
 same case the checker reports.  Only the records are loaded (no site model).
 """
@@ -18,7 +19,6 @@ from lingjun.checks.facts import Facts, GpuFacts
 from lingjun.checks.knowledge.bundle import KnowledgeData
 from lingjun.checks.report.findings import Severity
 from lingjun.checks.rules import RULES, load_rules
-from lingjun.checks.rules.driver_minimum import SEVERITY
 from lingjun.checks.runner import run_rule
 from lingjun.generator.bundle import compile_bundle
 from lingjun.generator.site.build import load_validated
@@ -35,6 +35,12 @@ GPUS = {True: ("NVIDIA A100-SXM4-80GB", "nvidia", "8.0"), False: ("NVIDIA GeForc
 BRANCHES = (580, 570, 560, 550, 535, 525, 470, 450)
 #: release_verdict's cases the rule reports before comparing (or without comparing) the driver
 EARLY = {"ppu": Severity.skipped, "no-minimum": Severity.skipped, "no-driver": Severity.skipped, "predates-gpu": Severity.error}
+#: below the release's minimum: info where forward compatibility runs it, warning where CUDA starts but the release
+#: does not vouch for it (or does not say), error where CUDA cannot start or the release lists the branch to upgrade
+BELOW = {"forward": Severity.info, "forward-unconfirmed": Severity.warning, "cut-off": Severity.warning,
+         "below-release-minimum": Severity.warning, "forward-below-minimum": Severity.warning, "compat-not-shown": Severity.warning,
+         "data-center-only": Severity.warning, "not-named": Severity.warning, "must-upgrade": Severity.error,
+         "below-floor": Severity.error, "no-toolkit-row": Severity.error}
 
 
 @pytest.fixture(scope="module")
@@ -68,7 +74,7 @@ def _expected(view: dict, driver, key: str) -> Severity:
         return EARLY[key]
     if driver.satisfies_minimum(parse_driver(view["driver"]["minimum"])):
         return Severity.ok
-    return SEVERITY.get(key, Severity.error)
+    return BELOW[key]
 
 
 def test_driver_minimum_reports_the_case_release_verdict_decides_for_every_release_branch_and_gpu_class(corpus):
