@@ -239,6 +239,20 @@ def forward_admitted(
     ``answer`` None when neither source says anything.
     """
     drv = (record or {}).get("driver") or {}
+    for source in (_record_admission, _family_admission):
+        answer = source(drv, driver)
+        if answer is not None:
+            return answer
+    for row in _rows(ref, "forward_compat_images"):
+        row_cuda = parse_cuda(row.get("image_cuda"))
+        if row_cuda and row_cuda.major_minor == image_cuda.major_minor:
+            return driver.branch in (row.get("branches") or []), f"CUDA {row_cuda} base image"
+    return None, ""
+
+
+def _record_admission(drv: dict, driver: DriverVersion) -> Optional[tuple[bool, str]]:
+    """What the record's own driver text says of ``driver``'s branch (:func:`forward_admitted`), or None when it
+    leaves the branch to what remains (a cut-off text, or no list of forward-compatible branches)."""
     resolutions = {r.get("branch"): r.get("decision") for r in drv.get("branch_resolutions") or [] if isinstance(r, dict)}
     if resolutions.get(driver.branch) == "must-upgrade":
         return False, "release record"
@@ -253,20 +267,21 @@ def forward_admitted(
         return False, "release record"
     # a cut-off driver text (``text_truncated``) does not name every branch: one it leaves out is decided by what the
     # family's neighbouring releases state alike (``driver.derived``, lingjun.checks.core.family_driver), then by
-    # NVIDIA's CUDA base image list below; a complete list that leaves the branch out says no
+    # NVIDIA's CUDA base image list; a complete list that leaves the branch out says no
     if drv.get("text_truncated") is not True and drv.get("forward_compatibility"):
         return False, "release record"
+    return None
+
+
+def _family_admission(drv: dict, driver: DriverVersion) -> Optional[tuple[bool, str]]:
+    """What the family's neighbouring releases state alike of ``driver``'s branch (``driver.derived``), or None."""
     for entry in drv.get("derived") or []:
         if isinstance(entry, dict) and entry.get("branch") == driver.branch:
             if entry.get("decision") != "forward":
                 return False, "family's releases"
             minimum = parse_driver(entry.get("minimum"))
             return (driver.satisfies_minimum(minimum) if minimum is not None else True), "family's releases"
-    for row in _rows(ref, "forward_compat_images"):
-        row_cuda = parse_cuda(row.get("image_cuda"))
-        if row_cuda and row_cuda.major_minor == image_cuda.major_minor:
-            return driver.branch in (row.get("branches") or []), f"CUDA {row_cuda} base image"
-    return None, ""
+    return None
 
 
 #: :func:`forward_admitted`'s ``where`` in Chinese (a base image's name is translated word by word)
@@ -331,27 +346,12 @@ def decide(
     classes = [gpu_class(getattr(g, "name", None), getattr(g, "brand", None), table) for g in gpus]
     required = toolkit_min_driver(image_cuda, ref)
     floor = minor_compat_floor(image_cuda.major, ref)
-    if required is not None and driver.satisfies_minimum(required):
+    if _runs_natively(image_cuda, driver, ref, required):
         return CompatDecision("native", True, required, floor, gpu_classes=classes)
-    if required is None:
-        native = max_native_cuda(driver, ref)
-        if native is not None and native.major_minor >= image_cuda.major_minor:
-            return CompatDecision("native", True, required, floor, gpu_classes=classes)
     if required is None and floor is None:
         return CompatDecision("unknown", False, None, None, gpu_classes=classes)
-    missing: list[str] = []
-    if not classes or GPU_UNKNOWN in classes:
-        missing.append("data center GPU (not determined)")
-    elif any(c != GPU_DATACENTER for c in classes):
-        missing.append("data center GPU")
     admitted, where = forward_admitted(driver, image_cuda, record, ref)
-    if admitted is not True:
-        missing.append("admitted driver branch")
-    unknown: list[str] = []
-    if compat_present is False and compat_in_use is not True:
-        missing.append("cuda-compat package")
-    elif compat_present is None and compat_in_use is not True:
-        unknown.append("cuda-compat package")
+    missing, unknown = _forward_gaps(classes, admitted, compat_present, compat_in_use)
     if compat_in_use is True and not missing:
         return CompatDecision("forward", True, required, floor, [], where, classes)
     if floor is not None and driver.satisfies_minimum(floor):
@@ -361,3 +361,30 @@ def decide(
         return CompatDecision("unsupported", False, required, floor, missing, where if admitted else "", classes, unknown)
     mode = "forward-unconfirmed" if unknown else "forward"
     return CompatDecision(mode, not unknown, required, floor, [], where, classes, unknown)
+
+
+def _runs_natively(image_cuda: CudaVersion, driver: DriverVersion, ref: Optional[dict], required: Optional[DriverVersion]) -> bool:
+    """The driver meets the toolkit's Table-3 minimum, or, without a row for the toolkit, its native CUDA covers it."""
+    if required is not None:
+        return driver.satisfies_minimum(required)
+    native = max_native_cuda(driver, ref)
+    return native is not None and native.major_minor >= image_cuda.major_minor
+
+
+def _forward_gaps(classes: list[str], admitted: Optional[bool], compat_present: Optional[bool],
+                  compat_in_use: Optional[bool]) -> tuple[list[str], list[str]]:
+    """``(missing, unknown)``: the prerequisites of forward compatibility that do not hold here, and those the input
+    does not show (:class:`CompatDecision`)."""
+    missing: list[str] = []
+    if not classes or GPU_UNKNOWN in classes:
+        missing.append("data center GPU (not determined)")
+    elif any(c != GPU_DATACENTER for c in classes):
+        missing.append("data center GPU")
+    if admitted is not True:
+        missing.append("admitted driver branch")
+    unknown: list[str] = []
+    if compat_present is False and compat_in_use is not True:
+        missing.append("cuda-compat package")
+    elif compat_present is None and compat_in_use is not True:
+        unknown.append("cuda-compat package")
+    return missing, unknown

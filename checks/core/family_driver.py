@@ -95,17 +95,35 @@ def driver_view(record: Optional[dict], family: Iterable[Any] = ()) -> Optional[
     if cuda is None or not isinstance(key, list):
         return record
     own = _driver(record)
-    named = {e.get("branch") for e in own.get("forward_compatibility") or [] if isinstance(e, dict)}
-    named |= set(own.get("must_upgrade_branches") or [])
-    named |= {r.get("branch") for r in own.get("branch_resolutions") or [] if isinstance(r, dict)}
+    sides = _neighbours(record, family, cuda, key)
+    derived = _stated_alike(sides, _named(own)) if sides else []
+    if not derived:
+        return record
+    view = dict(record)
+    view["driver"] = dict(own, derived=derived)
+    return view
+
+
+def _named(drv: dict) -> set:
+    """The branches a driver text names: forward compatible, to upgrade, or resolved."""
+    named = {e.get("branch") for e in drv.get("forward_compatibility") or [] if isinstance(e, dict)}
+    named |= set(drv.get("must_upgrade_branches") or [])
+    return named | {r.get("branch") for r in drv.get("branch_resolutions") or [] if isinstance(r, dict)}
+
+
+def _neighbours(record: dict, family: Iterable[Any], cuda: tuple[int, int], key: list) -> list[dict]:
+    """The nearest release before ``record`` and the nearest after it (by ``order_key``) of its family, with the same
+    CUDA ``major.minor`` and an NVIDIA driver text that is not cut off; one or both may be missing."""
     siblings = [r for r in family if isinstance(r, dict) and r is not record and r.get("family") == record.get("family")
                 and r.get("version") != record.get("version") and isinstance(r.get("order_key"), list)
                 and not cut_off(r) and _driver(r).get("vendor") == "nvidia" and _cuda_mm(r) == cuda]
     before = max((r for r in siblings if r["order_key"] < key), key=lambda r: r["order_key"], default=None)
     after = min((r for r in siblings if r["order_key"] > key), key=lambda r: r["order_key"], default=None)
-    sides = [r for r in (before, after) if r is not None]
-    if not sides:
-        return record
+    return [r for r in (before, after) if r is not None]
+
+
+def _stated_alike(sides: list[dict], named: set) -> list[dict]:
+    """The ``driver.derived`` entries: branches outside ``named`` that every one of ``sides`` states the same way."""
     said = [_statements(_driver(r)) for r in sides]
     derived = []
     for branch in sorted(set(said[0]).difference(named)):
@@ -117,11 +135,7 @@ def driver_view(record: Optional[dict], family: Iterable[Any] = ()) -> Optional[
             minimum = _higher(minimum, s[1])
         derived.append({"branch": branch, "decision": stated[0][0], "minimum": minimum if stated[0][0] == "forward" else None,
                         "from": [str(r.get("version")) for r in sides]})
-    if not derived:
-        return record
-    view = dict(record)
-    view["driver"] = dict(own, derived=derived)
-    return view
+    return derived
 
 
 def derived_entry(drv: Optional[dict], branch: int) -> Optional[dict]:

@@ -84,7 +84,7 @@ from lingjun.checks.core.family_driver import cut_off, derived_entry
 from lingjun.checks.core.gpu_arch import architecture, min_cuda_for_cc, parse_cc, sm_name
 from lingjun.checks.core.versions import CudaVersion, DriverVersion
 
-__all__ = ["VERDICTS", "KEYS", "WORDS", "ReleaseVerdict", "release_verdict", "branch_named", "must_upgrade", "branch_thresholds", "effective_driver", "node_gpu",
+__all__ = ["VERDICTS", "KEYS", "WORDS", "ReleaseVerdict", "release_verdict", "DriverCase", "driver_case", "branch_named", "must_upgrade", "branch_thresholds", "effective_driver", "node_gpu",
            "driver_predates_gpu", "unknown_branch"]
 
 #: the verdicts, best first
@@ -246,39 +246,23 @@ def branch_thresholds(record: Optional[dict], ref: Optional[dict], branch: int) 
     Between two consecutive thresholds (and below the first) every driver of
     the branch gets the same verdict.
     """
-    texts: list[Any] = []
     drv = (record or {}).get("driver") or {}
+    texts: list[Any] = [drv.get("minimum")] if isinstance(drv, dict) else []
     if isinstance(drv, dict):
-        texts.append(drv.get("minimum"))
-        texts.extend(e.get("minimum") for e in drv.get("forward_compatibility") or [] if isinstance(e, dict))
-        texts.extend(e.get("minimum") for e in drv.get("derived") or [] if isinstance(e, dict))
-    for row in (ref or {}).get("toolkit_min_driver") or []:
-        if isinstance(row, dict):
-            texts.append(row.get("linux_min_driver"))
-    for row in (ref or {}).get("minor_version_compat") or []:
-        if isinstance(row, dict):
-            texts.append(row.get("min_driver"))
+        texts += _field(drv.get("forward_compatibility"), "minimum") + _field(drv.get("derived"), "minimum")
+    texts += _field((ref or {}).get("toolkit_min_driver"), "linux_min_driver") + _field((ref or {}).get("minor_version_compat"), "min_driver")
     found = {v for v in (parse_driver(t) for t in texts) if v is not None and not v.is_branch_only and v.branch == branch}
     return sorted(found)
+
+
+def _field(rows: Any, name: str) -> list[Any]:
+    """``row[name]`` of every dict among ``rows`` (None or a list)."""
+    return [row.get(name) for row in rows or [] if isinstance(row, dict)]
 
 
 def _stated(drv: dict, minimum: DriverVersion) -> str:
     stated = drv.get("stated_as")
     return stated if isinstance(stated, str) and stated.strip() else f">= {minimum}"
-
-
-def _forward_entry(drv: dict, branch: int) -> Optional[DriverVersion]:
-    """The record's forward compatibility minimum for ``branch`` unless the record resolves the branch as must-upgrade."""
-    resolutions = {r.get("branch"): r.get("decision") for r in drv.get("branch_resolutions") or [] if isinstance(r, dict)}
-    if resolutions.get(branch) == "must-upgrade":
-        return None
-    for entry in drv.get("forward_compatibility") or []:
-        if isinstance(entry, dict) and entry.get("branch") == branch:
-            return parse_driver(entry.get("minimum"))
-    entry = derived_entry(drv, branch)
-    if entry is not None and entry.get("decision") == "forward":
-        return parse_driver(entry.get("minimum"))
-    return None
 
 
 def branch_named(drv: dict, branch: int) -> bool:
@@ -351,6 +335,288 @@ def driver_not_captured(record: object) -> bool:
             and "driver" in (record.get("not_captured") or []))
 
 
+@dataclass(frozen=True)
+class DriverCase:
+    """How a release's NVIDIA driver requirement reads for one driver: the case and the values behind it.
+
+    :func:`driver_case` decides it; :func:`release_verdict` words it for the finder and ``lingjun-kb which``, and the
+    rule ``driver.minimum`` maps it to a finding, so the two never decide apart.
+
+    Attributes:
+        key: the case, one of :data:`KEYS` (``no-cuda`` ... ``not-named``), or ``forward-admitted`` (checker only:
+            the input does not show the image's cuda-compat libcuda in use, and the release admits the branch on
+            these data center GPUs, ``admitted_by``).
+        decision: :func:`~lingjun.checks.core.compat.decide`'s answer (None for ``no-cuda``).
+        below: whether the driver is below the release's ``driver.minimum``.
+        derive: the release's driver text is cut off and does not name the branch (the verdict comes from what remains).
+        admitted: the record (or, its text cut off, its family) admits the branch for forward compatibility
+            (an entry, with or without a minimum; a branch resolved must-upgrade is not admitted).
+        forward_minimum: that entry's minimum (None without one).
+        forward_family: the family's ``driver.derived`` entry the admission comes from, when the record's own text
+            has none for the branch.
+        family: the ``driver.derived`` entry of the branch when ``derive`` (:func:`~lingjun.checks.core.family_driver.derived_entry`).
+        admitted_by: who admits the branch in the ``forward-admitted`` case (``"release record"``).
+    """
+
+    key: str
+    decision: Optional[CompatDecision]
+    below: bool
+    derive: bool = False
+    admitted: bool = False
+    forward_minimum: Optional[DriverVersion] = None
+    forward_family: Optional[dict] = None
+    family: Optional[dict] = None
+    admitted_by: Optional[str] = None
+
+
+def _resolutions(drv: dict) -> dict:
+    return {r.get("branch"): r.get("decision") for r in drv.get("branch_resolutions") or [] if isinstance(r, dict)}
+
+
+def _admission(drv: dict, branch: int) -> tuple[bool, Optional[DriverVersion], Optional[dict]]:
+    """``(admitted, minimum, family entry)``: the record's forward compatibility entry for ``branch``, else its
+    family's (``driver.derived``, decision ``forward``); a branch resolved must-upgrade is not admitted."""
+    if _resolutions(drv).get(branch) == "must-upgrade":
+        return False, None, None
+    for entry in drv.get("forward_compatibility") or []:
+        if isinstance(entry, dict) and entry.get("branch") == branch:
+            return True, parse_driver(entry.get("minimum")), None
+    entry = derived_entry(drv, branch)
+    if entry is not None and entry.get("decision") == "forward":
+        return True, parse_driver(entry.get("minimum")), entry
+    return False, None, None
+
+
+def _native_key(drv: dict, branch: int, below: bool) -> str:
+    if not below:
+        return "native"
+    # CUDA runs natively; only the release's word is missing, and its driver text is cut off: unknown, not absent
+    return "cut-off" if drv.get("text_truncated") is True and not branch_named(drv, branch) else "below-release-minimum"
+
+
+def _minor_key(drv: dict, branch: int, below: bool, data_center: bool, admission: tuple, family: Optional[dict],
+               driver: DriverVersion, admitted_by: Optional[str]) -> str:
+    """The case of a driver that runs the release's CUDA through minor version compatibility."""
+    _, forward_min, _ = admission
+    if not below:
+        return "minor"
+    if admitted_by is not None:
+        return "forward-admitted"
+    if data_center and forward_min is not None and not driver.satisfies_minimum(forward_min):
+        return "forward-below-minimum"
+    if must_upgrade(drv, branch):
+        # the release (or, its text cut off, its family's neighbours) says this branch must be upgraded: not
+        # supported, although NVIDIA's minor version compatibility would let CUDA start
+        return "must-upgrade"
+    if forward_min is not None and family is not None:
+        return "compat-not-shown" if data_center else "data-center-only"
+    return "data-center-only" if forward_min is not None else "not-named"
+
+
+#: :func:`decide`'s modes that settle the case alone
+_MODE_KEYS = {"unknown": "no-toolkit-row", "forward": "forward", "forward-unconfirmed": "forward-unconfirmed",
+              "unsupported": "below-floor"}
+
+
+def driver_case(record: dict, driver: DriverVersion, decision: Optional[CompatDecision], data_center: bool,
+                admitted_by: Optional[str] = None) -> DriverCase:
+    """The case of ``record`` (a release dict whose ``driver`` states an NVIDIA ``minimum``) on ``driver``.
+
+    Args:
+        record: the release record (or the rule's view of it, with ``driver.derived``).
+        driver: the host driver (a full version; :func:`effective_driver` for a branch-only one).
+        decision: :func:`~lingjun.checks.core.compat.decide` for the image's CUDA on ``driver``; None when the image's
+            CUDA is not known (``no-cuda``).
+        data_center: every GPU is an NVIDIA data center GPU.
+        admitted_by: the checker's word that the release admits the branch for forward compatibility although the
+            input does not show the image's cuda-compat libcuda in use
+            (:func:`lingjun.checks.rules._driver_facts.forward_admission`); ``release_verdict`` never passes it.
+
+    Returns a :class:`DriverCase`; never raises on odd record data.
+    """
+    drv = record.get("driver") if isinstance(record.get("driver"), dict) else {}
+    b = driver.branch
+    minimum = parse_driver(drv.get("minimum"))
+    below = minimum is not None and not driver.satisfies_minimum(minimum)
+    derive = cut_off(record) and not branch_named(drv, b) and b not in _resolutions(drv)
+    admission = _admission(drv, b)
+    values = {"below": below, "derive": derive, "admitted": admission[0], "forward_minimum": admission[1],
+              "forward_family": admission[2], "family": derived_entry(drv, b) if derive else None}
+    if decision is None:
+        return DriverCase("no-cuda", None, **values)
+    mode = decision.mode
+    if mode in _MODE_KEYS:
+        return DriverCase(_MODE_KEYS[mode], decision, **values)
+    if mode == "native":
+        return DriverCase(_native_key(drv, b, below), decision, **values)
+    key = _minor_key(drv, b, below, data_center, admission, values["family"], driver, admitted_by)
+    return DriverCase(key, decision, admitted_by=admitted_by if key == "forward-admitted" else None, **values)
+
+
+def _early_verdict(record: dict, driver: DriverVersion, ref: Optional[dict], compute_capability: object,
+                   known_branches: Optional[Any]) -> Optional[ReleaseVerdict]:
+    """The verdicts the driver and the record give before NVIDIA's tables are read: PPU image, unknown branch, a
+    driver that predates the GPU, no CUDA, no driver requirement, no NVIDIA minimum; None otherwise."""
+    drv = record.get("driver")
+    # a PPU image: its driver is the PPU driver, or it states none but a PPU SDK (training-xpu-pytorch 2026-10-20)
+    if (drv.get("vendor") == "ppu") if isinstance(drv, dict) and drv.get("vendor") else bool(record.get("ppu_sdk")):
+        return ReleaseVerdict("unsupported", "A PPU image: it runs on PPU accelerators with the PPU driver, not on NVIDIA GPUs.",
+                              "PPU 镜像：运行在 PPU 加速卡与 PPU 驱动上，不适用于 NVIDIA GPU。", key="ppu")
+    if known_branches is not None and driver.branch not in known_branches:
+        return unknown_branch(driver.branch)
+    predates = driver_predates_gpu(driver, compute_capability, ref)
+    if predates is not None:
+        return ReleaseVerdict("unsupported", predates[0], predates[1], key="predates-gpu")
+    if parse_cuda(record.get("cuda")) is None:
+        return ReleaseVerdict("not-stated", "The release's CUDA version is not recorded.", "发布记录中没有该版本的 CUDA 版本。", key="no-cuda")
+    if not isinstance(drv, dict):
+        if driver_not_captured(record):
+            return ReleaseVerdict("not-stated", "The release's driver requirement was not recorded from its page (the copy "
+                                  "read does not show that section).", "未从页面记录该发布的驱动要求（所读页面内容中没有这一部分）。",
+                                  key="no-driver")
+        return ReleaseVerdict("not-stated", "The release records no driver requirement.", "发布记录中没有驱动要求。", key="no-driver")
+    if parse_driver(drv.get("minimum")) is None:
+        return ReleaseVerdict("not-stated", "The release records no NVIDIA driver minimum.", "发布记录中没有 NVIDIA 驱动最低版本。", key="no-minimum")
+    return None
+
+
+@dataclass(frozen=True)
+class _Say:
+    """What a verdict's words are filled with (:func:`release_verdict`)."""
+
+    case: DriverCase
+    b: int
+    cuda: CudaVersion
+    minimum: DriverVersion
+    stated: str
+    below: Optional[str]
+    cut: dict
+    limits_en: str
+    limits_zh: str
+
+    def verdict(self, verdict: str, en: str, zh: str, derived_from: tuple[str, ...] = ()) -> ReleaseVerdict:
+        return ReleaseVerdict(verdict, en, zh, self.case.decision.mode, self.case.key, self.below, derived_from)
+
+
+def _say_forward(s: _Say, drv: dict, ref: Optional[dict]) -> ReleaseVerdict:
+    d = s.case.decision
+    if s.case.derive:
+        names, ev_en, ev_zh = _evidence(drv, ref, s.cuda, s.b)
+        return s.verdict("forward-compat", WORDS["forward"][0].format(b=s.b, cuda=s.cuda, evidence=ev_en, cut=s.cut["en"]),
+                         WORDS["forward"][1].format(b=s.b, cuda=s.cuda, evidence=ev_zh, cut=s.cut["zh"]),
+                         names + ("the image's cuda-compat",))
+    return s.verdict(
+        "forward-compat",
+        f"R{s.b} runs CUDA {s.cuda} on data center GPUs through the image's cuda-compat package (admitted by the {d.admitted_by}).",
+        f"R{s.b} 可在数据中心 GPU 上通过镜像中的 cuda-compat 包向前兼容运行 CUDA {s.cuda}（{where_zh(d.admitted_by)}允许）。")
+
+
+def _say_forward_unconfirmed(s: _Say) -> ReleaseVerdict:
+    d = s.case.decision
+    return s.verdict(
+        "not-stated",
+        f"Only forward compatibility could run CUDA {s.cuda} on R{s.b} (admitted by the {d.admitted_by}); "
+        f"the release's data does not show that the image carries cuda-compat.",
+        f"R{s.b} 上只能靠向前兼容运行 CUDA {s.cuda}（{where_zh(d.admitted_by)}允许），但发布数据看不出镜像是否带有 cuda-compat。")
+
+
+def _say_below_floor(s: _Say) -> ReleaseVerdict:
+    d, cuda = s.case.decision, s.cuda
+    need = f"R{d.required.branch} ({d.required} or later)" if d.required else "a newer driver"
+    need_zh = f"R{d.required.branch}（{d.required} 或更高）" if d.required else "更新的驱动"
+    missing = [m for m in d.missing if m != "data center GPU (not determined)"]
+    floor_en = f"; CUDA {cuda.major}.x minor version compatibility needs {d.floor} or later" if d.floor else ""
+    floor_zh = f"；CUDA {cuda.major}.x 次版本兼容至少需要 {d.floor}" if d.floor else ""
+    return s.verdict(
+        "unsupported",
+        f"CUDA {cuda} needs driver {need}{floor_en}; no forward compatibility here (missing: {', '.join(missing)}).",
+        f"CUDA {cuda} 需要驱动 {need_zh}{floor_zh}；此处也无法向前兼容（缺少：{'、'.join(_MISSING_ZH.get(m, m) for m in missing)}）。")
+
+
+def _say_native(s: _Say) -> ReleaseVerdict:
+    b, cuda, stated, required = s.b, s.cuda, s.stated, s.case.decision.required
+    if s.case.key == "native":
+        return s.verdict("native", f"R{b} meets the release's requirement ({stated}) and runs CUDA {cuda} natively.",
+                         f"R{b} 满足发布要求（{stated}），原生支持 CUDA {cuda}。")
+    if s.case.key == "cut-off":
+        return s.verdict(
+            "not-stated",
+            f"CUDA {cuda} runs natively on R{b} (NVIDIA's minimum is {required}), but the release asks for "
+            f"{stated} and its recorded driver text is cut off, so whether it admits R{b} is not stated.",
+            f"CUDA {cuda} 可在 R{b} 上原生运行（NVIDIA 要求 {required}），但该发布要求 {stated}，"
+            f"且记录的驱动说明被截断，是否允许 R{b} 未说明。")
+    return s.verdict(
+        "minor-compat",
+        f"Below the release's requirement ({stated}): CUDA {cuda} starts (NVIDIA's minimum is {required}), "
+        f"but the release was validated only from {s.minimum} on.",
+        f"低于发布要求（{stated}）：CUDA {cuda} 可以启动（NVIDIA 要求 {required}），但该发布只在 {s.minimum} 及以上验证过。")
+
+
+def _say_forward_below_minimum(s: _Say) -> ReleaseVerdict:
+    b, forward_min = s.b, s.case.forward_minimum
+    if s.case.family is not None:
+        versions = s.case.family.get("from")
+        en, zh = WORDS["forward-below-minimum"]
+        return s.verdict("minor-compat",
+                         en.format(versions=_versions(versions, "en"), s=_s(versions), b=b, minimum=forward_min, cut=s.cut["en"],
+                                   limits=s.limits_en),
+                         zh.format(versions=_versions(versions, "zh"), b=b, minimum=forward_min, cut=s.cut["zh"], limits=s.limits_zh),
+                         (_versions(versions, "en"), "NVIDIA's minor version compatibility table"))
+    return s.verdict("minor-compat", f"The release admits R{b} on data center GPUs only from {forward_min} on; below that, {s.limits_en}.",
+                     f"发布说明只允许数据中心 GPU 使用 {forward_min} 及以上的 R{b}；低于此版本时，{s.limits_zh}。")
+
+
+def _say_must_upgrade(s: _Say) -> ReleaseVerdict:
+    would_en = s.limits_en.replace("lets it start", "would let it start")
+    if s.case.family is not None:
+        versions = s.case.family.get("from")
+        en, zh = WORDS["must-upgrade.derived"]
+        return s.verdict("unsupported",
+                         en.format(stated=s.stated, versions=_versions(versions, "en"), s=_s(versions), b=s.b, cut=s.cut["en"], limits=would_en),
+                         zh.format(stated=s.stated, versions=_versions(versions, "zh"), b=s.b, cut=s.cut["zh"], limits=s.limits_zh),
+                         (_versions(versions, "en"),))
+    en, zh = WORDS["must-upgrade"]
+    return s.verdict("unsupported", en.format(stated=s.stated, b=s.b, limits=would_en), zh.format(stated=s.stated, b=s.b, limits=s.limits_zh))
+
+
+def _say_not_admitted(s: _Say, drv: dict) -> ReleaseVerdict:
+    """``compat-not-shown``, ``data-center-only``, ``not-named``: minor version compatibility below the release's minimum."""
+    b, case = s.b, s.case
+    if case.forward_minimum is not None and case.family is not None:
+        versions = case.family.get("from")
+        en, zh = WORDS["compat-not-shown" if case.key == "compat-not-shown" else "data-center-only.derived"]
+        fill = {"stated": s.stated, "b": b, "minimum": case.forward_minimum}
+        return s.verdict("minor-compat", en.format(versions=_versions(versions, "en"), s=_s(versions), cut=s.cut["en"], limits=s.limits_en, **fill),
+                         zh.format(versions=_versions(versions, "zh"), cut=s.cut["zh"], limits=s.limits_zh, **fill),
+                         (_versions(versions, "en"), "NVIDIA's minor version compatibility table"))
+    if case.key == "data-center-only":
+        why_en, why_zh = (f"the release admits R{b} only on data center GPUs (forward compatibility)",
+                          f"发布说明只允许数据中心 GPU 通过向前兼容使用 R{b}")
+    else:
+        truncated = drv.get("text_truncated") is True
+        why_en = f"the release does not state R{b}" + (" (its recorded driver text is cut off)" if truncated else "")
+        why_zh = f"发布说明没有提到 R{b}" + ("（记录的驱动说明被截断）" if truncated else "")
+    return s.verdict("minor-compat", f"Below the release's requirement ({s.stated}) and {why_en}; {s.limits_en}.",
+                     f"低于发布要求（{s.stated}），且{why_zh}；{s.limits_zh}。",
+                     ("NVIDIA's minor version compatibility table",) if case.derive else ())
+
+
+def _word_case(s: _Say, drv: dict, ref: Optional[dict]) -> ReleaseVerdict:
+    """:func:`release_verdict`'s words for a case of :func:`driver_case`."""
+    key = s.case.key
+    if key == "no-toolkit-row":  # the data does not decide: no release minimum to name
+        return ReleaseVerdict("not-stated", f"No NVIDIA reference row for CUDA {s.cuda}: the data does not decide.",
+                              f"NVIDIA 参考数据中没有 CUDA {s.cuda} 的驱动要求，无法判断。", s.case.decision.mode, key)
+    if key == "minor":
+        return s.verdict("minor-compat", f"Meets the release's requirement ({s.stated}); {s.limits_en}.",
+                         f"满足发布要求（{s.stated}）；{s.limits_zh}。")
+    sayers = {"forward": lambda: _say_forward(s, drv, ref), "forward-unconfirmed": lambda: _say_forward_unconfirmed(s),
+              "below-floor": lambda: _say_below_floor(s), "native": lambda: _say_native(s), "cut-off": lambda: _say_native(s),
+              "below-release-minimum": lambda: _say_native(s), "forward-below-minimum": lambda: _say_forward_below_minimum(s),
+              "must-upgrade": lambda: _say_must_upgrade(s)}
+    return sayers[key]() if key in sayers else _say_not_admitted(s, drv)
+
+
 def release_verdict(record: Optional[dict], driver: DriverVersion, data_center: bool, ref: Optional[dict],
                     compute_capability: object = None, known_branches: Optional[Any] = None) -> ReleaseVerdict:
     """The verdict of ``record`` (a bundle release dict) on ``driver`` with GPUs of one class.
@@ -366,155 +632,26 @@ def release_verdict(record: Optional[dict], driver: DriverVersion, data_center: 
         known_branches: the driver branches the reference data holds, when given: any other branch gives
             ``not-stated`` (:func:`unknown_branch`) for every release.
 
+    The case is :func:`driver_case`'s (the one ``driver.minimum`` maps); this function words it.
     Never raises on odd record or reference data: what cannot be read gives ``not-stated``.
     """
     record = record if isinstance(record, dict) else {}
-    drv = record.get("driver")
-    b = driver.branch
-    # a PPU image: its driver is the PPU driver, or it states none but a PPU SDK (training-xpu-pytorch 2026-10-20)
-    if (drv.get("vendor") == "ppu") if isinstance(drv, dict) and drv.get("vendor") else bool(record.get("ppu_sdk")):
-        return ReleaseVerdict("unsupported", "A PPU image: it runs on PPU accelerators with the PPU driver, not on NVIDIA GPUs.",
-                              "PPU 镜像：运行在 PPU 加速卡与 PPU 驱动上，不适用于 NVIDIA GPU。", key="ppu")
-    if known_branches is not None and b not in known_branches:
-        return unknown_branch(b)
-    predates = driver_predates_gpu(driver, compute_capability, ref)
-    if predates is not None:
-        return ReleaseVerdict("unsupported", predates[0], predates[1], key="predates-gpu")
+    early = _early_verdict(record, driver, ref, compute_capability, known_branches)
+    if early is not None:
+        return early
+    drv = record["driver"]
     cuda = parse_cuda(record.get("cuda"))
-    if cuda is None:
-        return ReleaseVerdict("not-stated", "The release's CUDA version is not recorded.", "发布记录中没有该版本的 CUDA 版本。", key="no-cuda")
-    if not isinstance(drv, dict):
-        if driver_not_captured(record):
-            return ReleaseVerdict("not-stated", "The release's driver requirement was not recorded from its page (the copy "
-                                  "read does not show that section).", "未从页面记录该发布的驱动要求（所读页面内容中没有这一部分）。",
-                                  key="no-driver")
-        return ReleaseVerdict("not-stated", "The release records no driver requirement.", "发布记录中没有驱动要求。", key="no-driver")
     minimum = parse_driver(drv.get("minimum"))
-    if minimum is None:
-        return ReleaseVerdict("not-stated", "The release records no NVIDIA driver minimum.", "发布记录中没有 NVIDIA 驱动最低版本。", key="no-minimum")
-    stated = _stated(drv, minimum)
     compat_present: Optional[bool] = True if drv.get("forward_compatibility") else None
     installed = effective_driver(driver)
     decision: CompatDecision = decide(cuda, installed, ref, gpus=[node_gpu(data_center)], record=record,
                                       compat_present=compat_present,
                                       compat_in_use=True if (data_center and compat_present) else None)
-    mode = decision.mode
-    #: the release's minimum as written, when this driver is below it
-    below = None if installed.satisfies_minimum(minimum) else str(drv.get("minimum"))
-    if mode == "unknown":
-        return ReleaseVerdict("not-stated", f"No NVIDIA reference row for CUDA {cuda}: the data does not decide.",
-                              f"NVIDIA 参考数据中没有 CUDA {cuda} 的驱动要求，无法判断。", mode, "no-toolkit-row")
+    case = driver_case(record, installed, decision, data_center)
     version = str(record.get("version") or "the release")
-    cut = {"en": WORDS["cut"][0].format(version=version), "zh": WORDS["cut"][1].format(version=version)}
-    #: the release's own driver text is cut off and does not name this branch: the verdict comes from what remains
-    derive = cut_off(record) and not branch_named(drv, b) and b not in {r.get("branch") for r in drv.get("branch_resolutions") or []
-                                                                        if isinstance(r, dict)}
-    if mode == "forward" and derive:
-        names, ev_en, ev_zh = _evidence(drv, ref, cuda, b)
-        return ReleaseVerdict("forward-compat", WORDS["forward"][0].format(b=b, cuda=cuda, evidence=ev_en, cut=cut["en"]),
-                              WORDS["forward"][1].format(b=b, cuda=cuda, evidence=ev_zh, cut=cut["zh"]),
-                              mode, "forward", below, names + ("the image's cuda-compat",))
-    if mode == "forward":
-        return ReleaseVerdict(
-            "forward-compat",
-            f"R{b} runs CUDA {cuda} on data center GPUs through the image's cuda-compat package (admitted by the {decision.admitted_by}).",
-            f"R{b} 可在数据中心 GPU 上通过镜像中的 cuda-compat 包向前兼容运行 CUDA {cuda}（{where_zh(decision.admitted_by)}允许）。",
-            mode, "forward", below)
-    if mode == "forward-unconfirmed":
-        return ReleaseVerdict(
-            "not-stated",
-            f"Only forward compatibility could run CUDA {cuda} on R{b} (admitted by the {decision.admitted_by}); "
-            f"the release's data does not show that the image carries cuda-compat.",
-            f"R{b} 上只能靠向前兼容运行 CUDA {cuda}（{where_zh(decision.admitted_by)}允许），但发布数据看不出镜像是否带有 cuda-compat。",
-            mode, "forward-unconfirmed", below)
-    if mode == "unsupported":
-        need = f"R{decision.required.branch} ({decision.required} or later)" if decision.required else "a newer driver"
-        need_zh = f"R{decision.required.branch}（{decision.required} 或更高）" if decision.required else "更新的驱动"
-        missing = [m for m in decision.missing if m != "data center GPU (not determined)"]
-        floor_en = f"; CUDA {cuda.major}.x minor version compatibility needs {decision.floor} or later" if decision.floor else ""
-        floor_zh = f"；CUDA {cuda.major}.x 次版本兼容至少需要 {decision.floor}" if decision.floor else ""
-        return ReleaseVerdict(
-            "unsupported",
-            f"CUDA {cuda} needs driver {need}{floor_en}; no forward compatibility here (missing: {', '.join(missing)}).",
-            f"CUDA {cuda} 需要驱动 {need_zh}{floor_zh}；此处也无法向前兼容（缺少：{'、'.join(_MISSING_ZH.get(m, m) for m in missing)}）。",
-            mode, "below-floor", below)
-    if mode == "native":
-        if below is None:
-            return ReleaseVerdict("native", f"R{b} meets the release's requirement ({stated}) and runs CUDA {cuda} natively.",
-                                  f"R{b} 满足发布要求（{stated}），原生支持 CUDA {cuda}。", mode, "native")
-        if drv.get("text_truncated") is True and not branch_named(drv, b):
-            # CUDA runs natively; only the release's word is missing, and its driver text is cut off: unknown, not absent
-            return ReleaseVerdict(
-                "not-stated",
-                f"CUDA {cuda} runs natively on R{b} (NVIDIA's minimum is {decision.required}), but the release asks for "
-                f"{stated} and its recorded driver text is cut off, so whether it admits R{b} is not stated.",
-                f"CUDA {cuda} 可在 R{b} 上原生运行（NVIDIA 要求 {decision.required}），但该发布要求 {stated}，"
-                f"且记录的驱动说明被截断，是否允许 R{b} 未说明。",
-                mode, "cut-off", below)
-        return ReleaseVerdict(
-            "minor-compat",
-            f"Below the release's requirement ({stated}): CUDA {cuda} starts (NVIDIA's minimum is {decision.required}), "
-            f"but the release was validated only from {minimum} on.",
-            f"低于发布要求（{stated}）：CUDA {cuda} 可以启动（NVIDIA 要求 {decision.required}），但该发布只在 {minimum} 及以上验证过。",
-            mode, "below-release-minimum", below)
-    # minor-version: CUDA starts with a limited feature set
-    limits_en = f"CUDA {cuda.major}.x minor version compatibility (driver >= {decision.floor}) lets it start with a limited feature set"
-    limits_zh = f"按 CUDA {cuda.major}.x 次版本兼容（驱动 >= {decision.floor}）可以启动，但功能受限"
-    if below is None:
-        return ReleaseVerdict("minor-compat", f"Meets the release's requirement ({stated}); {limits_en}.",
-                              f"满足发布要求（{stated}）；{limits_zh}。", mode, "minor")
-    forward_min = _forward_entry(drv, b)
-    family = derived_entry(drv, b) if derive else None
-    if data_center and forward_min is not None and not installed.satisfies_minimum(forward_min) and family is not None:
-        versions = family.get("from")
-        return ReleaseVerdict(
-            "minor-compat",
-            WORDS["forward-below-minimum"][0].format(versions=_versions(versions, "en"), s=_s(versions), b=b, minimum=forward_min, cut=cut["en"],
-                                                     limits=limits_en),
-            WORDS["forward-below-minimum"][1].format(versions=_versions(versions, "zh"), b=b, minimum=forward_min, cut=cut["zh"],
-                                                     limits=limits_zh),
-            mode, "forward-below-minimum", below, (_versions(versions, "en"), "NVIDIA's minor version compatibility table"))
-    if data_center and forward_min is not None and not installed.satisfies_minimum(forward_min):
-        return ReleaseVerdict(
-            "minor-compat",
-            f"The release admits R{b} on data center GPUs only from {forward_min} on; below that, {limits_en}.",
-            f"发布说明只允许数据中心 GPU 使用 {forward_min} 及以上的 R{b}；低于此版本时，{limits_zh}。", mode,
-            "forward-below-minimum", below)
-    if must_upgrade(drv, b):
-        # the release (or, its text cut off, its family's neighbours) says this branch must be upgraded: not supported,
-        # although NVIDIA's minor version compatibility would let CUDA start
-        would_en = limits_en.replace("lets it start", "would let it start")
-        would_zh = limits_zh
-        if family is not None:
-            versions = family.get("from")
-            en, zh = WORDS["must-upgrade.derived"]
-            return ReleaseVerdict("unsupported",
-                                  en.format(stated=stated, versions=_versions(versions, "en"), s=_s(versions), b=b, cut=cut["en"], limits=would_en),
-                                  zh.format(stated=stated, versions=_versions(versions, "zh"), b=b, cut=cut["zh"], limits=would_zh),
-                                  mode, "must-upgrade", below, (_versions(versions, "en"),))
-        en, zh = WORDS["must-upgrade"]
-        return ReleaseVerdict("unsupported", en.format(stated=stated, b=b, limits=would_en), zh.format(stated=stated, b=b, limits=would_zh),
-                              mode, "must-upgrade", below)
-    if forward_min is not None and family is not None:
-        versions = family.get("from")
-        en, zh = WORDS["compat-not-shown" if data_center else "data-center-only.derived"]
-        fill = {"stated": stated, "b": b, "minimum": forward_min}
-        return ReleaseVerdict("minor-compat", en.format(versions=_versions(versions, "en"), s=_s(versions), cut=cut["en"], limits=limits_en, **fill),
-                              zh.format(versions=_versions(versions, "zh"), cut=cut["zh"], limits=limits_zh, **fill),
-                              mode, "compat-not-shown" if data_center else "data-center-only", below,
-                              (_versions(versions, "en"), "NVIDIA's minor version compatibility table"))
-    if forward_min is not None:
-        key = "data-center-only"
-        why_en, why_zh = (f"the release admits R{b} only on data center GPUs (forward compatibility)",
-                          f"发布说明只允许数据中心 GPU 通过向前兼容使用 R{b}")
-    else:
-        key = "not-named"
-        truncated = drv.get("text_truncated") is True
-        why_en = f"the release does not state R{b}" + (" (its recorded driver text is cut off)" if truncated else "")
-        why_zh = f"发布说明没有提到 R{b}" + ("（记录的驱动说明被截断）" if truncated else "")
-    return ReleaseVerdict("minor-compat", f"Below the release's requirement ({stated}) and {why_en}; {limits_en}.",
-                          f"低于发布要求（{stated}），且{why_zh}；{limits_zh}。", mode, key, below,
-                          ("NVIDIA's minor version compatibility table",) if derive else ())
-
-
-
+    floor = decision.floor
+    say = _Say(case, driver.branch, cuda, minimum, _stated(drv, minimum), str(drv.get("minimum")) if case.below else None,
+               {"en": WORDS["cut"][0].format(version=version), "zh": WORDS["cut"][1].format(version=version)},
+               f"CUDA {cuda.major}.x minor version compatibility (driver >= {floor}) lets it start with a limited feature set",
+               f"按 CUDA {cuda.major}.x 次版本兼容（驱动 >= {floor}）可以启动，但功能受限")
+    return _word_case(say, drv, ref)

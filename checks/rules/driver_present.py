@@ -26,6 +26,7 @@ from lingjun.checks.report.findings import Finding, Severity, Text, sentence_cas
 from lingjun.checks.knowledge.record_view import is_ppu
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make
+from lingjun.checks.rules._words import Words
 
 RULE = "driver.present"
 AREA = "driver"
@@ -135,6 +136,25 @@ def _ppu_image(ctx: CheckContext) -> Finding:
                 f"PPU 镜像：不适用 NVIDIA 驱动检查；本节点是否有 NVIDIA GPU 未知：{reason.zh}。")
 
 
+WORDS = Words({
+    "required": ("No NVIDIA driver in this container, but a GPU is required.", "此容器中没有 NVIDIA 驱动，但本次检查要求使用 GPU。"),
+    "none": ("No NVIDIA driver in this container; GPU checks are skipped.", "此容器中没有 NVIDIA 驱动，GPU 相关检查已跳过。"),
+    "version-not-shown": ("{name} shows signs of an NVIDIA driver (GPUs or driver libraries) but not the driver's version; "
+                          "the checks that compare the driver are limited.",
+                          "{name}中有 NVIDIA 驱动的迹象（GPU 或驱动库），但没有驱动版本；与驱动版本相关的检查受限。"),
+    "remedy.version-not-shown": ("Add the output of nvidia-smi (or /proc/driver/nvidia/version) from the node.",
+                                 "请补充该节点上 nvidia-smi（或 /proc/driver/nvidia/version）的输出。"),
+    "not-a-version": ("An NVIDIA driver is visible, but its version {version!r} is not a driver version; the checks that compare "
+                      "the driver are limited.",
+                      "可见 NVIDIA 驱动，但其版本 {version!r} 不是有效的驱动版本号；与驱动版本相关的检查受限。"),
+    "ok": ("NVIDIA driver {version} is visible.", "可见 NVIDIA 驱动 {version}。"),
+    "unreadable": ("Signs of an NVIDIA driver are present (device nodes or libraries) but its version could not be read.",
+                   "检测到 NVIDIA 驱动的痕迹（设备节点或库文件），但无法读取驱动版本。"),
+    "remedy.version": ("Check /proc/driver/nvidia/version and nvidia-smi inside the container.",
+                       "请在容器内检查 /proc/driver/nvidia/version 和 nvidia-smi 的输出。"),
+})
+
+
 @rule(RULE, AREA, "NVIDIA driver present", "NVIDIA 驱动是否可见", order=20)
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """warning (error with ``--require-gpu``) when a container meant for GPUs shows no driver; skipped (error with
@@ -142,57 +162,39 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     facts = ctx.facts
     if is_ppu(ctx.record):
         yield _ppu_image(ctx)
-        return
-    if not facts.has_nvidia_driver and not driver_observed(facts):
+    elif not facts.has_nvidia_driver and not driver_observed(facts):
         yield make(ctx, RULE, AREA, Severity.skipped, *_unknown(facts))
-        return
-    if not facts.has_nvidia_driver:
-        signs = gpu_intent(ctx)
-        if signs:
-            yield _started_without_gpus(ctx, signs)
-        elif ctx.options.require_gpu:
-            yield make(
-                ctx, RULE, AREA, Severity.error,
-                "No NVIDIA driver in this container, but a GPU is required.",
-                "此容器中没有 NVIDIA 驱动，但本次检查要求使用 GPU。",
-                remedy=_REMEDY,
-                links=[ACS_GPU_POD_DOC],
-            )
-        else:
-            yield make(ctx, RULE, AREA, Severity.skipped,
-                       "No NVIDIA driver in this container; GPU checks are skipped.",
-                       "此容器中没有 NVIDIA 驱动，GPU 相关检查已跳过。")
-        return
+    elif not facts.has_nvidia_driver:
+        yield _no_driver(ctx)
+    else:
+        yield _version(ctx)
+
+
+def _no_driver(ctx: CheckContext) -> Finding:
+    """The input observed no NVIDIA driver: started without GPUs (a container meant for them), required, or skipped."""
+    signs = gpu_intent(ctx)
+    if signs:
+        return _started_without_gpus(ctx, signs)
+    if ctx.options.require_gpu:
+        return make(ctx, RULE, AREA, Severity.error, WORDS("required"), remedy=_REMEDY, links=[ACS_GPU_POD_DOC])
+    return make(ctx, RULE, AREA, Severity.skipped, WORDS("none"))
+
+
+def _version(ctx: CheckContext) -> Finding:
+    """A driver is present: its version, one that is not a driver version, or none read."""
+    facts = ctx.facts
     version = facts.driver_version
     if not version and not probed(facts):  # a --collect snapshot reads as its live run did (probed)
         from lingjun.checks.coverage import input_name
 
         name = input_name(facts)
-        yield make(ctx, RULE, AREA, Severity.info,
-                   f"{sentence_case(name.en)} shows signs of an NVIDIA driver (GPUs or driver libraries) but not the driver's version; "
-                   f"the checks that compare the driver are limited.",
-                   f"{name.zh}中有 NVIDIA 驱动的迹象（GPU 或驱动库），但没有驱动版本；与驱动版本相关的检查受限。",
-                   remedy=("Add the output of nvidia-smi (or /proc/driver/nvidia/version) from the node.",
-                           "请补充该节点上 nvidia-smi（或 /proc/driver/nvidia/version）的输出。"))
-        return
+        return make(ctx, RULE, AREA, Severity.info, WORDS("version-not-shown", name=Text(sentence_case(name.en), name.zh)),
+                    remedy=WORDS("remedy.version-not-shown"))
     from lingjun.checks.core.compat import parse_driver
 
     if version and parse_driver(version) is None:
-        yield make(ctx, RULE, AREA, Severity.warning,
-                   f"An NVIDIA driver is visible, but its version {version!r} is not a driver version; the checks that compare "
-                   f"the driver are limited.",
-                   f"可见 NVIDIA 驱动，但其版本 {version!r} 不是有效的驱动版本号；与驱动版本相关的检查受限。",
-                   remedy=("Check /proc/driver/nvidia/version and nvidia-smi inside the container.",
-                           "请在容器内检查 /proc/driver/nvidia/version 和 nvidia-smi 的输出。"),
-                   observed=version)
-    elif version:
-        yield make(ctx, RULE, AREA, Severity.ok,
-                   f"NVIDIA driver {version} is visible.", f"可见 NVIDIA 驱动 {version}。", observed=version)
-    else:
-        yield make(
-            ctx, RULE, AREA, Severity.warning,
-            "Signs of an NVIDIA driver are present (device nodes or libraries) but its version could not be read.",
-            "检测到 NVIDIA 驱动的痕迹（设备节点或库文件），但无法读取驱动版本。",
-            remedy=("Check /proc/driver/nvidia/version and nvidia-smi inside the container.",
-                    "请在容器内检查 /proc/driver/nvidia/version 和 nvidia-smi 的输出。"),
-        )
+        return make(ctx, RULE, AREA, Severity.warning, WORDS("not-a-version", version=version), remedy=WORDS("remedy.version"),
+                    observed=version)
+    if version:
+        return make(ctx, RULE, AREA, Severity.ok, WORDS("ok", version=version), observed=version)
+    return make(ctx, RULE, AREA, Severity.warning, WORDS("unreadable"), remedy=WORDS("remedy.version"))
