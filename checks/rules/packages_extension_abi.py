@@ -308,14 +308,15 @@ def _release_extensions(ctx: CheckContext, packages: list, torch_version: Option
 def _pins(ctx: CheckContext) -> tuple[bool, list[Finding]]:
     """``Requires-Dist`` pins on torch, the catalog's extensions and vendor builds that the installed ones do not
     meet.  (whether any such pin was read, the findings)"""
-    from packaging.requirements import Requirement
-
     facts = ctx.facts
     targets = _abi_targets(ctx)
     checked = any(_may_name(line, targets) and _pin_target(line) in targets
                   for d in facts.distributions if _norm(d.name) not in targets for line in d.requires)
     findings = []
     for dist_name, requirement, version, target_version in _unsatisfied_pins(facts, targets):
+        # imported only for a pin to report: packaging's parser costs the start-up of every other run
+        from packaging.requirements import Requirement
+
         target = Requirement(requirement).name
         exact = "==" in requirement or _norm(target) != "torch"
         findings.append(make(
