@@ -414,7 +414,7 @@ class Family(StrictModel):
     #: Alibaba Cloud region ids the family's pages (or the sources in ``vpc_note``) use in a VPC address, offered by
     #: the release page's region chooser, which fills ``{region-id}`` in the addresses to copy (any other id may be
     #: typed); empty: the chooser offers none
-    vpc_regions: list[Annotated[str, Field(pattern=r"^[a-z]{2}-[a-z]+(-[0-9]+)?$", max_length=40)]] = Field(default_factory=list)
+    vpc_regions: list[Annotated[str, Field(pattern=r"^[a-z]{2}(-[a-z0-9]+){1,4}$", max_length=40)]] = Field(default_factory=list)
     homepage: Url | None = None
     sources: list[Source] = Field(default_factory=list)
     #: releases the official pages name but that this knowledge base holds no record of (no page for them

@@ -213,7 +213,7 @@ _S = {
     "tag.digest": ("Content digest of this tag", "此标签的内容摘要"),
     "tag.not_for": ("Not for", "不适用于"),
     "tag.vpc_region": ("Region id", "地域 ID"),
-    "tag.vpc_region_hint": ("A region id is lower-case letters, digits and hyphens (cn-beijing); the addresses keep {region-id} until one is given.", "地域 ID 由小写字母、数字和连字符组成（如 cn-beijing）；填入之前地址中保留 {region-id}。"),
+    "tag.vpc_region_hint": ("A region id is two lower-case letters and up to four hyphenated parts of lower-case letters and digits, at most 40 characters (cn-beijing, cn-shanghai-finance-1); the addresses keep {region-id} until one is given.", "地域 ID 由两个小写字母加最多四段以连字符分隔的小写字母或数字组成，最长 40 个字符（如 cn-beijing、cn-shanghai-finance-1）；填入之前地址中保留 {region-id}。"),
     "tag.vpc_intro": ("Inside a VPC, pull through the VPC registry; replace {region-id} with your region (for example cn-beijing):", "在 VPC 内请通过 VPC 镜像仓库拉取，并将 {region-id} 替换为所在地域（例如 cn-beijing）："),
     "tag.none": ("The official page names no image tag.", "官方页面未给出镜像标签。"),
     "release.driver": ("Driver requirements", "驱动要求"),

@@ -112,7 +112,23 @@ def test_vpc_address_to_copy_is_the_one_for_the_region_chosen(site, browser, lan
         assert box.locator("pre > code").inner_text().strip() == published
         assert field.get_attribute("aria-invalid") == "true" and box.locator(".lj-vpc-hint").is_visible()
         assert box.locator("img").count() == 0
-        field.fill("cn-hangzhou")
+        field.fill("cn-shanghai-finance-1")  # an id of several parts
+        assert box.locator("pre > code").inner_text().strip() == published.replace("{region-id}", "cn-shanghai-finance-1")
+        # a stored value longer than the field allows is not taken
+        page.evaluate("localStorage.setItem('lingjun-vpc-region', 'cn-' + 'a'.repeat(5000))")
+        page.reload()
+        page.wait_for_load_state("networkidle")
+        assert page.locator(".lj-vpc input").input_value() == ""
+        # one chooser per image: the region chosen in one fills every address of the page
+        page.goto(site + lang + "releases/inference-nv-pytorch/25.04/")
+        page.wait_for_load_state("networkidle")
+        boxes = page.locator(".lj-vpc")
+        assert boxes.count() >= 2
+        boxes.first.locator("input").fill("cn-beijing")
+        codes = page.locator(".lj-vpc pre > code").evaluate_all("els => els.map(e => e.textContent)")
+        assert codes and all("acs-registry-vpc.cn-beijing.cr.aliyuncs.com/" in c for c in codes)
+        assert boxes.last.locator("input").input_value() == "cn-beijing"
+        boxes.last.locator("input").fill("cn-hangzhou")
         page.goto(site + lang + "releases/training-xpu-pytorch/25.05/")
         page.wait_for_load_state("networkidle")
         assert page.locator(".lj-vpc input").input_value() == "cn-hangzhou"

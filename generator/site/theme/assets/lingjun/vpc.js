@@ -6,10 +6,12 @@
  * published addresses and its sentence on replacing {region-id}. */
 (function () {
   "use strict";
-  var VALID = /^[a-z]{2}-[a-z]+(-[0-9]+)?$/;
+  var VALID = /^[a-z]{2}(-[a-z0-9]+){1,4}$/;
+  var LONGEST = 40;  // Family.vpc_regions: the schema's bound
+  function valid(value) { return value.length <= LONGEST && VALID.test(value); }
   var KEY = "lingjun-vpc-region";
   function saved() {
-    try { var v = window.localStorage.getItem(KEY); return v && VALID.test(v) ? v : ""; } catch (e) { return ""; }
+    try { var v = window.localStorage.getItem(KEY); return v && valid(v) ? v : ""; } catch (e) { return ""; }
   }
   function remember(value) {
     try { window.localStorage.setItem(KEY, value); } catch (e) { /* private mode: not remembered */ }
@@ -22,7 +24,7 @@
     label.appendChild(document.createTextNode((box.getAttribute("data-label") || "") + " "));
     var input = document.createElement("input");
     input.type = "text";
-    input.maxLength = 40;
+    input.maxLength = LONGEST;
     input.spellcheck = false;
     input.autocomplete = "off";
     input.placeholder = "{region-id}";
@@ -42,21 +44,28 @@
     box.insertBefore(hint, box.firstChild);
     box.insertBefore(list, hint);
     box.insertBefore(label, list);
-    function apply() {
-      var value = input.value.trim();
-      var ok = VALID.test(value);
+    function show(value) {
+      var ok = valid(value);
       input.setAttribute("aria-invalid", value && !ok ? "true" : "false");
       hint.hidden = !(value && !ok);
       codes.forEach(function (code, i) {
         code.textContent = ok ? published[i].split("{region-id}").join(value) : published[i];
       });
-      if (ok) { remember(value); }
+      return ok;
     }
     input.value = saved();
-    input.addEventListener("input", apply);
-    apply();
+    input.addEventListener("input", function () {
+      var value = input.value.trim();
+      if (show(value)) { remember(value); }
+      // every other chooser of the page (one per image) follows the region chosen here
+      choosers.forEach(function (other) { if (other.input !== input) { other.input.value = input.value; other.show(value); } });
+    });
+    show(input.value.trim());
+    choosers.push({ input: input, show: show });
   }
+  var choosers = [];
   function init() {
+    choosers = choosers.filter(function (c) { return document.body.contains(c.input); });  // a page left behind
     var boxes = document.querySelectorAll(".lj-vpc");
     for (var n = 0; n < boxes.length; n++) {
       if (boxes[n].getAttribute("data-ready")) { continue; }
