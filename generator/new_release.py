@@ -150,8 +150,8 @@ def _components(entries: list[Any]) -> list[Any]:
 
 #: the version fields of a record, a variant and a runtime that are copied and marked ``carried_over``
 _CARRIED_RECORD = ("cuda", "python", "ppu_sdk", "driver", "base_image", "architectures", "component_list", "gpu_support")
-_CARRIED_VARIANT = ("cuda", "python", "ppu_sdk", "architectures")
-_CARRIED_RUNTIME = ("python",)
+_CARRIED_VARIANT = ("cuda", "python", "ppu_sdk", "architectures", "component_list")
+_CARRIED_RUNTIME = ("python", "component_list")
 
 
 def _mark_carried(section: dict[str, Any], fields: tuple[str, ...]) -> dict[str, Any]:

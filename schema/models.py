@@ -1072,7 +1072,7 @@ class Runtime(StrictModel):
     status: RuntimeStatus | None = None
     python: VersionString | None = None
     #: version fields copied by ``lingjun-kb new`` and not yet confirmed (see the record's ``carried_from``)
-    carried_over: list[Literal["python"]] = Field(default_factory=list)
+    carried_over: list[Literal["python", "component_list"]] = Field(default_factory=list)
     #: how complete ``components`` is (inferred from the entries when left out)
     component_list: Optional[ListState] = None
     components: list["ComponentEntry"] = Field(default_factory=list)
@@ -1105,7 +1105,7 @@ class ImageVariant(StrictModel):
     ppu_sdk: VersionString | None = None
     python: VersionString | None = None
     #: version fields copied by ``lingjun-kb new`` and not yet confirmed (see the record's ``carried_from``)
-    carried_over: list[Literal["cuda", "python", "ppu_sdk", "architectures"]] = Field(default_factory=list)
+    carried_over: list[Literal["cuda", "python", "ppu_sdk", "architectures", "component_list"]] = Field(default_factory=list)
     #: how complete ``components`` is (inferred from the entries when left out)
     component_list: Optional[ListState] = None
     components: list["ComponentEntry"] = Field(default_factory=list)

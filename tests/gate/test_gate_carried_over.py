@@ -83,3 +83,26 @@ def test_a_real_month_draft_fails_until_its_28_components_and_6_fields_are_confi
     # is, and the GPUs it names
     assert [p["message"].split(" is carried over")[0] for p in found[3:6]] == [
         "architectures amd64, aarch64", "component_list complete", "gpu_support"]
+
+
+def test_marks_left_after_carried_from_is_deleted_stay_errors(tmp_path, capsys):
+    path = _draft(tmp_path, capsys)
+    text = path.read_text(encoding="utf-8")
+    path.write_text("\n".join(l for l in text.splitlines() if not l.startswith("carried_from:")) + "\n", encoding="utf-8")
+    found = _carried(path, capsys)
+    assert len(found) == 7 and {p["severity"] for p in found} == {"error"}
+    torch = next(p for p in found if p["field"] == "components.0.carried_over")
+    assert torch["message"] == ("torch 2.7.1 is marked carried_over but the record names no carried_from: check it "
+                                "against this release's page, then delete the mark")
+
+
+def test_a_variants_component_list_is_marked_too(tmp_path, capsys):
+    root = tmp_path / "releases"
+    shutil.copytree(REAL, root)
+    assert main(["new", "inference-nv-pytorch", "25.11", "--releases", str(root)]) == 0
+    capsys.readouterr()
+    path = root / "inference-nv-pytorch" / "25.11.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert data["variants"] and all("component_list" in v["carried_over"] for v in data["variants"])
+    fields = {p["field"].rsplit(".", 1)[0] + ":" + p["message"].split(" is carried over")[0] for p in _carried(path, capsys)}
+    assert any(f.startswith("variants.0.carried_over:variants.0.component_list") for f in fields)

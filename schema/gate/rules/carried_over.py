@@ -9,7 +9,8 @@ record names the release it started from (``carried_from``), each copied compone
 * a mark whose value is still the copied one is an error: confirm it against the new page and delete the mark,
   or change the value;
 * a mark whose value was changed is a warning (the change shows it was looked at): delete the mark;
-* ``carried_from`` with no mark left is a warning: delete it.
+* ``carried_from`` with no mark left is a warning: delete it;
+* a mark in a record without ``carried_from`` (deleted before the marks) is an error: the copy is still unconfirmed.
 
 Each problem names the file, the line and the field (``components.3.carried_over``).
 """
@@ -70,6 +71,10 @@ def check(corpus: Corpus) -> Iterator[Issue]:
     refs = corpus.release_refs
     for doc, record in corpus.releases():
         if record.carried_from is None:
+            # marks left behind once carried_from was deleted: still copies nobody confirmed
+            for loc, what, _ in _marks(record, None):
+                yield Issue(doc.path, loc, f"{what} is marked carried_over but the record names no carried_from: "
+                                           "check it against this release's page, then delete the mark")
             continue
         source = f"{record.family}:{record.carried_from}"
         found = list(_marks(record, refs.get(source)))
