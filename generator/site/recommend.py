@@ -6,7 +6,8 @@ Nothing here decides compatibility: the verdicts are :func:`lingjun.checks.core.
 1. the newest release (by release order, newest first as ``KnowledgeBase.releases_of`` gives them) whose verdict is
    ``native``;
 2. else the newest whose verdict is ``forward-compat``;
-3. else the driver to install: the one supported branch :func:`lingjun.checks.core.driver_target.upgrade_target` picks
+3. else, when no release has a verdict on the branch (one the reference data does not hold), that it is not known;
+4. else the driver to install: the one supported branch :func:`lingjun.checks.core.driver_target.upgrade_target` picks
    for the newest release's requirements (its minimum, Table 3's minimum for its CUDA, the first driver for the GPU's
    architecture), as every driver remedy of the checker names it.  For a GPU that is not a data-centre GPU the
    sentence names no branch kind (long-term support, production: the kinds of NVIDIA's data-centre drivers) and
@@ -32,7 +33,7 @@ from lingjun.schema.models import GpuModel
 __all__ = ["KIND_ORDER", "WORDS", "branch_status", "recommend", "install_target", "install_epochs", "lifecycle_rows"]
 
 #: the order recommendations are listed in: a release to use first
-KIND_ORDER = ("native", "forward-compat", "install", "no-target")
+KIND_ORDER = ("native", "forward-compat", "install", "not-stated", "no-target")
 
 #: every sentence of the answer, ``key -> (en, zh)``; ``{...}`` are filled in by :func:`recommend` and :func:`branch_status`
 WORDS: dict[str, tuple[str, str]] = {
@@ -52,6 +53,14 @@ WORDS: dict[str, tuple[str, str]] = {
                       "请安装 {target}：{family} 中没有可在 R{branch} 上原生运行的版本，而向前兼容只适用于数据中心 GPU；GeForce 或"
                       "工作站 GPU 请从 NVIDIA 驱动下载页（https://www.nvidia.com/en-us/drivers/unix/）获取该版本的 Linux 驱动，"
                       "可原生运行 {newest}。"),
+    "install.jetson": ("No {family} release runs on R{branch} natively; {newest} needs {target}, and a Jetson module's "
+                       "driver comes with its JetPack release (https://developer.nvidia.com/embedded/jetpack), not from a "
+                       "driver download.",
+                       "{family} 中没有可在 R{branch} 上原生运行的版本；{newest} 需要 {target}，而 Jetson 模组的驱动随其 JetPack "
+                       "版本（https://developer.nvidia.com/embedded/jetpack）提供，而不是单独下载安装。"),
+    "not-stated": ("No verdict on R{branch}: it is not in the reference data here, so whether {family} releases run on "
+                   "it is not known.",
+                   "R{branch} 没有结论：此处的参考数据中没有这个分支，{family} 的版本能否在其上运行未知。"),
     "no-target": ("No {family} release runs on R{branch} natively or through forward compatibility, and no supported "
                   "branch of NVIDIA's table meets {newest}'s requirements.",
                   "{family} 中没有可在 R{branch} 上原生运行或向前兼容运行的版本，NVIDIA 分支表中也没有满足 {newest} 要求的受支持分支。"),
@@ -74,6 +83,12 @@ WORDS: dict[str, tuple[str, str]] = {
                 "此处 NVIDIA 分支表中没有 R{branch}：其生命周期未知。"),
     "move": (" Move to {target}.", "请迁移到 {target}。"),
 }
+
+
+def is_jetson(name: str) -> bool:
+    """Whether ``name`` (NVIDIA's CUDA GPU list, https://developer.nvidia.com/cuda-gpus) is a Jetson module, whose
+    driver ships with JetPack rather than as a driver download (finder.js asks the same of the name)."""
+    return name.startswith("Jetson ")
 
 
 def _fill(key: str, **values: Any) -> dict[str, str]:
@@ -153,7 +168,7 @@ def recommend(kb: KnowledgeBase, family: str, rows: list[dict[str, Any]], driver
               today: dt.date) -> dict[str, Any]:
     """The recommendation for ``family`` from its ``rows`` (``which``'s rows of that family, newest first).
 
-    Returns ``{"family", "kind": "native" | "forward-compat" | "install" | "no-target", "release": "family:version" |
+    Returns ``{"family", "kind": "native" | "forward-compat" | "install" | "not-stated" | "no-target", "release": "family:version" |
     None, "driver_target": {"branch", "minimum", "type", "eol"} | None, "reason": {"en", "zh"}}``.
     """
     name = family
@@ -164,6 +179,9 @@ def recommend(kb: KnowledgeBase, family: str, rows: list[dict[str, Any]], driver
             version = chosen["release"].partition(":")[2]
             return {"family": family, "kind": kind, "release": chosen["release"], "driver_target": None,
                     "reason": _fill(kind, version=version, family=name, branch=b)}
+    if rows and all(r["verdict"] == "not-stated" for r in rows):  # an unknown branch: nothing is known to fail
+        return {"family": family, "kind": "not-stated", "release": None, "driver_target": None,
+                "reason": _fill("not-stated", family=name, branch=b)}
     newest = kb.releases_of(family)[0] if kb.releases_of(family) else None
     target = install_target(kb, newest, gpu, today) if newest is not None else None
     newest_name = newest.version if newest is not None else family
@@ -175,7 +193,8 @@ def recommend(kb: KnowledgeBase, family: str, rows: list[dict[str, Any]], driver
         reason = _fill("install", target=_target_text(target), family=name, branch=b, target_branch=f"R{target.branch}",
                        kind=WORDS[kind], newest=newest_name)
     else:  # the branch kinds (long-term support, production) are those of NVIDIA's data-centre drivers
-        reason = _fill("install.other", target=_target_text(target), family=name, branch=b, newest=newest_name)
+        key = "install.jetson" if is_jetson(gpu.name) else "install.other"
+        reason = _fill(key, target=_target_text(target), family=name, branch=b, newest=newest_name)
     return {"family": family, "kind": "install", "release": newest.ref if newest is not None else None,
             "driver_target": {"branch": target.branch, "minimum": str(target.minimum), "type": target.branch_type,
                               "eol": target.eol},

@@ -204,4 +204,16 @@ def test_finder_answers_first_as_which_does_and_shows_ppu_and_base_images_on_req
     lines = page.locator(".lj-finder-recommendation").evaluate_all("els => els.map(e => e.textContent)")
     assert lines == [f"{r['family']}: {r['reason']['en']}" for r in geforce["recommendations"]]
     assert all("https://www.nvidia.com/en-us/drivers/unix/" in line and "long-term" not in line for line in lines)
+    # a branch the reference data does not hold: no verdict, no driver to install
+    page.goto(server + "finder/?driver=R999&gpu=H20")
+    page.wait_for_load_state("networkidle")
+    unknown = which(kb, "R999", "H20", today=dt.date.today())
+    lines = page.locator(".lj-finder-recommendation").evaluate_all("els => els.map(e => e.textContent)")
+    assert lines == [f"{r['family']}: {r['reason']['en']}" for r in unknown["recommendations"]]
+    assert all(line.split(": ", 1)[1].startswith("No verdict on R999") for line in lines)
+    page.goto(server + "finder/?driver=535.183.01&gpu=Jetson+AGX+Orin")
+    page.wait_for_load_state("networkidle")
+    jetson = which(kb, "535.183.01", "Jetson AGX Orin", today=dt.date.today())
+    lines = page.locator(".lj-finder-recommendation").evaluate_all("els => els.map(e => e.textContent)")
+    assert lines == [f"{r['family']}: {r['reason']['en']}" for r in jetson["recommendations"]] and lines
     assert page.lj_errors == []

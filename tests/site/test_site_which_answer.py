@@ -130,6 +130,25 @@ def test_which_sends_a_geforce_gpu_to_nvidias_linux_drivers_without_data_centre_
     assert any("long-term-support branch" in r["reason"]["en"] for r in h20 if r["kind"] == "install")
 
 
+def test_which_sends_a_jetson_module_to_jetpack_for_its_driver(real):
+    kb, _ = real
+    for item in which(kb, "535.183.01", "Jetson AGX Orin", today=DAY)["recommendations"]:
+        assert item["kind"] == "install"
+        assert "https://developer.nvidia.com/embedded/jetpack" in item["reason"]["en"] and "JetPack" in item["reason"]["zh"]
+        assert "drivers/unix" not in item["reason"]["en"] and not item["reason"]["en"].startswith("Install")
+
+
+def test_which_claims_nothing_for_a_branch_the_reference_data_does_not_hold(real):
+    kb, _ = real
+    answer = which(kb, "R999", "H20", today=DAY)
+    assert {r["verdict"] for r in answer["releases"]} == {"not-stated"}
+    assert [(r["kind"], r["driver_target"]) for r in answer["recommendations"]] == [("not-stated", None)] * 2
+    assert answer["recommendations"][0]["reason"]["en"] == (
+        "No verdict on R999: it is not in the reference data here, so whether inference-nv-pytorch releases run on "
+        "it is not known.")
+    assert answer["driver_branch"]["status"] == "unknown"
+
+
 def test_finder_data_holds_which_answer_for_the_readers_day(real):
     """The finder's script picks, for the reader's day, the install epoch and the lifecycle row that which computes."""
     from lingjun.generator.site.finder import finder_data

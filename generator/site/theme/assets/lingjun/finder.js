@@ -205,7 +205,7 @@
       var day = today();
       var box = el("div", null, "lj-finder-answer");
       box.appendChild(el("h2", tr("answer"), "lj-finder-answer-title"));
-      var kinds = ["native", "forward-compat", "install", "no-target"];
+      var kinds = ["native", "forward-compat", "install", "not-stated", "no-target"];
       var items = [];
       familyOrder.forEach(function (family) {
         if (defaults[family] && !defaults[family].nvidia) { return; }  // PPU images: no recommendation for an NVIDIA GPU
@@ -219,11 +219,14 @@
             }
           });
         });
+        if (!item && rows.every(function (pair) { return pair[1] === "not-stated"; })) {
+          item = { kind: "not-stated", release: null, text: fill(tr("rec.not-stated"), { family: family, branch: driver.branch }) };
+        }
         if (!item) {
           var newest = rows[0][0];
           var target = epoch((data.installs[gpu.install] || {})[family], day);
           if (target) {
-            item = { kind: "install", release: null, text: fill(tr(gpu.data_center ? "rec.install" : "rec.install.other"), {
+            item = { kind: "install", release: null, text: fill(tr(gpu.data_center ? "rec.install" : gpu.name.indexOf("Jetson ") === 0 ? "rec.install.jetson" : "rec.install.other"), {
               target: targetText(target), family: family, branch: driver.branch, target_branch: "R" + target[1],
               kind: tr(texts["rec.kind." + target[3]] !== undefined ? "rec.kind." + target[3] : "rec.kind.none"), newest: newest.version }) };
           } else {
