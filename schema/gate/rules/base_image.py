@@ -11,7 +11,8 @@ from lingjun.schema.models import Severity
 
 
 @gate_rule("data.base-image", Severity.error,
-           "base_image.release names a recorded release whose family has role `base` (ngc-pytorch:25.01).", order=160)
+           "base_image.release names a recorded release whose family has role `base` (ngc-pytorch:25.01).", order=160,
+           needs=("families",))
 def check(corpus: Corpus) -> Iterator[Issue]:
     """Report base-image references that are unrecorded or point at a product family."""
     refs = corpus.release_refs
