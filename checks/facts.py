@@ -657,8 +657,15 @@ def _convert(hint: Any, value: Any, where: str) -> Any:
         if not isinstance(value, dict):
             raise ValueError(f"{where}: expected an object, got {_json_shown(value)}")
         return dict(value)
-    if hint is Any:
-        return value
+    return _scalar(hint, value, where)
+
+
+def _scalar(hint: Any, value: Any, where: str) -> Any:
+    """A bool, int, float or str field's value, checked (a bool is not a number); any other hint takes it as it is.
+
+    Raises:
+        ValueError: the value is not of the field's type, or is an integer beyond a float's range.
+    """
     if hint is bool:
         if not isinstance(value, bool):
             raise ValueError(f"{where}: expected true/false, got {_json_shown(value)}")
@@ -668,17 +675,21 @@ def _convert(hint: Any, value: Any, where: str) -> Any:
             raise ValueError(f"{where}: expected an integer, got {_json_shown(value)}")
         return value
     if hint is float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ValueError(f"{where}: expected a number, got {_json_shown(value)}")
-        try:
-            return float(value)
-        except OverflowError:  # an integer beyond float's range (a 400-digit number) is unusable
-            raise ValueError(f"{where}: number out of range ({len(str(abs(value)))} digits)") from None
+        return _float(value, where)
     if hint is str:
         if not isinstance(value, str):
             raise ValueError(f"{where}: expected a string, got {_json_shown(value)}")
         return value
     return value
+
+
+def _float(value: Any, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"{where}: expected a number, got {_json_shown(value)}")
+    try:
+        return float(value)
+    except OverflowError:  # an integer beyond float's range (a 400-digit number) is unusable
+        raise ValueError(f"{where}: number out of range ({len(str(abs(value)))} digits)") from None
 
 
 def _json_shown(value: Any) -> str:

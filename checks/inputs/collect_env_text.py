@@ -59,6 +59,7 @@ when the text has none of the keys above and no readable package line.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from typing import Optional
 
 from lingjun.checks.core.inert_text import capped
@@ -153,6 +154,25 @@ def _brand_from_name(name: str) -> Optional[str]:
     return None
 
 
+@dataclass
+class _Paste:
+    """What the line-by-line read of one paste has gathered so far."""
+
+    facts: Facts
+    where: str
+    seen_keys: set[str] = field(default_factory=set)
+    pending: Optional[str] = None  # a key whose value continues on the next lines
+    pip_names: set[str] = field(default_factory=set)
+    conda: list[DistributionFacts] = field(default_factory=list)
+    env: dict[str, str] = field(default_factory=dict)
+    torch: TorchBuildFacts = field(default_factory=TorchBuildFacts)
+    env_section: bool = False  # vLLM's "Environment Variables" section was seen
+    env_lines_after_header: int = 0
+    sections_after_env: int = 0
+    first_values: dict[str, str] = field(default_factory=dict)
+    conflicting: set[str] = field(default_factory=set)  # keys given twice with different values (two pastes run together)
+
+
 def parse_collect_env(text: str, where: str = "collect_env output") -> Facts:
     """Facts from collect_env text (see the module docstring).
 
@@ -160,97 +180,119 @@ def parse_collect_env(text: str, where: str = "collect_env output") -> Facts:
         CollectEnvError: when no recognised key and no readable ``[pip3]``/``[conda]`` line is found,
             or a ``GPU N:`` line's N is too long to be an index (the message names the line).
     """
-    facts = Facts(origin="collect_env")
-    seen_keys: set[str] = set()
-    pending: Optional[str] = None  # a key whose value continues on the next lines
-    pip_names: set[str] = set()
-    conda: list[DistributionFacts] = []
-    env: dict[str, str] = {}
-    torch = TorchBuildFacts()
-    env_section = False  # vLLM's "Environment Variables" section was seen
-    env_lines_after_header = 0
-    sections_after_env = 0
-    first_values: dict[str, str] = {}
-    conflicting: set[str] = set()  # keys given twice with different values (two pastes run together)
-
+    paste = _Paste(facts=Facts(origin="collect_env"), where=where)
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     for number, raw in enumerate(lines, 1):
-        line = _QUOTE_RE.sub("", raw.strip())
-        if not line or _SECTION_RE.match(line):
-            pending = None if not line else pending
-            continue
-        lowered = line.lower()
-        if lowered == "environment variables":
-            env_section = True
-            continue
-        if env_section and _SECTION_TITLE_RE.match(line) and lowered != "environment variables":
-            sections_after_env += 1
-        if len(facts.symptoms.errors) < _MAX_SYMPTOM_LINES and any(sig in lowered for sig in ERROR_SIGNATURES):
-            facts.symptoms.errors.append(line[:_MAX_SYMPTOM_CHARS])
-        pip = _PIP_RE.match(line)
-        if pip:
-            pending = None
-            _package(pip.group(1), pip.group(2), facts, pip_names, conda)
-            continue
-        if pending == "gpu models and configuration":
-            gpu = _GPU_RE.match(line)
-            if gpu:
-                _add_gpu(facts, _gpu_index(gpu.group(1), where, number), gpu.group(2))
-                continue
-            mig = parse_mig_line(line)
-            if mig:
-                _add_mig(facts, mig[0], mig[1])
-                continue
-        if pending == "cudnn version" and line.startswith("/"):
-            _add_cudnn_path(facts, line)
-            continue
-        env_match = _ENV_RE.match(line)
-        if env_match and " " not in env_match.group(1):
-            env[env_match.group(1)] = env_match.group(2)
-            env_lines_after_header += env_section
-            continue
-        kv = _KEY_RE.match(line)
-        if not kv:
-            continue
-        key, value = kv.group(1).strip().lower(), kv.group(2).strip()
-        if key not in KNOWN_KEYS:
-            pending = None
-            continue
-        seen_keys.add(key)
-        pending = key
-        if key in _SINGLE_VALUED:
-            earlier = first_values.setdefault(key, value)
-            if earlier != value:
-                conflicting.add(key)
-        _apply(key, value, facts, torch, env, where, number)
+        _read_line(paste, _QUOTE_RE.sub("", raw.strip()), number)
+    return _finish(paste)
 
-    if "vllm version" in seen_keys and "vllm version" not in conflicting and facts.distribution("vllm") is None:
-        vllm = _value(first_values["vllm version"])
-        if vllm and re.match(r"^\d+(\.\d+)*\S*$", vllm):
-            facts.distributions.append(DistributionFacts(name="vllm", version=vllm))
-    _forget_conflicts(facts, torch, conflicting)
+
+def _read_line(paste: _Paste, line: str, number: int) -> None:
+    """One line of the paste, in order: section marks, symptoms, packages, continuations, env lines, keys."""
+    if not line or _SECTION_RE.match(line):
+        paste.pending = None if not line else paste.pending
+        return
+    lowered = line.lower()
+    if lowered == "environment variables":
+        paste.env_section = True
+        return
+    if paste.env_section and _SECTION_TITLE_RE.match(line):
+        paste.sections_after_env += 1
+    facts = paste.facts
+    if len(facts.symptoms.errors) < _MAX_SYMPTOM_LINES and any(sig in lowered for sig in ERROR_SIGNATURES):
+        facts.symptoms.errors.append(line[:_MAX_SYMPTOM_CHARS])
+    pip = _PIP_RE.match(line)
+    if pip:
+        paste.pending = None
+        _package(pip.group(1), pip.group(2), facts, paste.pip_names, paste.conda)
+        return
+    if _continuation(paste, line, number) or _env_line(paste, line):
+        return
+    kv = _KEY_RE.match(line)
+    if kv:
+        _key_line(paste, kv.group(1).strip().lower(), kv.group(2).strip(), number)
+
+
+def _continuation(paste: _Paste, line: str, number: int) -> bool:
+    """A further line of a multi-line value (GPU list, MIG devices, cuDNN candidates); True when it was one."""
+    if paste.pending == "gpu models and configuration":
+        gpu = _GPU_RE.match(line)
+        if gpu:
+            _add_gpu(paste.facts, _gpu_index(gpu.group(1), paste.where, number), gpu.group(2))
+            return True
+        mig = parse_mig_line(line)
+        if mig:
+            _add_mig(paste.facts, mig[0], mig[1])
+            return True
+    if paste.pending == "cudnn version" and line.startswith("/"):
+        _add_cudnn_path(paste.facts, line)
+        return True
+    return False
+
+
+def _env_line(paste: _Paste, line: str) -> bool:
+    """A ``NAME=value`` line; True when it was one."""
+    env_match = _ENV_RE.match(line)
+    if not (env_match and " " not in env_match.group(1)):
+        return False
+    paste.env[env_match.group(1)] = env_match.group(2)
+    paste.env_lines_after_header += paste.env_section
+    return True
+
+
+def _key_line(paste: _Paste, key: str, value: str, number: int) -> None:
+    """A ``Key: value`` line: a known key is applied (and noted when a single-valued key repeats differently)."""
+    if key not in KNOWN_KEYS:
+        paste.pending = None
+        return
+    paste.seen_keys.add(key)
+    paste.pending = key
+    if key in _SINGLE_VALUED:
+        earlier = paste.first_values.setdefault(key, value)
+        if earlier != value:
+            paste.conflicting.add(key)
+    _apply(key, value, paste, number)
+
+
+def _finish(paste: _Paste) -> Facts:
+    """The facts once every line is read: vLLM's version, conflicts forgotten, packages, torch, env, coverage.
+
+    Raises:
+        CollectEnvError: when the paste had no recognised key and no readable package line.
+    """
+    facts, torch, pip_names = paste.facts, paste.torch, paste.pip_names
+    _vllm_from_key(paste)
+    _forget_conflicts(facts, torch, paste.conflicting)
     # an "Environment Variables" header with nothing under it at the end of the paste is most likely cut off there
-    env_section = env_section and (env_lines_after_header > 0 or sections_after_env > 0)
-    if not seen_keys and not facts.distributions and not conda:
+    env_section = paste.env_section and (paste.env_lines_after_header > 0 or paste.sections_after_env > 0)
+    if not paste.seen_keys and not facts.distributions and not paste.conda:
         raise CollectEnvError(
-            f"{where}: this does not look like the output of `python -m torch.utils.collect_env` "
+            f"{paste.where}: this does not look like the output of `python -m torch.utils.collect_env` "
             "(none of 'PyTorch version', 'OS', 'Python version', 'Nvidia driver version' ... nor a '[pip3] name==version' line was found)"
         )
     if torch.hip and not torch.cuda:
         # a ROCm build lists the AMD GPUs it sees; only names that say NVIDIA are NVIDIA GPUs
         facts.nvidia_smi.gpus = [g for g in facts.nvidia_smi.gpus if _NVIDIA_WORD_RE.search(g.name or "")]
-    for dist in conda:
+    for dist in paste.conda:
         if dist.name.lower() not in pip_names:
             facts.distributions.append(dist)
     if torch.version or torch.cuda:
         facts.torch = torch
         if torch.version and "torch" not in pip_names:
             facts.distributions.append(DistributionFacts(name="torch", version=torch.version))
-    facts.env = filter_env(env)
+    facts.env = filter_env(paste.env)
     if facts.nvidia_smi.driver_version or facts.nvidia_smi.gpus:
         facts.nvidia_smi.available = True
-    _mark_coverage(facts, seen_keys, env_section)
+    _mark_coverage(facts, paste.seen_keys, env_section)
     return facts
+
+
+def _vllm_from_key(paste: _Paste) -> None:
+    """vLLM's own ``vLLM Version:`` line, where no package line named vllm and the paste does not contradict itself."""
+    if "vllm version" in paste.seen_keys and "vllm version" not in paste.conflicting and paste.facts.distribution("vllm") is None:
+        vllm = _value(paste.first_values["vllm version"])
+        if vllm and re.match(r"^\d+(\.\d+)*\S*$", vllm):
+            paste.facts.distributions.append(DistributionFacts(name="vllm", version=vllm))
 
 
 #: sections a collect_env paste never shows
@@ -324,56 +366,110 @@ def _gpu_index(digits: str, where: str, line: int) -> int:
     return index
 
 
-def _apply(key: str, raw: str, facts: Facts, torch: TorchBuildFacts, env: dict[str, str], where: str = "", line: int = 0) -> None:
+def _apply(key: str, raw: str, paste: _Paste, line: int = 0) -> None:
+    """The fact one ``Key: value`` line gives; an unknown value clears only the keys in :data:`_UNKNOWN_CLEARS`."""
     value = _value(raw)
-    if key == "pytorch version":
-        torch.version = value
-    elif key == "is debug build":
-        torch.debug = {"true": True, "false": False}.get((value or "").lower())
-    elif key == "cuda used to build pytorch":
-        torch.cuda = value if value and re.match(r"^\d+\.\d+", value) else None
-    elif key == "rocm used to build pytorch":
-        torch.hip = value
-    elif key == "os" and value:
-        match = re.match(r"^(.*?)\s*\((x86_64|aarch64|arm64|ppc64le|s390x)\)\s*$", value)
-        pretty = match.group(1) if match else value
-        facts.host.os_pretty_name = pretty
-        facts.host.machine = match.group(2) if match else facts.host.machine
-        facts.host.os_id = pretty.split()[0].lower() if pretty.split() else None
-        version = re.search(r"\b(\d+(?:\.\d+)?)", pretty)
-        facts.host.os_version_id = version.group(1) if version else None
-    elif key == "python version" and value:
-        match = re.match(r"^(\d+\.\d+(?:\.\d+)?\S*)", value)
-        facts.python.version = match.group(1) if match else None
-        facts.python.version_full = re.sub(r"\s*\(\d+-bit runtime\)\s*$", "", value)
-    elif key == "python platform" and value:
-        match = re.match(r"^Linux-(.+?)-(x86_64|aarch64)(?:-with.*)?$", value)
-        if match:
-            facts.host.kernel_release, facts.host.machine = match.group(1), match.group(2)
-    elif key == "cuda runtime version" and value:
-        match = re.match(r"^(\d+)\.(\d+)", value)
-        if match:
-            facts.cuda.toolkit_version = f"{match.group(1)}.{match.group(2)}"
-            facts.cuda.version_file = f"collect_env: CUDA runtime version {value}"
-    elif key == "gpu models and configuration" and value:
-        gpu = _GPU_RE.match(value)
-        if gpu:
-            _add_gpu(facts, _gpu_index(gpu.group(1), where, line), gpu.group(2))
-        elif not value.lower().startswith("device "):
-            _add_gpu(facts, 0, value)
-    elif key == "nvidia driver version":
-        facts.nvidia_smi.driver_version = value if value and re.match(r"^\d{2,4}(\.\d+){0,2}$", value) else None
-    elif key == "cudnn version" and value:
-        if value.lower().startswith("probably one of"):
-            return
-        if value.startswith("/"):
-            _add_cudnn_path(facts, value)
-        elif re.match(r"^\d+\.\d+(\.\d+)?$", value):
-            facts.cudnn.header_version = value
-    elif key == "cuda_module_loading set to" and value:
-        env["CUDA_MODULE_LOADING"] = value
-    elif key == "is cuda available":
-        facts.symptoms.cuda_available = {"true": True, "false": False}.get((value or "").lower())
+    handler = _ON_KEY.get(key)
+    if handler is not None and (value or key in _UNKNOWN_CLEARS):
+        handler(paste, value, line)
+
+
+_TRUTH = {"true": True, "false": False}
+
+
+def _on_torch_version(paste: _Paste, value: Optional[str], line: int) -> None:
+    paste.torch.version = value
+
+
+def _on_debug_build(paste: _Paste, value: Optional[str], line: int) -> None:
+    paste.torch.debug = _TRUTH.get((value or "").lower())
+
+
+def _on_torch_cuda(paste: _Paste, value: Optional[str], line: int) -> None:
+    paste.torch.cuda = value if value and re.match(r"^\d+\.\d+", value) else None
+
+
+def _on_torch_rocm(paste: _Paste, value: Optional[str], line: int) -> None:
+    paste.torch.hip = value
+
+
+def _on_os(paste: _Paste, value: str, line: int) -> None:
+    host = paste.facts.host
+    match = re.match(r"^(.*?)\s*\((x86_64|aarch64|arm64|ppc64le|s390x)\)\s*$", value)
+    pretty = match.group(1) if match else value
+    host.os_pretty_name = pretty
+    host.machine = match.group(2) if match else host.machine
+    host.os_id = pretty.split()[0].lower() if pretty.split() else None
+    version = re.search(r"\b(\d+(?:\.\d+)?)", pretty)
+    host.os_version_id = version.group(1) if version else None
+
+
+def _on_python_version(paste: _Paste, value: str, line: int) -> None:
+    match = re.match(r"^(\d+\.\d+(?:\.\d+)?\S*)", value)
+    paste.facts.python.version = match.group(1) if match else None
+    paste.facts.python.version_full = re.sub(r"\s*\(\d+-bit runtime\)\s*$", "", value)
+
+
+def _on_python_platform(paste: _Paste, value: str, line: int) -> None:
+    match = re.match(r"^Linux-(.+?)-(x86_64|aarch64)(?:-with.*)?$", value)
+    if match:
+        paste.facts.host.kernel_release, paste.facts.host.machine = match.group(1), match.group(2)
+
+
+def _on_cuda_runtime(paste: _Paste, value: str, line: int) -> None:
+    match = re.match(r"^(\d+)\.(\d+)", value)
+    if match:
+        paste.facts.cuda.toolkit_version = f"{match.group(1)}.{match.group(2)}"
+        paste.facts.cuda.version_file = f"collect_env: CUDA runtime version {value}"
+
+
+def _on_gpu_models(paste: _Paste, value: str, line: int) -> None:
+    gpu = _GPU_RE.match(value)
+    if gpu:
+        _add_gpu(paste.facts, _gpu_index(gpu.group(1), paste.where, line), gpu.group(2))
+    elif not value.lower().startswith("device "):
+        _add_gpu(paste.facts, 0, value)
+
+
+def _on_driver_version(paste: _Paste, value: Optional[str], line: int) -> None:
+    paste.facts.nvidia_smi.driver_version = value if value and re.match(r"^\d{2,4}(\.\d+){0,2}$", value) else None
+
+
+def _on_cudnn_version(paste: _Paste, value: str, line: int) -> None:
+    if value.lower().startswith("probably one of"):
+        return
+    if value.startswith("/"):
+        _add_cudnn_path(paste.facts, value)
+    elif re.match(r"^\d+\.\d+(\.\d+)?$", value):
+        paste.facts.cudnn.header_version = value
+
+
+def _on_module_loading(paste: _Paste, value: str, line: int) -> None:
+    paste.env["CUDA_MODULE_LOADING"] = value
+
+
+def _on_cuda_available(paste: _Paste, value: Optional[str], line: int) -> None:
+    paste.facts.symptoms.cuda_available = _TRUTH.get((value or "").lower())
+
+
+#: key -> what its line sets; keys not listed here (e.g. "vllm version") are only noted as seen
+_ON_KEY = {
+    "pytorch version": _on_torch_version,
+    "is debug build": _on_debug_build,
+    "cuda used to build pytorch": _on_torch_cuda,
+    "rocm used to build pytorch": _on_torch_rocm,
+    "os": _on_os,
+    "python version": _on_python_version,
+    "python platform": _on_python_platform,
+    "cuda runtime version": _on_cuda_runtime,
+    "gpu models and configuration": _on_gpu_models,
+    "nvidia driver version": _on_driver_version,
+    "cudnn version": _on_cudnn_version,
+    "cuda_module_loading set to": _on_module_loading,
+    "is cuda available": _on_cuda_available,
+}
+#: keys whose unknown value (N/A, Could not collect ...) clears what an earlier line set; the others keep it
+_UNKNOWN_CLEARS = {"pytorch version", "is debug build", "cuda used to build pytorch", "rocm used to build pytorch", "nvidia driver version", "is cuda available"}
 
 
 def _add_gpu(facts: Facts, index: int, name: str) -> None:

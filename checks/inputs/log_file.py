@@ -133,7 +133,38 @@ def _read(stream: BinaryIO, size: int) -> bytes:
 
 
 def _scan_stream(stream: BinaryIO, name: str, scanner: Scanner, evidence: Evidence) -> None:
-    first = _read(stream, BLOCK)
+    decode, data = _opening(_read(stream, BLOCK), name)
+    blocks = _Blocks(stream, decode)
+    data = blocks.lines_of(data)
+    if _POD_PREFIX.match(data):
+        from lingjun.checks.evidence import LogLine, StatedFact
+
+        line = data[:data.find(b"\n")] if b"\n" in data else data[:200]
+        evidence.stated.setdefault("place", StatedFact("place", "kubernetes",
+                                                       LogLine(name, 1, line[:120].decode("utf-8", "replace"))))
+    lines = _Lines(scanner)
+    blocks.at_end = not data and not blocks.held_cr
+    while not blocks.at_end or lines.carry or data:
+        if not data and not blocks.at_end:
+            data = blocks.next_block()
+        buffer = lines.carry + data
+        lines.carry, data = b"", b""
+        if lines.take(buffer, blocks.at_end):
+            break
+    scanner.finish()
+    evidence.lines += scanner.lines
+    cut_lines = lines.cut_lines
+    if cut_lines:
+        evidence.notes.append((f"{name}: {cut_lines} line(s) longer than {MAX_LINE // 1024} KiB were read only up to that length",
+                               f"{name}：{cut_lines} 行超过 {MAX_LINE // 1024} KiB，只读取了前 {MAX_LINE // 1024} KiB"))
+
+
+def _opening(first: bytes, name: str) -> tuple[Optional[Callable[[bytes, bool], str]], bytes]:
+    """``(decode, data)``: the decoder the first block's BOM calls for (None: read as UTF-8) and that block decoded.
+
+    Raises:
+        LogError: the log is not text (see :func:`_refusal`), or is binary once decoded as UTF-16/32.
+    """
     decode, skip = _decoder(first)
     if decode is None:
         problem = _refusal(name, first)
@@ -144,67 +175,72 @@ def _scan_stream(stream: BinaryIO, name: str, scanner: Scanner, evidence: Eviden
         data = decode(data, False).encode("utf-8", "replace")
         if b"\x00" in data[:65536]:
             raise LogError(f"{name}: is not a text log (binary data after decoding it as UTF-16/32)")
-    held_cr = False  # a block ended in CR: its LF may open the next one (CR LF is one line end)
+    return decode, data
 
-    def lines_of(raw: bytes) -> bytes:
+
+class _Blocks:
+    """The stream's further blocks, as UTF-8 with LF line ends; ``at_end`` once a read returns nothing."""
+
+    def __init__(self, stream: BinaryIO, decode: Optional[Callable[[bytes, bool], str]]) -> None:
+        self.stream, self.decode = stream, decode
+        self.held_cr = False  # a block ended in CR: its LF may open the next one (CR LF is one line end)
+        self.at_end = False
+
+    def lines_of(self, raw: bytes) -> bytes:
         """``raw`` with CR LF and a lone CR (a progress bar's line end) as LF, as Python's universal newlines read them."""
-        nonlocal held_cr
-        if held_cr:
+        if self.held_cr:
             raw = b"\r" + raw
-        held_cr = raw.endswith(b"\r") and not at_end
-        if held_cr:
+        self.held_cr = raw.endswith(b"\r") and not self.at_end
+        if self.held_cr:
             raw = raw[:-1]
         return raw.replace(b"\r\n", b"\n").replace(b"\r", b"\n") if b"\r" in raw else raw
 
-    at_end = False
-    data = lines_of(data)
-    if _POD_PREFIX.match(data):
-        from lingjun.checks.evidence import LogLine, StatedFact
+    def next_block(self) -> bytes:
+        raw = _read(self.stream, BLOCK)
+        self.at_end = not raw
+        return self.lines_of(self.decode(raw, self.at_end).encode("utf-8", "replace") if self.decode is not None else raw)
 
-        line = data[:data.find(b"\n")] if b"\n" in data else data[:200]
-        evidence.stated.setdefault("place", StatedFact("place", "kubernetes",
-                                                       LogLine(name, 1, line[:120].decode("utf-8", "replace"))))
-    carry = b""
-    skipping = False  # inside the rest of a line already cut at MAX_LINE
-    cut_lines = 0
-    at_end = not data and not held_cr
-    while not at_end or carry or data:
-        if not data and not at_end:
-            raw = _read(stream, BLOCK)
-            at_end = not raw
-            data = lines_of(decode(raw, at_end).encode("utf-8", "replace") if decode is not None else raw)
-        buffer = carry + data
-        carry, data = b"", b""
-        if skipping:
+
+class _Lines:
+    """Whole lines to the scanner: a line's start held (``carry``) until its end comes, a line past
+    :data:`MAX_LINE` fed only up to that length and the rest of it skipped (counted in ``cut_lines``)."""
+
+    def __init__(self, scanner: Scanner) -> None:
+        self.scanner = scanner
+        self.carry = b""
+        self.skipping = False  # inside the rest of a line already cut at MAX_LINE
+        self.cut_lines = 0
+
+    def take(self, buffer: bytes, at_end: bool) -> bool:
+        """Feed the complete lines of ``buffer`` (all of it ``at_end``); True when the scan is over."""
+        if self.skipping:
             cut = buffer.find(b"\n")
             if cut < 0:
-                if at_end:
-                    break
-                continue
+                return at_end
             buffer = buffer[cut + 1:]
-            skipping = False
-            scanner.lines += 1  # the cut line ends here
-        last = buffer.rfind(b"\n")
-        if last < 0 and not at_end:
-            if len(buffer) > MAX_LINE:
-                scanner.feed_block(buffer[:MAX_LINE] + b"\n")
-                scanner.lines -= 1  # counted when its newline comes
-                skipping = True
-                cut_lines += 1
-            else:
-                carry = buffer
-            continue
+            self.skipping = False
+            self.scanner.lines += 1  # the cut line ends here
         if at_end:
             if buffer:
-                scanner.feed_block(buffer)
-            break
-        scanner.feed_block(buffer[:last + 1])
-        carry = buffer[last + 1:]
-    scanner.finish()
-    evidence.lines += scanner.lines
-    if cut_lines:
-        evidence.notes.append((f"{name}: {cut_lines} line(s) longer than {MAX_LINE // 1024} KiB were read only up to that length",
-                               f"{name}：{cut_lines} 行超过 {MAX_LINE // 1024} KiB，只读取了前 {MAX_LINE // 1024} KiB"))
+                self.scanner.feed_block(buffer)
+            return True
+        last = buffer.rfind(b"\n")
+        if last < 0:
+            self._hold(buffer)
+            return False
+        self.scanner.feed_block(buffer[:last + 1])
+        self.carry = buffer[last + 1:]
+        return False
+
+    def _hold(self, buffer: bytes) -> None:
+        """A line with no end yet: kept for the next block, or fed cut when it is already past :data:`MAX_LINE`."""
+        if len(buffer) > MAX_LINE:
+            self.scanner.feed_block(buffer[:MAX_LINE] + b"\n")
+            self.scanner.lines -= 1  # counted when its newline comes
+            self.skipping = True
+            self.cut_lines += 1
+        else:
+            self.carry = buffer
 
 
 def scan_lines(lines: list[str], source: str, sigset: SignatureSet, evidence: Evidence, numbered: bool = False) -> None:

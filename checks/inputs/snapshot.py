@@ -248,27 +248,37 @@ def _mark_coverage(facts: Facts, data: dict[str, Any], problems: list[str] = ())
     absent = set(known) | set(sections_from_snapshot_keys(data))
     damaged: set[str] = set()
     for problem in problems:
-        path = problem.split(":", 1)[0].strip()
-        for section in SECTIONS.values():
-            for key in section.keys:
-                if path == key and "expected" in problem:
-                    absent.add(section.id)  # the section's own value was dropped
-                elif path.startswith(key + ".") and _is_container(facts, path) and path not in _RAW_COPIES:
-                    absent.add(section.id)  # a list or object of it was dropped: its empty default is not "none"
-                elif path == key or path.startswith((key + ".", key + "[")):
-                    damaged.add(section.id)
-    for section_id, key, fields in _REQUIRED:
-        value = data.get(key)
-        if isinstance(value, dict) and any(f not in value for f in fields):
-            absent.add(section_id)
-            if isinstance(problems, list):
-                problems.append(f"{key}: no {' / '.join(f for f in fields if f not in value)}; the section is not known")
+        _sort_problem(facts, problem, SECTIONS, absent, damaged)
+    _missing_required(data, problems, absent)
     cov.partial = list(cov.partial) + [s for s in SECTIONS if s in damaged and s not in cov.partial]
     if facts.probes:
         names = {p.name for p in facts.probes}
         absent |= set(sections_not_probed(names, {p.name for p in facts.probes if p.timed_out}))
     cov.not_available = [s for s in SECTIONS if s in absent]
     cov.partial = [s for s in SECTIONS if s in set(cov.partial) and s not in absent]
+
+
+def _sort_problem(facts: Facts, problem: str, sections: dict, absent: set[str], damaged: set[str]) -> None:
+    """Add to ``absent`` or ``damaged`` the sections whose value one problem (``"path: ..."``) is about."""
+    path = problem.split(":", 1)[0].strip()
+    for section in sections.values():
+        for key in section.keys:
+            if path == key and "expected" in problem:
+                absent.add(section.id)  # the section's own value was dropped
+            elif path.startswith(key + ".") and _is_container(facts, path) and path not in _RAW_COPIES:
+                absent.add(section.id)  # a list or object of it was dropped: its empty default is not "none"
+            elif path == key or path.startswith((key + ".", key + "[")):
+                damaged.add(section.id)
+
+
+def _missing_required(data: dict[str, Any], problems: list[str], absent: set[str]) -> None:
+    """Sections present without the fields of :data:`_REQUIRED` are not known (and a problem says why)."""
+    for section_id, key, fields in _REQUIRED:
+        value = data.get(key)
+        if isinstance(value, dict) and any(f not in value for f in fields):
+            absent.add(section_id)
+            if isinstance(problems, list):
+                problems.append(f"{key}: no {' / '.join(f for f in fields if f not in value)}; the section is not known")
 
 
 #: objects that copy the raw input beside the facts read from it (``manifest.data``: the file, next to its
@@ -405,31 +415,50 @@ def _field(shape: tuple, value: Any, where: str, problems: list[str]) -> Any:
     if hint is str and isinstance(value, str):  # the common case, without facts._convert's introspection
         return value
     if is_dataclass:
-        if not isinstance(value, dict):
-            problems.append(f"{where}: expected an object, got {_kind(value)}; ignored")
-            return _DROP
-        return _lenient(hint, value, where, problems)
+        return _object_field(hint, value, where, problems)
     if origin is list:
-        if not isinstance(value, list):
-            problems.append(f"{where}: expected a list, got {_kind(value)}; ignored")
-            return _DROP
-        items = []
-        item_shape = _shape(args[0])
-        for i, item in enumerate(value):
-            converted = _field(item_shape, item, f"{where}[{i}]", problems)
-            if converted is not _DROP:
-                items.append(converted)
-        return items
+        return _list_field(args, value, where, problems)
     if origin is dict:
-        if not isinstance(value, dict):
-            problems.append(f"{where}: expected an object, got {_kind(value)}; ignored")
-            return _DROP
-        if args and args[1] is str:
-            bad = sorted(str(k) for k, v in value.items() if not isinstance(v, str))
-            if bad:
-                problems.append(f"{where}: values of {', '.join(bad)} are not strings; ignored")
-            return {str(k): v for k, v in value.items() if isinstance(v, str)}
-        return {str(k): v for k, v in value.items()}
+        return _dict_field(args, value, where, problems)
+    return _scalar_field(hint, value, where, problems)
+
+
+def _object_field(hint: type, value: Any, where: str, problems: list[str]) -> Any:
+    if not isinstance(value, dict):
+        problems.append(f"{where}: expected an object, got {_kind(value)}; ignored")
+        return _DROP
+    return _lenient(hint, value, where, problems)
+
+
+def _list_field(args: tuple, value: Any, where: str, problems: list[str]) -> Any:
+    """A list field: each item read on its own, an unusable one dropped (and named) while the rest are kept."""
+    if not isinstance(value, list):
+        problems.append(f"{where}: expected a list, got {_kind(value)}; ignored")
+        return _DROP
+    items = []
+    item_shape = _shape(args[0])
+    for i, item in enumerate(value):
+        converted = _field(item_shape, item, f"{where}[{i}]", problems)
+        if converted is not _DROP:
+            items.append(converted)
+    return items
+
+
+def _dict_field(args: tuple, value: Any, where: str, problems: list[str]) -> Any:
+    """An object field with free keys; for ``dict[str, str]`` values that are not strings are dropped (and named)."""
+    if not isinstance(value, dict):
+        problems.append(f"{where}: expected an object, got {_kind(value)}; ignored")
+        return _DROP
+    if args and args[1] is str:
+        bad = sorted(str(k) for k, v in value.items() if not isinstance(v, str))
+        if bad:
+            problems.append(f"{where}: values of {', '.join(bad)} are not strings; ignored")
+        return {str(k): v for k, v in value.items() if isinstance(v, str)}
+    return {str(k): v for k, v in value.items()}
+
+
+def _scalar_field(hint: Any, value: Any, where: str, problems: list[str]) -> Any:
+    """A number, bool or string field through :func:`facts._convert`, numbers that cannot be real dropped."""
     try:
         converted = facts_module._convert(hint, value, where)
     except ValueError as exc:

@@ -179,21 +179,27 @@ def shape_problem(value: Any, shape: Any = None, where: str = "") -> Optional[st
         ok = isinstance(value, shape) and not (shape is int and isinstance(value, bool))
         return None if ok else f"{where or 'top level'}: expected {_NAMES[shape]}, got {_kind(value)}"
     if isinstance(shape, list):
-        if not isinstance(value, list):
-            return f"{where or 'top level'}: expected a list, got {_kind(value)}"
-        for i, item in enumerate(value):
-            problem = shape_problem(item, shape[0], f"{where}[{i}]")
-            if problem:
-                return problem
-        return None
+        return _list_problem(value, shape[0], where)
     if not isinstance(value, dict):
         return f"{where or 'top level'}: expected an object, got {_kind(value)}"
     if isinstance(shape, MapOf):
-        for key, item in value.items():
-            problem = shape_problem(item, shape.inner, f"{where}.{key}" if where else str(key))
-            if problem:
-                return problem
-        return None
+        return _first(shape_problem(item, shape.inner, f"{where}.{key}" if where else str(key)) for key, item in value.items())
+    return _object_problem(value, shape, where)
+
+
+def _first(problems: Iterator[Optional[str]]) -> Optional[str]:
+    """The first problem of a lazy sequence (the rest are not computed), or None."""
+    return next((problem for problem in problems if problem), None)
+
+
+def _list_problem(value: Any, item_shape: Any, where: str) -> Optional[str]:
+    if not isinstance(value, list):
+        return f"{where or 'top level'}: expected a list, got {_kind(value)}"
+    return _first(shape_problem(item, item_shape, f"{where}[{i}]") for i, item in enumerate(value))
+
+
+def _object_problem(value: dict, shape: dict, where: str) -> Optional[str]:
+    """The first field of an object spec that is missing (where :class:`Required`) or does not fit."""
     for key, inner in shape.items():
         path = f"{where}.{key}" if where else key
         if key not in value:

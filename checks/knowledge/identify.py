@@ -518,46 +518,78 @@ def identify(facts: Facts, data: KnowledgeData, option: Optional[str] = None) ->
         UnknownReleaseError: when ``option`` names no known release, or several.
     """
     if option:
-        found = find_releases(data, option)
-        if not found:
-            unrecorded = find_unrecorded(data, option)
-            if unrecorded is not None:
-                return ReleaseMatch(ref=unrecorded["ref"], how="option", unrecorded=unrecorded)
-        if len(found) != 1:
-            ambiguous = len(found) > 1
-            known = sorted(r for r, _, _ in found) if ambiguous else sorted(release_ref(r) for r in data.releases)
-            problem = release_ref_problem(option)
-            raise UnknownReleaseError(option, known, ambiguous=ambiguous, reason=problem,
-                                      suggestions=[] if ambiguous or problem else close_matches(data, option))
-        ref, record, variant = found[0]
-        return _match(facts, data, "option", ref, record, variant)
+        return _from_option(facts, data, option)
     rejected: list[tuple[str, str]] = []
-    named = [("env", (facts.env.get("LINGJUN_RELEASE") or "").strip())]
-    manifest = _manifest(facts)
-    if manifest is not None and isinstance(manifest.release, str) and manifest.release.strip():
-        named.append(("manifest", manifest.release.strip()))
-    for how, value in named:
-        if not value:
-            continue
+    for how, value in _named(facts):
         found_one = find_release(data, value)
-        if found_one is not None:
-            conflict = manifest_conflict(facts, data) if how == "manifest" else None
-            if conflict is not None and conflict.kind == "other-release":
-                continue  # the manifest names two releases: neither is taken (release.manifest-image says so)
-            if conflict is not None and conflict.kind == "other-variant":
-                return _match(facts, data, how, found_one[0], found_one[1], None, use_image=False, rejected=rejected)
-            return _match(facts, data, how, found_one[0], found_one[1], found_one[2], rejected=rejected)
-        rejected.append((how, value))
+        if found_one is None:
+            rejected.append((how, value))
+            continue
+        conflict = manifest_conflict(facts, data) if how == "manifest" else None
+        if conflict is not None and conflict.kind == "other-release":
+            continue  # the manifest names two releases: neither is taken (release.manifest-image says so)
+        if conflict is not None and conflict.kind == "other-variant":
+            return _match(facts, data, how, found_one[0], found_one[1], None, use_image=False, rejected=rejected)
+        return _match(facts, data, how, found_one[0], found_one[1], found_one[2], rejected=rejected)
     match = fingerprint(facts, data)
     match.rejected = rejected
     return match
 
 
+def _from_option(facts: Facts, data: KnowledgeData, option: str) -> ReleaseMatch:
+    """The release ``--release`` names (or the unrecorded one it names).
+
+    Raises:
+        UnknownReleaseError: when ``option`` names no known release, or several.
+    """
+    found = find_releases(data, option)
+    if not found:
+        unrecorded = find_unrecorded(data, option)
+        if unrecorded is not None:
+            return ReleaseMatch(ref=unrecorded["ref"], how="option", unrecorded=unrecorded)
+    if len(found) != 1:
+        ambiguous = len(found) > 1
+        known = sorted(r for r, _, _ in found) if ambiguous else sorted(release_ref(r) for r in data.releases)
+        problem = release_ref_problem(option)
+        raise UnknownReleaseError(option, known, ambiguous=ambiguous, reason=problem,
+                                  suggestions=[] if ambiguous or problem else close_matches(data, option))
+    ref, record, variant = found[0]
+    return _match(facts, data, "option", ref, record, variant)
+
+
+def _named(facts: Facts) -> list[tuple[str, str]]:
+    """``(how, name)`` of the releases the system names itself, in order: ``LINGJUN_RELEASE``, then the manifest's."""
+    named = [("env", (facts.env.get("LINGJUN_RELEASE") or "").strip())]
+    manifest = _manifest(facts)
+    if manifest is not None and isinstance(manifest.release, str) and manifest.release.strip():
+        named.append(("manifest", manifest.release.strip()))
+    return [(how, value) for how, value in named if value]
+
+
+#: one scored image: (score, components fully matched, entries it lists with a pip probe, record, variant id)
+_Scored = tuple[float, int, int, dict[str, Any], Optional[str]]
+
+
 def fingerprint(facts: Facts, data: KnowledgeData) -> ReleaseMatch:
     """Score every image of every record against the installed distributions (step 4 of the module docstring)."""
+    scored = _scored_images(facts, data)
+    candidates = [(_scored_name(item), round(item[0], 3)) for item in scored[:6] if item[0] > 0]
+    if scored:
+        points, matched, probed, record, variant = scored[0]
+        if points >= THRESHOLD and matched >= min(MIN_MATCHED, probed):
+            tied = [item for item in scored if item[3] is record and item[4] and round(item[0], 6) == round(points, 6)
+                    and item[1] == matched]
+            # two variants alike: the variant is left to _match, which names both (never the first silently)
+            return _match(facts, data, "fingerprint", release_ref(record), record, variant if len(tied) < 2 else None,
+                          score=round(points, 3), candidates=candidates[1:])
+    return ReleaseMatch(how="none", score=round(scored[0][0], 3) if scored else None, candidates=candidates[:5])
+
+
+def _scored_images(facts: Facts, data: KnowledgeData) -> list[_Scored]:
+    """Every image that shares a compared entry with the system, best first."""
     score, probed_of = _scorer(facts, data), _scorer(facts, data, probed=True)
     bases = {f.get("id") for f in data.raw.get("families", []) if f.get("role") == "base"}
-    scored: list[tuple[float, int, int, dict[str, Any], Optional[str]]] = []
+    scored: list[_Scored] = []
     for record in data.releases:
         for image in record_variants(record) or [record]:
             points, matched, compared = score(image)
@@ -569,17 +601,8 @@ def fingerprint(facts: Facts, data: KnowledgeData) -> ReleaseMatch:
     # best score first; then more components matched; then product families before base images; then the newer release
     scored.sort(key=lambda item: (round(-item[0], 6), -item[1], item[3].get("family") in bases,
                                   [-p for p in order_key(item[3])]))
+    return scored
 
-    def name(item: tuple[float, int, int, dict[str, Any], Optional[str]]) -> str:
-        return release_ref(item[3]) + (f"#{item[4]}" if item[4] else "")
 
-    candidates = [(name(item), round(item[0], 3)) for item in scored[:6] if item[0] > 0]
-    if scored:
-        points, matched, probed, record, variant = scored[0]
-        if points >= THRESHOLD and matched >= min(MIN_MATCHED, probed):
-            tied = [item for item in scored if item[3] is record and item[4] and round(item[0], 6) == round(points, 6)
-                    and item[1] == matched]
-            # two variants alike: the variant is left to _match, which names both (never the first silently)
-            return _match(facts, data, "fingerprint", release_ref(record), record, variant if len(tied) < 2 else None,
-                          score=round(points, 3), candidates=candidates[1:])
-    return ReleaseMatch(how="none", score=round(scored[0][0], 3) if scored else None, candidates=candidates[:5])
+def _scored_name(item: _Scored) -> str:
+    return release_ref(item[3]) + (f"#{item[4]}" if item[4] else "")

@@ -174,27 +174,42 @@ def image_record(record: dict[str, Any], variant_id: Optional[str] = None, unkno
         return record
     view = dict(record)
     if variant is not None:
-        for key in _IMAGE_OWN:
-            view[key] = variant.get(key) if key != "component_list" else (variant.get(key) or "not-published")
-        for key in _IMAGE_INHERITED:
-            if variant.get(key):
-                view[key] = variant[key]
+        _take_variant(view, variant)
     elif variants and unknown_variant:
-        view["components"] = common_components(variants)
-        view["component_list"] = "partial" if view["components"] else "not-published"
-        view["image_tags"] = [t for _, t in image_tags(record)]
-        view["presence_unknown"], view["runtimes"] = [], []
-        for key in ("python", "cuda", "ppu_sdk"):
-            view[key] = _agreed([v.get(key) or record.get(key) for v in variants])
+        _take_common(view, record, variants)
     if runtime is not None:
-        own = [e for e in runtime.get("components") or [] if isinstance(e, dict)]
-        ids = {e.get("id") for e in own}
-        view["components"] = own + [e for e in view.get("components") or [] if isinstance(e, dict) and e.get("id") not in ids]
-        ranks = [_LIST_RANK.get(str(runtime.get("component_list")), 0), _LIST_RANK.get(str(view.get("component_list")), 0)]
-        view["component_list"] = ("complete" if min(ranks) == 2 else "partial" if view["components"] else "not-published")
-        if runtime.get("python"):
-            view["python"] = runtime["python"]
+        _take_runtime(view, runtime)
     return view
+
+
+def _take_variant(view: dict[str, Any], variant: dict[str, Any]) -> None:
+    """The variant's own fields over the release's; its inherited fields only where it states them."""
+    for key in _IMAGE_OWN:
+        view[key] = variant.get(key) if key != "component_list" else (variant.get(key) or "not-published")
+    for key in _IMAGE_INHERITED:
+        if variant.get(key):
+            view[key] = variant[key]
+
+
+def _take_common(view: dict[str, Any], record: dict[str, Any], variants: list[dict[str, Any]]) -> None:
+    """The variant is not known: only what every variant states alike (see :func:`image_record`)."""
+    view["components"] = common_components(variants)
+    view["component_list"] = "partial" if view["components"] else "not-published"
+    view["image_tags"] = [t for _, t in image_tags(record)]
+    view["presence_unknown"], view["runtimes"] = [], []
+    for key in ("python", "cuda", "ppu_sdk"):
+        view[key] = _agreed([v.get(key) or record.get(key) for v in variants])
+
+
+def _take_runtime(view: dict[str, Any], runtime: dict[str, Any]) -> None:
+    """The runtime's components first, then the image's it does not list; complete only when both lists are."""
+    own = [e for e in runtime.get("components") or [] if isinstance(e, dict)]
+    ids = {e.get("id") for e in own}
+    view["components"] = own + [e for e in view.get("components") or [] if isinstance(e, dict) and e.get("id") not in ids]
+    ranks = [_LIST_RANK.get(str(runtime.get("component_list")), 0), _LIST_RANK.get(str(view.get("component_list")), 0)]
+    view["component_list"] = ("complete" if min(ranks) == 2 else "partial" if view["components"] else "not-published")
+    if runtime.get("python"):
+        view["python"] = runtime["python"]
 
 
 def _under(path: Optional[str], root: str) -> bool:

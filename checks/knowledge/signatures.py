@@ -219,44 +219,51 @@ class Scanner:
             self._feed_part(part, number)
 
     def _feed_part(self, line: str, number: Optional[int]) -> None:
-        evidence = self.evidence
-        matched: set[str] = set()
+        matched: set[str] = set()  # signatures this line matched (one hit each, however many literals)
         literals = self.sigset.line_literals(line)
         if TRACEBACK in literals:
             self.traceback = True
         for literal in literals:
             window = _window(line, literal)
-            for sig_id, regex in self.sigset.patterns_of(literal):
-                if sig_id in matched or not matches(literal, regex, window, bounded_search):
-                    continue
-                matched.add(sig_id)
-                hit = evidence.hit(sig_id)
-                if hit is None:
-                    evidence.hits.append(SignatureHit(sig_id, LogLine(self.source, number, quote(line, literal))))
-                elif hit.count < MAX_HITS_PER_SIGNATURE:
-                    hit.count += 1
+            self._match_patterns(line, number, literal, window, matched)
             for statement in self.sigset.statements_of(literal):
-                stated = read_statement(statement, window)
-                for name, value in stated or []:
-                    if isinstance(value, str):  # a value the log states is shown as the line is: masked
-                        value = mask_identifiers(mask_secrets(value))
-                    if name == "kernel.xid":
-                        if value not in evidence.xids:
-                            evidence.xids.append(value)
-                        name = f"kernel.xid.{value}"
-                    known = evidence.stated.get(name)
-                    if known is not None:
-                        if known.value != value:  # two pods, two runs: which one the error belongs to is not known
-                            seen = evidence.conflicts.setdefault(name, [known.value])
-                            if value not in seen:
-                                seen.append(value)
-                        continue
-                    evidence.stated[name] = StatedFact(name, value, LogLine(self.source, number, quote(line, literal)))
+                for name, value in read_statement(statement, window) or []:
+                    self._state(line, number, literal, name, value)
         exception_literal = next((lit for lit in _EXCEPTION_LITERALS if lit in literals), None)
         if exception_literal is not None:
             found = _EXCEPTION.search(_window(line, exception_literal))
             if found:
                 self.last_exception = (LogLine(self.source, number, quote(line, found.group(1))), bool(matched))
+
+    def _match_patterns(self, line: str, number: Optional[int], literal: str, window: str, matched: set[str]) -> None:
+        """Count a hit for each signature of ``literal`` whose expression matches the line (added to ``matched``)."""
+        evidence = self.evidence
+        for sig_id, regex in self.sigset.patterns_of(literal):
+            if sig_id in matched or not matches(literal, regex, window, bounded_search):
+                continue
+            matched.add(sig_id)
+            hit = evidence.hit(sig_id)
+            if hit is None:
+                evidence.hits.append(SignatureHit(sig_id, LogLine(self.source, number, quote(line, literal))))
+            elif hit.count < MAX_HITS_PER_SIGNATURE:
+                hit.count += 1
+
+    def _state(self, line: str, number: Optional[int], literal: str, name: str, value: Any) -> None:
+        """Keep one fact the line states; the first line stating it is kept, a different value marks a conflict."""
+        evidence = self.evidence
+        if isinstance(value, str):  # a value the log states is shown as the line is: masked
+            value = mask_identifiers(mask_secrets(value))
+        if name == "kernel.xid":
+            if value not in evidence.xids:
+                evidence.xids.append(value)
+            name = f"kernel.xid.{value}"
+        known = evidence.stated.get(name)
+        if known is None:
+            evidence.stated[name] = StatedFact(name, value, LogLine(self.source, number, quote(line, literal)))
+        elif known.value != value:  # two pods, two runs: which one the error belongs to is not known
+            seen = evidence.conflicts.setdefault(name, [known.value])
+            if value not in seen:
+                seen.append(value)
 
     def finish(self) -> None:
         """At the end of the input: a traceback whose last exception line no signature knows is an unknown error line

@@ -30,7 +30,7 @@ from typing import Callable, Optional
 from lingjun.checks.facts import LibraryFile, NativeLibraryFacts, WheelFacts
 from lingjun.checks.probes._base import ProbeEnv
 from lingjun.checks.probes.distributions import scan, site_dirs
-from lingjun.checks.probes.loader import loader_facts, resolve, search_dirs, version_from_name
+from lingjun.checks.probes.loader import SearchDir, loader_facts, resolve, search_dirs, version_from_name
 
 __all__ = ["NativeSpec", "probe_native", "parse_defines"]
 
@@ -66,21 +66,54 @@ def probe_native(env: ProbeEnv, spec: NativeSpec) -> NativeLibraryFacts:
     facts = NativeLibraryFacts(env_version=env.environ.get(spec.env_var) or None)
     dists = scan(env)
     wheel_re = _wheel_re(spec.lib)
+    facts.wheels.extend(_wheels(dists, wheel_re))
+    pin = _torch_pin(dists, wheel_re)
+    if pin is not None:
+        facts.expected_by_torch = pin
+
+    wheel_base = [f"{site}/nvidia/{spec.lib}" for site in site_dirs(env)]
+    wheel_base = [base for base in wheel_base if env.isdir(base)]
+    header = _header(env, spec, wheel_base)
+    if header is not None:
+        facts.header_version, facts.header_path = header
+
+    wheel_lib_dirs = [f"{b}/lib" for b in wheel_base if env.isdir(f"{b}/lib")]
+    dirs = search_dirs(loader_facts(env), wheel_lib_dirs)
+    wheel_version = _wheel_dir_versions(facts.wheels, wheel_lib_dirs, spec.lib)
+    majors: set[int] = set()
+    for directory in dirs:
+        facts.files.extend(_dir_files(env, spec.lib, directory, wheel_version, majors))
+
+    major = _major(facts.expected_by_torch) or _major(facts.header_version) or (max(majors) if majors else None)
+    if major is not None:
+        facts.resolved = _resolved(env, spec.lib, major, dirs, facts.files, wheel_version)
+    return facts
+
+
+def _wheels(dists: list, wheel_re: "re.Pattern[str]") -> list[WheelFacts]:
+    """The installed ``nvidia-<lib>-cu<major>`` distributions."""
+    wheels = []
     for dist in dists:
         match = wheel_re.match(dist.name)
         if match:
-            facts.wheels.append(WheelFacts(name=dist.name, version=dist.version, cuda_major=int(match.group(1)), location=dist.location))
+            wheels.append(WheelFacts(name=dist.name, version=dist.version, cuda_major=int(match.group(1)), location=dist.location))
+    return wheels
+
+
+def _torch_pin(dists: list, wheel_re: "re.Pattern[str]") -> Optional[str]:
+    """The ``==`` version the first installed torch's ``Requires-Dist`` pins for the library's wheel, None without one."""
     for dist in dists:
         if dist.name.lower() == "torch":
             for requirement in dist.requires:
                 pin = _PIN_RE.match(requirement)
                 if pin and wheel_re.match(pin.group(1)):
-                    facts.expected_by_torch = pin.group(2)
-                    break
-            break
+                    return pin.group(2)
+            return None
+    return None
 
-    wheel_base = [f"{site}/nvidia/{spec.lib}" for site in site_dirs(env)]
-    wheel_base = [base for base in wheel_base if env.isdir(base)]
+
+def _header(env: ProbeEnv, spec: NativeSpec, wheel_base: list[str]) -> Optional[tuple[str, str]]:
+    """``(version, path)`` of the first readable header that gives a version: system paths, then the wheels'."""
     for path in list(spec.headers) + [f"{b}/include/{h}" for b in wheel_base for h in spec.wheel_headers]:
         try:
             text = env.open_bytes(path, 512 * 1024).decode("utf-8", "replace")
@@ -88,39 +121,41 @@ def probe_native(env: ProbeEnv, spec: NativeSpec) -> NativeLibraryFacts:
             continue
         version = spec.parse_header(text)
         if version:
-            facts.header_version, facts.header_path = version, path
-            break
+            return version, path
+    return None
 
-    wheel_lib_dirs = [f"{b}/lib" for b in wheel_base if env.isdir(f"{b}/lib")]
-    dirs = search_dirs(loader_facts(env), wheel_lib_dirs)
-    wheel_version = _wheel_dir_versions(facts.wheels, wheel_lib_dirs, spec.lib)
-    file_re = re.compile(rf"^lib{spec.lib}\.so\.(\d+)(?:\.\d+)*$")
-    file_prefix = f"lib{spec.lib}.so."  # every name file_re matches starts with it
-    majors: set[int] = set()
-    for directory in dirs:
-        by_real: dict[str, LibraryFile] = {}
-        for name in _listing(env, directory.path):
-            match = file_re.match(name) if name.startswith(file_prefix) else None
-            if not match:
-                continue
-            majors.add(int(match.group(1)))
-            path = f"{directory.path}/{name}"
-            real = env.real_path(path)
-            version = _full_version(version_from_name(real.rsplit("/", 1)[-1])) or _full_version(version_from_name(name))
-            version = version or wheel_version.get(directory.path)
-            current = by_real.get(real)
-            if current is None or len(path) < len(current.path):
-                by_real[real] = LibraryFile(path=path, version=version or (current.version if current else None), via=directory.via)
-        facts.files.extend(by_real.values())
 
-    major = _major(facts.expected_by_torch) or _major(facts.header_version) or (max(majors) if majors else None)
-    if major is not None:
-        chosen = resolve(env, f"lib{spec.lib}.so.{major}", dirs).chosen
-        if chosen is not None:
-            known = next((f.version for f in facts.files if f.path.rsplit("/", 1)[0] == chosen.path.rsplit("/", 1)[0] and f.version and _major(f.version) == major), None)
-            chosen.version = _full_version(chosen.version) or known or wheel_version.get(chosen.path.rsplit("/", 1)[0])
-            facts.resolved = chosen
-    return facts
+def _dir_files(env: ProbeEnv, lib: str, directory: SearchDir, wheel_version: dict[str, str], majors: set[int]) -> list[LibraryFile]:
+    """The ``lib<lib>.so.<digits>`` files of one search directory, one per real file (the shortest name kept);
+    the SONAME majors seen are added to ``majors``."""
+    file_re = re.compile(rf"^lib{lib}\.so\.(\d+)(?:\.\d+)*$")
+    file_prefix = f"lib{lib}.so."  # every name file_re matches starts with it
+    by_real: dict[str, LibraryFile] = {}
+    for name in _listing(env, directory.path):
+        match = file_re.match(name) if name.startswith(file_prefix) else None
+        if not match:
+            continue
+        majors.add(int(match.group(1)))
+        path = f"{directory.path}/{name}"
+        real = env.real_path(path)
+        version = _full_version(version_from_name(real.rsplit("/", 1)[-1])) or _full_version(version_from_name(name))
+        version = version or wheel_version.get(directory.path)
+        current = by_real.get(real)
+        if current is None or len(path) < len(current.path):
+            by_real[real] = LibraryFile(path=path, version=version or (current.version if current else None), via=directory.via)
+    return list(by_real.values())
+
+
+def _resolved(env: ProbeEnv, lib: str, major: int, dirs: list[SearchDir], files: list[LibraryFile],
+              wheel_version: dict[str, str]) -> Optional[LibraryFile]:
+    """The file the loader picks for ``lib<lib>.so.<major>`` (None: none), with the best version known for it."""
+    chosen = resolve(env, f"lib{lib}.so.{major}", dirs).chosen
+    if chosen is None:
+        return None
+    chosen_dir = chosen.path.rsplit("/", 1)[0]
+    known = next((f.version for f in files if f.path.rsplit("/", 1)[0] == chosen_dir and f.version and _major(f.version) == major), None)
+    chosen.version = _full_version(chosen.version) or known or wheel_version.get(chosen_dir)
+    return chosen
 
 
 def _listing(env: ProbeEnv, path: str) -> list[str]:

@@ -155,18 +155,8 @@ def render_prometheus(
         gpu_uuids: write each GPU's ``uuid`` label when the facts carry one (``--include-ids``).
     """
     host: list[tuple[str, object]] = [("hostname", hostname)] if hostname else []
-    order: list[str] = []
-    seen: set[str] = set()
-    for rule in list(rule_ids) + [f.rule for f in findings]:
-        if rule not in seen:
-            seen.add(rule)
-            order.append(rule)
-    tally: dict[tuple[str, str], int] = {}
-    totals = {severity.value: 0 for severity in SEVERITY_ORDER}
-    for finding in findings:
-        key = (finding.rule, finding.severity.value)
-        tally[key] = tally.get(key, 0) + 1
-        totals[finding.severity.value] += 1
+    tally, totals = _tally(findings)
+    order = _rule_order(rule_ids, findings)
     problems = [(rule, severity) for severity in _PROBLEMS for rule in order if (rule, severity) in tally]
 
     lines: list[str] = []
@@ -178,6 +168,36 @@ def render_prometheus(
     info = host + [("version", version), ("release", release.image_ref or ""), ("release_how", release.how),
                    ("origin", facts.origin), ("driver_version", facts.driver_version or "")]
     _family(lines, "info", [(info, 1)])
+    gpus = _gpu_label_sets(facts, host, gpu_uuids)
+    if gpus:
+        _family(lines, "gpu_info", [(labels, 1) for labels in gpus])
+    return "\n".join(lines) + "\n"
+
+
+def _rule_order(rule_ids: Iterable[str], findings: list[Finding]) -> list[str]:
+    """Every rule once: the known rules in report order, then rules of ``findings`` not among them."""
+    order: list[str] = []
+    seen: set[str] = set()
+    for rule in list(rule_ids) + [f.rule for f in findings]:
+        if rule not in seen:
+            seen.add(rule)
+            order.append(rule)
+    return order
+
+
+def _tally(findings: list[Finding]) -> tuple[dict[tuple[str, str], int], dict[str, int]]:
+    """``(count per (rule, severity), count per severity)``; every severity is in the second, 0 where none."""
+    tally: dict[tuple[str, str], int] = {}
+    totals = {severity.value: 0 for severity in SEVERITY_ORDER}
+    for finding in findings:
+        key = (finding.rule, finding.severity.value)
+        tally[key] = tally.get(key, 0) + 1
+        totals[finding.severity.value] += 1
+    return tally, totals
+
+
+def _gpu_label_sets(facts: Facts, host: list[tuple[str, object]], gpu_uuids: bool) -> list[list[tuple[str, object]]]:
+    """The label set of each GPU's ``gpu_info`` series (``uuid`` only with ``gpu_uuids`` and a known UUID)."""
     gpus: list[list[tuple[str, object]]] = []
     for gpu in facts.gpus:
         labels: list[tuple[str, object]] = host + [("gpu", gpu.index), ("model_name", gpu.name or "")]
@@ -185,9 +205,7 @@ def render_prometheus(
             labels.append(("uuid", gpu.uuid))
         if labels not in gpus:  # one series per label set: a repeated GPU in the input is not a second series
             gpus.append(labels)
-    if gpus:
-        _family(lines, "gpu_info", [(labels, 1) for labels in gpus])
-    return "\n".join(lines) + "\n"
+    return gpus
 
 
 def render_prometheus_failure(exit_status: int, now: float, last_success: Optional[float],

@@ -135,74 +135,113 @@ def render_text(
     (:func:`lingjun.checks.coverage.summary`), None for a complete live run;
     ``evidence`` adds the header line naming the logs read (:func:`evidence_line`).
     """
-    zh = lang == "zh"
+    layout = _Layout(findings, lang, color, width)
+    lines = _header(layout, release, version, origin, coverage, evidence)
+    for area, items in grouped(findings):
+        lines.append(layout.paint(_BOLD, AREA_TITLES.get(area, Text(area, area)).get(lang)))
+        for finding, also in _same_skips(items, lang):
+            lines.extend(_skips_line(layout, finding, also) if also else _finding_lines(layout, finding))
+        lines.append("")
+    lines.extend(layout.paint(_BOLD, part) for part in layout.fit(_summary(findings, lang, exit_status)))
+    return "\n".join(lines) + "\n"
 
-    def paint(code: str, text: str) -> str:
-        return f"{code}{text}{_RESET}" if color else text
 
-    def fit(text: str, indent: int = 2) -> list[str]:
+class _Layout:
+    """The columns of one report: language, colour, terminal width and where a finding's parts start."""
+
+    def __init__(self, findings: list[Finding], lang: str, color: bool, width: Optional[int]) -> None:
+        self.lang, self.zh, self.color, self.width = lang, lang == "zh", color, width
+        # columns are measured in display columns: a Chinese label or count takes two per character
+        self.label_width = max(display_width(label.get(lang)) for label in SEVERITY_LABELS.values())
+        self.rule_width = max((display_width(f.rule) for f in findings), default=0)
+        column = 2 + self.label_width + 2 + self.rule_width + 2  # where a finding's message starts
+        # a narrow terminal: the message goes under the rule id, indented past the label, instead of beside it
+        self.stacked = bool(width) and width - column < _MIN_MESSAGE
+        self.indent = 2 + self.label_width + 2 if self.stacked else column
+
+    def paint(self, code: str, text: str) -> str:
+        return f"{code}{text}{_RESET}" if self.color else text
+
+    def fit(self, text: str, indent: int = 2) -> list[str]:
         """A header or summary line, wrapped to ``width`` with its continuation lines indented."""
-        return hanging_wrap("", text, width, indent) if width else [text]
+        return hanging_wrap("", text, self.width, indent) if self.width else [text]
 
+    def finding_lines(self, finding: Finding, rule_text: str, body: str) -> list[str]:
+        """A finding's label, rule id and message, wrapped under the message (or under the id, stacked)."""
+        width, indent = self.width, self.indent
+        label = self.paint(_COLOURS[finding.severity], ljust(SEVERITY_LABELS[finding.severity].get(self.lang), self.label_width))
+        if not width:
+            return [f"  {label}  {ljust(rule_text, self.rule_width)}  {body}"]
+        if self.stacked:
+            return [*hanging_wrap(f"  {label}  ", rule_text, width, indent), *hanging_wrap(" " * indent, body, width, indent)]
+        return hanging_wrap(f"  {label}  {ljust(rule_text, self.rule_width)}  ", body, width, indent)
+
+
+def _header(layout: _Layout, release: ReleaseMatch, version: str, origin: str, coverage: Optional[Text],
+            evidence: Optional[Evidence]) -> list[str]:
+    """The title (version, where the facts came from), the release line, coverage and logs lines, a blank line."""
+    zh, lang = layout.zh, layout.lang
     origin_text = {"live": "live" if not zh else "本机", "snapshot": "snapshot" if not zh else "快照", "collect_env": "collect_env", "log": "the log alone" if not zh else "仅凭日志"}.get(origin, origin)
-    lines = [paint(_BOLD, f"lingjun-check {version}".rstrip()) + f"  ({'数据来源' if zh else 'facts'}: {origin_text})",
-             *fit(release_line(release, lang))]
+    lines = [layout.paint(_BOLD, f"lingjun-check {version}".rstrip()) + f"  ({'数据来源' if zh else 'facts'}: {origin_text})",
+             *layout.fit(release_line(release, lang))]
     if coverage is not None:
-        lines.extend(fit(coverage.get(lang)))
+        lines.extend(layout.fit(coverage.get(lang)))
     logs = evidence_line(evidence)
     if logs is not None:
-        lines.extend(fit(inert(logs.get(lang))))
+        lines.extend(layout.fit(inert(logs.get(lang))))
     lines.append("")
-    # columns are measured in display columns: a Chinese label or count takes two per character
-    label_width = max(display_width(label.get(lang)) for label in SEVERITY_LABELS.values())
-    rule_width = max((display_width(f.rule) for f in findings), default=0)
-    column = 2 + label_width + 2 + rule_width + 2  # where a finding's message starts
-    # a narrow terminal: the message goes under the rule id, indented past the label, instead of beside it
-    stacked = bool(width) and width - column < _MIN_MESSAGE
-    indent = 2 + label_width + 2 if stacked else column
+    return lines
 
-    def finding_lines(finding: Finding, rule_text: str, body: str) -> list[str]:
-        label = paint(_COLOURS[finding.severity], ljust(SEVERITY_LABELS[finding.severity].get(lang), label_width))
-        if not width:
-            return [f"  {label}  {ljust(rule_text, rule_width)}  {body}"]
-        if stacked:
-            return [*hanging_wrap(f"  {label}  ", rule_text, width, indent), *hanging_wrap(" " * indent, body, width, indent)]
-        return hanging_wrap(f"  {label}  {ljust(rule_text, rule_width)}  ", body, width, indent)
 
-    for area, items in grouped(findings):
-        lines.append(paint(_BOLD, AREA_TITLES.get(area, Text(area, area)).get(lang)))
-        for finding, also in _same_skips(items, lang):
-            if also:  # several rules of the area skipped for one reason: one line naming them all
-                rules = [finding.rule, *also]
-                count = f"（{len(rules)} 条规则）" if zh else f"({len(rules)} rules)"
-                message = finding.message.get(lang)
-                lines.extend(finding_lines(finding, shown(count), f"{shown(message)} [{shown(', '.join(rules))}]"))
-                continue
-            detail = []
-            observed, expected = finding.shown_observed(lang), finding.shown_expected(lang)
-            # each part is shortened on its own, so a long message still shows what was observed
-            if observed is not None:
-                detail.append(f"{'实际' if zh else 'observed'} {shown(observed)}")
-            if expected is not None:
-                detail.append(f"{'期望' if zh else 'expected'} {shown(expected)}")
-            suffix = f" [{'; '.join(detail)}]" if detail else ""
-            message = (finding.brief or finding.message).get(lang)
-            lines.extend(finding_lines(finding, shown(finding.rule), f"{shown(message)}{suffix}"))
-            if finding.severity in (Severity.error, Severity.warning):
-                pad = " " * (indent - 1 if width else 4 + label_width + rule_width + 1)
-                if finding.remedy is not None:
-                    remedy = f"{pad}-> "
-                    lines.extend(hanging_wrap(remedy, shown(finding.remedy.get(lang)), width, len(remedy))
-                                 if width else [remedy + shown(finding.remedy.get(lang))])
-                if finding.links:
-                    link = shown(finding.links[0])
-                    at = len(pad) + 3
-                    if width:  # a link is copied whole: moved left to fit on one line where it can
-                        at = max(0, min(at, width - display_width(link)))
-                        lines.extend(paint(_DIM, part) for part in hanging_wrap(" " * at, link, width, 0))
-                    else:
-                        lines.append(paint(_DIM, f"{' ' * at}{link}"))
-        lines.append("")
+def _skips_line(layout: _Layout, finding: Finding, also: list[str]) -> list[str]:
+    """Several rules of the area skipped for one reason: one line naming them all."""
+    rules = [finding.rule, *also]
+    count = f"（{len(rules)} 条规则）" if layout.zh else f"({len(rules)} rules)"
+    message = finding.message.get(layout.lang)
+    return layout.finding_lines(finding, shown(count), f"{shown(message)} [{shown(', '.join(rules))}]")
+
+
+def _finding_lines(layout: _Layout, finding: Finding) -> list[str]:
+    """One finding: its message with what was observed and expected, then (errors, warnings) remedy and link."""
+    zh, lang = layout.zh, layout.lang
+    detail = []
+    observed, expected = finding.shown_observed(lang), finding.shown_expected(lang)
+    # each part is shortened on its own, so a long message still shows what was observed
+    if observed is not None:
+        detail.append(f"{'实际' if zh else 'observed'} {shown(observed)}")
+    if expected is not None:
+        detail.append(f"{'期望' if zh else 'expected'} {shown(expected)}")
+    suffix = f" [{'; '.join(detail)}]" if detail else ""
+    message = (finding.brief or finding.message).get(lang)
+    lines = layout.finding_lines(finding, shown(finding.rule), f"{shown(message)}{suffix}")
+    if finding.severity in (Severity.error, Severity.warning):
+        lines.extend(_remedy_lines(layout, finding))
+    return lines
+
+
+def _remedy_lines(layout: _Layout, finding: Finding) -> list[str]:
+    """The remedy (``-> ...``) and the first link of a finding, under its message."""
+    width = layout.width
+    lines: list[str] = []
+    pad = " " * (layout.indent - 1 if width else 4 + layout.label_width + layout.rule_width + 1)
+    if finding.remedy is not None:
+        remedy = f"{pad}-> "
+        lines.extend(hanging_wrap(remedy, shown(finding.remedy.get(layout.lang)), width, len(remedy))
+                     if width else [remedy + shown(finding.remedy.get(layout.lang))])
+    if finding.links:
+        link = shown(finding.links[0])
+        at = len(pad) + 3
+        if width:  # a link is copied whole: moved left to fit on one line where it can
+            at = max(0, min(at, width - display_width(link)))
+            lines.extend(layout.paint(_DIM, part) for part in hanging_wrap(" " * at, link, width, 0))
+        else:
+            lines.append(layout.paint(_DIM, f"{' ' * at}{link}"))
+    return lines
+
+
+def _summary(findings: list[Finding], lang: str, exit_status: Optional[int]) -> str:
+    """The last line: how many findings of each severity, and the exit code where it is known."""
+    zh = lang == "zh"
     tally = counts(findings)
     if zh:
         summary = f"汇总：{tally['error']} 个错误，{tally['warning']} 个警告，{tally['info']} 条信息，{tally['ok']} 项通过，{tally['skipped']} 项跳过"
@@ -210,8 +249,7 @@ def render_text(
         summary = f"Summary: {tally['error']} error(s), {tally['warning']} warning(s), {tally['info']} info, {tally['ok']} ok, {tally['skipped']} skipped"
     if exit_status is not None:
         summary += f"{'；退出码' if zh else '; exit code'} {exit_status}"
-    lines.extend(paint(_BOLD, part) for part in fit(summary))
-    return "\n".join(lines) + "\n"
+    return summary
 
 
 #: how a stated fact is named in the header line
