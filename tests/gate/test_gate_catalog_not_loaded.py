@@ -45,6 +45,8 @@ def test_a_families_catalog_with_errors_does_not_make_every_family_unknown(tmp_p
     assert not [p for p in problems if p["rule"] == "data.family-exists"]
     notes = [p["message"] for p in problems if p["rule"] == "data.catalog-not-loaded"]
     assert len(notes) == 1 and "data.family-exists" in notes[0] and "data.component-catalog" not in notes[0]
+    # nor every base-image reference a reference to a product family
+    assert not [p for p in problems if p["rule"] == "data.base-image"] and "data.base-image" in notes[0]
 
 
 def test_a_schema_invalid_known_issue_is_not_reported_as_missing(tmp_path, capsys):
