@@ -32,7 +32,7 @@ import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from lingjun.checks.core.inert_text import quoted, shorten_words
 from lingjun.generator.importer._errors import REFUSED, USAGE, ImportRefused
@@ -187,27 +187,8 @@ def _vpc_notes(facts, family) -> list[str]:
     return []
 
 
-def import_page(page_path: Path, releases: Path = Path("releases"), family: Optional[str] = None,
-                release: Optional[str] = None, language: Optional[str] = None) -> ImportResult:
-    """Read ``page_path`` and build its draft (and, when the release is recorded, the conflicts).
-
-    Writes nothing.
-
-    Raises:
-        ImportRefused: the page cannot be read or is not an image release-note page (status 2), or its family
-            is not in ``families.yaml`` (status 1).
-    """
-    from lingjun.generator.importer._conflicts import compare_with_record
-    from lingjun.generator.importer._draft import build_draft, is_newer
-    from lingjun.generator.importer._writer import render_conflicts, render_draft
-    from lingjun.schema.loader import load_knowledge_base
-    from lingjun.schema.models import ReleaseStatus
-    from lingjun.schema.placeholders import PLACEHOLDER_URL
-
-    page = read_page(page_path)
-    kb, _problems = load_knowledge_base(releases)
-    facts = read_facts(page, family, kb)
-    identity = facts.identity
+def _refuse_non_page(page: Any, facts: Any) -> None:
+    """Raise :class:`ImportRefused` for a page with no release's structure, or with lists longer than any page's."""
     structure = bool(facts.components.groups or facts.assets.public or facts.components.empty_cell
                       or (facts.driver and facts.driver.minimum))
     families_named = {m.lower() for m in re.findall(r"(?:training|inference|pelatihan|inferensi)-(?:nv|xpu)-pytorch(?:-opt)?",
@@ -224,10 +205,15 @@ def import_page(page_path: Path, releases: Path = Path("releases"), family: Opti
     if listed > MAX_COMPONENTS or prose > MAX_LIST_ENTRIES:
         raise ImportRefused(f"lists {max(listed, prose)} entries in one list, more than any release-note page "
                             f"({MAX_COMPONENTS} components, {MAX_LIST_ENTRIES} entries of a text list)")
+
+
+def _family_of(family: Optional[str], facts: Any, kb: Any, releases: Path) -> tuple[str, list[str]]:
+    """The family (``--family``, else the page's, else its images') and the note when ``--family`` overrides."""
+    identity = facts.identity
     if family and identity.family and family != identity.family:
-        notes_first = [f"the page names the family {identity.family}; read as --family {family}"]
+        notes = [f"the page names the family {identity.family}; read as --family {family}"]
     else:
-        notes_first = []
+        notes = []
     family = family or identity.family or _image_family(facts, kb)
     if family is None:
         raise ImportRefused("the page names no image family; give --family")
@@ -235,7 +221,16 @@ def import_page(page_path: Path, releases: Path = Path("releases"), family: Opti
         known = ", ".join(sorted(kb.families)) or "none"
         raise ImportRefused(f"family {quoted(family)} is not in {releases}/families.yaml (known: {known}); add the family "
                             "first", REFUSED)
-    notes: list[str] = notes_first
+    return family, notes
+
+
+def _release_of(release: Optional[str], facts: Any, notes: list[str]) -> str:
+    """The release (``--release``, else the page's, its dated title or its only image tag), lower case.
+
+    Appends to ``notes`` where the release came from; raises :class:`ImportRefused` when there is none or it is
+    not a release identifier.
+    """
+    identity = facts.identity
     if release:
         notes += _release_notes(release, identity.release, facts)
     release = release or identity.release
@@ -254,29 +249,35 @@ def import_page(page_path: Path, releases: Path = Path("releases"), family: Opti
     problem = _release_problem(release)
     if problem:
         raise ImportRefused(f"release {quoted(release)} is not a release identifier: {shorten_words(str(problem))}")
+    return release
+
+
+def _language_notes(language: Optional[str], identity: Any, family: str) -> list[str]:
+    """Notes on a ``--lang`` the text does not read as, and on an Indonesian family name."""
+    notes = []
     if language and language != identity.language and identity.language in _LANGUAGE_NAMES:
         notes.append(f"the page's text reads as {_LANGUAGE_NAMES[identity.language]}, not "
                      f"{_LANGUAGE_NAMES.get(language, language)} (--lang {language}); the draft's texts are filed "
                      f"under {language}: check that --lang names the page's language")
-    language = language or identity.language
     if identity.named_as:
         notes.append(f"the page calls the family {identity.named_as!r} (Indonesian for {family}); read as {family}")
-    notes += [n.message if n.line == 0 else f"line {n.line}: {n.message}" for n in facts.components.notes
-              if n.kind in ("shifted-header", "duplicate")]
-    problems = [f"line {n.line}: {n.message}" for n in facts.components.notes
-                if n.kind in ("cut", "unparsed", "misaligned", "beyond-header")]
-    facts.problems = problems
-    notes += _vpc_notes(facts, kb.families[family])
-    newer = is_newer(kb, family, release)
-    draft, problems = build_draft(facts, kb, family, release, language, newer)
-    result = ImportResult(family=family, release=release, language=language, draft=draft, existing=None,
-                          problems=problems, notes=notes)
+    return notes
+
+
+def _against_existing(result: ImportResult, kb: Any, releases: Path, page_path: Path, newer: bool) -> None:
+    """Fill ``result.content``: the conflicts when the release is recorded (or its file exists), else the draft."""
+    from lingjun.generator.importer._conflicts import compare_with_record
+    from lingjun.generator.importer._writer import render_conflicts, render_draft
+    from lingjun.schema.models import ReleaseStatus
+    from lingjun.schema.placeholders import PLACEHOLDER_URL
+
+    family, release, draft = result.family, result.release, result.draft
     record = kb.release(f"{family}:{release}")
     target = Path(releases) / family / f"{release}.yaml"
     if record is not None or target.exists() or target.is_symlink():
         result.existing = kb.paths.get(f"{family}:{release}", target)
         if record is not None:
-            result.conflicts = compare_with_record(draft, record, language)
+            result.conflicts = compare_with_record(draft, record, result.language)
         result.content = render_conflicts(result.conflicts, f"{family}:{release}", str(result.existing), page_path.name,
                                           compared=record is not None,
                                           cited=draft["sources"][0]["url"] != PLACEHOLDER_URL)
@@ -288,34 +289,106 @@ def import_page(page_path: Path, releases: Path = Path("releases"), family: Opti
         if not newer:
             result.to_supersede = [(r.ref, kb.paths[r.ref]) for r in kb.releases_of(family, newest_first=False)
                                    if r.status is ReleaseStatus.current and r.version != release]
+
+
+def import_page(page_path: Path, releases: Path = Path("releases"), family: Optional[str] = None,
+                release: Optional[str] = None, language: Optional[str] = None) -> ImportResult:
+    """Read ``page_path`` and build its draft (and, when the release is recorded, the conflicts).
+
+    Writes nothing.
+
+    Raises:
+        ImportRefused: the page cannot be read or is not an image release-note page (status 2), or its family
+            is not in ``families.yaml`` (status 1).
+    """
+    from lingjun.generator.importer._draft import build_draft, is_newer
+    from lingjun.schema.loader import load_knowledge_base
+
+    page = read_page(page_path)
+    kb, _problems = load_knowledge_base(releases)
+    facts = read_facts(page, family, kb)
+    identity = facts.identity
+    _refuse_non_page(page, facts)
+    family, notes = _family_of(family, facts, kb, releases)
+    release = _release_of(release, facts, notes)
+    notes += _language_notes(language, identity, family)
+    language = language or identity.language
+    notes += [n.message if n.line == 0 else f"line {n.line}: {n.message}" for n in facts.components.notes
+              if n.kind in ("shifted-header", "duplicate")]
+    problems = [f"line {n.line}: {n.message}" for n in facts.components.notes
+                if n.kind in ("cut", "unparsed", "misaligned", "beyond-header")]
+    facts.problems = problems
+    notes += _vpc_notes(facts, kb.families[family])
+    newer = is_newer(kb, family, release)
+    draft, problems = build_draft(facts, kb, family, release, language, newer)
+    result = ImportResult(family=family, release=release, language=language, draft=draft, existing=None,
+                          problems=problems, notes=notes)
+    _against_existing(result, kb, releases, page_path, newer)
     return result
+
+
+def _write(args: argparse.Namespace) -> tuple[ImportResult, Any]:
+    """Import ``args.page`` and write its file where one is due; the result and the output (None, ``-`` or a path).
+
+    Raises:
+        ImportRefused: a usage problem, an output that may not be written, or a page that cannot be imported.
+    """
+    from lingjun.generator.importer._writer import check_output, check_output_folder, write_output
+
+    if not Path(args.releases).is_dir():
+        raise ImportRefused(f"--releases {args.releases} is not a folder", USAGE)
+    if args.output is not None and str(args.output) != "-":  # before any work: the page is read after
+        check_output(Path(args.output))
+        check_output_folder(Path(args.output))
+    result = import_page(args.page, Path(args.releases), args.family, args.release, args.lang)
+    output = args.output
+    if output is not None and str(output) != "-":
+        check_output_folder(Path(output))
+    if output is None and result.existing is None:
+        output = Path(args.releases) / result.family / f"{result.release}.yaml"
+    if output is not None and str(output) != "-":
+        write_output(Path(output), result.content)
+    return result, output
+
+
+def _report(result: ImportResult, output: Any, say: Callable[[str], None]) -> int:
+    """Say the notes, the outcome and what to fix on stderr; the exit status."""
+    printed = output is None or str(output) == "-"
+    ref = f"{result.family}:{result.release}"
+    for note in result.notes:
+        say(f"note: {note}")
+    if result.existing is not None and not result.compared:
+        say(f"{ref}: {result.existing} exists but does not load; it was not changed and nothing was compared "
+            f"(run `lingjun-kb validate {result.existing}`)")
+        return REFUSED
+    if result.existing is not None:
+        count = len(result.conflicts.get("source_conflicts", []))
+        where = "printed above" if printed else f"written to {output}"
+        say(f"{ref} already has a record ({result.existing}); it was not changed. {count} source_conflicts "
+            f"entr{'y' if count == 1 else 'ies'}{' and the page as a source' if 'sources' in result.conflicts else ''} "
+            f"{where}")
+        return 0
+    for problem in result.problems:
+        say(f"to fix: {problem}")
+    for old_ref, old_path in result.to_supersede:
+        say(f"to fix: set `status: superseded` in {old_ref} ({old_path}): {ref} is the family's newest release")
+    if not printed:
+        say(f"wrote {output} ({ref}, {result.language} page): fill in the placeholders, then run "
+            f"`lingjun-kb validate {output}`")
+    return 0
 
 
 def cli_import(args: argparse.Namespace) -> int:
     """``lingjun-kb import``: print or write the draft (or the conflicts); one line per problem on stderr."""
     from lingjun.checks.core.inert_text import error_line, inert
-    from lingjun.generator.importer._writer import check_output, check_output_folder, write_output
 
-    page = args.page
-    shown = inert(str(page), 256)
+    shown = inert(str(args.page), 256)
 
     def say(message: str) -> None:
         print(inert(message), file=sys.stderr)
 
     try:
-        if not Path(args.releases).is_dir():
-            raise ImportRefused(f"--releases {args.releases} is not a folder", USAGE)
-        if args.output is not None and str(args.output) != "-":  # before any work: the page is read after
-            check_output(Path(args.output))
-            check_output_folder(Path(args.output))
-        result = import_page(page, Path(args.releases), args.family, args.release, args.lang)
-        output = args.output
-        if output is not None and str(output) != "-":
-            check_output_folder(Path(output))
-        if output is None and result.existing is None:
-            output = Path(args.releases) / result.family / f"{result.release}.yaml"
-        if output is not None and str(output) != "-":
-            write_output(Path(output), result.content)
+        result, output = _write(args)
     except ImportRefused as exc:
         print(f"lingjun-kb import: {shown}: {error_line(exc.reason)}", file=sys.stderr)
         return exc.status
@@ -326,25 +399,4 @@ def cli_import(args: argparse.Namespace) -> int:
     if output is None or str(output) == "-":
         sys.stdout.write(inert(result.content, None, keep_line_breaks=True))
         sys.stdout.flush()
-    ref = f"{result.family}:{result.release}"
-    for note in result.notes:
-        say(f"note: {note}")
-    if result.existing is not None and not result.compared:
-        say(f"{ref}: {result.existing} exists but does not load; it was not changed and nothing was compared "
-            f"(run `lingjun-kb validate {result.existing}`)")
-        return REFUSED
-    if result.existing is not None:
-        count = len(result.conflicts.get("source_conflicts", []))
-        where = "printed above" if output is None or str(output) == "-" else f"written to {output}"
-        say(f"{ref} already has a record ({result.existing}); it was not changed. {count} source_conflicts "
-            f"entr{'y' if count == 1 else 'ies'}{' and the page as a source' if 'sources' in result.conflicts else ''} "
-            f"{where}")
-        return 0
-    for problem in result.problems:
-        say(f"to fix: {problem}")
-    for old_ref, old_path in result.to_supersede:
-        say(f"to fix: set `status: superseded` in {old_ref} ({old_path}): {ref} is the family's newest release")
-    if output is not None and str(output) != "-":
-        say(f"wrote {output} ({ref}, {result.language} page): fill in the placeholders, then run "
-            f"`lingjun-kb validate {output}`")
-    return 0
+    return _report(result, output, say)

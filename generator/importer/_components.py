@@ -245,53 +245,33 @@ def _alignment(labels: list[str], values: set[int]) -> Optional[tuple[list[int],
     return columns, shifted
 
 
-def _from_table(rows: list[Block], notes: list[Note]) -> Optional[tuple[list[Group], bool]]:
-    """Groups from a component table (None when the table is not one).
+def _misaligned(header: Block, shown: str, labels: list[str], values: set[int]) -> Note:
+    """The note for a header row that no reading lines up with its data rows."""
+    where = ", ".join(str(i + 1) for i in sorted(values)[:8])
+    over = ", ".join(str(i + 1) for i, c in enumerate(labels) if c)
+    return Note("misaligned", header.line,
+                f"the header row ({shown[:120]}) does not line up with its data rows (labels over cells "
+                f"{over}, values in cells {where}); no component list is taken from this table: read it "
+                "by hand", name=shown)
 
-    Raises:
-        ImportRefused: the table has more value columns than :data:`MAX_COLUMNS`.
-    """
-    header = rows[0]
-    data = [r for r in rows[1:] if any(r.cells)]
-    if not data:
-        return None
-    width = max(len(r.cells) for r in [header] + data)
-    if width - 1 > MAX_COLUMNS:
-        raise ImportRefused(f"line {header.line}: a table of {width - 1} value columns, more than any release-note "
-                            f"page ({MAX_COLUMNS} images or architectures)")
-    labels = list(header.cells)
-    values = _value_columns(data)
-    if not values:  # only contents rows (tag, use case, requirements): not a component table
-        return None
-    shown = " | ".join(c or "(empty)" for c in header.cells)
-    found = _alignment(labels, values)
-    if found is None:
-        where = ", ".join(str(i + 1) for i in sorted(values)[:8])
-        over = ", ".join(str(i + 1) for i, c in enumerate(labels) if c)
-        notes.append(Note("misaligned", header.line,
-                          f"the header row ({shown[:120]}) does not line up with its data rows (labels over cells "
-                          f"{over}, values in cells {where}); no component list is taken from this table: read it "
-                          "by hand", name=shown))
-        return None
-    columns, shifted = found
-    if shifted:
-        notes.append(Note("shifted-header", header.line,
-                          f"the header row ({shown}) is one cell off its data rows; its labels are read as the "
-                          "labels of the value columns, in order", name=shown))
-    names = [labels[i - 1] if shifted else labels[i] for i in columns]
+
+def _beyond_note(header: Block, data: list[Block], columns: list[int], names: list[str]) -> Optional[Note]:
+    """The note for rows with cells right of the last labelled column (None when there are none)."""
     last = max(columns)
     beyond = [(r.line, [c for c in r.cells[last + 1:] if c]) for r in data if any(r.cells[last + 1:])
               and not is_content_label(r.cells[0])]
-    if beyond:
-        lines = ", ".join(str(line) for line, _ in beyond[:5]) + (", …" if len(beyond) > 5 else "")
-        cells = "; ".join(", ".join(c[:40] for c in cut[:3]) for _, cut in beyond[:3])
-        notes.append(Note("beyond-header", beyond[0][0],
-                          f"{len(beyond)} row(s) of the table under line {header.line} have cells beyond its header's "
-                          f"{len(names)} value column(s) (line {lines}: {cells}); those cells sit under no "
-                          "label, so they are left out (no image or architecture is made of them)"))
-    arches = [arch_of(c) for c in names]
-    by_arch = len(names) > 1 and all(arches)
-    groups = [Group(label=c, arch=a if by_arch else None) for c, a in zip(names, arches)]
+    if not beyond:
+        return None
+    lines = ", ".join(str(line) for line, _ in beyond[:5]) + (", …" if len(beyond) > 5 else "")
+    cells = "; ".join(", ".join(c[:40] for c in cut[:3]) for _, cut in beyond[:3])
+    return Note("beyond-header", beyond[0][0],
+                f"{len(beyond)} row(s) of the table under line {header.line} have cells beyond its header's "
+                f"{len(names)} value column(s) (line {lines}: {cells}); those cells sit under no "
+                "label, so they are left out (no image or architecture is made of them)")
+
+
+def _fill_groups(groups: list[Group], columns: list[int], data: list[Block], width: int, notes: list[Note]) -> None:
+    """Add each data row's cells to the group of its column (a bare version cell gets the row's name)."""
     for row in data:
         cells = list(row.cells) + [""] * (width - len(row.cells))
         name = cells[0]
@@ -305,6 +285,65 @@ def _from_table(rows: list[Block], notes: list[Note]) -> Optional[tuple[list[Gro
                 add_entries(group, f"{name} {cell.lstrip('v')}", row.line, notes)
             else:
                 add_entries(group, cell, row.line, notes)
+
+
+def _table_data(rows: list[Block]) -> tuple[list[Block], int]:
+    """The table's data rows (empty ones left out) and its width in cells.
+
+    Raises:
+        ImportRefused: the table has more value columns than :data:`MAX_COLUMNS`.
+    """
+    header = rows[0]
+    data = [r for r in rows[1:] if any(r.cells)]
+    if not data:
+        return data, 0
+    width = max(len(r.cells) for r in [header] + data)
+    if width - 1 > MAX_COLUMNS:
+        raise ImportRefused(f"line {header.line}: a table of {width - 1} value columns, more than any release-note "
+                            f"page ({MAX_COLUMNS} images or architectures)")
+    return data, width
+
+
+def _labelled_columns(header: Block, values: set[int], notes: list[Note]) -> Optional[tuple[list[int], list[str]]]:
+    """The value columns and their labels as the header lines up with them (None, with a note, when it does not)."""
+    labels = list(header.cells)
+    shown = " | ".join(c or "(empty)" for c in header.cells)
+    found = _alignment(labels, values)
+    if found is None:
+        notes.append(_misaligned(header, shown, labels, values))
+        return None
+    columns, shifted = found
+    if shifted:
+        notes.append(Note("shifted-header", header.line,
+                          f"the header row ({shown}) is one cell off its data rows; its labels are read as the "
+                          "labels of the value columns, in order", name=shown))
+    return columns, [labels[i - 1] if shifted else labels[i] for i in columns]
+
+
+def _from_table(rows: list[Block], notes: list[Note]) -> Optional[tuple[list[Group], bool]]:
+    """Groups from a component table (None when the table is not one).
+
+    Raises:
+        ImportRefused: the table has more value columns than :data:`MAX_COLUMNS`.
+    """
+    header = rows[0]
+    data, width = _table_data(rows)
+    if not data:
+        return None
+    values = _value_columns(data)
+    if not values:  # only contents rows (tag, use case, requirements): not a component table
+        return None
+    found = _labelled_columns(header, values, notes)
+    if found is None:
+        return None
+    columns, names = found
+    beyond = _beyond_note(header, data, columns, names)
+    if beyond is not None:
+        notes.append(beyond)
+    arches = [arch_of(c) for c in names]
+    by_arch = len(names) > 1 and all(arches)
+    groups = [Group(label=c, arch=a if by_arch else None) for c, a in zip(names, arches)]
+    _fill_groups(groups, columns, data, width, notes)
     groups = [g for g in groups if g.entries or g.cut]
     return (groups, by_arch) if groups else None
 
@@ -349,6 +388,28 @@ def _dedupe(group: Group, notes: list[Note], same: Callable[[str], str]) -> None
     notes.extend(found)
 
 
+def _from_contents_table(rows: list[Block], result: ComponentLists) -> None:
+    """Take the list from one contents table: its component row, or the table itself when it is the list."""
+    notes = result.notes
+    component_rows = [r for r in rows if r.cells and any(l in r.cells[0].lower() for l in _COMPONENT_LABELS)]
+    for row in component_rows:
+        values = [c for c in row.cells[1:] if c]
+        if not values:
+            result.empty_cell = True
+            notes.append(Note("empty-cell", row.line, "the core-components cell of the contents table is "
+                              "empty in this copy; no component list can be taken from it"))
+        elif any(parse_entry(v.split("\n")[0], row.line) for v in values):
+            at = rows.index(row)
+            found = _from_table([rows[0]] + rows[at:], notes) if at else None
+            if found:
+                result.groups, result.by_arch = found
+                return  # the list runs from its first row (a rowspan label repeats on the rows below)
+    if not component_rows and not result.groups:  # the table is the list: name | version per image
+        found = _from_table(rows, notes)
+        if found:
+            result.groups, result.by_arch = found
+
+
 def read_components(section: list[Block], contents: list[Block],
                     same: Callable[[str], str] = package_key) -> ComponentLists:
     """The component lists of the core-components section and of the contents table.
@@ -369,23 +430,7 @@ def read_components(section: list[Block], contents: list[Block],
     if not result.groups:
         # a contents table whose component row holds the list, or that is the list (arch columns)
         for rows in table_runs(contents):
-            component_rows = [r for r in rows if r.cells and any(l in r.cells[0].lower() for l in _COMPONENT_LABELS)]
-            for row in component_rows:
-                values = [c for c in row.cells[1:] if c]
-                if not values:
-                    result.empty_cell = True
-                    notes.append(Note("empty-cell", row.line, "the core-components cell of the contents table is "
-                                      "empty in this copy; no component list can be taken from it"))
-                elif any(parse_entry(v.split("\n")[0], row.line) for v in values):
-                    at = rows.index(row)
-                    found = _from_table([rows[0]] + rows[at:], notes) if at else None
-                    if found:
-                        result.groups, result.by_arch = found
-                        break  # the list runs from its first row (a rowspan label repeats on the rows below)
-            if not component_rows and not result.groups:  # the table is the list: name | version per image
-                found = _from_table(rows, notes)
-                if found:
-                    result.groups, result.by_arch = found
+            _from_contents_table(rows, result)
     if not result.groups:
         result.groups = _from_items(section + [b for b in contents if b.kind != ROW], notes)
         arches = [g.arch for g in result.groups]

@@ -197,61 +197,50 @@ def _features_conflicts(facts: PageFacts, ppu_sdk: Optional[str], url: str, per_
     return out
 
 
-def build_draft(facts: PageFacts, kb: KnowledgeBase, family: str, release: str, language: str,
-                newer: bool, today: Optional[dt.date] = None) -> tuple[dict[str, Any], list[str]]:
-    """The draft record (key order as the curated records) and the problems a reviewer must solve.
+def _variant_ref(public: list, groups: list, column_tags: list[str], index: int, label: str):
+    """The public reference of the image in column ``index``: by its label, its tag row, else by position."""
+    ref = next((r for r in public if r.tag in label), None)
+    if ref is None and index < len(column_tags):
+        ref = next((r for r in public if r.tag == column_tags[index]), None)
+    if ref is None and len(public) == len(groups):
+        ref = public[index]
+    return ref
 
-    Args:
-        facts: what the page states.
-        kb: the knowledge base (catalog lookups).
-        family, release, language: the page's identity (arguments applied).
-        newer: a release of the family newer than this one is recorded (the draft is then ``superseded``).
-        today: the ``recorded`` date (default: today).
-    """
-    problems = list(facts.problems)
-    url = facts.url or PLACEHOLDER_URL
-    unknown: dict[str, int] = {}
+
+def _variants(facts: PageFacts, kb: KnowledgeBase, release: str, language: str, arches: list,
+              unknown: dict[str, int], problems: list[str]) -> list[dict[str, Any]]:
+    """One variant per image column of a page with several images (none when the page has one list)."""
     groups = facts.components.groups
-    draft: dict[str, Any] = {
-        "kind": "release", "schema_version": 1, "family": family, "version": release,
-        "status": "superseded" if newer else "current",
-        "recorded": today or dt.date.today(),
-        "summary": {"en": f"{PLACEHOLDER}: one-sentence summary of this release", "zh": f"{PLACEHOLDER}：本版本的一句话概述"},
-    }
-    arches = _architectures(facts)
-    if arches:
-        draft["architectures"] = arches
+    if not (len(groups) > 1 and not facts.components.by_arch):
+        return []
     public = facts.assets.public
+    column_tags = [v for v, _ in facts.contents.get("tag", [])]
+    use_cases = [v for v, _ in facts.contents.get("use_case", [])]
+    taken: set[str] = set()
     variants: list[dict[str, Any]] = []
-    if len(groups) > 1 and not facts.components.by_arch:
-        column_tags = [v for v, _ in facts.contents.get("tag", [])]
-        use_cases = [v for v, _ in facts.contents.get("use_case", [])]
-        taken: set[str] = set()
-        for index, group in enumerate(groups):
-            ref = next((r for r in public if r.tag in group.label), None)
-            if ref is None and index < len(column_tags):
-                ref = next((r for r in public if r.tag == column_tags[index]), None)
-            if ref is None and len(public) == len(groups):
-                ref = public[index]
-            tag = ref.tag if ref else (column_tags[index] if index < len(column_tags) else "")
-            vid = _variant_id(tag, release, taken) if tag else f"image-{index + 1}"
-            taken.add(vid)
-            variant: dict[str, Any] = {"id": vid, "title": localized(group.label or tag or vid, language, prose=False)}
-            if index < len(use_cases) and use_cases[index]:
-                variant["use_case"] = localized(use_cases[index], language, prose=False)
-            if ref is not None:
-                variant["image_tags"] = [_tag_entry(ref, arches)]
-            else:
-                variant["image_tags"] = [{"tag": f"{PLACEHOLDER_ID}", "reference": f"{PLACEHOLDER}: this image's reference"}]
-                problems.append(f"no public reference found for the image {group.label or vid!r}; fill in its tag")
-            variant["component_list"] = _list_state([group])
-            variant["components"] = _entries(kb, [(e, []) for e in group.entries], unknown)
-            variants.append(variant)
-    else:
-        if public:
-            draft["image_tags"] = [_tag_entry(r, arches) for r in public]
+    for index, group in enumerate(groups):
+        ref = _variant_ref(public, groups, column_tags, index, group.label)
+        tag = ref.tag if ref else (column_tags[index] if index < len(column_tags) else "")
+        vid = _variant_id(tag, release, taken) if tag else f"image-{index + 1}"
+        taken.add(vid)
+        variant: dict[str, Any] = {"id": vid, "title": localized(group.label or tag or vid, language, prose=False)}
+        if index < len(use_cases) and use_cases[index]:
+            variant["use_case"] = localized(use_cases[index], language, prose=False)
+        if ref is not None:
+            variant["image_tags"] = [_tag_entry(ref, arches)]
         else:
-            problems.append("the page shows no public image reference; add image_tags by hand")
+            variant["image_tags"] = [{"tag": f"{PLACEHOLDER_ID}", "reference": f"{PLACEHOLDER}: this image's reference"}]
+            problems.append(f"no public reference found for the image {group.label or vid!r}; fill in its tag")
+        variant["component_list"] = _list_state([group])
+        variant["components"] = _entries(kb, [(e, []) for e in group.entries], unknown)
+        variants.append(variant)
+    return variants
+
+
+def _add_versions(draft: dict[str, Any], facts: PageFacts, kb: KnowledgeBase, family: str,
+                  variants: list[dict[str, Any]]) -> None:
+    """``cuda`` (NVIDIA families only), ``ppu_sdk`` and ``python``: release-wide, or per variant when they differ."""
+    groups = facts.components.groups
     accelerator = kb.families[family].accelerator.value if family in kb.families else ""
     for key, names, wanted in (("cuda", ("cuda",), accelerator == "nvidia-gpu"), ("ppu_sdk", (), True),
                                ("python", ("python",), True)):
@@ -269,10 +258,10 @@ def build_draft(facts: PageFacts, kb: KnowledgeBase, family: str, release: str, 
                     variant[key] = value
         elif values and values[0]:
             draft[key] = values[0]
-    ppu_sdk = draft.get("ppu_sdk")
-    texts = facts.highlights.entries
-    if facts.instances:
-        draft["gpu_support"] = {"models": facts.instances}
+
+
+def _add_driver(draft: dict[str, Any], facts: PageFacts, problems: list[str]) -> None:
+    """``driver`` as the page states it, or the problem saying why the draft has none."""
     if facts.driver is not None and facts.driver.minimum:
         driver: dict[str, Any] = {"vendor": facts.driver.vendor, "minimum": facts.driver.minimum}
         if facts.driver.stated_as:
@@ -291,6 +280,13 @@ def build_draft(facts: PageFacts, kb: KnowledgeBase, family: str, release: str, 
                         "from a copy that shows it, and remove driver from not_captured")
     else:
         problems.append("the page states no driver requirement in this copy; add `driver` if another copy states one")
+
+
+def _add_components(draft: dict[str, Any], facts: PageFacts, kb: KnowledgeBase, variants: list[dict[str, Any]],
+                    unknown: dict[str, int], problems: list[str]) -> None:
+    """``variants``, or the release-wide ``component_list``/``components``, or the problem saying why neither."""
+    groups = facts.components.groups
+    ppu_sdk = draft.get("ppu_sdk")
     if variants:
         draft["variants"] = variants
     elif groups:
@@ -300,13 +296,18 @@ def build_draft(facts: PageFacts, kb: KnowledgeBase, family: str, release: str, 
         if ppu_sdk and not any(c["id"] == "ppu-sdk" for c in draft["components"]):
             cid, known = component_id(kb, "PPU SDK")
             if known:
-                draft["components"].append(_ppu_sdk_entry(cid, ppu_sdk, features_version(texts, "PPU SDK")))
+                draft["components"].append(_ppu_sdk_entry(cid, ppu_sdk, features_version(facts.highlights.entries,
+                                                                                         "PPU SDK")))
     elif facts.components.empty_cell:  # the page has the row; this copy shows none of it
         draft["component_list"] = "not-captured"
         problems.append("the page's core-components cell is empty in this copy (component_list: not-captured); "
                         "take the list from another copy if one shows it")
     elif not any(n.kind == "misaligned" for n in facts.components.notes):  # else: already a problem of its own
         problems.append("the page copy carries no component list; components are not recorded from it")
+
+
+def _add_texts(draft: dict[str, Any], facts: PageFacts, language: str) -> None:
+    """``stated_none``, ``not_captured`` and the page's lists of texts (highlights to quick start)."""
     stated_none = [name for name, found in (("bug_fixes", facts.bug_fixes), ("known_issues", facts.known_issues),
                                              ("usage_notes", facts.usage_notes), ("highlights", facts.highlights))
                    if found.stated_none]
@@ -326,14 +327,21 @@ def build_draft(facts: PageFacts, kb: KnowledgeBase, family: str, release: str, 
     if facts.quick_start:
         draft["quick_start"] = [{"title": localized(s.title, language, prose=False), "commands": s.commands}
                                 for s in facts.quick_start]
-    if facts.runtimes:
-        runtimes = []
-        for runtime in facts.runtimes:
-            entries = runtime.pop("_entries", [])
-            if entries:
-                runtime["components"] = _entries(kb, [(e, []) for e in entries], unknown)
-            runtimes.append(runtime)
-        draft["runtimes"] = runtimes
+
+
+def _runtimes(facts: PageFacts, kb: KnowledgeBase, unknown: dict[str, int]) -> list[dict[str, Any]]:
+    """The page's runtimes, each with its components resolved against the catalog."""
+    runtimes = []
+    for runtime in facts.runtimes:
+        entries = runtime.pop("_entries", [])
+        if entries:
+            runtime["components"] = _entries(kb, [(e, []) for e in entries], unknown)
+        runtimes.append(runtime)
+    return runtimes
+
+
+def _source(facts: PageFacts, url: str, language: str) -> dict[str, Any]:
+    """The draft's one ``sources`` entry; the known issues go into its note until each has its file."""
     source: dict[str, Any] = {"url": url, "language": language}
     if facts.identity.title:
         source["title"] = facts.identity.title[:300]
@@ -343,15 +351,62 @@ def build_draft(facts: PageFacts, kb: KnowledgeBase, family: str, release: str, 
                f"whose id goes into known_issues: {listed}"
         source["note"] = {"en": text, "zh": f"{PLACEHOLDER}：页面列出的已知问题，每条需在 releases/known-issues/ "
                                              f"建立文件并把其 id 写入 known_issues：{listed}"}
-    draft["sources"] = [source]
-    if facts.url is None:
-        problems.append("the page copy names no address; replace the placeholder source URL with the page's address")
+    return source
+
+
+def _page_conflicts(facts: PageFacts, language: str, url: str, ppu_sdk: Any, per_image: bool) -> list[dict[str, Any]]:
+    """The ``source_conflicts`` the page holds within itself (duplicates, features text, shifted header, title)."""
     conflicts = [duplicate_conflict(n, language, url) for n in facts.components.notes
                  if n.kind in ("duplicate", "repeated") and len(set(n.versions)) > 1]
-    conflicts += _features_conflicts(facts, ppu_sdk, url, bool(variants))
+    conflicts += _features_conflicts(facts, ppu_sdk, url, per_image)
     conflicts += [shift_conflict(n, url) for n in facts.components.notes if n.kind == "shifted-header"][:1]
     if facts.identity.named_as:
         conflicts.append(title_conflict(facts.identity, url))
+    return conflicts
+
+
+def build_draft(facts: PageFacts, kb: KnowledgeBase, family: str, release: str, language: str,
+                newer: bool, today: Optional[dt.date] = None) -> tuple[dict[str, Any], list[str]]:
+    """The draft record (key order as the curated records) and the problems a reviewer must solve.
+
+    Args:
+        facts: what the page states.
+        kb: the knowledge base (catalog lookups).
+        family, release, language: the page's identity (arguments applied).
+        newer: a release of the family newer than this one is recorded (the draft is then ``superseded``).
+        today: the ``recorded`` date (default: today).
+    """
+    problems = list(facts.problems)
+    url = facts.url or PLACEHOLDER_URL
+    unknown: dict[str, int] = {}
+    draft: dict[str, Any] = {
+        "kind": "release", "schema_version": 1, "family": family, "version": release,
+        "status": "superseded" if newer else "current",
+        "recorded": today or dt.date.today(),
+        "summary": {"en": f"{PLACEHOLDER}: one-sentence summary of this release", "zh": f"{PLACEHOLDER}：本版本的一句话概述"},
+    }
+    arches = _architectures(facts)
+    if arches:
+        draft["architectures"] = arches
+    variants = _variants(facts, kb, release, language, arches, unknown, problems)
+    if not variants:
+        if facts.assets.public:
+            draft["image_tags"] = [_tag_entry(r, arches) for r in facts.assets.public]
+        else:
+            problems.append("the page shows no public image reference; add image_tags by hand")
+    _add_versions(draft, facts, kb, family, variants)
+    ppu_sdk = draft.get("ppu_sdk")
+    if facts.instances:
+        draft["gpu_support"] = {"models": facts.instances}
+    _add_driver(draft, facts, problems)
+    _add_components(draft, facts, kb, variants, unknown, problems)
+    _add_texts(draft, facts, language)
+    if facts.runtimes:
+        draft["runtimes"] = _runtimes(facts, kb, unknown)
+    draft["sources"] = [_source(facts, url, language)]
+    if facts.url is None:
+        problems.append("the page copy names no address; replace the placeholder source URL with the page's address")
+    conflicts = _page_conflicts(facts, language, url, ppu_sdk, bool(variants))
     if conflicts:
         draft["source_conflicts"] = conflicts
     for name, line in unknown.items():

@@ -67,6 +67,14 @@ def read_driver(requirements: list[tuple[str, int]], section: list[Block], nvidi
     whole = " ".join(text for text, _ in candidates)
     vendor = "nvidia" if nvidia or re.search(r"nvidia|英伟达", whole, re.I) else "ppu"
     result = DriverText(vendor=vendor, text=whole)
+    _read_minimum(result, candidates)
+    if vendor == "nvidia":
+        _read_branches(result, whole, candidates)
+    return result
+
+
+def _read_minimum(result: DriverText, candidates: list[tuple[str, int]]) -> None:
+    """Set the minimum (and its sentence and line) from the first sentence a minimum pattern matches."""
     for text, line in candidates:
         for sentence in _sentences(text):
             for pattern in _MINIMUM:
@@ -76,19 +84,19 @@ def read_driver(requirements: list[tuple[str, int]], section: list[Block], nvidi
                     result.stated_as = sentence.rstrip("。.;；")[:300]
                     break
             if result.minimum:
+                return
+
+
+def _read_branches(result: DriverText, whole: str, candidates: list[tuple[str, int]]) -> None:
+    """Set the NVIDIA forward-compatibility branches and the branches the page says to upgrade."""
+    for major, rest, branch in _FORWARD.findall(whole):
+        if major == branch and int(major) not in [b for b, _ in result.forward_compatibility]:
+            result.forward_compatibility.append((int(major), f"{major}.{rest}"))
+    # sentence by sentence within each block: a list item ("470.57+ (cabang R470)") never runs into the
+    # paragraph after it
+    for sentence in (s for text, _ in candidates for s in _sentences(text)):
+        if _UPGRADE.search(sentence) and not _FORWARD.search(sentence):
+            branches = [int(b) for b in _BRANCH.findall(sentence)]
+            if len(branches) >= 2:
+                result.must_upgrade_branches = list(dict.fromkeys(branches))
                 break
-        if result.minimum:
-            break
-    if vendor == "nvidia":
-        for major, rest, branch in _FORWARD.findall(whole):
-            if major == branch and int(major) not in [b for b, _ in result.forward_compatibility]:
-                result.forward_compatibility.append((int(major), f"{major}.{rest}"))
-        # sentence by sentence within each block: a list item ("470.57+ (cabang R470)") never runs into the
-        # paragraph after it
-        for sentence in (s for text, _ in candidates for s in _sentences(text)):
-            if _UPGRADE.search(sentence) and not _FORWARD.search(sentence):
-                branches = [int(b) for b in _BRANCH.findall(sentence)]
-                if len(branches) >= 2:
-                    result.must_upgrade_branches = list(dict.fromkeys(branches))
-                    break
-    return result

@@ -96,89 +96,88 @@ class _PageParser(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, Optional[str]]]) -> None:
         values = {k: (v or "") for k, v in attrs}
-        if tag == "link" and "canonical" in values.get("rel", "").lower().split() and values.get("href"):
-            self.url = self.url or values["href"]
-        if tag == "meta" and values.get("property") == "og:url" and values.get("content"):
-            self.url = self.url or values["content"]
-        if tag == "title":
-            self._title_open = True
-        if self._hidden is not None:
-            self._hidden_depth += tag == self._hidden
-            return
-        if tag not in _VOID and _is_hidden(values):
-            self._hidden, self._hidden_depth = tag, 1
-            return
-        if tag in _SKIP:
-            self._skip += 1
-            return
-        if self._skip:
+        self._read_head(tag, values)
+        if self._skipping_start(tag, values):
             return
         if tag == "br":
             (self._cell if self._cell is not None else self._buffer).append("\n")
         elif self._cell is not None:
             if tag in ("li", "p", "div"):
                 self._cell.append("\n")
-        elif tag in _HEADINGS:
+        else:
+            self._open(tag, values)
+
+    def _read_head(self, tag: str, values: dict[str, str]) -> None:
+        """Note the page's address (canonical link, ``og:url``) and the opening of its ``<title>``."""
+        if tag == "link" and "canonical" in values.get("rel", "").lower().split() and values.get("href"):
+            self.url = self.url or values["href"]
+        if tag == "meta" and values.get("property") == "og:url" and values.get("content"):
+            self.url = self.url or values["content"]
+        if tag == "title":
+            self._title_open = True
+
+    def _skipping_start(self, tag: str, values: dict[str, str]) -> bool:
+        """True when the element opens inside (or opens) a hidden or skipped part, which yields no block."""
+        if self._hidden is not None:
+            self._hidden_depth += tag == self._hidden
+            return True
+        if tag not in _VOID and _is_hidden(values):
+            self._hidden, self._hidden_depth = tag, 1
+            return True
+        if tag in _SKIP:
+            self._skip += 1
+            return True
+        return bool(self._skip)
+
+    def _open(self, tag: str, values: dict[str, str]) -> None:
+        """Start the block an element outside a table cell opens."""
+        if tag in _HEADINGS:
             self._start(HEADING, _HEADINGS[tag])
-        elif tag in ("ul", "ol"):
-            self._flush()
-            self._lists.append(tag == "ol")
-        elif tag == "li":
-            depth = max(len(self._lists) - 1, 0)
-            self._start(ITEM, depth * 2, bool(self._lists and self._lists[-1]))
-        elif tag == "pre":
-            self._start(CODE)
-            self._pre += 1
-        elif tag == "table":
-            self._flush()
-            self._spans = {}
-        elif tag == "tr":
-            self._flush()
-            self._row, self._row_header, self._row_line = [], False, self.getpos()[0]
-        elif tag in ("td", "th") and self._row is not None:
-            self._cell = []
-            self._row_header = self._row_header or tag == "th"
-            self._colspan, self._rowspan = _span(values.get("colspan")), _span(values.get("rowspan"))
+        elif tag in ("ul", "ol", "li", "pre"):
+            self._open_list_or_code(tag)
+        elif tag in ("table", "tr") or (tag in ("td", "th") and self._row is not None):
+            self._open_table_part(tag, values)
         elif tag in _BLOCK:
             if self._kind == ITEM and not "".join(self._buffer).strip():
                 return  # <li><p>text</p></li>: the paragraph is the item's own text
             self._start(TEXT)
 
+    def _open_list_or_code(self, tag: str) -> None:
+        """Open a list (``ul``/``ol``), one of its items (``li``) or a code block (``pre``)."""
+        if tag in ("ul", "ol"):
+            self._flush()
+            self._lists.append(tag == "ol")
+        elif tag == "li":
+            depth = max(len(self._lists) - 1, 0)
+            self._start(ITEM, depth * 2, bool(self._lists and self._lists[-1]))
+        else:
+            self._start(CODE)
+            self._pre += 1
+
+    def _open_table_part(self, tag: str, values: dict[str, str]) -> None:
+        """Open a table, a row of it, or a cell of the open row (with its spans)."""
+        if tag == "table":
+            self._flush()
+            self._spans = {}
+        elif tag == "tr":
+            self._flush()
+            self._row, self._row_header, self._row_line = [], False, self.getpos()[0]
+        else:
+            self._cell = []
+            self._row_header = self._row_header or tag == "th"
+            self._colspan, self._rowspan = _span(values.get("colspan")), _span(values.get("rowspan"))
+
     def handle_endtag(self, tag: str) -> None:
         if tag == "title":
             self._title_open = False
-        if self._hidden is not None:
-            if tag == self._hidden:
-                self._hidden_depth -= 1
-                if self._hidden_depth <= 0:
-                    self._hidden = None
-            return
-        if tag in _SKIP:
-            self._skip = max(self._skip - 1, 0)
-            return
-        if self._skip:
+        if self._skipping_end(tag):
             return
         if tag in ("td", "th") and self._cell is not None and self._row is not None:
-            self._fill_spans()
-            text = _clean("".join(self._cell))
-            for _ in range(self._colspan):  # a spanned cell holds its value in every column it covers
-                if self._rowspan > 1:
-                    self._spans[len(self._row)] = [self._rowspan, text]  # this row counts down one
-                self._row.append(text)
-            self._cell = None
+            self._close_cell()
         elif self._cell is not None:
             return
         elif tag == "tr" and self._row is not None:
-            self._fill_spans()
-            for column in list(self._spans):
-                self._spans[column][0] -= 1
-                if self._spans[column][0] <= 0:
-                    del self._spans[column]
-            cells = tuple(self._row)
-            if any(cells):
-                self.blocks.append(Block(ROW, " | ".join(c.replace("\n", " ") for c in cells if c), self._row_line,
-                                         cells=cells, header=self._row_header))
-            self._row = None
+            self._close_row()
         elif tag in ("ul", "ol"):
             self._flush()
             if self._lists:
@@ -188,6 +187,42 @@ class _PageParser(HTMLParser):
             self._pre = max(self._pre - 1, 0)
         elif tag in _HEADINGS or tag == "li" or tag in _BLOCK:
             self._flush()
+
+    def _skipping_end(self, tag: str) -> bool:
+        """True when the element closes inside (or closes) a hidden or skipped part."""
+        if self._hidden is not None:
+            if tag == self._hidden:
+                self._hidden_depth -= 1
+                if self._hidden_depth <= 0:
+                    self._hidden = None
+            return True
+        if tag in _SKIP:
+            self._skip = max(self._skip - 1, 0)
+            return True
+        return bool(self._skip)
+
+    def _close_cell(self) -> None:
+        """End the open cell: its text goes into every column it spans (and the rows below it spans)."""
+        self._fill_spans()
+        text = _clean("".join(self._cell))
+        for _ in range(self._colspan):  # a spanned cell holds its value in every column it covers
+            if self._rowspan > 1:
+                self._spans[len(self._row)] = [self._rowspan, text]  # this row counts down one
+            self._row.append(text)
+        self._cell = None
+
+    def _close_row(self) -> None:
+        """End the open row: count the rowspans down and keep the row as a block unless all its cells are empty."""
+        self._fill_spans()
+        for column in list(self._spans):
+            self._spans[column][0] -= 1
+            if self._spans[column][0] <= 0:
+                del self._spans[column]
+        cells = tuple(self._row)
+        if any(cells):
+            self.blocks.append(Block(ROW, " | ".join(c.replace("\n", " ") for c in cells if c), self._row_line,
+                                     cells=cells, header=self._row_header))
+        self._row = None
 
     def _fill_spans(self) -> None:
         """Put the values of the rowspan cells above into the columns they cover in this row."""

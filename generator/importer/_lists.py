@@ -47,6 +47,59 @@ def _ends_sentence(text: str) -> bool:
     return text.endswith(("。", ".", "!", "！", "；", ";", ")", "）", ":", "："))
 
 
+def _body(blocks: list[Block]) -> list[Block]:
+    """The section's text and item blocks up to the page footer, without noise and non-prose lines."""
+    body = []
+    for block in blocks:
+        if block.kind == TEXT and _FOOTER.match(block.text):
+            break
+        if block.kind in (TEXT, ITEM) and not _NOISE.match(block.text) and not _NOT_PROSE.search(block.text):
+            body.append(block)
+    return body
+
+
+def _item_entries(items: list[Block], leaf_prefix: bool) -> list[tuple[str, int]]:
+    """Entries of a section with list marks: nested items joined to their parent (see :func:`read_list`)."""
+    stack: list[tuple[int, int]] = []  # (indent, index in entries or -1 for a parent without text of its own)
+    entries: list[list] = []  # [text, line, has_children]
+    for item in items:
+        while stack and stack[-1][0] >= item.level:
+            stack.pop()
+        parent = entries[stack[-1][1]] if stack else None
+        if parent is not None and leaf_prefix:
+            parent[2] = True
+            entries.append([f"{parent[0].rstrip(':：')}: {item.text}", item.line, False, parent])
+        elif parent is not None:
+            parent[0] = _join(parent[0], item.text)
+            stack.append((item.level, stack[-1][1]))
+            continue
+        else:
+            entries.append([item.text, item.line, False, None])
+        stack.append((item.level, len(entries) - 1))
+    if leaf_prefix:
+        # leaves only; a short top-level item without children among siblings that have some is a group
+        # heading the page left empty ("Stability issues"), which states nothing
+        grouped = any(e[2] for e in entries)
+        return [(e[0], e[1]) for e in entries if not e[2] and not (
+            grouped and e[3] is None and not _ends_sentence(e[0]) and len(e[0]) < 40)]
+    return [(e[0], e[1]) for e in entries]
+
+
+def _paragraph_entries(body: list[Block]) -> list[tuple[str, int]]:
+    """Entries of a section without list marks: a paragraph not ending a sentence is joined to the next."""
+    entries: list[list] = []
+    current: list = []
+    for block in body:
+        if block.kind != TEXT:
+            continue
+        if current and not _ends_sentence(current[0]):
+            current[0] = _join(current[0], block.text)
+        else:
+            current = [block.text, block.line]
+            entries.append(current)
+    return [(text, line) for text, line in entries]
+
+
 def read_list(blocks: list[Block], leaf_prefix: bool = False) -> ProseList:
     """Entries of one prose section.
 
@@ -56,53 +109,16 @@ def read_list(blocks: list[Block], leaf_prefix: bool = False) -> ProseList:
             folding the children into their parent (usage notes).
     """
     result = ProseList()
-    body = []
-    for block in blocks:
-        if block.kind == TEXT and _FOOTER.match(block.text):
-            break
-        if block.kind in (TEXT, ITEM) and not _NOISE.match(block.text) and not _NOT_PROSE.search(block.text):
-            body.append(block)
+    body = _body(blocks)
     if len(body) == 1 and _NONE.match(body[0].text):
         result.stated_none = True
         return result
     body = [b for b in body if not UNSEEN.search(b.text)]
     items = [b for b in body if b.kind == ITEM]
     if items:
-        stack: list[tuple[int, int]] = []  # (indent, index in entries or -1 for a parent without text of its own)
-        entries: list[list] = []  # [text, line, has_children]
-        for item in items:
-            while stack and stack[-1][0] >= item.level:
-                stack.pop()
-            parent = entries[stack[-1][1]] if stack else None
-            if parent is not None and leaf_prefix:
-                parent[2] = True
-                entries.append([f"{parent[0].rstrip(':：')}: {item.text}", item.line, False, parent])
-            elif parent is not None:
-                parent[0] = _join(parent[0], item.text)
-                stack.append((item.level, stack[-1][1]))
-                continue
-            else:
-                entries.append([item.text, item.line, False, None])
-            stack.append((item.level, len(entries) - 1))
-        if leaf_prefix:
-            # leaves only; a short top-level item without children among siblings that have some is a group
-            # heading the page left empty ("Stability issues"), which states nothing
-            grouped = any(e[2] for e in entries)
-            result.entries = [(e[0], e[1]) for e in entries if not e[2] and not (
-                grouped and e[3] is None and not _ends_sentence(e[0]) and len(e[0]) < 40)]
-        else:
-            result.entries = [(e[0], e[1]) for e in entries]
-        return result
-    current: list = []
-    for block in body:
-        if block.kind != TEXT:
-            continue
-        if current and not _ends_sentence(current[0]):
-            current[0] = _join(current[0], block.text)
-        else:
-            current = [block.text, block.line]
-            result.entries.append(current)  # type: ignore[arg-type]
-    result.entries = [(text, line) for text, line in result.entries]
+        result.entries = _item_entries(items, leaf_prefix)
+    else:
+        result.entries = _paragraph_entries(body)
     return result
 
 

@@ -68,6 +68,32 @@ def _cells(line: str) -> tuple[str, ...]:
     return tuple(_cell(p) for p in parts)
 
 
+def _line_blocks(raw: str, stripped: str, number: int) -> list[Block]:
+    """The block(s) of one line outside a code fence: heading, table row, list item or text (two for a glued line)."""
+    first = stripped[0]
+    heading = _HEADING.match(stripped) if first == "#" else None
+    if heading:
+        return [Block(HEADING, _clean(heading.group(2)), number, level=len(heading.group(1)))]
+    if "|" in stripped and not stripped.startswith(("$", "docker ", "#")):
+        cells = _cells(raw)
+        return [Block(ROW, " | ".join(c.replace("\n", " ") for c in cells if c), number, cells=cells)]
+    item = _ITEM.match(raw) if first in _ITEM_FIRST or first.isdigit() else None
+    if item:
+        indent = len(item.group(1).expandtabs(4))
+        return [Block(ITEM, _clean(item.group(4)), number, level=indent, numbered=item.group(3) is not None)]
+    blocks: list[Block] = []
+    glued = _GLUED.match(stripped) if stripped.startswith(_GLUED_FIRST) else None
+    if glued:  # a copy that lost a line break after a command: "… deepspeed/llama3-8b 4. 使用建议"
+        blocks.append(Block(TEXT, _clean(glued.group(1)), number, raw=glued.group(1).strip()))
+        stripped = glued.group(2)
+        if _ITEM.match(stripped):
+            item = _ITEM.match(stripped)
+            blocks.append(Block(ITEM, _clean(item.group(4)), number, numbered=item.group(3) is not None))
+            return blocks
+    blocks.append(Block(TEXT, _clean(stripped), number, raw=stripped))
+    return blocks
+
+
 def markdown_blocks(text: str) -> list[Block]:
     """The blocks of a Markdown or plain-text page copy, in page order.
 
@@ -100,27 +126,5 @@ def markdown_blocks(text: str) -> list[Block]:
                 last = blocks[-1]
                 blocks[-1] = Block(ROW, last.text, last.line, cells=last.cells, header=True)
             continue
-        first = stripped[0]
-        heading = _HEADING.match(stripped) if first == "#" else None
-        if heading:
-            blocks.append(Block(HEADING, _clean(heading.group(2)), number, level=len(heading.group(1))))
-            continue
-        if "|" in stripped and not stripped.startswith(("$", "docker ", "#")):
-            cells = _cells(raw)
-            blocks.append(Block(ROW, " | ".join(c.replace("\n", " ") for c in cells if c), number, cells=cells))
-            continue
-        item = _ITEM.match(raw) if first in _ITEM_FIRST or first.isdigit() else None
-        if item:
-            indent = len(item.group(1).expandtabs(4))
-            blocks.append(Block(ITEM, _clean(item.group(4)), number, level=indent, numbered=item.group(3) is not None))
-            continue
-        glued = _GLUED.match(stripped) if stripped.startswith(_GLUED_FIRST) else None
-        if glued:  # a copy that lost a line break after a command: "… deepspeed/llama3-8b 4. 使用建议"
-            blocks.append(Block(TEXT, _clean(glued.group(1)), number, raw=glued.group(1).strip()))
-            stripped = glued.group(2)
-            if _ITEM.match(stripped):
-                item = _ITEM.match(stripped)
-                blocks.append(Block(ITEM, _clean(item.group(4)), number, numbered=item.group(3) is not None))
-                continue
-        blocks.append(Block(TEXT, _clean(stripped), number, raw=stripped))
+        blocks += _line_blocks(raw, stripped, number)
     return blocks
