@@ -9,9 +9,35 @@ from lingjun.checks.report.findings import Finding, Severity
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make
 from lingjun.checks.rules._variant import variant_unknown_skip
+from lingjun.checks.rules._words import Words
 
 RULE = "cuda.toolkit-vs-record"
 AREA = "cuda"
+
+WORDS = Words({
+    #: what variant_unknown_skip names as not known (its en and zh fragments)
+    "variant-what": ("CUDA", " CUDA 版本"),
+    "no-toolkit": (
+        "No CUDA toolkit found in the image (no version.json, no CUDA_VERSION).",
+        "镜像中未找到 CUDA 工具包（没有 version.json，也没有 CUDA_VERSION）。",
+    ),
+    "unreadable": (
+        "CUDA toolkit version {text!r} is unreadable; not compared.",
+        "CUDA 工具包版本 {text!r} 无法解析，未作比较。",
+    ),
+    "ok": (
+        "CUDA toolkit {found} matches the release's CUDA {expected}.",
+        "CUDA 工具包 {found} 与发布的 CUDA {expected} 一致。",
+    ),
+    "differs": (
+        "The image holds CUDA toolkit {found}, but the release states CUDA {expected}: the image was modified or is another release.",
+        "镜像中的 CUDA 工具包为 {found}，而发布记录写的是 CUDA {expected}：镜像可能被改动过，或并非该版本。",
+    ),
+    "remedy": (
+        "Check that you run the intended image tag; do not replace the image's CUDA toolkit.",
+        "请确认使用的是预期的镜像标签，不要替换镜像自带的 CUDA 工具包。",
+    ),
+})
 
 
 @rule(RULE, AREA, "CUDA toolkit as released", "CUDA 工具包与发布一致", order=120, needs=("cuda-toolkit",))
@@ -19,7 +45,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     """warning when the toolkit's major.minor differs from the record's CUDA; ok when equal."""
     record = ctx.record
     if record is None or not record.get("cuda"):
-        skip = variant_unknown_skip(ctx, RULE, AREA, "CUDA", " CUDA 版本") if record is not None else None
+        skip = variant_unknown_skip(ctx, RULE, AREA, *WORDS["variant-what"]) if record is not None else None
         if skip is not None:
             yield skip
         return
@@ -31,23 +57,15 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     if expected is None:
         return
     if not text:
-        yield make(ctx, RULE, AREA, Severity.skipped, "No CUDA toolkit found in the image (no version.json, no CUDA_VERSION).",
-                   "镜像中未找到 CUDA 工具包（没有 version.json，也没有 CUDA_VERSION）。", expected=str(expected))
+        yield make(ctx, RULE, AREA, Severity.skipped, WORDS("no-toolkit"), expected=str(expected))
         return
     found = parse_cuda(text)
     if found is None:
-        yield make(ctx, RULE, AREA, Severity.info, f"CUDA toolkit version {text!r} is unreadable; not compared.",
-                   f"CUDA 工具包版本 {text!r} 无法解析，未作比较。", observed=text, expected=str(expected))
+        yield make(ctx, RULE, AREA, Severity.info, WORDS("unreadable", text=text), observed=text, expected=str(expected))
         return
     if found.major_minor == expected.major_minor:
-        yield make(ctx, RULE, AREA, Severity.ok, f"CUDA toolkit {found} matches the release's CUDA {expected}.",
-                   f"CUDA 工具包 {found} 与发布的 CUDA {expected} 一致。", observed=str(found), expected=str(expected))
+        yield make(ctx, RULE, AREA, Severity.ok, WORDS("ok", found=found, expected=expected),
+                   observed=str(found), expected=str(expected))
         return
-    yield make(
-        ctx, RULE, AREA, Severity.warning,
-        f"The image holds CUDA toolkit {found}, but the release states CUDA {expected}: the image was modified or is another release.",
-        f"镜像中的 CUDA 工具包为 {found}，而发布记录写的是 CUDA {expected}：镜像可能被改动过，或并非该版本。",
-        remedy=("Check that you run the intended image tag; do not replace the image's CUDA toolkit.",
-                "请确认使用的是预期的镜像标签，不要替换镜像自带的 CUDA 工具包。"),
-        observed=str(found), expected=str(expected),
-    )
+    yield make(ctx, RULE, AREA, Severity.warning, WORDS("differs", found=found, expected=expected), remedy=WORDS("remedy"),
+               observed=str(found), expected=str(expected))

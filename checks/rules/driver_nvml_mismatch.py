@@ -11,12 +11,34 @@ from lingjun.checks.report.findings import Finding, Severity
 from lingjun.checks.knowledge.record_view import is_ppu
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make
+from lingjun.checks.rules._words import Words
 
 if TYPE_CHECKING:
     from lingjun.checks.core.versions import DriverVersion
 
 RULE = "driver.nvml-mismatch"
 AREA = "driver"
+
+WORDS = Words({
+    "remedy": (
+        "Do not ship NVIDIA driver libraries (libnvidia-ml, libcuda) in the image; let the NVIDIA container runtime inject "
+        "the host's. If the host driver was just updated, reboot or reload the kernel module.",
+        "不要在镜像中打包 NVIDIA 驱动库（libnvidia-ml、libcuda），应由 NVIDIA 容器运行时注入宿主机的版本；"
+        "若宿主机刚升级过驱动，请重启或重新加载内核模块。",
+    ),
+    "differs": (
+        "libnvidia-ml {lib} ({where}) does not match the kernel driver {kmod}; NVML fails with "
+        "\"Driver/library version mismatch\". The NVML library must be the kernel driver's own.",
+        "libnvidia-ml {lib}（{where}）与内核驱动 {kmod} 不一致，NVML 会报 “Driver/library version mismatch”。"
+        "NVML 库必须与内核驱动版本完全相同。",
+    ),
+    "init-failed": (
+        "NVML failed to initialise: {error}. The user-space NVML library and the kernel driver differ.",
+        "NVML 初始化失败：{error}。用户态 NVML 库与内核驱动版本不一致。",
+    ),
+    "ok": ("libnvidia-ml {lib} matches the kernel driver.", "libnvidia-ml {lib} 与内核驱动一致。"),
+    "not-compared": ("The NVML library was not compared with the driver: {why}.", "未将 NVML 库与驱动比较：{why}。"),
+})
 
 
 def nvml_library_driver(text: Optional[str]) -> Optional[DriverVersion]:
@@ -43,39 +65,24 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     kmod = kernel_driver(ctx.facts)
     lib = nvml_library_driver(nvml.library_version)
     where = nvml.library_path or "libnvidia-ml.so.1"
-    remedy = ("Do not ship NVIDIA driver libraries (libnvidia-ml, libcuda) in the image; let the NVIDIA container runtime inject "
-              "the host's. If the host driver was just updated, reboot or reload the kernel module.",
-              "不要在镜像中打包 NVIDIA 驱动库（libnvidia-ml、libcuda），应由 NVIDIA 容器运行时注入宿主机的版本；"
-              "若宿主机刚升级过驱动，请重启或重新加载内核模块。")
+    remedy = WORDS("remedy")
     # NVML's own answer (ctypes), or nvidia-smi's "Failed to initialize NVML: Driver/library version mismatch" when only it was recorded
     # or the same words quoted in the input (a paste's error lines: symptoms are evidence)
     mismatch_error = next((e for e in (nvml.init_error, ctx.facts.nvidia_smi.error, *ctx.facts.symptoms.errors)
                            if isinstance(e, str) and "mismatch" in e.lower()), None)
     if lib is not None and kmod is not None and lib != kmod:
-        yield make(
-            ctx, RULE, AREA, Severity.error,
-            f"libnvidia-ml {lib} ({where}) does not match the kernel driver {kmod}; NVML fails with "
-            f"\"Driver/library version mismatch\". The NVML library must be the kernel driver's own.",
-            f"libnvidia-ml {lib}（{where}）与内核驱动 {kmod} 不一致，NVML 会报 “Driver/library version mismatch”。"
-            f"NVML 库必须与内核驱动版本完全相同。",
-            remedy=remedy, observed=f"{lib} ({where})", expected=str(kmod),
-        )
+        yield make(ctx, RULE, AREA, Severity.error, WORDS("differs", lib=lib, where=where, kmod=kmod),
+                   remedy=remedy, observed=f"{lib} ({where})", expected=str(kmod))
         return
     if mismatch_error:
-        yield make(
-            ctx, RULE, AREA, Severity.error,
-            f"NVML failed to initialise: {mismatch_error}. The user-space NVML library and the kernel driver differ.",
-            f"NVML 初始化失败：{mismatch_error}。用户态 NVML 库与内核驱动版本不一致。",
-            remedy=remedy, observed=mismatch_error, expected=str(kmod) if kmod else None,
-        )
+        yield make(ctx, RULE, AREA, Severity.error, WORDS("init-failed", error=mismatch_error),
+                   remedy=remedy, observed=mismatch_error, expected=str(kmod) if kmod else None)
         return
     if lib is not None and kmod is not None:
-        yield make(ctx, RULE, AREA, Severity.ok, f"libnvidia-ml {lib} matches the kernel driver.",
-                   f"libnvidia-ml {lib} 与内核驱动一致。", observed=str(lib), expected=str(kmod))
+        yield make(ctx, RULE, AREA, Severity.ok, WORDS("ok", lib=lib), observed=str(lib), expected=str(kmod))
         return
     from lingjun.checks.coverage import available, unavailable_reason
 
     if not available(ctx.facts, "nvml"):
         why = unavailable_reason(ctx.facts, ["nvml"])
-        yield make(ctx, RULE, AREA, Severity.skipped, f"The NVML library was not compared with the driver: {why.en}.",
-                   f"未将 NVML 库与驱动比较：{why.zh}。")
+        yield make(ctx, RULE, AREA, Severity.skipped, WORDS("not-compared", why=why))

@@ -11,10 +11,30 @@ from lingjun.checks.knowledge.carried import usage_note_for
 from lingjun.checks.knowledge.record_view import mentions
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import UNSET, make
+from lingjun.checks.rules._words import Words
 
 RULE = "env.checkpoint-optimization"
 AREA = "environment"
 VAR = "CHECKPOINT_OPTIMIZATION"
+
+WORDS = Words({
+    "not-checked": ("{var} was not checked: {reason}.", "未检查 {var}：{reason}。"),
+    "unset": (
+        "{var} is unset; the release notes enable the image's recomputation memory optimisation with {var}=true.",
+        "未设置 {var}；发布说明通过 {var}=true 启用镜像的重计算显存优化。",
+    ),
+    "unset-remedy": ("export {var}=true to enable it.", "如需开启，请执行 export {var}=true。"),
+    "ok": ("{var}=true: the recomputation memory optimisation is on.", "{var}=true：重计算显存优化已开启。"),
+    "other-spelling": (
+        "{var}={value!r}: the image documents the value `true` (lower case) to enable the recomputation memory optimisation; "
+        "other spellings may be ignored.",
+        "{var}={value!r}：镜像文档中开启重计算显存优化的取值是小写的 `true`，其他写法可能不会生效。",
+    ),
+    "other-spelling-remedy": (
+        "export {var}=true, the value the release notes give.",
+        "请设置 export {var}=true（发布说明给出的取值）。",
+    ),
+})
 
 
 @rule(RULE, AREA, "Recomputation memory optimisation switch", "重计算显存优化开关", order=230)
@@ -26,25 +46,15 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     if value is None and not env_known(ctx.facts, VAR):
         if documented:
             reason = unavailable_reason(ctx.facts, ["env"])
-            yield make(ctx, RULE, AREA, Severity.skipped, f"{VAR} was not checked: {reason.en}.", f"未检查 {VAR}：{reason.zh}。")
+            yield make(ctx, RULE, AREA, Severity.skipped, WORDS("not-checked", var=VAR, reason=reason))
         return
     if value is None:
         if documented:
-            yield make(ctx, RULE, AREA, Severity.info,
-                       f"{VAR} is unset; the release notes enable the image's recomputation memory optimisation with {VAR}=true.",
-                       f"未设置 {VAR}；发布说明通过 {VAR}=true 启用镜像的重计算显存优化。",
-                       remedy=(f"export {VAR}=true to enable it.", f"如需开启，请执行 export {VAR}=true。"), observed=UNSET,
-                       expected="true")
+            yield make(ctx, RULE, AREA, Severity.info, WORDS("unset", var=VAR), remedy=WORDS("unset-remedy", var=VAR),
+                       observed=UNSET, expected="true")
         return
     if value == "true":
-        yield make(ctx, RULE, AREA, Severity.ok, f"{VAR}=true: the recomputation memory optimisation is on.",
-                   f"{VAR}=true：重计算显存优化已开启。", observed=value, expected="true")
+        yield make(ctx, RULE, AREA, Severity.ok, WORDS("ok", var=VAR), observed=value, expected="true")
         return
-    yield make(
-        ctx, RULE, AREA, Severity.warning,
-        f"{VAR}={value!r}: the image documents the value `true` (lower case) to enable the recomputation memory optimisation; "
-        f"other spellings may be ignored.",
-        f"{VAR}={value!r}：镜像文档中开启重计算显存优化的取值是小写的 `true`，其他写法可能不会生效。",
-        remedy=(f"export {VAR}=true, the value the release notes give.", f"请设置 export {VAR}=true（发布说明给出的取值）。"),
-        observed=value, expected="true",
-    )
+    yield make(ctx, RULE, AREA, Severity.warning, WORDS("other-spelling", var=VAR, value=value),
+               remedy=WORDS("other-spelling-remedy", var=VAR), observed=value, expected="true")

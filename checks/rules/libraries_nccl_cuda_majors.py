@@ -10,6 +10,7 @@ from lingjun.checks.core.requirement_name import normalise
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make
+from lingjun.checks.rules._words import Words
 
 RULE = "libraries.nccl-cuda-majors"
 AREA = "libraries"
@@ -17,19 +18,39 @@ TORCH_ISSUE = "https://github.com/pytorch/pytorch/issues/186591"
 _WHEEL = re.compile(r"^nvidia-nccl-cu([0-9]{1,18})$")  # a longer digit run is not a CUDA major (nor int()-able)
 
 
-def _remedy(wheels: dict, keep: str, keep_zh: str, torch_cuda) -> tuple[str, str]:
+WORDS = Words({
+    "keep-wheel": ("nvidia-nccl-cu{major}", "nvidia-nccl-cu{major}"),
+    "keep-matching": ("the one matching torch.version.cuda", "与 torch.version.cuda 对应的那个"),
+    "remedy-any": (
+        "Keep only {keep}: pip uninstall -y each of the other nvidia-nccl-cuNN wheels, then "
+        "pip install --no-deps --force-reinstall the one you keep (at its installed version) to restore its library file.",
+        "只保留 {keep}：用 pip uninstall -y 卸载其余 nvidia-nccl-cuNN wheel，再用 pip install --no-deps --force-reinstall "
+        "按原版本重装保留的那个，以恢复其库文件。",
+    ),
+    "remedy": (
+        "Keep only {keep}: {uninstall}, then {reinstall} (it restores the library file the others overwrote).",
+        "只保留 {keep}：{uninstall}，然后 {reinstall}（恢复被其他 wheel 覆盖的库文件）。",
+    ),
+    "ok": ("One NCCL wheel family installed: {listed}.", "只安装了一套 NCCL wheel：{listed}。"),
+    "several": (
+        "NCCL wheels for several CUDA majors are installed ({listed}); they write the same nvidia/nccl/lib/libnccl.so.2, "
+        "so the last one installed wins and torch may load an NCCL it was not built for (\"undefined symbol: ncclCommResume\").",
+        "安装了多个 CUDA 主版本的 NCCL wheel（{listed}）；它们写入同一个 nvidia/nccl/lib/libnccl.so.2，最后安装的会覆盖前者，"
+        "torch 可能加载到不匹配的 NCCL（“undefined symbol: ncclCommResume”）。",
+    ),
+    "keep-only": ("{keep} only", "仅 {keep}"),
+})
+
+
+def _remedy(wheels: dict, keep: Text, torch_cuda) -> Text:
     """The commands that leave one NCCL wheel: uninstall the others, then reinstall the one kept at its installed version."""
     if torch_cuda is None:
-        return (f"Keep only {keep}: pip uninstall -y each of the other nvidia-nccl-cuNN wheels, then "
-                f"pip install --no-deps --force-reinstall the one you keep (at its installed version) to restore its library file.",
-                f"只保留 {keep_zh}：用 pip uninstall -y 卸载其余 nvidia-nccl-cuNN wheel，再用 pip install --no-deps --force-reinstall "
-                f"按原版本重装保留的那个，以恢复其库文件。")
+        return WORDS("remedy-any", keep=keep)
     others = sorted(n for n, (m, _) in wheels.items() if m != torch_cuda.major)
     kept = next(((n, v) for n, (m, v) in wheels.items() if m == torch_cuda.major), None)
     uninstall = f"pip uninstall -y {' '.join(others)}"
-    reinstall = f"pip install --no-deps --force-reinstall '{kept[0]}=={kept[1]}'" if kept else f"pip install --no-deps {keep}"
-    return (f"Keep only {keep}: {uninstall}, then {reinstall} (it restores the library file the others overwrote).",
-            f"只保留 {keep_zh}：{uninstall}，然后 {reinstall}（恢复被其他 wheel 覆盖的库文件）。")
+    reinstall = f"pip install --no-deps --force-reinstall '{kept[0]}=={kept[1]}'" if kept else f"pip install --no-deps {keep.en}"
+    return WORDS("remedy", keep=keep, uninstall=uninstall, reinstall=reinstall)
 
 
 @rule(RULE, AREA, "One NCCL wheel per CUDA major", "NCCL wheel 只对应一个 CUDA 主版本", order=190, needs=("distributions",))
@@ -51,18 +72,9 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     majors = sorted({m for m, _ in wheels.values()})
     listed = ", ".join(f"{name} {version}" for name, (_, version) in sorted(wheels.items()))
     if len(majors) == 1:
-        yield make(ctx, RULE, AREA, Severity.ok, f"One NCCL wheel family installed: {listed}.", f"只安装了一套 NCCL wheel：{listed}。",
-                   observed=listed)
+        yield make(ctx, RULE, AREA, Severity.ok, WORDS("ok", listed=listed), observed=listed)
         return
     torch_cuda = parse_cuda(ctx.facts.torch.cuda) if ctx.facts.torch and ctx.facts.torch.cuda else None
-    keep = f"nvidia-nccl-cu{torch_cuda.major}" if torch_cuda else "the one matching torch.version.cuda"
-    keep_zh = f"nvidia-nccl-cu{torch_cuda.major}" if torch_cuda else "与 torch.version.cuda 对应的那个"
-    yield make(
-        ctx, RULE, AREA, Severity.error,
-        f"NCCL wheels for several CUDA majors are installed ({listed}); they write the same nvidia/nccl/lib/libnccl.so.2, "
-        f"so the last one installed wins and torch may load an NCCL it was not built for (\"undefined symbol: ncclCommResume\").",
-        f"安装了多个 CUDA 主版本的 NCCL wheel（{listed}）；它们写入同一个 nvidia/nccl/lib/libnccl.so.2，最后安装的会覆盖前者，"
-        f"torch 可能加载到不匹配的 NCCL（“undefined symbol: ncclCommResume”）。",
-        remedy=_remedy(wheels, keep, keep_zh, torch_cuda),
-        observed=listed, expected=Text(f"{keep} only", f"仅 {keep}") if torch_cuda else None, links=[TORCH_ISSUE],
-    )
+    keep = WORDS("keep-wheel", major=torch_cuda.major) if torch_cuda else WORDS("keep-matching")
+    yield make(ctx, RULE, AREA, Severity.error, WORDS("several", listed=listed), remedy=_remedy(wheels, keep, torch_cuda),
+               observed=listed, expected=WORDS("keep-only", keep=keep) if torch_cuda else None, links=[TORCH_ISSUE])

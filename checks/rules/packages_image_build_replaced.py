@@ -7,24 +7,59 @@ from typing import Iterator
 
 from lingjun.checks.context import CheckContext
 from lingjun.checks.core.requirement_name import normalise
-from lingjun.checks.report.findings import Finding, Severity
+from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.knowledge.carried import usage_note_for
 from lingjun.checks.knowledge.record_view import record_components
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import component_url, make
 from lingjun.checks.rules._packages import record_packages
 from lingjun.checks.rules._remedies import remedy_pair, restore_remedy
+from lingjun.checks.rules._words import Words
 from lingjun.checks.core.version_match import same_version
 
 RULE = "packages.image-build-replaced"
 AREA = "libraries"
 
 _CUDA_WHEEL = re.compile(r"^nvidia-[a-z0-9-]+-cu\d+$")
+#: how the replacing build was installed, named in the English message only: " (installed by pip, in /usr/lib/...)"
+HOW = " ({how})"
+INSTALLED_BY = "installed by {installer}"
+INSTALLED_IN = "in {location}"
+
+WORDS = Words({
+    "quote-carried": (
+        " The family's release notes ({provenance}) say: \"{note}\"",
+        "本系列发布说明（{provenance}）写道：“{note}”",
+    ),
+    "quote": (" The release notes say: \"{note}\"", "发布说明写道：“{note}”"),
+    "absent-wheels": (
+        " CUDA wheels the image does not carry (its complete component list does not name them) are present: {wheels}.",
+        "还出现了镜像本身没有的 CUDA wheel（其完整组件列表中没有）：{wheels}。",
+    ),
+    "unlisted-wheels": (
+        " CUDA wheels not listed in the release's component list are present: {wheels}.",
+        "还出现了发布组件列表中未列出的 CUDA wheel：{wheels}。",
+    ),
+    # {how}: how it was installed, in the English message only (the Chinese value is empty)
+    "replaced-torch": (
+        "{name} is {installed}{how}, not the image's build {published}: the image's own build was replaced, and "
+        "everything compiled against it (extensions, DeepSpeed ops, Transformer Engine) is at risk.{wheels}{quote}",
+        "{name} 当前为 {installed}{how}，不是镜像自带的构建 {published}：镜像的定制构建已被替换，"
+        "基于它编译的扩展（DeepSpeed 算子、Transformer Engine 等）都可能失效。{wheels}{quote}",
+    ),
+    "replaced": (
+        "{name} is {installed}{how}, not the image's build {published}: the image's own build was replaced, and "
+        "the image's own changes to it are gone.{wheels}{quote}",
+        "{name} 当前为 {installed}{how}，不是镜像自带的构建 {published}：镜像的定制构建已被替换，"
+        "镜像对它所做的修改已不复存在。{wheels}{quote}",
+    ),
+    "ok": ("{intact} image-specific build(s) intact.", "{intact} 个镜像定制构建保持原样。"),
+})
 
 
-def _note_quote(ctx: CheckContext) -> tuple[str, str]:
+def _note_quote(ctx: CheckContext) -> Text:
     """The "do not reinstall" usage note (by rule id, else by wording; stated by the record, or carried from the
-    family's earlier releases with its provenance) as the report quotes it, (en, zh); empty strings without one."""
+    family's earlier releases with its provenance) as the report quotes it; each language empty without its note's text."""
     note, carried = usage_note_for(ctx.data.releases, ctx.record, RULE)
     if note is None:
         for candidate in (ctx.record or {}).get("usage_notes") or []:
@@ -35,9 +70,10 @@ def _note_quote(ctx: CheckContext) -> tuple[str, str]:
     text = (note or {}).get("text") or {}
     en, zh = str(text.get("en") or ""), str(text.get("zh") or "")
     if carried is not None:
-        return (f" The family's release notes ({carried.provenance_en}) say: \"{en}\"" if en else "",
-                f"本系列发布说明（{carried.provenance_zh}）写道：“{zh}”" if zh else "")
-    return (f" The release notes say: \"{en}\"" if en else "", f"发布说明写道：“{zh}”" if zh else "")
+        quote = WORDS("quote-carried", provenance=Text(carried.provenance_en, carried.provenance_zh), note=Text(en, zh))
+    else:
+        quote = WORDS("quote", note=Text(en, zh))
+    return Text(quote.en if en else "", quote.zh if zh else "")
 
 
 def _foreign_cuda_wheels(ctx: CheckContext) -> tuple[list[str], list[str]]:
@@ -58,16 +94,21 @@ def _foreign_cuda_wheels(ctx: CheckContext) -> tuple[list[str], list[str]]:
     return sorted(absent), sorted(unlisted)
 
 
-def _wheels_text(absent: list[str], unlisted: list[str]) -> tuple[str, str]:
-    """The sentence about CUDA wheels the release does not list (en, zh); empty when there are none."""
-    en = zh = ""
-    if absent:
-        en += f" CUDA wheels the image does not carry (its complete component list does not name them) are present: {', '.join(absent[:6])}."
-        zh += f"还出现了镜像本身没有的 CUDA wheel（其完整组件列表中没有）：{', '.join(absent[:6])}。"
-    if unlisted:
-        en += f" CUDA wheels not listed in the release's component list are present: {', '.join(unlisted[:6])}."
-        zh += f"还出现了发布组件列表中未列出的 CUDA wheel：{', '.join(unlisted[:6])}。"
-    return en, zh
+def _wheels_text(absent: list[str], unlisted: list[str]) -> Text:
+    """The sentences about CUDA wheels the release does not list; empty when there are none."""
+    texts = [WORDS(key, wheels=", ".join(wheels[:6]))
+             for key, wheels in (("absent-wheels", absent), ("unlisted-wheels", unlisted)) if wheels]
+    return Text("".join(t.en for t in texts), "".join(t.zh for t in texts))
+
+
+def _how(dist) -> Text:
+    """How the replacing build was installed (the INSTALLER file, the location), in English only; empty when unknown."""
+    how = []
+    if dist is not None and dist.installer:  # the INSTALLER file; a collect_env paste records none
+        how.append(INSTALLED_BY.format(installer=dist.installer))
+    if dist is not None and dist.location:
+        how.append(INSTALLED_IN.format(location=dist.location))
+    return Text(HOW.format(how=", ".join(how)) if how else "", "")
 
 
 @rule(RULE, AREA, "Image builds not replaced", "镜像定制构建未被替换", order=150, needs=("distributions",))
@@ -75,7 +116,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     """error per vendor-build component whose installed version is not the image's build; ok when all are intact."""
     if ctx.record is None:
         return
-    quote_en, quote_zh = _note_quote(ctx)
+    quote = _note_quote(ctx)
     intact = 0
     foreign = None
     for pkg in record_packages(ctx):
@@ -90,25 +131,13 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             continue
         if foreign is None:
             foreign = _foreign_cuda_wheels(ctx)
-        dist = pkg.installed.dist
-        how = []
-        if dist is not None and dist.installer:  # the INSTALLER file; a collect_env paste records none
-            how.append(f"installed by {dist.installer}")
-        if dist is not None and dist.location:
-            how.append(f"in {dist.location}")
-        how_en = f" ({', '.join(how)})" if how else ""
-        wheels_en, wheels_zh = _wheels_text(*foreign)
-        name = pkg.catalog.get("name", pkg.id)
         yield make(
             ctx, RULE, AREA, Severity.error,
-            f"{name} is {installed}{how_en}, not the image's build {pkg.published}: the image's own build was replaced, and "
-            + (f"everything compiled against it (extensions, DeepSpeed ops, Transformer Engine) is at risk."
-               if pkg.id == "torch" else "the image's own changes to it are gone.") + f"{wheels_en}{quote_en}",
-            f"{name} 当前为 {installed}，不是镜像自带的构建 {pkg.published}：镜像的定制构建已被替换，"
-            + ("基于它编译的扩展（DeepSpeed 算子、Transformer Engine 等）都可能失效。" if pkg.id == "torch" else "镜像对它所做的修改已不复存在。")
-            + f"{wheels_zh}{quote_zh}",
+            WORDS("replaced-torch" if pkg.id == "torch" else "replaced", name=pkg.catalog.get("name", pkg.id),
+                  installed=installed, how=_how(pkg.installed.dist), published=pkg.published,
+                  wheels=_wheels_text(*foreign), quote=quote),
             remedy=remedy_pair(restore_remedy(ctx, [pkg])),
             observed=installed, expected=pkg.published, links=[component_url(ctx, pkg.id, pkg.published)],
         )
     if intact:
-        yield make(ctx, RULE, AREA, Severity.ok, f"{intact} image-specific build(s) intact.", f"{intact} 个镜像定制构建保持原样。")
+        yield make(ctx, RULE, AREA, Severity.ok, WORDS("ok", intact=intact))

@@ -10,10 +10,24 @@ from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import component_url, make
 from lingjun.checks.rules._packages import record_packages
 from lingjun.checks.rules._remedies import remedy_pair, restore_remedy
+from lingjun.checks.rules._words import Words
 from lingjun.checks.core.version_match import same_version
 
 RULE = "packages.version-mismatch"
 AREA = "libraries"
+
+WORDS = Words({
+    "uncomparable": (
+        "{name}: installed {installed!r} and published {published!r} cannot be compared.",
+        "{name}：已安装版本 {installed!r} 与发布版本 {published!r} 无法比较。",
+    ),
+    "differs": ("{name} is {installed}, the release ships {published}.", "{name} 当前为 {installed}，发布中为 {published}。"),
+    "differs-image-build": (
+        "{name} is {installed}, the release ships {published} (an image-specific build; see packages.image-build-replaced).",
+        "{name} 当前为 {installed}，发布中为 {published}（镜像定制构建，见 packages.image-build-replaced）。",
+    ),
+    "ok": ("{matching} package(s) match the release versions.", "{matching} 个 Python 包与发布版本一致。"),
+})
 
 
 @rule(RULE, AREA, "Package versions as released", "Python 包版本与发布一致", order=140, needs=("distributions",))
@@ -31,21 +45,17 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         name = pkg.catalog.get("name", pkg.id)
         if same is None:
             yield make(ctx, RULE, AREA, Severity.info,
-                       f"{name}: installed {installed!r} and published {pkg.published!r} cannot be compared.",
-                       f"{name}：已安装版本 {installed!r} 与发布版本 {pkg.published!r} 无法比较。",
+                       WORDS("uncomparable", name=name, installed=installed, published=pkg.published),
                        observed=installed, expected=pkg.published)
         elif same:
             matching += 1
         else:
-            vendor = pkg.image_build
             yield make(
                 ctx, RULE, AREA, Severity.warning,
-                f"{name} is {installed}, the release ships {pkg.published}"
-                + (" (an image-specific build; see packages.image-build-replaced)." if vendor else "."),
-                f"{name} 当前为 {installed}，发布中为 {pkg.published}" + ("（镜像定制构建，见 packages.image-build-replaced）。" if vendor else "。"),
+                WORDS("differs-image-build" if pkg.image_build else "differs", name=name, installed=installed,
+                      published=pkg.published),
                 remedy=remedy_pair(restore_remedy(ctx, [pkg])),
                 observed=installed, expected=pkg.published, links=[component_url(ctx, pkg.id, pkg.published)],
             )
     if matching:
-        yield make(ctx, RULE, AREA, Severity.ok, f"{matching} package(s) match the release versions.",
-                   f"{matching} 个 Python 包与发布版本一致。")
+        yield make(ctx, RULE, AREA, Severity.ok, WORDS("ok", matching=matching))

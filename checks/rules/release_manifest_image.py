@@ -13,32 +13,80 @@ from typing import Iterator
 from lingjun.checks.context import CheckContext
 from lingjun.checks.core.inert_text import NAME_LIMIT, capped
 from lingjun.checks.knowledge.identify import manifest_conflict, manifest_image_problem
-from lingjun.checks.report.findings import Finding, Severity
+from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make
+from lingjun.checks.rules._words import Words
 
 RULE = "release.manifest-image"
 AREA = "release"
 
-_HOW = {
-    "option": ("given with --release", "由 --release 指定"),
-    "env": ("from LINGJUN_RELEASE", "来自环境变量 LINGJUN_RELEASE"),
-    "manifest": ("from the manifest's release", "来自发布清单的 release 字段"),
-    "fingerprint": ("by matching installed component versions", "根据已安装组件的版本匹配得出"),
-}
+WORDS = Words({
+    # how the release checked instead was chosen (ReleaseMatch.how)
+    "how:option": ("given with --release", "由 --release 指定"),
+    "how:env": ("from LINGJUN_RELEASE", "来自环境变量 LINGJUN_RELEASE"),
+    "how:manifest": ("from the manifest's release", "来自发布清单的 release 字段"),
+    "how:fingerprint": ("by matching installed component versions", "根据已安装组件的版本匹配得出"),
+    "then-no-record": ("no release record applies", "没有适用的发布记录"),
+    "then-variant-unknown": ("{ref} is checked ({how}), its variant not known ({names})", "按 {ref} 检查（{how}），镜像变体未知（{names}）"),
+    "then": ("{ref} is checked ({how})", "按 {ref} 检查（{how}）"),
+    "or": (" or ", " 或 "),
+    # what manifest_image_problem found instead of an image reference; "not a string" for anything else
+    "kind:an empty string": ("an empty string", "空字符串"),
+    "kind:null": ("null", "null"),
+    "kind:true/false": ("true/false", "布尔值"),
+    "kind:a number": ("a number", "数字"),
+    "kind:a list": ("a list", "列表"),
+    "kind:an object": ("an object", "对象"),
+    "kind:not a string": ("not a string", "非字符串"),
+    "not-a-reference": (
+        "The image's release manifest gives its image as {kind}, not an image reference; the image is ignored.",
+        "镜像内的发布清单中 image 字段为{kind}，不是镜像地址，已忽略。",
+    ),
+    "not-a-reference-remedy": (
+        "Write image in /etc/lingjun/release.json as the image's reference (registry/namespace/name:tag).",
+        "请在 /etc/lingjun/release.json 中把 image 写成镜像地址（registry/namespace/name:tag）。",
+    ),
+    "unknown-image": (
+        "The image's release manifest names the release {named} and the image {image!r}, "
+        "which is not an image of any release in the bundled release data; {then}.",
+        "镜像内的发布清单给出的版本为 {named}，镜像为 {image!r}，但内置发布数据中没有哪个版本发布了该镜像；"
+        "{then}。",
+    ),
+    "what:other-variant": ("another image of the same release", "同一版本的另一个镜像"),
+    "what:other-release": ("an image of another release", "另一个版本的镜像"),
+    "contradicts": (
+        "The image's release manifest contradicts itself: its release is {named}, its image "
+        "{image!r} is {what} ({others}). Neither is taken over the other; {then}.",
+        "镜像内的发布清单前后矛盾：release 字段为 {named}，image 字段 {image!r} 却是{what}"
+        "（{others}）。两者均未被优先采用；{then}。",
+    ),
+    "conflict-remedy": (
+        "Correct /etc/lingjun/release.json so that release and image name the same image, or pass --release "
+        "with the image's tag.",
+        "请修正 /etc/lingjun/release.json，使 release 与 image 指向同一镜像；或用 --release 指定镜像标签。",
+    ),
+})
 
 
-def _then(ctx: CheckContext) -> tuple[str, str]:
-    """What is checked instead, in words (en, zh)."""
+def _then(ctx: CheckContext) -> Text:
+    """What is checked instead, in words."""
     match = ctx.release
     if match.record is None:
-        return "no release record applies", "没有适用的发布记录"
-    how_en, how_zh = _HOW.get(match.how, (match.how, match.how))
+        return WORDS("then-no-record")
+    key = f"how:{match.how}"
+    how = WORDS(key) if key in WORDS else Text(match.how, match.how)
     if match.variant_unknown:
-        names = " or ".join(match.variant_candidates)
-        return (f"{match.ref} is checked ({how_en}), its variant not known ({names})",
-                f"按 {match.ref} 检查（{how_zh}），镜像变体未知（{' 或 '.join(match.variant_candidates)}）")
-    return f"{match.image_ref} is checked ({how_en})", f"按 {match.image_ref} 检查（{how_zh}）"
+        sep = WORDS("or")
+        names = Text(sep.en.join(match.variant_candidates), sep.zh.join(match.variant_candidates))
+        return WORDS("then-variant-unknown", ref=match.ref, how=how, names=names)
+    return WORDS("then", ref=match.image_ref, how=how)
+
+
+def _kind(problem: str) -> Text:
+    """What the manifest's ``image`` is instead of a reference (``"a list"``), in both languages."""
+    key = f"kind:{problem}"
+    return WORDS(key) if key in WORDS else Text(problem, WORDS["kind:not a string"][1])
 
 
 @rule(RULE, AREA, "Manifest image matches its release", "发布清单中的镜像与其版本一致", order=12)
@@ -49,14 +97,9 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     ignored); nothing when the two agree or either is missing."""
     problem = manifest_image_problem(ctx.facts)
     if problem is not None:
-        zh_kind = {"an empty string": "空字符串", "null": "null", "true/false": "布尔值", "a number": "数字", "a list": "列表",
-                   "an object": "对象"}.get(problem, "非字符串")
         yield make(
-            ctx, RULE, AREA, Severity.warning,
-            f"The image's release manifest gives its image as {problem}, not an image reference; the image is ignored.",
-            f"镜像内的发布清单中 image 字段为{zh_kind}，不是镜像地址，已忽略。",
-            remedy=("Write image in /etc/lingjun/release.json as the image's reference (registry/namespace/name:tag).",
-                    "请在 /etc/lingjun/release.json 中把 image 写成镜像地址（registry/namespace/name:tag）。"),
+            ctx, RULE, AREA, Severity.warning, WORDS("not-a-reference", kind=_kind(problem)),
+            remedy=WORDS("not-a-reference-remedy"),
             observed=capped(json.dumps(ctx.facts.manifest.data.get("image"), ensure_ascii=False, default=str), NAME_LIMIT),
         )
         return
@@ -66,24 +109,11 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     release, image = capped(conflict.release, NAME_LIMIT), capped(conflict.image, NAME_LIMIT)
     # the release as written, and what it names when that reads differently (a tag names family:release#variant)
     named = f"{release!r}" + (f" ({conflict.named})" if conflict.named != conflict.release else "")
-    then_en, then_zh = _then(ctx)
+    then = _then(ctx)
     others = ", ".join(conflict.image_names)
     if conflict.kind == "unknown-image":
-        en = (f"The image's release manifest names the release {named} and the image {image!r}, "
-              f"which is not an image of any release in the bundled release data; {then_en}.")
-        zh = (f"镜像内的发布清单给出的版本为 {named}，镜像为 {image!r}，但内置发布数据中没有哪个版本发布了该镜像；"
-              f"{then_zh}。")
+        message = WORDS("unknown-image", named=named, image=image, then=then)
     else:
-        what_en = "another image of the same release" if conflict.kind == "other-variant" else "an image of another release"
-        what_zh = "同一版本的另一个镜像" if conflict.kind == "other-variant" else "另一个版本的镜像"
-        en = (f"The image's release manifest contradicts itself: its release is {named}, its image "
-              f"{image!r} is {what_en} ({others}). Neither is taken over the other; {then_en}.")
-        zh = (f"镜像内的发布清单前后矛盾：release 字段为 {named}，image 字段 {image!r} 却是{what_zh}"
-              f"（{others}）。两者均未被优先采用；{then_zh}。")
-    yield make(
-        ctx, RULE, AREA, Severity.warning, en, zh,
-        remedy=("Correct /etc/lingjun/release.json so that release and image name the same image, or pass --release "
-                "with the image's tag.",
-                "请修正 /etc/lingjun/release.json，使 release 与 image 指向同一镜像；或用 --release 指定镜像标签。"),
-        observed=image,
-    )
+        what = WORDS("what:other-variant" if conflict.kind == "other-variant" else "what:other-release")
+        message = WORDS("contradicts", named=named, image=image, what=what, others=others, then=then)
+    yield make(ctx, RULE, AREA, Severity.warning, message, remedy=WORDS("conflict-remedy"), observed=image)
