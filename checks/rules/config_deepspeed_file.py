@@ -13,31 +13,30 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.checks.context import CheckContext
-from lingjun.checks.report.findings import Finding, Severity
+from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._deepspeed import DEEPSPEED_CONFIG_DOC, config_path
 from lingjun.checks.rules._finding import make
+from lingjun.checks.rules._words import Words
 
 RULE = "config.deepspeed-file"
 AREA = "config"
 
-#: the words of each outcome, (English, Chinese); {given} is the path as given, {problem} the reader's reason
-WORDS = {
+#: the words of each outcome, (English, Chinese); {given} is the path as given, {problem} the reader's reason,
+#: {note} what made the file not strict JSON (the Chinese names it in its own words, :data:`RELAXED_ZH`)
+WORDS = Words({
     "unusable": ("The DeepSpeed config {given} cannot be used: {problem}.", "DeepSpeed 配置文件 {given} 无法使用：{problem}。"),
     "unusable.remedy": ("Fix the file; DeepSpeed will fail on it at start-up.", "请修正该文件，否则 DeepSpeed 启动时会失败。"),
     "relaxed": ("{given} is not strict JSON ({note}): DeepSpeed reads it (it parses configs with hjson), but the "
                 "json.load of transformers' and accelerate's HfDeepSpeedConfig rejects it when the Trainer is given "
                 "this file.",
-                "{given} 不是严格的 JSON（含注释或末尾逗号）：DeepSpeed 本身可以读取（它用 hjson 解析配置），"
+                "{given} 不是严格的 JSON（{note}）：DeepSpeed 本身可以读取（它用 hjson 解析配置），"
                 "但把该文件交给 transformers / accelerate 的 Trainer 时，HfDeepSpeedConfig 的 json.load 会报错。"),
     "relaxed.remedy": ("Remove the comments and trailing commas.", "请删除注释和末尾逗号。"),
     "ok": ("{given} is a JSON object DeepSpeed can read.", "{given} 是 DeepSpeed 可读取的 JSON 对象。"),
-}
-
-
-def _text(key: str, **values: str) -> tuple[str, str]:
-    en, zh = WORDS[key]
-    return en.format(**values), zh.format(**values)
+})
+#: the Chinese for the reader's note on a file that is not strict JSON
+RELAXED_ZH = "含注释或末尾逗号"
 
 
 @rule(RULE, AREA, "DeepSpeed config can be read", "DeepSpeed 配置文件可读取", order=236)
@@ -55,11 +54,11 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     except deepspeed_config.DeepSpeedConfigError as exc:
         problem = str(exc).replace(str(path), given, 1)
         problem = problem[len(given) + 2:] if problem.startswith(given + ": ") else problem
-        yield make(ctx, RULE, AREA, Severity.error, *_text("unusable", given=given, problem=problem),
-                   remedy=_text("unusable.remedy"), observed=given, links=[DEEPSPEED_CONFIG_DOC])
+        yield make(ctx, RULE, AREA, Severity.error, WORDS("unusable", given=given, problem=problem),
+                   remedy=WORDS("unusable.remedy"), observed=given, links=[DEEPSPEED_CONFIG_DOC])
         return
     if relaxed:
-        yield make(ctx, RULE, AREA, Severity.warning, *_text("relaxed", given=given, note=relaxed),
-                   remedy=_text("relaxed.remedy"), observed=relaxed)
+        yield make(ctx, RULE, AREA, Severity.warning, WORDS("relaxed", given=given, note=Text(relaxed, RELAXED_ZH)),
+                   remedy=WORDS("relaxed.remedy"), observed=relaxed)
         return
-    yield make(ctx, RULE, AREA, Severity.ok, *_text("ok", given=given), observed=given)
+    yield make(ctx, RULE, AREA, Severity.ok, WORDS("ok", given=given), observed=given)

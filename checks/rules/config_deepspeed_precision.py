@@ -23,9 +23,31 @@ from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._deepspeed import DEEPSPEED_CONFIG_DOC, load
 from lingjun.checks.rules._finding import make
+from lingjun.checks.rules._words import Words
 
 RULE = "config.deepspeed-precision"
 AREA = "config"
+
+
+WORDS = Words({
+    "quoted-both": ("{given} has {quoted} (a string, not true/false) and the other mode enabled: DeepSpeed versions that read "
+                    "\"enabled\" with get_scalar_param take any non-empty string as true, so both fp16 and {bf16} are on and "
+                    "DeepSpeed refuses the config (\"bfloat16 and fp16 modes cannot be simultaneously enabled\").",
+                    "{given} 中 {quoted} 是字符串而不是 true/false，且另一种模式已启用：用 get_scalar_param 读取 \"enabled\" 的 DeepSpeed "
+                    "版本会把任何非空字符串当作 true，于是 fp16 和 {bf16} 同时启用，DeepSpeed 会拒绝此配置"
+                    "（“bfloat16 and fp16 modes cannot be simultaneously enabled”）。"),
+    "quoted-both-remedy": ("Write true or false without quotes, and enable only one of fp16 and bf16.",
+                           "请写不带引号的 true 或 false，并且只启用 fp16 和 bf16 中的一个。"),
+    "quoted-both-expected": ("true or false (JSON booleans), at most one enabled", "true 或 false（JSON 布尔值），最多启用一个"),
+    "both": ("{given} enables both fp16 and {bf16}: DeepSpeed refuses the config (\"bfloat16 and fp16 modes cannot be "
+             "simultaneously enabled\").",
+             "{given} 同时启用了 fp16 和 {bf16}：DeepSpeed 会拒绝此配置（“bfloat16 and fp16 modes cannot be simultaneously enabled”）。"),
+    "both-remedy": ("Enable one of them: bf16 on GPUs that support it (Ampere and newer), fp16 otherwise.",
+                    "请只启用其中一个：支持 bf16 的 GPU（Ampere 及更新架构）用 bf16，否则用 fp16。"),
+    "both-expected": ("at most one enabled", "最多启用一个"),
+    "neither-set": ("neither fp16 nor bf16 set", "fp16 和 bf16 均未设置"),
+    "ok": ("{given} enables at most one half-precision mode ({shown}).", "{given} 最多启用了一种半精度模式（{shown}）。"),
+})
 
 
 def _on(value: object) -> bool:
@@ -48,28 +70,14 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
               if isinstance(value, str) and value.strip() and value.strip().lower() != "auto"]
     if quoted and _on(fp16) and _on(bf16):
         shown_q = ", ".join(quoted)
-        yield make(ctx, RULE, AREA, Severity.error,
-                   f"{given} has {shown_q} (a string, not true/false) and the other mode enabled: DeepSpeed versions that read "
-                   f"\"enabled\" with get_scalar_param take any non-empty string as true, so both fp16 and {bf16_key} are on and "
-                   f"DeepSpeed refuses the config (\"bfloat16 and fp16 modes cannot be simultaneously enabled\").",
-                   f"{given} 中 {shown_q} 是字符串而不是 true/false，且另一种模式已启用：用 get_scalar_param 读取 \"enabled\" 的 DeepSpeed "
-                   f"版本会把任何非空字符串当作 true，于是 fp16 和 {bf16_key} 同时启用，DeepSpeed 会拒绝此配置"
-                   f"（“bfloat16 and fp16 modes cannot be simultaneously enabled”）。",
-                   remedy=("Write true or false without quotes, and enable only one of fp16 and bf16.",
-                           "请写不带引号的 true 或 false，并且只启用 fp16 和 bf16 中的一个。"),
-                   observed=shown_q, expected=Text("true or false (JSON booleans), at most one enabled",
-                                                    "true 或 false（JSON 布尔值），最多启用一个"), links=[DEEPSPEED_CONFIG_DOC])
+        yield make(ctx, RULE, AREA, Severity.error, WORDS("quoted-both", given=given, quoted=shown_q, bf16=bf16_key),
+                   remedy=WORDS("quoted-both-remedy"), observed=shown_q, expected=WORDS("quoted-both-expected"),
+                   links=[DEEPSPEED_CONFIG_DOC])
         return
     if fp16 is True and bf16 is True:
-        yield make(ctx, RULE, AREA, Severity.error,
-                   f"{given} enables both fp16 and {bf16_key}: DeepSpeed refuses the config (\"bfloat16 and fp16 modes cannot be "
-                   f"simultaneously enabled\").",
-                   f"{given} 同时启用了 fp16 和 {bf16_key}：DeepSpeed 会拒绝此配置（“bfloat16 and fp16 modes cannot be simultaneously enabled”）。",
-                   remedy=("Enable one of them: bf16 on GPUs that support it (Ampere and newer), fp16 otherwise.",
-                           "请只启用其中一个：支持 bf16 的 GPU（Ampere 及更新架构）用 bf16，否则用 fp16。"),
-                   observed=f"fp16.enabled=true, {bf16_key}.enabled=true", expected=Text("at most one enabled", "最多启用一个"), links=[DEEPSPEED_CONFIG_DOC])
+        yield make(ctx, RULE, AREA, Severity.error, WORDS("both", given=given, bf16=bf16_key), remedy=WORDS("both-remedy"),
+                   observed=f"fp16.enabled=true, {bf16_key}.enabled=true", expected=WORDS("both-expected"), links=[DEEPSPEED_CONFIG_DOC])
         return
     listed = ", ".join(f"{key}.enabled={json.dumps(value)}" for key, value in (("fp16", fp16), (bf16_key, bf16)) if value is not None)
-    shown = Text(listed, listed) if listed else Text("neither fp16 nor bf16 set", "fp16 和 bf16 均未设置")
-    yield make(ctx, RULE, AREA, Severity.ok, f"{given} enables at most one half-precision mode ({shown.en}).",
-               f"{given} 最多启用了一种半精度模式（{shown.zh}）。", observed=shown)
+    shown = Text(listed, listed) if listed else WORDS("neither-set")
+    yield make(ctx, RULE, AREA, Severity.ok, WORDS("ok", given=given, shown=shown), observed=shown)

@@ -20,9 +20,10 @@ import re
 from typing import Iterator, Optional
 
 from lingjun.checks.context import CheckContext
-from lingjun.checks.report.findings import Finding, Severity, Text
+from lingjun.checks.report.findings import Finding, Severity
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make
+from lingjun.checks.rules._words import Words
 
 RULE = "container.erdma-mr-size"
 AREA = "container"
@@ -33,6 +34,26 @@ ISSUE_1407 = "https://github.com/kvcache-ai/Mooncake/issues/1407"
 _REG_FAIL = re.compile(r"failed to register memory|ibv_reg_mr|register_local_memory_failed|reg_mr\b.*fail|memory registration fail",
                        re.IGNORECASE)
 _ERDMA = re.compile(r"\berdma_\d+\b")
+
+
+WORDS = Words({
+    "missing-device": ("eRDMA (erdma_*) device", "eRDMA（erdma_*）设备"),
+    "missing-failure": ("memory-registration failure among the error lines", "错误行中的内存注册失败"),
+    "not-judged": ("eRDMA's region size limit was not judged: the input shows no {missing}.",
+                   "未判断 eRDMA 的注册区域大小上限：输入中没有{missing}。"),
+    "failed": ("A memory registration failed on eRDMA ({shown}): \"{failure}\". An eRDMA device registers at most 64 GiB in one "
+               "region (max_mr_size 0x1000000000): a larger buffer (a KV-cache pool, a transfer-engine segment) fails to register; "
+               "if every region is smaller, the locked-memory limit is the other cause (container.memlock-rdma).",
+               "在 eRDMA（{shown}）上注册内存失败：“{failure}”。eRDMA 设备单个注册区域最大 64 GiB（max_mr_size 0x1000000000）："
+               "更大的缓冲区（KV 缓存池、传输引擎的内存段）会注册失败；如果每个区域都更小，另一原因是锁定内存上限（见 container.memlock-rdma）。"),
+    "remedy": ("Keep each registered region at or below the device's max_mr_size (check it with ibv_devinfo -v | grep max_mr_size): "
+               "split a large buffer into regions of at most 64 GiB (Mooncake: a global_segment_size of at most 64 GiB, or a "
+               "transfer engine that splits regions itself, kvcache-ai/Mooncake#2644), and back the buffers with huge pages.",
+               "让每个注册区域不超过设备的 max_mr_size（用 ibv_devinfo -v | grep max_mr_size 查看）：把大缓冲区拆成不超过 64 GiB 的区域"
+               "（Mooncake：global_segment_size 不超过 64 GiB，或使用会自行拆分区域的传输引擎版本，kvcache-ai/Mooncake#2644），并用大页内存承载缓冲区。"),
+    "observed": ("{shown}: {failure}", "{shown}：{failure}"),
+    "expected": ("each registered region <= 64 GiB", "每个注册区域 <= 64 GiB"),
+})
 
 
 def _erdma_devices(ctx: CheckContext) -> list[str]:
@@ -53,25 +74,10 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     devices = _erdma_devices(ctx)
     failure = _failure(ctx)
     if not devices or failure is None:
-        missing_en = "eRDMA (erdma_*) device" if not devices else "memory-registration failure among the error lines"
-        missing_zh = "eRDMA（erdma_*）设备" if not devices else "错误行中的内存注册失败"
-        yield make(ctx, RULE, AREA, Severity.skipped, f"eRDMA's region size limit was not judged: the input shows no {missing_en}.",
-                   f"未判断 eRDMA 的注册区域大小上限：输入中没有{missing_zh}。")
+        missing = WORDS("missing-device" if not devices else "missing-failure")
+        yield make(ctx, RULE, AREA, Severity.skipped, WORDS("not-judged", missing=missing))
         return
     shown = ", ".join(devices[:4])
-    yield make(
-        ctx, RULE, AREA, Severity.error,
-        f"A memory registration failed on eRDMA ({shown}): \"{failure}\". An eRDMA device registers at most 64 GiB in one "
-        f"region (max_mr_size 0x1000000000): a larger buffer (a KV-cache pool, a transfer-engine segment) fails to register; "
-        f"if every region is smaller, the locked-memory limit is the other cause (container.memlock-rdma).",
-        f"在 eRDMA（{shown}）上注册内存失败：“{failure}”。eRDMA 设备单个注册区域最大 64 GiB（max_mr_size 0x1000000000）："
-        f"更大的缓冲区（KV 缓存池、传输引擎的内存段）会注册失败；如果每个区域都更小，另一原因是锁定内存上限（见 container.memlock-rdma）。",
-        remedy=("Keep each registered region at or below the device's max_mr_size (check it with ibv_devinfo -v | grep max_mr_size): "
-                "split a large buffer into regions of at most 64 GiB (Mooncake: a global_segment_size of at most 64 GiB, or a "
-                "transfer engine that splits regions itself, kvcache-ai/Mooncake#2644), and back the buffers with huge pages.",
-                "让每个注册区域不超过设备的 max_mr_size（用 ibv_devinfo -v | grep max_mr_size 查看）：把大缓冲区拆成不超过 64 GiB 的区域"
-                "（Mooncake：global_segment_size 不超过 64 GiB，或使用会自行拆分区域的传输引擎版本，kvcache-ai/Mooncake#2644），并用大页内存承载缓冲区。"),
-        observed=Text(f"{shown}: {failure}", f"{shown}：{failure}"),
-        expected=Text("each registered region <= 64 GiB", "每个注册区域 <= 64 GiB"),
-        links=[ISSUE_304, PR_2644, ISSUE_1407],
-    )
+    yield make(ctx, RULE, AREA, Severity.error, WORDS("failed", shown=shown, failure=failure), remedy=WORDS("remedy"),
+               observed=WORDS("observed", shown=shown, failure=failure), expected=WORDS("expected"),
+               links=[ISSUE_304, PR_2644, ISSUE_1407])

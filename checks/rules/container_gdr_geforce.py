@@ -23,12 +23,41 @@ from lingjun.checks.core.compat import GPU_CONSUMER, gpu_class
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make
+from lingjun.checks.rules._words import Words
 
 RULE = "container.gdr-geforce"
 AREA = "container"
 GDR_DOC = "https://docs.nvidia.com/cuda/gpudirect-rdma/"
 NCCL_GDR_DOC = "https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html#nccl-net-gdr-level-formerly-nccl-ib-gdr-level"
 _REG_FAIL = re.compile(r"ibv_reg_(?:dmabuf_)?mr|failed to register|nv_peer_mem|nvidia[-_]peermem|GDR.{0,30}(?:fail|error)", re.IGNORECASE)
+
+
+WORDS = Words({
+    "no-geforce": ("GeForce GPUs", "GeForce GPU"),
+    "no-rdma": ("RDMA devices", "RDMA 设备"),
+    "not-judged": ("GPUDirect RDMA on GeForce not judged: the input shows no {what}.",
+                   "未判断 GeForce 上的 GPUDirect RDMA：输入中没有{what}。"),
+    "off": ("GPUDirect RDMA is off (NCCL_NET_GDR_LEVEL={level}) on the GeForce GPUs ({gpus}).",
+            "GeForce GPU（{gpus}）上已关闭 GPUDirect RDMA（NCCL_NET_GDR_LEVEL={level}）。"),
+    "no-sign": ("GeForce GPUs ({gpus}) and RDMA devices ({devices}) are present, but neither an NCCL GPUDirect RDMA setting nor a "
+                "registration failure is shown, so whether GPUDirect RDMA is attempted was not judged.",
+                "存在 GeForce GPU（{gpus}）和 RDMA 设备（{devices}），但既没有 NCCL 的 GPUDirect RDMA 设置，也没有注册失败，未判断是否尝试了 GPUDirect RDMA。"),
+    "remedy": ("Turn GPUDirect RDMA off so that NCCL stages network transfers through host memory: export NCCL_NET_GDR_LEVEL=LOC "
+               "(and unset NCCL_NET_GDR_READ); expect lower inter-node bandwidth. For GPUDirect RDMA, use data center GPUs "
+               "(A100, H100, H20, L40S).",
+               "关闭 GPUDirect RDMA，让 NCCL 经主机内存中转网络传输：export NCCL_NET_GDR_LEVEL=LOC（并取消 NCCL_NET_GDR_READ）；"
+               "跨节点带宽会降低。如需 GPUDirect RDMA，请使用数据中心 GPU（A100、H100、H20、L40S）。"),
+    "failing": ("GPUDirect RDMA is asked for ({shown}) between the RDMA devices ({devices}) and GeForce GPUs ({gpus}), "
+                "which do not support it (NVIDIA supports it on data center and professional GPUs only): the input shows the "
+                "registration failing.",
+                "在 RDMA 设备（{devices}）与 GeForce GPU（{gpus}）之间请求了 GPUDirect RDMA（{shown}），"
+                "而 GeForce 不支持它（NVIDIA 只在数据中心与专业 GPU 上支持）：输入中已出现注册失败。"),
+    "asked": ("GPUDirect RDMA is asked for ({shown}) between the RDMA devices ({devices}) and GeForce GPUs ({gpus}), "
+              "which do not support it (NVIDIA supports it on data center and professional GPUs only): registering GPU memory "
+              "with the NIC may fail, or NCCL falls back to host staging.",
+              "在 RDMA 设备（{devices}）与 GeForce GPU（{gpus}）之间请求了 GPUDirect RDMA（{shown}），"
+              "而 GeForce 不支持它（NVIDIA 只在数据中心与专业 GPU 上支持）：向网卡注册 GPU 内存可能失败，或 NCCL 回退为经主机内存中转。"),
+})
 
 
 def _asks_for_gdr(env: dict) -> list[str]:
@@ -49,10 +78,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     facts = ctx.facts
     geforce = sorted({g.name or f"GPU {g.index}" for g in facts.gpus if gpu_class(g.name, g.brand, ctx.data.gpus) == GPU_CONSUMER})
     if not geforce or not facts.rdma.devices:
-        what_en = "GeForce GPUs" if not geforce else "RDMA devices"
-        what_zh = "GeForce GPU" if not geforce else "RDMA 设备"
-        yield make(ctx, RULE, AREA, Severity.skipped, f"GPUDirect RDMA on GeForce not judged: the input shows no {what_en}.",
-                   f"未判断 GeForce 上的 GPUDirect RDMA：输入中没有{what_zh}。")
+        yield make(ctx, RULE, AREA, Severity.skipped, WORDS("not-judged", what=WORDS("no-geforce" if not geforce else "no-rdma")))
         return
     settings = _asks_for_gdr(facts.env)
     failure = next((e[:200] for e in facts.symptoms.errors if _REG_FAIL.search(e)), None)
@@ -60,29 +86,12 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     gpus = ", ".join(geforce[:3])
     devices = ", ".join(d.name for d in facts.rdma.devices[:4])
     if level in ("LOC", "0") and failure is None:
-        yield make(ctx, RULE, AREA, Severity.ok, f"GPUDirect RDMA is off (NCCL_NET_GDR_LEVEL={level}) on the GeForce GPUs ({gpus}).",
-                   f"GeForce GPU（{gpus}）上已关闭 GPUDirect RDMA（NCCL_NET_GDR_LEVEL={level}）。")
+        yield make(ctx, RULE, AREA, Severity.ok, WORDS("off", level=level, gpus=gpus))
         return
     if not settings and failure is None:
-        yield make(ctx, RULE, AREA, Severity.skipped,
-                   f"GeForce GPUs ({gpus}) and RDMA devices ({devices}) are present, but neither an NCCL GPUDirect RDMA setting nor a "
-                   f"registration failure is shown, so whether GPUDirect RDMA is attempted was not judged.",
-                   f"存在 GeForce GPU（{gpus}）和 RDMA 设备（{devices}），但既没有 NCCL 的 GPUDirect RDMA 设置，也没有注册失败，未判断是否尝试了 GPUDirect RDMA。")
+        yield make(ctx, RULE, AREA, Severity.skipped, WORDS("no-sign", gpus=gpus, devices=devices))
         return
-    remedy = ("Turn GPUDirect RDMA off so that NCCL stages network transfers through host memory: export NCCL_NET_GDR_LEVEL=LOC "
-              "(and unset NCCL_NET_GDR_READ); expect lower inter-node bandwidth. For GPUDirect RDMA, use data center GPUs "
-              "(A100, H100, H20, L40S).",
-              "关闭 GPUDirect RDMA，让 NCCL 经主机内存中转网络传输：export NCCL_NET_GDR_LEVEL=LOC（并取消 NCCL_NET_GDR_READ）；"
-              "跨节点带宽会降低。如需 GPUDirect RDMA，请使用数据中心 GPU（A100、H100、H20、L40S）。")
     shown = "; ".join(settings + ([f"\"{failure}\""] if failure else []))
-    lead_en = (f"GPUDirect RDMA is asked for ({shown}) between the RDMA devices ({devices}) and GeForce GPUs ({gpus}), "
-               f"which do not support it (NVIDIA supports it on data center and professional GPUs only)")
-    lead_zh = (f"在 RDMA 设备（{devices}）与 GeForce GPU（{gpus}）之间请求了 GPUDirect RDMA（{shown}），"
-               f"而 GeForce 不支持它（NVIDIA 只在数据中心与专业 GPU 上支持）")
-    if failure:
-        yield make(ctx, RULE, AREA, Severity.error, f"{lead_en}: the input shows the registration failing.",
-                   f"{lead_zh}：输入中已出现注册失败。", remedy=remedy, observed=Text(shown, shown), links=[GDR_DOC, NCCL_GDR_DOC])
-        return
-    yield make(ctx, RULE, AREA, Severity.warning, f"{lead_en}: registering GPU memory with the NIC may fail, or NCCL falls back to host staging.",
-               f"{lead_zh}：向网卡注册 GPU 内存可能失败，或 NCCL 回退为经主机内存中转。",
-               remedy=remedy, observed=Text(shown, shown), links=[GDR_DOC, NCCL_GDR_DOC])
+    severity, key = (Severity.error, "failing") if failure else (Severity.warning, "asked")
+    yield make(ctx, RULE, AREA, severity, WORDS(key, shown=shown, devices=devices, gpus=gpus), remedy=WORDS("remedy"),
+               observed=Text(shown, shown), links=[GDR_DOC, NCCL_GDR_DOC])

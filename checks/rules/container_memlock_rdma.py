@@ -28,6 +28,7 @@ from lingjun.checks.coverage import available, not_shown, unavailable_reason
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make
+from lingjun.checks.rules._words import Words
 from lingjun.checks.rules._rdma import symptom
 from lingjun.checks.knowledge.units import GIB, known_limit, limit
 
@@ -39,27 +40,49 @@ CASE = "https://github.com/NVIDIA/nccl-tests/issues/206"
 #: below this, a finite limit is an error (256 NCCL buffers of the default 4 MiB)
 ERROR_BELOW = 1 * GIB
 
-_REMEDY = (
-    "Give the container an unlimited locked-memory limit: docker run --ulimit memlock=-1 (or default-ulimits in the Docker "
-    "daemon's daemon.json); Kubernetes has no per-pod ulimit, so set LimitMEMLOCK=infinity for the container runtime "
-    "(containerd's systemd unit) on the node, or add the IPC_LOCK capability in the pod's securityContext.",
-    "请把容器的锁定内存上限设为不限：docker run --ulimit memlock=-1（或在 Docker 守护进程的 daemon.json 中设置 default-ulimits）；"
-    "Kubernetes 没有按 Pod 设置 ulimit 的字段，请在节点上为容器运行时（containerd 的 systemd 单元）设置 LimitMEMLOCK=infinity，"
-    "或在 Pod 的 securityContext 中添加 IPC_LOCK 权能。",
-)
+WORDS = Words({
+    "remedy": ("Give the container an unlimited locked-memory limit: docker run --ulimit memlock=-1 (or default-ulimits in the Docker "
+               "daemon's daemon.json); Kubernetes has no per-pod ulimit, so set LimitMEMLOCK=infinity for the container runtime "
+               "(containerd's systemd unit) on the node, or add the IPC_LOCK capability in the pod's securityContext.",
+               "请把容器的锁定内存上限设为不限：docker run --ulimit memlock=-1（或在 Docker 守护进程的 daemon.json 中设置 default-ulimits）；"
+               "Kubernetes 没有按 Pod 设置 ulimit 的字段，请在节点上为容器运行时（containerd 的 systemd 单元）设置 LimitMEMLOCK=infinity，"
+               "或在 Pod 的 securityContext 中添加 IPC_LOCK 权能。"),
+    "quoted": ("the input quotes '{quoted}'", "输入中引用了 '{quoted}'"),
+    "devices": ("RDMA devices: {names}", "RDMA 设备：{names}"),
+    "no-device": ("no RDMA device", "没有 RDMA 设备"),
+    "not-a-limit": ("The locked-memory limit in the input ({value}) is not a limit value (only -1 means unlimited), so it was not judged.",
+                    "输入中的锁定内存上限（{value}）不是有效的上限值（只有 -1 表示不限），未作判断。"),
+    "not-judged": ("The locked-memory limit was not judged: {reason}.", "未判断锁定内存上限：{reason}。"),
+    "no-rdma": ("No RDMA device is visible, so the locked-memory limit does not constrain NCCL here.",
+                "未发现 RDMA 设备，锁定内存上限不会限制此处的 NCCL。"),
+    "subject": ("the locked-memory limit", "锁定内存上限"),
+    "observed": ("RLIMIT_MEMLOCK {soft}", "RLIMIT_MEMLOCK {soft}"),
+    "expected": ("unlimited (--ulimit memlock=-1) or CAP_IPC_LOCK", "不限（--ulimit memlock=-1）或 CAP_IPC_LOCK"),
+    "cap-ipc-lock": ("The process holds CAP_IPC_LOCK, so RDMA registration is not bounded by RLIMIT_MEMLOCK ({soft}).",
+                     "进程拥有 CAP_IPC_LOCK，RDMA 内存注册不受 RLIMIT_MEMLOCK（{soft}）限制。"),
+    "unlimited": ("The locked-memory limit is unlimited, as RDMA registration needs.", "锁定内存上限为不限，满足 RDMA 内存注册的需要。"),
+    "cap-not-shown": ("; whether the process holds CAP_IPC_LOCK is not shown", "；未显示进程是否拥有 CAP_IPC_LOCK"),
+    "hard": (" The hard limit is {hard}: 'ulimit -l {value}' in the entrypoint raises it without privileges.",
+             "硬上限为 {hard}：在入口脚本中执行 'ulimit -l {value}' 即可提高，无需特权。"),
+    "piece-none": ("", ""),
+    "finite": ("The locked-memory limit is {soft} while RDMA is in use ({why}{cap}): registering NCCL's buffers with "
+               "ibv_reg_mr fails with 'Cannot allocate memory' once they exceed it; NCCL asks for an unlimited limit.{hard}",
+               "RDMA 正在使用（{why}{cap}），而锁定内存上限只有 {soft}：NCCL 用 ibv_reg_mr 注册的缓冲区超过该上限时会报 "
+               "'Cannot allocate memory'；NCCL 要求不限。{hard}"),
+})
 
 
 def _evidence(ctx: CheckContext) -> "tuple[bool, Text] | None":
     """``(True, what shows RDMA in use)``; ``(False, ...)`` when the input shows no RDMA; None when it cannot tell."""
     quoted = symptom(ctx.facts)
     if quoted:
-        return True, Text(f"the input quotes '{quoted}'", f"输入中引用了 '{quoted}'")
+        return True, WORDS("quoted", quoted=quoted)
     if not available(ctx.facts, "rdma"):
         return None
     names = [d.name for d in ctx.facts.rdma.devices]
     if names:
-        return True, Text(f"RDMA devices: {', '.join(names)}", f"RDMA 设备：{', '.join(names)}")
-    return False, Text("no RDMA device", "没有 RDMA 设备")
+        return True, WORDS("devices", names=", ".join(names))
+    return False, WORDS("no-device")
 
 
 @rule(RULE, AREA, "Locked-memory limit allows RDMA registration", "锁定内存上限满足 RDMA 内存注册", order=270, needs=("limits",))
@@ -69,54 +92,38 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     skipped when the input shows neither the RDMA devices nor the limit."""
     lim = ctx.facts.limits
     msoft = known_limit(lim.memlock_soft)
-    mhard = known_limit(lim.memlock_hard)
     if msoft is None and lim.memlock_soft is not None:
-        yield make(ctx, RULE, AREA, Severity.skipped,
-                   f"The locked-memory limit in the input ({lim.memlock_soft}) is not a limit value (only -1 means unlimited), so it was not judged.",
-                   f"输入中的锁定内存上限（{lim.memlock_soft}）不是有效的上限值（只有 -1 表示不限），未作判断。", observed=str(lim.memlock_soft))
+        yield make(ctx, RULE, AREA, Severity.skipped, WORDS("not-a-limit", value=lim.memlock_soft), observed=str(lim.memlock_soft))
         return
     evidence = _evidence(ctx)
     if evidence is None:
-        reason = unavailable_reason(ctx.facts, ["rdma"])
-        yield make(ctx, RULE, AREA, Severity.skipped, f"The locked-memory limit was not judged: {reason.en}.",
-                   f"未判断锁定内存上限：{reason.zh}。")
+        yield make(ctx, RULE, AREA, Severity.skipped, WORDS("not-judged", reason=unavailable_reason(ctx.facts, ["rdma"])))
         return
     in_use, why = evidence
     if not in_use:
-        yield make(ctx, RULE, AREA, Severity.ok,
-                   "No RDMA device is visible, so the locked-memory limit does not constrain NCCL here.",
-                   "未发现 RDMA 设备，锁定内存上限不会限制此处的 NCCL。")
+        yield make(ctx, RULE, AREA, Severity.ok, WORDS("no-rdma"))
         return
     if msoft is None:
-        what = not_shown(ctx.facts, Text("the locked-memory limit", "锁定内存上限"))
-        sentence = what.as_sentence()
-        yield make(ctx, RULE, AREA, Severity.skipped, sentence.en, sentence.zh)
+        yield make(ctx, RULE, AREA, Severity.skipped, not_shown(ctx.facts, WORDS("subject")).as_sentence())
         return
+    yield _judged(ctx, msoft, why)
+
+
+def _judged(ctx: CheckContext, msoft: int, why: Text) -> Finding:
+    """The soft limit ``msoft`` (bytes, negative for unlimited) with RDMA in use (``why``): ok with CAP_IPC_LOCK or
+    unlimited, error below :data:`ERROR_BELOW`, warning above it."""
+    lim = ctx.facts.limits
     soft = limit(msoft)
-    observed = Text(f"RLIMIT_MEMLOCK {soft.en}", f"RLIMIT_MEMLOCK {soft.zh}")
-    expected = Text("unlimited (--ulimit memlock=-1) or CAP_IPC_LOCK", "不限（--ulimit memlock=-1）或 CAP_IPC_LOCK")
+    observed, expected = WORDS("observed", soft=soft), WORDS("expected")
     if lim.cap_ipc_lock:
-        yield make(ctx, RULE, AREA, Severity.ok,
-                   f"The process holds CAP_IPC_LOCK, so RDMA registration is not bounded by RLIMIT_MEMLOCK ({soft.en}).",
-                   f"进程拥有 CAP_IPC_LOCK，RDMA 内存注册不受 RLIMIT_MEMLOCK（{soft.zh}）限制。", observed=observed, expected=expected)
-        return
+        return make(ctx, RULE, AREA, Severity.ok, WORDS("cap-ipc-lock", soft=soft), observed=observed, expected=expected)
     if msoft < 0:
-        yield make(ctx, RULE, AREA, Severity.ok, "The locked-memory limit is unlimited, as RDMA registration needs.",
-                   "锁定内存上限为不限，满足 RDMA 内存注册的需要。", observed=observed, expected=expected)
-        return
+        return make(ctx, RULE, AREA, Severity.ok, WORDS("unlimited"), observed=observed, expected=expected)
     severity = Severity.error if msoft < ERROR_BELOW else Severity.warning
-    cap_en = "" if lim.cap_ipc_lock is False else "; whether the process holds CAP_IPC_LOCK is not shown"
-    cap_zh = "" if lim.cap_ipc_lock is False else "；未显示进程是否拥有 CAP_IPC_LOCK"
-    hard_en = hard_zh = ""
+    cap = WORDS("piece-none" if lim.cap_ipc_lock is False else "cap-not-shown")
+    mhard = known_limit(lim.memlock_hard)
+    hard = WORDS("piece-none")
     if mhard is not None and (mhard < 0 or mhard > msoft):
-        hard = limit(mhard)
-        hard_en = f" The hard limit is {hard.en}: 'ulimit -l {'unlimited' if mhard < 0 else mhard // 1024}' in the entrypoint raises it without privileges."
-        hard_zh = f"硬上限为 {hard.zh}：在入口脚本中执行 'ulimit -l {'unlimited' if mhard < 0 else mhard // 1024}' 即可提高，无需特权。"
-    yield make(
-        ctx, RULE, AREA, severity,
-        f"The locked-memory limit is {soft.en} while RDMA is in use ({why.en}{cap_en}): registering NCCL's buffers with "
-        f"ibv_reg_mr fails with 'Cannot allocate memory' once they exceed it; NCCL asks for an unlimited limit.{hard_en}",
-        f"RDMA 正在使用（{why.zh}{cap_zh}），而锁定内存上限只有 {soft.zh}：NCCL 用 ibv_reg_mr 注册的缓冲区超过该上限时会报 "
-        f"'Cannot allocate memory'；NCCL 要求不限。{hard_zh}",
-        remedy=_REMEDY, observed=observed, expected=expected, links=[NCCL_DOC, CASE],
-    )
+        hard = WORDS("hard", hard=limit(mhard), value="unlimited" if mhard < 0 else mhard // 1024)
+    return make(ctx, RULE, AREA, severity, WORDS("finite", soft=soft, why=why, cap=cap, hard=hard), remedy=WORDS("remedy"),
+                observed=observed, expected=expected, links=[NCCL_DOC, CASE])

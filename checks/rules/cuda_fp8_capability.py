@@ -26,9 +26,10 @@ from typing import Iterator, Optional
 from lingjun.checks.context import CheckContext
 from lingjun.checks.core.gpu_arch import cc_text, parse_cc
 from lingjun.checks.core.gpu_models import compute_capability_from_name
-from lingjun.checks.report.findings import Finding, Severity, Text
+from lingjun.checks.report.findings import Finding, Severity, Text, sentence_case
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make
+from lingjun.checks.rules._words import Words
 
 RULE = "cuda.fp8-capability"
 AREA = "cuda"
@@ -39,6 +40,35 @@ MOE_NOTE = "https://huggingface.co/neuralmagic/DeepSeek-Coder-V2-Instruct-FP8/di
 FP8_CC = (8, 9)
 #: the oldest compute capability vLLM's weight-only FP8 Marlin path runs on (Turing)
 MARLIN_CC = (7, 5)
+
+WORDS = Words({
+    "model": ("the FP8 model {model} (--model)", "FP8 模型 {model}（--model）"),
+    "deepspeed": ("the DeepSpeed config {ds} (fp8.enabled)", "DeepSpeed 配置 {ds}（fp8.enabled）"),
+    "workload": ("the workload", "该负载"),
+    "no-workload": ("No FP8 workload is shown (an FP8 model with --model, a DeepSpeed config with fp8 enabled, or an FP8 error "
+                    "line in the input), so the GPUs' FP8 support was not judged.",
+                    "未显示 FP8 负载（--model 指定的 FP8 模型、启用 fp8 的 DeepSpeed 配置或输入中的 FP8 错误行），因此未判断 GPU 的 FP8 支持。"),
+    "cc-subject": ("the GPUs' compute capability", "GPU 的计算能力"),
+    "no-cc": ("FP8 support not judged ({what}): {why}.", "未判断 FP8 支持（{what}）：{why}。"),
+    "ok": ("{what} runs on GPUs with FP8 compute: {listed}.", "{what}所需的 FP8 计算受 GPU 支持：{listed}。"),
+    "expected": ("compute capability >= 8.9", "计算能力 >= 8.9"),
+    "why-error": ("and the input shows the failure: \"{error}\"", "输入中已出现该错误：“{error}”"),
+    "why-moe": ("and vLLM runs FP8 mixture-of-experts models only on 8.9 or newer (no weight-only path for them)",
+                "而 vLLM 只在 8.9 及以上运行 FP8 混合专家（MoE）模型（没有仅权重的路径）"),
+    "why-below-marlin": ("and not even vLLM's weight-only FP8 path (7.5 or newer) runs there", "连 vLLM 的仅权重 FP8 路径（需 7.5 及以上）也无法运行"),
+    "no-fp8": ("{what} needs FP8 compute, which starts at compute capability 8.9 (Ada, Hopper, "
+               "Blackwell), but the GPUs are {listed}, {why}.",
+               "{what}需要 FP8 计算，而 FP8 从计算能力 8.9（Ada、Hopper、Blackwell）开始支持；本机 GPU 为 {listed}，{why}。"),
+    "weight-only": ("{what} needs FP8 compute (compute capability 8.9 or newer) for its activations; on "
+                    "{listed} vLLM runs it only weight-only (W8A16, FP8 Marlin), slower than on FP8 GPUs, and other frameworks "
+                    "may fail (\"torch._scaled_mm is only supported on CUDA devices with compute capability >= 9.0 or 8.9\").",
+                    "{what}的激活需要 FP8 计算（计算能力 8.9 及以上）；在 {listed} 上 vLLM 只能以仅权重方式（W8A16，FP8 Marlin）运行，"
+                    "比在支持 FP8 的 GPU 上慢，其他框架可能直接报错（“torch._scaled_mm is only supported …”）。"),
+    "remedy": ("Serve a BF16 variant of the model (or an INT8/INT4 one: AWQ, GPTQ, W8A8-INT8) on these GPUs, or run the FP8 "
+               "model on GPUs with compute capability 8.9 or newer (L40S, L20, H100, H800, H20, H200, B200).",
+               "请在这些 GPU 上改用该模型的 BF16 版本（或 INT8/INT4 版本：AWQ、GPTQ、W8A8-INT8），或把 FP8 模型放到计算能力 8.9 "
+               "及以上的 GPU 上运行（L40S、L20、H100、H800、H20、H200、B200）。"),
+})
 
 _FP8_NAME = re.compile(r"(?:^|[-_/.])fp8(?:$|[-_/.])", re.IGNORECASE)
 #: mixture-of-experts model names: "128E" expert counts, "A22B"/"A3B" active parameters, known MoE families
@@ -76,19 +106,13 @@ def _evidence(ctx: CheckContext) -> tuple[Optional[Text], Optional[str], bool]:
     named = bool(model) and bool(_FP8_NAME.search(model))
     moe = named and bool(_MOE_NAME.search(model))
     if named:
-        return Text(f"the FP8 model {model} (--model)", f"FP8 模型 {model}（--model）"), error, moe
+        return WORDS("model", model=model), error, moe
     ds = _fp8_deepspeed(ctx)
     if ds:
-        return Text(f"the DeepSpeed config {ds} (fp8.enabled)", f"DeepSpeed 配置 {ds}（fp8.enabled）"), error, False
+        return WORDS("deepspeed", ds=ds), error, False
     if error:
-        return Text("the workload", "该负载"), error, False
+        return WORDS("workload"), error, False
     return None, None, False
-
-
-_REMEDY_EN = ("Serve a BF16 variant of the model (or an INT8/INT4 one: AWQ, GPTQ, W8A8-INT8) on these GPUs, or run the FP8 "
-              "model on GPUs with compute capability 8.9 or newer (L40S, L20, H100, H800, H20, H200, B200).")
-_REMEDY_ZH = ("请在这些 GPU 上改用该模型的 BF16 版本（或 INT8/INT4 版本：AWQ、GPTQ、W8A8-INT8），或把 FP8 模型放到计算能力 8.9 "
-              "及以上的 GPU 上运行（L40S、L20、H100、H800、H20、H200、B200）。")
 
 
 @rule(RULE, AREA, "FP8 workload on FP8-capable GPUs", "FP8 负载运行在支持 FP8 的 GPU 上", order=115)
@@ -98,10 +122,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     for a dense FP8 model on 7.5-8.8 (vLLM runs it weight-only); ok on 8.9 or newer; skipped without the facts."""
     what, error, moe = _evidence(ctx)
     if what is None:
-        yield make(ctx, RULE, AREA, Severity.skipped,
-                   "No FP8 workload is shown (an FP8 model with --model, a DeepSpeed config with fp8 enabled, or an FP8 error "
-                   "line in the input), so the GPUs' FP8 support was not judged.",
-                   "未显示 FP8 负载（--model 指定的 FP8 模型、启用 fp8 的 DeepSpeed 配置或输入中的 FP8 错误行），因此未判断 GPU 的 FP8 支持。")
+        yield make(ctx, RULE, AREA, Severity.skipped, WORDS("no-workload"))
         return
     gpus = []
     for gpu in ctx.facts.gpus:
@@ -111,39 +132,32 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     if not gpus:
         from lingjun.checks.coverage import not_shown
 
-        why = not_shown(ctx.facts, Text("the GPUs' compute capability", "GPU 的计算能力"))
-        yield make(ctx, RULE, AREA, Severity.skipped, f"FP8 support not judged ({what.en}): {why.en}.",
-                   f"未判断 FP8 支持（{what.zh}）：{why.zh}。")
+        yield make(ctx, RULE, AREA, Severity.skipped, WORDS("no-cc", what=what, why=not_shown(ctx.facts, WORDS("cc-subject"))))
         return
     below = [(n, cc) for n, cc in gpus if cc < FP8_CC]
     listed = ", ".join(sorted({f"{n} ({cc_text(cc)})" for n, cc in (below or gpus)}))
-    links = [VLLM_FP8_DOC, VLLM_HW_DOC]
+    subject = Text(sentence_case(what.en), what.zh)  # the workload starts the sentence in English
     if not below:
-        yield make(ctx, RULE, AREA, Severity.ok, f"{what.en[0].upper() + what.en[1:]} runs on GPUs with FP8 compute: {listed}.",
-                   f"{what.zh}所需的 FP8 计算受 GPU 支持：{listed}。", observed=listed, expected="compute capability >= 8.9")
+        yield make(ctx, RULE, AREA, Severity.ok, WORDS("ok", what=subject, listed=listed), observed=listed,
+                   expected="compute capability >= 8.9")
         return
-    lowest = min(cc for _, cc in below)
+    yield _below(ctx, subject, listed, min(cc for _, cc in below), error, moe)
+
+
+def _below(ctx: CheckContext, what: Text, listed: str, lowest: tuple, error: Optional[str], moe: bool) -> Finding:
+    """GPUs below 8.9 (the lowest ``lowest``) for the FP8 workload ``what``: an error when the input shows the
+    failure, the model is a mixture of experts or no GPU reaches 7.5; a warning (weight-only FP8) otherwise."""
     observed = Text(listed, listed)
-    expected = Text("compute capability >= 8.9", "计算能力 >= 8.9")
+    links = [VLLM_FP8_DOC, VLLM_HW_DOC]
     if error or moe or lowest < MARLIN_CC:
         if error:
-            why_en, why_zh = f"and the input shows the failure: \"{error}\"", f"输入中已出现该错误：“{error}”"
+            why = WORDS("why-error", error=error)
         elif moe:
-            why_en = "and vLLM runs FP8 mixture-of-experts models only on 8.9 or newer (no weight-only path for them)"
-            why_zh = "而 vLLM 只在 8.9 及以上运行 FP8 混合专家（MoE）模型（没有仅权重的路径）"
+            why = WORDS("why-moe")
             links.append(MOE_NOTE)
         else:
-            why_en, why_zh = "and not even vLLM's weight-only FP8 path (7.5 or newer) runs there", "连 vLLM 的仅权重 FP8 路径（需 7.5 及以上）也无法运行"
-        yield make(ctx, RULE, AREA, Severity.error,
-                   f"{what.en[0].upper() + what.en[1:]} needs FP8 compute, which starts at compute capability 8.9 (Ada, Hopper, "
-                   f"Blackwell), but the GPUs are {listed}, {why_en}.",
-                   f"{what.zh}需要 FP8 计算，而 FP8 从计算能力 8.9（Ada、Hopper、Blackwell）开始支持；本机 GPU 为 {listed}，{why_zh}。",
-                   remedy=(_REMEDY_EN, _REMEDY_ZH), observed=observed, expected=expected, links=links)
-        return
-    yield make(ctx, RULE, AREA, Severity.warning,
-               f"{what.en[0].upper() + what.en[1:]} needs FP8 compute (compute capability 8.9 or newer) for its activations; on "
-               f"{listed} vLLM runs it only weight-only (W8A16, FP8 Marlin), slower than on FP8 GPUs, and other frameworks "
-               f"may fail (\"torch._scaled_mm is only supported on CUDA devices with compute capability >= 9.0 or 8.9\").",
-               f"{what.zh}的激活需要 FP8 计算（计算能力 8.9 及以上）；在 {listed} 上 vLLM 只能以仅权重方式（W8A16，FP8 Marlin）运行，"
-               f"比在支持 FP8 的 GPU 上慢，其他框架可能直接报错（“torch._scaled_mm is only supported …”）。",
-               remedy=(_REMEDY_EN, _REMEDY_ZH), observed=observed, expected=expected, links=links)
+            why = WORDS("why-below-marlin")
+        return make(ctx, RULE, AREA, Severity.error, WORDS("no-fp8", what=what, listed=listed, why=why), remedy=WORDS("remedy"),
+                    observed=observed, expected=WORDS("expected"), links=links)
+    return make(ctx, RULE, AREA, Severity.warning, WORDS("weight-only", what=what, listed=listed), remedy=WORDS("remedy"),
+                observed=observed, expected=WORDS("expected"), links=links)
