@@ -19,11 +19,12 @@ __all__ = ["MAX_RANKS", "env_int", "local_gpus", "world_ranks"]
 MAX_RANKS = 100_000
 
 
-def env_int(facts: Facts, name: str) -> Optional[int]:
-    """A positive whole-number variable up to :data:`MAX_RANKS`, or None when unset, not a positive number (at most
-    18 digits, :func:`lingjun.checks.core.small_int.small_int`) or an implausible count."""
+def env_int(facts: Facts, name: str, minimum: int = 1) -> Optional[int]:
+    """A whole-number variable from ``minimum`` (1 for a rank count such as ``WORLD_SIZE``; 0 for a rank such as
+    ``LOCAL_RANK``) up to :data:`MAX_RANKS`, or None when unset, not a number of at most 18 digits
+    (:func:`lingjun.checks.core.small_int.small_int`), below ``minimum`` or an implausible count."""
     value = small_int(facts.env.get(name))
-    return value if value is not None and 0 < value <= MAX_RANKS else None
+    return value if value is not None and minimum <= value <= MAX_RANKS else None
 
 
 def local_gpus(facts: Facts) -> tuple[Optional[int], Text]:

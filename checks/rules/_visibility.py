@@ -12,11 +12,9 @@ from typing import Optional
 
 from lingjun.checks.context import CheckContext
 from lingjun.checks.core import visible_devices
-from lingjun.checks.core.small_int import small_int
 from lingjun.checks.coverage import OBSERVED, env_known, state
-from lingjun.checks.rules._pod import MAX_RANKS
 
-__all__ = ["Visibility", "visibility", "env_int"]
+__all__ = ["Visibility", "visibility"]
 
 
 @dataclass(frozen=True)
@@ -57,10 +55,3 @@ def visibility(ctx: CheckContext) -> Visibility:
     # a CUDA process enumerates a single MIG device however many are listed (NVIDIA's MIG user guide)
     visible = len(resolved.visible) - migs + min(migs, 1)
     return Visibility(cvd=cvd, cvd_known=True, gpu_count=count, visible=visible, parsed=parsed, resolved=resolved)
-
-
-def env_int(ctx: CheckContext, name: str) -> Optional[int]:
-    """An environment variable read as a non-negative integer up to ``_pod.MAX_RANKS`` (a rank or a rank count); None
-    when unset, not shown, not a number of at most 18 digits, or larger (not a plausible rank count)."""
-    value = small_int(ctx.facts.env.get(name))
-    return value if value is not None and value <= MAX_RANKS else None

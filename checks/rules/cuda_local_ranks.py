@@ -21,8 +21,8 @@ from lingjun.checks.coverage import driver_observed, env_known, input_name, not_
 from lingjun.checks.report.findings import Finding, Severity, Text, sentence_case
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make
-from lingjun.checks.rules._pod import MAX_RANKS
-from lingjun.checks.rules._visibility import Visibility, env_int, visibility
+from lingjun.checks.rules._pod import MAX_RANKS, env_int
+from lingjun.checks.rules._visibility import Visibility, visibility
 from lingjun.checks.rules._words import Words
 
 RULE = "cuda.local-ranks"
@@ -118,7 +118,7 @@ def _failing_en(start: int, stop: int) -> str:
 
 def _launch(ctx: CheckContext) -> "tuple[_Launch, list[str]]":
     """The launcher's variables, and "NAME=value" for each set one that is not a rank number."""
-    local_rank, local_size, world = (env_int(ctx, name) for name in _VARS)
+    local_rank, local_size, world = (env_int(ctx.facts, name, minimum=0) for name in _VARS)
     local_size, world = (None if v == 0 else v for v in (local_size, world))  # a launcher never starts 0 ranks
     unreadable = [f"{name}={_short(ctx.facts.env[name])}" for name, value in zip(_VARS, (local_rank, local_size, world))
                   if value is None and (ctx.facts.env.get(name) or "").strip()]

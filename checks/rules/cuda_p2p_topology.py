@@ -25,7 +25,7 @@ from lingjun.checks.facts import GpuLinkFacts
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make
-from lingjun.checks.rules._visibility import env_int
+from lingjun.checks.rules._pod import env_int
 from lingjun.checks.rules._words import Words
 
 RULE = "cuda.p2p-topology"
@@ -108,7 +108,7 @@ def _multi_gpu(ctx: CheckContext, used: list[int]) -> Optional[Text]:
         return WORDS("gpus", count=len(used))
     if ctx.options.gpus_per_pod and ctx.options.gpus_per_pod > 1 and len(used) > 1:
         return Text(f"--gpus-per-pod {ctx.options.gpus_per_pod}", f"--gpus-per-pod {ctx.options.gpus_per_pod}")
-    local = env_int(ctx, "LOCAL_WORLD_SIZE")
+    local = env_int(ctx.facts, "LOCAL_WORLD_SIZE", minimum=0)
     if local is not None and local > 1 and len(used) > 1:
         return Text(f"LOCAL_WORLD_SIZE={local}", f"LOCAL_WORLD_SIZE={local}")
     return None
