@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import marshal
 from pathlib import Path
 from typing import Optional
 
@@ -10,6 +11,12 @@ from lingjun.checks.cli import main
 
 REPO = Path(__file__).resolve().parents[2]
 REDTEAM = REPO / "tests" / "fixtures" / "redteam"
+
+
+def json_copy(data):
+    """A deep copy of JSON data (dicts, lists, strings, numbers, true/false, null): what ``copy.deepcopy``
+    gives, in a third of its time (marshal), which the tests that copy the whole bundle hundreds of times need."""
+    return marshal.loads(marshal.dumps(data))
 
 
 def run_json(monkeypatch, capsys, *args: str, env: Optional[dict] = None) -> tuple[int, Optional[dict], str]:

@@ -8,7 +8,6 @@ without an internal error.  The site URL is held to the site's URL rules.
 
 from __future__ import annotations
 
-import copy
 import json
 import re
 
@@ -17,7 +16,7 @@ import pytest
 from lingjun.checks.knowledge._bundle_shape import BUNDLE_SHAPE, MapOf, Opt, Required, shape_paths, shape_problem
 from lingjun.checks.knowledge.bundle import BundleError, KnowledgeData
 
-from checks_redteam_kit import REPO, run_json
+from checks_redteam_kit import REPO, json_copy, run_json
 
 BUNDLE = json.loads((REPO / "checks" / "data" / "bundle.json").read_text(encoding="utf-8"))
 SNAPSHOT = REPO / "tests" / "fixtures" / "cases" / "C01.json"
@@ -73,7 +72,7 @@ def _parts(path: str) -> list:
 
 def _seeded() -> dict:
     """The embedded bundle plus one of each record part that it leaves empty (so every listed field occurs)."""
-    data = copy.deepcopy(BUNDLE)
+    data = json_copy(BUNDLE)
     issue = data["known_issues"][0]
     issue["condition"]["env"] = [{"name": "NCCL_DEBUG", "equals": "INFO", "not_equals": None, "unset": None}]
     issue["condition"]["architectures"] = ["x86_64"]
@@ -92,12 +91,12 @@ def _seeded() -> dict:
                                               "list_state": "partial"}
     # a release with variants and runtimes (inference-nv-pytorch 25.04 and training-xpu-pytorch 2026-10-20 have them)
     first = next(r for r in data["releases"] if r["image_tags"] and len(r["components"]) > 1 and not r["variants"])
-    entries = copy.deepcopy(first["components"][:2]) + [{"id": "vllm", "name": "vLLM", "version": "0.8.5", "architectures": ["amd64"],
+    entries = json_copy(first["components"][:2]) + [{"id": "vllm", "name": "vLLM", "version": "0.8.5", "architectures": ["amd64"],
                                                            "introduced": False}]
     runtime = {"id": "llama-factory/20261015", "name": "LlamaFactory", "path": "/opt/runtimes/llama-factory-ppu", "python": "3.12",
-               "component_list": "complete", "components": copy.deepcopy(entries)}
-    first["runtimes"] = [copy.deepcopy(runtime)]
-    first["variants"] = [{"id": "vllm", "title": {"en": "vLLM", "zh": "vLLM"}, "image_tags": copy.deepcopy(first["image_tags"]),
+               "component_list": "complete", "components": json_copy(entries)}
+    first["runtimes"] = [json_copy(runtime)]
+    first["variants"] = [{"id": "vllm", "title": {"en": "vLLM", "zh": "vLLM"}, "image_tags": json_copy(first["image_tags"]),
                           "architectures": ["amd64"], "cuda": "12.4", "ppu_sdk": "1.7.0", "python": "3.10",
                           "component_list": "complete", "components": entries, "presence_unknown": ["nccl"],
                           "runtimes": [runtime]}]
@@ -127,9 +126,9 @@ def test_every_listed_field_of_another_type_is_refused_naming_it(path, shape):
     assert wrong
     pattern = re.escape(path).replace(r"\[\]", r"\[[0-9]+\]").replace(r"\*", r"[^.\[]+")
     for kind in wrong:
-        data = copy.deepcopy(SEEDED)
+        data = json_copy(SEEDED)
         for holder, key in _holders(data, _parts(path)):
-            holder[key] = copy.deepcopy(VALUES[kind])
+            holder[key] = json_copy(VALUES[kind])
         with pytest.raises(BundleError) as caught:
             KnowledgeData.from_dict(data, "b.json")
         message = str(caught.value)
@@ -167,12 +166,12 @@ def test_fields_not_in_the_shape_are_not_read_by_rules(monkeypatch, capsys, tmp_
     target = tmp_path / "bundle.json"
     assert len(UNLISTED) > 20
     for path in UNLISTED:
-        data = copy.deepcopy(BUNDLE)
+        data = json_copy(BUNDLE)
         holders = list(_holders(data, _parts(path)))
         # an integer where the bundle has text, lists or objects; an object where it has numbers or true/false
         kind = "object" if any(isinstance(h[k], (int, float)) for h, k in holders) else "integer"
         for holder, key in holders:
-            holder[key] = copy.deepcopy(VALUES[kind])
+            holder[key] = json_copy(VALUES[kind])
         if shape_problem(data) is not None:
             continue  # inside a listed field (e.g. an item of a listed list): refused like the rest
         target.write_text(json.dumps(data), encoding="utf-8")
@@ -184,7 +183,7 @@ def test_fields_not_in_the_shape_are_not_read_by_rules(monkeypatch, capsys, tmp_
 
 
 def test_a_wrong_type_from_the_red_team_file_is_one_line_and_exit_3(monkeypatch, capsys, tmp_path):
-    data = copy.deepcopy(BUNDLE)
+    data = json_copy(BUNDLE)
     data["known_issues"][0]["affects"]["families"] = 1
     target = tmp_path / "bundle.json"
     target.write_text(json.dumps(data), encoding="utf-8")
@@ -206,7 +205,7 @@ def test_a_wrong_type_from_the_red_team_file_is_one_line_and_exit_3(monkeypatch,
     (7, "expected a string, got int"),
 ])
 def test_a_site_url_that_is_not_a_site_url_is_refused(url, reason):
-    data = copy.deepcopy(BUNDLE)
+    data = json_copy(BUNDLE)
     data["site_url"] = url
     with pytest.raises(BundleError) as caught:
         KnowledgeData.from_dict(data, "b.json")
@@ -219,14 +218,14 @@ def test_a_site_url_that_is_not_a_site_url_is_refused(url, reason):
 
 @pytest.mark.parametrize("url", ["http://127.0.0.1:8000/", "https://example.com/lingjun/", "https://example.com", "https://[::1]:8443/kb/"])
 def test_a_plain_site_url_is_kept(url):
-    data = copy.deepcopy(BUNDLE)
+    data = json_copy(BUNDLE)
     data["site_url"] = url
     assert KnowledgeData.from_dict(data, "b.json").site_url == (url if url.endswith("/") else url + "/")
 
 
 @pytest.mark.parametrize("path", ["format", "releases[0].family", "releases[0].version", "components[0].id", "known_issues[0].id"])
 def test_a_missing_required_key_is_refused(path):
-    data = copy.deepcopy(BUNDLE)
+    data = json_copy(BUNDLE)
     *parents, last = _parts(path.replace("[0]", ".0"))
     node = data
     for part in parents:

@@ -30,11 +30,6 @@ if not CHROMIUM.exists() and not os.environ.get("CI"):
                 "the browser test runs whenever it is, and always in CI", allow_module_level=True)
 
 
-#: one xdist worker runs the whole module (``--dist loadgroup``), so its module fixtures
-#: (Chromium, the served sites) are set up once
-pytestmark = pytest.mark.xdist_group("site-browser")
-
-
 class _QuietHandler(SimpleHTTPRequestHandler):
     def log_message(self, format, *args):  # noqa: A002 - signature of the base class
         pass

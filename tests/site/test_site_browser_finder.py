@@ -14,11 +14,6 @@ from test_site_browser import browser, page, server, shot  # noqa: F401  (fixtur
 from lingjun.generator.site.finder import which
 
 
-#: one xdist worker runs the whole module (``--dist loadgroup``), so its module fixtures
-#: (Chromium, the served site) are set up once
-pytestmark = pytest.mark.xdist_group("site-browser-finder")
-
-
 @pytest.fixture(scope="module")
 def kb(hostile_kb_dir):
     from lingjun.generator.site.build import load_validated

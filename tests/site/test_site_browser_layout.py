@@ -18,7 +18,6 @@ import pytest
 from test_site_browser import browser, shot  # noqa: F401 - fixtures and helpers
 from test_site_browser_pages import site  # noqa: F401 - the served site of the real records
 
-pytestmark = pytest.mark.xdist_group("site-browser-pages")
 
 #: one page of every kind: (path, a selector that shows it is drawn, once scripts ran)
 PAGE_KINDS = [

@@ -49,11 +49,6 @@ def _serving(folder: Path):
         thread.join(timeout=5)
 
 
-#: one xdist worker runs the whole module (``--dist loadgroup``), so its module fixtures
-#: (Chromium, the served site) are set up once
-pytestmark = pytest.mark.xdist_group("site-browser-pages")
-
-
 @pytest.fixture(scope="module")
 def site(real_site_dir):
     """The real records' site (the session's one build), served with language error pages."""
