@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from test_site_browser import browser, page, server, shot  # noqa: F401  (fixtures; skips this module without Chromium)
+from test_site_browser import browser, page, server, shot, tab  # noqa: F401  (fixtures; skips this module without Chromium)
 
 from lingjun.generator.site.finder import which
 
@@ -19,6 +19,12 @@ def kb(hostile_kb_dir):
     from lingjun.generator.site.build import load_validated
 
     return load_validated(hostile_kb_dir)
+
+
+def _ready(page):
+    """Wait until the finder script has set the page up (it marks ``#lj-finder`` ``data-ready`` and renders the
+    answer for the address's query in the same step)."""
+    page.wait_for_selector("#lj-finder[data-ready]", state="attached")
 
 
 def _rows(page):
@@ -43,7 +49,7 @@ def _choose(page, driver, gpu):
 
 def test_finder_h20_and_rtx_4090_then_reload_the_shared_address(server, page, kb):
     page.goto(server + "finder/")
-    page.wait_for_load_state("networkidle")
+    _ready(page)
     assert page.locator("h1").first.inner_text().replace("¶", "").strip() == "Compatibility finder"
     # the GPU list is the reference table
     options = page.locator("#lj-finder-gpus option").evaluate_all("els => els.map(e => e.value)")
@@ -69,7 +75,7 @@ def test_finder_h20_and_rtx_4090_then_reload_the_shared_address(server, page, kb
     assert "gpu=GeForce+RTX+4090" in shared or "gpu=GeForce%20RTX%204090" in shared
 
     page.goto(shared)
-    page.wait_for_load_state("networkidle")
+    _ready(page)
     assert page.locator("#lj-finder-driver").input_value() == "535.183.01"
     assert page.locator("#lj-finder-gpu").input_value() == "GeForce RTX 4090"
     assert {ref: v for ref, (v, _) in _rows(page).items()} == {ref: r["verdict"] for ref, r in expected.items()}
@@ -82,7 +88,7 @@ def test_finder_h20_and_rtx_4090_then_reload_the_shared_address(server, page, kb
 
 def test_finder_in_chinese_shows_chinese_reasons(server, page, kb):
     page.goto(server + "zh/finder/?driver=R535&gpu=H20")
-    page.wait_for_load_state("networkidle")
+    _ready(page)
     expected = _expected(kb, "R535", "H20")
     shown = _rows(page)
     assert shown
@@ -94,22 +100,21 @@ def test_finder_in_chinese_shows_chinese_reasons(server, page, kb):
 
 def test_finder_input_is_text_never_markup(server, page):
     page.goto(server + "finder/")
-    page.wait_for_load_state("networkidle")
+    _ready(page)
     _choose(page, "535.183.01", "<img src=x onerror=alert(1)>")
     assert page.locator("#lj-finder-result img").count() == 0
     assert page.locator("#lj-finder-result").inner_text().startswith("Not a GPU model")
     page.goto(server + "finder/?driver=%3Cscript%3Ealert(1)%3C/script%3E&gpu=H20")
-    page.wait_for_load_state("networkidle")
+    _ready(page)
     assert page.locator("#lj-finder-result").inner_text().startswith("Not a driver version")
     assert page.lj_dialogs == [] and page.lj_errors == []
 
 
 def test_release_page_links_to_the_finder_preset_to_it(server, page):
     page.goto(server + "releases/training-nv-pytorch/25.07/")
-    page.wait_for_load_state("networkidle")
     page.locator(".lj-gpu-support a").click()
-    page.wait_for_load_state("networkidle")
-    assert page.url == server + "finder/?release=training-nv-pytorch:25.07"
+    page.wait_for_url(server + "finder/?release=training-nv-pytorch:25.07")
+    _ready(page)
     _choose(page, "570.124.06", "A100")
     assert list(_rows(page)) == ["training-nv-pytorch:25.07"]
     assert "release=training-nv-pytorch%3A25.07" in page.url
@@ -166,7 +171,7 @@ def test_finder_at_400_px_breaks_release_names_only_at_dashes_and_blanks(server,
 @pytest.mark.parametrize("driver,gpu", [("R470", "H20"), ("R999", "H20"), ("535.183.01", "RTX4090")])
 def test_finder_page_gives_which_answer_for_old_drivers_unknown_branches_and_squeezed_names(server, page, kb, driver, gpu):
     page.goto(server + "finder/")
-    page.wait_for_load_state("networkidle")
+    _ready(page)
     _choose(page, driver, gpu)
     shown = _rows(page)
     expected = _expected(kb, driver, gpu)
@@ -182,7 +187,7 @@ def test_finder_answers_first_as_which_does_and_shows_ppu_and_base_images_on_req
     import datetime as dt
 
     page.goto(server + "finder/?driver=535.183.01&gpu=H20")
-    page.wait_for_load_state("networkidle")
+    _ready(page)
     expected = which(kb, "535.183.01", "H20", today=dt.date.today())
     lines = page.locator(".lj-finder-recommendation").evaluate_all("els => els.map(e => e.textContent)")
     assert lines == [f"{r['family']}: {r['reason']['en']}" for r in expected["recommendations"]] and lines
@@ -194,20 +199,20 @@ def test_finder_answers_first_as_which_does_and_shows_ppu_and_base_images_on_req
     assert "all=1" in page.url
     # a GeForce GPU: the driver to install without the data-centre branch kinds, as which words it
     page.goto(server + "finder/?driver=535.183.01&gpu=GeForce+RTX+4090")
-    page.wait_for_load_state("networkidle")
+    _ready(page)
     geforce = which(kb, "535.183.01", "GeForce RTX 4090", today=dt.date.today())
     lines = page.locator(".lj-finder-recommendation").evaluate_all("els => els.map(e => e.textContent)")
     assert lines == [f"{r['family']}: {r['reason']['en']}" for r in geforce["recommendations"]]
     assert all("https://www.nvidia.com/en-us/drivers/unix/" in line and "long-term" not in line for line in lines)
     # a branch the reference data does not hold: no verdict, no driver to install
     page.goto(server + "finder/?driver=R999&gpu=H20")
-    page.wait_for_load_state("networkidle")
+    _ready(page)
     unknown = which(kb, "R999", "H20", today=dt.date.today())
     lines = page.locator(".lj-finder-recommendation").evaluate_all("els => els.map(e => e.textContent)")
     assert lines == [f"{r['family']}: {r['reason']['en']}" for r in unknown["recommendations"]]
     assert all(line.split(": ", 1)[1].startswith("No verdict on R999") for line in lines)
     page.goto(server + "finder/?driver=535.183.01&gpu=Jetson+AGX+Orin")
-    page.wait_for_load_state("networkidle")
+    _ready(page)
     jetson = which(kb, "535.183.01", "Jetson AGX Orin", today=dt.date.today())
     lines = page.locator(".lj-finder-recommendation").evaluate_all("els => els.map(e => e.textContent)")
     assert lines == [f"{r['family']}: {r['reason']['en']}" for r in jetson["recommendations"]] and lines

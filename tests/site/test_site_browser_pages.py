@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from test_site_browser import _QuietHandler, _search, browser, page, shot  # noqa: F401 - fixtures and helpers
+from test_site_browser import _QuietHandler, _search, browser, page, shot, tab  # noqa: F401 - fixtures and helpers
 
 REFERENCE = "egslingjun-registry.cn-wulanchabu.cr.aliyuncs.com/egslingjun/training-nv-pytorch:25.07-serverless"
 
@@ -90,7 +90,7 @@ def test_vpc_address_to_copy_is_the_one_for_the_region_chosen(site, browser, lan
     published = "acs-registry-vpc.{region-id}.cr.aliyuncs.com/egslingjun/training-nv-pytorch:25.10-serverless"
     try:
         page.goto(site + lang + "releases/training-nv-pytorch/25.10/")
-        page.wait_for_load_state("networkidle")
+        page.wait_for_selector(".lj-vpc[data-ready]", state="attached")  # vpc.js has set the choosers up
         box = page.locator(".lj-vpc")
         field = box.locator("input")
         offered = box.locator("datalist option").evaluate_all("els => els.map(e => e.value)")
@@ -112,11 +112,11 @@ def test_vpc_address_to_copy_is_the_one_for_the_region_chosen(site, browser, lan
         # a stored value longer than the field allows is not taken
         page.evaluate("localStorage.setItem('lingjun-vpc-region', 'cn-' + 'a'.repeat(5000))")
         page.reload()
-        page.wait_for_load_state("networkidle")
+        page.wait_for_selector(".lj-vpc[data-ready]", state="attached")  # vpc.js has set the choosers up
         assert page.locator(".lj-vpc input").input_value() == ""
         # one chooser per image: the region chosen in one fills every address of the page
         page.goto(site + lang + "releases/inference-nv-pytorch/25.04/")
-        page.wait_for_load_state("networkidle")
+        page.wait_for_selector(".lj-vpc[data-ready]", state="attached")  # vpc.js has set the choosers up
         boxes = page.locator(".lj-vpc")
         assert boxes.count() >= 2
         boxes.first.locator("input").fill("cn-beijing")
@@ -125,7 +125,7 @@ def test_vpc_address_to_copy_is_the_one_for_the_region_chosen(site, browser, lan
         assert boxes.last.locator("input").input_value() == "cn-beijing"
         boxes.last.locator("input").fill("cn-hangzhou")
         page.goto(site + lang + "releases/training-xpu-pytorch/25.05/")
-        page.wait_for_load_state("networkidle")
+        page.wait_for_selector(".lj-vpc[data-ready]", state="attached")  # vpc.js has set the choosers up
         assert page.locator(".lj-vpc input").input_value() == "cn-hangzhou"
         assert "acs-registry-vpc.cn-hangzhou.cr.aliyuncs.com/egslingjun/training-xpu-pytorch:" in \
             page.locator(".lj-vpc pre > code").first.inner_text()
@@ -174,7 +174,6 @@ def test_nothing_overflows_at_400px_and_references_stay_whole(site, browser, pat
 
 def test_driver_requirement_first_and_branch_table_folded(site, page):  # noqa: F811
     page.goto(site + "releases/training-nv-pytorch/25.07/")
-    page.wait_for_load_state("networkidle")
     first = page.locator("h2#driver ~ p").first.inner_text()
     assert first == ("This release requires NVIDIA driver release 575 or later "
                      "(the official page says: “NVIDIA Driver release >= 575”).")
@@ -209,8 +208,7 @@ def test_error_page_in_the_pages_language(site, page, path, lang, title, home, s
     page.keyboard.press("Escape")
     page.goto(site + path)
     page.locator("a[data-lj-home]", has_text=home).click()
-    page.wait_for_load_state("networkidle")
-    assert page.url == site + ("zh/" if lang == "zh" else "")
+    page.wait_for_url(site + ("zh/" if lang == "zh" else ""))
     assert page.locator("html").get_attribute("lang") == lang
     # the browser logs the 404 status of the missing page itself; nothing else may fail
     assert [e for e in page.lj_errors if not e.endswith(f"(Not Found) ({site}{path})")] == []
