@@ -394,7 +394,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 def _main(argv: Optional[Sequence[str]]) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     if any(len(word) > 256 for word in words):  # such a value is shortened in every error line (blanks and all)
-
         remember_inputs(words)
     if words[:1] == ["fleet"]:  # the fleet command: its modules are imported only here
         from lingjun.checks.fleet import main as fleet_main  # deferred: a plain or live check never needs it

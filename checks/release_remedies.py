@@ -91,7 +91,6 @@ def release_remedies(record: dict[str, Any], data: KnowledgeData, today: Optiona
 
 
 def _remedies(ctx: CheckContext) -> list[ReleaseRemedy]:
-
     found: list[ReleaseRemedy] = []
     if release_minimum(ctx) is not None:
         en, zh = SITUATIONS["driver"]

@@ -294,7 +294,6 @@ class Checker:
                           cluster=cluster, cluster_problem=cluster_problem)
 
     def _run(self, data: "dict[str, Any]", texts: "Optional[dict[str, str]]" = None) -> _Checked:
-
         self.runs += 1
         if self.shared is None:
             self.shared = SharedRuns(data=self.data, release_option=self.release_option, lang=self.lang, require_gpu=self.require_gpu)

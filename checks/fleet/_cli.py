@@ -82,7 +82,6 @@ exit codes:
 
 
 def _parser() -> "argparse.ArgumentParser":
-
     parser = InertArgumentParser(
         usage_exit=EXIT_USAGE,
         prog="lingjun-check fleet",
@@ -139,7 +138,6 @@ def main(argv: Optional[Sequence[str]] = None, stdin: Optional[IO[bytes]] = None
 
 
 def _run(args: "argparse.Namespace", stdin: Optional[IO[bytes]]) -> int:
-
     lang = args.lang or default_lang()
     if args.expect is not None and args.expect < 1:
         return _fail("--expect must be at least 1")
@@ -155,7 +153,6 @@ def _run(args: "argparse.Namespace", stdin: Optional[IO[bytes]]) -> int:
         if value is not None and not value.strip() and option != "--output":
             return _fail(f"{option}: an empty value names nothing")
     if args.output is not None:
-
         try:
             check_output_file(args.output, is_previous_fleet_output, FLEET_KIND, make_parents=False)
         except OSError as exc:
@@ -165,7 +162,6 @@ def _run(args: "argparse.Namespace", stdin: Optional[IO[bytes]]) -> int:
     except BundleError as exc:
         return _fail(str(exc))
     if args.release:
-
         try:
             identify(Facts(), data, args.release)
         except UnknownReleaseError as exc:

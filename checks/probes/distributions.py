@@ -59,7 +59,6 @@ def scan(env: ProbeEnv) -> list[DistributionFacts]:
 
 
 def _live_site_dirs() -> list[str]:
-
     excluded = set()
     for key in ("stdlib", "platstdlib"):
         try:

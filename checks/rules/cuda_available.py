@@ -117,7 +117,6 @@ def _hidden_by_env(ctx: CheckContext) -> Optional[Text]:
 
 
 def _consumer_forward_compat(ctx: CheckContext) -> Optional[Text]:
-
     consumer = [g.name for g in ctx.facts.gpus if gpu_class(g.name, g.brand, ctx.data.gpus) == GPU_CONSUMER and g.name]
     if not consumer:
         return None
@@ -131,7 +130,6 @@ def _consumer_forward_compat(ctx: CheckContext) -> Optional[Text]:
 
 
 def _driver_too_old(ctx: CheckContext) -> Optional[Text]:
-
     torch = ctx.facts.torch
     built = parse_cuda(torch.cuda) if torch and torch.cuda else None
     driver = kernel_driver(ctx.facts)

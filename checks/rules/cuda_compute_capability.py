@@ -101,7 +101,6 @@ def _gpus(ctx: CheckContext) -> "tuple[dict, set]":
 
 
 def _known(ctx: CheckContext) -> _Known:
-
     torch = ctx.facts.torch
     support = (ctx.record or {}).get("gpu_support") or {}
     cuda, cuda_from = image_cuda(ctx)
@@ -181,7 +180,6 @@ def _toolkit_only(ctx: CheckContext, known: _Known, cc, name: str, toolkit: Text
 
 
 def _unsupported(ctx: CheckContext, cc, name: str, problems: list, from_name: bool) -> Finding:
-
     runs, _ = driver_cuda(ctx, max_native_cuda)
     torch = ctx.facts.torch
     arch, needed = architecture(cc), min_cuda_for_cc(cc)

@@ -54,7 +54,6 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         return
     driver = kernel_driver(ctx.facts)
     if driver is None:
-
         why = not_shown(ctx.facts, DRIVER_VERSION)
         yield make(ctx, RULE, AREA, Severity.skipped, WORDS("not-shown", why=why))
         return

@@ -151,7 +151,6 @@ def _not_read(ctx: CheckContext, minimum: DriverVersion) -> Finding:
     """No kernel driver version to compare: none read (skipped, saying why), or one that does not parse (info)."""
     raw = ctx.facts.driver_version
     if raw is None:  # the driver shows itself by other signs (GPUs, NVML errors) but no version was read
-
         return make(ctx, RULE, AREA, Severity.skipped, WORDS("not-shown", minimum=minimum, why=not_shown(ctx.facts, DRIVER_VERSION)),
                     expected=f">= {minimum}")
     return make(ctx, RULE, AREA, Severity.info, WORDS("unreadable", raw=raw, minimum=minimum), observed=raw, expected=f">= {minimum}")

@@ -188,7 +188,6 @@ def _version(ctx: CheckContext) -> Finding:
     facts = ctx.facts
     version = facts.driver_version
     if not version and not probed(facts):  # a --collect snapshot reads as its live run did (probed)
-
         name = input_name(facts)
         return make(ctx, RULE, AREA, Severity.info, WORDS("version-not-shown", name=Text(sentence_case(name.en), name.zh)),
                     remedy=WORDS("remedy.version-not-shown"))

@@ -153,7 +153,6 @@ def locate(path: Union[str, Path], loc: Sequence[LocPart]) -> tuple[Optional[int
 
 
 def _compose_file(path: Path) -> Optional[Node]:
-
     text, _ = read_text(path)
     if text is None:
         return None
