@@ -13,8 +13,7 @@ import json
 import os
 import sys
 import time
-from types import SimpleNamespace
-from typing import TYPE_CHECKING, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Optional, Sequence
 
 import lingjun.checks as package
 from lingjun.checks.context import CheckContext, CheckOptions
@@ -40,7 +39,7 @@ from lingjun.checks.runner import CHECKER_RULE_IDS, load_rules, run_rules
 if TYPE_CHECKING:
     import argparse
 
-__all__ = ["main", "__version__", "default_lang", "build_parser", "fast_parse"]
+__all__ = ["main", "__version__", "default_lang", "build_parser"]
 
 __version__ = "0.1.0"
 
@@ -117,44 +116,19 @@ monitoring:
 """
 
 
-#: The options of :func:`build_parser` for :func:`fast_parse`: store_true flags (option -> dest) ...
-FAST_FLAGS = {
-    "--require-gpu": "require_gpu",
-    "--strict": "strict",
-    "--no-color": "no_color",
-    "--include-ids": "include_ids",
-    "--run-root-programs": "run_root_programs",
-    "--list-rules": "list_rules",
-    "--log-only": "log_only",
-    "--version": "version",
-}
-#: ... options taking one value (option -> (dest, type or the tuple of choices)) ...
-FAST_VALUES: dict[str, tuple[str, Union[type, tuple[str, ...]]]] = {
-    "--from": ("from_file", str),
-    "--from-collect-env": ("from_collect_env", str),
-    "--root": ("root", str),
-    "--release": ("release", str),
-    "--data": ("data", str),
-    "--timeout": ("timeout", float),
-    "--deepspeed-config": ("deepspeed_config", str),
-    "--model": ("model", str),
-    "--gpus-per-pod": ("gpus_per_pod", int),
-    "--format": ("format", ("text", "json", "prometheus", "npd")),
-    "--lang": ("lang", ("en", "zh")),
-    "--collect": ("collect", str),
-    "--output": ("output", str),
-    "--node-name": ("node_name", str),
-    "--cluster": ("cluster", str),
-}
-#: ... options that may be given several times (option -> dest; the values are collected in a list) ...
-FAST_LISTS = {"--log": "log"}
-#: ... and the defaults (dest -> value).  tests/checks_core/test_checks_core_cli_fast_parse.py holds them equal to the parser's.
-FAST_DEFAULTS = {
-    "from_file": None, "from_collect_env": None, "root": "/", "release": None, "data": None, "timeout": 3.0,
-    "deepspeed_config": None, "model": None, "gpus_per_pod": None, "require_gpu": False, "strict": False,
-    "format": "text", "lang": None, "no_color": False, "collect": None, "include_ids": False,
-    "list_rules": False, "version": False, "run_root_programs": False, "output": None,
-    "node_name": None, "log": None, "log_only": False, "cluster": None,
+#: The options taking a file name or other text (option -> dest): an empty value names nothing, a usage error.
+TEXT_OPTIONS = {
+    "--from": "from_file",
+    "--from-collect-env": "from_collect_env",
+    "--root": "root",
+    "--release": "release",
+    "--data": "data",
+    "--deepspeed-config": "deepspeed_config",
+    "--model": "model",
+    "--collect": "collect",
+    "--output": "output",
+    "--node-name": "node_name",
+    "--cluster": "cluster",
 }
 
 
@@ -228,55 +202,6 @@ def build_parser() -> "argparse.ArgumentParser":
     out.add_argument("--list-rules", action="store_true", help="list the rules and exit")
     out.add_argument("--version", action="store_true", help="print the version and the release data it carries, and exit")
     return parser
-
-
-def fast_parse(argv: Sequence[str]) -> Optional[SimpleNamespace]:
-    """The options :func:`build_parser` would parse from ``argv``, for plain command lines only; else None.
-
-    Plain means: every word is one of the parser's long options written out in full (no ``-h``, no
-    abbreviation), a value option is followed by its value (or written ``--option=value``), no value
-    is empty or starts with ``-``, every value converts (``--timeout``, ``--gpus-per-pod``) and is
-    one of the choices (``--format``, ``--lang``), and ``--from`` and ``--from-collect-env`` are not
-    both given.  For those the result has the same attributes and values as ``parse_args``; for
-    anything else :func:`main` lets argparse parse (and word its help and errors).  Building the
-    argparse parser costs several milliseconds, a noticeable part of a check.
-    """
-    values = dict(FAST_DEFAULTS)
-    words = list(argv)
-    i = 0
-    while i < len(words):
-        word = words[i]
-        option, eq, value = word.partition("=")
-        if not eq and option in FAST_FLAGS:
-            values[FAST_FLAGS[option]] = True
-            i += 1
-            continue
-        if option not in FAST_VALUES and option not in FAST_LISTS:
-            return None
-        if not eq:
-            if i + 1 >= len(words):
-                return None
-            value = words[i + 1]
-            i += 1
-        i += 1
-        if not value or (value.startswith("-") and not (value == "-" and option in ("--collect", "--log"))):
-            return None
-        if option in FAST_LISTS:
-            values[FAST_LISTS[option]] = (values[FAST_LISTS[option]] or []) + [value]
-            continue
-        dest, kind = FAST_VALUES[option]
-        if isinstance(kind, tuple):
-            if value not in kind:
-                return None
-            values[dest] = value
-        else:
-            try:
-                values[dest] = kind(value)
-            except ValueError:
-                return None
-    if values["from_file"] is not None and values["from_collect_env"] is not None:
-        return None
-    return SimpleNamespace(**values)
 
 
 def _fail(message: str) -> int:
@@ -399,19 +324,17 @@ def _main(argv: Optional[Sequence[str]]) -> int:
         from lingjun.checks.fleet import main as fleet_main  # deferred: a plain or live check never needs it
 
         return fleet_main(words[1:])
-    args = fast_parse(words)
-    if args is None:
-        try:
-            args = build_parser().parse_args(words)
-        except SystemExit as exc:  # --help exits 0, usage errors 3
-            code = int(exc.code or 0)
-            if code and _asks_npd(words):  # node-problem-detector reads stdout and 0/1/other
-                zh = default_lang() == "zh"
-                return _npd_unknown("用法错误（见标准错误输出）" if zh else "usage error (see stderr)", None)
-            return code
-        except BrokenPipeError:  # --help into a closed pipe
-            _drop_stdout()
-            return 0
+    try:
+        args = build_parser().parse_args(words)
+    except SystemExit as exc:  # --help exits 0, usage errors 3
+        code = int(exc.code or 0)
+        if code and _asks_npd(words):  # node-problem-detector reads stdout and 0/1/other
+            zh = default_lang() == "zh"
+            return _npd_unknown("用法错误（见标准错误输出）" if zh else "usage error (see stderr)", None)
+        return code
+    except BrokenPipeError:  # --help into a closed pipe
+        _drop_stdout()
+        return 0
     if args.format == "npd":
         return _run_npd(args)
     if args.format == "prometheus" and args.output not in (None, "-") and not args.list_rules and not args.version:
@@ -419,7 +342,7 @@ def _main(argv: Optional[Sequence[str]]) -> int:
     return _guarded_run(args)
 
 
-def _run_textfile(args: "argparse.Namespace | SimpleNamespace") -> int:
+def _run_textfile(args: "argparse.Namespace") -> int:
     """:func:`_guarded_run` for ``--format prometheus -o FILE`` (:mod:`lingjun.checks.report.textfile`): one writer
     per folder at a time (a lock on the folder), no second file of our metrics beside FILE, and a run that fails
     (exit 3 or more) replaces FILE with metrics saying so and the time of the last good run."""
@@ -474,7 +397,7 @@ def _npd_unknown(reason: Optional[str], lang: Optional[str]) -> int:
     return NPD_UNKNOWN
 
 
-def _run_npd(args: "argparse.Namespace | SimpleNamespace") -> int:
+def _run_npd(args: "argparse.Namespace") -> int:
     """:func:`_guarded_run` for ``--format npd``: our exit code mapped to NPD's (0 OK, 1 problem, 2 Unknown), and
     when no report came out, the checker's one-line reason (it still goes to stderr, which NPD logs) as an
     ``UNKNOWN`` line on stdout, the message NPD shows."""
@@ -494,7 +417,7 @@ def _run_npd(args: "argparse.Namespace | SimpleNamespace") -> int:
     return npd_exit_code(status)
 
 
-def _guarded_run(args: "argparse.Namespace | SimpleNamespace") -> int:
+def _guarded_run(args: "argparse.Namespace") -> int:
     """:func:`_run` with every failure turned into one line on stderr and exit code 3 (130 when interrupted)."""
     try:
         return _run(args)
@@ -513,11 +436,11 @@ def _guarded_run(args: "argparse.Namespace | SimpleNamespace") -> int:
         return _fail(f"internal error: {type(exc).__name__}: {exc} (set LINGJUN_CHECK_DEBUG=1 for details)")
 
 
-def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
+def _run(args: "argparse.Namespace") -> int:
     lang = args.lang or default_lang()
-    for option, (dest, kind) in FAST_VALUES.items():  # an empty value names nothing: never silently the default
+    for option, dest in TEXT_OPTIONS.items():  # an empty value names nothing: never silently the default
         value = getattr(args, dest)
-        if kind is str and value is not None and not value.strip() and dest != "collect":  # --collect '': the output-path check words it
+        if value is not None and not value.strip() and dest != "collect":  # --collect '': the output-path check words it
             return _fail(f"{option}: an empty value names no {'release' if dest == 'release' else 'file or value'}")
     output = None if args.output in (None, "-") else args.output  # "-": standard output, as without --output
     # the report goes to standard error with --collect - (standard output carries the snapshot)
@@ -755,7 +678,7 @@ def _output_problem(output: str, collect: Optional[str]) -> Optional[str]:
     return None
 
 
-def _name_node(facts, args: "argparse.Namespace | SimpleNamespace") -> None:
+def _name_node(facts, args: "argparse.Namespace") -> None:
     """Set ``facts.node`` (see the epilog): ``--node-name``; for a snapshot (``--from``) its own node;
     else ``NODE_NAME``, else the probed host name (present only with ``--include-ids``)."""
 
@@ -770,7 +693,7 @@ def _name_node(facts, args: "argparse.Namespace | SimpleNamespace") -> None:
     facts.node = NodeFacts(name=name, source=source, cluster=cluster, cluster_source=cluster_source)
 
 
-def _cluster_of(facts, args: "argparse.Namespace | SimpleNamespace") -> "tuple[Optional[str], Optional[str]]":
+def _cluster_of(facts, args: "argparse.Namespace") -> "tuple[Optional[str], Optional[str]]":
     """``(cluster, source)`` of the node (see the epilog): ``--cluster``; for a snapshot (``--from``) its own
     cluster when that is one (else none); else ``LINGJUN_CLUSTER``.  ``--cluster`` and the variable are checked
     before anything is probed (:func:`cluster_usage_problem`)."""
@@ -782,7 +705,7 @@ def _cluster_of(facts, args: "argparse.Namespace | SimpleNamespace") -> "tuple[O
     return cluster_identity(getattr(args, "cluster", None), {} if args.from_file else os.environ)
 
 
-def cluster_usage_problem(args: "argparse.Namespace | SimpleNamespace") -> Optional[str]:
+def cluster_usage_problem(args: "argparse.Namespace") -> Optional[str]:
     """Why ``--cluster`` (or, without ``--from``, ``LINGJUN_CLUSTER``) is not a cluster name, one line; None when it
     is one or none is given."""
     try:
