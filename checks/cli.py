@@ -8,16 +8,38 @@ library and :mod:`packaging` are imported.
 from __future__ import annotations
 
 import gc
+import io
 import json
 import os
 import sys
-from types import SimpleNamespace
-from typing import TYPE_CHECKING, Optional, Sequence, Union
+import time
+from typing import TYPE_CHECKING, Optional, Sequence
+
+import lingjun.checks as package
+from lingjun.checks.context import CheckContext, CheckOptions
+from lingjun.checks.core.cluster_name import (
+    CLUSTER_SOURCES,
+    ClusterNameError,
+    cluster_identity,
+    cluster_problem,
+)
+from lingjun.checks.core.inert_text import NAME_LIMIT, capped, error_line, inert, remember_inputs
+from lingjun.checks.core.node_name import clean_node_name, node_identity
+from lingjun.checks.core.redaction import mask_secrets, mask_strings
+from lingjun.checks.coverage import log_only_facts
+from lingjun.checks.facts import NODE_SOURCES, NodeFacts
+from lingjun.checks.inputs.log_file import LogError, gather_evidence
+from lingjun.checks.inputs.recorded_options import identify_with, merged_options
+from lingjun.checks.knowledge.bundle import BundleError, KnowledgeData
+from lingjun.checks.knowledge.identify import UnknownReleaseError
+from lingjun.checks.report.model import EXIT_USAGE, exit_code
+from lingjun.checks.report.render_json import render_json
+from lingjun.checks.runner import CHECKER_RULE_IDS, load_rules, run_rules
 
 if TYPE_CHECKING:
     import argparse
 
-__all__ = ["main", "__version__", "default_lang", "build_parser", "fast_parse"]
+__all__ = ["main", "__version__", "default_lang", "build_parser"]
 
 __version__ = "0.1.0"
 
@@ -94,44 +116,19 @@ monitoring:
 """
 
 
-#: The options of :func:`build_parser` for :func:`fast_parse`: store_true flags (option -> dest) ...
-FAST_FLAGS = {
-    "--require-gpu": "require_gpu",
-    "--strict": "strict",
-    "--no-color": "no_color",
-    "--include-ids": "include_ids",
-    "--run-root-programs": "run_root_programs",
-    "--list-rules": "list_rules",
-    "--log-only": "log_only",
-    "--version": "version",
-}
-#: ... options taking one value (option -> (dest, type or the tuple of choices)) ...
-FAST_VALUES: dict[str, tuple[str, Union[type, tuple[str, ...]]]] = {
-    "--from": ("from_file", str),
-    "--from-collect-env": ("from_collect_env", str),
-    "--root": ("root", str),
-    "--release": ("release", str),
-    "--data": ("data", str),
-    "--timeout": ("timeout", float),
-    "--deepspeed-config": ("deepspeed_config", str),
-    "--model": ("model", str),
-    "--gpus-per-pod": ("gpus_per_pod", int),
-    "--format": ("format", ("text", "json", "prometheus", "npd")),
-    "--lang": ("lang", ("en", "zh")),
-    "--collect": ("collect", str),
-    "--output": ("output", str),
-    "--node-name": ("node_name", str),
-    "--cluster": ("cluster", str),
-}
-#: ... options that may be given several times (option -> dest; the values are collected in a list) ...
-FAST_LISTS = {"--log": "log"}
-#: ... and the defaults (dest -> value).  tests/checks_core/test_checks_core_cli_fast_parse.py holds them equal to the parser's.
-FAST_DEFAULTS = {
-    "from_file": None, "from_collect_env": None, "root": "/", "release": None, "data": None, "timeout": 3.0,
-    "deepspeed_config": None, "model": None, "gpus_per_pod": None, "require_gpu": False, "strict": False,
-    "format": "text", "lang": None, "no_color": False, "collect": None, "include_ids": False,
-    "list_rules": False, "version": False, "run_root_programs": False, "output": None,
-    "node_name": None, "log": None, "log_only": False, "cluster": None,
+#: The options taking a file name or other text (option -> dest): an empty value names nothing, a usage error.
+TEXT_OPTIONS = {
+    "--from": "from_file",
+    "--from-collect-env": "from_collect_env",
+    "--root": "root",
+    "--release": "release",
+    "--data": "data",
+    "--deepspeed-config": "deepspeed_config",
+    "--model": "model",
+    "--collect": "collect",
+    "--output": "output",
+    "--node-name": "node_name",
+    "--cluster": "cluster",
 }
 
 
@@ -147,10 +144,9 @@ def default_lang(environ: Optional[dict] = None) -> str:
 
 def build_parser() -> "argparse.ArgumentParser":
     """The argument parser (usage errors exit with code 3)."""
-    import argparse
+    import argparse  # deferred: a plain or live check never needs it
 
-    from lingjun.checks.core.arg_parser import InertArgumentParser
-    from lingjun.checks.report.model import EXIT_USAGE
+    from lingjun.checks.core.arg_parser import InertArgumentParser  # deferred: a plain or live check never needs it
 
     parser = InertArgumentParser(
         usage_exit=EXIT_USAGE,
@@ -208,68 +204,15 @@ def build_parser() -> "argparse.ArgumentParser":
     return parser
 
 
-def fast_parse(argv: Sequence[str]) -> Optional[SimpleNamespace]:
-    """The options :func:`build_parser` would parse from ``argv``, for plain command lines only; else None.
-
-    Plain means: every word is one of the parser's long options written out in full (no ``-h``, no
-    abbreviation), a value option is followed by its value (or written ``--option=value``), no value
-    is empty or starts with ``-``, every value converts (``--timeout``, ``--gpus-per-pod``) and is
-    one of the choices (``--format``, ``--lang``), and ``--from`` and ``--from-collect-env`` are not
-    both given.  For those the result has the same attributes and values as ``parse_args``; for
-    anything else :func:`main` lets argparse parse (and word its help and errors).  Building the
-    argparse parser costs several milliseconds, a noticeable part of a check.
-    """
-    values = dict(FAST_DEFAULTS)
-    words = list(argv)
-    i = 0
-    while i < len(words):
-        word = words[i]
-        option, eq, value = word.partition("=")
-        if not eq and option in FAST_FLAGS:
-            values[FAST_FLAGS[option]] = True
-            i += 1
-            continue
-        if option not in FAST_VALUES and option not in FAST_LISTS:
-            return None
-        if not eq:
-            if i + 1 >= len(words):
-                return None
-            value = words[i + 1]
-            i += 1
-        i += 1
-        if not value or (value.startswith("-") and not (value == "-" and option in ("--collect", "--log"))):
-            return None
-        if option in FAST_LISTS:
-            values[FAST_LISTS[option]] = (values[FAST_LISTS[option]] or []) + [value]
-            continue
-        dest, kind = FAST_VALUES[option]
-        if isinstance(kind, tuple):
-            if value not in kind:
-                return None
-            values[dest] = value
-        else:
-            try:
-                values[dest] = kind(value)
-            except ValueError:
-                return None
-    if values["from_file"] is not None and values["from_collect_env"] is not None:
-        return None
-    return SimpleNamespace(**values)
-
-
 def _fail(message: str) -> int:
     """Write ``lingjun-check: MESSAGE`` as one inert line on stderr (controls escaped, every name at most 256
     characters: :func:`lingjun.checks.core.inert_text.error_line`); returns 3."""
-    from lingjun.checks.core.inert_text import error_line
-
     sys.stderr.write(f"lingjun-check: {error_line(message)}\n")
     return 3
 
 
 def _name(value: str) -> str:
     """A value from the command line as quoted in a message: shortened to NAME_LIMIT characters."""
-    from lingjun.checks.core.inert_text import NAME_LIMIT, capped
-
     return capped(value, NAME_LIMIT)
 
 
@@ -341,11 +284,8 @@ def load_data(path: Optional[str]):  # -> KnowledgeData
     Raises:
         BundleError: when the data cannot be read.
     """
-    from lingjun.checks.knowledge.bundle import BundleError, KnowledgeData
-
     if path:
         return KnowledgeData.from_file(path)
-    import lingjun.checks as package
 
     # the package's own loader reads the file both from a directory and from inside the zipapp
     try:
@@ -379,26 +319,22 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 def _main(argv: Optional[Sequence[str]]) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     if any(len(word) > 256 for word in words):  # such a value is shortened in every error line (blanks and all)
-        from lingjun.checks.core.inert_text import remember_inputs
-
         remember_inputs(words)
     if words[:1] == ["fleet"]:  # the fleet command: its modules are imported only here
-        from lingjun.checks.fleet import main as fleet_main
+        from lingjun.checks.fleet import main as fleet_main  # deferred: a plain or live check never needs it
 
         return fleet_main(words[1:])
-    args = fast_parse(words)
-    if args is None:
-        try:
-            args = build_parser().parse_args(words)
-        except SystemExit as exc:  # --help exits 0, usage errors 3
-            code = int(exc.code or 0)
-            if code and _asks_npd(words):  # node-problem-detector reads stdout and 0/1/other
-                zh = default_lang() == "zh"
-                return _npd_unknown("用法错误（见标准错误输出）" if zh else "usage error (see stderr)", None)
-            return code
-        except BrokenPipeError:  # --help into a closed pipe
-            _drop_stdout()
-            return 0
+    try:
+        args = build_parser().parse_args(words)
+    except SystemExit as exc:  # --help exits 0, usage errors 3
+        code = int(exc.code or 0)
+        if code and _asks_npd(words):  # node-problem-detector reads stdout and 0/1/other
+            zh = default_lang() == "zh"
+            return _npd_unknown("用法错误（见标准错误输出）" if zh else "usage error (see stderr)", None)
+        return code
+    except BrokenPipeError:  # --help into a closed pipe
+        _drop_stdout()
+        return 0
     if args.format == "npd":
         return _run_npd(args)
     if args.format == "prometheus" and args.output not in (None, "-") and not args.list_rules and not args.version:
@@ -406,11 +342,11 @@ def _main(argv: Optional[Sequence[str]]) -> int:
     return _guarded_run(args)
 
 
-def _run_textfile(args: "argparse.Namespace | SimpleNamespace") -> int:
+def _run_textfile(args: "argparse.Namespace") -> int:
     """:func:`_guarded_run` for ``--format prometheus -o FILE`` (:mod:`lingjun.checks.report.textfile`): one writer
     per folder at a time (a lock on the folder), no second file of our metrics beside FILE, and a run that fails
     (exit 3 or more) replaces FILE with metrics saying so and the time of the last good run."""
-    from lingjun.checks.report import textfile
+    from lingjun.checks.report import textfile  # deferred: a plain or live check never needs it
 
     problem = _output_problem(args.output, args.collect)  # an unusable path is refused first, as for any format
     if problem is not None:
@@ -432,7 +368,7 @@ def _run_textfile(args: "argparse.Namespace | SimpleNamespace") -> int:
 
             hostname = None
             if args.include_ids:
-                import socket
+                import socket  # deferred: a plain or live check never needs it
 
                 hostname, _ = node_identity(args.node_name, os.environ, socket.gethostname())
             if textfile.write_failure(args.output, status, hostname):
@@ -452,7 +388,7 @@ def _asks_npd(words: Sequence[str]) -> bool:
 
 def _npd_unknown(reason: Optional[str], lang: Optional[str]) -> int:
     """Print node-problem-detector's Unknown line for ``reason`` on stdout (best effort) and return its status 2."""
-    from lingjun.checks.report.render_npd import NPD_UNKNOWN, unknown_line
+    from lingjun.checks.report.render_npd import NPD_UNKNOWN, unknown_line  # deferred: a plain or live check never needs it
 
     try:
         _write(unknown_line(reason, lang or default_lang()))
@@ -461,13 +397,11 @@ def _npd_unknown(reason: Optional[str], lang: Optional[str]) -> int:
     return NPD_UNKNOWN
 
 
-def _run_npd(args: "argparse.Namespace | SimpleNamespace") -> int:
+def _run_npd(args: "argparse.Namespace") -> int:
     """:func:`_guarded_run` for ``--format npd``: our exit code mapped to NPD's (0 OK, 1 problem, 2 Unknown), and
     when no report came out, the checker's one-line reason (it still goes to stderr, which NPD logs) as an
     ``UNKNOWN`` line on stdout, the message NPD shows."""
-    import io
-
-    from lingjun.checks.report.render_npd import npd_exit_code
+    from lingjun.checks.report.render_npd import npd_exit_code  # deferred: a plain or live check never needs it
 
     real_stderr, captured = sys.stderr, io.StringIO()
     sys.stderr = captured
@@ -483,7 +417,7 @@ def _run_npd(args: "argparse.Namespace | SimpleNamespace") -> int:
     return npd_exit_code(status)
 
 
-def _guarded_run(args: "argparse.Namespace | SimpleNamespace") -> int:
+def _guarded_run(args: "argparse.Namespace") -> int:
     """:func:`_run` with every failure turned into one line on stderr and exit code 3 (130 when interrupted)."""
     try:
         return _run(args)
@@ -502,13 +436,11 @@ def _guarded_run(args: "argparse.Namespace | SimpleNamespace") -> int:
         return _fail(f"internal error: {type(exc).__name__}: {exc} (set LINGJUN_CHECK_DEBUG=1 for details)")
 
 
-def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
-    from lingjun.checks.knowledge.bundle import BundleError
-
+def _run(args: "argparse.Namespace") -> int:
     lang = args.lang or default_lang()
-    for option, (dest, kind) in FAST_VALUES.items():  # an empty value names nothing: never silently the default
+    for option, dest in TEXT_OPTIONS.items():  # an empty value names nothing: never silently the default
         value = getattr(args, dest)
-        if kind is str and value is not None and not value.strip() and dest != "collect":  # --collect '': the output-path check words it
+        if value is not None and not value.strip() and dest != "collect":  # --collect '': the output-path check words it
             return _fail(f"{option}: an empty value names no {'release' if dest == 'release' else 'file or value'}")
     output = None if args.output in (None, "-") else args.output  # "-": standard output, as without --output
     # the report goes to standard error with --collect - (standard output carries the snapshot)
@@ -525,8 +457,7 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
         return _fail(problem)
 
     if args.list_rules:
-        from lingjun.checks.core.terminal_text import ljust, terminal_width, wrap_block
-        from lingjun.checks.runner import load_rules
+        from lingjun.checks.core.terminal_text import ljust, terminal_width, wrap_block  # deferred: a plain or live check never needs it
 
         specs = load_rules()
         id_width = max((len(spec.id) for spec in specs), default=0)
@@ -549,7 +480,7 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
     if args.root != "/" and not os.path.isdir(args.root):
         return _fail(f"--root {_name(args.root)}: not a directory")
     if args.deepspeed_config:
-        from lingjun.checks.inputs.input_file import unusable_reason
+        from lingjun.checks.inputs.input_file import unusable_reason  # deferred: not every check needs it
 
         config = args.deepspeed_config  # read under --root, as the DeepSpeed rules read it
         if args.root not in ("", "/"):
@@ -560,8 +491,8 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
             return _fail(f"--deepspeed-config {_name(args.deepspeed_config)}{under}: {problem}")
 
     if args.collect is not None and args.collect != "-":  # checked before probing: a refused path costs no probe time ("" included)
-        from lingjun.checks.core.atomic_write import check_output_file
-        from lingjun.checks.inputs.snapshot import SNAPSHOT_KIND, is_previous_snapshot
+        from lingjun.checks.core.atomic_write import check_output_file  # deferred: a plain or live check never needs it
+        from lingjun.checks.inputs.snapshot import SNAPSHOT_KIND, is_previous_snapshot  # deferred: not every check needs it
 
         try:
             check_output_file(args.collect, is_previous_snapshot, SNAPSHOT_KIND, make_parents=False)
@@ -591,21 +522,20 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
     snapshot_problems: list[str] = []
     paste_text: Optional[str] = None
     if args.from_file:
-        from lingjun.checks.inputs.snapshot import SnapshotError, read_snapshot
+        from lingjun.checks.inputs.snapshot import SnapshotError, read_snapshot  # deferred: not every check needs it
 
         try:
             facts, snapshot_problems = read_snapshot(args.from_file)
         except SnapshotError as exc:
             return _fail(str(exc))
-        from lingjun.checks.core.redaction import mask_secrets, mask_strings
 
         # a snapshot written by hand, edited or taken by an older checker may hold secrets --collect never keeps:
         # masked before any rule or report sees them (identifiers stay: a rule matches MIG UUIDs with the devices)
         mask_strings(facts, mask_secrets)
     elif args.from_collect_env:
-        from lingjun.checks.inputs.collect_env_text import CollectEnvError, decode_collect_env, parse_collect_env
+        from lingjun.checks.inputs.collect_env_text import CollectEnvError, decode_collect_env, parse_collect_env  # deferred: a plain or live check never needs it
 
-        from lingjun.checks.inputs.input_file import InputFileError, read_input_file
+        from lingjun.checks.inputs.input_file import InputFileError, read_input_file  # deferred: not every check needs it
 
         try:
             # a paste longer than 8 MiB is read for its first 8 MiB (collect_env prints a few KiB)
@@ -617,18 +547,15 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
         except CollectEnvError as exc:
             return _fail(str(exc))
     elif getattr(args, "log_only", False) and args.log:
-        from lingjun.checks.coverage import log_only_facts
-
         facts = log_only_facts()
     else:
-        from lingjun.checks.probes._collect import collect
+        from lingjun.checks.probes._collect import collect  # deferred: not every check needs it
         from lingjun.checks.probes._base import ProbeEnv
 
         facts = collect(ProbeEnv(root=args.root, timeout=args.timeout, include_ids=args.include_ids,
                                  run_root_programs=args.run_root_programs))
 
     _name_node(facts, args)
-    from lingjun.checks.inputs.recorded_options import identify_with, merged_options
 
     # the options that change findings: recorded in the snapshot; a snapshot re-checks with its own, flags add to them
     chosen = merged_options(facts.check_options if args.from_file else None, require_gpu=args.require_gpu, strict=args.strict,
@@ -636,23 +563,20 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
     facts.check_options = chosen
     to_stderr = args.collect == "-"
     if to_stderr:  # the snapshot is standard output's one line; the report follows on stderr
-        from lingjun.checks.inputs.snapshot import snapshot_line
+        from lingjun.checks.inputs.snapshot import snapshot_line  # deferred: not every check needs it
 
         _write(snapshot_line(facts, include_ids=args.include_ids))
     elif args.collect is not None:
-        from lingjun.checks.inputs.snapshot import write_snapshot
+        from lingjun.checks.inputs.snapshot import write_snapshot  # deferred: not every check needs it
 
         try:
             write_snapshot(facts, args.collect, include_ids=args.include_ids)
         except OSError as exc:
             return _fail(f"--collect {_name(args.collect)}: cannot write: {exc.strerror or exc}")
         # on stderr: stdout is the report (and must stay parseable JSON with --format json)
-        from lingjun.checks.core.inert_text import inert
 
         sys.stderr.write(f"lingjun-check: snapshot written to {inert(_name(args.collect))}\n")
 
-    from lingjun.checks.context import CheckContext, CheckOptions
-    from lingjun.checks.knowledge.identify import UnknownReleaseError
 
     try:
         release = identify_with(facts, data, chosen.release, args.release, snapshot_problems)
@@ -674,7 +598,6 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
         require_gpu=bool(chosen.require_gpu),
         root=args.root,
     )
-    from lingjun.checks.inputs.log_file import LogError, gather_evidence
 
     try:
         evidence = gather_evidence(data, facts, args.log or [], args.from_file or args.from_collect_env,
@@ -683,7 +606,6 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
         return _fail(str(exc))
     if facts.origin == "live" and args.log and _log_of_another_pod(facts, evidence):
         # a pod's log (kubectl logs --prefix) read outside a pod: this machine's facts are not the pod's
-        from lingjun.checks.coverage import log_only_facts
 
         facts = log_only_facts()
         facts.check_options = chosen
@@ -693,7 +615,6 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
     elif facts.origin == "live" and args.log and not getattr(args, "log_only", False) and _no_nvidia_here(facts):
         # a GPU job's log read on a machine without an NVIDIA driver (a laptop, a bastion host): its /dev/shm,
         # interfaces and toolkit are not the job's, and they must not decide the log's causes
-        from lingjun.checks.coverage import log_only_facts
 
         facts = log_only_facts()
         facts.check_options = chosen
@@ -703,35 +624,28 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
                                "本机没有 NVIDIA 驱动，不是日志所在的节点：因此仅凭日志判断（如需使用该节点的事实，请在作业容器内运行"
                                "检查工具，或用 --from 提供其快照）"))
     ctx = CheckContext(facts=facts, data=data, release=release, options=options, evidence=evidence)
-    from lingjun.checks.report.model import exit_code
-    from lingjun.checks.runner import run_rules
 
     findings = run_rules(ctx, snapshot_problems=snapshot_problems)
     status = exit_code(findings, strict=bool(chosen.strict))
     if args.format == "json":
-        from lingjun.checks.report.render_json import render_json
-
-        from lingjun.checks.rules.evidence_error_lines import diagnoses
+        from lingjun.checks.rules.evidence_error_lines import diagnoses  # deferred: a plain or live check never needs it
 
         report = render_json(findings, release, facts, data, lang=lang, version=__version__, exit_status=status,
                              evidence=evidence, diagnoses=diagnoses(ctx))
     elif args.format == "prometheus":
-        import time
-
-        from lingjun.checks.report.render_prometheus import render_prometheus
-        from lingjun.checks.runner import CHECKER_RULE_IDS, load_rules
+        from lingjun.checks.report.render_prometheus import render_prometheus  # deferred: a plain or live check never needs it
 
         rule_ids = [spec.id for spec in load_rules()] + list(CHECKER_RULE_IDS)
         report = render_prometheus(findings, release, facts, rule_ids, version=__version__, exit_status=status, now=time.time(),
                                    hostname=(facts.node.name or facts.host.hostname) if args.include_ids else None, gpu_uuids=args.include_ids)
     elif args.format == "npd":
-        from lingjun.checks.report.render_npd import render_npd
+        from lingjun.checks.report.render_npd import render_npd  # deferred: a plain or live check never needs it
 
         report = render_npd(findings, status, lang=lang)
     else:
         from lingjun.checks.coverage import summary as coverage_summary
-        from lingjun.checks.core.terminal_text import terminal_width
-        from lingjun.checks.report.render_text import render_text
+        from lingjun.checks.core.terminal_text import terminal_width  # deferred: a plain or live check never needs it
+        from lingjun.checks.report.render_text import render_text  # deferred: a plain or live check never needs it
 
         # wrapped to the terminal (COLUMNS, else its width, else 80 for a file or a pipe)
         report = render_text(findings, release, lang=lang, color=color, version=__version__, origin=facts.origin, exit_status=status,
@@ -739,8 +653,7 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
     if output is None:
         _write(report, args.collect == "-")
         return status
-    from lingjun.checks.core.inert_text import inert
-    from lingjun.checks.report.report_file import write_report
+    from lingjun.checks.report.report_file import write_report  # deferred: a plain or live check never needs it
 
     try:
         write_report(output, report)
@@ -752,7 +665,7 @@ def _run(args: "argparse.Namespace | SimpleNamespace") -> int:
 
 def _output_problem(output: str, collect: Optional[str]) -> Optional[str]:
     """Why the report cannot be written to ``output`` (checked before probing, as ``--collect`` is); None when it can."""
-    from lingjun.checks.report.report_file import check_report_path
+    from lingjun.checks.report.report_file import check_report_path  # deferred: a plain or live check never needs it
 
     if collect is not None and os.path.abspath(collect) == os.path.abspath(output):
         return f"--output {_name(output)}: names the same file as --collect; give the report and the snapshot two names"
@@ -765,11 +678,9 @@ def _output_problem(output: str, collect: Optional[str]) -> Optional[str]:
     return None
 
 
-def _name_node(facts, args: "argparse.Namespace | SimpleNamespace") -> None:
+def _name_node(facts, args: "argparse.Namespace") -> None:
     """Set ``facts.node`` (see the epilog): ``--node-name``; for a snapshot (``--from``) its own node;
     else ``NODE_NAME``, else the probed host name (present only with ``--include-ids``)."""
-    from lingjun.checks.core.node_name import clean_node_name, node_identity
-    from lingjun.checks.facts import NODE_SOURCES, NodeFacts
 
     cluster, cluster_source = _cluster_of(facts, args)
     if args.from_file and not args.node_name:
@@ -782,12 +693,10 @@ def _name_node(facts, args: "argparse.Namespace | SimpleNamespace") -> None:
     facts.node = NodeFacts(name=name, source=source, cluster=cluster, cluster_source=cluster_source)
 
 
-def _cluster_of(facts, args: "argparse.Namespace | SimpleNamespace") -> "tuple[Optional[str], Optional[str]]":
+def _cluster_of(facts, args: "argparse.Namespace") -> "tuple[Optional[str], Optional[str]]":
     """``(cluster, source)`` of the node (see the epilog): ``--cluster``; for a snapshot (``--from``) its own
     cluster when that is one (else none); else ``LINGJUN_CLUSTER``.  ``--cluster`` and the variable are checked
     before anything is probed (:func:`cluster_usage_problem`)."""
-    from lingjun.checks.core.cluster_name import CLUSTER_SOURCES, cluster_identity, cluster_problem
-
     if args.from_file and not getattr(args, "cluster", None):
         own = facts.node.cluster
         if own is not None and cluster_problem(own) is None:
@@ -796,11 +705,9 @@ def _cluster_of(facts, args: "argparse.Namespace | SimpleNamespace") -> "tuple[O
     return cluster_identity(getattr(args, "cluster", None), {} if args.from_file else os.environ)
 
 
-def cluster_usage_problem(args: "argparse.Namespace | SimpleNamespace") -> Optional[str]:
+def cluster_usage_problem(args: "argparse.Namespace") -> Optional[str]:
     """Why ``--cluster`` (or, without ``--from``, ``LINGJUN_CLUSTER``) is not a cluster name, one line; None when it
     is one or none is given."""
-    from lingjun.checks.core.cluster_name import ClusterNameError, cluster_identity
-
     try:
         cluster_identity(getattr(args, "cluster", None), {} if args.from_file else os.environ)
     except ClusterNameError as exc:

@@ -32,6 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Optional
 
+from lingjun.checks.facts import Facts
 from lingjun.checks.report.findings import Text
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -205,8 +206,6 @@ _INPUTS = {
 def log_only_facts() -> "Facts":
     """Facts for a log read on its own (``--log-only``, or a pod's log read outside the pod): origin ``log``, every
     section not shown, so a cause's condition reads only what the log itself states."""
-    from lingjun.checks.facts import Facts
-
     facts = Facts(origin="log")
     facts.coverage.not_available = list(SECTIONS)
     return facts

@@ -109,7 +109,7 @@ def install(blob: Optional[bytes]) -> bool:
     codes = load(blob)
     if not codes:
         return False
-    import dataclasses
+    import dataclasses  # deferred: imported only after _import_dataclasses_deferring_inspect
 
     dataclasses.exec = _cached_exec(codes)  # module global: found before the built-in
     return True
@@ -124,7 +124,7 @@ def record_texts(modules: Iterable[str]) -> list[str]:
     Raises:
         ImportError: from importing a module.
     """
-    import dataclasses
+    import dataclasses  # deferred: a module-level import would bring inspect in before install() can defer it
     import importlib
 
     texts: set[str] = set()

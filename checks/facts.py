@@ -27,6 +27,8 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from lingjun.checks.core.requirement_name import normalise
+
 SNAPSHOT_SCHEMA = "lingjun-check/snapshot/1"
 
 __all__ = [
@@ -622,8 +624,6 @@ def normalise_name(name: str) -> str:
     and release identification normalise every installed distribution name,
     often more than once.  Never raises for a str.
     """
-    from lingjun.checks.core.requirement_name import normalise
-
     return normalise(name)
 
 

@@ -21,6 +21,9 @@ from lingjun.checks.facts import Facts
 from lingjun.checks.knowledge.bundle import KnowledgeData
 from lingjun.checks.knowledge.record_view import image_record
 from lingjun.checks.report.findings import Text
+from lingjun.checks.rules._driver_facts import driver_upgrade_remedy, release_minimum
+from lingjun.checks.rules._packages import record_packages
+from lingjun.checks.rules._remedies import CONSTRAINTS_COMMANDS, image_references, restore_remedy
 
 __all__ = ["ReleaseRemedy", "release_remedies"]
 
@@ -88,10 +91,6 @@ def release_remedies(record: dict[str, Any], data: KnowledgeData, today: Optiona
 
 
 def _remedies(ctx: CheckContext) -> list[ReleaseRemedy]:
-    from lingjun.checks.rules._driver_facts import driver_upgrade_remedy, release_minimum
-    from lingjun.checks.rules._packages import record_packages
-    from lingjun.checks.rules._remedies import CONSTRAINTS_COMMANDS, image_references, restore_remedy
-
     found: list[ReleaseRemedy] = []
     if release_minimum(ctx) is not None:
         en, zh = SITUATIONS["driver"]

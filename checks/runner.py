@@ -31,8 +31,10 @@ from __future__ import annotations
 
 from typing import Iterable, Optional
 
+from lingjun.checks.confirm import adopt_remedies, confirm, withdraw
 from lingjun.checks.context import CheckContext
 from lingjun.checks.coverage import driver_observed, driver_unknown_reason, missing, unavailable_reason
+from lingjun.checks.knowledge.record_view import is_ppu
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules import RuleSpec, load_rules
 
@@ -58,8 +60,6 @@ def run_rule(spec: RuleSpec, ctx: CheckContext) -> list[Finding]:
         return [Finding(rule=spec.id, severity=Severity.skipped, area=spec.area, message=message, links=_present(ctx.data.rule_url(spec.id, ctx.options.lang)))]
 
     if spec.needs_gpu and not ctx.facts.has_nvidia_driver:
-        from lingjun.checks.knowledge.record_view import is_ppu
-
         if is_ppu(ctx.record):  # the reason is the image's accelerator, not a missing driver
             return skipped(PPU_IMAGE)
         if driver_observed(ctx.facts):
@@ -99,7 +99,6 @@ def run_rules(ctx: CheckContext, rules: Optional[Iterable[RuleSpec]] = None, sna
     findings: list[Finding] = []
     for spec in specs:
         findings.extend(run_rule(spec, ctx))
-    from lingjun.checks.confirm import adopt_remedies, confirm, withdraw
 
     withdraw(ctx, findings)  # a fact the logs state lowers the prediction it disproves
     confirm(ctx, findings)  # an error line of the logs turns the warning it confirms into an error

@@ -6,6 +6,8 @@ the checker's core); the commands that run it read the ids here, from the checke
 
 from __future__ import annotations
 
+from lingjun.checks.rules import load_rules
+
 __all__ = ["checker_rule_ids"]
 
 
@@ -15,6 +17,4 @@ def checker_rule_ids() -> frozenset[str]:
     Raises:
         lingjun.checks.core.registry.RegistrationError: a checker rule module registers nothing (its file named).
     """
-    from lingjun.checks.rules import load_rules
-
     return frozenset(spec.id for spec in load_rules())

@@ -36,6 +36,12 @@ from pathlib import Path
 from typing import Callable, Iterator, Optional, Sequence, TextIO
 
 from lingjun.checks.core.arg_parser import InertArgumentParser
+from lingjun.checks.core.atomic_write import UnsafeOutputPath, check_output_folder
+from lingjun.checks.core.inert_text import NAME_LIMIT, capped, error_line, remember_inputs
+from lingjun.checks.core.registry import RegistrationError
+from lingjun.generator._interrupt import install, interrupted
+from lingjun.generator._listen_address import check_host
+from lingjun.generator.checker_ids import checker_rule_ids
 
 __all__ = ["main", "build_parser"]
 
@@ -77,8 +83,6 @@ def _max_bytes(value: str) -> int:
 
 def _host(value: str) -> str:
     """``serve --host``: an address or host name (:func:`lingjun.generator._listen_address.check_host`)."""
-    from lingjun.generator._listen_address import check_host
-
     try:
         return check_host(value)
     except ValueError as exc:
@@ -102,8 +106,6 @@ def _path_or_empty(value: str) -> "Path | str":
 def _say(message: str, file: Optional[TextIO] = None) -> None:
     """Print one line whose values come from input (paths, names, exception texts) made inert, every name in it
     at most 256 characters (:func:`lingjun.checks.core.inert_text.error_line`)."""
-    from lingjun.checks.core.inert_text import error_line
-
     print(error_line(message), file=file)
 
 
@@ -238,12 +240,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _cmd_validate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from lingjun.checks.core.registry import RegistrationError
-    from lingjun.schema.gate.report import print_github, print_json, print_text
-    from lingjun.schema.gate.runner import load_rules
-    from lingjun.generator.checker_ids import checker_rule_ids
-    from lingjun.schema.gate.validate import validate
-    from lingjun.schema.loader import DEFAULT_LIMITS, LoadLimits
+    from lingjun.schema.gate.report import print_github, print_json, print_text  # deferred: pulls in pydantic, yaml, which other commands do not need
+    from lingjun.schema.gate.runner import load_rules  # deferred: pulls in pydantic, yaml, which other commands do not need
+    from lingjun.schema.gate.validate import validate  # deferred: pulls in pydantic, yaml, which other commands do not need
+    from lingjun.schema.loader import DEFAULT_LIMITS, LoadLimits  # deferred: pulls in pydantic, yaml, which other commands do not need
 
     if args.list_rules:
         for rule in load_rules().values():
@@ -277,8 +277,6 @@ def _cmd_validate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
 
 def _name(path: object) -> str:
     """A path as quoted inside an error line: cut to NAME_LIMIT characters, so the reason after it is always seen."""
-    from lingjun.checks.core.inert_text import NAME_LIMIT, capped
-
     return capped(os.fspath(path) if isinstance(path, (str, bytes, os.PathLike)) else str(path), NAME_LIMIT)
 
 
@@ -328,8 +326,7 @@ def _closed_pipe_ok() -> Iterator[None]:
 
 
 def _cmd_new(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from lingjun.checks.core.atomic_write import UnsafeOutputPath
-    from lingjun.generator.new_release import NewReleaseError, NewReleaseUsageError, new_release
+    from lingjun.generator.new_release import NewReleaseError, NewReleaseUsageError, new_release  # deferred: pulls in pydantic, yaml, which other commands do not need
 
     if not args.releases.is_dir():
         parser.error(f"--releases {_name(args.releases)} is not a folder")
@@ -353,8 +350,6 @@ def _cmd_new(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 
 def _cmd_schema(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from lingjun.checks.core.atomic_write import UnsafeOutputPath, check_output_folder
-
     if args.out == "":
         _say("lingjun-kb schema: --out is empty; give the folder the schema files go to", file=sys.stderr)
         return 2
@@ -366,8 +361,8 @@ def _cmd_schema(args: argparse.Namespace, parser: argparse.ArgumentParser) -> in
         except UnsafeOutputPath as exc:
             _say(f"lingjun-kb schema: --out {_name(args.out)}: {exc.strerror}; nothing was written", file=sys.stderr)
             return 2
-    from lingjun.schema.export import SCHEMA_DIR, check_schema_targets, render_schema, schema_file_name, write_schemas
-    from lingjun.schema.models import DOCUMENT_MODELS
+    from lingjun.schema.export import SCHEMA_DIR, check_schema_targets, render_schema, schema_file_name, write_schemas  # deferred: pulls in pydantic, which other commands do not need
+    from lingjun.schema.models import DOCUMENT_MODELS  # deferred: pulls in pydantic, which other commands do not need
 
     out = SCHEMA_DIR if args.out is None else Path(args.out)
     if out.exists() and not out.is_dir():
@@ -447,12 +442,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if hasattr(stream, "reconfigure"):
             # a terminal or CI log that is not UTF-8 gets \uXXXX for what it cannot show, not a UnicodeEncodeError
             stream.reconfigure(errors="backslashreplace")
-    from lingjun.checks.core.registry import RegistrationError
-
-    from lingjun.generator._interrupt import install, interrupted
 
     install()
-    from lingjun.checks.core.inert_text import remember_inputs
 
     remember_inputs(list(sys.argv[1:] if argv is None else argv))  # long values shortened in every error line
     parser = build_parser()

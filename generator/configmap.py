@@ -35,6 +35,8 @@ from typing import Any, Mapping
 
 import yaml
 
+from lingjun.checks.core.atomic_write import read_prefix
+
 __all__ = [
     "PYZ_KEY", "CONFIGMAP_LIMIT", "ANNOTATION_LIMIT", "HEADER", "ConfigMapTooLarge",
     "configmap_object", "configmap_yaml", "payload_bytes", "is_previous_configmap", "check_name", "check_namespace",
@@ -137,7 +139,5 @@ def is_previous_configmap(path: str) -> bool:
 
     Only the first bytes are read, without following a link.
     """
-    from lingjun.checks.core.atomic_write import read_prefix
-
     marker = HEADER.encode("utf-8")
     return read_prefix(path, len(marker)) == marker

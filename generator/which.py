@@ -22,6 +22,7 @@ from typing import Any
 
 from lingjun.checks.core.inert_text import capped, inert
 from lingjun.checks.core.terminal_text import terminal_width, wrap_block
+from lingjun.generator.cli import _closed_pipe_ok
 
 __all__ = ["cli_which", "format_table", "TEXT"]
 
@@ -69,11 +70,9 @@ def format_table(answer: dict[str, Any]) -> str:
 
 def cli_which(args: Any) -> int:
     """Run ``lingjun-kb which`` for parsed ``args`` (``driver``, ``gpu``, ``family``, ``format``, ``releases``, ``site_url``)."""
-    from lingjun.generator.site._commands import format_problem, resolve_site_url
-    from lingjun.generator.site.finder import WhichError, which
-    from lingjun.schema.loader import load_knowledge_base
-
-    from lingjun.generator.cli import _closed_pipe_ok
+    from lingjun.generator.site._commands import format_problem, resolve_site_url  # deferred: pulls in jinja2, pydantic, yaml, which other commands do not need
+    from lingjun.generator.site.finder import WhichError, which  # deferred: pulls in pydantic, yaml, which other commands do not need
+    from lingjun.schema.loader import load_knowledge_base  # deferred: pulls in pydantic, yaml, which other commands do not need
 
     releases = Path(getattr(args, "releases", "releases"))
     if not releases.is_dir():

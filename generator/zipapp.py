@@ -33,16 +33,25 @@ timestamp 1980-01-01, fixed permissions, hash-based bytecode, no ``__pycache__``
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import io
+import json
+import marshal
 import os
 import re
 import sys
 import zipfile
 from pathlib import Path
+import subprocess
+import tempfile
 from typing import Iterable, Optional
 
-from lingjun.checks.core.atomic_write import atomic_write
+import lingjun.checks
+from lingjun.checks.core.atomic_write import atomic_write, check_output_file, read_prefix
 from lingjun.checks.core.inert_text import NAME_LIMIT, capped, inert
+from lingjun.checks.dataclass_code import MEMBER, dump
+from lingjun.generator import configmap as cm
+from lingjun.generator.checker_ids import checker_rule_ids
 from lingjun.generator.site.site_url import resolve_site_url
 
 __all__ = ["cli_bundle", "bundle_text", "build_zipapp", "zipapp_bytes", "zip_entries", "with_bytecode", "resolve_site_url",
@@ -76,8 +85,6 @@ _NAMESPACE_INIT = '"""lingjun: only the in-container checker is packed in this a
 
 
 def _checks_dir() -> Path:
-    import lingjun.checks
-
     return Path(lingjun.checks.__file__).resolve().parent
 
 
@@ -113,9 +120,8 @@ def bundle_text(releases: Path, site_url: Optional[str] = None) -> tuple[Optiona
     Raises:
         ValueError: from :func:`resolve_site_url`.
     """
-    from lingjun.generator.bundle import bundle_json, compile_bundle
-    from lingjun.generator.checker_ids import checker_rule_ids
-    from lingjun.schema.gate.validate import validate
+    from lingjun.generator.bundle import bundle_json, compile_bundle  # deferred: pulls in pydantic, which other commands do not need
+    from lingjun.schema.gate.validate import validate  # deferred: pulls in pydantic, which other commands do not need
 
     # the same gate as `lingjun-kb build` and `validate`: the loader's schema checks and every cross-record
     # rule (a draft from `lingjun-kb new` still holding placeholders is refused here too)
@@ -218,10 +224,6 @@ def with_bytecode(entries: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
     Raises:
         RuntimeError: when the child interpreter that records the dataclass texts fails.
     """
-    import importlib.util
-    import marshal
-
-    from lingjun.checks.dataclass_code import MEMBER, dump
 
     out = [(name, content) for name, content in entries if name != MEMBER]
     for name, content in entries:
@@ -251,9 +253,6 @@ def _dataclass_texts(entries: list[tuple[str, bytes]]) -> list[str]:
     Raises:
         RuntimeError: when the child fails.
     """
-    import json
-    import subprocess
-    import tempfile
 
     modules = []
     with tempfile.TemporaryDirectory(prefix="lingjun-zipapp-") as folder:
@@ -287,8 +286,6 @@ def is_previous_zipapp(path: str) -> bool:
 
     Only the first bytes and the zip directory are read; the file is opened without following a link.
     """
-    from lingjun.checks.core.atomic_write import read_prefix
-
     if not read_prefix(path, len(_SHEBANG)) == _SHEBANG:
         return False
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
@@ -345,8 +342,6 @@ def cli_bundle(args: argparse.Namespace) -> int:
     :func:`is_previous_zipapp` or :func:`~lingjun.generator.configmap.is_previous_configmap`: a folder,
     link, FIFO, socket, device or any other file is never replaced; checked before any work).
     """
-    from lingjun.checks.core.atomic_write import check_output_file
-    from lingjun.generator import configmap as cm
 
     releases = Path(getattr(args, "releases", None) or "releases")
     given = getattr(args, "output", None)

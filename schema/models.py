@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints
 
 from lingjun.checks.core.condition_facts import FACTS, PLACES, operators_for
 from lingjun.checks.core.release_order import identifier_date, release_order_key
+from lingjun.checks.core.versions import DriverVersion, VersionFormatError
 from lingjun.schema.fields import (
     CudaVersionString,
     DriverVersionString,
@@ -940,8 +941,6 @@ class DriverRequirement(StrictModel):
     @model_validator(mode="after")
     def _vendor_fields(self) -> "DriverRequirement":
         if self.vendor is DriverVendor.nvidia:
-            from lingjun.checks.core.versions import DriverVersion, VersionFormatError
-
             try:
                 DriverVersion.parse(self.minimum)
             except VersionFormatError as exc:

@@ -15,6 +15,8 @@ import argparse
 import sys
 from typing import Any, NoReturn
 
+from lingjun.checks.core.inert_text import error_line
+
 __all__ = ["InertArgumentParser"]
 
 
@@ -40,7 +42,5 @@ class InertArgumentParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         """Print the usage and the inert error line, and exit with ``usage_exit``."""
-        from lingjun.checks.core.inert_text import error_line
-
         self.print_usage(sys.stderr)
         self.exit(self.usage_exit, f"{self.prog}: error: {error_line(message)}\n")

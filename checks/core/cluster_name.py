@@ -22,6 +22,8 @@ from __future__ import annotations
 import re
 from typing import Mapping, Optional
 
+from lingjun.checks.core.inert_text import inert
+
 __all__ = ["CLUSTER_VARIABLE", "CLUSTER_LIMIT", "CLUSTER_SOURCES", "ClusterNameError", "cluster_problem", "cluster_identity"]
 
 #: the environment variable the manifests set to the cluster's name
@@ -65,8 +67,6 @@ def cluster_identity(option: Optional[str], environ: Mapping[str, str]) -> "tupl
             continue
         reason = cluster_problem(value)
         if reason is not None:
-            from lingjun.checks.core.inert_text import inert
-
             raise ClusterNameError(f"{shown} {inert(repr(value), 80)}: not a cluster name: {reason}")
         return value, source
     return None, None

@@ -154,8 +154,8 @@ def mask_secrets(text: str) -> str:
 
 def _basic_credential(match: "re.Match[str]") -> str:
     """``Basic ***`` when the word after ``Basic`` is base64 of ``user:password`` (HTTP Basic authentication)."""
-    import base64
-    import binascii
+    import base64  # deferred: a plain or live check never needs it
+    import binascii  # deferred: a plain or live check never needs it
 
     word = match.group(2)
     try:

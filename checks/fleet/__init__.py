@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
+from lingjun.checks.fleet._cli import main as run
+
 __all__ = ["main"]
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run ``lingjun-check fleet`` with ``argv`` (the words after ``fleet``); returns the exit code."""
-    from lingjun.checks.fleet._cli import main as run
-
     return run(argv)

@@ -30,11 +30,14 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from lingjun.checks.core.inert_text import capped
+from lingjun.checks.core.inert_text import capped, inert
 from lingjun.checks.fleet._identity import NOT_FOUND, own_cluster, own_name
-from lingjun.checks.fleet._inputs import SNAPSHOT, Record
+from lingjun.checks.fleet._inputs import SNAPSHOT, InputProblem, Record
 from lingjun.checks.fleet._node_facts import facts_values, nccl_env_shown, release_fact, report_values
+from lingjun.checks.fleet._shared_runs import SharedRuns
+from lingjun.checks.inputs.recorded_options import merged_options
 from lingjun.checks.report.findings import SEVERITY_ORDER
+from lingjun.checks.report.model import counts
 
 __all__ = ["NodeResult", "Checker", "fingerprint", "text_fingerprint", "text_key", "report_fingerprint", "SHOWN_SEVERITIES", "field_notes",
            "NOTES_PER_NODE"]
@@ -187,8 +190,6 @@ def _member_value(member: str) -> Any:
 def field_notes(record: Record, field_problems: "list[str]") -> list:
     """One :class:`~lingjun.checks.fleet._inputs.InputProblem` per unusable field of ``record``'s snapshot (the field and
     why, as the snapshot reader words it), at most :data:`NOTES_PER_NODE` and one that counts the rest."""
-    from lingjun.checks.core.inert_text import inert
-    from lingjun.checks.fleet._inputs import InputProblem
 
     notes = [InputProblem(record.input, record.line, f"snapshot field {inert(p, 300)}", record.pod, note=True)
              for p in field_problems[:NOTES_PER_NODE]]
@@ -293,10 +294,6 @@ class Checker:
                           cluster=cluster, cluster_problem=cluster_problem)
 
     def _run(self, data: "dict[str, Any]", texts: "Optional[dict[str, str]]" = None) -> _Checked:
-        from lingjun.checks.fleet._shared_runs import SharedRuns
-        from lingjun.checks.inputs.recorded_options import merged_options
-        from lingjun.checks.report.model import counts
-
         self.runs += 1
         if self.shared is None:
             self.shared = SharedRuns(data=self.data, release_option=self.release_option, lang=self.lang, require_gpu=self.require_gpu)

@@ -2,9 +2,27 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from typing import IO, TYPE_CHECKING, Optional, Sequence
+
+from lingjun.checks.cli import OutputError, __version__, _write, default_lang, load_data
+from lingjun.checks.core.arg_parser import InertArgumentParser
+from lingjun.checks.core.atomic_write import check_output_file
+from lingjun.checks.core.cluster_name import cluster_problem
+from lingjun.checks.core.inert_text import NAME_LIMIT, capped, inert
+from lingjun.checks.facts import Facts
+from lingjun.checks.fleet._check import Checker, field_notes
+from lingjun.checks.fleet._compare import compare
+from lingjun.checks.fleet._identity import disambiguate, qualify
+from lingjun.checks.fleet._inputs import InputProblem, RecordError, iter_records
+from lingjun.checks.fleet._model import EXIT_NO_NODES, fleet_dict, render_json
+from lingjun.checks.fleet._output import FLEET_KIND, is_previous_fleet_output, write_output
+from lingjun.checks.fleet._render_html import render_html
+from lingjun.checks.knowledge.bundle import BundleError
+from lingjun.checks.knowledge.identify import UnknownReleaseError, identify
+from lingjun.checks.report.model import EXIT_USAGE
 
 if TYPE_CHECKING:
     import argparse
@@ -64,11 +82,6 @@ exit codes:
 
 
 def _parser() -> "argparse.ArgumentParser":
-    import argparse
-
-    from lingjun.checks.core.arg_parser import InertArgumentParser
-    from lingjun.checks.report.model import EXIT_USAGE
-
     parser = InertArgumentParser(
         usage_exit=EXIT_USAGE,
         prog="lingjun-check fleet",
@@ -102,8 +115,6 @@ def build_parser() -> "argparse.ArgumentParser":
 
 
 def _fail(message: str) -> int:
-    from lingjun.checks.core.inert_text import inert
-
     sys.stderr.write(f"lingjun-check fleet: {inert(message)}\n")
     return 3
 
@@ -127,10 +138,6 @@ def main(argv: Optional[Sequence[str]] = None, stdin: Optional[IO[bytes]] = None
 
 
 def _run(args: "argparse.Namespace", stdin: Optional[IO[bytes]]) -> int:
-    from lingjun.checks.cli import OutputError, __version__, _write, default_lang, load_data
-    from lingjun.checks.core.inert_text import NAME_LIMIT, capped
-    from lingjun.checks.knowledge.bundle import BundleError
-
     lang = args.lang or default_lang()
     if args.expect is not None and args.expect < 1:
         return _fail("--expect must be at least 1")
@@ -139,8 +146,6 @@ def _run(args: "argparse.Namespace", stdin: Optional[IO[bytes]]) -> int:
     if args.output is None and sys.stdout is None:  # started with standard output closed (>&-)
         return _fail("cannot write the report: standard output is closed; give --output FILE")
     if args.cluster is not None:
-        from lingjun.checks.core.cluster_name import cluster_problem
-
         reason = cluster_problem(args.cluster)
         if reason is not None:
             return _fail(f"--cluster {capped(args.cluster, 80)!r}: not a cluster name: {reason}")
@@ -148,9 +153,6 @@ def _run(args: "argparse.Namespace", stdin: Optional[IO[bytes]]) -> int:
         if value is not None and not value.strip() and option != "--output":
             return _fail(f"{option}: an empty value names nothing")
     if args.output is not None:
-        from lingjun.checks.core.atomic_write import check_output_file
-        from lingjun.checks.fleet._output import FLEET_KIND, is_previous_fleet_output
-
         try:
             check_output_file(args.output, is_previous_fleet_output, FLEET_KIND, make_parents=False)
         except OSError as exc:
@@ -160,9 +162,6 @@ def _run(args: "argparse.Namespace", stdin: Optional[IO[bytes]]) -> int:
     except BundleError as exc:
         return _fail(str(exc))
     if args.release:
-        from lingjun.checks.facts import Facts
-        from lingjun.checks.knowledge.identify import UnknownReleaseError, identify
-
         try:
             identify(Facts(), data, args.release)
         except UnknownReleaseError as exc:
@@ -172,11 +171,6 @@ def _run(args: "argparse.Namespace", stdin: Optional[IO[bytes]]) -> int:
 
             return _fail(f"--release {capped(exc.ref, NAME_LIMIT)}: unknown release; {unknown_release_hint(exc, data)}")
 
-    from lingjun.checks.fleet._check import Checker, field_notes
-    from lingjun.checks.fleet._compare import compare
-    from lingjun.checks.fleet._identity import disambiguate, qualify
-    from lingjun.checks.fleet._inputs import InputProblem, RecordError, iter_records
-    from lingjun.checks.fleet._model import EXIT_NO_NODES, fleet_dict
 
     problems: list[InputProblem] = []
     checker = Checker(data=data, release_option=args.release, lang=lang, strict=args.strict, require_gpu=args.require_gpu,
@@ -205,12 +199,8 @@ def _run(args: "argparse.Namespace", stdin: Optional[IO[bytes]]) -> int:
     report = fleet_dict(nodes, compare(nodes), problems, lang=lang, strict=args.strict, version=__version__, checked=checker.runs,
                         expected=args.expect, rule_runs=(shared.rules_run, shared.rules_reused) if shared is not None else (0, 0))
     if args.format == "json":
-        from lingjun.checks.fleet._model import render_json
-
         text = render_json(report)
     elif args.format == "html":
-        from lingjun.checks.fleet._render_html import render_html
-
         text = render_html(report)
     else:
         from lingjun.checks.fleet._render_text import render_text
@@ -218,8 +208,6 @@ def _run(args: "argparse.Namespace", stdin: Optional[IO[bytes]]) -> int:
         color = args.output is None and not args.no_color and not os.environ.get("NO_COLOR") and _is_terminal(sys.stdout)
         text = render_text(report, color=color)
     if args.output is not None:
-        from lingjun.checks.fleet._output import write_output
-
         try:
             write_output(args.output, text)
         except OSError as exc:
@@ -250,6 +238,4 @@ def _is_terminal(stream: Optional[IO[str]]) -> bool:
 
 
 def _inert(text: str) -> str:
-    from lingjun.checks.core.inert_text import inert
-
     return inert(text)

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from lingjun.checks.core.cluster_name import CLUSTER_LIMIT, cluster_problem
+from lingjun.checks.core.inert_text import inert
 from lingjun.checks.core.node_name import clean_node_name
 from lingjun.checks.fleet._inputs import InputProblem, Record
 
@@ -73,8 +75,6 @@ def own_cluster(node: Any, default: Optional[str] = None) -> "tuple[Optional[str
     when that is a cluster name (:func:`~lingjun.checks.core.cluster_name.cluster_problem`), else ``default``
     (``fleet --cluster``; None: no cluster).  A value that is not one is kept apart as written (inert, at most
     63 characters), so two clusters never merge, and ``problem`` says why it is not one (one line)."""
-    from lingjun.checks.core.cluster_name import CLUSTER_LIMIT, cluster_problem
-    from lingjun.checks.core.inert_text import inert
 
     value = node.get("cluster") if isinstance(node, dict) else None
     if value is None:

@@ -41,6 +41,7 @@ import os
 import re
 import stat
 from dataclasses import dataclass
+import sys
 from typing import IO, Any, Iterator, Optional
 
 from lingjun.checks.core.inert_text import NAME_LIMIT, inert
@@ -472,8 +473,6 @@ def iter_records(paths: "list[str]", problems: "list[InputProblem]", stdin: Opti
     """
     for path in paths:
         if path == "-":
-            import sys
-
             yield from _stream(stdin if stdin is not None else sys.stdin.buffer, "stdin", problems)
             continue
         name = _shown(path)

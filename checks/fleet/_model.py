@@ -49,7 +49,7 @@ from typing import Any, Optional
 
 from lingjun.checks.core.inert_text import capped, escape_json_text
 from lingjun.checks.fleet._check import SHOWN_SEVERITIES, NodeResult
-from lingjun.checks.fleet._compare import FactComparison
+from lingjun.checks.fleet._compare import FactComparison, between_clusters, by_cluster, compare_clusters
 from lingjun.checks.fleet._inputs import InputProblem
 from lingjun.checks.fleet._node_facts import display, fact_label
 from lingjun.checks.report.findings import SEVERITY_ORDER
@@ -137,8 +137,6 @@ def _by_exit(nodes: "list[NodeResult]") -> "dict[str, int]":
 
 def _clusters(nodes: "list[NodeResult]", lang: str) -> "tuple[list, list]":
     """``(clusters, facts_between_clusters)`` of the report (see the module docstring)."""
-    from lingjun.checks.fleet._compare import between_clusters, by_cluster, compare_clusters
-
     per_cluster = compare_clusters(nodes)
     members = dict(by_cluster(nodes))
     clusters = []

@@ -32,7 +32,12 @@ import hashlib
 import json
 from typing import Any, Optional
 
+from lingjun.checks.confirm import confirm, withdraw
+from lingjun.checks.context import CheckContext, CheckOptions
 from lingjun.checks.facts import Facts
+from lingjun.checks.inputs.recorded_options import identify_with
+from lingjun.checks.inputs.snapshot import facts_from_snapshot_dict
+from lingjun.checks.runner import checker_findings, load_rules, run_rule
 
 __all__ = ["SharedRuns", "SECTIONS_KEPT", "traced"]
 
@@ -125,8 +130,6 @@ class SharedRuns:
         snapshot reader's problems, and the id of each section's content.  ``texts``: the JSON text of each
         top-level member as it was read (:meth:`~lingjun.checks.fleet._inputs.Record.load_members`); without them
         each section is dumped again to be known."""
-        from lingjun.checks.inputs.snapshot import facts_from_snapshot_dict
-
         if texts is None:
             texts = {name: _dump(value) for name, value in data.items() if name in _FIELDS}
         else:
@@ -154,10 +157,6 @@ class SharedRuns:
         Raises:
             UnknownReleaseError: fleet's ``--release`` names no known release (the CLI checks it first).
         """
-        from lingjun.checks.confirm import confirm, withdraw
-        from lingjun.checks.context import CheckContext, CheckOptions
-        from lingjun.checks.inputs.recorded_options import identify_with
-        from lingjun.checks.runner import checker_findings, load_rules, run_rule
 
         seen = traced(facts)
         found = self._identify.find(ids, chosen.release)

@@ -64,6 +64,7 @@ from typing import Optional
 
 from lingjun.checks.core.inert_text import capped
 from lingjun.checks.core.small_int import MAX_DIGITS, small_int
+from lingjun.checks.coverage import SECTIONS
 from lingjun.checks.facts import DistributionFacts, Facts, GpuFacts, LibraryFile, MigDeviceFacts, TorchBuildFacts
 from lingjun.checks.probes.env_vars import filter_env
 from lingjun.checks.probes.loader import version_from_name
@@ -312,8 +313,6 @@ _SHOWN_BY = {
 
 def _mark_coverage(facts: Facts, seen_keys: set[str], env_section: bool) -> None:
     """Fill ``facts.coverage`` (see the module docstring)."""
-    from lingjun.checks.coverage import SECTIONS
-
     absent = set(_NEVER_SHOWN)
     partial = {"distributions", "env", "cudnn", "cuda-toolkit", "nvidia-smi", "host", "mig"}
     for section, keys in _SHOWN_BY.items():

@@ -137,7 +137,7 @@ def _read_text(path: "str | Path") -> str:
     Raises:
         DeepSpeedConfigError: the file is missing, unreadable, not a regular file, too large, or not UTF-8.
     """
-    from lingjun.checks.inputs.input_file import InputFileError, read_input_file
+    from lingjun.checks.inputs.input_file import InputFileError, read_input_file  # deferred: not every check needs it
 
     try:
         raw = read_input_file(str(path), MAX_BYTES)

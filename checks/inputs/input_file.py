@@ -108,7 +108,7 @@ def read_input_file(path: str, limit: int, truncate: bool = False,
 def _read_stdin(limit: int, truncate: bool, sniff: "Callable[[bytes], Optional[str]] | None") -> bytes:
     """Standard input read as :func:`read_input_file` reads a file (a pipe or a redirected file; it may wait for
     its writer, as any reader of standard input does)."""
-    import sys
+    import sys  # deferred: a plain or live check never needs it
 
     stream = sys.stdin
     if stream is None:

@@ -24,7 +24,7 @@ def describe_text(text: str) -> Optional[str]:
     collect_env output is what :func:`lingjun.checks.inputs.collect_env_text.parse_collect_env` reads (its keys,
     or its ``[pip3]``/``[conda]`` package lines); nvidia-smi output is recognised by its header line.
     """
-    from lingjun.checks.inputs.collect_env_text import CollectEnvError, parse_collect_env
+    from lingjun.checks.inputs.collect_env_text import CollectEnvError, parse_collect_env  # deferred: a plain or live check never needs it
 
     try:
         parse_collect_env(text)

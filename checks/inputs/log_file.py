@@ -23,6 +23,7 @@ import stat
 import sys
 from typing import BinaryIO, Callable, Optional
 
+from lingjun.checks.core.redaction import mask_identifiers
 from lingjun.checks.evidence import Evidence, LogLine
 from lingjun.checks.knowledge.signatures import Scanner, SignatureSet, quote
 
@@ -45,8 +46,6 @@ class LogError(ValueError):
 def log_name(path: str) -> str:
     """How a log is named in reports: ``standard input`` for ``-``, else the path as given, with the user name of
     a home folder masked as ``--collect`` masks it (``/home/***/job.log``)."""
-    from lingjun.checks.core.redaction import mask_identifiers
-
     return "standard input" if path == "-" else mask_identifiers(path)
 
 

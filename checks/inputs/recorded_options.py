@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from lingjun.checks.facts import CheckOptionsFacts
+from lingjun.checks.knowledge.identify import UnknownReleaseError, identify
 
 __all__ = ["merged_options", "identify_with"]
 
@@ -44,8 +45,6 @@ def identify_with(facts: Any, data: Any, release: Optional[str], explicit: Optio
     Raises:
         UnknownReleaseError: ``explicit`` names no known release.
     """
-    from lingjun.checks.knowledge.identify import UnknownReleaseError, identify
-
     try:
         return identify(facts, data, release)
     except UnknownReleaseError as exc:

@@ -38,13 +38,19 @@ import copy
 import dataclasses
 import functools
 import json
+import math
 import re
 import typing
 from typing import Any, Optional
 
 from lingjun.checks.core.redaction import mask_identifiers, mask_secrets, mask_strings
 from lingjun.checks import facts as facts_module
+from lingjun.checks.core.inert_text import escape_json_text
+from lingjun.checks.core.small_int import MAX_DIGITS
+from lingjun.checks.coverage import SECTIONS, sections_from_snapshot_keys, sections_not_probed
 from lingjun.checks.facts import SNAPSHOT_SCHEMA, Facts
+from lingjun.checks.inputs.input_file import SNIFF_BYTES, InputFileError, is_utf8_start, read_input_file
+from lingjun.checks.inputs.input_kind import describe_json, describe_text
 from lingjun.checks.probes.env_vars import filter_env, mask_device_ids
 
 __all__ = ["SnapshotError", "redact", "write_snapshot", "snapshot_line", "is_previous_snapshot", "SNAPSHOT_KIND", "read_snapshot", "facts_from_snapshot_dict", "atomic_write_text"]
@@ -93,7 +99,7 @@ def atomic_write_text(path: str, text: str) -> None:
     Raises:
         OSError: when the directory is not writable; nothing is left behind.
     """
-    from lingjun.checks.core.atomic_write import atomic_write
+    from lingjun.checks.core.atomic_write import atomic_write  # deferred: a plain or live check never needs it
 
     atomic_write(path, text)
 
@@ -107,7 +113,7 @@ _SNAPSHOT_START = re.compile(rb'\A\s*\{\s*"schema"\s*:\s*"' + re.escape(SNAPSHOT
 def is_previous_snapshot(path: str) -> bool:
     """True when the regular file ``path`` is a snapshot ``--collect`` wrote: a JSON object whose first
     key ``"schema"`` is ``"lingjun-check/snapshot/1"``.  Only its first 4 KiB are read (never following a link)."""
-    from lingjun.checks.core.atomic_write import read_prefix
+    from lingjun.checks.core.atomic_write import read_prefix  # deferred: a plain or live check never needs it
 
     return _SNAPSHOT_START.match(read_prefix(path, 4096)) is not None
 
@@ -120,7 +126,7 @@ def write_snapshot(facts: Facts, path: str, include_ids: bool = False) -> None:
             or not a regular file; nothing is written.
         OSError: when the file cannot be written.
     """
-    from lingjun.checks.core.atomic_write import atomic_write
+    from lingjun.checks.core.atomic_write import atomic_write  # deferred: a plain or live check never needs it
 
     data = redact(facts, include_ids).to_dict()
     atomic_write(path, json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False) + "\n",
@@ -134,8 +140,6 @@ def snapshot_line(facts: Facts, include_ids: bool = False) -> str:
     terminal or reorder a line (C1 controls, bidi marks, U+2028/U+2029) are ``\\uNNNN`` escapes, so
     the line stays one line in ``kubectl logs`` and parses back to the same snapshot.
     """
-    from lingjun.checks.core.inert_text import escape_json_text
-
     data = redact(facts, include_ids).to_dict()
     return escape_json_text(json.dumps(data, ensure_ascii=False, separators=(",", ":"))) + "\n"
 
@@ -150,8 +154,6 @@ def read_snapshot(path: str) -> tuple[Facts, list[str]]:
         SnapshotError: when the file cannot be read (missing, not a regular file, too large)
             or is not a JSON object.
     """
-    from lingjun.checks.inputs.input_file import SNIFF_BYTES, InputFileError, read_input_file
-
     refused: list[str] = []
 
     def sniff(block: bytes) -> Optional[str]:
@@ -168,14 +170,13 @@ def read_snapshot(path: str) -> tuple[Facts, list[str]]:
         if refused:
             raise SnapshotError(f"{path}: {refused[0]}") from None
         raise SnapshotError(f"{path}: cannot read snapshot: {exc.reason}") from None
-    from lingjun.checks.inputs.input_kind import describe_json, describe_text
 
     try:
         data = json.loads(raw.decode("utf-8-sig"), parse_int=_json_int)
     except RecursionError:
         raise SnapshotError(f"{path}: not a snapshot: JSON nested too deeply") from None
     except ValueError as exc:  # UnicodeDecodeError included
-        from lingjun.checks.inputs.collect_env_text import decode_collect_env
+        from lingjun.checks.inputs.collect_env_text import decode_collect_env  # deferred: a plain or live check never needs it
 
         # UTF-16 too: a collect_env saved by PowerShell; its kind shows in the first block (a paste is a few KiB)
         kind = describe_text(decode_collect_env(raw[:SNIFF_BYTES]))
@@ -200,12 +201,9 @@ def _not_text(block: bytes) -> Optional[str]:
     The words are those a whole file gets: the kind of input it is
     (:func:`lingjun.checks.inputs.input_kind.describe_text`), else "not UTF-8 text".
     """
-    from lingjun.checks.inputs.input_file import is_utf8_start
-
     if is_utf8_start(block):
         return None
-    from lingjun.checks.inputs.collect_env_text import decode_collect_env
-    from lingjun.checks.inputs.input_kind import describe_text
+    from lingjun.checks.inputs.collect_env_text import decode_collect_env  # deferred: a plain or live check never needs it
 
     kind = describe_text(decode_collect_env(block))
     return f"not a snapshot: {kind}" if kind else "snapshot is not UTF-8 text"
@@ -241,8 +239,6 @@ def _mark_coverage(facts: Facts, data: dict[str, Any], problems: list[str] = ())
     with an unusable value inside (one bad list item, one non-string variable) is
     partial: what is left is observed, what was dropped is not known.
     """
-    from lingjun.checks.coverage import SECTIONS, sections_from_snapshot_keys, sections_not_probed
-
     cov = facts.coverage
     known = [s for s in cov.not_available if s in SECTIONS]
     absent = set(known) | set(sections_from_snapshot_keys(data))
@@ -373,8 +369,6 @@ class _LongNumber(str):
 def _json_int(text: str) -> "int | str":
     """``json``'s integer hook: at most :data:`~lingjun.checks.core.small_int.MAX_DIGITS` digits, else a
     :class:`_LongNumber` (Python refuses ``int()`` past 4,300 digits, which rejected the whole snapshot)."""
-    from lingjun.checks.core.small_int import MAX_DIGITS
-
     return int(text) if len(text.lstrip("-")) <= MAX_DIGITS else _LongNumber(text)
 
 
@@ -484,8 +478,6 @@ def _out_of_range(where: str, value: Any) -> str:
     """Why the number ``value`` of the field ``where`` cannot be real ("" when it can): a negative count, size,
     index or version (-1 is "no limit" for the resource limits), an integer past 2**63-1, a CUDA version code past
     999999, a time that is negative or not finite.  Out-of-range numbers are unusable, like values of the wrong type."""
-    import math
-
     field = where.rsplit(".", 1)[-1].split("[", 1)[0]
     if isinstance(value, float):
         return "" if math.isfinite(value) and value >= 0 else f"{value!r} is out of range (a non-negative number)"

@@ -30,7 +30,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+import re
 from typing import TYPE_CHECKING, Any, Iterable, Optional
+
+from lingjun.checks.core.inert_text import capped
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -61,7 +64,7 @@ class KnowledgeData:
         Raises:
             BundleError: when the file cannot be read or is not a bundle.
         """
-        from lingjun.checks.inputs.input_file import InputFileError, is_utf8_start, read_input_file
+        from lingjun.checks.inputs.input_file import InputFileError, is_utf8_start, read_input_file  # deferred: not every check needs it
 
         def sniff(block: bytes) -> "str | None":  # binary refused from its first block, never read whole
             return None if is_utf8_start(block) else "not UTF-8 text (release data is a JSON file)"
@@ -93,9 +96,8 @@ class KnowledgeData:
         if not isinstance(raw, dict) or raw.get("format") != BUNDLE_FORMAT:
             raise BundleError(f"{where}: not a lingjun-kb bundle of format {BUNDLE_FORMAT}")
         if check_shape:
-            from lingjun.checks.core.inert_text import capped
-            from lingjun.checks.core.site_url import site_url_problem
-            from lingjun.checks.knowledge._bundle_shape import shape_problem
+            from lingjun.checks.core.site_url import site_url_problem  # deferred: a plain or live check never needs it
+            from lingjun.checks.knowledge._bundle_shape import shape_problem  # deferred: a plain or live check never needs it
 
             problem = shape_problem(raw) or _pattern_problem(raw)
             if problem is None and raw.get("site_url") is not None:
@@ -246,8 +248,6 @@ def _pattern_problem(raw: dict) -> Optional[str]:
     """The first signature pattern of a hand-made bundle the checker cannot use as the schema allows it (a literal
     of 4-200 characters without controls, a regular expression of at most 300 characters that compiles), as
     ``signatures[2].patterns[0].regex: ...``; None when all are usable."""
-    import re
-
     for i, sig in enumerate(raw.get("signatures") or []):
         for j, pattern in enumerate(sig.get("patterns") or []):
             where = f"signatures[{i}].patterns[{j}]"

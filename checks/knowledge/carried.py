@@ -30,6 +30,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Optional
 
+from lingjun.checks.core.version_match import parse_version
+from lingjun.checks.knowledge.identify import order_key
+from lingjun.checks.knowledge.record_view import usage_note
+
 __all__ = ["Carried", "carried_usage_notes", "carried_known_issues", "stated_range", "usage_note_for", "quoted_note"]
 
 USAGE_NOTES = "usage_notes"
@@ -69,8 +73,6 @@ class Carried:
 
 def _family_order(releases: Iterable[dict], family: Any) -> list[dict]:
     """The family's releases that can be placed, oldest first."""
-    from lingjun.checks.knowledge.identify import order_key
-
     placed = [(order_key(r), r) for r in releases
               if isinstance(r, dict) and r.get("family") == family and isinstance(r.get("version"), str)]
     return [r for key, r in sorted((p for p in placed if p[0] != (0, 0, 0)), key=lambda p: p[0])]
@@ -189,8 +191,7 @@ def _component_versions(record: dict, component_id: str) -> list[str]:
 def _components_contradict(issue: dict, record: dict) -> bool:
     """Whether ``record`` states its image no longer ships what ``affects.components`` names: every version
     it lists of such a component is outside the range, or its complete list lacks the component."""
-    from packaging.specifiers import InvalidSpecifier, SpecifierSet
-    from lingjun.checks.core.version_match import parse_version
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet  # deferred: not every check needs it
 
     for cid, spec_text in ((issue.get("affects") or {}).get("components") or {}).items():
         versions = _component_versions(record, str(cid))
@@ -261,8 +262,6 @@ def _ends_issue_carry(release: dict, fixed: set[str]) -> bool:
 def usage_note_for(releases: Iterable[dict], record: Optional[dict], rule_id: str) -> tuple[Optional[dict], Optional[Carried]]:
     """The usage note enforced by ``rule_id`` that applies to ``record``: ``(note, None)`` when the record states
     it, ``(note, carried)`` when it applies by carry (:func:`carried_usage_notes`), ``(None, None)`` otherwise."""
-    from lingjun.checks.knowledge.record_view import usage_note
-
     own = usage_note(record, rule_id)
     if own is not None:
         return own, None

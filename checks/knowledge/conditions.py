@@ -24,6 +24,7 @@ from lingjun.checks.report.findings import Text
 from lingjun.checks.knowledge.installed import installed_component
 from lingjun.checks.knowledge.record_view import cpu_arch
 from lingjun.checks.core.version_match import parse_version
+from lingjun.checks.coverage import driver_observed, env_known
 
 __all__ = ["APPLIES", "MAY_APPLY", "DOES_NOT_APPLY", "ConditionResult", "evaluate"]
 
@@ -173,8 +174,6 @@ def _gpu_models_clause(result: ConditionResult, models: list[str], facts: Facts)
         return
     names = [g.name for g in facts.gpus if g.name]
     if not names:
-        from lingjun.checks.coverage import driver_observed
-
         if driver_observed(facts):
             result.note(result.unknown, "GPU model (no GPU visible)", "GPU 型号（看不到 GPU）")
         else:
@@ -208,7 +207,6 @@ def _env_clause(result: ConditionResult, clause: dict, facts: Facts) -> None:
     if not isinstance(clause, dict) or not clause.get("name"):
         return
     name = clause["name"]
-    from lingjun.checks.coverage import env_known
 
     if not env_known(facts, name):
         result.note(result.unknown, f"{name} (the input does not show it)", f"{name}（输入中看不到）")

@@ -22,7 +22,7 @@ from typing import Any, Callable, Optional
 from lingjun.checks.core.compat import GPU_DATACENTER, gpu_class
 from lingjun.checks.core.gpu_arch import covers, parse_cc
 from lingjun.checks.core.gpu_models import compute_capability_from_name
-from lingjun.checks.coverage import OBSERVED, available, env_known, state
+from lingjun.checks.coverage import OBSERVED, available, driver_observed, env_known, state
 from lingjun.checks.evidence import Evidence
 from lingjun.checks.facts import Facts
 from lingjun.checks.knowledge.torch_build import cpu_build_state
@@ -198,8 +198,6 @@ def _network(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactValue
 
 
 def _driver_present(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactValue:
-    from lingjun.checks.coverage import driver_observed
-
     if facts.has_nvidia_driver:
         return FactValue(True)
     return FactValue(False) if driver_observed(facts) else FactValue(UNKNOWN)

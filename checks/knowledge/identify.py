@@ -76,6 +76,8 @@ from lingjun.checks.context import ReleaseMatch
 from lingjun.checks.facts import Facts, ManifestFacts, normalise_name
 from lingjun.checks.knowledge.bundle import KnowledgeData
 from lingjun.checks.core.family_driver import driver_view
+from lingjun.checks.core.version_match import parse_version
+from lingjun.checks.coverage import OBSERVED, available, state
 from lingjun.checks.knowledge.record_view import image_record, image_tags, record_variants, runtime_for, variant_of
 
 __all__ = ["UnknownReleaseError", "ManifestConflict", "identify", "find_release", "find_releases", "find_unrecorded",
@@ -138,7 +140,6 @@ def versions_match(installed: Optional[str], published: Optional[str]) -> float:
     """
     if not installed or not published:
         return 0.0
-    from lingjun.checks.core.version_match import parse_version  # packaging.version only once versions are compared
 
     a, b = parse_version(installed), parse_version(published)
     if a is None or b is None:
@@ -205,7 +206,7 @@ def order_key(record: dict[str, Any]) -> tuple[int, int, int]:
     key = record.get("order_key")
     if isinstance(key, list) and len(key) == 3 and all(isinstance(p, int) and not isinstance(p, bool) for p in key):
         return (key[0], key[1], key[2])
-    from lingjun.checks.core.release_order import release_order_key
+    from lingjun.checks.core.release_order import release_order_key  # deferred: not every check needs it
 
     version, date = record.get("version"), record.get("release_date")
     found = release_order_key(version, date if isinstance(date, str) else None) if isinstance(version, str) else None
@@ -291,7 +292,7 @@ def close_matches(data: KnowledgeData, value: str, limit: int = 3) -> list[str]:
     same release of the close families (``inference-nv-pytorh:25.04`` -> ``inference-nv-pytorch:25.04``).  A value
     without ``:`` is compared with the image tags.  Only the closest few are kept, never a list of everything.
     """
-    import difflib
+    import difflib  # deferred: a plain or live check never needs it
 
     def closest(word: str, choices: list[str]) -> list[str]:
         scored = sorted(((difflib.SequenceMatcher(None, word, c).ratio(), c) for c in dict.fromkeys(choices)),
@@ -364,7 +365,6 @@ def _scorer(facts: Facts, data: KnowledgeData, probed: bool = False) -> Any:
     number of entries the image lists that a pip probe reads on this architecture`` (installed or not)."""
     installed = _installed(facts)
     pypi = _pypi_components(data)
-    from lingjun.checks.coverage import OBSERVED, state
 
     absent_known = state(facts, "distributions") == OBSERVED
     arch = _MACHINE_ARCH.get((facts.host.machine or "").lower())
@@ -376,8 +376,6 @@ def _scorer(facts: Facts, data: KnowledgeData, probed: bool = False) -> Any:
 def _manifest(facts: Facts) -> Optional[ManifestFacts]:
     """The manifest facts, or None when there are none or the input says the manifest is not shown (a snapshot whose
     coverage says so): a release is never taken from a manifest the report lists as not shown."""
-    from lingjun.checks.coverage import available
-
     return facts.manifest if facts.manifest is not None and available(facts, "manifest") else None
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
+from lingjun.checks.coverage import OBSERVED, state
 from lingjun.checks.facts import DistributionFacts, Facts
 
 __all__ = ["Installed", "installed_component", "installed_pypi"]
@@ -54,7 +55,6 @@ def installed_component(component: dict, facts: Facts) -> Installed:
             return Installed(dist.version, f"pypi:{dist.name}", dist)
         if component.get("id") == "torch" and facts.torch is not None and facts.torch.version:
             return Installed(facts.torch.version, "torch/version.py")
-        from lingjun.checks.coverage import OBSERVED, state
 
         return Installed(None, "pypi", probed=state(facts, "distributions") == OBSERVED)
     if kind == "python":

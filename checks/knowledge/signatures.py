@@ -15,6 +15,7 @@ the match; they are escaped where they are printed.  Standard library only.
 from __future__ import annotations
 
 import re
+import threading
 from typing import Any, Iterable, Optional
 
 from lingjun.checks.core.line_pattern import matches
@@ -137,8 +138,7 @@ def _expire(signum: int, frame: Any) -> None:
 def bounded_search(regex: "re.Pattern[str]", text: str) -> bool:
     """``regex.search(text)``, given up after :data:`SEARCH_BUDGET_S` (a backtracking expression in hand-made data
     cannot stall the check); in the main thread of a platform with ``setitimer``, else unbounded."""
-    import signal
-    import threading
+    import signal  # deferred: not every check needs it
 
     if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
         return regex.search(text) is not None

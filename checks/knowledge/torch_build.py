@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from lingjun.checks.coverage import OBSERVED, available, state
 from lingjun.checks.facts import Facts, TorchBuildFacts
 
 __all__ = ["cpu_only", "cpu_build_state", "release_part"]
@@ -41,8 +42,6 @@ def cpu_build_state(facts: "Facts") -> Optional[bool]:
     shown in full without a CUDA or HIP version is a CPU build even when its version string is not shown (a
     snapshot's ``torch: {"version": null, "cuda": null}``), unless a version names a CUDA or ROCm build.
     """
-    from lingjun.checks.coverage import OBSERVED, available, state
-
     torch = facts.torch
     if torch is None or not available(facts, "torch"):
         return None

@@ -19,6 +19,6 @@ def load_probes() -> list[ProbeSpec]:
     Raises:
         lingjun.checks.core.registry.RegistrationError: when a probe module is broken or registered nothing (the message names its file).
     """
-    import lingjun.checks.probes as package
+    import lingjun.checks.probes as package  # deferred: the package itself
 
     return list(PROBES.discover(package).values())

@@ -25,6 +25,7 @@ import threading
 import time
 from typing import Any, Optional
 
+from lingjun.checks.coverage import sections_not_probed
 from lingjun.checks.facts import Facts, ProbeRecord
 from lingjun.checks.probes import PROBES, ProbeSpec, load_probes
 from lingjun.checks.probes._base import ProbeEnv
@@ -89,7 +90,6 @@ def collect(env: ProbeEnv, probes: Optional[list[str]] = None) -> Facts:
                 record.ok = False
                 record.error = f"bad probe result: {exc}"
         facts.probes.append(record)
-    from lingjun.checks.coverage import sections_not_probed
 
     unknown = {run.record.name for run in runs if run.record.timed_out or not run.record.ok or not run.result}
     facts.coverage.not_available = sections_not_probed({r.name for r in facts.probes}, unknown)

@@ -27,7 +27,9 @@ from __future__ import annotations
 import json
 import os
 import re
+import site
 import sys
+import sysconfig
 from typing import Any, Optional
 
 from lingjun.checks.facts import DistributionFacts, ProbeRecord
@@ -57,9 +59,6 @@ def scan(env: ProbeEnv) -> list[DistributionFacts]:
 
 
 def _live_site_dirs() -> list[str]:
-    import site
-    import sysconfig
-
     excluded = set()
     for key in ("stdlib", "platstdlib"):
         try:

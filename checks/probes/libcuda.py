@@ -19,6 +19,7 @@ probe timeout.
 
 from __future__ import annotations
 
+import os
 from typing import Any, Optional
 
 from lingjun.checks.facts import LibcudaFacts, ProbeRecord
@@ -45,7 +46,7 @@ def mapped_path(fragment: str) -> Optional[str]:
 
 
 def _cuda_error(lib: Any, code: int) -> str:
-    import ctypes
+    import ctypes  # deferred: a plain or live check never needs it
 
     name = ctypes.c_char_p()
     try:
@@ -73,8 +74,7 @@ def probe(env: ProbeEnv, record: ProbeRecord) -> dict[str, Any]:
 
 
 def _query_live(facts: LibcudaFacts) -> None:
-    import ctypes
-    import os
+    import ctypes  # deferred: a plain or live check never needs it
 
     try:
         lib = ctypes.CDLL(SONAME)

@@ -25,6 +25,7 @@ shows those instead.
 
 from __future__ import annotations
 
+import resource
 from typing import Any, Optional
 
 from lingjun.checks.facts import LimitsFacts, ProbeRecord
@@ -40,8 +41,6 @@ NOT_LIVE = "not known with --root: resource limits and capabilities are this pro
 
 def rlimit_value(value: int) -> int:
     """A ``getrlimit`` value with ``RLIM_INFINITY`` mapped to -1."""
-    import resource
-
     return -1 if value == resource.RLIM_INFINITY or value < 0 else int(value)
 
 
@@ -64,7 +63,7 @@ def probe(env: ProbeEnv, record: ProbeRecord) -> dict[str, Any]:
         record.error = NOT_LIVE
         return {}
     try:
-        import resource
+        import resource  # optional: absent on some platforms
     except ImportError:  # pragma: no cover - not on Linux
         record.error = "the resource module is not available"
         return {}

@@ -17,6 +17,7 @@ those booleans and drops the addresses unless ``--include-ids``).
 
 from __future__ import annotations
 
+import fcntl
 import ipaddress
 import struct
 from typing import Any, Optional
@@ -105,8 +106,6 @@ def assign_ipv4(addresses: list[str], routes: list[tuple[str, int, int]]) -> dic
 
 
 def _ioctl_ipv4(name: str) -> Optional[str]:
-    import fcntl
-
     try:  # only live, for an interface procfs showed no IPv4 address for
         import _socket as socket  # the C module behind socket: the same calls without building socket's enums
     except ImportError:  # pragma: no cover - CPython always has it

@@ -64,8 +64,8 @@ def run_bounded(argv: list[str], seconds: float) -> tuple[Optional[int], str, bo
     Raises:
         OSError: when the program cannot be started.
     """
-    import signal
-    import subprocess
+    import signal  # deferred: not every check needs it
+    import subprocess  # deferred: not every check needs it
 
     proc = subprocess.Popen(
         argv,

@@ -106,7 +106,7 @@ def _query(env: ProbeEnv) -> "tuple[NvmlFacts, list[MigDeviceFacts]]":
 
 
 def _text(func: Any, *args: Any) -> Optional[str]:
-    import ctypes
+    import ctypes  # deferred: a plain or live check never needs it
 
     buf = ctypes.create_string_buffer(_BUFFER)
     if func(*args, buf, ctypes.c_uint(_BUFFER)) != 0:
@@ -115,7 +115,7 @@ def _text(func: Any, *args: Any) -> Optional[str]:
 
 
 def _query_live(env: ProbeEnv, facts: NvmlFacts, migs: "list[MigDeviceFacts]") -> None:
-    import ctypes
+    import ctypes  # deferred: a plain or live check never needs it
 
     try:
         lib = ctypes.CDLL(SONAME)
@@ -160,7 +160,7 @@ def _query_live(env: ProbeEnv, facts: NvmlFacts, migs: "list[MigDeviceFacts]") -
 
 
 def _device(env: ProbeEnv, lib: Any, index: int, handle: Any) -> GpuFacts:
-    import ctypes
+    import ctypes  # deferred: a plain or live check never needs it
 
     class _Memory(ctypes.Structure):  # nvmlMemory_t
         _fields_ = [("total", ctypes.c_ulonglong), ("free", ctypes.c_ulonglong), ("used", ctypes.c_ulonglong)]
@@ -183,7 +183,7 @@ def _device(env: ProbeEnv, lib: Any, index: int, handle: Any) -> GpuFacts:
 
 def _mig_mode(lib: Any, handle: Any) -> Optional[bool]:
     """nvmlDeviceGetMigMode's current mode: True enabled, False disabled or not a MIG GPU, None when unknown."""
-    import ctypes
+    import ctypes  # deferred: a plain or live check never needs it
 
     get_mode = getattr(lib, "nvmlDeviceGetMigMode", None)
     if get_mode is None:  # a driver before MIG (R450)
@@ -199,7 +199,7 @@ def _mig_mode(lib: Any, handle: Any) -> Optional[bool]:
 
 def _mig_devices(env: ProbeEnv, lib: Any, gpu_index: int, handle: Any) -> "list[MigDeviceFacts]":
     """The MIG devices of one MIG-enabled GPU, numbered in enumeration order (as ``nvidia-smi -L`` numbers them)."""
-    import ctypes
+    import ctypes  # deferred: a plain or live check never needs it
 
     get_max = getattr(lib, "nvmlDeviceGetMaxMigDeviceCount", None)
     get_mig = getattr(lib, "nvmlDeviceGetMigDeviceHandleByIndex", None)

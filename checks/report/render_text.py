@@ -15,6 +15,7 @@ from lingjun.checks.context import ReleaseMatch
 from lingjun.checks.core.inert_text import inert
 from lingjun.checks.core.terminal_text import display_width, hanging_wrap, ljust
 from lingjun.checks.evidence import Evidence
+from lingjun.checks.knowledge.record_view import variant_of
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.report.model import AREA_TITLES, SEVERITY_LABELS, counts, grouped
 
@@ -74,8 +75,6 @@ def _release_line(release: ReleaseMatch, lang: str) -> str:
 
 def _title(release: ReleaseMatch, lang: str) -> str:
     """``, vLLM image``: the identified variant's title in ``lang``, or empty."""
-    from lingjun.checks.knowledge.record_view import variant_of
-
     title = (variant_of(release.record, release.variant) or {}).get("title")
     text = title.get(lang) if isinstance(title, dict) else None
     return f"{'，' if lang == 'zh' else ', '}{text}" if isinstance(text, str) and text else ""

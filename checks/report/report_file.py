@@ -15,9 +15,11 @@ is probed.  Standard library only.
 
 from __future__ import annotations
 
+import json
 import re
 
-from lingjun.checks.core.atomic_write import atomic_write, check_output_file
+from lingjun.checks.core.atomic_write import atomic_write, check_output_file, read_whole_text
+from lingjun.checks.report.render_npd import is_npd_line
 
 __all__ = ["REPORT_KIND", "is_previous_report", "check_report_path", "write_report"]
 
@@ -49,8 +51,6 @@ def _is_text_report(text: str) -> bool:
 
 
 def _is_json_report(text: str) -> bool:
-    import json
-
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
@@ -71,8 +71,6 @@ def is_previous_report(path: str) -> bool:
     Prometheus metrics (every line a HELP, TYPE or sample line of our metric families) or exactly one
     ``--format npd`` line (:func:`lingjun.checks.report.render_npd.is_npd_line`).  A file larger than
     :data:`MAX_REPORT_BYTES`, or not UTF-8, is not one."""
-    from lingjun.checks.core.atomic_write import read_whole_text
-    from lingjun.checks.report.render_npd import is_npd_line
 
     text = read_whole_text(path, MAX_REPORT_BYTES)
     if text is None:

@@ -27,6 +27,10 @@ import stat
 import time
 from typing import Optional
 
+from lingjun.checks.core.atomic_write import read_whole_text
+from lingjun.checks.report.render_prometheus import last_success_time, render_prometheus_failure
+from lingjun.checks.report.report_file import MAX_REPORT_BYTES, is_previous_report, write_report
+
 __all__ = ["LOCK_WAIT_S", "TextfileBusy", "lock_folder", "unlock_folder", "other_writers", "write_failure"]
 
 #: seconds a run waits for another run writing into the same folder
@@ -52,7 +56,7 @@ def lock_folder(path: str, wait: Optional[float] = None) -> Optional[int]:
         OSError: the folder cannot be opened (missing, not a folder, not readable).
     """
     try:
-        import fcntl
+        import fcntl  # optional: absent on some platforms
     except ImportError:  # not POSIX: no lock
         return None
     folder = os.path.dirname(os.path.abspath(path))
@@ -82,8 +86,6 @@ def unlock_folder(fd: Optional[int]) -> None:
 def other_writers(path: str) -> list[str]:
     """The other ``*.prom`` files in the folder of ``path`` that hold our metrics (regular files only, never
     followed through a link), sorted; ``path`` itself is not one."""
-    from lingjun.checks.report.report_file import is_previous_report
-
     folder = os.path.dirname(os.path.abspath(path))
     own = os.path.basename(path)
     found = []
@@ -118,9 +120,6 @@ def write_failure(path: str, exit_status: int, hostname: Optional[str] = None, n
     (:func:`~lingjun.checks.report.render_prometheus.render_prometheus_failure`), carrying over the time of the
     last good run from the file it replaces.  Returns True when written, False when the path may not be
     replaced or the write failed (nothing is left behind then)."""
-    from lingjun.checks.core.atomic_write import read_whole_text
-    from lingjun.checks.report.render_prometheus import last_success_time, render_prometheus_failure
-    from lingjun.checks.report.report_file import MAX_REPORT_BYTES, is_previous_report, write_report
 
     last = None
     try:

@@ -17,6 +17,6 @@ def load_rules() -> list[RuleSpec]:
     Raises:
         lingjun.checks.core.registry.RegistrationError: when a rule module is broken or registered nothing (the message names its file).
     """
-    import lingjun.checks.rules as package
+    import lingjun.checks.rules as package  # deferred: the package itself
 
     return list(RULES.discover(package).values())

@@ -8,9 +8,11 @@ https://www.deepspeed.ai/docs/config-json/
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Optional
 
 from lingjun.checks.context import CheckContext
+from lingjun.checks.inputs import deepspeed_config
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -22,8 +24,6 @@ DEEPSPEED_CONFIG_DOC = "https://www.deepspeed.ai/docs/config-json/"
 
 def config_path(ctx: CheckContext, given: str) -> "Path":
     """The config file under the checker's ``--root`` (the path as given when the root is ``/``)."""
-    from pathlib import Path  # only with --deepspeed-config
-
     path = Path(given)
     root = ctx.options.root or "/"
     if root in ("", "/"):
@@ -36,7 +36,6 @@ def load(ctx: CheckContext) -> Optional[tuple[dict, str]]:
     given = ctx.options.deepspeed_config
     if not given:
         return None
-    from lingjun.checks.inputs import deepspeed_config
 
     try:
         config, _ = deepspeed_config.load_lenient(config_path(ctx, given))

@@ -6,12 +6,25 @@ whether cuda-compat libraries are in the image or on the loader path.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Optional
 
-from lingjun.checks.core.compat import is_compat_path, parse_cuda, parse_driver
+from lingjun.checks.core.compat import (
+    GPU_DATACENTER,
+    forward_admitted,
+    gpu_class,
+    is_compat_path,
+    parse_cuda,
+    parse_driver,
+    toolkit_min_driver,
+)
 from lingjun.checks.coverage import OBSERVED, source_label, state
 from lingjun.checks.report.findings import Text
 from lingjun.checks.context import CheckContext
+from lingjun.checks.core.driver_target import last_branch_for_cc, upgrade_target
+from lingjun.checks.core.gpu_arch import min_cuda_for_cc, parse_cc
+from lingjun.checks.core.gpu_models import compute_capability_from_name
+from lingjun.checks.core.release_compat import driver_predates_gpu
 from lingjun.checks.facts import Facts
 from lingjun.checks.core.versions import CudaVersion, DriverVersion
 
@@ -114,8 +127,6 @@ def release_minimum(ctx: CheckContext) -> Optional[DriverVersion]:
 def bounded_by_release(ctx: CheckContext, decision):
     """``decision`` (:class:`~lingjun.checks.core.compat.CompatDecision`) with ``required`` raised to the release's own
     minimum when that is higher: a remedy never suggests a driver the release itself does not accept."""
-    import dataclasses
-
     minimum = release_minimum(ctx)
     if minimum is None or decision is None:
         return decision
@@ -132,8 +143,6 @@ def driver_predates_gpus(ctx: CheckContext, driver: DriverVersion) -> Optional[t
     native CUDA is at least the CUDA that introduced it).  On a live node such a GPU would not show up at all; a
     snapshot or a paste can still name one.
     """
-    from lingjun.checks.core.gpu_models import compute_capability_from_name
-    from lingjun.checks.core.release_compat import driver_predates_gpu
 
     for gpu in ctx.facts.gpus:
         cc = gpu.compute_capability or compute_capability_from_name(gpu.name, ctx.data.gpus)
@@ -159,8 +168,6 @@ def forward_admission(ctx: CheckContext, driver: DriverVersion, decision) -> Opt
     branches says the image carries cuda-compat; only input showing none overrules it) and the loaded libcuda is not known to be the host's.  ``driver.minimum`` and
     ``driver.cuda-compatibility`` read this one answer, so they never disagree.
     """
-    from lingjun.checks.core.compat import GPU_DATACENTER, forward_admitted, gpu_class
-
     if decision is None or decision.mode != "minor-version" or ctx.facts.libcuda.is_forward_compat is False:
         return None
     if compat_present(ctx.facts) is False:  # the record listing the branch says the image carries cuda-compat
@@ -189,10 +196,6 @@ def driver_fix(ctx: CheckContext):
     torch's CUDA, and the first driver for each visible GPU's architecture; GPUs whose support ends with a branch
     (Volta and older: R580) bound it from above.  :func:`lingjun.checks.core.driver_target.upgrade_target` decides.
     """
-    from lingjun.checks.core.compat import toolkit_min_driver
-    from lingjun.checks.core.driver_target import last_branch_for_cc, upgrade_target
-    from lingjun.checks.core.gpu_arch import min_cuda_for_cc, parse_cc
-    from lingjun.checks.core.gpu_models import compute_capability_from_name
 
     ref = ctx.data.cuda_drivers
     needs: list[Optional[DriverVersion]] = [release_minimum(ctx)]

@@ -14,6 +14,7 @@ from lingjun.checks.context import CheckContext
 from lingjun.checks.core.requirement_name import leading_name, normalise
 from lingjun.checks.report.findings import Text
 from lingjun.checks.core.native_version import Triple
+from lingjun.checks.coverage import source_label
 from lingjun.checks.knowledge.record_view import record_components
 
 __all__ = ["expected_version", "resolved_text"]
@@ -26,7 +27,7 @@ def _torch_pin(ctx: CheckContext, wheel_prefix: str) -> Optional[str]:
         name = leading_name(line)
         if name is None or not wheel.match(name):
             continue  # a valid requirement has this name (see requirement_name): not a pin on the wheel
-        from packaging.requirements import InvalidRequirement, Requirement
+        from packaging.requirements import InvalidRequirement, Requirement  # deferred: a plain or live check never needs it
 
         try:
             req = Requirement(line)
@@ -56,7 +57,6 @@ def expected_version(ctx: CheckContext, kind: str, parse: Callable[[object], Opt
     the value came from in both languages: torch's build or Requires-Dist (live), the snapshot field, or the release record."""
     lib = ctx.facts.cudnn if kind == "cudnn" else ctx.facts.nccl
     torch = ctx.facts.torch
-    from lingjun.checks.coverage import source_label
 
     facts = ctx.facts
     candidates: list[tuple[str, Text]] = []

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterable
 
 from lingjun.checks.core.registry import LAST, Registry
+from lingjun.checks.coverage import SECTIONS
 from lingjun.checks.report.findings import Finding, Text
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -57,8 +58,6 @@ def rule(
         ValueError: when the id is registered twice.
         KeyError: when ``needs`` names a section that does not exist.
     """
-    from lingjun.checks.coverage import SECTIONS
-
     for section in needs:
         if section not in SECTIONS:
             raise KeyError(f"rule {id}: needs names unknown facts section {section!r} (known: {', '.join(SECTIONS)})")

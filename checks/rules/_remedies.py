@@ -23,8 +23,16 @@ import re
 from typing import Optional
 
 from lingjun.checks.context import CheckContext
+from lingjun.checks.core.torch_wheels import (
+    index_url,
+    listed_releases,
+    published_variants,
+    torch_release,
+    variant_cuda,
+)
+from lingjun.checks.core.versions import CudaVersion, VersionFormatError
 from lingjun.checks.report.findings import Text
-from lingjun.checks.rules._packages import PackageView, torch_view
+from lingjun.checks.rules._packages import _STOCK_LABEL, PackageView, torch_view
 
 __all__ = ["CONSTRAINTS_DOC", "FREEZE_ISSUE", "image_references", "fresh_container", "constraints_install",
            "restorable", "restore_command", "restore_remedy", "remedy_pair", "torch_is_image_build", "torch_wheel",
@@ -79,8 +87,6 @@ def torch_is_image_build(ctx: CheckContext) -> bool:
 
 def _stock_torch_index(ctx: CheckContext, version: str) -> Optional[tuple[str, str]]:
     """``(release, index URL)`` for a stock torch wheel ``2.6.0+cu124`` whose variant PyTorch published, else None."""
-    from lingjun.checks.core.torch_wheels import index_url, published_variants
-
     release, _, label = version.partition("+")
     if not label.startswith("cu"):
         return None
@@ -155,8 +161,6 @@ def torch_wheel(ctx: CheckContext, version: Optional[str], at_most: Optional[tup
     that has one.  None when no listed release fits.  The variant picked is the newest fitting one, or, with no
     driver bound, the oldest at or above ``at_least`` (it asks the least of the driver).
     """
-    from lingjun.checks.core.torch_wheels import listed_releases, published_variants, torch_release, variant_cuda
-
     table = ctx.data.torch_wheels
 
     def fitting(release: Optional[str]) -> Optional[str]:
@@ -181,8 +185,6 @@ def installed_torch_is_stock(version: Optional[str]) -> bool:
     >>> installed_torch_is_stock("2.6.0+cu124"), installed_torch_is_stock("2.9.0a0+50eac81"), installed_torch_is_stock(None)
     (True, False, False)
     """
-    from lingjun.checks.rules._packages import _STOCK_LABEL
-
     if not version:
         return False
     public, _, label = version.partition("+")
@@ -195,8 +197,6 @@ def torch_wheel_remedy(ctx: CheckContext, version: Optional[str], at_most: Optio
     full stop), from :func:`torch_wheel`; None when no listed wheel fits, or when torch must not be replaced (the
     image's own build, a vendor's build such as NGC's ``2.9.0a0+50eac81``, torch_xla's CPU torch, or a torch whose
     version is not known): the caller then names a fresh container or another release."""
-    from lingjun.checks.core.torch_wheels import index_url, variant_cuda
-
     if not installed_torch_is_stock(version) or torch_is_image_build(ctx) or any(
             ctx.facts.distribution(n) is not None for n in ("torch-xla", "torch_xla")):
         return None
@@ -213,8 +213,6 @@ def torch_wheel_remedy(ctx: CheckContext, version: Optional[str], at_most: Optio
 def release_with_cuda(ctx: CheckContext, needed: tuple[int, int]) -> Optional[str]:
     """``family:version`` of the newest release of the running release's family whose CUDA is at least ``needed``
     (newest by the bundle's ``order_key``); None without a release, or when none of the family's records states one."""
-    from lingjun.checks.core.versions import CudaVersion, VersionFormatError
-
     family = (ctx.record or {}).get("family")
     best: Optional[tuple[list, str]] = None
     for rel in ctx.data.releases:

@@ -19,12 +19,15 @@ https://docs.nvidia.com/deploy/cuda-compatibility/forward-compatibility.html
 
 from __future__ import annotations
 
+import functools
 from typing import Optional
 
 from lingjun.checks.context import CheckContext
 from lingjun.checks.core.compat import GPU_DATACENTER, CompatDecision
+from lingjun.checks.core.driver_target import branch_end_of_life, branch_row
 from lingjun.checks.coverage import input_name
 from lingjun.checks.report.findings import Finding, Severity, Text, sentence_case
+from lingjun.checks.rules._driver_facts import driver_fix_text
 from lingjun.checks.rules._finding import make, nvidia_url
 
 __all__ = ["cuda_reported", "reported_available", "forward_unconfirmed", "failure_disproved", "with_reported_outcome"]
@@ -55,7 +58,6 @@ def forward_unconfirmed(
     name = input_name(ctx.facts)
     need = decision.required
     branch = getattr(driver, "branch", None)
-    from lingjun.checks.rules._driver_facts import driver_fix_text
 
     up = driver_fix_text(ctx)  # the one driver every driver remedy of the report names
     upgrade = (
@@ -102,8 +104,6 @@ def forward_unconfirmed(
 def _branch_ended(ctx: CheckContext, branch: object) -> Optional[str]:
     """The end-of-life month (``2024-07``, or "no date") of driver branch ``branch`` when it is past end of life on the
     checker's day (:func:`lingjun.checks.core.driver_target.branch_end_of_life`), else None (supported or not listed)."""
-    from lingjun.checks.core.driver_target import branch_end_of_life, branch_row
-
     row = branch_row(ctx.data.driver_branches, branch)
     if row is None or not branch_end_of_life(row, ctx.options.today):
         return None
@@ -117,8 +117,6 @@ def failure_disproved(
     """A warning replacing the error ``prediction`` ("CUDA 12.4 cannot run on driver 470.161.03") that the input's
     "CUDA is available" disproves, with the likely reason: forward compatibility on data center GPUs, else driver
     facts that are not the ones the process saw."""
-    from lingjun.checks.rules._driver_facts import driver_fix_text
-
     up = driver_fix_text(ctx)
     said = reported_available(ctx, True)
     classes = decision.gpu_classes if decision else []
@@ -147,8 +145,6 @@ def with_reported_outcome(func):
     warning findings (which say or imply that CUDA starts) gets a sentence saying the input reports otherwise and
     pointing at ``cuda.available``, where the likely causes are ranked.  Errors and skipped findings are kept as they are.
     """
-    import functools
-
     @functools.wraps(func)
     def wrapper(ctx: CheckContext):
         findings = list(func(ctx) or [])

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.checks.context import CheckContext
+from lingjun.checks.inputs import deepspeed_config
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._deepspeed import DEEPSPEED_CONFIG_DOC, config_path
@@ -46,7 +47,6 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     given = ctx.options.deepspeed_config
     if not given:
         return
-    from lingjun.checks.inputs import deepspeed_config  # only with --deepspeed-config
 
     path = config_path(ctx, given)
     try:

@@ -23,6 +23,7 @@ from lingjun.checks.rules._deepspeed import load
 from lingjun.checks.rules._finding import EMPTY, make
 from lingjun.checks.rules._words import Words
 from lingjun.checks.core.version_match import parse_version
+from lingjun.checks.inputs import deepspeed_config
 
 RULE = "config.deepspeed-prefetch-bucket-size"
 AREA = "config"
@@ -100,8 +101,6 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     """With ``--deepspeed-config``: error for fractional numbers, non-numbers, and ``auto`` that the installed
     transformers will fill with a float for DeepSpeed >= 0.15; warning for integers where the release asks for
     empty/``auto``; ok otherwise.  Silent on a file that cannot be used (``config.deepspeed-file`` reports it)."""
-    from lingjun.checks.inputs import deepspeed_config  # only with --deepspeed-config
-
     loaded = load(ctx)
     if loaded is None:  # no --deepspeed-config, or the file cannot be used: config.deepspeed-file says why
         return

@@ -19,7 +19,8 @@ from __future__ import annotations
 from typing import Iterator, Optional
 
 from lingjun.checks.context import CheckContext
-from lingjun.checks.coverage import OBSERVED, input_name, state
+from lingjun.checks.core.compat import GPU_CONSUMER, decide, gpu_class, max_native_cuda, parse_cuda
+from lingjun.checks.coverage import OBSERVED, available, driver_observed, input_name, state
 from lingjun.checks.report.findings import Finding, Severity, Text, sentence_case
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make, nvidia_url
@@ -28,6 +29,7 @@ from lingjun.checks.rules._words import Words
 from lingjun.checks.core.visible_devices import HIDES_ALL
 from lingjun.checks.knowledge.signature_causes import leading_cause
 from lingjun.checks.knowledge.torch_build import cpu_build_state
+from lingjun.checks.rules._driver_facts import compat_present, driver_cuda, image_cuda, kernel_driver
 
 RULE = "cuda.available"
 AREA = "cuda"
@@ -115,9 +117,6 @@ def _hidden_by_env(ctx: CheckContext) -> Optional[Text]:
 
 
 def _consumer_forward_compat(ctx: CheckContext) -> Optional[Text]:
-    from lingjun.checks.core.compat import GPU_CONSUMER, gpu_class, max_native_cuda
-    from lingjun.checks.rules._driver_facts import compat_present, driver_cuda, image_cuda
-
     consumer = [g.name for g in ctx.facts.gpus if gpu_class(g.name, g.brand, ctx.data.gpus) == GPU_CONSUMER and g.name]
     if not consumer:
         return None
@@ -131,9 +130,6 @@ def _consumer_forward_compat(ctx: CheckContext) -> Optional[Text]:
 
 
 def _driver_too_old(ctx: CheckContext) -> Optional[Text]:
-    from lingjun.checks.core.compat import decide, parse_cuda
-    from lingjun.checks.rules._driver_facts import compat_present, kernel_driver
-
     torch = ctx.facts.torch
     built = parse_cuda(torch.cuda) if torch and torch.cuda else None
     driver = kernel_driver(ctx.facts)
@@ -150,8 +146,6 @@ def _driver_too_old(ctx: CheckContext) -> Optional[Text]:
 
 def _torch_causes(ctx: CheckContext) -> list[Text]:
     """Causes in torch itself or in the GPUs it is given: a CPU-only build, no GPU at all, a ROCm build."""
-    from lingjun.checks.coverage import available, driver_observed
-
     facts = ctx.facts
     torch = facts.torch
     causes = []

@@ -11,10 +11,23 @@ from __future__ import annotations
 from typing import Iterator, NamedTuple
 
 from lingjun.checks.context import CheckContext
+from lingjun.checks.core.compat import max_native_cuda, parse_cuda
+from lingjun.checks.core.gpu_arch import (
+    architecture,
+    cc_text,
+    covers,
+    max_arch,
+    min_cuda_for_cc,
+    parse_cc,
+    sm_name,
+)
+from lingjun.checks.core.gpu_models import compute_capability_from_name
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.knowledge.record_view import is_ppu
 from lingjun.checks.rules import rule
+from lingjun.checks.rules._driver_facts import RELEASE_RECORD, driver_cuda, image_cuda
 from lingjun.checks.rules._finding import make
+from lingjun.checks.rules._remedies import architecture_remedy
 from lingjun.checks.rules._words import Words
 
 RULE = "cuda.compute-capability"
@@ -71,8 +84,6 @@ class _Coverage(NamedTuple):
 def _gpus(ctx: CheckContext) -> "tuple[dict, set]":
     """compute capability -> the first GPU name with it, and the capabilities read off the model name only
     (collect_env pastes give only names; gpu_models)."""
-    from lingjun.checks.core.gpu_arch import parse_cc
-    from lingjun.checks.core.gpu_models import compute_capability_from_name
 
     gpus: dict = {}
     from_name: set = set()
@@ -90,9 +101,6 @@ def _gpus(ctx: CheckContext) -> "tuple[dict, set]":
 
 
 def _known(ctx: CheckContext) -> _Known:
-    from lingjun.checks.core.compat import parse_cuda
-    from lingjun.checks.rules._driver_facts import image_cuda
-
     torch = ctx.facts.torch
     support = (ctx.record or {}).get("gpu_support") or {}
     cuda, cuda_from = image_cuda(ctx)
@@ -109,8 +117,6 @@ def _known(ctx: CheckContext) -> _Known:
 
 
 def _torch_arch(known: _Known, cc) -> _Coverage:
-    from lingjun.checks.core.gpu_arch import covers, max_arch, sm_name
-
     ok = covers(known.arch_list, cc) if known.arch_list else None
     if ok is None:
         return _Coverage(False, [], [])
@@ -119,8 +125,6 @@ def _torch_arch(known: _Known, cc) -> _Coverage:
 
 
 def _release(known: _Known, cc) -> _Coverage:
-    from lingjun.checks.core.gpu_arch import architecture, cc_text
-
     arch = architecture(cc)
     if known.ccs:
         listed = cc_text(cc) in known.ccs
@@ -136,8 +140,6 @@ def _release(known: _Known, cc) -> _Coverage:
 
 def _cuda(known: _Known, cc) -> _Coverage:
     """The image's and torch's CUDA against the first CUDA that supports ``cc``."""
-    from lingjun.checks.core.gpu_arch import min_cuda_for_cc, sm_name
-    from lingjun.checks.rules._driver_facts import RELEASE_RECORD
 
     needed = min_cuda_for_cc(cc)
     if not needed:
@@ -169,8 +171,6 @@ def _coverage(known: _Known, cc) -> _Coverage:
 
 
 def _toolkit_only(ctx: CheckContext, known: _Known, cc, name: str, toolkit: Text) -> Finding:
-    from lingjun.checks.core.gpu_arch import min_cuda_for_cc, sm_name
-
     needed = min_cuda_for_cc(cc)
     need = f"{needed[0]}.{needed[1]}"
     return make(ctx, RULE, AREA, Severity.info,
@@ -180,11 +180,6 @@ def _toolkit_only(ctx: CheckContext, known: _Known, cc, name: str, toolkit: Text
 
 
 def _unsupported(ctx: CheckContext, cc, name: str, problems: list, from_name: bool) -> Finding:
-    from lingjun.checks.core.compat import max_native_cuda
-    from lingjun.checks.core.gpu_arch import architecture, cc_text, min_cuda_for_cc, sm_name
-    from lingjun.checks.rules._driver_facts import driver_cuda
-    from lingjun.checks.rules._remedies import architecture_remedy
-
     runs, _ = driver_cuda(ctx, max_native_cuda)
     torch = ctx.facts.torch
     arch, needed = architecture(cc), min_cuda_for_cc(cc)
@@ -202,8 +197,6 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     """error per GPU model whose compute capability is missing from torch's arch list, outside the release's
     stated GPU support, or newer than the image's (or torch's) CUDA can build for; ok when all checks pass.
     A GPU reported without its compute capability (collect_env) gets it from the model name (gpu_models)."""
-    from lingjun.checks.core.gpu_arch import cc_text
-
     if is_ppu(ctx.record):
         return
     gpus, from_name = _gpus(ctx)

@@ -26,8 +26,10 @@ from typing import Iterator, Optional
 from lingjun.checks.context import CheckContext
 from lingjun.checks.core.gpu_arch import cc_text, parse_cc
 from lingjun.checks.core.gpu_models import compute_capability_from_name
+from lingjun.checks.coverage import not_shown
 from lingjun.checks.report.findings import Finding, Severity, Text, sentence_case
 from lingjun.checks.rules import rule
+from lingjun.checks.rules._deepspeed import load
 from lingjun.checks.rules._finding import make
 from lingjun.checks.rules._words import Words
 
@@ -87,8 +89,6 @@ def _fp8_error(ctx: CheckContext) -> Optional[str]:
 
 def _fp8_deepspeed(ctx: CheckContext) -> Optional[str]:
     """The ``--deepspeed-config`` path when it enables an ``fp8`` section."""
-    from lingjun.checks.rules._deepspeed import load
-
     loaded = load(ctx)
     if loaded is None:
         return None
@@ -130,8 +130,6 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         if cc is not None:
             gpus.append((gpu.name or f"GPU {gpu.index}", cc))
     if not gpus:
-        from lingjun.checks.coverage import not_shown
-
         yield make(ctx, RULE, AREA, Severity.skipped, WORDS("no-cc", what=what, why=not_shown(ctx.facts, WORDS("cc-subject"))))
         return
     below = [(n, cc) for n, cc in gpus if cc < FP8_CC]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.checks.context import CheckContext
+from lingjun.checks.core.compat import parse_cuda
 from lingjun.checks.report.findings import Finding, Severity
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make
@@ -49,7 +50,6 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         if skip is not None:
             yield skip
         return
-    from lingjun.checks.core.compat import parse_cuda  # only against a record
 
     expected = parse_cuda(record.get("cuda"))
     facts = ctx.facts.cuda

@@ -10,10 +10,26 @@ from __future__ import annotations
 from typing import Iterator, NamedTuple, Optional
 
 from lingjun.checks.context import CheckContext
+from lingjun.checks.core.compat import GPU_CONSUMER, decide, max_native_cuda, minor_compat_major, parse_cuda
+from lingjun.checks.coverage import available, not_shown, unavailable_reason
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.knowledge.record_view import is_ppu
 from lingjun.checks.rules import rule
+from lingjun.checks.rules._driver_facts import (
+    compat_present,
+    driver_cuda,
+    driver_fix_text,
+    image_cuda,
+    kernel_driver,
+    release_admits_forward,
+)
 from lingjun.checks.rules._finding import make, nvidia_url
+from lingjun.checks.rules._remedies import (
+    INSTALL_DOC,
+    installed_torch_is_stock,
+    torch_is_image_build,
+    torch_wheel_remedy,
+)
 from lingjun.checks.rules._symptoms import with_reported_outcome
 from lingjun.checks.rules._symptoms import cuda_reported, failure_disproved, forward_unconfirmed
 from lingjun.checks.rules._words import Words
@@ -94,16 +110,12 @@ def _forward_like_the_image(ctx: CheckContext, kmod, decision, built) -> bool:
     admits the driver's branch on these data center GPUs with cuda-compat
     (:func:`lingjun.checks.rules._driver_facts.release_admits_forward`, the decision driver.minimum and
     driver.cuda-compatibility read), and ``built`` is no newer than the image's CUDA, whose cuda-compat serves it."""
-    from lingjun.checks.rules._driver_facts import image_cuda, release_admits_forward
-
     cuda, _ = image_cuda(ctx)
     return (cuda is not None and built.major_minor <= cuda.major_minor
             and release_admits_forward(ctx, kmod, decision))
 
 
 def _torch_absent(ctx: CheckContext) -> Finding:
-    from lingjun.checks.coverage import available, unavailable_reason
-
     if available(ctx.facts, "torch"):
         return make(ctx, RULE, AREA, Severity.skipped, WORDS("not-installed"))
     why = unavailable_reason(ctx.facts, ["torch"])
@@ -112,8 +124,6 @@ def _torch_absent(ctx: CheckContext) -> Finding:
 
 def _decision(ctx: CheckContext, built, kmod):
     """compat.decide's decision for ``built`` on ``kmod``; None when the driver or the decision is not known."""
-    from lingjun.checks.core.compat import decide
-    from lingjun.checks.rules._driver_facts import compat_present
 
     if kmod is None:
         return None
@@ -132,15 +142,11 @@ def _mode(case: _Case) -> str:
 
 def _case(ctx: CheckContext, torch, built) -> "tuple[_Case | None, Optional[Finding]]":
     """The comparison's values, or (None, the skipped finding) when neither the driver nor its CUDA is known."""
-    from lingjun.checks.core.compat import max_native_cuda
-    from lingjun.checks.rules._driver_facts import driver_cuda, kernel_driver
 
     supported, _ = driver_cuda(ctx, max_native_cuda)
     kmod = kernel_driver(ctx.facts)
     observed = f"torch {torch.version} (CUDA {built})" if torch.version else f"torch (CUDA {built})"
     if kmod is None and supported is None:
-        from lingjun.checks.coverage import not_shown
-
         why = not_shown(ctx.facts, WORDS("driver-subject"))
         return None, make(ctx, RULE, AREA, Severity.skipped, WORDS("driver-unknown", built=built, why=why), observed=observed)
     driver = Text(str(kmod), str(kmod)) if kmod else WORDS("version-unknown")
@@ -159,8 +165,6 @@ def _runs(ctx: CheckContext, case: _Case, mode: str) -> Optional[Finding]:
         return make(ctx, RULE, AREA, Severity.ok, WORDS("like-the-image", built=built, driver=driver),
                     observed=case.observed, expected=case.expected)
     if mode == "minor-version":
-        from lingjun.checks.rules._driver_facts import driver_fix_text
-
         up = driver_fix_text(ctx)  # the one driver every driver remedy of the report names
         return make(ctx, RULE, AREA, Severity.warning,
                     WORDS("minor-version", built=built, driver=driver, supported=case.sup, floor=case.decision.floor),
@@ -177,8 +181,6 @@ def _runs(ctx: CheckContext, case: _Case, mode: str) -> Optional[Finding]:
 def _other_build(ctx: CheckContext, case: _Case) -> Text:
     """The second half of the remedy: a real wheel of PyTorch's index (from the torch-wheels table), another image
     release, or a torch build for a CUDA this driver runs."""
-    from lingjun.checks.core.compat import minor_compat_major
-    from lingjun.checks.rules._remedies import INSTALL_DOC, installed_torch_is_stock, torch_is_image_build, torch_wheel_remedy
 
     torch, built, supported = case.torch, case.built, case.supported
     # the builds this driver runs: a whole CUDA major through minor version compatibility (Table 2 floors),
@@ -205,8 +207,6 @@ def _other_build(ctx: CheckContext, case: _Case) -> Text:
 def _unsupported(ctx: CheckContext, case: _Case) -> Finding:
     """The error (the "driver on your system is too old (found version NNNNN)" failure), or its prediction
     disproved when the input reports CUDA available."""
-    from lingjun.checks.core.compat import GPU_CONSUMER
-    from lingjun.checks.rules._driver_facts import driver_fix_text
 
     built, supported, decision = case.built, case.supported, case.decision
     if cuda_reported(ctx) is True:
@@ -227,8 +227,6 @@ def _unsupported(ctx: CheckContext, case: _Case) -> Finding:
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """ok when the driver supports torch's CUDA; warning under CUDA minor version compatibility; error otherwise
     (the "driver on your system is too old (found version NNNNN)" failure)."""
-    from lingjun.checks.core.compat import parse_cuda
-
     torch = ctx.facts.torch
     if is_ppu(ctx.record) or (torch is not None and not torch.version and not torch.cuda):
         return

@@ -22,12 +22,14 @@ from lingjun.checks.context import CheckContext
 from lingjun.checks.core.compat import max_native_cuda
 from lingjun.checks.core.torch_wheels import best_variant, index_url, listed_releases, published_variants, torch_release
 from lingjun.checks.core.versions import CudaVersion
+from lingjun.checks.coverage import OBSERVED, state
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules import rule
-from lingjun.checks.rules._driver_facts import driver_cuda
+from lingjun.checks.rules._driver_facts import driver_cuda, driver_fix_text
 from lingjun.checks.rules._finding import make
 from lingjun.checks.rules._words import Words
 from lingjun.checks.knowledge.torch_build import cpu_only
+from lingjun.checks.rules._remedies import fresh_container, torch_is_image_build
 
 RULE = "cuda.torch-cpu-build"
 AREA = "cuda"
@@ -103,8 +105,6 @@ def _remedy(ctx: CheckContext, version: str, cuda: Optional[CudaVersion], source
     """(remedy, expected) for a CPU-only torch: one real CUDA variant of a release PyTorch publishes it for, picked from
     the bundle's torch-wheels table (:func:`lingjun.checks.core.torch_wheels.best_variant`); a torch the image must
     not replace (the image's own build, torch_xla's CPU torch) is never told to be replaced."""
-    from lingjun.checks.rules._remedies import fresh_container, torch_is_image_build
-
     if _xla(ctx):
         return WORDS("remedy-xla"), EXPECTED_IMAGE
     if torch_is_image_build(ctx):
@@ -122,8 +122,6 @@ def _remedy(ctx: CheckContext, version: str, cuda: Optional[CudaVersion], source
         return (WORDS("remedy-variant", release=release, cuda=cuda, source=source, url=url),
                 f"{EXPECTED_BUILD} ({url})")
     if cuda is not None:
-        from lingjun.checks.rules._driver_facts import driver_fix_text
-
         up = driver_fix_text(ctx)
         listed = ", ".join(published_variants(table, release)) or NO_VARIANTS
         return (WORDS("remedy-driver", release=release or version, listed=listed, cuda=cuda, source=source, up=up,
@@ -171,7 +169,6 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     toolkit, NVIDIA_VISIBLE_DEVICES, a record with CUDA) with no GPU shown; nothing for a CUDA/ROCm build or a CPU image."""
     facts = ctx.facts
     torch = facts.torch
-    from lingjun.checks.coverage import OBSERVED, state
 
     if not cpu_only(torch, cuda_known=state(ctx.facts, "torch") == OBSERVED):
         return

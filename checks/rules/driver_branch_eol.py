@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.checks.context import CheckContext
-from lingjun.checks.core.driver_target import branch_end_of_life
+from lingjun.checks.core.driver_target import branch_end_of_life, branch_row
+from lingjun.checks.coverage import not_shown
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.knowledge.record_view import is_ppu
 from lingjun.checks.rules import rule
+from lingjun.checks.rules._driver_facts import DRIVER_VERSION, driver_fix_text, kernel_driver
 from lingjun.checks.rules._finding import make, nvidia_url
 from lingjun.checks.rules._words import Words
 
@@ -48,19 +50,13 @@ def _when(row: dict) -> Text:
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """info when the branch is end of life on ``options.today`` (its EOL month has passed; without a month, NVIDIA's
     table marks it end of life): :func:`~lingjun.checks.core.driver_target.branch_end_of_life`; ok otherwise."""
-    from lingjun.checks.rules._driver_facts import kernel_driver
-
     if is_ppu(ctx.record):
         return
     driver = kernel_driver(ctx.facts)
     if driver is None:
-        from lingjun.checks.coverage import not_shown
-        from lingjun.checks.rules._driver_facts import DRIVER_VERSION
-
         why = not_shown(ctx.facts, DRIVER_VERSION)
         yield make(ctx, RULE, AREA, Severity.skipped, WORDS("not-shown", why=why))
         return
-    from lingjun.checks.core.driver_target import branch_row
 
     row = branch_row(ctx.data.driver_branches, driver.branch)
     link = nvidia_url(ctx, "branches")
@@ -71,8 +67,6 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     past = branch_end_of_life(row, ctx.options.today)
     when = _when(row)
     if past:
-        from lingjun.checks.rules._driver_facts import driver_fix_text
-
         yield make(ctx, RULE, AREA, Severity.info, WORDS("past", branch=driver.branch, when=when),
                    remedy=WORDS("remedy", up=driver_fix_text(ctx)), observed=f"R{driver.branch}", links=[link])
         return

@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.checks.context import CheckContext
+from lingjun.checks.core.compat import decide, forward_admitted, is_compat_path, parse_driver
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.knowledge.record_view import is_ppu
 from lingjun.checks.rules import rule
+from lingjun.checks.rules._driver_facts import compat_present, image_cuda, kernel_driver
 from lingjun.checks.rules._finding import make, nvidia_url
 from lingjun.checks.rules._words import Words
 
@@ -55,8 +57,6 @@ WORDS = Words({
 
 def _compat_conf(ctx: CheckContext) -> str:
     """Name of an ld.so.conf.d file that lists a compat directory, e.g. ``00-cuda-compat.conf``."""
-    from lingjun.checks.core.compat import is_compat_path
-
     for conf in ctx.facts.loader.ld_so_conf:
         if any(is_compat_path(d) for d in conf.dirs):
             return conf.file or ""
@@ -66,8 +66,6 @@ def _compat_conf(ctx: CheckContext) -> str:
 @rule(RULE, AREA, "libcuda matches the kernel driver", "libcuda 与内核驱动一致", needs_gpu=True, order=60, needs=("libcuda",))
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """error when the resolved libcuda differs from the kernel module and is not a needed forward-compat library."""
-    from lingjun.checks.core.compat import is_compat_path, parse_driver
-    from lingjun.checks.rules._driver_facts import kernel_driver
 
     if is_ppu(ctx.record):
         return
@@ -101,8 +99,6 @@ def _init_803(ctx: CheckContext) -> Finding:
 def _compat_why(ctx: CheckContext, kmod, umd) -> "Text | None":
     """Why the cuda-compat libcuda in use is wrong here, or None when it is the forward compatibility the image needs
     (not native, newer than the kernel driver, a branch not refused)."""
-    from lingjun.checks.core.compat import decide, forward_admitted
-    from lingjun.checks.rules._driver_facts import compat_present, image_cuda
 
     cuda, _ = image_cuda(ctx)
     native, admitted = False, None

@@ -4,11 +4,23 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from lingjun.checks.core.compat import where_zh
+from lingjun.checks.core.compat import decide, where_zh
 from lingjun.checks.context import CheckContext
+from lingjun.checks.coverage import available, not_shown, unavailable_reason
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.knowledge.record_view import is_ppu
 from lingjun.checks.rules import rule
+from lingjun.checks.rules._driver_facts import (
+    DRIVER_VERSION,
+    RELEASE_RECORD,
+    bounded_by_release,
+    compat_present,
+    driver_fix_text,
+    driver_predates_gpus,
+    forward_admission,
+    image_cuda,
+    kernel_driver,
+)
 from lingjun.checks.rules._finding import make, nvidia_url
 from lingjun.checks.rules._symptoms import with_reported_outcome
 from lingjun.checks.rules._symptoms import cuda_reported, failure_disproved, forward_unconfirmed
@@ -69,8 +81,6 @@ WORDS = Words({
 @with_reported_outcome
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """ok (native or viable forward compatibility), warning (minor version compatibility), error otherwise."""
-    from lingjun.checks.core.compat import decide
-    from lingjun.checks.rules._driver_facts import compat_present, driver_predates_gpus, image_cuda, kernel_driver
 
     if is_ppu(ctx.record):
         return
@@ -95,8 +105,6 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
 
 def _no_cuda(ctx: CheckContext) -> Finding:
     """The image's CUDA is not known: no release record, and no toolkit found (or the input does not show one)."""
-    from lingjun.checks.coverage import available, unavailable_reason
-
     if available(ctx.facts, "cuda-toolkit"):
         return make(ctx, RULE, AREA, Severity.skipped, WORDS("no-cuda"))
     return make(ctx, RULE, AREA, Severity.skipped, WORDS("no-cuda.unavailable", reason=unavailable_reason(ctx.facts, ["cuda-toolkit"])))
@@ -106,9 +114,6 @@ def _not_read(ctx: CheckContext, cuda) -> Finding:
     """No kernel driver version to compare: none read (skipped, saying why), or one that does not parse (info)."""
     raw = ctx.facts.driver_version
     if raw is None:  # the driver shows itself by other signs (GPUs, NVML errors) but no version was read
-        from lingjun.checks.coverage import not_shown
-        from lingjun.checks.rules._driver_facts import DRIVER_VERSION
-
         return make(ctx, RULE, AREA, Severity.skipped, WORDS("not-shown", cuda=cuda, why=not_shown(ctx.facts, DRIVER_VERSION)))
     return make(ctx, RULE, AREA, Severity.info, WORDS("unreadable", raw=raw), observed=raw)
 
@@ -116,8 +121,6 @@ def _not_read(ctx: CheckContext, cuda) -> Finding:
 def _decided(ctx: CheckContext, cuda, cuda_from: Text, driver, d) -> Finding:
     """The finding for :func:`~lingjun.checks.core.compat.decide`'s answer ``d`` (read with the release's admission
     of the branch, :func:`~lingjun.checks.rules._driver_facts.forward_admission`, the one driver.minimum reads)."""
-    from lingjun.checks.rules._driver_facts import RELEASE_RECORD, bounded_by_release, driver_fix_text, forward_admission
-
     observed = WORDS("observed", cuda=cuda, source=cuda_from, driver=driver)
     where = forward_admission(ctx, driver, d)
     if where is not None:
@@ -146,8 +149,6 @@ def _decided(ctx: CheckContext, cuda, cuda_from: Text, driver, d) -> Finding:
 
 def _unsupported(ctx: CheckContext, d, values: dict, observed: Text, expected) -> Finding:
     """CUDA cannot start on this driver: an error, or, where the input reports CUDA available, the prediction disproved."""
-    from lingjun.checks.rules._driver_facts import driver_fix_text
-
     cuda = values["cuda"]
     need = WORDS("need", b=d.required.branch, required=d.required) if d.required else WORDS("need.newer")
     if cuda_reported(ctx) is True:

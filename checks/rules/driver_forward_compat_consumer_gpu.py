@@ -5,9 +5,12 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.checks.context import CheckContext
+from lingjun.checks.core.compat import GPU_CONSUMER, GPU_DATACENTER, gpu_class, is_compat_path
+from lingjun.checks.coverage import available, input_name, unavailable_reason
 from lingjun.checks.report.findings import Finding, Severity, Text, sentence_case
 from lingjun.checks.knowledge.record_view import is_ppu
 from lingjun.checks.rules import rule
+from lingjun.checks.rules._driver_facts import compat_on_loader_path, driver_fix_text
 from lingjun.checks.rules._finding import make, nvidia_url
 from lingjun.checks.rules._words import Words
 
@@ -48,8 +51,6 @@ WORDS = Words({
 
 def _remedy(ctx: CheckContext) -> Text:
     """Drop cuda-compat from the loader path and upgrade the host driver to the report's one driver target."""
-    from lingjun.checks.rules._driver_facts import driver_fix_text
-
     return WORDS("remedy", up=driver_fix_text(ctx))
 
 
@@ -57,8 +58,6 @@ def _remedy(ctx: CheckContext) -> Text:
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """error when the resolved libcuda is a compat library, or compat is on the loader path, and a GPU is consumer
     (or cuInit already failed with 804); ok otherwise."""
-    from lingjun.checks.coverage import available
-
     if is_ppu(ctx.record):
         return
     if not available(ctx.facts, "libcuda"):
@@ -69,8 +68,6 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
 
 def _libcuda_not_shown(ctx: CheckContext) -> Finding:
     """The loader's libcuda is not shown; an 804 the input quotes is still evidence of what happened."""
-    from lingjun.checks.coverage import input_name, unavailable_reason
-
     facts = ctx.facts
     quoted = next((e for e in facts.symptoms.errors if "804" in e or "forward compatibility was attempted" in e.lower()
                    or "compat_not_supported_on_device" in e.lower()), None)
@@ -83,8 +80,6 @@ def _libcuda_not_shown(ctx: CheckContext) -> Finding:
 
 def _libcuda_shown(ctx: CheckContext) -> Finding:
     """The libcuda the loader resolves and the compat directories on its path, against the GPUs' class."""
-    from lingjun.checks.core.compat import GPU_CONSUMER, GPU_DATACENTER, gpu_class, is_compat_path
-    from lingjun.checks.rules._driver_facts import compat_on_loader_path
 
     facts, lib = ctx.facts, ctx.facts.libcuda
     resolved_compat = bool(lib.is_forward_compat) or is_compat_path(lib.real_path) or is_compat_path(lib.path)
@@ -102,8 +97,6 @@ def _libcuda_shown(ctx: CheckContext) -> Finding:
         # on the loader path, but the libcuda the loader resolves may not be it
         return make(ctx, RULE, AREA, Severity.ok, WORDS("datacenter.resolved" if resolved_compat else "datacenter.on-path"))
     if not compat:
-        from lingjun.checks.coverage import available
-
         # only the resolved libcuda shown (no loader section): say no more than that
         return make(ctx, RULE, AREA, Severity.ok, WORDS("none.loader" if available(facts, "loader") else "none.resolved"))
     return make(ctx, RULE, AREA, Severity.info, WORDS("class-unknown"), links=[nvidia_url(ctx, "forward")])

@@ -14,9 +14,20 @@ from lingjun.checks.context import CheckContext
 from lingjun.checks.core.compat import GPU_DATACENTER, decide, gpu_class, parse_driver
 from lingjun.checks.core.release_compat import DriverCase, driver_case, driver_not_captured
 from lingjun.checks.core.versions import DriverVersion
+from lingjun.checks.coverage import input_name, not_shown
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.knowledge.record_view import is_ppu
 from lingjun.checks.rules import rule
+from lingjun.checks.rules._driver_facts import (
+    DRIVER_VERSION,
+    compat_present,
+    driver_fix_text,
+    driver_predates_gpus,
+    driver_upgrade_remedy,
+    forward_admission,
+    image_cuda,
+    kernel_driver,
+)
 from lingjun.checks.rules._finding import make, nvidia_url
 from lingjun.checks.rules._symptoms import with_reported_outcome
 from lingjun.checks.rules._words import Words
@@ -108,8 +119,6 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     decides, as :data:`SEVERITY` says: info (forward compatibility admitted), warning (CUDA starts, the release does
     not vouch for it), error otherwise (CUDA cannot start, the release lists the branch to upgrade, or the driver
     cannot drive the GPU at all)."""
-    from lingjun.checks.rules._driver_facts import kernel_driver
-
     record = ctx.record
     if record is None:
         return
@@ -142,9 +151,6 @@ def _not_read(ctx: CheckContext, minimum: DriverVersion) -> Finding:
     """No kernel driver version to compare: none read (skipped, saying why), or one that does not parse (info)."""
     raw = ctx.facts.driver_version
     if raw is None:  # the driver shows itself by other signs (GPUs, NVML errors) but no version was read
-        from lingjun.checks.coverage import not_shown
-        from lingjun.checks.rules._driver_facts import DRIVER_VERSION
-
         return make(ctx, RULE, AREA, Severity.skipped, WORDS("not-shown", minimum=minimum, why=not_shown(ctx.facts, DRIVER_VERSION)),
                     expected=f">= {minimum}")
     return make(ctx, RULE, AREA, Severity.info, WORDS("unreadable", raw=raw, minimum=minimum), observed=raw, expected=f">= {minimum}")
@@ -152,8 +158,6 @@ def _not_read(ctx: CheckContext, minimum: DriverVersion) -> Finding:
 
 def _compared(ctx: CheckContext, record: dict, driver: DriverVersion, minimum: DriverVersion) -> Finding:
     """The driver compared with the release's minimum: a GPU it cannot drive, ok, or the case below the minimum."""
-    from lingjun.checks.rules._driver_facts import driver_predates_gpus, driver_upgrade_remedy
-
     stated = (record.get("driver") or {}).get("stated_as") or f">= {minimum}"
     predates = driver_predates_gpus(ctx, driver)
     if predates is not None:
@@ -169,8 +173,6 @@ def _compared(ctx: CheckContext, record: dict, driver: DriverVersion, minimum: D
 def _case(ctx: CheckContext, record: dict, driver: DriverVersion) -> DriverCase:
     """:func:`~lingjun.checks.core.release_compat.driver_case` for the facts: the image's CUDA, the GPUs' class, and
     whether the input shows the image's cuda-compat libcuda in use (:func:`forward_admission` when it does not)."""
-    from lingjun.checks.rules._driver_facts import compat_present, forward_admission, image_cuda
-
     cuda, _ = image_cuda(ctx)
     decision = decide(cuda, driver, ctx.data.cuda_drivers, gpus=ctx.facts.gpus, gpu_table=ctx.data.gpus, record=record,
                       compat_present=compat_present(ctx.facts),
@@ -183,8 +185,6 @@ def _case(ctx: CheckContext, record: dict, driver: DriverVersion) -> DriverCase:
 def _below(ctx: CheckContext, record: dict, case: DriverCase, driver: DriverVersion, minimum: DriverVersion,
            stated: str) -> Finding:
     """The finding for ``case``, a driver below the release's minimum (:data:`SEVERITY`)."""
-    from lingjun.checks.rules._driver_facts import driver_fix_text, driver_upgrade_remedy, image_cuda
-
     severity = SEVERITY.get(case.key, Severity.error)
     links = [nvidia_url(ctx, "toolkit"), nvidia_url(ctx, "minor")] + ([nvidia_url(ctx, "forward")] if case.key in _FORWARD else [])
     expected = f">= {case.forward_minimum}" if case.key == "forward-below-minimum" else f">= {minimum}"
@@ -200,8 +200,6 @@ def _words(ctx: CheckContext, record: dict, case: DriverCase, values: dict) -> T
     """The sentence of ``case``, filled with ``values`` (driver, stated, b, minimum, cuda) and the case's own."""
     decision, key = case.decision, case.key
     if key in ("forward", "forward-unconfirmed", "cut-off", "below-release-minimum"):
-        from lingjun.checks.coverage import input_name
-
         return WORDS(key, name=input_name(ctx.facts), required=decision.required, **values)
     if key in ("forward-admitted", "forward-below-minimum"):
         return WORDS(key, by=_admitted_by(case), floor=_floor_piece(case), cut=WORDS("cut" if case.forward_family else "piece-none"),

@@ -6,10 +6,13 @@ import re
 from typing import TYPE_CHECKING, Iterator, Optional
 
 from lingjun.checks.context import CheckContext
+from lingjun.checks.core.compat import parse_driver
 from lingjun.checks.core.small_int import small_int
+from lingjun.checks.coverage import available, unavailable_reason
 from lingjun.checks.report.findings import Finding, Severity
 from lingjun.checks.knowledge.record_view import is_ppu
 from lingjun.checks.rules import rule
+from lingjun.checks.rules._driver_facts import kernel_driver
 from lingjun.checks.rules._finding import make
 from lingjun.checks.rules._words import Words
 
@@ -44,8 +47,6 @@ WORDS = Words({
 def nvml_library_driver(text: Optional[str]) -> Optional[DriverVersion]:
     """Driver version inside an NVML version string: ``"12.570.124.06"`` (nvmlSystemGetNVMLVersion,
     leading CUDA major) or ``"550.144"`` / ``"570.124.06"`` (file name)."""
-    from lingjun.checks.core.compat import parse_driver
-
     if not isinstance(text, str):
         return None
     fields = [f for f in re.split(r"\.", text.strip()) if f]
@@ -57,8 +58,6 @@ def nvml_library_driver(text: Optional[str]) -> Optional[DriverVersion]:
 @rule(RULE, AREA, "NVML library matches the driver", "NVML 库与驱动一致", needs_gpu=True, order=70)
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """error on "Driver/library version mismatch" or a libnvidia-ml version differing from the kernel module; ok when equal."""
-    from lingjun.checks.rules._driver_facts import kernel_driver
-
     if is_ppu(ctx.record):
         return
     nvml = ctx.facts.nvml
@@ -81,7 +80,6 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     if lib is not None and kmod is not None:
         yield make(ctx, RULE, AREA, Severity.ok, WORDS("ok", lib=lib), observed=str(lib), expected=str(kmod))
         return
-    from lingjun.checks.coverage import available, unavailable_reason
 
     if not available(ctx.facts, "nvml"):
         why = unavailable_reason(ctx.facts, ["nvml"])

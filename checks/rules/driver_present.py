@@ -21,7 +21,15 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.checks.context import CheckContext
-from lingjun.checks.coverage import driver_observed, probed
+from lingjun.checks.core.compat import parse_driver
+from lingjun.checks.coverage import (
+    OBSERVED,
+    driver_observed,
+    driver_unknown_reason,
+    input_name,
+    probed,
+    state,
+)
 from lingjun.checks.report.findings import Finding, Severity, Text, sentence_case
 from lingjun.checks.knowledge.record_view import is_ppu
 from lingjun.checks.rules import rule
@@ -62,8 +70,6 @@ def gpu_intent(ctx: CheckContext) -> list[Text]:
 
 
 def _started_without_gpus(ctx: CheckContext, signs: list[Text]) -> Finding:
-    from lingjun.checks.coverage import OBSERVED, state
-
     nodes = state(ctx.facts, "device-nodes") == OBSERVED and not ctx.facts.driver.device_nodes
     what_en = "no NVIDIA driver and no /dev/nvidia* device nodes" if nodes else "no NVIDIA driver"
     what_zh = "没有 NVIDIA 驱动，也没有 /dev/nvidia* 设备节点" if nodes else "没有 NVIDIA 驱动"
@@ -82,8 +88,6 @@ def _started_without_gpus(ctx: CheckContext, signs: list[Text]) -> Finding:
 
 def _unknown(facts) -> tuple[str, str]:
     """The skipped message when the input could not show a driver (a partial snapshot, a paste without nvidia-smi)."""
-    from lingjun.checks.coverage import driver_unknown_reason
-
     reason = driver_unknown_reason(facts)
     return (f"{sentence_case(reason.en)}; GPU checks are skipped.", f"{reason.zh}，GPU 相关检查已跳过。")
 
@@ -128,7 +132,6 @@ def _ppu_image(ctx: CheckContext) -> Finding:
         return make(ctx, RULE, AREA, Severity.skipped,
                     "PPU image, and no NVIDIA GPU or driver on this node: NVIDIA driver checks do not apply.",
                     "PPU 镜像，本节点上也没有 NVIDIA GPU 或驱动：不适用 NVIDIA 驱动检查。")
-    from lingjun.checks.coverage import driver_unknown_reason
 
     reason = driver_unknown_reason(ctx.facts)
     return make(ctx, RULE, AREA, Severity.skipped,
@@ -185,12 +188,9 @@ def _version(ctx: CheckContext) -> Finding:
     facts = ctx.facts
     version = facts.driver_version
     if not version and not probed(facts):  # a --collect snapshot reads as its live run did (probed)
-        from lingjun.checks.coverage import input_name
-
         name = input_name(facts)
         return make(ctx, RULE, AREA, Severity.info, WORDS("version-not-shown", name=Text(sentence_case(name.en), name.zh)),
                     remedy=WORDS("remedy.version-not-shown"))
-    from lingjun.checks.core.compat import parse_driver
 
     if version and parse_driver(version) is None:
         return make(ctx, RULE, AREA, Severity.warning, WORDS("not-a-version", version=version), remedy=WORDS("remedy.version"),

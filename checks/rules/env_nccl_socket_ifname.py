@@ -6,6 +6,7 @@ from typing import Iterator
 
 from lingjun.checks.core import nccl_ifname
 from lingjun.checks.context import CheckContext
+from lingjun.checks.coverage import env_known, unavailable_reason
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import UNSET, make
@@ -98,7 +99,6 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         if env.get("NCCL_SOCKET_IFNAME") or env.get("GLOO_SOCKET_IFNAME"):
             yield make(ctx, RULE, AREA, Severity.skipped, WORDS("not-probed"))
         return
-    from lingjun.checks.coverage import env_known, unavailable_reason
 
     value = env.get("NCCL_SOCKET_IFNAME")
     if value is None and not env_known(ctx.facts, "NCCL_SOCKET_IFNAME"):

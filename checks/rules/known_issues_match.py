@@ -7,6 +7,7 @@ from typing import Iterator, Optional
 from lingjun.checks.knowledge.carried import Carried, carried_known_issues
 from lingjun.checks.knowledge.conditions import APPLIES, DOES_NOT_APPLY, evaluate
 from lingjun.checks.context import CheckContext
+from lingjun.checks.knowledge.identify import order_key
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.knowledge.record_view import record_ref
 from lingjun.checks.rules import rule
@@ -31,8 +32,6 @@ WORDS = Words({
 
 def _fixed_by(ctx: CheckContext, issue: dict, ref: str, family: object) -> bool:
     """Whether ``fixed_in`` names this release, or an earlier release of its family (by date: ``order_key``)."""
-    from lingjun.checks.knowledge.identify import order_key
-
     fixed = [r for r in issue.get("fixed_in") or [] if isinstance(r, str)]
     if ref in fixed:
         return True

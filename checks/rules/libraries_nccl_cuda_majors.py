@@ -6,6 +6,7 @@ import re
 from typing import Iterator
 
 from lingjun.checks.context import CheckContext
+from lingjun.checks.core.compat import parse_cuda
 from lingjun.checks.core.requirement_name import normalise
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules import rule
@@ -67,7 +68,6 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             wheels[wheel.name] = (wheel.cuda_major or int(match.group(1)), wheel.version or "?")
     if not wheels:
         return
-    from lingjun.checks.core.compat import parse_cuda  # only with nvidia-nccl wheels installed
 
     majors = sorted({m for m, _ in wheels.values()})
     listed = ", ".join(f"{name} {version}" for name, (_, version) in sorted(wheels.items()))

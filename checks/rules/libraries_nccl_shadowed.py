@@ -10,6 +10,7 @@ from lingjun.checks.core.native_version import parse_nccl, triple_text
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make
 from lingjun.checks.rules._native import expected_version, resolved_text
+from lingjun.checks.rules._remedies import torch_is_image_build
 from lingjun.checks.rules._words import Words
 
 RULE = "libraries.nccl-shadowed"
@@ -47,8 +48,6 @@ WORDS = Words({
 def _remedy(ctx: CheckContext, expected: str) -> Text:
     """Take the older libnccl off the loader path; reinstall torch's NCCL wheel only where torch is a stock PyPI build
     (an image's own torch links the image's NCCL, which no public wheel replaces)."""
-    from lingjun.checks.rules._remedies import torch_is_image_build
-
     torch = ctx.facts.torch
     major = torch.cuda.split(".")[0] if torch is not None and torch.cuda else None
     base = WORDS("remove-older")

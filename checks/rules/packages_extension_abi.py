@@ -105,7 +105,7 @@ def _marker_env(facts: Facts) -> dict[str, str]:
 
 def _pin_target(line: str) -> str:
     """Normalised name a ``Requires-Dist`` line is about ("" when unreadable)."""
-    from packaging.requirements import InvalidRequirement, Requirement
+    from packaging.requirements import InvalidRequirement, Requirement  # deferred: packaging's requirements parser is not imported on every check
 
     try:
         return _norm(Requirement(line).name)
@@ -145,8 +145,8 @@ def _unsatisfied_pins(facts: Facts, targets: set[str]) -> Iterator[tuple[str, st
 def _unsatisfied(line: str, targets: set[str], installed_versions: dict[str, str], env: dict[str, str]) -> Optional[tuple[str, str]]:
     """(normalised target, requirement as written by packaging) when ``line`` pins an installed target
     that does not satisfy it; None when it is satisfied, unreadable, conditional on an extra or not on a target."""
-    from packaging.markers import InvalidMarker, UndefinedComparison, UndefinedEnvironmentName
-    from packaging.requirements import InvalidRequirement, Requirement
+    from packaging.markers import InvalidMarker, UndefinedComparison, UndefinedEnvironmentName  # deferred: packaging's requirements parser is not imported on every check
+    from packaging.requirements import InvalidRequirement, Requirement  # deferred: packaging's requirements parser is not imported on every check
 
     try:
         req = Requirement(line)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from lingjun.checks.context import CheckContext
+from lingjun.checks.knowledge.identify import better_variant
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make
@@ -154,7 +155,6 @@ def _other_variant(ctx: CheckContext, how: Text) -> "Finding | None":
     match = ctx.release
     if match.how == "fingerprint" or not match.variant or not match.ref:
         return None
-    from lingjun.checks.knowledge.identify import better_variant
 
     other = better_variant(ctx.facts, ctx.data, match.ref, match.variant)
     if other is None:

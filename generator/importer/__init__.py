@@ -34,9 +34,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Optional
 
-from lingjun.checks.core.inert_text import quoted, shorten_words
+from lingjun.checks.core.inert_text import error_line, inert, quoted, shorten_words
+from lingjun.generator.importer._assets import read_assets
+from lingjun.generator.importer._captured import not_captured
+from lingjun.generator.importer._components import package_key, read_components
+from lingjun.generator.importer._contents import read_contents
+from lingjun.generator.importer._driver import read_driver
 from lingjun.generator.importer._errors import REFUSED, USAGE, ImportRefused
+from lingjun.generator.importer._instances import read_instances
+from lingjun.generator.importer._lists import read_list, read_quick_start
 from lingjun.generator.importer._reader import MAX_PAGE_BYTES, Page, read_page
+from lingjun.generator.importer._recognise import recognise
+from lingjun.generator.importer._runtimes import read_runtimes
+from lingjun.generator.importer._sections import split_sections
+from lingjun.schema.placeholders import PLACEHOLDER_URL
 
 __all__ = ["ImportRefused", "ImportResult", "MAX_PAGE_BYTES", "MAX_COMPONENTS", "MAX_LIST_ENTRIES", "import_page",
            "cli_import", "read_facts"]
@@ -84,17 +95,7 @@ def read_facts(page: Page, family_hint: Optional[str] = None, kb=None):
     ``kb`` (a :class:`lingjun.schema.kb.KnowledgeBase`, optional): its catalog decides which names are one
     component (``flash-attn`` and ``flash_attn``); without it, names are compared as package names (PEP 503).
     """
-    from lingjun.generator.importer._assets import read_assets
-    from lingjun.generator.importer._captured import not_captured
-    from lingjun.generator.importer._components import read_components
-    from lingjun.generator.importer._contents import read_contents
-    from lingjun.generator.importer._draft import PageFacts
-    from lingjun.generator.importer._driver import read_driver
-    from lingjun.generator.importer._lists import read_list, read_quick_start
-    from lingjun.generator.importer._instances import read_instances
-    from lingjun.generator.importer._recognise import recognise
-    from lingjun.generator.importer._runtimes import read_runtimes
-    from lingjun.generator.importer._sections import split_sections
+    from lingjun.generator.importer._draft import PageFacts  # deferred: pulls in pydantic, which other commands do not need
 
     identity = recognise(page.blocks, page.text)
     sections = split_sections(page.blocks)
@@ -143,8 +144,6 @@ def _release_notes(given: str, named: Optional[str], facts) -> list[str]:
 
 def _same_component(kb):
     """The key of one component: its catalog id where the catalog knows the name, else its package name."""
-    from lingjun.generator.importer._components import package_key
-
     if kb is None:
         return package_key
 
@@ -156,9 +155,9 @@ def _same_component(kb):
 
 def _release_problem(release: str) -> Optional[str]:
     """Why ``release`` is not a release identifier of the schema (``YY.MM``, a date, a lower-case name), or None."""
-    from pydantic import TypeAdapter, ValidationError
+    from pydantic import TypeAdapter, ValidationError  # deferred: pulls in pydantic, which other commands do not need
 
-    from lingjun.schema.fields import ReleaseVersion
+    from lingjun.schema.fields import ReleaseVersion  # deferred: pulls in pydantic, which other commands do not need
 
     try:
         TypeAdapter(ReleaseVersion).validate_python(release)
@@ -266,10 +265,9 @@ def _language_notes(language: Optional[str], identity: Any, family: str) -> list
 
 def _against_existing(result: ImportResult, kb: Any, releases: Path, page_path: Path, newer: bool) -> None:
     """Fill ``result.content``: the conflicts when the release is recorded (or its file exists), else the draft."""
-    from lingjun.generator.importer._conflicts import compare_with_record
-    from lingjun.generator.importer._writer import render_conflicts, render_draft
-    from lingjun.schema.models import ReleaseStatus
-    from lingjun.schema.placeholders import PLACEHOLDER_URL
+    from lingjun.generator.importer._conflicts import compare_with_record  # deferred: pulls in pydantic, which other commands do not need
+    from lingjun.generator.importer._writer import render_conflicts, render_draft  # deferred: pulls in pydantic, yaml, which other commands do not need
+    from lingjun.schema.models import ReleaseStatus  # deferred: pulls in pydantic, which other commands do not need
 
     family, release, draft = result.family, result.release, result.draft
     record = kb.release(f"{family}:{release}")
@@ -301,8 +299,8 @@ def import_page(page_path: Path, releases: Path = Path("releases"), family: Opti
         ImportRefused: the page cannot be read or is not an image release-note page (status 2), or its family
             is not in ``families.yaml`` (status 1).
     """
-    from lingjun.generator.importer._draft import build_draft, is_newer
-    from lingjun.schema.loader import load_knowledge_base
+    from lingjun.generator.importer._draft import build_draft, is_newer  # deferred: pulls in pydantic, which other commands do not need
+    from lingjun.schema.loader import load_knowledge_base  # deferred: pulls in pydantic, yaml, which other commands do not need
 
     page = read_page(page_path)
     kb, _problems = load_knowledge_base(releases)
@@ -333,7 +331,7 @@ def _write(args: argparse.Namespace) -> tuple[ImportResult, Any]:
     Raises:
         ImportRefused: a usage problem, an output that may not be written, or a page that cannot be imported.
     """
-    from lingjun.generator.importer._writer import check_output, check_output_folder, write_output
+    from lingjun.generator.importer._writer import check_output, check_output_folder, write_output  # deferred: pulls in pydantic, yaml, which other commands do not need
 
     if not Path(args.releases).is_dir():
         raise ImportRefused(f"--releases {args.releases} is not a folder", USAGE)
@@ -380,8 +378,6 @@ def _report(result: ImportResult, output: Any, say: Callable[[str], None]) -> in
 
 def cli_import(args: argparse.Namespace) -> int:
     """``lingjun-kb import``: print or write the draft (or the conflicts); one line per problem on stderr."""
-    from lingjun.checks.core.inert_text import error_line, inert
-
     shown = inert(str(args.page), 256)
 
     def say(message: str) -> None:

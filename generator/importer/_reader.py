@@ -13,6 +13,7 @@ import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
+import re
 from typing import Optional
 
 from lingjun.generator.importer._blocks import Block
@@ -61,8 +62,6 @@ def _decode(raw: bytes) -> str:
 
 
 def _url_in(comment: str) -> Optional[str]:
-    import re
-
     found = re.search(r"https?://[^\s<>\"')]+", comment)
     return found.group().rstrip(".,;") if found else None
 

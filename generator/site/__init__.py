@@ -20,13 +20,13 @@ __all__ = ["cli_build", "cli_serve", "site_url_from_config"]
 
 def cli_build(args: Any) -> int:
     """``lingjun-kb build``: see :func:`lingjun.generator.site._commands.cli_build`."""
-    from lingjun.generator.site._commands import cli_build as run
+    from lingjun.generator.site._commands import cli_build as run  # deferred: pulls in jinja2, pydantic, which other commands do not need
 
     return run(args)
 
 
 def cli_serve(args: Any) -> int:
     """``lingjun-kb serve``: see :func:`lingjun.generator.site._commands.cli_serve`."""
-    from lingjun.generator.site._commands import cli_serve as run
+    from lingjun.generator.site._commands import cli_serve as run  # deferred: pulls in jinja2, pydantic, which other commands do not need
 
     return run(args)

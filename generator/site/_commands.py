@@ -21,6 +21,7 @@ from lingjun.checks.core.no_space import fullest, is_no_space
 from lingjun.generator.site.build import ValidationFailed, build_site
 from lingjun.generator.site.mkdocs_build import MkDocsBuildError, find_config_dir
 from lingjun.generator.site import site_url
+from lingjun.generator.site.serve import ServeError, open_server, serve
 
 __all__ = ["cli_build", "cli_serve", "format_problem"]
 
@@ -114,8 +115,6 @@ def cli_serve(args: Any) -> int:
     range, not a local address) one line says so and the status is 2,
     before anything is built or "serving" is printed.
     """
-    from lingjun.generator.site.serve import ServeError, open_server, serve
-
     releases = Path(getattr(args, "releases", "releases"))
     site_dir = _site_dir_arg(args)
     host, port = getattr(args, "host", "127.0.0.1"), int(getattr(args, "port", 8000))

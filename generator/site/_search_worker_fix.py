@@ -86,8 +86,8 @@ def search_worker_fix() -> Any:
     Raises (from the build):
         mkdocs.exceptions.PluginError: when no worker is found or its code has another form.
     """
-    from mkdocs.exceptions import PluginError
-    from mkdocs.plugins import BasePlugin
+    from mkdocs.exceptions import PluginError  # deferred: pulls in mkdocs, which other commands do not need
+    from mkdocs.plugins import BasePlugin  # deferred: pulls in mkdocs, which other commands do not need
 
     class SearchWorkerFix(BasePlugin):
         def on_post_build(self, config) -> None:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import json
 import os
 import re
 import stat
@@ -39,6 +40,7 @@ from typing import Iterable, Iterator, Optional, Union
 
 from lingjun.checks.core.atomic_write import UnsafeOutputPath, check_output_folder
 from lingjun.checks.core.file_kind import file_kind
+from lingjun.checks.core.inert_text import inert
 from lingjun.generator.site._remove_tree import mount_points, remove_tree
 
 __all__ = ["MARKER", "SiteDirRefused", "check_site_dir", "protected_folders", "mark_site",
@@ -289,8 +291,6 @@ def _entries(folder: str) -> Iterator[str]:
 def _not_written_by_the_build(folder: Path, size: int) -> Optional[list[str]]:
     """The entries of ``folder`` its marker does not list (sorted; empty: all the build's own); None when the marker
     holds no list (written by an older lingjun-kb, or a marker made by hand)."""
-    import json
-
     if size > _MARKER_LIMIT:
         return None
     try:
@@ -311,8 +311,6 @@ def _not_written_by_the_build(folder: Path, size: int) -> Optional[list[str]]:
 
 
 def _shown(name: str) -> str:
-    from lingjun.checks.core.inert_text import inert
-
     return inert(name, 120)
 
 
@@ -320,8 +318,6 @@ def mark_site(folder: Path) -> None:
     """Write :data:`MARKER` into a freshly built site ``folder``, listing every entry the build wrote there, so that the
     next build replaces the folder only while it holds nothing else (a file copied in, a mount, a folder the site was
     copied into with other content)."""
-    import json
-
     names = sorted(e for e in _entries(str(folder)) if e != MARKER)
     (Path(folder) / MARKER).write_text(_MARKER_TEXT + _LIST_HEADER + "".join(json.dumps(n) + "\n" for n in names),
                                        encoding="utf-8")
@@ -412,7 +408,7 @@ def exclusive(folder: Path) -> Iterator[None]:
     POSIX) the block runs unlocked.
     """
     try:
-        import fcntl
+        import fcntl  # optional: absent on some platforms
     except ImportError:  # pragma: no cover - Windows
         yield
         return

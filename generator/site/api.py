@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, Optional
 from xml.sax.saxutils import escape as xml_escape
 
+import lingjun.schema
 from lingjun.schema.kb import KnowledgeBase
 from lingjun.schema.models import DOCUMENT_MODELS, Family, FamilyCatalog, ReleaseRecord
 from lingjun.schema.release_images import release_images
@@ -58,8 +59,6 @@ def schema_dir() -> Path:
     in ``pyproject.toml``), so an installed wheel has them as well as a
     checkout (editable install: the repository's ``schema/`` folder).
     """
-    import lingjun.schema
-
     return Path(lingjun.schema.__file__).parent
 
 

@@ -31,9 +31,11 @@ import threading
 import time
 from concurrent.futures import ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+import ctypes
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+import signal
 from typing import Any, Optional, Union
 
 from lingjun.schema.kb import KnowledgeBase
@@ -99,8 +101,8 @@ def load_validated(releases: Path) -> KnowledgeBase:
     if not Path(releases).is_dir():
         raise FileNotFoundError(f"{releases}: no such folder of release records")
     try:
-        from lingjun.generator.checker_ids import checker_rule_ids
-        from lingjun.schema.gate.validate import validate
+        from lingjun.generator.checker_ids import checker_rule_ids  # optional: absent on some platforms
+        from lingjun.schema.gate.validate import validate  # optional: absent on some platforms
     except ImportError:  # pragma: no cover - the gate ships with the package
         validate = None
     if validate is not None:
@@ -329,8 +331,6 @@ def _die_with_parent(parent: int) -> None:
     A ``kill -9`` of ``lingjun-kb build`` would otherwise leave the English builder running on, writing
     into a work folder the next build removes as a dead build's.  Elsewhere (no ``prctl``) nothing changes.
     """
-    import ctypes
-    import signal
 
     try:
         libc = ctypes.CDLL(None, use_errno=True)

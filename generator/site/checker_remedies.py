@@ -14,6 +14,7 @@ from typing import Optional
 
 from lingjun.checks.knowledge.bundle import KnowledgeData
 from lingjun.checks.release_remedies import ReleaseRemedy, release_remedies
+from lingjun.generator.bundle import compile_bundle
 from lingjun.schema.kb import KnowledgeBase
 from lingjun.schema.models import ReleaseRecord
 
@@ -84,8 +85,6 @@ def checker_remedies(kb: KnowledgeBase, on: Optional[dt.date] = None) -> Checker
     The records are read in the bundle's form (:func:`lingjun.generator.bundle.compile_bundle`), exactly what the
     checker reads; about 0.3 s for the whole data.
     """
-    from lingjun.generator.bundle import compile_bundle
-
     day = on or dt.date.today()
     data = KnowledgeData.from_dict(compile_bundle(kb), check_shape=False)
     by_release: dict[str, list[RemedyView]] = {}

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from lingjun.checks.report.model import AREA_TITLES
+from lingjun.checks.rules import load_rules
 
 __all__ = ["CheckerRule", "checker_rules", "rule_anchor", "RULE_AREAS", "rule_areas", "variable_names"]
 
@@ -111,8 +112,6 @@ def checker_rules() -> list[CheckerRule]:
     Raises:
         ImportError: when the checker package is not installed (the site ships with it).
     """
-    from lingjun.checks.rules import load_rules
-
     found = []
     for spec in load_rules():
         module = sys.modules.get(spec.func.__module__)

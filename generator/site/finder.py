@@ -23,6 +23,7 @@ import json
 import re
 from typing import Any, Optional
 
+from lingjun.checks.core.driver_target import last_branch_for_cc
 from lingjun.checks.core.release_compat import (
     VERDICTS,
     branch_thresholds,
@@ -32,14 +33,22 @@ from lingjun.checks.core.release_compat import (
     unknown_branch,
 )
 from lingjun.checks.core.family_driver import cut_off
+from lingjun.checks.core.gpu_arch import min_cuda_for_cc, parse_cc
 from lingjun.checks.core.gpu_models import lookup_key, model_from_name
 from lingjun.checks.core.inert_text import capped
 from lingjun.checks.core.release_order import release_order_key
 from lingjun.checks.core.versions import DriverVersion, VersionFormatError
 from lingjun.schema.kb import KnowledgeBase
 from lingjun.schema.models import Accelerator, DriverVendor, FamilyRole, GpuModel, ReleaseRecord
-from lingjun.schema.release_images import release_images
+from lingjun.schema.release_images import image_for_tag, release_images
 from lingjun.generator.site._verdict_records import verdict_records
+from lingjun.generator.site.recommend import (
+    KIND_ORDER,
+    branch_status,
+    install_epochs,
+    lifecycle_rows,
+    recommend,
+)
 
 __all__ = ["WhichError", "parse_driver_input", "find_gpu", "finder_branches", "finder_data", "which",
            "release_url", "intervals", "lookup", "gpu_lookup", "GPU_CLASSES", "release_image_rows", "find_release",
@@ -301,9 +310,6 @@ def _answer_data(kb: KnowledgeBase, gpus: list[dict[str, Any]]) -> dict[str, Any
     (:func:`lingjun.generator.site.recommend.lifecycle_rows`) and ``installs`` (per distinct GPU architecture, the driver
     to install per family by day, :func:`lingjun.generator.site.recommend.install_epochs`; key ``""``: for the GPU alone);
     each GPU entry gets ``install``, its index into ``installs``."""
-    from lingjun.checks.core.driver_target import last_branch_for_cc
-    from lingjun.checks.core.gpu_arch import min_cuda_for_cc, parse_cc
-    from lingjun.generator.site.recommend import install_epochs, lifecycle_rows
 
     default = set(shown_families(kb))
     families = [{"id": f, "default": f in default,
@@ -344,8 +350,6 @@ def _date_newest_first(version: str, release_date: Any) -> tuple:
 def find_release(kb: KnowledgeBase, text: str) -> Optional[ReleaseRecord]:
     """The release ``text`` names: ``family:release``, ``family:release#variant``, or an image tag or
     full reference of one of its images; None when none matches."""
-    from lingjun.schema.release_images import image_for_tag
-
     wanted = (text or "").strip()
     ref = wanted.partition("#")[0]
     found = kb.release(ref)
@@ -428,8 +432,6 @@ def which(kb: KnowledgeBase, driver_text: str, gpu_name: str, family: Optional[s
     Raises:
         WhichError: a malformed driver, an unknown or ambiguous GPU, an unknown family or accelerator (one line each).
     """
-    from lingjun.generator.site.recommend import KIND_ORDER, branch_status, recommend
-
     if is_ppu_name(kb, gpu_name):
         raise WhichError(ppu_answer(kb))
     driver = parse_driver_input(driver_text)

@@ -38,9 +38,14 @@ import logging
 import os
 from contextlib import contextmanager
 from pathlib import Path
+import re
+import secrets
 from typing import Any, Iterator, Mapping, Optional
 
+from lingjun.generator._interrupt import raise_if_interrupted
+from lingjun.generator.site._search_worker_fix import search_worker_fix
 from lingjun.generator.site.site_url import language_site_url
+from lingjun.generator.site.strings import STRINGS
 
 __all__ = ["MkDocsBuildError", "CONFIG_FILES", "build_language", "find_config_dir", "error_page_words"]
 
@@ -90,7 +95,7 @@ def _fresh_jieba() -> None:
     """
     global _JIEBA_PRISTINE
     try:
-        import jieba
+        import jieba  # optional: absent on some platforms
     except ImportError:  # pragma: no cover - a dependency of the site
         return
     jieba.setLogLevel(logging.WARNING)
@@ -120,8 +125,8 @@ SITEMAP_TEMPLATE = "partials/lj-sitemap.html"
 
 def _sitemap_template(name: str) -> Any:
     """A MkDocs plugin making the theme's ``sitemap.xml`` template the template ``name``."""
-    from jinja2 import ChoiceLoader, FunctionLoader
-    from mkdocs.plugins import BasePlugin
+    from jinja2 import ChoiceLoader, FunctionLoader  # deferred: pulls in jinja2, which other commands do not need
+    from mkdocs.plugins import BasePlugin  # deferred: pulls in mkdocs, which other commands do not need
 
     class SitemapTemplate(BasePlugin):
         def on_env(self, env, config, files):
@@ -143,8 +148,8 @@ def _error_page_base(base: str) -> Any:
     path or, without one, at ``/``: the Chinese 404 page would link to the
     English pages and search index.
     """
-    from mkdocs.plugins import BasePlugin
-    from mkdocs.utils import is_error_template, normalize_url
+    from mkdocs.plugins import BasePlugin  # deferred: pulls in mkdocs, which other commands do not need
+    from mkdocs.utils import is_error_template, normalize_url  # deferred: pulls in mkdocs, which other commands do not need
 
     class ErrorPageBase(BasePlugin):
         def on_template_context(self, context, template_name, config):
@@ -170,10 +175,8 @@ def _raw_tables() -> Any:
     place of the comment in the page's HTML (``on_page_content``), before the
     search plugin reads the page (``on_page_context``).
     """
-    import re
-    import secrets
 
-    from mkdocs.plugins import BasePlugin
+    from mkdocs.plugins import BasePlugin  # deferred: pulls in mkdocs, which other commands do not need
 
     key = secrets.token_hex(8)
     token = re.compile(rf"<!--lj-raw-{key}-(\d+)-->")
@@ -227,8 +230,6 @@ ERROR_PAGE_WORDS = ("title", "body", "home", "search")
 
 def error_page_words(lang: str) -> dict[str, str]:
     """``{"title", "body", "home", "search"}``: the error page's words in ``lang`` (``error.*`` strings)."""
-    from lingjun.generator.site.strings import STRINGS
-
     return {word: STRINGS[f"error.{word}"][lang] for word in ERROR_PAGE_WORDS}
 
 
@@ -239,8 +240,8 @@ def _placements(placements: Mapping[str, tuple[str, Optional[str], Optional[str]
     section is the page's parent, previous page's path or None, next page's
     path or None)``.
     """
-    from mkdocs.exceptions import MkDocsException
-    from mkdocs.plugins import BasePlugin
+    from mkdocs.exceptions import MkDocsException  # deferred: pulls in mkdocs, which other commands do not need
+    from mkdocs.plugins import BasePlugin  # deferred: pulls in mkdocs, which other commands do not need
 
     class Placements(BasePlugin):
         def on_nav(self, nav, config, files):
@@ -278,9 +279,7 @@ def _environ(name: str, value: str) -> Iterator[None]:
 def _interrupt_checkpoint() -> Any:
     """A MkDocs plugin that stops the build before each page when Ctrl-C was pressed
     (:func:`lingjun.generator._interrupt.at_checkpoints`)."""
-    from mkdocs.plugins import BasePlugin
-
-    from lingjun.generator._interrupt import raise_if_interrupted
+    from mkdocs.plugins import BasePlugin  # deferred: pulls in mkdocs, which other commands do not need
 
     class InterruptCheckpoint(BasePlugin):
         def on_page_markdown(self, markdown, **kwargs):
@@ -321,11 +320,9 @@ def build_language(
     Raises:
         MkDocsBuildError: on any error or, strict, any warning.
     """
-    from mkdocs.commands.build import build
-    from mkdocs.config import load_config
-    from mkdocs.exceptions import MkDocsException
-
-    from lingjun.generator.site._search_worker_fix import search_worker_fix
+    from mkdocs.commands.build import build  # deferred: pulls in mkdocs, which other commands do not need
+    from mkdocs.config import load_config  # deferred: pulls in mkdocs, which other commands do not need
+    from mkdocs.exceptions import MkDocsException  # deferred: pulls in mkdocs, which other commands do not need
 
     if lang == "zh":  # only the Chinese search index segments with jieba
         _fresh_jieba()

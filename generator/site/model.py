@@ -54,6 +54,7 @@ from lingjun.generator.site.driver_matrix import (
 )
 from lingjun.generator.site.nav import NavSection, PageSpec, Placement, SiteMap
 from lingjun.generator.site.pages import navigation, static_pages
+from lingjun.generator.site.strings import STRINGS
 from lingjun.generator.site.troubleshooting import SignatureView, Troubleshooting, troubleshooting
 from lingjun.generator.site.upstream import upstream_link
 
@@ -425,8 +426,6 @@ def list_state(record: ReleaseRecord) -> ListState:
 
 def _printer_titles(printer: str) -> dict[str, str]:
     """Navigation titles of a printer's page: the ``printer.<value>`` interface string."""
-    from lingjun.generator.site.strings import STRINGS
-
     return dict(STRINGS[f"printer.{printer}"])
 
 

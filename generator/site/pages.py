@@ -123,7 +123,7 @@ SITE: tuple[Union[Page, Section], ...] = (
 
 
 def _finder_context(site: "SiteModel", page: PageSpec) -> Mapping[str, Any]:
-    from lingjun.generator.site.finder_page import finder_context
+    from lingjun.generator.site.finder_page import finder_context  # deferred: pulls in pydantic, which other commands do not need
 
     return finder_context(site, page)
 

@@ -34,6 +34,7 @@ import time
 from pathlib import Path
 from typing import Callable, Optional
 
+from lingjun.checks.core.inert_text import UNSAFE, inert
 from lingjun.generator._listen_address import check_host
 from lingjun.generator.site.build import HAND_WRITTEN_DIR
 from lingjun.generator.site.mkdocs_build import CONFIG_FILES, find_config_dir
@@ -62,7 +63,6 @@ def request_path_problem(raw: str) -> Optional[str]:
         path = raw.encode("latin-1").decode("utf-8")
     except (UnicodeEncodeError, UnicodeDecodeError):
         return "the path is not UTF-8"
-    from lingjun.checks.core.inert_text import UNSAFE
 
     if any(ord(character) in UNSAFE for character in path):  # no file of the site has one in its name
         return "the path holds a control, bidirectional or invisible character"
@@ -117,13 +117,11 @@ def _listen_error(exc: BaseException, host: str, port: int) -> str:
 
 def _say(message: str) -> None:
     """One line on standard error, made inert (its words may come from a request)."""
-    from lingjun.checks.core.inert_text import inert
-
     print(inert(message), file=sys.stderr)
 
 
 def _server_class():
-    from mkdocs.livereload import LiveReloadServer, _Handler
+    from mkdocs.livereload import LiveReloadServer, _Handler  # deferred: pulls in mkdocs, which other commands do not need
 
     class _InertHandler(_Handler):
         """MkDocs' request handler with every line it logs made inert (the request line is the client's text)."""
@@ -198,8 +196,6 @@ def _server_class():
 
 
 def _inert_text(text: str) -> str:
-    from lingjun.checks.core.inert_text import inert
-
     return inert(text)
 
 

@@ -19,6 +19,8 @@ from urllib.parse import urlsplit
 
 import yaml
 
+from lingjun.checks.core.site_url import host_problem
+
 __all__ = ["ENV_VAR", "normalize_site_url", "site_url_from_config", "resolve_site_url", "language_site_url"]
 
 #: environment variable giving the site URL when ``--site-url`` is not given
@@ -75,8 +77,6 @@ def normalize_site_url(value: str, source: str) -> str:
 
 def _check_host_and_port(netloc: str, hostname: str, port: Optional[int], source: str, shown: str) -> None:
     """Refuse what :func:`lingjun.checks.core.site_url.host_problem` refuses (the checker's bundle check shares it)."""
-    from lingjun.checks.core.site_url import host_problem
-
     problem = host_problem(netloc, hostname, port)
     if problem:
         raise ValueError(f"{source}: {shown} {problem}")

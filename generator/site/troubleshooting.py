@@ -41,7 +41,7 @@ from lingjun.schema.models import (
 )
 from lingjun.schema.release_images import release_images
 
-from lingjun.generator.site.checker_rules import rule_anchor
+from lingjun.generator.site.checker_rules import checker_rules, rule_anchor
 from lingjun.generator.site.strings import translate
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -292,8 +292,6 @@ def _rule_refs(ids: Iterable[str], known: set[str]) -> list[RuleRef]:
 
 
 def _registered_rules() -> set[str]:
-    from lingjun.generator.site.checker_rules import checker_rules
-
     return {rule.id for rule in checker_rules()}
 
 

@@ -59,14 +59,14 @@ class LoadedDocument:
     def tree(self) -> Optional[Node]:
         """The document's YAML node tree (composed once from :attr:`source`); None without a source."""
         if self._tree is None and self.source is not None:
-            from lingjun.schema.loader._yaml import compose
+            from lingjun.schema.loader._yaml import compose  # deferred: _yaml imports this module
 
             self._tree = compose(self.source.decode("utf-8"))
         return self._tree
 
     def locate(self, loc: Sequence[LocPart]) -> tuple[Optional[int], Optional[int], str]:
         """``(line, col, field path)`` of ``loc`` in this file; see :func:`~lingjun.schema.loader.locate`."""
-        from lingjun.schema.loader._positions import locate_in, locate
+        from lingjun.schema.loader._positions import locate, locate_in  # deferred: _positions imports this module
 
         tree = self.tree()
         if tree is None:

@@ -14,6 +14,8 @@ from pydantic import BaseModel
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from lingjun.schema.loader._documents import _mark_pos
+from lingjun.schema.loader._read import read_text
+from lingjun.schema.loader._yaml import compose
 from lingjun.schema.models import DOCUMENT_MODELS
 from lingjun.schema.problems import LocPart, field_path
 
@@ -151,9 +153,6 @@ def locate(path: Union[str, Path], loc: Sequence[LocPart]) -> tuple[Optional[int
 
 
 def _compose_file(path: Path) -> Optional[Node]:
-    from lingjun.schema.loader._read import read_text
-    from lingjun.schema.loader._yaml import compose
-
     text, _ = read_text(path)
     if text is None:
         return None

@@ -17,7 +17,7 @@ def load_rules() -> dict[str, GateRule]:
     Raises:
         lingjun.checks.core.registry.RegistrationError: when a rule module is broken or registered nothing (the message names its file).
     """
-    import lingjun.schema.gate.rules as package
+    import lingjun.schema.gate.rules as package  # deferred: the package itself
 
     GATE_RULES.discover(package)
     return dict(GATE_RULES)
