@@ -4,17 +4,18 @@ Usage (from the repository root, with the project installed)::
 
     .venv/bin/python bench/startup.py [--runs 30] [--cache DIR] [--min-dists 200] [--python PY]
 
-It builds ``lingjun-check.pyz`` from the working tree four times, identical but
+It builds ``lingjun-check.pyz`` from the working tree five times, identical but
 for the ``__main__.py`` entry point, and runs ``--format json`` with each in turn
 (alternating, ``--runs`` times) in the benchmark virtual environment of
 ``bench/check.py`` (torch and 200+ distributions):
 
-* ``as built``: the archive as ``lingjun-kb bundle`` writes it: the cyclic garbage
-  collector paused and frozen at exit, :mod:`lingjun.checks.zipapp_loader` and
-  :mod:`lingjun.checks.dataclass_code` installed;
+* ``as built``: the archive as ``lingjun-kb bundle`` writes it, with every trick of
+  :mod:`lingjun.checks._startup` (collector paused and frozen at exit, one-pass archive finder,
+  precompiled ``@dataclass`` methods);
 * ``no dataclass code``: without the precompiled ``@dataclass`` methods;
 * ``no archive loader``: without the one-pass archive finder (plain zipimport);
-* ``plain zipimport``: only the build's bytecode, nothing else.
+* ``no gc pause``: the cyclic garbage collector running throughout;
+* ``plain zipimport``: only the build's bytecode and the collector paused by ``cli.main``.
 
 Every variant carries the build's ``.pyc`` files.  Prints the median wall and
 CPU time of each and the difference to ``as built``; exit code 0.  ``--python PY`` runs them with that
@@ -36,21 +37,24 @@ from check import default_cache, ensure_venv, measure  # noqa: E402
 
 from lingjun.generator import zipapp  # noqa: E402
 
-_GC_OFF = "import gc\nimport sys\n\ngc.disable()\n"
-_GC_FREEZE_EXIT = "status = main()\ngc.freeze()\nsys.exit(status)\n"
-_LOADER = "from lingjun.checks.zipapp_loader import install\n\nfinder = install(getattr(__loader__, 'archive', ''))\n"
+_IMPORT = "import lingjun.checks._startup as startup\n"
+_GC = "startup.pause_collection()\n"
+_NO_GC = "startup.pause_collection = lambda: False  # cli.main() takes this one: the collector keeps running\n"
+_LOADER = "finder = startup.install_archive_finder(getattr(__loader__, 'archive', ''))\n"
 _DATACLASS_CODE = (
-    "import os\nfrom lingjun.checks.dataclass_code import MEMBER, install as install_dataclass_code\n\n"
+    "import os\n"
     "reader = finder if finder is not None else __loader__\n"
-    "try:\n    code = reader.get_data(os.path.join(getattr(__loader__, 'archive', ''), MEMBER))\n"
-    "except OSError:\n    code = None\ninstall_dataclass_code(code)\n"
+    "try:\n    code = reader.get_data(os.path.join(getattr(__loader__, 'archive', ''), startup.MEMBER))\n"
+    "except OSError:\n    code = None\nstartup.install_dataclass_code(code)\n"
 )
 _MAIN = "from lingjun.checks.cli import main\n"
+_EXIT_FROZEN = "startup.exit_frozen(main())\n"
 
 VARIANTS = {
     "as built": None,
-    "no dataclass code": _GC_OFF + _LOADER + _MAIN + _GC_FREEZE_EXIT,
-    "no archive loader": _GC_OFF + "finder = None\n" + _DATACLASS_CODE + _MAIN + _GC_FREEZE_EXIT,
+    "no dataclass code": _IMPORT + _GC + _LOADER + _MAIN + _EXIT_FROZEN,
+    "no archive loader": _IMPORT + _GC + "finder = None\n" + _DATACLASS_CODE + _MAIN + _EXIT_FROZEN,
+    "no gc pause": _IMPORT + _NO_GC + _LOADER + _DATACLASS_CODE + _MAIN + "import sys\nsys.exit(main())\n",
     "plain zipimport": "import sys\n" + _MAIN + "sys.exit(main())\n",
 }
 

@@ -1,10 +1,6 @@
 """``python -m lingjun.checks``: run :func:`lingjun.checks.cli.main`."""
 
-import gc
-import sys
-
+from lingjun.checks._startup import exit_frozen
 from lingjun.checks.cli import main
 
-status = main()
-gc.freeze()  # the interpreter's last collection at exit then skips everything the run allocated
-sys.exit(status)
+exit_frozen(main())

@@ -7,7 +7,6 @@ library and :mod:`packaging` are imported.
 
 from __future__ import annotations
 
-import gc
 import io
 import json
 import os
@@ -16,6 +15,7 @@ import time
 from typing import TYPE_CHECKING, Optional, Sequence
 
 import lingjun.checks as package
+from lingjun.checks._startup import pause_collection, resume_collection
 from lingjun.checks.context import CheckContext, CheckOptions
 from lingjun.checks.core.cluster_name import (
     CLUSTER_SOURCES,
@@ -303,17 +303,14 @@ def load_data(path: Optional[str]):  # -> KnowledgeData
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the checker; returns the exit code (see ``--help``).
 
-    The cyclic garbage collector is paused while it runs (a check creates few
-    reference cycles, and the collections triggered by loading the release
-    data and the modules cost milliseconds) and restored as it was on return.
+    The cyclic garbage collector is paused while it runs and restored as it was on return
+    (:func:`lingjun.checks._startup.pause_collection`, which states what that earns).
     """
-    collecting = gc.isenabled()
-    gc.disable()
+    collecting = pause_collection()
     try:
         return _main(argv)
     finally:
-        if collecting:
-            gc.enable()
+        resume_collection(collecting)
 
 
 def _main(argv: Optional[Sequence[str]]) -> int:

@@ -11,10 +11,9 @@ Steps of :func:`cli_bundle`:
    ``checks/data/bundle.json`` (the package data the installed
    ``lingjun-check`` reads; committed);
 3. write the zipapp (default ``dist/lingjun-check.pyz``) containing:
-   ``__main__.py`` (pauses the cyclic garbage collector, installs
-   :func:`lingjun.checks.zipapp_loader.install` so the modules are read from
-   the archive once, installs :func:`lingjun.checks.dataclass_code.install` so
-   ``@dataclass`` runs the methods' code precompiled by the build, calls :func:`lingjun.checks.cli.main`, and freezes the
+   ``__main__.py`` (the start-up tricks of :mod:`lingjun.checks._startup`: pauses the cyclic garbage
+   collector, installs the one-pass archive finder so the modules are read from the archive once and
+   the precompiled ``@dataclass`` methods, calls :func:`lingjun.checks.cli.main`, and freezes the
    collector's objects before exiting so the final collection has nothing to walk); a minimal
    ``lingjun/__init__.py``; every module of ``lingjun/checks/`` (the folder
    holds exactly what ships); ``lingjun/checks/data/bundle.json``;
@@ -49,7 +48,7 @@ from typing import Iterable, Optional
 import lingjun.checks
 from lingjun.checks.core.atomic_write import atomic_write, check_output_file, read_prefix
 from lingjun.checks.core.inert_text import NAME_LIMIT, capped, inert
-from lingjun.checks.dataclass_code import MEMBER, dump
+from lingjun.checks._startup import MEMBER, dump
 from lingjun.generator import configmap as cm
 from lingjun.generator.checker_ids import checker_rule_ids
 from lingjun.generator.site.site_url import resolve_site_url
@@ -60,26 +59,19 @@ __all__ = ["cli_bundle", "bundle_text", "build_zipapp", "zipapp_bytes", "zip_ent
 _EPOCH = (1980, 1, 1, 0, 0, 0)
 _SHEBANG = b"#!/usr/bin/env python3\n"
 _MAIN = """\
-\"\"\"lingjun-check zipapp entry point.\"\"\"
-import gc
-import sys
+\"\"\"lingjun-check zipapp entry point: the start-up tricks of lingjun.checks._startup, then the check.\"\"\"
+from lingjun.checks._startup import MEMBER, exit_frozen, install_archive_finder, install_dataclass_code, pause_collection
 
-gc.disable()  # a short run: cyclic garbage collection would only cost time (lingjun.checks.cli.main does the same)
-from lingjun.checks.zipapp_loader import install  # noqa: E402
-
-finder = install(getattr(__loader__, "archive", ""))  # one read of the archive for all modules, not two per module
-from lingjun.checks.dataclass_code import MEMBER, install as install_dataclass_code  # noqa: E402
-
+pause_collection()  # for the whole run
+finder = install_archive_finder(getattr(__loader__, "archive", ""))
 try:
     code = finder.get_data(MEMBER) if finder is not None else None
 except OSError:
     code = None
-install_dataclass_code(code)  # @dataclass methods precompiled by the build, inspect imported when used
-from lingjun.checks.cli import main  # noqa: E402
+install_dataclass_code(code)
+from lingjun.checks.cli import main  # noqa: E402 - after the finder and the dataclass code are in place
 
-status = main()
-gc.freeze()  # the interpreter's last collection at exit then skips everything the run allocated
-sys.exit(status)
+exit_frozen(main())
 """
 _NAMESPACE_INIT = '"""lingjun: only the in-container checker is packed in this archive."""\n'
 
@@ -212,14 +204,14 @@ SOURCE_ONLY_PREFIXES = ("lingjun/checks/fleet/",)
 
 def with_bytecode(entries: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
     """``entries`` plus, for each ``x.py`` outside :data:`SOURCE_ONLY_PREFIXES`, an ``x.pyc`` compiled by this
-    interpreter, and the precompiled dataclass methods (:data:`lingjun.checks.dataclass_code.MEMBER`), sorted.
+    interpreter, and the precompiled dataclass methods (:data:`lingjun.checks._startup.MEMBER`), sorted.
 
     The bytecode is an *unchecked hash-based* pyc (PEP 552): no timestamp, so
     the archive stays deterministic, and zipimport uses it without comparing
     it with the source.  zipimport ignores a ``.pyc`` whose magic number is
     not its own and compiles the ``.py`` instead, so other Python versions
     still run the archive, only without the start-up saving (the same holds
-    for the dataclass code, see :mod:`lingjun.checks.dataclass_code`).
+    for the dataclass code, see :mod:`lingjun.checks._startup`).
 
     Raises:
         RuntimeError: when the child interpreter that records the dataclass texts fails.
@@ -239,13 +231,13 @@ def with_bytecode(entries: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
 _RECORD = """\
 import json, sys
 sys.path.insert(0, sys.argv[1])
-from lingjun.checks.dataclass_code import record_texts
+from lingjun.checks._startup import record_texts
 json.dump(record_texts(sys.argv[2:]), sys.stdout)
 """
 
 
 def _dataclass_texts(entries: list[tuple[str, bytes]]) -> list[str]:
-    """The texts ``@dataclass`` compiles when the archive's modules are imported (see :mod:`lingjun.checks.dataclass_code`).
+    """The texts ``@dataclass`` compiles when the archive's modules are imported (see :mod:`lingjun.checks._startup`).
 
     The archive's files are written to a temporary folder and every module but ``__main__`` is
     imported there by a child of this interpreter, isolated (``-I -S``) so it sees only those files.

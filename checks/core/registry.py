@@ -12,7 +12,7 @@ Modules are listed the way :func:`pkgutil.iter_modules` lists them (a
 folder's ``*.py`` files and sub-packages; an archive's entries under the
 package prefix through :mod:`zipimport`'s directory cache), but without
 :mod:`pkgutil`'s import of :mod:`inspect`, which ``lingjun-check.pyz``
-defers to keep its start-up short (see :mod:`lingjun.checks.dataclass_code`).
+defers to keep its start-up short (see :mod:`lingjun.checks._startup`).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""lingjun.checks.zipapp_loader: reading the zipapp's directory and serving its bytecode in one pass."""
+"""lingjun.checks._startup, its first trick: reading the zipapp's directory and serving its bytecode in one pass."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import zipfile
 
 import pytest
 
-from lingjun.checks.zipapp_loader import ArchiveFinder, install, read_directory
+from lingjun.checks._startup import ArchiveFinder, install_archive_finder, read_directory
 from lingjun.generator.zipapp import build_zipapp, with_bytecode, zip_entries
 
 
@@ -83,7 +83,7 @@ def test_install_refuses_a_file_that_is_not_an_archive(tmp_path):
     path = tmp_path / "plain.txt"
     path.write_text("hello\n")
     before = list(sys.meta_path)
-    assert install(str(path)) is None and install(str(tmp_path / "absent.pyz")) is None
+    assert install_archive_finder(str(path)) is None and install_archive_finder(str(tmp_path / "absent.pyz")) is None
     assert sys.meta_path == before
 
 

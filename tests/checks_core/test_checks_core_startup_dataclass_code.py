@@ -1,4 +1,4 @@
-"""lingjun.checks.dataclass_code: the zipapp's precompiled @dataclass methods and the deferred inspect import."""
+"""lingjun.checks._startup, its second trick: the zipapp's precompiled @dataclass methods and the deferred inspect import."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import zipfile
 
 import pytest
 
-from lingjun.checks.dataclass_code import MEMBER, dump, install, load
+from lingjun.checks._startup import MEMBER, dump, install_dataclass_code, load
 from lingjun.generator.zipapp import build_zipapp, with_bytecode, zip_entries
 
 #: run in a child interpreter: import every checker module (optionally with the archive's code installed)
@@ -18,9 +18,9 @@ _DESCRIBE = r"""
 import dataclasses, importlib, json, marshal, sys, zipfile
 pyz, use = sys.argv[1], sys.argv[2] == "1"
 sys.path.insert(0, pyz)
-from lingjun.checks.dataclass_code import MEMBER, install
+from lingjun.checks._startup import MEMBER, install_dataclass_code
 blob = zipfile.ZipFile(pyz).read(MEMBER)
-installed = install(blob) if use else False
+installed = install_dataclass_code(blob) if use else False
 misses = []
 if installed:
     precompiled = dataclasses.exec
@@ -110,8 +110,8 @@ def test_run_of_the_zipapp_leaves_inspect_unimported_where_dataclasses_does_not_
 def test_deferred_inspect_is_imported_on_first_use():
     script = (
         "import sys\n"
-        "from lingjun.checks.dataclass_code import install\n"
-        "assert install(None) is False\n"
+        "from lingjun.checks._startup import install_dataclass_code\n"
+        "assert install_dataclass_code(None) is False\n"
         "import dataclasses\n"
         "@dataclasses.dataclass\n"
         "class Point:\n    x: int\n    y: 'list[str]'\n"
@@ -126,8 +126,8 @@ def test_deferred_inspect_is_imported_on_first_use():
 def test_install_does_not_touch_an_interpreter_that_already_imported_dataclasses():
     script = (
         "import dataclasses, inspect, sys\n"
-        "from lingjun.checks.dataclass_code import install\n"
-        "print(install(None), sys.modules['inspect'] is inspect, 'exec' in vars(dataclasses))\n"
+        "from lingjun.checks._startup import install_dataclass_code\n"
+        "print(install_dataclass_code(None), sys.modules['inspect'] is inspect, 'exec' in vars(dataclasses))\n"
     )
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
