@@ -1,13 +1,14 @@
 """The start-up tricks of ``lingjun-check.pyz``, each with what it earns, in one place.
 
 A check is a short run (about 0.2 to 0.4 s), so what Python does before the first probe is a large share of it.
-Measured on 2026-12-02 on the project's 2-core development machine (Python 3.11, load from other work
-present), as the wall time of ``lingjun-check.pyz --from SNAPSHOT --format json`` over the 16-GPU snapshot of
-``tests/fixtures/snapshots/``, with each trick left out in turn (``bench/startup.py``; medians of 20 and of 30
-alternating runs):
+Measured on 2026-12-02 on the project's 2-core development machine (Python 3.11.7), as the median wall time of
+``lingjun-check.pyz --format json`` with each trick left out in turn (``bench/startup.py``, alternating runs):
+twice by a helper while other work loaded the machine (20 and 30 runs over the 16-GPU snapshot of
+``tests/fixtures/snapshots/``), and once on the idle machine (30 runs, a live check, 254 ms as built, 406 ms
+with none of the tricks).  Each trick earns at least 10 % of a check:
 
-1. **One read of the archive** (:func:`install_archive_finder`, :class:`ArchiveFinder`): 78 to 100 ms, 18 to 24 %
-   of a check.  Python's own zip importer (:mod:`zipimport`) opens the archive again for every module and, up
+1. **One read of the archive** (:func:`install_archive_finder`, :class:`ArchiveFinder`): 27 to 100 ms, 10.6 to
+   24 % of a check.  Python's own zip importer (:mod:`zipimport`) opens the archive again for every module and, up
    to at least Python 3.12, reads, decompresses and unmarshals each module twice: once to report the file
    name while building the module spec, once to run it.  The finder reads the archive once, indexes its
    central directory and serves the packages ``lingjun`` and ``packaging`` from the bytecode the zipapp
@@ -17,8 +18,8 @@ alternating runs):
    zipimport (which then compiles the ``.py``) loads it, as on other Python versions.  Modules get the same
    ``__file__``-style locations as under zipimport (``<archive>/lingjun/checks/cli.py``), ``get_data`` for
    package data (``<archive>/lingjun/checks/data/bundle.json``) and ``get_source`` for tracebacks.
-2. **Precompiled ``@dataclass`` methods, ``inspect`` deferred** (:func:`install_dataclass_code`): 62 to 70 ms,
-   15 to 17 %.  ``@dataclass`` writes the source text of ``__init__``, ``__repr__`` and ``__eq__`` for every
+2. **Precompiled ``@dataclass`` methods, ``inspect`` deferred** (:func:`install_dataclass_code`): 57 to 70 ms,
+   15 to 22 %.  ``@dataclass`` writes the source text of ``__init__``, ``__repr__`` and ``__eq__`` for every
    class and compiles it with the built-in ``exec``.  The text depends only on the class definition and the
    Python version, so the zipapp builder records every text the checker's modules produce
    (:func:`record_texts`, run in a child interpreter), compiles them (:func:`dump`) and packs the code as
@@ -28,8 +29,8 @@ alternating runs):
    (with :mod:`ast`, :mod:`dis` and :mod:`tokenize`), which up to Python 3.11 it needs only for a class
    without a docstring: it is imported with a stand-in that imports the real module on first use (Python 3.12
    and later use it for every class, so there it is imported at the first dataclass as before).
-3. **No cyclic garbage collection during the run** (:func:`pause_collection`, :func:`exit_frozen`): 51 to 66
-   ms, 12 to 16 %.  A check creates few reference cycles, while loading the release data and the modules
+3. **No cyclic garbage collection during the run** (:func:`pause_collection`, :func:`exit_frozen`): 45 to 66
+   ms, 12 to 18 %.  A check creates few reference cycles, while loading the release data and the modules
    triggers collections that cost milliseconds each; the collector is paused for the run and, at exit, what
    the run allocated is frozen, so the interpreter's last collection skips it.
 
