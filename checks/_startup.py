@@ -175,6 +175,17 @@ class ArchiveFinder:
             return base, False
         return None
 
+    def _located(self, fullname: str) -> tuple[str, bool]:
+        """:meth:`_locate`, for a module that must be there.
+
+        Raises:
+            ImportError: when the module is not in the archive.
+        """
+        found = self._locate(fullname)
+        if found is None:
+            raise ImportError(f"{fullname} is not in {self.archive}", name=fullname)
+        return found
+
     def find_spec(self, fullname: str, path: object = None, target: object = None) -> Optional[ModuleSpec]:
         """A spec for a module of :data:`PACKAGES` with usable bytecode in the archive, else None."""
         if fullname.partition(".")[0] not in PACKAGES:
@@ -226,10 +237,7 @@ class ArchiveFinder:
         Raises:
             ImportError: when the module is not in the archive.
         """
-        found = self._locate(fullname)
-        if found is None:
-            raise ImportError(f"{fullname} is not in {self.archive}", name=fullname)
-        return found[1]
+        return self._located(fullname)[1]
 
     def get_source(self, fullname: str) -> Optional[str]:
         """The module's source text (tracebacks show it), or None."""
@@ -243,10 +251,7 @@ class ArchiveFinder:
         Raises:
             ImportError: when the module is not in the archive.
         """
-        found = self._locate(fullname)
-        if found is None:
-            raise ImportError(f"{fullname} is not in {self.archive}", name=fullname)
-        return f"{self.archive}/{found[0]}.py"
+        return f"{self.archive}/{self._located(fullname)[0]}.py"
 
 
 def install_archive_finder(archive: str) -> Optional[ArchiveFinder]:
