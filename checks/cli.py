@@ -7,16 +7,18 @@ library and :mod:`packaging` are imported.
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
 import os
 import sys
 import time
-from typing import TYPE_CHECKING, Optional, Sequence
+from typing import Optional, Sequence
 
 import lingjun.checks as package
 from lingjun.checks._startup import pause_collection, resume_collection
 from lingjun.checks.context import CheckContext, CheckOptions
+from lingjun.checks.core.arg_parser import InertArgumentParser
 from lingjun.checks.core.cluster_name import (
     CLUSTER_SOURCES,
     ClusterNameError,
@@ -35,9 +37,6 @@ from lingjun.checks.knowledge.identify import UnknownReleaseError
 from lingjun.checks.report.model import EXIT_USAGE, exit_code
 from lingjun.checks.report.render_json import render_json
 from lingjun.checks.runner import CHECKER_RULE_IDS, load_rules, run_rules
-
-if TYPE_CHECKING:
-    import argparse
 
 __all__ = ["main", "__version__", "default_lang", "build_parser"]
 
@@ -144,10 +143,6 @@ def default_lang(environ: Optional[dict] = None) -> str:
 
 def build_parser() -> "argparse.ArgumentParser":
     """The argument parser (usage errors exit with code 3)."""
-    import argparse  # deferred: a plain or live check never needs it
-
-    from lingjun.checks.core.arg_parser import InertArgumentParser  # deferred: a plain or live check never needs it
-
     parser = InertArgumentParser(
         usage_exit=EXIT_USAGE,
         prog="lingjun-check",

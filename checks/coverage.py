@@ -30,13 +30,10 @@ standard library is used.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
 from lingjun.checks.facts import Facts
 from lingjun.checks.report.findings import Text
-
-if TYPE_CHECKING:  # pragma: no cover
-    from lingjun.checks.facts import Facts
 
 __all__ = [
     "OBSERVED",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import IO, TYPE_CHECKING, Optional, Sequence
+from typing import IO, Optional, Sequence
 
 from lingjun.checks.cli import OutputError, __version__, _write, default_lang, load_data
 from lingjun.checks.core.arg_parser import InertArgumentParser
@@ -23,9 +23,6 @@ from lingjun.checks.fleet._render_html import render_html
 from lingjun.checks.knowledge.bundle import BundleError
 from lingjun.checks.knowledge.identify import UnknownReleaseError, identify
 from lingjun.checks.report.model import EXIT_USAGE
-
-if TYPE_CHECKING:
-    import argparse
 
 __all__ = ["main", "build_parser", "EPILOG"]
 

@@ -9,13 +9,10 @@ https://www.deepspeed.ai/docs/config-json/
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator, Optional
+from typing import Any, Iterator, Optional
 
 from lingjun.checks.context import CheckContext
 from lingjun.checks.inputs import deepspeed_config
-
-if TYPE_CHECKING:
-    from pathlib import Path
 
 __all__ = ["config_path", "load", "leaves", "DEEPSPEED_CONFIG_DOC"]
 

@@ -9,7 +9,7 @@ import zipfile
 
 import pytest
 
-from lingjun.checks._startup import MEMBER, dump, install_dataclass_code, load
+from lingjun.checks._startup import MEMBER, dump, load
 from lingjun.generator.zipapp import build_zipapp, with_bytecode, zip_entries
 
 #: run in a child interpreter: import every checker module (optionally with the archive's code installed)
