@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from test_site_browser import browser, shot  # noqa: F401 - fixtures and helpers
+from test_site_browser import browser, shot, tab  # noqa: F401 - fixtures and helpers (tab: the module's one tab)
 from test_site_browser_pages import site  # noqa: F401 - the served site of the real records
 
 
@@ -79,18 +79,10 @@ _MEASURE = """() => {
 CLEAN = {"page": 0, "past": [], "clipped": [], "over": [], "nocue": [], "unstuck": []}
 
 
-@pytest.fixture(scope="module")
-def layout_page(browser):  # noqa: F811 - the imported fixture
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    yield page
-    context.close()
-
-
 @pytest.mark.parametrize("lang", ["", "zh/"])
 @pytest.mark.parametrize("path,ready", PAGE_KINDS)
-def test_page_fits_at_1280_and_390_px(site, layout_page, path, ready, lang):  # noqa: F811
-    page = layout_page
+def test_page_fits_at_1280_and_390_px(site, tab, path, ready, lang):  # noqa: F811
+    page = tab
     page.set_viewport_size({"width": 1280, "height": 900})
     page.goto(site + lang + path)
     page.wait_for_selector(ready)
@@ -103,10 +95,10 @@ def test_page_fits_at_1280_and_390_px(site, layout_page, path, ready, lang):  # 
     assert found == {1280: CLEAN, 390: CLEAN}
 
 
-def test_a_wide_table_scrolls_with_its_first_column_in_view(site, layout_page):  # noqa: F811
+def test_a_wide_table_scrolls_with_its_first_column_in_view(site, tab):  # noqa: F811
     """The What-changed table on a phone: it scrolls, and once scrolled the component column is held at the
     block's left edge while the other columns move under it."""
-    page = layout_page
+    page = tab
     page.set_viewport_size({"width": 390, "height": 800})
     page.goto(site + "changes/")
     page.wait_for_selector("article table")
@@ -120,8 +112,8 @@ def test_a_wide_table_scrolls_with_its_first_column_in_view(site, layout_page): 
     assert moved == {"edge": 0, "second": -120, "scrolled": 120}, moved
 
 
-def test_home_family_names_stay_whole_on_two_lines_at_most(site, layout_page):  # noqa: F811
-    page = layout_page
+def test_home_family_names_stay_whole_on_two_lines_at_most(site, tab):  # noqa: F811
+    page = tab
     page.set_viewport_size({"width": 1280, "height": 900})
     for lang in ("", "zh/"):
         page.goto(site + lang)
@@ -135,9 +127,9 @@ def test_home_family_names_stay_whole_on_two_lines_at_most(site, layout_page):  
         assert sum(whole for _, _, whole in lines) >= 5
 
 
-def test_versions_in_the_family_table_never_break(site, layout_page):  # noqa: F811
+def test_versions_in_the_family_table_never_break(site, tab):  # noqa: F811
     """The PyTorch and Python versions of a family's releases ("2.8.0.9+nv25.3", "3.12.7+gc") are drawn on one line."""
-    page = layout_page
+    page = tab
     page.set_viewport_size({"width": 1280, "height": 900})
     page.goto(site + "families/training-nv-pytorch/")
     page.wait_for_selector(".lj-family-releases table")
