@@ -38,17 +38,17 @@ import json
 import marshal
 import os
 import re
+import subprocess
 import sys
+import tempfile
 import zipfile
 from pathlib import Path
-import subprocess
-import tempfile
 from typing import Iterable, Optional
 
 import lingjun.checks
+from lingjun.checks._startup import MEMBER, dump
 from lingjun.checks.core.atomic_write import atomic_write, check_output_file, read_prefix
 from lingjun.checks.core.inert_text import NAME_LIMIT, capped, inert
-from lingjun.checks._startup import MEMBER, dump
 from lingjun.generator import configmap as cm
 from lingjun.generator.checker_ids import checker_rule_ids
 from lingjun.generator.site.site_url import resolve_site_url
