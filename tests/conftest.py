@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from typing import Callable
 
 import pytest
 
 from hostile_paths import make_hostile_node
+
+# Bytecode is written during the run even where PYTHONDONTWRITEBYTECODE is set (this workplace sets it), into the
+# ignored __pycache__/ folders: without it every one of the suite's several hundred lingjun-check / lingjun-kb
+# processes compiles the project's modules from source again (0.1 to 0.3 s each on 2 cores), and a rerun rewrites
+# every test module's assertions again (about 8 s in each xdist worker).  Set here, in the first conftest every
+# worker imports, before the test modules are imported; the child processes inherit the environment.
+if sys.dont_write_bytecode:
+    sys.dont_write_bytecode = False
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
 @pytest.fixture
