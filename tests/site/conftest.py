@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -16,6 +17,26 @@ REPO = Path(__file__).resolve().parents[2]
 #: record text that must be shown as text, never interpreted
 HOSTILE = "Has <script>alert(1)</script> and [x](javascript:alert(1)) and a | pipe and `tick"
 HOSTILE_ZH = "含有 <script>alert(1)</script> 与 [x](javascript:alert(1)) 以及 | 竖线"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A browser test that fails leaves a full-page screenshot of its page (its ``page`` or ``tab`` fixture) as
+    ``test-artifacts/failed-<test id>.png``, taken before the page fixture's teardown moves the tab away."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.when != "call" or not report.failed:
+        return
+    tab = item.funcargs.get("page") or item.funcargs.get("tab")
+    if tab is None or not hasattr(tab, "screenshot"):
+        return
+    folder = REPO / "test-artifacts"
+    folder.mkdir(exist_ok=True)
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "-", item.nodeid.split("::", 1)[-1])[:150]
+    try:
+        tab.screenshot(path=str(folder / f"failed-{name}.png"), full_page=True)
+    except Exception as exc:  # a crashed page or closed browser: the failure itself is what the report shows
+        report.sections.append(("screenshot", f"no screenshot: {exc}"))
 
 
 @pytest.fixture(scope="session")
