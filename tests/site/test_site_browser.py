@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import io
+import json
 import os
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -32,9 +34,47 @@ if not CHROMIUM.exists() and not os.environ.get("CI"):
                 "the browser test runs whenever it is, and always in CI", allow_module_level=True)
 
 
+#: whether the pages a test opens get the site's own search index (``True``: a test that searches, through
+#: :func:`_search`, or asks for it with :func:`full_search_index`) or the same index without its documents: Material's
+#: search worker builds the index again on every page load, 0.2 to 0.5 s of a core per page of the real records,
+#: which a test of layout or of a script never uses.  Reset to the index without documents after every test.
+SEARCH_INDEX = {"full": False}
+_EMPTY_INDEXES: dict = {}
+
+
+def _index_without_documents(path: Path) -> bytes:
+    """The search index at ``path`` with its configuration (language, separator) and no documents (read once)."""
+    body = _EMPTY_INDEXES.get(path)
+    if body is None:
+        index = json.loads(path.read_text(encoding="utf-8"))
+        body = _EMPTY_INDEXES[path] = json.dumps({**index, "docs": []}).encode("utf-8")
+    return body
+
+
 class _QuietHandler(SimpleHTTPRequestHandler):
+    """Serves a built site without logging; the search index is never cached by the browser (a test's tab may
+    get the other index of :data:`SEARCH_INDEX` than the test before it)."""
+
     def log_message(self, format, *args):  # noqa: A002 - signature of the base class
         pass
+
+    def send_head(self):
+        if not self.path.split("?", 1)[0].endswith("/search/search_index.json"):
+            return super().send_head()
+        source = Path(self.translate_path(self.path))
+        if SEARCH_INDEX["full"] or not source.is_file():
+            return super().send_head()
+        body = _index_without_documents(source)
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return io.BytesIO(body)
+
+    def end_headers(self):
+        if self.path.split("?", 1)[0].endswith("/search/search_index.json"):
+            self.send_header("Cache-Control", "no-store")
+        super().end_headers()
 
 
 @contextlib.contextmanager
@@ -110,6 +150,16 @@ def page(tab):
     if tab.url.startswith("http"):
         tab.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
     tab.goto("about:blank")
+    SEARCH_INDEX["full"] = False
+
+
+@pytest.fixture()
+def full_search_index(page):
+    """:func:`page`, whose pages get the site's own search index (for a test that must see the whole page work:
+    console errors, hostile records)."""
+    SEARCH_INDEX["full"] = True
+    yield page
+    SEARCH_INDEX["full"] = False
 
 
 def shot(page, name: str) -> None:
@@ -126,7 +176,8 @@ def shot(page, name: str) -> None:
     ("releases/training-nv-pytorch/25.07/", "release-en", "en", "training-nv-pytorch 25.07"),
     ("zh/drivers/", "drivers-zh", "zh", "驱动兼容性"),
 ])
-def test_pages_render_without_console_errors(server, page, path, name, lang, heading):
+def test_pages_render_without_console_errors(server, full_search_index, path, name, lang, heading):
+    page = full_search_index
     page.goto(server + path)
     page.wait_for_load_state("networkidle")
     assert page.locator("h1").first.inner_text().replace("¶", "").strip() == heading
@@ -151,6 +202,9 @@ def test_language_switcher_keeps_the_release(server, page):
 
 
 def _search(page, base: str, query: str) -> list[tuple[str, str]]:
+    """``(href, text)`` of each result Material's search box lists for ``query`` typed on the page ``base``
+    (opened with the site's own search index: :data:`SEARCH_INDEX`)."""
+    SEARCH_INDEX["full"] = True
     page.goto(base)
     page.wait_for_load_state("networkidle")
     box = page.locator("input.md-search__input")
@@ -287,7 +341,8 @@ _FIRST = "Fam</title><script>alert(101)</script>"
     "known-issues/", "matrix/", "drivers/", "changes/", "compare/?old=training-nv-pytorch:25.02&new=training-nv-pytorch:25.07",
     "zh/families/training-nv-pytorch/", "zh/releases/training-nv-pytorch/25.07/", "zh/known-issues/", "404.html",
 ])
-def test_hostile_records_open_no_dialog_and_inject_nothing(injection_server, page, path):
+def test_hostile_records_open_no_dialog_and_inject_nothing(injection_server, full_search_index, path):
+    page = full_search_index
     page.goto(injection_server + path)
     page.wait_for_load_state("networkidle")
     if path.startswith("compare/"):
