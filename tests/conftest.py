@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 from typing import Callable
 
 import pytest
 
 from hostile_paths import make_hostile_node
+from made_once import made_once
 
 # Bytecode is written during the run even where PYTHONDONTWRITEBYTECODE is set (this workplace sets it), into the
 # ignored __pycache__/ folders: without it every one of the suite's several hundred lingjun-check / lingjun-kb
@@ -31,3 +33,17 @@ def hostile_node(tmp_path) -> Callable[[str], str]:
         return make_hostile_node(folder, kind)
 
     return make
+
+
+@pytest.fixture(scope="session")
+def checker_pyz(tmp_path_factory) -> Path:
+    """``lingjun-check.pyz`` as ``lingjun-kb bundle`` builds it (sources, bytecode, the embedded data), built once
+    per run and shared by xdist's workers (read only: a test that changes an archive builds its own)."""
+    from lingjun.generator.zipapp import build_zipapp, with_bytecode, zip_entries  # deferred: generator-only tests need it
+
+    def make(folder: Path) -> None:
+        out = folder / "lingjun-check.pyz"
+        size = build_zipapp(out, with_bytecode(zip_entries()))
+        assert size == out.stat().st_size
+
+    return made_once(tmp_path_factory, "checker-pyz", make) / "lingjun-check.pyz"

@@ -15,10 +15,8 @@ from lingjun.generator.zipapp import build_zipapp, with_bytecode, zip_entries
 
 
 @pytest.fixture(scope="module")
-def pyz(tmp_path_factory):
-    out = tmp_path_factory.mktemp("pyz-loader") / "lingjun-check.pyz"
-    build_zipapp(out, with_bytecode(zip_entries()))
-    return out
+def pyz(checker_pyz):
+    return checker_pyz
 
 
 def _finder(path) -> ArchiveFinder:

@@ -10,7 +10,6 @@ import zipfile
 import pytest
 
 from lingjun.checks._startup import MEMBER, dump, load
-from lingjun.generator.zipapp import build_zipapp, with_bytecode, zip_entries
 
 #: run in a child interpreter: import every checker module (optionally with the archive's code installed)
 #: and print, per dataclass, what its generated methods compile to and which texts were not precompiled
@@ -49,10 +48,8 @@ print(json.dumps({"installed": installed, "misses": misses, "classes": out, "ins
 
 
 @pytest.fixture(scope="module")
-def pyz(tmp_path_factory):
-    out = tmp_path_factory.mktemp("pyz-dataclass") / "lingjun-check.pyz"
-    build_zipapp(out, with_bytecode(zip_entries()))
-    return out
+def pyz(checker_pyz):
+    return checker_pyz
 
 
 def _describe(pyz, use: bool) -> dict:

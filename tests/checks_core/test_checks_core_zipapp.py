@@ -28,11 +28,8 @@ def test_committed_bundle_equals_a_fresh_compile_of_releases():
 
 
 @pytest.fixture(scope="module")
-def pyz(tmp_path_factory):
-    out = tmp_path_factory.mktemp("pyz") / "lingjun-check.pyz"
-    size = build_zipapp(out, with_bytecode(zip_entries()))
-    assert size == out.stat().st_size
-    return out
+def pyz(checker_pyz):
+    return checker_pyz
 
 
 def test_zipapp_is_small_deterministic_and_complete(pyz, tmp_path):

@@ -79,11 +79,8 @@ def test_exit_codes_follow_the_worst_node_and_strict(inputs, tmp_path, capsys):
     assert main([str(inputs), "--release", "no-such:99.99"]) == 3
 
 
-def test_fleet_runs_in_the_zipapp_and_is_not_imported_by_a_plain_check(inputs, tmp_path):
-    from lingjun.generator.zipapp import build_zipapp, with_bytecode, zip_entries
-
-    pyz = tmp_path / "lingjun-check.pyz"
-    build_zipapp(pyz, with_bytecode(zip_entries()))
+def test_fleet_runs_in_the_zipapp_and_is_not_imported_by_a_plain_check(inputs, checker_pyz):
+    pyz = checker_pyz
     run = subprocess.run([sys.executable, "-I", str(pyz), "fleet", str(inputs), "--format", "json"], capture_output=True, text=True, timeout=120)
     assert run.returncode == 1, run.stderr
     assert [n["name"] for n in json.loads(run.stdout)["nodes"]] == ["gpu-node-0000", "gpu-node-0003", "gpu-node-0008"]

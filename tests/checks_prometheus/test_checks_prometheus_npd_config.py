@@ -15,7 +15,6 @@ import pytest
 from checks_prometheus_kit import FIXTURES, REPO
 from lingjun.checks.cli import build_parser
 from lingjun.checks.report.render_npd import NPD_MAX_BYTES, fit_bytes
-from lingjun.generator.zipapp import build_zipapp, with_bytecode, zip_entries
 
 DEPLOY = REPO / "deploy" / "node-problem-detector"
 CONFIG = json.loads((DEPLOY / "lingjun-check-monitor.json").read_text(encoding="utf-8"))
@@ -73,10 +72,8 @@ def test_rule_runs_the_wrapper_with_options_the_checker_accepts():
 
 
 @pytest.fixture(scope="module")
-def pyz(tmp_path_factory):
-    out = tmp_path_factory.mktemp("npd") / "lingjun-check.pyz"
-    build_zipapp(out, with_bytecode(zip_entries()))
-    return out
+def pyz(checker_pyz):
+    return checker_pyz
 
 
 def _wrapper(*args: str, python: str = sys.executable, pyz_path: object = None) -> subprocess.CompletedProcess:

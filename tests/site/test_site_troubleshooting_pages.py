@@ -28,6 +28,7 @@ from lingjun.generator.site.troubleshooting import PLACE_ORDER, clause_text, con
 from lingjun.schema.models import Condition, FactClause, Printer
 
 from conftest import FIXTURE_KB, REPO
+from made_once import made_once
 from test_site_html_tables import check_article_links
 
 OVERLAY = Path(__file__).parent / "fixtures" / "kb-troubleshooting"
@@ -69,11 +70,15 @@ def ts_pages(ts):
 
 
 @pytest.fixture(scope="module")
-def ts_site(tmp_path_factory, ts_dir, ts):
-    kb, _ = ts
-    root = tmp_path_factory.mktemp("ts-built")
-    build_site(ts_dir, root / "site", build_dir=root / "build", config_dir=REPO, kb=kb, site_url=SITE_URL)
-    return root / "site"
+def ts_site(tmp_path_factory):
+    """The site of the troubleshooting KB, built with :data:`SITE_URL` once per run (shared by xdist's workers:
+    read only)."""
+
+    def make(root: Path) -> None:
+        releases = make_troubleshooting_kb(root / "kb")
+        build_site(releases, root / "site", build_dir=root / "build", config_dir=REPO, site_url=SITE_URL)
+
+    return made_once(tmp_path_factory, "troubleshooting", make) / "site"
 
 
 class _Ids(HTMLParser):
