@@ -13,7 +13,7 @@ from lingjun.generator.site.render import render_pages
 from lingjun.generator.site.strings import STRINGS
 from lingjun.schema.loader import load_knowledge_base
 
-from conftest import REPO
+from site_kit import REPO
 
 #: 2026-12-01 00:00:00 UTC, as SOURCE_DATE_EPOCH
 DAY_EPOCH = "1796083200"

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from site_kit import REPO
 from made_once import made_once
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -309,7 +309,7 @@ def injection_server(tmp_path_factory):
     """The site of the fixture records with every payload of tests/fixtures/hostile-site in every text field."""
     from lingjun.generator.site.build import build_site
 
-    from conftest import make_injection_kb
+    from site_kit import make_injection_kb
 
     def make(root: Path) -> None:
         build_site(make_injection_kb(root / "kb"), root / "site", build_dir=root / "build", config_dir=REPO)

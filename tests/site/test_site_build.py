@@ -17,7 +17,7 @@ from lingjun.generator.site._site_dir import MARKER, mark_site
 from lingjun.generator.site.build import ValidationFailed, build_site
 from lingjun.generator.site.mkdocs_build import MkDocsBuildError
 
-from conftest import FIXTURE_KB, REPO
+from site_kit import FIXTURE_KB, REPO
 from made_once import made_once
 
 

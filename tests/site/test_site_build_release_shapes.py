@@ -9,7 +9,7 @@ import pytest
 
 from lingjun.generator.site.build import build_site
 
-from conftest import REPO, load_release_shapes
+from site_kit import REPO, load_release_shapes
 from made_once import made_once
 from test_site_html_tables import check_article_links
 

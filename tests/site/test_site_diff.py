@@ -140,7 +140,7 @@ def test_changes_page_shows_the_split(fixture_kb):
 
 def test_compare_kinds_are_per_component_across_architectures():
     """On the real records: 25.10's per-architecture triton entries compare with 25.09's single one."""
-    from conftest import REPO
+    from site_kit import REPO
     from lingjun.generator.site.build import load_validated
 
     site = build_site_model(load_validated(REPO / "releases"))

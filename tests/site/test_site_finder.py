@@ -48,7 +48,7 @@ from lingjun.generator.site.finder import (
     which,
 )
 
-from conftest import REPO
+from site_kit import REPO
 
 load_rules()
 

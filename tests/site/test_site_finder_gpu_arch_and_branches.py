@@ -19,7 +19,7 @@ from lingjun.checks.runner import run_rule
 from lingjun.generator.bundle import compile_bundle
 from lingjun.generator.site.finder import WhichError, find_gpu, finder_data, gpu_lookup, parse_driver_input, which
 
-from conftest import REPO
+from site_kit import REPO
 
 load_rules()
 

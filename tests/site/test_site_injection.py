@@ -3,7 +3,7 @@
 A copy of the fixture knowledge base gets every payload of
 ``tests/fixtures/hostile-site/payloads.yaml`` in every text field (family
 and known-issue titles, component names, prose, usage notes, source titles
-and URLs, ...; see ``conftest.make_injection_kb``) and is built into a site.
+and URLs, ...; see ``site_kit.make_injection_kb``) and is built into a site.
 Every HTML page of both languages, the search indexes, the JSON embedded in
 pages and the XML files are then parsed (``html.parser``, ``json``,
 ``xml.etree``) and compared with a build of the clean fixture: the hostile
@@ -28,7 +28,7 @@ from lingjun.generator.site.build import build_site, load_validated, ValidationF
 from lingjun.generator.site.nav import nav_title
 from lingjun.generator.site.render import make_environment
 
-from conftest import FIXTURE_KB, REPO, injection_texts, load_payloads, make_injection_kb
+from site_kit import FIXTURE_KB, REPO, injection_texts, load_payloads, make_injection_kb
 from made_once import made_once
 
 SITE_URL = "https://docs.example.org/kb/"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURE_KB, REPO, copy_site_config
+from site_kit import FIXTURE_KB, REPO, copy_site_config
 from hostile_paths import HOSTILE_OUTPUT_KINDS, node_folder, node_state
 from lingjun.generator.cli import main
 from lingjun.generator.site._site_dir import MARKER, SiteDirRefused, check_site_dir, mark_site, protected_folders, remove_stale_work_folders

@@ -16,7 +16,7 @@ import pytest
 from lingjun.generator.site.api import schema_dir, schema_files, write_api
 from lingjun.schema.models import DOCUMENT_MODELS
 
-from conftest import REPO
+from site_kit import REPO
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ from lingjun.generator.site.pages import SITE, Page, Section, navigation, static
 from lingjun.generator.site.render import TEMPLATE_DIR, make_environment, render_pages
 from lingjun.generator.site.strings import STRINGS
 
-from conftest import REPO
+from site_kit import REPO
 
 
 def _nav_ids(tree):

@@ -11,7 +11,7 @@ import pytest
 from lingjun.generator.site.finder import which
 from lingjun.schema.models import ReleaseStatus
 
-from conftest import REPO, load_release_shapes
+from site_kit import REPO, load_release_shapes
 
 if not (REPO / "releases" / "inference-nv-pytorch" / "25.04.yaml").is_file():
     pytest.skip("the issue-12 records are not in releases/ yet", allow_module_level=True)

@@ -23,7 +23,7 @@ from lingjun.checks.runner import run_rule
 from lingjun.generator.bundle import compile_bundle
 from lingjun.generator.site.build import load_validated
 
-from conftest import REPO
+from site_kit import REPO
 
 load_rules()
 

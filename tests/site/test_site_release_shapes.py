@@ -1,5 +1,5 @@
 """Issue 12 on the site: variants, framework runtimes, dated and named release identifiers, releases the
-pages name without a record, and the catalog's own sources (fixture: ``conftest.make_release_shapes_kb``)."""
+pages name without a record, and the catalog's own sources (fixture: ``site_kit.make_release_shapes_kb``)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from lingjun.generator.site.api import family_catalog, feed_entries, image_index
 from lingjun.generator.site.diff import ChangeKind, compare_releases
 from lingjun.schema.models import ListState, ReleaseStatus
 
-from conftest import REPO
+from site_kit import REPO
 
 
 def _section(page: str, anchor: str) -> str:

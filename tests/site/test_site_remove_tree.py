@@ -63,7 +63,7 @@ def test_a_mount_inside_the_tree_is_left_with_what_it_holds(tmp_path, kind):
 
 @needs_root
 def test_a_build_over_a_site_holding_a_bind_mount_is_refused_and_keeps_the_mounted_folder(tmp_path):
-    from conftest import FIXTURE_KB
+    from site_kit import FIXTURE_KB
     from lingjun.generator.site.build import build_site
     from lingjun.generator.site._site_dir import mark_site
 

@@ -15,7 +15,7 @@ import pytest
 from lingjun.generator.site import cli_serve
 from lingjun.generator.site.serve import ServeError, error_page, open_server
 
-from conftest import FIXTURE_KB, REPO
+from site_kit import FIXTURE_KB, REPO
 
 
 @pytest.fixture()

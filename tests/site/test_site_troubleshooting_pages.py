@@ -27,7 +27,7 @@ from lingjun.generator.site.strings import STRINGS
 from lingjun.generator.site.troubleshooting import PLACE_ORDER, clause_text, condition_lines, printer_page_path
 from lingjun.schema.models import Condition, FactClause, Printer
 
-from conftest import FIXTURE_KB, REPO
+from site_kit import FIXTURE_KB, REPO
 from made_once import made_once
 from test_site_html_tables import check_article_links
 

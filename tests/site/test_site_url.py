@@ -9,7 +9,7 @@ import pytest
 from lingjun.generator.site import site_url_from_config
 from lingjun.generator.site.site_url import ENV_VAR, language_site_url, normalize_site_url
 
-from conftest import REPO
+from site_kit import REPO
 
 
 @pytest.fixture()

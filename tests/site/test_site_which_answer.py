@@ -11,7 +11,7 @@ from lingjun.checks.core.driver_target import branch_end_of_life
 from lingjun.generator.cli import main
 from lingjun.generator.site.finder import which
 
-from conftest import REPO
+from site_kit import REPO
 
 DAY = dt.date(2026, 12, 1)
 

@@ -1,5 +1,5 @@
 """The finder and ``lingjun-kb which`` on releases with variants, dated and named identifiers and families
-the pages name without a record (fixture: ``conftest.make_release_shapes_kb``)."""
+the pages name without a record (fixture: ``site_kit.make_release_shapes_kb``)."""
 
 from __future__ import annotations
 

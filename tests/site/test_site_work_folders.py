@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURE_KB
+from site_kit import FIXTURE_KB
 from lingjun.generator.cli import main
 from lingjun.generator.site import build as build_module
 from lingjun.generator.site._site_dir import (MARKER, SiteDirRefused, check_site_dir, final_site_dir, mark_site,
