@@ -47,10 +47,10 @@ from lingjun.generator.site.api import atom_feed, write_api
 from lingjun.generator.site._glossary import user_dictionary_text
 from lingjun.generator.site._site_dir import (SiteDirRefused, check_site_dir, exclusive, make_work_folder, mark_site,
                                               protected_folders, remove_stale_work_folders, same_folder)
-from lingjun.generator.site.mkdocs_build import MkDocsBuildError, build_language, find_config_dir
+from lingjun.generator.site.mkdocs_build import MkDocsBuildError, build_language, find_config_dir, prepare_jieba
 from lingjun.generator.site.model import SiteModel, build_site_model
 from lingjun.generator.site.nav import LANGUAGES
-from lingjun.generator.site.render import make_environment, render_pages
+from lingjun.generator.site.render import compile_templates, make_environment, render_pages
 from lingjun.generator.site.site_url import language_site_url, site_url_from_config
 
 __all__ = [
@@ -279,7 +279,9 @@ def build_site(
                     zh_work = make_work_folder(site_dir, "tmp")
                     info = os.lstat(zh_work)
                     zh_made = (info.st_dev, info.st_ino)
-                render = (kb, site, make_environment(), build_dir, config_dir, site_url)
+                env = make_environment()
+                compile_templates(env)  # here, once: the English process inherits them compiled
+                render = (kb, site, env, build_dir, config_dir, site_url)
                 timings.pages, rendered = _build_languages_in_parallel(args, {"en": tmp, "zh": zh_work}, placements,
                                                                        render)
                 timings.render += rendered  # the Chinese rendering, here (English renders at the same time)
@@ -375,6 +377,7 @@ def _build_languages_in_parallel(args: dict[str, tuple], targets: dict[str, Path
     """
     global _RENDER_IN_CHILD
     _RENDER_IN_CHILD = render
+    prepare_jieba()  # loaded once, here: the English process inherits the dictionary (see prepare_jieba)
     try:
         with ProcessPoolExecutor(max_workers=1, mp_context=_fork_context(), initializer=_die_with_parent,
                                  initargs=(os.getpid(),)) as pool:

@@ -285,13 +285,18 @@ def finder_data(kb: KnowledgeBase) -> dict[str, Any]:
                              "ppu": (record.driver.vendor.value == "ppu") if record.driver is not None else bool(record.ppu_sdk),
                              **_release_facets(record), "images": release_image_rows(record), "cells": cells})
     gpus = []
+    # the answer depends on the branch and the compute capability only: GPUs of one architecture share it
+    predated: dict[tuple[int, Any], Optional[tuple[str, str, str]]] = {}
     for g in (kb.gpus.gpus if kb.gpus else []):
         entry: dict[str, Any] = {"name": g.name, "compute_capability": g.compute_capability, "data_center": g.data_center}
         # branches whose drivers (below ``drives_from``) cannot drive this GPU's architecture at all
         predates: dict[str, int] = {}
         drives_from = None
         for b in branches:
-            found = driver_predates_gpu(DriverVersion(text=f"{b}.0.0", parts=(b, 0, 0)), g.compute_capability, ref)
+            if (b, g.compute_capability) not in predated:
+                predated[(b, g.compute_capability)] = driver_predates_gpu(
+                    DriverVersion(text=f"{b}.0.0", parts=(b, 0, 0)), g.compute_capability, ref)
+            found = predated[(b, g.compute_capability)]
             if found is not None:
                 predates[str(b)] = reason_id(found[0], found[1])
                 drives_from = found[2]

@@ -23,6 +23,7 @@ from markupsafe import Markup
 from lingjun.schema.models import LocalizedText
 
 from lingjun.generator.site import escape
+from lingjun.generator.site._template_cache import TEMPLATE_CACHE
 from lingjun.generator.site.checker_rules import checker_rules, rule_anchor, rule_areas
 from lingjun.generator.site.driver_matrix import Compat
 from lingjun.generator.site.gpu_support import gpu_support_line
@@ -31,7 +32,7 @@ from lingjun.generator.site.nav import PageSpec, nav_title, url_depth
 from lingjun.generator.site.strings import translate, vendor_name
 from lingjun.generator.site.upstream import upstream_link
 
-__all__ = ["TEMPLATE_DIR", "make_environment", "render_pages"]
+__all__ = ["TEMPLATE_DIR", "make_environment", "compile_templates", "render_pages"]
 
 TEMPLATE_DIR = Path(__file__).parent / "templates"
 
@@ -96,6 +97,7 @@ def make_environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        bytecode_cache=TEMPLATE_CACHE,  # templates compiled once per process, not once per build (see the module)
     )
     env.filters.update(
         join=_join,
@@ -123,6 +125,14 @@ def make_environment() -> Environment:
         gpu_support_line=gpu_support_line,
     )
     return env
+
+
+def compile_templates(env: Environment) -> None:
+    """Compile every Markdown template of ``env`` now (into the process-wide cache of compiled templates,
+    :data:`lingjun.generator.site._template_cache.TEMPLATE_CACHE`): a build calls it before forking the English
+    builder, which then inherits them compiled instead of compiling them again."""
+    for name in env.list_templates():
+        env.get_template(name)
 
 
 @pass_context
