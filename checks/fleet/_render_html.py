@@ -41,11 +41,10 @@ _T = {
     "with_warnings": Text("Nodes with warnings", "有警告的节点"),
     "differing": Text("Facts that differ", "不一致的事实"),
     "problems": Text("Inputs with problems", "有问题的输入"),
-    "notes": Text("Unusable snapshot fields (not known on that node)", "快照中无法使用的字段（该节点上视为未知）"),
     "input": Text("Input", "输入"),
     "line": Text("Line", "行"),
     "problem": Text("Problem", "问题"),
-    "notes": Text("Notes", "说明"),
+    "notes": Text("Notes (the exit code is unchanged)", "说明（不影响退出码）"),
     "note": Text("Note", "说明"),
     "expected": Text("Nodes expected (--expect)", "预期节点数（--expect）"),
     "fact": Text("Fact", "事实"),
@@ -173,12 +172,6 @@ def render_html(report: "dict[str, Any]") -> str:
     if report.get("notes"):
         out += [f"<h2>{t('notes')}</h2>", f"<table><tr><th>{t('input')}</th><th>{t('line')}</th><th>{t('note')}</th></tr>"]
         out += _problem_rows(report["notes"])
-        out.append("</table>")
-    if report.get("notes"):
-        out += [f"<h2>{t('notes')}</h2>", f"<table><tr><th>{t('input')}</th><th>{t('line')}</th><th>{t('problem')}</th></tr>"]
-        for p in report["notes"]:
-            line = "" if p["line"] is None else str(int(p["line"]))
-            out.append(f"<tr><td><code>{_e(p['input'], NAME_LIMIT)}</code></td><td>{line}</td><td>{_e(p['message'])}</td></tr>")
         out.append("</table>")
     out.append(f"<h2>{t('differing')}</h2>")
     differing = [f for f in report["facts"] if f["status"] in ("differ", "tie")]

@@ -42,6 +42,9 @@ def test_the_field_and_why_are_named_everywhere(stdin, capsys, fmt):
         assert "  " + SAID in out.out.splitlines()
     else:
         assert "shm.size_bytes: -1 is out of range" in out.out and "<td>2</td>" in out.out
+        # one section of notes, each note once (a second table of them once repeated every row)
+        assert out.out.count("<h2>Notes (the exit code is unchanged)</h2>") == 1
+        assert out.out.count("shm.size_bytes: -1 is out of range") == 1
 
 
 def test_a_node_with_many_bad_fields_names_five_and_counts_the_rest(capsys):
