@@ -62,7 +62,6 @@ import dataclasses
 import functools
 import re
 import ipaddress
-import os.path
 from typing import Any, Callable, Optional
 
 __all__ = ["MASK", "SECRET_PARAMETER_WORDS", "SECRET_NAMES", "TOKEN_SHAPES", "TOKEN_SHAPE_LITERALS", "DEVICE_UUID_SHAPE",
@@ -177,15 +176,16 @@ def _token_shapes(chosen: "tuple[int, ...]") -> "re.Pattern[str]":
     return re.compile("|".join(f"(?:{TOKEN_SHAPES[i]})" for i in chosen), re.DOTALL)
 
 
-# each shape's literals and what they begin with (one scan for the five GitHub prefixes where no "gh" is)
-_TOKEN_SHAPE_LOOKUPS = tuple((os.path.commonprefix(literals), literals) for literals in TOKEN_SHAPE_LITERALS)
+# each shape's literals and the characters all of them hold: a scan for one character is several times faster
+# than one for a text, so a value lacking one of them is passed over at that speed
+_TOKEN_SHAPE_LOOKUPS = tuple((sorted(set.intersection(*map(set, literals))), literals) for literals in TOKEN_SHAPE_LITERALS)
 
 
 def _mask_token_shapes(text: str) -> str:
     """``text`` with the :data:`TOKEN_SHAPES` masked: the shapes whose literals it lacks cannot match and are left out
     of the search, which is skipped when none is left."""
-    chosen = tuple(i for i, (common, literals) in enumerate(_TOKEN_SHAPE_LOOKUPS)
-                   if common in text and any(literal in text for literal in literals))
+    chosen = tuple(i for i, (chars, literals) in enumerate(_TOKEN_SHAPE_LOOKUPS)
+                   if all(c in text for c in chars) and any(literal in text for literal in literals))
     return _token_shapes(chosen).sub(MASK, text) if chosen else text
 
 
@@ -193,7 +193,8 @@ def mask_secrets(text: str) -> str:
     """``text`` with credentials replaced by ``***``: in URLs, ``user:password@`` prefixes, secret query parameters
     and ``key=value`` pairs, ``Authorization``/``Bearer`` credentials, and token-shaped secrets (:data:`TOKEN_SHAPES`)."""
     # the words of the case-insensitive patterns are looked for in the text as given: a "***" put in makes none
-    folded = _folded(text) if "=" in text or ":" in text or "--" in text else ""
+    dashes = "-" in text and "--" in text
+    folded = _folded(text) if "=" in text or ":" in text or dashes else ""
     if "@" in text:
         if "://" in text:
             text = _URL_USERINFO.sub(MASK + "@", text)
@@ -203,17 +204,17 @@ def mask_secrets(text: str) -> str:
         if any(c in text for c in "?&#;"):
             text = _SECRET_PARAMETER.sub(lambda m: m.group(1) + MASK, text)
         text = _SECRET_PAIR.sub(lambda m: m.group(1) + MASK, text)
-    if (":" in text or "--" in text) and _mentions(folded, SECRET_NAMES):
+    if (":" in text or dashes) and _mentions(folded, SECRET_NAMES):
         if ":" in text:
             text = _SECRET_COLON.sub(lambda m: m.group(1) + MASK, text)
-        if "--" in text:
+        if dashes:
             text = _SECRET_FLAG.sub(lambda m: m.group(1) + MASK, text)
     lowered = text.lower()
-    if "authorization" in lowered:
+    if "z" in lowered and "authorization" in lowered:
         text = _AUTHORIZATION.sub(lambda m: m.group(1) + MASK, text)
-    if "bearer" in lowered:
+    if "b" in lowered and "bearer" in lowered:
         text = _BEARER.sub(lambda m: m.group(1) + MASK, text)
-    if "basic" in lowered:
+    if "b" in lowered and "basic" in lowered:
         text = _BASIC.sub(_basic_credential, text)
     return _mask_token_shapes(text)
 
@@ -251,7 +252,8 @@ def mask_identifiers(text: str, keep_versions: bool = False) -> str:
     ``keep_versions``: the text is a version field; a four-part dotted number standing alone is a version
     (kept) unless it names a peer (``:port``, ``/prefix``, a URL's host).
     """
-    if "GPU-" in text or "MIG-" in text or "gpu-" in text or "mig-" in text:
+    # (a scan for one character first: several times faster than one for a text)
+    if "-" in text and ("GPU-" in text or "MIG-" in text or "gpu-" in text or "mig-" in text):
         text = _DEVICE_UUID.sub(lambda m: f"{m.group(1) or m.group(2)}-{MASK}", text)
     if "." in text and _DIGIT_DOT_DIGIT.search(text):
         text = _PEER_IPV4.sub(MASK, text)
@@ -263,9 +265,9 @@ def mask_identifiers(text: str, keep_versions: bool = False) -> str:
     colons = text.count(":")
     if colons >= 2 and (colons >= 7 or "::" in text):
         text = _BARE_IPV6.sub(_ipv6_or_same, text)
-    if "/home/" in text or "/Users/" in text:
+    if "/" in text and ("/home/" in text or "/Users/" in text):
         text = _HOME_USER.sub(lambda m: m.group(1) + MASK, text)
-    if ":\\" in text and _mentions(_folded(text), ("users", "documents and settings")):
+    if colons and "\\" in text and ":\\" in text and _mentions(_folded(text), ("users", "documents and settings")):
         text = _WINDOWS_USER.sub(lambda m: m.group(1) + MASK, text)
     if "~" in text:
         text = _TILDE_USER.sub("~" + MASK, text)
