@@ -61,12 +61,13 @@ VARIANTS = {
 
 def build(cache: Path) -> dict[str, Path]:
     """One archive per variant under ``cache``; ``{variant: path}``."""
-    sources = zipapp.zip_entries()
+    # compiled once (with the dataclass texts, a child interpreter): the variants differ only in __main__
+    built = zipapp.with_bytecode(zipapp.zip_entries())
     out = {}
     for index, (name, main) in enumerate(VARIANTS.items()):
-        chosen = zipapp.with_bytecode(
-            sources if main is None else [(n, main.encode() if n == "__main__.py" else c) for n, c in sources]
-        )
+        chosen = built if main is None else sorted(
+            [(n, c) for n, c in built if n not in ("__main__.py", "__main__.pyc")]
+            + [("__main__.py", main.encode()), zipapp.pyc_entry("__main__.py", main.encode())])
         target = cache / f"startup-{index}.pyz"
         zipapp.build_zipapp(target, sorted(chosen))
         out[name] = target

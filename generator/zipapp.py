@@ -53,7 +53,7 @@ from lingjun.generator import configmap as cm
 from lingjun.generator.checker_ids import checker_rule_ids
 from lingjun.generator.site.site_url import resolve_site_url
 
-__all__ = ["cli_bundle", "bundle_text", "build_zipapp", "zipapp_bytes", "zip_entries", "with_bytecode", "resolve_site_url",
+__all__ = ["cli_bundle", "bundle_text", "build_zipapp", "zipapp_bytes", "zip_entries", "with_bytecode", "pyc_entry", "resolve_site_url",
            "other_checkout_problem"]
 
 _EPOCH = (1980, 1, 1, 0, 0, 0)
@@ -221,11 +221,17 @@ def with_bytecode(entries: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
     for name, content in entries:
         if not name.endswith(".py") or name.startswith(SOURCE_ONLY_PREFIXES):
             continue
-        code = compile(content, name, "exec", dont_inherit=True, optimize=0)
-        header = importlib.util.MAGIC_NUMBER + (0b01).to_bytes(4, "little") + importlib.util.source_hash(content)
-        out.append((name + "c", header + marshal.dumps(code)))
+        out.append(pyc_entry(name, content))
     out.append((MEMBER, dump(_dataclass_texts(entries))))
     return sorted(out)
+
+
+def pyc_entry(name: str, content: bytes) -> tuple[str, bytes]:
+    """``(name + "c", bytecode)``: the unchecked hash-based pyc of the source ``content`` that :func:`with_bytecode`
+    puts beside ``name`` (``bench/startup.py`` swaps one archive's ``__main__`` with it)."""
+    code = compile(content, name, "exec", dont_inherit=True, optimize=0)
+    header = importlib.util.MAGIC_NUMBER + (0b01).to_bytes(4, "little") + importlib.util.source_hash(content)
+    return name + "c", header + marshal.dumps(code)
 
 
 _RECORD = """\

@@ -39,6 +39,12 @@ still sees that a proxy or a home-directory path was set.
 :func:`mask_strings` applies a function to every string inside dataclasses,
 lists and dicts (in place).
 
+A pattern is tried only where the value holds the literal text it cannot match without (an ``@`` for a user
+part, a secret's name for ``key=value``, :data:`TOKEN_SHAPE_LITERALS` for the token shapes, a digit, a dot
+and a digit for an IPv4 address): a long value with nothing to mask costs a few scans at C speed, not a
+regular expression tried at each of its characters (a 2 MB GPU name took seconds).  The result is the same
+as trying every pattern.
+
 Examples:
     >>> mask_secrets("https://u:p@h/x?access_token=abc&x=1")
     'https://***@h/x?access_token=***&x=1'
@@ -53,12 +59,13 @@ Examples:
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 import ipaddress
 from typing import Any, Callable, Optional
 
-__all__ = ["MASK", "SECRET_PARAMETER_WORDS", "SECRET_NAMES", "TOKEN_SHAPES", "DEVICE_UUID_SHAPE", "mask_secrets",
-           "mask_identifiers", "mask_strings"]
+__all__ = ["MASK", "SECRET_PARAMETER_WORDS", "SECRET_NAMES", "TOKEN_SHAPES", "TOKEN_SHAPE_LITERALS", "DEVICE_UUID_SHAPE",
+           "mask_secrets", "mask_identifiers", "mask_strings"]
 
 #: what a masked part becomes
 MASK = "***"
@@ -79,6 +86,23 @@ TOKEN_SHAPES = (
     r"\bSTS\.[A-Za-z0-9]{20,}",  # Alibaba Cloud STS AccessKey ids (temporary credentials)
     r"\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])",  # Google API keys
     r"\bms-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b",  # ModelScope SDK tokens
+)
+#: for each of :data:`TOKEN_SHAPES` (same order), the literal texts one of which every match holds (or, for the
+#: Slack webhook path, follows): a value holding none of them is not searched for that shape
+TOKEN_SHAPE_LITERALS = (
+    ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
+    ("github_pat_",),
+    ("AKIA", "ASIA"),
+    ("LTAI",),
+    ("hf_",),
+    ("sk-",),
+    ("xoxa-", "xoxb-", "xoxp-", "xoxo-", "xoxs-", "xoxr-"),
+    ("eyJ",),
+    ("hooks.slack.com/services/",),
+    ("-----BEGIN ",),
+    ("STS.",),
+    ("AIza",),
+    ("ms-",),
 )
 #: GPU and MIG device UUIDs (``nvidia-smi -L``): ``GPU-<uuid>``, ``MIG-<uuid>`` and the older ``MIG-GPU-<uuid>/<gi>/<ci>``;
 #: identifiers of the hardware, masked as ``GPU-***`` / ``MIG-***`` unless ``--include-ids``
@@ -104,7 +128,6 @@ _SECRET_COLON = re.compile(
 _BASIC = re.compile(r"(?i)(\bbasic\s+)([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])")
 _SECRET_FLAG = re.compile(r"(?i)(?<![\w-])(--(?:" + "|".join(re.escape(n) for n in SECRET_NAMES) + r")\s+)(?!-)[^\s,;\"'}]+")
 _DEVICE_UUID = re.compile(DEVICE_UUID_SHAPE)
-_TOKEN_SHAPE = re.compile("|".join(f"(?:{shape})" for shape in TOKEN_SHAPES), re.DOTALL)
 # key=value in free text: a key that says secret at a word start, the value up to a blank or separator
 _SECRET_PAIR = re.compile(
     r"(?:(?<=^)|(?<=[\s,;(\"'{/]))([\w.-]{0,64}(?:" + "|".join(SECRET_PARAMETER_WORDS) + r")[\w.-]{0,64}\s*=(?!=)\s*)[^\s,;&\"')}]+",
@@ -126,30 +149,74 @@ _BARE_IPV6 = re.compile(r"(?<![\w:.])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(
 _HOME_USER = re.compile(r"(/(?:home|Users)/)(?!\*\*\*(?:/|$))[^/\s:;,\"']+")
 _WINDOWS_USER = re.compile(r"(?i)(\b[A-Z]:\\+(?:Users|Documents and Settings)\\+)(?!\*\*\*)[^\\/\s:;,\"']+")
 _TILDE_USER = re.compile(r"(?<![\w~])~(?!\*\*\*)[A-Za-z_][A-Za-z0-9_.-]*(?=/|$|[\s:;,\"'])")
+# what every IPv4 address holds (four dotted numbers of ASCII digits)
+_DIGIT_DOT_DIGIT = re.compile(r"[0-9]\.[0-9]")
+# the characters a case-insensitive pattern takes for an ASCII letter besides its two cases (the case folding of
+# re: "\u0130" and "\u0131" are an "i", "\u017f" an "s", "\u212a" (the Kelvin sign) a "k")
+_ASCII_CASE_TWINS = {"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"}
+
+
+def _folded(text: str) -> str:
+    """``text`` lower-cased so that every ASCII word a case-insensitive pattern finds in ``text`` is in it, lower case."""
+    if not text.isascii():
+        for twin, letter in _ASCII_CASE_TWINS.items():
+            if twin in text:
+                text = text.replace(twin, letter)
+    return text.lower()
+
+
+def _mentions(folded: str, words: "tuple[str, ...]") -> bool:
+    """Whether one of ``words`` is in ``folded``."""
+    return any(word in folded for word in words)
+
+
+@functools.lru_cache(maxsize=64)
+def _token_shapes(chosen: "tuple[int, ...]") -> "re.Pattern[str]":
+    """One pattern of the :data:`TOKEN_SHAPES` numbered ``chosen``, tried in their order at each position."""
+    return re.compile("|".join(f"(?:{TOKEN_SHAPES[i]})" for i in chosen), re.DOTALL)
+
+
+# each shape's literals and the characters all of them hold: a scan for one character is several times faster
+# than one for a text, so a value lacking one of them is passed over at that speed
+_TOKEN_SHAPE_LOOKUPS = tuple((sorted(set.intersection(*map(set, literals))), literals) for literals in TOKEN_SHAPE_LITERALS)
+
+
+def _mask_token_shapes(text: str) -> str:
+    """``text`` with the :data:`TOKEN_SHAPES` masked: the shapes whose literals it lacks cannot match and are left out
+    of the search, which is skipped when none is left."""
+    chosen = tuple(i for i, (chars, literals) in enumerate(_TOKEN_SHAPE_LOOKUPS)
+                   if all(c in text for c in chars) and any(literal in text for literal in literals))
+    return _token_shapes(chosen).sub(MASK, text) if chosen else text
 
 
 def mask_secrets(text: str) -> str:
     """``text`` with credentials replaced by ``***``: in URLs, ``user:password@`` prefixes, secret query parameters
     and ``key=value`` pairs, ``Authorization``/``Bearer`` credentials, and token-shaped secrets (:data:`TOKEN_SHAPES`)."""
+    # the words of the case-insensitive patterns are looked for in the text as given: a "***" put in makes none
+    dashes = "-" in text and "--" in text
+    folded = _folded(text) if "=" in text or ":" in text or dashes else ""
     if "@" in text:
-        text = _URL_USERINFO.sub(MASK + "@", text)
-        text = _BARE_USERINFO.sub(MASK + "@", text)
-    if "=" in text:
-        text = _SECRET_PARAMETER.sub(lambda m: m.group(1) + MASK, text)
+        if "://" in text:
+            text = _URL_USERINFO.sub(MASK + "@", text)
+        if ":" in text:
+            text = _BARE_USERINFO.sub(MASK + "@", text)
+    if "=" in text and _mentions(folded, SECRET_PARAMETER_WORDS):
+        if any(c in text for c in "?&#;"):
+            text = _SECRET_PARAMETER.sub(lambda m: m.group(1) + MASK, text)
         text = _SECRET_PAIR.sub(lambda m: m.group(1) + MASK, text)
+    if (":" in text or dashes) and _mentions(folded, SECRET_NAMES):
+        if ":" in text:
+            text = _SECRET_COLON.sub(lambda m: m.group(1) + MASK, text)
+        if dashes:
+            text = _SECRET_FLAG.sub(lambda m: m.group(1) + MASK, text)
     lowered = text.lower()
-    if ":" in text:
-        text = _SECRET_COLON.sub(lambda m: m.group(1) + MASK, text)
-    if "--" in text:
-        text = _SECRET_FLAG.sub(lambda m: m.group(1) + MASK, text)
-    lowered = text.lower()
-    if "authorization" in lowered:
+    if "z" in lowered and "authorization" in lowered:
         text = _AUTHORIZATION.sub(lambda m: m.group(1) + MASK, text)
-    if "bearer" in lowered:
+    if "b" in lowered and "bearer" in lowered:
         text = _BEARER.sub(lambda m: m.group(1) + MASK, text)
-    if "basic" in lowered:
+    if "b" in lowered and "basic" in lowered:
         text = _BASIC.sub(_basic_credential, text)
-    return _TOKEN_SHAPE.sub(MASK, text)
+    return _mask_token_shapes(text)
 
 
 def _basic_credential(match: "re.Match[str]") -> str:
@@ -185,18 +252,22 @@ def mask_identifiers(text: str, keep_versions: bool = False) -> str:
     ``keep_versions``: the text is a version field; a four-part dotted number standing alone is a version
     (kept) unless it names a peer (``:port``, ``/prefix``, a URL's host).
     """
-    if "GPU-" in text or "MIG-" in text or "gpu-" in text or "mig-" in text:
+    # (a scan for one character first: several times faster than one for a text)
+    if "-" in text and ("GPU-" in text or "MIG-" in text or "gpu-" in text or "mig-" in text):
         text = _DEVICE_UUID.sub(lambda m: f"{m.group(1) or m.group(2)}-{MASK}", text)
-    text = _PEER_IPV4.sub(MASK, text)
-    if not keep_versions:
-        text = _BARE_IPV4.sub(MASK, text)
+    if "." in text and _DIGIT_DOT_DIGIT.search(text):
+        text = _PEER_IPV4.sub(MASK, text)
+        if not keep_versions and "." in text and _DIGIT_DOT_DIGIT.search(text):
+            text = _BARE_IPV4.sub(MASK, text)
     if "[" in text:
         text = _BRACKETED_IPV6.sub(f"[{MASK}]", text)
-    if text.count(":") >= 2:
+    # a bare candidate is masked only with "::" or all eight groups (seven colons)
+    colons = text.count(":")
+    if colons >= 2 and (colons >= 7 or "::" in text):
         text = _BARE_IPV6.sub(_ipv6_or_same, text)
-    if "/home/" in text or "/Users/" in text:
+    if "/" in text and ("/home/" in text or "/Users/" in text):
         text = _HOME_USER.sub(lambda m: m.group(1) + MASK, text)
-    if ":\\" in text:
+    if colons and "\\" in text and ":\\" in text and _mentions(_folded(text), ("users", "documents and settings")):
         text = _WINDOWS_USER.sub(lambda m: m.group(1) + MASK, text)
     if "~" in text:
         text = _TILDE_USER.sub("~" + MASK, text)

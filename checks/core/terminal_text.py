@@ -45,7 +45,10 @@ def display_width(text: str) -> int:
     >>> display_width("警告"), display_width("WARN"), display_width("\\x1b[33mWARN\\x1b[0m")
     (4, 4, 4)
     """
-    return sum(char_width(c) for c in _SGR.sub("", text))
+    shown = _SGR.sub("", text) if "\x1b" in text else text
+    if shown.isascii():  # every ASCII character takes one column (a test holds char_width to it)
+        return len(shown)
+    return sum(char_width(c) for c in shown)
 
 
 def ljust(text: str, width: int) -> str:
@@ -129,6 +132,8 @@ def wrap(text: str, width: int, first: int = 0, rest: int = 0) -> list[str]:
             # clicked): it takes a line of its own, which the terminal folds
             line, used = line + unit, used + size
             continue
+        # without a colour sequence the columns add up: what is left of a cut word is its width less the head's
+        coloured = "\x1b" in unit
         while size > room - used:  # a word wider than the line: cut it at the line's end
             head, unit = _cut(unit, room - used) if room - used > 0 else ("", unit)
             if not head:
@@ -137,7 +142,7 @@ def wrap(text: str, width: int, first: int = 0, rest: int = 0) -> list[str]:
                 continue
             lines.append((line + head).rstrip())
             line, used, room = "", 0, max(1, width - rest)
-            size = display_width(unit)
+            size = display_width(unit) if coloured else size - display_width(head)
         line, used = line + unit, used + size
     if line.strip() or not lines:
         lines.append(line.rstrip())

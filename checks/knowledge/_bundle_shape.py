@@ -165,10 +165,65 @@ def shape_problem(value: Any, shape: Any = None, where: str = "") -> Optional[st
     """The first place where ``value`` does not fit ``shape`` (default :data:`BUNDLE_SHAPE`), or None.
 
     Returns ``"PATH: expected ..., got KIND"`` with PATH like ``releases[3].components[0].version``
-    (empty for the top level).  Iterative over lists, recursive over the (shallow) nesting of the spec.
+    (empty for the top level).  A bundle that fits is walked once without naming a path (:func:`_fits`); one
+    that does not is walked again down the parts that do not fit only, naming the first problem.
     """
     if shape is None:
         shape = BUNDLE_SHAPE
+    return None if _fits(value, shape) else _problem(value, shape, where)
+
+
+def _fits(value: Any, shape: Any) -> bool:
+    """Whether ``value`` fits ``shape`` (:func:`shape_problem` would say None), without building a path."""
+    found = _FITTERS.get(id(shape))
+    if found is None or found[0] is not shape:
+        found = _FITTERS[id(shape)] = (shape, _fitter(shape))
+    return found[1](value)
+
+
+#: id(shape) -> (shape, its test): the shape is kept so that its id is not reused
+_FITTERS: dict = {}
+
+
+def _fitter(shape: Any) -> Any:
+    """A function telling whether a value fits ``shape``: the spec is read once, not at every value."""
+    if isinstance(shape, Required):
+        shape = shape.inner
+    if isinstance(shape, Opt):
+        inner = _fitter(shape.inner)
+        return lambda value: value is None or inner(value)
+    if shape is int:
+        return lambda value: isinstance(value, int) and not isinstance(value, bool)
+    if isinstance(shape, type):
+        return lambda value: isinstance(value, shape)
+    if isinstance(shape, list):
+        item_shape = shape[0]
+        if item_shape is str or item_shape is bool or item_shape is object:  # a list of words: no call per item
+            return lambda value: isinstance(value, list) and all(isinstance(item, item_shape) for item in value)
+        item = _fitter(item_shape)
+        return lambda value: isinstance(value, list) and all(item(v) for v in value)
+    if isinstance(shape, MapOf):
+        inner = _fitter(shape.inner)
+        return lambda value: isinstance(value, dict) and all(inner(v) for v in value.values())
+    fields = [(key, _fitter(inner), isinstance(inner, Required)) for key, inner in shape.items()]
+
+    def fits_object(value: Any) -> bool:
+        if not isinstance(value, dict):
+            return False
+        for key, fits, required in fields:
+            if key in value:
+                if not fits(value[key]):
+                    return False
+            elif required:
+                return False
+        return True
+
+    return fits_object
+
+
+def _problem(value: Any, shape: Any, where: str) -> Optional[str]:
+    """:func:`shape_problem` of a ``value`` that does not fit ``shape``: the first item or field that does not
+    (:func:`_fits`) is named, or walked into."""
     if isinstance(shape, Required):
         shape = shape.inner
     if isinstance(shape, Opt):
@@ -179,36 +234,23 @@ def shape_problem(value: Any, shape: Any = None, where: str = "") -> Optional[st
         ok = isinstance(value, shape) and not (shape is int and isinstance(value, bool))
         return None if ok else f"{where or 'top level'}: expected {_NAMES[shape]}, got {_kind(value)}"
     if isinstance(shape, list):
-        return _list_problem(value, shape[0], where)
+        if not isinstance(value, list):
+            return f"{where or 'top level'}: expected a list, got {_kind(value)}"
+        return next((_problem(item, shape[0], f"{where}[{i}]") for i, item in enumerate(value)
+                     if not _fits(item, shape[0])), None)
     if not isinstance(value, dict):
         return f"{where or 'top level'}: expected an object, got {_kind(value)}"
     if isinstance(shape, MapOf):
-        return _first(shape_problem(item, shape.inner, f"{where}.{key}" if where else str(key)) for key, item in value.items())
-    return _object_problem(value, shape, where)
-
-
-def _first(problems: Iterator[Optional[str]]) -> Optional[str]:
-    """The first problem of a lazy sequence (the rest are not computed), or None."""
-    return next((problem for problem in problems if problem), None)
-
-
-def _list_problem(value: Any, item_shape: Any, where: str) -> Optional[str]:
-    if not isinstance(value, list):
-        return f"{where or 'top level'}: expected a list, got {_kind(value)}"
-    return _first(shape_problem(item, item_shape, f"{where}[{i}]") for i, item in enumerate(value))
-
-
-def _object_problem(value: dict, shape: dict, where: str) -> Optional[str]:
-    """The first field of an object spec that is missing (where :class:`Required`) or does not fit."""
+        return next((_problem(item, shape.inner, f"{where}.{key}" if where else str(key)) for key, item in value.items()
+                     if not _fits(item, shape.inner)), None)
     for key, inner in shape.items():
         path = f"{where}.{key}" if where else key
         if key not in value:
             if isinstance(inner, Required):
                 return f"{path}: missing"
             continue
-        problem = shape_problem(value[key], inner, path)
-        if problem:
-            return problem
+        if not _fits(value[key], inner):
+            return _problem(value[key], inner, path)
     return None
 
 

@@ -14,6 +14,7 @@ the match; they are escaped where they are printed.  Standard library only.
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 from typing import Any, Iterable, Optional
@@ -41,6 +42,10 @@ _EXCEPTION_LITERALS = ("Error: ", "Exception: ")
 _EXCEPTION = re.compile(r"(?:^|[\s\]:>])((?:[A-Za-z_]\w{0,40}\.){0,6}[A-Z]\w{0,60}(?:Error|Exception)): ")
 
 
+#: ``re.escape`` of each byte value (the trie is built of single bytes, a few thousand of them)
+_ESCAPED_BYTES = tuple(re.escape(bytes([byte])) for byte in range(256))
+
+
 def _trie(words: Iterable[bytes]) -> bytes:
     """A regular expression matching any of ``words`` (a trie of alternatives, shortest words kept)."""
     root: dict = {}
@@ -51,19 +56,25 @@ def _trie(words: Iterable[bytes]) -> bytes:
         node[None] = True
 
     def expression(node: dict) -> bytes:
-        branches = [re.escape(bytes([byte])) + expression(child)
-                    for byte, child in sorted((k, v) for k, v in node.items() if k is not None)]
+        end = node.pop(None, False)
+        branches = [_ESCAPED_BYTES[byte] + expression(node[byte]) for byte in sorted(node)]
         if not branches:
             return b""
         body = branches[0] if len(branches) == 1 else b"(?:" + b"|".join(branches) + b")"
-        return b"(?:" + body + b")?" if None in node else body
+        return b"(?:" + body + b")?" if end else body
 
     return expression(root)
 
 
 def literal_regex(literals: Iterable[str]) -> "re.Pattern[bytes]":
     """One compiled expression (bytes) that finds any of ``literals`` (UTF-8 encoded)."""
-    encoded = sorted({lit.encode("utf-8") for lit in literals if lit})
+    return _literal_regex(tuple(sorted({lit.encode("utf-8") for lit in literals if lit})))
+
+
+@functools.lru_cache(maxsize=8)
+def _literal_regex(encoded: "tuple[bytes, ...]") -> "re.Pattern[bytes]":
+    """:func:`literal_regex` of the sorted, distinct ``encoded`` literals; kept, since every check of a process
+    (a fleet's many snapshots) has the same bundle's literals."""
     return re.compile(_trie(encoded) if encoded else b"(?!)")
 
 
@@ -88,7 +99,12 @@ class SignatureSet:
         for statement in STATEMENTS:
             self._statements.setdefault(statement.literal, []).append(statement)
         self.literals = sorted(set(self._patterns) | set(self._statements) | {TRACEBACK, *_EXCEPTION_LITERALS})
-        self.regex = literal_regex(self.literals)
+
+    @functools.cached_property
+    def regex(self) -> "re.Pattern[bytes]":
+        """The expression that finds any of :attr:`literals` (built when a block is first searched: a check
+        without a log to scan never needs it)."""
+        return literal_regex(self.literals)
 
     def scanner(self, evidence: Evidence, source: str) -> "Scanner":
         """A :class:`Scanner` adding what ``source`` shows to ``evidence`` (``source`` is appended to its sources)."""

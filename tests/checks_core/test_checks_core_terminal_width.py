@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from checks_core_helpers import REPO
-from lingjun.checks.core.terminal_text import display_width, hanging_wrap, ljust, terminal_width, wrap, wrap_block
+from lingjun.checks.core.terminal_text import char_width, display_width, hanging_wrap, ljust, terminal_width, wrap, wrap_block
 
 SNAPSHOT_2510 = REPO / "tests" / "fixtures" / "snapshots" / "training-nv-pytorch-25.10-16-gpus-eth0.json"
 
@@ -21,6 +21,21 @@ def test_display_width_counts_wide_characters_twice_and_colour_not_at_all():
     assert display_width("e\u0301") == 1  # a combining accent takes no column
     assert display_width("\x1b[1;31m错误\x1b[0m") == 4
     assert ljust("警告", 5) == "警告 " and ljust("WARN", 5) == "WARN "
+
+
+def test_every_ascii_character_takes_one_column():
+    """display_width counts an ASCII text by its length: char_width must say 1 for each ASCII character."""
+    assert all(char_width(chr(code)) == 1 for code in range(128))
+    assert display_width("".join(chr(code) for code in range(128))) == 128
+
+
+@pytest.mark.parametrize("word", ["x" * 5_000, "警告" * 1_500, "ab\u0301c警" * 900, "é" * 3_000])
+def test_a_word_many_lines_long_is_cut_into_lines_that_fit(word):
+    lines = wrap("go " + word + " end", 37, first=4, rest=2)
+    assert "".join(lines).replace(" ", "") == "go" + word + "end"
+    assert display_width(lines[0]) <= 33 and all(display_width(line) <= 35 for line in lines[1:])
+    if word.isascii():
+        assert lines[0] == "go" and {display_width(line) for line in lines[1:-2]} == {35}
 
 
 def test_wrap_breaks_chinese_between_characters_but_not_before_closing_punctuation():

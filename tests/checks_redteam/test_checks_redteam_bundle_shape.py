@@ -125,12 +125,18 @@ def test_every_listed_field_of_another_type_is_refused_naming_it(path, shape):
     wrong = [kind for kind in VALUES if kind not in _allowed(shape)]
     assert wrong
     pattern = re.escape(path).replace(r"\[\]", r"\[[0-9]+\]").replace(r"\*", r"[^.\[]+")
+    # the wrong values go into one copy of the seeded bundle and the field's own values back after each kind
+    # (loading does not change the data it is given: the copy is compared with the seeded bundle at the end)
+    data = json_copy(SEEDED)
+    holders = list(_holders(data, _parts(path)))
+    originals = [holder[key] for holder, key in holders]
     for kind in wrong:
-        data = json_copy(SEEDED)
-        for holder, key in _holders(data, _parts(path)):
+        for holder, key in holders:
             holder[key] = json_copy(VALUES[kind])
         with pytest.raises(BundleError) as caught:
             KnowledgeData.from_dict(data, "b.json")
+        for (holder, key), original in zip(holders, originals):
+            holder[key] = original
         message = str(caught.value)
         if path == "format":  # checked first, with its own message
             assert message == "b.json: not a lingjun-kb bundle of format lingjun-kb/bundle/2"
@@ -138,6 +144,7 @@ def test_every_listed_field_of_another_type_is_refused_naming_it(path, shape):
         # the first bad value is this field, or (a map of it given a list/object) something inside it
         assert re.match(rf"b\.json: unusable release data: {pattern}(\.[^:]+)?: expected ", message), (kind, message)
         assert "\n" not in message
+    assert data == SEEDED
 
 
 def _leaf_patterns(node, path=""):
@@ -165,21 +172,27 @@ def test_fields_not_in_the_shape_are_not_read_by_rules(monkeypatch, capsys, tmp_
     """A field the shape does not list may hold anything: the check runs (with a release) without an internal error."""
     target = tmp_path / "bundle.json"
     assert len(UNLISTED) > 20
+    data = json_copy(BUNDLE)  # each path's wrong values go in, and its own values back after the check
     for path in UNLISTED:
-        data = json_copy(BUNDLE)
         holders = list(_holders(data, _parts(path)))
+        originals = [holder[key] for holder, key in holders]
         # an integer where the bundle has text, lists or objects; an object where it has numbers or true/false
         kind = "object" if any(isinstance(h[k], (int, float)) for h, k in holders) else "integer"
         for holder, key in holders:
             holder[key] = json_copy(VALUES[kind])
-        if shape_problem(data) is not None:
+        refused = shape_problem(data) is not None
+        text = None if refused else json.dumps(data)
+        for (holder, key), original in zip(holders, originals):
+            holder[key] = original
+        if refused:
             continue  # inside a listed field (e.g. an item of a listed list): refused like the rest
-        target.write_text(json.dumps(data), encoding="utf-8")
+        target.write_text(text, encoding="utf-8")
         code, report, err = run_json(monkeypatch, capsys, "--data", str(target), "--from", str(SNAPSHOT),
                                      "--release", RELEASE)
         assert code in (0, 1, 2), (path, kind, err)
         broken = [f["message"] for f in report["findings"] if "internal error" in f["message"]]
         assert not broken, (path, kind, broken)
+    assert data == BUNDLE
 
 
 def test_a_wrong_type_from_the_red_team_file_is_one_line_and_exit_3(monkeypatch, capsys, tmp_path):

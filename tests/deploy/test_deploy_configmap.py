@@ -4,6 +4,8 @@ server counts), that validates, that runs when mounted, and that is never writte
 from __future__ import annotations
 
 import base64
+import copy
+import functools
 import hashlib
 import json
 import subprocess
@@ -35,11 +37,26 @@ def written(tmp_path_factory) -> tuple[Path, str, str]:
 
 
 def _doc(path: Path) -> dict:
-    (doc,) = list(yaml.safe_load_all(path.read_text(encoding="utf-8")))
+    """The one document of the manifest at ``path`` (a fresh copy: the tests may not share changes)."""
+    (doc,) = copy.deepcopy(_documents(path.read_text(encoding="utf-8")))
     return doc
 
 
-def test_manifest_is_a_configmap_holding_the_zipapp(written, tmp_path):
+@functools.lru_cache(maxsize=4)
+def _documents(text: str) -> list:
+    """The YAML documents of ``text``, parsed once per text: a manifest takes 0.5 s to parse, and most tests
+    read the same one."""
+    return list(yaml.safe_load_all(text))
+
+
+@pytest.fixture(scope="module")
+def entries() -> list:
+    """``zip_entries`` of the checkout's releases: the files of the zipapp `lingjun-kb bundle` builds (made once)."""
+    text, _ = bundle_text(REPO / "releases")
+    return zip_entries(text)
+
+
+def test_manifest_is_a_configmap_holding_the_zipapp(written, entries, tmp_path):
     path, out, _ = written
     doc = _doc(path)
     assert (doc["apiVersion"], doc["kind"]) == ("v1", "ConfigMap")
@@ -48,8 +65,7 @@ def test_manifest_is_a_configmap_holding_the_zipapp(written, tmp_path):
     pyz = base64.b64decode(doc["binaryData"]["lingjun-check.pyz"], validate=True)
     assert doc["metadata"]["annotations"]["lingjun.alibabacloud.com/pyz-sha256"] == hashlib.sha256(pyz).hexdigest()
     # the zipapp of `lingjun-kb bundle`, from the same entries, without the bytecode
-    text, _ = bundle_text(REPO / "releases")
-    assert pyz == zipapp_bytes(zip_entries(text))
+    assert pyz == zipapp_bytes(entries)
     assert f"ConfigMap lingjun-check holding {len(pyz)} bytes of lingjun-check.pyz" in out
     # mounted as a file, it runs
     target = tmp_path / "lingjun-check.pyz"
@@ -77,10 +93,8 @@ def test_configmap_validates(written, version):
     assert kubernetes_validate.validate(_doc(written[0]), version, strict=True) == version
 
 
-def test_the_bytecode_zipapp_would_not_fit():
+def test_the_bytecode_zipapp_would_not_fit(entries):
     """Why the ConfigMap carries the zipapp without bytecode: with it, the API server would refuse it."""
-    text, _ = bundle_text(REPO / "releases")
-    entries = zip_entries(text)
     assert len(zipapp_bytes(entries)) < cm.CONFIGMAP_LIMIT
     with pytest.raises(cm.ConfigMapTooLarge) as caught:
         cm.configmap_object(zipapp_bytes(with_bytecode(entries)))
@@ -108,8 +122,9 @@ def test_stdout_mode_prints_only_the_manifest(tmp_path):
                              "--name", "checker.v2"], capture_output=True, text=True, cwd=REPO, timeout=300)
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith(cm.HEADER)
-    assert yaml.safe_load(result.stdout)["metadata"]["name"] == "checker.v2"
-    assert "namespace" not in yaml.safe_load(result.stdout)["metadata"]
+    (doc,) = _documents(result.stdout)
+    assert doc["metadata"]["name"] == "checker.v2"
+    assert "namespace" not in doc["metadata"]
     assert "wrote standard output" in result.stderr and not (tmp_path / "-").exists()
 
 
