@@ -63,6 +63,14 @@ def _parse(path: Path) -> _Links:
     return parser
 
 
+def _parsed(parsed: "dict[Path, _Links]", page: Path) -> _Links:
+    """``page`` parsed, once: ``parsed`` keeps each page's parse (``setdefault(page, _parse(page))`` would parse it
+    again for every link that names it)."""
+    if page not in parsed:
+        parsed[page] = _parse(page)
+    return parsed[page]
+
+
 def check_article_links(site_dir: Path) -> tuple[int, int]:
     """Assert that every relative link in the content of every built page resolves (with its anchor);
     returns ``(links checked, links in raw-HTML table cells)``."""
@@ -72,7 +80,7 @@ def check_article_links(site_dir: Path) -> tuple[int, int]:
     for page in sorted(site_dir.rglob("*.html")):
         if page.name == "404.html":
             continue
-        links = parsed.setdefault(page, _parse(page))
+        links = _parsed(parsed, page)
         text = page.read_text(encoding="utf-8")
         table_links += len(re.findall(r"<td><a href=\"\.\./", text))
         for href in links.links:
@@ -83,7 +91,7 @@ def check_article_links(site_dir: Path) -> tuple[int, int]:
                 target = target / "index.html"
             assert target.is_file(), (str(page.relative_to(site_dir)), href)
             if anchor and target.suffix == ".html":
-                ids = parsed.setdefault(target, _parse(target)).ids
+                ids = _parsed(parsed, target).ids
                 assert anchor in ids, (str(page.relative_to(site_dir)), href)
             checked += 1
     return checked, table_links
