@@ -10,7 +10,7 @@ import pytest
 
 from lingjun.generator.site.build import build_site, load_validated
 from made_once import made_once
-from site_kit import CHROMIUM, CHROMIUM_ARGS, FIXTURE_KB, REPO, copy_site_config, load_release_shapes, make_hostile_kb, make_release_shapes_kb
+from site_kit import FIXTURE_KB, REPO, copy_site_config, load_release_shapes, make_hostile_kb, make_release_shapes_kb
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
@@ -30,18 +30,6 @@ def pytest_runtest_makereport(item, call):
         tab.screenshot(path=str(folder / f"failed-{name}.png"), full_page=True)
     except Exception as exc:  # a crashed page or closed browser: the failure itself is what the report shows
         report.sections.append(("screenshot", f"no screenshot: {exc}"))
-
-
-@pytest.fixture(scope="session")
-def browser():
-    """Headless Chromium (:data:`site_kit.CHROMIUM`), launched once per test process for every browser module
-    (a launch costs about 1.4 s of a core here); each module opens its own tab (``test_site_browser.tab``)."""
-    from playwright.sync_api import sync_playwright  # deferred: only the browser tests need Playwright
-
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture(scope="session")

@@ -13,10 +13,6 @@ from lingjun.generator.site.build import load_validated
 
 FIXTURE_KB = Path(__file__).parent / "fixtures" / "kb"
 REPO = Path(__file__).resolve().parents[2]
-#: Debian's Chromium, which the browser tests drive through Playwright (its own browser download is never used)
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 #: record text that must be shown as text, never interpreted
 HOSTILE = "Has <script>alert(1)</script> and [x](javascript:alert(1)) and a | pipe and `tick"

@@ -23,9 +23,11 @@ import pytest
 
 from site_kit import REPO
 from made_once import made_once
-from site_kit import CHROMIUM
 
+CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = REPO / "test-artifacts"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 if not CHROMIUM.exists() and not os.environ.get("CI"):
     pytest.skip("headless Chromium not installed at /usr/bin/chromium (apt-get install -y chromium); "
@@ -95,6 +97,16 @@ def server(built_site):
     site, _ = built_site
     with _serving(site) as url:
         yield url
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield browser
+        browser.close()
 
 
 @pytest.fixture(scope="module")

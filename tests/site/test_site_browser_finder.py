@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from test_site_browser import page, server, shot, tab  # noqa: F401  (fixtures; skips this module without Chromium)
+from test_site_browser import browser, page, server, shot, tab  # noqa: F401  (fixtures; skips this module without Chromium)
 
 from lingjun.generator.site.finder import which
 

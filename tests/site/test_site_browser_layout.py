@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from test_site_browser import shot, tab  # noqa: F401 - fixtures and helpers (tab: the module's one tab)
+from test_site_browser import browser, shot, tab  # noqa: F401 - fixtures and helpers (tab: the module's one tab)
 from test_site_browser_pages import site  # noqa: F401 - the served site of the real records
 
 

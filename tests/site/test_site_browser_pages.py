@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from test_site_browser import _QuietHandler, _search, page, shot, tab  # noqa: F401 - fixtures and helpers
+from test_site_browser import _QuietHandler, _search, browser, page, shot, tab  # noqa: F401 - fixtures and helpers
 
 REFERENCE = "egslingjun-registry.cn-wulanchabu.cr.aliyuncs.com/egslingjun/training-nv-pytorch:25.07-serverless"
 
