@@ -128,9 +128,12 @@ _SECRET_COLON = re.compile(
 _BASIC = re.compile(r"(?i)(\bbasic\s+)([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])")
 _SECRET_FLAG = re.compile(r"(?i)(?<![\w-])(--(?:" + "|".join(re.escape(n) for n in SECRET_NAMES) + r")\s+)(?!-)[^\s,;\"'}]+")
 _DEVICE_UUID = re.compile(DEVICE_UUID_SHAPE)
-# key=value in free text: a key that says secret at a word start, the value up to a blank or separator
+# key=value in free text: a key that says secret at a word start, the value up to a blank or separator; an
+# authentication scheme first is kept and the credential after it masked (OTEL_EXPORTER_OTLP_HEADERS=
+# "Authorization=Bearer <token>", https://opentelemetry.io/docs/specs/otel/protocol/exporter/)
 _SECRET_PAIR = re.compile(
-    r"(?:(?<=^)|(?<=[\s,;(\"'{/]))([\w.-]{0,64}(?:" + "|".join(SECRET_PARAMETER_WORDS) + r")[\w.-]{0,64}\s*=(?!=)\s*)[^\s,;&\"')}]+",
+    r"(?:(?<=^)|(?<=[\s,;(\"'{/]))([\w.-]{0,64}(?:" + "|".join(SECRET_PARAMETER_WORDS) + r")[\w.-]{0,64}\s*=(?!=)\s*"
+    r"(?:(?:basic|bearer|token|digest|negotiate)\s+)?)[^\s,;&\"')}]+",
     re.IGNORECASE,
 )
 # an Authorization header's credential (Basic/Bearer/... scheme kept), and a Bearer token anywhere
@@ -209,7 +212,7 @@ def mask_secrets(text: str) -> str:
             text = _SECRET_COLON.sub(lambda m: m.group(1) + MASK, text)
         if dashes:
             text = _SECRET_FLAG.sub(lambda m: m.group(1) + MASK, text)
-    lowered = text.lower()
+    lowered = _folded(text)  # "authorİzation" is matched by the pattern (re's case folding), so it is looked for
     if "z" in lowered and "authorization" in lowered:
         text = _AUTHORIZATION.sub(lambda m: m.group(1) + MASK, text)
     if "b" in lowered and "bearer" in lowered:

@@ -32,7 +32,8 @@ _ALL_TOKEN_SHAPES = re.compile("|".join(f"(?:{shape})" for shape in TOKEN_SHAPES
 
 
 def _plain_mask_secrets(text: str) -> str:
-    """``mask_secrets`` as it was before the literal pre-checks: every pattern its old guard let through."""
+    """``mask_secrets`` as it was before the literal pre-checks: every pattern its old guard let through (the header
+    credentials' patterns with no guard at all)."""
     if "@" in text:
         text = r._URL_USERINFO.sub(r.MASK + "@", text)
         text = r._BARE_USERINFO.sub(r.MASK + "@", text)
@@ -43,13 +44,11 @@ def _plain_mask_secrets(text: str) -> str:
         text = r._SECRET_COLON.sub(lambda m: m.group(1) + r.MASK, text)
     if "--" in text:
         text = r._SECRET_FLAG.sub(lambda m: m.group(1) + r.MASK, text)
-    lowered = text.lower()
-    if "authorization" in lowered:
-        text = r._AUTHORIZATION.sub(lambda m: m.group(1) + r.MASK, text)
-    if "bearer" in lowered:
-        text = r._BEARER.sub(lambda m: m.group(1) + r.MASK, text)
-    if "basic" in lowered:
-        text = r._BASIC.sub(r._basic_credential, text)
+    # every pattern of a header credential tried, unguarded: the old guard (text.lower()) let "authorİzation: x",
+    # which the case-insensitive pattern matches, through unmasked
+    text = r._AUTHORIZATION.sub(lambda m: m.group(1) + r.MASK, text)
+    text = r._BEARER.sub(lambda m: m.group(1) + r.MASK, text)
+    text = r._BASIC.sub(r._basic_credential, text)
     return _ALL_TOKEN_SHAPES.sub(r.MASK, text)
 
 
@@ -207,3 +206,15 @@ def test_a_long_value_with_nothing_to_mask_is_cheap():
     for _ in range(8):
         assert mask_identifiers(mask_secrets(name)) == name
     assert time.process_time() - started < 2.0
+
+
+@pytest.mark.parametrize("text, masked", [
+    ("authorİzation: tok3n-value", "authorİzation: ***"),  # U+0130, an "i" to the case-insensitive pattern
+    ("AUTHORİZATION=Bearer abcdefgh123", "AUTHORİZATION=Bearer ***"),
+    # a header set as key=value (OTEL_EXPORTER_OTLP_HEADERS): the scheme kept, the credential after it masked
+    ("Authorization=Bearer abcdefgh123,x-team=ml", "Authorization=Bearer ***,x-team=ml"),
+    ("api-key=Token 0123456789abcdef", "api-key=Token ***"),
+    ("baſic dXNlcjpwYXNzd29yZA==", "baſic ***"),  # U+017F, an "s"; the word is base64 of user:password
+])
+def test_a_header_credential_is_masked_after_its_scheme_and_with_a_look_alike_letter(text, masked):
+    assert mask_secrets(text) == masked
