@@ -10,7 +10,7 @@ from typing import Callable
 import pytest
 
 from hostile_paths import make_hostile_node
-from made_once import made_once
+from made_once import made_ahead, make_ahead
 
 # Bytecode is written during the run even where PYTHONDONTWRITEBYTECODE is set (this workplace sets it), into the
 # ignored __pycache__/ folders: without it every one of the suite's several hundred lingjun-check / lingjun-kb
@@ -35,15 +35,25 @@ def hostile_node(tmp_path) -> Callable[[str], str]:
     return make
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _shared_folders_made_ahead(request, tmp_path_factory) -> None:
+    """Under pytest-xdist, before a worker's first test: the folders made once that the run's tests use and no
+    other worker is making (:func:`made_once.make_ahead`)."""
+    make_ahead(tmp_path_factory, {name for item in request.session.items for name in item.fixturenames})
+
+
+@made_ahead("checker-pyz", "checker_pyz", seconds=1.5)
+def _checker_pyz_folder(folder: Path, tmp_path_factory) -> None:
+    """``lingjun-check.pyz`` as ``lingjun-kb bundle`` builds it (sources, bytecode, the embedded data)."""
+    from lingjun.generator.zipapp import build_zipapp, with_bytecode, zip_entries  # deferred: generator-only tests need it
+
+    out = folder / "lingjun-check.pyz"
+    size = build_zipapp(out, with_bytecode(zip_entries()))
+    assert size == out.stat().st_size
+
+
 @pytest.fixture(scope="session")
 def checker_pyz(tmp_path_factory) -> Path:
     """``lingjun-check.pyz`` as ``lingjun-kb bundle`` builds it (sources, bytecode, the embedded data), built once
     per run and shared by xdist's workers (read only: a test that changes an archive builds its own)."""
-    from lingjun.generator.zipapp import build_zipapp, with_bytecode, zip_entries  # deferred: generator-only tests need it
-
-    def make(folder: Path) -> None:
-        out = folder / "lingjun-check.pyz"
-        size = build_zipapp(out, with_bytecode(zip_entries()))
-        assert size == out.stat().st_size
-
-    return made_once(tmp_path_factory, "checker-pyz", make) / "lingjun-check.pyz"
+    return _checker_pyz_folder(tmp_path_factory) / "lingjun-check.pyz"

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from lingjun.generator.site.build import build_site, load_validated
-from made_once import made_once
-from site_kit import FIXTURE_KB, REPO, copy_site_config, load_release_shapes, make_hostile_kb, make_release_shapes_kb
+from made_once import made_ahead
+from site_kit import FIXTURE_KB, REPO, copy_site_config, load_release_shapes, make_hostile_kb, release_shapes_folder
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
@@ -59,26 +59,38 @@ def fixture_kb():
     return load_validated(FIXTURE_KB)
 
 
+@made_ahead("hostile", "hostile_kb_dir", seconds=0.3)
+def _hostile_folder(folder: Path, tmp_path_factory) -> None:
+    make_hostile_kb(folder / "kb")
+
+
 @pytest.fixture(scope="session")
 def hostile_kb_dir(tmp_path_factory):
     """A copy of the fixture KB with hostile text in it (one per test run, shared by xdist's workers: read only)."""
-    return made_once(tmp_path_factory, "hostile", lambda folder: make_hostile_kb(folder / "kb")) / "kb"
+    return _hostile_folder(tmp_path_factory) / "kb"
+
+
+@made_ahead("built", "built_site", seconds=6)
+def _built_folder(folder: Path, tmp_path_factory) -> None:
+    build_site(_hostile_folder(tmp_path_factory) / "kb", folder / "site", build_dir=folder / "build", config_dir=REPO)
 
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory, hostile_kb_dir):
     """``(site_dir, build_dir)`` of a full build (both languages) of the hostile fixture KB (made once per run)."""
-    root = made_once(tmp_path_factory, "built", lambda folder: build_site(
-        hostile_kb_dir, folder / "site", build_dir=folder / "build", config_dir=REPO))
+    root = _built_folder(tmp_path_factory)
     return root / "site", root / "build"
+
+
+@made_ahead("real-site", "real_site_dir", seconds=12)
+def _real_site_folder(folder: Path, tmp_path_factory) -> None:
+    build_site(REPO / "releases", folder / "site", build_dir=folder / "build", config_dir=REPO)
 
 
 @pytest.fixture(scope="session")
 def real_site_dir(tmp_path_factory) -> Path:
     """The built site (both languages) of the real records in ``releases/``, made once per test run (read only)."""
-    root = made_once(tmp_path_factory, "real-site", lambda folder: build_site(
-        REPO / "releases", folder / "site", build_dir=folder / "build", config_dir=REPO))
-    return root / "site"
+    return _real_site_folder(tmp_path_factory) / "site"
 
 
 @pytest.fixture
@@ -93,7 +105,7 @@ def in_site_config(tmp_path_factory, monkeypatch) -> Path:
 @pytest.fixture(scope="session")
 def release_shapes_kb_dir(tmp_path_factory):
     """Folder of the issue-12 fixture KB (:func:`make_release_shapes_kb`; once per run: read only)."""
-    return made_once(tmp_path_factory, "release_shapes", lambda folder: make_release_shapes_kb(folder / "kb")) / "kb"
+    return release_shapes_folder(tmp_path_factory) / "kb"
 
 
 @pytest.fixture(scope="session")

@@ -10,6 +10,7 @@ import shutil
 from pathlib import Path
 
 from lingjun.generator.site.build import load_validated
+from made_once import made_ahead
 
 FIXTURE_KB = Path(__file__).parent / "fixtures" / "kb"
 REPO = Path(__file__).resolve().parents[2]
@@ -148,6 +149,13 @@ def make_release_shapes_kb(target: Path) -> Path:
     assert "\nstatus: current\n" in text
     old.write_text(text.replace("\nstatus: current\n", "\nstatus: superseded\n"), encoding="utf-8")
     return target
+
+
+@made_ahead("release_shapes", "release_shapes_kb_dir", seconds=0.3)
+def release_shapes_folder(folder: Path, tmp_path_factory) -> None:
+    """``folder(tmp_path_factory) -> Path``: the folder whose ``kb/`` is :func:`make_release_shapes_kb`'s copy,
+    made once per run (read only)."""
+    make_release_shapes_kb(folder / "kb")
 
 
 def load_release_shapes(folder: Path):

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from site_kit import REPO
-from made_once import made_once
+from made_once import made_ahead
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = REPO / "test-artifacts"
@@ -304,17 +304,19 @@ def test_compare_shows_architecture_split(real_server, page, lang, split, remove
     assert page.lj_errors == []
 
 
-@pytest.fixture(scope="module")
-def injection_server(tmp_path_factory):
-    """The site of the fixture records with every payload of tests/fixtures/hostile-site in every text field."""
+@made_ahead("injection-browser", "injection_server", seconds=9)
+def _injection_browser_folder(root: Path, tmp_path_factory) -> None:
     from lingjun.generator.site.build import build_site
 
     from site_kit import make_injection_kb
 
-    def make(root: Path) -> None:
-        build_site(make_injection_kb(root / "kb"), root / "site", build_dir=root / "build", config_dir=REPO)
+    build_site(make_injection_kb(root / "kb"), root / "site", build_dir=root / "build", config_dir=REPO)
 
-    root = made_once(tmp_path_factory, "injection-browser", make)
+
+@pytest.fixture(scope="module")
+def injection_server(tmp_path_factory):
+    """The site of the fixture records with every payload of tests/fixtures/hostile-site in every text field."""
+    root = _injection_browser_folder(tmp_path_factory)
     with _serving(root / "site") as url:
         yield url
 

@@ -18,7 +18,7 @@ from lingjun.generator.site.build import ValidationFailed, build_site
 from lingjun.generator.site.mkdocs_build import MkDocsBuildError
 
 from site_kit import FIXTURE_KB, REPO
-from made_once import made_once
+from made_once import made_ahead
 
 
 def all_files(root: Path) -> dict[str, bytes]:
@@ -146,12 +146,15 @@ def test_jieba_forgets_the_user_dictionary_of_an_earlier_build(tmp_path):
 SITE_URL = "https://kb.example.com/lingjun/"
 
 
+@made_ahead("with-url", "site_with_url", seconds=3)
+def _with_url_folder(folder: Path, tmp_path_factory) -> None:
+    build_site(FIXTURE_KB, folder / "site", build_dir=folder / "build", config_dir=REPO, site_url=SITE_URL)
+
+
 @pytest.fixture(scope="module")
 def site_with_url(tmp_path_factory):
     """A full build of the fixture KB with ``site_url`` set (once per run: read only)."""
-    root = made_once(tmp_path_factory, "with-url", lambda folder: build_site(
-        FIXTURE_KB, folder / "site", build_dir=folder / "build", config_dir=REPO, site_url=SITE_URL))
-    return root / "site"
+    return _with_url_folder(tmp_path_factory) / "site"
 
 
 def _heads(site: Path) -> dict[str, str]:

@@ -29,7 +29,7 @@ from lingjun.generator.site.nav import nav_title
 from lingjun.generator.site.render import make_environment
 
 from site_kit import FIXTURE_KB, REPO, injection_texts, load_payloads, make_injection_kb
-from made_once import made_once
+from made_once import made_ahead
 
 SITE_URL = "https://docs.example.org/kb/"
 #: attributes holding a URL, whose scheme is checked
@@ -116,15 +116,16 @@ def _build(root: Path, releases: Path) -> Path:
     return root / "site"
 
 
+@made_ahead("injection", "sites", seconds=8)
+def _injection_folder(root: Path, tmp_path_factory) -> None:
+    _build(root / "clean", FIXTURE_KB)
+    _build(root / "hostile", make_injection_kb(root / "kb"))
+
+
 @pytest.fixture(scope="module")
 def sites(tmp_path_factory):
     """``(clean site, hostile site, hostile records)``, both built with :data:`SITE_URL` (once per run: read only)."""
-
-    def make(root: Path) -> None:
-        _build(root / "clean", FIXTURE_KB)
-        _build(root / "hostile", make_injection_kb(root / "kb"))
-
-    root = made_once(tmp_path_factory, "injection", make)
+    root = _injection_folder(tmp_path_factory)
     return root / "clean" / "site", root / "hostile" / "site", root / "kb"
 
 

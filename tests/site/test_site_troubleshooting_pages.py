@@ -28,7 +28,7 @@ from lingjun.generator.site.troubleshooting import PLACE_ORDER, clause_text, con
 from lingjun.schema.models import Condition, FactClause, Printer
 
 from site_kit import FIXTURE_KB, REPO
-from made_once import made_once
+from made_once import made_ahead
 from test_site_html_tables import check_article_links
 
 OVERLAY = Path(__file__).parent / "fixtures" / "kb-troubleshooting"
@@ -69,16 +69,17 @@ def ts_pages(ts):
     return {lang: {page.id: text for page, text in render_pages(site, lang)} for lang in ("en", "zh")}
 
 
+@made_ahead("troubleshooting", "ts_site", seconds=3)
+def _troubleshooting_folder(root: Path, tmp_path_factory) -> None:
+    releases = make_troubleshooting_kb(root / "kb")
+    build_site(releases, root / "site", build_dir=root / "build", config_dir=REPO, site_url=SITE_URL)
+
+
 @pytest.fixture(scope="module")
 def ts_site(tmp_path_factory):
     """The site of the troubleshooting KB, built with :data:`SITE_URL` once per run (shared by xdist's workers:
     read only)."""
-
-    def make(root: Path) -> None:
-        releases = make_troubleshooting_kb(root / "kb")
-        build_site(releases, root / "site", build_dir=root / "build", config_dir=REPO, site_url=SITE_URL)
-
-    return made_once(tmp_path_factory, "troubleshooting", make) / "site"
+    return _troubleshooting_folder(tmp_path_factory) / "site"
 
 
 class _Ids(HTMLParser):
