@@ -15,7 +15,6 @@ Standard library only.
 from __future__ import annotations
 
 from lingjun.checks.context import CheckContext
-from lingjun.checks.knowledge.conditions import DOES_NOT_APPLY
 from lingjun.checks.knowledge.signature_causes import leading_cause, line_severity, rank_causes
 from lingjun.checks.report.findings import Finding, Severity, Text
 

@@ -14,7 +14,7 @@ import os
 import socket
 import stat
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Optional
 
 import pytest
 

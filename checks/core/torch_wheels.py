@@ -11,7 +11,7 @@ Standard library only; malformed rows are skipped.
 from __future__ import annotations
 
 import re
-from typing import Any, Optional
+from typing import Optional
 
 __all__ = ["INDEX", "index_url", "variant_cuda", "published_variants", "best_variant", "torch_release", "listed_releases"]
 

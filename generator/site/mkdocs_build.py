@@ -79,19 +79,21 @@ def find_config_dir(start: Path | None = None) -> Path:
     raise FileNotFoundError("mkdocs.yml and mkdocs.zh.yml not found in " + " or ".join(str(c) for c in candidates))
 
 
-#: jieba's main dictionary as first loaded: ``(FREQ copy, total)``, see :func:`_fresh_jieba`
+#: jieba's main dictionary as first loaded: ``(FREQ copy, total)``, see :func:`prepare_jieba`
 _JIEBA_PRISTINE: Optional[tuple[dict, int]] = None
 
 
-def _fresh_jieba() -> None:
-    """Give jieba's global tokenizer back its main dictionary only.
+def prepare_jieba() -> None:
+    """Load jieba's main dictionary in this process now, or give jieba's global tokenizer back its main dictionary
+    only.
 
-    The search plugin adds the user dictionary to jieba's process-wide
-    tokenizer on every build (``load_userdict`` also grows the frequency
-    total each time), so without this a second build in the same process,
-    or a build after one of other records, would segment Chinese text
-    differently and the search index would not be byte-identical.
-    Costs one dictionary copy (tens of milliseconds) after the first load.
+    Both languages' search indexes segment with jieba, and the search plugin adds the user dictionary to jieba's
+    process-wide tokenizer on every build (``load_userdict`` also grows the frequency total each time).  Without
+    this, a second build in the same process, or a build after one of other records, would segment Chinese text
+    differently and the search index would not be byte-identical.  The Chinese build calls it first; a build
+    that forks the English builder calls it before the fork, so that the forked process starts from the
+    dictionary this one loaded instead of loading its own (about a second of CPU).  Costs one dictionary copy
+    (tens of milliseconds) after the first load; does nothing where jieba is not installed.
     """
     global _JIEBA_PRISTINE
     try:
@@ -108,18 +110,6 @@ def _fresh_jieba() -> None:
     tokenizer.FREQ = dict(_JIEBA_PRISTINE[0])
     tokenizer.total = _JIEBA_PRISTINE[1]
     tokenizer.user_word_tag_tab = {}
-
-
-def prepare_jieba() -> None:
-    """Load jieba's main dictionary in this process now, or give it back its main dictionary only (as the Chinese
-    build does first, :func:`_fresh_jieba`).
-
-    Both languages' search indexes segment with jieba (the search plugin loads the user dictionary in each).  A
-    build that forks the English builder calls this first: the forked process then starts from the dictionary this
-    one loaded (the same words as a dictionary it loaded itself) instead of loading its own (about a second of CPU),
-    and never from what an earlier build in this process added.
-    """
-    _fresh_jieba()
 
 
 class _Collector(logging.Handler):
@@ -353,7 +343,7 @@ def build_language(
     from mkdocs.exceptions import MkDocsException  # deferred: pulls in mkdocs, which other commands do not need
 
     if lang == "zh":  # only the Chinese search index segments with jieba
-        _fresh_jieba()
+        prepare_jieba()
     collector = _Collector()
     logger = logging.getLogger("mkdocs")
     logger.addHandler(collector)

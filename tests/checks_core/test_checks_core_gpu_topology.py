@@ -6,7 +6,6 @@ first line of each names its source).
 
 from __future__ import annotations
 
-import os
 import stat
 import time
 from pathlib import Path

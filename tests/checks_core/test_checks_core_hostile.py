@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 
 import pytest
 
@@ -13,7 +12,6 @@ from lingjun.checks.probes._collect import collect
 from lingjun.checks.context import CheckContext, CheckOptions
 from lingjun.checks.report.findings import Severity
 from lingjun.checks.knowledge.identify import identify
-from lingjun.checks.knowledge.bundle import KnowledgeData
 from lingjun.checks.probes._base import ProbeEnv
 from lingjun.checks.report.render_json import render_json
 from lingjun.checks.report.render_text import render_text

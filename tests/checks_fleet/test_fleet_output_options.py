@@ -45,5 +45,5 @@ def test_short_o_writes_the_file(folder, tmp_path, capsys):
 def test_a_closed_standard_output_is_one_line_and_exit_3(folder, args, said):
     words = " ".join(f"'{a.format(folder=folder)}'" for a in args)
     script = f"import sys; from lingjun.checks.cli import main; sys.exit(main([{', '.join(repr(a.format(folder=folder)) for a in args)}]))"
-    done = subprocess.run(["sh", "-c", f'exec "$0" -c "$1" >&-', sys.executable, script], capture_output=True, text=True, timeout=120)
+    done = subprocess.run(["sh", "-c", 'exec "$0" -c "$1" >&-', sys.executable, script], capture_output=True, text=True, timeout=120)
     assert (done.returncode, done.stderr) == (3, said), words

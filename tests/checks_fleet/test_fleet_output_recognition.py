@@ -4,7 +4,6 @@ a file that merely starts like one (a saved error log, a hand-written .prom) is 
 from __future__ import annotations
 
 import io
-import json
 
 import pytest
 

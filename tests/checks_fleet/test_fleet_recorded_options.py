@@ -7,7 +7,6 @@ import io
 import json
 
 import jsonschema
-import pytest
 
 import fleet_corpus
 from lingjun.checks.cli import main as check_main

@@ -7,7 +7,7 @@ import pytest
 
 from lingjun.checks.inputs.deepspeed_config import DeepSpeedConfigError, load_lenient, loads
 
-from checks_redteam_kit import REDTEAM, run_json, severities
+from checks_redteam_kit import REDTEAM, run_json
 
 RULE = "config.deepspeed-prefetch-bucket-size"
 SNAPSHOT = str(REDTEAM / "R14-transformers-36081.json")  # deepspeed 0.16.3

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from lingjun.checks.inputs.collect_env_text import parse_collect_env
 from lingjun.checks.context import CheckContext, CheckOptions, ReleaseMatch
-from lingjun.checks.facts import ProbeRecord
 from lingjun.checks.rules import RULES
 from lingjun.checks.runner import load_rules, run_rule
 

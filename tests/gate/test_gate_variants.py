@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 
 from lingjun.schema.gate.corpus import Corpus
 from lingjun.schema.gate.report import summary_rows

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import filecmp
 import json
-import os
 import re
 import shutil
 from pathlib import Path
@@ -130,16 +128,16 @@ def test_mkdocs_failure_keeps_the_previous_site(tmp_path, lang):
 def test_jieba_forgets_the_user_dictionary_of_an_earlier_build(tmp_path):
     import jieba
 
-    from lingjun.generator.site.mkdocs_build import _fresh_jieba
+    from lingjun.generator.site.mkdocs_build import prepare_jieba
 
-    _fresh_jieba()
+    prepare_jieba()
     total = jieba.dt.total
     words = tmp_path / "user.txt"
     words.write_text("灵骏测试专用词 1000 n\n", encoding="utf-8")
     jieba.load_userdict(str(words))
     jieba.load_userdict(str(words))
     assert jieba.dt.FREQ.get("灵骏测试专用词") == 1000 and jieba.dt.total == total + 2000
-    _fresh_jieba()
+    prepare_jieba()
     assert "灵骏测试专用词" not in jieba.dt.FREQ and jieba.dt.total == total
 
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 
@@ -43,7 +42,6 @@ from lingjun.generator.site.finder import (
     finder_branches,
     finder_data,
     gpu_lookup,
-    lookup,
     parse_driver_input,
     which,
 )

@@ -13,7 +13,7 @@ import re
 import pytest
 
 from lingjun.generator.site.diff import ChangeKind, build_tag_change, compare_releases, diff_releases, table_kind
-from lingjun.generator.site.driver_matrix import Compat, permits
+from lingjun.generator.site.driver_matrix import Compat
 from lingjun.checks.core.versions import DriverVersion
 from lingjun.schema.models import ListState, StatedIn
 

@@ -13,7 +13,7 @@ from lingjun.generator.site.strings import STRINGS
 from lingjun.generator.site.upstream import expand_release_notes_url, upstream_link
 from lingjun.schema.loader import load_knowledge_base
 
-from site_kit import HOSTILE, REPO
+from site_kit import REPO
 
 
 @pytest.fixture(scope="module")
