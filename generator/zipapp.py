@@ -45,6 +45,9 @@ import zipfile
 from pathlib import Path
 from typing import Iterable, Optional
 
+import packaging
+from packaging.specifiers import SpecifierSet
+
 import lingjun.checks
 from lingjun.checks._startup import MEMBER, dump
 from lingjun.checks.core.atomic_write import atomic_write, check_output_file, read_prefix
@@ -143,8 +146,6 @@ _PACKAGING_UNUSED = ("metadata.py", "licenses/")
 
 
 def _packaging_files() -> list[tuple[str, Path]]:
-    import packaging
-
     pkg = Path(packaging.__file__).resolve().parent
     out = [("packaging/" + p.relative_to(pkg).as_posix(), p) for p in sorted(pkg.rglob("*.py"))
            if "__pycache__" not in p.parts and not p.relative_to(pkg).as_posix().startswith(_PACKAGING_UNUSED)]
@@ -163,8 +164,6 @@ def _packaging_files() -> list[tuple[str, Path]]:
 
 def _require_py39(dist_info: Path) -> None:
     """Refuse a packaging release that does not run on Python 3.9 (the checker's floor)."""
-    from packaging.specifiers import SpecifierSet
-
     try:
         text = (dist_info / "METADATA").read_text(encoding="utf-8")
     except OSError:

@@ -38,6 +38,10 @@ import tempfile
 from pathlib import Path
 from typing import Iterable, Iterator, Optional, Union
 
+import lingjun.checks
+import lingjun.generator
+import lingjun.schema
+
 from lingjun.checks.core.atomic_write import UnsafeOutputPath, check_output_folder
 from lingjun.checks.core.file_kind import file_kind
 from lingjun.checks.core.inert_text import inert
@@ -63,10 +67,6 @@ def protected_folders(config_dir: Path, releases: Path, build_dir: Path) -> list
     ``config_dir`` is the checkout (the folder of ``mkdocs.yml``); the Python
     packages are found through the installed ``lingjun`` modules.
     """
-    import lingjun.checks
-    import lingjun.generator
-    import lingjun.schema
-
     folders = [("the releases folder", Path(releases)), ("the build folder", Path(build_dir))]
     for name in ("releases", "docs", ".git", "tests", "bench", "schema", "generator", "checks"):
         folders.append((f"the project's {name}/ folder", Path(config_dir) / name))

@@ -38,10 +38,12 @@ from pathlib import Path
 import signal
 from typing import Any, Optional, Union
 
+from lingjun.schema.gate.validate import validate
 from lingjun.schema.kb import KnowledgeBase
 from lingjun.schema.problems import Problem
 
 from lingjun.generator._interrupt import at_checkpoints, deferred, raise_if_interrupted
+from lingjun.generator.checker_ids import checker_rule_ids
 from lingjun.generator.site._remove_tree import remove_tree
 from lingjun.generator.site.api import atom_feed, write_api
 from lingjun.generator.site._glossary import user_dictionary_text
@@ -90,9 +92,8 @@ class BuildTimings:
 def load_validated(releases: Path) -> KnowledgeBase:
     """Load ``releases`` and run the data gate.
 
-    Uses the gate (:func:`lingjun.schema.gate.validate.validate`, which loads
-    with :func:`lingjun.schema.loader.load_knowledge_base`'s loader and adds
-    the cross-record rules) when it is installed, the loader alone otherwise.
+    Runs the gate (:func:`lingjun.schema.gate.validate.validate`: the loader of
+    :func:`lingjun.schema.loader.load_knowledge_base` and the cross-record rules).
 
     Raises:
         ValidationFailed: when any problem has severity ``error``.
@@ -100,19 +101,9 @@ def load_validated(releases: Path) -> KnowledgeBase:
     """
     if not Path(releases).is_dir():
         raise FileNotFoundError(f"{releases}: no such folder of release records")
-    try:
-        from lingjun.generator.checker_ids import checker_rule_ids  # optional: absent on some platforms
-        from lingjun.schema.gate.validate import validate  # optional: absent on some platforms
-    except ImportError:  # pragma: no cover - the gate ships with the package
-        validate = None
-    if validate is not None:
-        result = validate([Path(releases)], root=Path(releases), checker_rules=checker_rule_ids())
-        kb, problems = result.kb, result.problems
-    else:  # pragma: no cover
-        from lingjun.schema.loader import load_knowledge_base
-
-        kb, problems = load_knowledge_base(Path(releases))
-    errors = [p for p in problems if getattr(p, "is_error", False) or str(getattr(p, "severity", "")) in ("error", "Severity.error")]
+    result = validate([Path(releases)], root=Path(releases), checker_rules=checker_rule_ids())
+    kb, problems = result.kb, result.problems
+    errors = [p for p in problems if p.is_error]
     if errors:
         raise ValidationFailed(errors)
     return kb

@@ -44,6 +44,7 @@ from typing import Any, Iterator, Mapping, Optional
 
 from lingjun.generator._interrupt import raise_if_interrupted
 from lingjun.generator.site._search_worker_fix import search_worker_fix
+from lingjun.generator.site._template_cache import TEMPLATE_CACHE
 from lingjun.generator.site.site_url import language_site_url
 from lingjun.generator.site.strings import STRINGS
 
@@ -148,8 +149,6 @@ def _template_cache() -> Any:
     (:data:`lingjun.generator.site._template_cache.TEMPLATE_CACHE`): MkDocs makes a new environment for every
     build and language, which compiled every theme template again."""
     from mkdocs.plugins import BasePlugin  # deferred: pulls in mkdocs, which other commands do not need
-
-    from lingjun.generator.site._template_cache import TEMPLATE_CACHE
 
     class TemplateCache(BasePlugin):
         def on_env(self, env, config, files):
