@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Callable, Iterable
 from lingjun.checks.core.registry import LAST, Registry
 from lingjun.checks.coverage import SECTIONS
 from lingjun.checks.report.findings import Finding, Text
+from lingjun.checks.report.model import AREAS
 
 if TYPE_CHECKING:  # pragma: no cover
     from lingjun.checks.context import CheckContext
@@ -56,8 +57,11 @@ def rule(
         needs: facts sections the rule cannot judge without (see :mod:`lingjun.checks.coverage`).
     Raises:
         ValueError: when the id is registered twice.
-        KeyError: when ``needs`` names a section that does not exist.
+        KeyError: when ``area`` is not a report section (:data:`lingjun.checks.report.model.AREAS`) or ``needs``
+            names a facts section that does not exist.
     """
+    if area not in AREAS:  # a section of its own, untitled in both languages and missing from the site's page
+        raise KeyError(f"rule {id}: area {area!r} is not a report area (known: {', '.join(AREAS)})")
     for section in needs:
         if section not in SECTIONS:
             raise KeyError(f"rule {id}: needs names unknown facts section {section!r} (known: {', '.join(SECTIONS)})")

@@ -195,3 +195,14 @@ def test_two_probes_may_not_share_a_record_name():
     load_probes()
     with pytest.raises(ValueError, match="probe name 'os' is already the NAME of probe module os_release"):
         register_probe("os", order=999)(types.FunctionType((lambda env, record: {}).__code__, {"__name__": "zz_dup"}, "probe"))
+
+
+def test_a_rule_of_an_area_the_report_has_no_section_for_is_refused_naming_the_areas():
+    """``@rule(..., "env", ...)`` (the id's prefix, not its area) would open an untitled section of its own."""
+    from lingjun.checks.report.model import AREAS
+    from lingjun.checks.rules import rule
+
+    with pytest.raises(KeyError) as refused:
+        rule("env.new-rule", "env", "x", "x")
+    assert refused.value.args[0] == f"rule env.new-rule: area 'env' is not a report area (known: {', '.join(AREAS)})"
+    assert "environment" in AREAS and "libraries" in AREAS
