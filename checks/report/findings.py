@@ -45,6 +45,15 @@ class Text:
         """The text in ``lang`` ("en" or "zh"); English for anything else."""
         return self.zh if lang == "zh" else self.en
 
+    def __format__(self, spec: str) -> str:
+        """Refused: ``f"NCCL_DEBUG={UNSET}"`` would put ``Text(en=..., zh=...)`` into a report.
+
+        Raises:
+            TypeError: always; build the sentence in both languages (``Text(f"...{word.en}", f"...{word.zh}")``)
+                or pick one language with :meth:`get`.
+        """
+        raise TypeError(f"a Text holds two languages ({self.en!r} / {self.zh!r}): format .en and .zh, or .get(lang)")
+
     def as_sentence(self) -> "Text":
         """A clause ("the snapshot does not show …") as a sentence of its own: English capitalised and ended with
         ".", Chinese ended with "。"."""
