@@ -38,6 +38,8 @@ from lingjun.checks.core.inert_text import capped
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from lingjun.checks.knowledge.release_record import Release
+
 #: 2: releases carry variants, runtimes and their order key (issue 12); a format-1 reader would check a
 #: release with variants against an empty list, so it refuses these bundles
 BUNDLE_FORMAT = "lingjun-kb/bundle/2"
@@ -86,7 +88,7 @@ class KnowledgeData:
         With ``check_shape`` (the default) every field the checker reads must have its type
         (:data:`lingjun.checks.knowledge._bundle_shape.BUNDLE_SHAPE`) and ``site_url`` must be a plain
         http(s) URL (:func:`lingjun.checks.core.site_url.site_url_problem`), so that no rule meets a
-        value it cannot use.  The embedded bundle skips the walk (about 4 ms); a test holds it to the shape.
+        value it cannot use; the typed releases (:attr:`records`) are built then too.  The embedded bundle skips the walk (about 4 ms); a test holds it to the shape.
 
         Raises:
             BundleError: when ``raw`` is not a bundle of :data:`BUNDLE_FORMAT`, or (``check_shape``) a
@@ -106,6 +108,12 @@ class KnowledgeData:
                     problem = f"site_url: {capped(raw['site_url'], 80)!r} is not a site URL: {reason}"
             if problem:
                 raise BundleError(f"{where}: unusable release data: {capped(problem, 300)}")
+            data = cls(raw=raw)
+            try:
+                data.records  # built now, so that a record no typed view can hold is refused with the file
+            except ValueError as exc:
+                raise BundleError(f"{where}: unusable release data: {capped(str(exc), 300)}") from None
+            return data
         return cls(raw=raw)
 
     # -- collections ---------------------------------------------------------
@@ -123,6 +131,34 @@ class KnowledgeData:
     def releases(self) -> list[dict[str, Any]]:
         """All release records (product and base families)."""
         return list(self.raw.get("releases", []))
+
+    @property
+    def records(self) -> "tuple[Release, ...]":
+        """All release records as the checker reads them (:class:`lingjun.checks.knowledge.release_record.Release`),
+        in the bundle's order; built at the first use and kept (built again only when ``raw["releases"]`` is
+        another list, or has grown: a test may add a record to a loaded bundle).
+
+        Raises:
+            ValueError: a record has a field of another type (only for a bundle whose shape was not checked).
+        """
+        releases = self.raw.get("releases", [])
+        cached = self.__dict__.get("_records")
+        if cached is None or cached[0] is not releases or cached[1] != len(releases):
+            from lingjun.checks.knowledge.release_record import release_from_dict  # deferred: dataclasses at first use
+
+            built = tuple(release_from_dict(r, f"releases[{i}]") for i, r in enumerate(releases))
+            cached = self.__dict__["_records"] = (releases, len(releases), built, {r.ref: r for r in reversed(built)})
+        return cached[2]
+
+    def record(self, ref: str) -> "Optional[Release]":
+        """The typed release ``family:release`` (see :attr:`records`; the first of that name, as :meth:`release`), or None."""
+        self.records  # noqa: B018 (builds the index)
+        return self.__dict__["_records"][3].get(ref)
+
+    def product_records(self) -> "list[Release]":
+        """The typed releases of product families (not upstream base images), as :meth:`product_releases`."""
+        bases = {f["id"] for f in self.raw.get("families", []) if f.get("role") == "base"}
+        return [r for r in self.records if r.family not in bases]
 
     @property
     def known_issues(self) -> list[dict[str, Any]]:

@@ -60,10 +60,10 @@ def packages_probed(ctx: CheckContext) -> bool:
 def record_packages(ctx: CheckContext) -> Iterator[PackageView]:
     """Record components (for this CPU architecture) whose catalog entry has ``probe.kind: pypi``."""
     for entry in record_components(ctx.record, ctx.facts.host.machine):
-        catalog = ctx.data.component(entry["id"])
-        if not catalog or (catalog.get("probe") or {}).get("kind") != "pypi" or not isinstance(entry.get("version"), str):
+        catalog = ctx.data.component(entry.id)
+        if not catalog or (catalog.get("probe") or {}).get("kind") != "pypi":
             continue
-        yield PackageView(entry["id"], entry["version"], catalog, installed_component(catalog, ctx.facts))
+        yield PackageView(entry.id, entry.version, catalog, installed_component(catalog, ctx.facts))
 
 
 def torch_view(ctx: CheckContext) -> Optional[PackageView]:

@@ -53,11 +53,10 @@ CONSTRAINTS_ZH = ("pip list --format=freeze > /tmp/image-constraints.txt，然�
 def image_references(ctx: CheckContext) -> list[str]:
     """The full references (registry/repository:tag) of the image(s) the record states for this container, else tags."""
     out: list[str] = []
-    for tag in (ctx.record or {}).get("image_tags") or []:
-        if isinstance(tag, dict):
-            ref = tag.get("reference") or tag.get("tag")
-            if isinstance(ref, str) and ref not in out:
-                out.append(ref)
+    for tag in ctx.record.image_tags if ctx.record is not None else ():
+        ref = tag.reference or tag.tag
+        if ref not in out:
+            out.append(ref)
     return out
 
 
@@ -213,17 +212,17 @@ def torch_wheel_remedy(ctx: CheckContext, version: Optional[str], at_most: Optio
 def release_with_cuda(ctx: CheckContext, needed: tuple[int, int]) -> Optional[str]:
     """``family:version`` of the newest release of the running release's family whose CUDA is at least ``needed``
     (newest by the bundle's ``order_key``); None without a release, or when none of the family's records states one."""
-    family = (ctx.record or {}).get("family")
+    family = ctx.record.family if ctx.record is not None else None
     best: Optional[tuple[list, str]] = None
-    for rel in ctx.data.releases:
-        if rel.get("family") != family or not rel.get("cuda") or not isinstance(rel.get("order_key"), list):
+    for rel in ctx.data.records:
+        if rel.family != family or not rel.cuda or rel.order_key is None:
             continue
         try:
-            cuda = CudaVersion.parse(str(rel["cuda"]))
+            cuda = CudaVersion.parse(rel.cuda)
         except (VersionFormatError, ValueError):
             continue
-        if cuda.major_minor >= needed and (best is None or rel["order_key"] > best[0]):
-            best = (rel["order_key"], f"{family}:{rel.get('version')}")
+        if cuda.major_minor >= needed and (best is None or rel.order_key > best[0]):
+            best = (rel.order_key, f"{family}:{rel.version}")
     return best[1] if best else None
 
 

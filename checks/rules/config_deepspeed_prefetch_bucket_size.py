@@ -161,12 +161,11 @@ def _refused(ctx: CheckContext, given: str, value: object) -> Optional[Finding]:
 def _integer(ctx: CheckContext, given: str, value: object) -> Finding:
     """An integer DeepSpeed accepts: a warning where the release's usage note (its own or carried) asks for
     empty or ``auto``, ok otherwise."""
-    note, carried = usage_note_for(ctx.data.releases, ctx.record, RULE)
+    note, carried = usage_note_for(ctx.data.records, ctx.record, RULE)
     if note is None:
         return make(ctx, RULE, AREA, Severity.ok, WORDS("integer-ok", key=KEY, value=value, given=given), observed=str(value))
     asks = WORDS("asks-carried", provenance=Text(carried.provenance_en, carried.provenance_zh)) if carried else WORDS("asks-own")
-    text = note.get("text") or {}
     return make(ctx, RULE, AREA, Severity.warning,
                 WORDS("against-note", key=KEY, value=value, given=given, asks=asks,
-                      note=Text(text.get("en", ""), text.get("zh", ""))),
+                      note=Text(note.text.get("en", ""), note.text.get("zh", ""))),
                 remedy=WORDS("against-note-remedy"), observed=str(value), expected=WORDS("empty-or-auto"))

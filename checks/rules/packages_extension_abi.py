@@ -230,7 +230,7 @@ def _other_version(ctx: CheckContext, pkg: PackageView) -> Text:
     """Back to the image's build, and where another version of ``pkg`` comes built for the image's torch: a release
     of the same family that ships it (from the knowledge base), never a public wheel over the image's torch."""
     fresh = fresh_container(ctx)
-    family = (ctx.record or {}).get("family")
+    family = ctx.record.family if ctx.record is not None else None
     installed = pkg.installed.version or ""
     with_it = [f"{r.get('family')}:{r.get('version')}" for r in ctx.data.raw.get("releases") or []
                if r.get("family") == family and any(

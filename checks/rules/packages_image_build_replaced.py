@@ -60,15 +60,14 @@ WORDS = Words({
 def _note_quote(ctx: CheckContext) -> Text:
     """The "do not reinstall" usage note (by rule id, else by wording; stated by the record, or carried from the
     family's earlier releases with its provenance) as the report quotes it; each language empty without its note's text."""
-    note, carried = usage_note_for(ctx.data.releases, ctx.record, RULE)
+    note, carried = usage_note_for(ctx.data.records, ctx.record, RULE)
     if note is None:
-        for candidate in (ctx.record or {}).get("usage_notes") or []:
-            text = (candidate or {}).get("text") or {}
-            if "reinstall" in str(text.get("en", "")).lower() or "重装" in str(text.get("zh", "")):
+        for candidate in ctx.record.usage_notes if ctx.record is not None else ():
+            if "reinstall" in candidate.text.get("en", "").lower() or "重装" in candidate.text.get("zh", ""):
                 note = candidate
                 break
-    text = (note or {}).get("text") or {}
-    en, zh = str(text.get("en") or ""), str(text.get("zh") or "")
+    text = note.text if note is not None else {}
+    en, zh = text.get("en") or "", text.get("zh") or ""
     if carried is not None:
         quote = WORDS("quote-carried", provenance=Text(carried.provenance_en, carried.provenance_zh), note=Text(en, zh))
     else:
@@ -82,10 +81,10 @@ def _foreign_cuda_wheels(ctx: CheckContext) -> tuple[list[str], list[str]]:
     name, so the list would name it), ``unlisted`` the others (the list does not track the wheel, or is partial)."""
     listed = set()
     for entry in record_components(ctx.record, ctx.facts.host.machine):
-        comp = ctx.data.component(entry.get("id", "")) or {}
+        comp = ctx.data.component(entry.id) or {}
         listed.update(normalise(n) for n in comp.get("pypi") or [] if isinstance(n, str))
     tracked = {normalise(n) for comp in ctx.data.components for n in comp.get("pypi") or [] if isinstance(n, str)}
-    complete = (ctx.record or {}).get("component_list") == "complete"
+    complete = ctx.record is not None and ctx.record.component_list == "complete"
     absent, unlisted = [], []
     for dist in ctx.facts.distributions:
         name = normalise(dist.name)
