@@ -99,7 +99,7 @@ def _remedies(ctx: CheckContext) -> list[ReleaseRemedy]:
                                    ("driver.minimum",)))
     builds = [p for p in record_packages(ctx) if p.image_build]
     if builds:
-        names = ", ".join(f"{p.catalog.get('name', p.id)} {p.published}" for p in builds[:4])
+        names = ", ".join(f"{p.catalog.label} {p.published}" for p in builds[:4])
         en, zh = SITUATIONS["image-builds"]
         found.append(ReleaseRemedy("image-builds", Text(en.format(names=names), zh.format(names=names)),
                                    restore_remedy(ctx, builds[:1]),

@@ -38,6 +38,7 @@ from lingjun.checks.core.inert_text import capped
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from lingjun.checks.knowledge.catalog_entry import Component
     from lingjun.checks.knowledge.release_record import Release
 
 #: 2: releases carry variants, runtimes and their order key (issue 12); a format-1 reader would check a
@@ -88,7 +89,7 @@ class KnowledgeData:
         With ``check_shape`` (the default) every field the checker reads must have its type
         (:data:`lingjun.checks.knowledge._bundle_shape.BUNDLE_SHAPE`) and ``site_url`` must be a plain
         http(s) URL (:func:`lingjun.checks.core.site_url.site_url_problem`), so that no rule meets a
-        value it cannot use; the typed releases (:attr:`records`) are built then too.  The embedded bundle skips the walk (about 4 ms); a test holds it to the shape.
+        value it cannot use; the typed releases and catalog (:attr:`records`, :attr:`catalog`) are built then too.  The embedded bundle skips the walk (about 4 ms); a test holds it to the shape.
 
         Raises:
             BundleError: when ``raw`` is not a bundle of :data:`BUNDLE_FORMAT`, or (``check_shape``) a
@@ -111,6 +112,7 @@ class KnowledgeData:
             data = cls(raw=raw)
             try:
                 data.records  # built now, so that a record no typed view can hold is refused with the file
+                data.catalog
             except ValueError as exc:
                 raise BundleError(f"{where}: unusable release data: {capped(str(exc), 300)}") from None
             return data
@@ -159,6 +161,28 @@ class KnowledgeData:
         """The typed releases of product families (not upstream base images), as :meth:`product_releases`."""
         bases = {f["id"] for f in self.raw.get("families", []) if f.get("role") == "base"}
         return [r for r in self.records if r.family not in bases]
+
+    @property
+    def catalog(self) -> "tuple[Component, ...]":
+        """The component catalog as the checker reads it (:class:`lingjun.checks.knowledge.catalog_entry.Component`),
+        in the bundle's order; built at the first use and kept (as :attr:`records`).
+
+        Raises:
+            ValueError: an entry has a field of another type (only for a bundle whose shape was not checked).
+        """
+        components = self.raw.get("components", [])
+        cached = self.__dict__.get("_catalog")
+        if cached is None or cached[0] is not components or cached[1] != len(components):
+            from lingjun.checks.knowledge.catalog_entry import component_from_dict  # deferred: dataclasses at first use
+
+            built = tuple(component_from_dict(c, f"components[{i}]") for i, c in enumerate(components))
+            cached = self.__dict__["_catalog"] = (components, len(components), built, {c.id: c for c in reversed(built)})
+        return cached[2]
+
+    def catalog_entry(self, component_id: str) -> "Optional[Component]":
+        """The typed catalog entry with this id (the first, as :meth:`component`), or None."""
+        self.catalog  # noqa: B018 (builds the index)
+        return self.__dict__["_catalog"][3].get(component_id)
 
     @property
     def known_issues(self) -> list[dict[str, Any]]:

@@ -159,10 +159,9 @@ def versions_match(installed: Optional[str], published: Optional[str]) -> float:
 
 def _pypi_components(data: KnowledgeData) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
-    for component in data.components:
-        probe = component.get("probe") or {}
-        if probe.get("kind") == "pypi" and component.get("pypi"):
-            out[component["id"]] = [normalise_name(n) for n in component["pypi"]]
+    for component in data.catalog:
+        if component.probe.kind == "pypi" and component.pypi:
+            out[component.id] = [normalise_name(n) for n in component.pypi]
     return out
 
 

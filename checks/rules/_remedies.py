@@ -109,7 +109,7 @@ def restore_command(ctx: CheckContext, pkg: PackageView) -> Optional[str]:
         if found is None:
             return None
         return f"pip install --no-deps torch=={found[0]} --index-url {found[1]}"
-    if pkg.catalog.get("torch_extension"):
+    if pkg.catalog.torch_extension:
         return None  # compiled against the image's torch: a rebuilt or prebuilt wheel is not the image's
     if "+" in pkg.published:
         return None  # a local build (``2.3.0+5de3e14``): no public index serves it
@@ -127,7 +127,7 @@ def restore_remedy(ctx: CheckContext, pkgs: list[PackageView]) -> Text:
     parts_en: list[str] = []
     parts_zh: list[str] = []
     if fixed:
-        names = ", ".join(f"{p.catalog.get('name', p.id)} {p.published}" for p in fixed[:4])
+        names = ", ".join(f"{p.catalog.label} {p.published}" for p in fixed[:4])
         fresh = fresh_container(ctx)
         parts_en.append(f"No public index serves {names} as the image ships it: {fresh.en}")
         parts_zh.append(f"没有公共索引提供镜像中的 {names}：请{fresh.zh}")

@@ -116,7 +116,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     applied = 0
     for issue, carried in issues:
         result = evaluate(issue.get("condition"), ctx.facts, served_model=ctx.options.served_model,
-                          component=ctx.data.component)
+                          component=ctx.data.catalog_entry)
         if result.state != DOES_NOT_APPLY:
             applied += 1
             yield _finding(ctx, issue, carried, result)

@@ -81,9 +81,9 @@ def _foreign_cuda_wheels(ctx: CheckContext) -> tuple[list[str], list[str]]:
     name, so the list would name it), ``unlisted`` the others (the list does not track the wheel, or is partial)."""
     listed = set()
     for entry in record_components(ctx.record, ctx.facts.host.machine):
-        comp = ctx.data.component(entry.id) or {}
-        listed.update(normalise(n) for n in comp.get("pypi") or [] if isinstance(n, str))
-    tracked = {normalise(n) for comp in ctx.data.components for n in comp.get("pypi") or [] if isinstance(n, str)}
+        comp = ctx.data.catalog_entry(entry.id)
+        listed.update(normalise(n) for n in (comp.pypi if comp is not None else ()))
+    tracked = {normalise(n) for comp in ctx.data.catalog for n in comp.pypi}
     complete = ctx.record is not None and ctx.record.component_list == "complete"
     absent, unlisted = [], []
     for dist in ctx.facts.distributions:
@@ -132,7 +132,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             foreign = _foreign_cuda_wheels(ctx)
         yield make(
             ctx, RULE, AREA, Severity.error,
-            WORDS("replaced-torch" if pkg.id == "torch" else "replaced", name=pkg.catalog.get("name", pkg.id),
+            WORDS("replaced-torch" if pkg.id == "torch" else "replaced", name=pkg.catalog.label,
                   installed=installed, how=_how(pkg.installed.dist), published=pkg.published,
                   wheels=_wheels_text(*foreign), quote=quote),
             remedy=remedy_pair(restore_remedy(ctx, [pkg])),

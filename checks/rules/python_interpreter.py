@@ -65,7 +65,7 @@ def _judge(ctx: CheckContext) -> Optional[Finding]:
     expected, running = _major_minor(shipped), _major_minor(py.version)
     where = py.executable or py.prefix  # None: the input does not say which interpreter (a collect_env paste)
     vendor = [p for p in record_packages(ctx) if p.image_build or p.id == "torch"]
-    names = ", ".join(f"{p.catalog.get('name', p.id)} {p.published}" for p in vendor[:4])
+    names = ", ".join(f"{p.catalog.label} {p.published}" for p in vendor[:4])
     if expected and running and expected != running:
         return _other_python(ctx, where, names)
     if _none_visible(ctx, vendor, where):
