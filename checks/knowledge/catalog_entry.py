@@ -18,7 +18,7 @@ from lingjun.checks.core._dataclass_json import build
 __all__ = ["Component", "ComponentProbe", "component_from_dict"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ComponentProbe:
     """How the checker reads a component's installed version (:class:`lingjun.schema.models.ComponentProbe`):
     ``kind`` ``pypi``, ``python``, ``os-release``, ``cuda-toolkit``, ``cudnn``, ``nccl``, ... or None."""
@@ -28,7 +28,7 @@ class ComponentProbe:
     version_regex: Optional[str] = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Component:
     """One catalog component (:class:`lingjun.schema.models.Component`): ``pypi`` its distribution names,
     ``torch_extension`` built against torch's C++ ABI, ``vendor_build`` an image may ship its own build of it."""

@@ -6,6 +6,10 @@ it through :class:`Release` (``record.driver.minimum``, ``record.components``), 
 types are checked once, when :func:`release_from_dict` builds it (a ``--data`` file has been held to
 :data:`lingjun.checks.knowledge._bundle_shape.BUNDLE_SHAPE` before that, the embedded bundle is trusted).
 
+The classes are frozen (the records are built once per bundle and shared by every rule: none can change one
+for the others) and compare by identity (``eq=False``: identification tells records apart with ``is``, and
+the generated ``__eq__``/``__hash__`` of 14 classes cost about 8 ms of start-up outside the zipapp).
+
 Only the fields the checker reads are here (those of ``BUNDLE_SHAPE``'s ``releases``, plus ``driver.derived``,
 which :func:`lingjun.checks.core.family_driver.driver_view` adds).  A field the JSON leaves out takes the
 schema's default (an empty list, None, False).  Each class names the schema model it mirrors.
@@ -46,7 +50,7 @@ __all__ = [
 Text = dict[str, str]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ComponentEntry:
     """One component of an image (:class:`lingjun.schema.models.ComponentEntry`): ``architectures`` empty when it
     applies on every CPU architecture."""
@@ -58,7 +62,7 @@ class ComponentEntry:
     introduced: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ImageTag:
     """An image tag of a release or variant (:class:`lingjun.schema.models.ImageTag`)."""
 
@@ -70,7 +74,7 @@ class ImageTag:
     digest: Optional[str] = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Runtime:
     """A framework runtime of an image, its own Python environment under ``path``
     (:class:`lingjun.schema.models.Runtime`)."""
@@ -84,7 +88,7 @@ class Runtime:
     components: list[ComponentEntry] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Variant:
     """One image of a release that publishes several (:class:`lingjun.schema.models.ImageVariant`); a field it
     leaves out (``python``, ``cuda``, ``ppu_sdk``, ``architectures``) is the release's."""
@@ -102,7 +106,7 @@ class Variant:
     runtimes: list[Runtime] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ForwardCompatBranch:
     """A driver branch the image runs on through forward compatibility, from ``minimum``
     (:class:`lingjun.schema.models.ForwardCompatBranch`)."""
@@ -111,7 +115,7 @@ class ForwardCompatBranch:
     minimum: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class BranchResolution:
     """How a branch the page names both ways is read (:class:`lingjun.schema.models.BranchResolution`):
     ``decision`` ``allowed`` or ``must-upgrade``."""
@@ -121,7 +125,7 @@ class BranchResolution:
     reason: Optional[Text] = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class DerivedBranch:
     """What the family's neighbouring releases state alike of a branch a cut-off driver text does not name
     (``driver.derived``, written by :func:`lingjun.checks.core.family_driver.driver_view`; no schema model):
@@ -133,7 +137,7 @@ class DerivedBranch:
     from_: list[str] = field(default_factory=list, metadata={"json": "from"})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class DriverRequirement:
     """The release's driver requirement (:class:`lingjun.schema.models.DriverRequirement`): ``vendor``
     ``nvidia`` or ``ppu``; ``text_truncated``: our copy of the page's driver section is cut off."""
@@ -149,7 +153,7 @@ class DriverRequirement:
     derived: list[DerivedBranch] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class GpuSupport:
     """The GPUs the release states it supports (:class:`lingjun.schema.models.GpuSupport`); ``list_state``
     ``complete`` or ``partial``."""
@@ -160,7 +164,7 @@ class GpuSupport:
     list_state: str = "partial"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Feature:
     """A main feature of the release (:class:`lingjun.schema.models.Feature`)."""
 
@@ -168,7 +172,7 @@ class Feature:
     body: Text = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class UsageNote:
     """A usage note (:class:`lingjun.schema.models.UsageNote`); ``rule``: the checker rule that enforces it."""
 
@@ -177,14 +181,14 @@ class UsageNote:
     text: Text = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class QuickStartStep:
     """A quick-start step (:class:`lingjun.schema.models.QuickStartStep`)."""
 
     commands: list[str] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Source:
     """An official page the record was read from (:class:`lingjun.schema.models.Source`)."""
 
@@ -193,7 +197,7 @@ class Source:
     language: Optional[str] = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Release:
     """A release record, or the checker's view of one image of it (:class:`lingjun.schema.models.ReleaseRecord`).
 
