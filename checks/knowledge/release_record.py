@@ -12,7 +12,7 @@ the generated ``__eq__``/``__hash__`` of 14 classes cost about 8 ms of start-up 
 
 Only the fields the checker reads are here (those of ``BUNDLE_SHAPE``'s ``releases``, plus ``driver.derived``,
 which :func:`lingjun.checks.core.family_driver.driver_view` adds).  A field the JSON leaves out takes the
-schema's default (an empty list, None, False).  Each class names the schema model it mirrors.
+schema's default (an empty list, None, False); only the keys ``BUNDLE_SHAPE`` requires have none.  Each class names the schema model it mirrors.
 
 :attr:`Release.raw` keeps the dict the record was built from, for the functions of :mod:`lingjun.checks.core`
 that the site and ``lingjun-kb which`` share (:func:`lingjun.checks.core.compat.decide`,
@@ -111,8 +111,8 @@ class ForwardCompatBranch:
     """A driver branch the image runs on through forward compatibility, from ``minimum``
     (:class:`lingjun.schema.models.ForwardCompatBranch`)."""
 
-    branch: int
-    minimum: str
+    branch: Optional[int] = None
+    minimum: Optional[str] = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -120,8 +120,8 @@ class BranchResolution:
     """How a branch the page names both ways is read (:class:`lingjun.schema.models.BranchResolution`):
     ``decision`` ``allowed`` or ``must-upgrade``."""
 
-    branch: int
-    decision: str
+    branch: Optional[int] = None
+    decision: Optional[str] = None
     reason: Optional[Text] = None
 
 
