@@ -137,25 +137,50 @@ class KnowledgeData:
     @property
     def records(self) -> "tuple[Release, ...]":
         """All release records as the checker reads them (:class:`lingjun.checks.knowledge.release_record.Release`),
-        in the bundle's order; built at the first use and kept (built again only when ``raw["releases"]`` is
-        another list, or has grown: a test may add a record to a loaded bundle).
+        in the bundle's order.  Each is built once, at its first use (:meth:`record` builds only the one it
+        names), and kept: the same object every time, until ``raw["releases"]`` is another list or has grown (a
+        test may add a record to a loaded bundle).
 
         Raises:
             ValueError: a record has a field of another type (only for a bundle whose shape was not checked).
         """
-        releases = self.raw.get("releases", [])
-        cached = self.__dict__.get("_records")
-        if cached is None or cached[0] is not releases or cached[1] != len(releases):
-            from lingjun.checks.knowledge.release_record import release_from_dict  # deferred: dataclasses at first use
-
-            built = tuple(release_from_dict(r, f"releases[{i}]") for i, r in enumerate(releases))
-            cached = self.__dict__["_records"] = (releases, len(releases), built, {r.ref: r for r in reversed(built)})
-        return cached[2]
+        typed = self._typed()
+        if typed["all"] is None:
+            typed["all"] = tuple(self._typed_at(typed, i) for i in range(typed["len"]))
+        return typed["all"]
 
     def record(self, ref: str) -> "Optional[Release]":
-        """The typed release ``family:release`` (see :attr:`records`; the first of that name, as :meth:`release`), or None."""
-        self.records  # noqa: B018 (builds the index)
-        return self.__dict__["_records"][3].get(ref)
+        """The typed release ``family:release`` (the first of that name, as :meth:`release`), or None; only
+        that record is built (see :attr:`records`).
+
+        Raises:
+            ValueError: as :attr:`records`.
+        """
+        typed = self._typed()
+        if typed["index"] is None:
+            releases = typed["list"]
+            typed["index"] = {f"{r.get('family')}:{r.get('version')}": i for i, r in reversed(list(enumerate(releases)))}
+        at = typed["index"].get(ref)
+        return self._typed_at(typed, at) if at is not None else None
+
+    def _typed(self) -> dict[str, Any]:
+        """What :attr:`records` and :meth:`record` keep: the list they were built from, its length, the records
+        built so far by position, all of them once asked for, and the positions by ``family:version``."""
+        releases = self.raw.get("releases", [])
+        typed = self.__dict__.get("_typed_records")
+        if typed is None or typed["list"] is not releases or typed["len"] != len(releases):
+            typed = self.__dict__["_typed_records"] = {"list": releases, "len": len(releases), "built": {},
+                                                       "all": None, "index": None}
+        return typed
+
+    @staticmethod
+    def _typed_at(typed: dict[str, Any], at: int) -> "Release":
+        built = typed["built"].get(at)
+        if built is None:
+            from lingjun.checks.knowledge.release_record import release_from_dict  # deferred: dataclasses at first use
+
+            built = typed["built"][at] = release_from_dict(typed["list"][at], f"releases[{at}]")
+        return built
 
     def product_records(self) -> "list[Release]":
         """The typed releases of product families (not upstream base images), as :meth:`product_releases`."""

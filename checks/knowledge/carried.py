@@ -22,8 +22,8 @@ receives anything.
 
 Input records are bundle dicts (``model_dump(mode="json")`` of
 :class:`lingjun.schema.models.ReleaseRecord`, with or without ``order_key``), so the site can pass dumped
-models (and read ``Carried.item`` as one); rules ask :func:`usage_note_for`, which takes and gives the typed
-view (:mod:`lingjun.checks.knowledge.release_record`).  Standard library and ``packaging`` only: this module
+models (and read ``Carried.item`` as one); rules ask :func:`usage_note_for`, which takes and gives the rule's
+typed record and note (:mod:`lingjun.checks.knowledge.release_record`).  Standard library and ``packaging`` only: this module
 ships in ``lingjun-check.pyz``.
 """
 
@@ -276,16 +276,16 @@ def _ends_issue_carry(release: dict, fixed: set[str]) -> bool:
     return _ref(release) in fixed or not _not_captured(release, KNOWN_ISSUES)
 
 
-def usage_note_for(releases: "Iterable[Release]", record: "Optional[Release]",
+def usage_note_for(releases: Iterable[dict], record: "Optional[Release]",
                    rule_id: str) -> "tuple[Optional[UsageNote], Optional[Carried]]":
-    """The usage note enforced by ``rule_id`` that applies to ``record`` (typed releases: the bundle's
-    :attr:`~lingjun.checks.knowledge.bundle.KnowledgeData.records` and the rule's record): ``(note, None)`` when the
-    record states it, ``(note, carried)`` when it applies by carry (:func:`carried_usage_notes`; the note is the
-    typed view of ``carried.item``), ``(None, None)`` otherwise."""
+    """The usage note enforced by ``rule_id`` that applies to ``record`` (the rule's typed record; ``releases``: the
+    bundle's release dicts, which a carry reads): ``(note, None)`` when the record states it, ``(note, carried)``
+    when it applies by carry (:func:`carried_usage_notes`; the note is the typed view of ``carried.item``),
+    ``(None, None)`` otherwise."""
     own = usage_note(record, rule_id)
     if own is not None or record is None:
         return own, None
-    for carried in carried_usage_notes([r.raw for r in releases], record.raw):
+    for carried in carried_usage_notes(releases, record.raw):
         if carried.item.get("rule") == rule_id:
             from lingjun.checks.core._dataclass_json import build  # deferred: only a carried note needs it
             from lingjun.checks.knowledge.release_record import UsageNote

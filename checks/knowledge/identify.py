@@ -507,7 +507,7 @@ def _match(facts: Facts, data: KnowledgeData, how: str, ref: str, record: "Relea
     runtime = runtime_for(image, facts.python.prefix, facts.python.executable) if not candidates else None
     view = image_record(record.raw, variant, unknown_variant=bool(candidates), runtime_id=runtime.id if runtime else None)
     # a cut-off driver text is read with what the family's neighbouring releases state (as the finder and which read it)
-    view = driver_view(view, (r.raw for r in data.records if r.family == record.family))
+    view = driver_view(view, data.releases)  # it reads the record's family only
     shown = {k: getattr(runtime, k) for k in ("id", "name", "path") if getattr(runtime, k)} if runtime else None
     return ReleaseMatch(ref=ref, how=how, record=view, variant=variant, variant_candidates=candidates, runtime=shown, **kwargs)
 

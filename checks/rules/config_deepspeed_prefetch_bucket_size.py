@@ -161,7 +161,7 @@ def _refused(ctx: CheckContext, given: str, value: object) -> Optional[Finding]:
 def _integer(ctx: CheckContext, given: str, value: object) -> Finding:
     """An integer DeepSpeed accepts: a warning where the release's usage note (its own or carried) asks for
     empty or ``auto``, ok otherwise."""
-    note, carried = usage_note_for(ctx.data.records, ctx.record, RULE)
+    note, carried = usage_note_for(ctx.data.releases, ctx.record, RULE)
     if note is None:
         return make(ctx, RULE, AREA, Severity.ok, WORDS("integer-ok", key=KEY, value=value, given=given), observed=str(value))
     asks = WORDS("asks-carried", provenance=Text(carried.provenance_en, carried.provenance_zh)) if carried else WORDS("asks-own")

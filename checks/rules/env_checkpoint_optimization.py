@@ -42,7 +42,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     """ok for ``true``; warning for other spellings (``True``, ``1``, ``yes``...); info when unset on a release
     that documents the switch."""
     value = ctx.facts.env.get(VAR)
-    documented = usage_note_for(ctx.data.records, ctx.record, RULE)[0] is not None or mentions(ctx.record, VAR)
+    documented = usage_note_for(ctx.data.releases, ctx.record, RULE)[0] is not None or mentions(ctx.record, VAR)
     if value is None and not env_known(ctx.facts, VAR):
         if documented:
             reason = unavailable_reason(ctx.facts, ["env"])

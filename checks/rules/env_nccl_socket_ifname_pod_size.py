@@ -78,7 +78,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     """Only for records whose usage notes carry this rule (stated, or carried from the family's earlier releases:
     :func:`lingjun.checks.knowledge.carried.usage_note_for`, quoted with its provenance): warning when NCCL_SOCKET_IFNAME is not the interface the
     note names for the pod's GPU count (``--gpus-per-pod``, else the visible GPUs); ok when it is."""
-    note, carried = usage_note_for(ctx.data.records, ctx.record, RULE)
+    note, carried = usage_note_for(ctx.data.releases, ctx.record, RULE)
     if note is None:
         return
     count = ctx.options.gpus_per_pod if ctx.options.gpus_per_pod else len(ctx.facts.gpus)

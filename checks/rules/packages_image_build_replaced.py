@@ -60,7 +60,7 @@ WORDS = Words({
 def _note_quote(ctx: CheckContext) -> Text:
     """The "do not reinstall" usage note (by rule id, else by wording; stated by the record, or carried from the
     family's earlier releases with its provenance) as the report quotes it; each language empty without its note's text."""
-    note, carried = usage_note_for(ctx.data.records, ctx.record, RULE)
+    note, carried = usage_note_for(ctx.data.releases, ctx.record, RULE)
     if note is None:
         for candidate in ctx.record.usage_notes if ctx.record is not None else ():
             if "reinstall" in candidate.text.get("en", "").lower() or "重装" in candidate.text.get("zh", ""):

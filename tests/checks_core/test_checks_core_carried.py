@@ -52,7 +52,7 @@ def test_a_captured_release_receives_nothing_and_a_partial_one_keeps_its_own_wor
     # 25.09 states a note for the same rule under another id: its own note, not the carried one
     assert [c[0] for c in carried([family[0], family[2]], "25.09")] == ["do-not-reinstall"]
     typed = [release_from_dict(family[0]), release_from_dict(family[2])]
-    note, how = usage_note_for(typed, typed[1], "env.nccl-socket-ifname-pod-size")
+    note, how = usage_note_for([family[0], family[2]], typed[1], "env.nccl-socket-ifname-pod-size")
     assert note is typed[1].usage_notes[0] and how is None
     assert isinstance(note, UsageNote)
     assert (note.id, note.rule, note.text) == ("pod-size-interface", "env.nccl-socket-ifname-pod-size", own["text"])
