@@ -9,6 +9,7 @@ from typing import Any, Optional
 from lingjun.checks.evidence import Evidence
 from lingjun.checks.facts import Facts
 from lingjun.checks.knowledge.bundle import KnowledgeData
+from lingjun.checks.knowledge.release_record import Release, release_from_dict
 
 __all__ = ["CheckOptions", "ReleaseMatch", "CheckContext"]
 
@@ -41,16 +42,20 @@ class ReleaseMatch:
     (fingerprint only, 0.0-1.0).
 
     ``record`` is the release *as this image shows it*
-    (:func:`lingjun.checks.knowledge.record_view.image_record`): for a release with variants, the
+    (:func:`lingjun.checks.knowledge._image_view.image_view`): for a release with variants, the
     identified variant's tags, component list and Python; with the variant unknown, only what every
     variant states alike; inside a runtime (``runtime``), that runtime's list.  Rules read it and never
-    compare against another variant's list.
+    compare against another variant's list.  It is a typed
+    :class:`~lingjun.checks.knowledge.release_record.Release`: a bundle dict given instead (identification
+    builds the view as a dict, tests write records by hand) is converted once, here
+    (:func:`~lingjun.checks.knowledge.release_record.release_from_dict`, which raises ValueError for a field of
+    another type); its dict stays as ``record.raw``.
     """
 
     ref: Optional[str] = None
     how: str = "none"
     score: Optional[float] = None
-    record: Optional[dict[str, Any]] = None
+    record: Optional[Release] = None
     #: the identified variant's id (``vllm``); None for a release with one image, or when not known
     variant: Optional[str] = None
     #: the release has variants and the input does not tell which one runs: the variants still possible
@@ -66,6 +71,10 @@ class ReleaseMatch:
     #: --release named a release the official pages name but the data holds no record of:
     #: ``{"ref", "family", "version", "named_in": [url, ...]}`` (``record`` is then None)
     unrecorded: Optional[dict[str, Any]] = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.record, dict):
+            self.record = release_from_dict(self.record, "release record")
 
     @property
     def image_ref(self) -> Optional[str]:
@@ -90,6 +99,12 @@ class CheckContext:
     evidence: Evidence = field(default_factory=Evidence)
 
     @property
-    def record(self) -> Optional[dict[str, Any]]:
-        """The applicable release record (bundle JSON), or None."""
+    def record(self) -> Optional[Release]:
+        """The applicable release record as this image shows it (:attr:`ReleaseMatch.record`), or None."""
         return self.release.record
+
+    @property
+    def record_dict(self) -> Optional[dict[str, Any]]:
+        """The same record as a bundle dict (``record.raw``), or None: for the functions of
+        :mod:`lingjun.checks.core` that the site and ``lingjun-kb which`` share (they read records as dicts)."""
+        return self.release.record.raw if self.release.record is not None else None

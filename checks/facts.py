@@ -23,10 +23,10 @@ Only the standard library is used.
 from __future__ import annotations
 
 import dataclasses
-import typing
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from lingjun.checks.core._dataclass_json import build
 from lingjun.checks.core.requirement_name import normalise
 
 SNAPSHOT_SCHEMA = "lingjun-check/snapshot/1"
@@ -614,7 +614,7 @@ class Facts:
         """
         if not isinstance(data, dict):
             raise ValueError("snapshot must be a JSON object")
-        return _build(cls, data, "snapshot")
+        return build(cls, data, "snapshot")
 
 
 def normalise_name(name: str) -> str:
@@ -625,84 +625,3 @@ def normalise_name(name: str) -> str:
     often more than once.  Never raises for a str.
     """
     return normalise(name)
-
-
-def _build(cls: type, data: Any, where: str) -> Any:
-    if not isinstance(data, dict):
-        raise ValueError(f"{where}: expected an object, got {type(data).__name__}")
-    hints = typing.get_type_hints(cls)
-    kwargs: dict[str, Any] = {}
-    for f in dataclasses.fields(cls):
-        if f.name not in data:
-            continue
-        kwargs[f.name] = _convert(hints[f.name], data[f.name], f"{where}.{f.name}")
-    return cls(**kwargs)
-
-
-def _convert(hint: Any, value: Any, where: str) -> Any:
-    origin = typing.get_origin(hint)
-    args = typing.get_args(hint)
-    if origin is typing.Union:
-        if value is None:
-            return None
-        inner = [a for a in args if a is not type(None)]
-        return _convert(inner[0], value, where)
-    if dataclasses.is_dataclass(hint):
-        return _build(hint, value, where)
-    if origin is list:
-        if not isinstance(value, list):
-            raise ValueError(f"{where}: expected a list, got {_json_shown(value)}")
-        return [_convert(args[0], item, f"{where}[{i}]") for i, item in enumerate(value)]
-    if origin is dict:
-        if not isinstance(value, dict):
-            raise ValueError(f"{where}: expected an object, got {_json_shown(value)}")
-        return dict(value)
-    return _scalar(hint, value, where)
-
-
-def _scalar(hint: Any, value: Any, where: str) -> Any:
-    """A bool, int, float or str field's value, checked (a bool is not a number); any other hint takes it as it is.
-
-    Raises:
-        ValueError: the value is not of the field's type, or is an integer beyond a float's range.
-    """
-    if hint is bool:
-        if not isinstance(value, bool):
-            raise ValueError(f"{where}: expected true/false, got {_json_shown(value)}")
-        return value
-    if hint is int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"{where}: expected an integer, got {_json_shown(value)}")
-        return value
-    if hint is float:
-        return _float(value, where)
-    if hint is str:
-        if not isinstance(value, str):
-            raise ValueError(f"{where}: expected a string, got {_json_shown(value)}")
-        return value
-    return value
-
-
-def _float(value: Any, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ValueError(f"{where}: expected a number, got {_json_shown(value)}")
-    try:
-        return float(value)
-    except OverflowError:  # an integer beyond float's range (a 400-digit number) is unusable
-        raise ValueError(f"{where}: number out of range ({len(str(abs(value)))} digits)") from None
-
-
-def _json_shown(value: Any) -> str:
-    """A value as a reader of the snapshot's JSON knows it: ``null``, ``true``, a quoted string (cut), a number, a list."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return repr(value[:60] + ("…" if len(value) > 60 else ""))
-    if isinstance(value, (list, tuple)):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    text = str(value)
-    return text if len(text) <= 40 else f"a number of {len(text)} digits"

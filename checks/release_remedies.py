@@ -19,7 +19,8 @@ from typing import Any, Optional
 from lingjun.checks.context import CheckContext, CheckOptions, ReleaseMatch
 from lingjun.checks.facts import Facts
 from lingjun.checks.knowledge.bundle import KnowledgeData
-from lingjun.checks.knowledge.record_view import image_record
+from lingjun.checks.knowledge._image_view import image_record
+from lingjun.checks.knowledge.release_record import release_from_dict
 from lingjun.checks.report.findings import Text
 from lingjun.checks.rules._driver_facts import driver_upgrade_remedy, release_minimum
 from lingjun.checks.rules._packages import record_packages
@@ -78,7 +79,7 @@ def release_remedies(record: dict[str, Any], data: KnowledgeData, today: Optiona
     Returns an empty list for a record that states neither (a PPU release without an NVIDIA driver minimum and
     without modified builds).
     """
-    variants = [v.get("id") for v in record.get("variants") or [] if isinstance(v, dict) and v.get("id")]
+    variants = [v.id for v in release_from_dict(record).variants]
     found: list[ReleaseRemedy] = []
     for variant in variants or [None]:
         for remedy in _remedies(_context(record, data, today or dt.date.today(), variant)):
@@ -98,7 +99,7 @@ def _remedies(ctx: CheckContext) -> list[ReleaseRemedy]:
                                    ("driver.minimum",)))
     builds = [p for p in record_packages(ctx) if p.image_build]
     if builds:
-        names = ", ".join(f"{p.catalog.get('name', p.id)} {p.published}" for p in builds[:4])
+        names = ", ".join(f"{p.catalog.label} {p.published}" for p in builds[:4])
         en, zh = SITUATIONS["image-builds"]
         found.append(ReleaseRemedy("image-builds", Text(en.format(names=names), zh.format(names=names)),
                                    restore_remedy(ctx, builds[:1]),

@@ -43,6 +43,7 @@ import re
 import typing
 from typing import Any, Optional
 
+from lingjun.checks.core._dataclass_json import convert
 from lingjun.checks.core.redaction import mask_identifiers, mask_secrets, mask_strings
 from lingjun.checks import facts as facts_module
 from lingjun.checks.core.inert_text import escape_json_text
@@ -406,7 +407,7 @@ def _field(shape: tuple, value: Any, where: str, problems: list[str]) -> Any:
     if isinstance(value, _LongNumber):
         problems.append(f"{where}: {value!r} is not a usable value; ignored")
         return _DROP
-    if hint is str and isinstance(value, str):  # the common case, without facts._convert's introspection
+    if hint is str and isinstance(value, str):  # the common case, without the converter's look-up
         return value
     if is_dataclass:
         return _object_field(hint, value, where, problems)
@@ -452,9 +453,9 @@ def _dict_field(args: tuple, value: Any, where: str, problems: list[str]) -> Any
 
 
 def _scalar_field(hint: Any, value: Any, where: str, problems: list[str]) -> Any:
-    """A number, bool or string field through :func:`facts._convert`, numbers that cannot be real dropped."""
+    """A number, bool or string field through :func:`lingjun.checks.core._dataclass_json.convert`, numbers that cannot be real dropped."""
     try:
-        converted = facts_module._convert(hint, value, where)
+        converted = convert(hint, value, where)
     except ValueError as exc:
         problems.append(f"{exc}; ignored")
         return _DROP

@@ -38,6 +38,9 @@ from lingjun.checks.core.inert_text import capped
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from lingjun.checks.knowledge.catalog_entry import Component
+    from lingjun.checks.knowledge.release_record import Release
+
 #: 2: releases carry variants, runtimes and their order key (issue 12); a format-1 reader would check a
 #: release with variants against an empty list, so it refuses these bundles
 BUNDLE_FORMAT = "lingjun-kb/bundle/2"
@@ -86,7 +89,7 @@ class KnowledgeData:
         With ``check_shape`` (the default) every field the checker reads must have its type
         (:data:`lingjun.checks.knowledge._bundle_shape.BUNDLE_SHAPE`) and ``site_url`` must be a plain
         http(s) URL (:func:`lingjun.checks.core.site_url.site_url_problem`), so that no rule meets a
-        value it cannot use.  The embedded bundle skips the walk (about 4 ms); a test holds it to the shape.
+        value it cannot use; the typed releases and catalog (:attr:`records`, :attr:`catalog`) are built then too.  The embedded bundle skips the walk (about 4 ms); a test holds it to the shape.
 
         Raises:
             BundleError: when ``raw`` is not a bundle of :data:`BUNDLE_FORMAT`, or (``check_shape``) a
@@ -106,6 +109,13 @@ class KnowledgeData:
                     problem = f"site_url: {capped(raw['site_url'], 80)!r} is not a site URL: {reason}"
             if problem:
                 raise BundleError(f"{where}: unusable release data: {capped(problem, 300)}")
+            data = cls(raw=raw)
+            try:
+                data.records  # built now, so that a record no typed view can hold is refused with the file
+                data.catalog
+            except ValueError as exc:
+                raise BundleError(f"{where}: unusable release data: {capped(str(exc), 300)}") from None
+            return data
         return cls(raw=raw)
 
     # -- collections ---------------------------------------------------------
@@ -123,6 +133,81 @@ class KnowledgeData:
     def releases(self) -> list[dict[str, Any]]:
         """All release records (product and base families)."""
         return list(self.raw.get("releases", []))
+
+    @property
+    def records(self) -> "tuple[Release, ...]":
+        """All release records as the checker reads them (:class:`lingjun.checks.knowledge.release_record.Release`),
+        in the bundle's order.  Each is built once, at its first use (:meth:`record` builds only the one it
+        names), and kept: the same object every time, until ``raw["releases"]`` is another list or has grown (a
+        test may add a record to a loaded bundle).
+
+        Raises:
+            ValueError: a record has a field of another type (only for a bundle whose shape was not checked).
+        """
+        typed = self._typed()
+        if typed["all"] is None:
+            typed["all"] = tuple(self._typed_at(typed, i) for i in range(typed["len"]))
+        return typed["all"]
+
+    def record(self, ref: str) -> "Optional[Release]":
+        """The typed release ``family:release`` (the first of that name, as :meth:`release`), or None; only
+        that record is built (see :attr:`records`).
+
+        Raises:
+            ValueError: as :attr:`records`.
+        """
+        typed = self._typed()
+        if typed["index"] is None:
+            releases = typed["list"]
+            typed["index"] = {f"{r.get('family')}:{r.get('version')}": i for i, r in reversed(list(enumerate(releases)))}
+        at = typed["index"].get(ref)
+        return self._typed_at(typed, at) if at is not None else None
+
+    def _typed(self) -> dict[str, Any]:
+        """What :attr:`records` and :meth:`record` keep: the list they were built from, its length, the records
+        built so far by position, all of them once asked for, and the positions by ``family:version``."""
+        releases = self.raw.get("releases", [])
+        typed = self.__dict__.get("_typed_records")
+        if typed is None or typed["list"] is not releases or typed["len"] != len(releases):
+            typed = self.__dict__["_typed_records"] = {"list": releases, "len": len(releases), "built": {},
+                                                       "all": None, "index": None}
+        return typed
+
+    @staticmethod
+    def _typed_at(typed: dict[str, Any], at: int) -> "Release":
+        built = typed["built"].get(at)
+        if built is None:
+            from lingjun.checks.knowledge.release_record import release_from_dict  # deferred: dataclasses at first use
+
+            built = typed["built"][at] = release_from_dict(typed["list"][at], f"releases[{at}]")
+        return built
+
+    def product_records(self) -> "list[Release]":
+        """The typed releases of product families (not upstream base images), as :meth:`product_releases`."""
+        bases = {f["id"] for f in self.raw.get("families", []) if f.get("role") == "base"}
+        return [r for r in self.records if r.family not in bases]
+
+    @property
+    def catalog(self) -> "tuple[Component, ...]":
+        """The component catalog as the checker reads it (:class:`lingjun.checks.knowledge.catalog_entry.Component`),
+        in the bundle's order; built at the first use and kept (as :attr:`records`).
+
+        Raises:
+            ValueError: an entry has a field of another type (only for a bundle whose shape was not checked).
+        """
+        components = self.raw.get("components", [])
+        cached = self.__dict__.get("_catalog")
+        if cached is None or cached[0] is not components or cached[1] != len(components):
+            from lingjun.checks.knowledge.catalog_entry import component_from_dict  # deferred: dataclasses at first use
+
+            built = tuple(component_from_dict(c, f"components[{i}]") for i, c in enumerate(components))
+            cached = self.__dict__["_catalog"] = (components, len(components), built, {c.id: c for c in reversed(built)})
+        return cached[2]
+
+    def catalog_entry(self, component_id: str) -> "Optional[Component]":
+        """The typed catalog entry with this id (the first, as :meth:`component`), or None."""
+        self.catalog  # noqa: B018 (builds the index)
+        return self.__dict__["_catalog"][3].get(component_id)
 
     @property
     def known_issues(self) -> list[dict[str, Any]]:

@@ -17,22 +17,26 @@ What ends a carry (walking back from the release, newest first):
 
 A usage note is the same note in two releases when its ``id`` is the same, or both name the same checker
 ``rule``; the text carried is that of the newest release stating it.  Releases are ordered by
-:func:`lingjun.checks.knowledge.identify.order_key`; a release that cannot be placed neither carries nor
+:func:`_order_key` (as :func:`lingjun.checks.knowledge.identify.order_key`); a release that cannot be placed neither carries nor
 receives anything.
 
 Input records are bundle dicts (``model_dump(mode="json")`` of
 :class:`lingjun.schema.models.ReleaseRecord`, with or without ``order_key``), so the site can pass dumped
-models.  Standard library and ``packaging`` only: this module ships in ``lingjun-check.pyz``.
+models (and read ``Carried.item`` as one); rules ask :func:`usage_note_for`, which takes and gives the rule's
+typed record and note (:mod:`lingjun.checks.knowledge.release_record`).  Standard library and ``packaging`` only: this module
+ships in ``lingjun-check.pyz``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable, Optional
+from typing import TYPE_CHECKING, Any, Iterable, Optional
 
 from lingjun.checks.core.version_match import parse_version
-from lingjun.checks.knowledge.identify import order_key
 from lingjun.checks.knowledge.record_view import usage_note
+
+if TYPE_CHECKING:
+    from lingjun.checks.knowledge.release_record import Release, UsageNote
 
 __all__ = ["Carried", "carried_usage_notes", "carried_known_issues", "stated_range", "usage_note_for", "quoted_note"]
 
@@ -71,9 +75,22 @@ class Carried:
         return str(self.item.get("id"))
 
 
+def _order_key(record: dict) -> tuple[int, int, int]:
+    """:func:`lingjun.checks.knowledge.identify.order_key` of a bundle dict (as the site passes them): its
+    ``order_key``, else :func:`lingjun.checks.core.release_order.release_order_key`; ``(0, 0, 0)`` unplaced."""
+    key = record.get("order_key")
+    if isinstance(key, list) and len(key) == 3 and all(isinstance(p, int) and not isinstance(p, bool) for p in key):
+        return (key[0], key[1], key[2])
+    from lingjun.checks.core.release_order import release_order_key  # deferred: not every check needs it
+
+    version, date = record.get("version"), record.get("release_date")
+    found = release_order_key(version, date if isinstance(date, str) else None) if isinstance(version, str) else None
+    return found or (0, 0, 0)
+
+
 def _family_order(releases: Iterable[dict], family: Any) -> list[dict]:
     """The family's releases that can be placed, oldest first."""
-    placed = [(order_key(r), r) for r in releases
+    placed = [(_order_key(r), r) for r in releases
               if isinstance(r, dict) and r.get("family") == family and isinstance(r.get("version"), str)]
     return [r for key, r in sorted((p for p in placed if p[0] != (0, 0, 0)), key=lambda p: p[0])]
 
@@ -259,24 +276,30 @@ def _ends_issue_carry(release: dict, fixed: set[str]) -> bool:
     return _ref(release) in fixed or not _not_captured(release, KNOWN_ISSUES)
 
 
-def usage_note_for(releases: Iterable[dict], record: Optional[dict], rule_id: str) -> tuple[Optional[dict], Optional[Carried]]:
-    """The usage note enforced by ``rule_id`` that applies to ``record``: ``(note, None)`` when the record states
-    it, ``(note, carried)`` when it applies by carry (:func:`carried_usage_notes`), ``(None, None)`` otherwise."""
+def usage_note_for(releases: Iterable[dict], record: "Optional[Release]",
+                   rule_id: str) -> "tuple[Optional[UsageNote], Optional[Carried]]":
+    """The usage note enforced by ``rule_id`` that applies to ``record`` (the rule's typed record; ``releases``: the
+    bundle's release dicts, which a carry reads): ``(note, None)`` when the record states it, ``(note, carried)``
+    when it applies by carry (:func:`carried_usage_notes`; the note is the typed view of ``carried.item``),
+    ``(None, None)`` otherwise."""
     own = usage_note(record, rule_id)
-    if own is not None:
+    if own is not None or record is None:
         return own, None
-    for carried in carried_usage_notes(releases, record):
+    for carried in carried_usage_notes(releases, record.raw):
         if carried.item.get("rule") == rule_id:
-            return carried.item, carried
+            from lingjun.checks.core._dataclass_json import build  # deferred: only a carried note needs it
+            from lingjun.checks.knowledge.release_record import UsageNote
+
+            return build(UsageNote, carried.item, "usage note"), carried
     return None, None
 
 
-def quoted_note(note: Optional[dict], carried: Optional[Carried]) -> tuple[str, str]:
+def quoted_note(note: "Optional[UsageNote]", carried: Optional[Carried]) -> tuple[str, str]:
     """How a report quotes the note: ``Release note: "..."`` / ``发布说明：“...”``, with the provenance of a carried
     note: ``Release note (stated by 25.07; not recorded for 25.10): "..."``; empty strings without a note."""
     if note is None:
         return "", ""
-    text = note.get("text") or {}
+    text = note.text
     if carried is None:
         return f"Release note: \"{text.get('en', '')}\"", f"发布说明：“{text.get('zh', '')}”"
     return (f"Release note ({carried.provenance_en}): \"{text.get('en', '')}\"",

@@ -13,7 +13,7 @@ named no ``--model``).  The whole condition:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from lingjun.checks.core.condition_facts import FACTS
 from lingjun.checks.evidence import Evidence
@@ -25,6 +25,9 @@ from lingjun.checks.knowledge.installed import installed_component
 from lingjun.checks.knowledge.record_view import cpu_arch
 from lingjun.checks.core.version_match import parse_version
 from lingjun.checks.coverage import driver_observed, env_known
+
+if TYPE_CHECKING:
+    from lingjun.checks.knowledge.catalog_entry import Component
 
 __all__ = ["APPLIES", "MAY_APPLY", "DOES_NOT_APPLY", "ConditionResult", "evaluate"]
 
@@ -69,11 +72,12 @@ def evaluate(
     facts: Facts,
     *,
     served_model: Optional[str],
-    component: Callable[[str], Optional[dict]],
+    component: Callable[[str], "Optional[Component]"],
     evidence: Optional[Evidence] = None,
     data: Any = None,
 ) -> ConditionResult:
-    """Evaluate ``condition``; ``component(id)`` returns the catalog entry for an id (or None).
+    """Evaluate ``condition``; ``component(id)`` returns the typed catalog entry for an id (or None:
+    :meth:`lingjun.checks.knowledge.bundle.KnowledgeData.catalog_entry`).
 
     ``evidence`` (what the user's logs show) and ``data`` (the bundle, for its GPU table) let ``facts``
     clauses read a value the probed facts lack from a log (:mod:`lingjun.checks.knowledge.fact_values`).
@@ -107,7 +111,7 @@ def _strings(items: Any) -> list[str]:
 
 
 def _component_clause(result: ConditionResult, cid: str, spec_text: Any, facts: Facts,
-                      component: Callable[[str], Optional[dict]], evidence: Optional[Evidence]) -> None:
+                      component: Callable[[str], "Optional[Component]"], evidence: Optional[Evidence]) -> None:
     """Add one ``components`` clause (``cid`` within the specifier ``spec_text``) to ``result``."""
     label = f"{cid} {spec_text}"
     from packaging.specifiers import InvalidSpecifier, SpecifierSet  # lazy: packaging.specifiers imports packaging.tags

@@ -59,7 +59,8 @@ The runtime: when the running interpreter (``sys.prefix`` or ``sys.executable``)
 image's runtime paths (``/opt/runtimes/llama-factory-ppu``), that runtime (:func:`lingjun.checks.knowledge.record_view.runtime_for`).
 
 ``ReleaseMatch.record`` is the release as that image shows it
-(:func:`lingjun.checks.knowledge.record_view.image_record`).
+(:func:`lingjun.checks.knowledge._image_view.image_record`, then typed).  Records are read typed
+(:attr:`lingjun.checks.knowledge.bundle.KnowledgeData.records`).
 
 An env value or manifest naming a release the data does not know is passed
 over: it is kept in ``ReleaseMatch.rejected`` (the ``release.identified``
@@ -70,7 +71,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 from lingjun.checks.context import ReleaseMatch
 from lingjun.checks.facts import Facts, ManifestFacts, normalise_name
@@ -78,7 +79,11 @@ from lingjun.checks.knowledge.bundle import KnowledgeData
 from lingjun.checks.core.family_driver import driver_view
 from lingjun.checks.core.version_match import parse_version
 from lingjun.checks.coverage import OBSERVED, available, state
-from lingjun.checks.knowledge.record_view import image_record, image_tags, record_variants, runtime_for, variant_of
+from lingjun.checks.knowledge._image_view import image_record
+from lingjun.checks.knowledge.record_view import image_tags, runtime_for, variant_of
+
+if TYPE_CHECKING:
+    from lingjun.checks.knowledge.release_record import Release, Variant
 
 __all__ = ["UnknownReleaseError", "ManifestConflict", "identify", "find_release", "find_releases", "find_unrecorded",
            "close_matches", "unknown_release_hint", "better_variant", "release_ref_problem", "manifest_conflict",
@@ -127,9 +132,9 @@ def release_ref_problem(value: str) -> Optional[str]:
     return None
 
 
-def release_ref(record: dict[str, Any]) -> str:
-    """``family:version`` of a bundle release record."""
-    return f"{record.get('family')}:{record.get('version')}"
+def release_ref(record: "Release") -> str:
+    """``family:version`` of a release record."""
+    return record.ref
 
 
 def versions_match(installed: Optional[str], published: Optional[str]) -> float:
@@ -154,35 +159,35 @@ def versions_match(installed: Optional[str], published: Optional[str]) -> float:
 
 def _pypi_components(data: KnowledgeData) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
-    for component in data.components:
-        probe = component.get("probe") or {}
-        if probe.get("kind") == "pypi" and component.get("pypi"):
-            out[component["id"]] = [normalise_name(n) for n in component["pypi"]]
+    for component in data.catalog:
+        if component.probe.kind == "pypi" and component.pypi:
+            out[component.id] = [normalise_name(n) for n in component.pypi]
     return out
 
 
 def score_record(
-    record: dict[str, Any], installed: dict[str, str], pypi: dict[str, list[str]], arch: Optional[str], absent_known: bool = True
+    record: "Union[Release, Variant]", installed: dict[str, str], pypi: dict[str, list[str]], arch: Optional[str],
+    absent_known: bool = True
 ) -> tuple[float, int, int]:
-    """``(score, fully_matched, compared)`` of one release record (or one image of it: a variant dict, or
-    :func:`~lingjun.checks.knowledge.record_view.image_record`) against installed versions (normalised name -> version).
+    """``(score, fully_matched, compared)`` of one release record (or one image of it: a variant, or
+    :attr:`lingjun.checks.context.ReleaseMatch.record`) against installed versions (normalised name -> version).
 
     ``absent_known`` False (a package list shown only in part, such as a collect_env paste) leaves out the record's
     components the list does not name: they are not known to be missing, so they neither count for nor against it.
     """
     points = 0.0
     matched = compared = 0
-    for entry in record.get("components") or []:
-        names = pypi.get(entry.get("id", ""))
+    for entry in record.components:
+        names = pypi.get(entry.id)
         if not names:
             continue
-        archs = entry.get("architectures") or []
+        archs = entry.architectures
         if arch and archs and arch not in archs:
             continue
         if not absent_known and not any(n in installed for n in names):
             continue
         compared += 1
-        best = max((versions_match(installed.get(n), entry.get("version")) for n in names), default=0.0)
+        best = max((versions_match(installed.get(n), entry.version) for n in names), default=0.0)
         points += best
         matched += best == 1.0
     return (points / compared if compared else 0.0), matched, compared
@@ -200,38 +205,37 @@ def _pattern_matches(pattern: str, image: str, tag: str, value: str) -> bool:
     return re.fullmatch(regex, value) is not None
 
 
-def order_key(record: dict[str, Any]) -> tuple[int, int, int]:
+def order_key(record: "Release") -> tuple[int, int, int]:
     """Where a release falls in its family's order: the bundle's ``order_key`` (``[year, month, day]``), else
     :func:`lingjun.checks.core.release_order.release_order_key`; ``(0, 0, 0)`` when neither places it."""
-    key = record.get("order_key")
-    if isinstance(key, list) and len(key) == 3 and all(isinstance(p, int) and not isinstance(p, bool) for p in key):
+    key = record.order_key
+    if key is not None and len(key) == 3:
         return (key[0], key[1], key[2])
     from lingjun.checks.core.release_order import release_order_key  # deferred: not every check needs it
 
-    version, date = record.get("version"), record.get("release_date")
-    found = release_order_key(version, date if isinstance(date, str) else None) if isinstance(version, str) else None
-    return found or (0, 0, 0)
+    return release_order_key(record.version, record.release_date) or (0, 0, 0)
 
 
-def _tag_matches(data: KnowledgeData, record: dict[str, Any], entry: dict[str, Any], text: str, bare: bool) -> bool:
-    tag = entry["tag"]
+def _tag_matches(data: KnowledgeData, family_id: str, tag: str, reference: Optional[str], text: str, bare: bool) -> bool:
+    """Whether ``text`` names the image tag ``tag`` (whose full ``reference`` is given, where known) of the family
+    ``family_id``, in one of the forms :func:`find_release` accepts."""
     if bare and text == tag:
         return True
-    family = data.family(str(record.get("family"))) or {}
-    images = {str(name) for name in (family.get("image_name"), record.get("family")) if name}
+    family = data.family(family_id) or {}
+    images = {str(name) for name in (family.get("image_name"), family_id) if name}
     patterns = [p for p in (family.get("public_registry_pattern"), family.get("vpc_registry_pattern")) if isinstance(p, str)]
-    return (text == entry.get("reference") or any(text == f"{image}:{tag}" for image in images)
+    return (text == reference or any(text == f"{image}:{tag}" for image in images)
             or any(_pattern_matches(pattern, image, tag, text) for pattern in patterns for image in images))
 
 
-def find_releases(data: KnowledgeData, value: str) -> list[tuple[str, dict[str, Any], Optional[str]]]:
+def find_releases(data: KnowledgeData, value: str) -> "list[tuple[str, Release, Optional[str]]]":
     """Every ``(family:release, record, variant id or None)`` that ``value`` names (see :func:`find_release`);
     more than one only for a bare tag that several releases publish."""
     text = value.strip()
     if not text or release_ref_problem(text):
         return []
     named, _, variant = text.partition("#")
-    record = data.release(named)
+    record = data.record(named)
     if record is not None:
         if not variant:
             return [(named, record, None)]
@@ -240,9 +244,9 @@ def find_releases(data: KnowledgeData, value: str) -> list[tuple[str, dict[str, 
         return []
     bare = ":" not in text and "/" not in text
     found = []
-    for record in data.releases:
+    for record in data.records:
         for variant_id, entry in image_tags(record):
-            if _tag_matches(data, record, entry, text, bare):
+            if _tag_matches(data, record.family, entry.tag, entry.reference, text, bare):
                 found.append((release_ref(record), record, variant_id))
                 break
     return found
@@ -263,8 +267,8 @@ def find_unrecorded(data: KnowledgeData, value: str) -> Optional[dict[str, Any]]
         for entry in family.get("unrecorded_releases") or []:
             version = str(entry.get("version"))
             ref = f"{family.get('id')}:{version}"
-            stub = {"family": family.get("id")}
-            if named == ref or any(_tag_matches(data, stub, {"tag": tag}, text, bare) for tag in entry.get("image_tags") or []):
+            if named == ref or any(_tag_matches(data, str(family.get("id")), tag, None, text, bare)
+                                   for tag in entry.get("image_tags") or []):
                 found.append({"ref": ref, "family": family.get("id"), "version": version,
                               "named_in": [u for u in entry.get("named_in") or [] if isinstance(u, str)]})
     return found[0] if len(found) == 1 else None
@@ -274,10 +278,9 @@ def release_names(data: KnowledgeData) -> list[str]:
     """Every name ``--release`` accepts short of tags: ``family:release`` of each record and of each release the pages
     name without a record, and ``family:release#variant`` of each variant."""
     names: list[str] = []
-    for record in data.releases:
-        ref = release_ref(record)
-        names.append(ref)
-        names.extend(f"{ref}#{variant.get('id')}" for variant in record_variants(record) if variant.get("id"))
+    for record in data.records:
+        names.append(record.ref)
+        names.extend(f"{record.ref}#{variant.id}" for variant in record.variants if variant.id)
     for family in data.raw.get("families", []):
         names.extend(f"{family.get('id')}:{entry.get('version')}" for entry in family.get("unrecorded_releases") or [])
     return names
@@ -304,7 +307,7 @@ def close_matches(data: KnowledgeData, value: str, limit: int = 3) -> list[str]:
     text = value.strip()
     names = release_names(data)
     if ":" not in text:
-        tags = [entry["tag"] for record in data.releases for _, entry in image_tags(record)]
+        tags = [entry.tag for record in data.records for _, entry in image_tags(record)]
         tags += [tag for family in data.raw.get("families", []) for entry in family.get("unrecorded_releases") or []
                  for tag in entry.get("image_tags") or []]
         return closest(text, tags + names)
@@ -336,7 +339,7 @@ def unknown_release_hint(exc: UnknownReleaseError, data: KnowledgeData) -> str:
     return "give FAMILY:RELEASE, FAMILY:RELEASE#VARIANT or one of the release's image tags; families: " + ", ".join(families)
 
 
-def find_release(data: KnowledgeData, value: str) -> Optional[tuple[str, dict[str, Any], Optional[str]]]:
+def find_release(data: KnowledgeData, value: str) -> "Optional[tuple[str, Release, Optional[str]]]":
     """``(family:release, record, variant id or None)`` of the release ``value`` names, or None (nothing, or
     several releases: a bare tag two of them publish).
 
@@ -386,7 +389,7 @@ def _manifest_image(facts: Facts) -> Optional[str]:
     return image.strip() if isinstance(image, str) and image.strip() else None
 
 
-def _image_releases(data: KnowledgeData, image: str) -> list[tuple[str, dict[str, Any], Optional[str]]]:
+def _image_releases(data: KnowledgeData, image: str) -> "list[tuple[str, Release, Optional[str]]]":
     """What a manifest's ``image`` names (:func:`find_releases`); an image copied to another registry
     (``registry.example.com/team/training-nv-pytorch:25.07-serverless``) names what its last part
     ``<image name>:<tag>`` names, so a mirror is never a contradiction."""
@@ -453,7 +456,7 @@ def manifest_conflict(facts: Facts, data: KnowledgeData) -> Optional[ManifestCon
     return ManifestConflict(kind, release, image, ref + (f"#{variant}" if variant else ""), names)
 
 
-def _choose_variant(facts: Facts, data: KnowledgeData, record: dict[str, Any],
+def _choose_variant(facts: Facts, data: KnowledgeData, record: "Release",
                     use_image: bool = True) -> tuple[Optional[str], list[str]]:
     """``(variant id, [])`` when the manifest's ``image`` names one of the record's variants (unless ``use_image``
     is False: the manifest contradicts itself) or the installed components match one variant's list better than
@@ -464,25 +467,25 @@ def _choose_variant(facts: Facts, data: KnowledgeData, record: dict[str, Any],
             if found is record and variant_id:
                 return variant_id, []
     score = _scorer(facts, data)
-    ranked = sorted(((score(v)[:2], v["id"]) for v in record_variants(record)), key=lambda item: (-item[0][0], -item[0][1]))
+    ranked = sorted(((score(v)[:2], v.id) for v in record.variants), key=lambda item: (-item[0][0], -item[0][1]))
     if len(ranked) == 1 or (len(ranked) > 1 and ranked[0][0] > ranked[1][0] and ranked[0][0][1] >= 1):
         return ranked[0][1], []
     best = ranked[0][0] if ranked else None
     return None, [vid for key, vid in ranked if key == best] if best and best[1] >= 1 else [vid for _, vid in ranked]
 
 
-def better_variant(facts: Facts, data: KnowledgeData, ref: str, variant: Optional[str]) -> Optional[dict[str, Any]]:
+def better_variant(facts: Facts, data: KnowledgeData, ref: str, variant: Optional[str]) -> "Optional[Variant]":
     """The variant of release ``ref`` whose component list the installed packages match better than ``variant``'s
     (a higher score, or the same score with more fully matched entries, and at least one full match), or None.
 
     For a variant named by ``--release``, a tag or a manifest: ``inference-nv-pytorch:25.04#sglang`` on a container
     whose packages are the vLLM image's gives the ``vllm`` variant.
     """
-    record = data.release(ref)
+    record = data.record(ref)
     if record is None or not variant:
         return None
     score = _scorer(facts, data)
-    scored = {str(v.get("id")): score(v)[:2] for v in record_variants(record)}
+    scored = {v.id: score(v)[:2] for v in record.variants}
     named = scored.get(variant)
     if named is None:
         return None
@@ -493,19 +496,19 @@ def better_variant(facts: Facts, data: KnowledgeData, ref: str, variant: Optiona
     return None
 
 
-def _match(facts: Facts, data: KnowledgeData, how: str, ref: str, record: dict[str, Any], variant: Optional[str],
+def _match(facts: Facts, data: KnowledgeData, how: str, ref: str, record: "Release", variant: Optional[str],
            use_image: bool = True, **kwargs: Any) -> ReleaseMatch:
     """The :class:`ReleaseMatch` of a release (and variant) found, with the variant chosen when the name left it
     open (``use_image`` False: not from the manifest's ``image``) and the runtime the running interpreter belongs to."""
     candidates: list[str] = []
-    if variant is None and record_variants(record):
+    if variant is None and record.variants:
         variant, candidates = _choose_variant(facts, data, record, use_image)
     image = variant_of(record, variant) or record
     runtime = runtime_for(image, facts.python.prefix, facts.python.executable) if not candidates else None
-    view = image_record(record, variant, unknown_variant=bool(candidates), runtime=runtime)
+    view = image_record(record.raw, variant, unknown_variant=bool(candidates), runtime_id=runtime.id if runtime else None)
     # a cut-off driver text is read with what the family's neighbouring releases state (as the finder and which read it)
-    view = driver_view(view, (r for r in data.releases if r.get("family") == record.get("family")))
-    shown = {k: runtime[k] for k in ("id", "name", "path") if runtime.get(k)} if runtime else None
+    view = driver_view(view, data.releases)  # it reads the record's family only
+    shown = {k: getattr(runtime, k) for k in ("id", "name", "path") if getattr(runtime, k)} if runtime else None
     return ReleaseMatch(ref=ref, how=how, record=view, variant=variant, variant_candidates=candidates, runtime=shown, **kwargs)
 
 
@@ -547,7 +550,7 @@ def _from_option(facts: Facts, data: KnowledgeData, option: str) -> ReleaseMatch
             return ReleaseMatch(ref=unrecorded["ref"], how="option", unrecorded=unrecorded)
     if len(found) != 1:
         ambiguous = len(found) > 1
-        known = sorted(r for r, _, _ in found) if ambiguous else sorted(release_ref(r) for r in data.releases)
+        known = sorted(r for r, _, _ in found) if ambiguous else sorted(r.ref for r in data.records)
         problem = release_ref_problem(option)
         raise UnknownReleaseError(option, known, ambiguous=ambiguous, reason=problem,
                                   suggestions=[] if ambiguous or problem else close_matches(data, option))
@@ -565,7 +568,7 @@ def _named(facts: Facts) -> list[tuple[str, str]]:
 
 
 #: one scored image: (score, components fully matched, entries it lists with a pip probe, record, variant id)
-_Scored = tuple[float, int, int, dict[str, Any], Optional[str]]
+_Scored = tuple[float, int, int, "Release", Optional[str]]
 
 
 def fingerprint(facts: Facts, data: KnowledgeData) -> ReleaseMatch:
@@ -588,16 +591,16 @@ def _scored_images(facts: Facts, data: KnowledgeData) -> list[_Scored]:
     score, probed_of = _scorer(facts, data), _scorer(facts, data, probed=True)
     bases = {f.get("id") for f in data.raw.get("families", []) if f.get("role") == "base"}
     scored: list[_Scored] = []
-    for record in data.releases:
-        for image in record_variants(record) or [record]:
+    for record in data.records:
+        for image in record.variants or [record]:
             points, matched, compared = score(image)
             if compared:
                 # (score, fully matched, entries the image lists with a pip probe: a partial list naming only one
                 # of them, such as a collect_env paste showing torch, is one match, not "all of them")
-                scored.append((points, matched, probed_of(image), record, image.get("id") if image is not record else None))
+                scored.append((points, matched, probed_of(image), record, image.id if image is not record else None))
 
     # best score first; then more components matched; then product families before base images; then the newer release
-    scored.sort(key=lambda item: (round(-item[0], 6), -item[1], item[3].get("family") in bases,
+    scored.sort(key=lambda item: (round(-item[0], 6), -item[1], item[3].family in bases,
                                   [-p for p in order_key(item[3])]))
     return scored
 

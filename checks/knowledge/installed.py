@@ -1,17 +1,20 @@
 """The installed version of a catalog component, read from the probed facts.
 
-A catalog component (bundle JSON of :class:`lingjun.schema.models.Component`)
-says how it is probed (``probe.kind``); this module maps each kind to the
+A catalog component (:class:`lingjun.checks.knowledge.catalog_entry.Component`, the typed view of
+:class:`lingjun.schema.models.Component`) says how it is probed (``probe.kind``); this module maps each kind to the
 facts the probes collected.  Nothing is imported or executed.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from lingjun.checks.coverage import OBSERVED, state
 from lingjun.checks.facts import DistributionFacts, Facts
+
+if TYPE_CHECKING:
+    from lingjun.checks.knowledge.catalog_entry import Component
 
 __all__ = ["Installed", "installed_component", "installed_pypi"]
 
@@ -46,14 +49,14 @@ def installed_pypi(facts: Facts, names: list) -> Optional[DistributionFacts]:
     return None
 
 
-def installed_component(component: dict, facts: Facts) -> Installed:
-    """Installed version of ``component`` (a catalog dict) according to ``facts``."""
-    kind = ((component or {}).get("probe") or {}).get("kind")
+def installed_component(component: "Component", facts: Facts) -> Installed:
+    """Installed version of ``component`` (a typed catalog entry) according to ``facts``."""
+    kind = component.probe.kind
     if kind == "pypi":
-        dist = installed_pypi(facts, component.get("pypi") or [component.get("id")])
+        dist = installed_pypi(facts, component.pypi or [component.id])
         if dist is not None:
             return Installed(dist.version, f"pypi:{dist.name}", dist)
-        if component.get("id") == "torch" and facts.torch is not None and facts.torch.version:
+        if component.id == "torch" and facts.torch is not None and facts.torch.version:
             return Installed(facts.torch.version, "torch/version.py")
 
         return Installed(None, "pypi", probed=state(facts, "distributions") == OBSERVED)

@@ -39,7 +39,7 @@ def rank_causes(ctx: "CheckContext", signature: dict) -> list[RankedCause]:
     for cause in signature.get("causes") or []:
         if cause.get("condition"):
             result = evaluate(cause["condition"], ctx.facts, served_model=ctx.options.served_model,
-                              component=ctx.data.component, evidence=ctx.evidence, data=ctx.data)
+                              component=ctx.data.catalog_entry, evidence=ctx.evidence, data=ctx.data)
         else:
             result = ConditionResult(MAY_APPLY)
         out.append(RankedCause(cause, result))

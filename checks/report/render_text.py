@@ -75,9 +75,9 @@ def _release_line(release: ReleaseMatch, lang: str) -> str:
 
 def _title(release: ReleaseMatch, lang: str) -> str:
     """``, vLLM image``: the identified variant's title in ``lang``, or empty."""
-    title = (variant_of(release.record, release.variant) or {}).get("title")
-    text = title.get(lang) if isinstance(title, dict) else None
-    return f"{'，' if lang == 'zh' else ', '}{text}" if isinstance(text, str) and text else ""
+    variant = variant_of(release.record, release.variant)
+    text = (variant.title or {}).get(lang) if variant is not None else None
+    return f"{'，' if lang == 'zh' else ', '}{text}" if text else ""
 
 
 def _image_part(release: ReleaseMatch, zh: bool) -> str:

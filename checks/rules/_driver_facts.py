@@ -47,8 +47,7 @@ DRIVER_VERSION = Text("the driver's version", "驱动版本")
 def image_cuda(ctx: CheckContext) -> tuple[Optional[CudaVersion], Text]:
     """The image's CUDA: the release record's ``cuda``, else the toolkit found in the image; with where it came from
     (:func:`lingjun.checks.coverage.source_label`: "version.json" live, the snapshot field or the collect_env line otherwise)."""
-    record = ctx.record or {}
-    cuda = parse_cuda(record.get("cuda")) if isinstance(record, dict) else None
+    cuda = parse_cuda(ctx.record.cuda) if ctx.record is not None else None
     if cuda is not None:
         return cuda, RELEASE_RECORD
     facts = ctx.facts
@@ -119,9 +118,8 @@ def driver_cuda(ctx: CheckContext, max_native) -> tuple[Optional[CudaVersion], s
 
 def release_minimum(ctx: CheckContext) -> Optional[DriverVersion]:
     """The NVIDIA driver minimum the applicable release record states (``driver.minimum``), None without one."""
-    record = ctx.record or {}
-    driver = record.get("driver") if isinstance(record, dict) else None
-    return parse_driver(driver.get("minimum")) if isinstance(driver, dict) else None
+    driver = ctx.record.driver if ctx.record is not None else None
+    return parse_driver(driver.minimum) if driver is not None else None
 
 
 def bounded_by_release(ctx: CheckContext, decision):
@@ -178,13 +176,13 @@ def forward_admission(ctx: CheckContext, driver: DriverVersion, decision) -> Opt
     cuda, _ = image_cuda(ctx)
     if cuda is None:
         return None
-    admitted, where = forward_admitted(driver, cuda, ctx.record, ctx.data.cuda_drivers)
+    admitted, where = forward_admitted(driver, cuda, ctx.record_dict, ctx.data.cuda_drivers)
     if admitted is True and where == "family's releases":
         # the record's driver text is cut off and its family's neighbours admit the branch (driver.derived): the
         # record's own forward-compatible branches still show that the image carries cuda-compat, as release_verdict
         # reads it; without them the package is not assumed
-        drv = (ctx.record or {}).get("driver") or {}
-        return where if drv.get("forward_compatibility") else None
+        drv = ctx.record.driver if ctx.record is not None else None
+        return where if drv is not None and drv.forward_compatibility else None
     return where if admitted is True and where == "release record" else None
 
 

@@ -47,17 +47,16 @@ def nvidia_url(ctx: CheckContext, kind: str) -> str:
 
 def component_url(ctx: CheckContext, component_id: str, version: Optional[str] = None) -> Optional[str]:
     """Release notes of a component version (catalog ``release_notes_url``), else its homepage, else None."""
-    comp = ctx.data.component(component_id) or {}
-    pattern = comp.get("release_notes_url")
-    if isinstance(pattern, str) and version:
+    comp = ctx.data.catalog_entry(component_id)
+    pattern = comp.release_notes_url if comp is not None else None
+    if pattern is not None and version:
         release = version.split("+", 1)[0]
         fields = release.split(".")
         try:
             return pattern.format(version=version, release=release, release3=".".join(fields[:3]))
         except (KeyError, IndexError, ValueError):
             pass
-    homepage = comp.get("homepage")
-    return homepage if isinstance(homepage, str) else None
+    return comp.homepage if comp is not None else None
 
 
 def make(

@@ -69,9 +69,9 @@ def expected_version(ctx: CheckContext, kind: str, parse: Callable[[object], Opt
         # read from the torch distribution's own Requires-Dist lines, whatever the input
         candidates.append((pin, _REQUIRES_DIST))
     for entry in record_components(ctx.record, facts.host.machine):
-        comp = ctx.data.component(entry.get("id", "")) or {}
-        if (comp.get("probe") or {}).get("kind") == kind and entry.get("version"):
-            candidates.append((entry["version"], _RELEASE_RECORD))
+        comp = ctx.data.catalog_entry(entry.id)
+        if comp is not None and comp.probe.kind == kind and entry.version:
+            candidates.append((entry.version, _RELEASE_RECORD))
     for text, source in candidates:
         version = parse(text)
         if version is not None:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Iterator, Optional
 
 from lingjun.checks.context import CheckContext
+from lingjun.checks.knowledge.catalog_entry import Component
 from lingjun.checks.knowledge.installed import Installed, installed_component
 from lingjun.checks.knowledge.record_view import record_components
 
@@ -27,7 +28,7 @@ class PackageView:
 
     id: str
     published: str
-    catalog: dict
+    catalog: Component
     installed: Installed
 
     @property
@@ -41,7 +42,7 @@ class PackageView:
         builds PyTorch publishes) is the upstream package (inference-nv-pytorch 25.04 lists
         ``Torch 2.6.0+cu124`` and ``transformers 4.51.1``).
         """
-        if not self.catalog.get("vendor_build"):
+        if not self.catalog.vendor_build:
             return False
         _, plus, label = self.published.partition("+")
         return bool(plus) and not _STOCK_LABEL.match(label)
@@ -49,7 +50,7 @@ class PackageView:
     @property
     def names(self) -> list[str]:
         """The PyPI distribution names of the component."""
-        return [n for n in self.catalog.get("pypi") or [] if isinstance(n, str)] or [self.id]
+        return list(self.catalog.pypi) or [self.id]
 
 
 def packages_probed(ctx: CheckContext) -> bool:
@@ -60,10 +61,10 @@ def packages_probed(ctx: CheckContext) -> bool:
 def record_packages(ctx: CheckContext) -> Iterator[PackageView]:
     """Record components (for this CPU architecture) whose catalog entry has ``probe.kind: pypi``."""
     for entry in record_components(ctx.record, ctx.facts.host.machine):
-        catalog = ctx.data.component(entry["id"])
-        if not catalog or (catalog.get("probe") or {}).get("kind") != "pypi" or not isinstance(entry.get("version"), str):
+        catalog = ctx.data.catalog_entry(entry.id)
+        if catalog is None or catalog.probe.kind != "pypi":
             continue
-        yield PackageView(entry["id"], entry["version"], catalog, installed_component(catalog, ctx.facts))
+        yield PackageView(entry.id, entry.version, catalog, installed_component(catalog, ctx.facts))
 
 
 def torch_view(ctx: CheckContext) -> Optional[PackageView]:

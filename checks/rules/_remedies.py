@@ -53,11 +53,10 @@ CONSTRAINTS_ZH = ("pip list --format=freeze > /tmp/image-constraints.txt，然�
 def image_references(ctx: CheckContext) -> list[str]:
     """The full references (registry/repository:tag) of the image(s) the record states for this container, else tags."""
     out: list[str] = []
-    for tag in (ctx.record or {}).get("image_tags") or []:
-        if isinstance(tag, dict):
-            ref = tag.get("reference") or tag.get("tag")
-            if isinstance(ref, str) and ref not in out:
-                out.append(ref)
+    for tag in ctx.record.image_tags if ctx.record is not None else ():
+        ref = tag.reference or tag.tag
+        if ref not in out:
+            out.append(ref)
     return out
 
 
@@ -110,7 +109,7 @@ def restore_command(ctx: CheckContext, pkg: PackageView) -> Optional[str]:
         if found is None:
             return None
         return f"pip install --no-deps torch=={found[0]} --index-url {found[1]}"
-    if pkg.catalog.get("torch_extension"):
+    if pkg.catalog.torch_extension:
         return None  # compiled against the image's torch: a rebuilt or prebuilt wheel is not the image's
     if "+" in pkg.published:
         return None  # a local build (``2.3.0+5de3e14``): no public index serves it
@@ -128,7 +127,7 @@ def restore_remedy(ctx: CheckContext, pkgs: list[PackageView]) -> Text:
     parts_en: list[str] = []
     parts_zh: list[str] = []
     if fixed:
-        names = ", ".join(f"{p.catalog.get('name', p.id)} {p.published}" for p in fixed[:4])
+        names = ", ".join(f"{p.catalog.label} {p.published}" for p in fixed[:4])
         fresh = fresh_container(ctx)
         parts_en.append(f"No public index serves {names} as the image ships it: {fresh.en}")
         parts_zh.append(f"没有公共索引提供镜像中的 {names}：请{fresh.zh}")
@@ -213,17 +212,17 @@ def torch_wheel_remedy(ctx: CheckContext, version: Optional[str], at_most: Optio
 def release_with_cuda(ctx: CheckContext, needed: tuple[int, int]) -> Optional[str]:
     """``family:version`` of the newest release of the running release's family whose CUDA is at least ``needed``
     (newest by the bundle's ``order_key``); None without a release, or when none of the family's records states one."""
-    family = (ctx.record or {}).get("family")
+    family = ctx.record.family if ctx.record is not None else None
     best: Optional[tuple[list, str]] = None
-    for rel in ctx.data.releases:
-        if rel.get("family") != family or not rel.get("cuda") or not isinstance(rel.get("order_key"), list):
+    for rel in ctx.data.records:
+        if rel.family != family or not rel.cuda or rel.order_key is None:
             continue
         try:
-            cuda = CudaVersion.parse(str(rel["cuda"]))
+            cuda = CudaVersion.parse(rel.cuda)
         except (VersionFormatError, ValueError):
             continue
-        if cuda.major_minor >= needed and (best is None or rel["order_key"] > best[0]):
-            best = (rel["order_key"], f"{family}:{rel.get('version')}")
+        if cuda.major_minor >= needed and (best is None or rel.order_key > best[0]):
+            best = (rel.order_key, f"{family}:{rel.version}")
     return best[1] if best else None
 
 

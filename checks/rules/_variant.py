@@ -2,7 +2,7 @@
 
 A rule that needs a value only the variant states (its Python, its CUDA) skips with the reason instead of
 judging against another variant's value; the package rules check only the entries every variant lists
-alike (:func:`lingjun.checks.knowledge.record_view.image_record`).
+alike (:func:`lingjun.checks.knowledge._image_view.image_record`).
 """
 
 from __future__ import annotations

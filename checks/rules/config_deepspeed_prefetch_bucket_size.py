@@ -165,8 +165,7 @@ def _integer(ctx: CheckContext, given: str, value: object) -> Finding:
     if note is None:
         return make(ctx, RULE, AREA, Severity.ok, WORDS("integer-ok", key=KEY, value=value, given=given), observed=str(value))
     asks = WORDS("asks-carried", provenance=Text(carried.provenance_en, carried.provenance_zh)) if carried else WORDS("asks-own")
-    text = note.get("text") or {}
     return make(ctx, RULE, AREA, Severity.warning,
                 WORDS("against-note", key=KEY, value=value, given=given, asks=asks,
-                      note=Text(text.get("en", ""), text.get("zh", ""))),
+                      note=Text(note.text.get("en", ""), note.text.get("zh", ""))),
                 remedy=WORDS("against-note-remedy"), observed=str(value), expected=WORDS("empty-or-auto"))

@@ -135,7 +135,7 @@ def _driver_too_old(ctx: CheckContext) -> Optional[Text]:
     driver = kernel_driver(ctx.facts)
     if built is None or driver is None:
         return None
-    d = decide(built, driver, ctx.data.cuda_drivers, gpus=ctx.facts.gpus, gpu_table=ctx.data.gpus, record=ctx.record,
+    d = decide(built, driver, ctx.data.cuda_drivers, gpus=ctx.facts.gpus, gpu_table=ctx.data.gpus, record=ctx.record_dict,
                compat_present=compat_present(ctx.facts), compat_in_use=ctx.facts.libcuda.is_forward_compat)
     if d.mode == "unsupported":
         return WORDS("driver-too-old", driver=driver, built=built, required=d.required or WORDS("newer-driver"))

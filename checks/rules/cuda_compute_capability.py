@@ -24,6 +24,7 @@ from lingjun.checks.core.gpu_arch import (
 from lingjun.checks.core.gpu_models import compute_capability_from_name
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.knowledge.record_view import is_ppu
+from lingjun.checks.knowledge.release_record import GpuSupport
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._driver_facts import RELEASE_RECORD, driver_cuda, image_cuda
 from lingjun.checks.rules._finding import make
@@ -102,15 +103,15 @@ def _gpus(ctx: CheckContext) -> "tuple[dict, set]":
 
 def _known(ctx: CheckContext) -> _Known:
     torch = ctx.facts.torch
-    support = (ctx.record or {}).get("gpu_support") or {}
+    support = (ctx.record.gpu_support if ctx.record is not None else None) or GpuSupport()
     cuda, cuda_from = image_cuda(ctx)
     # only a complete statement makes "not listed" mean "unsupported"; a partial one (new support announced) confirms
     # what it names and says nothing about the rest
     return _Known(
         arch_list=list(torch.arch_list) if torch else [],
-        ccs=[c for c in support.get("compute_capabilities") or [] if isinstance(c, str)],
-        archs=[a for a in support.get("architectures") or [] if isinstance(a, str)],
-        complete=support.get("list_state") == "complete",
+        ccs=list(support.compute_capabilities),
+        archs=list(support.architectures),
+        complete=support.list_state == "complete",
         cuda=cuda, cuda_from=cuda_from,
         torch_cuda=parse_cuda(torch.cuda) if torch and torch.cuda else None,
     )

@@ -45,13 +45,13 @@ WORDS = Words({
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """warning when the toolkit's major.minor differs from the record's CUDA; ok when equal."""
     record = ctx.record
-    if record is None or not record.get("cuda"):
+    if record is None or not record.cuda:
         skip = variant_unknown_skip(ctx, RULE, AREA, *WORDS["variant-what"]) if record is not None else None
         if skip is not None:
             yield skip
         return
 
-    expected = parse_cuda(record.get("cuda"))
+    expected = parse_cuda(record.cuda)
     facts = ctx.facts.cuda
     text = facts.toolkit_version or facts.env_cuda_version
     if expected is None:

@@ -127,7 +127,7 @@ def _decision(ctx: CheckContext, built, kmod):
 
     if kmod is None:
         return None
-    decision = decide(built, kmod, ctx.data.cuda_drivers, gpus=ctx.facts.gpus, gpu_table=ctx.data.gpus, record=ctx.record,
+    decision = decide(built, kmod, ctx.data.cuda_drivers, gpus=ctx.facts.gpus, gpu_table=ctx.data.gpus, record=ctx.record_dict,
                       compat_present=compat_present(ctx.facts), compat_in_use=ctx.facts.libcuda.is_forward_compat)
     return None if decision.mode == "unknown" else decision
 

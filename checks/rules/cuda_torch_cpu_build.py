@@ -141,9 +141,9 @@ def _gpu_image_signs(ctx: CheckContext) -> list[str]:
         signs.append(f"CUDA {toolkit}")
     if "NVIDIA_VISIBLE_DEVICES" in facts.env:
         signs.append(f"NVIDIA_VISIBLE_DEVICES={facts.env['NVIDIA_VISIBLE_DEVICES']}")
-    record = ctx.record if isinstance(ctx.record, dict) else {}
-    if record.get("cuda") and not toolkit:
-        signs.append(f"CUDA {record['cuda']} (release record)")
+    cuda = ctx.record.cuda if ctx.record is not None else None
+    if cuda and not toolkit:
+        signs.append(f"CUDA {cuda} (release record)")
     return signs
 
 

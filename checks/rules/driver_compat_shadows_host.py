@@ -103,10 +103,10 @@ def _compat_why(ctx: CheckContext, kmod, umd) -> "Text | None":
     cuda, _ = image_cuda(ctx)
     native, admitted = False, None
     if cuda is not None:
-        d = decide(cuda, kmod, ctx.data.cuda_drivers, gpus=ctx.facts.gpus, gpu_table=ctx.data.gpus, record=ctx.record,
+        d = decide(cuda, kmod, ctx.data.cuda_drivers, gpus=ctx.facts.gpus, gpu_table=ctx.data.gpus, record=ctx.record_dict,
                    compat_present=compat_present(ctx.facts))
         native = d.mode == "native"
-        admitted, _ = forward_admitted(kmod, cuda, ctx.record, ctx.data.cuda_drivers)
+        admitted, _ = forward_admitted(kmod, cuda, ctx.record_dict, ctx.data.cuda_drivers)
     if not native and umd.branch > kmod.branch and admitted is not False:
         return None
     if native:

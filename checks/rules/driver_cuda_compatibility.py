@@ -97,7 +97,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         gpu, en, zh, _ = predates
         yield make(ctx, RULE, AREA, Severity.skipped, WORDS("predates", cuda=cuda, gpu=gpu, why=Text(en, zh)))
         return
-    d = decide(cuda, driver, ctx.data.cuda_drivers, gpus=ctx.facts.gpus, gpu_table=ctx.data.gpus, record=ctx.record,
+    d = decide(cuda, driver, ctx.data.cuda_drivers, gpus=ctx.facts.gpus, gpu_table=ctx.data.gpus, record=ctx.record_dict,
                compat_present=compat_present(ctx.facts),
                compat_in_use=ctx.facts.libcuda.is_forward_compat)
     yield _decided(ctx, cuda, cuda_from, driver, d)

@@ -17,6 +17,7 @@ from lingjun.checks.core.versions import DriverVersion
 from lingjun.checks.coverage import input_name, not_shown
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.knowledge.record_view import is_ppu
+from lingjun.checks.knowledge.release_record import Release
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._driver_facts import (
     DRIVER_VERSION,
@@ -125,7 +126,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     if is_ppu(record):
         yield _ppu(ctx, record)
         return
-    minimum = parse_driver((record.get("driver") or {}).get("minimum"))
+    minimum = parse_driver(record.driver.minimum) if record.driver is not None else None
     if minimum is None:
         yield make(ctx, RULE, AREA, Severity.skipped, WORDS("no-minimum"))
         return
@@ -136,14 +137,14 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     yield _compared(ctx, record, driver, minimum)
 
 
-def _ppu(ctx: CheckContext, record: dict) -> Finding:
+def _ppu(ctx: CheckContext, record: Release) -> Finding:
     """A PPU image: the PPU driver's version is not among the facts read, so a minimum is stated, not compared."""
-    ppu = record.get("driver") or {}
-    if ppu.get("minimum"):
-        stated = ppu.get("stated_as") or f">= {ppu['minimum']}"
-        return make(ctx, RULE, AREA, Severity.skipped, WORDS("ppu.stated", minimum=ppu["minimum"], stated=stated),
-                    expected=f">= {ppu['minimum']}")
-    key = "ppu.not-captured" if driver_not_captured(record) else "ppu.none"
+    ppu = record.driver
+    if ppu is not None and ppu.minimum:
+        stated = ppu.stated_as or f">= {ppu.minimum}"
+        return make(ctx, RULE, AREA, Severity.skipped, WORDS("ppu.stated", minimum=ppu.minimum, stated=stated),
+                    expected=f">= {ppu.minimum}")
+    key = "ppu.not-captured" if driver_not_captured(record.raw) else "ppu.none"
     return make(ctx, RULE, AREA, Severity.skipped, WORDS(key))
 
 
@@ -156,9 +157,9 @@ def _not_read(ctx: CheckContext, minimum: DriverVersion) -> Finding:
     return make(ctx, RULE, AREA, Severity.info, WORDS("unreadable", raw=raw, minimum=minimum), observed=raw, expected=f">= {minimum}")
 
 
-def _compared(ctx: CheckContext, record: dict, driver: DriverVersion, minimum: DriverVersion) -> Finding:
+def _compared(ctx: CheckContext, record: Release, driver: DriverVersion, minimum: DriverVersion) -> Finding:
     """The driver compared with the release's minimum: a GPU it cannot drive, ok, or the case below the minimum."""
-    stated = (record.get("driver") or {}).get("stated_as") or f">= {minimum}"
+    stated = (record.driver.stated_as if record.driver is not None else None) or f">= {minimum}"
     predates = driver_predates_gpus(ctx, driver)
     if predates is not None:
         gpu, en, zh, needed = predates
@@ -170,19 +171,19 @@ def _compared(ctx: CheckContext, record: dict, driver: DriverVersion, minimum: D
     return _below(ctx, record, _case(ctx, record, driver), driver, minimum, stated)
 
 
-def _case(ctx: CheckContext, record: dict, driver: DriverVersion) -> DriverCase:
+def _case(ctx: CheckContext, record: Release, driver: DriverVersion) -> DriverCase:
     """:func:`~lingjun.checks.core.release_compat.driver_case` for the facts: the image's CUDA, the GPUs' class, and
     whether the input shows the image's cuda-compat libcuda in use (:func:`forward_admission` when it does not)."""
     cuda, _ = image_cuda(ctx)
-    decision = decide(cuda, driver, ctx.data.cuda_drivers, gpus=ctx.facts.gpus, gpu_table=ctx.data.gpus, record=record,
+    decision = decide(cuda, driver, ctx.data.cuda_drivers, gpus=ctx.facts.gpus, gpu_table=ctx.data.gpus, record=record.raw,
                       compat_present=compat_present(ctx.facts),
                       compat_in_use=ctx.facts.libcuda.is_forward_compat) if cuda else None
     classes = [gpu_class(g.name, g.brand, ctx.data.gpus) for g in ctx.facts.gpus]
     datacenter = bool(classes) and all(c == GPU_DATACENTER for c in classes)
-    return driver_case(record, driver, decision, datacenter, admitted_by=forward_admission(ctx, driver, decision))
+    return driver_case(record.raw, driver, decision, datacenter, admitted_by=forward_admission(ctx, driver, decision))
 
 
-def _below(ctx: CheckContext, record: dict, case: DriverCase, driver: DriverVersion, minimum: DriverVersion,
+def _below(ctx: CheckContext, record: Release, case: DriverCase, driver: DriverVersion, minimum: DriverVersion,
            stated: str) -> Finding:
     """The finding for ``case``, a driver below the release's minimum (:data:`SEVERITY`)."""
     severity = SEVERITY.get(case.key, Severity.error)
@@ -196,7 +197,7 @@ def _below(ctx: CheckContext, record: dict, case: DriverCase, driver: DriverVers
     return make(ctx, RULE, AREA, severity, words, remedy=remedy, observed=str(driver), expected=expected, links=links)
 
 
-def _words(ctx: CheckContext, record: dict, case: DriverCase, values: dict) -> Text:
+def _words(ctx: CheckContext, record: Release, case: DriverCase, values: dict) -> Text:
     """The sentence of ``case``, filled with ``values`` (driver, stated, b, minimum, cuda) and the case's own."""
     decision, key = case.decision, case.key
     if key in ("forward", "forward-unconfirmed", "cut-off", "below-release-minimum"):
@@ -209,7 +210,7 @@ def _words(ctx: CheckContext, record: dict, case: DriverCase, values: dict) -> T
         return WORDS(key, who=WORDS("who.family" if _family_says_upgrade(record, values["b"]) else "who.release"), major=major,
                      floor=decision.floor, **values)
     if key in _NOT_ADMITTED:
-        truncated = bool((record.get("driver") or {}).get("text_truncated"))
+        truncated = record.driver is not None and record.driver.text_truncated
         return WORDS("not-admitted", gpus=WORDS("on-these-gpus" if case.admitted else "piece-none"),
                      truncated=WORDS("truncated" if truncated else "piece-none"), major=major, floor=decision.floor, **values)
     floor = WORDS("floor.minor", major=major, floor=decision.floor) if decision and decision.floor else WORDS("end")
@@ -232,9 +233,11 @@ def _floor_piece(case: DriverCase) -> Text:
     return WORDS("floor.or-later", floor=case.forward_minimum) if case.forward_minimum else WORDS("piece-none")
 
 
-def _family_says_upgrade(record: dict, branch: int) -> bool:
+def _family_says_upgrade(record: Release, branch: int) -> bool:
     """Whether the must-upgrade word for ``branch`` is the family's (``driver.derived``): the record's own text
     neither lists the branch to upgrade nor resolves it so."""
-    req = record.get("driver") or {}
-    resolved = {r.get("branch") for r in req.get("branch_resolutions") or [] if isinstance(r, dict) and r.get("decision") == "must-upgrade"}
-    return branch not in (req.get("must_upgrade_branches") or []) and branch not in resolved
+    req = record.driver
+    if req is None:
+        return True
+    resolved = {r.branch for r in req.branch_resolutions if r.decision == "must-upgrade"}
+    return branch not in req.must_upgrade_branches and branch not in resolved

@@ -63,9 +63,9 @@ def gpu_intent(ctx: CheckContext) -> list[Text]:
     # void / none / empty ask the NVIDIA runtime for no GPU: not a sign the container is meant for GPUs
     if nvd is not None and nvd.strip().lower() not in ("void", "none", ""):
         signs.append(Text(f"NVIDIA_VISIBLE_DEVICES={nvd}", f"NVIDIA_VISIBLE_DEVICES={nvd}"))
-    record = ctx.record if isinstance(ctx.record, dict) else {}
-    if record.get("cuda") and not toolkit:
-        signs.append(Text(f"the release record's CUDA {record['cuda']}", f"发布记录中的 CUDA {record['cuda']}"))
+    cuda = ctx.record.cuda if ctx.record is not None else None
+    if cuda and not toolkit:
+        signs.append(Text(f"the release record's CUDA {cuda}", f"发布记录中的 CUDA {cuda}"))
     return signs
 
 

@@ -35,10 +35,10 @@ def _fixed_by(ctx: CheckContext, issue: dict, ref: str, family: object) -> bool:
     fixed = [r for r in issue.get("fixed_in") or [] if isinstance(r, str)]
     if ref in fixed:
         return True
-    here = order_key(ctx.record or {})
+    here = order_key(ctx.record) if ctx.record is not None else (0, 0, 0)
     for fixed_ref in fixed:
-        fixed_record = ctx.data.release(fixed_ref)
-        if fixed_record is None or fixed_record.get("family") != family:
+        fixed_record = ctx.data.record(fixed_ref)
+        if fixed_record is None or fixed_record.family != family:
             continue
         there = order_key(fixed_record)
         if here != (0, 0, 0) and there != (0, 0, 0) and here >= there:
@@ -54,11 +54,11 @@ def applies_to_release(ctx: CheckContext, issue: dict) -> bool:
     nothing about the other releases of its family (``training-xpu-pytorch:25.05`` only is not 2026-10-20).  Not
     when ``fixed_in`` names this release or an earlier one of the same family.
     """
-    record = ctx.record or {}
+    record = ctx.record
     ref = ctx.release.ref or record_ref(record)
-    family = record.get("family")
+    family = record.family if record is not None else None
     affects = issue.get("affects") or {}
-    listed = issue.get("id") in [i for i in record.get("known_issues") or [] if isinstance(i, str)]
+    listed = record is not None and issue.get("id") in record.known_issues
     releases = [r for r in affects.get("releases") or [] if isinstance(r, str)]
     if releases:
         named = bool(ref) and ref in releases
@@ -76,7 +76,7 @@ def _issues(ctx: CheckContext) -> list[tuple[dict, Optional[Carried]]]:
     out: dict[str, tuple[dict, Optional[Carried]]] = {
         str(issue.get("id")): (issue, None) for issue in ctx.data.known_issues
         if isinstance(issue, dict) and issue.get("id") and applies_to_release(ctx, issue)}
-    for carried in carried_known_issues(ctx.data.releases, ctx.data.known_issues, ctx.record):
+    for carried in carried_known_issues(ctx.data.releases, ctx.data.known_issues, ctx.record_dict):
         out.setdefault(carried.key(), (carried.item, carried))
     return [out[k] for k in sorted(out)]
 
@@ -116,7 +116,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     applied = 0
     for issue, carried in issues:
         result = evaluate(issue.get("condition"), ctx.facts, served_model=ctx.options.served_model,
-                          component=ctx.data.component)
+                          component=ctx.data.catalog_entry)
         if result.state != DOES_NOT_APPLY:
             applied += 1
             yield _finding(ctx, issue, carried, result)

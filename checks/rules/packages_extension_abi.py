@@ -116,9 +116,9 @@ def _pin_target(line: str) -> str:
 def _abi_targets(ctx: CheckContext) -> set[str]:
     """Normalised distribution names whose exact build matters: torch and the catalog's torch extensions and vendor builds."""
     names = {"torch"}
-    for comp in ctx.data.components:
-        if comp.get("torch_extension") or comp.get("vendor_build"):
-            names.update(_norm(n) for n in comp.get("pypi") or [] if isinstance(n, str))
+    for comp in ctx.data.catalog:
+        if comp.torch_extension or comp.vendor_build:
+            names.update(_norm(n) for n in comp.pypi)
     return names
 
 
@@ -190,11 +190,11 @@ def _built_before_torch(ctx: CheckContext) -> list[tuple[str, str, str]]:
     if torch is None or not torch.installed_at:
         return []
     out = []
-    for comp in ctx.data.components:
-        if not comp.get("torch_extension"):
+    for comp in ctx.data.catalog:
+        if not comp.torch_extension:
             continue
-        for name in comp.get("pypi") or []:
-            dist = ctx.facts.distribution(name) if isinstance(name, str) else None
+        for name in comp.pypi:
+            dist = ctx.facts.distribution(name)
             if dist is not None and _NOT_BUILT_AGAINST_TORCH.match(_norm(dist.name)):
                 continue  # nothing in it is compiled against torch
             if dist is not None and dist.installed_at and dist.installed_at < torch.installed_at:
@@ -230,13 +230,12 @@ def _other_version(ctx: CheckContext, pkg: PackageView) -> Text:
     """Back to the image's build, and where another version of ``pkg`` comes built for the image's torch: a release
     of the same family that ships it (from the knowledge base), never a public wheel over the image's torch."""
     fresh = fresh_container(ctx)
-    family = (ctx.record or {}).get("family")
+    family = ctx.record.family if ctx.record is not None else None
     installed = pkg.installed.version or ""
-    with_it = [f"{r.get('family')}:{r.get('version')}" for r in ctx.data.raw.get("releases") or []
-               if r.get("family") == family and any(
-                   isinstance(c, dict) and c.get("id") == pkg.id and same_version(str(c.get("version")), installed)
-                   for c in [*(r.get("components") or []), *(c for v in r.get("variants") or [] for c in v.get("components") or [])])]
-    name = pkg.catalog.get("name", pkg.id)
+    with_it = [r.ref for r in ctx.data.records
+               if r.family == family and any(c.id == pkg.id and same_version(c.version, installed)
+                                             for c in [*r.components, *(c for v in r.variants for c in v.components)])]
+    name = pkg.catalog.label
     other = (WORDS("shipped-by", name=name, installed=installed, releases=", ".join(with_it[:3])) if with_it
              else WORDS("shipped-by-none", name=name, installed=installed))
     return WORDS("other-version", name=name, published=pkg.published, fresh=fresh, other=other)
@@ -282,11 +281,11 @@ def _release_extensions(ctx: CheckContext, packages: list, torch_version: Option
     torch_changed = same_version(torch_pkg.published, torch_version) is False
     checked, findings = False, []
     for pkg in packages:
-        if not pkg.catalog.get("torch_extension") or pkg.installed.version is None:
+        if not pkg.catalog.torch_extension or pkg.installed.version is None:
             continue
         checked = True
         same = same_version(pkg.published, pkg.installed.version)
-        name = pkg.catalog.get("name", pkg.id)
+        name = pkg.catalog.label
         links = [component_url(ctx, pkg.id, pkg.published)]
         if torch_changed and same is True:
             shown = _undefined_symbol(ctx.facts)

@@ -62,13 +62,12 @@ def _note_quote(ctx: CheckContext) -> Text:
     family's earlier releases with its provenance) as the report quotes it; each language empty without its note's text."""
     note, carried = usage_note_for(ctx.data.releases, ctx.record, RULE)
     if note is None:
-        for candidate in (ctx.record or {}).get("usage_notes") or []:
-            text = (candidate or {}).get("text") or {}
-            if "reinstall" in str(text.get("en", "")).lower() or "重装" in str(text.get("zh", "")):
+        for candidate in ctx.record.usage_notes if ctx.record is not None else ():
+            if "reinstall" in candidate.text.get("en", "").lower() or "重装" in candidate.text.get("zh", ""):
                 note = candidate
                 break
-    text = (note or {}).get("text") or {}
-    en, zh = str(text.get("en") or ""), str(text.get("zh") or "")
+    text = note.text if note is not None else {}
+    en, zh = text.get("en") or "", text.get("zh") or ""
     if carried is not None:
         quote = WORDS("quote-carried", provenance=Text(carried.provenance_en, carried.provenance_zh), note=Text(en, zh))
     else:
@@ -82,10 +81,10 @@ def _foreign_cuda_wheels(ctx: CheckContext) -> tuple[list[str], list[str]]:
     name, so the list would name it), ``unlisted`` the others (the list does not track the wheel, or is partial)."""
     listed = set()
     for entry in record_components(ctx.record, ctx.facts.host.machine):
-        comp = ctx.data.component(entry.get("id", "")) or {}
-        listed.update(normalise(n) for n in comp.get("pypi") or [] if isinstance(n, str))
-    tracked = {normalise(n) for comp in ctx.data.components for n in comp.get("pypi") or [] if isinstance(n, str)}
-    complete = (ctx.record or {}).get("component_list") == "complete"
+        comp = ctx.data.catalog_entry(entry.id)
+        listed.update(normalise(n) for n in (comp.pypi if comp is not None else ()))
+    tracked = {normalise(n) for comp in ctx.data.catalog for n in comp.pypi}
+    complete = ctx.record is not None and ctx.record.component_list == "complete"
     absent, unlisted = [], []
     for dist in ctx.facts.distributions:
         name = normalise(dist.name)
@@ -133,7 +132,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
             foreign = _foreign_cuda_wheels(ctx)
         yield make(
             ctx, RULE, AREA, Severity.error,
-            WORDS("replaced-torch" if pkg.id == "torch" else "replaced", name=pkg.catalog.get("name", pkg.id),
+            WORDS("replaced-torch" if pkg.id == "torch" else "replaced", name=pkg.catalog.label,
                   installed=installed, how=_how(pkg.installed.dist), published=pkg.published,
                   wheels=_wheels_text(*foreign), quote=quote),
             remedy=remedy_pair(restore_remedy(ctx, [pkg])),

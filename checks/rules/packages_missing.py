@@ -49,7 +49,7 @@ def _remedy(ctx, missing) -> Text:
 def _listed(key: str, packages: list, **values: object) -> tuple[Text, tuple[str, str], str]:
     """``(message, brief, full)`` for the entry ``key`` listing ``packages`` ("DeepSpeed 0.16.9+ali, ..."): the message
     names them all, the brief (the text report's) at most :data:`~lingjun.checks.rules._finding.BRIEF_ITEMS`."""
-    full, short_en, short_zh = listing([f"{p.catalog.get('name', p.id)} {p.published}" for p in packages])
+    full, short_en, short_zh = listing([f"{p.catalog.label} {p.published}" for p in packages])
     short = WORDS(key, items=Text(short_en, short_zh), **values)
     return WORDS(key, items=full, **values), (short.en, short.zh), full
 

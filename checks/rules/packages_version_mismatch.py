@@ -42,7 +42,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         if installed is None:
             continue
         same = same_version(pkg.published, installed)
-        name = pkg.catalog.get("name", pkg.id)
+        name = pkg.catalog.label
         if same is None:
             yield make(ctx, RULE, AREA, Severity.info,
                        WORDS("uncomparable", name=name, installed=installed, published=pkg.published),

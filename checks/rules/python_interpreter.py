@@ -50,7 +50,7 @@ def _none_visible(ctx: CheckContext, vendor: list, where: Optional[str]) -> bool
 
 
 def _other_python(ctx: CheckContext, where: Optional[str], names: str) -> Finding:
-    py, shipped = ctx.facts.python, ctx.record.get("python")
+    py, shipped = ctx.facts.python, ctx.record.python
     return make(ctx, RULE, AREA, Severity.error,
                 WORDS("other-python", version=py.version, expected=shipped,
                       where=WORDS("where", where=where) if where else Text("", ""),
@@ -61,11 +61,11 @@ def _other_python(ctx: CheckContext, where: Optional[str], names: str) -> Findin
 def _judge(ctx: CheckContext) -> Optional[Finding]:
     """The interpreter against the record's Python: another major.minor, none of the image's packages visible, or
     the image's Python; None when the versions are not known."""
-    py, shipped = ctx.facts.python, ctx.record.get("python")
+    py, shipped = ctx.facts.python, ctx.record.python
     expected, running = _major_minor(shipped), _major_minor(py.version)
     where = py.executable or py.prefix  # None: the input does not say which interpreter (a collect_env paste)
     vendor = [p for p in record_packages(ctx) if p.image_build or p.id == "torch"]
-    names = ", ".join(f"{p.catalog.get('name', p.id)} {p.published}" for p in vendor[:4])
+    names = ", ".join(f"{p.catalog.label} {p.published}" for p in vendor[:4])
     if expected and running and expected != running:
         return _other_python(ctx, where, names)
     if _none_visible(ctx, vendor, where):
@@ -84,7 +84,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     record = ctx.record
     if record is None or (not packages_probed(ctx) and not ctx.facts.python.version):
         return
-    if not record.get("python"):
+    if not record.python:
         skip = variant_unknown_skip(ctx, RULE, AREA, "Python", " Python 版本")
         if skip is not None:
             yield skip

@@ -99,7 +99,7 @@ def _said(kind: str, how: object) -> Text:
 
 def _rejected(ctx: CheckContext) -> Iterator[Finding]:
     """A warning for each LINGJUN_RELEASE / manifest value that named no known release and was passed over."""
-    known = ", ".join(sorted(f"{r.get('family')}:{r.get('version')}" for r in ctx.data.releases)) or "(none)"
+    known = ", ".join(sorted(r.ref for r in ctx.data.records)) or "(none)"
     match = ctx.release
     then = WORDS("then-chosen", ref=match.ref, how=_said("how", match.how)) if match.record is not None else WORDS("then-none")
     for how, value in match.rejected:
@@ -159,9 +159,9 @@ def _other_variant(ctx: CheckContext, how: Text) -> "Finding | None":
     other = better_variant(ctx.facts, ctx.data, match.ref, match.variant)
     if other is None:
         return None
-    title = other.get("title") or {}
-    name = Text(f"{title.get('en') or other.get('id')}", f"{title.get('zh') or other.get('id')}")
-    meant = f"{match.ref}#{other.get('id')}"
+    title = other.title or {}
+    name = Text(f"{title.get('en') or other.id}", f"{title.get('zh') or other.id}")
+    meant = f"{match.ref}#{other.id}"
     return make(ctx, RULE, AREA, Severity.info, WORDS("other-variant", ref=match.image_ref, how=how, name=name, meant=meant),
                 remedy=WORDS("other-variant-remedy", meant=meant), observed=match.image_ref, expected=meant)
 
@@ -172,7 +172,7 @@ def _image(ctx: CheckContext) -> Iterator[Finding]:
     match = ctx.release
     if match.variant_unknown:
         names = Text(", ".join(match.variant_candidates), "、".join(match.variant_candidates))
-        common = len(ctx.record.get("components") or []) if ctx.record else 0
+        common = len(ctx.record.components) if ctx.record is not None else 0
         yield make(ctx, RULE, AREA, Severity.info,
                    WORDS("variant-unknown", ref=match.ref, how=_said("how", match.how), names=names, common=common),
                    remedy=WORDS("variant-unknown-remedy"), observed=names.en)

@@ -1,6 +1,7 @@
 """lingjun.checks.knowledge.carried: what a family's releases stated, carried to a release that did not capture it."""
 
 from lingjun.checks.knowledge.carried import carried_known_issues, carried_usage_notes, stated_range, usage_note_for
+from lingjun.checks.knowledge.release_record import UsageNote, release_from_dict
 
 NCCL = {"id": "nccl-socket-ifname", "text": {"en": "eth0 below 16 GPUs", "zh": "16 卡以下用 eth0"},
         "rule": "env.nccl-socket-ifname-pod-size"}
@@ -50,8 +51,11 @@ def test_a_captured_release_receives_nothing_and_a_partial_one_keeps_its_own_wor
     assert carried(family, "25.08") == []
     # 25.09 states a note for the same rule under another id: its own note, not the carried one
     assert [c[0] for c in carried([family[0], family[2]], "25.09")] == ["do-not-reinstall"]
-    note, how = usage_note_for([family[0], family[2]], family[2], "env.nccl-socket-ifname-pod-size")
-    assert note is own and how is None
+    typed = [release_from_dict(family[0]), release_from_dict(family[2])]
+    note, how = usage_note_for([family[0], family[2]], typed[1], "env.nccl-socket-ifname-pod-size")
+    assert note is typed[1].usage_notes[0] and how is None
+    assert isinstance(note, UsageNote)
+    assert (note.id, note.rule, note.text) == ("pod-size-interface", "env.nccl-socket-ifname-pod-size", own["text"])
 
 
 def test_only_earlier_releases_of_the_same_family_and_placed_ones_count():

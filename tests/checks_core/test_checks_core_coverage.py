@@ -129,6 +129,7 @@ def test_snapshot_schema_enumerates_the_sections():
 
 def test_every_section_key_is_a_facts_field():
     import dataclasses
+    import typing
 
     from lingjun.checks import facts as facts_module
 
@@ -138,6 +139,6 @@ def test_every_section_key_is_a_facts_field():
             for part in key.split("."):
                 fields = {f.name: f for f in dataclasses.fields(cls)}
                 assert part in fields, (section.id, key)
-                hint = facts_module.typing.get_type_hints(cls)[part]
-                inner = [a for a in facts_module.typing.get_args(hint) if dataclasses.is_dataclass(a)]
+                hint = typing.get_type_hints(cls)[part]
+                inner = [a for a in typing.get_args(hint) if dataclasses.is_dataclass(a)]
                 cls = hint if dataclasses.is_dataclass(hint) else (inner[0] if inner else None)

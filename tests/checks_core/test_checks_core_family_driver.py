@@ -62,7 +62,11 @@ def test_the_checkers_release_match_reads_25_07_with_its_neighbours():
     bundle = Path(__file__).resolve().parents[2] / "checks" / "data" / "bundle.json"
     data = KnowledgeData.from_dict(json.loads(bundle.read_text(encoding="utf-8")))
     match = identify(Facts(), data, "training-nv-pytorch:25.07")
-    entry = derived_entry(match.record["driver"], 535)
+    entry = derived_entry(match.record.raw["driver"], 535)
     assert entry == {"branch": 535, "decision": "forward", "minimum": "535.86", "from": ["25.06", "25.08"]}
-    assert derived_entry(match.record["driver"], 560)["decision"] == "must-upgrade"
-    assert "derived" not in identify(Facts(), data, "training-nv-pytorch:25.08").record["driver"]
+    assert derived_entry(match.record.raw["driver"], 560)["decision"] == "must-upgrade"
+    # the typed view rules read holds the same entries
+    assert [(d.branch, d.decision, d.minimum, d.from_) for d in match.record.driver.derived if d.branch == 535] == [
+        (535, "forward", "535.86", ["25.06", "25.08"])]
+    assert "derived" not in identify(Facts(), data, "training-nv-pytorch:25.08").record.raw["driver"]
+    assert identify(Facts(), data, "training-nv-pytorch:25.08").record.driver.derived == []

@@ -70,7 +70,7 @@ def test_option_wins_and_unknown_option_lists_known():
     facts = _facts()
     facts.env["LINGJUN_RELEASE"] = "fam:25.06"
     match = identify(facts, DATA, "fam:25.07")
-    assert (match.ref, match.how, match.record["version"]) == ("fam:25.07", "option", "25.07")
+    assert (match.ref, match.how, match.record.version) == ("fam:25.07", "option", "25.07")
     with pytest.raises(UnknownReleaseError) as info:
         identify(facts, DATA, "fam:99.99")
     assert info.value.known == ["base:25.03", "fam:25.06", "fam:25.07"]
@@ -122,7 +122,7 @@ def test_nothing_installed_is_none():
 
 
 def test_score_record_counts():
-    record = DATA.release("fam:25.06")
+    record = DATA.record("fam:25.06")
     pypi = {"torch": ["torch"], "deepspeed": ["deepspeed"], "vllm": ["vllm"]}
     assert score_record(record, {"torch": "2.7.1.8+cu128", "vllm": "0.9.1"}, pypi, "amd64") == (0.5, 1, 3)
 
@@ -137,5 +137,5 @@ def test_every_bundled_product_release_identifies_itself_from_its_own_versions()
         facts = _facts(**{pypi[e["id"]][0]: e["version"] for e in entries})
         match = identify(facts, data)
         assert match.how == "fingerprint" and match.score == 1.0, (record["family"], record["version"], match)
-        chosen = {(e["id"], e["version"]) for e in match.record["components"]}
+        chosen = {(e.id, e.version) for e in match.record.components}
         assert {(e["id"], e["version"]) for e in entries} <= chosen

@@ -30,7 +30,7 @@ DATA = load_data(None)
 )
 def test_release_named_by_tag_or_reference(value, ref):
     found = find_release(DATA, value)
-    assert found is not None and found[0] == ref and f"{found[1]['family']}:{found[1]['version']}" == ref
+    assert found is not None and found[0] == ref and f"{found[1].family}:{found[1].version}" == ref
 
 
 @pytest.mark.parametrize(

@@ -10,9 +10,10 @@ import checks_core_release_shapes as kit
 from lingjun.checks.facts import Facts
 from lingjun.checks.knowledge.identify import identify
 from lingjun.checks.knowledge.record_view import runtime_for
+from lingjun.checks.knowledge.release_record import release_from_dict
 
 DATA = kit.data()
-XPU = DATA.release("training-xpu-pytorch:2026-10-20")
+XPU = DATA.record("training-xpu-pytorch:2026-10-20")
 
 
 @pytest.mark.parametrize("prefix, runtime", [
@@ -32,14 +33,15 @@ XPU = DATA.release("training-xpu-pytorch:2026-10-20")
 ])
 def test_runtime_paths_are_compared_normalised(prefix, runtime):
     found = runtime_for(XPU, prefix, None)
-    assert (found or {}).get("id") == runtime
+    assert (found.id if found else None) == runtime
     found = runtime_for(XPU, None, f"{prefix}/bin/python3")
-    assert (found or {}).get("id") == runtime
+    assert (found.id if found else None) == runtime
 
 
 def test_a_runtime_path_with_dotdot_in_the_record_is_normalised_too():
-    image = {"runtimes": [{"id": "a", "path": "/opt/runtimes/x/../a"}, {"id": "root", "path": "/"}]}
-    assert runtime_for(image, "/opt/runtimes/a/venv", None)["id"] == "a"
+    image = release_from_dict({"family": "f", "version": "1", "runtimes": [{"id": "a", "path": "/opt/runtimes/x/../a"},
+                                                                           {"id": "root", "path": "/"}]})
+    assert runtime_for(image, "/opt/runtimes/a/venv", None).id == "a"
     assert runtime_for(image, "/opt/runtimes/x/venv", None) is None  # "/" is no runtime path
 
 
@@ -49,5 +51,5 @@ def test_a_snapshot_prefix_that_climbs_out_is_checked_against_the_image_not_the_
     facts.python.executable = "/opt/runtimes/cosmos-framework-ppu/../../../usr/bin/python3"
     match = identify(facts, DATA, kit.XPU_TAG)
     assert match.runtime is None
-    assert match.record["component_list"] == "complete"
-    assert [e["id"] for e in match.record["components"]][0] == "ubuntu"
+    assert match.record.component_list == "complete"
+    assert [e.id for e in match.record.components][0] == "ubuntu"

@@ -70,7 +70,8 @@ def test_the_bundle_carries_each_image_and_the_order_key_without_site_prose():
     assert "upstream" not in xpu["runtimes"][0]
     opt = DATA.release(f"inference-xpu-pytorch-opt:{kit.OPT_TAG}")
     assert opt["order_key"] is None  # no release date stated: not placed, and never ordered as text
-    assert [order_key(r) for r in (record, xpu, opt)] == [(2025, 4, 0), (2026, 10, 20), (0, 0, 0)]
+    typed = [DATA.record(ref) for ref in (REF, "training-xpu-pytorch:2026-10-20", f"inference-xpu-pytorch-opt:{kit.OPT_TAG}")]
+    assert [order_key(r) for r in typed] == [(2025, 4, 0), (2026, 10, 20), (0, 0, 0)]
 
 
 # -- naming a release --------------------------------------------------------------------------------------
@@ -141,7 +142,7 @@ def test_the_installed_components_name_the_variant(paste, variant, transformers)
         match = identify(facts, DATA, option)
         assert (match.ref, match.variant, match.variant_candidates) == (REF, variant, [])
         assert match.image_ref == f"{REF}#{variant}"
-        assert {e["id"]: e["version"] for e in match.record["components"]}["transformers"] == transformers
+        assert {e.id: e.version for e in match.record.components}["transformers"] == transformers
     fingerprinted = identify(facts, DATA)
     assert fingerprinted.how == "fingerprint" and fingerprinted.score == 1.0
     other = "sglang" if variant == "vllm" else "vllm"
@@ -153,10 +154,10 @@ def test_a_tie_between_the_variants_leaves_the_variant_unknown_and_checks_only_w
     for option in (None, REF):
         match = identify(facts, DATA, option)
         assert (match.ref, match.variant, sorted(match.variant_candidates)) == (REF, None, ["sglang", "vllm"])
-        assert [(e["id"], e["version"]) for e in match.record["components"]] == [
+        assert [(e.id, e.version) for e in match.record.components] == [
             ("ubuntu", "22.04"), ("python", "3.10"), ("torch", "2.6.0+cu124"), ("cuda", "12.4"), ("accl-n", "2.23.4.12"),
             ("triton", "3.2.0")]
-        assert match.record["component_list"] == "partial" and match.record["python"] == "3.10"
+        assert match.record.component_list == "partial" and match.record.python == "3.10"
     match, findings = _findings(facts, release=REF)
     assert release_line(match, "en") == f"Release: {REF} (chosen with --release); variant unknown: vllm or sglang"
     assert release_line(match, "zh").endswith("；镜像变体未知：vllm 或 sglang")
@@ -179,7 +180,7 @@ def test_a_value_the_variants_state_differently_is_skipped_with_the_reason_when_
     record["variants"][1]["python"] = "3.12"  # as if the SGLang image had its own Python
     facts = _paste(SGLANG_PASTE, drop=("[pip3] transformers",))
     match, findings = _findings(facts, KnowledgeData.from_dict(raw), REF)
-    assert match.variant is None and match.record["python"] is None
+    assert match.variant is None and match.record.python is None
     (severity, message), = _by_rule(findings, "python.interpreter")
     assert severity == "skipped" and message.startswith(f"{REF} publishes several images (") and "Python differs" in message
     match, findings = _findings(facts, KnowledgeData.from_dict(raw), kit.VLLM_TAG)  # the tag settles it
@@ -279,10 +280,10 @@ def test_the_interpreter_under_a_runtime_path_names_the_runtime_and_its_list(pre
     facts.python.prefix, facts.python.executable = prefix, f"{prefix}/bin/python3"
     match = identify(facts, DATA, kit.XPU_TAG)
     assert (match.runtime or {}).get("id") == runtime
-    entries = [(e["id"], e["version"]) for e in match.record["components"]]
+    entries = [(e.id, e.version) for e in match.record.components]
     assert entries[0] == first and ("torch", "2.10.0") in entries
     # a runtime's list is partial on the page read: the combined list never claims more
-    assert match.record["component_list"] == ("partial" if runtime else "complete")
+    assert match.record.component_list == ("partial" if runtime else "complete")
     if runtime:
         paths = {r["id"]: r["path"] for r in DATA.release("training-xpu-pytorch:2026-10-20")["runtimes"]}
         assert release_line(match, "en").endswith(f"; runtime {runtime} ({paths[runtime]})")

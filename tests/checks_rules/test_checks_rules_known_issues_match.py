@@ -23,11 +23,11 @@ def test_h20_moe_issue_on_25_02():
 def test_condition_states():
     kd = kit.data()
     cond = {"components": {"vllm": "<0.8.2.dev0"}, "served_models": ["DeepSeek-R1"]}
-    assert evaluate(cond, _facts(), served_model=None, component=kd.component).state == MAY_APPLY
-    assert evaluate(cond, _facts(), served_model="deepseek-r1-671b", component=kd.component).state == APPLIES
-    assert evaluate(cond, _facts(vllm="0.9.2"), served_model="DeepSeek-R1", component=kd.component).state == DOES_NOT_APPLY
-    assert evaluate({"env": [{"name": "X", "unset": True}]}, Facts(), served_model=None, component=kd.component).state == APPLIES
-    assert evaluate(None, Facts(), served_model=None, component=kd.component).state == MAY_APPLY
+    assert evaluate(cond, _facts(), served_model=None, component=kd.catalog_entry).state == MAY_APPLY
+    assert evaluate(cond, _facts(), served_model="deepseek-r1-671b", component=kd.catalog_entry).state == APPLIES
+    assert evaluate(cond, _facts(vllm="0.9.2"), served_model="DeepSeek-R1", component=kd.catalog_entry).state == DOES_NOT_APPLY
+    assert evaluate({"env": [{"name": "X", "unset": True}]}, Facts(), served_model=None, component=kd.catalog_entry).state == APPLIES
+    assert evaluate(None, Facts(), served_model=None, component=kd.catalog_entry).state == MAY_APPLY
 
 
 def test_xpu_deepseek_issues_may_apply_without_model():

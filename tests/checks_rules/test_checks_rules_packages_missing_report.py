@@ -17,7 +17,7 @@ def _ctx(*dists):
 
 def test_many_missing_names_each_package_once_and_observed_is_what_was_found():
     ctx = _ctx()
-    wanted = [(p.catalog.get("name", p.id), p.published) for p in record_packages(ctx) if p.id != "ray"]
+    wanted = [(p.catalog.label, p.published) for p in record_packages(ctx) if p.id != "ray"]
     assert len(wanted) > 10
     f = [x for x in kit.run("packages.missing", ctx) if x.severity.value == "warning"][0]
     assert f.message.en.startswith(f"{len(wanted)} packages of the release are not installed for this interpreter: ")

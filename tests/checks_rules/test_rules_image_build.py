@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from lingjun.checks.knowledge.catalog_entry import Component
 from lingjun.checks.rules._packages import PackageView
 
 
@@ -18,5 +19,5 @@ from lingjun.checks.rules._packages import PackageView
     ("4.56.1+ali", False, False),          # the catalog says the component is never an image build
 ])
 def test_an_image_build_is_a_vendor_component_published_with_its_own_local_label(published, vendor_build, expected):
-    view = PackageView("x", published, {"vendor_build": vendor_build}, installed=None)  # type: ignore[arg-type]
+    view = PackageView("x", published, Component(id="x", vendor_build=vendor_build), installed=None)  # type: ignore[arg-type]
     assert view.image_build is expected
