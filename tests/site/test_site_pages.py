@@ -112,6 +112,21 @@ def test_contributing_page_exists_in_both_languages_and_is_in_the_navigation(bui
         assert needle in text, (lang, needle)
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_contributing_page_names_only_files_and_tables_that_exist(lang):
+    """Every project path the page names in backticks exists, and the tables it points a new rule's author to
+    (``AREAS``, ``SECTIONS``) are where it says."""
+    from lingjun.checks import coverage
+    from lingjun.checks.report import model
+
+    text = (REPO / "docs" / lang / "contributing.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"`((?:checks|schema|generator|tests|releases|docs|bench)/[^`\s<>*]*)`", text))
+    assert len(named) > 20 and not [path for path in sorted(named) if not (REPO / path.rstrip("/")).exists()]
+    for table, module, path in (("AREAS", model, "checks/report/model.py"), ("SECTIONS", coverage, "checks/coverage.py")):
+        assert f"`{table}`" in text and f"`{path}`" in text and hasattr(module, table), table
+        assert module.__file__.endswith(path.split("/", 1)[1]), (module.__file__, path)
+
+
 @pytest.mark.parametrize("lang, title, heading", [
     ("en", "Not stated, not recorded, skipped", "Skipped checks"),
     ("zh", "未说明、未记录与跳过", "跳过的检查"),
