@@ -97,9 +97,12 @@ def image_record(record: dict[str, Any], variant_id: Optional[str] = None, unkno
 
 
 def _take_variant(view: dict[str, Any], variant: dict[str, Any]) -> None:
-    """The variant's own fields over the release's; its inherited fields only where it states them."""
+    """The variant's own fields over the release's; its inherited fields only where it states them (a list the
+    variant leaves out is empty, its component list then ``not-published``: not known, never absent)."""
     for key in _IMAGE_OWN:
-        view[key] = variant.get(key) if key != "component_list" else (variant.get(key) or "not-published")
+        view[key] = variant.get(key) or ("not-published" if key == "component_list" else [])
+    if variant.get("components") is None:  # no list: a "complete" state would claim that nothing is installed
+        view["component_list"] = "not-published"
     for key in _IMAGE_INHERITED:
         if variant.get(key):
             view[key] = variant[key]

@@ -134,7 +134,7 @@ def _component_clause(result: ConditionResult, cid: str, spec_text: Any, facts: 
     elif not inst.probed:
         result.note(result.unknown, f"{label} (not probed)", f"{label}（未探测）")
     elif inst.version is None:
-        if (entry.get("probe") or {}).get("kind") == "pypi":
+        if entry.probe.kind == "pypi":
             result.note(result.failed, f"{cid} not installed", f"{cid} 未安装")
         else:
             result.note(result.unknown, f"{label} (version unknown)", f"{label}（版本未知）")

@@ -383,3 +383,18 @@ def test_a_named_variant_the_packages_do_not_fit_gets_a_did_you_mean():
                 f"release better; did you mean {REF}#vllm?")]
     _, findings = _findings(facts, release=f"{REF}#vllm")
     assert _by_rule(findings, "release.identified") == [("ok", f"Release {REF}#vllm (given with --release).")]
+
+
+@pytest.mark.parametrize("left_out", ["components", "image_tags", "presence_unknown", "runtimes"])
+def test_a_variant_that_leaves_out_a_list_is_checked_with_that_list_empty(left_out):
+    """The lists a variant may leave out (the shape's optional ones): its report says its component list is not
+    published, never "internal error" (the typed view once got None for them)."""
+    raw = kit.bundle()
+    record = next(r for r in raw["releases"] if f"{r['family']}:{r['version']}" == REF)
+    record["variants"][0].pop(left_out)
+    data = KnowledgeData.from_dict(raw)
+    match, findings = _findings(_paste(VLLM_PASTE), data=data, release=f"{REF}#vllm")
+    assert match.variant == "vllm" and getattr(match.record, left_out) == []
+    assert not [f.rule for f in findings if "internal error" in f.message.en]
+    if left_out == "components":
+        assert match.record.component_list == "not-published"

@@ -30,6 +30,19 @@ def test_condition_states():
     assert evaluate(None, Facts(), served_model=None, component=kd.catalog_entry).state == MAY_APPLY
 
 
+def test_a_pypi_component_the_input_shows_is_not_installed_makes_its_issue_not_apply():
+    """The distributions were listed and vLLM is not among them: a condition on vLLM's version fails (the typed
+    catalog entry's probe kind decides it, as on 25.02 of the embedded data, which once ended in an internal error)."""
+    kd = kit.data()
+    facts = _facts()
+    facts.distributions = [kit.dist("torch", "2.6.0")]
+    result = evaluate({"components": {"vllm": "<0.8.2.dev0"}}, facts, served_model=None, component=kd.catalog_entry)
+    assert kd.catalog_entry("vllm").probe.kind == "pypi"
+    assert result.state == DOES_NOT_APPLY and "vllm not installed" in result.failed
+    rec = kit.fixture_record("training-nv-pytorch:25.02")
+    assert [f.severity.value for f in kit.run(RULE, kit.context(facts, rec=rec)) if "internal error" in f.message.en] == []
+
+
 def test_xpu_deepseek_issues_may_apply_without_model():
     rec = kit.fixture_record("training-xpu-pytorch:25.05")
     f = kit.run(RULE, kit.context(Facts(), rec=rec))
