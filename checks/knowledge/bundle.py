@@ -102,7 +102,7 @@ class KnowledgeData:
             from lingjun.checks.core.site_url import site_url_problem  # deferred: a plain or live check never needs it
             from lingjun.checks.knowledge._bundle_shape import shape_problem  # deferred: a plain or live check never needs it
 
-            problem = shape_problem(raw) or _pattern_problem(raw)
+            problem = shape_problem(raw) or _pattern_problem(raw) or _driver_minimum_problem(raw)
             if problem is None and raw.get("site_url") is not None:
                 reason = site_url_problem(raw["site_url"])
                 if reason:
@@ -327,6 +327,21 @@ class KnowledgeData:
 #: the bounds the schema sets on a signature pattern (lingjun.schema.models.SignaturePattern)
 _LITERAL_CHARS = (4, 200)
 _REGEX_CHARS = 300
+
+
+def _driver_minimum_problem(raw: dict) -> Optional[str]:
+    """The first NVIDIA driver minimum of a hand-made bundle that is not a driver version (``"abc"``, ``""``), as
+    ``releases[9].driver.minimum: 'abc' is not an NVIDIA driver version``; None when all are.  Without this the
+    rules would read the record as stating no minimum.  PPU minimums (``1.1.0``) are of another scheme."""
+    from lingjun.checks.core.compat import parse_driver  # deferred: a plain or live check never needs it
+
+    for i, record in enumerate(raw.get("releases") or []):
+        driver = record.get("driver")
+        if not driver or driver.get("vendor") == "ppu" or driver.get("minimum") is None:
+            continue
+        if parse_driver(driver["minimum"]) is None:
+            return f"releases[{i}].driver.minimum: {capped(driver['minimum'], 40)!r} is not an NVIDIA driver version"
+    return None
 
 
 def _pattern_problem(raw: dict) -> Optional[str]:

@@ -246,3 +246,19 @@ def test_a_missing_required_key_is_refused(path):
     del node[last]
     with pytest.raises(BundleError, match=re.escape(path) + ": missing|not a lingjun-kb bundle"):
         KnowledgeData.from_dict(data, "b.json")
+
+
+@pytest.mark.parametrize("minimum", ["abc", "", "-5", "575..", "575\x1b[2J"])
+def test_an_nvidia_driver_minimum_that_is_not_a_driver_version_is_refused(minimum):
+    """Read as no minimum, it would silence driver.minimum for that release; a PPU minimum (1.1.0) is kept."""
+    data = json_copy(BUNDLE)
+    index, record = next((i, r) for i, r in enumerate(data["releases"])
+                         if (r.get("driver") or {}).get("vendor") == "nvidia" and r["driver"].get("minimum"))
+    record["driver"]["minimum"] = minimum
+    with pytest.raises(BundleError) as caught:
+        KnowledgeData.from_dict(data, "b.json")
+    assert str(caught.value) == (f"b.json: unusable release data: releases[{index}].driver.minimum: {minimum!r} is not an "
+                                 "NVIDIA driver version")
+    assert any((r.get("driver") or {}).get("vendor") == "ppu" and r["driver"].get("minimum") == "1.1.0"
+               for r in BUNDLE["releases"])
+    KnowledgeData.from_dict(json_copy(BUNDLE), "b.json")  # the embedded data, PPU minimums included, loads
