@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-__all__ = ["LogLine", "SignatureHit", "StatedFact", "Evidence"]
+__all__ = ["LogLine", "SignatureHit", "CatalogHit", "StatedFact", "Evidence"]
 
 
 @dataclass(frozen=True)
@@ -39,6 +39,24 @@ class SignatureHit:
     signature: str
     first: LogLine
     count: int = 1
+
+
+@dataclass
+class CatalogHit:
+    """A line the error catalogs name (:func:`lingjun.checks.knowledge.catalog_lines.recognise`): ``matches`` are its
+    :class:`~lingjun.checks.knowledge.catalog_lines.CatalogMatch` entries, ``first`` the first line showing them,
+    ``count`` how many lines did, ``covered`` whether an error signature matched that first line too (its finding
+    then speaks for the line)."""
+
+    matches: tuple
+    first: LogLine
+    count: int = 1
+    covered: bool = False
+
+    @property
+    def key(self) -> tuple:
+        """The entries' keys: two lines with the same key are one finding."""
+        return tuple(m.key for m in self.matches)
 
 
 @dataclass(frozen=True)
@@ -69,6 +87,8 @@ class Evidence:
     notes: list[tuple[str, str]] = field(default_factory=list)
     #: quoted error lines (a snapshot's ``symptoms.errors``) that no signature matched
     unmatched: list[LogLine] = field(default_factory=list)
+    #: lines the error catalogs name, in the order of their first line (:class:`CatalogHit`)
+    catalog_hits: list[CatalogHit] = field(default_factory=list)
     #: stated facts that lines state with different values (the pods of one ``kubectl logs --prefix`` log): not known
     conflicts: dict[str, list[Any]] = field(default_factory=dict)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any, Optional
 
+from lingjun.checks.knowledge.error_catalogs import CATALOGS_FORMAT
 from lingjun.checks.knowledge.bundle import BUNDLE_FORMAT
 from lingjun.schema.kb import KnowledgeBase
 from lingjun.schema.models import Family, ReleaseRecord
@@ -104,3 +105,31 @@ def compile_bundle(kb: KnowledgeBase, site_url: Optional[str] = None) -> dict[st
 def bundle_json(bundle: dict[str, Any]) -> str:
     """Serialise a bundle compactly and deterministically."""
     return json.dumps(bundle, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def compile_error_catalogs(kb: KnowledgeBase) -> Optional[dict[str, Any]]:
+    """The error catalogs' dict (``checks/data/error-catalogs.json``, read by
+    :mod:`lingjun.checks.knowledge.error_catalogs`), or None when ``releases/errors/`` holds none.
+
+    NCCL's messages become compact rows ``[file, first line, last line, first version, last version, format]``:
+    the catalog holds several hundred of them and the archive has a size budget."""
+    if kb.xids is None and kb.cuda_errors is None and kb.nccl_warnings is None:
+        return None
+
+    def head(catalog: Any) -> dict[str, Any]:
+        return {"edition": catalog.edition, "sources": [s.model_dump(mode="json") for s in catalog.sources]}
+
+    out: dict[str, Any] = {"format": CATALOGS_FORMAT}
+    if kb.xids is not None:
+        out["xid"] = {**head(kb.xids), "entries": [e.model_dump(mode="json", exclude_none=True) for e in kb.xids.entries]}
+    if kb.cuda_errors is not None:
+        out["cuda"] = {**head(kb.cuda_errors), **{
+            api: [e.model_dump(mode="json", by_alias=True, exclude_none=True) for e in getattr(kb.cuda_errors, api)]
+            for api in ("runtime", "driver", "nvml")}}
+    if kb.nccl_warnings is not None:
+        nccl = kb.nccl_warnings
+        out["nccl"] = {**head(nccl), "versions": list(nccl.versions),
+                       "subsystems": [s.model_dump(mode="json") for s in nccl.subsystems],
+                       "messages": [[m.file, m.lines[0], m.lines[1], m.versions[0], m.versions[1], m.format]
+                                    for m in nccl.messages]}
+    return out

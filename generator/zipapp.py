@@ -52,11 +52,12 @@ import lingjun.checks
 from lingjun.checks._startup import MEMBER, dump
 from lingjun.checks.core.atomic_write import atomic_write, check_output_file, read_prefix
 from lingjun.checks.core.inert_text import NAME_LIMIT, capped, inert
+from lingjun.checks.knowledge.error_catalogs import CATALOGS_FILE
 from lingjun.generator import configmap as cm
 from lingjun.generator.checker_ids import checker_rule_ids
 from lingjun.generator.site.site_url import resolve_site_url
 
-__all__ = ["cli_bundle", "bundle_text", "build_zipapp", "zipapp_bytes", "zip_entries", "with_bytecode", "pyc_entry", "resolve_site_url",
+__all__ = ["cli_bundle", "bundle_text", "bundle_texts", "build_zipapp", "zipapp_bytes", "zip_entries", "with_bytecode", "pyc_entry", "resolve_site_url",
            "other_checkout_problem"]
 
 _EPOCH = (1980, 1, 1, 0, 0, 0)
@@ -115,7 +116,18 @@ def bundle_text(releases: Path, site_url: Optional[str] = None) -> tuple[Optiona
     Raises:
         ValueError: from :func:`resolve_site_url`.
     """
-    from lingjun.generator.bundle import bundle_json, compile_bundle  # deferred: pulls in pydantic, which other commands do not need
+    text, _, problems = bundle_texts(releases, site_url)
+    return text, problems
+
+
+def bundle_texts(releases: Path, site_url: Optional[str] = None) -> tuple[Optional[str], Optional[str], list]:
+    """``(bundle JSON text, error catalogs JSON text, problems)`` for a releases folder; both texts are None when a
+    problem is an error, the catalogs' text also when ``releases/errors/`` holds no catalog.
+
+    Raises:
+        ValueError: from :func:`resolve_site_url`.
+    """
+    from lingjun.generator.bundle import bundle_json, compile_bundle, compile_error_catalogs  # deferred: pulls in pydantic, which other commands do not need
     from lingjun.schema.gate.validate import validate  # deferred: pulls in pydantic, which other commands do not need
 
     # the same gate as `lingjun-kb build` and `validate`: the loader's schema checks and every cross-record
@@ -123,9 +135,11 @@ def bundle_text(releases: Path, site_url: Optional[str] = None) -> tuple[Optiona
     result = validate([Path(releases)], root=Path(releases), checker_rules=checker_rule_ids())
     kb, problems = result.kb, result.problems
     if not result.ok:
-        return None, problems
+        return None, None, problems
     base = resolve_site_url(Path(releases).resolve().parent, site_url)  # None: links to official pages
-    return bundle_json(compile_bundle(kb, site_url=base)) + "\n", problems
+    catalogs = compile_error_catalogs(kb)
+    return (bundle_json(compile_bundle(kb, site_url=base)) + "\n",
+            bundle_json(catalogs) + "\n" if catalogs is not None else None, problems)
 
 
 def _runtime_files(checks: Path) -> list[tuple[str, Path]]:
@@ -134,7 +148,7 @@ def _runtime_files(checks: Path) -> list[tuple[str, Path]]:
         rel = path.relative_to(checks)
         if not path.is_file() or "__pycache__" in rel.parts:
             continue
-        if path.suffix == ".py" or rel.as_posix() == "data/bundle.json":
+        if path.suffix == ".py" or rel.as_posix() in ("data/bundle.json", "data/" + CATALOGS_FILE):
             out.append(("lingjun/checks/" + rel.as_posix(), path))
     return out
 
@@ -176,10 +190,11 @@ def _require_py39(dist_info: Path) -> None:
         )
 
 
-def zip_entries(bundle: Optional[str] = None) -> list[tuple[str, bytes]]:
+def zip_entries(bundle: Optional[str] = None, catalogs: Optional[str] = None) -> list[tuple[str, bytes]]:
     """``[(archive name, content)]`` of the zipapp, sorted by name.
 
-    ``bundle`` replaces the content of ``checks/data/bundle.json`` when given.
+    ``bundle`` replaces the content of ``checks/data/bundle.json`` when given, ``catalogs`` that of
+    ``checks/data/error-catalogs.json``.
 
     Raises:
         FileNotFoundError: when the bundle or packaging's licence is missing.
@@ -189,6 +204,8 @@ def zip_entries(bundle: Optional[str] = None) -> list[tuple[str, bytes]]:
         entries[name] = path.read_bytes()
     if bundle is not None:
         entries["lingjun/checks/data/bundle.json"] = bundle.encode("utf-8")
+    if catalogs is not None:
+        entries["lingjun/checks/data/" + CATALOGS_FILE] = catalogs.encode("utf-8")
     if "lingjun/checks/data/bundle.json" not in entries:
         raise FileNotFoundError("checks/data/bundle.json is missing: run `lingjun-kb bundle`")
     return sorted(entries.items())
@@ -365,8 +382,10 @@ def cli_bundle(args: argparse.Namespace) -> int:
         print(inert(f"lingjun-kb bundle: {problem}"), file=sys.stderr)
         return 2
     target = _checks_dir() / "data" / "bundle.json"
-    try:  # the data file, before any work too
+    catalogs_target = _checks_dir() / "data" / CATALOGS_FILE
+    try:  # the data files, before any work too
         check_output_file(target)
+        check_output_file(catalogs_target)
     except OSError as exc:
         print(inert(f"lingjun-kb bundle: {capped(str(target), NAME_LIMIT)}: {exc.strerror or exc}"), file=sys.stderr)
         return 2
@@ -378,7 +397,7 @@ def cli_bundle(args: argparse.Namespace) -> int:
             return 2
         output = Path(output)
     try:
-        text, problems = bundle_text(releases, getattr(args, "site_url", None))
+        text, catalogs, problems = bundle_texts(releases, getattr(args, "site_url", None))
     except ValueError as exc:
         print(inert(f"lingjun-kb bundle: {exc}"), file=sys.stderr)
         return 2
@@ -394,10 +413,12 @@ def cli_bundle(args: argparse.Namespace) -> int:
             print(line, file=sys.stderr)
     try:
         atomic_write(target, text.encode("utf-8"), make_parents=True)
+        if catalogs is not None:
+            atomic_write(catalogs_target, catalogs.encode("utf-8"), make_parents=True)
         if as_configmap:
             # no bytecode: with it the archive is above the 1 MiB a ConfigMap may hold, and the image's
             # Python, usually not the one building this, would ignore it anyway (see lingjun.generator.configmap)
-            pyz = zipapp_bytes(zip_entries(text))
+            pyz = zipapp_bytes(zip_entries(text, catalogs))
             manifest = cm.configmap_yaml(cm.configmap_object(pyz, name, namespace))
             if to_stdout:
                 sys.stdout.write(manifest)
@@ -406,7 +427,7 @@ def cli_bundle(args: argparse.Namespace) -> int:
                 atomic_write(output, manifest.encode("utf-8"), make_parents=True, replaceable=replaceable, ours=kind)
             size = len(manifest.encode("utf-8"))
         else:
-            size = build_zipapp(output, with_bytecode(zip_entries(text)))
+            size = build_zipapp(output, with_bytecode(zip_entries(text, catalogs)))
     except cm.ConfigMapTooLarge as exc:
         print(inert(f"lingjun-kb bundle: {exc}; nothing written"), file=sys.stderr)
         return 1
@@ -417,10 +438,13 @@ def cli_bundle(args: argparse.Namespace) -> int:
         print(inert(f"lingjun-kb bundle: {exc}"), file=sys.stderr)
         return 2
     print(inert(f"wrote {target} ({len(text.encode('utf-8'))} bytes)"), file=say)
+    if catalogs is not None:
+        print(inert(f"wrote {catalogs_target} ({len(catalogs.encode('utf-8'))} bytes)"), file=say)
     if as_configmap:
         where = "standard output" if to_stdout else str(output)
+        share = 100 * cm.payload_bytes(cm.configmap_object(pyz, name, namespace)) / cm.CONFIGMAP_LIMIT
         print(inert(f"wrote {where} ({size} bytes: ConfigMap {name} holding {len(pyz)} bytes of {cm.PYZ_KEY}, "
-                    f"limit {cm.CONFIGMAP_LIMIT}; create it with `kubectl create -f`, not client-side `kubectl apply`)"),
+                    f"{share:.1f} % of the limit of {cm.CONFIGMAP_LIMIT}; create it with `kubectl create -f`, not client-side `kubectl apply`)"),
               file=say)
     else:
         print(inert(f"wrote {output} ({size} bytes)"), file=say)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
+from lingjun.schema.error_catalogs import CudaErrorCatalog, NcclWarningCatalog, XidCatalog
 from lingjun.schema.models import (
     Component,
     CudaDriverReference,
@@ -66,6 +67,10 @@ class KnowledgeBase:
     driver_branches: Optional[DriverBranchReference] = None
     gpus: Optional[GpuReference] = None
     torch_wheels: Optional[TorchWheelReference] = None
+    #: the error catalogs (``releases/errors/``), or None when absent
+    xids: Optional[XidCatalog] = None
+    cuda_errors: Optional[CudaErrorCatalog] = None
+    nccl_warnings: Optional[NcclWarningCatalog] = None
     catalog_sources: list[Source] = field(default_factory=list)
     paths: dict[str, Path] = field(default_factory=dict)
     #: published name -> component, exact and lower-cased, built on first lookup for the catalog as it was then

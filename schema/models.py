@@ -16,6 +16,9 @@ kind                 model                                              where
 ``torch-wheels``     :class:`TorchWheelReference`                       ``releases/reference/torch-wheels.yaml``
 ===================  =================================================  ==========================
 
+The error catalogs (``xid-catalog``, ``cuda-error-catalog``, ``nccl-warning-catalog`` under ``releases/errors/``)
+have their models in :mod:`lingjun.schema.error_catalogs`; :data:`DOCUMENT_MODELS` holds them too.
+
 All models forbid unknown fields and are frozen.  Every prose field is a
 :class:`LocalizedText` holding English and Simplified Chinese.  Versions are
 strings (see :mod:`lingjun.schema.fields`).
@@ -28,17 +31,17 @@ import re
 from enum import Enum
 from typing import Annotated, Any, Literal, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints, model_validator
+from pydantic import Field, StrictBool, StringConstraints, model_validator
 
 from lingjun.checks.core.condition_facts import FACTS, PLACES, operators_for
 from lingjun.checks.core.release_order import identifier_date, release_order_key
 from lingjun.checks.core.versions import DriverVersion, VersionFormatError
+from lingjun.schema._base import LocalizedText, StrictModel
 from lingjun.schema.fields import (
     CudaVersionString,
     DriverVersionString,
     FamilyId,
     Identifier,
-    NonEmptyText,
     ReleaseRef,
     ReleaseVersion,
     ShortText,
@@ -49,12 +52,6 @@ from lingjun.schema.fields import (
 )
 
 SCHEMA_VERSION = 1
-
-
-class StrictModel(BaseModel):
-    """Base of every model: unknown fields are errors, instances are immutable."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, use_enum_values=False)
 
 
 # --------------------------------------------------------------------------
@@ -266,23 +263,6 @@ class BranchType(str, Enum):
 # --------------------------------------------------------------------------
 # shared building blocks
 # --------------------------------------------------------------------------
-
-
-class LocalizedText(StrictModel):
-    """The same text in English and Simplified Chinese; both must be non-empty.
-
-    Plain text: the site shows it as written, with balanced `code` spans and http(s) URLs as the only markup.
-    """
-
-    en: NonEmptyText
-    zh: NonEmptyText
-
-    @model_validator(mode="after")
-    def _not_blank(self) -> "LocalizedText":
-        for lang in ("en", "zh"):
-            if not getattr(self, lang).strip():
-                raise ValueError(f"{lang} text is blank")
-        return self
 
 
 class Source(StrictModel):
@@ -1336,3 +1316,8 @@ DOCUMENT_MODELS: dict[str, type[StrictModel]] = {
     "error-signature": ErrorSignature,
     "torch-wheels": TorchWheelReference,
 }
+
+# the error catalogs (releases/errors/) are documents too; their models live in their own module
+from lingjun.schema.error_catalogs import ERROR_CATALOG_MODELS  # noqa: E402 (needs StrictModel above)
+
+DOCUMENT_MODELS.update(ERROR_CATALOG_MODELS)

@@ -315,6 +315,15 @@ class KnowledgeData:
         prefix = "zh/" if lang == "zh" else ""
         return f"{site}{prefix}troubleshooting/{printed_by}/#{signature_id}"
 
+    def catalog_url(self, page: str, anchor: str, lang: str = "en") -> Optional[str]:
+        """Site URL of an error catalog's entry (``page``: ``xid``, ``cuda-errors``, ``nccl-warnings``; ``anchor``:
+        ``xid-45``, ``cuda-runtime-802``, ``nccl-1a2b3c4d``); None without a site URL (the catalog's source remains)."""
+        site = self.site_url
+        if site is None:
+            return None
+        prefix = "zh/" if lang == "zh" else ""
+        return f"{site}{prefix}troubleshooting/{page}/#{anchor}"
+
     def known_issue_url(self, issue_id: str, lang: str = "en") -> Optional[str]:
         """Site URL of a known issue's entry; None without a site URL (its upstream reports remain)."""
         site = self.site_url

@@ -21,7 +21,8 @@ from typing import Any, Iterable, Optional
 
 from lingjun.checks.core.line_pattern import matches
 from lingjun.checks.core.redaction import mask_identifiers, mask_secrets
-from lingjun.checks.evidence import Evidence, LogLine, SignatureHit, StatedFact
+from lingjun.checks.evidence import CatalogHit, Evidence, LogLine, SignatureHit, StatedFact
+from lingjun.checks.knowledge.catalog_lines import LITERALS as CATALOG_LITERALS
 from lingjun.checks.knowledge.log_statements import STATEMENTS, Statement, read_statement
 
 __all__ = ["quote", "QUOTE_LIMIT", "LINE_LIMIT", "MAX_HITS_PER_SIGNATURE", "SignatureSet", "Scanner", "literal_regex"]
@@ -34,6 +35,9 @@ LINE_LIMIT = 8192
 FEED_LIMIT = 4 * LINE_LIMIT
 #: lines counted per signature before counting stops (the count is then "at least")
 MAX_HITS_PER_SIGNATURE = 1_000_000
+#: distinct catalog entries (sets of them, one per line kind) kept per input before further ones are only counted
+MAX_CATALOG_ENTRIES = 200
+_CATALOG_LITERALS = frozenset(CATALOG_LITERALS)
 #: Python's traceback header, and the exception line that ends a traceback (``RuntimeError: ...``,
 #: ``torch.OutOfMemoryError: ...``, after any prefix such as ``[rank0]: ``): the last such line of a log with a
 #: traceback is the failure, and when no signature knows it the report quotes it as an unknown error line
@@ -98,7 +102,28 @@ class SignatureSet:
         self._statements: dict[str, list[Statement]] = {}
         for statement in STATEMENTS:
             self._statements.setdefault(statement.literal, []).append(statement)
-        self.literals = sorted(set(self._patterns) | set(self._statements) | {TRACEBACK, *_EXCEPTION_LITERALS})
+        self.literals = sorted(set(self._patterns) | set(self._statements) | {TRACEBACK, *_EXCEPTION_LITERALS}
+                               | set(CATALOG_LITERALS))
+        #: the error catalogs, read on the first line that needs them (:meth:`catalogs`)
+        self._catalogs: "Optional[Any]" = None
+        self._catalog_problem: Optional[str] = None
+
+    def catalogs(self) -> "Optional[Any]":
+        """The embedded :class:`~lingjun.checks.knowledge.error_catalogs.ErrorCatalogs`, read on first use; None
+        when they cannot be read (:attr:`catalog_problem` says why)."""
+        if self._catalogs is None and self._catalog_problem is None:
+            from lingjun.checks.knowledge.error_catalogs import CatalogError, embedded  # deferred: only a log line holding a catalog literal needs it
+
+            try:
+                self._catalogs = embedded()
+            except (CatalogError, ValueError, KeyError, TypeError) as exc:
+                self._catalog_problem = str(exc) or type(exc).__name__
+        return self._catalogs
+
+    @property
+    def catalog_problem(self) -> Optional[str]:
+        """Why the error catalogs could not be read, or None."""
+        return self._catalog_problem
 
     @functools.cached_property
     def regex(self) -> "re.Pattern[bytes]":
@@ -245,6 +270,9 @@ class Scanner:
             for statement in self.sigset.statements_of(literal):
                 for name, value in read_statement(statement, window) or []:
                     self._state(line, number, literal, name, value)
+        catalog_literal = next((lit for lit in literals if lit in _CATALOG_LITERALS), None)
+        if catalog_literal is not None:
+            self._match_catalogs(line, number, catalog_literal, bool(matched))
         exception_literal = next((lit for lit in _EXCEPTION_LITERALS if lit in literals), None)
         if exception_literal is not None:
             found = _EXCEPTION.search(_window(line, exception_literal))
@@ -263,6 +291,37 @@ class Scanner:
                 evidence.hits.append(SignatureHit(sig_id, LogLine(self.source, number, quote(line, literal))))
             elif hit.count < MAX_HITS_PER_SIGNATURE:
                 hit.count += 1
+
+    def _match_catalogs(self, line: str, number: Optional[int], literal: str, covered: bool) -> None:
+        """Add the catalog entries ``line`` shows (:func:`~lingjun.checks.knowledge.catalog_lines.recognise`), one
+        :class:`CatalogHit` per distinct set of entries, counted; ``covered``: a signature matched the line."""
+        from lingjun.checks.knowledge.catalog_lines import recognise  # deferred: with the catalogs
+
+        catalogs = self.sigset.catalogs()
+        if catalogs is None:
+            problem = self.sigset.catalog_problem
+            note = (f"the error catalogs could not be read ({problem}): Xid, CUDA and NCCL lines are judged by the "
+                    "error signatures only", f"无法读取错误目录（{problem}）：Xid、CUDA 与 NCCL 行只按错误特征判断")
+            if note not in self.evidence.notes:
+                self.evidence.notes.append(note)
+            return
+        matches = tuple(recognise(_window(line, literal), catalogs))
+        if not matches:
+            return
+        evidence = self.evidence
+        key = tuple(m.key for m in matches)
+        known = next((h for h in evidence.catalog_hits if h.key == key), None)
+        if known is not None:
+            if known.count < MAX_HITS_PER_SIGNATURE:
+                known.count += 1
+            return
+        if len(evidence.catalog_hits) >= MAX_CATALOG_ENTRIES:
+            return
+        evidence.catalog_hits.append(CatalogHit(matches, LogLine(self.source, number, quote(line, literal)),
+                                                covered=covered))
+        for match in matches:
+            if match.catalog == "cuda" and match.info is not None:
+                self._state(line, number, literal, "cuda.error", match.info.name)
 
     def _state(self, line: str, number: Optional[int], literal: str, name: str, value: Any) -> None:
         """Keep one fact the line states; the first line stating it is kept, a different value marks a conflict."""

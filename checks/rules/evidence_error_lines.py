@@ -16,12 +16,13 @@ from __future__ import annotations
 from typing import Any, Iterator, Optional
 
 from lingjun.checks.context import CheckContext
-from lingjun.checks.evidence import SignatureHit
+from lingjun.checks.evidence import LogLine, SignatureHit
 from lingjun.checks.knowledge.conditions import DOES_NOT_APPLY, MAY_APPLY
 from lingjun.checks.knowledge.signature_causes import RankedCause, line_severity, rank_causes
 from lingjun.checks.knowledge.fact_values import place
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules import rule
+from lingjun.checks.rules._catalog_findings import catalog_findings
 from lingjun.checks.rules._finding import make
 from lingjun.checks.rules._words import Words
 
@@ -43,8 +44,9 @@ WORDS = Words({
                      "lingjun-check cannot name the cause from this line; the other findings judge what the input shows.",
                      "{where} 显示了一条没有已记录特征能匹配的错误行：\u00ab{line}\u00bb。任务已失败，但 lingjun-check 无法仅凭这一行判断原因；"
                      "其他检查结果依据输入所示的内容作出判断。"),
-    "no-lines": ("The logs show none of the {count} known error lines ({sources}).",
-                 "日志中没有 {count} 种已知错误行中的任何一种（{sources}）。"),
+    "no-lines": ("The logs show none of the {count} known error lines, no Xid, no CUDA or NVML error and no NCCL "
+                 "warning ({sources}).",
+                 "日志中没有 {count} 种已知错误行中的任何一种，也没有 Xid、CUDA 或 NVML 错误及 NCCL 警告（{sources}）。"),
     "place-docker": ("Docker", "Docker"),
     "place-kubernetes": ("Kubernetes", "Kubernetes"),
     "place-acs": ("ACS GPU pod", "ACS GPU Pod"),
@@ -159,6 +161,11 @@ def _finding(ctx: CheckContext, hit: SignatureHit, signature: dict) -> Finding:
                 brief=(en[0] + " " + en[1].split(". ")[0] + ". " + en[2], zh[0] + zh[1].split("。")[0] + "。" + zh[2]))
 
 
+def _line_key(line: "LogLine") -> tuple:
+    """The line's input and number, or its text for an entry of a list of error lines (which has no number)."""
+    return (line.source, line.number) if line.number is not None else (line.source, line.text)
+
+
 @rule(RULE, AREA, "Error lines in the logs, with their likely cause", "日志中的错误行及其可能原因", order=5)
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """error per matched signature (an observed failure; the record may say warning or, for a cause that applies,
@@ -172,10 +179,14 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     hits = [h for h in evidence.hits if ctx.data.signature(h.signature) is not None]
     for hit in hits:
         yield _finding(ctx, hit, ctx.data.signature(hit.signature))
-    for line in evidence.unmatched:
+    named = catalog_findings(ctx, RULE, AREA)
+    yield from named
+    named_lines = {_line_key(h.first) for h in evidence.catalog_hits}
+    unmatched = [line for line in evidence.unmatched if _line_key(line) not in named_lines]
+    for line in unmatched:
         yield make(ctx, RULE, AREA, Severity.warning, WORDS("unknown-line", where=line.where(), line=line.text),
                    observed=line.where())
-    if not hits and not evidence.unmatched:
+    if not hits and not unmatched and not named:
         yield make(ctx, RULE, AREA, Severity.ok,
                    WORDS("no-lines", count=len(ctx.data.signatures),
                          sources=Text(", ".join(evidence.sources), "、".join(evidence.sources))))

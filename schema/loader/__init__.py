@@ -206,6 +206,12 @@ def assemble(documents: Iterable[LoadedDocument]) -> KnowledgeBase:
         elif kind == "torch-wheels":
             kb.torch_wheels = kb.torch_wheels or model  # type: ignore[assignment]
             kb.paths.setdefault(kind, doc.path)
+        elif kind in ("xid-catalog", "cuda-error-catalog", "nccl-warning-catalog"):
+            attribute = {"xid-catalog": "xids", "cuda-error-catalog": "cuda_errors",
+                         "nccl-warning-catalog": "nccl_warnings"}[kind]
+            if getattr(kb, attribute) is None:
+                setattr(kb, attribute, model)
+            kb.paths.setdefault(kind, doc.path)
     kb.sort()
     return kb
 

@@ -1,0 +1,296 @@
+"""The error catalogs the checker reads a log against: every Xid, every CUDA and NVML error, every NCCL warning.
+
+``lingjun-kb bundle`` compiles ``releases/errors/`` (:mod:`lingjun.schema.error_catalogs`) into
+``checks/data/error-catalogs.json`` beside the release bundle; this module reads it the first time a log line
+holds what one of the catalogs' programs prints (:mod:`lingjun.checks.knowledge.catalog_lines`), so a check
+that reads no log never loads it.  Layout::
+
+    {"format": "lingjun-kb/error-catalogs/1",
+     "xid":  {"edition", "sources": [{"url", "title"}], "entries": [XidEntry, ...]},
+     "cuda": {"edition", "sources", "runtime": [CudaErrorEntry], "driver": [...], "nvml": [...]},
+     "nccl": {"edition", "sources", "versions": ["2.21.5", ...], "subsystems": [NcclSubsystem, ...],
+              "messages": [[file, first line, last line, first version, last version, format], ...]}}
+
+Where the entries come from: NVIDIA's Xid catalog (https://docs.nvidia.com/deploy/xid-errors/index.html), the
+CUDA runtime and driver API references (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html,
+https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html), NVML's reference
+(https://docs.nvidia.com/deploy/nvml-api/) and NCCL's source (https://github.com/NVIDIA/nccl); each catalog's
+``edition`` says what was read.  Standard library only.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import functools
+import hashlib
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+__all__ = [
+    "CATALOGS_FORMAT", "CATALOGS_FILE", "CatalogError", "XidInfo", "CudaErrorInfo", "NcclSubsystemInfo", "NcclWarnInfo",
+    "ErrorCatalogs", "embedded", "format_regex", "nccl_anchor",
+]
+
+CATALOGS_FORMAT = "lingjun-kb/error-catalogs/1"
+#: the file's name in the checker's ``data`` folder
+CATALOGS_FILE = "error-catalogs.json"
+
+
+class CatalogError(ValueError):
+    """The catalogs file is missing or of another format."""
+
+
+@dataclass(frozen=True, eq=False)
+class XidInfo:
+    """One Xid of NVIDIA's catalog: ``xid`` (45), NVIDIA's ``name`` and ``mnemonic`` (or None), ``kind`` (``application``, ``memory``, ...),
+    NVIDIA's immediate ``action`` code (``RESET_GPU``) or None, ``severity`` (``error``/``warning``/``info``),
+    ``meaning`` and ``action_text`` as ``{"en", "zh"}`` (``action_text`` may be empty)."""
+
+    xid: int
+    name: str
+    mnemonic: Optional[str]
+    kind: str
+    action: Optional[str]
+    severity: str
+    meaning: dict
+    action_text: dict
+
+
+@dataclass(frozen=True, eq=False)
+class CudaErrorInfo:
+    """One error code: ``api`` (``runtime`` for ``cudaError_t``, ``driver`` for ``CUresult``, ``nvml`` for
+    ``nvmlReturn_t``), ``code`` (802), enum ``name``, the ``message`` its error-string function returns (None where
+    no source shows it), its class (``cls``, one of :data:`lingjun.schema.error_catalogs.CUDA_ERROR_CLASSES`),
+    ``meaning`` ``{"en", "zh"}`` and the id of the error signature holding its causes, if any."""
+
+    api: str
+    code: int
+    name: str
+    message: Optional[str]
+    cls: str
+    meaning: dict
+    signature: Optional[str] = None
+
+    @property
+    def anchor(self) -> str:
+        """The entry's anchor on the site's CUDA errors page: ``cuda-runtime-802``, ``cuda-driver-999``, ``nvml-9``."""
+        return f"nvml-{self.code}" if self.api == "nvml" else f"cuda-{self.api}-{self.code}"
+
+
+@dataclass(frozen=True, eq=False)
+class NcclSubsystemInfo:
+    """A part of NCCL: ``id`` (``ib``), the source path ``files`` globs, ``title``, ``points_to`` (what a warning from
+    it points to) and ``remedy``, each ``{"en", "zh"}``."""
+
+    id: str
+    files: tuple
+    title: dict
+    points_to: dict
+    remedy: dict
+
+
+@dataclass(frozen=True, eq=False)
+class NcclWarnInfo:
+    """One ``WARN`` format string of NCCL's source: ``file`` (relative to ``src/``), ``lines`` (first, last),
+    ``versions`` (first, last NCCL version holding it), ``format`` and the ``subsystem`` id its file belongs to."""
+
+    file: str
+    lines: tuple
+    versions: tuple
+    format: str
+    subsystem: str
+
+    @property
+    def anchor(self) -> str:
+        """The entry's anchor on the site's NCCL warnings page (:func:`nccl_anchor`)."""
+        return nccl_anchor(self.file, self.format)
+
+
+def nccl_anchor(file: str, fmt: str) -> str:
+    """``nccl-<8 hex digits>``: a stable anchor of one NCCL format string (SHA-1 of its file and text)."""
+    return "nccl-" + hashlib.sha1(f"{file}\0{fmt}".encode("utf-8")).hexdigest()[:8]
+
+
+#: printf conversions NCCL's format strings use: flags, width, precision, length, conversion
+_CONVERSION = re.compile(r"%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d+))?(hh|h|ll|l|z|j|t|L)?([diouxXeEfgGcsp%])")
+#: what each conversion prints, as a bounded expression (a format with several ``%s`` stays linear)
+_PRINTED = {"d": r"-?\d{1,20}", "i": r"-?\d{1,20}", "u": r"\d{1,20}", "o": r"[0-7]{1,22}",
+            "x": r"(?:0x)?[0-9a-fA-F]{1,16}", "X": r"(?:0x)?[0-9a-fA-F]{1,16}", "p": r"(?:0x[0-9a-fA-F]{1,16}|\(nil\))",
+            "e": r"\S{1,40}", "E": r"\S{1,40}", "f": r"\S{1,40}", "g": r"\S{1,40}", "G": r"\S{1,40}",
+            "c": r".", "s": r".{0,300}?"}
+
+
+def format_regex(fmt: str) -> "re.Pattern[str]":
+    """A regular expression matching what ``printf(fmt, ...)`` prints (``"NET/IB : Got async event : %s"`` ->
+    ``NET/IB\\ :\\ Got\\ async\\ event\\ :\\ .{0,300}?``), anchored at its start; white space in the format matches
+    any run of white space (a log may fold it)."""
+    parts: list[str] = []
+    at = 0
+    for m in _CONVERSION.finditer(fmt):
+        parts.append(_literal(fmt[at:m.start()]))
+        conversion = m.group(5)
+        parts.append("%" if conversion == "%" else _PRINTED[conversion])
+        at = m.end()
+    parts.append(_literal(fmt[at:]))
+    return re.compile("".join(parts).rstrip())
+
+
+def _literal(text: str) -> str:
+    return r"\s+".join(re.escape(word) for word in text.split(" ")) if text else ""
+
+
+def _texts(value: Any) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
+@dataclass
+class ErrorCatalogs:
+    """The three catalogs, indexed for the lookups a log line needs.
+
+    Raises (from :meth:`from_dict`):
+        CatalogError: ``raw`` is not a catalogs dict of :data:`CATALOGS_FORMAT`.
+    """
+
+    raw: dict
+    xids: dict = field(default_factory=dict)
+    cuda: dict = field(default_factory=dict)  # (api, code) -> CudaErrorInfo
+    subsystems: dict = field(default_factory=dict)
+    nccl: list = field(default_factory=list)
+
+    @classmethod
+    def from_dict(cls, raw: Any) -> "ErrorCatalogs":
+        """The catalogs of a parsed ``error-catalogs.json``."""
+        if not isinstance(raw, dict) or raw.get("format") != CATALOGS_FORMAT:
+            raise CatalogError(f"not lingjun-kb error catalogs of format {CATALOGS_FORMAT}")
+        out = cls(raw=raw)
+        for entry in (raw.get("xid") or {}).get("entries") or []:
+            out.xids[entry["xid"]] = XidInfo(entry["xid"], entry["name"], entry.get("mnemonic"), entry.get("kind", "other"), entry.get("action"),
+                                             entry.get("severity", "error"), _texts(entry.get("meaning")),
+                                             _texts(entry.get("action_text")))
+        for api in ("runtime", "driver", "nvml"):
+            for entry in (raw.get("cuda") or {}).get(api) or []:
+                out.cuda[(api, entry["code"])] = CudaErrorInfo(api, entry["code"], entry["name"], entry.get("message"),
+                                                               entry.get("class", "other"), _texts(entry.get("meaning")),
+                                                               entry.get("signature"))
+        nccl = raw.get("nccl") or {}
+        for sub in nccl.get("subsystems") or []:
+            out.subsystems[sub["id"]] = NcclSubsystemInfo(sub["id"], tuple(sub.get("files") or ()), _texts(sub.get("title")),
+                                                          _texts(sub.get("points_to")), _texts(sub.get("remedy")))
+        for file, first, last, since, until, fmt in nccl.get("messages") or []:
+            out.nccl.append(NcclWarnInfo(file, (first, last), (since, until), fmt, out.subsystem_of(file) or "misc"))
+        return out
+
+    def edition(self, catalog: str) -> str:
+        """What was read for ``catalog`` (``xid``, ``cuda``, ``nccl``), e.g. ``NCCL v2.21.5-1 to v2.28.9-1``."""
+        return str((self.raw.get(catalog) or {}).get("edition") or "")
+
+    def sources(self, catalog: str) -> list[str]:
+        """The URLs ``catalog`` cites, in its order."""
+        return [s["url"] for s in (self.raw.get(catalog) or {}).get("sources") or [] if s.get("url")]
+
+    def xid(self, number: int) -> Optional[XidInfo]:
+        """The catalog's entry for Xid ``number``, or None when NVIDIA's catalog does not list it."""
+        return self.xids.get(number)
+
+    def cuda_error(self, api: str, code: int) -> Optional[CudaErrorInfo]:
+        """The entry of ``code`` in ``api`` (``runtime``, ``driver``, ``nvml``), or None."""
+        return self.cuda.get((api, code))
+
+    @functools.cached_property
+    def _by_name(self) -> dict:
+        return {info.name: info for info in self.cuda.values()}
+
+    def cuda_by_name(self, name: str) -> Optional[CudaErrorInfo]:
+        """The entry whose enum name is ``name`` (``cudaErrorSystemNotReady``, ``CUDA_ERROR_NO_DEVICE``), or None."""
+        return self._by_name.get(name)
+
+    @functools.cached_property
+    def _messages(self) -> dict:
+        """api -> [(message, info)], longest message first (so the most specific message wins a prefix match)."""
+        out: dict = {}
+        for info in self.cuda.values():
+            if info.message:
+                out.setdefault(info.api, []).append((info.message, info))
+        for rows in out.values():
+            rows.sort(key=lambda row: -len(row[0]))
+        return out
+
+    def cuda_by_message(self, text: str, apis: tuple = ("runtime", "driver")) -> Optional[CudaErrorInfo]:
+        """The entry whose message ``text`` starts with (case-insensitive, the first of ``apis`` holding one), or None:
+        ``"uncorrectable ECC error encountered\\nCUDA kernel errors..."`` -> ``cudaErrorECCUncorrectable``."""
+        folded = text.strip().lower()
+        for api in apis:
+            for message, info in self._messages.get(api, ()):
+                if folded.startswith(message.lower()):
+                    return info
+        return None
+
+    def subsystem_of(self, file: str) -> Optional[str]:
+        """The subsystem whose file globs match ``file`` (a path relative to NCCL's ``src/`` or a bare file name, which
+        is matched against the paths the catalog's messages name), or None."""
+        for sub in self.raw.get("nccl", {}).get("subsystems") or []:
+            if any(fnmatch.fnmatchcase(file, pattern) for pattern in sub.get("files") or ()):
+                return sub["id"]
+        if "/" not in file:
+            paths = self._paths_by_name.get(file)
+            if paths:
+                return self.subsystem_of(paths[0])
+        return None
+
+    @functools.cached_property
+    def _paths_by_name(self) -> dict:
+        out: dict = {}
+        for row in (self.raw.get("nccl") or {}).get("messages") or []:
+            names = out.setdefault(os.path.basename(row[0]), [])
+            if row[0] not in names:
+                names.append(row[0])
+        return out
+
+    @functools.cached_property
+    def _nccl_by_name(self) -> dict:
+        """bare file name -> [(compiled format, info)]; and ``""`` -> every message (a line that names no file)."""
+        out: dict = {"": []}
+        for info in self.nccl:
+            row = (format_regex(info.format), info)
+            out.setdefault(os.path.basename(info.file), []).append(row)
+            out[""].append(row)
+        return out
+
+    def nccl_warning(self, file: Optional[str], message: str) -> Optional[NcclWarnInfo]:
+        """The format string that printed ``message`` (the text after ``NCCL WARN``), looked for among those of ``file``
+        (as printed: ``transport/net_ib.cc`` or ``connect.cc``) first, then all; the longest format that matches
+        wins.  None when no format of the catalog prints it."""
+        text = message.strip()
+        for key in ([os.path.basename(file)] if file else []) + [""]:
+            best = None
+            for regex, info in self._nccl_by_name.get(key, ()):
+                found = regex.match(text)
+                if found and (found.end() == len(text) or key) and (best is None or len(info.format) > len(best.format)):
+                    best = info
+            if best is not None:
+                return best
+        return None
+
+
+def _read_embedded() -> dict:
+    from lingjun import checks as package  # the package's own loader reads the file from a folder or the zipapp
+
+    try:
+        raw = package.__loader__.get_data(os.path.join(os.path.dirname(package.__file__), "data", CATALOGS_FILE))  # type: ignore[union-attr]
+    except (OSError, AttributeError):
+        raise CatalogError(f"the embedded error catalogs (lingjun/checks/data/{CATALOGS_FILE}) are missing; run "
+                           "`lingjun-kb bundle`") from None
+    return json.loads(raw.decode("utf-8"))
+
+
+@functools.lru_cache(maxsize=1)
+def embedded() -> ErrorCatalogs:
+    """The catalogs embedded as package data, read once per process (on the first log line that needs them).
+
+    Raises:
+        CatalogError: the file is missing or not of :data:`CATALOGS_FORMAT`.
+    """
+    return ErrorCatalogs.from_dict(_read_embedded())
