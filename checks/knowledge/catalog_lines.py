@@ -27,11 +27,13 @@ Standard library only.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
-from lingjun.checks.knowledge.error_catalogs import CudaErrorInfo, ErrorCatalogs, NcclWarnInfo, XidInfo
+if TYPE_CHECKING:  # a plain check imports this module for LITERALS only: the catalogs and expressions wait for a log line
+    from lingjun.checks.knowledge.error_catalogs import CudaErrorInfo, ErrorCatalogs, NcclWarnInfo, XidInfo
 
 __all__ = ["LITERALS", "CatalogMatch", "recognise"]
 
@@ -40,14 +42,22 @@ LITERALS = ("NVRM: Xid", "NCCL WARN", "CUDA error", "CUDA Error", "Cuda error", 
             "CUDA failure", "cudaError", "CUDA_ERROR_", "NVML_ERROR_", "initialize NVML", "cudaGetDeviceCount",
             "CUDA initialization", " vs. 0)")
 
-_XID = re.compile(r"NVRM: Xid \(([^)]{0,64})\):? ?(\d{1,6})\b")
-_NCCL = re.compile(r"(?:([\w.+/-]{1,200}\.(?:cc|cu|cpp|cxx|c|h|hpp)):(\d{1,7}) )?NCCL WARN (.*)")
-_NAME = re.compile(r"\b(cudaError[A-Z]\w{1,60}|CUDA_ERROR_[A-Z0-9_]{2,60}|NVML_ERROR_[A-Z0-9_]{2,60})\b")
-_DRIVER_ERROR = re.compile(r"CUDA driver error: (.{1,300})")
-_CUDA_ERROR = re.compile(r"(?:CUDA|Cuda|cuda) (?:error|Error|failure)(?: (\d{1,6}))?(?: ?\((\d{1,6})\))?[:,]? ?'?(.{0,300})")
-_INIT_ERROR = re.compile(r"Error (\d{1,6}): (.{1,300})")
-_VERSUS = re.compile(r"\((\d{1,6}) vs\. 0\)")
-_NVML = re.compile(r"(?:initialize NVML|NVML error|nvmlInit\w*\(\) failed):? (.{1,300})")
+#: the expressions that read a line holding one of :data:`LITERALS`, by form (compiled on the first such line)
+_FORMS = {
+    "xid": r"NVRM: Xid \(([^)]{0,64})\):? ?(\d{1,6})\b",
+    "nccl": r"(?:([\w.+/-]{1,200}\.(?:cc|cu|cpp|cxx|c|h|hpp)):(\d{1,7}) )?NCCL WARN (.*)",
+    "name": r"\b(cudaError[A-Z]\w{1,60}|CUDA_ERROR_[A-Z0-9_]{2,60}|NVML_ERROR_[A-Z0-9_]{2,60})\b",
+    "driver": r"CUDA driver error: (.{1,300})",
+    "cuda": r"(?:CUDA|Cuda|cuda) (?:error|Error|failure)(?: (\d{1,6}))?(?: ?\((\d{1,6})\))?[:,]? ?'?(.{0,300})",
+    "init": r"Error (\d{1,6}): (.{1,300})",
+    "versus": r"\((\d{1,6}) vs\. 0\)",
+    "nvml": r"(?:initialize NVML|NVML error|nvmlInit\w*\(\) failed):? (.{1,300})",
+}
+
+
+@functools.lru_cache(maxsize=None)
+def _form(name: str) -> "re.Pattern[str]":
+    return re.compile(_FORMS[name])
 
 
 @dataclass(frozen=True)
@@ -71,16 +81,16 @@ class CatalogMatch:
     text: str = ""
 
 
-def recognise(line: str, catalogs: ErrorCatalogs) -> "list[CatalogMatch]":
+def recognise(line: str, catalogs: "ErrorCatalogs") -> "list[CatalogMatch]":
     """Every catalog entry ``line`` shows, each once, in the order: Xid, NCCL warning, CUDA/NVML errors.
 
     An NCCL warning that quotes a CUDA error (``NCCL WARN Cuda failure 'out of memory'``) gives both."""
     found: list[CatalogMatch] = []
-    xid = _XID.search(line)
+    xid = _form("xid").search(line)
     if xid:
         number = int(xid.group(2))
         found.append(CatalogMatch("xid", f"xid:{number}", number, catalogs.xid(number), text=line[xid.start():]))
-    nccl = _NCCL.search(line) if "NCCL WARN" in line else None
+    nccl = _form("nccl").search(line) if "NCCL WARN" in line else None
     if nccl:
         found.append(_nccl(nccl, catalogs))
     for match in _cuda(line, catalogs):
@@ -89,7 +99,7 @@ def recognise(line: str, catalogs: ErrorCatalogs) -> "list[CatalogMatch]":
     return found
 
 
-def _nccl(m: "re.Match[str]", catalogs: ErrorCatalogs) -> CatalogMatch:
+def _nccl(m: "re.Match[str]", catalogs: "ErrorCatalogs") -> CatalogMatch:
     file, number, message = m.group(1), m.group(2), m.group(3).strip()
     info = catalogs.nccl_warning(file, message)
     subsystem = info.subsystem if info is not None else (catalogs.subsystem_of(file) if file else None)
@@ -98,11 +108,11 @@ def _nccl(m: "re.Match[str]", catalogs: ErrorCatalogs) -> CatalogMatch:
                         text=message)
 
 
-def _cuda(line: str, catalogs: ErrorCatalogs) -> "list[CatalogMatch]":
+def _cuda(line: str, catalogs: "ErrorCatalogs") -> "list[CatalogMatch]":
     """The CUDA and NVML errors of ``line``: by enum name, then by the message of each printed form."""
     out: list[CatalogMatch] = []
 
-    def add(info: Optional[CudaErrorInfo], api: str, number: Optional[int], text: str) -> None:
+    def add(info: "Optional[CudaErrorInfo]", api: str, number: Optional[int], text: str) -> None:
         if info is None and number is not None:
             info = catalogs.cuda_error(api, number)
         key = f"cuda:{info.api}:{info.code}" if info is not None else f"cuda:unknown:{api}:{number}:{text[:60]}"
@@ -110,27 +120,27 @@ def _cuda(line: str, catalogs: ErrorCatalogs) -> "list[CatalogMatch]":
             out.append(CatalogMatch("cuda", key, info.code if info is not None else number, info,
                                     info.api if info is not None else api, text=text))
 
-    for name in _NAME.findall(line):
+    for name in _form("name").findall(line):
         info = catalogs.cuda_by_name(name)
         if info is not None:
             add(info, info.api, info.code, name)
     if out:
         return out
-    driver = _DRIVER_ERROR.search(line)
+    driver = _form("driver").search(line)
     if driver:
         add(catalogs.cuda_by_message(driver.group(1), ("driver", "runtime")), "driver", None, driver.group(1).strip())
         return out
-    nvml = _NVML.search(line)
+    nvml = _form("nvml").search(line)
     if nvml:
         info = catalogs.cuda_by_message(nvml.group(1), ("nvml",))
         add(info, "nvml", None, nvml.group(1).strip())
         return out
     if "cudaGetDeviceCount" in line or "CUDA initialization" in line:
-        init = _INIT_ERROR.search(line)
+        init = _form("init").search(line)
         if init:
             add(catalogs.cuda_by_message(init.group(2)), "runtime", int(init.group(1)), init.group(2).strip())
             return out
-    error = _CUDA_ERROR.search(line)
+    error = _form("cuda").search(line)
     if error:
         number = error.group(1) or error.group(2)
         text = error.group(3).strip().strip("'")
@@ -138,7 +148,7 @@ def _cuda(line: str, catalogs: ErrorCatalogs) -> "list[CatalogMatch]":
         if info is not None or number or _reads_as_error(text):
             add(info, "runtime", int(number) if number else None, text)
             return out
-    versus = _VERSUS.search(line)
+    versus = _form("versus").search(line)
     if versus and "cuda" in line.lower():
         add(None, "runtime", int(versus.group(1)), line[max(0, versus.start() - 80):versus.end()].strip())
     return out

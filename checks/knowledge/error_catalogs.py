@@ -20,9 +20,7 @@ https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html), NVML's re
 
 from __future__ import annotations
 
-import fnmatch
 import functools
-import hashlib
 import json
 import os
 import re
@@ -111,6 +109,8 @@ class NcclWarnInfo:
 
 def nccl_anchor(file: str, fmt: str) -> str:
     """``nccl-<8 hex digits>``: a stable anchor of one NCCL format string (SHA-1 of its file and text)."""
+    import hashlib  # deferred: only a page or a finding naming an NCCL message needs it
+
     return "nccl-" + hashlib.sha1(f"{file}\0{fmt}".encode("utf-8")).hexdigest()[:8]
 
 
@@ -231,6 +231,8 @@ class ErrorCatalogs:
     def subsystem_of(self, file: str) -> Optional[str]:
         """The subsystem whose file globs match ``file`` (a path relative to NCCL's ``src/`` or a bare file name, which
         is matched against the paths the catalog's messages name), or None."""
+        import fnmatch  # deferred: only an NCCL warning needs it
+
         for sub in self.raw.get("nccl", {}).get("subsystems") or []:
             if any(fnmatch.fnmatchcase(file, pattern) for pattern in sub.get("files") or ()):
                 return sub["id"]
@@ -276,7 +278,7 @@ class ErrorCatalogs:
 
 
 def _read_embedded() -> dict:
-    from lingjun import checks as package  # the package's own loader reads the file from a folder or the zipapp
+    import lingjun.checks as package  # the package's own loader reads the file from a folder or the zipapp
 
     try:
         raw = package.__loader__.get_data(os.path.join(os.path.dirname(package.__file__), "data", CATALOGS_FILE))  # type: ignore[union-attr]

@@ -22,7 +22,6 @@ from lingjun.checks.knowledge.signature_causes import RankedCause, line_severity
 from lingjun.checks.knowledge.fact_values import place
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules import rule
-from lingjun.checks.rules._catalog_findings import catalog_findings
 from lingjun.checks.rules._finding import make
 from lingjun.checks.rules._words import Words
 
@@ -179,7 +178,11 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     hits = [h for h in evidence.hits if ctx.data.signature(h.signature) is not None]
     for hit in hits:
         yield _finding(ctx, hit, ctx.data.signature(hit.signature))
-    named = catalog_findings(ctx, RULE, AREA)
+    named = []
+    if evidence.catalog_hits:
+        from lingjun.checks.rules._catalog_findings import catalog_findings  # deferred: only a log naming a catalog entry needs it
+
+        named = catalog_findings(ctx, RULE, AREA)
     yield from named
     named_lines = {_line_key(h.first) for h in evidence.catalog_hits}
     unmatched = [line for line in evidence.unmatched if _line_key(line) not in named_lines]

@@ -1,0 +1,93 @@
+"""The real error catalogs (checks/data/error-catalogs.json), entry by entry: every Xid NVIDIA's catalog lists, every
+CUDA runtime, driver and NVML code in each form it is printed in, and every NCCL WARN format string of each NCCL
+release read, instantiated as a log line, is recognised and named (catalog_lines.recognise)."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+
+from lingjun.checks.knowledge.catalog_lines import recognise
+from lingjun.checks.knowledge.error_catalogs import embedded, format_regex
+
+CATALOGS = embedded()
+
+#: a value printf would print for each conversion
+_SAMPLE = {"d": "3", "i": "3", "u": "7", "o": "17", "x": "7f3a", "X": "7F3A", "p": "0x7f3a00", "e": "1.5e+00",
+           "E": "1.5E+00", "f": "1.500000", "g": "1.5", "G": "1.5", "c": "c", "s": "mlx5_0", "%": "%"}
+_CONVERSION = re.compile(r"%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d+))?(hh|h|ll|l|z|j|t|L)?([diouxXeEfgGcsp%])")
+
+
+def instantiate(fmt: str) -> str:
+    """What NCCL prints for ``fmt`` with sample values."""
+    return _CONVERSION.sub(lambda m: _SAMPLE[m.group(5)], fmt)
+
+
+def _one(line: str, catalog: str):
+    found = [m for m in recognise(line, CATALOGS) if m.catalog == catalog]
+    assert len(found) == 1, (line, found)
+    return found[0]
+
+
+def test_the_catalogs_hold_every_entry_they_promise():
+    assert len(CATALOGS.xids) >= 172
+    assert {n for n in (8, 13, 31, 32, 38, 43, 45, 48, 56, 57, 61, 62, 63, 64, 68, 69, 74, 79, 92, 94, 95, 119, 145,
+                        149)} <= set(CATALOGS.xids)
+    assert CATALOGS.edition("xid") and CATALOGS.sources("xid")[0].startswith("https://docs.nvidia.com/")
+
+
+@pytest.mark.parametrize("number", sorted(CATALOGS.xids))
+def test_every_xid_of_the_catalog_is_named(number):
+    line = f"[Mon Sep 29 10:02:12 2025] NVRM: Xid (PCI:0000:dc:00): {number}, pid=12345, name=python, Ch 00000010"
+    match = _one(line, "xid")
+    assert (match.number, match.info) == (number, CATALOGS.xid(number))
+
+
+_CUDA = sorted(CATALOGS.cuda.values(), key=lambda i: (i.api, i.code))
+
+
+def _forms(info) -> "list[str]":
+    """The lines each API's errors are printed in (catalog_lines' module docstring names where)."""
+    forms = [f"CUDA error at kernel.cu:57 code={info.code}({info.name}) \"cudaMalloc(&p, n)\""
+             if info.api == "runtime" else f"RuntimeError: {info.name}"]
+    if info.message and info.api == "runtime":
+        forms += [f"RuntimeError: CUDA error: {info.message}", f"[rank1]: torch.AcceleratorError: CUDA error: "
+                  f"{info.message}", f"misc/strongstream.cc:53 Cuda failure {info.code} '{info.message}'"]
+    if info.message and info.api == "driver":
+        forms += [f"RuntimeError: CUDA driver error: {info.message}"]
+    if info.message and info.api == "nvml":
+        forms += [f"Failed to initialize NVML: {info.message}"]
+    return forms
+
+
+@pytest.mark.parametrize("info", _CUDA, ids=lambda i: f"{i.api}-{i.code}-{i.name}")
+def test_every_cuda_and_nvml_code_is_named_in_each_printed_form(info):
+    for line in _forms(info):
+        match = _one(line, "cuda")
+        if "code=" in line or line.startswith("RuntimeError: " + info.name) or " failure " in line:
+            assert match.info is info, line
+        else:  # by the message: the entry printing that message (a message two APIs share names the first API's)
+            assert match.info is not None and match.info.message.lower() == info.message.lower(), line
+
+
+_NCCL = list(CATALOGS.nccl)
+
+
+@pytest.mark.parametrize("info", _NCCL, ids=lambda i: f"{i.file}:{i.lines[0]}:{i.anchor}")
+def test_every_nccl_warn_format_is_named_with_its_subsystem(info):
+    text = instantiate(info.format)
+    line = f"node-1:2041:2112 [3] {info.file}:{info.lines[0]} NCCL WARN {text}"
+    match = _one(line, "nccl")
+    assert match.info is not None, line
+    assert os.path.basename(match.info.file) == os.path.basename(info.file)
+    assert match.info is info or format_regex(match.info.format).match(text.strip())
+    assert match.subsystem == info.subsystem and match.subsystem in CATALOGS.subsystems
+
+
+def test_every_nccl_message_belongs_to_a_described_subsystem():
+    assert _NCCL, "the NCCL catalog is empty"
+    for info in _NCCL:
+        sub = CATALOGS.subsystems[info.subsystem]
+        assert sub.title.get("en") and sub.title.get("zh") and sub.remedy.get("en") and sub.remedy.get("zh")

@@ -1,0 +1,61 @@
+"""evidence.error-lines over the error catalogs: a line no signature holds that names an Xid, a CUDA or NVML error or an
+NCCL warning is a finding naming the entry, its catalog's edition and what to do; no such log reads as OK."""
+
+from __future__ import annotations
+
+from checks_rules_kit import assert_bilingual, context, run
+from lingjun.checks.cli import load_data
+from lingjun.checks.facts import Facts
+from lingjun.checks.inputs.log_file import gather_evidence
+from lingjun.checks.knowledge.error_catalogs import embedded
+from lingjun.checks.report.findings import Severity
+
+RULE = "evidence.error-lines"
+
+
+def _findings(tmp_path, text: str):
+    log = tmp_path / "job.log"
+    log.write_text(text, encoding="utf-8")
+    kd = load_data(None)  # the embedded bundle: the real signatures beside the real catalogs
+    ctx = context(Facts(), kd)
+    ctx.evidence = gather_evidence(kd, Facts(), [str(log)])
+    findings = run(RULE, ctx)
+    assert_bilingual([f for f in findings if f.severity is not Severity.ok])
+    return findings
+
+
+def test_an_xid_no_signature_holds_is_named_from_nvidias_catalog_with_its_action(tmp_path):
+    findings = _findings(tmp_path, "[Mon Sep 29 10:02:11 2025] NVRM: Xid (PCI:0000:dc:00): 149, pid='<unknown>', "
+                                   "name=<unknown>, NETIR_LINK_EVT Fatal XC0 i0 Link 11\n")
+    (finding,) = findings
+    entry = embedded().xid(149)
+    assert finding.severity is Severity.error
+    assert f"Xid 149, {entry.name}, in NVIDIA's Xid catalog ({embedded().edition('xid')})" in finding.message.en
+    assert f"NVIDIA's immediate action: {entry.action}" in finding.message.en
+    assert finding.remedy is not None and finding.remedy.en == entry.action_text["en"]
+    assert "https://docs.nvidia.com/deploy/xid-errors/index.html" in finding.links
+
+
+def test_an_xid_outside_the_catalog_is_still_an_error_naming_the_edition(tmp_path):
+    (finding,) = _findings(tmp_path, "NVRM: Xid (PCI:0000:dc:00): 9999, pid=1, name=python\n")
+    assert finding.severity is Severity.error
+    assert f"Xid 9999 is not in NVIDIA's Xid catalog as of {embedded().edition('xid')}" in finding.message.en
+    assert "nvidia-bug-report.sh" in finding.remedy.en
+
+
+def test_repeated_lines_of_one_entry_are_one_finding_with_their_count(tmp_path):
+    line = "NVRM: Xid (PCI:0000:dc:00): 149, pid=1, name=python\n"
+    (finding,) = _findings(tmp_path, line * 3)
+    assert "(3 such lines)" in finding.message.en and "共 3 行" in finding.message.zh
+
+
+def test_a_line_a_signature_holds_is_left_to_the_signature(tmp_path):
+    findings = _findings(tmp_path, "[Tue Jun 11 09:14:02 2024] NVRM: Xid (PCI:0000:3b:00): 79, pid='<unknown>', "
+                                   "name=<unknown>, GPU has fallen off the bus.\n")
+    assert len(findings) == 1 and "NVIDIA's Xid catalog" not in findings[0].message.en
+
+
+def test_a_log_without_catalog_lines_stays_ok(tmp_path):
+    findings = _findings(tmp_path, "epoch 1 loss 2.31\nCUDA kernel errors might be asynchronously reported\n")
+    assert [f.severity for f in findings] == [Severity.ok]
+    assert "no Xid, no CUDA or NVML error and no NCCL warning" in findings[0].message.en
