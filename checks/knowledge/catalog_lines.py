@@ -10,7 +10,8 @@ The printed forms (where each is printed):
 * ``NVRM: Xid (PCI:0000:dc:00): 45, pid=..., ...``: the NVIDIA kernel module, in ``dmesg``
   (https://docs.nvidia.com/deploy/xid-errors/index.html);
 * ``transport/net_ib.cc:1160 NCCL WARN NET/IB : ...``: NCCL's ``WARN`` (``src/debug.cc`` of
-  https://github.com/NVIDIA/nccl prints the file and line before ``NCCL WARN``);
+  https://github.com/NVIDIA/nccl prints the file, as the build gave it, and the line before ``NCCL WARN``; from 2.30
+  the function too: ``transport/net_ib/connect.cc:372 (ncclIbCreateQp) NCCL WARN``);
 * ``CUDA error: an illegal memory access was encountered``: torch's ``C10_CUDA_CHECK`` (c10/cuda/CUDAException.cpp
   of https://github.com/pytorch/pytorch); ``CUDA driver error: ...`` its driver API form;
 * ``Cuda failure 'out of memory'`` and ``Cuda failure 2 'out of memory'``: NCCL's ``CUDACHECK``
@@ -45,7 +46,7 @@ LITERALS = ("NVRM: Xid", "NCCL WARN", "CUDA error", "CUDA Error", "Cuda error", 
 #: the expressions that read a line holding one of :data:`LITERALS`, by form (compiled on the first such line)
 _FORMS = {
     "xid": r"NVRM: Xid \(([^)]{0,64})\):? ?(\d{1,6})\b",
-    "nccl": r"(?:([\w.+/-]{1,200}\.(?:cc|cu|cpp|cxx|c|h|hpp)):(\d{1,7}) )?NCCL WARN (.*)",
+    "nccl": r"(?:([\w.+/-]{1,200}\.(?:cc|cu|cpp|cxx|c|h|hpp)):(\d{1,7}) (?:\([\w:~<>, ]{0,120}\) )?)?NCCL WARN (.*)",
     "name": r"\b(cudaError[A-Z]\w{1,60}|CUDA_ERROR_[A-Z0-9_]{2,60}|NVML_ERROR_[A-Z0-9_]{2,60})\b",
     "driver": r"CUDA driver error: (.{1,300})",
     "cuda": r"(?:CUDA|Cuda|cuda) (?:error|Error|failure)(?: (\d{1,6}))?(?: ?\((\d{1,6})\))?[:,]? ?'?(.{0,300})",

@@ -29,7 +29,7 @@ from typing import Any, Optional
 
 __all__ = [
     "CATALOGS_FORMAT", "CATALOGS_FILE", "CatalogError", "XidInfo", "CudaErrorInfo", "NcclSubsystemInfo", "NcclWarnInfo",
-    "ErrorCatalogs", "embedded", "format_regex", "nccl_anchor",
+    "ErrorCatalogs", "FormatPattern", "embedded", "format_regex", "nccl_anchor",
 ]
 
 CATALOGS_FORMAT = "lingjun-kb/error-catalogs/1"
@@ -114,32 +114,89 @@ def nccl_anchor(file: str, fmt: str) -> str:
     return "nccl-" + hashlib.sha1(f"{file}\0{fmt}".encode("utf-8")).hexdigest()[:8]
 
 
-#: printf conversions NCCL's format strings use: flags, width, precision, length, conversion
-_CONVERSION = re.compile(r"%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d+))?(hh|h|ll|l|z|j|t|L)?([diouxXeEfgGcsp%])")
-#: what each conversion prints, as a bounded expression (a format with several ``%s`` stays linear)
-_PRINTED = {"d": r"-?\d{1,20}", "i": r"-?\d{1,20}", "u": r"\d{1,20}", "o": r"[0-7]{1,22}",
-            "x": r"(?:0x)?[0-9a-fA-F]{1,16}", "X": r"(?:0x)?[0-9a-fA-F]{1,16}", "p": r"(?:0x[0-9a-fA-F]{1,16}|\(nil\))",
-            "e": r"\S{1,40}", "E": r"\S{1,40}", "f": r"\S{1,40}", "g": r"\S{1,40}", "G": r"\S{1,40}",
-            "c": r".", "s": r".{0,300}?"}
+#: printf conversions NCCL's format strings use: flags, width, precision, length, conversion; and the placeholders
+#: the extraction writes for a macro between literals (``{NAME}``, ``{#name}``), which print like ``%s``
+_CONVERSION = re.compile(r"%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d+))?(hh|h|ll|l|z|j|t|L)?([diouxXeEfgGcspm%])"
+                         r"|\{#?[A-Za-z_][A-Za-z0-9_]{0,60}\}")
+#: what a numeric conversion prints
+_NUMBER = {"d": r"-?\d{1,20}", "i": r"-?\d{1,20}", "u": r"\d{1,20}", "o": r"[0-7]{1,22}",
+           "x": r"(?:0x)?[0-9a-fA-F]{1,16}", "X": r"(?:0x)?[0-9a-fA-F]{1,16}", "p": r"(?:0x[0-9a-fA-F]{1,16}|\(nil\))",
+           "e": r"\S{1,40}", "E": r"\S{1,40}", "f": r"\S{1,40}", "g": r"\S{1,40}", "G": r"\S{1,40}", "c": r"."}
 
 
-def format_regex(fmt: str) -> "re.Pattern[str]":
-    """A regular expression matching what ``printf(fmt, ...)`` prints (``"NET/IB : Got async event : %s"`` ->
-    ``NET/IB\\ :\\ Got\\ async\\ event\\ :\\ .{0,300}?``), anchored at its start; white space in the format matches
-    any run of white space (a log may fold it)."""
-    parts: list[str] = []
-    at = 0
-    for m in _CONVERSION.finditer(fmt):
-        parts.append(_literal(fmt[at:m.start()]))
-        conversion = m.group(5)
-        parts.append("%" if conversion == "%" else _PRINTED[conversion])
-        at = m.end()
-    parts.append(_literal(fmt[at:]))
-    return re.compile("".join(parts).rstrip())
+class FormatPattern:
+    """What ``printf(fmt, ...)`` prints, matched in one left-to-right pass (no backtracking, so a line crafted
+    against a format with many ``%s`` costs no more than a plain one).
+
+    The format is cut into literal text, numbers and strings; a string ends where the next literal text first
+    occurs.  White space runs count as one blank on both sides.  ``length`` is the format's literal text (the most
+    specific of two formats that both match has the longer)."""
+
+    __slots__ = ("parts", "length")
+
+    def __init__(self, fmt: str) -> None:
+        parts: list = []  # ("lit", text) / ("num", compiled) / ("str", None)
+        at = 0
+        for m in _CONVERSION.finditer(fmt):
+            self._literal(parts, fmt[at:m.start()])
+            conversion = m.group(5)
+            if conversion == "%":
+                self._literal(parts, "%")
+            elif conversion is None or conversion in "sm":
+                if not parts or parts[-1][0] != "str":
+                    parts.append(("str", None))
+            else:
+                parts.append(("num", re.compile(_NUMBER[conversion])))
+            at = m.end()
+        self._literal(parts, fmt[at:].rstrip())
+        self.parts = tuple(parts)
+        self.length = sum(len(p[1]) for p in parts if p[0] == "lit")
+
+    @staticmethod
+    def _literal(parts: list, text: str) -> None:
+        text = re.sub(r"\s+", " ", text)
+        if not text:
+            return
+        if parts and parts[-1][0] == "lit":
+            parts[-1] = ("lit", parts[-1][1] + text)
+        else:
+            parts.append(("lit", text))
+
+    def match(self, text: str, whole: bool = True) -> bool:
+        """Whether ``text`` (the words after ``NCCL WARN``) is what the format prints; ``whole``: nothing may follow."""
+        text = re.sub(r"\s+", " ", text).strip()
+        pos, parts = 0, self.parts
+        for i, (kind, value) in enumerate(parts):
+            if kind == "lit":
+                literal = value.lstrip() if pos == 0 else value
+                if not text.startswith(literal, pos):
+                    return False
+                pos += len(literal)
+            elif kind == "num":
+                found = value.match(text, pos)
+                if found is None:
+                    return False
+                pos = found.end()
+            else:  # a string: up to the next literal text, or to the end
+                following = parts[i + 1] if i + 1 < len(parts) else None
+                if following is None:
+                    return True
+                if following[0] == "lit":
+                    at = text.find(following[1], pos)
+                    if at < 0:
+                        return False
+                    pos = at
+                else:  # a number right after a string: the first place it reads
+                    found = following[1].search(text, pos)
+                    if found is None:
+                        return False
+                    pos = found.start()
+        return pos >= len(text) or not whole
 
 
-def _literal(text: str) -> str:
-    return r"\s+".join(re.escape(word) for word in text.split(" ")) if text else ""
+def format_regex(fmt: str) -> FormatPattern:
+    """The :class:`FormatPattern` of ``fmt`` (``"NET/IB : Got async event : %s"``)."""
+    return FormatPattern(fmt)
 
 
 def _texts(value: Any) -> dict:
@@ -256,7 +313,7 @@ class ErrorCatalogs:
         """bare file name -> [(compiled format, info)]; and ``""`` -> every message (a line that names no file)."""
         out: dict = {"": []}
         for info in self.nccl:
-            row = (format_regex(info.format), info)
+            row = (FormatPattern(info.format), info)
             out.setdefault(os.path.basename(info.file), []).append(row)
             out[""].append(row)
         return out
@@ -268,12 +325,11 @@ class ErrorCatalogs:
         text = message.strip()
         for key in ([os.path.basename(file)] if file else []) + [""]:
             best = None
-            for regex, info in self._nccl_by_name.get(key, ()):
-                found = regex.match(text)
-                if found and (found.end() == len(text) or key) and (best is None or len(info.format) > len(best.format)):
-                    best = info
+            for pattern, info in self._nccl_by_name.get(key, ()):
+                if pattern.match(text, whole=not key) and (best is None or pattern.length > best[0].length):
+                    best = (pattern, info)
             if best is not None:
-                return best
+                return best[1]
         return None
 
 

@@ -120,6 +120,13 @@ def test_an_nccl_warning_names_its_format_subsystem_and_versions():
     assert (match.info.file, match.info.versions) == ("transport/net_ib/connect.cc", ("2.27.3", "2.28.3"))
 
 
+def test_an_nccl_2_30_warning_naming_its_function_is_read_the_same():
+    match = _only("gpu-7:2041:2112 [3] transport/net_ib/connect.cc:372 (ncclIbCreateQp) NCCL WARN NET/IB: "
+                  "mlx5dv_create_qp failed to create QP: Cannot allocate memory")
+    assert (match.subsystem, match.file, match.info.file) == ("ib", "transport/net_ib/connect.cc",
+                                                              "transport/net_ib/connect.cc")
+
+
 def test_an_nccl_warning_with_many_conversions_matches_its_format():
     line = ("node1:1:2 [0] transport/net_ib.cc:1159 NCCL WARN NET/IB : Got completion from peer 10.0.0.2<45678> with "
             "status=12 opcode=0 len=0 vendor err 129 (Send) localGid ::ffff:10.0.0.1 remoteGids::ffff:10.0.0.2 hca mlx5_0")
@@ -139,6 +146,8 @@ def test_an_nccl_warning_quoting_a_cuda_error_gives_both():
 
 def test_format_regex_matches_what_printf_prints():
     assert format_regex("dev %d port %u: %s (%lu bytes, 0x%lx)").match("dev 3 port 1: down (4096 bytes, 0x7f00ab)")
+    assert format_regex("a %s%s%s b %s").match("a x y z b w")
+    assert format_regex("{NCCL_NET_NAME} : %s").match("IB : oops")
     assert format_regex("100%% done").match("100% done")
     assert not format_regex("dev %d").match("dev x")
 
