@@ -139,13 +139,15 @@ def _cuda(line: str, catalogs: "ErrorCatalogs") -> "list[CatalogMatch]":
     if "cudaGetDeviceCount" in line or "CUDA initialization" in line:
         init = _form("init").search(line)
         if init:
-            add(catalogs.cuda_by_message(init.group(2)), "runtime", int(init.group(1)), init.group(2).strip())
+            add(catalogs.cuda_error("runtime", int(init.group(1))) or catalogs.cuda_by_message(init.group(2)), "runtime",
+                int(init.group(1)), init.group(2).strip())
             return out
     error = _form("cuda").search(line)
     if error:
         number = error.group(1) or error.group(2)
         text = error.group(3).strip().strip("'")
-        info = catalogs.cuda_by_message(text) if text else None
+        info = catalogs.cuda_error("runtime", int(number)) if number else None  # a printed code decides
+        info = info or (catalogs.cuda_by_message(text) if text else None)
         if info is not None or number or _reads_as_error(text):
             add(info, "runtime", int(number) if number else None, text)
             return out

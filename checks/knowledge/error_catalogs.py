@@ -128,13 +128,15 @@ class FormatPattern:
     """What ``printf(fmt, ...)`` prints, matched in one left-to-right pass (no backtracking, so a line crafted
     against a format with many ``%s`` costs no more than a plain one).
 
-    The format is cut into literal text, numbers and strings; a string ends where the next literal text first
+    Only the format's first line counts (a log holds each printed line on its own line).  The format is cut into
+    literal text, numbers and strings; a string ends where the next literal text first
     occurs.  White space runs count as one blank on both sides.  ``length`` is the format's literal text (the most
     specific of two formats that both match has the longer)."""
 
     __slots__ = ("parts", "length")
 
     def __init__(self, fmt: str) -> None:
+        fmt = fmt.split("\n", 1)[0]  # a log line holds what the format prints up to its first line break
         parts: list = []  # ("lit", text) / ("num", compiled) / ("str", None)
         at = 0
         for m in _CONVERSION.finditer(fmt):
@@ -321,12 +323,13 @@ class ErrorCatalogs:
     def nccl_warning(self, file: Optional[str], message: str) -> Optional[NcclWarnInfo]:
         """The format string that printed ``message`` (the text after ``NCCL WARN``), looked for among those of ``file``
         (as printed: ``transport/net_ib.cc`` or ``connect.cc``) first, then all; the longest format that matches
-        wins.  None when no format of the catalog prints it."""
+        wins; a format with no literal text of its own (``"%s"``) names no line.  None when no format of the catalog
+        prints it."""
         text = message.strip()
         for key in ([os.path.basename(file)] if file else []) + [""]:
             best = None
             for pattern, info in self._nccl_by_name.get(key, ()):
-                if pattern.match(text, whole=not key) and (best is None or pattern.length > best[0].length):
+                if pattern.length and pattern.match(text, whole=not key) and (best is None or pattern.length > best[0].length):
                     best = (pattern, info)
             if best is not None:
                 return best[1]
