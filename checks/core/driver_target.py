@@ -1,4 +1,5 @@
-"""The one driver a remedy names: the newest supported branch that meets every requirement, with its minimum.
+"""The one driver a remedy names: the least change that works, the oldest supported branch that meets every
+requirement, with its minimum, and the newest such branch beside it.
 
 Every driver remedy of the checker (``driver.minimum``, ``driver.cuda-compatibility``, ``driver.branch-eol``,
 ``cuda.torch-build-vs-driver``, the forward-compatibility findings) names the driver that :func:`upgrade_target`
@@ -14,10 +15,14 @@ https://docs.nvidia.com/datacenter/tesla/drivers/supported-drivers-and-cuda-tool
   minimum of the image's CUDA and of torch's CUDA, the first driver for each GPU's architecture);
 * a branch after the last one that supports one of the GPUs (:func:`last_branch_for_cc`: R580 for Maxwell,
   Pascal and Volta) does not qualify;
-* among them the newest production or long-term-support branch wins; a new-feature branch only when no other
-  qualifies (NVIDIA recommends production and long-term-support branches for data center use);
-* its minimum is the highest requirement inside that branch (``575.51.03`` when the chosen branch is 575 and
-  a requirement says so), else the branch itself (``620``: any 620 driver).
+* the least change wins: the oldest qualifying long-term-support branch; when none qualifies, the oldest
+  qualifying production branch; a new-feature branch (the oldest) only when no other qualifies (NVIDIA recommends
+  production and long-term-support branches for data center use, and an older branch is the smaller step from
+  the driver a node has);
+* the newest qualifying branch of the same kinds (long-term support and production, or new feature when only
+  those qualify) is named beside it (``newest``: R620 beside R580), None when it is the chosen branch itself;
+* its minimum is the highest requirement inside that branch (``580.65.06`` when the chosen branch is 580 and
+  a requirement says so), else the branch itself (``580``: any 580 driver).
 
 Pure functions, standard library only; malformed rows are skipped.
 """
@@ -38,13 +43,14 @@ __all__ = ["DriverTarget", "branch_end_of_life", "branch_row", "eol_month_end", 
 DEPRECATION_DOC = "https://forums.developer.nvidia.com/t/unix-graphics-feature-deprecation-schedule/60588"
 _LAST_BRANCH_BELOW_TURING = 580
 
-#: branch types NVIDIA recommends for production use (the table's "type" column)
+#: branch types NVIDIA recommends for production use (the table's "type" column); among them long-term support first
 _PRODUCTION_TYPES = ("long-term-support", "production")
 
 
 @dataclass(frozen=True)
 class DriverTarget:
-    """The driver a remedy names: ``branch`` (620), ``minimum`` (``620`` or ``575.51.03``), the branch's type and EOL month."""
+    """The driver a remedy names: ``branch`` (580), ``minimum`` (``580`` or ``580.65.06``), the branch's type and EOL
+    month, and the newest qualifying branch beside it (``newest``: 620)."""
 
     branch: int
     minimum: DriverVersion
@@ -52,20 +58,38 @@ class DriverTarget:
     eol: Optional[str] = None
     #: the branch is the last that supports one of the GPUs (R580 for Volta): "or later" stays inside it
     last_for_gpu: bool = False
+    #: the newest branch that also qualifies (620 beside 580); None when the chosen branch is the newest
+    newest: Optional[int] = None
+    #: the last branch that supports one of the GPUs (580 for Volta) when the chosen branch is below it; None when
+    #: no end is announced or the chosen branch is that last one (``last_for_gpu``)
+    last_branch: Optional[int] = None
 
     @property
     def en(self) -> str:
-        """``R620 (620 or later)``; ``R580 (580 or later within R580; later branches do not support this GPU)``."""
+        """``R580 (580 or later; R620 is the newest)``; ``R620 (620 or later)``; ``R580 (580 or later within R580;
+        later branches do not support this GPU)``; ``R535 (535 or later; R580 is the newest; branches after R580 do
+        not support this GPU)``."""
         if self.last_for_gpu:
             return f"R{self.branch} ({self.minimum} or later within R{self.branch}; later branches do not support this GPU)"
-        return f"R{self.branch} ({self.minimum} or later)"
+        parts = [f"{self.minimum} or later"]
+        if self.newest is not None:
+            parts.append(f"R{self.newest} is the newest")
+        if self.last_branch is not None:
+            parts.append(f"branches after R{self.last_branch} do not support this GPU")
+        return f"R{self.branch} ({'; '.join(parts)})"
 
     @property
     def zh(self) -> str:
-        """``R620（620 或更高）``；``R580（R580 分支内 580 或更高；之后的分支不再支持该 GPU）``."""
+        """``R580（580 或更高；最新的是 R620）``；``R620（620 或更高）``；``R580（R580 分支内 580 或更高；之后的分支不再支持该
+        GPU）``；``R535（535 或更高；最新的是 R580；R580 之后的分支不再支持该 GPU）``."""
         if self.last_for_gpu:
             return f"R{self.branch}（R{self.branch} 分支内 {self.minimum} 或更高；之后的分支不再支持该 GPU）"
-        return f"R{self.branch}（{self.minimum} 或更高）"
+        parts = [f"{self.minimum} 或更高"]
+        if self.newest is not None:
+            parts.append(f"最新的是 R{self.newest}")
+        if self.last_branch is not None:
+            parts.append(f"R{self.last_branch} 之后的分支不再支持该 GPU")
+        return f"R{self.branch}（{'；'.join(parts)}）"
 
 
 def eol_month_end(text: Any) -> Optional[dt.date]:
@@ -122,15 +146,20 @@ def upgrade_target(
     requirements: Iterable[Optional[DriverVersion]], branches: Iterable[Any], today: dt.date,
     last_branch: Optional[int] = None,
 ) -> Optional[DriverTarget]:
-    """The newest supported branch meeting every requirement, with its minimum; None when no branch qualifies.
+    """The oldest supported branch meeting every requirement (long-term support first, then production, then new
+    feature), with its minimum and the newest qualifying branch beside it; None when no branch qualifies.
 
-    >>> rows = [{"branch": 580, "type": "long-term-support", "eol": "2028-06"},
+    >>> rows = [{"branch": 620, "type": "long-term-support", "eol": "2029-09"},
+    ...         {"branch": 595, "type": "production", "eol": "2027-03"},
+    ...         {"branch": 580, "type": "long-term-support", "eol": "2028-06"},
     ...         {"branch": 575, "eol_undated": "listed"},
     ...         {"branch": 570, "type": "production", "eol": "2026-02"}]
     >>> upgrade_target([DriverVersion.parse("575"), DriverVersion.parse("570.26")], rows, dt.date(2026, 12, 1)).en
-    'R580 (580 or later)'
-    >>> upgrade_target([DriverVersion.parse("570.26")], rows, dt.date(2025, 12, 1)).en
-    'R580 (580 or later)'
+    'R580 (580 or later; R620 is the newest)'
+    >>> upgrade_target([DriverVersion.parse("580.65.06")], rows, dt.date(2026, 12, 1)).en
+    'R580 (580.65.06 or later; R620 is the newest)'
+    >>> upgrade_target([DriverVersion.parse("596")], rows, dt.date(2026, 12, 1)).en
+    'R620 (620 or later)'
     """
     needs = [r for r in requirements if isinstance(r, DriverVersion)]
     floor = max((r.branch for r in needs), default=0)
@@ -148,9 +177,14 @@ def upgrade_target(
         candidates.append(row)
     if not candidates:
         return None
-    production = [r for r in candidates if r.get("type") in _PRODUCTION_TYPES]
-    chosen = max(production or candidates, key=lambda r: r["branch"])
+    lts = [r for r in candidates if r.get("type") == "long-term-support"]
+    production = [r for r in candidates if r.get("type") == "production"]
+    chosen = min(lts or production or candidates, key=lambda r: r["branch"])
+    pool = [r for r in candidates if r.get("type") in _PRODUCTION_TYPES] or candidates
     branch = chosen["branch"]
+    newest = max(r["branch"] for r in pool)
     inside = [r for r in needs if r.branch == branch]
     minimum = max(inside) if inside else DriverVersion.parse(str(branch))
-    return DriverTarget(branch, minimum, chosen.get("type"), chosen.get("eol"), last_for_gpu=branch == last_branch)
+    return DriverTarget(branch, minimum, chosen.get("type"), chosen.get("eol"), last_for_gpu=branch == last_branch,
+                        newest=newest if newest != branch else None,
+                        last_branch=last_branch if last_branch is not None and branch != last_branch else None)

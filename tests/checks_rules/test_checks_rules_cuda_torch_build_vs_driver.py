@@ -42,8 +42,9 @@ def test_newer_major_remedy_names_the_major_the_driver_runs_not_its_native_maxim
     # a real 11.x wheel of PyTorch's index (the torch-wheels table), not the driver's native 11.4 (no cu114 exists)
     assert "build PyTorch publishes for CUDA 11.8" in remedy and "--index-url https://download.pytorch.org/whl/cu118" in remedy
     assert "cu114" not in remedy and "11.4" not in remedy
-    # the one driver target of the report: the newest supported branch (R530, the CUDA 12.1 minimum's branch, is end of life)
-    assert "R620 (620 or later)" in remedy and "R530" not in remedy
+    # the one driver target of the report: the least change, the oldest supported long-term support branch at or
+    # above 530.30.02 (R530, the CUDA 12.1 minimum's branch, is end of life), with the newest branch beside it
+    assert "R580 (580 or later; R620 is the newest)" in remedy and "R530" not in remedy
     assert "CUDA 11.8" in f[0].remedy.zh and "cu114" not in f[0].remedy.zh
 
 
@@ -60,6 +61,7 @@ def test_same_major_newer_minor_remedy_does_not_ask_for_a_build_that_does_not_ex
     assert kit.severities(f) == ["warning"]
     remedy = f[0].remedy.en
     assert "CUDA 11.4" not in remedy and "torch build for" not in remedy
-    assert "R620 (620 or later)" in remedy and "full" in remedy and "limited feature set" in remedy
+    # R520, R535 and R570 are end of life on 2026-12-01: R580 is the oldest supported branch that runs CUDA 11.8
+    assert "R580 (580 or later; R620 is the newest)" in remedy and "full" in remedy and "limited feature set" in remedy
     assert "520.61.05" not in remedy  # R520 is end of life: never named as the fix
-    assert "11.4" not in f[0].remedy.zh and "R620（620 或更高）" in f[0].remedy.zh
+    assert "11.4" not in f[0].remedy.zh and "R580（580 或更高；最新的是 R620）" in f[0].remedy.zh

@@ -324,3 +324,25 @@ def test_cuda_driver_reference_rows(kb):
     assert branches[575].eol_undated.value == "listed"
     # R545 is not in NVIDIA's table by number; the table's "every earlier branch not listed is end of life" covers it
     assert branches[545].eol_undated.value == "listed" and branches[545].type is None and branches[545].eol is None
+
+
+@pytest.mark.parametrize("cuda, driver", [
+    ("9.0", "384.81"), ("9.0.76", "384.81"), ("9.1", "390.46"), ("9.2", "396.26"), ("9.2.88", "396.26"),
+    ("9.2.148", "396.37"), ("10.0", "410.48"), ("10.1", "418.39"), ("10.1.243", "418.39"), ("10.2", "440.33"),
+    ("11.0", "450.36.06"),
+])
+def test_table_3_rows_back_to_cuda_9_0_give_nvidias_minimum_driver(kb, cuda, driver):
+    """NVIDIA's Table 3 (CUDA 13.1 release notes): CUDA 9.2 (9.2.88) >= 396.26, 9.2.148 Update 1 >= 396.37, ..."""
+    from lingjun.checks.core.compat import parse_cuda, toolkit_min_driver
+
+    assert str(toolkit_min_driver(parse_cuda(cuda), kb.cuda_drivers.model_dump(mode="json"))) == driver
+
+
+def test_a_cuda_9_2_image_on_an_r390_driver_is_decided_not_unknown(kb):
+    from lingjun.checks.core.compat import decide, parse_cuda
+    from lingjun.checks.core.versions import DriverVersion
+
+    ref = kb.cuda_drivers.model_dump(mode="json")
+    decision = decide(parse_cuda("9.2"), DriverVersion.parse("390.46"), ref)
+    assert (decision.mode, decision.ok, str(decision.required)) == ("unsupported", False, "396.26")
+    assert decide(parse_cuda("9.2"), DriverVersion.parse("396.26"), ref).mode == "native"

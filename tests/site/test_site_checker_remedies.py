@@ -89,8 +89,10 @@ def test_driver_remedy_follows_the_day_the_checker_runs():
     data = KnowledgeData.from_dict(raw)
     record = data.release("training-nv-pytorch:25.07")
     on = {day: {r.situation: r.remedy.en for r in release_remedies(record, data, day)}["driver"]
-          for day in (dt.date(2026, 12, 1), dt.date(2029, 10, 1))}
-    assert on[dt.date(2026, 12, 1)] == "Upgrade the host driver to R620 (620 or later)."
+          for day in (dt.date(2026, 12, 1), dt.date(2028, 9, 1), dt.date(2029, 10, 1))}
+    # the least change while R580 is supported, the newest branch beside it; R620 once R580 is past its end of life
+    assert on[dt.date(2026, 12, 1)] == "Upgrade the host driver to R580 (580 or later; R620 is the newest)."
+    assert on[dt.date(2028, 9, 1)] == "Upgrade the host driver to R620 (620 or later)."
     # every branch of the table is past its end of life: no branch is named, and none made up
     assert on[dt.date(2029, 10, 1)] == "Upgrade the host driver to a driver branch NVIDIA still supports."
 

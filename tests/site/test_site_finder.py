@@ -20,6 +20,7 @@ the snapshot, and decides through its rule modules.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 
@@ -477,15 +478,16 @@ def test_checker_leaves_a_natively_running_branch_below_a_cut_off_release_minimu
     record = next(r for r in bundle["releases"] if r["family"] == "training-nv-pytorch" and r["version"] == "25.10")
     ctx = CheckContext(facts=_facts(record, "570.124.06", "dc"), data=kd,
                        release=ReleaseMatch(ref="training-nv-pytorch:25.10", how="option", score=None, record=record),
-                       options=CheckOptions())
+                       options=CheckOptions(today=dt.date(2026, 12, 3)))
     [finding] = run_rule(RULES["driver.minimum"], ctx)
     assert finding.severity.value == "warning"
     assert finding.message.en == ("Driver 570.124.06 is below the release minimum (NVIDIA Driver release >= 575); NVIDIA's table "
                                   "gives 570.26 as the minimum for CUDA 12.8, so CUDA will initialise, but the release's "
                                   "recorded driver text is cut off: whether it admits R570 is not stated.")
     assert "是否允许 R570 未说明" in finding.message.zh
-    # one branch: the newest supported one the release admits (checks/core/driver_target.py), never two numbers
-    assert finding.remedy.en.startswith("Upgrade the host driver to R6") and " or later" in finding.remedy.en
+    # one branch as the fix: the oldest supported long-term support branch the release admits, the newest named
+    # beside it (checks/core/driver_target.py), never two fixes
+    assert finding.remedy.en == "Upgrade the host driver to R580 (580 or later; R620 is the newest)."
     # the same driver under 25.09, whose whole driver text is recorded: CUDA starts, the release was validated from 575 on
     record = next(r for r in bundle["releases"] if r["family"] == "training-nv-pytorch" and r["version"] == "25.09")
     ctx = CheckContext(facts=_facts(record, "570.124.06", "dc"), data=kd,
