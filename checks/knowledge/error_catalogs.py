@@ -239,7 +239,7 @@ class ErrorCatalogs:
             out.subsystems[sub["id"]] = NcclSubsystemInfo(sub["id"], tuple(sub.get("files") or ()), _texts(sub.get("title")),
                                                           _texts(sub.get("points_to")), _texts(sub.get("remedy")))
         for file, first, last, since, until, fmt in nccl.get("messages") or []:
-            out.nccl.append(NcclWarnInfo(file, (first, last), (since, until), fmt, out.subsystem_of(file) or "misc"))
+            out.nccl.append(NcclWarnInfo(file, (first, last), (since, until), fmt, out._owner(file) or "misc"))
         return out
 
     def edition(self, catalog: str) -> str:
@@ -289,16 +289,20 @@ class ErrorCatalogs:
 
     def subsystem_of(self, file: str) -> Optional[str]:
         """The subsystem whose file globs match ``file`` (a path relative to NCCL's ``src/`` or a bare file name, which
-        is matched against the paths the catalog's messages name), or None."""
+        is matched against the paths the catalog's messages name: ``connect.cc`` is both ``graph/connect.cc`` and
+        ``transport/net_ib/connect.cc``, so it names no subsystem by itself), or None."""
+        if "/" not in file and file in self._paths_by_name:  # a bare name (a log quoted short): its paths' subsystem
+            owners = {self._owner(path) for path in self._paths_by_name[file]}
+            return owners.pop() if len(owners) == 1 else None
+        return self._owner(file)
+
+    def _owner(self, path: str) -> Optional[str]:
+        """The first subsystem one of whose globs matches ``path``, or None."""
         import fnmatch  # deferred: only an NCCL warning needs it
 
         for sub in self.raw.get("nccl", {}).get("subsystems") or []:
-            if any(fnmatch.fnmatchcase(file, pattern) for pattern in sub.get("files") or ()):
+            if any(fnmatch.fnmatchcase(path, pattern) for pattern in sub.get("files") or ()):
                 return sub["id"]
-        if "/" not in file:
-            paths = self._paths_by_name.get(file)
-            if paths:
-                return self.subsystem_of(paths[0])
         return None
 
     @functools.cached_property

@@ -144,6 +144,19 @@ def test_an_nccl_warning_quoting_a_cuda_error_gives_both():
     assert [(m.catalog, m.number) for m in found] == [("nccl", None), ("cuda", 2)]
 
 
+def test_a_bare_file_name_two_subsystems_share_names_no_subsystem_by_itself():
+    catalogs = ErrorCatalogs.from_dict({**CATALOGS.raw, "nccl": {**CATALOGS.raw["nccl"], "messages": [
+        *CATALOGS.raw["nccl"]["messages"], ["graph/connect.cc", 10, 20, "2.21.5", "2.28.3", "Topology %s broken"]],
+        "subsystems": [CATALOGS.raw["nccl"]["subsystems"][0],
+                       {"id": "topology", "files": ["graph/*"], "title": TEXT, "points_to": TEXT, "remedy": TEXT},
+                       CATALOGS.raw["nccl"]["subsystems"][1]]}})
+    assert catalogs.subsystem_of("connect.cc") is None
+    (match,) = recognise("connect.cc:15 NCCL WARN Topology ring broken", catalogs)
+    assert match.subsystem == "topology"  # the format decides
+    (match,) = recognise("connect.cc:15 NCCL WARN something else", catalogs)
+    assert (match.info, match.subsystem) == (None, None)
+
+
 def test_format_regex_matches_what_printf_prints():
     assert format_regex("dev %d port %u: %s (%lu bytes, 0x%lx)").match("dev 3 port 1: down (4096 bytes, 0x7f00ab)")
     assert format_regex("a %s%s%s b %s").match("a x y z b w")
