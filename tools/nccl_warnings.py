@@ -196,7 +196,7 @@ SUBSYSTEMS: list[dict] = [
                   "the chosen interfaces ('Bootstrap : Using eth0:...').",
             "zh": "把 NCCL_SOCKET_IFNAME 设为所有 rank 共用的网卡，例如 NCCL_SOCKET_IFNAME=eth0（'=eth0' 精确匹配，"
                   "'^docker0,lo,veth' 表示排除）；若被选中的是 IPv6 地址，设置 NCCL_SOCKET_FAMILY=AF_INET。确认各节点能通过该地址"
-                  "互通（ping、nc -zv 主机 端口），并放通节点之间的 TCP 端口范围；Kubernetes 中所有 rank 要么都用 Pod 网络、要么都用 "
+                  "互通（ping、nc -zv HOST PORT），并放通节点之间的 TCP 端口范围；Kubernetes 中所有 rank 要么都用 Pod 网络、要么都用 "
                   "hostNetwork。确认 MASTER_ADDR / root 地址解析到同一网卡。如果是对端退出，应去看最先失败的 rank 的日志"
                   "（OOM kill、异常、XID），而不是本条。收集 NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,BOOTSTRAP，"
                   "查看选中的网卡（'Bootstrap : Using eth0:...'）。",

@@ -71,6 +71,8 @@ class CudaErrorInfo:
     cls: str
     meaning: dict
     signature: Optional[str] = None
+    #: ``{"en", "zh"}`` where the code has a remedy of its own (else its class's)
+    remedy: Optional[dict] = None
 
     @property
     def anchor(self) -> str:
@@ -233,7 +235,7 @@ class ErrorCatalogs:
             for entry in (raw.get("cuda") or {}).get(api) or []:
                 out.cuda[(api, entry["code"])] = CudaErrorInfo(api, entry["code"], entry["name"], entry.get("message"),
                                                                entry.get("class", "other"), _texts(entry.get("meaning")),
-                                                               entry.get("signature"))
+                                                               entry.get("signature"), entry.get("remedy"))
         nccl = raw.get("nccl") or {}
         for sub in nccl.get("subsystems") or []:
             out.subsystems[sub["id"]] = NcclSubsystemInfo(sub["id"], tuple(sub.get("files") or ()), _texts(sub.get("title")),

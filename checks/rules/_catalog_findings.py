@@ -211,7 +211,7 @@ def _cuda_parts(match, catalogs) -> "tuple[list[Text], Optional[Text], Optional[
                    meaning=_text(info.meaning))]
     cause, remedy = CLASS_WORDS.get(info.cls, CLASS_WORDS["other"])
     parts.append(WORDS("cuda-class", cause=_text(cause)))
-    return parts, _text(remedy), info.anchor
+    return parts, _text(info.remedy) if info.remedy else _text(remedy), info.anchor
 
 
 def _nccl_parts(match, catalogs) -> "tuple[list[Text], Optional[Text], Optional[str]]":
