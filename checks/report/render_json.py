@@ -131,8 +131,26 @@ def evidence_summary(evidence: Optional[Evidence], lang: str = "en",
                    if name not in evidence.conflicts},
         "conflicts": {name: list(values) for name, values in evidence.conflicts.items()},
         "xids": list(evidence.xids),
+        "catalog": [{"where": h.first.where(), "line": h.first.text, "count": h.count, "covered": h.covered,
+                     "entries": [_catalog_entry(m) for m in h.matches]} for h in evidence.catalog_hits],
         "notes": [en if lang == "en" else zh for en, zh in evidence.notes],
     }
+
+
+def _catalog_entry(match: Any) -> dict[str, Any]:
+    """One catalog entry a line names, for tools: ``catalog`` (``xid``, ``cuda``, ``nccl``), ``id`` (the entry's anchor on
+    the site's catalog page: ``xid-45``, ``cuda-runtime-802``, ``nccl-1a2b3c4d``; None when the catalog does not hold
+    it), ``number`` (the Xid or code the line states), ``name`` (NVIDIA's name, the enum name, the NCCL file), and for
+    NCCL ``subsystem``."""
+    info = match.info
+    if match.catalog == "xid":
+        return {"catalog": "xid", "id": f"xid-{match.number}" if info is not None else None, "number": match.number,
+                "name": info.name if info is not None else None}
+    if match.catalog == "cuda":
+        return {"catalog": "cuda", "id": info.anchor if info is not None else None, "number": match.number,
+                "name": info.name if info is not None else None, "api": match.api}
+    return {"catalog": "nccl", "id": info.anchor if info is not None else None, "number": None,
+            "name": info.file if info is not None else match.file, "subsystem": match.subsystem}
 
 
 def render_json(*args: Any, **kwargs: Any) -> str:
