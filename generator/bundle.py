@@ -121,10 +121,10 @@ def compile_error_catalogs(kb: KnowledgeBase) -> Optional[dict[str, Any]]:
 
     out: dict[str, Any] = {"format": CATALOGS_FORMAT}
     if kb.xids is not None:
-        out["xid"] = {**head(kb.xids), "entries": [e.model_dump(mode="json", exclude_none=True) for e in kb.xids.entries]}
+        out["xid"] = {**head(kb.xids), "entries": [e.model_dump(mode="json", exclude_defaults=True) for e in kb.xids.entries]}
     if kb.cuda_errors is not None:
         out["cuda"] = {**head(kb.cuda_errors), **{
-            api: [e.model_dump(mode="json", by_alias=True, exclude_none=True) for e in getattr(kb.cuda_errors, api)]
+            api: [e.model_dump(mode="json", by_alias=True, exclude_defaults=True) for e in getattr(kb.cuda_errors, api)]
             for api in ("runtime", "driver", "nvml")}}
     if kb.nccl_warnings is not None:
         nccl = kb.nccl_warnings

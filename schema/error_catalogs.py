@@ -107,6 +107,8 @@ class CudaErrorEntry(StrictModel):
     #: the class of fault (:data:`CUDA_ERROR_CLASSES`)
     class_: CudaErrorClass = Field(alias="class")
     meaning: LocalizedText
+    #: the messages older releases of the library returned for this code, as public logs show them
+    older_messages: list[PrintedText] = Field(default_factory=list)
     #: what to do about this code when it differs from its class's remedy (the codes jobs meet most)
     remedy: Optional[LocalizedText] = None
     #: the toolkit (or NVML) release that added the code, where a source shows it

@@ -469,7 +469,7 @@ SUBSYSTEMS: list[dict] = [
                   "diagnostic NCCL_CUMEM_ENABLE=0. Rerun with CUDA_LAUNCH_BLOCKING=1 to locate an earlier kernel "
                   "fault.",
             "zh": "先看消息里的 CUDA 错误；在容器内运行 nvidia-smi，并查看 dmesg 中的 XID；确认 NVIDIA container toolkit 已注入宿主机驱动库"
-                  "（ldconfig -p | grep libcuda），且驱动满足镜像的 CUDA 版本要求（或正确使用前向兼容包）；显存不足时减少占用"
+                  "（ldconfig -p | grep libcuda），且驱动满足镜像的 CUDA 版本要求（或正确使用向前兼容包）；显存不足时减少占用"
                   "（NCCL_BUFFSIZE、框架缓存）；排查时可设 NCCL_CUMEM_ENABLE=0。用 CUDA_LAUNCH_BLOCKING=1 重跑以定位更早的 kernel 故障。",
         },
     },

@@ -39,21 +39,30 @@ if TYPE_CHECKING:  # a plain check imports this module for LITERALS only: the ca
 __all__ = ["LITERALS", "CatalogMatch", "recognise"]
 
 #: what a line must hold to be read here (case-sensitive, as the programs print it)
-LITERALS = ("NVRM: Xid", "NCCL WARN", "CUDA error", "CUDA Error", "Cuda error", "cuda error", "Cuda failure",
-            "CUDA failure", "cudaError", "CUDA_ERROR_", "NVML_ERROR_", "initialize NVML", "cudaGetDeviceCount",
-            "CUDA initialization", " vs. 0)")
+LITERALS = ("NVRM: Xid", "Xid=", "NCCL WARN", "CUDA error", "CUDA Error", "Cuda error", "cuda error", "Cuda failure",
+            "CUDA failure", "cuda runtime error", "CUDA failed with error", "Cuda API error", "THCudaCheck FAIL",
+            "cudaError", "CUDA_ERROR_", "NVML_ERROR_", "NVMLError_", "initialize NVML", "initialize nvml", "NVML error",
+            "nvml error", "cudaGetDeviceCount", "CUDA initialization", " vs. 0)")
 
 #: the expressions that read a line holding one of :data:`LITERALS`, by form (compiled on the first such line)
 _FORMS = {
-    "xid": r"NVRM: Xid \(([^)]{0,64})\):? ?(\d{1,6})\b",
+    "xid": r"NVRM: Xid \(([^)]{0,64})\):? ?(\d{1,6})\b|\bXid=(\d{1,6})\b",
     "nccl": r"(?:([\w.+/-]{1,200}\.(?:cc|cu|cpp|cxx|c|h|hpp)):(\d{1,7}) (?:\([\w:~<>, ]{0,120}\) )?)?NCCL WARN (.*)",
     "name": r"\b(cudaError[A-Z]\w{1,60}|CUDA_ERROR_[A-Z0-9_]{2,60}|NVML_ERROR_[A-Z0-9_]{2,60})\b",
+    "pynvml": r"\bNVMLError_([A-Za-z]\w{1,60})",
     "driver": r"CUDA driver error: (.{1,300})",
-    "cuda": r"(?:CUDA|Cuda|cuda) (?:error|Error|failure)(?: (\d{1,6}))?(?: ?\((\d{1,6})\))?[:,]? ?'?(.{0,300})",
+    "nccl-cu": r"Cuda failure (\d{1,6}) '([^']{1,300})'",
+    "old": r"cuda runtime error \((\d{1,6})\) : (.{1,300})|THCudaCheck FAIL .{0,300}?error=(\d{1,6}) : (.{1,300})",
+    "failed-with": r"CUDA failed with error (.{1,300})",
+    "returned": r"\b(cuda[A-Z]\w{2,60}) returned \(?(0x[0-9a-fA-F]{1,8}|\d{1,6})\)?",
+    "cuda": r"(?:CUDA|Cuda|cuda) (?:error|Error|failure)(?: (\d{1,6}))?(?: ?\((\d{1,6})\))?[:,]? ?(.{0,300})",
     "init": r"Error (\d{1,6}): (.{1,300})",
     "versus": r"\((\d{1,6}) vs\. 0\)",
-    "nvml": r"(?:initialize NVML|NVML error|nvmlInit\w*\(\) failed):? (.{1,300})",
+    "nvml": r"(?:initialize NVML|initialize nvml|NVML error|nvml error|nvmlInit\w*\(\) failed):? (.{1,300})",
 }
+
+#: a number that opens a message (``222 the provided PTX ...``, ``2[cudaMalloc(...)]``)
+_LEADING_NUMBER = r"^(\d{1,6})(?=[\s\[:(]|$)[\s:\]]*"
 
 
 @functools.lru_cache(maxsize=None)
@@ -89,7 +98,7 @@ def recognise(line: str, catalogs: "ErrorCatalogs") -> "list[CatalogMatch]":
     found: list[CatalogMatch] = []
     xid = _form("xid").search(line)
     if xid:
-        number = int(xid.group(2))
+        number = int(xid.group(2) or xid.group(3))
         found.append(CatalogMatch("xid", f"xid:{number}", number, catalogs.xid(number), text=line[xid.start():]))
     nccl = _form("nccl").search(line) if "NCCL WARN" in line else None
     if nccl:
@@ -103,14 +112,24 @@ def recognise(line: str, catalogs: "ErrorCatalogs") -> "list[CatalogMatch]":
 def _nccl(m: "re.Match[str]", catalogs: "ErrorCatalogs") -> CatalogMatch:
     file, number, message = m.group(1), m.group(2), m.group(3).strip()
     info = catalogs.nccl_warning(file, message)
-    subsystem = info.subsystem if info is not None else (catalogs.subsystem_of(file) if file else None)
+    subsystem = _nccl_subsystem(file, info, catalogs)
     key = f"nccl:{info.anchor}" if info is not None else f"nccl-file:{file or ''}:{subsystem or ''}"
     return CatalogMatch("nccl", key, info=info, file=file, line=int(number) if number else None, subsystem=subsystem,
                         text=message)
 
 
+def _nccl_subsystem(file: Optional[str], info: "Optional[NcclWarnInfo]", catalogs: "ErrorCatalogs") -> Optional[str]:
+    """The part of NCCL a warning comes from: its format's file's, except for a macro's format (a header's:
+    ``SYSCHECK``, ``CUDACHECK``), which prints where the macro was used, so the file the line names decides; with no
+    format, the file the line names (by its globs; a file the catalog does not know falls to the catch-all)."""
+    printed = catalogs.subsystem_of(file) if file and catalogs.knows_file(file) else None
+    if info is not None:
+        return printed if info.file.startswith("include/") and printed else info.subsystem
+    return printed or (catalogs.subsystem_of(file) if file else None)
+
+
 def _cuda(line: str, catalogs: "ErrorCatalogs") -> "list[CatalogMatch]":
-    """The CUDA and NVML errors of ``line``: by enum name, then by the message of each printed form."""
+    """The CUDA and NVML errors of ``line``: by enum name, then by the number and message of each printed form."""
     out: list[CatalogMatch] = []
 
     def add(info: "Optional[CudaErrorInfo]", api: str, number: Optional[int], text: str) -> None:
@@ -125,36 +144,107 @@ def _cuda(line: str, catalogs: "ErrorCatalogs") -> "list[CatalogMatch]":
         info = catalogs.cuda_by_name(name)
         if info is not None:
             add(info, info.api, info.code, name)
+    for name in _form("pynvml").findall(line):  # pynvml's exception classes: NVMLError_DriverNotLoaded
+        info = catalogs.cuda_by_name(name, "nvml")
+        if info is not None:
+            add(info, "nvml", info.code, name)
     if out:
         return out
-    driver = _form("driver").search(line)
-    if driver:
-        add(catalogs.cuda_by_message(driver.group(1), ("driver", "runtime")), "driver", None, driver.group(1).strip())
-        return out
-    nvml = _form("nvml").search(line)
-    if nvml:
-        info = catalogs.cuda_by_message(nvml.group(1), ("nvml",))
-        add(info, "nvml", None, nvml.group(1).strip())
-        return out
-    if "cudaGetDeviceCount" in line or "CUDA initialization" in line:
-        init = _form("init").search(line)
-        if init:
-            add(catalogs.cuda_error("runtime", int(init.group(1))) or catalogs.cuda_by_message(init.group(2)), "runtime",
-                int(init.group(1)), init.group(2).strip())
+    for form, reader in _READERS:
+        found = _form(form).search(line)
+        if found and reader(found, line, catalogs, add):
             return out
-    error = _form("cuda").search(line)
-    if error:
-        number = error.group(1) or error.group(2)
-        text = error.group(3).strip().strip("'")
-        info = catalogs.cuda_error("runtime", int(number)) if number else None  # a printed code decides
-        info = info or (catalogs.cuda_by_message(text) if text else None)
-        if info is not None or number or _reads_as_error(text):
-            add(info, "runtime", int(number) if number else None, text)
-            return out
-    versus = _form("versus").search(line)
-    if versus and "cuda" in line.lower():
-        add(None, "runtime", int(versus.group(1)), line[max(0, versus.start() - 80):versus.end()].strip())
     return out
+
+
+def _message(text: str, catalogs: "ErrorCatalogs", apis: tuple = ("runtime", "driver")) -> "Optional[CudaErrorInfo]":
+    """The entry whose message ``text`` shows: the text itself, then after a number that opens it, then each quoted
+    part (``/csrc/x.cuh:307 'peer access is not supported between these two devices'``), then an enum-like name
+    (``DriverNotLoaded``)."""
+    candidates = [text, re.sub(_LEADING_NUMBER, "", text), *re.findall(r"'([^']{3,300})'", text)]
+    for candidate in candidates:
+        info = catalogs.cuda_by_message(candidate.strip().strip("'\""), apis) if candidate.strip() else None
+        if info is not None:
+            return info
+    word = re.match(r"\s*([A-Z][A-Za-z]{2,60})\b", text)
+    return catalogs.cuda_by_name(word.group(1), apis[0]) if word and len(apis) == 1 else None
+
+
+def _leading_number(text: str) -> Optional[int]:
+    found = re.match(_LEADING_NUMBER, text.strip())
+    return int(found.group(1)) if found else None
+
+
+def _read_driver(m, line, catalogs, add) -> bool:  # torch's driver API form: CUDA driver error: MESSAGE
+    add(_message(m.group(1), catalogs, ("driver", "runtime")), "driver", None, m.group(1).strip())
+    return True
+
+
+def _read_nccl_cu(m, line, catalogs, add) -> bool:  # NCCL's CUCHECK: Cuda failure N 'cuGetErrorString' (a CUresult)
+    number = int(m.group(1))
+    info = catalogs.cuda_error("driver", number)
+    add(info if info is not None else _message(m.group(2), catalogs, ("driver",)), "driver", number, m.group(2))
+    return True
+
+
+def _read_old(m, line, catalogs, add) -> bool:
+    """torch's THC errors (before CUDA 10.1 renumbered the codes): the message decides, the number only names it."""
+    number, text = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    info = _message(text, catalogs, ("runtime",))
+    add(info, "runtime", None if info is not None else int(number), text.strip())
+    return True
+
+
+def _read_failed_with(m, line, catalogs, add) -> bool:  # CTranslate2: CUDA failed with error MESSAGE
+    add(_message(m.group(1), catalogs), "runtime", None, m.group(1).strip())
+    return True
+
+
+def _read_returned(m, line, catalogs, add) -> bool:  # deviceQuery, cuda-gdb: cudaX returned 35 / (0x2c0)
+    value = m.group(2)
+    add(None, "runtime", int(value, 16) if value.lower().startswith("0x") else int(value), line[m.start():m.end()])
+    return True
+
+
+def _read_nvml(m, line, catalogs, add) -> bool:  # nvidia-smi, nvidia-container-cli, NVML bindings
+    add(_message(m.group(1), catalogs, ("nvml",)), "nvml", None, m.group(1).strip())
+    return True
+
+
+def _read_init(m, line, catalogs, add) -> bool:  # torch's start-up warning: ... cudaGetDeviceCount() ... Error N: MESSAGE
+    if "cudaGetDeviceCount" not in line and "CUDA initialization" not in line:
+        return False
+    number = int(m.group(1))
+    add(catalogs.cuda_error("runtime", number) or _message(m.group(2), catalogs), "runtime", number, m.group(2).strip())
+    return True
+
+
+def _read_cuda(m, line, catalogs, add) -> bool:
+    """``CUDA error: MESSAGE`` (torch), ``Cuda failure 'MESSAGE'`` (NCCL's CUDACHECK), ``Cuda error: 2[...]``,
+    ``Cuda failure: 222 MESSAGE``, ``Failed: Cuda error FILE:LINE 'MESSAGE'``: a printed code decides, else the
+    message."""
+    text = m.group(3).strip()
+    number = m.group(1) or m.group(2)
+    number = int(number) if number else _leading_number(text)
+    info = catalogs.cuda_error("runtime", number) if number is not None else None
+    info = info or (_message(text, catalogs) if text else None)
+    if info is None and number is None and not _reads_as_error(text.strip("'")):
+        return False
+    add(info, "runtime", number, text.strip("'"))
+    return True
+
+
+def _read_versus(m, line, catalogs, add) -> bool:  # a status compared with cudaSuccess: (35 vs. 0)
+    if "cuda" not in line.lower():
+        return False
+    add(None, "runtime", int(m.group(1)), line[max(0, m.start() - 80):m.end()].strip())
+    return True
+
+
+#: the printed forms, most specific first; the first that reads the line decides
+_READERS = (("driver", _read_driver), ("nccl-cu", _read_nccl_cu), ("old", _read_old), ("failed-with", _read_failed_with),
+            ("returned", _read_returned), ("nvml", _read_nvml), ("init", _read_init), ("cuda", _read_cuda),
+            ("versus", _read_versus))
 
 
 def _reads_as_error(text: str) -> bool:

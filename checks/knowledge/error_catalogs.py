@@ -73,6 +73,8 @@ class CudaErrorInfo:
     signature: Optional[str] = None
     #: ``{"en", "zh"}`` where the code has a remedy of its own (else its class's)
     remedy: Optional[dict] = None
+    #: the messages older releases returned for the code
+    older_messages: tuple = ()
 
     @property
     def anchor(self) -> str:
@@ -203,6 +205,11 @@ def format_regex(fmt: str) -> FormatPattern:
     return FormatPattern(fmt)
 
 
+def _folded(name: str) -> str:
+    """``DRIVER_NOT_LOADED`` and ``DriverNotLoaded`` alike: ``drivernotloaded``."""
+    return name.replace("_", "").lower()
+
+
 def _texts(value: Any) -> dict:
     return value if isinstance(value, dict) else {}
 
@@ -235,7 +242,8 @@ class ErrorCatalogs:
             for entry in (raw.get("cuda") or {}).get(api) or []:
                 out.cuda[(api, entry["code"])] = CudaErrorInfo(api, entry["code"], entry["name"], entry.get("message"),
                                                                entry.get("class", "other"), _texts(entry.get("meaning")),
-                                                               entry.get("signature"), entry.get("remedy"))
+                                                               entry.get("signature"), entry.get("remedy"),
+                                                               tuple(entry.get("older_messages") or ()))
         nccl = raw.get("nccl") or {}
         for sub in nccl.get("subsystems") or []:
             out.subsystems[sub["id"]] = NcclSubsystemInfo(sub["id"], tuple(sub.get("files") or ()), _texts(sub.get("title")),
@@ -264,17 +272,31 @@ class ErrorCatalogs:
     def _by_name(self) -> dict:
         return {info.name: info for info in self.cuda.values()}
 
-    def cuda_by_name(self, name: str) -> Optional[CudaErrorInfo]:
-        """The entry whose enum name is ``name`` (``cudaErrorSystemNotReady``, ``CUDA_ERROR_NO_DEVICE``), or None."""
-        return self._by_name.get(name)
+    def cuda_by_name(self, name: str, api: Optional[str] = None) -> Optional[CudaErrorInfo]:
+        """The entry whose enum name is ``name`` (``cudaErrorSystemNotReady``, ``CUDA_ERROR_NO_DEVICE``), or None; with
+        ``api``, also a name written another way (NVML's ``DriverNotLoaded`` as pynvml's ``NVMLError_DriverNotLoaded``
+        and nvml-wrapper print it, for ``NVML_ERROR_DRIVER_NOT_LOADED``)."""
+        found = self._by_name.get(name)
+        if found is None and api is not None:
+            found = self._by_folded_name.get((api, _folded(name)))
+        return found
+
+    @functools.cached_property
+    def _by_folded_name(self) -> dict:
+        prefixes = ("NVML_ERROR_", "CUDA_ERROR_", "cudaError")
+        out: dict = {}
+        for info in self.cuda.values():
+            bare = next((info.name[len(p):] for p in prefixes if info.name.startswith(p)), info.name)
+            out.setdefault((info.api, _folded(bare)), info)
+        return out
 
     @functools.cached_property
     def _messages(self) -> dict:
         """api -> [(message, info)], longest message first (so the most specific message wins a prefix match)."""
         out: dict = {}
         for info in self.cuda.values():
-            if info.message:
-                out.setdefault(info.api, []).append((info.message, info))
+            for message in ([info.message] if info.message else []) + list(info.older_messages):
+                out.setdefault(info.api, []).append((message, info))
         for rows in out.values():
             rows.sort(key=lambda row: -len(row[0]))
         return out
@@ -297,6 +319,10 @@ class ErrorCatalogs:
             owners = {self._owner(path) for path in self._paths_by_name[file]}
             return owners.pop() if len(owners) == 1 else None
         return self._owner(file)
+
+    def knows_file(self, file: str) -> bool:
+        """Whether a message of the catalog comes from ``file`` (a path relative to ``src/``, or its bare name)."""
+        return os.path.basename(file) in self._paths_by_name
 
     def _owner(self, path: str) -> Optional[str]:
         """The first subsystem one of whose globs matches ``path``, or None."""
@@ -327,15 +353,25 @@ class ErrorCatalogs:
         return out
 
     def nccl_warning(self, file: Optional[str], message: str) -> Optional[NcclWarnInfo]:
-        """The format string that printed ``message`` (the text after ``NCCL WARN``), looked for among those of ``file``
-        (as printed: ``transport/net_ib.cc`` or ``connect.cc``) first, then all; the longest format that matches
-        wins; a format with no literal text of its own (``"%s"``) names no line.  None when no format of the catalog
-        prints it."""
+        """The format string that printed ``message`` (the text after ``NCCL WARN``), or None when no format of the
+        catalog prints it; the longest format that matches wins, and a format with no literal text of its own
+        (``"%s"``) names no line.
+
+        Where it is looked for: a line that names a file the catalog knows (``transport/net_ib.cc`` or, quoted
+        short, ``connect.cc``) among that file's formats, then among the headers' (``include/*.h``: a macro such as
+        ``SYSCHECK`` prints where it is used); a line naming another file (a net plugin's, an older layout) or none,
+        among all formats."""
         text = message.strip()
-        for key in ([os.path.basename(file)] if file else []) + [""]:
+        name = os.path.basename(file) if file else ""
+        known = bool(name) and name in self._nccl_by_name
+        places = [(name, False), ("", True)] if known else [("", False)]
+        for key, headers_only in places:
             best = None
             for pattern, info in self._nccl_by_name.get(key, ()):
-                if pattern.length and pattern.match(text, whole=not key) and (best is None or pattern.length > best[0].length):
+                if headers_only and not info.file.startswith("include/"):
+                    continue
+                if pattern.length and pattern.match(text, whole=not known) and (
+                        best is None or pattern.length > best[0].length):
                     best = (pattern, info)
             if best is not None:
                 return best[1]

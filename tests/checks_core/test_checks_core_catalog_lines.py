@@ -68,12 +68,30 @@ def test_an_xid_the_catalog_does_not_list_is_still_a_match_without_an_entry():
     "[rank3]: torch.AcceleratorError: CUDA error: uncorrectable ECC error encountered",
     "(Worker pid=9) ERROR 09-26 10:57:34 [core.py:1] RuntimeError: CUDA error: uncorrectable ECC error encountered",
     "misc/argcheck.cc:30 Cuda failure 'uncorrectable ECC error encountered'",
-    "Cuda failure 214 'uncorrectable ECC error encountered'",
+    "Failed: Cuda error /workspace/csrc/custom_all_reduce.cuh:307 'uncorrectable ECC error encountered'",
+    "Cuda failure: 214 uncorrectable ECC error encountered",
+    "RuntimeError: cuda runtime error (39) : uncorrectable ECC error encountered at /pytorch/aten/src/THC/THCCachingAllocator.cpp:510",
     "CUDA error at cudaTensorCoreGemm.cu:334 code=214(cudaErrorECCUncorrectable) \"cudaMalloc(...)\"",
 ])
 def test_each_printed_form_of_a_runtime_error_names_the_same_entry(line):
     match = _only(line)
     assert (match.catalog, match.api, match.number, match.info.name) == ("cuda", "runtime", 214, "cudaErrorECCUncorrectable")
+
+
+def test_nccl_s_numbered_cuda_failure_is_a_driver_api_error():
+    match = _only("transport/nvls.cc:157 Cuda failure 100 'no CUDA-capable device is detected'")
+    assert (match.api, match.number, match.info.name) == ("driver", 100, "CUDA_ERROR_NO_DEVICE")
+
+
+def test_an_nvml_error_written_in_camel_case_names_the_nvml_entry():
+    for line in ("pynvml.NVMLError_LibRmVersionMismatch: Driver/library version mismatch",
+                 "Failed to initialize nvml: LibRmVersionMismatch"):
+        assert _only(line).info.name == "NVML_ERROR_LIB_RM_VERSION_MISMATCH", line
+
+
+def test_a_function_returning_a_code_names_it_in_decimal_or_hex():
+    assert _only("cudaGetDeviceCount returned 35").info.name == "cudaErrorInsufficientDriver"
+    assert _only("warning: Cuda API error detected: cudaMalloc returned (0x2)").info.name == "cudaErrorMemoryAllocation"
 
 
 def test_torch_start_up_warning_with_error_number_names_the_code():
