@@ -2,7 +2,9 @@
 
 :func:`fact_value` reads one fact from the probed facts and, where they do not show it, from what the
 user's logs state (:class:`~lingjun.checks.evidence.Evidence`): an NCCL version printed in the log, the
-GPU and compute capability named in torch's compatibility warning.  The result says where the value
+GPU and compute capability named in torch's compatibility warning or vLLM's quantization error.  Some facts only a
+log states (the capability a quantization method needs, the library a traceback runs through, the interfaces
+NCCL's sockets use, the CUDA_HOME a failing path shows): those are read from the log alone.  The result says where the value
 came from, so a finding can say "shown by the log".  Unknown is not absent: a fact the input does not
 carry is :data:`UNKNOWN`, never ``0`` or ``False``.
 
@@ -235,6 +237,26 @@ def _place(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactValue:
     return place(facts, evidence)
 
 
+def _socket_virtual(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactValue:
+    """True when a line of NCCL's socket interface list (its first line or one a log wrapped) names a container
+    bridge, a veth or a link-local address; False when a first line shows the whole list without one; else unknown."""
+    logged = _logged(evidence, "nccl.socket_interfaces_virtual")
+    if logged.known:
+        return logged
+    real = _logged(evidence, "nccl.socket_interfaces_all_real")
+    return FactValue(False, real.source, real.line) if real.value is True else FactValue(UNKNOWN)
+
+
+def _from_log(name: str) -> Callable[[Facts, Optional[Evidence], Any], FactValue]:
+    """The reader of a fact only a log states (:mod:`lingjun.checks.knowledge.log_statements`): what a failing line
+    or its traceback shows, which no probe of the container can see."""
+
+    def read(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactValue:
+        return _logged(evidence, name)
+
+    return read
+
+
 _READERS: dict[str, Callable[[Facts, Optional[Evidence], Any], FactValue]] = {
     "shm.size_bytes": _shm_size,
     "shm.host_ipc": _host_ipc,
@@ -257,6 +279,13 @@ _READERS: dict[str, Callable[[Facts, Optional[Evidence], Any], FactValue]] = {
     "driver.version": _driver_version,
     "driver.cuda": _driver_cuda,
     "place": _place,
+    "quantization.min_capability": _from_log("quantization.min_capability"),
+    "nccl.socket_interfaces_virtual": _socket_virtual,
+    "log.in_flashinfer": _from_log("log.in_flashinfer"),
+    "log.in_flash_attn": _from_log("log.in_flash_attn"),
+    "log.in_vllm_kernels": _from_log("log.in_vllm_kernels"),
+    "log.in_sgl_kernel": _from_log("log.in_sgl_kernel"),
+    "cuda.home_is_path_list": _from_log("cuda.home_is_path_list"),
 }
 
 

@@ -14,7 +14,32 @@ come from (public logs of the same programs):
   no kernels for the GPU (torch/cuda/__init__.py; https://github.com/vllm-project/vllm/issues/20173);
 * ``vLLM API server version 0.9.1`` / ``Initializing a V1 LLM engine (v0.9.1)``: vLLM's start-up lines;
 * ``NVRM: Xid (PCI:0000:3b:00): 79, …``: the kernel driver's Xid report in ``dmesg``
-  (https://docs.nvidia.com/deploy/xid-errors/index.html).
+  (https://docs.nvidia.com/deploy/xid-errors/index.html);
+* ``The quantization method fp8 is not supported for the current GPU. Minimum capability: 90. Current capability:
+  86.``: vLLM's model loader refusing a quantization method (vllm-project/vllm#4327,
+  #4202, #14154; the compressed-tensors form ``Min capability: 80. ', 'Current capability: 75.`` of #14040): the GPU's
+  compute capability and the one the method needs, both as ``major.minor`` (``86`` is 8.6, ``100`` is 10.0);
+* ``The NVIDIA driver on your system is too old (found version 11040)``: torch's CUDA initialisation, the CUDA
+  version the driver supports (11.4; lllyasviel/Fooocus#1313);
+* ``nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.8``: the CUDA version the image requires
+  (its ``NVIDIA_REQUIRE_CUDA``), which the host driver does not support (SyneRBI/PETRIC2#27);
+* ``NET/Socket : Using [0]eno1:172.18.40.41<0> [1]veth25f2e72:fe80::…<0>``: the interfaces NCCL's socket transport
+  uses (Oneflow-Inc/oneflow#3586); a list a log wrapped over several lines is read line by line: any
+  ``[N]name:address<0>`` item that is a container bridge, a veth or a link-local address, on the first line or a
+  continuation, states ``nccl.socket_interfaces_virtual``, and a first line that shows the list to its end with none
+  of them states ``nccl.socket_interfaces_all_real`` (the first wins where both are stated:
+  :mod:`lingjun.checks.knowledge.fact_values`);
+* the code a failure runs through: traceback frames and error lines of FlashInfer (``…/flashinfer/….py``, its
+  headers ``…/flashinfer/….cuh``, its ``…WithKVCache kernel launch failed`` messages; sgl-project/sglang#1058,
+  flashinfer-ai/flashinfer#920, #1107 and #1781), FlashAttention (``…/flash_attn/…``, vLLM's build
+  ``…/vllm_flash_attn/…`` and ``torch.ops._vllm_fa3_C``, ``flash_attn_2_cuda``, ``flash_fwd_launch_template.h``,
+  ``FlashAttention only supports Ampere GPUs or newer``; Dao-AILab/flash-attention#762, ostris/ai-toolkit#475,
+  vllm-project/vllm#23832), vLLM's own kernels (``vllm/_custom_ops.py``, ``torch.ops._C.``,
+  ``torch.ops._C_cache_ops.``; vllm-project/vllm#23253, #34752) and SGLang's (``…/sgl_kernel/….py``;
+  sgl-project/sglang pull request #30594).  The frames of the engines' own backends that call a library
+  (``backends/flashinfer.py``) are not read: a failure inside the library shows the library's frames below them;
+* ``No such file or directory: ':/usr/local/cuda/bin/nvcc'``: the CUDA_HOME a JIT build looked for nvcc in, a list
+  of paths when it holds a colon (deepspeedai/DeepSpeed#5511, NVIDIA/apex#1700).
 
 That a log comes from ``kubectl logs --prefix`` (``[pod/NAME/CONTAINER] …``) is read by
 :mod:`lingjun.checks.inputs.log_file` from its first line.
@@ -26,7 +51,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-__all__ = ["Statement", "STATEMENTS"]
+__all__ = ["Statement", "STATEMENTS", "VIRTUAL_PREFIXES", "virtual_interface"]
 
 
 @dataclass(frozen=True)
@@ -80,6 +105,87 @@ def _xid(m: "re.Match[str]") -> list[tuple[str, Any]]:
     return [("kernel.xid", int(m.group(1)))]
 
 
+def _capability(digits: str) -> Optional[str]:
+    """``86`` -> ``8.6``, ``100`` -> ``10.0`` (vLLM prints a capability as major * 10 + minor); None out of range."""
+    number = int(digits)
+    return f"{number // 10}.{number % 10}" if 30 <= number <= 199 else None
+
+
+def _quantization(m: "re.Match[str]") -> list[tuple[str, Any]]:
+    needed, current = _capability(m.group("min")), _capability(m.group("cur"))
+    out: list[tuple[str, Any]] = []
+    if m.group("method"):
+        out.append(("quantization.method", m.group("method")))
+    if needed:
+        out.append(("quantization.min_capability", needed))
+    if current:
+        out.append(("gpu.compute_capability", current))
+    return out
+
+
+def _cuda_required(m: "re.Match[str]") -> list[tuple[str, Any]]:
+    return [("cuda.required", m.group(1))]
+
+
+#: interface names of container and VM networking: Docker's default and user-defined bridges, the veth pairs of
+#: containers, libvirt's bridge, CNI/flannel/Calico/VXLAN/IP-in-IP devices (the ``NCCL_SOCKET_IFNAME`` default
+#: excludes only ``docker*`` and ``lo``)
+VIRTUAL_PREFIXES = ("docker", "br-", "veth", "virbr", "cni", "flannel", "cali", "vxlan", "tunl", "weave", "kube-")
+
+#: one item of NCCL's interface list: ``[1]veth25f2e72:fe80::380d:bfff:fe5b:54d2%veth25f2e72<0>`` (name, address,
+#: port); a line a log wrapped may end inside an item (no ``<port>``)
+_ITEM = re.compile(r"\[(\d{1,2})\]([A-Za-z][\w.@-]{0,31})(?::([^\s<]{0,80}))?(<\d{1,5}>)?")
+
+
+def virtual_interface(name: str, address: str = "") -> bool:
+    """Whether an interface NCCL lists is a container bridge or veth (by name) or has only a link-local address
+    (``fe80::/10``, ``169.254.0.0/16``): neither reaches another node."""
+    low = address.lower()
+    return name.startswith(VIRTUAL_PREFIXES) or low.startswith(("fe8", "fe9", "fea", "feb", "169.254."))
+
+
+def _socket_list(m: "re.Match[str]") -> list[tuple[str, Any]]:
+    text = m.group(1)
+    items = list(_ITEM.finditer(text))
+    if not items:
+        return []
+    out: list[tuple[str, Any]] = [("nccl.socket_interfaces", [i.group(2) for i in items])]
+    if any(virtual_interface(i.group(2), i.group(3) or "") for i in items):
+        out.append(("nccl.socket_interfaces_virtual", True))
+    elif items[-1].group(4) and not text[items[-1].end():].strip():
+        # the list ends on this line with none of them virtual; a continuation line a log wrapped may still name
+        # one (``nccl.socket_interfaces_virtual``, which then wins: fact_values)
+        out.append(("nccl.socket_interfaces_all_real", True))
+    return out
+
+
+def _socket_items(m: "re.Match[str]") -> list[tuple[str, Any]]:
+    line = m.string
+    if any(virtual_interface(i.group(2), i.group(3) or "") for i in _ITEM.finditer(line) if i.group(4)):
+        return [("nccl.socket_interfaces_virtual", True)]
+    return []  # a part of a list shows nothing about the rest
+
+
+def _bootstrap_virtual(m: "re.Match[str]") -> list[tuple[str, Any]]:
+    return [("nccl.socket_interfaces_virtual", True)] if virtual_interface(m.group(1), m.group(2)) else []
+
+
+def _in(fact: str) -> Callable[["re.Match[str]"], list[tuple[str, Any]]]:
+    def value(m: "re.Match[str]") -> list[tuple[str, Any]]:
+        return [(fact, True)]
+
+    return value
+
+
+def _nvcc_path(m: "re.Match[str]") -> list[tuple[str, Any]]:
+    return [("cuda.home_is_path_list", ":" in m.group(1))]
+
+
+def _code(literal: str, fact: str, regex: Optional[str] = None) -> "Statement":
+    """A statement that a line holding ``literal`` (and matching ``regex``) shows ``fact``'s library in the failure."""
+    return Statement(literal, re.compile(regex or re.escape(literal)), _in(fact))
+
+
 _VERSION = r"(\d{1,3}\.\d{1,3}\.\d{1,4}(?:\.post\d{1,3}|rc\d{1,3})?)"
 
 #: every statement; the first line stating a fact wins, and a later line stating another value makes it a conflict
@@ -96,6 +202,30 @@ STATEMENTS: tuple[Statement, ...] = (
     Statement("LLM engine (v", re.compile(r"Initializing an? (?:V1 )?LLM engine \(v" + _VERSION), _vllm),
     Statement("Bootstrap : Using ", re.compile(r"NCCL INFO Bootstrap ?: Using ([A-Za-z][\w.-]{0,30})[:<]"), _bootstrap),
     Statement("NVRM: Xid", re.compile(r"NVRM: Xid \([^)]{0,40}\): (\d{1,3})\b"), _xid),
+    Statement("Current capability: ", re.compile(
+        r"(?:quantization method (?P<method>[\w-]{1,40}) is not supported for the current GPU\. )?"
+        r"Min(?:imum)? capability: (?P<min>\d{2,3})\.?[\s',]{0,8}Current capability: (?P<cur>\d{2,3})\b"), _quantization),
+    Statement("too old (found version ", re.compile(r"driver on your system is too old \(found version (\d{4,5})\)"),
+              _driver_cuda),
+    Statement("unsatisfied condition: cuda>=", re.compile(r"requirement error: unsatisfied condition: cuda>=(\d{1,2}\.\d{1,2})\b"),
+              _cuda_required),
+    Statement("NET/Socket : Using ", re.compile(r"NET/Socket ?: Using (\[.{0,8000})"), _socket_list),
+    Statement("<0>", re.compile(r"\[\d{1,2}\][A-Za-z][\w.@-]{0,31}:[^\s<]{1,80}<0>"), _socket_items),
+    Statement("Bootstrap : Using ", re.compile(r"NCCL INFO Bootstrap ?: Using ([A-Za-z][\w.@-]{0,31}):([^\s<]{1,80})<\d"),
+              _bootstrap_virtual),
+    _code("/flashinfer/", "log.in_flashinfer", r"/flashinfer/[\w./+-]{0,200}\.(?:py|cuh|cu|h|so)\b"),
+    _code("WithKVCache kernel launch failed", "log.in_flashinfer"),
+    _code("/flash_attn/", "log.in_flash_attn", r"/flash_attn/[\w./-]{0,200}\.(?:py|so)\b"),
+    _code("/vllm_flash_attn/", "log.in_flash_attn"),
+    _code("torch.ops._vllm_fa", "log.in_flash_attn"),
+    _code("flash_attn_2_cuda", "log.in_flash_attn"),
+    _code("flash_fwd_launch_template", "log.in_flash_attn"),
+    _code("FlashAttention only supports Ampere GPUs or newer", "log.in_flash_attn"),
+    _code("vllm/_custom_ops.py", "log.in_vllm_kernels"),
+    _code("torch.ops._C.", "log.in_vllm_kernels"),
+    _code("torch.ops._C_cache_ops.", "log.in_vllm_kernels"),
+    _code("/sgl_kernel/", "log.in_sgl_kernel", r"/sgl_kernel/[\w./-]{0,200}\.(?:py|so)\b"),
+    Statement("bin/nvcc'", re.compile(r"No such file or directory: '([^'\s]{0,300})/bin/nvcc'"), _nvcc_path),
 )
 
 

@@ -1,0 +1,89 @@
+"""Helpers for the case tests of error signatures read from logs: the checkout's real signatures
+(``releases/troubleshooting/``) on top of the fixture knowledge base, in process and through the command line.
+
+The signatures are loaded from their YAML files here, not taken from ``checks/data/bundle.json``, so a test judges
+the records as written (``lingjun-kb bundle`` carries the same dump into the embedded data).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from checks_rules_kit import ROOT, context, fixture_bundle, run
+from lingjun.checks.facts import Facts
+from lingjun.checks.inputs.log_file import gather_evidence
+from lingjun.checks.knowledge.bundle import KnowledgeData
+
+TROUBLESHOOTING = ROOT / "releases" / "troubleshooting"
+RULE = "evidence.error-lines"
+
+
+@functools.lru_cache(maxsize=1)
+def _signatures() -> tuple:
+    from lingjun.schema.loader import assemble, load_paths
+
+    result = load_paths(sorted(TROUBLESHOOTING.glob("*.yaml")))
+    errors = [p for p in result.problems if p.is_error]
+    assert not errors, f"{TROUBLESHOOTING} does not load: {errors}"
+    kb = assemble(result.documents)
+    return tuple(json.dumps(sig.model_dump(mode="json", exclude={"examples", "overlaps", "kind", "schema_version"}))
+                 for sig in sorted(kb.signatures.values(), key=lambda sig: sig.id))
+
+
+def bundle() -> dict[str, Any]:
+    """The fixture bundle with every signature of the checkout (as ``lingjun-kb bundle`` dumps them)."""
+    out = fixture_bundle()
+    out["signatures"] = [json.loads(sig) for sig in _signatures()]
+    return out
+
+
+def signature(sig_id: str) -> dict[str, Any]:
+    """One signature of the checkout, as the bundle holds it."""
+    return next(sig for sig in bundle()["signatures"] if sig["id"] == sig_id)
+
+
+def findings_for_log(tmp_path: Path, lines: list[str], facts: "Facts | None" = None, **options: Any) -> list:
+    """The ``evidence.error-lines`` findings of a log made of ``lines`` (``job.log`` in ``tmp_path``)."""
+    log = tmp_path / "job.log"
+    log.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    kd = KnowledgeData.from_dict(bundle())
+    facts = facts if facts is not None else Facts()
+    ctx = context(facts, kd, **options)
+    ctx.evidence = gather_evidence(kd, facts, [str(log)])
+    return [f for f in run(RULE, ctx)]
+
+
+def evidence_for_log(tmp_path: Path, lines: list[str]):
+    """The evidence a log made of ``lines`` gives (matched signatures and stated facts)."""
+    log = tmp_path / "job.log"
+    log.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    kd = KnowledgeData.from_dict(bundle())
+    return gather_evidence(kd, Facts(), [str(log)])
+
+
+def cli_report(tmp_path: Path, lines: list[str], *args: str) -> dict[str, Any]:
+    """``lingjun-check --log job.log --data <this bundle> --format json --lang en`` (exit 0 or 1), as a dict."""
+    log = tmp_path / "job.log"
+    log.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    data = tmp_path / "bundle.json"
+    data.write_text(json.dumps(bundle()), encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "lingjun.checks", "--log", str(log), "--data", str(data),
+                           "--format", "json", "--lang", "en", *args], capture_output=True, text=True, timeout=120)
+    assert proc.returncode in (0, 1), proc.stderr
+    return json.loads(proc.stdout)
+
+
+def line_finding(report: dict[str, Any], signature_id: str) -> dict[str, Any]:
+    """The ``evidence.error-lines`` finding of the JSON report whose line matched ``signature_id``."""
+    where = next(m["where"] for m in report["evidence"]["matches"] if m["signature"] == signature_id)
+    return next(f for f in report["findings"] if f["rule"] == RULE and f["observed"] == where)
+
+
+def lead_cause(report: dict[str, Any], signature_id: str) -> "str | None":
+    """The leading cause id the JSON report names for ``signature_id``."""
+    return next(m for m in report["evidence"]["matches"] if m["signature"] == signature_id).get("cause")
