@@ -39,7 +39,7 @@ if TYPE_CHECKING:  # a plain check imports this module for LITERALS only: the ca
 __all__ = ["LITERALS", "CatalogMatch", "recognise"]
 
 #: what a line must hold to be read here (case-sensitive, as the programs print it)
-LITERALS = ("NVRM: Xid", "Xid=", "NCCL WARN", "CUDA error", "CUDA Error", "Cuda error", "cuda error", "Cuda failure",
+LITERALS = ("NVRM: Xid", "Xid=", "NCCL WARN", "CUDA error", "CUDA driver error", "CUDA Error", "Cuda error", "cuda error", "Cuda failure",
             "CUDA failure", "cuda runtime error", "CUDA failed with error", "Cuda API error", "THCudaCheck FAIL",
             "cudaError", "CUDA_ERROR_", "NVML_ERROR_", "NVMLError_", "initialize NVML", "initialize nvml", "NVML error",
             "nvml error", "cudaGetDeviceCount", "CUDA initialization", " vs. 0)")

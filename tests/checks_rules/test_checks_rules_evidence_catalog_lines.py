@@ -59,3 +59,12 @@ def test_a_log_without_catalog_lines_stays_ok(tmp_path):
     findings = _findings(tmp_path, "epoch 1 loss 2.31\nCUDA kernel errors might be asynchronously reported\n")
     assert [f.severity for f in findings] == [Severity.ok]
     assert "no Xid, no CUDA or NVML error and no NCCL warning" in findings[0].message.en
+
+
+def test_torch_s_driver_api_form_alone_names_the_driver_entry(tmp_path):
+    # c10/cuda/CUDAException.h (C10_CUDA_DRIVER_CHECK) prints "CUDA driver error: <cuGetErrorString>"; no other
+    # literal is on the line, so "CUDA driver error" itself must make the line read
+    (finding,) = _findings(tmp_path, "RuntimeError: CUDA driver error: device not ready\n")
+    entry = embedded().cuda_error("driver", 600)
+    assert finding.severity is Severity.error
+    assert entry.name == "CUDA_ERROR_NOT_READY" and entry.name in finding.message.en
