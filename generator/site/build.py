@@ -184,6 +184,11 @@ def _render_language(kb: KnowledgeBase, site: SiteModel, env: Any, lang: str, bu
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(json.dumps(site.troubleshooting.search_patterns(lang), ensure_ascii=False, sort_keys=True),
                           encoding="utf-8")
+    if site.error_catalogs is not None and site.error_catalogs.present:  # the catalogs' rows for the same box
+        target = out / "troubleshooting" / "catalogs.json"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps(site.error_catalogs.search_data(lang), ensure_ascii=False, sort_keys=True,
+                                     separators=(",", ":")), encoding="utf-8")
     return count
 
 

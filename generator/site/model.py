@@ -45,6 +45,7 @@ from lingjun.generator.site.diff import (
     entry_key,
     version_kind_table,
 )
+from lingjun.generator.site.error_catalogs import ErrorCatalogPages, error_catalogs
 from lingjun.generator.site.driver_matrix import (
     FamilyDriverTable,
     MatrixCell,
@@ -286,6 +287,9 @@ class SiteModel:
     troubleshooting: Optional[Troubleshooting] = None
     #: the remedies lingjun-check prints per release, and the day they were computed (:mod:`.checker_remedies`)
     remedies: Optional[CheckerRemedies] = None
+    #: the error catalogs' pages (Xid, CUDA and NVML errors, NCCL warnings), those the knowledge base holds
+    #: (:mod:`.error_catalogs`)
+    error_catalogs: Optional[ErrorCatalogPages] = None
 
     def rule_remedies(self, rule_id: str) -> list[tuple[ReleaseRecord, RemedyView]]:
         """``[(release, remedy)]``: what rule ``rule_id`` prints as the fix for the newest release of each family."""
@@ -569,6 +573,11 @@ def _printer_context(site: SiteModel, page: PageSpec) -> dict:
     return {"group": next(g for g in site.troubleshooting.groups if g.page_id == page.id)}
 
 
+def _catalog_context(site: SiteModel, page: PageSpec) -> dict:
+    assert site.error_catalogs is not None
+    return {"catalog": site.error_catalogs.by_page_id[page.id]}
+
+
 def build_site_model(kb: KnowledgeBase) -> SiteModel:
     """Compute the :class:`SiteModel` of a validated knowledge base.
 
@@ -580,7 +589,8 @@ def build_site_model(kb: KnowledgeBase) -> SiteModel:
     components = sorted(kb.components.values(), key=lambda c: c.name.lower())
     shooting = troubleshooting(kb, families, by_family)
     remedies = checker_remedies(kb)
-    sitemap = _sitemap(families, by_family, components, shooting)
+    catalogs = error_catalogs(kb)
+    sitemap = _sitemap(families, by_family, components, shooting, catalogs)
     issue_releases = _issue_releases(kb)
     branches = matrix_branches(kb.releases, kb.driver_branches)
     rows_by_family = {family.id: family_rows(family, by_family[family.id]) for family in families}
@@ -606,13 +616,15 @@ def build_site_model(kb: KnowledgeBase) -> SiteModel:
         family_rows=rows_by_family,
         troubleshooting=shooting,
         remedies=remedies,
+        error_catalogs=catalogs,
     )
 
 
 def _sitemap(families: list[Family], by_family: dict[str, list[ReleaseRecord]], components: list,
-             shooting: Any) -> SiteMap:
-    """Every page (fixed pages, family, release, component and troubleshooting pages), each release placed beside
-    its family page, and the navigation.
+             shooting: Any, catalogs: Optional[ErrorCatalogPages] = None) -> SiteMap:
+    """Every page (fixed pages, family, release, component and troubleshooting pages: the error catalogs' pages the
+    knowledge base has a catalog for, then one per printer), each release placed beside its family page, and the
+    navigation.
 
     Releases stay out of the navigation (it is rendered into every page, so listing them made the build grow with
     pages squared); the family page lists them, a release page shows its family's section as where the reader is,
@@ -631,6 +643,9 @@ def _sitemap(families: list[Family], by_family: dict[str, list[ReleaseRecord]], 
     for component in components:
         sitemap.add(PageSpec(component_page_id(component.id), f"components/{component.id}.md",
                              {"en": component.name, "zh": component.name}, "component.md.j2", _component_context))
+    catalog_pages = catalogs.page_specs(_catalog_context) if catalogs is not None else []
+    for spec in catalog_pages:
+        sitemap.add(spec)
     for group in shooting.groups:
         sitemap.add(PageSpec(group.page_id, group.path, _printer_titles(group.printer.value),
                              "troubleshooting_printer.md.j2", _printer_context))
@@ -650,7 +665,7 @@ def _sitemap(families: list[Family], by_family: dict[str, list[ReleaseRecord]], 
     sitemap.nav = navigation({
         "releases": family_sections,
         "components": [component_page_id(c.id) for c in components],
-        "troubleshooting": [group.page_id for group in shooting.groups],
+        "troubleshooting": [spec.id for spec in catalog_pages] + [group.page_id for group in shooting.groups],
     })
     return sitemap
 

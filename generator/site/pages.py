@@ -106,7 +106,9 @@ SITE: tuple[Union[Page, Section], ...] = (
         Page("components", "components/index.md", _t("All components", "全部组件"), "components.md.j2",
              link_title=_t("Components", "组件")),
     )),
-    # followed by one page per printer that has error signatures (troubleshooting/<printer>/), from the model
+    # followed by the error catalogs' pages the knowledge base has a catalog for (troubleshooting/xid/, cuda-errors/,
+    # nccl-warnings/: error_catalogs.CATALOG_PAGES), then one page per printer that has error signatures
+    # (troubleshooting/<printer>/), from the model
     Section("troubleshooting", _t("Troubleshooting", "故障排查"), (
         Page("troubleshooting", "troubleshooting/index.md", _t("Error messages", "错误信息"), "troubleshooting.md.j2",
              link_title=_t("Troubleshooting", "故障排查")),

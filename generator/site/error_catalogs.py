@@ -1,0 +1,490 @@
+"""The error catalogs (``releases/errors/``) as pages of the Troubleshooting section, and their search data.
+
+A catalog holds every entry of an error space as its maker defines it (:mod:`lingjun.schema.error_catalogs`);
+``lingjun-check`` links to each entry on the site (:meth:`lingjun.checks.knowledge.bundle.KnowledgeData.catalog_url`),
+so every page and anchor below is an address the checker prints:
+
+==========================  ====================================  ===================================================
+catalog                     page                                  anchors
+==========================  ====================================  ===================================================
+``xid.yaml``                ``troubleshooting/xid/``              ``#xid-<N>``
+``cuda-errors.yaml``        ``troubleshooting/cuda-errors/``      ``#cuda-runtime-<code>``, ``#cuda-driver-<code>``,
+                                                                  ``#nvml-<code>``; sections ``#cuda-runtime``,
+                                                                  ``#cuda-driver``, ``#nvml``; classes
+                                                                  ``#cuda-class-<class>``
+``nccl-warnings.yaml``      ``troubleshooting/nccl-warnings/``    ``#nccl-<subsystem id>`` (a section),
+                                                                  ``#<nccl_anchor(file, format)>`` (a message)
+==========================  ====================================  ===================================================
+
+A catalog the knowledge base does not hold has no page (and no row in the search data).  Every decision the pages
+show is made here (:func:`error_catalogs`), never in a template: the anchors, the order (Xids and codes by number;
+NCCL's messages by subsystem in the catalog's order, then by file and line), which CUDA entries link to an error
+signature (only one the knowledge base holds: another id is shown as text), the subsystem of each NCCL message (the
+first whose file patterns match, as the checker decides) and the messages that share one anchor (the same format
+in the same file: one entry, with each range of lines and versions).
+
+:meth:`ErrorCatalogPages.search_data` is what the search box's matcher of pasted lines reads
+(``troubleshooting/catalogs.json``, written by :mod:`.build`; ``theme/assets/lingjun/known-errors.js``): compact rows
+per catalog, the titles in the page's language.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Optional
+
+from lingjun.checks.knowledge.error_catalogs import nccl_anchor
+from lingjun.schema.error_catalogs import (
+    CUDA_ERROR_CLASSES,
+    CatalogSource,
+    CudaErrorCatalog,
+    CudaErrorEntry,
+    NcclSubsystem,
+    NcclWarningCatalog,
+    XidCatalog,
+    XidEntry,
+)
+from lingjun.schema.models import LocalizedText
+
+from lingjun.generator.site.nav import PageSpec, page_url
+from lingjun.generator.site.strings import translate
+
+if TYPE_CHECKING:  # pragma: no cover
+    from lingjun.schema.kb import KnowledgeBase
+
+__all__ = [
+    "CATALOG_PAGES",
+    "CatalogPage",
+    "XidView",
+    "XidPage",
+    "SignatureRef",
+    "CudaErrorView",
+    "CudaSection",
+    "CudaClassView",
+    "CudaPage",
+    "NcclRun",
+    "NcclMessageView",
+    "NcclSection",
+    "NcclPage",
+    "ErrorCatalogPages",
+    "error_catalogs",
+    "CUDA_APIS",
+    "SEARCH_FORMAT",
+]
+
+#: the version of the layout of ``troubleshooting/catalogs.json`` (known-errors.js checks it)
+SEARCH_FORMAT = 1
+
+
+@dataclass(frozen=True)
+class CatalogPage:
+    """One catalog's page: ``key`` (``xid``, ``cuda``, ``nccl``, as the checker's catalogs name them), its page id,
+    docs path (built as ``troubleshooting/<name>/``, the address the checker links to), template and the interface
+    string that names it (``catalog.<key>``: navigation, links, headings)."""
+
+    key: str
+    id: str
+    path: str
+    template: str
+
+    @property
+    def title_key(self) -> str:
+        return f"catalog.{self.key}"
+
+    @property
+    def url(self) -> str:
+        """The page's address from a language's site root (``troubleshooting/xid/``)."""
+        return page_url(self.path)
+
+
+#: the catalogs' pages, in navigation order (after the section's index, before the printers' pages); their ids start
+#: with ``troubleshooting`` as the printers' pages do (pages whose subject is text quoted as printed)
+CATALOG_PAGES: tuple[CatalogPage, ...] = (
+    CatalogPage("xid", "troubleshooting-catalog:xid", "troubleshooting/xid.md", "error_catalog_xid.md.j2"),
+    CatalogPage("cuda", "troubleshooting-catalog:cuda-errors", "troubleshooting/cuda-errors.md", "error_catalog_cuda.md.j2"),
+    CatalogPage("nccl", "troubleshooting-catalog:nccl-warnings", "troubleshooting/nccl-warnings.md", "error_catalog_nccl.md.j2"),
+)
+_PAGE = {page.key: page for page in CATALOG_PAGES}
+
+#: the CUDA catalog's sections: ``(api, the C type its codes belong to, section anchor)``, in page order
+CUDA_APIS: tuple[tuple[str, str, str], ...] = (
+    ("runtime", "cudaError_t", "cuda-runtime"),
+    ("driver", "CUresult", "cuda-driver"),
+    ("nvml", "nvmlReturn_t", "nvml"),
+)
+
+
+# --------------------------------------------------------------------------
+# Xid
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class XidView:
+    """One Xid: the catalog entry and its anchor ``xid-<N>``."""
+
+    entry: XidEntry
+
+    @property
+    def anchor(self) -> str:
+        return f"xid-{self.entry.xid}"
+
+
+@dataclass
+class XidPage:
+    """``troubleshooting/xid/``: every Xid of NVIDIA's catalog, by number."""
+
+    page: CatalogPage
+    catalog: XidCatalog
+    entries: list[XidView]
+
+    @property
+    def edition(self) -> str:
+        return self.catalog.edition
+
+    @property
+    def sources(self) -> list[CatalogSource]:
+        return list(self.catalog.sources)
+
+    @property
+    def count(self) -> int:
+        return len(self.entries)
+
+
+# --------------------------------------------------------------------------
+# CUDA and NVML
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SignatureRef:
+    """The error signature a CUDA entry names: its id, and its page id and title where the knowledge base holds
+    it (None otherwise: the id is shown as text, never linked)."""
+
+    id: str
+    page_id: Optional[str]
+    title: Optional[LocalizedText]
+
+
+@dataclass(frozen=True)
+class CudaErrorView:
+    """One error code of one API (``runtime``, ``driver``, ``nvml``) with its anchor and the signature it names."""
+
+    api: str
+    entry: CudaErrorEntry
+    signature: Optional[SignatureRef]
+
+    @property
+    def anchor(self) -> str:
+        """``cuda-runtime-802``, ``cuda-driver-999``, ``nvml-9`` (as :class:`~lingjun.checks.knowledge.error_catalogs.CudaErrorInfo`)."""
+        return f"nvml-{self.entry.code}" if self.api == "nvml" else f"cuda-{self.api}-{self.entry.code}"
+
+    @property
+    def cls(self) -> str:
+        return self.entry.class_
+
+    @property
+    def older_messages(self) -> list[str]:
+        """The messages older releases of the library returned for the code (shown as printed)."""
+        return list(getattr(self.entry, "older_messages", None) or [])
+
+    @property
+    def since(self) -> Optional[str]:
+        """The release that added the code, where a source shows it."""
+        return getattr(self.entry, "since", None)
+
+    @property
+    def remedy(self) -> Optional[LocalizedText]:
+        """What to do about this code, where it differs from its class's remedy (else the class's, on the page)."""
+        return getattr(self.entry, "remedy", None)
+
+
+@dataclass(frozen=True)
+class CudaSection:
+    """The codes of one API: ``api``, the C ``type_name`` (``cudaError_t``), the section's anchor and its entries."""
+
+    api: str
+    type_name: str
+    anchor: str
+    entries: list[CudaErrorView]
+
+
+@dataclass(frozen=True)
+class CudaClassView:
+    """A class of CUDA/NVML error that entries of the page have: what it usually comes from and what to do, as
+    ``lingjun-check`` words them (``{"en", "zh"}``), and how many entries have it."""
+
+    id: str
+    cause: dict[str, str]
+    remedy: dict[str, str]
+    count: int
+
+    @property
+    def anchor(self) -> str:
+        return f"cuda-class-{self.id}"
+
+
+@dataclass
+class CudaPage:
+    """``troubleshooting/cuda-errors/``: ``cudaError_t``, ``CUresult`` and ``nvmlReturn_t``, each by code."""
+
+    page: CatalogPage
+    catalog: CudaErrorCatalog
+    sections: list[CudaSection]
+    classes: list[CudaClassView]
+
+    @property
+    def edition(self) -> str:
+        return self.catalog.edition
+
+    @property
+    def sources(self) -> list[CatalogSource]:
+        return list(self.catalog.sources)
+
+    @property
+    def count(self) -> int:
+        return sum(len(section.entries) for section in self.sections)
+
+
+# --------------------------------------------------------------------------
+# NCCL
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NcclRun:
+    """Where one format sat over a run of the versions read: first and last line, first and last version."""
+
+    lines: tuple[int, int]
+    versions: tuple[str, str]
+
+    @property
+    def lines_text(self) -> str:
+        """``1160`` or ``1160–1165``."""
+        first, last = self.lines
+        return str(first) if first == last else f"{first}–{last}"
+
+
+@dataclass(frozen=True)
+class NcclMessageView:
+    """One ``WARN`` format string of one file, anchored by :func:`~lingjun.checks.knowledge.error_catalogs.nccl_anchor`;
+    ``runs``: each range of lines and versions the catalog lists for it (one, unless the format left the source and
+    came back)."""
+
+    anchor: str
+    file: str
+    format: str
+    runs: tuple[NcclRun, ...]
+
+
+@dataclass(frozen=True)
+class NcclSection:
+    """A subsystem of NCCL: its catalog entry, the section's anchor ``nccl-<id>`` and its messages."""
+
+    subsystem: NcclSubsystem
+    messages: list[NcclMessageView]
+
+    @property
+    def anchor(self) -> str:
+        return f"nccl-{self.subsystem.id}"
+
+
+@dataclass
+class NcclPage:
+    """``troubleshooting/nccl-warnings/``: every ``WARN`` of the NCCL releases read, a section per subsystem."""
+
+    page: CatalogPage
+    catalog: NcclWarningCatalog
+    sections: list[NcclSection]
+
+    @property
+    def edition(self) -> str:
+        return self.catalog.edition
+
+    @property
+    def sources(self) -> list[CatalogSource]:
+        return list(self.catalog.sources)
+
+    @property
+    def versions(self) -> list[str]:
+        return list(self.catalog.versions)
+
+    @property
+    def count(self) -> int:
+        """The number of entries (distinct file and format) on the page."""
+        return sum(len(section.messages) for section in self.sections)
+
+
+# --------------------------------------------------------------------------
+# the three pages
+# --------------------------------------------------------------------------
+
+
+@dataclass
+class ErrorCatalogPages:
+    """The catalogs the knowledge base holds, each as its page (None: no such catalog, no page)."""
+
+    xid: Optional[XidPage] = None
+    cuda: Optional[CudaPage] = None
+    nccl: Optional[NcclPage] = None
+    by_page_id: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def present(self) -> list[Any]:
+        """The pages that exist, in navigation order."""
+        return [view for view in (self.xid, self.cuda, self.nccl) if view is not None]
+
+    def page_specs(self, context: Callable[[Any, PageSpec], Any]) -> list[PageSpec]:
+        """The :class:`PageSpec` of every page that exists (``context``: the page's template variables)."""
+        specs = []
+        for view in self.present:
+            title = translate("en")(view.page.title_key), translate("zh")(view.page.title_key)
+            specs.append(PageSpec(view.page.id, view.page.path, {"en": title[0], "zh": title[1]},
+                                  view.page.template, context))
+        return specs
+
+    def search_data(self, lang: str) -> dict[str, Any]:
+        """What ``known-errors.js`` looks a pasted line up in (``troubleshooting/catalogs.json``), in ``lang``.
+
+        ``{"format": 1, "labels": {...}, "xid": {...}, "cuda": {...}, "nccl": {...}}``; a catalog the knowledge base
+        does not hold is left out.  Each catalog: ``url`` (its page from the site root), and
+
+        * ``xid``: ``rows`` ``[[number, NVIDIA's name], ...]``;
+        * ``cuda``: ``rows`` ``[[api, code, enum name, message or "", (older messages)], ...]`` (api ``runtime``,
+          ``driver``, ``nvml``; the older messages only where the catalog lists some);
+        * ``nccl``: ``subsystems`` ``[[id, title, [file patterns]], ...]``, ``files`` ``[[file, subsystem index],
+          ...]`` and ``rows`` ``[[anchor, file index, format], ...]`` (anchor without its ``nccl-`` prefix), in the
+          catalog's order, each file and format once.
+
+        ``literals``, ``forms`` and ``leading_number`` are the checker's own (:func:`_line_forms`): a line is read only
+        when it holds one of the literals, by the expressions of its printed forms.  ``labels`` are the box's words in
+        ``lang`` with ``{xid}``, ``{name}``, ... placeholders (known-errors.js
+        fills them in and inserts them as text)."""
+        t = translate(lang)
+        literals, forms, leading = _line_forms()
+        out: dict[str, Any] = {"format": SEARCH_FORMAT, "literals": literals, "forms": forms,
+                               "leading_number": leading, "labels": {
+            key: t(f"catalog.search.{key}") for key in ("xid", "xid_unknown", "cuda", "cuda_no_message", "nccl",
+                                                        "nccl_subsystem", "nccl_unknown")}}
+        if self.xid is not None:
+            out["xid"] = {"url": self.xid.page.url, "rows": [[v.entry.xid, v.entry.name] for v in self.xid.entries]}
+        if self.cuda is not None:
+            rows = []
+            for section in self.cuda.sections:
+                for v in section.entries:
+                    older = list(getattr(v.entry, "older_messages", None) or [])
+                    rows.append([v.api, v.entry.code, v.entry.name, v.entry.message or ""] + ([older] if older else []))
+            out["cuda"] = {"url": self.cuda.page.url, "rows": rows}
+        if self.nccl is not None:
+            sections = self.nccl.sections
+            section_of = {message.anchor: at for at, section in enumerate(sections) for message in section.messages}
+            files: list[list[Any]] = []
+            index: dict[str, int] = {}
+            rows: list[list[Any]] = []
+            # in the catalog's order, as the checker reads them: of two formats that fit a line equally, the first wins
+            for message in self.nccl.catalog.messages:
+                anchor = nccl_anchor(message.file, message.format)
+                if anchor not in section_of:
+                    continue  # the same format of the same file again: one entry
+                if message.file not in index:
+                    index[message.file] = len(files)
+                    files.append([message.file, section_of[anchor]])
+                rows.append([anchor[len("nccl-"):], index[message.file], message.format])
+                del section_of[anchor]
+            out["nccl"] = {"url": self.nccl.page.url,
+                           "subsystems": [[s.subsystem.id, getattr(s.subsystem.title, lang), list(s.subsystem.files)]
+                                          for s in sections],
+                           "files": files, "rows": rows}
+        return out
+
+
+def _line_forms() -> tuple[list[str], dict[str, str], str]:
+    """``(literals, {form: expression}, leading number expression)``: what ``lingjun-check --log`` reads a line by
+    (:mod:`lingjun.checks.knowledge.catalog_lines`), copied for the search box so that both read a line alike (the
+    readers that use them are mirrored in known-errors.js; tests/site/test_site_error_catalog_pages.py compares the
+    two on every catalog entry)."""
+    from lingjun.checks.knowledge import catalog_lines  # deferred: the checker's reading of log lines
+
+    return list(catalog_lines.LITERALS), dict(catalog_lines._FORMS), catalog_lines._LEADING_NUMBER
+
+
+def _signature_ref(kb: "KnowledgeBase", signature_id: Optional[str]) -> Optional[SignatureRef]:
+    if not signature_id:
+        return None
+    sig = kb.signatures.get(signature_id)
+    if sig is None:
+        return SignatureRef(signature_id, None, None)
+    from lingjun.generator.site.troubleshooting import printer_page_id  # the signature's page, as its section names it
+
+    return SignatureRef(signature_id, printer_page_id(sig.printed_by), sig.title)
+
+
+def _class_words() -> dict[str, tuple[tuple[str, str], tuple[str, str]]]:
+    """The checker's words for each class of CUDA error (cause, remedy), as ``lingjun-check`` prints them."""
+    from lingjun.checks.rules._catalog_findings import CLASS_WORDS  # deferred: the checker's rule modules
+
+    return CLASS_WORDS
+
+
+def _xid_page(catalog: XidCatalog) -> XidPage:
+    return XidPage(_PAGE["xid"], catalog, [XidView(entry) for entry in sorted(catalog.entries, key=lambda e: e.xid)])
+
+
+def _cuda_page(kb: "KnowledgeBase", catalog: CudaErrorCatalog) -> CudaPage:
+    sections = [CudaSection(api, type_name, anchor,
+                            [CudaErrorView(api, entry, _signature_ref(kb, entry.signature))
+                             for entry in sorted(getattr(catalog, api), key=lambda e: e.code)])
+                for api, type_name, anchor in CUDA_APIS]
+    counts: dict[str, int] = {}
+    for section in sections:
+        for view in section.entries:
+            counts[view.cls] = counts.get(view.cls, 0) + 1
+    words = _class_words()
+    classes = []
+    for cls in CUDA_ERROR_CLASSES:
+        if cls in counts:
+            cause, remedy = words.get(cls, words["other"])
+            classes.append(CudaClassView(cls, {"en": cause[0], "zh": cause[1]}, {"en": remedy[0], "zh": remedy[1]},
+                                         counts[cls]))
+    return CudaPage(_PAGE["cuda"], catalog, sections, classes)
+
+
+def _nccl_page(catalog: NcclWarningCatalog) -> NcclPage:
+    grouped: dict[str, dict[str, Any]] = {s.id: {} for s in catalog.subsystems}
+    for message in catalog.messages:
+        owner = catalog.subsystem_of(message.file)
+        if owner is None:  # the schema refuses a message no subsystem owns
+            raise ValueError(f"NCCL message of {message.file!r}: no subsystem's files match it")
+        anchor = nccl_anchor(message.file, message.format)
+        entry = grouped[owner].setdefault(anchor, {"file": message.file, "format": message.format, "runs": []})
+        entry["runs"].append(NcclRun((message.lines[0], message.lines[1]), (message.versions[0], message.versions[1])))
+    sections = []
+    seen: dict[str, str] = {}
+    for sub in catalog.subsystems:
+        messages = [NcclMessageView(anchor, e["file"], e["format"],
+                                    tuple(sorted(e["runs"], key=lambda r: (_version_key(r.versions[0]), r.lines))))
+                    for anchor, e in grouped[sub.id].items()]
+        messages.sort(key=lambda m: (m.file, m.runs[0].lines[0], m.format))
+        section = NcclSection(sub, messages)
+        for anchor in [section.anchor, *(m.anchor for m in messages)]:
+            if anchor in seen:  # a subsystem id that reads as a message's hash (or twice the same id)
+                raise ValueError(f"NCCL warnings page: anchor {anchor!r} of {seen[anchor]} and of subsystem {sub.id!r}")
+            seen[anchor] = f"subsystem {sub.id!r}"
+        sections.append(section)
+    return NcclPage(_PAGE["nccl"], catalog, sections)
+
+
+def _version_key(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split("."))
+
+
+def error_catalogs(kb: "KnowledgeBase") -> ErrorCatalogPages:
+    """The pages of the catalogs ``kb`` holds (:class:`ErrorCatalogPages`; no catalog: no page)."""
+    out = ErrorCatalogPages(
+        xid=_xid_page(kb.xids) if kb.xids is not None else None,
+        cuda=_cuda_page(kb, kb.cuda_errors) if kb.cuda_errors is not None else None,
+        nccl=_nccl_page(kb.nccl_warnings) if kb.nccl_warnings is not None else None,
+    )
+    out.by_page_id = {view.page.id: view for view in out.present}
+    return out
+
