@@ -54,6 +54,7 @@ FAILING = {
     "data.signature-examples": ("signature-examples/fail", "troubleshooting/demo-overlap.yaml", 12, 11, "example of 'demo-overlap' also matches signature 'demo-signature'; narrow a pattern, or list 'demo-signature' in overlaps", Severity.error),
     "data.signature-refs": ("signature-refs/fail", "troubleshooting/demo-refs.yaml", 19, 9, "'container.shm-sise' is not a lingjun-check rule; did you mean 'container.shm-size'?", Severity.error),
     "data.signature-identity": ("signature-identity/fail", "troubleshooting/demo-copy.yaml", 2, 5, "signature 'demo-signature' is written in demo-copy.yaml; rename the file to demo-signature.yaml", Severity.error),
+    "data.acs-pod-labels": ("acs-pod-labels/fail", "troubleshooting/demo-acs.yaml", 16, 13, "ACS pins the driver with the pod label alibabacloud.com/gpu-driver-version, not an annotation", Severity.error),
     "data.error-catalog-refs": ("error-catalog-refs/fail", "errors/cuda-errors.yaml", 12, 16, "error signature 'demo-no-such-signature' does not exist", Severity.error),
     "data.version-agreement": ("version-agreement/fail", "demo-nv/25.02.yaml", 10, 7, "cuda 12.8.1 disagrees with the cuda component's version 12.8.0 (components.1)", Severity.warning),
 }
