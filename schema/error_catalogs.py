@@ -1,5 +1,8 @@
 """pydantic models of the error catalogs: ``releases/errors/`` (every Xid, CUDA error and NCCL warning).
 
+The two catalogs of format strings share one shape (:class:`_FormatCatalog`: versions, subsystems by source
+file globs, messages with file, line range, version range and printf format).
+
 Unlike an error signature (one error line, written from the reports that printed it), a catalog holds every
 entry of an error space as its maker defines it, each entry citing the catalog's source and edition:
 
@@ -13,6 +16,9 @@ kind                        model                       where, and its source
 ``nccl-warning-catalog``    :class:`NcclWarningCatalog` ``releases/errors/nccl-warnings.yaml``: every ``WARN``
                                                         format string of NCCL's source, by subsystem
 ==========================  ==========================  =========================================================
+
+and ``container-cli-error-catalog`` (:class:`ContainerCliCatalog`), ``releases/errors/nvidia-container-cli.yaml``:
+every error message of libnvidia-container, what ``nvidia-container-cli`` prints when a GPU container fails to start.
 
 The checker reads them (compiled into ``checks/data/error-catalogs.json``) only when a log or an error line is
 read: :mod:`lingjun.checks.knowledge.error_catalogs`.
@@ -30,7 +36,8 @@ from lingjun.schema._base import LocalizedText, StrictModel
 
 __all__ = [
     "CatalogSource", "XidEntry", "XidCatalog", "CudaErrorEntry", "CudaErrorCatalog", "CUDA_ERROR_CLASSES",
-    "NcclSubsystem", "NcclMessage", "NcclWarningCatalog", "ERROR_CATALOG_MODELS",
+    "FormatSubsystem", "FormatMessage", "NcclSubsystem", "NcclMessage", "NcclWarningCatalog", "ContainerCliSubsystem",
+    "ContainerCliMessage", "ContainerCliCatalog", "ERROR_CATALOG_MODELS",
 ]
 
 #: a line as printed by the program that defines it (a message, a format string)
@@ -137,46 +144,100 @@ class CudaErrorCatalog(_Catalog):
         return self
 
 
-class NcclSubsystem(StrictModel):
-    """A part of NCCL, by the source files that make it, with what a warning from it points to and what to try."""
+class FormatSubsystem(StrictModel):
+    """A part of a program, by the source files that make it, with what a message from it points to and what to try.
+
+    Shared by the catalogs of format strings (NCCL's warnings, libnvidia-container's errors)."""
 
     id: Identifier
-    #: glob patterns of source paths relative to NCCL's ``src/`` (``transport/net_ib*``); the first subsystem
-    #: whose pattern matches a message's file owns it
+    #: glob patterns of source paths (``transport/net_ib*``; ``fnmatch``, ``*`` also matches ``/``); the first
+    #: subsystem whose pattern matches a message's file owns it
     files: list[Annotated[str, StringConstraints(min_length=1, max_length=120)]] = Field(min_length=1)
     title: LocalizedText
     points_to: LocalizedText
     remedy: LocalizedText
 
 
-class NcclMessage(StrictModel):
-    """One ``WARN`` format string of NCCL's source: where it sits (``file`` relative to ``src/``, the first and last
-    line seen across the versions read) and the first and last version that hold it."""
+#: a release a format catalog read (``2.21.5``, ``1.17.0``)
+ReleaseVersion = Annotated[str, StringConstraints(pattern=r"^\d+\.\d+\.\d+$")]
+
+
+class FormatMessage(StrictModel):
+    """One format string of a program's source: where it sits (``file``, the first and last line seen across the
+    versions read), the first and last version that hold it, and the printf ``format``."""
 
     file: Annotated[str, StringConstraints(min_length=1, max_length=200)]
     lines: list[int] = Field(min_length=2, max_length=2)
-    versions: list[Annotated[str, StringConstraints(pattern=r"^\d+\.\d+\.\d+$")]] = Field(min_length=2, max_length=2)
+    versions: list[ReleaseVersion] = Field(min_length=2, max_length=2)
     format: PrintedText
 
 
-class NcclWarningCatalog(_Catalog):
-    """``releases/errors/nccl-warnings.yaml``: every ``WARN`` of the NCCL releases read, and the subsystems."""
+class _FormatCatalog(_Catalog):
+    """A catalog of format strings read from a program's source releases: ``versions`` (oldest first), the
+    ``subsystems`` and the ``messages``; every message's file belongs to a subsystem and its versions are read ones.
 
-    kind: Literal["nccl-warning-catalog"]
-    versions: list[Annotated[str, StringConstraints(pattern=r"^\d+\.\d+\.\d+$")]] = Field(min_length=1)
-    subsystems: list[NcclSubsystem] = Field(min_length=1)
-    messages: list[NcclMessage] = Field(min_length=1)
+    Subclasses narrow ``subsystems`` and ``messages`` to their own models."""
+
+    versions: list[ReleaseVersion] = Field(min_length=1)
+    subsystems: list[FormatSubsystem] = Field(min_length=1)
+    messages: list[FormatMessage] = Field(min_length=1)
 
     def subsystem_of(self, file: str) -> Optional[str]:
         """The id of the first subsystem one of whose patterns matches ``file`` (``transport/net_ib.cc`` -> ``ib``)."""
         return next((s.id for s in self.subsystems if any(fnmatch.fnmatchcase(file, p) for p in s.files)), None)
 
     @model_validator(mode="after")
-    def _owned(self) -> "NcclWarningCatalog":
+    def _owned(self) -> "_FormatCatalog":
         for i, message in enumerate(self.messages):
             if self.subsystem_of(message.file) is None:
                 raise ValueError(f"messages[{i}].file {message.file!r}: no subsystem's files match it")
         return self
+
+    def contexts(self) -> set[str]:
+        """The prefixes of the messages that wrap another one (``mount error`` of ``"mount error: %s"``); none
+        unless the catalog's messages say ``context``."""
+        return {m.format[:-len(": %s")] for m in self.messages
+                if getattr(m, "context", False) and m.format.endswith(": %s")}
+
+
+#: the NCCL catalog's parts (the names its code and JSON Schema have always used)
+NcclSubsystem = FormatSubsystem
+NcclMessage = FormatMessage
+
+
+class NcclWarningCatalog(_FormatCatalog):
+    """``releases/errors/nccl-warnings.yaml``: every ``WARN`` of the NCCL releases read (``file`` relative to NCCL's
+    ``src/``), and the subsystems."""
+
+    kind: Literal["nccl-warning-catalog"]
+
+
+class ContainerCliSubsystem(FormatSubsystem):
+    """A part of libnvidia-container; ``stages``: the CLI contexts (``mount error``) whose messages from the shared
+    helpers (``src/utils.c``, ``src/xfuncs.h``) it owns, as the context decides where such a message was met."""
+
+    stages: list[Annotated[str, StringConstraints(min_length=2, max_length=60)]] = Field(default_factory=list)
+
+
+class ContainerCliMessage(FormatMessage):
+    """One error message libnvidia-container sets or ``nvidia-container-cli`` prints (``file``: the path in the
+    repository).  ``appends``: what the library adds after ``": "`` (``errno``: ``strerror(errno)``; ``dlerror``;
+    ``nvml``: ``nvmlErrorString``; ``rpc``: the RPC status; ``elf``: libelf's message); ``context``: a CLI format
+    whose ``%s`` is another message (``"mount error: %s"``)."""
+
+    appends: Optional[Literal["errno", "dlerror", "nvml", "rpc", "elf"]] = None
+    context: bool = False
+
+
+class ContainerCliCatalog(_FormatCatalog):
+    """``releases/errors/nvidia-container-cli.yaml``: every error message of the libnvidia-container commits read
+    (``commits``: one per version, the commit NVIDIA Container Toolkit's release of that number pins)."""
+
+    kind: Literal["container-cli-error-catalog"]
+    commits: list[Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{40}$")]] = Field(min_length=1)
+    subsystems: list[ContainerCliSubsystem] = Field(min_length=1)
+    messages: list[ContainerCliMessage] = Field(min_length=1)
+
 
 
 #: catalog kind -> model (added to :data:`lingjun.schema.models.DOCUMENT_MODELS`)
@@ -184,4 +245,5 @@ ERROR_CATALOG_MODELS = {
     "xid-catalog": XidCatalog,
     "cuda-error-catalog": CudaErrorCatalog,
     "nccl-warning-catalog": NcclWarningCatalog,
+    "container-cli-error-catalog": ContainerCliCatalog,
 }

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-from lingjun.schema.error_catalogs import CudaErrorCatalog, NcclWarningCatalog, XidCatalog
+from lingjun.schema.error_catalogs import ContainerCliCatalog, CudaErrorCatalog, NcclWarningCatalog, XidCatalog
 from lingjun.schema.models import (
     Component,
     CudaDriverReference,
@@ -71,6 +71,8 @@ class KnowledgeBase:
     xids: Optional[XidCatalog] = None
     cuda_errors: Optional[CudaErrorCatalog] = None
     nccl_warnings: Optional[NcclWarningCatalog] = None
+    #: libnvidia-container's error messages (``releases/errors/nvidia-container-cli.yaml``)
+    container_cli: Optional[ContainerCliCatalog] = None
     catalog_sources: list[Source] = field(default_factory=list)
     paths: dict[str, Path] = field(default_factory=dict)
     #: published name -> component, exact and lower-cased, built on first lookup for the catalog as it was then

@@ -206,9 +206,9 @@ def assemble(documents: Iterable[LoadedDocument]) -> KnowledgeBase:
         elif kind == "torch-wheels":
             kb.torch_wheels = kb.torch_wheels or model  # type: ignore[assignment]
             kb.paths.setdefault(kind, doc.path)
-        elif kind in ("xid-catalog", "cuda-error-catalog", "nccl-warning-catalog"):
+        elif kind in ("xid-catalog", "cuda-error-catalog", "nccl-warning-catalog", "container-cli-error-catalog"):
             attribute = {"xid-catalog": "xids", "cuda-error-catalog": "cuda_errors",
-                         "nccl-warning-catalog": "nccl_warnings"}[kind]
+                         "nccl-warning-catalog": "nccl_warnings", "container-cli-error-catalog": "container_cli"}[kind]
             if getattr(kb, attribute) is None:
                 setattr(kb, attribute, model)
             kb.paths.setdefault(kind, doc.path)

@@ -165,7 +165,8 @@ def _guess_kind(path: Path) -> Optional[str]:
         return "error-signature"
     if path.parent.name == "errors":
         return {"xid": "xid-catalog", "cuda-errors": "cuda-error-catalog",
-                "nccl-warnings": "nccl-warning-catalog"}.get(path.stem)
+                "nccl-warnings": "nccl-warning-catalog",
+                "nvidia-container-cli": "container-cli-error-catalog"}.get(path.stem)
     for kind in ("families", "components", "cuda-drivers", "driver-branches", "gpus", "torch-wheels"):
         if name.startswith(kind + "."):
             return kind

@@ -255,3 +255,14 @@ def test_rules_naming_checker_rules_do_not_run_without_their_ids(tree):
     assert "data.usage-note-rule" in {p.rule for p in with_ids}
     assert [p.format() for p in without] == [
         p.format() for p in with_ids if p.rule not in ("data.usage-note-rule", "data.signature-refs")]
+
+
+def test_container_cli_catalog_names_read_versions_and_known_stages(tree):
+    """A libnvidia-container catalog whose message names a version it did not read, or whose subsystem names a stage
+    no context message has, is rejected with one line each, at the field."""
+    root = tree("error-catalog-refs/container-cli")
+    found = sorted((p.line, p.col, p.message) for p in _gate(root) if p.rule == "data.error-catalog-refs")
+    assert found == [
+        (12, 29, "stage 'ldcache error' is not the prefix of a context message (a CLI format 'STAGE: %s' with context: true)"),
+        (18, 65, "version '1.18.0' is not one of the catalog's versions (1.14.0, 1.17.0)"),
+    ]
