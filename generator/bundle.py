@@ -111,9 +111,9 @@ def compile_error_catalogs(kb: KnowledgeBase) -> Optional[dict[str, Any]]:
     """The error catalogs' dict (``checks/data/error-catalogs.json``, read by
     :mod:`lingjun.checks.knowledge.error_catalogs`), or None when ``releases/errors/`` holds none.
 
-    NCCL's messages become compact rows ``[file, first line, last line, first version, last version, format]``:
+    NCCL's and libnvidia-container's messages become compact rows ``[file, first line, last line, first version, last version, format]``:
     the catalog holds several hundred of them and the archive has a size budget."""
-    if kb.xids is None and kb.cuda_errors is None and kb.nccl_warnings is None:
+    if kb.xids is None and kb.cuda_errors is None and kb.nccl_warnings is None and kb.container_cli is None:
         return None
 
     def head(catalog: Any) -> dict[str, Any]:
@@ -132,4 +132,10 @@ def compile_error_catalogs(kb: KnowledgeBase) -> Optional[dict[str, Any]]:
                        "subsystems": [s.model_dump(mode="json") for s in nccl.subsystems],
                        "messages": [[m.file, m.lines[0], m.lines[1], m.versions[0], m.versions[1], m.format]
                                     for m in nccl.messages]}
+    if kb.container_cli is not None:  # rows: [file, first line, last line, first version, last version, format,
+        cli = kb.container_cli        #        appends or None, context]
+        out["container-cli"] = {**head(cli), "versions": list(cli.versions),
+                                "subsystems": [s.model_dump(mode="json", exclude_defaults=True) for s in cli.subsystems],
+                                "messages": [[m.file, m.lines[0], m.lines[1], m.versions[0], m.versions[1], m.format,
+                                              m.appends, m.context] for m in cli.messages]}
     return out

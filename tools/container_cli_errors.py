@@ -526,7 +526,7 @@ def render(releases: list[tuple[str, str]], entries: list[Entry]) -> str:
     w("kind: container-cli-error-catalog")
     w("schema_version: 1")
     w("edition: " + q(f"libnvidia-container {first[0]} to {last[0]} (the commits NVIDIA Container Toolkit "
-                      f"v{first[0]} to v{last[0]} pin), extracted by tools/container_cli_errors.py"))
+                      f"v{first[0]} to v{last[0]} pin)"))
     w("sources:")
     w(f"  - url: https://github.com/NVIDIA/libnvidia-container/tree/{last[1]}")
     w("    title: " + q(f"NVIDIA/libnvidia-container source at {last[1][:12]} (toolkit v{last[0]})"))

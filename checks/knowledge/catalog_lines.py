@@ -21,7 +21,10 @@ The printed forms (where each is printed):
 * ``code=2(cudaErrorMemoryAllocation)``, ``CUDA_ERROR_NO_DEVICE``, ``NVML_ERROR_DRIVER_NOT_LOADED``: an enum name
   anywhere (the CUDA samples' ``checkCudaErrors``, TensorFlow's and JAX's ``cuInit`` failures, NVML bindings);
 * ``(35 vs. 0)``: a status compared with ``cudaSuccess`` (Caffe2, TensorFlow and CUTLASS checks);
-* ``Failed to initialize NVML: Driver/library version mismatch``: ``nvidia-smi`` and NVML's users.
+* ``Failed to initialize NVML: Driver/library version mismatch``: ``nvidia-smi`` and NVML's users;
+* ``nvidia-container-cli: mount error: file creation failed: PATH: file exists``: libnvidia-container's CLI, run by
+  the NVIDIA Container Toolkit's prestart hook (https://github.com/NVIDIA/libnvidia-container ``src/cli/``), as
+  Docker, containerd and kubelet quote it (``... stderr: nvidia-container-cli: ...: unknown``).
 
 Standard library only.
 """
@@ -34,7 +37,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Optional
 
 if TYPE_CHECKING:  # a plain check imports this module for LITERALS only: the catalogs and expressions wait for a log line
-    from lingjun.checks.knowledge.error_catalogs import CudaErrorInfo, ErrorCatalogs, NcclWarnInfo, XidInfo
+    from lingjun.checks.knowledge.error_catalogs import ContainerCliInfo, CudaErrorInfo, ErrorCatalogs, NcclWarnInfo, XidInfo
 
 __all__ = ["LITERALS", "CatalogMatch", "recognise"]
 
@@ -42,7 +45,7 @@ __all__ = ["LITERALS", "CatalogMatch", "recognise"]
 LITERALS = ("NVRM: Xid", "Xid=", "NCCL WARN", "CUDA error", "CUDA driver error", "CUDA Error", "Cuda error", "cuda error", "Cuda failure",
             "CUDA failure", "cuda runtime error", "CUDA failed with error", "Cuda API error", "THCudaCheck FAIL",
             "cudaError", "CUDA_ERROR_", "NVML_ERROR_", "NVMLError_", "initialize NVML", "initialize nvml", "NVML error",
-            "nvml error", "cudaGetDeviceCount", "CUDA initialization", " vs. 0)")
+            "nvml error", "cudaGetDeviceCount", "CUDA initialization", " vs. 0)", "nvidia-container-cli")
 
 #: the expressions that read a line holding one of :data:`LITERALS`, by form (compiled on the first such line)
 _FORMS = {
@@ -59,6 +62,7 @@ _FORMS = {
     "init": r"Error (\d{1,6}): (.{1,300})",
     "versus": r"\((\d{1,6}) vs\. 0\)",
     "nvml": r"(?:initialize NVML|initialize nvml|NVML error|nvml error|nvmlInit\w*\(\) failed):? (.{1,300})",
+    "container-cli": r"nvidia-container-cli(?:\.real)?: (.{1,600})",
 }
 
 #: a number that opens a message (``222 the provided PTX ...``, ``2[cudaMalloc(...)]``)
@@ -72,13 +76,15 @@ def _form(name: str) -> "re.Pattern[str]":
 
 @dataclass(frozen=True)
 class CatalogMatch:
-    """What one line showed, by catalog (``xid``, ``cuda``, ``nccl``).
+    """What one line showed, by catalog (``xid``, ``cuda``, ``nccl``, ``container-cli``).
 
     ``key`` tells two matches of the same entry apart from two of different ones (``xid:45``,
-    ``cuda:runtime:802``, ``cuda:unknown:<message>``, ``nccl:<anchor>``, ``nccl-file:<file>``); ``number`` is the
+    ``cuda:runtime:802``, ``cuda:unknown:<message>``, ``nccl:<anchor>``, ``nccl-file:<file>``, ``container-cli:<anchor>``,
+    ``container-cli-stage:<context anchor>``); ``number`` is the
     Xid or error code the line states (None when it states none); ``info`` the catalog entry or None (the catalog
     does not hold it); ``api`` the CUDA API the printed form belongs to; for NCCL, ``file`` and ``line`` as printed
-    and ``subsystem`` (None when neither the format nor the file is known); ``text`` the message as printed."""
+    and ``subsystem`` (None when neither the format nor the file is known); for nvidia-container-cli, ``context`` the
+    CLI context entry (``mount error: %s``) or None and ``subsystem``; ``text`` the message as printed."""
 
     catalog: str
     key: str
@@ -89,12 +95,15 @@ class CatalogMatch:
     line: Optional[int] = None
     subsystem: Optional[str] = None
     text: str = ""
+    context: "Optional[ContainerCliInfo]" = None
 
 
 def recognise(line: str, catalogs: "ErrorCatalogs") -> "list[CatalogMatch]":
-    """Every catalog entry ``line`` shows, each once, in the order: Xid, NCCL warning, CUDA/NVML errors.
+    """Every catalog entry ``line`` shows, each once, in the order: Xid, NCCL warning, nvidia-container-cli message,
+    CUDA/NVML errors.
 
-    An NCCL warning that quotes a CUDA error (``NCCL WARN Cuda failure 'out of memory'``) gives both."""
+    An NCCL warning that quotes a CUDA error (``NCCL WARN Cuda failure 'out of memory'``) gives both, and so does
+    nvidia-container-cli quoting NVML (``initialization error: nvml error: driver not loaded``)."""
     found: list[CatalogMatch] = []
     xid = _form("xid").search(line)
     if xid:
@@ -103,6 +112,9 @@ def recognise(line: str, catalogs: "ErrorCatalogs") -> "list[CatalogMatch]":
     nccl = _form("nccl").search(line) if "NCCL WARN" in line else None
     if nccl:
         found.append(_nccl(nccl, catalogs))
+    cli = _form("container-cli").search(line) if "nvidia-container-cli" in line else None
+    if cli:
+        found += _container_cli(cli.group(1), catalogs)
     for match in _cuda(line, catalogs):
         if all(match.key != m.key for m in found):
             found.append(match)
@@ -126,6 +138,32 @@ def _nccl_subsystem(file: Optional[str], info: "Optional[NcclWarnInfo]", catalog
     if info is not None:
         return printed if info.file.startswith("include/") and printed else info.subsystem
     return printed or (catalogs.subsystem_of(file) if file else None)
+
+
+#: where what nvidia-container-cli printed ends in the text a runtime quotes it in: an escaped or real line break,
+#: a closing quote (``... stderr: nvidia-container-cli: ...\\n\\"\""``)
+_CLI_END = re.compile(r'\\+n|\n|\\*"')
+
+
+def _container_cli(text: str, catalogs: "ErrorCatalogs") -> "list[CatalogMatch]":
+    """The catalog entry of what follows ``nvidia-container-cli: ``: the library message (subsystem: its file's,
+    except a shared helper's, which the CLI context decides), else the context alone; nothing when the text starts
+    with no context and holds no message (the CLI's usage or help text)."""
+    end = _CLI_END.search(text)
+    text = (text[:end.start()] if end else text).strip().rstrip("`'.")
+    if text.endswith(": unknown"):  # runc's and containerd's own ending
+        text = text[:-len(": unknown")]
+    context, info = catalogs.container_cli(text)
+    if context is None and info is None:
+        return []
+    staged = catalogs.cli_subsystem_of_stage(context.stage) if context is not None else None
+    if info is not None:
+        subsystem = staged if info.subsystem == "system" and staged else info.subsystem
+        return [CatalogMatch("container-cli", f"container-cli:{info.anchor}", info=info, subsystem=subsystem,
+                             text=text, context=context)]
+    assert context is not None
+    return [CatalogMatch("container-cli", f"container-cli-stage:{context.anchor}", info=None,
+                         subsystem=staged or context.subsystem, text=text, context=context)]
 
 
 def _cuda(line: str, catalogs: "ErrorCatalogs") -> "list[CatalogMatch]":

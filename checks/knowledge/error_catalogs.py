@@ -9,12 +9,15 @@ that reads no log never loads it.  Layout::
      "xid":  {"edition", "sources": [{"url", "title"}], "entries": [XidEntry, ...]},
      "cuda": {"edition", "sources", "runtime": [CudaErrorEntry], "driver": [...], "nvml": [...]},
      "nccl": {"edition", "sources", "versions": ["2.21.5", ...], "subsystems": [NcclSubsystem, ...],
-              "messages": [[file, first line, last line, first version, last version, format], ...]}}
+              "messages": [[file, first line, last line, first version, last version, format], ...]},
+     "container-cli": {"edition", "sources", "versions": ["1.14.0", ...], "subsystems": [ContainerCliSubsystem],
+              "messages": [[file, first line, last line, first version, last version, format, appends, context]]}}
 
 Where the entries come from: NVIDIA's Xid catalog (https://docs.nvidia.com/deploy/xid-errors/index.html), the
 CUDA runtime and driver API references (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html,
 https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html), NVML's reference
-(https://docs.nvidia.com/deploy/nvml-api/) and NCCL's source (https://github.com/NVIDIA/nccl); each catalog's
+(https://docs.nvidia.com/deploy/nvml-api/), NCCL's source (https://github.com/NVIDIA/nccl) and libnvidia-container's
+(https://github.com/NVIDIA/libnvidia-container, what nvidia-container-cli prints); each catalog's
 ``edition`` says what was read.  Standard library only.
 """
 
@@ -29,7 +32,7 @@ from typing import Any, Optional
 
 __all__ = [
     "CATALOGS_FORMAT", "CATALOGS_FILE", "CatalogError", "XidInfo", "CudaErrorInfo", "NcclSubsystemInfo", "NcclWarnInfo",
-    "ErrorCatalogs", "FormatPattern", "embedded", "format_regex", "nccl_anchor",
+    "ContainerCliInfo", "ErrorCatalogs", "FormatPattern", "embedded", "format_regex", "nccl_anchor", "format_anchor",
 ]
 
 CATALOGS_FORMAT = "lingjun-kb/error-catalogs/1"
@@ -92,6 +95,8 @@ class NcclSubsystemInfo:
     title: dict
     points_to: dict
     remedy: dict
+    #: libnvidia-container's: the CLI contexts (``mount error``) whose shared helpers' messages the subsystem owns
+    stages: tuple = ()
 
 
 @dataclass(frozen=True, eq=False)
@@ -113,9 +118,47 @@ class NcclWarnInfo:
 
 def nccl_anchor(file: str, fmt: str) -> str:
     """``nccl-<8 hex digits>``: a stable anchor of one NCCL format string (SHA-1 of its file and text)."""
-    import hashlib  # deferred: only a page or a finding naming an NCCL message needs it
+    return format_anchor("nccl", file, fmt)
 
-    return "nccl-" + hashlib.sha1(f"{file}\0{fmt}".encode("utf-8")).hexdigest()[:8]
+
+def format_anchor(prefix: str, file: str, fmt: str, appends: Optional[str] = None) -> str:
+    """``<prefix>-<8 hex digits>``: a stable anchor of one format string (SHA-1 of its file, text and, where the
+    library appends one, what it appends): ``nccl-1a2b3c4d``, ``cli-5e6f7a8b``."""
+    import hashlib  # deferred: only a page or a finding naming a message needs it
+
+    key = f"{file}\0{fmt}" + (f"\0{appends}" if appends else "")
+    return f"{prefix}-" + hashlib.sha1(key.encode("utf-8")).hexdigest()[:8]
+
+
+@dataclass(frozen=True, eq=False)
+class ContainerCliInfo:
+    """One error message of libnvidia-container: ``file`` (the path in its repository: ``src/utils.c``), ``lines``
+    and ``versions`` (first, last), the printf ``format``, ``appends`` (``errno``, ``dlerror``, ``nvml``, ``rpc``,
+    ``elf`` or None: what the library adds after ``": "``), ``context`` (a CLI prefix, ``"mount error: %s"``) and the
+    ``subsystem`` id its file belongs to."""
+
+    file: str
+    lines: tuple
+    versions: tuple
+    format: str
+    appends: Optional[str]
+    context: bool
+    subsystem: str
+
+    @property
+    def anchor(self) -> str:
+        """The entry's anchor on the site's nvidia-container-cli page: ``cli-<8 hex digits>``."""
+        return format_anchor("cli", self.file, self.format, self.appends)
+
+    @property
+    def stage(self) -> str:
+        """A context's prefix (``mount error`` of ``"mount error: %s"``); ``""`` for another message."""
+        return self.format[:-len(": %s")] if self.context and self.format.endswith(": %s") else ""
+
+    @property
+    def printed(self) -> str:
+        """The format as a line shows it: with ``": %s"`` for what the library appends."""
+        return self.format + (": %s" if self.appends else "")
 
 
 #: printf conversions NCCL's format strings use: flags, width, precision, length, conversion; and the placeholders
@@ -227,6 +270,9 @@ class ErrorCatalogs:
     cuda: dict = field(default_factory=dict)  # (api, code) -> CudaErrorInfo
     subsystems: dict = field(default_factory=dict)
     nccl: list = field(default_factory=list)
+    #: libnvidia-container: subsystem id -> NcclSubsystemInfo (its ``stages`` set), and the messages
+    cli_subsystems: dict = field(default_factory=dict)
+    cli: list = field(default_factory=list)
 
     @classmethod
     def from_dict(cls, raw: Any) -> "ErrorCatalogs":
@@ -250,6 +296,17 @@ class ErrorCatalogs:
                                                           _texts(sub.get("points_to")), _texts(sub.get("remedy")))
         for file, first, last, since, until, fmt in nccl.get("messages") or []:
             out.nccl.append(NcclWarnInfo(file, (first, last), (since, until), fmt, out._owner(file) or "misc"))
+        cli = raw.get("container-cli") or {}
+        import fnmatch  # deferred as in _owner: only a catalog holding format strings needs it
+
+        for sub in cli.get("subsystems") or []:
+            out.cli_subsystems[sub["id"]] = NcclSubsystemInfo(
+                sub["id"], tuple(sub.get("files") or ()), _texts(sub.get("title")), _texts(sub.get("points_to")),
+                _texts(sub.get("remedy")), tuple(sub.get("stages") or ()))
+        for file, first, last, since, until, fmt, appends, context in cli.get("messages") or []:
+            owner = next((s.id for s in out.cli_subsystems.values()
+                          if any(fnmatch.fnmatchcase(file, p) for p in s.files)), "system")
+            out.cli.append(ContainerCliInfo(file, (first, last), (since, until), fmt, appends, bool(context), owner))
         return out
 
     def edition(self, catalog: str) -> str:
@@ -376,6 +433,52 @@ class ErrorCatalogs:
             if best is not None:
                 return best[1]
         return None
+
+
+    @functools.cached_property
+    def _cli_patterns(self) -> tuple:
+        """(contexts, messages): ``[(prefix, info)]`` longest first, and ``[(FormatPattern of the printed format,
+        info)]`` of every other message with literal text of its own."""
+        contexts, messages = [], []
+        for info in self.cli:
+            if info.stage:
+                contexts.append((info.stage + ": ", info))
+            else:
+                pattern = FormatPattern(info.printed)
+                if pattern.length >= 3:
+                    messages.append((pattern, info))
+        contexts.sort(key=lambda row: -len(row[0]))
+        return contexts, messages
+
+    def cli_subsystem_of_stage(self, stage: str) -> Optional[str]:
+        """The libnvidia-container subsystem that owns the CLI context ``stage`` (``mount error`` -> ``mount``)."""
+        return next((s.id for s in self.cli_subsystems.values() if stage in s.stages), None)
+
+    def container_cli(self, text: str) -> "tuple[Optional[ContainerCliInfo], Optional[ContainerCliInfo]]":
+        """(context, message) of what ``nvidia-container-cli`` printed after its ``nvidia-container-cli: ``: the CLI
+        context the text opens with (``initialization error: ``, None when none) and the library message after it
+        (None when no message of the catalog prints it).  The message is looked for at the start of the rest, then
+        after each of its first four ``": "`` (a device's name, ``error adding GPU device: 0: ...``); the format
+        with the most literal text that matches wins."""
+        contexts, messages = self._cli_patterns
+        context = next((info for prefix, info in contexts if text.startswith(prefix)), None)
+        if context is None:  # err(3)'s own: "memory allocation failed: <errno>", a context of no stage
+            for pattern, info in messages:
+                if info.file.startswith("src/cli/") and pattern.match(text, whole=False):
+                    return None, info
+        rest = text[len(context.stage) + 2:] if context is not None else text
+        for _ in range(5):
+            best = None
+            for pattern, info in messages:
+                if pattern.match(rest, whole=False) and (best is None or pattern.length > best[0].length):
+                    best = (pattern, info)
+            if best is not None:
+                return context, best[1]
+            at = rest.find(": ")
+            if at < 0:
+                break
+            rest = rest[at + 2:]
+        return context, None
 
 
 def _read_embedded() -> dict:

@@ -138,10 +138,11 @@ def evidence_summary(evidence: Optional[Evidence], lang: str = "en",
 
 
 def _catalog_entry(match: Any) -> dict[str, Any]:
-    """One catalog entry a line names, for tools: ``catalog`` (``xid``, ``cuda``, ``nccl``), ``id`` (the entry's anchor on
-    the site's catalog page: ``xid-45``, ``cuda-runtime-802``, ``nccl-1a2b3c4d``; None when the catalog does not hold
-    it), ``number`` (the Xid or code the line states), ``name`` (NVIDIA's name, the enum name, the NCCL file), and for
-    NCCL ``subsystem``."""
+    """One catalog entry a line names, for tools: ``catalog`` (``xid``, ``cuda``, ``nccl``, ``container-cli``), ``id``
+    (the entry's anchor on the site's catalog page: ``xid-45``, ``cuda-runtime-802``, ``nccl-1a2b3c4d``,
+    ``cli-1a2b3c4d``; None when the catalog does not hold it), ``number`` (the Xid or code the line states), ``name``
+    (NVIDIA's name, the enum name, the NCCL file, libnvidia-container's format), for NCCL and nvidia-container-cli
+    ``subsystem``, and for nvidia-container-cli the CLI ``stage`` (``mount error``) or None."""
     info = match.info
     if match.catalog == "xid":
         return {"catalog": "xid", "id": f"xid-{match.number}" if info is not None else None, "number": match.number,
@@ -149,6 +150,10 @@ def _catalog_entry(match: Any) -> dict[str, Any]:
     if match.catalog == "cuda":
         return {"catalog": "cuda", "id": info.anchor if info is not None else None, "number": match.number,
                 "name": info.name if info is not None else None, "api": match.api}
+    if match.catalog == "container-cli":
+        return {"catalog": "container-cli", "id": info.anchor if info is not None else None, "number": None,
+                "name": info.format if info is not None else None, "subsystem": match.subsystem,
+                "stage": match.context.stage if match.context is not None else None}
     return {"catalog": "nccl", "id": info.anchor if info is not None else None, "number": None,
             "name": info.file if info is not None else match.file, "subsystem": match.subsystem}
 

@@ -1,5 +1,5 @@
 """The findings of ``evidence.error-lines`` for lines the error catalogs name (an Xid, a CUDA or NVML error, an NCCL
-warning) that no error signature holds: what the entry is, from which catalog and edition, and what to do.
+warning, an nvidia-container-cli message) that no error signature holds: what the entry is, from which catalog and edition, and what to do.
 
 The decision is the catalog's (:mod:`lingjun.checks.knowledge.catalog_lines`); this module words it.  ``WORDS`` holds
 the sentences; ``CLASS_WORDS`` what each class of CUDA error usually comes from and the least change that fixes it.
@@ -53,6 +53,16 @@ WORDS = Words({
                             "warning: they name the transport, the interfaces and the devices NCCL chose.",
                             "设置 NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET 重新运行，并查看该警告之前的行：它们给出了 NCCL 选择的传输方式、网卡和设备。"),
     "nccl-cuda": ("It quotes {cuda}", "其中引用了{cuda}"),
+    "cli": ("nvidia-container-cli (the NVIDIA Container Toolkit's prestart hook) failed{stage}: \u201c{format}\u201d "
+            "({file}, printed by libnvidia-container {since} to {until}) is a message of its part \u201c{subsystem}\u201d "
+            "in the catalog of {edition}: {points_to}",
+            "nvidia-container-cli（NVIDIA Container Toolkit 的 prestart hook）失败{stage}：\u201c{format}\u201d"
+            "（{file}，libnvidia-container {since} 至 {until} 会打印）属于其\u201c{subsystem}\u201d部分，见 {edition} 的目录：{points_to}"),
+    "cli-stage": (" at its '{stage}' stage", "，阶段为 '{stage}'"),
+    "cli-unknown": ("nvidia-container-cli (the NVIDIA Container Toolkit's prestart hook) failed at its '{stage}' stage, "
+                    "with a message that is not among the {count} messages of {edition}: {points_to}",
+                    "nvidia-container-cli（NVIDIA Container Toolkit 的 prestart hook）在 '{stage}' 阶段失败，其消息不在 "
+                    "{edition} 的 {count} 条消息中：{points_to}"),
 })
 
 #: class of CUDA/NVML error -> (the usual cause, the least change that fixes it), each ``(en, zh)``
@@ -227,6 +237,22 @@ def _nccl_parts(match, catalogs) -> "tuple[list[Text], Optional[Text], Optional[
                   points_to=points)], _text(sub.remedy), f"nccl-{sub.id}"
 
 
+def _cli_parts(match, catalogs) -> "tuple[list[Text], Optional[Text], Optional[str]]":
+    """(sentences, remedy, link anchor) of an nvidia-container-cli match: the message's entry with its subsystem, or
+    the CLI context alone when the catalog holds no message that prints the rest."""
+    info, context = match.info, match.context
+    sub = catalogs.cli_subsystems.get(match.subsystem or "") or catalogs.cli_subsystems.get("cli")
+    title, points = (_text(sub.title), _text(sub.points_to)) if sub is not None else (Text("", ""), Text("", ""))
+    remedy = _text(sub.remedy) if sub is not None else None
+    edition = catalogs.edition("container-cli")
+    if info is None:
+        return [WORDS("cli-unknown", stage=context.stage if context else "", count=len(catalogs.cli), edition=edition,
+                      points_to=points)], remedy, f"cli-{sub.id}" if sub is not None else None
+    stage = WORDS("cli-stage", stage=context.stage) if context is not None else Text("", "")
+    return [WORDS("cli", stage=stage, format=info.printed, subsystem=title, file=info.file, since=info.versions[0],
+                  until=info.versions[1], edition=edition, points_to=points)], remedy, info.anchor
+
+
 def _xid_parts(match, catalogs) -> "tuple[list[Text], Optional[Text], Optional[str], Severity]":
     info = match.info
     if info is None:
@@ -240,7 +266,7 @@ def _xid_parts(match, catalogs) -> "tuple[list[Text], Optional[Text], Optional[s
 
 
 def _page(catalog: str) -> str:
-    return {"xid": "xid", "cuda": "cuda-errors", "nccl": "nccl-warnings"}[catalog]
+    return {"xid": "xid", "cuda": "cuda-errors", "nccl": "nccl-warnings", "container-cli": "nvidia-container-cli"}[catalog]
 
 
 def finding(ctx: CheckContext, hit: CatalogHit, catalogs, rule: str, area: str) -> Finding:
@@ -250,15 +276,17 @@ def finding(ctx: CheckContext, hit: CatalogHit, catalogs, rule: str, area: str) 
     if hit.count > 1:
         shows = Text(shows.en + WORDS("more", count=hit.count).en, shows.zh + WORDS("more", count=hit.count).zh)
     parts, remedy, severity, links = [shows], None, Severity.error, []
-    ordered = sorted(hit.matches, key=lambda m: {"xid": 0, "nccl": 1, "cuda": 2}[m.catalog])
+    ordered = sorted(hit.matches, key=lambda m: {"xid": 0, "nccl": 1, "container-cli": 1, "cuda": 2}[m.catalog])
     for at, match in enumerate(ordered):
         if match.catalog == "xid":
             words, fix, anchor, severity = _xid_parts(match, catalogs)
         elif match.catalog == "nccl":
             words, fix, anchor = _nccl_parts(match, catalogs)
+        elif match.catalog == "container-cli":
+            words, fix, anchor = _cli_parts(match, catalogs)
         else:
             words, fix, anchor = _cuda_parts(match, catalogs)
-            if at and ordered[0].catalog == "nccl":  # NCCL's CUDACHECK quoting the CUDA error
+            if at and ordered[0].catalog in ("nccl", "container-cli"):  # NCCL's CUDACHECK, the CLI's NVML error
                 words = [WORDS("nccl-cuda", cuda=Text(words[0].en[:1].lower() + words[0].en[1:], words[0].zh)), *words[1:]]
         parts += words
         remedy = remedy or fix
