@@ -1,5 +1,5 @@
 """Real error lines from public reports (tests/fixtures/catalog_lines/public_lines.yaml: Xid kernel messages, NCCL
-WARN lines, CUDA and NVML errors as GitHub issues and NVIDIA's forums and docs print them, each with its report's
+WARN lines, CUDA and NVML errors, nvidia-container-cli's errors as GitHub issues and NVIDIA's forums and docs print them, each with its report's
 URL) are recognised and named by the error catalogs (catalog_lines.recognise): the Xid number, the CUDA API and enum
 name, the NCCL subsystem and, where the catalog holds the format that printed the line, the format's file.
 
@@ -70,8 +70,11 @@ def _meets(match, expect: dict) -> bool:
 def test_the_fixture_holds_real_lines_of_every_catalog():
     assert all({"line", "source", "catalog", "expect"} <= set(case) for case in CASES)
     assert all(case["source"].startswith("https://") for case in CASES)
-    count = {catalog: sum(case["catalog"] == catalog for case in CASES) for catalog in ("xid", "cuda", "nccl")}
-    assert count["xid"] >= 12 and count["cuda"] >= 15 and count["nccl"] >= 15, count
+    count = {catalog: sum(case["catalog"] == catalog for case in CASES)
+             for catalog in ("xid", "cuda", "nccl", "container-cli")}
+    assert count["xid"] >= 12 and count["cuda"] >= 15 and count["nccl"] >= 15 and count["container-cli"] >= 10, count
+    cli = {case["expect"]["subsystem"] for case in CASES if case["catalog"] == "container-cli"}
+    assert {"mount", "cgroups", "ldcache", "driver", "devices", "requirement"} <= cli <= set(CATALOGS.cli_subsystems)
     subsystems = {case["expect"]["subsystem"] for case in CASES if case["catalog"] == "nccl"}
     assert subsystems <= set(CATALOGS.subsystems), subsystems - set(CATALOGS.subsystems)
     assert {"ib", "socket", "shm", "p2p", "proxy", "bootstrap", "init", "topology", "cuda", "nvls"} <= subsystems
@@ -82,6 +85,8 @@ def test_the_fixture_holds_real_lines_of_every_catalog():
         elif case["catalog"] == "cuda":
             info = CATALOGS.cuda_by_name(expect["name"])
             assert info is not None and info.api == expect["api"], case
+        elif case["catalog"] == "container-cli":
+            assert "file" not in expect or any(info.file == expect["file"] for info in CATALOGS.cli), case
         elif "file" in expect:  # a header's format (a macro) is named by where it was used, its other formats by file
             entries = [info for info in CATALOGS.nccl if info.file == expect["file"]]
             assert entries, case

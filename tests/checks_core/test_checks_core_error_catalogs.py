@@ -93,3 +93,39 @@ def test_every_nccl_message_belongs_to_a_described_subsystem():
     for info in _NCCL:
         sub = CATALOGS.subsystems[info.subsystem]
         assert sub.title.get("en") and sub.title.get("zh") and sub.remedy.get("en") and sub.remedy.get("zh")
+
+
+#: libnvidia-container's messages that are not CLI contexts (those wrap the others), with literal text of their own
+_CLI = [info for info in CATALOGS.cli if not info.context and FormatPattern(info.printed).length >= 3]
+
+
+def _cli_line(info) -> "tuple[str, str]":
+    """(the line Docker shows when ``info`` stops the prestart hook, the CLI stage it is printed under, or "")."""
+    text = instantiate(info.format) + (": no such file or directory" if info.appends else "")
+    if info.file.startswith("src/cli/") and info.appends:  # the CLI's own warn(3): printed bare
+        return f"stderr: nvidia-container-cli: {text}: unknown.", ""
+    stages = CATALOGS.cli_subsystems[info.subsystem].stages or ("initialization error",)
+    stage = stages[0] if stages[0].endswith(" error") else "initialization error"
+    return f"stderr: Auto-detected mode as 'legacy'\\nnvidia-container-cli: {stage}: {text}: unknown.", stage
+
+
+def test_the_container_cli_catalog_holds_every_release_it_names():
+    assert len(CATALOGS.cli) >= 160 and len(_CLI) >= 120
+    assert CATALOGS.edition("container-cli").startswith("libnvidia-container 1.14.0 to 1.17.0")
+    assert {c.stage for c in CATALOGS.cli if c.context} >= {"initialization error", "detection error", "mount error",
+                                                            "ldcache error", "requirement error", "container error"}
+    assert CATALOGS.sources("container-cli")[0].startswith("https://github.com/NVIDIA/libnvidia-container/tree/")
+
+
+@pytest.mark.parametrize("info", _CLI, ids=lambda i: f"{i.file}:{i.lines[0]}:{i.anchor}")
+def test_every_container_cli_message_is_named_with_its_stage_and_subsystem(info):
+    line, stage = _cli_line(info)
+    match = _one(line, "container-cli")
+    assert match.info is not None, line
+    text = instantiate(info.format)
+    assert match.info is info or FormatPattern(match.info.printed).match(text + ": x", whole=False), line
+    assert (match.context.stage if match.context is not None else "") == stage
+    assert match.subsystem in CATALOGS.cli_subsystems
+    if match.info is info:
+        staged = CATALOGS.cli_subsystem_of_stage(stage) if stage else None
+        assert match.subsystem == (staged if info.subsystem == "system" and staged else info.subsystem)

@@ -68,3 +68,36 @@ def test_torch_s_driver_api_form_alone_names_the_driver_entry(tmp_path):
     entry = embedded().cuda_error("driver", 600)
     assert finding.severity is Severity.error
     assert entry.name == "CUDA_ERROR_NOT_READY" and entry.name in finding.message.en
+
+
+def test_a_container_cli_line_no_signature_holds_names_its_message_part_edition_and_remedy(tmp_path):
+    line = ("docker: Error response from daemon: failed to create task for container: failed to create shim task: OCI "
+            "runtime create failed: runc create failed: unable to start container process: error during container "
+            "init: error running hook #0: error running hook: exit status 1, stdout: , stderr: nvidia-container-cli: "
+            "mount error: file creation failed: /var/lib/docker/overlay2/ab12/merged/usr/bin/nvidia-smi: file exists: "
+            "unknown.\n")
+    (finding,) = _findings(tmp_path, line)
+    catalogs = embedded()
+    mount = catalogs.cli_subsystems["mount"]
+    assert finding.severity is Severity.error
+    assert "failed at its 'mount error' stage: \u201cfile creation failed: %s: %s\u201d (src/utils.c" in finding.message.en
+    assert f"\u201c{mount.title['en']}\u201d in the catalog of {catalogs.edition('container-cli')}" in finding.message.en
+    assert mount.points_to["zh"] in finding.message.zh and "阶段为 'mount error'" in finding.message.zh
+    assert finding.remedy.en == mount.remedy["en"] and finding.remedy.zh == mount.remedy["zh"]
+    assert catalogs.sources("container-cli")[0] in finding.links
+
+
+def test_a_container_cli_line_a_signature_holds_keeps_the_signature_s_causes(tmp_path):
+    # releases/troubleshooting/nvidia-container-cuda-requirement.yaml holds this line: its causes, not the catalog's
+    findings = _findings(tmp_path, "stderr: nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.8, "
+                                   "please update your driver to a newer version, or use an earlier cuda container: unknown\n")
+    assert findings and all("catalog of libnvidia-container" not in f.message.en for f in findings)
+
+
+def test_a_container_cli_message_outside_the_catalog_still_names_its_stage(tmp_path):
+    (finding,) = _findings(tmp_path, "nvidia-container-cli: detection error: a message no release prints: unknown\n")
+    catalogs = embedded()
+    assert finding.severity is Severity.error
+    assert (f"failed at its 'detection error' stage, with a message that is not among the {len(catalogs.cli)} "
+            f"messages of {catalogs.edition('container-cli')}") in finding.message.en
+    assert finding.remedy.en == catalogs.cli_subsystems["detection"].remedy["en"]
