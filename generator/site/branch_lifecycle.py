@@ -19,7 +19,7 @@ from typing import Optional
 from lingjun.checks.core.driver_target import branch_end_of_life
 from lingjun.schema.models import DriverBranch, DriverBranchReference, EolUndated
 
-__all__ = ["EolWording", "eol_wording", "BranchLifecycle", "branch_lifecycle", "build_day"]
+__all__ = ["EolWording", "eol_wording", "BranchLifecycle", "branch_lifecycle", "build_day", "StatedBranch", "stated_branches"]
 
 
 class EolWording(str, Enum):
@@ -94,3 +94,35 @@ def branch_lifecycle(reference: Optional[DriverBranchReference],
     ordered = sorted(reference.branches, key=lambda b: b.branch, reverse=True)
     rows = tuple((b, eol_wording(b, day)) for b in ordered if not _is_bare(b))
     return BranchLifecycle(rows=rows, listed_only=tuple(b.branch for b in ordered if _is_bare(b)), as_of=day)
+
+
+@dataclass(frozen=True)
+class StatedBranch:
+    """A branch a release's page states (its forward-compatibility list), with that branch's lifecycle on ``as_of``.
+
+    Attributes:
+        branch: the branch number (``470``).
+        minimum: the driver version the page states for it (``"470.57"``), or None.
+        wording: the :class:`EolWording` of NVIDIA's row on ``as_of``; None when NVIDIA's table has no row for it
+            (then the page says nothing about its lifecycle: not known, not "supported").
+        month: NVIDIA's end-of-life month (``"2024-07"``) when the row has one.
+    """
+
+    branch: int
+    minimum: Optional[str]
+    wording: Optional[EolWording]
+    month: Optional[str]
+
+
+def stated_branches(pairs: list[tuple[int, Optional[str]]], reference: Optional[DriverBranchReference],
+                    today: dt.date) -> list[StatedBranch]:
+    """``[(branch, minimum)]`` as the page states them (in its order) -> :class:`StatedBranch` rows with each branch's
+    lifecycle on ``today`` (a release page written in 2025 lists R470 for forward compatibility; NVIDIA ended it in
+    2024-07, and the page says so on the day it is built)."""
+    rows = {b.branch: b for b in (reference.branches if reference is not None else [])}
+    out = []
+    for branch, minimum in pairs:
+        row = rows.get(branch)
+        out.append(StatedBranch(branch, minimum, eol_wording(row, today) if row is not None else None,
+                                str(row.eol) if row is not None and row.eol is not None else None))
+    return out

@@ -36,7 +36,7 @@ from lingjun.schema.models import (
 )
 from lingjun.schema.release_images import ReleaseImage, release_images
 
-from lingjun.generator.site.branch_lifecycle import BranchLifecycle, branch_lifecycle
+from lingjun.generator.site.branch_lifecycle import BranchLifecycle, StatedBranch, branch_lifecycle, build_day, stated_branches
 from lingjun.generator.site.checker_remedies import CheckerRemedies, RemedyView, checker_remedies
 from lingjun.generator.site.diff import (
     ReleaseComparison,
@@ -209,6 +209,11 @@ class ReleaseView:
     carried_notes: list[tuple[UsageNote, Carried]] = field(default_factory=list)
     #: known issues carried the same way (:func:`lingjun.checks.knowledge.carried.carried_known_issues`)
     carried_issues: list[tuple[KnownIssue, Carried]] = field(default_factory=list)
+    #: the branches the page states for forward compatibility, each with NVIDIA's lifecycle on the build day
+    #: (:func:`.branch_lifecycle.stated_branches`)
+    forward_branches: list[StatedBranch] = field(default_factory=list)
+    #: the day ``forward_branches`` were evaluated on
+    forward_as_of: Any = None
 
     @property
     def successor_recorded(self) -> bool:
@@ -697,6 +702,8 @@ class _ViewInputs:
     dumped_by_ref: dict[str, dict]
     dumped_issues: list[dict]
     cell_memo: dict = field(default_factory=dict)  # releases sharing CUDA and driver requirement share their cells
+    #: the day lifecycles are evaluated on (the build day, as the drivers page uses)
+    day: Any = field(default_factory=build_day)
 
 
 def _release_views(kb: KnowledgeBase, families: list[Family], by_family: dict[str, list[ReleaseRecord]],
@@ -755,6 +762,9 @@ def _release_view(inputs: _ViewInputs, family: Family, records: list[ReleaseReco
         carried_notes=[(UsageNote.model_validate(c.item), c) for c in carried_usage_notes(inputs.dumped, own)],
         carried_issues=[(kb.known_issues[c.key()], c)
                         for c in carried_known_issues(inputs.dumped, inputs.dumped_issues, own)],
+        forward_branches=stated_branches([(f.branch, f.minimum) for f in record.driver.forward_compatibility]
+                                         if record.driver is not None else [], kb.driver_branches, inputs.day),
+        forward_as_of=inputs.day,
     )
 
 

@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from lingjun.generator.site.branch_lifecycle import EolWording, branch_lifecycle, build_day, eol_wording
+from lingjun.generator.site.branch_lifecycle import EolWording, branch_lifecycle, build_day, eol_wording, stated_branches
 from lingjun.generator.site.model import build_site_model
 from lingjun.generator.site.render import render_pages
 from lingjun.generator.site.strings import STRINGS
@@ -92,3 +92,22 @@ def test_real_branch_table_on_a_day():
     assert rows[620] is rows[595] is rows[580] is EolWording.ahead
     assert rows[615] is rows[590] is EolWording.new_feature
     assert 575 in lifecycle.listed_only and 570 not in lifecycle.listed_only
+
+
+def test_stated_branches_carry_each_branch_s_lifecycle_on_the_day(fixture_kb):
+    rows = stated_branches([(470, "470.57"), (535, "535.86"), (999, None)], fixture_kb.driver_branches,
+                           dt.date(2026, 12, 1))
+    assert [(r.branch, r.minimum, r.wording, r.month) for r in rows] == [
+        (470, "470.57", EolWording.listed, None),
+        (535, "535.86", EolWording.past, "2026-06"),
+        (999, None, None, None),  # NVIDIA's table has no row: nothing is said about its lifecycle
+    ]
+    assert stated_branches([(470, "470.57")], None, dt.date(2026, 12, 1))[0].wording is None
+
+
+def test_release_page_states_the_lifecycle_of_its_forward_compatibility_branches(pages):
+    for lang, wording, as_of in (("en", "R470 (≥ 470.57; end of life since 2024-07)", "Lifecycle on "),
+                                 ("zh", "R470（≥ 470.57；已于 2024-07 停止支持）", "生命周期为截至 ")):
+        text = pages[lang]["release:training-nv-pytorch:25.08"]
+        line = next(l for l in text.splitlines() if wording in l)
+        assert as_of + build_day().isoformat() in line

@@ -59,7 +59,7 @@ def test_release_page_sections(rendered):
     assert "Lingjun single-tenant" in text
     assert "``` text\nacs-registry-vpc.{region-id}.cr.aliyuncs.com" in text
     # driver: forward compat, must-upgrade, resolution, truncated caveat
-    assert "R535 (≥ 535.86)" in text
+    assert "R535 (≥ 535.86; end of life since 2026-06)" in text  # with its lifecycle on the build day
     assert "resolved for R545: **must upgrade**" in text
     assert "Driver text cut off" in text
     # usage notes link to the checker rule anchors
@@ -175,7 +175,7 @@ def test_chinese_pages_use_full_width_punctuation_around_values(rendered):
     en = pages["en"]["release:training-nv-pytorch:25.07"]
     assert "此版本需要 NVIDIA 驱动 575 或更新版本（官方页面原文：“" in zh
     assert "This release requires NVIDIA driver release 575 or later (the official page says: “" in en
-    assert "R470（≥ 470.57）" in zh and "R470 (≥ 470.57)" in en
+    assert "R470（≥ 470.57；已停止支持）" in zh and "R470 (≥ 470.57; end of life)" in en
     assert "适用于" in zh and "ACS（容器计算服务）、灵骏多租" in zh
     assert "ACS (Container Compute Service), Lingjun multi-tenant" in en
     for text in (zh, pages["zh"]["known-issues"]):
