@@ -264,7 +264,8 @@ _STATED = {
 
 
 def evidence_line(evidence: Optional[Evidence]) -> Optional[Text]:
-    """"Logs read: job.log (1,204 lines): 2 known error line(s); they show NCCL 2.21.5, driver CUDA 12.8." or None."""
+    """"Logs read: job.log (1,204 lines): 2 known error lines and 1 more an error catalog names; they show NCCL 2.21.5,
+    driver CUDA 12.8." or None (no log read). Known lines are kinds of line a signature holds, counted once each."""
     if evidence is None or not evidence.read_logs:
         return None
     names = ", ".join(evidence.sources)
@@ -278,9 +279,12 @@ def evidence_line(evidence: Optional[Evidence]) -> Optional[Text]:
              for k, (en, zh) in _STATED.items() if k in evidence.stated]
     if evidence.xids:
         shown.append((f"Xid {', '.join(map(str, evidence.xids))}", f"Xid {', '.join(map(str, evidence.xids))}"))
-    count = len(evidence.hits)
+    count, named = len(evidence.hits), sum(1 for hit in evidence.catalog_hits if not hit.covered)
     en = f"Logs read: {names}{size}: {count} known error line{'s' if count != 1 else ''}"
-    zh = f"已读取日志：{names}{size_zh}：{len(evidence.hits)} 种已知错误行"
+    zh = f"已读取日志：{names}{size_zh}：{count} 种已知错误行"
+    if named:  # lines no signature holds and an error catalog names (evidence.error-lines reports them too)
+        en += f" and {named} more an error catalog names"
+        zh += f"，另有 {named} 种由错误目录识别"
     if shown:
         en += "; they show " + ", ".join(s[0] for s in shown)
         zh += "；其中显示 " + "、".join(s[1] for s in shown)
