@@ -14,6 +14,9 @@ catalog                     page                                  anchors
                                                                   ``#cuda-class-<class>``
 ``nccl-warnings.yaml``      ``troubleshooting/nccl-warnings/``    ``#nccl-<subsystem id>`` (a section),
                                                                   ``#<nccl_anchor(file, format)>`` (a message)
+``nvidia-container-cli``    ``troubleshooting/nvidia-container-   ``#cli-<subsystem id>`` (a section),
+``.yaml``                   cli/``                                ``#<format_anchor("cli", file, format,
+                                                                  appends)>`` (a message)
 ==========================  ====================================  ===================================================
 
 A catalog the knowledge base does not hold has no page (and no row in the search data).  Every decision the pages
@@ -33,10 +36,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from lingjun.checks.knowledge.error_catalogs import nccl_anchor
+from lingjun.checks.knowledge.error_catalogs import format_anchor, nccl_anchor
 from lingjun.schema.error_catalogs import (
     CUDA_ERROR_CLASSES,
     CatalogSource,
+    ContainerCliCatalog,
+    ContainerCliSubsystem,
     CudaErrorCatalog,
     CudaErrorEntry,
     NcclSubsystem,
@@ -66,6 +71,9 @@ __all__ = [
     "NcclMessageView",
     "NcclSection",
     "NcclPage",
+    "CliMessageView",
+    "CliSection",
+    "CliPage",
     "ErrorCatalogPages",
     "error_catalogs",
     "CUDA_APIS",
@@ -103,6 +111,8 @@ CATALOG_PAGES: tuple[CatalogPage, ...] = (
     CatalogPage("xid", "troubleshooting-catalog:xid", "troubleshooting/xid.md", "error_catalog_xid.md.j2"),
     CatalogPage("cuda", "troubleshooting-catalog:cuda-errors", "troubleshooting/cuda-errors.md", "error_catalog_cuda.md.j2"),
     CatalogPage("nccl", "troubleshooting-catalog:nccl-warnings", "troubleshooting/nccl-warnings.md", "error_catalog_nccl.md.j2"),
+    CatalogPage("container-cli", "troubleshooting-catalog:nvidia-container-cli", "troubleshooting/nvidia-container-cli.md",
+                "error_catalog_container_cli.md.j2"),
 )
 _PAGE = {page.key: page for page in CATALOG_PAGES}
 
@@ -316,7 +326,64 @@ class NcclPage:
 
 
 # --------------------------------------------------------------------------
-# the three pages
+# nvidia-container-cli (libnvidia-container)
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CliMessageView:
+    """One libnvidia-container message: its anchor (``cli-<8 hex>``, the checker's
+    :attr:`~lingjun.checks.knowledge.error_catalogs.ContainerCliInfo.anchor`), file, the format as a line shows it
+    (with ``: %s`` where the library appends a system text), whether it is a CLI context, and its run of lines and
+    versions."""
+
+    anchor: str
+    file: str
+    printed: str
+    context: bool
+    run: NcclRun
+
+
+@dataclass(frozen=True)
+class CliSection:
+    """A part of libnvidia-container: its catalog entry, the section's anchor ``cli-<id>`` and its messages."""
+
+    subsystem: ContainerCliSubsystem
+    messages: list[CliMessageView]
+
+    @property
+    def anchor(self) -> str:
+        return f"cli-{self.subsystem.id}"
+
+
+@dataclass
+class CliPage:
+    """``troubleshooting/nvidia-container-cli/``: every error message of the libnvidia-container commits read, a
+    section per subsystem (the contexts first in the CLI's section)."""
+
+    page: CatalogPage
+    catalog: ContainerCliCatalog
+    sections: list[CliSection]
+
+    @property
+    def edition(self) -> str:
+        return self.catalog.edition
+
+    @property
+    def sources(self) -> list[CatalogSource]:
+        return list(self.catalog.sources)
+
+    @property
+    def versions(self) -> list[str]:
+        return list(self.catalog.versions)
+
+    @property
+    def count(self) -> int:
+        return sum(len(section.messages) for section in self.sections)
+
+
+# --------------------------------------------------------------------------
+# the pages
 # --------------------------------------------------------------------------
 
 
@@ -327,12 +394,13 @@ class ErrorCatalogPages:
     xid: Optional[XidPage] = None
     cuda: Optional[CudaPage] = None
     nccl: Optional[NcclPage] = None
+    container_cli: Optional[CliPage] = None
     by_page_id: dict[str, Any] = field(default_factory=dict)
 
     @property
     def present(self) -> list[Any]:
         """The pages that exist, in navigation order."""
-        return [view for view in (self.xid, self.cuda, self.nccl) if view is not None]
+        return [view for view in (self.xid, self.cuda, self.nccl, self.container_cli) if view is not None]
 
     def page_specs(self, context: Callable[[Any, PageSpec], Any]) -> list[PageSpec]:
         """The :class:`PageSpec` of every page that exists (``context``: the page's template variables)."""
@@ -354,7 +422,10 @@ class ErrorCatalogPages:
           ``driver``, ``nvml``; the older messages only where the catalog lists some);
         * ``nccl``: ``subsystems`` ``[[id, title, [file patterns]], ...]``, ``files`` ``[[file, subsystem index],
           ...]`` and ``rows`` ``[[anchor, file index, format], ...]`` (anchor without its ``nccl-`` prefix), in the
-          catalog's order, each file and format once.
+          catalog's order, each file and format once;
+        * ``container-cli``: ``subsystems`` ``[[id, title, [stages]], ...]`` and ``rows`` ``[[anchor, subsystem index,
+          format as printed, 1 for a CLI context else 0, file], ...]`` (anchor without its ``cli-`` prefix), in the
+          catalog's order.
 
         ``literals``, ``forms`` and ``leading_number`` are the checker's own (:func:`_line_forms`): a line is read only
         when it holds one of the literals, by the expressions of its printed forms.  ``labels`` are the box's words in
@@ -365,7 +436,7 @@ class ErrorCatalogPages:
         out: dict[str, Any] = {"format": SEARCH_FORMAT, "literals": literals, "forms": forms,
                                "leading_number": leading, "labels": {
             key: t(f"catalog.search.{key}") for key in ("xid", "xid_unknown", "cuda", "cuda_no_message", "nccl",
-                                                        "nccl_subsystem", "nccl_unknown")}}
+                                                        "nccl_subsystem", "nccl_unknown", "cli", "cli_stage")}}
         if self.xid is not None:
             out["xid"] = {"url": self.xid.page.url, "rows": [[v.entry.xid, v.entry.name] for v in self.xid.entries]}
         if self.cuda is not None:
@@ -395,6 +466,19 @@ class ErrorCatalogPages:
                            "subsystems": [[s.subsystem.id, getattr(s.subsystem.title, lang), list(s.subsystem.files)]
                                           for s in sections],
                            "files": files, "rows": rows}
+        if self.container_cli is not None:
+            subs = [section.subsystem for section in self.container_cli.sections]
+            at = {sub.id: i for i, sub in enumerate(subs)}
+            catalog = self.container_cli.catalog
+            rows = []
+            for message in catalog.messages:
+                anchor = format_anchor("cli", message.file, message.format, message.appends)
+                printed = message.format + (": %s" if message.appends else "")
+                rows.append([anchor[len("cli-"):], at[catalog.subsystem_of(message.file) or "system"], printed,
+                             1 if message.context else 0, message.file])
+            out["container-cli"] = {"url": self.container_cli.page.url,
+                                    "subsystems": [[sub.id, getattr(sub.title, lang), list(sub.stages)] for sub in subs],
+                                    "rows": rows}
         return out
 
 
@@ -474,6 +558,29 @@ def _nccl_page(catalog: NcclWarningCatalog) -> NcclPage:
     return NcclPage(_PAGE["nccl"], catalog, sections)
 
 
+def _cli_page(catalog: ContainerCliCatalog) -> CliPage:
+    grouped: dict[str, list[CliMessageView]] = {s.id: [] for s in catalog.subsystems}
+    for message in catalog.messages:
+        owner = catalog.subsystem_of(message.file)
+        if owner is None:  # the schema refuses a message no subsystem owns
+            raise ValueError(f"libnvidia-container message of {message.file!r}: no subsystem's files match it")
+        grouped[owner].append(CliMessageView(
+            format_anchor("cli", message.file, message.format, message.appends), message.file,
+            message.format + (": %s" if message.appends else ""), message.context,
+            NcclRun((message.lines[0], message.lines[1]), (message.versions[0], message.versions[1]))))
+    sections = []
+    seen: set[str] = set()
+    for sub in catalog.subsystems:
+        messages = sorted(grouped[sub.id], key=lambda m: (not m.context, m.file, m.run.lines[0], m.printed))
+        section = CliSection(sub, messages)
+        for anchor in [section.anchor, *(m.anchor for m in messages)]:
+            if anchor in seen:  # two messages the schema lets through as distinct that hash alike (never seen)
+                raise ValueError(f"nvidia-container-cli page: anchor {anchor!r} twice")
+            seen.add(anchor)
+        sections.append(section)
+    return CliPage(_PAGE["container-cli"], catalog, sections)
+
+
 def _version_key(version: str) -> tuple[int, ...]:
     return tuple(int(part) for part in version.split("."))
 
@@ -484,6 +591,7 @@ def error_catalogs(kb: "KnowledgeBase") -> ErrorCatalogPages:
         xid=_xid_page(kb.xids) if kb.xids is not None else None,
         cuda=_cuda_page(kb, kb.cuda_errors) if kb.cuda_errors is not None else None,
         nccl=_nccl_page(kb.nccl_warnings) if kb.nccl_warnings is not None else None,
+        container_cli=_cli_page(kb.container_cli) if kb.container_cli is not None else None,
     )
     out.by_page_id = {view.page.id: view for view in out.present}
     return out

@@ -127,12 +127,16 @@ def _checker_anchors(kb) -> dict[str, set[str]]:
         "xid": {f"xid-{n}" for n in cats.xids},
         "cuda": {info.anchor for info in cats.cuda.values()},
         "nccl": {info.anchor for info in cats.nccl} | {f"nccl-{s}" for s in cats.subsystems},
+        "container-cli": {info.anchor for info in cats.cli} | {f"cli-{s}" for s in cats.cli_subsystems},
     }
 
 
+#: (catalog key, the KnowledgeBase attribute holding it), in page order
+_CATALOG_ATTRS = (("xid", "xids"), ("cuda", "cuda_errors"), ("nccl", "nccl_warnings"), ("container-cli", "container_cli"))
+
+
 def _held(kb) -> list[str]:
-    return [key for key, attr in (("xid", "xids"), ("cuda", "cuda_errors"), ("nccl", "nccl_warnings"))
-            if getattr(kb, attr) is not None]
+    return [key for key, attr in _CATALOG_ATTRS if getattr(kb, attr) is not None]
 
 
 # --------------------------------------------------------------------------
@@ -174,7 +178,7 @@ def test_every_entry_of_the_real_catalogs_has_its_anchor_once_in_both_languages(
 @pytest.mark.parametrize("lang,prefix", LANGS)
 def test_each_page_states_its_catalogs_edition_and_sources(real, real_site_dir, lang, prefix):
     kb, _ = real
-    for key, attr in (("xid", "xids"), ("cuda", "cuda_errors"), ("nccl", "nccl_warnings")):
+    for key, attr in _CATALOG_ATTRS:
         catalog = getattr(kb, attr)
         if catalog is None:
             continue
@@ -250,14 +254,14 @@ def test_the_search_data_holds_an_entry_per_catalog_entry(real, real_site_dir, l
 
 def test_a_missing_catalog_has_no_page_and_no_search_rows(real):
     kb, _ = real
-    only_xid = dataclasses.replace(kb, cuda_errors=None, nccl_warnings=None)
+    only_xid = dataclasses.replace(kb, cuda_errors=None, nccl_warnings=None, container_cli=None)
     site = build_site_model(only_xid)
     assert PAGES["xid"].id in site.sitemap.pages
-    assert PAGES["cuda"].id not in site.sitemap.pages and PAGES["nccl"].id not in site.sitemap.pages
+    assert all(PAGES[key].id not in site.sitemap.pages for key in ("cuda", "nccl", "container-cli"))
     assert set(site.error_catalogs.search_data("en")) == SEARCH_META | {"xid"}
     index = dict((page.id, text) for page, text in render_pages(site, "en"))["troubleshooting"]
     assert "(xid.md)" in index and "cuda-errors.md" not in index and "nccl-warnings.md" not in index
-    none = build_site_model(dataclasses.replace(kb, xids=None, cuda_errors=None, nccl_warnings=None))
+    none = build_site_model(dataclasses.replace(kb, xids=None, cuda_errors=None, nccl_warnings=None, container_cli=None))
     assert not none.error_catalogs.present
     assert not any(page.id.startswith("troubleshooting-catalog:") for page in none.sitemap.pages.values())
     index = dict((page.id, text) for page, text in render_pages(none, "zh"))["troubleshooting"]
@@ -442,6 +446,8 @@ def _expected(line: str, cats: ErrorCatalogs) -> list[str]:
         elif m.catalog == "nccl":
             anchor = m.info.anchor if m.info else f"nccl-{m.subsystem}" if m.subsystem else ""
             out.append("./troubleshooting/nccl-warnings/" + (f"#{anchor}" if anchor else ""))
+        elif m.catalog == "container-cli":
+            out.append("./troubleshooting/nvidia-container-cli/#" + (m.info or m.context).anchor)
         elif m.info is not None:
             out.append("./troubleshooting/cuda-errors/#" + m.info.anchor)
     return out
@@ -473,6 +479,11 @@ def _catalog_lines(kb) -> list[str]:
     for m in kb.nccl_warnings.messages if kb.nccl_warnings else []:
         lines.append(f"node-1:15016:15201 [0] {m.file}:{m.lines[0]} NCCL WARN {_printed(m.format)}")
         lines.append(f"NCCL WARN {_printed(m.format)}")
+    for m in kb.container_cli.messages if kb.container_cli else []:
+        text = _printed(m.format) + (": no such file or directory" if m.appends else "")
+        lines.append(f"stderr: nvidia-container-cli: {text}: unknown.")
+        lines.append(f"nvidia-container-cli: mount error: {text}")
+        lines.append(f"nvidia-container-cli: detection error: error adding GPU device: 0: {text}\\n\\\"\"")
     for api in ("runtime", "driver", "nvml"):
         for e in getattr(kb.cuda_errors, api) if kb.cuda_errors else []:
             for older in getattr(e, "older_messages", None) or []:
@@ -491,7 +502,10 @@ def _catalog_lines(kb) -> list[str]:
               "cudaDeviceSynchronize returned (0x2c0)", "kernel: [  12.5] NVRM: GPU at PCI:0000:3b:00: Xid=79",
               "[0] transport/net_ib/connect.cc:372 (ncclIbConnect) NCCL WARN NET/IB : No device found.",
               "init.cc:999 NCCL WARN something no format prints", "nowhere/else.cc:1 NCCL WARN what",
-              "connect.cc:1 NCCL WARN what", "CUDA driver error: out of memory"]
+              "connect.cc:1 NCCL WARN what", "CUDA driver error: out of memory",
+              "nvidia-container-cli: ldcache error: a message no release prints: unknown",
+              "nvidia-container-cli.real: container error: cgroup subsystem devices not found",
+              "Usage: nvidia-container-cli [OPTION...]", "nvidia-container-cli: version 1.17.0"]
     return lines
 
 

@@ -9,7 +9,7 @@
  * literal alone names several entries.
  *
  * A line that shows what an error catalog holds (troubleshooting/catalogs.json, fetched only for a line
- * that may: one naming Xid, NCCL WARN, CUDA or NVML) also names the catalog's entry, read as lingjun-check
+ * that may: one naming Xid, NCCL WARN, CUDA, NVML or nvidia-container-cli) also names the catalog's entry, read as lingjun-check
  * --log reads it (checks/knowledge/catalog_lines.py): the line must hold one of the checker's literals, and
  * the checker's own expressions of each printed form, which the build copies into catalogs.json (bounded:
  * no expression backtracks past a few hundred characters), read it: "NVRM: Xid (PCI:...): 79, ..." names
@@ -20,7 +20,9 @@
  * first; "file.cc:123 NCCL WARN <message>" names the format string that prints the message, read in one
  * left-to-right pass (conversions such as %s stand for text up to where the next literal part first
  * reads), among the printed file's formats (then the headers') first; the longest literal text wins.  A
- * message no format fits names its file's subsystem.  Text is inserted with textContent only. */
+ * message no format fits names its file's subsystem.  "nvidia-container-cli: <context>: <message>" names the
+ * libnvidia-container message after the CLI's context (a shared helper's message by the context's subsystem), or
+ * the context alone.  Text is inserted with textContent only. */
 (function () {
   "use strict";
   var patterns = null;
@@ -30,7 +32,9 @@
   var base = ".";
 
   /* a line that may show a catalog's entry: catalogs.json is fetched for it (its literals then decide) */
-  var MAY_SHOW = /xid|nccl warn|cuda|nvml/i;
+  var MAY_SHOW = /xid|nccl warn|cuda|nvml|nvidia-container-cli/i;
+  /* where what nvidia-container-cli printed ends in a runtime's quoting of it (catalog_lines._CLI_END) */
+  var CLI_END = /\\+n|\n|\\*"/;
   /* printf conversions of NCCL's formats, and the placeholders the extraction writes for a macro between literals
      ({NAME}, {#name}), which print like %s (error_catalogs._CONVERSION); what a numeric conversion prints */
   var CONVERSION = /%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d+))?(hh|h|ll|l|z|j|t|L)?([diouxXeEfgGcspm%])|\{#?[A-Za-z_][A-Za-z0-9_]{0,60}\}/g;
@@ -201,6 +205,29 @@
         (nccl.byName[name] = nccl.byName[name] || []).push(entry);
       });
     }
+    var cli = raw["container-cli"];
+    if (cli && Array.isArray(cli.rows)) {
+      var cliSubs = (cli.subsystems || []).map(function (s) {
+        return { id: text(s[0]), title: text(s[1]), stages: (s[2] || []).map(text) };
+      });
+      var c = out.cli = { url: text(cli.url), subsystems: cliSubs, contexts: [], messages: [] };
+      cli.rows.forEach(function (row) {
+        var entry = { anchor: "cli-" + text(row[0]), subsystem: cliSubs[row[1]] || null, format: text(row[2]),
+                      file: text(row[4]) };
+        var suffix = ": %s";
+        if (row[3] && entry.format.slice(-suffix.length) === suffix) {
+          entry.stage = entry.format.slice(0, -suffix.length);
+          c.contexts.push(entry);
+        } else if (!row[3]) {
+          entry.pattern = compileFormat(entry.format);
+          if (entry.pattern.length >= 3) { c.messages.push(entry); }
+        }
+      });
+      /* longest first, the catalog's order among equals (a stable sort, as Python's) */
+      c.contexts = c.contexts.map(function (e, i) { return [e, i]; }).sort(function (a, b) {
+        return (b[0].stage.length - a[0].stage.length) || (a[1] - b[1]);
+      }).map(function (pair) { return pair[0]; });
+    }
     return out;
   }
 
@@ -325,6 +352,71 @@
                title: fill(labels.nccl_subsystem, { subsystem: sub.title }) };
     }
     return { url: cat.nccl.url, key: "nccl-unknown", title: text(labels.nccl_unknown) };
+  }
+
+  /* the context and message of what follows "nvidia-container-cli: " (ErrorCatalogs.container_cli) */
+  function cliMessage(cat, said) {
+    var cli = cat.cli;
+    var context = null;
+    for (var i = 0; i < cli.contexts.length; i++) {
+      if (said.indexOf(cli.contexts[i].stage + ": ") === 0) { context = cli.contexts[i]; break; }
+    }
+    function best(rest, cliOnly) {
+      var folded = rest.replace(/\s+/g, " ").replace(/^ | $/g, "");
+      var found = null;
+      for (var k = 0; k < cli.messages.length; k++) {
+        var row = cli.messages[k];
+        if (cliOnly && row.file.indexOf("src/cli/") !== 0) { continue; }
+        if (fits(row.pattern, folded, false)) {
+          if (cliOnly) { return row; }
+          if (found === null || row.pattern.length > found.pattern.length) { found = row; }
+        }
+      }
+      return found;
+    }
+    if (context === null) {
+      var own = best(said, true);
+      if (own) { return [null, own]; }
+    }
+    var rest = context !== null ? said.slice(context.stage.length + 2) : said;
+    for (var n = 0; n < 5; n++) {
+      var info = best(rest, false);
+      if (info) { return [context, info]; }
+      var at = rest.indexOf(": ");
+      if (at < 0) { break; }
+      rest = rest.slice(at + 2);
+    }
+    return [context, null];
+  }
+
+  function cliStageSubsystem(cat, stage) {
+    var subs = cat.cli.subsystems;
+    for (var i = 0; i < subs.length; i++) { if (subs[i].stages.indexOf(stage) >= 0) { return subs[i]; } }
+    return null;
+  }
+
+  function cliEntry(line, cat) {
+    var form = cat.forms["container-cli"];
+    if (!cat.cli || !form || line.indexOf("nvidia-container-cli") < 0) { return null; }
+    var m = form.exec(line);
+    if (!m) { return null; }
+    var said = m[1];
+    var end = CLI_END.exec(said);
+    said = (end ? said.slice(0, end.index) : said).replace(/^\s+|\s+$/g, "").replace(/[`'.]+$/, "");
+    var unknown = ": unknown";
+    if (said.slice(-unknown.length) === unknown) { said = said.slice(0, -unknown.length); }
+    var found = cliMessage(cat, said);
+    var context = found[0], info = found[1];
+    if (!context && !info) { return null; }
+    var staged = context ? cliStageSubsystem(cat, context.stage) : null;
+    if (info) {
+      var sub = info.subsystem && info.subsystem.id === "system" && staged ? staged : info.subsystem;
+      return { url: cat.cli.url + "#" + info.anchor, key: "container-cli:" + info.anchor,
+               title: fill(cat.labels.cli, { subsystem: sub ? sub.title : "", format: info.format }) };
+    }
+    var own = staged || context.subsystem;
+    return { url: cat.cli.url + "#" + context.anchor, key: "container-cli-stage:" + context.anchor,
+             title: fill(cat.labels.cli_stage, { stage: context.stage, subsystem: own ? own.title : "" }) };
   }
 
   function trim(value) { return value.replace(/^\s+|\s+$/g, ""); }
@@ -464,11 +556,13 @@
     });
   }
 
-  /* every catalog entry the line shows, each once: the Xid, the NCCL warning, the CUDA and NVML codes; nothing for a
+  /* every catalog entry the line shows, each once: the Xid, the NCCL warning, the nvidia-container-cli message, the
+     CUDA and NVML codes; nothing for a
      line without one of the checker's literals */
   function catalogMatches(line, cat) {
     if (!cat.literals.some(function (literal) { return line.indexOf(literal) >= 0; })) { return []; }
-    var found = [xidEntry(line, cat), ncclEntry(line, cat)].filter(Boolean).concat(cudaEntries(line, cat));
+    var found = [xidEntry(line, cat), ncclEntry(line, cat), cliEntry(line, cat)].filter(Boolean)
+      .concat(cudaEntries(line, cat));
     var keys = {};
     return found.filter(function (entry) {
       if (keys[entry.key]) { return false; }
