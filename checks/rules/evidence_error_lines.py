@@ -113,12 +113,13 @@ def _failed(cause: RankedCause, template: "tuple[str, str]") -> Text:
 def _likely(lead: RankedCause) -> Text:
     """"Most likely cause here: X (the facts that make it apply); the input does not show Y, so this is not confirmed"."""
     result = lead.result
-    found = _listed(list(result.found))
+    found = _listed(list(dict.fromkeys(result.found)))  # two clauses met by one fact are said once
     likely = (WORDS("likely-facts", cause=_cause_title(lead), facts=found) if found.en
               else WORDS("likely", cause=_cause_title(lead)))
     if result.state == MAY_APPLY and result.unknown and lead.spec.get("condition"):
-        what = Text(", ".join(u.split(" (")[0] for u in result.unknown),
-                    "、".join(z.split("（")[0] for z in result.zh_of(result.unknown)))
+        # one name per fact: two clauses on one fact (a version range) are one thing the input does not show
+        what = Text(", ".join(dict.fromkeys(u.split(" (")[0] for u in result.unknown)),
+                    "、".join(dict.fromkeys(z.split("（")[0] for z in result.zh_of(result.unknown))))
         likely = _cat(likely, WORDS("not-shown", what=what))
     return likely
 
