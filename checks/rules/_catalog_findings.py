@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Optional
 
 from lingjun.checks.context import CheckContext
+from lingjun.checks.core.redaction import mask_identifiers, mask_secrets
 from lingjun.checks.evidence import CatalogHit
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules._finding import make
@@ -214,7 +215,9 @@ def _cuda_parts(match, catalogs) -> "tuple[list[Text], Optional[Text], Optional[
     info = match.info
     api = WORDS(f"api-{match.api or 'runtime'}")
     if info is None:
-        return [WORDS("cuda-unknown", api=api, edition=catalogs.edition("cuda"), text=match.text[:200])], \
+        # the message as the line printed it: masked like the quoted line, before it is cut
+        text = mask_identifiers(mask_secrets(match.text))[:200]
+        return [WORDS("cuda-unknown", api=api, edition=catalogs.edition("cuda"), text=text)], \
             _text(CLASS_WORDS["other"][1]), None
     key = "cuda" if info.message else "cuda-no-message"
     parts = [WORDS(key, api=api, code=info.code, name=info.name, message=info.message or "",

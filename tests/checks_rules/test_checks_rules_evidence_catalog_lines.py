@@ -101,3 +101,11 @@ def test_a_container_cli_message_outside_the_catalog_still_names_its_stage(tmp_p
     assert (f"failed at its 'detection error' stage, with a message that is not among the {len(catalogs.cli)} "
             f"messages of {catalogs.edition('container-cli')}") in finding.message.en
     assert finding.remedy.en == catalogs.cli_subsystems["detection"].remedy["en"]
+
+
+def test_an_unknown_cuda_message_is_masked_like_the_quoted_line(tmp_path):
+    (finding,) = _findings(tmp_path, "CUDA error: fetch https://admin:S3cretPass@10.20.30.40/m failed "
+                                     "api_key=sk-ABCDEFGHIJKLMNOPQRSTUVWXYZ123456 in /home/alice/job\n")
+    for text in (finding.message.en, finding.message.zh):
+        assert "S3cretPass" not in text and "sk-ABCDEFGHIJ" not in text and "alice" not in text
+    assert "the catalog" in finding.message.en
