@@ -47,6 +47,10 @@ LITERALS = ("NVRM: Xid", "Xid=", "NCCL WARN", "CUDA error", "CUDA driver error",
             "cudaError", "CUDA_ERROR_", "NVML_ERROR_", "NVMLError_", "initialize NVML", "initialize nvml", "NVML error",
             "nvml error", "cudaGetDeviceCount", "CUDA initialization", " vs. 0)", "nvidia-container-cli")
 
+#: the longest file, line and function NCCL prints before ``NCCL WARN`` that the ``nccl`` form reads (200 + ":" + 7
+#: digits + " " + "(" + 120 + ") "), with room to spare
+_NCCL_PREFIX = 340
+
 #: the expressions that read a line holding one of :data:`LITERALS`, by form (compiled on the first such line)
 _FORMS = {
     "xid": r"NVRM: Xid \(([^)]{0,64})\):? ?(\d{1,6})\b|\bXid=(\d{1,6})\b",
@@ -109,7 +113,10 @@ def recognise(line: str, catalogs: "ErrorCatalogs") -> "list[CatalogMatch]":
     if xid:
         number = int(xid.group(2) or xid.group(3))
         found.append(CatalogMatch("xid", f"xid:{number}", number, catalogs.xid(number), text=line[xid.start():]))
-    nccl = _form("nccl").search(line) if "NCCL WARN" in line else None
+    at = line.find("NCCL WARN")
+    # the file and line printed before "NCCL WARN" are at most _NCCL_PREFIX characters long: searching from there
+    # finds what searching the whole line finds, without trying every earlier position
+    nccl = _form("nccl").search(line, max(0, at - _NCCL_PREFIX)) if at >= 0 else None
     if nccl:
         found.append(_nccl(nccl, catalogs))
     cli = _form("container-cli").search(line) if "nvidia-container-cli" in line else None

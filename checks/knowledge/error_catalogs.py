@@ -163,6 +163,9 @@ class ContainerCliInfo:
 
 #: printf conversions NCCL's format strings use: flags, width, precision, length, conversion; and the placeholders
 #: the extraction writes for a macro between literals (``{NAME}``, ``{#name}``), which print like ``%s``
+#: distinct lines remembered per lookup before the memo starts over (a log of one repeated warning needs one)
+_MEMO_LIMIT = 4096
+
 _CONVERSION = re.compile(r"%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d+))?(hh|h|ll|l|z|j|t|L)?([diouxXeEfgGcspm%])"
                          r"|\{#?[A-Za-z_][A-Za-z0-9_]{0,60}\}")
 #: what a numeric conversion prints
@@ -180,7 +183,7 @@ class FormatPattern:
     occurs.  White space runs count as one blank on both sides.  ``length`` is the format's literal text (the most
     specific of two formats that both match has the longer)."""
 
-    __slots__ = ("parts", "length")
+    __slots__ = ("parts", "length", "longest")
 
     def __init__(self, fmt: str) -> None:
         fmt = fmt.split("\n", 1)[0]  # a log line holds what the format prints up to its first line break
@@ -200,6 +203,8 @@ class FormatPattern:
         self._literal(parts, fmt[at:].rstrip())
         self.parts = tuple(parts)
         self.length = sum(len(p[1]) for p in parts if p[0] == "lit")
+        #: the longest literal part, blanks at its ends dropped: a text lacking it cannot match (a cheap first test)
+        self.longest = max((p[1].strip() for p in parts if p[0] == "lit"), key=len, default="")
 
     @staticmethod
     def _literal(parts: list, text: str) -> None:
@@ -211,9 +216,11 @@ class FormatPattern:
         else:
             parts.append(("lit", text))
 
-    def match(self, text: str, whole: bool = True) -> bool:
-        """Whether ``text`` (the words after ``NCCL WARN``) is what the format prints; ``whole``: nothing may follow."""
-        text = re.sub(r"\s+", " ", text).strip()
+    def match(self, text: str, whole: bool = True, folded: bool = False) -> bool:
+        """Whether ``text`` (the words after ``NCCL WARN``) is what the format prints; ``whole``: nothing may follow;
+        ``folded``: ``text`` is already :func:`fold_blanks` of itself (the caller folds once for many formats)."""
+        if not folded:
+            text = fold_blanks(text)
         pos, parts = 0, self.parts
         for i, (kind, value) in enumerate(parts):
             if kind == "lit":
@@ -241,6 +248,11 @@ class FormatPattern:
                         return False
                     pos = found.start()
         return pos >= len(text) or not whole
+
+
+def fold_blanks(text: str) -> str:
+    """``text`` with each run of white space as one blank and none at its ends (how :class:`FormatPattern` reads)."""
+    return " ".join(text.split())
 
 
 def format_regex(fmt: str) -> FormatPattern:
@@ -362,11 +374,24 @@ class ErrorCatalogs:
         """The entry whose message ``text`` starts with (case-insensitive, the first of ``apis`` holding one), or None:
         ``"uncorrectable ECC error encountered\\nCUDA kernel errors..."`` -> ``cudaErrorECCUncorrectable``."""
         folded = text.strip().lower()
-        for api in apis:
-            for message, info in self._messages.get(api, ()):
-                if folded.startswith(message.lower()):
-                    return info
-        return None
+        memo = self._message_memo
+        if (folded, apis) in memo:  # a log repeats its errors: each distinct text is compared once
+            return memo[(folded, apis)]
+        found = next((info for api in apis for message, info in self._messages_folded.get(api, ())
+                      if folded.startswith(message)), None)
+        if len(memo) >= _MEMO_LIMIT:
+            memo.clear()
+        memo[(folded, apis)] = found
+        return found
+
+    @functools.cached_property
+    def _message_memo(self) -> dict:
+        return {}
+
+    @functools.cached_property
+    def _messages_folded(self) -> dict:
+        """:attr:`_messages` with each message lower-cased once."""
+        return {api: [(message.lower(), info) for message, info in rows] for api, rows in self._messages.items()}
 
     def subsystem_of(self, file: str) -> Optional[str]:
         """The subsystem whose file globs match ``file`` (a path relative to NCCL's ``src/`` or a bare file name, which
@@ -382,13 +407,21 @@ class ErrorCatalogs:
         return os.path.basename(file) in self._paths_by_name
 
     def _owner(self, path: str) -> Optional[str]:
-        """The first subsystem one of whose globs matches ``path``, or None."""
-        import fnmatch  # deferred: only an NCCL warning needs it
+        """The first subsystem one of whose globs matches ``path``, or None (each path's answer is kept: a log names
+        the same few files again and again)."""
+        memo = self._owner_memo
+        if path not in memo:
+            import fnmatch  # deferred: only an NCCL warning needs it
 
-        for sub in self.raw.get("nccl", {}).get("subsystems") or []:
-            if any(fnmatch.fnmatchcase(path, pattern) for pattern in sub.get("files") or ()):
-                return sub["id"]
-        return None
+            if len(memo) >= _MEMO_LIMIT:
+                memo.clear()
+            memo[path] = next((sub["id"] for sub in self.raw.get("nccl", {}).get("subsystems") or []
+                               if any(fnmatch.fnmatchcase(path, pattern) for pattern in sub.get("files") or ())), None)
+        return memo[path]
+
+    @functools.cached_property
+    def _owner_memo(self) -> dict:
+        return {}
 
     @functools.cached_property
     def _paths_by_name(self) -> dict:
@@ -418,8 +451,23 @@ class ErrorCatalogs:
         short, ``connect.cc``) among that file's formats, then among the headers' (``include/*.h``: a macro such as
         ``SYSCHECK`` prints where it is used); a line naming another file (a net plugin's, an older layout) or none,
         among all formats."""
-        text = message.strip()
+        text = fold_blanks(message)
         name = os.path.basename(file) if file else ""
+        memo = self._nccl_memo
+        if (name, text) in memo:  # a log repeats its warnings: each distinct one is read once
+            return memo[(name, text)]
+        found = self._nccl_warning(name, text)
+        if len(memo) >= _MEMO_LIMIT:
+            memo.clear()
+        memo[(name, text)] = found
+        return found
+
+    @functools.cached_property
+    def _nccl_memo(self) -> dict:
+        return {}
+
+    def _nccl_warning(self, name: str, text: str) -> Optional[NcclWarnInfo]:
+        """:meth:`nccl_warning` of a bare file name and a blank-folded message."""
         known = bool(name) and name in self._nccl_by_name
         places = [(name, False), ("", True)] if known else [("", False)]
         for key, headers_only in places:
@@ -427,8 +475,8 @@ class ErrorCatalogs:
             for pattern, info in self._nccl_by_name.get(key, ()):
                 if headers_only and not info.file.startswith("include/"):
                     continue
-                if pattern.length and pattern.match(text, whole=not known) and (
-                        best is None or pattern.length > best[0].length):
+                if pattern.length and pattern.longest in text and pattern.match(text, whole=not known, folded=True) \
+                        and (best is None or pattern.length > best[0].length):
                     best = (pattern, info)
             if best is not None:
                 return best[1]

@@ -28,7 +28,7 @@ TINY = {
     "finder.py": ["--synthetic", "3"],
     "fleet.py": ["--identical", "12", "--distinct", "12", "--packages", "40", "--runs", "1", "--no-target"],
     "import_page.py": ["--runs", "1", "--no-target"],  # its 1 s per page is judged on an idle machine
-    "log_scan.py": ["--mib", "2"],
+    "log_scan.py": ["--mib", "2", "--no-target"],
     "site.py": ["--synthetic", "1", "--repeat", "1", "--no-real"],
     "snapshot_scale.py": ["--sizes", "100"],
     "startup.py": ["--python", sys.executable, "--runs", "1", "--cache", "{tmp}"],
