@@ -27,9 +27,10 @@ read: :mod:`lingjun.checks.knowledge.error_catalogs`.
 from __future__ import annotations
 
 import fnmatch
+import re
 from typing import Annotated, Literal, Optional
 
-from pydantic import Field, StringConstraints, model_validator
+from pydantic import Field, StringConstraints, field_validator, model_validator
 
 from lingjun.schema.fields import Identifier, ShortText, Url
 from lingjun.schema._base import LocalizedText, StrictModel
@@ -151,15 +152,23 @@ class FormatSubsystem(StrictModel):
 
     id: Identifier
     #: glob patterns of source paths (``transport/net_ib*``; ``fnmatch``, ``*`` also matches ``/``); the first
-    #: subsystem whose pattern matches a message's file owns it
-    files: list[Annotated[str, StringConstraints(min_length=1, max_length=120)]] = Field(min_length=1)
+    #: subsystem whose pattern matches a message's file owns it.  Path characters, ``*`` and ``?`` only: a bracket
+    #: class (``[z-a]``) reads differently in Python and in the site's JavaScript, which may refuse it
+    files: list[Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.*?/+-]{1,120}$")]] = Field(min_length=1)
     title: LocalizedText
     points_to: LocalizedText
     remedy: LocalizedText
 
+    @field_validator("id")
+    @classmethod
+    def _not_an_anchor(cls, value: str) -> str:
+        if re.fullmatch(r"[0-9a-f]{8}", value):
+            raise ValueError("8 hexadecimal digits is the shape of a message's anchor on the site; name the part in words")
+        return value
+
 
 #: a release a format catalog read (``2.21.5``, ``1.17.0``)
-ReleaseVersion = Annotated[str, StringConstraints(pattern=r"^\d+\.\d+\.\d+$")]
+ReleaseVersion = Annotated[str, StringConstraints(pattern=r"^\d{1,6}\.\d{1,6}\.\d{1,6}$")]
 
 
 class FormatMessage(StrictModel):
