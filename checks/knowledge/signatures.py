@@ -38,6 +38,8 @@ MAX_HITS_PER_SIGNATURE = 1_000_000
 #: distinct catalog entries (sets of them, one per line kind) kept per input before further ones are only counted
 MAX_CATALOG_ENTRIES = 200
 _CATALOG_LITERALS = frozenset(CATALOG_LITERALS)
+#: catalog literals that only an error line holds (the kernel module's Xid report, NCCL's WARN, an error enum's prefix)
+_MARKERS = frozenset({"NVRM: Xid", "Xid=", "NCCL WARN", "CUDA_ERROR_", "cudaError", "NVML_ERROR_"})
 #: Python's traceback header, and the exception line that ends a traceback (``RuntimeError: ...``,
 #: ``torch.OutOfMemoryError: ...``, after any prefix such as ``[rank0]: ``): the last such line of a log with a
 #: traceback is the failure, and when no signature knows it the report quotes it as an unknown error line
@@ -307,6 +309,10 @@ class Scanner:
             return
         matches = tuple(recognise(_window(line, literal), catalogs))
         if not matches:
+            # a printer's own error marker whose number or name no form reads (an Xid of ten digits, in hex, an enum
+            # name no catalog lists) is still an error line: quoted as one no signature knows, never "OK"
+            if not covered and literal in _MARKERS and len(self.evidence.unmatched) < MAX_CATALOG_ENTRIES:
+                self.evidence.unmatched.append(LogLine(self.source, number, quote(line, literal)))
             return
         evidence = self.evidence
         key = tuple(m.key for m in matches)

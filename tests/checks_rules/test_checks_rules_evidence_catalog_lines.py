@@ -109,3 +109,15 @@ def test_an_unknown_cuda_message_is_masked_like_the_quoted_line(tmp_path):
     for text in (finding.message.en, finding.message.zh):
         assert "S3cretPass" not in text and "sk-ABCDEFGHIJ" not in text and "alice" not in text
     assert "the catalog" in finding.message.en
+
+
+def test_an_xid_or_enum_no_form_reads_is_still_an_error_line_never_ok(tmp_path):
+    log = tmp_path / "job.log"
+    log.write_text("NVRM: Xid (PCI:0000:dc:00): 0x4f, pid=1\nNVRM: Xid (PCI:0000:dc:00): 1234567, pid=1\n"
+                   "code=999(cudaErrorNotARealName)\n", encoding="utf-8")
+    kd = load_data(None)
+    ctx = context(Facts(), kd)
+    ctx.evidence = gather_evidence(kd, Facts(), [str(log)])
+    findings = run(RULE, ctx)  # unknown lines carry no remedy: nothing names their cause
+    assert [f.severity for f in findings] == [Severity.warning] * 3
+    assert all("no recorded signature matches" in f.message.en for f in findings)
