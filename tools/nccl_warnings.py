@@ -997,7 +997,7 @@ def render(tags: list[str], entries: list[Entry]) -> str:
         raise SystemExit(f"internal error: a header line is not a comment: {bad[0]!r}")
     w("kind: nccl-warning-catalog")
     w("schema_version: 1")
-    w("edition: " + q(f"NCCL {tags[0]} to {tags[-1]} (NVIDIA/nccl tags), extracted by tools/nccl_warnings.py"))
+    w("edition: " + q(f"NCCL {tags[0]} to {tags[-1]} (NVIDIA/nccl tags)"))  # shown to users: no repo path
     w("sources:")
     w("  - url: https://github.com/NVIDIA/nccl")
     w("    title: " + q(f"NVIDIA/nccl source (tags {tags[0]} … {tags[-1]})"))

@@ -45,11 +45,11 @@ WORDS = Words({
     "nccl": ("An NCCL warning of its {subsystem} ({file}, printed by NCCL {since} to {until}): {points_to}",
              "NCCL {subsystem}发出的警告（{file}，NCCL {since} 至 {until} 会打印）：{points_to}"),
     "nccl-file": ("An NCCL warning of its {subsystem} ({file}); this message is not among the {count} warnings of "
-                  "NCCL {edition}: {points_to}",
-                  "NCCL {subsystem}发出的警告（{file}）；该消息不在 NCCL {edition} 的 {count} 条警告中：{points_to}"),
-    "nccl-unknown": ("An NCCL warning that is not among the {count} warnings of NCCL {edition}, from a source file the "
+                  "{edition}: {points_to}",
+                  "NCCL {subsystem}发出的警告（{file}）；该消息不在 {edition} 的 {count} 条警告中：{points_to}"),
+    "nccl-unknown": ("An NCCL warning that is not among the {count} warnings of {edition}, from a source file the "
                      "catalog does not place: NCCL stopped or degraded an operation",
-                     "一条不在 NCCL {edition} 的 {count} 条警告中的 NCCL 警告，且其源文件无法归入已知子系统：NCCL 中止或降级了某项操作"),
+                     "一条不在 {edition} 的 {count} 条警告中的 NCCL 警告，且其源文件无法归入已知子系统：NCCL 中止或降级了某项操作"),
     "nccl-unknown-remedy": ("Rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET and read the lines before this "
                             "warning: they name the transport, the interfaces and the devices NCCL chose.",
                             "设置 NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET 重新运行，并查看该警告之前的行：它们给出了 NCCL 选择的传输方式、网卡和设备。"),
