@@ -60,5 +60,5 @@ def test_site_reads_the_schemas_from_the_package(installed_tree, fixture_kb, tmp
 
 def test_missing_schema_is_a_clear_error(tmp_path):
     (tmp_path / "release.schema.json").write_text("{}", encoding="utf-8")
-    with pytest.raises(FileNotFoundError, match=r"missing: components\.schema\.json, cuda-drivers"):
+    with pytest.raises(FileNotFoundError, match=r"missing: components\.schema\.json, container-cli-error-catalog\.schema\.json, cuda-drivers"):
         schema_files(tmp_path)
