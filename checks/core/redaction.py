@@ -242,6 +242,8 @@ def _ipv6_or_same(match: "re.Match[str]") -> str:
     address = candidate.split("%", 1)[0]
     if "::" not in address and address.count(":") != 7:
         return candidate  # 12:30:45, aa:bb:cc:dd:ee:ff
+    if sum(1 for group in address.split(":") if group) < 2:
+        return candidate  # "hook #0::", "::": one group or none is a label or punctuation, not an address to hide
     try:
         ipaddress.IPv6Address(address)
     except ValueError:

@@ -268,6 +268,11 @@ def _xid_parts(match, catalogs) -> "tuple[list[Text], Optional[Text], Optional[s
     return parts, remedy, f"xid-{info.xid}", _SEVERITY.get(info.severity, Severity.error)
 
 
+def _lower_first(text: str) -> str:
+    """``text`` to follow other words: its first letter lower-cased unless it opens an acronym (``CUDA``, ``NVML``)."""
+    return text if len(text) > 1 and text[1].isupper() else text[:1].lower() + text[1:]
+
+
 def _page(catalog: str) -> str:
     return {"xid": "xid", "cuda": "cuda-errors", "nccl": "nccl-warnings", "container-cli": "nvidia-container-cli"}[catalog]
 
@@ -279,6 +284,7 @@ def finding(ctx: CheckContext, hit: CatalogHit, catalogs, rule: str, area: str) 
     if hit.count > 1:
         shows = Text(shows.en + WORDS("more", count=hit.count).en, shows.zh + WORDS("more", count=hit.count).zh)
     parts, remedy, severity, links = [shows], None, Severity.error, []
+    own = None  # a CUDA code's remedy of its own beats the NCCL subsystem's or the CLI part's stock one
     ordered = sorted(hit.matches, key=lambda m: {"xid": 0, "nccl": 1, "container-cli": 1, "cuda": 2}[m.catalog])
     for at, match in enumerate(ordered):
         if match.catalog == "xid":
@@ -290,13 +296,16 @@ def finding(ctx: CheckContext, hit: CatalogHit, catalogs, rule: str, area: str) 
         else:
             words, fix, anchor = _cuda_parts(match, catalogs)
             if at and ordered[0].catalog in ("nccl", "container-cli"):  # NCCL's CUDACHECK, the CLI's NVML error
-                words = [WORDS("nccl-cuda", cuda=Text(words[0].en[:1].lower() + words[0].en[1:], words[0].zh)), *words[1:]]
+                words = [WORDS("nccl-cuda", cuda=Text(_lower_first(words[0].en), words[0].zh)), *words[1:]]
+            if match.info is not None and getattr(match.info, "remedy", None):
+                own = own or fix
         parts += words
         remedy = remedy or fix
         url = ctx.data.catalog_url(_page(match.catalog), anchor, ctx.options.lang) if anchor else None
         links += [url] if url else []
         links += catalogs.sources(match.catalog)[:1]
     text = _cat(parts)
+    remedy = own or remedy
     return make(ctx, rule, area, severity, text, remedy=remedy, observed=hit.first.where(),
                 links=[u for i, u in enumerate(links) if u and u not in links[:i]])
 

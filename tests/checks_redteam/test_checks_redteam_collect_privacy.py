@@ -353,3 +353,11 @@ def test_a_snapshot_given_with_from_has_its_secrets_masked_before_any_report(tmp
     assert done.returncode in (0, 1), done.stderr
     assert token not in done.stdout and "eyJhbGciOiJIUzI1NiJ9" not in done.stdout and "hunter2pass" not in done.stdout
     assert "Authorization" in done.stdout  # the line is still shown, its secret masked
+
+
+def test_a_label_ending_in_two_colons_is_not_an_ipv6_address():
+    # nvidia-container-toolkit prints "Running hook #0:: error running hook"; "0::" parses as an address but is one
+    # group: a quoted line keeps it, while addresses of two groups or more are masked
+    assert mask_identifiers("Running hook #0:: error running hook: exit status 1") == \
+        "Running hook #0:: error running hook: exit status 1"
+    assert mask_identifiers("from fe80::1 and 2001:db8::7") == "from *** and ***"

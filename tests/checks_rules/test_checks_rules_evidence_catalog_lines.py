@@ -121,3 +121,11 @@ def test_an_xid_or_enum_no_form_reads_is_still_an_error_line_never_ok(tmp_path):
     findings = run(RULE, ctx)  # unknown lines carry no remedy: nothing names their cause
     assert [f.severity for f in findings] == [Severity.warning] * 3
     assert all("no recorded signature matches" in f.message.en for f in findings)
+
+
+def test_an_nccl_warning_quoting_a_cuda_code_with_its_own_remedy_gives_that_remedy(tmp_path):
+    (finding,) = _findings(tmp_path, "9b405963aa12:774:854 [0] transport/shm.cc:590 NCCL WARN Cuda failure 217 "
+                                     "'peer access is not supported between these two devices'\n")
+    assert "It quotes CUDA driver API error 217" in finding.message.en  # the acronym keeps its case
+    assert finding.remedy.en == embedded().cuda_error("driver", 217).remedy["en"]
+    assert "NCCL_CUMEM_HOST_ENABLE=0" in finding.remedy.en and "--shm-size" not in finding.remedy.en
