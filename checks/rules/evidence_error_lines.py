@@ -43,9 +43,11 @@ WORDS = Words({
                      "lingjun-check cannot name the cause from this line; the other findings judge what the input shows.",
                      "{where} 显示了一条没有已记录特征能匹配的错误行：\u00ab{line}\u00bb。任务已失败，但 lingjun-check 无法仅凭这一行判断原因；"
                      "其他检查结果依据输入所示的内容作出判断。"),
-    "no-lines": ("The logs show none of the {count} known error lines, no Xid, no CUDA or NVML error and no NCCL "
-                 "warning ({sources}).",
-                 "日志中没有 {count} 种已知错误行中的任何一种，也没有 Xid、CUDA 或 NVML 错误及 NCCL 警告（{sources}）。"),
+    "no-lines": ("No known error line: the logs show none of the {count} error lines of the signatures, no Xid, no "
+                 "CUDA or NVML error and no NCCL warning ({sources}). This does not say the job is healthy: a failure "
+                 "worded otherwise is not recognised here.",
+                 "没有已知错误行：日志中没有 {count} 种错误特征中的任何一行，也没有 Xid、CUDA 或 NVML 错误及 NCCL 警告（{sources}）。"
+                 "这并不表示作业正常：以其他措辞出现的故障在此无法识别。"),
     "place-docker": ("Docker", "Docker"),
     "place-kubernetes": ("Kubernetes", "Kubernetes"),
     "place-acs": ("ACS GPU pod", "ACS GPU Pod"),
