@@ -11,6 +11,7 @@ from typing import Any, Optional
 
 from lingjun.checks.knowledge.error_catalogs import CATALOGS_FORMAT
 from lingjun.checks.knowledge.bundle import BUNDLE_FORMAT
+from lingjun.schema.error_catalogs import CUDA_APIS
 from lingjun.schema.kb import KnowledgeBase
 from lingjun.schema.models import Family, ReleaseRecord
 
@@ -125,7 +126,7 @@ def compile_error_catalogs(kb: KnowledgeBase) -> Optional[dict[str, Any]]:
     if kb.cuda_errors is not None:
         out["cuda"] = {**head(kb.cuda_errors), **{
             api: [e.model_dump(mode="json", by_alias=True, exclude_defaults=True) for e in getattr(kb.cuda_errors, api)]
-            for api in ("runtime", "driver", "nvml")}}
+            for api in CUDA_APIS}}
     if kb.nccl_warnings is not None:
         nccl = kb.nccl_warnings
         out["nccl"] = {**head(nccl), "versions": list(nccl.versions),

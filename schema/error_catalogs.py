@@ -12,7 +12,8 @@ kind                        model                       where, and its source
 ``xid-catalog``             :class:`XidCatalog`         ``releases/errors/xid.yaml``: NVIDIA's Xid catalog
                                                         (https://docs.nvidia.com/deploy/xid-errors/index.html)
 ``cuda-error-catalog``      :class:`CudaErrorCatalog`   ``releases/errors/cuda-errors.yaml``: ``cudaError_t``,
-                                                        ``CUresult`` and ``nvmlReturn_t`` with their messages
+                                                        ``CUresult``, ``nvmlReturn_t``, ``cublasStatus_t`` and
+                                                        ``cudnnStatus_t`` with their messages
 ``nccl-warning-catalog``    :class:`NcclWarningCatalog` ``releases/errors/nccl-warnings.yaml``: every ``WARN``
                                                         format string of NCCL's source, by subsystem
 ==========================  ==========================  =========================================================
@@ -36,7 +37,7 @@ from lingjun.schema.fields import Identifier, ShortText, Url
 from lingjun.schema._base import LocalizedText, StrictModel
 
 __all__ = [
-    "CatalogSource", "XidEntry", "XidCatalog", "CudaErrorEntry", "CudaErrorCatalog", "CUDA_ERROR_CLASSES",
+    "CatalogSource", "XidEntry", "XidCatalog", "CudaErrorEntry", "CudaErrorCatalog", "CUDA_ERROR_CLASSES", "CUDA_APIS",
     "FormatSubsystem", "FormatMessage", "NcclSubsystem", "NcclMessage", "NcclWarningCatalog", "ContainerCliSubsystem",
     "ContainerCliMessage", "ContainerCliCatalog", "ERROR_CATALOG_MODELS",
 ]
@@ -56,6 +57,10 @@ CUDA_ERROR_CLASSES = ("driver-install", "driver-too-old", "forward-compat", "no-
 CudaErrorClass = Literal["driver-install", "driver-too-old", "forward-compat", "no-device", "memory", "kernel-fault",
                          "launch-config", "toolchain", "ecc-hardware", "nvlink-fabric", "peer-access", "mps",
                          "graph-stream", "usage", "not-supported", "system", "other"]
+
+
+#: the lists of :class:`CudaErrorCatalog`, one per API, in the order the checker and the site read them
+CUDA_APIS = ("runtime", "driver", "nvml", "cublas", "cudnn")
 
 
 class CatalogSource(StrictModel):
@@ -119,8 +124,11 @@ class CudaErrorEntry(StrictModel):
     older_messages: list[PrintedText] = Field(default_factory=list)
     #: what to do about this code when it differs from its class's remedy (the codes jobs meet most)
     remedy: Optional[LocalizedText] = None
-    #: the toolkit (or NVML) release that added the code, where a source shows it
+    #: the toolkit (or NVML, cuDNN) release that added the code, where a source shows it
     since: Optional[ShortText] = None
+    #: the names older releases of the library gave this code, still printed by programs built on them (cuDNN 8's
+    #: ``CUDNN_STATUS_MAPPING_ERROR``, a deprecated alias of cuDNN 9's ``CUDNN_STATUS_INTERNAL_ERROR_TEXTURE_CREATION_FAILED``)
+    older_names: list[Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9_]{2,80}$")]] = Field(default_factory=list)
     #: the error signature that holds this error's causes and remedies in detail, where one does
     signature: Optional[Identifier] = None
 
@@ -128,20 +136,28 @@ class CudaErrorEntry(StrictModel):
 
 
 class CudaErrorCatalog(_Catalog):
-    """``releases/errors/cuda-errors.yaml``: ``runtime`` (``cudaError_t``), ``driver`` (``CUresult``) and ``nvml``
-    (``nvmlReturn_t``), each sorted by code, each code once."""
+    """``releases/errors/cuda-errors.yaml``: ``runtime`` (``cudaError_t``), ``driver`` (``CUresult``), ``nvml``
+    (``nvmlReturn_t``), ``cublas`` (``cublasStatus_t``) and ``cudnn`` (``cudnnStatus_t``), each sorted by code, each
+    code once; a name (or an older name) belongs to one entry of its list."""
 
     kind: Literal["cuda-error-catalog"]
     runtime: list[CudaErrorEntry] = Field(min_length=1)
     driver: list[CudaErrorEntry] = Field(min_length=1)
     nvml: list[CudaErrorEntry] = Field(default_factory=list)
+    cublas: list[CudaErrorEntry] = Field(default_factory=list)
+    cudnn: list[CudaErrorEntry] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _ordered(self) -> "CudaErrorCatalog":
-        for section in ("runtime", "driver", "nvml"):
-            codes = [e.code for e in getattr(self, section)]
+        for section in CUDA_APIS:
+            entries = getattr(self, section)
+            codes = [e.code for e in entries]
             if codes != sorted(set(codes)):
                 raise ValueError(f"{section}: each code once, in ascending order")
+            names = [n for e in entries for n in [e.name, *e.older_names]]
+            twice = sorted({n for n in names if names.count(n) > 1})
+            if twice:
+                raise ValueError(f"{section}: each name once (an entry's name or older name): {', '.join(twice)}")
         return self
 
 

@@ -1,4 +1,5 @@
-"""Recognising a log line by the error catalogs: an Xid, a CUDA or NVML error in any printed form, an NCCL warning.
+"""Recognising a log line by the error catalogs: an Xid, a CUDA, NVML, cuBLAS or cuDNN error in any printed form, an
+NCCL warning.
 
 A line is looked at only when it holds one of :data:`LITERALS` (searched with the signatures' literals over the
 whole log in one pass, :mod:`lingjun.checks.knowledge.signatures`); :func:`recognise` then reads it with the
@@ -20,6 +21,10 @@ The printed forms (where each is printed):
   start-up warning (torch/cuda/__init__.py);
 * ``code=2(cudaErrorMemoryAllocation)``, ``CUDA_ERROR_NO_DEVICE``, ``NVML_ERROR_DRIVER_NOT_LOADED``: an enum name
   anywhere (the CUDA samples' ``checkCudaErrors``, TensorFlow's and JAX's ``cuInit`` failures, NVML bindings);
+* ``CUDA error: CUBLAS_STATUS_NOT_INITIALIZED when calling `cublasCreate(handle)```, ``cuDNN error:
+  CUDNN_STATUS_MAPPING_ERROR``: torch's cuBLAS and cuDNN checks (aten/src/ATen/cuda/Exceptions.h), like Caffe's
+  ``(8 vs. 0) CUDNN_STATUS_EXECUTION_FAILED`` and TensorFlow's ``failed to run cuBLAS routine ...``, print the
+  status's enum name, which decides the entry (cuDNN 8's names too: :attr:`CudaErrorInfo.older_names`);
 * ``(35 vs. 0)``: a status compared with ``cudaSuccess`` (Caffe2, TensorFlow and CUTLASS checks);
 * ``Failed to initialize NVML: Driver/library version mismatch``: ``nvidia-smi`` and NVML's users;
 * ``nvidia-container-cli: mount error: file creation failed: PATH: file exists``: libnvidia-container's CLI, run by
@@ -44,7 +49,8 @@ __all__ = ["LITERALS", "CatalogMatch", "recognise"]
 #: what a line must hold to be read here (case-sensitive, as the programs print it)
 LITERALS = ("NVRM: Xid", "Xid=", "NCCL WARN", "CUDA error", "CUDA driver error", "CUDA Error", "Cuda error", "cuda error", "Cuda failure",
             "CUDA failure", "cuda runtime error", "CUDA failed with error", "Cuda API error", "THCudaCheck FAIL",
-            "cudaError", "CUDA_ERROR_", "NVML_ERROR_", "NVMLError_", "initialize NVML", "initialize nvml", "NVML error",
+            "cudaError", "CUDA_ERROR_", "NVML_ERROR_", "CUBLAS_STATUS_", "CUDNN_STATUS_",
+            "NVMLError_", "initialize NVML", "initialize nvml", "NVML error",
             "nvml error", "cudaGetDeviceCount", "CUDA initialization", " vs. 0)", "nvidia-container-cli")
 
 #: the longest file, line and function NCCL prints before ``NCCL WARN`` that the ``nccl`` form reads (200 + ":" + 7
@@ -55,7 +61,8 @@ _NCCL_PREFIX = 340
 _FORMS = {
     "xid": r"NVRM: Xid \(([^)]{0,64})\):? ?(\d{1,6})\b|\bXid=(\d{1,6})\b",
     "nccl": r"(?:([\w.+/-]{1,200}\.(?:cc|cu|cpp|cxx|c|h|hpp)):(\d{1,7}) (?:\([\w:~<>, ]{0,120}\) )?)?NCCL WARN (.*)",
-    "name": r"\b(cudaError[A-Z]\w{1,60}|CUDA_ERROR_[A-Z0-9_]{2,60}|NVML_ERROR_[A-Z0-9_]{2,60})\b",
+    "name": r"\b(cudaError[A-Z]\w{1,60}|CUDA_ERROR_[A-Z0-9_]{2,60}|NVML_ERROR_[A-Z0-9_]{2,60}"
+            r"|CUBLAS_STATUS_[A-Z0-9_]{2,80}|CUDNN_STATUS_[A-Z0-9_]{2,80})\b",
     "pynvml": r"\bNVMLError_([A-Za-z]\w{1,60})",
     "driver": r"CUDA driver error: (.{1,300})",
     "nccl-cu": r"Cuda failure (\d{1,6}) '([^']{1,300})'",

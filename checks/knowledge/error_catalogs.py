@@ -7,7 +7,8 @@ that reads no log never loads it.  Layout::
 
     {"format": "lingjun-kb/error-catalogs/1",
      "xid":  {"edition", "sources": [{"url", "title"}], "entries": [XidEntry, ...]},
-     "cuda": {"edition", "sources", "runtime": [CudaErrorEntry], "driver": [...], "nvml": [...]},
+     "cuda": {"edition", "sources", "runtime": [CudaErrorEntry], "driver": [...], "nvml": [...], "cublas": [...],
+              "cudnn": [...]},
      "nccl": {"edition", "sources", "versions": ["2.21.5", ...], "subsystems": [NcclSubsystem, ...],
               "messages": [[file, first line, last line, first version, last version, format], ...]},
      "container-cli": {"edition", "sources", "versions": ["1.14.0", ...], "subsystems": [ContainerCliSubsystem],
@@ -16,7 +17,8 @@ that reads no log never loads it.  Layout::
 Where the entries come from: NVIDIA's Xid catalog (https://docs.nvidia.com/deploy/xid-errors/index.html), the
 CUDA runtime and driver API references (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html,
 https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html), NVML's reference
-(https://docs.nvidia.com/deploy/nvml-api/), NCCL's source (https://github.com/NVIDIA/nccl) and libnvidia-container's
+(https://docs.nvidia.com/deploy/nvml-api/), cuBLAS's and cuDNN's (https://docs.nvidia.com/cuda/cublas/,
+https://docs.nvidia.com/deeplearning/cudnn/), NCCL's source (https://github.com/NVIDIA/nccl) and libnvidia-container's
 (https://github.com/NVIDIA/libnvidia-container, what nvidia-container-cli prints); each catalog's
 ``edition`` says what was read.  Standard library only.
 """
@@ -36,6 +38,8 @@ __all__ = [
 ]
 
 CATALOGS_FORMAT = "lingjun-kb/error-catalogs/1"
+#: the CUDA catalog's lists, by API (``lingjun.schema.error_catalogs.CUDA_APIS``, which this module may not import)
+CUDA_APIS = ("runtime", "driver", "nvml", "cublas", "cudnn")
 #: the file's name in the checker's ``data`` folder
 CATALOGS_FILE = "error-catalogs.json"
 
@@ -63,7 +67,7 @@ class XidInfo:
 @dataclass(frozen=True, eq=False)
 class CudaErrorInfo:
     """One error code: ``api`` (``runtime`` for ``cudaError_t``, ``driver`` for ``CUresult``, ``nvml`` for
-    ``nvmlReturn_t``), ``code`` (802), enum ``name``, the ``message`` its error-string function returns (None where
+    ``nvmlReturn_t``, ``cublas`` for ``cublasStatus_t``, ``cudnn`` for ``cudnnStatus_t``), ``code`` (802), enum ``name``, the ``message`` its error-string function returns (None where
     no source shows it), its class (``cls``, one of :data:`lingjun.schema.error_catalogs.CUDA_ERROR_CLASSES`),
     ``meaning`` ``{"en", "zh"}`` and the id of the error signature holding its causes, if any."""
 
@@ -78,11 +82,14 @@ class CudaErrorInfo:
     remedy: Optional[dict] = None
     #: the messages older releases returned for the code
     older_messages: tuple = ()
+    #: the names older releases gave the code (cuDNN 8's ``CUDNN_STATUS_MAPPING_ERROR`` for cuDNN 9's 4006)
+    older_names: tuple = ()
 
     @property
     def anchor(self) -> str:
-        """The entry's anchor on the site's CUDA errors page: ``cuda-runtime-802``, ``cuda-driver-999``, ``nvml-9``."""
-        return f"nvml-{self.code}" if self.api == "nvml" else f"cuda-{self.api}-{self.code}"
+        """The entry's anchor on the site's CUDA errors page: ``cuda-runtime-802``, ``cuda-driver-999``, ``nvml-9``,
+        ``cublas-1``, ``cudnn-1001``."""
+        return f"cuda-{self.api}-{self.code}" if self.api in ("runtime", "driver") else f"{self.api}-{self.code}"
 
 
 @dataclass(frozen=True, eq=False)
@@ -296,12 +303,13 @@ class ErrorCatalogs:
             out.xids[entry["xid"]] = XidInfo(entry["xid"], entry["name"], entry.get("mnemonic"), entry.get("kind", "other"), entry.get("action"),
                                              entry.get("severity", "error"), _texts(entry.get("meaning")),
                                              _texts(entry.get("action_text")))
-        for api in ("runtime", "driver", "nvml"):
+        for api in CUDA_APIS:
             for entry in (raw.get("cuda") or {}).get(api) or []:
                 out.cuda[(api, entry["code"])] = CudaErrorInfo(api, entry["code"], entry["name"], entry.get("message"),
                                                                entry.get("class", "other"), _texts(entry.get("meaning")),
                                                                entry.get("signature"), entry.get("remedy"),
-                                                               tuple(entry.get("older_messages") or ()))
+                                                               tuple(entry.get("older_messages") or ()),
+                                                               tuple(entry.get("older_names") or ()))
         nccl = raw.get("nccl") or {}
         for sub in nccl.get("subsystems") or []:
             out.subsystems[sub["id"]] = NcclSubsystemInfo(sub["id"], tuple(sub.get("files") or ()), _texts(sub.get("title")),
@@ -334,12 +342,16 @@ class ErrorCatalogs:
         return self.xids.get(number)
 
     def cuda_error(self, api: str, code: int) -> Optional[CudaErrorInfo]:
-        """The entry of ``code`` in ``api`` (``runtime``, ``driver``, ``nvml``), or None."""
+        """The entry of ``code`` in ``api`` (``runtime``, ``driver``, ``nvml``, ``cublas``, ``cudnn``), or None."""
         return self.cuda.get((api, code))
 
     @functools.cached_property
     def _by_name(self) -> dict:
-        return {info.name: info for info in self.cuda.values()}
+        """enum name -> entry; an older name (cuDNN 8's ``CUDNN_STATUS_MAPPING_ERROR``) names its entry unless it is
+        some entry's own name."""
+        out = {name: info for info in self.cuda.values() for name in info.older_names}
+        out.update({info.name: info for info in self.cuda.values()})
+        return out
 
     def cuda_by_name(self, name: str, api: Optional[str] = None) -> Optional[CudaErrorInfo]:
         """The entry whose enum name is ``name`` (``cudaErrorSystemNotReady``, ``CUDA_ERROR_NO_DEVICE``), or None; with

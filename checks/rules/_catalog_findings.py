@@ -1,5 +1,6 @@
-"""The findings of ``evidence.error-lines`` for lines the error catalogs name (an Xid, a CUDA or NVML error, an NCCL
-warning, an nvidia-container-cli message) that no error signature holds: what the entry is, from which catalog and edition, and what to do.
+"""The findings of ``evidence.error-lines`` for lines the error catalogs name (an Xid, a CUDA, NVML, cuBLAS or cuDNN
+error, an NCCL warning, an nvidia-container-cli message) that no error signature holds: what the entry is, from which
+catalog and edition, and what to do.
 
 The decision is the catalog's (:mod:`lingjun.checks.knowledge.catalog_lines`); this module words it.  ``WORDS`` holds
 the sentences; ``CLASS_WORDS`` what each class of CUDA error usually comes from and the least change that fixes it.
@@ -35,6 +36,9 @@ WORDS = Words({
     "cuda": ("{api} error {code}, {name} (\u201c{message}\u201d): {meaning}",
              "{api}错误 {code}，{name}（\u201c{message}\u201d）：{meaning}"),
     "cuda-no-message": ("{api} error {code}, {name}: {meaning}", "{api}错误 {code}，{name}：{meaning}"),
+    "status": ("{api} status {code}, {name}: {meaning}", "{api}状态码 {code}，{name}：{meaning}"),
+    "status-older": ("{api} status {code}, {name} (older releases name it {older}): {meaning}",
+                     "{api}状态码 {code}，{name}（旧版本称为 {older}）：{meaning}"),
     "cuda-unknown": ("A {api} error the catalog ({edition}) does not name: \u201c{text}\u201d. The job failed on it",
                      "目录（{edition}）中没有的{api}错误：\u201c{text}\u201d。任务因此失败"),
     "cuda-class": ("Usually: {cause}", "通常原因：{cause}"),
@@ -42,6 +46,8 @@ WORDS = Words({
     "api-runtime": ("CUDA runtime", "CUDA 运行时"),
     "api-driver": ("CUDA driver API", "CUDA 驱动 API "),
     "api-nvml": ("NVML", "NVML "),
+    "api-cublas": ("cuBLAS", "cuBLAS "),
+    "api-cudnn": ("cuDNN", "cuDNN "),
     "nccl": ("An NCCL warning of its {subsystem} ({file}, printed by NCCL {since} to {until}): {points_to}",
              "NCCL {subsystem}发出的警告（{file}，NCCL {since} 至 {until} 会打印）：{points_to}"),
     "nccl-file": ("An NCCL warning of its {subsystem} ({file}); this message is not among the {count} warnings of "
@@ -219,9 +225,14 @@ def _cuda_parts(match, catalogs) -> "tuple[list[Text], Optional[Text], Optional[
         text = mask_identifiers(mask_secrets(match.text))[:200]
         return [WORDS("cuda-unknown", api=api, edition=catalogs.edition("cuda"), text=text)], \
             _text(CLASS_WORDS["other"][1]), None
-    key = "cuda" if info.message else "cuda-no-message"
-    parts = [WORDS(key, api=api, code=info.code, name=info.name, message=info.message or "",
-                   meaning=_text(info.meaning))]
+    if info.api in ("cublas", "cudnn"):  # a library status: its enum name is what was printed
+        older = match.text if match.text in info.older_names else ""
+        parts = [WORDS("status-older" if older else "status", api=api, code=info.code, name=info.name, older=older,
+                       meaning=_text(info.meaning))]
+    else:
+        key = "cuda" if info.message else "cuda-no-message"
+        parts = [WORDS(key, api=api, code=info.code, name=info.name, message=info.message or "",
+                       meaning=_text(info.meaning))]
     cause, remedy = CLASS_WORDS.get(info.cls, CLASS_WORDS["other"])
     parts.append(WORDS("cuda-class", cause=_text(cause)))
     return parts, _text(info.remedy) if info.remedy else _text(remedy), info.anchor

@@ -31,6 +31,26 @@ def _one(line: str, catalog: str):
     return found[0]
 
 
+def test_the_cuda_catalog_holds_every_cublas_and_cudnn_status():
+    cublas = {i.code: i.name for i in CATALOGS.cuda.values() if i.api == "cublas"}
+    assert cublas == {1: "CUBLAS_STATUS_NOT_INITIALIZED", 3: "CUBLAS_STATUS_ALLOC_FAILED", 7: "CUBLAS_STATUS_INVALID_VALUE",
+                      8: "CUBLAS_STATUS_ARCH_MISMATCH", 11: "CUBLAS_STATUS_MAPPING_ERROR",
+                      13: "CUBLAS_STATUS_EXECUTION_FAILED", 14: "CUBLAS_STATUS_INTERNAL_ERROR",
+                      15: "CUBLAS_STATUS_NOT_SUPPORTED", 16: "CUBLAS_STATUS_LICENSE_ERROR"}
+    cudnn = {i.code: i for i in CATALOGS.cuda.values() if i.api == "cudnn"}
+    assert len(cudnn) == 47 and {c // 1000 for c in cudnn} == {1, 2, 3, 4, 5}
+    assert cudnn[2002].name == "CUDNN_STATUS_BAD_PARAM_NULL_POINTER" and cudnn[5000].name == "CUDNN_STATUS_EXECUTION_FAILED"
+    # every name cuDNN 8 printed (cudnn_ops_infer.h, 1-14) names a cuDNN 9 entry
+    for name in ("NOT_INITIALIZED", "ALLOC_FAILED", "BAD_PARAM", "INTERNAL_ERROR", "INVALID_VALUE", "ARCH_MISMATCH",
+                 "MAPPING_ERROR", "EXECUTION_FAILED", "NOT_SUPPORTED", "LICENSE_ERROR", "RUNTIME_PREREQUISITE_MISSING",
+                 "RUNTIME_IN_PROGRESS", "RUNTIME_FP_OVERFLOW", "VERSION_MISMATCH"):
+        assert CATALOGS.cuda_by_name("CUDNN_STATUS_" + name) is not None, name
+    for api, code in (("cublas", 1), ("cublas", 3), ("cublas", 13), ("cudnn", 1001), ("cudnn", 3000), ("cudnn", 4006),
+                      ("cudnn", 5000)):
+        remedy = CATALOGS.cuda_error(api, code).remedy
+        assert remedy and remedy["en"] and remedy["zh"], (api, code)
+
+
 def test_the_catalogs_hold_every_entry_they_promise():
     assert len(CATALOGS.xids) >= 172
     assert {n for n in (8, 13, 31, 32, 38, 43, 45, 48, 56, 57, 61, 62, 63, 64, 68, 69, 74, 79, 92, 94, 95, 119, 145,
@@ -60,6 +80,15 @@ def _forms(info) -> "list[str]":
                   f"transport/nvls.cc:157 NCCL WARN Cuda failure {info.code} '{info.message}'"]
     if info.message and info.api == "nvml":
         forms += [f"Failed to initialize NVML: {info.message}"]
+    if info.api == "cublas":  # torch's TORCH_CUDABLAS_CHECK, TensorFlow's and CNTK's cuBLAS checks
+        forms += [f"RuntimeError: CUDA error: {info.name} when calling `cublasCreate(handle)`",
+                  f"E external/xla/xla/stream_executor/cuda/cuda_blas.cc:190] failed to run cuBLAS routine "
+                  f"cublasSgemm_v2: {info.name}", f"CUBLAS failure {info.code}: {info.name} ; GPU=1"]
+    if info.api == "cudnn":  # torch's AT_CUDNN_CHECK, Caffe's CUDNN_CHECK, Paddle's; and cuDNN 8's names
+        for name in (info.name, *info.older_names):
+            forms += [f"RuntimeError: cuDNN error: {name}", f"F0525 12:35:32.850440 182776 cudnn_conv_layer.cu:28] "
+                      f"Check failed: status == CUDNN_STATUS_SUCCESS (8 vs. 0)  {name}",
+                      f"OSError: (External) CUDNN error(8), {name}."]
     return forms
 
 
@@ -67,7 +96,8 @@ def _forms(info) -> "list[str]":
 def test_every_cuda_and_nvml_code_is_named_in_each_printed_form(info):
     for line in _forms(info):
         match = _one(line, "cuda")
-        if "code=" in line or line.startswith("RuntimeError: " + info.name) or " failure " in line and info.api == "driver":
+        if "code=" in line or line.startswith("RuntimeError: " + info.name) or " failure " in line and info.api == "driver" \
+                or info.api in ("cublas", "cudnn"):
             assert match.info is info, line
         else:  # by the message: the entry printing that message (a message two APIs share names the first API's)
             assert match.info is not None and match.info.message.lower() == info.message.lower(), line

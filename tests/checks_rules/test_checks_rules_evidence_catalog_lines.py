@@ -129,3 +129,27 @@ def test_an_nccl_warning_quoting_a_cuda_code_with_its_own_remedy_gives_that_reme
     assert "It quotes CUDA driver API error 217" in finding.message.en  # the acronym keeps its case
     assert finding.remedy.en == embedded().cuda_error("driver", 217).remedy["en"]
     assert "NCCL_CUMEM_HOST_ENABLE=0" in finding.remedy.en and "--shm-size" not in finding.remedy.en
+
+
+def test_torch_s_cublas_status_names_the_cublas_entry_and_its_remedy_in_both_languages(tmp_path):
+    # aten/src/ATen/cuda/CublasHandlePool.cpp's TORCH_CUDABLAS_CHECK: "CUDA error: <status name> when calling `...`";
+    # the name, not "CUDA error", decides: it is not a CUDA runtime error the catalog lacks
+    (finding,) = _findings(tmp_path, "RuntimeError: CUDA error: CUBLAS_STATUS_NOT_INITIALIZED when calling "
+                                     "`cublasCreate(handle)`\n")
+    entry = embedded().cuda_error("cublas", 1)
+    assert finding.severity is Severity.error
+    assert entry.name == "CUBLAS_STATUS_NOT_INITIALIZED"
+    assert "cuBLAS status 1, CUBLAS_STATUS_NOT_INITIALIZED: " in finding.message.en
+    assert "cuBLAS 状态码 1，CUBLAS_STATUS_NOT_INITIALIZED：" in finding.message.zh
+    assert "does not name" not in finding.message.en
+    assert entry.remedy and finding.remedy.en == entry.remedy["en"] and finding.remedy.zh == entry.remedy["zh"]
+    assert "GPU memory" in finding.remedy.en and "显存" in finding.remedy.zh
+
+
+def test_a_cudnn_8_name_names_the_cudnn_9_code_it_became(tmp_path):
+    (finding,) = _findings(tmp_path, "RuntimeError: cuDNN error: CUDNN_STATUS_MAPPING_ERROR\n")
+    entry = embedded().cuda_error("cudnn", 4006)
+    assert "CUDNN_STATUS_MAPPING_ERROR" in entry.older_names
+    assert (f"cuDNN status 4006, {entry.name} (older releases name it CUDNN_STATUS_MAPPING_ERROR): "
+            in finding.message.en)
+    assert finding.remedy.en == entry.remedy["en"] and finding.remedy.zh == entry.remedy["zh"]

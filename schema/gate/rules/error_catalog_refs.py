@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from lingjun.schema.error_catalogs import CUDA_APIS
 from lingjun.schema.gate.corpus import Corpus
 from lingjun.schema.gate.issue import Issue
 from lingjun.schema.gate.rules import gate_rule
@@ -28,7 +29,7 @@ def check(corpus: Corpus) -> Iterator[Issue]:
     signatures = {signature.id for _, signature in corpus.signatures()}
     signatures |= {r.path.stem for r in corpus.rejected if r.kind == "error-signature"}
     for doc in corpus.of_kind("cuda-error-catalog"):
-        for api in ("runtime", "driver", "nvml"):
+        for api in CUDA_APIS:
             for index, entry in enumerate(getattr(doc.model, api)):
                 if entry.signature is not None and entry.signature not in signatures:
                     yield Issue(doc.path, (api, index, "signature"), f"error signature {entry.signature!r} does not "
