@@ -9,8 +9,9 @@ catalog                     page                                  anchors
 ==========================  ====================================  ===================================================
 ``xid.yaml``                ``troubleshooting/xid/``              ``#xid-<N>``
 ``cuda-errors.yaml``        ``troubleshooting/cuda-errors/``      ``#cuda-runtime-<code>``, ``#cuda-driver-<code>``,
-                                                                  ``#nvml-<code>``; sections ``#cuda-runtime``,
-                                                                  ``#cuda-driver``, ``#nvml``; classes
+                                                                  ``#nvml-<code>``, ``#cublas-<code>``, ``#cudnn-<code>``;
+                                                                  sections ``#cuda-runtime``, ``#cuda-driver``, ``#nvml``,
+                                                                  ``#cublas``, ``#cudnn``; classes
                                                                   ``#cuda-class-<class>``
 ``nccl-warnings.yaml``      ``troubleshooting/nccl-warnings/``    ``#nccl-<subsystem id>`` (a section),
                                                                   ``#<nccl_anchor(file, format)>`` (a message)
@@ -121,6 +122,8 @@ CUDA_APIS: tuple[tuple[str, str, str], ...] = (
     ("runtime", "cudaError_t", "cuda-runtime"),
     ("driver", "CUresult", "cuda-driver"),
     ("nvml", "nvmlReturn_t", "nvml"),
+    ("cublas", "cublasStatus_t", "cublas"),
+    ("cudnn", "cudnnStatus_t", "cudnn"),
 )
 
 
@@ -186,8 +189,10 @@ class CudaErrorView:
 
     @property
     def anchor(self) -> str:
-        """``cuda-runtime-802``, ``cuda-driver-999``, ``nvml-9`` (as :class:`~lingjun.checks.knowledge.error_catalogs.CudaErrorInfo`)."""
-        return f"nvml-{self.entry.code}" if self.api == "nvml" else f"cuda-{self.api}-{self.entry.code}"
+        """``cuda-runtime-802``, ``cuda-driver-999``, ``nvml-9``, ``cublas-1``, ``cudnn-1001`` (as
+        :class:`~lingjun.checks.knowledge.error_catalogs.CudaErrorInfo`)."""
+        return (f"cuda-{self.api}-{self.entry.code}" if self.api in ("runtime", "driver")
+                else f"{self.api}-{self.entry.code}")
 
     @property
     def cls(self) -> str:
@@ -197,6 +202,11 @@ class CudaErrorView:
     def older_messages(self) -> list[str]:
         """The messages older releases of the library returned for the code (shown as printed)."""
         return list(getattr(self.entry, "older_messages", None) or [])
+
+    @property
+    def older_names(self) -> list[str]:
+        """The names older releases gave the code (cuDNN 8's, for cuDNN 9's codes)."""
+        return list(getattr(self.entry, "older_names", None) or [])
 
     @property
     def since(self) -> Optional[str]:
@@ -418,8 +428,9 @@ class ErrorCatalogPages:
         does not hold is left out.  Each catalog: ``url`` (its page from the site root), and
 
         * ``xid``: ``rows`` ``[[number, NVIDIA's name], ...]``;
-        * ``cuda``: ``rows`` ``[[api, code, enum name, message or "", (older messages)], ...]`` (api ``runtime``,
-          ``driver``, ``nvml``; the older messages only where the catalog lists some);
+        * ``cuda``: ``rows`` ``[[api, code, enum name, message or "", (older messages), (older names)], ...]`` (api
+          ``runtime``, ``driver``, ``nvml``, ``cublas``, ``cudnn``; the older messages only where the catalog lists
+          some or the entry has older names, the older names only where it has some);
         * ``nccl``: ``subsystems`` ``[[id, title, [file patterns]], ...]``, ``files`` ``[[file, subsystem index],
           ...]`` and ``rows`` ``[[anchor, file index, format], ...]`` (anchor without its ``nccl-`` prefix), in the
           catalog's order, each file and format once;
@@ -444,7 +455,9 @@ class ErrorCatalogPages:
             for section in self.cuda.sections:
                 for v in section.entries:
                     older = list(getattr(v.entry, "older_messages", None) or [])
-                    rows.append([v.api, v.entry.code, v.entry.name, v.entry.message or ""] + ([older] if older else []))
+                    names = v.older_names
+                    rows.append([v.api, v.entry.code, v.entry.name, v.entry.message or ""]
+                                + ([older, names] if names else [older] if older else []))
             out["cuda"] = {"url": self.cuda.page.url, "rows": rows}
         if self.nccl is not None:
             sections = self.nccl.sections

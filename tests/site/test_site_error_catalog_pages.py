@@ -29,7 +29,7 @@ from lingjun.generator.site.error_catalogs import CATALOG_PAGES, error_catalogs
 from lingjun.generator.site.model import build_site_model
 from lingjun.generator.site.render import render_pages
 from lingjun.generator.site.strings import STRINGS
-from lingjun.schema.error_catalogs import NcclWarningCatalog
+from lingjun.schema.error_catalogs import CUDA_APIS, NcclWarningCatalog
 
 from made_once import made_ahead
 from site_kit import FIXTURE_KB, REPO
@@ -234,9 +234,11 @@ def test_the_search_data_holds_an_entry_per_catalog_entry(real, real_site_dir, l
     assert [row[0] for row in data["xid"]["rows"]] == [e.xid for e in kb.xids.entries]
     assert data["xid"]["url"] == "troubleshooting/xid/"
     if kb.cuda_errors is not None:
-        rows = {(row[0], row[1]): (row[2], row[3], row[4] if len(row) > 4 else []) for row in data["cuda"]["rows"]}
-        want = {(api, e.code): (e.name, e.message or "", list(getattr(e, "older_messages", None) or []))
-                for api in ("runtime", "driver", "nvml") for e in getattr(kb.cuda_errors, api)}
+        rows = {(row[0], row[1]): (row[2], row[3], row[4] if len(row) > 4 else [], row[5] if len(row) > 5 else [])
+                for row in data["cuda"]["rows"]}
+        want = {(api, e.code): (e.name, e.message or "", list(getattr(e, "older_messages", None) or []),
+                                list(getattr(e, "older_names", None) or []))
+                for api in CUDA_APIS for e in getattr(kb.cuda_errors, api)}
         assert rows == want and len(data["cuda"]["rows"]) == len(want)
     if kb.nccl_warnings is not None:
         nccl = data["nccl"]
@@ -403,6 +405,9 @@ PASTED = [
     ("torch.cuda.init failed: cudaErrorSystemNotReady", "troubleshooting/cuda-errors/#cuda-runtime-802"),
     ("jax: cuInit(0) failed: CUDA_ERROR_NO_DEVICE", "troubleshooting/cuda-errors/#cuda-driver-100"),
     ("pynvml.NVMLError_DriverNotLoaded: Driver Not Loaded", "troubleshooting/cuda-errors/#nvml-9"),
+    ("RuntimeError: CUDA error: CUBLAS_STATUS_NOT_INITIALIZED when calling `cublasCreate(handle)`",
+     "troubleshooting/cuda-errors/#cublas-1"),
+    ("RuntimeError: cuDNN error: CUDNN_STATUS_MAPPING_ERROR", "troubleshooting/cuda-errors/#cudnn-4006"),
     ("node-1:15016:15201 [1] transport/net_ib.cc:1160 NCCL WARN NET/IB : Got async event : port error",
      "troubleshooting/nccl-warnings/#nccl-ib"),
 ]
@@ -471,9 +476,15 @@ def _catalog_lines(kb) -> list[str]:
     lines.append("NVRM: Xid (PCI:0000:3b:00): 99999, pid=1")
     forms = {"runtime": "RuntimeError: CUDA error: {}", "driver": "CUDA driver error: {}",
              "nvml": "Failed to initialize NVML: {}"}
-    for api in ("runtime", "driver", "nvml"):
+    for api in CUDA_APIS:
         for e in getattr(kb.cuda_errors, api) if kb.cuda_errors else []:
             lines.append(f"failed with {e.name} here")
+            for name in getattr(e, "older_names", None) or []:  # cuDNN 8's names, in torch's and Caffe's forms
+                lines += [f"RuntimeError: cuDNN error: {name}", f"Check failed: status == CUDNN_STATUS_SUCCESS "
+                          f"(7 vs. 0)  {name}"]
+            if api in ("cublas", "cudnn"):  # torch's checks print the status's name
+                lines.append(f"RuntimeError: CUDA error: {e.name} when calling `cublasCreate(handle)`"
+                             if api == "cublas" else f"RuntimeError: cuDNN error: {e.name}")
             if e.message:
                 lines.append(forms[api].format(e.message))
     for m in kb.nccl_warnings.messages if kb.nccl_warnings else []:
@@ -505,7 +516,9 @@ def _catalog_lines(kb) -> list[str]:
               "connect.cc:1 NCCL WARN what", "CUDA driver error: out of memory",
               "nvidia-container-cli: ldcache error: a message no release prints: unknown",
               "nvidia-container-cli.real: container error: cgroup subsystem devices not found",
-              "Usage: nvidia-container-cli [OPTION...]", "nvidia-container-cli: version 1.17.0"]
+              "Usage: nvidia-container-cli [OPTION...]", "nvidia-container-cli: version 1.17.0",
+              "CUBLAS_STATUS_SUCCESS", "cuDNN error: CUDNN_STATUS_NO_SUCH_STATUS",
+              "failed to run cuBLAS routine cublasSgemm_v2: CUBLAS_STATUS_EXECUTION_FAILED"]
     return lines
 
 

@@ -32,7 +32,7 @@
   var base = ".";
 
   /* a line that may show a catalog's entry: catalogs.json is fetched for it (its literals then decide) */
-  var MAY_SHOW = /xid|nccl warn|cuda|nvml|nvidia-container-cli/i;
+  var MAY_SHOW = /xid|nccl warn|cuda|nvml|cublas|cudnn|nvidia-container-cli/i;
   /* where what nvidia-container-cli printed ends in a runtime's quoting of it (catalog_lines._CLI_END) */
   var CLI_END = /\\+n|\n|\\*"/;
   /* printf conversions of NCCL's formats, and the placeholders the extraction writes for a macro between literals
@@ -164,6 +164,7 @@
     }
     if (raw.cuda && Array.isArray(raw.cuda.rows)) {
       var cuda = out.cuda = { url: text(raw.cuda.url), byCode: {}, byName: {}, byFolded: {}, messages: {} };
+      var older = [];  // [older name, info]: cuDNN 8's names, each naming its entry unless an entry has it as its own
       raw.cuda.rows.forEach(function (row) {
         var info = { api: text(row[0]), code: row[1], name: text(row[2]), message: text(row[3]) };
         cuda.byCode[info.api + ":" + info.code] = info;
@@ -177,9 +178,13 @@
         var key = info.api + ":" + folded(bare);
         if (!cuda.byFolded[key]) { cuda.byFolded[key] = info; }
         var said = (info.message ? [info.message] : []).concat((row[4] || []).map(text));
+        (row[5] || []).forEach(function (name) { older.push([text(name), info]); });
         said.forEach(function (message) {
           (cuda.messages[info.api] = cuda.messages[info.api] || []).push({ message: message, info: info });
         });
+      });
+      older.forEach(function (pair) {
+        if (!Object.prototype.hasOwnProperty.call(cuda.byName, pair[0])) { cuda.byName[pair[0]] = pair[1]; }
       });
       Object.keys(cuda.messages).forEach(function (api) {  // longest first: the most specific message wins
         cuda.messages[api].sort(function (a, b) { return b.message.length - a.message.length; });
@@ -549,7 +554,8 @@
   function cudaEntries(line, cat) {
     if (!cat.cuda) { return []; }
     return cudaInfos(line, cat).map(function (info) {
-      var anchor = info.api === "nvml" ? "nvml-" + info.code : "cuda-" + info.api + "-" + info.code;
+      var anchor = info.api === "runtime" || info.api === "driver" ? "cuda-" + info.api + "-" + info.code
+                                                                   : info.api + "-" + info.code;
       var title = info.message ? fill(cat.labels.cuda, { name: info.name, message: info.message, code: info.code })
                                : fill(cat.labels.cuda_no_message, { name: info.name, code: info.code });
       return { url: cat.cuda.url + "#" + anchor, title: title, key: "cuda:" + info.api + ":" + info.code };
