@@ -84,6 +84,8 @@ class Evidence:
     hits: list[SignatureHit] = field(default_factory=list)
     stated: dict[str, StatedFact] = field(default_factory=dict)
     xids: list[int] = field(default_factory=list)
+    #: the process ids the kernel's Xid lines name, in order (their number is ``stated["kernel.xid_processes"]``)
+    xid_pids: list[str] = field(default_factory=list)
     notes: list[tuple[str, str]] = field(default_factory=list)
     #: quoted error lines (a snapshot's ``symptoms.errors``) that no signature matched
     unmatched: list[LogLine] = field(default_factory=list)

@@ -46,6 +46,8 @@ _SPECS = (
     FactSpec("limits.cap_ipc_lock", "bool", "the IPC_LOCK capability", "IPC_LOCK 能力",
              (("the container has the IPC_LOCK capability", "容器具有 IPC_LOCK 能力"),
               ("the container lacks the IPC_LOCK capability", "容器缺少 IPC_LOCK 能力"))),
+    FactSpec("kernel.xid_processes", "int", "the number of processes the kernel's Xid lines name",
+             "内核 Xid 行涉及的进程数"),
     FactSpec("rdma.devices", "int", "the number of RDMA devices in the container", "容器中 RDMA 设备的数量"),
     FactSpec("rdma.uverbs_nodes", "int", "the number of /dev/infiniband/uverbs* nodes", "/dev/infiniband/uverbs* 设备节点的数量"),
     FactSpec("rdma.erdma", "bool", "whether the RDMA devices are Alibaba Cloud eRDMA (erdma_*)", "RDMA 设备是否为阿里云 eRDMA（erdma_*）",

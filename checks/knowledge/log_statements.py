@@ -13,8 +13,10 @@ come from (public logs of the same programs):
   ``The current PyTorch install supports CUDA capabilities sm_50 … sm_90``: torch's warning when its build has
   no kernels for the GPU (torch/cuda/__init__.py; https://github.com/vllm-project/vllm/issues/20173);
 * ``vLLM API server version 0.9.1`` / ``Initializing a V1 LLM engine (v0.9.1)``: vLLM's start-up lines;
-* ``NVRM: Xid (PCI:0000:3b:00): 79, …``: the kernel driver's Xid report in ``dmesg``
-  (https://docs.nvidia.com/deploy/xid-errors/index.html);
+* ``NVRM: Xid (PCI:0000:3b:00): 79, pid=35521, …``: the kernel driver's Xid report in ``dmesg``
+  (https://docs.nvidia.com/deploy/xid-errors/index.html); the processes its lines name are counted
+  (``kernel.xid_processes``): one Xid from many processes over time points at the GPU rather than one program
+  (pytorch/pytorch#51382);
 * ``The quantization method fp8 is not supported for the current GPU. Minimum capability: 90. Current capability:
   86.``: vLLM's model loader refusing a quantization method (vllm-project/vllm#4327,
   #4202, #14154; the compressed-tensors form ``Min capability: 80. ', 'Current capability: 75.`` of #14040): the GPU's
@@ -102,7 +104,8 @@ def _bootstrap(m: "re.Match[str]") -> list[tuple[str, Any]]:
 
 
 def _xid(m: "re.Match[str]") -> list[tuple[str, Any]]:
-    return [("kernel.xid", int(m.group(1)))]
+    pid = [("kernel.xid_pid", m.group(2))] if m.group(2) and m.group(2) != "0" else []
+    return [("kernel.xid", int(m.group(1))), *pid]
 
 
 def _capability(digits: str) -> Optional[str]:
@@ -201,7 +204,7 @@ STATEMENTS: tuple[Statement, ...] = (
     Statement("vLLM API server version ", re.compile(r"vLLM API server version " + _VERSION), _vllm),
     Statement("LLM engine (v", re.compile(r"Initializing an? (?:V1 )?LLM engine \(v" + _VERSION), _vllm),
     Statement("Bootstrap : Using ", re.compile(r"NCCL INFO Bootstrap ?: Using ([A-Za-z][\w.-]{0,30})[:<]"), _bootstrap),
-    Statement("NVRM: Xid", re.compile(r"NVRM: Xid \([^)]{0,40}\): (\d{1,3})\b"), _xid),
+    Statement("NVRM: Xid", re.compile(r"NVRM: Xid \([^)]{0,40}\): (\d{1,3})\b(?:, pid=(\d{1,10})\b)?"), _xid),
     Statement("Current capability: ", re.compile(
         r"(?:quantization method (?P<method>[\w-]{1,40}) is not supported for the current GPU\. )?"
         r"Min(?:imum)? capability: (?P<min>\d{2,3})\.?[\s',]{0,8}Current capability: (?P<cur>\d{2,3})\b"), _quantization),

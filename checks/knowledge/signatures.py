@@ -338,6 +338,13 @@ class Scanner:
             if value not in evidence.xids:
                 evidence.xids.append(value)
             name = f"kernel.xid.{value}"
+        elif name == "kernel.xid_pid":  # an aggregate: how many processes the Xid lines name, from the first line
+            if value not in evidence.xid_pids and len(evidence.xid_pids) < MAX_CATALOG_ENTRIES:
+                evidence.xid_pids.append(value)
+            first = evidence.stated.get("kernel.xid_processes")
+            where = first.line if first is not None else LogLine(self.source, number, quote(line, literal))
+            evidence.stated["kernel.xid_processes"] = StatedFact("kernel.xid_processes", len(evidence.xid_pids), where)
+            return
         known = evidence.stated.get(name)
         if known is None:
             evidence.stated[name] = StatedFact(name, value, LogLine(self.source, number, quote(line, literal)))
