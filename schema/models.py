@@ -677,7 +677,9 @@ class ErrorSignature(StrictModel):
     say when it is an error or only information);
     ``rules``: checker rules whose warning this line confirms (the report then makes it an error);
     ``components``: catalog ids the line concerns (release pages link it); ``overlaps``: signatures whose
-    examples this one may match on purpose (the gate refuses any other overlap).
+    examples this one may match on purpose (the gate refuses any other overlap); ``summary``: the line sums up a
+    failure that other lines print in detail (NCCL's ``unhandled system error``, a peer's closed connection): in a
+    log that shows other error lines it is listed after them, and says so, since they name what failed first.
     """
 
     kind: Literal["error-signature"]
@@ -694,6 +696,7 @@ class ErrorSignature(StrictModel):
     components: list[Identifier] = Field(default_factory=list)
     known_issues: list[Identifier] = Field(default_factory=list)
     overlaps: list[Identifier] = Field(default_factory=list)
+    summary: StrictBool = False
     sources: list[SignatureSource] = Field(min_length=1)
 
 

@@ -43,6 +43,9 @@ WORDS = Words({
                      "lingjun-check cannot name the cause from this line; the other findings judge what the input shows.",
                      "{where} 显示了一条没有已记录特征能匹配的错误行：\u00ab{line}\u00bb。任务已失败，但 lingjun-check 无法仅凭这一行判断原因；"
                      "其他检查结果依据输入所示的内容作出判断。"),
+    "summary": ("This line sums up a failure the log's other error lines show in detail: start with those, "
+                "listed above.",
+                "该行概括了日志中其他错误行详细给出的故障：请先处理上面列出的那些行。"),
     "no-lines": ("No known error line: the logs show none of the {count} error lines of the signatures, no Xid, no "
                  "CUDA or NVML error and no NCCL warning ({sources}). This does not say the job is healthy: a failure "
                  "worded otherwise is not recognised here.",
@@ -141,7 +144,9 @@ def _cause_parts(standing: "list[RankedCause]", ruled_out: "list[RankedCause]") 
     return parts
 
 
-def _finding(ctx: CheckContext, hit: SignatureHit, signature: dict) -> Finding:
+def _finding(ctx: CheckContext, hit: SignatureHit, signature: dict, after_others: bool = False) -> Finding:
+    """The finding of one matched line; ``after_others``: a summary line (``summary: true``) listed after the other
+    error lines of the log, which it then points to."""
     causes = rank_causes(ctx, signature)
     standing = [c for c in causes if c.result.state != DOES_NOT_APPLY]
     ruled_out = [c for c in causes if c.result.state == DOES_NOT_APPLY]
@@ -150,6 +155,7 @@ def _finding(ctx: CheckContext, hit: SignatureHit, signature: dict) -> Finding:
     parts = [_sentence(_cat(shows, WORDS("more", count=hit.count) if hit.count > 1 else Text("", ""))),
              Text(f"{signature['title']['en']}. {signature['explanation']['en']}",
                   f"{signature['title']['zh']}。{signature['explanation']['zh']}"),
+             *([_sentence(WORDS("summary"))] if after_others else []),
              *_cause_parts(standing, ruled_out)]
     remedy_spec = lead.spec if lead is not None else (causes[0].spec if causes else None)
     links = [ctx.data.signature_url(signature["id"], signature.get("printed_by", ""), ctx.options.lang)]
@@ -179,14 +185,19 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         yield make(ctx, RULE, AREA, Severity.skipped, WORDS("no-log"))
         return
     hits = [h for h in evidence.hits if ctx.data.signature(h.signature) is not None]
+    summaries = [h for h in hits if ctx.data.signature(h.signature).get("summary")]
     for hit in hits:
-        yield _finding(ctx, hit, ctx.data.signature(hit.signature))
+        if hit not in summaries:
+            yield _finding(ctx, hit, ctx.data.signature(hit.signature))
     named = []
     if evidence.catalog_hits:
         from lingjun.checks.rules._catalog_findings import catalog_findings  # deferred: only a log naming a catalog entry needs it
 
         named = catalog_findings(ctx, RULE, AREA)
     yield from named
+    others = len(hits) > len(summaries) or bool(named)  # what failed first, in the log's own words
+    for hit in summaries:
+        yield _finding(ctx, hit, ctx.data.signature(hit.signature), after_others=others)
     named_lines = {_line_key(h.first) for h in evidence.catalog_hits}
     unmatched = [line for line in evidence.unmatched if _line_key(line) not in named_lines]
     for line in unmatched:

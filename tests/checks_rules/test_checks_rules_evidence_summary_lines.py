@@ -1,0 +1,37 @@
+"""evidence.error-lines: a summary line (a signature with ``summary: true``, NCCL's 'unhandled system error') comes
+after the log's other error lines, which name what failed first, and says so; alone it is reported as before."""
+
+from __future__ import annotations
+
+from checks_rules_kit import assert_bilingual, context, run
+from lingjun.checks.cli import load_data
+from lingjun.checks.facts import Facts
+from lingjun.checks.inputs.log_file import gather_evidence
+from lingjun.checks.report.findings import Severity
+
+RULE = "evidence.error-lines"
+SUMMARY = "NCCL failure common.cu:874 'unhandled system error'\n"
+SPECIFIC = "e66aa18dc444:3171:3171 [0] include/socket.h:311 WARN Socket creation failed : Address family not supported by protocol\n"
+
+
+def _errors(tmp_path, text: str):
+    log = tmp_path / "job.log"
+    log.write_text(text, encoding="utf-8")
+    kd = load_data(None)
+    ctx = context(Facts(), kd)
+    ctx.evidence = gather_evidence(kd, Facts(), [str(log)])
+    errors = [f for f in run(RULE, ctx) if f.severity is Severity.error]
+    assert_bilingual(errors)
+    return errors
+
+
+def test_the_specific_line_leads_and_the_summary_points_to_it(tmp_path):
+    first, second = _errors(tmp_path, SUMMARY + SPECIFIC)
+    assert "Socket creation failed" in first.message.en
+    assert "unhandled system error" in second.message.en and "sums up a failure" in second.message.en
+    assert "概括了日志中其他错误行" in second.message.zh
+
+
+def test_a_summary_line_alone_does_not_point_elsewhere(tmp_path):
+    (only,) = _errors(tmp_path, SUMMARY)
+    assert "sums up a failure" not in only.message.en
