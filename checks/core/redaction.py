@@ -126,16 +126,26 @@ _SECRET_COLON = re.compile(
     r"(?!\*\*\*)[^\s,;\"'}]+")
 # "Basic <base64 of user:password>" anywhere (a header written without its "Authorization:" name)
 _BASIC = re.compile(r"(?i)(\bbasic\s+)([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])")
-_SECRET_FLAG = re.compile(r"(?i)(?<![\w-])(--(?:" + "|".join(re.escape(n) for n in SECRET_NAMES) + r")\s+)(?!-)[^\s,;\"'}]+")
+#: a value as a secret is given: quoted (the quotes kept, what is between them masked) or bare up to a separator
+_QUOTED_VALUE = r"(?:\"[^\"\n]{1,512}\"|'[^'\n]{1,512}'|[\"'][^\s\"']{1,512})"  # the last: a quote never closed
+_SECRET_FLAG = re.compile(r"(?i)(?<![\w-])(--(?:" + "|".join(re.escape(n) for n in SECRET_NAMES) + r")\s+)(?!-)"
+                          r"(?:" + _QUOTED_VALUE + r"|[^\s,;\"'}]+)")
 _DEVICE_UUID = re.compile(DEVICE_UUID_SHAPE)
 # key=value in free text: a key that says secret at a word start, the value up to a blank or separator; an
 # authentication scheme first is kept and the credential after it masked (OTEL_EXPORTER_OTLP_HEADERS=
 # "Authorization=Bearer <token>", https://opentelemetry.io/docs/specs/otel/protocol/exporter/)
 _SECRET_PAIR = re.compile(
     r"(?:(?<=^)|(?<=[\s,;(\"'{/]))([\w.-]{0,64}(?:" + "|".join(SECRET_PARAMETER_WORDS) + r")[\w.-]{0,64}\s*=(?!=)\s*"
-    r"(?:(?:basic|bearer|token|digest|negotiate)\s+)?)[^\s,;&\"')}]+",
+    r"(?:(?:basic|bearer|token|digest|negotiate)\s+)?)(?:" + _QUOTED_VALUE + r"|[^\s,;&\"')}]+)",
     re.IGNORECASE,
 )
+
+
+def _masked_value(match: "re.Match[str]") -> str:
+    """The key (group 1) kept and its value masked, inside its quotes when it was quoted: ``password="***"``."""
+    value = match.group(0)[len(match.group(1)):]
+    quote = value[0] if value[:1] in ("\"", "'") and len(value) > 1 and value[-1] == value[0] else ""
+    return match.group(1) + quote + MASK + quote
 # an Authorization header's credential (Basic/Bearer/... scheme kept), and a Bearer token anywhere
 _AUTHORIZATION = re.compile(r"(?i)(\bauthorization\s*[:=]\s*(?:(?:basic|bearer|token|digest|negotiate)\s+)?)[^\s,;\"']+")
 _BEARER = re.compile(r"(?i)(\bbearer\s+)(?!\*\*\*)[A-Za-z0-9._~+/=-]{8,}")
@@ -206,12 +216,12 @@ def mask_secrets(text: str) -> str:
     if "=" in text and _mentions(folded, SECRET_PARAMETER_WORDS):
         if any(c in text for c in "?&#;"):
             text = _SECRET_PARAMETER.sub(lambda m: m.group(1) + MASK, text)
-        text = _SECRET_PAIR.sub(lambda m: m.group(1) + MASK, text)
+        text = _SECRET_PAIR.sub(_masked_value, text)
     if (":" in text or dashes) and _mentions(folded, SECRET_NAMES):
         if ":" in text:
             text = _SECRET_COLON.sub(lambda m: m.group(1) + MASK, text)
         if dashes:
-            text = _SECRET_FLAG.sub(lambda m: m.group(1) + MASK, text)
+            text = _SECRET_FLAG.sub(_masked_value, text)
     lowered = _folded(text)  # "authorİzation" is matched by the pattern (re's case folding), so it is looked for
     if "z" in lowered and "authorization" in lowered:
         text = _AUTHORIZATION.sub(lambda m: m.group(1) + MASK, text)

@@ -361,3 +361,16 @@ def test_a_label_ending_in_two_colons_is_not_an_ipv6_address():
     assert mask_identifiers("Running hook #0:: error running hook: exit status 1") == \
         "Running hook #0:: error running hook: exit status 1"
     assert mask_identifiers("from fe80::1 and 2001:db8::7") == "from *** and ***"
+
+
+@pytest.mark.parametrize("text, masked", [
+    ('CUDA error: x password="hunter2"', 'CUDA error: x password="***"'),
+    ("PASSWORD='x y' next", "PASSWORD='***' next"),
+    ('api_key="sk-ABCDEF" and', 'api_key="***" and'),
+    ('passwd = "x"', 'passwd = "***"'),
+    ('--password "x" --token \'ghp_zz\'', '--password "***" --token \'***\''),
+    ('--password="x"', '--password="***"'),
+    ('secret="never-closed', 'secret=***'),
+])
+def test_a_quoted_secret_value_is_masked_inside_its_quotes(text, masked):
+    assert mask_secrets(text) == masked
