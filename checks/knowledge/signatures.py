@@ -158,12 +158,21 @@ class SignatureSet:
 
 
 def _window(line: str, literal: str) -> str:
-    """``line``, or for a line longer than :data:`LINE_LIMIT` the :data:`LINE_LIMIT` characters around ``literal``."""
+    """``line``, or for a line longer than :data:`LINE_LIMIT` the :data:`LINE_LIMIT` characters around ``literal``,
+    less the word a cut falls into (a token cut in two no longer has the shape masking knows it by, so its part
+    must not reach a report: the window drops it whole; at most 256 characters at each end)."""
     if len(line) <= LINE_LIMIT:
         return line
     at = max(line.find(literal), 0)
     start = max(0, min(at - LINE_LIMIT // 2, len(line) - LINE_LIMIT))
-    return line[start:start + LINE_LIMIT]
+    end = start + LINE_LIMIT
+    if start > 0 and not line[start - 1].isspace():
+        blank = next((i for i in range(start, min(end, start + 256)) if line[i].isspace()), None)
+        start = blank if blank is not None and blank <= at else start
+    if end < len(line) and not line[end].isspace():
+        blank = next((i for i in range(end - 1, max(start, end - 256) - 1, -1) if line[i].isspace()), None)
+        end = blank if blank is not None and blank >= at + len(literal) else end
+    return line[start:end]
 
 
 #: the longest time one expression may search one window, in seconds; past it the pattern counts as not matching

@@ -374,3 +374,14 @@ def test_a_label_ending_in_two_colons_is_not_an_ipv6_address():
 ])
 def test_a_quoted_secret_value_is_masked_inside_its_quotes(text, masked):
     assert mask_secrets(text) == masked
+
+
+def test_a_long_line_cut_inside_a_token_drops_the_part_rather_than_show_it():
+    # a line longer than the 8 KiB window, a GitHub token across the cut: its part has no shape masking knows
+    from lingjun.checks.knowledge.signatures import LINE_LIMIT, _window
+
+    head = "CUDA error: " + "x " * ((LINE_LIMIT - 32) // 2)
+    line = head + " ghp_" + "A" * 36 + " tail"
+    assert line.find("ghp_") < LINE_LIMIT < line.find("ghp_") + 40  # the cut falls inside the token
+    window = _window(line, "CUDA error: ")
+    assert "AAAA" not in window and "ghp_" not in window and window.startswith("CUDA error: ")
