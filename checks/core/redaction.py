@@ -77,7 +77,7 @@ TOKEN_SHAPES = (
     r"\bgithub_pat_[A-Za-z0-9_]{20,}",  # GitHub fine-grained tokens
     r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b",  # AWS access key ids
     r"\bLTAI[A-Za-z0-9]{12,28}\b",  # Alibaba Cloud AccessKey ids
-    r"\bhf_(?=[A-Za-z]*[0-9])[A-Za-z0-9]{30,}",  # Hugging Face tokens
+    r"\bhf_[A-Za-z0-9]{30,}",  # Hugging Face tokens (34 letters, often no digit)
     r"\bsk-(?:proj-)?(?=[A-Za-z_-]*[0-9])[A-Za-z0-9_-]{20,}",  # OpenAI-style API keys
     r"\bxox[abposr]-[A-Za-z0-9-]{10,}",  # Slack tokens
     r"\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*",  # JSON Web Tokens (header.payload.signature)

@@ -385,3 +385,9 @@ def test_a_long_line_cut_inside_a_token_drops_the_part_rather_than_show_it():
     assert line.find("ghp_") < LINE_LIMIT < line.find("ghp_") + 40  # the cut falls inside the token
     window = _window(line, "CUDA error: ")
     assert "AAAA" not in window and "ghp_" not in window and window.startswith("CUDA error: ")
+
+
+def test_a_hugging_face_token_of_letters_only_is_masked_and_a_setting_name_kept():
+    assert mask_secrets("HF_TOKEN hf_abcdefghijklmnopqrstuvwxyzABCDEFGH") == "HF_TOKEN ***"
+    assert mask_secrets("HF_HUB_ENABLE_HF_TRANSFER=1 hf_hub_enable_hf_transfer") == \
+        "HF_HUB_ENABLE_HF_TRANSFER=1 hf_hub_enable_hf_transfer"
