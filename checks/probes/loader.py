@@ -44,9 +44,15 @@ _VERSION_IN_NAME = re.compile(r"\.so\.(\d+(?:\.\d+){1,3})$")
 
 
 def split_ld_library_path(value: Optional[str]) -> list[str]:
-    """``LD_LIBRARY_PATH`` entries in order, without empty entries."""
+    """``LD_LIBRARY_PATH`` entries in order, without empty entries.  A secret in the value (a URL with
+    credentials, ``token=...``) is masked before the split: split at its colons, no part keeps the shape that
+    masking knows it by (``https://user:pw@host`` would become ``https``, ``//user``, ``pw@host``)."""
     if not value:
         return []
+    if "@" in value or "=" in value:
+        from lingjun.checks.core.redaction import mask_secrets  # deferred: only such a value needs it
+
+        value = mask_secrets(value)
     return [p for p in re.split(r"[:;]", value) if p]
 
 

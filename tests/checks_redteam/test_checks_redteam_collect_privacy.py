@@ -391,3 +391,11 @@ def test_a_hugging_face_token_of_letters_only_is_masked_and_a_setting_name_kept(
     assert mask_secrets("HF_TOKEN hf_abcdefghijklmnopqrstuvwxyzABCDEFGH") == "HF_TOKEN ***"
     assert mask_secrets("HF_HUB_ENABLE_HF_TRANSFER=1 hf_hub_enable_hf_transfer") == \
         "HF_HUB_ENABLE_HF_TRANSFER=1 hf_hub_enable_hf_transfer"
+
+
+def test_ld_library_path_is_masked_before_it_is_split_at_colons():
+    from lingjun.checks.probes.loader import split_ld_library_path
+
+    entries = split_ld_library_path("/usr/lib:https://admin:S3cretPass@10.0.0.1/lib:/opt/x")
+    assert not any("S3cretPass" in e for e in entries) and entries[0] == "/usr/lib" and entries[-1] == "/opt/x"
+    assert split_ld_library_path("/usr/local/cuda/lib64::/usr/lib") == ["/usr/local/cuda/lib64", "/usr/lib"]
