@@ -35,3 +35,13 @@ def test_the_specific_line_leads_and_the_summary_points_to_it(tmp_path):
 def test_a_summary_line_alone_does_not_point_elsewhere(tmp_path):
     (only,) = _errors(tmp_path, SUMMARY)
     assert "sums up a failure" not in only.message.en
+
+
+def test_torch_s_unhandled_cuda_error_follows_nccl_s_cuda_failure_it_sums_up(tmp_path):
+    first, second = _errors(tmp_path, "torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/"
+                                      "c10d/ProcessGroupNCCL.cpp:3353, unhandled cuda error (run with NCCL_DEBUG=INFO for "
+                                      "details), NCCL version 2.26.2\n"
+                                      "node:1:2 [0] transport/p2p.cc:275 NCCL WARN Cuda failure 217 'peer access is not "
+                                      "supported between these two devices'\n")
+    assert "CUDA_ERROR_PEER_ACCESS_UNSUPPORTED" in first.message.en
+    assert "unhandled cuda error" in second.message.en and "sums up a failure" in second.message.en
