@@ -228,6 +228,7 @@ STATEMENTS: tuple[Statement, ...] = (
     _code("torch.ops._C.", "log.in_vllm_kernels"),
     _code("torch.ops._C_cache_ops.", "log.in_vllm_kernels"),
     _code("/sgl_kernel/", "log.in_sgl_kernel", r"/sgl_kernel/[\w./-]{0,200}\.(?:py|so)\b"),
+    _code("/sglang/srt/", "log.in_sglang", r"/sglang/srt/[\w./-]{0,200}\.py\b"),
     Statement("bin/nvcc'", re.compile(r"No such file or directory: '([^'\s]{0,300})/bin/nvcc'"), _nvcc_path),
 )
 

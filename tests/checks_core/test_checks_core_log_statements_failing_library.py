@@ -55,6 +55,9 @@ LINES = {
     # sgl-project/sglang#30594 (pull request): sgl_kernel's frame
     "sgl-kernel-frame": ("  File \"/usr/local/lib/python3.12/dist-packages/sgl_kernel/elementwise.py\", line 160, in "
                          "fused_add_rmsnorm"),
+    # sgl-project/sglang#5285: SGLang's server, capturing CUDA graphs
+    "sglang-frame": ("  File \"/sgl-workspace/sglang/python/sglang/srt/model_executor/model_runner.py\", line 934, in "
+                     "init_cuda_graphs"),
 }
 
 EXPECTED = {
@@ -65,11 +68,12 @@ EXPECTED = {
     "vllm-frame": "log.in_vllm_kernels", "vllm-call": "log.in_vllm_kernels", "vllm-cache-op": "log.in_vllm_kernels",
     "vllm-fa-frame": "log.in_flash_attn", "vllm-fa-op": "log.in_flash_attn",
     "sgl-kernel-frame": "log.in_sgl_kernel",
+    "sglang-frame": "log.in_sglang",
 }
 
 
 #: the facts these statements state (a line may state others too, such as the CUDA error a catalog names)
-LIBRARIES = {"log.in_flashinfer", "log.in_flash_attn", "log.in_vllm_kernels", "log.in_sgl_kernel"}
+LIBRARIES = {"log.in_flashinfer", "log.in_flash_attn", "log.in_vllm_kernels", "log.in_sgl_kernel", "log.in_sglang"}
 
 
 def libraries(evidence: Evidence) -> dict:

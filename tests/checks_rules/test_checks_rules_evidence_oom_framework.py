@@ -1,0 +1,36 @@
+"""evidence.error-lines on CUDA out of memory: the serving framework the traceback runs through decides the remedy
+(SGLang's --mem-fraction-static, vLLM's --gpu-memory-utilization); with neither shown, the workload leads."""
+
+from __future__ import annotations
+
+from checks_rules_kit import assert_bilingual, context, run
+from lingjun.checks.cli import load_data
+from lingjun.checks.facts import Facts
+from lingjun.checks.inputs.log_file import gather_evidence
+from lingjun.checks.report.findings import Severity
+
+RULE = "evidence.error-lines"
+OOM = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 448.00 MiB. GPU 0 has a total capacity of 79.11 GiB\n"
+
+
+def _first_error(tmp_path, text: str):
+    log = tmp_path / "job.log"
+    log.write_text(text, encoding="utf-8")
+    kd = load_data(None)
+    ctx = context(Facts(), kd)
+    ctx.evidence = gather_evidence(kd, Facts(), [str(log)])
+    first = next(f for f in run(RULE, ctx) if f.severity is Severity.error)
+    assert_bilingual([first])
+    return first
+
+
+def test_an_sglang_traceback_gets_sglang_s_memory_flags(tmp_path):
+    frame = '  File "/sgl-workspace/sglang/python/sglang/srt/model_executor/model_runner.py", line 934, in init_cuda_graphs\n'
+    first = _first_error(tmp_path, "Traceback (most recent call last):\n" + frame + OOM)
+    assert "Most likely cause here: SGLang serving" in first.message.en
+    assert "--mem-fraction-static" in first.remedy.en and "--gpu-memory-utilization" not in first.remedy.en
+
+
+def test_without_a_framework_shown_the_workload_leads(tmp_path):
+    first = _first_error(tmp_path, OOM)
+    assert "Most likely cause here: The batch, sequence length or model does not fit this GPU" in first.message.en
