@@ -31,7 +31,7 @@ import fnmatch
 import re
 from typing import Annotated, Literal, Optional
 
-from pydantic import Field, StringConstraints, field_validator, model_validator
+from pydantic import Field, StrictInt, StringConstraints, field_validator, model_validator
 
 from lingjun.schema.fields import Identifier, ShortText, Url
 from lingjun.schema._base import LocalizedText, StrictModel
@@ -85,7 +85,7 @@ class XidEntry(StrictModel):
     ``action``: NVIDIA's immediate-action code as published (``RESTART_APP``, ``RESET_GPU``, ...), left out where
     the catalog gives none; ``action_text``: what an operator does, in our words, with the commands."""
 
-    xid: int = Field(ge=0, le=100000)
+    xid: StrictInt = Field(ge=0, le=100000)
     name: ShortText
     #: NVIDIA's mnemonic (``ROBUST_CHANNEL_GPU_HAS_FALLEN_OFF_THE_BUS``), where the catalog gives one
     mnemonic: Optional[Annotated[str, StringConstraints(pattern=r"^[A-Z][A-Z0-9_]{1,100}$")]] = None
@@ -192,9 +192,18 @@ class FormatMessage(StrictModel):
     versions read), the first and last version that hold it, and the printf ``format``."""
 
     file: Annotated[str, StringConstraints(min_length=1, max_length=200)]
-    lines: list[int] = Field(min_length=2, max_length=2)
+    lines: list[Annotated[StrictInt, Field(ge=1, le=10_000_000)]] = Field(min_length=2, max_length=2)
     versions: list[ReleaseVersion] = Field(min_length=2, max_length=2)
     format: PrintedText
+
+    @model_validator(mode="after")
+    def _ranges_in_order(self) -> "FormatMessage":
+        if self.lines[0] > self.lines[1]:
+            raise ValueError(f"lines {self.lines[0]} to {self.lines[1]}: the first line seen comes after the last")
+        first, last = (tuple(int(part) for part in v.split(".")) for v in self.versions)
+        if first > last:
+            raise ValueError(f"versions {self.versions[0]} to {self.versions[1]}: the first version comes after the last")
+        return self
 
 
 class _FormatCatalog(_Catalog):

@@ -37,3 +37,27 @@ def test_a_release_version_is_bounded():
     assert versions.validate_python("2.27.7") == "2.27.7"
     with pytest.raises(ValidationError):
         versions.validate_python("2.27." + "9" * 5000)
+
+
+def _message(**changes):
+    from lingjun.schema.error_catalogs import FormatMessage
+
+    return FormatMessage.model_validate({"file": "misc/socket.cc", "lines": [10, 20], "versions": ["2.21.5", "2.28.9"],
+                                         "format": "socketStartConnect: Connect to %s failed : %s", **changes})
+
+
+def test_a_message_s_line_and_version_ranges_run_forwards():
+    assert _message().lines == [10, 20]
+    with pytest.raises(ValidationError, match="first line seen comes after the last"):
+        _message(lines=[999, 1])
+    with pytest.raises(ValidationError, match="first version comes after the last"):
+        _message(versions=["2.30.7", "2.21.5"])
+    with pytest.raises(ValidationError):
+        _message(lines=[10.0, 20])
+
+
+def test_an_xid_number_is_an_integer_not_a_float():
+    from lingjun.schema.error_catalogs import XidEntry
+
+    with pytest.raises(ValidationError):
+        XidEntry.model_validate({"xid": 45.0, "name": "x", "kind": "other", "meaning": TEXT})
