@@ -28,12 +28,13 @@ def _script() -> str:
 
 
 def _fake_python(tmp_path: Path, body: str) -> dict:
+    """An environment whose ``python3`` runs the shell text ``body``: a link to the checked-in ``_fake_python3``
+    (a script written by the test itself could fail to start with ETXTBSY while a site build ahead forks)."""
     folder = tmp_path / "bin"
     folder.mkdir()
-    tool = folder / "python3"
-    tool.write_text("#!/bin/sh\n" + body, encoding="utf-8")
-    tool.chmod(0o755)
-    return {**os.environ, "PATH": f"{folder}{os.pathsep}{os.environ['PATH']}", "NODE_NAME": "gpu-node-1"}
+    (folder / "python3").symlink_to(Path(__file__).resolve().parent / "_fake_python3")
+    return {**os.environ, "PATH": f"{folder}{os.pathsep}{os.environ['PATH']}", "NODE_NAME": "gpu-node-1",
+            "FAKE_PYTHON_BODY": body}
 
 
 def _start(shell: str, env: dict) -> subprocess.Popen:
