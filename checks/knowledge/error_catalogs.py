@@ -173,6 +173,19 @@ class ContainerCliInfo:
 #: distinct lines remembered per lookup before the memo starts over (a log of one repeated warning needs one)
 _MEMO_LIMIT = 4096
 
+
+class _Memo(dict):
+    """One lookup's answers by key, at most :data:`_MEMO_LIMIT` of them (then it starts over): a log repeats its
+    lines, so each distinct one is read once, and a log of distinct lines does not grow it without bound."""
+
+    def answer(self, key: Any, compute: Any) -> Any:
+        """The answer kept for ``key``, else ``compute()``, kept."""
+        if key not in self:
+            if len(self) >= _MEMO_LIMIT:
+                self.clear()
+            self[key] = compute()
+        return self[key]
+
 _CONVERSION = re.compile(r"%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d+))?(hh|h|ll|l|z|j|t|L)?([diouxXeEfgGcspm%])"
                          r"|\{#?[A-Za-z_][A-Za-z0-9_]{0,60}\}")
 #: what a numeric conversion prints
@@ -386,19 +399,14 @@ class ErrorCatalogs:
         """The entry whose message ``text`` starts with (case-insensitive, the first of ``apis`` holding one), or None:
         ``"uncorrectable ECC error encountered\\nCUDA kernel errors..."`` -> ``cudaErrorECCUncorrectable``."""
         folded = text.strip().lower()
-        memo = self._message_memo
-        if (folded, apis) in memo:  # a log repeats its errors: each distinct text is compared once
-            return memo[(folded, apis)]
-        found = next((info for api in apis for message, info in self._messages_folded.get(api, ())
-                      if folded.startswith(message)), None)
-        if len(memo) >= _MEMO_LIMIT:
-            memo.clear()
-        memo[(folded, apis)] = found
-        return found
+        return self._memo["message"].answer((folded, apis), lambda: next(
+            (info for api in apis for message, info in self._messages_folded.get(api, ()) if folded.startswith(message)),
+            None))
 
     @functools.cached_property
-    def _message_memo(self) -> dict:
-        return {}
+    def _memo(self) -> dict:
+        """The :class:`_Memo` of each lookup: ``message``, ``owner``, ``nccl``."""
+        return {"message": _Memo(), "owner": _Memo(), "nccl": _Memo()}
 
     @functools.cached_property
     def _messages_folded(self) -> dict:
@@ -421,19 +429,14 @@ class ErrorCatalogs:
     def _owner(self, path: str) -> Optional[str]:
         """The first subsystem one of whose globs matches ``path``, or None (each path's answer is kept: a log names
         the same few files again and again)."""
-        memo = self._owner_memo
-        if path not in memo:
-            import fnmatch  # deferred: only an NCCL warning needs it
+        return self._memo["owner"].answer(path, lambda: self._first_owner(path))
 
-            if len(memo) >= _MEMO_LIMIT:
-                memo.clear()
-            memo[path] = next((sub["id"] for sub in self.raw.get("nccl", {}).get("subsystems") or []
-                               if any(fnmatch.fnmatchcase(path, pattern) for pattern in sub.get("files") or ())), None)
-        return memo[path]
+    def _first_owner(self, path: str) -> Optional[str]:
+        """:meth:`_owner` of ``path``, read from the subsystems' globs."""
+        import fnmatch  # deferred: only an NCCL warning needs it
 
-    @functools.cached_property
-    def _owner_memo(self) -> dict:
-        return {}
+        return next((sub["id"] for sub in self.raw.get("nccl", {}).get("subsystems") or []
+                     if any(fnmatch.fnmatchcase(path, pattern) for pattern in sub.get("files") or ())), None)
 
     @functools.cached_property
     def _paths_by_name(self) -> dict:
@@ -465,18 +468,7 @@ class ErrorCatalogs:
         among all formats."""
         text = fold_blanks(message)
         name = os.path.basename(file) if file else ""
-        memo = self._nccl_memo
-        if (name, text) in memo:  # a log repeats its warnings: each distinct one is read once
-            return memo[(name, text)]
-        found = self._nccl_warning(name, text)
-        if len(memo) >= _MEMO_LIMIT:
-            memo.clear()
-        memo[(name, text)] = found
-        return found
-
-    @functools.cached_property
-    def _nccl_memo(self) -> dict:
-        return {}
+        return self._memo["nccl"].answer((name, text), lambda: self._nccl_warning(name, text))
 
     def _nccl_warning(self, name: str, text: str) -> Optional[NcclWarnInfo]:
         """:meth:`nccl_warning` of a bare file name and a blank-folded message."""
