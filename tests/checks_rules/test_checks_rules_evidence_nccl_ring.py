@@ -3,22 +3,14 @@ shows 2.19; a fact two clauses test is named once, whether shown or not."""
 
 from __future__ import annotations
 
-from checks_rules_kit import assert_bilingual, context, run
-from lingjun.checks.cli import load_data
-from lingjun.checks.facts import Facts
-from lingjun.checks.inputs.log_file import gather_evidence
+from checks_rules_kit import assert_bilingual
+from signature_cases_kit import findings_for_log
 
-RULE = "evidence.error-lines"
-LINE = "[7] graph/rings.cc:38 NCCL WARN Error : ring 0 does not loop back to start (13 != 15).\n"
+LINE = "[7] graph/rings.cc:38 NCCL WARN Error : ring 0 does not loop back to start (13 != 15)."
 
 
-def _finding(tmp_path, text: str):
-    log = tmp_path / "job.log"
-    log.write_text(text, encoding="utf-8")
-    kd = load_data(None)
-    ctx = context(Facts(), kd)
-    ctx.evidence = gather_evidence(kd, Facts(), [str(log)])
-    (finding,) = run(RULE, ctx)
+def _finding(tmp_path, *lines: str):
+    (finding,) = findings_for_log(tmp_path, list(lines))
     assert_bilingual([finding])
     return finding
 
@@ -30,7 +22,7 @@ def test_without_the_nccl_version_the_ranks_disagreeing_leads(tmp_path):
 
 
 def test_nccl_2_19_shown_by_the_log_leads_with_the_upgrade_named_once(tmp_path):
-    finding = _finding(tmp_path, "NCCL version 2.19.3+cuda12.3\n" + LINE)
+    finding = _finding(tmp_path, "NCCL version 2.19.3+cuda12.3", LINE)
     assert "Most likely cause here: NCCL 2.19 reads PCI link speeds" in finding.message.en
     assert finding.message.en.count("the NCCL version is 2.19.3") == 1
     assert "2.20 or newer" in finding.remedy.en

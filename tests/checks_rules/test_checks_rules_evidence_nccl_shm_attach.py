@@ -3,23 +3,15 @@ mismatch of NCCL 2.26.3 and later (NVIDIA/nccl#2190, PR #2059), the sized form a
 
 from __future__ import annotations
 
-from checks_rules_kit import assert_bilingual, context, run
-from lingjun.checks.cli import load_data
-from lingjun.checks.facts import Facts
-from lingjun.checks.inputs.log_file import gather_evidence
+from checks_rules_kit import assert_bilingual
 from lingjun.checks.report.findings import Severity
+from signature_cases_kit import findings_for_log
 
-RULE = "evidence.error-lines"
 PREFIX = "node-1:13740:13740 [7] misc/shmutils.cc:132 NCCL WARN Error while attaching to shared memory segment "
 
 
 def _finding(tmp_path, line: str):
-    log = tmp_path / "job.log"
-    log.write_text(line + "\n", encoding="utf-8")
-    kd = load_data(None)
-    ctx = context(Facts(), kd)
-    ctx.evidence = gather_evidence(kd, Facts(), [str(log)])
-    (finding,) = run(RULE, ctx)
+    (finding,) = findings_for_log(tmp_path, [line])
     assert_bilingual([finding])
     return finding
 

@@ -3,30 +3,22 @@
 
 from __future__ import annotations
 
-from checks_rules_kit import assert_bilingual, context, run
-from lingjun.checks.cli import load_data
-from lingjun.checks.facts import Facts
-from lingjun.checks.inputs.log_file import gather_evidence
+from checks_rules_kit import assert_bilingual
 from lingjun.checks.report.findings import Severity
+from signature_cases_kit import findings_for_log
 
-RULE = "evidence.error-lines"
-OOM = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 448.00 MiB. GPU 0 has a total capacity of 79.11 GiB\n"
+OOM = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 448.00 MiB. GPU 0 has a total capacity of 79.11 GiB"
 
 
-def _first_error(tmp_path, text: str):
-    log = tmp_path / "job.log"
-    log.write_text(text, encoding="utf-8")
-    kd = load_data(None)
-    ctx = context(Facts(), kd)
-    ctx.evidence = gather_evidence(kd, Facts(), [str(log)])
-    first = next(f for f in run(RULE, ctx) if f.severity is Severity.error)
+def _first_error(tmp_path, *lines: str):
+    first = next(f for f in findings_for_log(tmp_path, list(lines)) if f.severity is Severity.error)
     assert_bilingual([first])
     return first
 
 
 def test_an_sglang_traceback_gets_sglang_s_memory_flags(tmp_path):
-    frame = '  File "/sgl-workspace/sglang/python/sglang/srt/model_executor/model_runner.py", line 934, in init_cuda_graphs\n'
-    first = _first_error(tmp_path, "Traceback (most recent call last):\n" + frame + OOM)
+    frame = '  File "/sgl-workspace/sglang/python/sglang/srt/model_executor/model_runner.py", line 934, in init_cuda_graphs'
+    first = _first_error(tmp_path, "Traceback (most recent call last):", frame, OOM)
     assert "Most likely cause here: SGLang serving" in first.message.en
     assert "--mem-fraction-static" in first.remedy.en and "--gpu-memory-utilization" not in first.remedy.en
 

@@ -3,23 +3,14 @@ one process points at the program, three or more over time at the GPU (pytorch/p
 
 from __future__ import annotations
 
-from checks_rules_kit import assert_bilingual, context, run
-from lingjun.checks.cli import load_data
-from lingjun.checks.facts import Facts
-from lingjun.checks.inputs.log_file import gather_evidence
-
-RULE = "evidence.error-lines"
+from checks_rules_kit import assert_bilingual
+from signature_cases_kit import evidence_for_log, findings_for_log
 
 
 def _finding(tmp_path, pids):
-    log = tmp_path / "dmesg.log"
-    log.write_text("".join(f"[Wed Jan 27 23:04:35 2021] NVRM: Xid (PCI:0000:3d:00): 43, pid={pid}, Ch 00000008\n"
-                           for pid in pids), encoding="utf-8")
-    kd = load_data(None)
-    ctx = context(Facts(), kd)
-    ctx.evidence = gather_evidence(kd, Facts(), [str(log)])
-    assert ctx.evidence.stated["kernel.xid_processes"].value == len(set(pids))
-    (finding,) = run(RULE, ctx)
+    lines = [f"[Wed Jan 27 23:04:35 2021] NVRM: Xid (PCI:0000:3d:00): 43, pid={pid}, Ch 00000008" for pid in pids]
+    assert evidence_for_log(tmp_path, lines).stated["kernel.xid_processes"].value == len(set(pids))
+    (finding,) = findings_for_log(tmp_path, lines)
     assert_bilingual([finding])
     return finding
 
