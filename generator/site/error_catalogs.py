@@ -143,13 +143,10 @@ class XidView:
         return f"xid-{self.entry.xid}"
 
 
-@dataclass
-class XidPage:
-    """``troubleshooting/xid/``: every Xid of NVIDIA's catalog, by number."""
+class _OfCatalog:
+    """What a catalog page says of its catalog (the subclass's ``catalog`` field): its edition and sources."""
 
-    page: CatalogPage
-    catalog: XidCatalog
-    entries: list[XidView]
+    catalog: Any
 
     @property
     def edition(self) -> str:
@@ -158,6 +155,23 @@ class XidPage:
     @property
     def sources(self) -> list[CatalogSource]:
         return list(self.catalog.sources)
+
+
+class _OfFormatCatalog(_OfCatalog):
+    """A page of a catalog of format strings, which also names the releases it read."""
+
+    @property
+    def versions(self) -> list[str]:
+        return list(self.catalog.versions)
+
+
+@dataclass
+class XidPage(_OfCatalog):
+    """``troubleshooting/xid/``: every Xid of NVIDIA's catalog, by number."""
+
+    page: CatalogPage
+    catalog: XidCatalog
+    entries: list[XidView]
 
     @property
     def count(self) -> int:
@@ -245,21 +259,13 @@ class CudaClassView:
 
 
 @dataclass
-class CudaPage:
+class CudaPage(_OfCatalog):
     """``troubleshooting/cuda-errors/``: ``cudaError_t``, ``CUresult`` and ``nvmlReturn_t``, each by code."""
 
     page: CatalogPage
     catalog: CudaErrorCatalog
     sections: list[CudaSection]
     classes: list[CudaClassView]
-
-    @property
-    def edition(self) -> str:
-        return self.catalog.edition
-
-    @property
-    def sources(self) -> list[CatalogSource]:
-        return list(self.catalog.sources)
 
     @property
     def count(self) -> int:
@@ -310,24 +316,12 @@ class NcclSection:
 
 
 @dataclass
-class NcclPage:
+class NcclPage(_OfFormatCatalog):
     """``troubleshooting/nccl-warnings/``: every ``WARN`` of the NCCL releases read, a section per subsystem."""
 
     page: CatalogPage
     catalog: NcclWarningCatalog
     sections: list[NcclSection]
-
-    @property
-    def edition(self) -> str:
-        return self.catalog.edition
-
-    @property
-    def sources(self) -> list[CatalogSource]:
-        return list(self.catalog.sources)
-
-    @property
-    def versions(self) -> list[str]:
-        return list(self.catalog.versions)
 
     @property
     def count(self) -> int:
@@ -367,25 +361,13 @@ class CliSection:
 
 
 @dataclass
-class CliPage:
+class CliPage(_OfFormatCatalog):
     """``troubleshooting/nvidia-container-cli/``: every error message of the libnvidia-container commits read, a
     section per subsystem (the contexts first in the CLI's section)."""
 
     page: CatalogPage
     catalog: ContainerCliCatalog
     sections: list[CliSection]
-
-    @property
-    def edition(self) -> str:
-        return self.catalog.edition
-
-    @property
-    def sources(self) -> list[CatalogSource]:
-        return list(self.catalog.sources)
-
-    @property
-    def versions(self) -> list[str]:
-        return list(self.catalog.versions)
 
     @property
     def count(self) -> int:
