@@ -60,7 +60,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from nccl_warnings import Git, arguments, lex, render_format  # noqa: E402  (the same lexer as the NCCL catalog)
+from nccl_warnings import Git, arguments, emit, lex, render_format  # noqa: E402  (the same lexer as the NCCL catalog)
 
 #: (release, commit): the commit of https://github.com/NVIDIA/libnvidia-container that NVIDIA Container Toolkit's tag
 #: ``v<release>`` pins as third_party/libnvidia-container, one row per distinct commit, oldest first
@@ -570,18 +570,7 @@ def main(argv: list[str] | None = None) -> int:
         check_pins(args.toolkit_git_dir)
     entries = collect(args.git_dir, RELEASES)
     text = render(RELEASES, entries)
-    if args.stdout:
-        sys.stdout.write(text)
-        return 0
-    out = Path(args.out)
-    if args.check:
-        if not out.exists() or out.read_text(encoding="utf-8") != text:
-            print(f"{out} is out of date: rerun tools/container_cli_errors.py", file=sys.stderr)
-            return 1
-        return 0
-    out.write_text(text, encoding="utf-8")
-    print(f"wrote {out}: {len(entries)} messages", file=sys.stderr)
-    return 0
+    return emit(text, args, "tools/container_cli_errors.py", f"{len(entries)} messages")
 
 
 if __name__ == "__main__":

@@ -1051,18 +1051,24 @@ def main(argv: list[str] | None = None) -> int:
                 if (s["id"], pattern) not in used:
                     print(f"unused glob: {s['id']}: {pattern}", file=sys.stderr)
         print(f"messages: {len(entries)}", file=sys.stderr)
+    return emit(text, args, "tools/nccl_warnings.py", f"{len(entries)} messages, {len(text.encode('utf-8'))} bytes")
+
+
+def emit(text: str, args: argparse.Namespace, tool: str, summary: str) -> int:
+    """Write ``text`` as ``args`` ask (``--stdout``; ``--check``: exit 1, naming ``tool``, when ``--out`` differs; else
+    write ``--out`` and print ``summary``), the exit code."""
     if args.stdout:
         sys.stdout.write(text)
         return 0
     out = Path(args.out)
     if args.check:
         if not out.exists() or out.read_text(encoding="utf-8") != text:
-            print(f"{out} is out of date: rerun tools/nccl_warnings.py", file=sys.stderr)
+            print(f"{out} is out of date: rerun {tool}", file=sys.stderr)
             return 1
         return 0
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(text, encoding="utf-8")
-    print(f"wrote {out}: {len(entries)} messages, {len(text.encode('utf-8'))} bytes", file=sys.stderr)
+    print(f"wrote {out}: {summary}", file=sys.stderr)
     return 0
 
 
