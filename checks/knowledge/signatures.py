@@ -157,22 +157,27 @@ class SignatureSet:
         return self._statements.get(literal, [])
 
 
+def _word_cut(text, start: int, end: int, keep_from: int, keep_to: int):
+    """``text[start:end]`` (a ``str`` or ``bytes``) with no word cut in two at either end: a cut that falls inside a
+    word moves to the blank after it (before it, at the end), never into ``[keep_from, keep_to)``, the part that must
+    stay. A token cut in two no longer has the shape masking knows it by, so no part of it may reach a report."""
+    if start > 0 and not text[start - 1:start].isspace():
+        while start < min(keep_from, end) and not text[start:start + 1].isspace():
+            start += 1
+    if end < len(text) and not text[end:end + 1].isspace():
+        while end > max(keep_to, start) and not text[end - 1:end].isspace():
+            end -= 1
+    return text[start:end]
+
+
 def _window(line: str, literal: str) -> str:
     """``line``, or for a line longer than :data:`LINE_LIMIT` the :data:`LINE_LIMIT` characters around ``literal``,
-    less the word a cut falls into (a token cut in two no longer has the shape masking knows it by, so its part
-    must not reach a report: the window drops it whole; at most 256 characters at each end)."""
+    cut between words (:func:`_word_cut`)."""
     if len(line) <= LINE_LIMIT:
         return line
     at = max(line.find(literal), 0)
     start = max(0, min(at - LINE_LIMIT // 2, len(line) - LINE_LIMIT))
-    end = start + LINE_LIMIT
-    if start > 0 and not line[start - 1].isspace():
-        blank = next((i for i in range(start, min(end, start + 256)) if line[i].isspace()), None)
-        start = blank if blank is not None and blank <= at else start
-    if end < len(line) and not line[end].isspace():
-        blank = next((i for i in range(end - 1, max(start, end - 256) - 1, -1) if line[i].isspace()), None)
-        end = blank if blank is not None and blank >= at + len(literal) else end
-    return line[start:end]
+    return _word_cut(line, start, start + LINE_LIMIT, at, at + len(literal))
 
 
 #: the longest time one expression may search one window, in seconds; past it the pattern counts as not matching
@@ -205,16 +210,33 @@ def bounded_search(regex: "re.Pattern[str]", text: str) -> bool:
         signal.signal(signal.SIGALRM, previous)
 
 
+#: context masked with a quote on each side of it, so that a key before the cut still masks its value
+_QUOTE_CONTEXT = 512
+
+
 def quote(line: str, literal: str) -> str:
-    """``line`` masked (secrets, identifiers) and cut to :data:`QUOTE_LIMIT` characters around ``literal``."""
-    text = mask_identifiers(mask_secrets(_window(line, literal).rstrip("\r\n")))
-    if len(text) <= QUOTE_LIMIT:
-        return text
-    at = max(text.find(literal), 0)
-    start = max(0, min(at - QUOTE_LIMIT // 4, len(text) - QUOTE_LIMIT))
-    head = "…" if start else ""
-    tail = "…" if start + QUOTE_LIMIT < len(text) else ""
-    return head + text[start:start + QUOTE_LIMIT] + tail
+    """``line`` masked (secrets, identifiers) and cut to about :data:`QUOTE_LIMIT` characters around ``literal``.
+
+    The part around the literal is found in the text as printed (masking may hide the literal itself: ``token: CUDA
+    error``), cut between words with some context, masked, and only then cut to the quote's length, so that a token
+    is masked whole before any cut can split it."""
+    raw = _window(line, literal).rstrip("\r\n")
+    if len(raw) <= QUOTE_LIMIT:
+        return mask_identifiers(mask_secrets(raw))
+    at = max(raw.find(literal), 0)
+    lo = max(0, at - QUOTE_LIMIT // 4 - _QUOTE_CONTEXT)
+    hi = min(len(raw), at + QUOTE_LIMIT + _QUOTE_CONTEXT)
+    piece = _word_cut(raw, lo, hi, at, at + len(literal))
+    offset = raw.find(piece, lo)  # where the piece starts in the window (its cut moved to a blank)
+    text = mask_identifiers(mask_secrets(piece))
+    found = text.find(literal)
+    if found < 0:  # masked away: where it sits in proportion
+        found = (at - offset) * len(text) // max(len(piece), 1)
+    start = max(0, min(found - QUOTE_LIMIT // 4, len(text) - QUOTE_LIMIT))
+    end = min(len(text), start + QUOTE_LIMIT)
+    head = "…" if start or offset else ""
+    tail = "…" if end < len(text) or offset + len(piece) < len(raw) else ""
+    return head + text[start:end] + tail
 
 
 class Scanner:
@@ -249,10 +271,10 @@ class Scanner:
             counted_to = start
             number = base + counted + 1
             raw = block[start:end]
-            if len(raw) > FEED_LIMIT:  # a very long line: the part around the literal found
+            if len(raw) > FEED_LIMIT:  # a very long line: the part around the literal found, cut between words
                 at = pos - start
                 lo = max(0, min(at - FEED_LIMIT // 2, len(raw) - FEED_LIMIT))
-                raw = raw[lo:lo + FEED_LIMIT]
+                raw = _word_cut(raw, lo, lo + FEED_LIMIT, at, at + 1)
             self.feed_line(raw.decode("utf-8", "replace"), number)
             next_start = end + 1
         newlines = block.count(b"\n")

@@ -399,3 +399,26 @@ def test_ld_library_path_is_masked_before_it_is_split_at_colons():
     entries = split_ld_library_path("/usr/lib:https://admin:S3cretPass@10.0.0.1/lib:/opt/x")
     assert not any("S3cretPass" in e for e in entries) and entries[0] == "/usr/lib" and entries[-1] == "/opt/x"
     assert split_ld_library_path("/usr/local/cuda/lib64::/usr/lib") == ["/usr/local/cuda/lib64", "/usr/lib"]
+
+
+def test_a_quote_whose_literal_masking_hides_shows_no_part_of_a_long_token():
+    # "token: CUDA error: ..." masks the literal itself; the quote must still be cut around it, not at the window's
+    # start, which here falls 50 characters into a 342-character JWT signature (no blank to cut at)
+    from lingjun.checks.knowledge.signatures import LINE_LIMIT, quote
+
+    signature = "SIGx" + "aB3-_z" * 56 + "q" * 2
+    head = "job start Authorization: Bearer eyJhbGciOiJSUzI1NiJ9.eyJ" + "p" * 3000 + "." + signature
+    literal_at = len(head) - len(signature) + 50 + LINE_LIMIT // 2
+    filler = " ".join("w" * 9 for _ in range(LINE_LIMIT))[:literal_at - len(head) - len(" token: ")]
+    line = head + filler + " token: CUDA error: an illegal memory access was encountered " + "pad " * 1500
+    quoted = quote(line, "CUDA error: ")
+    assert not any(signature[i:i + 12] in quoted for i in range(len(signature) - 12))
+    assert "illegal memory access" in quoted and len(quoted) <= 402
+
+
+def test_a_line_longer_than_the_feed_limit_is_cut_between_words():
+    from lingjun.checks.knowledge.signatures import _word_cut
+
+    text = b"NCCL WARN x " + b"y" * 50 + b" tail"
+    assert _word_cut(text, 20, 40, 0, 9) == b""  # inside one word: nothing of it
+    assert _word_cut(text, 0, 30, 0, 9) == b"NCCL WARN x "
