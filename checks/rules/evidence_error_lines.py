@@ -44,8 +44,8 @@ WORDS = Words({
                      "{where} 显示了一条没有已记录特征能匹配的错误行：\u00ab{line}\u00bb。任务已失败，但 lingjun-check 无法仅凭这一行判断原因；"
                      "其他检查结果依据输入所示的内容作出判断。"),
     "summary": ("This line sums up a failure the log's other error lines show in detail: start with those, "
-                "listed above.",
-                "该行概括了日志中其他错误行详细给出的故障：请先处理上面列出的那些行。"),
+                "listed above",
+                "该行概括了日志中其他错误行详细给出的故障：请先处理上面列出的那些行"),
     "no-lines": ("No known error line: the logs show none of the {count} error lines of the signatures, no Xid, no "
                  "CUDA or NVML error and no NCCL warning ({sources}). This does not say the job is healthy: a failure "
                  "worded otherwise is not recognised here.",

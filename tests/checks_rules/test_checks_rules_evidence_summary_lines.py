@@ -22,6 +22,7 @@ def test_the_specific_line_leads_and_the_summary_points_to_it(tmp_path):
     assert "Socket creation failed" in first.message.en
     assert "unhandled system error" in second.message.en and "sums up a failure" in second.message.en
     assert "概括了日志中其他错误行" in second.message.zh
+    assert "listed above. " in second.message.en and ".." not in second.message.en and "。。" not in second.message.zh
 
 
 def test_a_summary_line_alone_does_not_point_elsewhere(tmp_path):
