@@ -101,8 +101,10 @@ def test_sigterm_while_waiting_ends_the_pod_at_once(shell, tmp_path):
     assert children  # the background sleep
     took = _terminate(proc)
     assert proc.returncode == 0 and took < DEADLINE_S, (proc.returncode, took)
+    # the background sleep went with it (checked first: while it lives it holds stderr open, and reading to the
+    # end would wait for it)
+    assert _all_end(children, DEADLINE_S - took)
     assert "SIGTERM, exiting" in proc.stderr.read()
-    assert _all_end(children, DEADLINE_S - took)  # the background sleep went with it
 
 
 @pytest.mark.parametrize("shell", SHELLS)
@@ -121,6 +123,16 @@ def test_no_plain_sleep_as_the_containers_main_process():
     script = _script()
     assert "exec sleep" not in script
     assert "trap " in script and "wait " in script
+
+
+def test_the_trap_kills_its_child_with_a_signal_the_child_cannot_catch():
+    """The trap's kill is SIGKILL.  A child forked for ``sleep &`` runs the shell's own TERM trap until it starts
+    ``sleep``; dash then takes a SIGTERM into that trap and starts ``sleep`` regardless.  Measured with SIGTERM
+    there, on 2 busy cores: 58 of 200 pods under sh left their sleep running (0 of 200 under bash); with SIGKILL,
+    0 of 200 under either."""
+    (trap,) = [line for line in _script().splitlines() if line.startswith("trap ")]
+    kills = [part.strip() for part in trap.split(";") if "kill " in part]
+    assert kills and all('kill -s KILL "$child"' in part for part in kills), kills
 
 
 def _can_unshare_pid() -> bool:
