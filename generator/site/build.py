@@ -242,7 +242,8 @@ def build_site(
     # lock's release where it would leave the lock held and hang a forked process (lingjun.generator._interrupt)
     with at_checkpoints(), exclusive(build_dir):  # builds sharing the Markdown folder take turns
         start = time.perf_counter()
-        forking = parallel and _fork_context() is not None
+        fork = _fork_context() if parallel else None  # decided once: a thread started later changes nothing
+        forking = fork is not None
         if forking:  # each language renders its Markdown in the process that builds it (see below)
             site = build_site_model(kb)
             _render_shared(kb, build_dir)
@@ -268,29 +269,29 @@ def build_site(
             args = {lang: (lang, config_dir, (build_dir / lang).absolute(), None, site.sitemap.mkdocs_nav(lang), jieba_dict,
                            epoch, site_url) for lang in LANGUAGES}
             placements = site.sitemap.mkdocs_placements()
+            # MkDocs empties its output folder first: the Chinese site is built into a work folder of its own
+            # (never inside the English one, which MkDocs would be emptying meanwhile in a parallel build) and
+            # moved under it once both are checked
+            with deferred():
+                zh_work = make_work_folder(site_dir, "tmp")
+                info = os.lstat(zh_work)
+                zh_made = (info.st_dev, info.st_ino)
+            targets = {"en": tmp, "zh": zh_work}
             if forking:
-                # MkDocs empties its output folder first: the Chinese site is built into a work folder of its
-                # own (never inside the English one, which MkDocs would be emptying meanwhile) and moved under it
-                with deferred():
-                    zh_work = make_work_folder(site_dir, "tmp")
-                    info = os.lstat(zh_work)
-                    zh_made = (info.st_dev, info.st_ino)
                 env = make_environment()
                 compile_templates(env)  # here, once: the English process inherits them compiled
                 render = (kb, site, env, build_dir, config_dir, site_url)
-                timings.pages, rendered = _build_languages_in_parallel(args, {"en": tmp, "zh": zh_work}, placements,
-                                                                       render)
+                timings.pages, rendered = _build_languages_in_parallel(args, targets, placements, render, fork)
                 timings.render += rendered  # the Chinese rendering, here (English renders at the same time)
                 start += rendered
-                if not same_folder(tmp, identity) or not same_folder(zh_work, zh_made):
-                    raise SiteDirRefused(f"a work folder ({tmp} or {zh_work}) was replaced during the build; "
-                                         "nothing was replaced")
-                zh_work.rename(tmp / "zh")
-                zh_work = None
             else:
                 for lang in LANGUAGES:
-                    target = tmp if lang == "en" else tmp / lang
-                    build_language(*_with_target(args[lang], target), placements=placements)
+                    build_language(*_with_target(args[lang], targets[lang]), placements=placements)
+            if not same_folder(tmp, identity) or not same_folder(zh_work, zh_made):
+                raise SiteDirRefused(f"a work folder ({tmp} or {zh_work}) was replaced during the build; "
+                                     "nothing was replaced")
+            zh_work.rename(tmp / "zh")
+            zh_work = None
             mark_site(tmp)
             with exclusive(site_dir.parent):  # builds with other build folders swap one at a time
                 if check_site_dir(given_site_dir, config_dir, protected) != site_dir:  # unchanged since the start?
@@ -314,9 +315,20 @@ def _fork_context() -> Optional[Any]:
     a lock one of them holds at the fork would stay held in the child forever)."""
     if (os.cpu_count() or 1) < 2 or "fork" not in multiprocessing.get_all_start_methods():
         return None
-    if threading.active_count() > 1:
+    if _threads_running() > 1:
         return None
     return multiprocessing.get_context("fork")
+
+
+def _threads_running() -> int:
+    """The number of threads of this process: on Linux the kernel's count (``/proc/self/task``), which includes
+    threads started outside :mod:`threading` (``_thread.start_new_thread``, C extensions; pytest-xdist's worker
+    has such an I/O thread, which ``threading.active_count()`` does not see); elsewhere the
+    :mod:`threading` count."""
+    try:
+        return max(len(os.listdir("/proc/self/task")), threading.active_count())
+    except OSError:  # not Linux, or no /proc
+        return threading.active_count()
 
 
 def _with_target(args: tuple, target: Path) -> tuple:
@@ -355,11 +367,12 @@ def _build_language_here(*args: Any, **kwargs: Any) -> int:
 
 def _build_languages_in_parallel(args: dict[str, tuple], targets: dict[str, Path],
                                  placements: dict[str, tuple[str, Optional[str], Optional[str]]],
-                                 render: tuple) -> tuple[int, float]:
+                                 render: tuple, fork: Any) -> tuple[int, float]:
     """Render and build English in a forked process and Chinese in this one, at once.
 
     ``render`` is ``(kb, site model, Jinja2 environment, build folder, configuration folder, site URL)``
-    (:func:`_render_language`'s inputs; the shared part, :func:`_render_shared`, is done).  The forked
+    (:func:`_render_language`'s inputs; the shared part, :func:`_render_shared`, is done); ``fork`` is the
+    context :func:`_fork_context` gave.  The forked
     process starts with everything this one has imported and set (MkDocs, Material, a test's replacement
     of :func:`build_language`); Chinese stays here, where jieba's dictionary is loaded once for all builds
     of the process.  Returns when both are done, with ``(generated pages of both languages, seconds this
@@ -375,7 +388,7 @@ def _build_languages_in_parallel(args: dict[str, tuple], targets: dict[str, Path
     _RENDER_IN_CHILD = render
     prepare_jieba()  # loaded once, here: the English process inherits the dictionary (see prepare_jieba)
     try:
-        with ProcessPoolExecutor(max_workers=1, mp_context=_fork_context(), initializer=_die_with_parent,
+        with ProcessPoolExecutor(max_workers=1, mp_context=fork, initializer=_die_with_parent,
                                  initargs=(os.getpid(),)) as pool:
             english = pool.submit(_build_language_here, *_with_target(args["en"], targets["en"]),
                                   placements=placements)

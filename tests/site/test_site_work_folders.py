@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -58,8 +59,9 @@ def test_links_planted_at_the_work_folder_names_of_a_range_of_pids_are_never_fol
 
 def _fake_languages(monkeypatch, replace=None, hook=None):
     """Replace MkDocs by a writer of one page per language; ``hook(target)`` runs before the page of language
-    ``replace`` is written.  The build forks the English build (``build_site(parallel=True)``): the replacement
-    runs in that process as it would in this one."""
+    ``replace`` is written.  Where the build forks the English build (``build_site(parallel=True)`` in a process
+    of one thread) the replacement runs in that process as it would in this one; under pytest-xdist both
+    languages are built here, into the same work folders."""
 
     def fake(lang, config_dir, docs_dir, target, nav, jieba, epoch, site_url, placements=None):
         if lang == replace and hook is not None:
@@ -209,16 +211,44 @@ def test_languages_are_built_one_after_the_other_in_a_process_running_other_thre
     assert (tmp_path / "site" / "zh" / "index.html").read_text(encoding="utf-8") == "zh"
 
 
-def test_english_is_built_in_a_forked_process_and_chinese_in_this_one(tmp_path, monkeypatch):
-    """A build in a process without other threads builds the languages at once; each page records its builder."""
+#: builds the fixture site with a ``build_language`` that writes its process id, in a fresh Python process (one
+#: thread: a pytest-xdist worker runs an I/O thread of its own, and no build forks beside it)
+_PIDS_BUILD = """
+import os, sys
+from pathlib import Path
+from lingjun.generator.site import build as build_module
+def fake(lang, config_dir, docs_dir, target, nav, jieba, epoch, site_url, placements=None):
+    Path(target).mkdir(parents=True, exist_ok=True)
+    (Path(target) / "index.html").write_text(str(os.getpid()), encoding="utf-8")
+build_module.build_language = fake
+if sys.argv[3] == "thread":
+    import _thread, threading
+    _thread.start_new_thread(threading.Event().wait, ())  # a thread threading.active_count() does not count
+build_module.build_site(Path(sys.argv[1]), Path(sys.argv[2]) / "site", build_dir=Path(sys.argv[2]) / "build")
+print(os.getpid())
+"""
 
-    def fake(lang, config_dir, docs_dir, target, nav, jieba, epoch, site_url, placements=None):
-        Path(target).mkdir(parents=True, exist_ok=True)
-        (Path(target) / "index.html").write_text(str(os.getpid()), encoding="utf-8")
 
-    monkeypatch.setattr(build_module, "build_language", fake)
-    build_module.build_site(FIXTURE_KB, tmp_path / "site", build_dir=tmp_path / "build")
+def _pids_build(tmp_path: Path, thread: str) -> tuple[int, int, int]:
+    """``(builder process, English page's writer, Chinese page's writer)`` of a fixture build in a new process."""
+    done = subprocess.run([sys.executable, "-c", _PIDS_BUILD, str(FIXTURE_KB), str(tmp_path), thread],
+                          capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr[-2000:]
     english = int((tmp_path / "site" / "index.html").read_text(encoding="utf-8"))
     chinese = int((tmp_path / "site" / "zh" / "index.html").read_text(encoding="utf-8"))
-    assert chinese == os.getpid() and english != os.getpid()
+    return int(done.stdout.split()[-1]), english, chinese
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="one CPU: the languages are built one after the other")
+def test_english_is_built_in_a_forked_process_and_chinese_in_this_one(tmp_path):
+    """A build in a process without other threads builds the languages at once; each page records its builder."""
+    builder, english, chinese = _pids_build(tmp_path, "none")
+    assert chinese == builder and english != builder
     assert sorted(p.name for p in tmp_path.iterdir()) == ["build", "site"]  # no work folder left
+
+
+def test_a_thread_started_outside_threading_keeps_the_build_in_one_process(tmp_path):
+    """A thread ``threading`` does not know of (``_thread.start_new_thread``, as pytest-xdist's I/O thread is
+    started) still rules out the fork: both languages are built by the builder itself."""
+    builder, english, chinese = _pids_build(tmp_path, "thread")
+    assert english == builder and chinese == builder
