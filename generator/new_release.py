@@ -83,12 +83,12 @@ SCHEMA_COMMENT = _SCHEMA_COMMENT
 
 
 class NewReleaseError(Exception):
-    """Why ``lingjun-kb new`` refused: bad version, unknown family, no previous release, file exists."""
+    """Why ``lingjun-kb new`` refused: no previous release, the file exists (exit status 1)."""
 
 
 class NewReleaseUsageError(NewReleaseError):
     """The arguments themselves are wrong (a release that is no identifier or a month/date typo, a family that is not
-    an id, a release date that is no date): exit status 2."""
+    an id or not in ``families.yaml``, a release date that is no date): exit status 2."""
 
 
 def _text(en: str, zh: str) -> dict[str, str]:
@@ -678,7 +678,7 @@ def new_release(releases: Path, family: str, version: str, release_date: Optiona
     family_entry = kb.families.get(family)
     if family_entry is None:
         known = ", ".join(sorted(kb.families)) or "none"
-        raise NewReleaseError(f"family {quoted(family)} is not in {releases}/families.yaml (known: {known})")
+        raise NewReleaseUsageError(f"family {quoted(family)} is not in {releases}/families.yaml (known: {known})")
     older = [r for r in kb.releases_of(family) if r.order_key is not None and r.order_key < key]
     folder = Path(releases) / family
     if not kb.releases_of(family) and not (folder.is_dir() and any(folder.glob("*.y*ml"))):

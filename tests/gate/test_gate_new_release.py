@@ -67,7 +67,9 @@ def test_new_refuses_to_overwrite_and_leaves_the_file_alone(tmp_path, capsys):
 
 def test_new_refuses_unknown_family_bad_version_and_no_previous(tmp_path, capsys):
     root = _tree(tmp_path)
-    assert main(["new", "demo-gpu", "25.03", "--releases", str(root)]) == 1
+    with pytest.raises(SystemExit) as exc:  # a family that is not recorded is a bad argument: a usage error
+        main(["new", "demo-gpu", "25.03", "--releases", str(root)])
+    assert exc.value.code == 2
     assert "family 'demo-gpu' is not in" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exc:  # a month or date typo is a usage error
         main(["new", "demo-nv", "25.3", "--releases", str(root)])
