@@ -29,7 +29,7 @@ from lingjun.checks.core.inert_text import NAME_LIMIT, capped, error_line, inert
 from lingjun.checks.core.node_name import clean_node_name, node_identity
 from lingjun.checks.core.redaction import mask_secrets, mask_strings
 from lingjun.checks.coverage import log_only_facts
-from lingjun.checks.facts import NODE_SOURCES, NodeFacts
+from lingjun.checks.facts import MAX_GPUS_PER_POD, NODE_SOURCES, NodeFacts
 from lingjun.checks.inputs.log_file import LogError, gather_evidence
 from lingjun.checks.inputs.recorded_options import identify_with, merged_options
 from lingjun.checks.knowledge.bundle import BundleError, KnowledgeData
@@ -442,8 +442,8 @@ def _run(args: "argparse.Namespace") -> int:
     color = not args.no_color and not os.environ.get("NO_COLOR") and shown_on is not None and shown_on.isatty() and output is None
     if args.timeout is not None and not (0 < args.timeout <= 600):
         return _fail("--timeout must be between 0 and 600 seconds")
-    if args.gpus_per_pod is not None and args.gpus_per_pod < 1:
-        return _fail("--gpus-per-pod must be at least 1")
+    if args.gpus_per_pod is not None and not (1 <= args.gpus_per_pod <= MAX_GPUS_PER_POD):
+        return _fail(f"--gpus-per-pod must be between 1 and {MAX_GPUS_PER_POD} (the GPUs of one node)")
     problem = cluster_usage_problem(args)  # before probing: a refused name costs no probe time
     if problem:
         return _fail(problem)

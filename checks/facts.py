@@ -33,6 +33,7 @@ SNAPSHOT_SCHEMA = "lingjun-check/snapshot/1"
 
 __all__ = [
     "SNAPSHOT_SCHEMA",
+    "MAX_GPUS_PER_POD",
     "Facts",
     "HostFacts",
     "PythonFacts",
@@ -464,6 +465,11 @@ class NodeFacts:
     cluster: Optional[str] = None
     #: ``"option"`` or ``"LINGJUN_CLUSTER"``; None without a cluster
     cluster_source: Optional[str] = None
+
+
+#: the most GPUs ``--gpus-per-pod`` takes: a pod runs on one node, and the largest GPU nodes hold 16 (an HGX or
+#: PPU node) with room to spare; a larger number is a typo, refused (given) or dropped (recorded in a snapshot)
+MAX_GPUS_PER_POD = 64
 
 
 @dataclass

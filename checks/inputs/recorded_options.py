@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from lingjun.checks.facts import CheckOptionsFacts
+from lingjun.checks.facts import MAX_GPUS_PER_POD, CheckOptionsFacts
 from lingjun.checks.knowledge.identify import UnknownReleaseError, identify
 
 __all__ = ["merged_options", "identify_with"]
@@ -23,9 +23,11 @@ def merged_options(recorded: Optional[CheckOptionsFacts], require_gpu: bool = Fa
                    gpus_per_pod: Optional[int] = None, release: Optional[str] = None,
                    model: Optional[str] = None) -> CheckOptionsFacts:
     """The options to check with: ``recorded`` (a snapshot's, or None for a live run) with the explicit ones added
-    (see the module docstring).  A recorded ``gpus_per_pod`` below 1 is dropped (a hand-edited snapshot)."""
+    (see the module docstring).  A recorded ``gpus_per_pod`` below 1 or above :data:`MAX_GPUS_PER_POD` is dropped
+    (a hand-edited snapshot)."""
     rec = recorded or CheckOptionsFacts()
-    kept_gpus = rec.gpus_per_pod if isinstance(rec.gpus_per_pod, int) and rec.gpus_per_pod >= 1 else None
+    count = rec.gpus_per_pod
+    kept_gpus = count if isinstance(count, int) and not isinstance(count, bool) and 1 <= count <= MAX_GPUS_PER_POD else None
     return CheckOptionsFacts(
         require_gpu=bool(require_gpu or rec.require_gpu),
         strict=bool(strict or rec.strict),

@@ -7,6 +7,7 @@ import io
 import json
 
 import jsonschema
+import pytest
 
 import fleet_corpus
 from lingjun.checks.cli import main as check_main
@@ -131,3 +132,13 @@ def test_a_report_that_exited_2_keeps_its_strict_exit(tmp_path, capsys):
     capsys.readouterr()
     status, report, _ = _fleet([str(tmp_path)], capsys)
     assert (_node(report, "lax")["exit_code"], _node(report, "strict")["exit_code"], status) == (0, 2, 2)
+
+
+@pytest.mark.parametrize("recorded", [0, 65, 12345678901234567890123, True])
+def test_a_recorded_gpus_per_pod_no_node_can_have_is_dropped(recorded):
+    """A hand-edited snapshot's ``gpus_per_pod`` outside 1..64 (or a boolean) is not an option of the re-check."""
+    from lingjun.checks.facts import CheckOptionsFacts
+    from lingjun.checks.inputs.recorded_options import merged_options
+
+    assert merged_options(CheckOptionsFacts(gpus_per_pod=recorded)).gpus_per_pod is None
+    assert merged_options(CheckOptionsFacts(gpus_per_pod=64)).gpus_per_pod == 64
