@@ -7,7 +7,8 @@ bounded (at most a block plus one line cut at :data:`MAX_LINE` bytes) and time l
 scanner whole lines only:
 
 * UTF-16 and UTF-32 with a byte-order mark, and UTF-16 without one (a NUL in every other byte), are decoded;
-* a gzip file or data that is not text (NUL bytes in the first block) is refused with :class:`LogError`;
+* a compressed file, an archive, an image or an executable (known by its first bytes) or data that is not text
+  (NUL or control bytes in the first block) is refused with :class:`LogError`;
 * a line longer than :data:`MAX_LINE` is cut there (the evidence notes it), the rest of it skipped.
 
 The path is opened without blocking and must be a regular file (a FIFO or device is refused), except
@@ -19,12 +20,14 @@ from __future__ import annotations
 import codecs
 import os
 import re
+import shlex
 import stat
 import sys
 from typing import BinaryIO, Callable, Optional
 
 from lingjun.checks.core.redaction import mask_identifiers
 from lingjun.checks.evidence import Evidence, LogLine
+from lingjun.checks.inputs._binary_formats import binary_format
 from lingjun.checks.knowledge.signatures import Scanner, SignatureSet, quote
 
 __all__ = ["BLOCK", "MAX_LINE", "LogError", "scan_log", "scan_lines", "log_name"]
@@ -87,15 +90,23 @@ def _decoder(first: bytes) -> tuple[Optional[Callable[[bytes, bool], str]], int]
 
 
 def _refusal(name: str, first: bytes) -> Optional[str]:
-    """Why ``first`` (the first block) is not a text log, or None: gzip, or more than 1 % NUL / 10 % other control
-    bytes in its first 64 KiB (a log cut short by a crash may hold a run of NULs; that alone is not binary)."""
-    if first.startswith(b"\x1f\x8b"):
-        return f"{name}: is gzip-compressed; decompress it first (zcat FILE | lingjun-check --log -)"
+    """Why ``first`` (the first block) is not a text log, or None: a compressed file, an archive, an image or an
+    executable known by its first bytes (:func:`~lingjun.checks.inputs._binary_formats.binary_format`), or more
+    than 1 % NUL / 2 % other control bytes in its first 64 KiB (a log cut short by a crash may hold a run of NULs;
+    that alone is not binary).  Random bytes hold about 0.4 % NUL and 11 % other controls; a text log, tabs,
+    carriage returns and ANSI colours aside, almost none."""
+    known = binary_format(first)
+    if known is not None:
+        kind, command = known
+        if command and name != "standard input":
+            command = command.replace("FILE", shlex.quote(name))
+        how = f"; read the text inside with {command}" if command else ""
+        return f"{name}: is {kind}, not a text log{how}"
     # a run of NULs is what a writer that crashed leaves (a zero-filled page), not binary data: left out of the count
     sample = re.sub(rb"\x00{16,}", b"", first[:65536])
     nul = sample.count(0)
     controls = sum(sample.count(c) for c in _BINARY_CONTROLS)
-    if sample and (nul > max(len(sample) // 100, 4) or controls > max(len(sample) // 10, 16)):
+    if sample and (nul > max(len(sample) // 100, 4) or controls > max(len(sample) // 50, 16)):
         return f"{name}: is not a text log (binary data: {nul} NUL and {controls} other control bytes in its first 64 KiB)"
     return None
 

@@ -55,7 +55,7 @@ def test_utf16_and_utf32_logs_are_decoded(tmp_path, encoding):
 
 @pytest.mark.parametrize("content, words", [
     (os.urandom(1) * 0 + bytes(range(256)) * 400, "is not a text log"),
-    (b"\x1f\x8b\x08\x00" + b"\x00" * 100, "is gzip-compressed; decompress it first"),
+    (b"\x1f\x8b\x08\x00" + b"\x00" * 100, "is gzip-compressed, not a text log; read the text inside with zcat "),
 ])
 def test_binary_and_compressed_logs_are_refused_with_one_line(tmp_path, content, words):
     with pytest.raises(LogError) as caught:
