@@ -36,7 +36,6 @@ raises for bad input.  Standard library only.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import stat
@@ -45,6 +44,8 @@ import sys
 from typing import IO, Any, Iterator, Optional
 
 from lingjun.checks.core.inert_text import NAME_LIMIT, inert
+from lingjun.checks.inputs import snapshot_json
+from lingjun.checks.inputs.snapshot_json import DuplicateKeyError
 
 __all__ = ["MAX_LINE_BYTES", "MAX_FILE_BYTES", "SNAPSHOT", "REPORT", "Record", "RecordError", "InputProblem", "iter_records", "read_inputs",
            "parse_line_prefix"]
@@ -111,7 +112,10 @@ class Record:
         """
         if self.data is not None:
             return self.data, None
-        found = _top_members(self.text or "")
+        try:
+            found = _top_members(self.text or "")
+        except DuplicateKeyError as exc:
+            raise RecordError(f"{exc}; skipped") from None
         if found is None or found[0].get("schema") != SNAPSHOT:
             return self.load(), None  # not one object: load says why, in its words
         self.data, self.text = found[0], None
@@ -124,13 +128,17 @@ class Record:
         return _where(self.input, self.line, self.pod)
 
 
-_DECODER = json.JSONDecoder()
+_DECODER = snapshot_json.DECODER  # the readers of --from's: long numbers kept as text, repeated keys refused
 _BLANK = re.compile(r"[ \t\n\r]*")
 
 
 def _top_members(text: str) -> "Optional[tuple[dict, dict]]":
     """``(object, {key: value text})`` of a JSON object's text, each member's value decoded by the standard decoder
-    (as :func:`json.loads` would: a repeated key keeps its last value); None when the text is not one JSON object."""
+    (as :func:`lingjun.checks.inputs.snapshot_json.loads` would); None when the text is not one JSON object.
+
+    Raises:
+        DuplicateKeyError: a key repeated in the object or inside a member's value.
+    """
     at = _BLANK.match(text, 0).end()
     if not text.startswith("{", at):
         return None
@@ -144,6 +152,8 @@ def _top_members(text: str) -> "Optional[tuple[dict, dict]]":
             if not text.startswith('"', at):
                 return None
             key, at = _DECODER.raw_decode(text, at)
+            if key in data:
+                raise DuplicateKeyError(key)
             at = _BLANK.match(text, at).end()
             if not text.startswith(":", at):
                 return None
@@ -158,6 +168,8 @@ def _top_members(text: str) -> "Optional[tuple[dict, dict]]":
             if text.startswith("}", at) and not text[at + 1:].strip(" \t\n\r"):
                 return data, members
             return None
+    except DuplicateKeyError:
+        raise
     except (ValueError, RecursionError):
         return None
 
@@ -195,7 +207,9 @@ def _size_text(size: int) -> str:
 
 def _parse_snapshot_text(text: str) -> dict:
     try:
-        obj = json.loads(text)
+        obj = snapshot_json.loads(text)
+    except DuplicateKeyError as exc:
+        raise RecordError(f"{exc}; skipped") from None
     except RecursionError:
         raise RecordError("JSON nested too deeply; skipped") from None
     except ValueError as exc:
@@ -339,7 +353,10 @@ def _records_of_line(line: str, name: str, number: int, problems: list) -> Itera
         yield Record(name, number, pod, SNAPSHOT, None, body)
         return
     try:
-        obj = json.loads(body)
+        obj = snapshot_json.loads(body)
+    except DuplicateKeyError as exc:
+        problems.append(InputProblem(name, number, f"{exc}; skipped", pod))
+        return
     except RecursionError:
         problems.append(InputProblem(name, number, "JSON nested too deeply; skipped", pod))
         return
@@ -410,8 +427,8 @@ def _file(path: str, name: str, problems: list) -> Iterator[Record]:
 def _one_object(raw: bytes) -> Optional[Any]:
     """The JSON value of a whole file, or None when it is not one JSON document (then it is read as lines)."""
     try:
-        return json.loads(raw.decode("utf-8-sig"))
-    except (ValueError, RecursionError):
+        return snapshot_json.loads(raw.decode("utf-8-sig"))
+    except (ValueError, RecursionError):  # a repeated key too: read as lines, where the record is refused naming it
         return None
 
 

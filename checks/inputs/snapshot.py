@@ -47,11 +47,12 @@ from lingjun.checks.core._dataclass_json import convert
 from lingjun.checks.core.redaction import mask_identifiers, mask_secrets, mask_strings
 from lingjun.checks import facts as facts_module
 from lingjun.checks.core.inert_text import escape_json_text
-from lingjun.checks.core.small_int import MAX_DIGITS
 from lingjun.checks.coverage import SECTIONS, sections_from_snapshot_keys, sections_not_probed
 from lingjun.checks.facts import SNAPSHOT_SCHEMA, Facts
 from lingjun.checks.inputs.input_file import SNIFF_BYTES, InputFileError, is_utf8_start, read_input_file
+from lingjun.checks.inputs import snapshot_json
 from lingjun.checks.inputs.input_kind import describe_json, describe_text
+from lingjun.checks.inputs.snapshot_json import DuplicateKeyError, LongNumber
 from lingjun.checks.probes.env_vars import filter_env, mask_device_ids
 
 __all__ = ["SnapshotError", "redact", "write_snapshot", "snapshot_line", "is_previous_snapshot", "SNAPSHOT_KIND", "read_snapshot", "facts_from_snapshot_dict", "atomic_write_text"]
@@ -173,7 +174,9 @@ def read_snapshot(path: str) -> tuple[Facts, list[str]]:
         raise SnapshotError(f"{path}: cannot read snapshot: {exc.reason}") from None
 
     try:
-        data = json.loads(raw.decode("utf-8-sig"), parse_int=_json_int)
+        data = snapshot_json.loads(raw.decode("utf-8-sig"))
+    except DuplicateKeyError as exc:
+        raise SnapshotError(f"{path}: not a snapshot: {exc}") from None
     except RecursionError:
         raise SnapshotError(f"{path}: not a snapshot: JSON nested too deeply") from None
     except ValueError as exc:  # UnicodeDecodeError included
@@ -360,19 +363,6 @@ def _kind(value: Any) -> str:
 _DROP = object()
 
 
-class _LongNumber(str):
-    """A JSON integer too long to be any value of a snapshot: kept as text so the field is dropped with a short line."""
-
-    def __repr__(self) -> str:
-        return f"a number of {len(self.lstrip('-'))} digits"
-
-
-def _json_int(text: str) -> "int | str":
-    """``json``'s integer hook: at most :data:`~lingjun.checks.core.small_int.MAX_DIGITS` digits, else a
-    :class:`_LongNumber` (Python refuses ``int()`` past 4,300 digits, which rejected the whole snapshot)."""
-    return int(text) if len(text.lstrip("-")) <= MAX_DIGITS else _LongNumber(text)
-
-
 @functools.lru_cache(maxsize=None)
 def _plan(cls: type) -> tuple[tuple[str, tuple], ...]:
     """``(field name, _shape(field type))`` of each field of ``cls``, computed once per class.
@@ -404,7 +394,7 @@ def _field(shape: tuple, value: Any, where: str, problems: list[str]) -> Any:
     optional, hint, origin, args, is_dataclass = shape
     if optional and value is None:
         return None
-    if isinstance(value, _LongNumber):
+    if isinstance(value, LongNumber):
         problems.append(f"{where}: {value!r} is not a usable value; ignored")
         return _DROP
     if hint is str and isinstance(value, str):  # the common case, without the converter's look-up

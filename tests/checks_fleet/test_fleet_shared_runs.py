@@ -12,6 +12,7 @@ from lingjun.checks.cli import load_data
 from lingjun.checks.facts import Facts
 from lingjun.checks.fleet._check import Checker
 from lingjun.checks.fleet._inputs import SNAPSHOT, Record, _top_members
+from lingjun.checks.inputs.snapshot_json import DuplicateKeyError
 from lingjun.checks.fleet._shared_runs import traced
 
 CASES = fleet_corpus.REPO / "tests" / "fixtures" / "cases"
@@ -73,7 +74,9 @@ def test_the_top_members_are_read_as_json_loads_reads_them(base):
     assert data == json.loads(text)
     assert {k: json.loads(v) for k, v in members.items()} == data
     assert _top_members('{"a": 1} x') is None and _top_members('{"a": 1,}') is None and _top_members("[1]") is None
-    assert _top_members('{"a": 1, "a": 2}') == ({"a": 2}, {"a": "2"})
+    with pytest.raises(DuplicateKeyError) as caught:  # which value the pod meant cannot be known: refused
+        _top_members('{"a": 1, "a": 2}')
+    assert caught.value.key == "a"
 
 
 def _alone(data, snapshot: dict) -> list:
