@@ -41,11 +41,13 @@ def test_another_library_the_linker_misses_is_not_this_signature(tmp_path):
 
 
 def test_the_linker_finding_names_the_missing_development_files_and_the_fixes(tmp_path):
-    [finding] = findings_for_log(tmp_path, [
+    finding, summary = findings_for_log(tmp_path, [
         "RuntimeError: Error building extension 'cpu_adam'",  # deepspeedai/DeepSpeed#5659
         LD_LINES[0],
     ])
     assert finding.severity.value == "error"
+    # the build's summary line (torch-extension-build-failed) comes after the linker line it sums up
+    assert "Error building extension 'cpu_adam'" in summary.message.en and "sums up a failure" in summary.message.en
     assert lead_of(finding).startswith("The CUDA libraries are there only as runtime files (libcurand.so.10), without the "
                                        "development link (libcurand.so) the linker needs")
     assert "Other possible causes: CUDA_HOME points at a toolkit without these libraries" in finding.message.en
