@@ -11,17 +11,17 @@ from typing import Optional
 
 __all__ = ["binary_format"]
 
-#: ``(offset, magic, format, command that prints the text inside (FILE stands for the file) or None)``
+#: ``(offset, magic, format, the command that prints the text inside (FILE stands for the file) or None)``
 _MAGIC: tuple[tuple[int, bytes, str, Optional[str]], ...] = (
-    (0, b"\x1f\x8b", "gzip-compressed", "zcat FILE | lingjun-check --log -"),
-    (0, b"\xfd7zXZ\x00", "xz-compressed", "xzcat FILE | lingjun-check --log -"),
-    (0, b"\x28\xb5\x2f\xfd", "zstd-compressed", "zstdcat FILE | lingjun-check --log -"),
-    (0, b"\x04\x22\x4d\x18", "lz4-compressed", "lz4cat FILE | lingjun-check --log -"),
-    (0, b"PK\x03\x04", "a zip archive", "unzip -p FILE | lingjun-check --log -"),
+    (0, b"\x1f\x8b", "gzip-compressed", "zcat FILE"),
+    (0, b"\xfd7zXZ\x00", "xz-compressed", "xzcat FILE"),
+    (0, b"\x28\xb5\x2f\xfd", "zstd-compressed", "zstdcat FILE"),
+    (0, b"\x04\x22\x4d\x18", "lz4-compressed", "lz4cat FILE"),
+    (0, b"PK\x03\x04", "a zip archive", "unzip -p FILE"),
     (0, b"PK\x05\x06", "an empty zip archive", None),
-    (0, b"7z\xbc\xaf\x27\x1c", "a 7z archive", "7z x -so FILE | lingjun-check --log -"),
-    (0, b"Rar!\x1a\x07", "a RAR archive", "unrar p -inul FILE | lingjun-check --log -"),
-    (257, b"ustar", "a tar archive", "tar -xOf FILE | lingjun-check --log -"),
+    (0, b"7z\xbc\xaf\x27\x1c", "a 7z archive", "7z x -so FILE"),
+    (0, b"Rar!\x1a\x07", "a RAR archive", "unrar p -inul FILE"),
+    (257, b"ustar", "a tar archive", "tar -xOf FILE"),
     (0, b"\x7fELF", "an ELF executable or library", None),
     (0, b"\x89PNG\r\n\x1a\n", "a PNG image", None),
     (0, b"\xff\xd8\xff", "a JPEG image", None),
@@ -40,9 +40,9 @@ def binary_format(first: bytes) -> Optional[tuple[str, Optional[str]]]:
     ``lingjun-check --log -`` (``FILE`` stands for the file), None where there is no text to read (an image).
     bzip2 counts only with its block header after ``BZh1``..``BZh9`` (a log line may start with "BZh").
     """
-    for offset, magic, name, command in _MAGIC:
+    for offset, magic, name, reader in _MAGIC:
         if first[offset:offset + len(magic)] == magic:
-            return name, command
-    if first[:3] == b"BZh" and first[3:4] in b"123456789" and first[3:4] and first[4:10] == b"1AY&SY":
+            return name, reader and f"{reader} | lingjun-check --log -"
+    if first[:3] == b"BZh" and first[3:4] in b"123456789" and first[4:10] == b"1AY&SY":
         return "bzip2-compressed", "bzcat FILE | lingjun-check --log -"
     return None
