@@ -278,7 +278,7 @@ def gather_evidence(data: object, facts: object, logs: list[str], input_path: Op
     """
     evidence = Evidence()
     signatures = getattr(data, "signatures", [])
-    sigset = SignatureSet(signatures)
+    sigset = SignatureSet(signatures, getattr(data, "catalog_message_literals", ()))
     errors = [e for e in getattr(getattr(facts, "symptoms", None), "errors", []) or [] if isinstance(e, str)]
     if paste is not None and input_path:
         # the paste's own lines, numbered; the errors its parser quoted come from these lines, so they are only

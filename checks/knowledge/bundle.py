@@ -19,7 +19,8 @@ validated YAML under ``releases/``: every document dumped with pydantic's
       "cuda_drivers": CudaDriverReference,
       "driver_branches": DriverBranchReference,
       "gpus": GpuReference,
-      "torch_wheels": TorchWheelReference
+      "torch_wheels": TorchWheelReference,
+      "catalog_message_literals": [the CUDA runtime and driver messages a log is searched for, catalog_lines.message_literals]
     }
 
 Only the standard library is used; the data is trusted (it was validated
@@ -218,6 +219,12 @@ class KnowledgeData:
     def signatures(self) -> list[dict[str, Any]]:
         """Error signatures (bundle JSON of :class:`lingjun.schema.models.ErrorSignature`, without examples)."""
         return list(self.raw.get("signatures", []))
+
+    @property
+    def catalog_message_literals(self) -> list[str]:
+        """The CUDA messages a log is searched for besides the signatures' literals
+        (:func:`lingjun.checks.knowledge.catalog_lines.message_literals`); empty in a bundle made without them."""
+        return [lit for lit in self.raw.get("catalog_message_literals") or [] if isinstance(lit, str) and lit]
 
     @property
     def components(self) -> list[dict[str, Any]]:

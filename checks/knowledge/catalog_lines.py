@@ -29,7 +29,15 @@ The printed forms (where each is printed):
 * ``Failed to initialize NVML: Driver/library version mismatch``: ``nvidia-smi`` and NVML's users;
 * ``nvidia-container-cli: mount error: file creation failed: PATH: file exists``: libnvidia-container's CLI, run by
   the NVIDIA Container Toolkit's prestart hook (https://github.com/NVIDIA/libnvidia-container ``src/cli/``), as
-  Docker, containerd and kubelet quote it (``... stderr: nvidia-container-cli: ...: unknown``).
+  Docker, containerd and kubelet quote it (``... stderr: nvidia-container-cli: ...: unknown``);
+* a CUDA runtime or driver message as another program's wrapper quotes it, with none of the forms above:
+  ``ggml_cuda_init: failed to initialize CUDA: no CUDA-capable device is detected`` (llama.cpp),
+  ``CUDA runtime implicit initialization on GPU:0 failed. Status: device kernel image is invalid`` (TensorFlow).
+  A line is looked at for this when it quotes a message after ``: `` or a quote (:func:`message_literals`) and no
+  other catalog reads it. A message that names CUDA, PTX, a GPU or MPS, or has five words or more, names its entry
+  wherever it stands between word boundaries; a shorter one (``unspecified launch failure``, ``out of memory``) only
+  after ``:``, a quote or a bracket, on a line that names CUDA (``cuda`` in any case, or a driver API call such as
+  ``cuInit``), since the same words end errors of other programs (NVML's ``Unknown Error``).
 
 Standard library only.
 """
@@ -44,7 +52,7 @@ from typing import TYPE_CHECKING, Optional
 if TYPE_CHECKING:  # a plain check imports this module for LITERALS only: the catalogs and expressions wait for a log line
     from lingjun.checks.knowledge.error_catalogs import ContainerCliInfo, CudaErrorInfo, ErrorCatalogs, NcclWarnInfo, XidInfo
 
-__all__ = ["LITERALS", "CatalogMatch", "recognise"]
+__all__ = ["LITERALS", "CatalogMatch", "message_literals", "recognise"]
 
 #: what a line must hold to be read here (case-sensitive, as the programs print it)
 LITERALS = ("NVRM: Xid", "Xid=", "NCCL WARN", "CUDA error", "CUDA driver error", "CUDA Error", "Cuda error", "cuda error", "Cuda failure",
@@ -129,7 +137,7 @@ def recognise(line: str, catalogs: "ErrorCatalogs") -> "list[CatalogMatch]":
     cli = _form("container-cli").search(line) if "nvidia-container-cli" in line else None
     if cli:
         found += _container_cli(cli.group(1), catalogs)
-    for match in _cuda(line, catalogs):
+    for match in _cuda(line, catalogs, tail=not found):
         if all(match.key != m.key for m in found):
             found.append(match)
     return found
@@ -180,8 +188,10 @@ def _container_cli(text: str, catalogs: "ErrorCatalogs") -> "list[CatalogMatch]"
                          subsystem=staged or context.subsystem, text=text, context=context)]
 
 
-def _cuda(line: str, catalogs: "ErrorCatalogs") -> "list[CatalogMatch]":
-    """The CUDA and NVML errors of ``line``: by enum name, then by the number and message of each printed form."""
+def _cuda(line: str, catalogs: "ErrorCatalogs", tail: bool = True) -> "list[CatalogMatch]":
+    """The CUDA and NVML errors of ``line``: by enum name, then by the number and message of each printed form, then
+    (with ``tail``: no other catalog read the line, so an NCCL warning or an Xid report is never searched for every
+    message) by the message it holds."""
     out: list[CatalogMatch] = []
 
     def add(info: "Optional[CudaErrorInfo]", api: str, number: Optional[int], text: str) -> None:
@@ -205,7 +215,11 @@ def _cuda(line: str, catalogs: "ErrorCatalogs") -> "list[CatalogMatch]":
     for form, reader in _READERS:
         found = _form(form).search(line)
         if found and reader(found, line, catalogs, add):
-            return out
+            break
+    if tail and all(m.info is None for m in out):  # no form named an entry: a message quoted by another program's wrapper
+        tail = _tail(line, catalogs)
+        if tail is not None:
+            return [CatalogMatch("cuda", f"cuda:{tail.api}:{tail.code}", tail.code, tail, tail.api, text=tail.message or "")]
     return out
 
 
@@ -297,6 +311,85 @@ def _read_versus(m, line, catalogs, add) -> bool:  # a status compared with cuda
 _READERS = (("driver", _read_driver), ("nccl-cu", _read_nccl_cu), ("old", _read_old), ("failed-with", _read_failed_with),
             ("returned", _read_returned), ("nvml", _read_nvml), ("init", _read_init), ("cuda", _read_cuda),
             ("versus", _read_versus))
+
+
+#: words that make a message CUDA's wherever it stands (``no CUDA-capable device``, ``a PTX JIT compilation failed``)
+_CUDA_WORDS = re.compile(r"CUDA|PTX|GPU|MPS|NVLink|nvlink|ECC|__\w")
+#: a message with this many words or more is read wherever it stands
+_STANDALONE_WORDS = 5
+#: what tells that a line is about CUDA, for a short message (``cuda`` in any case, a driver API call: ``cuInit``)
+_CUDA_CONTEXT = re.compile(r"[Cc][Uu][Dd][Aa]|\bcu[A-Z][A-Za-z]{2,40}\b")
+#: what may stand just before a short message: ``: ``, a quote, an opening bracket or ``=``
+_TAIL_OPENERS = (":", "'", '"', "(", "[", "=")
+#: the shortest message read this way (and made a literal)
+_TAIL_MIN_LENGTH = 8
+#: a character that continues a word, so that a message it touches is part of a longer text
+_WORD_CHAR = re.compile(r"[A-Za-z0-9_-]")
+#: ASCII upper case to lower case only: the folded line keeps the length of the line (``str.lower`` may not)
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def stands_alone(message: str) -> bool:
+    """Whether ``message`` (a ``cudaGetErrorString`` text) names a CUDA error wherever a line holds it: it names CUDA,
+    PTX, a GPU, MPS, NVLink or ECC, or has :data:`_STANDALONE_WORDS` words or more (``device kernel image is invalid``);
+    a shorter one (``misaligned address``) is read only after ``: `` on a line that names CUDA."""
+    return bool(_CUDA_WORDS.search(message)) or len(message.split()) >= _STANDALONE_WORDS
+
+
+def message_literals(messages: "list[str] | tuple[str, ...]") -> "list[str]":
+    """The literals that bring a line quoting one of ``messages`` (runtime and driver ``cudaGetErrorString`` texts)
+    to :func:`recognise`: each message after ``": "``, also with its first letter upper-cased (``: No CUDA-capable
+    device is detected``), and after a quote (``'out of memory``), sorted, each once. ``lingjun-kb bundle`` stores
+    them in the bundle, so a log is searched for them without reading the catalogs first.
+
+    Wrappers quote a message after a colon (``Status: MESSAGE``, ``failed to initialize CUDA: MESSAGE``) or in quotes;
+    a literal that opens with the message's own first letter would stop the log's search at most letters of every
+    line (measured with bench/log_scan.py: 14 % slower), one that opens with ``:`` or a quote does not."""
+    out = set()
+    for message in messages:
+        message = message.strip()
+        if len(message) >= _TAIL_MIN_LENGTH:
+            out.update((": " + message, ": " + message[0].upper() + message[1:], "'" + message))
+    return sorted(out)
+
+
+def _tail(line: str, catalogs: "ErrorCatalogs") -> "Optional[CudaErrorInfo]":
+    """The runtime or driver entry whose message ``line`` holds between word boundaries (the longest, runtime first):
+    anywhere for a message that :func:`stands_alone`, else after one of :data:`_TAIL_OPENERS` on a line that names
+    CUDA (:data:`_CUDA_CONTEXT`); None when it holds none."""
+    folded = line.translate(_ASCII_LOWER)
+    context: Optional[bool] = None
+    for message, alone, info in _tail_rows(catalogs):
+        at = folded.find(message)
+        while at >= 0:
+            end = at + len(message)
+            if _bounded(folded, at, end):
+                if alone:
+                    return info
+                if context is None:
+                    context = bool(_CUDA_CONTEXT.search(line[:at] + line[end:]))
+                if context and line[:at].rstrip().endswith(_TAIL_OPENERS):
+                    return info
+            at = folded.find(message, at + 1)
+    return None
+
+
+def _tail_rows(catalogs: "ErrorCatalogs") -> "list[tuple[str, bool, CudaErrorInfo]]":
+    """``[(message lower-cased, stands alone, entry)]`` of the runtime then the driver messages, longest first within
+    each; made once per catalogs object."""
+    rows = catalogs.__dict__.get("_catalog_lines_tails")
+    if rows is None:
+        rows = [(message.translate(_ASCII_LOWER), stands_alone(message), info)
+                for api in ("runtime", "driver") for message, info in catalogs.cuda_messages(api)
+                if len(message.strip()) >= _TAIL_MIN_LENGTH]
+        catalogs.__dict__["_catalog_lines_tails"] = rows
+    return rows
+
+
+def _bounded(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is not part of a longer word (no letter, digit, ``_`` or ``-`` touches it)."""
+    return ((start == 0 or not _WORD_CHAR.match(text[start - 1]))
+            and (end == len(text) or not _WORD_CHAR.match(text[end])))
 
 
 def _reads_as_error(text: str) -> bool:

@@ -395,6 +395,11 @@ class ErrorCatalogs:
             rows.sort(key=lambda row: -len(row[0]))
         return out
 
+    def cuda_messages(self, api: str) -> "list[tuple[str, CudaErrorInfo]]":
+        """``[(message, entry)]`` of ``api`` (``runtime``, ``driver``, ``nvml``): every message an entry's error-string
+        function returns or returned, longest first."""
+        return list(self._messages.get(api, ()))
+
     def cuda_by_message(self, text: str, apis: tuple = ("runtime", "driver")) -> Optional[CudaErrorInfo]:
         """The entry whose message ``text`` starts with (case-insensitive, the first of ``apis`` holding one), or None:
         ``"uncorrectable ECC error encountered\\nCUDA kernel errors..."`` -> ``cudaErrorECCUncorrectable``."""

@@ -52,22 +52,32 @@ _EXCEPTION = re.compile(r"(?:^|[\s\]:>])((?:[A-Za-z_]\w{0,40}\.){0,6}[A-Z]\w{0,6
 _ESCAPED_BYTES = tuple(re.escape(bytes([byte])) for byte in range(256))
 
 
-def _trie(words: Iterable[bytes]) -> bytes:
-    """A regular expression matching any of ``words`` (a trie of alternatives, shortest words kept)."""
+class _EscapedChars(dict):
+    """``re.escape`` of each character, made on first use."""
+
+    def __missing__(self, ch: str) -> str:
+        self[ch] = escaped = re.escape(ch)
+        return escaped
+
+
+def _trie(words: Iterable, escaped=_ESCAPED_BYTES, empty=b""):
+    """A regular expression matching any of ``words`` (a trie of alternatives, shortest words kept): of ``bytes``
+    words by default; of ``str`` words with ``escaped`` an :class:`_EscapedChars` and ``empty`` ``""``."""
+    group, bar, close, optional = (b"(?:", b"|", b")", b"?") if isinstance(empty, bytes) else ("(?:", "|", ")", "?")
     root: dict = {}
     for word in words:
         node = root
-        for byte in word:
-            node = node.setdefault(byte, {})
+        for unit in word:
+            node = node.setdefault(unit, {})
         node[None] = True
 
-    def expression(node: dict) -> bytes:
+    def expression(node: dict):
         end = node.pop(None, False)
-        branches = [_ESCAPED_BYTES[byte] + expression(node[byte]) for byte in sorted(node)]
+        branches = [escaped[unit] + expression(node[unit]) for unit in sorted(node)]
         if not branches:
-            return b""
-        body = branches[0] if len(branches) == 1 else b"(?:" + b"|".join(branches) + b")"
-        return b"(?:" + body + b")?" if end else body
+            return empty
+        body = branches[0] if len(branches) == 1 else group + bar.join(branches) + close
+        return group + body + close + optional if end else body
 
     return expression(root)
 
@@ -92,7 +102,9 @@ class SignatureSet:
             file with a broken expression raises it when compiled.
     """
 
-    def __init__(self, signatures: list[dict[str, Any]]) -> None:
+    def __init__(self, signatures: list[dict[str, Any]], message_literals: Iterable[str] = ()) -> None:
+        """``message_literals``: the CUDA messages a line is read against the catalogs for besides
+        :data:`~lingjun.checks.knowledge.catalog_lines.LITERALS` (the bundle's ``catalog_message_literals``)."""
         self.signatures = {sig["id"]: sig for sig in signatures}
         #: literal -> [(signature id, compiled regex or None)]
         self._patterns: dict[str, list[tuple[str, Optional["re.Pattern[str]"]]]] = {}
@@ -104,8 +116,17 @@ class SignatureSet:
         self._statements: dict[str, list[Statement]] = {}
         for statement in STATEMENTS:
             self._statements.setdefault(statement.literal, []).append(statement)
+        messages = frozenset(lit for lit in message_literals if lit)
+        #: the literals that send a line to the error catalogs
+        self.catalog_literals = _CATALOG_LITERALS | messages
         self.literals = sorted(set(self._patterns) | set(self._statements) | {TRACEBACK, *_EXCEPTION_LITERALS}
-                               | set(CATALOG_LITERALS))
+                               | self.catalog_literals)
+        #: the literals other than the CUDA messages, tested one by one on a line; the messages (a few hundred) only
+        #: after one search of their trie finds one (:meth:`line_literals`); a message that is also a signature's or a
+        #: statement's literal stays a plain one
+        self._plain_literals = [lit for lit in self.literals if lit not in messages or lit in _CATALOG_LITERALS
+                                or lit in self._patterns or lit in self._statements]
+        self._messages = sorted(messages - set(self._plain_literals))
         #: the error catalogs, read on the first line that needs them (:meth:`catalogs`)
         self._catalogs: "Optional[Any]" = None
         self._catalog_problem: Optional[str] = None
@@ -140,8 +161,19 @@ class SignatureSet:
         return Scanner(self, evidence, source)
 
     def line_literals(self, line: str) -> list[str]:
-        """The literals ``line`` holds (a few dozen substring tests, run only on lines the block search found)."""
-        return [lit for lit in self.literals if lit in line]
+        """The literals ``line`` holds (a few hundred substring tests, run only on lines the block search found; the
+        CUDA messages only when their trie finds one)."""
+        found = [lit for lit in self._plain_literals if lit in line]
+        # a message matters only to a line no other catalog literal sends to the catalogs: catalog_lines reads a line
+        # by the message it quotes only then
+        if self._messages and not any(lit in _CATALOG_LITERALS for lit in found) and self._message_regex.search(line):
+            found += [lit for lit in self._messages if lit in line]
+        return found
+
+    @functools.cached_property
+    def _message_regex(self) -> "re.Pattern[str]":
+        """One expression (text) that finds any of the CUDA message literals."""
+        return re.compile(_trie(self._messages, _EscapedChars(), ""))
 
     def matches_any(self, line: str) -> bool:
         """Whether any signature's pattern matches ``line``."""
@@ -303,7 +335,7 @@ class Scanner:
             for statement in self.sigset.statements_of(literal):
                 for name, value in read_statement(statement, window) or []:
                     self._state(line, number, literal, name, value)
-        catalog_literal = next((lit for lit in literals if lit in _CATALOG_LITERALS), None)
+        catalog_literal = next((lit for lit in literals if lit in self.sigset.catalog_literals), None)
         if catalog_literal is not None:
             self._match_catalogs(line, number, catalog_literal, bool(matched))
         exception_literal = next((lit for lit in _EXCEPTION_LITERALS if lit in literals), None)

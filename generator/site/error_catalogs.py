@@ -420,14 +420,17 @@ class ErrorCatalogPages:
           format as printed, 1 for a CLI context else 0, file], ...]`` (anchor without its ``cli-`` prefix), in the
           catalog's order.
 
-        ``literals``, ``forms`` and ``leading_number`` are the checker's own (:func:`_line_forms`): a line is read only
-        when it holds one of the literals, by the expressions of its printed forms.  ``labels`` are the box's words in
+        ``literals``, ``forms``, ``leading_number`` and ``tail`` are the checker's own (:func:`_line_forms`): a line is
+        read only when it holds one of the literals (the forms' and every runtime and driver message,
+        :func:`~lingjun.checks.knowledge.catalog_lines.message_literals`), by the expressions of its printed forms, and
+        failing those by the message it holds (``tail``: what makes a message stand alone, the line's CUDA context and
+        what may open a short message).  ``labels`` are the box's words in
         ``lang`` with ``{xid}``, ``{name}``, ... placeholders (known-errors.js
         fills them in and inserts them as text)."""
         t = translate(lang)
         literals, forms, leading = _line_forms()
         out: dict[str, Any] = {"format": SEARCH_FORMAT, "literals": literals, "forms": forms,
-                               "leading_number": leading, "labels": {
+                               "leading_number": leading, "tail": _tail_rules(), "labels": {
             key: t(f"catalog.search.{key}") for key in ("xid", "xid_unknown", "cuda", "cuda_no_message", "nccl",
                                                         "nccl_subsystem", "nccl_unknown", "cli", "cli_stage")}}
         if self.xid is not None:
@@ -441,6 +444,7 @@ class ErrorCatalogPages:
                     rows.append([v.api, v.entry.code, v.entry.name, v.entry.message or ""]
                                 + ([older, names] if names else [older] if older else []))
             out["cuda"] = {"url": self.cuda.page.url, "rows": rows}
+            out["literals"] = sorted(set(literals) | set(_message_literals(rows)))
         if self.nccl is not None:
             sections = self.nccl.sections
             section_of = {message.anchor: at for at, section in enumerate(sections) for message in section.messages}
@@ -485,6 +489,25 @@ def _line_forms() -> tuple[list[str], dict[str, str], str]:
     from lingjun.checks.knowledge import catalog_lines  # deferred: the checker's reading of log lines
 
     return list(catalog_lines.LITERALS), dict(catalog_lines._FORMS), catalog_lines._LEADING_NUMBER
+
+
+def _message_literals(rows: list[list[Any]]) -> list[str]:
+    """The literals of the runtime and driver messages of the search rows (as the bundle stores them for the checker)."""
+    from lingjun.checks.knowledge.catalog_lines import message_literals  # deferred: the checker's reading of log lines
+
+    return message_literals([message for row in rows if row[0] in ("runtime", "driver")
+                             for message in ([row[3]] if row[3] else []) + list(row[4] if len(row) > 4 else [])])
+
+
+def _tail_rules() -> dict[str, Any]:
+    """How the checker reads a message another program's wrapper quotes (catalog_lines' ``_tail``): ``words`` (a
+    message naming one stands alone), ``min_words`` (so does one of that many words), ``context`` (a line naming CUDA),
+    ``openers`` (what may stand just before a short message), ``word_char`` (what continues a word)."""
+    from lingjun.checks.knowledge import catalog_lines  # deferred: the checker's reading of log lines
+
+    return {"words": catalog_lines._CUDA_WORDS.pattern, "min_words": catalog_lines._STANDALONE_WORDS,
+            "context": catalog_lines._CUDA_CONTEXT.pattern, "openers": list(catalog_lines._TAIL_OPENERS),
+            "word_char": catalog_lines._WORD_CHAR.pattern, "min_length": catalog_lines._TAIL_MIN_LENGTH}
 
 
 def _signature_ref(kb: "KnowledgeBase", signature_id: Optional[str]) -> Optional[SignatureRef]:

@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from lingjun.checks.knowledge.catalog_lines import LITERALS, recognise
+from lingjun.checks.knowledge.catalog_lines import LITERALS, message_literals, recognise
 from lingjun.checks.knowledge.error_catalogs import ErrorCatalogs, nccl_anchor
-from lingjun.generator.bundle import compile_error_catalogs
+from lingjun.generator.bundle import compile_bundle, compile_error_catalogs
 from lingjun.generator.site.build import build_site, load_validated
 from lingjun.generator.site.error_catalogs import CATALOG_PAGES, error_catalogs
 from lingjun.generator.site.model import build_site_model
@@ -43,7 +43,7 @@ RUNNER = Path(__file__).parent / "js" / "run_known_errors.js"
 PAGES = {page.key: page for page in CATALOG_PAGES}
 LANGS = (("en", ""), ("zh", "zh/"))
 #: what catalogs.json holds besides the catalogs: its format, the box's words, the checker's literals and expressions
-SEARCH_META = {"format", "labels", "literals", "forms", "leading_number"}
+SEARCH_META = {"format", "labels", "literals", "forms", "leading_number", "tail"}
 #: the built pages stay a size a browser fetches without trouble (measured: about 150, 180 and 245 KB)
 PAGE_BUDGET = 400_000
 #: catalogs.json, fetched by the search box only for a line that shows what a catalog holds (measured: about 100 KB)
@@ -229,7 +229,10 @@ def test_the_search_data_holds_an_entry_per_catalog_entry(real, real_site_dir, l
     data = json.loads((real_site_dir / prefix / "troubleshooting" / "catalogs.json").read_text(encoding="utf-8"))
     assert data["format"] == 1
     assert set(data) - SEARCH_META == set(_held(kb))
-    assert data["literals"] == list(LITERALS) and "xid" in data["forms"] and "nccl" in data["forms"]
+    # the checker's literals: its forms' and, as the bundle stores them, every runtime and driver message
+    assert data["literals"] == sorted(set(LITERALS) | set(compile_bundle(kb)["catalog_message_literals"]))
+    assert ": no CUDA-capable device is detected" in data["literals"] and "xid" in data["forms"] and "nccl" in data["forms"]
+    assert data["tail"]["min_words"] == 5 and data["tail"]["openers"][0] == ":"
     assert data["labels"]["xid"] == STRINGS["catalog.search.xid"][lang]
     assert [row[0] for row in data["xid"]["rows"]] == [e.xid for e in kb.xids.entries]
     assert data["xid"]["url"] == "troubleshooting/xid/"
@@ -433,9 +436,27 @@ def test_the_search_box_names_the_catalog_entry_of_a_pasted_line(real, real_site
 
 
 def test_a_line_that_shows_no_catalog_fetches_no_catalog_data(real_site_dir, tmp_path):
-    out = _run_box(real_site_dir, "en", ["NCCL WARN Call to posix_fallocate failed : No space left on device"
-                                         .replace("NCCL WARN ", ""), "plain words"], tmp_path)
+    """Under five words, naming neither CUDA nor NCCL, NVML, an Xid, PTX or a GPU: not a CUDA message alone either."""
+    out = _run_box(real_site_dir, "en", ["posix_fallocate failed: no space", "plain words"], tmp_path)
     assert out["fetched"] == ["./troubleshooting/patterns.json"]
+
+
+def test_a_cuda_message_another_program_quotes_fetches_the_catalogs_and_names_its_entry(real_site_dir, tmp_path):
+    """TensorFlow's ``Status: MESSAGE``, llama.cpp's ``failed to initialize CUDA: MESSAGE``: the box names the code as
+    lingjun-check --log does (catalog_lines' tail reading)."""
+    lines = ["W gpu_device.cc:2211] CUDA runtime implicit initialization on GPU:0 failed. Status: device kernel image "
+             "is invalid", "ggml_cuda_init: failed to initialize CUDA: unknown error",
+             "nvidia-smi: Unable to determine the device handle for GPU0000:3B:00.0: Unknown Error"]
+    out = _run_box(real_site_dir, "en", lines, tmp_path)
+    assert out["fetched"] == ["./troubleshooting/patterns.json", "./troubleshooting/catalogs.json"]
+    catalog = [[href for href, _, cls in r["links"] if cls == "lj-known-errors__catalog"] for r in out["results"]]
+    assert catalog == [["./troubleshooting/cuda-errors/#cuda-runtime-200"], ["./troubleshooting/cuda-errors/#cuda-runtime-999"], []]
+
+
+def _checker_literals(cats: ErrorCatalogs) -> frozenset:
+    """What sends a line to the catalogs in lingjun-check: the forms' literals and every runtime and driver message."""
+    messages = [m for api in ("runtime", "driver") for m, _ in cats.cuda_messages(api)]
+    return frozenset(LITERALS) | frozenset(message_literals(messages))
 
 
 def _expected(line: str, cats: ErrorCatalogs) -> list[str]:
@@ -443,7 +464,7 @@ def _expected(line: str, cats: ErrorCatalogs) -> list[str]:
     entry's anchor; an NCCL message no format prints, its subsystem's section; an Xid the catalog lacks or an NCCL
     file no subsystem owns, the page."""
     out = []
-    if not any(literal in line for literal in LITERALS):  # the checker reads no other line against the catalogs
+    if not any(literal in line for literal in _checker_literals(cats)):  # the checker reads no other line against them
         return out
     for m in recognise(line, cats):
         if m.catalog == "xid":
@@ -487,6 +508,11 @@ def _catalog_lines(kb) -> list[str]:
                              if api == "cublas" else f"RuntimeError: cuDNN error: {e.name}")
             if e.message:
                 lines.append(forms[api].format(e.message))
+                if api in ("runtime", "driver"):  # quoted by other programs' wrappers (read by the message alone)
+                    lines += [f"ggml_cuda_init: failed to initialize CUDA: {e.message}",
+                              f"CUDA runtime implicit initialization on GPU:0 failed. Status: {e.message}",
+                              f"Status: {e.message}", f"a tool: {e.message[:1].upper()}{e.message[1:]} (at line 3)",
+                              f"worker:{e.message}x"]
     for m in kb.nccl_warnings.messages if kb.nccl_warnings else []:
         lines.append(f"node-1:15016:15201 [0] {m.file}:{m.lines[0]} NCCL WARN {_printed(m.format)}")
         lines.append(f"NCCL WARN {_printed(m.format)}")

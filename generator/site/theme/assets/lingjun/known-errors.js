@@ -153,10 +153,24 @@
 
   function folded(name) { return name.replace(/_/g, "").toLowerCase(); }
 
+  /* how a message another program's wrapper quotes is read (catalogs.json "tail": catalog_lines' _tail); null when
+     the data lacks it or a dialect difference keeps an expression from compiling */
+  function compileTail(raw) {
+    if (!raw || typeof raw !== "object") { return null; }
+    try {
+      return { words: new RegExp(text(raw.words)), minWords: Number(raw.min_words) || 0,
+               context: new RegExp(text(raw.context)), openers: (raw.openers || []).map(text),
+               wordChar: new RegExp("^(?:" + text(raw.word_char) + ")$"), minLength: Number(raw.min_length) || 0 };
+    } catch (e) { return null; }
+  }
+
+  /* ASCII upper case to lower case only, so the folded line keeps the line's length (catalog_lines._ASCII_LOWER) */
+  function asciiLower(value) { return value.replace(/[A-Z]/g, function (c) { return c.toLowerCase(); }); }
+
   /* the catalogs as look-ups: Xid by number, CUDA by (api, code), name and message, NCCL rows with their parts */
   function index(raw) {
     var out = { labels: raw.labels || {}, forms: compileForms(raw.forms), literals: (raw.literals || []).map(text),
-                leading: null, xid: null, cuda: null, nccl: null };
+                leading: null, tail: compileTail(raw.tail), xid: null, cuda: null, nccl: null };
     try { out.leading = raw.leading_number ? new RegExp(text(raw.leading_number)) : null; } catch (e) { out.leading = null; }
     if (raw.xid && Array.isArray(raw.xid.rows)) {
       out.xid = { url: text(raw.xid.url), byNumber: {} };
@@ -272,7 +286,14 @@
     return catalogsLoading;
   }
 
-  function wantsCatalogs(line) { return MAY_SHOW.test(line); }
+  /* a line of this many words or more may be a CUDA message alone, which the catalogs hold (catalog_lines'
+     _STANDALONE_WORDS); a shorter one stands alone only by naming CUDA, PTX, a GPU, MPS, NVLink or ECC */
+  var MESSAGE_WORDS = 5;
+  var NAMES_CUDA = /ptx|gpu|mps|nvlink|ecc/i;
+
+  function wantsCatalogs(line) {
+    return MAY_SHOW.test(line) || NAMES_CUDA.test(line) || trim(line).split(/\s+/).length >= MESSAGE_WORDS;
+  }
 
   function matches(line) {
     var seen = {};
@@ -517,6 +538,38 @@
     }]
   ];
 
+  /* the runtime or driver entry whose message the line holds between word boundaries, longest first, runtime first:
+     anywhere for a message that stands alone, else after an opener on a line naming CUDA (catalog_lines._tail) */
+  function tailInfo(line, cat) {
+    var rules = cat.tail;
+    if (!rules || !cat.cuda) { return null; }
+    var lowered = asciiLower(line);
+    var context = null;
+    function bounded(start, end) {
+      return (start === 0 || !rules.wordChar.test(lowered.charAt(start - 1))) &&
+             (end === lowered.length || !rules.wordChar.test(lowered.charAt(end)));
+    }
+    var apis = ["runtime", "driver"];
+    for (var a = 0; a < apis.length; a++) {
+      var rows = cat.cuda.messages[apis[a]] || [];
+      for (var i = 0; i < rows.length; i++) {
+        var message = rows[i].message;
+        if (trim(message).length < rules.minLength) { continue; }
+        var wanted = asciiLower(message);
+        var alone = rules.words.test(message) || trim(message).split(/\s+/).length >= rules.minWords;
+        for (var at = lowered.indexOf(wanted); at >= 0; at = lowered.indexOf(wanted, at + 1)) {
+          var end = at + wanted.length;
+          if (!bounded(at, end)) { continue; }
+          if (alone) { return rows[i].info; }
+          if (context === null) { context = rules.context.test(line.slice(0, at) + line.slice(end)); }
+          var before = line.slice(0, at).replace(/\s+$/, "");
+          if (context && rules.openers.indexOf(before.slice(-1)) >= 0 && before.length) { return rows[i].info; }
+        }
+      }
+    }
+    return null;
+  }
+
   function findAll(re, line) {
     var all = new RegExp(re.source, "g");
     var out = [];
@@ -529,7 +582,7 @@
   }
 
   /* the CUDA and NVML codes a line shows: by enum name, then by the number and message of each printed form */
-  function cudaInfos(line, cat) {
+  function cudaInfos(line, cat, tail) {
     var cuda = cat.cuda;
     var out = [];
     function add(info, api, number) {
@@ -546,14 +599,18 @@
     for (var i = 0; i < READERS.length; i++) {
       var form = cat.forms[READERS[i][0]];
       var m = form ? form.exec(line) : null;
-      if (m && READERS[i][1](m, line, cat, add)) { return out; }
+      if (m && READERS[i][1](m, line, cat, add)) { break; }
+    }
+    if (tail && !out.length) {  // no form named an entry: a message quoted by another program's wrapper
+      var tail = tailInfo(line, cat);
+      if (tail) { out.push(tail); }
     }
     return out;
   }
 
-  function cudaEntries(line, cat) {
+  function cudaEntries(line, cat, tail) {
     if (!cat.cuda) { return []; }
-    return cudaInfos(line, cat).map(function (info) {
+    return cudaInfos(line, cat, tail).map(function (info) {
       var anchor = info.api === "runtime" || info.api === "driver" ? "cuda-" + info.api + "-" + info.code
                                                                    : info.api + "-" + info.code;
       var title = info.message ? fill(cat.labels.cuda, { name: info.name, message: info.message, code: info.code })
@@ -567,8 +624,8 @@
      line without one of the checker's literals */
   function catalogMatches(line, cat) {
     if (!cat.literals.some(function (literal) { return line.indexOf(literal) >= 0; })) { return []; }
-    var found = [xidEntry(line, cat), ncclEntry(line, cat), cliEntry(line, cat)].filter(Boolean)
-      .concat(cudaEntries(line, cat));
+    var found = [xidEntry(line, cat), ncclEntry(line, cat), cliEntry(line, cat)].filter(Boolean);
+    found = found.concat(cudaEntries(line, cat, !found.length));  // the message alone only when nothing else read it
     var keys = {};
     return found.filter(function (entry) {
       if (keys[entry.key]) { return false; }
