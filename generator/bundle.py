@@ -100,20 +100,20 @@ def compile_bundle(kb: KnowledgeBase, site_url: Optional[str] = None) -> dict[st
         "driver_branches": kb.driver_branches.model_dump(mode="json") if kb.driver_branches else None,
         "gpus": kb.gpus.model_dump(mode="json") if kb.gpus else None,
         "torch_wheels": kb.torch_wheels.model_dump(mode="json") if kb.torch_wheels else None,
-        "catalog_message_literals": _catalog_message_literals(kb),
+        "catalog_messages": _catalog_messages(kb),
     }
 
 
-def _catalog_message_literals(kb: KnowledgeBase) -> list[str]:
-    """The CUDA runtime and driver messages a log is searched for (:func:`~lingjun.checks.knowledge.catalog_lines.
-    message_literals`), so that ``lingjun-check --log`` finds one that another program's wrapper quotes without
-    reading the catalogs first."""
-    from lingjun.checks.knowledge.catalog_lines import message_literals  # deferred: the checker's reading of log lines
+def _catalog_messages(kb: KnowledgeBase) -> list[str]:
+    """The CUDA runtime and driver messages a log is searched for (as :func:`~lingjun.checks.knowledge.catalog_lines.
+    message_literals` writes them), so that ``lingjun-check --log`` finds one another program's wrapper quotes without
+    reading the catalogs first: each message once, sorted (the literals are made from them when a log is read)."""
+    from lingjun.checks.knowledge.catalog_lines import tail_messages  # deferred: the checker's reading of log lines
 
     if kb.cuda_errors is None:
         return []
-    return message_literals([message for api in ("runtime", "driver") for entry in getattr(kb.cuda_errors, api)
-                             for message in ([entry.message] if entry.message else []) + list(entry.older_messages or ())])
+    return tail_messages([message for api in ("runtime", "driver") for entry in getattr(kb.cuda_errors, api)
+                          for message in ([entry.message] if entry.message else []) + list(entry.older_messages or ())])
 
 
 def bundle_json(bundle: dict[str, Any]) -> str:

@@ -149,7 +149,7 @@ BUNDLE_SHAPE = {
                       "max_cuda_major_without_compat": Opt(int), "note": Opt(TEXT), "source": str}],
         "sources": _REFERENCE_SOURCES,
     }),
-    "catalog_message_literals": [str],
+    "catalog_messages": [str],
 }
 
 _NAMES = {str: "a string", int: "an integer", bool: "true or false", object: "a value"}

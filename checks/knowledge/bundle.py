@@ -20,7 +20,7 @@ validated YAML under ``releases/``: every document dumped with pydantic's
       "driver_branches": DriverBranchReference,
       "gpus": GpuReference,
       "torch_wheels": TorchWheelReference,
-      "catalog_message_literals": [the CUDA runtime and driver messages a log is searched for, catalog_lines.message_literals]
+      "catalog_messages": [the CUDA runtime and driver messages a log is searched for, catalog_lines.tail_messages]
     }
 
 Only the standard library is used; the data is trusted (it was validated
@@ -222,9 +222,12 @@ class KnowledgeData:
 
     @property
     def catalog_message_literals(self) -> list[str]:
-        """The CUDA messages a log is searched for besides the signatures' literals
-        (:func:`lingjun.checks.knowledge.catalog_lines.message_literals`); empty in a bundle made without them."""
-        return [lit for lit in self.raw.get("catalog_message_literals") or [] if isinstance(lit, str) and lit]
+        """The literals of the CUDA messages a log is searched for besides the signatures'
+        (:func:`lingjun.checks.knowledge.catalog_lines.message_literals` of the bundle's ``catalog_messages``); empty
+        in a bundle made without them."""
+        from lingjun.checks.knowledge.catalog_lines import message_literals  # deferred: only a log needs them
+
+        return message_literals(self.raw.get("catalog_messages") or [])
 
     @property
     def components(self) -> list[dict[str, Any]]:

@@ -52,7 +52,7 @@ from typing import TYPE_CHECKING, Optional
 if TYPE_CHECKING:  # a plain check imports this module for LITERALS only: the catalogs and expressions wait for a log line
     from lingjun.checks.knowledge.error_catalogs import ContainerCliInfo, CudaErrorInfo, ErrorCatalogs, NcclWarnInfo, XidInfo
 
-__all__ = ["LITERALS", "CatalogMatch", "message_literals", "recognise"]
+__all__ = ["LITERALS", "CatalogMatch", "message_literals", "recognise", "stands_alone", "tail_messages"]
 
 #: what a line must hold to be read here (case-sensitive, as the programs print it)
 LITERALS = ("NVRM: Xid", "Xid=", "NCCL WARN", "CUDA error", "CUDA driver error", "CUDA Error", "Cuda error", "cuda error", "Cuda failure",
@@ -336,20 +336,25 @@ def stands_alone(message: str) -> bool:
     return bool(_CUDA_WORDS.search(message)) or len(message.split()) >= _STANDALONE_WORDS
 
 
+def tail_messages(messages: "list[str] | tuple[str, ...]") -> "list[str]":
+    """The ``messages`` read by the message alone: each of :data:`_TAIL_MIN_LENGTH` characters or more, stripped,
+    sorted, each once (what the bundle stores as ``catalog_messages``)."""
+    return sorted({m.strip() for m in messages if isinstance(m, str) and len(m.strip()) >= _TAIL_MIN_LENGTH})
+
+
 def message_literals(messages: "list[str] | tuple[str, ...]") -> "list[str]":
     """The literals that bring a line quoting one of ``messages`` (runtime and driver ``cudaGetErrorString`` texts)
     to :func:`recognise`: each message after ``": "``, also with its first letter upper-cased (``: No CUDA-capable
     device is detected``), and after a quote (``'out of memory``), sorted, each once. ``lingjun-kb bundle`` stores
-    them in the bundle, so a log is searched for them without reading the catalogs first.
+    the messages in the bundle (:func:`tail_messages`), so a log is searched for them without reading the catalogs
+    first.
 
     Wrappers quote a message after a colon (``Status: MESSAGE``, ``failed to initialize CUDA: MESSAGE``) or in quotes;
     a literal that opens with the message's own first letter would stop the log's search at most letters of every
     line (measured with bench/log_scan.py: 14 % slower), one that opens with ``:`` or a quote does not."""
     out = set()
-    for message in messages:
-        message = message.strip()
-        if len(message) >= _TAIL_MIN_LENGTH:
-            out.update((": " + message, ": " + message[0].upper() + message[1:], "'" + message))
+    for message in tail_messages(messages):
+        out.update((": " + message, ": " + message[0].upper() + message[1:], "'" + message))
     return sorted(out)
 
 

@@ -104,7 +104,7 @@ class SignatureSet:
 
     def __init__(self, signatures: list[dict[str, Any]], message_literals: Iterable[str] = ()) -> None:
         """``message_literals``: the CUDA messages a line is read against the catalogs for besides
-        :data:`~lingjun.checks.knowledge.catalog_lines.LITERALS` (the bundle's ``catalog_message_literals``)."""
+        :data:`~lingjun.checks.knowledge.catalog_lines.LITERALS` (:attr:`~lingjun.checks.knowledge.bundle.KnowledgeData.catalog_message_literals`)."""
         self.signatures = {sig["id"]: sig for sig in signatures}
         #: literal -> [(signature id, compiled regex or None)]
         self._patterns: dict[str, list[tuple[str, Optional["re.Pattern[str]"]]]] = {}

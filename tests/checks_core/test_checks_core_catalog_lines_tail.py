@@ -92,7 +92,9 @@ def test_message_literals_hold_each_message_after_a_colon_capitalised_or_not_and
 
 
 def test_the_bundle_stores_every_message_literal_the_catalog_gives():
-    stored = json.loads((ROOT / "checks" / "data" / "bundle.json").read_text(encoding="utf-8"))["catalog_message_literals"]
+    stored = json.loads((ROOT / "checks" / "data" / "bundle.json").read_text(encoding="utf-8"))["catalog_messages"]
+    assert stored == sorted({m for m, _ in MESSAGES}) and "device kernel image is invalid" in stored
+    stored = KnowledgeData.from_file(ROOT / "checks" / "data" / "bundle.json").catalog_message_literals
     assert stored == message_literals([m for m, _ in MESSAGES])
     assert ": device kernel image is invalid" in stored and ": Device kernel image is invalid" in stored
 

@@ -159,3 +159,15 @@ def test_every_container_cli_message_is_named_with_its_stage_and_subsystem(info)
     if match.info is info:
         staged = CATALOGS.cli_subsystem_of_stage(stage) if stage else None
         assert match.subsystem == (staged if info.subsystem == "system" and staged else info.subsystem)
+
+
+def test_a_damaged_xz_copy_of_the_catalogs_is_a_catalog_error_naming_the_file():
+    import lzma
+
+    from lingjun.checks.knowledge.error_catalogs import CatalogError, _unxz
+
+    whole = lzma.compress(b'{"format": 1}', format=lzma.FORMAT_XZ)
+    assert _unxz(whole) == b'{"format": 1}'
+    for damaged in (b"not xz at all", whole[:-8]):
+        with pytest.raises(CatalogError, match=r"error-catalogs\.json\.xz\) are damaged"):
+            _unxz(damaged)

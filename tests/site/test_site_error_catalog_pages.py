@@ -230,7 +230,7 @@ def test_the_search_data_holds_an_entry_per_catalog_entry(real, real_site_dir, l
     assert data["format"] == 1
     assert set(data) - SEARCH_META == set(_held(kb))
     # the checker's literals: its forms' and, as the bundle stores them, every runtime and driver message
-    assert data["literals"] == sorted(set(LITERALS) | set(compile_bundle(kb)["catalog_message_literals"]))
+    assert data["literals"] == sorted(set(LITERALS) | set(message_literals(compile_bundle(kb)["catalog_messages"])))
     assert ": no CUDA-capable device is detected" in data["literals"] and "xid" in data["forms"] and "nccl" in data["forms"]
     assert data["tail"]["min_words"] == 5 and data["tail"]["openers"][0] == ":"
     assert data["labels"]["xid"] == STRINGS["catalog.search.xid"][lang]
