@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-__all__ = ["LogLine", "SignatureHit", "CatalogHit", "StatedFact", "Evidence"]
+__all__ = ["LogLine", "SignatureHit", "NotJudged", "CatalogHit", "StatedFact", "Evidence"]
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,20 @@ class SignatureHit:
 
     signature: str
     first: LogLine
+    count: int = 1
+
+
+@dataclass
+class NotJudged:
+    """Lines holding a signature's ``literal`` whose pattern could not be run to its end: ``first`` the first such
+    line, ``count`` how many; ``why`` ``line`` (the search of one line ran past its time limit) or ``input`` (the input's
+    time for patterns was spent before the line came). Such a line may be that signature's error: it is reported,
+    never counted as not matching."""
+
+    signature: str
+    literal: str
+    first: LogLine
+    why: str
     count: int = 1
 
 
@@ -93,6 +107,8 @@ class Evidence:
     catalog_hits: list[CatalogHit] = field(default_factory=list)
     #: stated facts that lines state with different values (the pods of one ``kubectl logs --prefix`` log): not known
     conflicts: dict[str, list[Any]] = field(default_factory=dict)
+    #: signatures whose pattern ran out of time on some lines (:class:`NotJudged`), in the order of their first line
+    not_judged: list[NotJudged] = field(default_factory=list)
 
     def hit(self, signature_id: str) -> Optional[SignatureHit]:
         """The hit of one signature, or None."""

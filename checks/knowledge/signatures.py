@@ -17,11 +17,12 @@ from __future__ import annotations
 import functools
 import re
 import threading
+import time
 from typing import Any, Iterable, Optional
 
 from lingjun.checks.core.line_pattern import matches
 from lingjun.checks.core.redaction import mask_identifiers, mask_secrets
-from lingjun.checks.evidence import CatalogHit, Evidence, LogLine, SignatureHit, StatedFact
+from lingjun.checks.evidence import CatalogHit, Evidence, LogLine, NotJudged, SignatureHit, StatedFact
 from lingjun.checks.knowledge.catalog_lines import LITERALS as CATALOG_LITERALS
 from lingjun.checks.knowledge.log_statements import STATEMENTS, Statement, read_statement
 
@@ -212,8 +213,11 @@ def _window(line: str, literal: str) -> str:
     return _word_cut(line, start, start + LINE_LIMIT, at, at + len(literal))
 
 
-#: the longest time one expression may search one window, in seconds; past it the pattern counts as not matching
+#: the longest time one expression may search one window, in seconds; past it the line is not judged by that pattern
 SEARCH_BUDGET_S = 0.2
+#: the time all patterns together may take on one input, in seconds; past it the lines holding a pattern's literal
+#: are not judged by its expression (a log of many crafted lines cannot hold the check for hours)
+INPUT_BUDGET_S = 2.0
 
 
 class _Expired(Exception):
@@ -224,22 +228,29 @@ def _expire(signum: int, frame: Any) -> None:
     raise _Expired
 
 
-def bounded_search(regex: "re.Pattern[str]", text: str) -> bool:
-    """``regex.search(text)``, given up after :data:`SEARCH_BUDGET_S` (a backtracking expression in hand-made data
-    cannot stall the check); in the main thread of a platform with ``setitimer``, else unbounded."""
+def timed_search(regex: "re.Pattern[str]", text: str, budget_s: Optional[float] = None) -> Optional[bool]:
+    """``regex.search(text) is not None``, or None when the search ran past ``budget_s`` seconds (default
+    :data:`SEARCH_BUDGET_S`) and was given up: in the main thread of a platform with ``setitimer``; elsewhere the
+    search is not interrupted."""
     import signal  # deferred: not every check needs it
 
     if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
         return regex.search(text) is not None
     previous = signal.signal(signal.SIGALRM, _expire)
-    signal.setitimer(signal.ITIMER_REAL, SEARCH_BUDGET_S)
+    signal.setitimer(signal.ITIMER_REAL, SEARCH_BUDGET_S if budget_s is None else budget_s)
     try:
         return regex.search(text) is not None
     except _Expired:
-        return False
+        return None
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def bounded_search(regex: "re.Pattern[str]", text: str) -> bool:
+    """:func:`timed_search` as a plain answer: a search given up counts as not matching (for a quoted error line
+    tested for any signature, which is then reported as unknown)."""
+    return timed_search(regex, text) is True
 
 
 #: context masked with a quote on each side of it, so that a key before the cut still masks its value
@@ -282,6 +293,8 @@ class Scanner:
         self.traceback = False  # a Python traceback was seen
         #: the last exception line and whether a signature matched it
         self.last_exception: Optional[tuple[LogLine, bool]] = None
+        #: seconds the patterns' expressions have taken on this input (:data:`INPUT_BUDGET_S`)
+        self.pattern_seconds = 0.0
 
     def feed_block(self, block: bytes) -> None:
         """Scan ``block``: whole lines of UTF-8 text (bytes; the last may lack its newline).
@@ -348,14 +361,43 @@ class Scanner:
         """Count a hit for each signature of ``literal`` whose expression matches the line (added to ``matched``)."""
         evidence = self.evidence
         for sig_id, regex in self.sigset.patterns_of(literal):
-            if sig_id in matched or not matches(literal, regex, window, bounded_search):
+            if sig_id in matched or literal not in window:
                 continue
+            if regex is not None:
+                judged = self._search(regex, window)
+                if judged is None:
+                    self._not_judged(sig_id, line, number, literal)
+                    continue
+                if not judged:
+                    continue
             matched.add(sig_id)
             hit = evidence.hit(sig_id)
             if hit is None:
                 evidence.hits.append(SignatureHit(sig_id, LogLine(self.source, number, quote(line, literal))))
             elif hit.count < MAX_HITS_PER_SIGNATURE:
                 hit.count += 1
+
+    def _search(self, regex: "re.Pattern[str]", window: str) -> Optional[bool]:
+        """The pattern's answer on ``window``, or None when it ran out of time or the input's time was spent."""
+        left = INPUT_BUDGET_S - self.pattern_seconds
+        if left <= 0:
+            return None
+        start = time.perf_counter()
+        try:
+            # at least a millisecond: setitimer rounds a smaller interval to zero, which turns the timer off
+            return timed_search(regex, window, max(min(SEARCH_BUDGET_S, left), 0.001))
+        finally:
+            self.pattern_seconds += time.perf_counter() - start
+
+    def _not_judged(self, sig_id: str, line: str, number: Optional[int], literal: str) -> None:
+        """Count a line ``sig_id``'s expression could not judge (:class:`~lingjun.checks.evidence.NotJudged`)."""
+        known = next((n for n in self.evidence.not_judged if n.signature == sig_id), None)
+        if known is not None:
+            if known.count < MAX_HITS_PER_SIGNATURE:
+                known.count += 1
+            return
+        why = "input" if self.pattern_seconds >= INPUT_BUDGET_S else "line"
+        self.evidence.not_judged.append(NotJudged(sig_id, literal, LogLine(self.source, number, quote(line, literal)), why))
 
     def _match_catalogs(self, line: str, number: Optional[int], literal: str, covered: bool) -> None:
         """Add the catalog entries ``line`` shows (:func:`~lingjun.checks.knowledge.catalog_lines.recognise`), one

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any, Iterator, Optional
 
 from lingjun.checks.context import CheckContext
-from lingjun.checks.evidence import LogLine, SignatureHit
+from lingjun.checks.evidence import LogLine, NotJudged, SignatureHit
 from lingjun.checks.knowledge.conditions import DOES_NOT_APPLY, MAY_APPLY
 from lingjun.checks.knowledge.signature_causes import RankedCause, line_severity, rank_causes
 from lingjun.checks.knowledge.fact_values import place
@@ -51,6 +51,13 @@ WORDS = Words({
                  "worded otherwise is not recognised here.",
                  "没有已知错误行：日志中没有 {count} 种错误特征中的任何一行，也没有 Xid、CUDA 或 NVML 错误及 NCCL 警告（{sources}）。"
                  "这并不表示作业正常：以其他措辞出现的故障在此无法识别。"),
+    "not-judged-line": ("{where} holds «{literal}», but the pattern of the signature {signature} ran past its time limit "
+                        "on it{more}, so the line was not judged: it may be that error: «{line}»",
+                        "{where} 含有«{literal}»，但错误特征 {signature} 的模式在该行上超出了时间限制{more}，因此未判断该行：它可能就是该错误：«{line}»"),
+    "not-judged-input": ("{where} and later lines holding «{literal}»{more} were not judged by the signature {signature}: "
+                         "the patterns had used the {seconds} s this input allows them, so these lines may be that error: «{line}»",
+                         "{where} 及之后含有«{literal}»的行{more}未按错误特征 {signature} 判断：模式已用完本输入允许的 {seconds} 秒，"
+                         "因此这些行可能就是该错误：«{line}»"),
     "place-docker": ("Docker", "Docker"),
     "place-kubernetes": ("Kubernetes", "Kubernetes"),
     "place-acs": ("ACS GPU pod", "ACS GPU Pod"),
@@ -203,10 +210,24 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
     for line in unmatched:
         yield make(ctx, RULE, AREA, Severity.warning, WORDS("unknown-line", where=line.where(), line=line.text),
                    observed=line.where())
-    if not hits and not unmatched and not named:
+    for skipped in evidence.not_judged:
+        yield _not_judged(ctx, skipped)
+    if not hits and not unmatched and not named and not evidence.not_judged:
         yield make(ctx, RULE, AREA, Severity.ok,
                    WORDS("no-lines", count=len(ctx.data.signatures),
                          sources=Text(", ".join(evidence.sources), "、".join(evidence.sources))))
+
+
+def _not_judged(ctx: CheckContext, skipped: "NotJudged") -> Finding:
+    """A warning: lines a signature's expression could not judge in time may be its error (never "no known error")."""
+    from lingjun.checks.knowledge.signatures import INPUT_BUDGET_S  # deferred: only a log that ran out of time needs it
+
+    more = WORDS("more", count=skipped.count) if skipped.count > 1 else Text("", "")
+    key = "not-judged-input" if skipped.why == "input" else "not-judged-line"
+    return make(ctx, RULE, AREA, Severity.warning,
+                WORDS(key, where=skipped.first.where(), literal=skipped.literal, signature=skipped.signature, more=more,
+                      line=skipped.first.text, seconds=f"{INPUT_BUDGET_S:g}"),
+                observed=skipped.first.where())
 
 
 def diagnoses(ctx: CheckContext) -> dict[str, dict[str, Any]]:

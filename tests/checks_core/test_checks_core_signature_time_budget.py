@@ -1,0 +1,73 @@
+"""The signature scanner's time limits: one search per line (SEARCH_BUDGET_S) and all patterns on one input
+(INPUT_BUDGET_S). A line a pattern could not judge in time is recorded as not judged (Evidence.not_judged), never
+counted as not matching (tests/checks_rules/test_checks_rules_evidence_error_lines_not_judged.py: its report)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from lingjun.checks.evidence import Evidence
+from lingjun.checks.knowledge import signatures
+from lingjun.checks.knowledge.signatures import SignatureSet, timed_search
+
+#: ambiguous alternation under a star (issue 36 item 1): exponential on a run of "1." that is not followed by " failed"
+HOSTILE = r"NCCL WARN (?:\d\.|\d|\.)* failed"
+SIGNATURES = [
+    {"id": "hostile-slow", "printed_by": "nccl", "patterns": [{"literal": "NCCL WARN", "regex": HOSTILE}]},
+    {"id": "shm", "printed_by": "nccl", "patterns": [{"literal": "posix_fallocate failed", "regex": "No space left"},
+                                                      {"literal": "failed to extend /dev/shm/nccl-", "regex": None}]},
+]
+CRAFTED = "x NCCL WARN " + "1." * 40 + "1 nope"
+
+
+@pytest.fixture
+def short_budgets(monkeypatch):
+    """Budgets a test can spend quickly: 20 ms a search, 150 ms an input."""
+    monkeypatch.setattr(signatures, "SEARCH_BUDGET_S", 0.02)
+    monkeypatch.setattr(signatures, "INPUT_BUDGET_S", 0.15)
+
+
+def _scan(lines: "list[str]") -> Evidence:
+    evidence = Evidence()
+    scanner = SignatureSet(SIGNATURES).scanner(evidence, "job.log")
+    scanner.feed_block("".join(line + "\n" for line in lines).encode())
+    return evidence
+
+
+def test_a_search_past_its_limit_is_given_up_and_says_so():
+    import re
+
+    assert timed_search(re.compile(HOSTILE), CRAFTED.split("x ", 1)[1], 0.02) is None
+    assert timed_search(re.compile(HOSTILE), "NCCL WARN 1.2 failed", 0.02) is True
+    assert timed_search(re.compile(HOSTILE), "NCCL WARN nothing", 0.02) is False
+
+
+def test_fifty_crafted_lines_stop_at_the_input_s_budget_and_are_all_not_judged(short_budgets):
+    start = time.perf_counter()
+    evidence = _scan([CRAFTED] * 50)
+    took = time.perf_counter() - start
+    (skipped,) = evidence.not_judged
+    assert (skipped.signature, skipped.literal, skipped.first.number, skipped.count) == ("hostile-slow", "NCCL WARN", 1, 50)
+    assert skipped.why == "line"  # the first ran out of its own time; the budget of the input went later
+    assert evidence.hits == []
+    assert took < 50 * 0.02  # stopped by the input's budget, not by 50 searches of 20 ms
+
+
+def test_a_literal_only_pattern_still_matches_after_the_budget_is_spent(short_budgets):
+    evidence = _scan([CRAFTED] * 20 + ["failed to extend /dev/shm/nccl-abc to 9 bytes"])
+    assert [(h.signature, h.first.number) for h in evidence.hits] == [("shm", 21)]
+    assert [(n.signature, n.count) for n in evidence.not_judged] == [("hostile-slow", 20)]
+
+
+def test_an_expression_after_the_budget_is_spent_is_not_judged_with_the_input_as_the_reason(short_budgets):
+    evidence = _scan([CRAFTED] * 20 + ["NCCL WARN Call to posix_fallocate failed : No space left on device"])
+    by_id = {n.signature: n for n in evidence.not_judged}
+    assert by_id["shm"].why == "input" and by_id["shm"].first.number == 21
+    assert evidence.hits == []
+
+
+def test_quick_patterns_are_judged_as_before():
+    evidence = _scan(["NCCL WARN Call to posix_fallocate failed : No space left on device", "NCCL WARN 1.2 failed"])
+    assert [h.signature for h in evidence.hits] == ["shm", "hostile-slow"] and evidence.not_judged == []
