@@ -86,6 +86,8 @@ TOKEN_SHAPES = (
     r"\bSTS\.[A-Za-z0-9]{20,}",  # Alibaba Cloud STS AccessKey ids (temporary credentials)
     r"\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])",  # Google API keys
     r"\bms-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b",  # ModelScope SDK tokens
+    r"\bgl(?:pat|dt|rt|ptt|soat|ft)-[A-Za-z0-9_-]{20,}",  # GitLab personal, deploy, runner, trigger, ... tokens
+    r"\bnpm_[A-Za-z0-9]{36}(?![A-Za-z0-9])",  # npm access tokens
 )
 #: for each of :data:`TOKEN_SHAPES` (same order), the literal texts one of which every match holds (or, for the
 #: Slack webhook path, follows): a value holding none of them is not searched for that shape
@@ -103,11 +105,14 @@ TOKEN_SHAPE_LITERALS = (
     ("STS.",),
     ("AIza",),
     ("ms-",),
+    ("glpat-", "gldt-", "glrt-", "glptt-", "glsoat-", "glft-"),
+    ("npm_",),
 )
-#: GPU and MIG device UUIDs (``nvidia-smi -L``): ``GPU-<uuid>``, ``MIG-<uuid>`` and the older ``MIG-GPU-<uuid>/<gi>/<ci>``;
-#: identifiers of the hardware, masked as ``GPU-***`` / ``MIG-***`` unless ``--include-ids``
-DEVICE_UUID_SHAPE = (r"(?<![\w-])(?:(MIG)-GPU-[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{1,12}){0,4}(?:/[0-9]{1,4}){0,2}"
-                     r"|(GPU|MIG)-[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{1,12}){0,4})(?![\w-])")
+#: GPU and MIG device UUIDs (``nvidia-smi -L``): ``GPU-<uuid>``, ``MIG-<uuid>`` and the older ``MIG-GPU-<uuid>/<gi>/<ci>``,
+#: in either case (``mig-<uuid>``, as some tools print them); identifiers of the hardware, masked as ``GPU-***`` /
+#: ``MIG-***`` (the prefix as written) unless ``--include-ids``
+DEVICE_UUID_SHAPE = (r"(?<![\w-])(?:([Mm][Ii][Gg])-[Gg][Pp][Uu]-[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{1,12}){0,4}(?:/[0-9]{1,4}){0,2}"
+                     r"|([Gg][Pp][Uu]|[Mm][Ii][Gg])-[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{1,12}){0,4})(?![\w-])")
 
 _URL_USERINFO = re.compile(r"(?<=://)[^/?#@\s]+@")
 # user:password@host at the start of a value or after a separator, no scheme (a proxy setting)
@@ -119,7 +124,7 @@ _SECRET_PARAMETER = re.compile(
 #: names whose value follows a colon or a blank (``password: x``, ``"api_key": "x"``, ``--token x``, ``X-Api-Key: x``)
 SECRET_NAMES = ("password", "passwd", "pwd", "secret", "token", "api_key", "apikey", "api-key", "access_key",
                 "access-key", "secret_access_key", "aws_secret_access_key", "private_token", "private-token",
-                "auth_token", "access_token", "x-api-key")
+                "auth_token", "access_token", "x-api-key", "auth")
 # the name may carry a prefix (DB_PASSWORD:, --password:, mypassword:), bounded so a long word costs linear time
 _SECRET_COLON = re.compile(
     r"(?i)(?<![\w-])((?:[\w-]{0,64}?)(?:" + "|".join(re.escape(n) for n in SECRET_NAMES) + r")[\"']?\s{0,4}:\s{0,4}[\"']?)"
@@ -146,6 +151,14 @@ def _masked_value(match: "re.Match[str]") -> str:
     value = match.group(0)[len(match.group(1)):]
     quote = value[0] if value[:1] in ("\"", "'") and len(value) > 1 and value[-1] == value[0] else ""
     return match.group(1) + quote + MASK + quote
+# a Cookie or Set-Cookie header's cookies (a session cookie is a credential): each ``name=value`` pair up to the first
+# attribute of Set-Cookie (Path, Domain, Expires, ...), which is kept
+_COOKIE_ATTRIBUTES = r"(?:path|domain|expires|max-age|secure|httponly|samesite|partitioned|priority)\b"
+_COOKIE = re.compile(r"(?i)(\b(?:set-)?cookie\s{0,4}:\s{0,4})(?!\*\*\*)[^\s;\"'\\]+"
+                     r"(?:;\s?(?!" + _COOKIE_ATTRIBUTES + r")[^\s;\"'\\]+){0,64}")
+# an e-mail address's local part (an identifier of a person; the domain is kept)
+_EMAIL = re.compile(r"(?<![\w.+%-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@(?=[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?"
+                    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*\.[A-Za-z]{2,24}(?![\w-]))")
 # an Authorization header's credential (Basic/Bearer/... scheme kept), and a Bearer token anywhere
 _AUTHORIZATION = re.compile(r"(?i)(\bauthorization\s*[:=]\s*(?:(?:basic|bearer|token|digest|negotiate)\s+)?)[^\s,;\"']+")
 _BEARER = re.compile(r"(?i)(\bbearer\s+)(?!\*\*\*)[A-Za-z0-9._~+/=-]{8,}")
@@ -229,6 +242,8 @@ def mask_secrets(text: str) -> str:
         text = _BEARER.sub(lambda m: m.group(1) + MASK, text)
     if "b" in lowered and "basic" in lowered:
         text = _BASIC.sub(_basic_credential, text)
+    if "k" in lowered and "cookie" in lowered and ":" in text:
+        text = _COOKIE.sub(lambda m: m.group(1) + MASK, text)
     return _mask_token_shapes(text)
 
 
@@ -268,7 +283,7 @@ def mask_identifiers(text: str, keep_versions: bool = False) -> str:
     (kept) unless it names a peer (``:port``, ``/prefix``, a URL's host).
     """
     # (a scan for one character first: several times faster than one for a text)
-    if "-" in text and ("GPU-" in text or "MIG-" in text or "gpu-" in text or "mig-" in text):
+    if "-" in text and ("gpu-" in text.lower() or "mig-" in text.lower()):
         text = _DEVICE_UUID.sub(lambda m: f"{m.group(1) or m.group(2)}-{MASK}", text)
     if "." in text and _DIGIT_DOT_DIGIT.search(text):
         text = _PEER_IPV4.sub(MASK, text)
@@ -280,6 +295,8 @@ def mask_identifiers(text: str, keep_versions: bool = False) -> str:
     colons = text.count(":")
     if colons >= 2 and (colons >= 7 or "::" in text):
         text = _BARE_IPV6.sub(_ipv6_or_same, text)
+    if "@" in text and "." in text:
+        text = _EMAIL.sub(MASK + "@", text)
     if "/" in text and ("/home/" in text or "/Users/" in text):
         text = _HOME_USER.sub(lambda m: m.group(1) + MASK, text)
     if colons and "\\" in text and ":\\" in text and _mentions(_folded(text), ("users", "documents and settings")):

@@ -242,6 +242,8 @@ IDENTIFIER_SHAPES = [
     ("GPU UUID", "GPU-8932f937-d72c-4e30-b24c-4f8a1a0a2b3c", "8932f937"),
     ("MIG UUID", "MIG-4f1e2d3c-5b6a-7980-a1b2-c3d4e5f60718", "4f1e2d3c"),
     ("MIG UUID, old form", "MIG-GPU-7a6b5c4d-3e2f-1a0b-9c8d-7e6f5a4b3c2d/1/0", "7a6b5c4d"),
+    ("MIG UUID in lower case", "mig-5a4b3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d", "5a4b3c2d"),
+    ("e-mail address", "mail alice.b+ops@example.com", "alice.b+ops"),
 ]
 SECRET_SHAPES = [
     ("Alibaba Cloud STS key id", "STS.NUgYrLnoC37mZZCNnAbez2Ezu", "NUgYrLnoC37mZZCNnAbez2Ezu"),
@@ -251,6 +253,11 @@ SECRET_SHAPES = [
     ("Basic credential without Authorization", "Basic YWxpY2U6czNjcmV0LWJhc2lj", "YWxpY2U6czNjcmV0LWJhc2lj"),
     ("password with a colon", "password:pw-c0lon-v4lue", "pw-c0lon-v4lue"),
     ("prefixed password with a colon", "DB_PASSWORD:pw-prefixed-v4lue", "pw-prefixed-v4lue"),
+    ("GitLab personal access token", "glpat-Zx9Yw8Vu7Ts6Rq5Po4Nm", "Zx9Yw8Vu7Ts6Rq5Po4Nm"),
+    ("npm access token", "npm_" + "Qw3Er5Ty7Ui9Op1As3Df5Gh7Jk9Lz2Xc4Vb6", "Qw3Er5Ty7Ui9Op1As3Df5Gh7Jk9Lz2Xc4Vb6"),
+    ("Set-Cookie header", "Set-Cookie: _sess_id=c00kie-v4lue; Path=/; HttpOnly", "c00kie-v4lue"),
+    ("Docker config auth", '{"auths": {"registry.example.com": {"auth": "ZG9ja2VyOnB3LWRvY2tlcg=="}}}',
+     "ZG9ja2VyOnB3LWRvY2tlcg=="),
 ]
 
 
@@ -327,10 +334,20 @@ def test_device_uuids_keep_their_kind_when_masked():
     assert mask_identifiers("GPU-8932f937-d72c-4e30-b24c-4f8a1a0a2b3c MIG-4f1e2d3c-5b6a-7980-a1b2-c3d4e5f60718") == (
         "GPU-*** MIG-***")
     assert mask_identifiers("GPU-0 gpu-util MIG-disabled") == "GPU-0 gpu-util MIG-disabled"  # not UUIDs
+    assert mask_identifiers("mig-4f1e2d3c-5b6a-7980-a1b2-c3d4e5f60718") == "mig-***"  # the prefix as written
+
+
+@pytest.mark.parametrize("text", ["PCI:0000:3b:00.0", "00000000:3B:00.0", "pkg @ git+https://example.com/x.git",
+                                  "torch@2.1.0", "user@localhost"])
+def test_pci_bus_ids_and_at_signs_that_are_not_e_mail_addresses_are_kept(text):
+    """PCI bus ids name a slot, the same on every node of a model (Xid lines and the topology need them); an ``@``
+    before a version or a host without a domain is not an e-mail address."""
+    assert mask_identifiers(text) == text
 
 
 @pytest.mark.parametrize("text", ["Basic Configuration", "basic troubleshooting steps", "Basic QWxhZGRpbg==",
-                                  "STS.short", "ms-swift", "AIza-too-short", "tokens: 2048", "max_tokens:16"])
+                                  "STS.short", "ms-swift", "AIza-too-short", "tokens: 2048", "max_tokens:16",
+                                  "glpat-short", "npm_install", "Authorization required", "cookies enabled"])
 def test_shapes_that_are_not_secrets_are_kept(text):
     assert mask_secrets(text) == text
 

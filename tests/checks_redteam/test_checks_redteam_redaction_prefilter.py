@@ -49,13 +49,13 @@ def _plain_mask_secrets(text: str) -> str:
     text = r._AUTHORIZATION.sub(lambda m: m.group(1) + r.MASK, text)
     text = r._BEARER.sub(lambda m: m.group(1) + r.MASK, text)
     text = r._BASIC.sub(r._basic_credential, text)
+    text = r._COOKIE.sub(lambda m: m.group(1) + r.MASK, text)
     return _ALL_TOKEN_SHAPES.sub(r.MASK, text)
 
 
 def _plain_mask_identifiers(text: str, keep_versions: bool = False) -> str:
     """``mask_identifiers`` as it was before the literal pre-checks."""
-    if "GPU-" in text or "MIG-" in text or "gpu-" in text or "mig-" in text:
-        text = r._DEVICE_UUID.sub(lambda m: f"{m.group(1) or m.group(2)}-{r.MASK}", text)
+    text = r._DEVICE_UUID.sub(lambda m: f"{m.group(1) or m.group(2)}-{r.MASK}", text)
     text = r._PEER_IPV4.sub(r.MASK, text)
     if not keep_versions:
         text = r._BARE_IPV4.sub(r.MASK, text)
@@ -63,6 +63,7 @@ def _plain_mask_identifiers(text: str, keep_versions: bool = False) -> str:
         text = r._BRACKETED_IPV6.sub(f"[{r.MASK}]", text)
     if text.count(":") >= 2:
         text = r._BARE_IPV6.sub(r._ipv6_or_same, text)
+    text = r._EMAIL.sub(r.MASK + "@", text)
     if "/home/" in text or "/Users/" in text:
         text = r._HOME_USER.sub(lambda m: m.group(1) + r.MASK, text)
     if ":\\" in text:
