@@ -289,8 +289,8 @@ def mask_identifiers(text: str, keep_versions: bool = False) -> str:
         text = _PEER_IPV4.sub(MASK, text)
         if not keep_versions and "." in text and _DIGIT_DOT_DIGIT.search(text):
             text = _BARE_IPV4.sub(MASK, text)
-    if "[" in text:
-        text = _BRACKETED_IPV6.sub(f"[{MASK}]", text)
+    if "[" in text:  # the unspecified and loopback addresses ([::]:29500, [::1]) name no machine: kept
+        text = _BRACKETED_IPV6.sub(lambda m: m.group() if m.group() in ("[::]", "[::1]") else f"[{MASK}]", text)
     # a bare candidate is masked only with "::" or all eight groups (seven colons)
     colons = text.count(":")
     if colons >= 2 and (colons >= 7 or "::" in text):

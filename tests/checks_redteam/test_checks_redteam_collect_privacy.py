@@ -439,3 +439,9 @@ def test_a_line_longer_than_the_feed_limit_is_cut_between_words():
     text = b"NCCL WARN x " + b"y" * 50 + b" tail"
     assert _word_cut(text, 20, 40, 0, 9) == b""  # inside one word: nothing of it
     assert _word_cut(text, 0, 30, 0, 9) == b"NCCL WARN x "
+
+
+def test_the_unspecified_and_loopback_ipv6_addresses_in_brackets_are_kept_and_others_masked():
+    """torch's store prints ``[::]:29500`` (every address, no machine named); ``[2001:db8::1]`` names one."""
+    assert mask_identifiers("failed to bind to [::]:29500 and [::1]:29500") == "failed to bind to [::]:29500 and [::1]:29500"
+    assert mask_identifiers("peer [2001:db8::1]:9000") == "peer [***]:9000"

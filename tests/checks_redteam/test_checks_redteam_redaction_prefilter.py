@@ -60,7 +60,7 @@ def _plain_mask_identifiers(text: str, keep_versions: bool = False) -> str:
     if not keep_versions:
         text = r._BARE_IPV4.sub(r.MASK, text)
     if "[" in text:
-        text = r._BRACKETED_IPV6.sub(f"[{r.MASK}]", text)
+        text = r._BRACKETED_IPV6.sub(lambda m: m.group() if m.group() in ("[::]", "[::1]") else f"[{r.MASK}]", text)
     if text.count(":") >= 2:
         text = r._BARE_IPV6.sub(r._ipv6_or_same, text)
     text = r._EMAIL.sub(r.MASK + "@", text)
