@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import Mapping, Optional
 
-from lingjun.checks.core.inert_text import NAME_LIMIT, inert
+from lingjun.checks.core.inert_text import NAME_LIMIT, capped, inert
 
-__all__ = ["NODE_NAME_VARIABLE", "clean_node_name", "node_identity"]
+__all__ = ["NODE_NAME_VARIABLE", "clean_node_name", "given_node_name", "node_identity"]
 
 #: the environment variable the Kubernetes manifests fill from ``spec.nodeName``
 NODE_NAME_VARIABLE = "NODE_NAME"
@@ -33,6 +33,17 @@ def clean_node_name(value: object) -> Optional[str]:
         return None
     value = value.strip()
     return inert(value, NAME_LIMIT) if value else None
+
+
+def given_node_name(value: object) -> Optional[str]:
+    """``value`` as a node name, kept as given: surrounding blanks stripped, at most ``NAME_LIMIT`` characters (then
+    ``… (N more characters)``), None for None, a non-string or a blank string. Not inert: for a model whose every
+    output makes it so (the fleet's text and HTML reports write it with :func:`~lingjun.checks.core.inert_text.inert`,
+    its JSON escapes every control and bidi character as ``\\uNNNN``, which reads back as the name)."""
+    if not isinstance(value, str):
+        return None
+    value = value.strip()
+    return capped(value, NAME_LIMIT) if value else None
 
 
 def node_identity(option: Optional[str], environ: Mapping[str, str], hostname: Optional[str]) -> "tuple[Optional[str], Optional[str]]":

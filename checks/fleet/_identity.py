@@ -24,7 +24,7 @@ from typing import Any, Optional
 
 from lingjun.checks.core.cluster_name import CLUSTER_LIMIT, cluster_problem
 from lingjun.checks.core.inert_text import inert
-from lingjun.checks.core.node_name import clean_node_name
+from lingjun.checks.core.node_name import given_node_name
 from lingjun.checks.fleet._inputs import InputProblem, Record
 
 __all__ = ["own_name", "own_cluster", "qualify", "disambiguate", "NOT_FOUND"]
@@ -35,7 +35,7 @@ NOT_FOUND = object()
 
 
 def _named(node: Any, pod: Optional[str]) -> bool:
-    return bool(isinstance(node, dict) and clean_node_name(node.get("name")) or pod and clean_node_name(pod))
+    return bool(isinstance(node, dict) and given_node_name(node.get("name")) or pod and given_node_name(pod))
 
 
 def own_name(record: Record, node: Any = NOT_FOUND) -> "tuple[str, str]":
@@ -57,14 +57,14 @@ def own_name(record: Record, node: Any = NOT_FOUND) -> "tuple[str, str]":
         host = record.data.get("host").get("hostname") if isinstance(record.data.get("host"), dict) else None
     name: Optional[str] = None
     if isinstance(node, dict):
-        name = clean_node_name(node.get("name"))
+        name = given_node_name(node.get("name"))
         if name:
             return name, node.get("source") if node.get("source") in _SOURCES else "option"
     if record.pod:
-        name = clean_node_name(record.pod)
+        name = given_node_name(record.pod)
         if name:
             return name, "pod"
-    name = clean_node_name(host)
+    name = given_node_name(host)
     if name:
         return name, "hostname"
     return record.where, "input"

@@ -35,8 +35,9 @@ def test_invisible_characters_are_escaped_everywhere(char):
 def test_a_name_of_only_invisible_characters_is_visible(capsys, fmt):
     out = _run(["\u200b\u200b", "\ufeff", "node-2", "node-3", "node-4"], fmt, capsys)
     assert "\u200b" not in out and "\ufeff" not in out
-    if fmt == "json":  # the names are made visible where they are read, so a JSON reader sees the escapes as text
-        assert [n["name"] for n in json.loads(out)["nodes"]][:2] == ["\\u200b\\u200b", "\\ufeff"]
+    if fmt == "json":  # escaped in the JSON text (\\u200b), so a JSON reader gets the names as they were given
+        assert [n["name"] for n in json.loads(out)["nodes"]][:2] == ["\u200b\u200b", "\ufeff"]
+        assert '"\\u200b\\u200b"' in out
     else:
         assert "\\u200b\\u200b" in out and "\\ufeff" in out
 
