@@ -85,14 +85,14 @@ from lingjun.checks.core.gpu_arch import architecture, min_cuda_for_cc, parse_cc
 from lingjun.checks.core.versions import CudaVersion, DriverVersion
 
 __all__ = ["VERDICTS", "KEYS", "WORDS", "ReleaseVerdict", "release_verdict", "DriverCase", "driver_case", "branch_named", "must_upgrade", "branch_thresholds", "effective_driver", "node_gpu",
-           "driver_predates_gpu", "unknown_branch"]
+           "driver_predates_gpu", "release_cuda_predates_gpu", "unknown_branch"]
 
 #: the verdicts, best first
 VERDICTS = ("native", "forward-compat", "minor-compat", "unsupported", "not-stated")
 
 #: the cases behind a verdict (:attr:`ReleaseVerdict.key`):
 #: ``ppu``; ``unknown-branch`` (a branch the reference data does not hold); ``predates-gpu`` (the driver cannot drive
-#: the GPU's architecture at all); ``no-cuda``, ``no-driver``, ``no-minimum``, ``no-toolkit-row`` (the data does not decide);
+#: the GPU's architecture at all); ``cuda-predates-gpu`` (the release's CUDA cannot build for the GPU's architecture); ``no-cuda``, ``no-driver``, ``no-minimum``, ``no-toolkit-row`` (the data does not decide);
 #: ``forward``, ``forward-unconfirmed``; ``below-floor`` (CUDA cannot start); ``native``;
 #: ``below-release-minimum`` (CUDA starts, the release asks for more); ``cut-off`` (CUDA runs natively, the
 #: release asks for more and its driver text is cut off); ``minor`` (minor version compatibility at or above the
@@ -100,7 +100,7 @@ VERDICTS = ("native", "forward-compat", "minor-compat", "unsupported", "not-stat
 #: version compatibility below the release's minimum, and why the release does not admit the branch: the last, its
 #: family admits it through cuda-compat but the cut-off record does not show the package); ``must-upgrade`` (the
 #: release, or for a cut-off text its family, lists the branch as one to upgrade: unsupported)
-KEYS = ("ppu", "unknown-branch", "predates-gpu", "no-cuda", "no-driver", "no-minimum", "no-toolkit-row", "forward", "forward-unconfirmed", "below-floor",
+KEYS = ("ppu", "unknown-branch", "predates-gpu", "cuda-predates-gpu", "no-cuda", "no-driver", "no-minimum", "no-toolkit-row", "forward", "forward-unconfirmed", "below-floor",
         "native", "below-release-minimum", "cut-off", "minor", "forward-below-minimum", "must-upgrade",
         "data-center-only", "not-named", "compat-not-shown")
 
@@ -319,6 +319,29 @@ def driver_predates_gpu(driver: DriverVersion, compute_capability: object, ref: 
             str(needed))
 
 
+def release_cuda_predates_gpu(cuda: object, compute_capability: object) -> Optional[tuple[str, str]]:
+    """Whether a release built on CUDA ``cuda`` (``"12.4"``) is too old for a GPU of ``compute_capability``: ``(en,
+    zh)`` or None.
+
+    A CUDA toolkit compiles for the architectures that existed when it was released: the first CUDA per architecture
+    is :func:`~lingjun.checks.core.gpu_arch.min_cuda_for_cc` (sm_90 with 11.8, sm_100 and sm_120 with 12.8, from the
+    CUDA Toolkit release notes, https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/). An image built on an older
+    CUDA holds no kernels its toolkit could not build (torch, vLLM and the other builds of the image), so the
+    ``cuda.compute-capability`` rule finds the same GPU unsupported. None when the data does not decide (no CUDA
+    version, no compute capability, an architecture without a known first CUDA)."""
+    version = parse_cuda(cuda) if not isinstance(cuda, CudaVersion) else cuda
+    cc = compute_capability if isinstance(compute_capability, tuple) else parse_cc(compute_capability)
+    first = min_cuda_for_cc(cc) if cc else None
+    if version is None or first is None or version.major_minor >= first:
+        return None
+    arch = (architecture(cc) or sm_name(cc)).capitalize()
+    need = f"{first[0]}.{first[1]}"
+    return (f"Built on CUDA {version.major}.{version.minor}, which predates {arch} GPUs: {sm_name(cc)} needs CUDA {need} "
+            f"or later, so the image's builds hold no kernels for it; use a release built on CUDA {need} or later.",
+            f"基于 CUDA {version.major}.{version.minor} 构建，早于 {arch} 架构 GPU：{sm_name(cc)} 需要 CUDA {need} 或更高版本，"
+            f"镜像中的构建不含适用于它的内核；请改用基于 CUDA {need} 或更高版本构建的发布。")
+
+
 def unknown_branch(branch: object) -> ReleaseVerdict:
     """The verdict for a driver branch the reference data does not hold (``R999``): not stated, for every release.
 
@@ -467,6 +490,9 @@ def _early_verdict(record: dict, driver: DriverVersion, ref: Optional[dict], com
     predates = driver_predates_gpu(driver, compute_capability, ref)
     if predates is not None:
         return ReleaseVerdict("unsupported", predates[0], predates[1], key="predates-gpu")
+    too_old = release_cuda_predates_gpu(record.get("cuda"), compute_capability)
+    if too_old is not None:
+        return ReleaseVerdict("unsupported", too_old[0], too_old[1], key="cuda-predates-gpu")
     if parse_cuda(record.get("cuda")) is None:
         return ReleaseVerdict("not-stated", "The release's CUDA version is not recorded.", "发布记录中没有该版本的 CUDA 版本。", key="no-cuda")
     if not isinstance(drv, dict):

@@ -29,9 +29,11 @@ from lingjun.checks.core.release_compat import (
     branch_thresholds,
     driver_predates_gpu,
     effective_driver,
+    release_cuda_predates_gpu,
     release_verdict,
     unknown_branch,
 )
+from lingjun.checks.core.compat import parse_cuda
 from lingjun.checks.core.family_driver import cut_off
 from lingjun.checks.core.gpu_arch import min_cuda_for_cc, parse_cc
 from lingjun.checks.core.gpu_models import lookup_key, model_from_name
@@ -202,8 +204,9 @@ def gpu_lookup(data: dict[str, Any], release: dict[str, Any], gpu: dict[str, Any
 
     In the script's order (and :func:`release_verdict`'s): a PPU image keeps its own reading; a branch the data does
     not hold gives the ``unknown_branch`` reading; a driver below the
-    GPU's ``drives_from`` on a branch of its ``predates`` is unsupported for every NVIDIA release; otherwise the
-    release's interval (:func:`lookup`) of the GPU's class.
+    GPU's ``drives_from`` on a branch of its ``predates`` is unsupported for every NVIDIA release; a release whose CUDA is
+    in the GPU's ``cuda_predates`` is unsupported on it; otherwise the release's interval (:func:`lookup`) of the GPU's
+    class.
     """
     if release.get("ppu"):  # every branch's cell holds the PPU reading
         return lookup(release["cells"]["dc" if gpu["data_center"] else "other"][str(data["branches"][0])], driver)
@@ -213,7 +216,16 @@ def gpu_lookup(data: dict[str, Any], release: dict[str, Any], gpu: dict[str, Any
     if not release.get("ppu") and str(driver.branch) in predates \
             and effective_driver(driver) < DriverVersion.parse(gpu["drives_from"]):
         return [None, "unsupported", predates[str(driver.branch)]]
+    too_old = gpu.get("cuda_predates") or {}
+    if not release.get("ppu") and release.get("cuda") in too_old:
+        return [None, "unsupported", too_old[release["cuda"]]]
     return lookup(release["cells"]["dc" if gpu["data_center"] else "other"][str(driver.branch)], driver)
+
+
+def _cuda_text(cuda: Any) -> Optional[str]:
+    """``"12.4"``: a record's CUDA as major.minor, or None when it states none."""
+    version = parse_cuda(cuda)
+    return f"{version.major}.{version.minor}" if version is not None else None
 
 
 def _release_facets(record: ReleaseRecord) -> dict[str, Any]:
@@ -281,6 +293,7 @@ def finder_data(kb: KnowledgeBase) -> dict[str, Any]:
                                      for b in branches} for cls in GPU_CLASSES}
             cells = shared[key]
             releases.append({"ref": record.ref, "family": record.family, "version": record.version,
+                             "cuda": _cuda_text(raw.get("cuda")),
                              # a PPU image: PPU driver, or no driver stated but a PPU SDK (as release_verdict reads it)
                              "ppu": (record.driver.vendor.value == "ppu") if record.driver is not None else bool(record.ppu_sdk),
                              **_release_facets(record), "images": release_image_rows(record), "cells": cells})
@@ -303,6 +316,14 @@ def finder_data(kb: KnowledgeBase) -> dict[str, Any]:
         if predates:
             entry["drives_from"] = drives_from
             entry["predates"] = predates
+        # the releases' CUDA versions too old to build for this GPU's architecture (release_cuda_predates_gpu)
+        too_old = {}
+        for cuda in sorted({r["cuda"] for r in releases if r["cuda"] and not r["ppu"]}):
+            found = release_cuda_predates_gpu(cuda, g.compute_capability)
+            if found is not None:
+                too_old[cuda] = reason_id(found[0], found[1])
+        if too_old:
+            entry["cuda_predates"] = too_old
         gpus.append(entry)
     placeholder = unknown_branch("{branch}")
     return {"verdicts": list(VERDICTS), "branches": branches, "gpus": gpus, "reasons": reasons, "releases": releases,

@@ -27,13 +27,14 @@ from lingjun.checks.core.compat import parse_cuda, parse_driver, toolkit_min_dri
 from lingjun.checks.core.driver_target import branch_end_of_life, eol_month_end, last_branch_for_cc, upgrade_target
 from lingjun.checks.core.gpu_arch import min_cuda_for_cc, parse_cc
 from lingjun.checks.core.versions import CudaVersion, DriverVersion
+from lingjun.checks.core.release_compat import release_cuda_predates_gpu
 from lingjun.schema.kb import KnowledgeBase
 from lingjun.schema.models import GpuModel
 
 __all__ = ["KIND_ORDER", "WORDS", "branch_status", "recommend", "install_target", "install_epochs", "lifecycle_rows"]
 
 #: the order recommendations are listed in: a release to use first
-KIND_ORDER = ("native", "forward-compat", "install", "not-stated", "no-target")
+KIND_ORDER = ("native", "forward-compat", "install", "no-release", "not-stated", "no-target")
 
 #: every sentence of the answer, ``key -> (en, zh)``; ``{...}`` are filled in by :func:`recommend` and :func:`branch_status`
 WORDS: dict[str, tuple[str, str]] = {
@@ -58,6 +59,9 @@ WORDS: dict[str, tuple[str, str]] = {
                        "driver download.",
                        "{family} 中没有可在 R{branch} 上原生运行的版本；{newest} 需要 {target}，而 Jetson 模组的驱动随其 JetPack "
                        "版本（https://developer.nvidia.com/embedded/jetpack）提供，而不是单独下载安装。"),
+    "no-release": ("No {family} release recorded here runs on this GPU, whatever the driver: {newest}, the newest, is "
+                   "unsupported. {reason}",
+                   "{family} 中没有已记录的版本可在此 GPU 上运行，与驱动无关：最新的 {newest} 也不受支持。{reason}"),
     "not-stated": ("No verdict on R{branch}: it is not in the reference data here, so whether {family} releases run on "
                    "it is not known.",
                    "R{branch} 没有结论：此处的参考数据中没有这个分支，{family} 的版本能否在其上运行未知。"),
@@ -168,7 +172,7 @@ def recommend(kb: KnowledgeBase, family: str, rows: list[dict[str, Any]], driver
               today: dt.date) -> dict[str, Any]:
     """The recommendation for ``family`` from its ``rows`` (``which``'s rows of that family, newest first).
 
-    Returns ``{"family", "kind": "native" | "forward-compat" | "install" | "not-stated" | "no-target", "release": "family:version" |
+    Returns ``{"family", "kind": "native" | "forward-compat" | "install" | "no-release" | "not-stated" | "no-target", "release": "family:version" |
     None, "driver_target": {"branch", "minimum", "type", "eol"} | None, "reason": {"en", "zh"}}``.
     """
     name = family
@@ -183,6 +187,11 @@ def recommend(kb: KnowledgeBase, family: str, rows: list[dict[str, Any]], driver
         return {"family": family, "kind": "not-stated", "release": None, "driver_target": None,
                 "reason": _fill("not-stated", family=name, branch=b)}
     newest = kb.releases_of(family)[0] if kb.releases_of(family) else None
+    too_old = release_cuda_predates_gpu(newest.cuda, gpu.compute_capability) if newest is not None else None
+    if too_old is not None:  # the newest release's CUDA cannot build for the GPU: no driver makes any release run
+        return {"family": family, "kind": "no-release", "release": None, "driver_target": None,
+                "reason": {"en": WORDS["no-release"][0].format(family=name, newest=newest.version, reason=too_old[0]),
+                           "zh": WORDS["no-release"][1].format(family=name, newest=newest.version, reason=too_old[1])}}
     target = install_target(kb, newest, gpu, today) if newest is not None else None
     newest_name = newest.version if newest is not None else family
     if target is None:

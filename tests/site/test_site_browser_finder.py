@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from test_site_browser import browser, page, server, shot, tab  # noqa: F401  (fixtures; skips this module without Chromium)
+from test_site_browser import browser, page, real_server, server, shot, tab  # noqa: F401  (fixtures; skips this module without Chromium)
 
 from lingjun.generator.site.finder import which
 
@@ -168,7 +168,7 @@ def test_finder_at_400_px_breaks_release_names_only_at_dashes_and_blanks(server,
         context.close()
 
 
-@pytest.mark.parametrize("driver,gpu", [("R470", "H20"), ("R999", "H20"), ("535.183.01", "RTX4090")])
+@pytest.mark.parametrize("driver,gpu", [("R470", "H20"), ("R999", "H20"), ("535.183.01", "RTX4090"), ("580.95.05", "B200")])
 def test_finder_page_gives_which_answer_for_old_drivers_unknown_branches_and_squeezed_names(server, page, kb, driver, gpu):
     page.goto(server + "finder/")
     _ready(page)
@@ -217,3 +217,22 @@ def test_finder_answers_first_as_which_does_and_shows_ppu_and_base_images_on_req
     lines = page.locator(".lj-finder-recommendation").evaluate_all("els => els.map(e => e.textContent)")
     assert lines == [f"{r['family']}: {r['reason']['en']}" for r in jetson["recommendations"]] and lines
     assert page.lj_errors == []
+
+
+def test_finder_on_blackwell_answers_as_which_does_with_no_release_for_a_family_built_on_older_cuda(real_server, page):
+    """On the real records' site: B200 with R580 makes 25.04 (CUDA 12.4) unsupported whatever the driver, and
+    inference-nv-pytorch gets which's "no release" sentence, not a driver to install (issue 33)."""
+    import datetime as dt
+
+    from lingjun.generator.site.build import load_validated
+    from site_kit import REPO
+
+    real = load_validated(REPO / "releases")
+    page.goto(real_server + "finder/?driver=580.95.05&gpu=B200")
+    _ready(page)
+    expected = which(real, "580.95.05", "B200", today=dt.date.today())
+    lines = page.locator(".lj-finder-recommendation").evaluate_all("els => els.map(e => e.textContent)")
+    assert lines == [f"{r['family']}: {r['reason']['en']}" for r in expected["recommendations"]]
+    assert any(line.startswith("inference-nv-pytorch: No inference-nv-pytorch release recorded here") for line in lines)
+    verdict, reason = _rows(page)["inference-nv-pytorch:25.04"]
+    assert verdict == "unsupported" and reason.startswith("Built on CUDA 12.4, which predates Blackwell GPUs")

@@ -165,3 +165,40 @@ def test_finder_data_holds_which_answer_for_the_readers_day(real):
     row = data["lifecycle"]["535"]
     status = which(kb, "535.183.01", "H20", today=DAY)["driver_branch"]
     assert (row["eol_day"], row["listed"]) == (status["eol_day"], False) and row["eol_day"] < DAY.isoformat()
+
+
+def test_which_on_blackwell_never_recommends_a_release_built_on_an_older_cuda(real):
+    """B200 (sm_100) and RTX 5090 (sm_120) need CUDA 12.8: 25.04's CUDA 12.4 cannot build for them, whatever the
+    driver, so its row is unsupported and its family gets no release and no driver to install (issue 33)."""
+    kb, _ = real
+    for gpu in ("B200", "RTX 5090"):
+        answer = which(kb, "580.95.05", gpu, today=DAY)
+        row = _rows(answer)["inference-nv-pytorch:25.04"]
+        assert row["verdict"] == "unsupported" and row["reason"]["en"].startswith("Built on CUDA 12.4, which predates Blackwell GPUs")
+        assert "CUDA 12.8" in row["reason"]["en"] and "CUDA 12.8" in row["reason"]["zh"]
+        rec = {r["family"]: r for r in answer["recommendations"]}
+        assert (rec["inference-nv-pytorch"]["kind"], rec["inference-nv-pytorch"]["release"]) == ("no-release", None)
+        assert rec["inference-nv-pytorch"]["driver_target"] is None
+        assert rec["inference-nv-pytorch"]["reason"]["en"].startswith("No inference-nv-pytorch release recorded here runs on this GPU")
+        training = rec["training-nv-pytorch"]
+        assert training["kind"] == "native"
+        chosen = kb.release(training["release"])
+        assert tuple(int(p) for p in chosen.cuda.split(".")[:2]) >= (12, 8)
+    # Hopper: CUDA 12.4 builds for sm_90, so 25.04 stays native on R580
+    assert _rows(which(kb, "580.95.05", "H100", today=DAY))["inference-nv-pytorch:25.04"]["verdict"] == "native"
+
+
+def test_finder_data_marks_the_cuda_versions_each_gpu_is_too_new_for_as_which_does(real):
+    from lingjun.generator.site.finder import finder_data, gpu_lookup
+    from lingjun.checks.core.versions import DriverVersion
+
+    kb, _ = real
+    data = finder_data(kb)
+    b200 = next(g for g in data["gpus"] if g["name"] == "B200")
+    h100 = next(g for g in data["gpus"] if g["name"] == "H100")
+    assert "12.4" in b200["cuda_predates"] and "cuda_predates" not in h100
+    release = next(r for r in data["releases"] if r["ref"] == "inference-nv-pytorch:25.04")
+    assert release["cuda"] == "12.4"
+    found = gpu_lookup(data, release, b200, DriverVersion.parse("580.95.05"))
+    assert found[1] == "unsupported" and data["reasons"][found[2]][0] == _rows(which(kb, "580.95.05", "B200", today=DAY))[
+        "inference-nv-pytorch:25.04"]["reason"]["en"]

@@ -205,7 +205,7 @@
       var day = today();
       var box = el("div", null, "lj-finder-answer");
       box.appendChild(el("h2", tr("answer"), "lj-finder-answer-title"));
-      var kinds = ["native", "forward-compat", "install", "not-stated", "no-target"];
+      var kinds = ["native", "forward-compat", "install", "no-release", "not-stated", "no-target"];
       var items = [];
       familyOrder.forEach(function (family) {
         if (defaults[family] && !defaults[family].nvidia) { return; }  // PPU images: no recommendation for an NVIDIA GPU
@@ -221,6 +221,12 @@
         });
         if (!item && rows.every(function (pair) { return pair[1] === "not-stated"; })) {
           item = { kind: "not-stated", release: null, text: fill(tr("rec.not-stated"), { family: family, branch: driver.branch }) };
+        }
+        var tooOld = gpu.cuda_predates || {};
+        if (!item && !rows[0][0].ppu && rows[0][0].cuda && tooOld[rows[0][0].cuda] !== undefined) {
+          // the newest release's CUDA cannot build for the GPU: no driver makes any release run (recommend.recommend)
+          item = { kind: "no-release", release: null, text: fill(tr("rec.no-release"), {
+            family: family, newest: rows[0][0].version, reason: data.reasons[tooOld[rows[0][0].cuda]] }) };
         }
         if (!item) {
           var newest = rows[0][0];
@@ -306,6 +312,8 @@
         } else if (!release.ppu && predates[String(driver.branch)] !== undefined &&
                    cmp(top, gpu.drives_from.split(".").map(Number)) < 0) {
           row = [null, "unsupported", predates[String(driver.branch)]];
+        } else if (!release.ppu && release.cuda && (gpu.cuda_predates || {})[release.cuda] !== undefined) {
+          row = [null, "unsupported", gpu.cuda_predates[release.cuda]];  // its CUDA cannot build for the GPU
         } else {
           row = pick(release.cells[cls][String(driver.branch)], driver);
         }
