@@ -4,7 +4,7 @@ A signature names the checker rules that judge the same cause (its ``rules``, an
 causes, only the leading one confirms).
 When the logs show the signature's line and such a rule predicted the failure only as a warning (or an
 info), the prediction is no longer a prediction: :func:`confirm` raises it to an error and says which
-line confirms it.  A cause the facts rule out confirms nothing.
+line confirms it; when the rule predicted success (ok), the line contradicts it, and it becomes an error saying so.  A cause the facts rule out confirms nothing.
 
 The other way round, a fact a log states can disprove a prediction: NCCL printing ``Using network IB``
 shows that its InfiniBand transport works, whatever ``container.rdma-usable`` predicted from the devices it
@@ -18,11 +18,15 @@ from lingjun.checks.context import CheckContext
 from lingjun.checks.knowledge.signature_causes import leading_cause, line_severity, rank_causes
 from lingjun.checks.report.findings import Finding, Severity, Text
 
-__all__ = ["confirm", "withdraw", "adopt_remedies", "WORDS", "ADOPTED", "DISPROOFS"]
+__all__ = ["confirm", "withdraw", "adopt_remedies", "WORDS", "CONTRADICTED", "ADOPTED", "DISPROOFS"]
 
 #: the sentence added to a confirmed finding, both languages
 WORDS = ("The logs confirm it: {where} shows \u00ab{line}\u00bb (see evidence.error-lines).",
          "日志证实了这一点：{where} 显示 \u00ab{line}\u00bb（见 evidence.error-lines）。")
+#: the sentence added to an ok the logs contradict (the facts predicted success; the job printed the failure)
+CONTRADICTED = ("The logs contradict this prediction: {where} shows \u00ab{line}\u00bb, the failure it rules out "
+                "(see evidence.error-lines).",
+                "日志否定了这一预测：{where} 显示 \u00ab{line}\u00bb，正是它所排除的故障（见 evidence.error-lines）。")
 
 #: the remedy of an error line whose leading cause a rule judged with the node's own values (version, index, tag)
 ADOPTED = ("{remedy} (from {rule}, for this node)", "{remedy}（来自 {rule}，针对本节点）")
@@ -72,8 +76,9 @@ def _confirming_rules(ctx: CheckContext, signature: dict) -> set[str]:
 
 
 def confirm(ctx: CheckContext, findings: list[Finding]) -> None:
-    """Raise, in place, each warning or info finding of a rule a matched signature names to an error (see the
-    module docstring)."""
+    """Raise, in place, each warning, info or ok finding of a rule a matched signature names to an error (see the
+    module docstring): a warning or info the line confirms, an ok it contradicts (``cuda.compute-capability`` said the
+    architecture is supported, and the job printed torch's "sm_120 is not compatible")."""
     if not ctx.evidence.hits:
         return
     for hit in ctx.evidence.hits:
@@ -81,10 +86,17 @@ def confirm(ctx: CheckContext, findings: list[Finding]) -> None:
         if signature is None or line_severity(signature, leading_cause(ctx, signature)) != "error":
             continue  # a line printed also when nothing is wrong confirms nothing
         rules = _confirming_rules(ctx, signature)
+        lead = leading_cause(ctx, signature)
+        # only the leading cause's own rules are contradicted: the signature's rules may judge another cause of the
+        # same line (no kernel image: torch's architectures, or an extension built without them)
+        contradicted = set(lead.spec.get("rules") or []) if lead is not None else set()
         for finding in findings:
-            if finding.rule in rules and finding.severity in (Severity.warning, Severity.info):
-                en = WORDS[0].format(where=hit.first.where(), line=hit.first.text)
-                zh = WORDS[1].format(where=hit.first.where(), line=hit.first.text)
+            if (finding.rule in rules and finding.severity in (Severity.warning, Severity.info)
+                    or finding.rule in contradicted and finding.severity is Severity.ok):
+                # a warning is confirmed; an ok (the facts predicted success) is contradicted by what the job printed
+                words = CONTRADICTED if finding.severity is Severity.ok else WORDS
+                en = words[0].format(where=hit.first.where(), line=hit.first.text)
+                zh = words[1].format(where=hit.first.where(), line=hit.first.text)
                 finding.severity = Severity.error
                 finding.message = Text(f"{finding.message.en} {en}", f"{finding.message.zh}{zh}")
                 if finding.brief is not None:
