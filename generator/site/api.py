@@ -197,20 +197,26 @@ def _stamp(day: Any) -> str:
     return f"{day.isoformat()}T00:00:00Z"
 
 
-def entry_dates(record: ReleaseRecord) -> Optional[tuple[str, str]]:
-    """``(published, updated)`` of a release's feed entry as RFC 3339 timestamps (midnight UTC), both the
-    release's own date (``released.date``), or None when no evidence states one (the entry is left out)."""
-    if record.released is None:
-        return None
-    stamp = _stamp(record.released.date)
-    return stamp, stamp
+def entry_dates(record: ReleaseRecord) -> Optional[tuple[Optional[str], str]]:
+    """``(published, updated)`` of a release's feed entry as RFC 3339 timestamps (midnight UTC): both the release's
+    own date (``released.date``) when evidence states one; else no ``published`` and, as ``updated``, the day this
+    knowledge base recorded it (``recorded``: when the entry appeared, which is what Atom's ``updated`` means;
+    https://www.rfc-editor.org/rfc/rfc4287#section-4.2.15); None when the record has neither (left out)."""
+    if record.released is not None:
+        stamp = _stamp(record.released.date)
+        return stamp, stamp
+    if record.recorded is not None:
+        return None, _stamp(record.recorded)
+    return None
 
 
 def feed_entries(kb: KnowledgeBase) -> list[ReleaseRecord]:
-    """Releases in feed order: those with a release date only (``released``), newest first, then family id and
-    release identifier."""
-    dated = sorted((r for r in kb.releases if r.released is not None), key=lambda r: (r.family, r.version))
-    return sorted(dated, key=lambda r: r.released.date, reverse=True)
+    """Releases in feed order: every release :func:`entry_dates` dates, by its entry's ``updated`` (the release's own
+    date, else the day it was recorded), newest first, then by release order (``order_key``), newest first. A release whose date
+    no evidence states is in the feed, dated by its recording and labelled so, never by a guessed release date."""
+    dated = sorted((r for r in kb.releases if entry_dates(r) is not None), key=lambda r: (r.family, r.version))
+    # of entries of one day (several recorded at once), the newer release first
+    return sorted(dated, key=lambda r: (entry_dates(r)[1], tuple(r.order_key or ())), reverse=True)
 
 
 #: the entry's category label per kind of date evidence, by language
@@ -218,6 +224,8 @@ _KIND_LABELS = {
     "image-tag": ("date stamped in the image tag", "镜像标签中的日期"),
     "page-published": ("the page's publication date", "页面的发布日期"),
     "page-updated": ("the page's last-updated date: published by then", "页面的最后更新日期：此前已发布"),
+    "recorded": ("the day this knowledge base recorded it: no evidence read states the release's own date",
+                 "本知识库记录它的日期：所读资料均未给出该版本的发布日期"),
 }
 
 
@@ -258,13 +266,13 @@ def atom_feed(kb: KnowledgeBase, lang: str, page_prefix: str = "", base_url: Opt
         summary: Optional[str] = getattr(record.summary, lang)
         href = f"{prefix}releases/{record.family}/{record.version}/"
         published, entry_updated = entry_dates(record)
-        kind = record.released.kind.value
+        kind = record.released.kind.value if record.released is not None else "recorded"
         label = _KIND_LABELS[kind][0 if lang == "en" else 1]
         lines += [
             "  <entry>",
             f"    <title>{xml_escape(f'{image} {record.version}')}</title>",
             f"    <id>urn:lingjun-kb:release:{record.family}:{record.version}</id>",
-            f"    <published>{published}</published>",
+            *([f"    <published>{published}</published>"] if published else []),
             f"    <updated>{entry_updated}</updated>",
             f'    <category scheme="urn:lingjun-kb:release-date-kind" term="{kind}" label="{_attr(label)}"/>',
             f'    <link rel="alternate" href="{_attr(href)}"/>',

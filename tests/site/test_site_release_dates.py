@@ -67,7 +67,10 @@ def test_newest_release_is_by_date_not_by_file_order(real):
     site = build_site_model(shuffled)
     assert site.latest("training-nv-pytorch").version == "25.10"  # the newest month, wherever its file sorts
     assert site.latest("training-xpu-pytorch").version == "2026-10-20"
-    # the feed: by the release's own date, newest first, whatever the order the records were read in
-    assert [r.ref for r in feed_entries(shuffled)] == [
-        "training-xpu-pytorch:2026-10-20", "training-nv-pytorch:25.09", "training-nv-pytorch:25.08",
-        "training-nv-pytorch:25.04", "inference-nv-pytorch:25.04", "training-nv-pytorch:25.02"]
+    # the feed: every release, by its entry's date (its own, else the day it was recorded), newest first, whatever
+    # the order the records were read in; of one day's entries the newer release first (25.10 before 25.07)
+    entries = [r.ref for r in feed_entries(shuffled)]
+    assert len(entries) == len(kb.releases) and entries == [r.ref for r in feed_entries(kb)]
+    assert entries[-6:] == ["training-xpu-pytorch:2026-10-20", "training-nv-pytorch:25.09", "training-nv-pytorch:25.08",
+                            "training-nv-pytorch:25.04", "inference-nv-pytorch:25.04", "training-nv-pytorch:25.02"]
+    assert entries.index("training-nv-pytorch:25.10") < entries.index("training-nv-pytorch:25.07")

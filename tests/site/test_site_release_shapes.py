@@ -40,7 +40,7 @@ def test_a_dated_release_sorts_after_year_month_ones_everywhere(release_shapes):
     assert refs[0] == "training-xpu-pytorch:2026-10-20" and refs[-1] == "training-xpu-pytorch:25.05"
 
 
-def test_feed_orders_by_release_date_not_by_text_and_leaves_undated_releases_out(release_shapes):
+def test_feed_orders_by_entry_date_not_by_text_and_dates_undated_releases_by_their_recording(release_shapes):
     kb, _ = release_shapes
     import datetime as dt
 
@@ -56,8 +56,21 @@ def test_feed_orders_by_release_date_not_by_text_and_leaves_undated_releases_out
     older = kb.release("training-nv-pytorch:25.07").model_copy(update={"released": on(dt.date(2026, 10, 21))})
     named = kb.release("inference-xpu-pytorch-opt:sglang0.5.4.post3-250105").model_copy(update={"recorded": stamp})
     kb2 = type(kb)(families=kb.families, releases=[older, named, dated])
-    assert [r.ref for r in feed_entries(kb2)] == ["training-nv-pytorch:25.07", "training-xpu-pytorch:2026-10-20"]
-    # no date in its evidence: left out of the feed, never dated by its recording
+    # no date in its evidence: in the feed, dated by its recording (2026-11-30), never by a guessed release date
+    assert [r.ref for r in feed_entries(kb2)] == ["inference-xpu-pytorch-opt:sglang0.5.4.post3-250105",
+                                                  "training-nv-pytorch:25.07", "training-xpu-pytorch:2026-10-20"]
+    import xml.etree.ElementTree as ET
+
+    from lingjun.generator.site.api import atom_feed
+
+    atom = "{http://www.w3.org/2005/Atom}"
+    for lang, label in (("en", "the day this knowledge base recorded it"), ("zh", "本知识库记录它的日期")):
+        entries = ET.fromstring(atom_feed(kb2, lang)).findall(f"{atom}entry")
+        undated = entries[0]
+        assert undated.find(f"{atom}published") is None and undated.find(f"{atom}updated").text == "2026-11-30T00:00:00Z"
+        category = undated.find(f"{atom}category")
+        assert category.get("term") == "recorded" and category.get("label").startswith(label)
+        assert entries[2].find(f"{atom}published").text == "2026-10-20T00:00:00Z"
 
 
 # ---------------------------------------------------------------- release pages
