@@ -203,38 +203,6 @@ def _word_cut(text, start: int, end: int, keep_from: int, keep_to: int):
     return text[start:end]
 
 
-#: the shortest line taken for one a paste was hard-wrapped at (terminals and mail wrap at 72 to 80 columns and more)
-WRAP_WIDTH_MIN = 60
-
-
-def _wrapped_at_width(block: bytes, start: int, end: int, piece: bool = False) -> bool:
-    """Whether ``block[start:end]`` (a line) looks cut at a fixed width, its rest on the next line: at least
-    :data:`WRAP_WIDTH_MIN` bytes, no blank at the cut, and either the first of three or more pieces (the next line as
-    long, and not opening as this one does: the lines of a log share the form of a time stamp or a ``host:pid:tid``
-    prefix, the pieces of a wrapped line do not) or, with ``piece``, a piece as long as the piece before it."""
-    width = end - start
-    if width < WRAP_WIDTH_MIN or block[end - 1:end].isspace() or block[end + 1:end + 2].isspace():
-        return False
-    after = block.find(b"\n", end + 1)
-    after = len(block) if after < 0 else after
-    if after == end + 1:
-        return False
-    if piece:
-        return start > 0 and start - 1 - (block.rfind(b"\n", 0, start - 1) + 1) == width
-    return after - end - 1 == width and _shape(block[start:start + _PREFIX]) != _shape(block[end + 1:end + 1 + _PREFIX])
-
-
-#: the opening bytes whose form two lines of one log share and two pieces of a wrapped line do not
-_PREFIX = 6
-#: bytes by kind: digits as 0, letters as a, others as themselves (``[12345.`` and ``[12346.`` have one form)
-_SHAPES = bytes(48 if 48 <= b <= 57 else 97 if 65 <= b <= 90 or 97 <= b <= 122 else b for b in range(256))
-
-
-def _shape(prefix: bytes) -> bytes:
-    """``prefix`` by the kind of each byte (:data:`_SHAPES`)."""
-    return prefix.translate(_SHAPES)
-
-
 def _window(line: str, literal: str) -> str:
     """``line``, or for a line longer than :data:`LINE_LIMIT` the :data:`LINE_LIMIT` characters around ``literal``,
     cut between words (:func:`_word_cut`)."""
@@ -352,15 +320,6 @@ class Scanner:
                 at = pos - start
                 lo = max(0, min(at - FEED_LIMIT // 2, len(raw) - FEED_LIMIT))
                 raw = _word_cut(raw, lo, lo + FEED_LIMIT, at, at + 1)
-            piece = start
-            while end < len(block) and _wrapped_at_width(block, piece, end, piece != start):
-                # a paste hard-wrapped at a fixed width ("nvidia-container-cli: m" / "ount error: ..."): the next
-                # line is the rest of this one, read with it
-                after = block.find(b"\n", end + 1)
-                after = len(block) if after < 0 else after
-                if after - start > FEED_LIMIT:
-                    break
-                raw, piece, end = raw + block[end + 1:after], end + 1, after
             self.feed_line(raw.decode("utf-8", "replace"), number)
             next_start = end + 1
         newlines = block.count(b"\n")
