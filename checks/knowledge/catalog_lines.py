@@ -317,8 +317,9 @@ _READERS = (("driver", _read_driver), ("nccl-cu", _read_nccl_cu), ("old", _read_
 _CUDA_WORDS = re.compile(r"CUDA|PTX|GPU|MPS|NVLink|nvlink|ECC|__\w")
 #: a message with this many words or more is read wherever it stands
 _STANDALONE_WORDS = 5
-#: what tells that a line is about CUDA, for a short message (``cuda`` in any case, a driver API call: ``cuInit``)
-_CUDA_CONTEXT = re.compile(r"[Cc][Uu][Dd][Aa]|\bcu[A-Z][A-Za-z]{2,40}\b")
+#: what tells that a line is about CUDA, for a short message: the word ``cuda`` in any case (not a path, version or name
+#: part: ``/usr/local/cuda-12.2/``, ``cuda-vectoradd``, ``barracuda``), or a driver API call (``cuInit``)
+_CUDA_CONTEXT = re.compile(r"\b[Cc][Uu][Dd][Aa]\b(?![-/.])|\bcu[A-Z][A-Za-z]{2,40}\b")
 #: what may stand just before a short message: ``: ``, a quote, an opening bracket or ``=``
 _TAIL_OPENERS = (":", "'", '"', "(", "[", "=")
 #: the shortest message read this way (and made a literal)

@@ -53,7 +53,7 @@ def test_every_message_that_stands_alone_is_read_capitalised_and_before_punctuat
 
 
 def test_every_short_message_is_read_after_a_colon_on_a_line_that_names_cuda():
-    missed = [m for m, _ in SHORT if _named(f"ggml_cuda_compute_forward: kernel failed: {m}") != [_first_owner(m)]]
+    missed = [m for m, _ in SHORT if _named(f"ggml_cuda_compute_forward: CUDA kernel failed: {m}") != [_first_owner(m)]]
     assert missed == []
 
 
@@ -125,3 +125,13 @@ def test_a_message_no_colon_or_quote_opens_is_not_searched_for_in_a_log():
     catalogs by its message, so a log's search does not stop at every letter."""
     stored = KnowledgeData.from_file(ROOT / "checks" / "data" / "bundle.json").catalog_message_literals
     assert _scan(["W0101 retrying because device kernel image is invalid"], stored).catalog_hits == []
+
+
+@pytest.mark.parametrize("line", [
+    "runc create failed: mount /usr/local/cuda-12.2/compat/libcuda.so.535.104.05: operation not permitted",
+    "chmod: changing permissions of '/usr/local/cuda-12.4/bin/nvcc': operation not permitted",
+    "kubelet: failed to set up pod cuda-vectoradd network: unknown error",
+    "barracuda backup failed: out of memory"], ids=["runc-path", "chmod-path", "pod-name", "word-part"])
+def test_cuda_in_a_path_a_name_or_a_word_is_no_cuda_context_for_a_short_message(line):
+    """Found by a hostile review: OS errors on lines that merely hold "cuda" read as CUDA errors 800, 999, 2."""
+    assert _named(line) == []
