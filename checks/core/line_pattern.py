@@ -24,7 +24,7 @@ def _search(regex: "re.Pattern[str]", line: str) -> bool:
 
 
 def matches(literal: str, regex: "Optional[re.Pattern[str]]", line: str,
-            search: "Callable[[re.Pattern[str], str], bool]" = _search) -> bool:
+            search: "Callable[[re.Pattern[str], str], Optional[bool]]" = _search) -> Optional[bool]:
     """True when ``line`` holds ``literal`` and ``regex`` (if any) is found in it by ``search`` (the checker passes one
-    that gives up after a time limit)."""
+    that gives up after a time limit); None when ``line`` holds the literal and ``search`` gave up (returned None)."""
     return literal in line and (regex is None or search(regex, line))

@@ -364,15 +364,13 @@ class Scanner:
         """Count a hit for each signature of ``literal`` whose expression matches the line (added to ``matched``)."""
         evidence = self.evidence
         for sig_id, regex in self.sigset.patterns_of(literal):
-            if sig_id in matched or literal not in window:
+            if sig_id in matched:
                 continue
-            if regex is not None:
-                judged = self._search(regex, window)
-                if judged is None:
-                    self._not_judged(sig_id, line, number, literal)
-                    continue
-                if not judged:
-                    continue
+            judged = matches(literal, regex, window, self._search)  # None: the expression could not finish in time
+            if judged is None:
+                self._not_judged(sig_id, line, number, literal)
+            if not judged:
+                continue
             matched.add(sig_id)
             hit = evidence.hit(sig_id)
             if hit is None:
