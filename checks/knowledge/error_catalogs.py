@@ -308,9 +308,22 @@ class ErrorCatalogs:
 
     @classmethod
     def from_dict(cls, raw: Any) -> "ErrorCatalogs":
-        """The catalogs of a parsed ``error-catalogs.json``."""
+        """The catalogs of a parsed ``error-catalogs.json``.
+
+        Raises:
+            CatalogError: ``raw`` is not of :data:`CATALOGS_FORMAT`, or one of its parts is not of the shape that
+                format gives it (a list where an object belongs, an entry without its number)."""
         if not isinstance(raw, dict) or raw.get("format") != CATALOGS_FORMAT:
             raise CatalogError(f"not lingjun-kb error catalogs of format {CATALOGS_FORMAT}")
+        try:
+            return cls._indexed(raw)
+        except (AttributeError, KeyError, TypeError, ValueError) as exc:  # a damaged or hand-edited file
+            raise CatalogError(f"the error catalogs are not of the shape of format {CATALOGS_FORMAT} "
+                               f"({type(exc).__name__}: {exc})") from None
+
+    @classmethod
+    def _indexed(cls, raw: dict) -> "ErrorCatalogs":
+        """:meth:`from_dict` once the format is known; the lookups' indexes built from ``raw``."""
         out = cls(raw=raw)
         for entry in (raw.get("xid") or {}).get("entries") or []:
             out.xids[entry["xid"]] = XidInfo(entry["xid"], entry["name"], entry.get("mnemonic"), entry.get("kind", "other"), entry.get("action"),
@@ -550,7 +563,10 @@ def _read_embedded() -> dict:
         except (OSError, AttributeError):
             raise CatalogError(f"the embedded error catalogs (lingjun/checks/data/{CATALOGS_FILE}) are missing; run "
                                "`lingjun-kb bundle`") from None
-    return json.loads(raw.decode("utf-8"))
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:  # cut short or overwritten
+        raise CatalogError(f"the embedded error catalogs are not JSON ({exc})") from None
 
 
 def _unxz(data: bytes) -> bytes:

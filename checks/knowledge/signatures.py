@@ -408,17 +408,17 @@ class Scanner:
         from lingjun.checks.knowledge.catalog_lines import recognise  # deferred: with the catalogs
 
         catalogs = self.sigset.catalogs()
-        if catalogs is None:
+        if catalogs is None:  # the line is still an error line (below), judged by the signatures only
             problem = self.sigset.catalog_problem
             note = (f"the error catalogs could not be read ({problem}): Xid, CUDA and NCCL lines are judged by the "
                     "error signatures only", f"无法读取错误目录（{problem}）：Xid、CUDA 与 NCCL 行只按错误特征判断")
             if note not in self.evidence.notes:
                 self.evidence.notes.append(note)
-            return
-        matches = tuple(recognise(_window(line, literal), catalogs))
+        matches = tuple(recognise(_window(line, literal), catalogs)) if catalogs is not None else ()
         if not matches:
             # a printer's own error marker whose number or name no form reads (an Xid of ten digits, in hex, an enum
-            # name no catalog lists) is still an error line: quoted as one no signature knows, never "OK"
+            # name no catalog lists), or any such line while the catalogs cannot be read, is still an error line:
+            # quoted as one no signature knows, never "OK"
             if not covered and literal in _MARKERS and len(self.evidence.unmatched) < MAX_CATALOG_ENTRIES:
                 self.evidence.unmatched.append(LogLine(self.source, number, quote(line, literal)))
             return

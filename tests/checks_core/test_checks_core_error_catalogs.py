@@ -171,3 +171,34 @@ def test_a_damaged_xz_copy_of_the_catalogs_is_a_catalog_error_naming_the_file():
     for damaged in (b"not xz at all", whole[:-8]):
         with pytest.raises(CatalogError, match=r"error-catalogs\.json\.xz\) are damaged"):
             _unxz(damaged)
+
+
+@pytest.mark.parametrize("part", [
+    {"xid": ["entries"]},                                # a list where an object belongs
+    {"xid": {"entries": [{"name": "no number"}]}},       # an entry without its number
+    {"cuda": {"runtime": [{"code": 1}]}},                # an entry without its name
+    {"nccl": {"messages": [["only", "three", "fields"]]}},
+    {"nccl": "text"},
+    {"container-cli": {"subsystems": [7]}},
+])
+def test_a_catalogs_file_of_the_wrong_shape_is_a_catalog_error_not_a_crash(part):
+    from lingjun.checks.knowledge.error_catalogs import CATALOGS_FORMAT, CatalogError, ErrorCatalogs
+
+    with pytest.raises(CatalogError, match="not of the shape of format"):
+        ErrorCatalogs.from_dict({"format": CATALOGS_FORMAT, **part})
+
+
+def test_embedded_catalogs_that_are_not_json_are_a_catalog_error(monkeypatch):
+    from lingjun.checks.knowledge import error_catalogs
+
+    class Loader:
+        def get_data(self, path):
+            if path.endswith(".xz"):
+                raise OSError(path)
+            return b'{"format": "lingjun-kb/error-catalogs/1", "xid": {"entr'
+
+    import lingjun.checks as package
+
+    monkeypatch.setattr(package, "__loader__", Loader())
+    with pytest.raises(error_catalogs.CatalogError, match="not JSON"):
+        error_catalogs._read_embedded()

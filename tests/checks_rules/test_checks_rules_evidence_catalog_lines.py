@@ -153,3 +153,22 @@ def test_a_cudnn_8_name_names_the_cudnn_9_code_it_became(tmp_path):
     assert (f"cuDNN status 4006, {entry.name} (older releases name it CUDNN_STATUS_MAPPING_ERROR): "
             in finding.message.en)
     assert finding.remedy.en == entry.remedy["en"] and finding.remedy.zh == entry.remedy["zh"]
+
+
+def test_an_xid_line_read_while_the_catalogs_are_damaged_is_an_unknown_error_line_never_ok(tmp_path, monkeypatch):
+    from lingjun.checks.knowledge import error_catalogs
+
+    def damaged():
+        raise error_catalogs.CatalogError("the embedded error catalogs are not JSON (cut short)")
+
+    monkeypatch.setattr(error_catalogs, "embedded", damaged)
+    log = tmp_path / "dmesg.log"
+    log.write_text("[Mon Sep 29 10:02:11 2025] NVRM: Xid (PCI:0000:dc:00): 45, pid=1, name=python, Ch 00000008\n")
+    kd = load_data(None)
+    ctx = context(Facts(), kd)
+    ctx.evidence = gather_evidence(kd, Facts(), [str(log)])
+    findings = run(RULE, ctx)
+    assert any("could not be read (the embedded error catalogs are not JSON" in en for en, _ in ctx.evidence.notes)
+    assert [f.severity for f in findings] == [Severity.warning]  # an unknown error line, as with no catalogs at all
+    assert "no recorded signature matches" in findings[0].message.en
+    assert "NVRM: Xid (PCI:0000:dc:00): 45" in findings[0].message.en
