@@ -71,6 +71,9 @@ __all__ = ["MASK", "SECRET_PARAMETER_WORDS", "SECRET_NAMES", "TOKEN_SHAPES", "TO
 MASK = "***"
 #: a query/fragment parameter whose name contains one of these (case-insensitive) carries a secret
 SECRET_PARAMETER_WORDS = ("token", "key", "secret", "pass", "pwd", "sig", "auth", "cred", "session", "cookie", "private")
+# the words of SECRET_PARAMETER_WORDS as a pattern: "auth" not as the start of "author" or "authority" (names of a
+# person and of a certificate authority), though "authorization" and "authorize" are credentials' names
+_SECRET_WORDS = "|".join(w if w != "auth" else "auth(?!or(?!i[sz]))" for w in SECRET_PARAMETER_WORDS)
 #: secrets recognised by their shape alone, masked whole wherever they stand (public formats of each issuer)
 TOKEN_SHAPES = (
     r"\bgh[pousr]_[A-Za-z0-9]{20,}",  # GitHub tokens
@@ -119,7 +122,7 @@ _URL_USERINFO = re.compile(r"(?<=://)[^/?#@\s]+@")
 _BARE_USERINFO = re.compile(r"(?:(?<=^)|(?<=[\s,;=(\"']))[^\s/?#@:,;=\"'()]+:[^\s/?#@,;\"'()]*@(?=[\w\[])")
 # the name is bounded and stops at the next "?": a line of many "?" costs linear time, not cubic
 _SECRET_PARAMETER = re.compile(
-    r"(?<=[?&#;])([^=&#;?\s]{0,64}(?:" + "|".join(SECRET_PARAMETER_WORDS) + r")[^=&#;?\s]{0,64}=)[^&#;\s]*", re.IGNORECASE
+    r"(?<=[?&#;])([^=&#;?\s]{0,64}(?:" + _SECRET_WORDS + r")[^=&#;?\s]{0,64}=)[^&#;\s]*", re.IGNORECASE
 )
 #: names whose value follows a colon or a blank (``password: x``, ``"api_key": "x"``, ``--token x``, ``X-Api-Key: x``)
 SECRET_NAMES = ("password", "passwd", "pwd", "secret", "token", "api_key", "apikey", "api-key", "access_key",
@@ -140,7 +143,7 @@ _DEVICE_UUID = re.compile(DEVICE_UUID_SHAPE)
 # authentication scheme first is kept and the credential after it masked (OTEL_EXPORTER_OTLP_HEADERS=
 # "Authorization=Bearer <token>", https://opentelemetry.io/docs/specs/otel/protocol/exporter/)
 _SECRET_PAIR = re.compile(
-    r"(?:(?<=^)|(?<=[\s,;(\"'{/]))([\w.-]{0,64}(?:" + "|".join(SECRET_PARAMETER_WORDS) + r")[\w.-]{0,64}\s*=(?!=)\s*"
+    r"(?:(?<=^)|(?<=[\s,;(\"'{/]))([\w.-]{0,64}(?:" + _SECRET_WORDS + r")[\w.-]{0,64}\s*=(?!=)\s*"
     r"(?:(?:basic|bearer|token|digest|negotiate)\s+)?)(?:" + _QUOTED_VALUE + r"|[^\s,;&\"')}]+)",
     re.IGNORECASE,
 )
@@ -151,13 +154,51 @@ def _masked_value(match: "re.Match[str]") -> str:
     value = match.group(0)[len(match.group(1)):]
     quote = value[0] if value[:1] in ("\"", "'") and len(value) > 1 and value[-1] == value[0] else ""
     return match.group(1) + quote + MASK + quote
-# a Cookie or Set-Cookie header's cookies (a session cookie is a credential): each ``name=value`` pair up to the first
-# attribute of Set-Cookie (Path, Domain, Expires, ...), which is kept
-_COOKIE_ATTRIBUTES = r"(?:path|domain|expires|max-age|secure|httponly|samesite|partitioned|priority)\b"
-_COOKIE = re.compile(r"(?i)(\b(?:set-)?cookie\s{0,4}:\s{0,4})(?!\*\*\*)[^\s;\"'\\]+"
-                     r"(?:;\s?(?!" + _COOKIE_ATTRIBUTES + r")[^\s;\"'\\]+){0,64}")
-# an e-mail address's local part (an identifier of a person; the domain is kept)
-_EMAIL = re.compile(r"(?<![\w.+%-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@(?=[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?"
+# a Cookie or Set-Cookie header (a session cookie is a credential), as a header line or a header dict's item
+# (``{'Cookie': 'sid=x'}``): the name, its quote and the quote that opens the value
+_COOKIE_HEADER = re.compile(r"(?i)\b(?:set-)?cookie(\\?[\"']?)\s{0,4}:\s{0,4}(\\?[\"']?)")
+#: the attributes of Set-Cookie (RFC 6265 section 4.1, and the later SameSite, Priority, Partitioned): kept
+COOKIE_ATTRIBUTES = frozenset({"path", "domain", "expires", "max-age", "secure", "httponly", "samesite", "partitioned",
+                               "priority"})
+# one name=value pair of a cookie header's value: the value quoted or up to the next separator
+_COOKIE_PAIR = re.compile(r"(?:(?<=^)|(?<=[;,\s]))([^=;,\s\"']{1,128})\s{0,4}=\s{0,4}(\"[^\"]*\"?|[^;,\s]*)")
+
+
+def _mask_cookies(text: str) -> str:
+    """``text`` with the value of every cookie of a ``Cookie`` or ``Set-Cookie`` header masked (``sid=***``, a quoted
+    value inside its quotes), each cookie of a header several are folded into (``, ``), the attributes (Path, Expires,
+    ...) kept. The header's value runs to the quote that opened it or to the end of the line; a value that holds no
+    ``name=value`` pair is masked up to its first blank."""
+    out, at = [], 0
+    for header in _COOKIE_HEADER.finditer(text):
+        if header.start() < at:
+            continue
+        start = header.end()
+        quote = header.group(2)
+        stops = [i for i in (text.find(quote, start) if quote else -1, text.find("\n", start)) if i >= 0]
+        end = min(stops) if stops else len(text)
+        value = text[start:end]
+        if "=" in value:
+            value = _COOKIE_PAIR.sub(_masked_cookie, value)
+        elif value[:3] != MASK:
+            value = re.sub(r"^[^\s;]+", MASK, value, count=1)
+        out += [text[at:start], value]
+        at = end
+    return "".join(out) + text[at:] if out else text
+
+
+def _masked_cookie(pair: "re.Match[str]") -> str:
+    """One ``name=value`` pair of a cookie header: an attribute kept, a cookie's value masked (inside its quotes)."""
+    name, value = pair.group(1), pair.group(2)
+    if name.lower() in COOKIE_ATTRIBUTES or value == MASK or value == f'"{MASK}"':
+        return pair.group()
+    quoted = value[:1] == '"'
+    return f"{name}=" + (f'"{MASK}"' if quoted else MASK)
+
+
+# an e-mail address's local part (an identifier of a person; the domain is kept); not a package pinned to a
+# version (``pkg@v1.2.3-beta.rc``, ``name@2.0.1``), whose "domain" starts with numbers and a dot
+_EMAIL = re.compile(r"(?<![\w.+%-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@(?![vV]?[0-9]+\.[0-9]+(?:[.+-]|(?![\w-])))(?=[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?"
                     r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*\.[A-Za-z]{2,24}(?![\w-]))")
 # an Authorization header's credential (Basic/Bearer/... scheme kept), and a Bearer token anywhere
 _AUTHORIZATION = re.compile(r"(?i)(\bauthorization\s*[:=]\s*(?:(?:basic|bearer|token|digest|negotiate)\s+)?)[^\s,;\"']+")
@@ -243,7 +284,7 @@ def mask_secrets(text: str) -> str:
     if "b" in lowered and "basic" in lowered:
         text = _BASIC.sub(_basic_credential, text)
     if "k" in lowered and "cookie" in lowered and ":" in text:
-        text = _COOKIE.sub(lambda m: m.group(1) + MASK, text)
+        text = _mask_cookies(text)
     return _mask_token_shapes(text)
 
 

@@ -338,7 +338,7 @@ def test_device_uuids_keep_their_kind_when_masked():
 
 
 @pytest.mark.parametrize("text", ["PCI:0000:3b:00.0", "00000000:3B:00.0", "pkg @ git+https://example.com/x.git",
-                                  "torch@2.1.0", "user@localhost"])
+                                  "torch@2.1.0", "user@localhost", "pip install pkg@v1.2.3-beta.rc", "lib@2.0.1-rc1"])
 def test_pci_bus_ids_and_at_signs_that_are_not_e_mail_addresses_are_kept(text):
     """PCI bus ids name a slot, the same on every node of a model (Xid lines and the topology need them); an ``@``
     before a version or a host without a domain is not an e-mail address."""
@@ -347,7 +347,8 @@ def test_pci_bus_ids_and_at_signs_that_are_not_e_mail_addresses_are_kept(text):
 
 @pytest.mark.parametrize("text", ["Basic Configuration", "basic troubleshooting steps", "Basic QWxhZGRpbg==",
                                   "STS.short", "ms-swift", "AIza-too-short", "tokens: 2048", "max_tokens:16",
-                                  "glpat-short", "npm_install", "Authorization required", "cookies enabled"])
+                                  "glpat-short", "npm_install", "Authorization required", "cookies enabled",
+                                  "author=Alice Chen", "authority=ca.example.com", "?author=me&page=2"])
 def test_shapes_that_are_not_secrets_are_kept(text):
     assert mask_secrets(text) == text
 
@@ -445,3 +446,18 @@ def test_the_unspecified_and_loopback_ipv6_addresses_in_brackets_are_kept_and_ot
     """torch's store prints ``[::]:29500`` (every address, no machine named); ``[2001:db8::1]`` names one."""
     assert mask_identifiers("failed to bind to [::]:29500 and [::1]:29500") == "failed to bind to [::]:29500 and [::1]:29500"
     assert mask_identifiers("peer [2001:db8::1]:9000") == "peer [***]:9000"
+
+
+@pytest.mark.parametrize("text,masked", [
+    ('Cookie: sid="s3ss10n"', 'Cookie: sid="***"'),
+    ("headers={'Cookie': 'sid=s3ss10n; uid=42'}", "headers={'Cookie': 'sid=***; uid=***'}"),
+    ('{"Set-Cookie": "sid=s3ss10n; Path=/"}', '{"Set-Cookie": "sid=***; Path=/"}'),
+    ('{\\"Cookie\\": \\"sid=s3ss10n\\"}', '{\\"Cookie\\": \\"sid=***\\"}'),
+    ("Set-Cookie: a=s3ss10n; Path=/; Expires=Wed, 21 Oct 2026 07:28:00 GMT, b=0th3r; Path=/; HttpOnly",
+     "Set-Cookie: a=***; Path=/; Expires=Wed, 21 Oct 2026 07:28:00 GMT, b=***; Path=/; HttpOnly"),
+    ("Cookie: s3ss10n-only trailing words", "Cookie: *** trailing words"),
+])
+def test_every_cookie_of_a_header_is_masked_in_every_form_and_its_attributes_kept(text, masked):
+    """A quoted cookie value, a header dict's or JSON's Cookie item and the second cookie of a folded Set-Cookie
+    (each once kept whole or in part) are masked; Path, Expires and the other attributes are kept."""
+    assert mask_secrets(text) == masked

@@ -49,7 +49,7 @@ def _plain_mask_secrets(text: str) -> str:
     text = r._AUTHORIZATION.sub(lambda m: m.group(1) + r.MASK, text)
     text = r._BEARER.sub(lambda m: m.group(1) + r.MASK, text)
     text = r._BASIC.sub(r._basic_credential, text)
-    text = r._COOKIE.sub(lambda m: m.group(1) + r.MASK, text)
+    text = r._mask_cookies(text)
     return _ALL_TOKEN_SHAPES.sub(r.MASK, text)
 
 
