@@ -284,8 +284,14 @@ def gather_evidence(data: object, facts: object, logs: list[str], input_path: Op
         # the paste's own lines, numbered; the errors its parser quoted come from these lines, so they are only
         # checked for lines no signature knows
         scan_lines(paste.splitlines(), input_path, sigset, evidence, numbered=True)
+        judge = sigset.scanner(evidence, input_path)  # the quoted lines under one time budget of their own
         for line in errors:
-            if line.strip() and not sigset.matches_any(line):
+            if not line.strip():
+                continue
+            judged = sigset.matches_any(line, judge.search)
+            # a line a pattern could not judge in time was reported as not judged by the paste's own scan (the
+            # quoted lines are its lines); only with no such report is it quoted here, as an error line
+            if judged is False or (judged is None and not evidence.not_judged):
                 evidence.unmatched.append(LogLine(input_path, None, quote(line, "")))
     elif errors:
         where = f"{input_path}: symptoms.errors" if input_path else "the reported errors"

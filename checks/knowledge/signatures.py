@@ -18,7 +18,7 @@ import functools
 import re
 import threading
 import time
-from typing import Any, Iterable, Optional
+from typing import Any, Callable, Iterable, Optional
 
 from lingjun.checks.core.line_pattern import matches
 from lingjun.checks.core.redaction import mask_identifiers, mask_secrets
@@ -176,10 +176,20 @@ class SignatureSet:
         """One expression (text) that finds any of the CUDA message literals."""
         return re.compile(_trie(self._messages, _EscapedChars(), ""))
 
-    def matches_any(self, line: str) -> bool:
-        """Whether any signature's pattern matches ``line``."""
-        return any(matches(lit, regex, _window(line, lit), bounded_search)
-                   for lit in self.line_literals(line) for _, regex in self.patterns_of(lit))
+    def matches_any(self, line: str,
+                    search: "Optional[Callable[[re.Pattern[str], str], Optional[bool]]]" = None) -> Optional[bool]:
+        """True when a signature's pattern matches ``line``; None when none did and one could not be judged (``search``,
+        default :func:`timed_search`, gave up: a :meth:`Scanner.search` gives up once its input's time is spent);
+        False otherwise."""
+        search = search or timed_search
+        gave_up = False
+        for lit in self.line_literals(line):
+            for _, regex in self.patterns_of(lit):
+                judged = matches(lit, regex, _window(line, lit), search)
+                if judged:
+                    return True
+                gave_up = gave_up or judged is None
+        return None if gave_up else False
 
     def patterns_of(self, literal: str) -> list[tuple[str, Optional["re.Pattern[str]"]]]:
         """The ``(signature id, expression)`` pairs whose literal is ``literal``."""
@@ -248,12 +258,6 @@ def timed_search(regex: "re.Pattern[str]", text: str, budget_s: Optional[float] 
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
-
-
-def bounded_search(regex: "re.Pattern[str]", text: str) -> bool:
-    """:func:`timed_search` as a plain answer: a search given up counts as not matching (for a quoted error line
-    tested for any signature, which is then reported as unknown)."""
-    return timed_search(regex, text) is True
 
 
 #: context masked with a quote on each side of it, so that a key before the cut still masks its value
@@ -333,7 +337,7 @@ class Scanner:
 
         Literals are looked for in the whole line (at most :data:`FEED_LIMIT` characters); a pattern's expression and
         a statement's run on at most :data:`LINE_LIMIT` characters around their literal, under a time limit
-        (:func:`bounded_search`); what is quoted is masked before it is cut, so no secret is cut in half.
+        (:meth:`search`); what is quoted is masked before it is cut, so no secret is cut in half.
         """
         if len(line) > FEED_LIMIT:
             line = line[:FEED_LIMIT]
@@ -366,7 +370,7 @@ class Scanner:
         for sig_id, regex in self.sigset.patterns_of(literal):
             if sig_id in matched:
                 continue
-            judged = matches(literal, regex, window, self._search)  # None: the expression could not finish in time
+            judged = matches(literal, regex, window, self.search)  # None: the expression could not finish in time
             if judged is None:
                 self._not_judged(sig_id, line, number, literal)
             if not judged:
@@ -378,8 +382,9 @@ class Scanner:
             elif hit.count < MAX_HITS_PER_SIGNATURE:
                 hit.count += 1
 
-    def _search(self, regex: "re.Pattern[str]", window: str) -> Optional[bool]:
-        """The pattern's answer on ``window``, or None when it ran out of time or the input's time was spent."""
+    def search(self, regex: "re.Pattern[str]", window: str) -> Optional[bool]:
+        """The pattern's answer on ``window``, or None when it ran out of time (:data:`SEARCH_BUDGET_S`) or this input's
+        time for patterns (:data:`INPUT_BUDGET_S`, spent only by searches of :data:`SLOW_SEARCH_S` or more) was spent."""
         left = INPUT_BUDGET_S - self.pattern_seconds
         if left <= 0:
             return None

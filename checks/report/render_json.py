@@ -118,7 +118,8 @@ def evidence_summary(evidence: Optional[Evidence], lang: str = "en",
                      diagnoses: Optional[dict[str, dict[str, Any]]] = None) -> Optional[dict[str, Any]]:
     """The logs read, their matched lines (signature, ``file:line``, the masked line, how many lines, and from
     ``diagnoses``: ``severity``, the leading ``cause`` id, the ``ruled_out`` cause ids, the ``places`` the remedy is
-    for) and the facts they state, or None when none was read."""
+    for), the facts they state, the lines the catalogs name, the error lines nothing names (``unknown``) and the lines
+    a pattern ran out of time on (``not_judged``), or None when none was read."""
     if evidence is None or not evidence.read_logs:
         return None
     return {
@@ -133,6 +134,9 @@ def evidence_summary(evidence: Optional[Evidence], lang: str = "en",
         "xids": list(evidence.xids),
         "catalog": [{"where": h.first.where(), "line": h.first.text, "count": h.count, "covered": h.covered,
                      "entries": [_catalog_entry(m) for m in h.matches]} for h in evidence.catalog_hits],
+        "unknown": [{"where": line.where(), "line": line.text} for line in evidence.unmatched],
+        "not_judged": [{"signature": n.signature, "literal": n.literal, "where": n.first.where(), "line": n.first.text,
+                        "count": n.count, "why": n.why} for n in evidence.not_judged],
         "notes": [en if lang == "en" else zh for en, zh in evidence.notes],
     }
 

@@ -39,9 +39,9 @@ WORDS = Words({
     "ruled-out": ("Ruled out by what the input shows: {causes}", "根据输入已排除：{causes}"),
     "none-fits": ("None of the recorded causes fits what the input shows ({causes}); the line itself still shows the failure",
                   "已记录的原因都与输入不符（{causes}）；但该行本身表明任务已失败"),
-    "unknown-line": ("{where} shows an error line no recorded signature matches: \u00ab{line}\u00bb. The job failed, but "
+    "unknown-line": ("{where} shows an error line no recorded signature matches{more}: \u00ab{line}\u00bb. The job failed, but "
                      "lingjun-check cannot name the cause from this line; the other findings judge what the input shows.",
-                     "{where} 显示了一条没有已记录特征能匹配的错误行：\u00ab{line}\u00bb。任务已失败，但 lingjun-check 无法仅凭这一行判断原因；"
+                     "{where} 显示了一条没有已记录特征能匹配的错误行{more}：\u00ab{line}\u00bb。任务已失败，但 lingjun-check 无法仅凭这一行判断原因；"
                      "其他检查结果依据输入所示的内容作出判断。"),
     "summary": ("This line sums up a failure the log's other error lines show in detail: start with those, "
                 "listed above",
@@ -207,9 +207,14 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         yield _finding(ctx, hit, ctx.data.signature(hit.signature), after_others=others)
     named_lines = {_line_key(h.first) for h in evidence.catalog_hits}
     unmatched = [line for line in evidence.unmatched if _line_key(line) not in named_lines]
+    # one finding per distinct line (30 copies of one error in symptoms.errors are one error, counted)
+    copies: dict[str, list] = {}
     for line in unmatched:
-        yield make(ctx, RULE, AREA, Severity.warning, WORDS("unknown-line", where=line.where(), line=line.text),
-                   observed=line.where())
+        copies.setdefault(line.text, []).append(line)
+    for text, lines in copies.items():
+        more = WORDS("more", count=len(lines)) if len(lines) > 1 else Text("", "")
+        yield make(ctx, RULE, AREA, Severity.warning,
+                   WORDS("unknown-line", where=lines[0].where(), line=text, more=more), observed=lines[0].where())
     for skipped in evidence.not_judged:
         yield _not_judged(ctx, skipped)
     if not hits and not unmatched and not named and not evidence.not_judged:
