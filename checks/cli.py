@@ -32,7 +32,7 @@ from lingjun.checks.coverage import log_only_facts
 from lingjun.checks.facts import MAX_GPUS_PER_POD, NODE_SOURCES, NodeFacts
 from lingjun.checks.inputs.log_file import LogError, gather_evidence
 from lingjun.checks.inputs.recorded_options import identify_with, merged_options
-from lingjun.checks.knowledge.bundle import BundleError, KnowledgeData
+from lingjun.checks.knowledge.bundle import BundleError, KnowledgeData, embedded_signatures
 from lingjun.checks.knowledge.identify import UnknownReleaseError
 from lingjun.checks.report.model import EXIT_USAGE, exit_code
 from lingjun.checks.report.render_json import render_json
@@ -290,9 +290,12 @@ def load_data(path: Optional[str]):  # -> KnowledgeData
     if raw is None:
         raise BundleError("the embedded release data (lingjun/checks/data/bundle.json) is missing; run `lingjun-kb bundle` or pass --data FILE")
     try:
-        return KnowledgeData.from_dict(json.loads(raw.decode("utf-8")), "embedded bundle", check_shape=False)
+        data = KnowledgeData.from_dict(json.loads(raw.decode("utf-8")), "embedded bundle", check_shape=False)
     except ValueError as exc:
         raise BundleError(f"embedded bundle: {exc}") from None
+    if "signatures" not in data.raw:  # the zipapp's: kept apart, read when a log needs them
+        data.signatures_from = embedded_signatures
+    return data
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -594,7 +597,7 @@ def _run(args: "argparse.Namespace") -> int:
     try:
         evidence = gather_evidence(data, facts, args.log or [], args.from_file or args.from_collect_env,
                                    paste=paste_text)
-    except LogError as exc:
+    except (LogError, BundleError) as exc:  # BundleError: the zipapp's signatures file is damaged
         return _fail(str(exc))
     if facts.origin == "live" and args.log and _log_of_another_pod(facts, evidence):
         # a pod's log (kubectl logs --prefix) read outside a pod: this machine's facts are not the pod's

@@ -277,9 +277,11 @@ def gather_evidence(data: object, facts: object, logs: list[str], input_path: Op
         LogError: a log cannot be read (see :func:`scan_log`).
     """
     evidence = Evidence()
+    errors = [e for e in getattr(getattr(facts, "symptoms", None), "errors", []) or [] if isinstance(e, str)]
+    if not logs and not errors and paste is None:
+        return evidence  # nothing to read: the signatures are not even loaded (the zipapp keeps them apart)
     signatures = getattr(data, "signatures", [])
     sigset = SignatureSet(signatures, getattr(data, "catalog_message_literals", ()))
-    errors = [e for e in getattr(getattr(facts, "symptoms", None), "errors", []) or [] if isinstance(e, str)]
     if paste is not None and input_path:
         # the paste's own lines, numbered; the errors its parser quoted come from these lines, so they are only
         # checked for lines no signature knows

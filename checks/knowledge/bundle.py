@@ -32,7 +32,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 import re
-from typing import TYPE_CHECKING, Any, Iterable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional
 
 from lingjun.checks.core.inert_text import capped
 
@@ -48,7 +48,10 @@ BUNDLE_FORMAT = "lingjun-kb/bundle/2"
 #: the largest --data file read, in bytes (the embedded bundle is about 160 KiB)
 MAX_BUNDLE_BYTES = 64 * 1024 * 1024
 
-__all__ = ["BUNDLE_FORMAT", "KnowledgeData", "BundleError"]
+__all__ = ["BUNDLE_FORMAT", "SIGNATURES_FILE", "KnowledgeData", "BundleError", "embedded_signatures"]
+
+#: the zipapp's file of the error signatures, apart from ``bundle.json`` (xz-compressed: ``signatures.json.xz``)
+SIGNATURES_FILE = "signatures.json"
 
 
 class BundleError(ValueError):
@@ -60,6 +63,9 @@ class KnowledgeData:
     """The compiled release data with lookup helpers."""
 
     raw: dict[str, Any] = field(default_factory=dict)
+    #: where the error signatures come from when ``raw`` holds none: the zipapp keeps them in a file of their own,
+    #: read the first time a log needs them (:func:`embedded_signatures`), so a check without a log never parses them
+    signatures_from: "Optional[Callable[[], list]]" = field(default=None, repr=False, compare=False)
 
     @classmethod
     def from_file(cls, path: "str | Path") -> "KnowledgeData":
@@ -217,8 +223,16 @@ class KnowledgeData:
 
     @property
     def signatures(self) -> list[dict[str, Any]]:
-        """Error signatures (bundle JSON of :class:`lingjun.schema.models.ErrorSignature`, without examples)."""
-        return list(self.raw.get("signatures", []))
+        """Error signatures (bundle JSON of :class:`lingjun.schema.models.ErrorSignature`, without examples).
+
+        Raises:
+            BundleError: they are kept apart (:attr:`signatures_from`) and that file cannot be read."""
+        return list(self._signature_list())
+
+    def _signature_list(self) -> list[dict[str, Any]]:
+        if "signatures" not in self.raw and self.signatures_from is not None:
+            self.raw["signatures"] = self.signatures_from()
+        return self.raw.get("signatures", [])
 
     @property
     def catalog_message_literals(self) -> list[str]:
@@ -281,7 +295,7 @@ class KnowledgeData:
         """The error signature with this id, or None (looked up in a dict built once per bundle)."""
         index = self.__dict__.get("_signatures_by_id")
         if index is None:
-            index = self.__dict__["_signatures_by_id"] = {sig.get("id"): sig for sig in self.raw.get("signatures", [])}
+            index = self.__dict__["_signatures_by_id"] = {sig.get("id"): sig for sig in self._signature_list()}
         return index.get(signature_id)
 
     def known_issue(self, issue_id: str) -> Optional[dict[str, Any]]:
@@ -382,3 +396,21 @@ def _pattern_problem(raw: dict) -> Optional[str]:
                 except (re.error, RecursionError, OverflowError, ValueError) as exc:
                     return f"{where}.regex: does not compile ({type(exc).__name__}: {exc})"
     return None
+
+
+def embedded_signatures() -> list:
+    """The error signatures the zipapp keeps apart from its bundle (:data:`SIGNATURES_FILE`), as a list of dicts.
+
+    Raises:
+        BundleError: the file is missing, damaged or not a JSON list."""
+    from lingjun.checks.knowledge._package_data import PackageDataError, read  # deferred: only a log needs them
+
+    try:
+        value = json.loads(read(SIGNATURES_FILE).decode("utf-8"))
+    except PackageDataError as exc:
+        raise BundleError(f"the embedded error signatures are unreadable: {exc}") from None
+    except ValueError as exc:  # UnicodeDecodeError and JSONDecodeError included
+        raise BundleError(f"the embedded error signatures ({SIGNATURES_FILE}) are not JSON: {exc}") from None
+    if not isinstance(value, list) or not all(isinstance(sig, dict) and isinstance(sig.get("id"), str) for sig in value):
+        raise BundleError(f"the embedded error signatures ({SIGNATURES_FILE}) are not a list of signatures")
+    return value

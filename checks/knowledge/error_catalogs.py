@@ -552,36 +552,20 @@ class ErrorCatalogs:
 
 
 def _read_embedded() -> dict:
-    import lingjun.checks as package  # the package's own loader reads the file from a folder or the zipapp
+    """The parsed embedded catalogs (the zipapp's xz copy or the checkout's JSON).
 
-    folder = os.path.join(os.path.dirname(package.__file__), "data")
-    try:  # the zipapp holds them xz-compressed (generator/zipapp.py), a checkout as plain JSON
-        raw = _unxz(package.__loader__.get_data(os.path.join(folder, CATALOGS_FILE + ".xz")))  # type: ignore[union-attr]
-    except (OSError, AttributeError):
-        try:
-            raw = package.__loader__.get_data(os.path.join(folder, CATALOGS_FILE))  # type: ignore[union-attr]
-        except (OSError, AttributeError):
-            raise CatalogError(f"the embedded error catalogs (lingjun/checks/data/{CATALOGS_FILE}) are missing; run "
-                               "`lingjun-kb bundle`") from None
+    Raises:
+        CatalogError: the file is missing, damaged or not JSON."""
+    from lingjun.checks.knowledge._package_data import PackageDataError, read  # deferred: with the catalogs
+
+    try:
+        raw = read(CATALOGS_FILE)
+    except PackageDataError as exc:
+        raise CatalogError(f"the embedded error catalogs are unreadable: {exc}") from None
     try:
         return json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:  # cut short or overwritten
         raise CatalogError(f"the embedded error catalogs are not JSON ({exc})") from None
-
-
-def _unxz(data: bytes) -> bytes:
-    """``data`` unpacked from xz.
-
-    Raises:
-        CatalogError: the data is not xz or is cut short (a damaged archive), or this Python has no ``lzma``."""
-    try:
-        import lzma  # deferred: only the zipapp's copy of the catalogs is compressed
-    except ImportError:  # a Python built without liblzma
-        raise CatalogError("this Python has no lzma module, which unpacks the embedded error catalogs") from None
-    try:
-        return lzma.decompress(data, format=lzma.FORMAT_XZ)
-    except (lzma.LZMAError, EOFError) as exc:
-        raise CatalogError(f"the embedded error catalogs (lingjun/checks/data/{CATALOGS_FILE}.xz) are damaged ({exc})") from None
 
 
 @functools.lru_cache(maxsize=1)

@@ -161,17 +161,16 @@ def test_every_container_cli_message_is_named_with_its_stage_and_subsystem(info)
         assert match.subsystem == (staged if info.subsystem == "system" and staged else info.subsystem)
 
 
-def test_a_damaged_xz_copy_of_the_catalogs_is_a_catalog_error_naming_the_file():
+def test_a_damaged_xz_copy_of_a_data_file_is_an_error_naming_the_file():
     import lzma
 
-    from lingjun.checks.knowledge.error_catalogs import CatalogError, _unxz
+    from lingjun.checks.knowledge._package_data import PackageDataError, unxz
 
     whole = lzma.compress(b'{"format": 1}', format=lzma.FORMAT_XZ)
-    assert _unxz(whole) == b'{"format": 1}'
+    assert unxz(whole, "error-catalogs.json.xz") == b'{"format": 1}'
     for damaged in (b"not xz at all", whole[:-8]):
-        with pytest.raises(CatalogError, match=r"error-catalogs\.json\.xz\) are damaged"):
-            _unxz(damaged)
-
+        with pytest.raises(PackageDataError, match=r"lingjun/checks/data/error-catalogs\.json\.xz is damaged"):
+            unxz(damaged, "error-catalogs.json.xz")
 
 @pytest.mark.parametrize("part", [
     {"xid": ["entries"]},                                # a list where an object belongs
@@ -195,7 +194,7 @@ def test_embedded_catalogs_that_are_not_json_are_a_catalog_error(monkeypatch):
         def get_data(self, path):
             if path.endswith(".xz"):
                 raise OSError(path)
-            return b'{"format": "lingjun-kb/error-catalogs/1", "xid": {"entr'
+            return b'{"format": "lingjun-kb/error-catalogs/1", "xid": {"entr'  # cut short
 
     import lingjun.checks as package
 

@@ -65,6 +65,12 @@ def test_zipapp_is_small_deterministic_and_complete(pyz, tmp_path):
         packed = archive.getinfo("lingjun/checks/data/error-catalogs.json.xz")
         assert packed.compress_type == zipfile.ZIP_STORED
         assert lzma.decompress(archive.read(packed)) == (REPO / "checks" / "data" / "error-catalogs.json").read_bytes()
+        # the error signatures apart from the bundle, xz-compressed: the same signatures, read only with a log
+        committed = json.loads((REPO / "checks" / "data" / "bundle.json").read_text(encoding="utf-8"))
+        shipped_bundle = json.loads(archive.read("lingjun/checks/data/bundle.json"))
+        assert "signatures" not in shipped_bundle
+        assert shipped_bundle == {k: v for k, v in committed.items() if k != "signatures"}
+        assert json.loads(lzma.decompress(archive.read("lingjun/checks/data/signatures.json.xz"))) == committed["signatures"]
         assert "packaging/version.py" in names and any(n.startswith("packaging/LICENSE") for n in names)
         # the parts of packaging the checker never imports stay out (size budget)
         assert not [n for n in names if n.startswith(("packaging/metadata.py", "packaging/licenses/"))]
@@ -161,3 +167,26 @@ def test_plain_zipimport_runs_the_builds_bytecode_not_the_source(tmp_path):
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["zipimporter", "versions.pyc"]
     assert source.startswith(b'"""')
+
+
+def test_zipapp_reads_its_signatures_only_for_a_log_and_names_a_damaged_copy(pyz, tmp_path):
+    """A check with a log names the signature from the archive's signatures file; with that file damaged, the check
+    without a log still runs and the one with a log ends on one line naming the file (exit 3), no traceback."""
+    log = tmp_path / "job.log"
+    log.write_text("RuntimeError: CUDA error: an illegal memory access was encountered\n", encoding="utf-8")
+    good = subprocess.run([sys.executable, "-I", str(pyz), "--log", str(log), "--format", "json"],
+                          capture_output=True, text=True, timeout=120)
+    assert good.returncode == 1, good.stderr
+    assert [m["signature"] for m in json.loads(good.stdout)["evidence"]["matches"]] == ["cuda-illegal-memory-access"]
+    damaged = tmp_path / "damaged.pyz"
+    with zipfile.ZipFile(pyz) as source, zipfile.ZipFile(damaged, "w") as out:
+        for info in source.infolist():
+            data = source.read(info)
+            out.writestr(info, data[:40] if info.filename.endswith("signatures.json.xz") else data)
+    plain = subprocess.run([sys.executable, "-I", str(damaged), "--release", "training-nv-pytorch:25.10"],
+                           capture_output=True, text=True, timeout=120)
+    assert plain.returncode in (0, 1), plain.stderr
+    broken = subprocess.run([sys.executable, "-I", str(damaged), "--log", str(log)], capture_output=True, text=True,
+                            timeout=120)
+    assert broken.returncode == 3 and "Traceback" not in broken.stderr
+    assert "lingjun/checks/data/signatures.json.xz is damaged" in broken.stderr, broken.stderr
