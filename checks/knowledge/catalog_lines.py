@@ -59,7 +59,8 @@ LITERALS = ("NVRM: Xid", "Xid=", "NCCL WARN", "CUDA error", "CUDA driver error",
             "CUDA failure", "cuda runtime error", "CUDA failed with error", "Cuda API error", "THCudaCheck FAIL",
             "cudaError", "CUDA_ERROR_", "NVML_ERROR_", "CUBLAS_STATUS_", "CUDNN_STATUS_",
             "NVMLError_", "initialize NVML", "initialize nvml", "NVML error",
-            "nvml error", "cudaGetDeviceCount", "CUDA initialization", " vs. 0)", "nvidia-container-cli")
+            "nvml error", "cudaGetDeviceCount", "CUDA initialization", " vs. 0)", "nvidia-container-cli",
+            " init failure: ")
 
 #: the longest file, line and function NCCL prints before ``NCCL WARN`` that the ``nccl`` form reads (200 + ":" + 7
 #: digits + " " + "(" + 120 + ") "), with room to spare
@@ -77,6 +78,7 @@ _FORMS = {
     "old": r"cuda runtime error \((\d{1,6})\) : (.{1,300})|THCudaCheck FAIL .{0,300}?error=(\d{1,6}) : (.{1,300})",
     "failed-with": r"CUDA failed with error (.{1,300})",
     "returned": r"\b(cuda[A-Z]\w{2,60}) returned \(?(0x[0-9a-fA-F]{1,8}|\d{1,6})\)?",
+    "init-failure": r"\b(cuda driver library|nvcuda|cudart) init failure: (\d{1,6})\b",
     "cuda": r"(?:CUDA|Cuda|cuda) (?:error|Error|failure)(?: (\d{1,6}))?(?: ?\((\d{1,6})\))?[:,]? ?(.{0,300})",
     "init": r"Error (\d{1,6}): (.{1,300})",
     "versus": r"\((\d{1,6}) vs\. 0\)",
@@ -272,6 +274,14 @@ def _read_returned(m, line, catalogs, add) -> bool:  # deviceQuery, cuda-gdb: cu
     return True
 
 
+def _read_init_failure(m, line, catalogs, add) -> bool:
+    """Ollama's GPU discovery (``discover/gpu_info_*.c``): ``cuda driver library init failure: 999`` and
+    ``nvcuda init failure: N`` print cuInit's CUresult, ``cudart init failure: N`` cudaSetDevice's cudaError_t."""
+    api = "runtime" if m.group(1) == "cudart" else "driver"
+    add(None, api, int(m.group(2)), m.group(0))
+    return True
+
+
 def _read_nvml(m, line, catalogs, add) -> bool:  # nvidia-smi, nvidia-container-cli, NVML bindings
     add(_message(m.group(1), catalogs, ("nvml",)), "nvml", None, m.group(1).strip())
     return True
@@ -309,7 +319,7 @@ def _read_versus(m, line, catalogs, add) -> bool:  # a status compared with cuda
 
 #: the printed forms, most specific first; the first that reads the line decides
 _READERS = (("driver", _read_driver), ("nccl-cu", _read_nccl_cu), ("old", _read_old), ("failed-with", _read_failed_with),
-            ("returned", _read_returned), ("nvml", _read_nvml), ("init", _read_init), ("cuda", _read_cuda),
+            ("returned", _read_returned), ("init-failure", _read_init_failure), ("nvml", _read_nvml), ("init", _read_init), ("cuda", _read_cuda),
             ("versus", _read_versus))
 
 

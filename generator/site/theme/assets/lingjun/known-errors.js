@@ -515,6 +515,10 @@
       add(null, "runtime", /^0x/i.test(value) ? parseInt(value, 16) : parseInt(value, 10));
       return true;
     }],
+    ["init-failure", function (m, line, cat, add) {  // Ollama: cuInit's CUresult, or cudaSetDevice's cudaError_t
+      add(null, m[1] === "cudart" ? "runtime" : "driver", parseInt(m[2], 10));
+      return true;
+    }],
     ["nvml", function (m, line, cat, add) { add(messageInfo(cat, m[1], ["nvml"]), "nvml", null); return true; }],
     ["init", function (m, line, cat, add) {  // torch's start-up warning after cudaGetDeviceCount()
       if (line.indexOf("cudaGetDeviceCount") < 0 && line.indexOf("CUDA initialization") < 0) { return false; }
