@@ -87,8 +87,8 @@ def test_a_form_that_names_an_entry_wins_over_the_tail():
 
 def test_message_literals_hold_each_message_after_a_colon_capitalised_or_not_and_after_a_quote_once():
     literals = message_literals(["no CUDA-capable device is detected", "no CUDA-capable device is detected ", "short"])
-    assert literals == ["'no CUDA-capable device is detected", ": No CUDA-capable device is detected",
-                        ": no CUDA-capable device is detected"]
+    assert literals == ['"no CUDA-capable device is detected', "'no CUDA-capable device is detected",
+                        ": No CUDA-capable device is detected", ": no CUDA-capable device is detected"]
 
 
 def test_the_bundle_stores_every_message_literal_the_catalog_gives():
@@ -135,3 +135,13 @@ def test_a_message_no_colon_or_quote_opens_is_not_searched_for_in_a_log():
 def test_cuda_in_a_path_a_name_or_a_word_is_no_cuda_context_for_a_short_message(line):
     """Found by a hostile review: OS errors on lines that merely hold "cuda" read as CUDA errors 800, 999, 2."""
     assert _named(line) == []
+
+
+def test_a_message_in_double_quotes_as_go_and_json_logs_write_it_reaches_the_catalog():
+    """``error="unspecified launch failure"`` (a Go logger's key=value, a JSON field) holds no ``: `` before the
+    message: the double quote opens a literal too."""
+    stored = KnowledgeData.from_file(ROOT / "checks" / "data" / "bundle.json").catalog_message_literals
+    evidence = _scan(['time=2025-01-01T00:00:00Z level=ERROR source=runner.go:88 msg="cuda launch" '
+                      'error="unspecified launch failure"'], stored)
+    (hit,) = evidence.catalog_hits
+    assert [(m.info.name, m.info.code) for m in hit.matches] == [("cudaErrorLaunchFailure", 719)]
