@@ -247,6 +247,14 @@ def _socket_virtual(facts: Facts, evidence: Optional[Evidence], data: Any) -> Fa
     return FactValue(False, real.source, real.line) if real.value is True else FactValue(UNKNOWN)
 
 
+def _graph_file(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactValue:
+    """True when the environment sets NCCL_GRAPH_FILE or NCCL's INFO line says it is set; else unknown: NCCL also
+    takes it from ``/etc/nccl.conf``, which no input shows, so its absence from the environment proves nothing."""
+    if facts.env.get("NCCL_GRAPH_FILE"):
+        return FactValue(True)
+    return _logged(evidence, "nccl.graph_file_set")
+
+
 def _from_log(name: str) -> Callable[[Facts, Optional[Evidence], Any], FactValue]:
     """The reader of a fact only a log states (:mod:`lingjun.checks.knowledge.log_statements`): what a failing line
     or its traceback shows, which no probe of the container can see."""
@@ -288,6 +296,7 @@ _READERS: dict[str, Callable[[Facts, Optional[Evidence], Any], FactValue]] = {
     "log.in_sglang": _from_log("log.in_sglang"),
     "cuda.home_is_path_list": _from_log("cuda.home_is_path_list"),
     "kernel.xid_processes": _from_log("kernel.xid_processes"),
+    "nccl.graph_file_set": _graph_file,
 }
 
 

@@ -41,7 +41,10 @@ come from (public logs of the same programs):
   sgl-project/sglang pull request #30594).  The frames of the engines' own backends that call a library
   (``backends/flashinfer.py``) are not read: a failure inside the library shows the library's frames below them;
 * ``No such file or directory: ':/usr/local/cuda/bin/nvcc'``: the CUDA_HOME a JIT build looked for nvcc in, a list
-  of paths when it holds a colon (deepspeedai/DeepSpeed#5511, NVIDIA/apex#1700).
+  of paths when it holds a colon (deepspeedai/DeepSpeed#5511, NVIDIA/apex#1700);
+* ``NCCL INFO NCCL_GRAPH_FILE set by environment to /opt/microsoft/ncv4/graph.xml``: NCCL was handed a ready-made
+  channel graph (by the environment or ``/etc/nccl.conf``, whose settings NCCL reports the same way) instead of
+  searching its own (NVIDIA/nccl#1240).
 
 That a log comes from ``kubectl logs --prefix`` (``[pod/NAME/CONTAINER] …``) is read by
 :mod:`lingjun.checks.inputs.log_file` from its first line.
@@ -230,6 +233,7 @@ STATEMENTS: tuple[Statement, ...] = (
     _code("/sgl_kernel/", "log.in_sgl_kernel", r"/sgl_kernel/[\w./-]{0,200}\.(?:py|so)\b"),
     _code("/sglang/srt/", "log.in_sglang", r"/sglang/srt/[\w./-]{0,200}\.py\b"),
     Statement("bin/nvcc'", re.compile(r"No such file or directory: '([^'\s]{0,300})/bin/nvcc'"), _nvcc_path),
+    _code("NCCL_GRAPH_FILE set by environment to", "nccl.graph_file_set", r"NCCL_GRAPH_FILE set by environment to \S"),
 )
 
 
