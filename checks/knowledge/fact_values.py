@@ -297,6 +297,7 @@ _READERS: dict[str, Callable[[Facts, Optional[Evidence], Any], FactValue]] = {
     "cuda.home_is_path_list": _from_log("cuda.home_is_path_list"),
     "kernel.xid_processes": _from_log("kernel.xid_processes"),
     "nccl.graph_file_set": _graph_file,
+    "build.link_searches_cuda": _from_log("build.link_searches_cuda"),
 }
 
 

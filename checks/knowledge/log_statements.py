@@ -44,7 +44,10 @@ come from (public logs of the same programs):
   of paths when it holds a colon (deepspeedai/DeepSpeed#5511, NVIDIA/apex#1700);
 * ``NCCL INFO NCCL_GRAPH_FILE set by environment to /opt/microsoft/ncv4/graph.xml``: NCCL was handed a ready-made
   channel graph (by the environment or ``/etc/nccl.conf``, whose settings NCCL reports the same way) instead of
-  searching its own (NVIDIA/nccl#1240).
+  searching its own (NVIDIA/nccl#1240);
+* ``c++ cpu_adam.o -shared -lcurand -L.../site-packages/torch/lib -lc10 -ltorch ...``: the link command of a torch
+  extension's JIT build: when none of its ``-L`` directories is one of CUDA's, it states that the linker searches
+  none (``build.link_searches_cuda`` False; deepspeedai/DeepSpeed#5772, where only torch/lib was searched).
 
 That a log comes from ``kubectl logs --prefix`` (``[pod/NAME/CONTAINER] …``) is read by
 :mod:`lingjun.checks.inputs.log_file` from its first line.
@@ -187,6 +190,19 @@ def _nvcc_path(m: "re.Match[str]") -> list[tuple[str, Any]]:
     return [("cuda.home_is_path_list", ":" in m.group(1))]
 
 
+#: a directory of CUDA's libraries as a link line names it: the toolkit's (``/usr/local/cuda-12.4/lib64``,
+#: ``$CUDA_HOME/lib``, ``targets/x86_64-linux/lib``) or a wheel's (``site-packages/nvidia/curand/lib``)
+_CUDA_LIB_DIR = re.compile(r"cuda[^/\s]{0,20}/(?:targets/[^/\s]{1,40}/)?lib(?:64)?/?$|/nvidia/[^/\s]{1,40}/lib/?$|/stubs/?$")
+
+
+def _link_dirs(m: "re.Match[str]") -> list[tuple[str, Any]]:
+    """A torch extension's link command (``c++ x.o -shared -lcurand -L.../torch/lib -lc10 ...``) whose ``-L``
+    directories include none of CUDA's states that it searches none (False). A directory that looks like one states
+    nothing: CUDA_HOME's ``lib64`` may still lack the library (a conda environment's)."""
+    dirs = re.findall(r"(?:^|\s)-L\s?(\S{1,400})", m.group(0))
+    return [] if any(_CUDA_LIB_DIR.search(d) for d in dirs) else [("build.link_searches_cuda", False)]
+
+
 def _code(literal: str, fact: str, regex: Optional[str] = None) -> "Statement":
     """A statement that a line holding ``literal`` (and matching ``regex``) shows ``fact``'s library in the failure."""
     return Statement(literal, re.compile(regex or re.escape(literal)), _in(fact))
@@ -234,6 +250,7 @@ STATEMENTS: tuple[Statement, ...] = (
     _code("/sglang/srt/", "log.in_sglang", r"/sglang/srt/[\w./-]{0,200}\.py\b"),
     Statement("bin/nvcc'", re.compile(r"No such file or directory: '([^'\s]{0,300})/bin/nvcc'"), _nvcc_path),
     _code("NCCL_GRAPH_FILE set by environment to", "nccl.graph_file_set", r"NCCL_GRAPH_FILE set by environment to \S"),
+    Statement(" -lc10 ", re.compile(r"\s-shared\s.{0,4000}?\s-lc10\s.{0,2000}"), _link_dirs),
 )
 
 

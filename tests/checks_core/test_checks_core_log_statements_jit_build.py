@@ -41,3 +41,27 @@ def test_nvcc_looked_up_on_path_says_nothing_about_cuda_home():
     evidence = feed("FileNotFoundError: [Errno 2] No such file or directory: 'nvcc'")
     assert "cuda.home_is_path_list" not in evidence.stated
     assert not fact_value("cuda.home_is_path_list", Facts(), evidence).known
+
+
+@pytest.mark.parametrize("line", [
+    # deepspeedai/DeepSpeed#5772
+    "c++ cpu_adam.o cpu_adam_impl.o -shared -lcurand -L/path/to/conda/env/lib/python3.9/site-packages/torch/lib -lc10 "
+    "-ltorch_cpu -ltorch -ltorch_python -o cpu_adam.so",
+    # deepspeedai/DeepSpeed#7174
+    "[1/1] c++ cpu_adam.o cpu_adam_impl.o -shared -lcurand -L/opt/conda/lib "
+    "-L/opt/conda/lib/python3.11/site-packages/torch/lib -lc10 -ltorch_cpu -ltorch -ltorch_python",
+], ids=["torch-lib-only", "conda-lib-and-torch-lib"])
+def test_a_link_command_without_a_cuda_library_directory_states_that_it_searches_none(line):
+    value = fact_value("build.link_searches_cuda", Facts(), feed(line))
+    assert value.value is False and value.line == "job.log:1"
+
+
+def test_a_link_command_with_cuda_home_lib64_states_nothing():
+    """The link line torch's cpp_extension writes with CUDA_HOME's lib64 (``-L$CUDA_HOME/lib64 -lcudart``; constructed
+    in the shape of OptimalScale/LMFlow#374's, whose CUDA_HOME was a conda environment lacking libcurand): such a
+    directory does not show the library is in it, so nothing is stated (unknown, never True)."""
+    from lingjun.checks.knowledge.fact_values import UNKNOWN
+
+    line = ("c++ cpu_adam.o custom_cuda_kernel.cuda.o -shared -lcurand -L/usr/local/cuda-11.7/lib64 -lc10 -lc10_cuda "
+            "-ltorch_cpu -ltorch_cuda -ltorch -ltorch_python -lcudart -o cpu_adam.so")
+    assert fact_value("build.link_searches_cuda", Facts(), feed(line)).value is UNKNOWN

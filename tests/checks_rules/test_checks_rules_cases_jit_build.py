@@ -89,3 +89,17 @@ def test_the_command_line_reports_both_jit_signatures(tmp_path):
     assert lead_cause(report, NVCC) == "cuda-home-path-list"
     assert lead_cause(report, LD) == "no-development-libraries"
     assert report["evidence"]["stated"]["cuda.home_is_path_list"] == {"value": True, "where": f"{tmp_path / 'job.log'}:1"}
+
+
+def test_a_link_line_searching_only_torch_lib_makes_cuda_home_the_cause_shown_by_the_log(tmp_path):
+    """deepspeedai/DeepSpeed#5772: the link command's only -L directory is torch/lib; the fix put libcurand.so under
+    CUDA_HOME's lib."""
+    from lingjun.checks.coverage import log_only_facts
+    from lingjun.checks.report.findings import Severity
+
+    lines = ["c++ cpu_adam.o cpu_adam_impl.o -shared -lcurand -L/path/to/conda/env/lib/python3.9/site-packages/torch/lib "
+             "-lc10 -ltorch_cpu -ltorch -ltorch_python -o cpu_adam.so", "/usr/bin/ld: cannot find -lcurand"]
+    (finding,) = [f for f in findings_for_log(tmp_path, lines, log_only_facts()) if f.severity is Severity.error]
+    assert finding.message.en.count("Most likely cause here: CUDA_HOME points at a toolkit without these libraries") == 1
+    assert "searches no directory of CUDA's libraries" in finding.message.en and "job.log:1" in finding.message.en
+    assert finding.remedy is not None and "export LIBRARY_PATH=$CUDA_HOME/lib64" in finding.remedy.en
