@@ -4,7 +4,7 @@
 quotes from the command line (``unrecognized arguments: ...``, a value of a ``choices`` option) have their control
 and bidirectional characters escaped and each name shortened to 256 characters
 (:func:`lingjun.checks.core.inert_text.error_line`), so a hostile argument cannot rewrite the terminal or forge a
-second line.  The exit status of a usage error is the command's own: 2 for ``lingjun-kb`` (argparse's), 3 for the
+second line; its help fits the terminal's width.  The exit status of a usage error is the command's own: 2 for ``lingjun-kb`` (argparse's), 3 for the
 checker, whose 2 means "warnings under --strict".  Sub-command parsers made by ``add_subparsers().add_parser``
 inherit the class and the status.
 """
@@ -39,6 +39,14 @@ class InertArgumentParser(argparse.ArgumentParser):
 
         action._parser_class = make
         return action
+
+    def format_help(self) -> str:
+        """argparse's help with every line wider than the terminal wrapped to it (``COLUMNS``, else the terminal's,
+        else 80 columns: :func:`~lingjun.checks.core.terminal_text.terminal_width`): the descriptions and epilogs are
+        written unwrapped (``RawDescriptionHelpFormatter`` keeps their own line breaks), so no line runs past it."""
+        from lingjun.checks.core.terminal_text import terminal_width, wrap_block  # deferred: only --help needs it
+
+        return wrap_block(super().format_help(), terminal_width())
 
     def error(self, message: str) -> NoReturn:
         """Print the usage and the inert error line, and exit with ``usage_exit``."""
