@@ -249,6 +249,23 @@ def release_image_rows(record: ReleaseRecord) -> list[dict[str, Any]]:
              "tags": [t.tag for t in image.image_tags]} for image in release_images(record)]
 
 
+def pull_addresses(record: ReleaseRecord, family: Any) -> list[dict[str, Any]]:
+    """Where each image of ``record`` is pulled from, as ``which --format json`` gives it: ``[{"ref", "variant",
+    "addresses": [{"tag", "public": the tag's published reference, "vpc": the family's VPC address with ``{region-id}``
+    left for the reader (None where the family states none), "vpc_regions": the regions the family names}]}]``
+    (``family``: the :class:`~lingjun.schema.models.Family` entry, or None)."""
+    pattern = getattr(family, "vpc_registry_pattern", None)
+    image_name = getattr(family, "image_name", None)
+    regions = list(getattr(family, "vpc_regions", None) or [])
+    out = []
+    for image in release_images(record):
+        rows = [{"tag": t.tag, "public": t.reference,
+                 "vpc": pattern.replace("{image}", image_name).replace("{tag}", t.tag) if pattern and image_name else None,
+                 "vpc_regions": regions if pattern else []} for t in image.image_tags]
+        out.append({"ref": image.ref, "variant": image.variant_id, "addresses": rows})
+    return out
+
+
 def finder_data(kb: KnowledgeBase) -> dict[str, Any]:
     """Everything the finder page's script reads, JSON-serialisable.
 
@@ -448,7 +465,8 @@ def which(kb: KnowledgeBase, driver_text: str, gpu_name: str, family: Optional[s
     "today": "YYYY-MM-DD", "driver_branch": the branch's lifecycle on ``today``
     (:func:`lingjun.generator.site.recommend.branch_status`), "recommendations": per NVIDIA family shown, the release to
     use or the driver to install (:func:`lingjun.generator.site.recommend.recommend`), "families": the families shown,
-    "releases": [{"release", "verdict", "reason": {"en", "zh"}, "derived_from": [evidence named], "url", "images"}],
+    "releases": [{"release", "verdict", "reason": {"en", "zh"}, "derived_from": [evidence named], "url", "images",
+    "pull": where each image is pulled from (:func:`pull_addresses`)}],
     "unrecorded": [{"family", "version"}]}`` in the finder's release order (family, then newest first by
     date).  A release with variants is one row; ``images`` lists each image's tags
     (:func:`release_image_rows`).  ``unrecorded`` names the releases the pages name without a record
@@ -485,7 +503,8 @@ def which(kb: KnowledgeBase, driver_text: str, gpu_name: str, family: Optional[s
                                      compute_capability=gpu.compute_capability, known_branches=known)
             family_rows.append({"release": record.ref, "verdict": answer.verdict, "reason": {"en": answer.en, "zh": answer.zh},
                                 "derived_from": list(answer.derived_from),
-                                "url": release_url(record, site_url), "images": release_image_rows(record)})
+                                "url": release_url(record, site_url), "images": release_image_rows(record),
+                                "pull": pull_addresses(record, kb.families.get(fam))})
         rows += family_rows
         entry = kb.families.get(fam)
         if family_rows and (entry is None or entry.accelerator is Accelerator.nvidia_gpu):

@@ -202,3 +202,23 @@ def test_finder_data_marks_the_cuda_versions_each_gpu_is_too_new_for_as_which_do
     found = gpu_lookup(data, release, b200, DriverVersion.parse("580.95.05"))
     assert found[1] == "unsupported" and data["reasons"][found[2]][0] == _rows(which(kb, "580.95.05", "B200", today=DAY))[
         "inference-nv-pytorch:25.04"]["reason"]["en"]
+
+
+def test_which_json_gives_each_image_its_public_and_vpc_pull_address(real):
+    """The address to pull each image from (issue 33): the tag's published reference, and the family's VPC address
+    with {region-id} left for the reader beside the regions the family names."""
+    kb, _ = real
+    rows = _rows(which(kb, "570.124.06", "H20", today=DAY))
+    (vllm,) = [p for p in rows["inference-nv-pytorch:25.04"]["pull"] if p["variant"] == "vllm"]
+    (address,) = vllm["addresses"]
+    tag = "25.04-vllm0.8.5-pytorch2.6-cu124-20250430-serverless"
+    assert address == {
+        "tag": tag,
+        "public": f"egslingjun-registry.cn-wulanchabu.cr.aliyuncs.com/egslingjun/inference-nv-pytorch:{tag}",
+        "vpc": f"acs-registry-vpc.{{region-id}}.cr.aliyuncs.com/egslingjun/inference-nv-pytorch:{tag}",
+        "vpc_regions": kb.families["inference-nv-pytorch"].vpc_regions}
+    assert "cn-beijing" in address["vpc_regions"]
+    # every image of every row has its addresses, one per tag
+    for row in rows.values():
+        record = next(r for r in kb.releases if r.ref == row["release"])
+        assert [len(p["addresses"]) for p in row["pull"]] == [len(i["tags"]) for i in row["images"]], record.ref
