@@ -333,7 +333,7 @@ def test_which_json_shape(real, capsys, monkeypatch):
     kb, _ = real
     assert [r["release"] for r in answer["releases"]] == [r.ref for r in kb.releases_of("training-nv-pytorch")]
     for row in answer["releases"]:
-        assert set(row) == {"release", "verdict", "reason", "derived_from", "url", "images"}
+        assert set(row) == {"release", "verdict", "reason", "derived_from", "url", "images", "pull"}
         assert [image["variant"] for image in row["images"]] == [None]
         assert row["verdict"] in VERDICTS
         assert set(row["reason"]) == {"en", "zh"} and row["reason"]["en"] and row["reason"]["zh"]
