@@ -46,7 +46,15 @@ _MARKERS = frozenset({"NVRM: Xid", "Xid=", "NCCL WARN", "CUDA_ERROR_", "cudaErro
 #: traceback is the failure, and when no signature knows it the report quotes it as an unknown error line
 TRACEBACK = "Traceback (most recent call last)"
 _EXCEPTION_LITERALS = ("Error: ", "Exception: ")
+#: lines that end a process whatever printed them (the C++ runtime's uncaught exception, the shell's report of a fatal
+#: signal): a failure even when no signature names its cause, quoted as an unknown error line, never "OK"
+_FATAL_LITERALS = ("terminate called after throwing an instance of", "Aborted (core dumped)",
+                   "Floating point exception (core dumped)", "Illegal instruction (core dumped)")
 _EXCEPTION = re.compile(r"(?:^|[\s\]:>])((?:[A-Za-z_]\w{0,40}\.){0,6}[A-Z]\w{0,60}(?:Error|Exception)): ")
+#: an exception line that opens its line (after a ``[rank0]:`` or ``(pid=1)`` prefix): a log pasted without its
+#: traceback (``RuntimeError: NCCL communicator was aborted on rank 1.``) still ends in the failure
+_LEADING_EXCEPTION = re.compile(r"^\s{0,8}(?:\[[^\]\s]{1,80}\]:?\s{0,4}|\([^)]{1,80}\)\s{1,4}){0,3}"
+                                r"((?:[A-Za-z_]\w{0,40}\.){0,6}[A-Z]\w{0,60}(?:Error|Exception)): \S")
 
 
 #: ``re.escape`` of each byte value (the trie is built of single bytes, a few thousand of them)
@@ -120,7 +128,7 @@ class SignatureSet:
         messages = frozenset(lit for lit in message_literals if lit)
         #: the literals that send a line to the error catalogs
         self.catalog_literals = _CATALOG_LITERALS | messages
-        self.literals = sorted(set(self._patterns) | set(self._statements) | {TRACEBACK, *_EXCEPTION_LITERALS}
+        self.literals = sorted(set(self._patterns) | set(self._statements) | {TRACEBACK, *_EXCEPTION_LITERALS, *_FATAL_LITERALS}
                                | self.catalog_literals)
         #: the literals other than the CUDA messages, tested one by one on a line; the messages (a few hundred) only
         #: after one search of their trie finds one (:meth:`line_literals`); a message that is also a signature's or a
@@ -300,6 +308,8 @@ class Scanner:
         self.traceback = False  # a Python traceback was seen
         #: the last exception line and whether a signature matched it
         self.last_exception: Optional[tuple[LogLine, bool]] = None
+        #: the last exception line that opens its line (:data:`_LEADING_EXCEPTION`), read when there is no traceback
+        self.last_leading_exception: Optional[tuple[LogLine, bool]] = None
         #: seconds the patterns' expressions have taken on this input (:data:`INPUT_BUDGET_S`)
         self.pattern_seconds = 0.0
 
@@ -358,11 +368,17 @@ class Scanner:
         catalog_literal = next((lit for lit in literals if lit in self.sigset.catalog_literals), None)
         if catalog_literal is not None:
             self._match_catalogs(line, number, catalog_literal, bool(matched))
+        fatal = next((lit for lit in _FATAL_LITERALS if lit in literals), None)
+        if fatal is not None and not matched and len(self.evidence.unmatched) < MAX_CATALOG_ENTRIES:
+            self.evidence.unmatched.append(LogLine(self.source, number, quote(line, fatal)))
         exception_literal = next((lit for lit in _EXCEPTION_LITERALS if lit in literals), None)
         if exception_literal is not None:
             found = _EXCEPTION.search(_window(line, exception_literal))
             if found:
                 self.last_exception = (LogLine(self.source, number, quote(line, found.group(1))), bool(matched))
+                leading = _LEADING_EXCEPTION.match(line)
+                if leading:
+                    self.last_leading_exception = self.last_exception
 
     def _match_patterns(self, line: str, number: Optional[int], literal: str, window: str, matched: set[str]) -> None:
         """Count a hit for each signature of ``literal`` whose expression matches the line (added to ``matched``)."""
@@ -468,6 +484,8 @@ class Scanner:
 
     def finish(self) -> None:
         """At the end of the input: a traceback whose last exception line no signature knows is an unknown error line
-        (``evidence.unmatched``), so a failed job never reads as "no known error"."""
-        if self.traceback and self.last_exception is not None and not self.last_exception[1]:
-            self.evidence.unmatched.append(self.last_exception[0])
+        (``evidence.unmatched``), so a failed job never reads as "no known error"; without a traceback, so is the last
+        exception line that opens its line (a paste of the failure's last line)."""
+        last = self.last_exception if self.traceback else self.last_leading_exception
+        if last is not None and not last[1]:
+            self.evidence.unmatched.append(last[0])
