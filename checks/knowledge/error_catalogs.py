@@ -421,6 +421,16 @@ class ErrorCatalogs:
             (info for api in apis for message, info in self._messages_folded.get(api, ()) if folded.startswith(message)),
             None))
 
+    def same_message(self, info: "CudaErrorInfo") -> "list[CudaErrorInfo]":
+        """The other entries of ``info``'s API that print the same message (runtime and driver 200 and 300 both print
+        "device kernel image is invalid"), in code order; empty for a message of one entry."""
+        if not info.message:
+            return []
+        folded = info.message.lower()
+        return sorted((other for (api, _), other in self.cuda.items()
+                       if api == info.api and other is not info and (other.message or "").lower() == folded),
+                      key=lambda other: other.code)
+
     @functools.cached_property
     def _memo(self) -> dict:
         """The :class:`_Memo` of each lookup: ``message``, ``owner``, ``nccl``."""

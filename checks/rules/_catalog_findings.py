@@ -42,6 +42,8 @@ WORDS = Words({
     "cuda-unknown": ("A {api} error the catalog ({edition}) does not name: \u201c{text}\u201d. The job failed on it",
                      "目录（{edition}）中没有的{api}错误：\u201c{text}\u201d。任务因此失败"),
     "cuda-class": ("Usually: {cause}", "通常原因：{cause}"),
+    "cuda-shared-message": ("CUDA prints the same message for {others}, and the line shows only the message, so it may "
+                            "be that one", "CUDA 对 {others} 也打印同样的消息，而该行只显示了消息，因此也可能是后者"),
     "cuda-signature": ("The error line's own entry holds its causes in detail", "该错误行有单独的条目，详细列出了原因"),
     "api-runtime": ("CUDA runtime", "CUDA 运行时"),
     "api-driver": ("CUDA driver API", "CUDA 驱动 API "),
@@ -233,6 +235,10 @@ def _cuda_parts(match, catalogs) -> "tuple[list[Text], Optional[Text], Optional[
         key = "cuda" if info.message else "cuda-no-message"
         parts = [WORDS(key, api=api, code=info.code, name=info.name, message=info.message or "",
                        meaning=_text(info.meaning))]
+        shared = catalogs.same_message(info)
+        if shared and str(info.code) not in match.text and info.name not in match.text:  # read by its message alone
+            others = ", ".join(f"{o.code} ({o.name})" for o in shared)
+            parts.append(WORDS("cuda-shared-message", others=others))
     cause, remedy = CLASS_WORDS.get(info.cls, CLASS_WORDS["other"])
     parts.append(WORDS("cuda-class", cause=_text(cause)))
     return parts, _text(info.remedy) if info.remedy else _text(remedy), info.anchor

@@ -172,3 +172,15 @@ def test_an_xid_line_read_while_the_catalogs_are_damaged_is_an_unknown_error_lin
     assert [f.severity for f in findings] == [Severity.warning]  # an unknown error line, as with no catalogs at all
     assert "no recorded signature matches" in findings[0].message.en
     assert "NVRM: Xid (PCI:0000:dc:00): 45" in findings[0].message.en
+
+
+def test_a_message_two_codes_print_names_the_other_code_when_the_line_shows_only_the_message(tmp_path):
+    """Runtime errors 200 and 300 both print "device kernel image is invalid": read by its message alone, the finding
+    names 200 and says it may be 300; a line that prints the code is not hedged."""
+    (finding,) = _findings(tmp_path, "tensorflow.python.framework.errors_impl.InternalError: CUDA runtime implicit "
+                                     "initialization on GPU:0 failed. Status: device kernel image is invalid\n")
+    assert "CUDA runtime error 200, cudaErrorInvalidKernelImage" in finding.message.en
+    assert "CUDA prints the same message for 300 (cudaErrorInvalidSource)" in finding.message.en
+    assert "300 (cudaErrorInvalidSource)" in finding.message.zh
+    (named,) = _findings(tmp_path, "RuntimeError: CUDA error: cudaErrorInvalidKernelImage\n")
+    assert "same message" not in named.message.en
