@@ -25,6 +25,8 @@ The printed forms (where each is printed):
   CUDNN_STATUS_MAPPING_ERROR``: torch's cuBLAS and cuDNN checks (aten/src/ATen/cuda/Exceptions.h), like Caffe's
   ``(8 vs. 0) CUDNN_STATUS_EXECUTION_FAILED`` and TensorFlow's ``failed to run cuBLAS routine ...``, print the
   status's enum name, which decides the entry (cuDNN 8's names too: :attr:`CudaErrorInfo.older_names`);
+* ``Failed to allocate device vector A (error code system not yet initialized)!``: the CUDA samples' own checks
+  (vectorAdd, the GPU Operator's CUDA validator), ``cudaGetErrorString`` in brackets after ``error code``;
 * ``(35 vs. 0)``: a status compared with ``cudaSuccess`` (Caffe2, TensorFlow and CUTLASS checks);
 * ``Failed to initialize NVML: Driver/library version mismatch``: ``nvidia-smi`` and NVML's users;
 * ``nvidia-container-cli: mount error: file creation failed: PATH: file exists``: libnvidia-container's CLI, run by
@@ -60,7 +62,7 @@ LITERALS = ("NVRM: Xid", "Xid=", "NCCL WARN", "CUDA error", "CUDA driver error",
             "cudaError", "CUDA_ERROR_", "NVML_ERROR_", "CUBLAS_STATUS_", "CUDNN_STATUS_",
             "NVMLError_", "initialize NVML", "initialize nvml", "NVML error",
             "nvml error", "cudaGetDeviceCount", "CUDA initialization", " vs. 0)", "nvidia-container-cli",
-            " init failure: ")
+            " init failure: ", "(error code ")
 
 #: the longest file, line and function NCCL prints before ``NCCL WARN`` that the ``nccl`` form reads (200 + ":" + 7
 #: digits + " " + "(" + 120 + ") "), with room to spare
@@ -79,6 +81,7 @@ _FORMS = {
     "failed-with": r"CUDA failed with error (.{1,300})",
     "returned": r"\b(cuda[A-Z]\w{2,60}) returned \(?(0x[0-9a-fA-F]{1,8}|\d{1,6})\)?",
     "init-failure": r"\b(cuda driver library|nvcuda|cudart) init failure: (\d{1,6})\b",
+    "samples": r"\(error code ([^()]{3,300})\)",
     "cuda": r"(?:CUDA|Cuda|cuda) (?:error|Error|failure)(?: (\d{1,6}))?(?: ?\((\d{1,6})\))?[:,]? ?(.{0,300})",
     "init": r"Error (\d{1,6}): (.{1,300})",
     "versus": r"\((\d{1,6}) vs\. 0\)",
@@ -268,6 +271,17 @@ def _read_failed_with(m, line, catalogs, add) -> bool:  # CTranslate2: CUDA fail
     return True
 
 
+def _read_samples(m, line, catalogs, add) -> bool:
+    """The CUDA samples' check (``Failed to allocate device vector A (error code system not yet initialized)!``,
+    vectorAdd's ``cudaGetErrorString``): a message only when the catalog holds it, since other programs print
+    "(error code N)" too."""
+    info = _message(m.group(1), catalogs)
+    if info is None:
+        return False
+    add(info, "runtime", None, m.group(1).strip())
+    return True
+
+
 def _read_returned(m, line, catalogs, add) -> bool:  # deviceQuery, cuda-gdb: cudaX returned 35 / (0x2c0)
     value = m.group(2)
     add(None, "runtime", int(value, 16) if value.lower().startswith("0x") else int(value), line[m.start():m.end()])
@@ -319,7 +333,7 @@ def _read_versus(m, line, catalogs, add) -> bool:  # a status compared with cuda
 
 #: the printed forms, most specific first; the first that reads the line decides
 _READERS = (("driver", _read_driver), ("nccl-cu", _read_nccl_cu), ("old", _read_old), ("failed-with", _read_failed_with),
-            ("returned", _read_returned), ("init-failure", _read_init_failure), ("nvml", _read_nvml), ("init", _read_init), ("cuda", _read_cuda),
+            ("returned", _read_returned), ("init-failure", _read_init_failure), ("samples", _read_samples), ("nvml", _read_nvml), ("init", _read_init), ("cuda", _read_cuda),
             ("versus", _read_versus))
 
 

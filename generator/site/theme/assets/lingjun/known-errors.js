@@ -519,6 +519,12 @@
       add(null, m[1] === "cudart" ? "runtime" : "driver", parseInt(m[2], 10));
       return true;
     }],
+    ["samples", function (m, line, cat, add) {  // the CUDA samples: (error code MESSAGE), a message the catalog holds
+      var info = messageInfo(cat, m[1]);
+      if (!info) { return false; }
+      add(info, "runtime", null);
+      return true;
+    }],
     ["nvml", function (m, line, cat, add) { add(messageInfo(cat, m[1], ["nvml"]), "nvml", null); return true; }],
     ["init", function (m, line, cat, add) {  // torch's start-up warning after cudaGetDeviceCount()
       if (line.indexOf("cudaGetDeviceCount") < 0 && line.indexOf("CUDA initialization") < 0) { return false; }
