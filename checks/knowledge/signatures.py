@@ -366,8 +366,9 @@ class Scanner:
                 for name, value in read_statement(statement, window) or []:
                     self._state(line, number, literal, name, value)
         catalog_literal = next((lit for lit in literals if lit in self.sigset.catalog_literals), None)
+        named = False  # a catalog named the line (its first copy reported, later ones counted)
         if catalog_literal is not None:
-            self._match_catalogs(line, number, catalog_literal, bool(matched))
+            named = self._match_catalogs(line, number, catalog_literal, bool(matched))
         fatal = next((lit for lit in _FATAL_LITERALS if lit in literals), None)
         if fatal is not None and not matched and len(self.evidence.unmatched) < MAX_CATALOG_ENTRIES:
             self.evidence.unmatched.append(LogLine(self.source, number, quote(line, fatal)))
@@ -375,7 +376,7 @@ class Scanner:
         if exception_literal is not None:
             found = _EXCEPTION.search(_window(line, exception_literal))
             if found:
-                self.last_exception = (LogLine(self.source, number, quote(line, found.group(1))), bool(matched))
+                self.last_exception = (LogLine(self.source, number, quote(line, found.group(1))), bool(matched) or named)
                 leading = _LEADING_EXCEPTION.match(line)
                 if leading:
                     self.last_leading_exception = self.last_exception
@@ -423,9 +424,12 @@ class Scanner:
         why = "input" if self.pattern_seconds >= INPUT_BUDGET_S else "line"
         self.evidence.not_judged.append(NotJudged(sig_id, literal, LogLine(self.source, number, quote(line, literal)), why))
 
-    def _match_catalogs(self, line: str, number: Optional[int], literal: str, covered: bool) -> None:
+    def _match_catalogs(self, line: str, number: Optional[int], literal: str, covered: bool) -> bool:
         """Add the catalog entries ``line`` shows (:func:`~lingjun.checks.knowledge.catalog_lines.recognise`), one
-        :class:`CatalogHit` per distinct set of entries, counted; ``covered``: a signature matched the line."""
+        :class:`CatalogHit` per distinct set of entries, counted; ``covered``: a signature matched the line.
+
+        Returns:
+            True when a catalog read the line (a new entry, or another copy of one already reported)."""
         from lingjun.checks.knowledge.catalog_lines import recognise  # deferred: with the catalogs
 
         catalogs = self.sigset.catalogs()
@@ -442,21 +446,23 @@ class Scanner:
             # quoted as one no signature knows, never "OK"
             if not covered and literal in _MARKERS and len(self.evidence.unmatched) < MAX_CATALOG_ENTRIES:
                 self.evidence.unmatched.append(LogLine(self.source, number, quote(line, literal)))
-            return
+                return True  # already an unknown error line: not quoted a second time as the traceback's end
+            return False
         evidence = self.evidence
         key = tuple(m.key for m in matches)
         known = next((h for h in evidence.catalog_hits if h.key == key), None)
         if known is not None:
             if known.count < MAX_HITS_PER_SIGNATURE:
                 known.count += 1
-            return
+            return True
         if len(evidence.catalog_hits) >= MAX_CATALOG_ENTRIES:
-            return
+            return True
         evidence.catalog_hits.append(CatalogHit(matches, LogLine(self.source, number, quote(line, literal)),
                                                 covered=covered))
         for match in matches:
             if match.catalog == "cuda" and match.info is not None:
                 self._state(line, number, literal, "cuda.error", match.info.name)
+        return True
 
     def _state(self, line: str, number: Optional[int], literal: str, name: str, value: Any) -> None:
         """Keep one fact the line states; the first line stating it is kept, a different value marks a conflict."""
