@@ -32,8 +32,11 @@ __all__ = ["quote", "QUOTE_LIMIT", "LINE_LIMIT", "MAX_HITS_PER_SIGNATURE", "Sign
 QUOTE_LIMIT = 400
 #: characters of a line a pattern's expression runs on (a longer line is examined around its literal)
 LINE_LIMIT = 8192
-#: characters of a line its literals are looked for in
+#: characters of a line its literals are looked for in at once; a longer line is read in windows of this size, one
+#: around each literal the windows before it did not hold
 FEED_LIMIT = 4 * LINE_LIMIT
+#: the longest literal a signature may have (schema: SignaturePattern.literal), in bytes of UTF-8 at most 4 per character
+_LONGEST_LITERAL = 4 * 200
 #: lines counted per signature before counting stops (the count is then "at least")
 MAX_HITS_PER_SIGNATURE = 1_000_000
 #: distinct catalog entries (sets of them, one per line kind) kept per input before further ones are only counted
@@ -212,13 +215,19 @@ def _word_cut(text, start: int, end: int, keep_from: int, keep_to: int):
     """``text[start:end]`` (a ``str`` or ``bytes``) with no word cut in two at either end: a cut that falls inside a
     word moves to the blank after it (before it, at the end), never into ``[keep_from, keep_to)``, the part that must
     stay. A token cut in two no longer has the shape masking knows it by, so no part of it may reach a report."""
+    start, end = _word_cut_bounds(text, start, end, keep_from, keep_to)
+    return text[start:end]
+
+
+def _word_cut_bounds(text, start: int, end: int, keep_from: int, keep_to: int) -> tuple[int, int]:
+    """The ``(start, end)`` :func:`_word_cut` cuts ``text`` at."""
     if start > 0 and not text[start - 1:start].isspace():
         while start < min(keep_from, end) and not text[start:start + 1].isspace():
             start += 1
     if end < len(text) and not text[end:end + 1].isspace():
         while end > max(keep_to, start) and not text[end - 1:end].isspace():
             end -= 1
-    return text[start:end]
+    return start, end
 
 
 def _window(line: str, literal: str) -> str:
@@ -310,6 +319,8 @@ class Scanner:
         self.last_exception: Optional[tuple[LogLine, bool]] = None
         #: the last exception line that opens its line (:data:`_LEADING_EXCEPTION`), read when there is no traceback
         self.last_leading_exception: Optional[tuple[LogLine, bool]] = None
+        #: the number of the line fed last, the signatures it matched and the catalog entries it showed
+        self._matched: tuple[Optional[int], set[str], set[tuple]] = (None, set(), set())
         #: seconds the patterns' expressions have taken on this input (:data:`INPUT_BUDGET_S`)
         self.pattern_seconds = 0.0
 
@@ -322,21 +333,32 @@ class Scanner:
         counted_to = 0
         counted = 0
         next_start = 0
+        # a line longer than FEED_LIMIT is read in windows, one around each literal the windows before did not hold
+        long_start = long_end = window_end = -1
         for m in self.sigset.regex.finditer(block):
             pos = m.start()
             if pos < next_start:
                 continue  # a later literal of a line already read
-            start = block.rfind(b"\n", 0, pos) + 1
-            end = block.find(b"\n", pos)
-            end = len(block) if end < 0 else end
-            counted += block.count(b"\n", counted_to, start)
-            counted_to = start
+            if pos < long_end:  # the same long line, past its last window
+                if m.end() <= window_end:
+                    continue  # the last window held it whole
+                start, end = long_start, long_end
+            else:
+                start = block.rfind(b"\n", 0, pos) + 1
+                end = block.find(b"\n", pos)
+                end = len(block) if end < 0 else end
+                counted += block.count(b"\n", counted_to, start)
+                counted_to = start
             number = base + counted + 1
             raw = block[start:end]
             if len(raw) > FEED_LIMIT:  # a very long line: the part around the literal found, cut between words
                 at = pos - start
                 lo = max(0, min(at - FEED_LIMIT // 2, len(raw) - FEED_LIMIT))
-                raw = _word_cut(raw, lo, lo + FEED_LIMIT, at, at + 1)
+                lo, hi = _word_cut_bounds(raw, lo, lo + FEED_LIMIT, at, at + 1)
+                long_start, long_end, window_end = start, end, start + hi
+                next_start = max(pos + 1, window_end - _LONGEST_LITERAL)  # a literal across the window's end is read next
+                self.feed_line(raw[lo:hi].decode("utf-8", "replace"), number)
+                continue
             self.feed_line(raw.decode("utf-8", "replace"), number)
             next_start = end + 1
         newlines = block.count(b"\n")
@@ -355,7 +377,10 @@ class Scanner:
             self._feed_part(part, number)
 
     def _feed_part(self, line: str, number: Optional[int]) -> None:
-        matched: set[str] = set()  # signatures this line matched (one hit each, however many literals)
+        # signatures this line matched (one hit each, however many literals, windows of a long line or \r parts)
+        if number is None or self._matched[0] != number:
+            self._matched = (number, set(), set())
+        matched = self._matched[1]
         literals = self.sigset.line_literals(line)
         if TRACEBACK in literals:
             self.traceback = True
@@ -451,10 +476,13 @@ class Scanner:
         evidence = self.evidence
         key = tuple(m.key for m in matches)
         known = next((h for h in evidence.catalog_hits if h.key == key), None)
+        seen = self._matched[2] if self._matched[0] == number and number is not None else set()
         if known is not None:
-            if known.count < MAX_HITS_PER_SIGNATURE:
+            if known.count < MAX_HITS_PER_SIGNATURE and key not in seen:  # counted once per line
                 known.count += 1
+            seen.add(key)
             return True
+        seen.add(key)
         if len(evidence.catalog_hits) >= MAX_CATALOG_ENTRIES:
             return True
         evidence.catalog_hits.append(CatalogHit(matches, LogLine(self.source, number, quote(line, literal)),
