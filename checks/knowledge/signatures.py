@@ -175,12 +175,39 @@ class SignatureSet:
     def line_literals(self, line: str) -> list[str]:
         """The literals ``line`` holds (a few hundred substring tests, run only on lines the block search found; the
         CUDA messages only when their trie finds one)."""
-        found = [lit for lit in self._plain_literals if lit in line]
+        found = self._present(line)
         # a message matters only to a line no other catalog literal sends to the catalogs: catalog_lines reads a line
         # by the message it quotes only then
         if self._messages and not any(lit in _CATALOG_LITERALS for lit in found) and self._message_regex.search(line):
             found += [lit for lit in self._messages if lit in line]
         return found
+
+    def _present(self, line: str) -> list[str]:
+        """The plain literals ``line`` holds, in :attr:`_plain_literals`' order: at each position the trie finds the
+        longest literal starting there (in C, however many literals there are), and with it every literal that is a
+        prefix of it, since all literals starting at one position lie on one path of the trie."""
+        seen: set[str] = set()
+        for m in self._plain_regex.finditer(line):
+            longest = m.group(1)
+            if longest not in seen:
+                seen.update(self._prefixes[longest])
+        order = self._plain_order
+        return sorted(seen, key=order.__getitem__)
+
+    @functools.cached_property
+    def _plain_regex(self) -> "re.Pattern[str]":
+        """At every position, the longest plain literal that starts there (a lookahead, so matches may overlap)."""
+        return re.compile("(?=(" + _trie(self._plain_literals, _EscapedChars(), "") + "))")
+
+    @functools.cached_property
+    def _plain_order(self) -> dict[str, int]:
+        return {lit: i for i, lit in enumerate(self._plain_literals)}
+
+    @functools.cached_property
+    def _prefixes(self) -> dict[str, tuple[str, ...]]:
+        """Each plain literal -> the plain literals that are prefixes of it, itself included."""
+        literals = set(self._plain_literals)
+        return {lit: tuple(lit[:n] for n in range(1, len(lit) + 1) if lit[:n] in literals) for lit in literals}
 
     @functools.cached_property
     def _message_regex(self) -> "re.Pattern[str]":
@@ -315,10 +342,10 @@ class Scanner:
         self.source = source
         self.lines = 0  # lines fed so far (the number of the last line)
         self.traceback = False  # a Python traceback was seen
-        #: the last exception line and whether a signature matched it
-        self.last_exception: Optional[tuple[LogLine, bool]] = None
+        #: the last exception line (its number, text and exception name) and whether a signature or catalog read it
+        self.last_exception: Optional[tuple[tuple[Optional[int], str, str], bool]] = None
         #: the last exception line that opens its line (:data:`_LEADING_EXCEPTION`), read when there is no traceback
-        self.last_leading_exception: Optional[tuple[LogLine, bool]] = None
+        self.last_leading_exception: Optional[tuple[tuple[Optional[int], str, str], bool]] = None
         #: the number of the line fed last, the signatures it matched and the catalog entries it showed
         self._matched: tuple[Optional[int], set[str], set[tuple]] = (None, set(), set())
         #: seconds the patterns' expressions have taken on this input (:data:`INPUT_BUDGET_S`)
@@ -401,7 +428,8 @@ class Scanner:
         if exception_literal is not None:
             found = _EXCEPTION.search(_window(line, exception_literal))
             if found:
-                self.last_exception = (LogLine(self.source, number, quote(line, found.group(1))), bool(matched) or named)
+                # kept as printed and quoted (masked) at the end: only the last one is ever reported
+                self.last_exception = ((number, line, found.group(1)), bool(matched) or named)
                 leading = _LEADING_EXCEPTION.match(line)
                 if leading:
                     self.last_leading_exception = self.last_exception
@@ -522,4 +550,5 @@ class Scanner:
         exception line that opens its line (a paste of the failure's last line)."""
         last = self.last_exception if self.traceback else self.last_leading_exception
         if last is not None and not last[1]:
-            self.evidence.unmatched.append(last[0])
+            number, line, name = last[0]
+            self.evidence.unmatched.append(LogLine(self.source, number, quote(line, name)))
