@@ -9,7 +9,8 @@ import pytest
 
 from lingjun.schema.gate.corpus import Corpus
 from lingjun.schema.gate.rules.signature_regex import (BUDGET_S, LINE_LENGTH, MAX_ADVERSARIAL, adjacent_repeats,
-                                                       adversarial_lines, ambiguous_repeat, empty_repeat, hostile_lines,
+                                                       adversarial_lines, ambiguous_repeat, empty_repeat, hidden_requirement,
+                                                       hostile_lines,
                                                        nested_quantifier, slowest_search, static_refusal, timing_refusal)
 from lingjun.generator.checker_ids import checker_rule_ids
 from lingjun.generator.cli import main
@@ -279,3 +280,48 @@ def test_each_static_refusal_is_reported_with_the_signature_and_the_reason(tree)
             and "backtracks exponentially" in found[0].message)
     assert (r"regex '\\d+\\d+x' of signature 'demo-slow' has two unbounded repeats in a row that both take '0'"
             in found[1].message and "backtracks polynomially" in found[1].message)
+
+
+# -- what the proofs and the timed lines cannot see through (issue 36, the red team's F1) ------------------------------
+
+#: a cubic tail (``.*:.*:.*!`` on a line of colons) behind a text the timed lines never hold
+CUBIC_BEHIND = [r"NCCL WARN (?=Q).*:.*:.*!", r"NCCL WARN (?<=N)Q.*:.*:.*!", r"NCCL WARN (Q)\1.*:.*:.*!",
+                r"NCCL WARN (Q)?(?(1).*:.*:.*!|x)", r"NCCL WARN (?!(?!Q)).*:.*:.*!"]
+
+
+@pytest.mark.parametrize("regex", CUBIC_BEHIND)
+def test_a_slow_part_behind_a_required_text_is_refused_before_it_is_timed(regex):
+    assert static_refusal(regex).startswith("holds a ")
+    # why it must be refused by shape: timed, it stays within budget, since no timed line holds the required text
+    assert timing_refusal(regex, "NCCL WARN", []) is None
+    # while the same tail written out plainly is refused by timing
+    assert timing_refusal(r"NCCL WARN Q.*:.*:.*!", "NCCL WARN", []).startswith("takes over")
+
+
+def test_the_cubic_tail_itself_is_slow_on_a_line_that_holds_the_required_text():
+    """What a crafted log line does to the pattern the gate let through before: seconds, not milliseconds."""
+    line = "NCCL WARN Q" + ":" * 1500
+    took, _ = slowest_search(re.compile(CUBIC_BEHIND[0]), [line])
+    assert took > BUDGET_S
+
+
+@pytest.mark.parametrize("regex, hidden", [(r"x(?=y)", "a positive lookaround"), (r"(?<=x)y", "a positive lookaround"),
+                                           (r"(a)\1", "a backreference"), (r"(a)?(?(1)b|c)", "a conditional on a group"),
+                                           (r"(?!(?!a))b", "a lookaround inside a lookaround"),
+                                           (r"(?!a+b)c", "a lookaround that repeats without bound"),
+                                           (r"(?!x{1,80})c", "a lookaround that repeats without bound")])
+def test_hidden_requirement_names_the_part(regex, hidden):
+    assert hidden_requirement(regex) == hidden
+
+
+@pytest.mark.parametrize("regex", [r"failed \(exitcode: (?!-9\)|-7\))-?\d+\)", r"(?<![\"'])Ninja is required",
+                                   r"https://(?!registry-1\.docker\.io/v2/[\w-]{1,63}\.)\S+ returned"])
+def test_a_bounded_negative_lookaround_is_accepted(regex):
+    assert hidden_requirement(regex) is None and static_refusal(regex) is None
+
+
+def test_no_record_regex_hides_a_requirement():
+    from lingjun.schema.loader import load_paths as load
+    paths = sorted((REAL / "troubleshooting").glob("*.yaml"))
+    regexes = [p.regex for doc in load(paths).documents for p in doc.model.patterns if p.regex]
+    assert len(regexes) > 20 and [r for r in regexes if hidden_requirement(r)] == []

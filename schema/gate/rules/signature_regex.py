@@ -15,6 +15,11 @@ refuses one that can backtrack without bound, proving each expression safe by it
   ``\\w*\\s?\\w*``, ``.*.*``; ``.*?x.*``, ``[^ ]+ \\S+`` and ``(?:a\\d)+(?:b\\d)+`` are fine): a long run of that text
   splits between them anywhere, polynomial backtracking (:func:`adjacent_repeats`).
 
+* a backreference, a conditional, a positive lookaround, or a lookaround that repeats without bound or holds another
+  (``(?=Q).*:.*:.*!``, ``(Q)\\1...``): a text the line must hold that the timed lines below lack, so a slow part
+  behind it would never be reached when timed (:func:`hidden_requirement`); a negative lookaround of bounded length
+  (``(?!-9 )``) is allowed.
+
 Such an expression is not run at all.  The others are timed: each is searched in hostile lines of 8192 characters
 (one character repeated, for characters common in logs and every character of the pattern; each example line
 repeated; the literal followed by repeated characters) and in adversarial lines made of its own parts (the text
@@ -48,7 +53,7 @@ from lingjun.schema.gate.rules import gate_rule
 from lingjun.schema.models import Severity
 
 __all__ = ["BUDGET_S", "LINE_LENGTH", "MAX_ADVERSARIAL", "adjacent_repeats", "adversarial_lines", "ambiguous_repeat",
-           "empty_repeat", "hostile_lines", "nested_quantifier", "slowest_search", "static_refusal", "timing_refusal",
+           "empty_repeat", "hidden_requirement", "hostile_lines", "nested_quantifier", "slowest_search", "static_refusal", "timing_refusal",
            "check"]
 
 #: the longest one search may take on a hostile line
@@ -123,6 +128,47 @@ def _nested(items: Iterable) -> bool:
         if any(_nested(sub) for sub in _children(str(op), av)):
             return True
     return False
+
+
+def _hidden_requirement(items: Iterable, inside: bool = False) -> Optional[str]:
+    """What in ``items`` the position automaton and the adversarial lines cannot see through, as a phrase, or None:
+    a backreference or a conditional on a group, a positive lookaround (a text the rest of the line must hold, which
+    the adversarial lines lack, so a slow part after it is never reached when timed), or a lookaround holding another
+    lookaround or a repeat without bound (its body runs again at every position the search tries)."""
+    for op, av in items:
+        name = str(op)
+        if name == "GROUPREF":
+            return "a backreference"
+        if name == "GROUPREF_EXISTS":
+            return "a conditional on a group"
+        if name in ("ASSERT", "ASSERT_NOT"):
+            if name == "ASSERT":
+                return "a positive lookaround"
+            if inside:
+                return "a lookaround inside a lookaround"
+            if _contains_unbounded_repeat(av[1]):
+                return "a lookaround that repeats without bound"
+            found = _hidden_requirement(av[1], True)
+            if found is not None:
+                return found
+            continue
+        for sub in _children(name, av):
+            found = _hidden_requirement(sub, inside)
+            if found is not None:
+                return found
+    return None
+
+
+def hidden_requirement(regex: str) -> Optional[str]:
+    """The first part of ``regex`` that hides what a line must hold from the static proofs and the timed lines (see
+    :func:`_hidden_requirement`), or None; a negative lookaround of bounded length (``(?!-9 )``, ``(?<!["'])``) is
+    allowed: it can only make a match fail.
+
+    >>> hidden_requirement(r"NCCL WARN (?=Q).*:.*!"), hidden_requirement(r"(Q)\\1.*:.*!"), hidden_requirement(r"(?!-9 )-?\\d+")
+    ('a positive lookaround', 'a backreference', None)
+    """
+    tree = _parse(regex)
+    return None if tree is None else _hidden_requirement(tree)
 
 
 def nested_quantifier(regex: str) -> bool:
@@ -904,8 +950,13 @@ def _describe(line: str) -> str:
 
 
 def static_refusal(regex: str) -> Optional[str]:
-    """Why ``regex`` is refused without being run (the first of the four shapes of the module's docstring that it
+    """Why ``regex`` is refused without being run (the first of the five shapes of the module's docstring that it
     has, as the end of a sentence that begins "regex R of signature S"), or None when it has none of them."""
+    hidden = hidden_requirement(regex)
+    if hidden is not None:
+        return (f"holds {hidden}, which the gate's proofs and timed lines cannot see through (a text a line must hold, "
+                "or a part run again at every position tried), so a slow part goes untested; write the required text out as plain characters, and keep lookarounds "
+                "negative and of bounded length")
     if nested_quantifier(regex):
         return ("repeats a part that itself repeats without bound (catastrophic backtracking on long lines); rewrite it "
                 "without the nested quantifier")
