@@ -82,6 +82,10 @@ class StatedFact:
     line: LogLine
 
 
+#: error-level lines kept as quotes (the first ones: the cause comes before its consequences)
+ERROR_LEVEL_KEPT = 20
+
+
 @dataclass
 class Evidence:
     """Everything the logs showed.
@@ -109,6 +113,11 @@ class Evidence:
     conflicts: dict[str, list[Any]] = field(default_factory=dict)
     #: signatures whose pattern ran out of time on some lines (:class:`NotJudged`), in the order of their first line
     not_judged: list[NotJudged] = field(default_factory=list)
+    #: error-level lines nothing else read (a logger's ``ERROR``, glog's ``E``, a compiler's ``fatal error:``;
+    #: :mod:`lingjun.checks.knowledge.error_level`): the first :data:`ERROR_LEVEL_KEPT`, in order, each once
+    error_level: list[LogLine] = field(default_factory=list)
+    #: how many such lines the logs hold in all (copies included)
+    error_level_count: int = 0
 
     def hit(self, signature_id: str) -> Optional[SignatureHit]:
         """The hit of one signature, or None."""

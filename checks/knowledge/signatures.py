@@ -22,7 +22,8 @@ from typing import Any, Callable, Iterable, Optional
 
 from lingjun.checks.core.line_pattern import matches
 from lingjun.checks.core.redaction import mask_identifiers, mask_secrets
-from lingjun.checks.evidence import CatalogHit, Evidence, LogLine, NotJudged, SignatureHit, StatedFact
+from lingjun.checks.evidence import ERROR_LEVEL_KEPT, CatalogHit, Evidence, LogLine, NotJudged, SignatureHit, StatedFact
+from lingjun.checks.knowledge import error_level
 from lingjun.checks.knowledge.catalog_lines import LITERALS as CATALOG_LITERALS
 from lingjun.checks.knowledge.log_statements import STATEMENTS, Statement, read_statement
 
@@ -42,6 +43,8 @@ MAX_HITS_PER_SIGNATURE = 1_000_000
 #: distinct catalog entries (sets of them, one per line kind) kept per input before further ones are only counted
 MAX_CATALOG_ENTRIES = 200
 _CATALOG_LITERALS = frozenset(CATALOG_LITERALS)
+#: the literals that start an error-level form (:mod:`~lingjun.checks.knowledge.error_level`)
+_LEVEL_LITERALS = frozenset(error_level.LITERALS)
 #: catalog literals that only an error line holds (the kernel module's Xid report, NCCL's WARN, an error enum's prefix)
 _MARKERS = frozenset({"NVRM: Xid", "Xid=", "NCCL WARN", "CUDA_ERROR_", "cudaError", "NVML_ERROR_"})
 #: Python's traceback header, and the exception line that ends a traceback (``RuntimeError: ...``,
@@ -131,7 +134,8 @@ class SignatureSet:
         messages = frozenset(lit for lit in message_literals if lit)
         #: the literals that send a line to the error catalogs
         self.catalog_literals = _CATALOG_LITERALS | messages
-        self.literals = sorted(set(self._patterns) | set(self._statements) | {TRACEBACK, *_EXCEPTION_LITERALS, *_FATAL_LITERALS}
+        self.literals = sorted(set(self._patterns) | set(self._statements) | {TRACEBACK, *_EXCEPTION_LITERALS, *_FATAL_LITERALS,
+                                                                          *error_level.LITERALS}
                                | self.catalog_literals)
         #: the literals other than the CUDA messages, tested one by one on a line; the messages (a few hundred) only
         #: after one search of their trie finds one (:meth:`line_literals`); a message that is also a signature's or a
@@ -424,6 +428,8 @@ class Scanner:
         fatal = next((lit for lit in _FATAL_LITERALS if lit in literals), None)
         if fatal is not None and not matched and len(self.evidence.unmatched) < MAX_CATALOG_ENTRIES:
             self.evidence.unmatched.append(LogLine(self.source, number, quote(line, fatal)))
+        elif not matched and not named:
+            self._error_level(line, number, literals)
         exception_literal = next((lit for lit in _EXCEPTION_LITERALS if lit in literals), None)
         if exception_literal is not None:
             found = _EXCEPTION.search(_window(line, exception_literal))
@@ -433,6 +439,23 @@ class Scanner:
                 leading = _LEADING_EXCEPTION.match(line)
                 if leading:
                     self.last_leading_exception = self.last_exception
+
+    def _error_level(self, line: str, number: Optional[int], literals: list[str]) -> None:
+        """Keep ``line`` as an error-level line (:mod:`~lingjun.checks.knowledge.error_level`) when one of its literals
+        starts such a form: counted always, quoted while fewer than :data:`ERROR_LEVEL_KEPT` distinct ones are kept."""
+        for literal in literals:
+            if literal in _LEVEL_LITERALS and error_level.kind_of(line, literal) is not None:
+                evidence = self.evidence
+                if self._matched[0] == number and number is not None and "error-level" in self._matched[2]:
+                    return  # another part or window of a line already counted
+                if number is not None:
+                    self._matched[2].add("error-level")
+                evidence.error_level_count += 1
+                if len(evidence.error_level) < ERROR_LEVEL_KEPT:
+                    quoted = LogLine(self.source, number, quote(line, literal))
+                    if all(kept.text != quoted.text for kept in evidence.error_level):
+                        evidence.error_level.append(quoted)
+                return
 
     def _match_patterns(self, line: str, number: Optional[int], literal: str, window: str, matched: set[str]) -> None:
         """Count a hit for each signature of ``literal`` whose expression matches the line (added to ``matched``)."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any, Iterator, Optional
 
 from lingjun.checks.context import CheckContext
-from lingjun.checks.evidence import LogLine, NotJudged, SignatureHit
+from lingjun.checks.evidence import Evidence, LogLine, NotJudged, SignatureHit
 from lingjun.checks.knowledge.conditions import DOES_NOT_APPLY, MAY_APPLY
 from lingjun.checks.knowledge.signature_causes import RankedCause, line_severity, rank_causes
 from lingjun.checks.knowledge.fact_values import place
@@ -43,6 +43,15 @@ WORDS = Words({
                      "lingjun-check cannot name the cause from this line; the other findings judge what the input shows.",
                      "{where} 显示了一条没有已记录特征能匹配的错误行{more}：\u00ab{line}\u00bb。任务已失败，但 lingjun-check 无法仅凭这一行判断原因；"
                      "其他检查结果依据输入所示的内容作出判断。"),
+    "error-level": ("{where} shows an error-level line that no recorded signature or catalog knows{more}: \u00ab{line}\u00bb. "
+                    "It is the first such line of the logs: the job failed there or after it, but lingjun-check cannot "
+                    "name the cause from this line; the other findings judge what the input shows.",
+                    "{where} 显示了一条没有已记录特征或错误目录能识别的错误级别行{more}：\u00ab{line}\u00bb。这是日志中第一条这样的行："
+                    "任务在此处或之后失败，但 lingjun-check 无法仅凭这一行判断原因；其他检查结果依据输入所示的内容作出判断。"),
+    "error-level-also": ("Before the error lines above, {where} shows an error-level line nothing here names{more}; the "
+                         "failure may have begun there: \u00ab{line}\u00bb",
+                         "在上述错误行之前，{where} 显示了一条此处无法识别的错误级别行{more}；故障可能从那里开始：\u00ab{line}\u00bb"),
+    "level-more": (" ({count} in all)", "（共 {count} 行）"),
     "summary": ("This line sums up a failure the log's other error lines show in detail: start with those, "
                 "listed above",
                 "该行概括了日志中其他错误行详细给出的故障：请先处理上面列出的那些行"),
@@ -215,12 +224,40 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         more = WORDS("more", count=len(lines)) if len(lines) > 1 else Text("", "")
         yield make(ctx, RULE, AREA, Severity.warning,
                    WORDS("unknown-line", where=lines[0].where(), line=text, more=more), observed=lines[0].where())
+    level = _error_level_line(evidence, named_lines | {_line_key(line) for line in unmatched}
+                              | {_line_key(h.first) for h in hits})
+    known = [h.first for h in hits if h not in summaries] + [h.first for h in evidence.catalog_hits]
+    if level is not None and (not known or _before_all(level, known)):
+        yield _error_level(ctx, level, evidence.error_level_count, known=bool(known))
     for skipped in evidence.not_judged:
         yield _not_judged(ctx, skipped)
-    if not hits and not unmatched and not named and not evidence.not_judged:
+    if not hits and not unmatched and not named and not evidence.not_judged and level is None:
         yield make(ctx, RULE, AREA, Severity.ok,
                    WORDS("no-lines", count=len(ctx.data.signatures),
                          sources=Text(", ".join(evidence.sources), "、".join(evidence.sources))))
+
+
+def _error_level_line(evidence: "Evidence", quoted: set) -> Optional[LogLine]:
+    """The first error-level line (``evidence.error_level``) that no other finding quotes, or None."""
+    return next((line for line in evidence.error_level if _line_key(line) not in quoted), None)
+
+
+def _before_all(line: LogLine, known: list[LogLine]) -> bool:
+    """True when ``line`` comes before every known error line, in the same input: it may be their cause (a line after
+    them is most often a consequence, and is not reported)."""
+    return all(k.source == line.source and k.number is not None and line.number is not None and line.number < k.number
+               for k in known)
+
+
+def _error_level(ctx: CheckContext, line: LogLine, count: int, known: bool) -> Finding:
+    """A warning quoting the first error-level line nothing names (an observed failure, its cause unknown), or, when
+    signatures or catalogs named later error lines (``known``), an info line after them: it may be where it began."""
+    more = WORDS("level-more", count=count) if count > 1 else Text("", "")
+    if known:
+        return make(ctx, RULE, AREA, Severity.info, WORDS("error-level-also", where=line.where(), line=line.text, more=more),
+                    observed=line.where())
+    return make(ctx, RULE, AREA, Severity.warning, WORDS("error-level", where=line.where(), line=line.text, more=more),
+                observed=line.where())
 
 
 def _not_judged(ctx: CheckContext, skipped: "NotJudged") -> Finding:

@@ -1,0 +1,114 @@
+"""Error-level lines: a line a logger, a compiler or a build tool marks as an error, whoever wrote it.
+
+The error signatures and catalogs name the lines they know; a failed job's log often ends in a line they do not:
+vLLM's ``ERROR 09-26 10:57:34 [core.py:700] EngineCore failed to start.``, glog's
+``E0914 12:00:01.123456 1234 cuda_dnn.cc:535] ...``, gcc's ``foo.cu:3:10: fatal error: cuda_fp8.h: No such file or
+directory``, pip's ``ERROR: Could not find a version ...``.  Such a line is an observed failure of unknown cause:
+the report quotes the first of them, never "no known error line".
+
+Each form is found in two steps, so that a log without such lines costs nothing more: a literal the block search
+looks for (:data:`LITERALS`, a few bytes every line of the form holds), then a short expression over the start of
+the line that decides whether the literal is the line's level (``ERROR`` in ``VLLM_LOGGING_LEVEL=ERROR`` or in
+``--log-level ERROR`` is not).
+
+The forms, from the printers' own formats:
+
+* Python's ``logging`` (``ERROR:root:msg``, ``... - ERROR - msg``), vLLM and SGLang (``ERROR 09-26 10:57:34``),
+  loguru (``| ERROR    |``), bracketed levels (``[ERROR]``, ``[FATAL]``) and ``CRITICAL``
+  (https://docs.python.org/3/library/logging.html#logrecord-attributes);
+* glog and klog (``E1204 11:38:59.123456 1234 file.cc:12]``, ``F...`` for fatal;
+  https://github.com/google/glog#log-line-prefix-format), as XLA, TensorFlow and Kubernetes' components print them,
+  and c10's older ``[E ProcessGroupNCCL.cpp:475]``;
+* logfmt's ``level=error`` and ``level=fatal`` (containerd, the GPU Operator's Go components);
+* compilers and linkers: gcc/clang/nvcc ``fatal error:`` and ``file:line:col: error:``, nvcc's ``file.cu(12): error:``,
+  ``nvcc fatal``, ``ptxas fatal``, ld's ``cannot find -lNAME`` and ``undefined reference to``, ``collect2: error:``,
+  setuptools' ``error: command '...' failed``, make's ``*** [...] Error N`` and ninja's ``FAILED:``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+__all__ = ["LITERALS", "HEAD", "kind_of"]
+
+#: how far into a line a level may start (a time stamp, a host, a pod and a rank prefix come first)
+HEAD = 160
+
+#: literal -> (kind, expression over the line's first :data:`HEAD` characters deciding it is the line's level);
+#: the kinds are "logger" (a logging level), "glog", "build" (a compiler, linker or build tool)
+_FORMS: dict[str, tuple[str, "re.Pattern[str]"]] = {}
+
+
+def _form(kind: str, regex: str, *literals: str) -> None:
+    compiled = re.compile(regex)
+    for literal in literals:
+        _FORMS[literal] = (kind, compiled)
+
+
+# a level word that is the line's level: bracketed, followed by a colon, between dashes or bars, or followed by a
+# date or time (vLLM's "ERROR 09-26 10:57:34"), after nothing but a prefix
+_LEVEL = (r"(?:^|[\s\[(|:>-])(?:\[{L}\]|<{L}>|{L}:|{L} +[-|]|{L} +\d\d[-:/]\d\d|\| *{L}\b|- {L} -)")
+_form("logger", _LEVEL.replace("{L}", "ERROR"), "ERROR")
+_form("logger", _LEVEL.replace("{L}", "FATAL"), "FATAL")
+_form("logger", _LEVEL.replace("{L}", "CRITICAL"), "CRITICAL")
+_form("logger", r"\blevel=(?:error|fatal)\b", "level=error", "level=fatal")
+# glog/klog: [IWEF]mmdd hh:mm:ss.uuuuuu threadid file:line] (only E and F are errors; absl writes E0000 00:00:<epoch>
+# before its start-up is logged; c10 writes [E1120 07:46:10.118345285 ProcessGroupNCCL.cpp:616] without the thread),
+# TensorFlow's "2018-03-27 15:29:16.782566: E path/cuda_dnn.cc:352]" and the older "E path/file.cc:352]"
+_form("glog", r"(?:^|[\s\[:])(?:[EF]\d{4} [\d:.]{8,30}(?: +\d{1,10})? |[EF] )[\w.+/-]{1,200}:\d{1,7}\]",
+      ".cc:", ".cpp:", ".cu:", ".go:")
+_form("build", r"fatal error: ", "fatal error: ")
+_form("build", r"(?:^|\s)(?:nvcc|ptxas) fatal\s*:", "nvcc fatal", "ptxas fatal")
+_form("build", r"(?:[\w.+/-]:\d{1,7}(?::\d{1,5})?|\(\d{1,7}\)|collect2|\bld): error: ", ": error: ")
+_form("build", r"(?:^|\s)(?:/usr/bin/)?ld(?:\.\w{1,8})?: cannot find -l\S", "cannot find -l")
+_form("build", r"undefined reference to [`']", "undefined reference to ")
+_form("build", r"(?:^|\s)error: command '[^']{1,400}' failed", "error: command '")
+_form("build", r"\*\*\* \[[^\]]{1,300}\] Error \d", "] Error ")
+_form("build", r"(?:^|\s)FAILED: \S", "FAILED: ")
+
+#: the literals the block search looks for, each with the form it starts
+LITERALS = tuple(sorted(_FORMS))
+
+
+def kind_of(line: str, literal: str) -> Optional[str]:
+    """The kind of error-level line ``line`` is by the form ``literal`` starts (one of :data:`LITERALS`): "logger",
+    "glog" or "build"; None when the literal is not the line's level (``LOG_LEVEL=ERROR``, an ``INFO`` line naming
+    ``foo.cc:12``).
+
+    Args:
+        line: one decoded log line (any length; only its first :data:`HEAD` characters are read, or, for the build
+            forms, the 400 characters around the literal).
+        literal: the literal the line was found by.
+
+    >>> kind_of("ERROR 09-26 10:57:34 [core.py:700] EngineCore failed to start.", "ERROR")
+    'logger'
+    >>> kind_of("export VLLM_LOGGING_LEVEL=ERROR", "ERROR") is None
+    True
+    >>> kind_of("x.cu:3:10: fatal error: cuda_fp8.h: No such file or directory", "fatal error: ")
+    'build'
+    """
+    form = _FORMS.get(literal)
+    if form is None:
+        return None
+    kind, regex = form
+    if kind == "build":
+        at = line.find(literal)
+        if at < 0:
+            return None
+        text = line[max(0, at - 200):at + 200]
+    else:
+        text = line[:HEAD]
+    found = regex.search(text)
+    if found is None:
+        return None
+    if kind == "logger" and _CONTINUATION.match(text, _LEVEL_TAIL.match(text, found.end()).end()):
+        return None  # a traceback or a message printed under the level line by line, not an error of its own
+    return kind
+
+
+#: what follows a level before its message: padding, a separator, the rest of a time stamp, a ``[file.py:596]`` bracket
+_LEVEL_TAIL = re.compile(r"\s*[|-]?\s*(?:\d[\d:., /-]{0,30}\s)?(?:\[[^\]]{0,120}\])?")
+#: a message that makes the line a continuation: indented text (vLLM prints each line of a worker's traceback as
+#: ``ERROR 08-20 03:19:43 [x.py:596]     code``), a traceback's header or frame, or nothing
+_CONTINUATION = re.compile(r"\s{2}|\s*$|\s*Traceback \(|\s*File \"")
