@@ -111,6 +111,11 @@ def build_parser() -> "argparse.ArgumentParser":
     return _parser()
 
 
+#: the most nodes --expect may name: twenty clusters at Kubernetes' documented limit of 5,000 nodes each
+#: (https://kubernetes.io/docs/setup/best-practices/cluster-large/)
+MAX_EXPECT = 100_000
+
+
 def _fail(message: str) -> int:
     sys.stderr.write(f"lingjun-check fleet: {inert(message)}\n")
     return 3
@@ -136,8 +141,8 @@ def main(argv: Optional[Sequence[str]] = None, stdin: Optional[IO[bytes]] = None
 
 def _run(args: "argparse.Namespace", stdin: Optional[IO[bytes]]) -> int:
     lang = args.lang or default_lang()
-    if args.expect is not None and args.expect < 1:
-        return _fail("--expect must be at least 1")
+    if args.expect is not None and not 1 <= args.expect <= MAX_EXPECT:
+        return _fail(f"--expect must be between 1 and {MAX_EXPECT:,} (nodes of the clusters read)")
     if args.output == "-":  # standard output, as without --output (as lingjun-check --output -)
         args.output = None
     if args.output is None and sys.stdout is None:  # started with standard output closed (>&-)

@@ -55,7 +55,18 @@ def test_the_expected_count_is_no_problem_and_more_nodes_are(folder, capsys):
 
 def test_expect_below_1_is_a_usage_error(folder, capsys):
     status, out = _run([str(folder), "--expect", "0"], capsys)
-    assert status == 3 and "--expect must be at least 1" in out.err
+    assert status == 3 and "--expect must be between 1 and 100,000" in out.err
+
+
+@pytest.mark.parametrize("value", ["100001", "1" + "0" * 22])
+def test_expect_beyond_what_clusters_reach_is_a_usage_error(folder, capsys, value):
+    status, out = _run([str(folder), "--expect", value], capsys)
+    assert status == 3 and "--expect must be between 1 and 100,000" in out.err and value not in out.out
+
+
+def test_expect_at_its_bound_is_read(folder, capsys):
+    status, out = _run([str(folder), "--format", "json", "--expect", "100000"], capsys)
+    assert status == 1 and "100000 nodes expected, 3 read" in json.loads(out.out)["problems"][0]["message"]
 
 
 def test_one_node_reads_1_node(folder, capsys):
