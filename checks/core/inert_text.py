@@ -9,7 +9,8 @@ the bidirectional marks, embeddings, overrides and isolates (U+061C,
 U+200E, U+200F, U+202A-U+202E, U+2066-U+2069), which reorder what is shown,
 and the invisible characters (zero-width space, joiners, word joiner, the byte
 order mark U+FEFF, soft hyphen, Hangul fillers): a name made only of them
-would be shown as nothing.
+would be shown as nothing, and lone surrogates (U+D800-U+DFFF: bytes that were not UTF-8), which no output can
+hold as they are.
 
 :func:`inert` writes each of them as a visible escape (``\\n``, ``\\r``,
 ``\\t``, ``\\xNN`` below U+0100, ``\\uNNNN`` above), so one line stays one
@@ -48,6 +49,9 @@ UNSAFE = frozenset(
     # invisible: soft hyphen, combining grapheme joiner, Hangul fillers, Mongolian vowel separator, zero-width space,
     # non-joiner and joiner, word joiner, invisible operators, zero-width no-break space (the byte order mark)
     + [0x00AD, 0x034F, 0x115F, 0x1160, 0x3164, 0xFFA0, 0x180E, 0x200B, 0x200C, 0x200D, *range(0x2060, 0x2065), 0xFEFF]
+    # lone surrogates (undecodable input bytes read with surrogateescape, a JSON "\udc80"): no UTF-8 output can hold
+    # them, and writing them as "?" would make two different names one
+    + [*range(0xD800, 0xE000)]
 )
 
 #: characters of one value (a report line, a JSON string) shown before it is shortened
@@ -58,9 +62,24 @@ NAME_LIMIT = 256
 _NAMED = {0x0A: "\\n", 0x0D: "\\r", 0x09: "\\t"}
 _ESCAPES = {c: _NAMED.get(c, f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}") for c in UNSAFE}
 _ESCAPES_KEEPING_BREAKS = {c: e for c, e in _ESCAPES.items() if c not in (0x0A, 0x0D)}
-_UNSAFE_RE = re.compile("[" + "".join(f"\\U{c:08x}" for c in sorted(UNSAFE)) + "]")
+
+
+def _char_class(points: "list[int]") -> str:
+    """A regular-expression class of ``points`` (sorted), runs of consecutive code points written as ranges."""
+    parts, start, prev = [], None, None
+    for c in points + [-2]:
+        if prev is not None and c == prev + 1:
+            prev = c
+            continue
+        if start is not None:
+            parts.append(f"\\U{start:08x}" if start == prev else f"\\U{start:08x}-\\U{prev:08x}")
+        start = prev = c
+    return "[" + "".join(parts) + "]"
+
+
+_UNSAFE_RE = re.compile(_char_class(sorted(UNSAFE)))
 #: in serialised JSON, the ones json.dumps leaves raw (it escapes U+0000-U+001F itself)
-_JSON_RAW_RE = re.compile("[" + "".join(f"\\U{c:08x}" for c in sorted(UNSAFE) if c >= 0x20) + "]")
+_JSON_RAW_RE = re.compile(_char_class([c for c in sorted(UNSAFE) if c >= 0x20]))
 
 
 def capped(text: str, limit: Optional[int] = ECHO_LIMIT) -> str:

@@ -50,3 +50,21 @@ def test_a_fact_known_on_no_node_is_listed_in_the_text_report(capsys, lang, head
     out = _run(["a", "b"], "text", capsys, lang).splitlines()
     assert heading in out and line in out
     assert out.index(heading) < out.index(line)
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "html"])
+def test_names_that_differ_in_a_lone_surrogate_stay_different(capsys, fmt):
+    """Bytes that were not UTF-8 reach a name as lone surrogates: written as '?' two nodes would read as one."""
+    names = ["gpu-\udc80", "gpu-\udc81", "gpu-\ud800", "node-3", "node-4"]
+    out = _run(names, fmt, capsys)
+    out.encode("utf-8")  # strict: the report is valid UTF-8
+    assert "gpu-?" not in out
+    if fmt == "json":  # a JSON reader gets the names back exactly
+        assert [n["name"] for n in json.loads(out)["nodes"]][:3] == names[:3]
+    elif fmt == "html":  # the page lists every node
+        assert all(f"gpu-\\u{c}" in out for c in ("dc80", "dc81", "d800"))
+
+
+def test_inert_writes_each_lone_surrogate_as_its_escape():
+    assert inert("a\udc80b\udfff") == "a\\udc80b\\udfff"
+    assert json.loads(escape_json_text(json.dumps("\ud800", ensure_ascii=False))) == "\ud800"
