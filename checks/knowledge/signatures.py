@@ -14,11 +14,12 @@ the match; they are escaped where they are printed.  Standard library only.
 
 from __future__ import annotations
 
+import collections
 import functools
 import re
 import threading
 import time
-from typing import Any, Callable, Iterable, Optional
+from typing import Any, Callable, Iterable, Iterator, Optional
 
 from lingjun.checks.core.line_pattern import matches
 from lingjun.checks.core.redaction import mask_identifiers, mask_secrets
@@ -38,6 +39,14 @@ LINE_LIMIT = 8192
 FEED_LIMIT = 4 * LINE_LIMIT
 #: the longest literal a signature may have (schema: SignaturePattern.literal), in bytes of UTF-8 at most 4 per character
 _LONGEST_LITERAL = 4 * 200
+#: the length of a literal's piece the prefilter looks for (:meth:`SignatureSet.prefilter`)
+PREFILTER_GRAM = 4
+#: a block at least this long (a log of some MiB) is searched through a prefilter chosen from its own bytes: choosing
+#: one takes about 0.1 s and reads such a block about five times faster
+PREFILTER_BLOCK = 2 << 20
+#: what the prefilter's choice reads of the first such block: this many slices of 16 KiB across it
+_SAMPLE_SLICES = 4
+
 #: lines counted per signature before counting stops (the count is then "at least")
 MAX_HITS_PER_SIGNATURE = 1_000_000
 #: distinct catalog entries (sets of them, one per line kind) kept per input before further ones are only counted
@@ -169,6 +178,28 @@ class SignatureSet:
         """The expression that finds any of :attr:`literals` (built when a block is first searched: a check
         without a log to scan never needs it)."""
         return literal_regex(self.literals)
+
+    def prefilter(self, sample: bytes) -> "re.Pattern[bytes]":
+        """An expression that finds, in every line holding one of :attr:`literals`, a piece of it: for each literal
+        the :data:`PREFILTER_GRAM`-byte piece that is rarest in ``sample`` (a few slices of the input itself), whose
+        first byte is rare too, since the matcher skips bytes that cannot start a piece at C speed.  A line the
+        prefilter does not find holds no literal, so only the lines it finds are searched with :attr:`regex`
+        (:meth:`Scanner.feed_block`).
+
+        Args:
+            sample: bytes of the input (64 KiB is enough); only its byte and piece frequencies are read.
+        """
+        freq = [0] * 256
+        for byte, count in collections.Counter(sample).items():
+            freq[byte] = count
+        grams = set()
+        for literal in self.literals:
+            encoded = literal.encode("utf-8")
+            k = min(PREFILTER_GRAM, len(encoded))
+            starts = sorted(range(len(encoded) - k + 1), key=lambda i: freq[encoded[i]])[:4]
+            best = min(starts, key=lambda i: (freq[encoded[i]] + 1) * (sample.count(encoded[i:i + k]) + 1))
+            grams.add(encoded[best:best + k])
+        return re.compile(_trie(sorted(grams)))
 
     def scanner(self, evidence: Evidence, source: str) -> "Scanner":
         """A :class:`Scanner` adding what ``source`` shows to ``evidence`` (``source`` is appended to its sources)."""
@@ -354,6 +385,8 @@ class Scanner:
         self._matched: tuple[Optional[int], set[str], set[tuple]] = (None, set(), set())
         #: seconds the patterns' expressions have taken on this input (:data:`INPUT_BUDGET_S`)
         self.pattern_seconds = 0.0
+        #: the prefilter of this input (:meth:`SignatureSet.prefilter`), chosen on its first long block; None before
+        self._prefilter: "Optional[re.Pattern[bytes]]" = None
 
     def feed_block(self, block: bytes) -> None:
         """Scan ``block``: whole lines of UTF-8 text (bytes; the last may lack its newline).
@@ -366,7 +399,7 @@ class Scanner:
         next_start = 0
         # a line longer than FEED_LIMIT is read in windows, one around each literal the windows before did not hold
         long_start = long_end = window_end = -1
-        for m in self.sigset.regex.finditer(block):
+        for m in self._literal_matches(block):
             pos = m.start()
             if pos < next_start:
                 continue  # a later literal of a line already read
@@ -394,6 +427,29 @@ class Scanner:
             next_start = end + 1
         newlines = block.count(b"\n")
         self.lines = base + newlines + (0 if block.endswith(b"\n") or not block else 1)
+
+    def _literal_matches(self, block: bytes) -> "Iterator[re.Match[bytes]]":
+        """Every match of the literals' expression in ``block``, in order: of the whole block when it is short, else
+        of the lines the input's prefilter finds (a line it does not find holds no literal)."""
+        regex = self.sigset.regex
+        if self._prefilter is None and len(block) >= PREFILTER_BLOCK:
+            step = len(block) // _SAMPLE_SLICES
+            self._prefilter = self.sigset.prefilter(b"".join(block[i * step:i * step + (16 << 10)]
+                                                             for i in range(_SAMPLE_SLICES)))
+        if self._prefilter is None:
+            yield from regex.finditer(block)
+            return
+        search, find, rfind, end_of_block = self._prefilter.search, block.find, block.rfind, len(block)
+        at = 0
+        while True:
+            found = search(block, at)
+            if found is None:
+                return
+            start = rfind(b"\n", 0, found.start()) + 1
+            end = find(b"\n", found.end())
+            end = end_of_block if end < 0 else end
+            yield from regex.finditer(block, start, end)
+            at = end + 1
 
     def feed_line(self, line: str, number: Optional[int]) -> None:
         """Match one line (text; ``number`` its line number, None for an entry of a list of error lines).
