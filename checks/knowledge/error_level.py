@@ -37,13 +37,13 @@ HEAD = 160
 
 #: literal -> (kind, expression over the line's first :data:`HEAD` characters deciding it is the line's level);
 #: the kinds are "logger" (a logging level), "glog", "build" (a compiler, linker or build tool)
-_FORMS: dict[str, tuple[str, "re.Pattern[str]"]] = {}
+#: (compiled on first use, through ``re``'s own cache: a check without a log never compiles them)
+_FORMS: dict[str, tuple[str, str]] = {}
 
 
 def _form(kind: str, regex: str, *literals: str) -> None:
-    compiled = re.compile(regex)
     for literal in literals:
-        _FORMS[literal] = (kind, compiled)
+        _FORMS[literal] = (kind, regex)
 
 
 # a level word that is the line's level: bracketed, followed by a colon, between dashes or bars, or followed by a
@@ -99,16 +99,16 @@ def kind_of(line: str, literal: str) -> Optional[str]:
         text = line[max(0, at - 200):at + 200]
     else:
         text = line[:HEAD]
-    found = regex.search(text)
+    found = re.search(regex, text)
     if found is None:
         return None
-    if kind == "logger" and _CONTINUATION.match(text, _LEVEL_TAIL.match(text, found.end()).end()):
+    if kind == "logger" and re.match(_CONTINUATION, text[re.compile(_LEVEL_TAIL).match(text, found.end()).end():]):
         return None  # a traceback or a message printed under the level line by line, not an error of its own
     return kind
 
 
 #: what follows a level before its message: padding, a separator, the rest of a time stamp, a ``[file.py:596]`` bracket
-_LEVEL_TAIL = re.compile(r"\s*[|-]?\s*(?:\d[\d:., /-]{0,30}\s)?(?:\[[^\]]{0,120}\])?")
+_LEVEL_TAIL = r"\s*[|-]?\s*(?:\d[\d:., /-]{0,30}\s)?(?:\[[^\]]{0,120}\])?"
 #: a message that makes the line a continuation: indented text (vLLM prints each line of a worker's traceback as
 #: ``ERROR 08-20 03:19:43 [x.py:596]     code``), a traceback's header or frame, or nothing
-_CONTINUATION = re.compile(r"\s{2}|\s*$|\s*Traceback \(|\s*File \"")
+_CONTINUATION = r"\s{2}|\s*$|\s*Traceback \(|\s*File \""
