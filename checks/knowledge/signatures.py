@@ -39,6 +39,8 @@ LINE_LIMIT = 8192
 FEED_LIMIT = 4 * LINE_LIMIT
 #: the longest literal a signature may have (schema: SignaturePattern.literal), in bytes of UTF-8 at most 4 per character
 _LONGEST_LITERAL = 4 * 200
+#: lines below an exception line that may still be its message (:meth:`Scanner._cover_exception_above`)
+_CONTINUED = 3
 #: the length of a literal's piece the prefilter looks for (:meth:`SignatureSet.prefilter`)
 PREFILTER_GRAM = 4
 #: a block at least this long (a log of some MiB) is searched through a prefilter chosen from its own bytes: choosing
@@ -481,6 +483,8 @@ class Scanner:
         named = False  # a catalog named the line (its first copy reported, later ones counted)
         if catalog_literal is not None:
             named = self._match_catalogs(line, number, catalog_literal, bool(matched))
+        if matched and number is not None:
+            self._cover_exception_above(number)
         fatal = next((lit for lit in _FATAL_LITERALS if lit in literals), None)
         if fatal is not None and not matched and len(self.evidence.unmatched) < MAX_CATALOG_ENTRIES:
             self.evidence.unmatched.append(LogLine(self.source, number, quote(line, fatal)))
@@ -495,6 +499,15 @@ class Scanner:
                 leading = _LEADING_EXCEPTION.match(line)
                 if leading:
                     self.last_leading_exception = self.last_exception
+
+    def _cover_exception_above(self, number: int) -> None:
+        """A signature matched line ``number``: an exception line just above it (at most :data:`_CONTINUED` lines)
+        is taken as read, since its message goes on in this line (Triton's "RuntimeError: Internal Triton PTX
+        codegen error:" followed by ptxas' own line)."""
+        for name in ("last_exception", "last_leading_exception"):
+            last = getattr(self, name)
+            if last is not None and not last[1] and last[0][0] is not None and 0 < number - last[0][0] <= _CONTINUED:
+                setattr(self, name, (last[0], True))
 
     def _error_level(self, line: str, number: Optional[int], literals: list[str]) -> None:
         """Keep ``line`` as an error-level line (:mod:`~lingjun.checks.knowledge.error_level`) when one of its literals
