@@ -22,7 +22,11 @@ The forms, from the printers' own formats:
 * logfmt's ``level=error`` and ``level=fatal`` (containerd, the GPU Operator's Go components);
 * compilers and linkers: gcc/clang/nvcc ``fatal error:`` and ``file:line:col: error:``, nvcc's ``file.cu(12): error:``,
   ``nvcc fatal``, ``ptxas fatal``, ld's ``cannot find -lNAME`` and ``undefined reference to``, ``collect2: error:``,
-  setuptools' ``error: command '...' failed``, make's ``*** [...] Error N`` and ninja's ``FAILED:``.
+  setuptools' ``error: command '...' failed``, make's ``*** [...] Error N`` and ninja's ``FAILED:``, pip's
+  ``error: subprocess-exited-with-error``;
+* Docker's ``Error response from daemon:``; Kubernetes' warning events as ``kubectl describe`` lists them
+  (``Warning  FailedScheduling``) and the pod states of ``kubectl get pods`` that are failures (``CrashLoopBackOff``,
+  ``ImagePullBackOff``, ``OOMKilled``, ...).
 """
 
 from __future__ import annotations
@@ -67,13 +71,24 @@ _form("build", r"(?:^|\s)error: command '[^']{1,400}' failed", "error: command '
 _form("build", r"\*\*\* \[[^\]]{1,300}\] Error \d", "] Error ")
 _form("build", r"(?:^|\s)FAILED: \S", "FAILED: ")
 
+# pip's and setuptools' own error marker at the start of a line ("  error: subprocess-exited-with-error")
+_form("build", r"^\s{0,12}(?:×\s)?error: [a-z]", "error: ")
+# Docker's client and engine ("docker: Error response from daemon: ...")
+_form("container", r"Error response from daemon: \S", "Error response from daemon")
+# Kubernetes: an event of kubectl describe ("Warning  FailedScheduling  2m  default-scheduler  ..."), a pod state
+_form("kubernetes", r"^\s{0,12}Warning\s{2,12}(?:Failed|BackOff|Unhealthy|Evicted|OOMKill|Preempt)\w{0,40}\s",
+      "Warning  ")
+_form("kubernetes", r"\s(?:CrashLoopBackOff|ImagePullBackOff|ErrImagePull|CreateContainerError|"
+                    r"CreateContainerConfigError|RunContainerError|OOMKilled)\s", "CrashLoopBackOff", "ImagePullBackOff",
+      "ErrImagePull", "CreateContainerError", "CreateContainerConfigError", "RunContainerError", "OOMKilled")
+
 #: the literals the block search looks for, each with the form it starts
 LITERALS = tuple(sorted(_FORMS))
 
 
 def kind_of(line: str, literal: str) -> Optional[str]:
     """The kind of error-level line ``line`` is by the form ``literal`` starts (one of :data:`LITERALS`): "logger",
-    "glog" or "build"; None when the literal is not the line's level (``LOG_LEVEL=ERROR``, an ``INFO`` line naming
+    "glog", "build", "container" or "kubernetes"; None when the literal is not the line's level (``LOG_LEVEL=ERROR``, an ``INFO`` line naming
     ``foo.cc:12``).
 
     Args:
@@ -92,7 +107,7 @@ def kind_of(line: str, literal: str) -> Optional[str]:
     if form is None:
         return None
     kind, regex = form
-    if kind == "build":
+    if kind in ("build", "container", "kubernetes") and not regex.startswith("^"):
         at = line.find(literal)
         if at < 0:
             return None
@@ -108,7 +123,8 @@ def kind_of(line: str, literal: str) -> Optional[str]:
 
 
 #: what follows a level before its message: padding, a separator, the rest of a time stamp, a ``[file.py:596]`` bracket
-_LEVEL_TAIL = r"\s*[|-]?\s*(?:\d[\d:., /-]{0,30}\s)?(?:\[[^\]]{0,120}\])?"
+#: (older vLLM releases wrote ``file.py:226]`` without its opening bracket)
+_LEVEL_TAIL = r"\s*[|-]?\s*(?:\d[\d:., /-]{0,30}\s)?(?:\[[^\]]{0,120}\]|[\w.-]{1,120}:\d{1,7}\])?"
 #: a message that makes the line a continuation: indented text (vLLM prints each line of a worker's traceback as
 #: ``ERROR 08-20 03:19:43 [x.py:596]     code``), a traceback's header or frame, or nothing
 _CONTINUATION = r"\s{2}|\s*$|\s*Traceback \(|\s*File \""
