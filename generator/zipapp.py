@@ -16,7 +16,8 @@ Steps of :func:`cli_bundle`:
    the precompiled ``@dataclass`` methods, calls :func:`lingjun.checks.cli.main`, and freezes the
    collector's objects before exiting so the final collection has nothing to walk); a minimal
    ``lingjun/__init__.py``; every module of ``lingjun/checks/`` (the folder
-   holds exactly what ships); ``lingjun/checks/data/bundle.json``;
+   holds exactly what ships; docstrings blanked by :func:`lingjun.generator._docstrings.blank_docstrings`,
+   line numbers kept); ``lingjun/checks/data/bundle.json``;
    and a vendored copy of the installed :mod:`packaging` with its licence
    files under ``packaging/`` so the archive runs on a bare Python 3.9+;
    next to each module, bytecode compiled by the interpreter running the
@@ -52,6 +53,7 @@ import lingjun.checks
 from lingjun.checks._startup import MEMBER, dump
 from lingjun.checks.core.atomic_write import atomic_write, check_output_file, read_prefix
 from lingjun.checks.core.inert_text import NAME_LIMIT, capped, inert
+from lingjun.generator._docstrings import blank_docstrings
 from lingjun.checks.knowledge.error_catalogs import CATALOGS_FILE
 from lingjun.generator import configmap as cm
 from lingjun.generator.checker_ids import checker_rule_ids
@@ -208,7 +210,10 @@ def zip_entries(bundle: Optional[str] = None, catalogs: Optional[str] = None) ->
     """
     entries: dict[str, bytes] = {"__main__.py": _MAIN.encode(), "lingjun/__init__.py": _NAMESPACE_INIT.encode()}
     for name, path in _runtime_files(_checks_dir()) + _packaging_files():
-        entries[name] = path.read_bytes()
+        content = path.read_bytes()
+        # the checker's own modules without their docstrings (a quarter of the source, never read at run time;
+        # the ConfigMap's 1 MiB), every line number kept for tracebacks
+        entries[name] = blank_docstrings(content) if name.startswith("lingjun/") and name.endswith(".py") else content
     if bundle is not None:
         entries["lingjun/checks/data/bundle.json"] = bundle.encode("utf-8")
     if catalogs is not None:
