@@ -293,6 +293,9 @@ def summary(facts: "Facts") -> Optional[Text]:
     """One line for the report's header naming what the input does not show and what it shows only in part;
     None when everything was observed (a live run whose probes all ran)."""
     cov = facts.coverage
+    if facts.origin == "log":  # everything about the machine is absent: what is skipped is counted below the findings
+        return Text("Input coverage (the log alone): what the log states is judged; the machine it ran on is not "
+                    "probed.", "输入覆盖情况（仅凭日志）：只判断日志中写明的内容，未探测其所在的机器。")
     absent = [SECTIONS[s].label for s in SECTIONS if s in cov.not_available and s != "symptoms"]
     partial = [SECTIONS[s].label for s in SECTIONS if s in cov.partial]
     if not absent and not partial:

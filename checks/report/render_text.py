@@ -133,13 +133,26 @@ def render_text(
     ``coverage`` is the header line naming what the input does not show
     (:func:`lingjun.checks.coverage.summary`), None for a complete live run;
     ``evidence`` adds the header line naming the logs read (:func:`evidence_line`).
+    With ``origin`` ``"log"`` (a log read alone) the skipped findings are not listed, one line counts them (the
+    summary still does); the JSON report keeps each.
     """
-    layout = _Layout(findings, lang, color, width)
+    # a log read alone: the rules of the machine it ran on are all skipped; one line says so instead of thirty
+    fold = origin == "log"
+    folded = [f for f in findings if f.severity is Severity.skipped] if fold else []
+    # the columns fit the findings listed (a folded rule's long id does not push the messages right)
+    layout = _Layout([f for f in findings if f.severity is not Severity.skipped] if fold else findings, lang, color, width)
     lines = _header(layout, release, version, origin, coverage, evidence)
     for area, items in grouped(findings):
+        if fold:
+            items = [f for f in items if f.severity is not Severity.skipped]
+            if not items:
+                continue
         lines.append(layout.paint(_BOLD, AREA_TITLES.get(area, Text(area, area)).get(lang)))
         for finding, also in _same_skips(items, lang):
             lines.extend(_skips_line(layout, finding, also) if also else _finding_lines(layout, finding))
+        lines.append("")
+    if folded:
+        lines.extend(layout.fit(_FOLDED.get(lang).format(count=len(folded))))
         lines.append("")
     lines.extend(layout.paint(_BOLD, part) for part in layout.fit(_summary(findings, lang, exit_status)))
     return "\n".join(lines) + "\n"
@@ -181,8 +194,12 @@ def _header(layout: _Layout, release: ReleaseMatch, version: str, origin: str, c
     """The title (version, where the facts came from), the release line, coverage and logs lines, a blank line."""
     zh, lang = layout.zh, layout.lang
     origin_text = {"live": "live" if not zh else "本机", "snapshot": "snapshot" if not zh else "快照", "collect_env": "collect_env", "log": "the log alone" if not zh else "仅凭日志"}.get(origin, origin)
+    if origin == "log" and not release.ref:  # a log read alone: the release is not known, not absent
+        release_text = "发布版本：日志中未写明（用 --release 指定）" if zh else "Release: not named by the log (--release names it)"
+    else:
+        release_text = release_line(release, lang)
     lines = [layout.paint(_BOLD, f"lingjun-check {version}".rstrip()) + f"  ({'数据来源' if zh else 'facts'}: {origin_text})",
-             *layout.fit(release_line(release, lang))]
+             *layout.fit(release_text)]
     if coverage is not None:
         lines.extend(layout.fit(coverage.get(lang)))
     logs = evidence_line(evidence)
@@ -190,6 +207,16 @@ def _header(layout: _Layout, release: ReleaseMatch, version: str, origin: str, c
         lines.extend(layout.fit(inert(logs.get(lang))))
     lines.append("")
     return lines
+
+
+#: the line standing for the skipped rules of a log read alone (:func:`render_text`)
+_FOLDED = Text(
+    "Not judged from the log alone: {count} checks of the machine (driver, CUDA, libraries, packages, environment, "
+    "RDMA). Run lingjun-check in the container, or on its snapshot (--from FILE), to judge them; --format json "
+    "lists each with its reason.",
+    "仅凭日志无法判断的 {count} 项机器检查（驱动、CUDA、库、软件包、环境变量、RDMA）未列出。要判断它们，请在容器内运行 "
+    "lingjun-check，或对其快照运行（--from FILE）；--format json 会逐项列出并给出原因。",
+)
 
 
 def _skips_line(layout: _Layout, finding: Finding, also: list[str]) -> list[str]:

@@ -56,6 +56,14 @@ WORDS = Words({
         "No release record applies to this container; checks against a release record are skipped.",
         "没有与此容器对应的发布记录，与发布记录相关的检查已跳过。",
     ),
+    "log-unnamed": (
+        "The log alone does not name the image's release; checks against a release record are skipped.",
+        "仅凭日志无法得知镜像的发布版本，与发布记录相关的检查已跳过。",
+    ),
+    "log-unnamed-remedy": (
+        "Pass --release family:release (training-nv-pytorch:25.07) to read the log against that release.",
+        "请用 --release family:release（如 training-nv-pytorch:25.07）指定版本，按该版本解读日志。",
+    ),
     "no-record-remedy": (
         "Run inside a Lingjun/ACS image, or pass --release family:release (training-nv-pytorch:25.07).",
         "请在灵骏/ACS 镜像中运行，或用 --release family:release（如 training-nv-pytorch:25.07）指定版本。",
@@ -136,7 +144,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
 
 
 def _unidentified(ctx: CheckContext) -> Finding:
-    """info when no record applies: a release published but not yet recorded, one not in the data, or none named."""
+    """info when no record applies: a release published but not yet recorded, one not in the data, or none named;
+    skipped when nothing named one and the input is a log read alone (what release the job ran is not known)."""
     match = ctx.release
     if match.unrecorded is not None:
         where = ", ".join(match.unrecorded.get("named_in") or [])
@@ -146,6 +155,8 @@ def _unidentified(ctx: CheckContext) -> Finding:
     if match.ref:
         return make(ctx, RULE, AREA, Severity.info, WORDS("unknown-ref", ref=match.ref),
                     remedy=WORDS("unknown-ref-remedy"), observed=match.ref)
+    if ctx.facts.origin == "log":  # not known from a log, not absent: the log was not the container
+        return make(ctx, RULE, AREA, Severity.skipped, WORDS("log-unnamed"), remedy=WORDS("log-unnamed-remedy"))
     return make(ctx, RULE, AREA, Severity.info, WORDS("no-record"), remedy=WORDS("no-record-remedy"))
 
 

@@ -14,6 +14,14 @@ def test_no_record_is_info():
     assert kit.severities(f) == ["info"] and "No release record" in f[0].message.en
 
 
+def test_log_read_alone_naming_no_release_is_skipped_not_info():
+    f = kit.run("release.identified", kit.context(Facts(origin="log")))
+    assert kit.severities(f) == ["skipped"]
+    assert f[0].message.en.startswith("The log alone does not name the image's release")
+    assert "--release" in f[0].remedy.en and "--release" in f[0].remedy.zh
+    kit.assert_bilingual(f)
+
+
 def test_partial_fingerprint_is_info_with_candidates():
     rec = kit.fixture_record("training-nv-pytorch:25.07")
     ctx = kit.context(Facts(), rec=rec)
