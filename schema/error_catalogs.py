@@ -38,7 +38,7 @@ from lingjun.schema._base import LocalizedText, StrictModel
 
 __all__ = [
     "CatalogSource", "XidEntry", "XidCatalog", "CudaErrorEntry", "CudaErrorCatalog", "CUDA_ERROR_CLASSES", "CUDA_APIS",
-    "FormatSubsystem", "FormatMessage", "NcclSubsystem", "NcclMessage", "NcclWarningCatalog", "ContainerCliSubsystem",
+    "FormatSubsystem", "FormatMessage", "NcclSubsystem", "SocketErrno", "NcclMessage", "NcclWarningCatalog", "ContainerCliSubsystem",
     "ContainerCliMessage", "ContainerCliCatalog", "ERROR_CATALOG_MODELS",
 ]
 
@@ -234,8 +234,36 @@ class _FormatCatalog(_Catalog):
                 if getattr(m, "context", False) and m.format.endswith(": %s")}
 
 
-#: the NCCL catalog's parts (the names its code and JSON Schema have always used)
-NcclSubsystem = FormatSubsystem
+class SocketErrno(StrictModel):
+    """One Linux ``errno`` a part's messages print (NCCL's ``returned 113(No route to host)``, ``failed : Connection
+    refused``): its number and name (``include/uapi/asm-generic/errno.h``), the text glibc's ``strerror`` gives it,
+    what it says about the connection, what to try, and the page that states its meaning."""
+
+    errno: StrictInt = Field(ge=1, le=4095)
+    name: Annotated[str, StringConstraints(pattern=r"^E[A-Z0-9]{2,20}$")]
+    #: glibc's ``strerror`` text, as the line prints it (``No route to host``)
+    message: Annotated[str, StringConstraints(min_length=4, max_length=80)]
+    points_to: LocalizedText
+    remedy: LocalizedText
+    source: Url
+
+
+class NcclSubsystem(FormatSubsystem):
+    """A part of NCCL; ``errnos``: the system errors its messages print whose meaning changes what to try first
+    (a firewall's reject for 113, nothing listening for 111), each once."""
+
+    errnos: list[SocketErrno] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _each_errno_once(self) -> "NcclSubsystem":
+        numbers = [e.errno for e in self.errnos]
+        messages = [e.message.lower() for e in self.errnos]
+        if len(set(numbers)) != len(numbers) or len(set(messages)) != len(messages):
+            raise ValueError("errnos: each errno, and each message, once")
+        return self
+
+
+#: the NCCL catalog's messages (the name its code and JSON Schema have always used)
 NcclMessage = FormatMessage
 
 
@@ -244,6 +272,7 @@ class NcclWarningCatalog(_FormatCatalog):
     ``src/``), and the subsystems."""
 
     kind: Literal["nccl-warning-catalog"]
+    subsystems: list[NcclSubsystem] = Field(min_length=1)
 
 
 class ContainerCliSubsystem(FormatSubsystem):

@@ -87,6 +87,132 @@ LOG_PATH_NOTE = r"""
 """
 
 # ---------------------------------------------------------------------------
+#: the errnos the socket part's messages print (``returned 113(No route to host)``, ``failed : Connection refused``)
+#: whose meaning changes what to try first; number and name from Linux's include/uapi/asm-generic/errno.h, message
+#: glibc's strerror text, meaning from the page each names
+SOCKET_ERRNOS = [
+    {
+        "errno": 113, "name": "EHOSTUNREACH", "message": "No route to host",
+        "source": "https://github.com/torvalds/linux/blob/master/net/ipv4/icmp.c",
+        "points_to": {
+            "en": "An ICMP 'host unreachable' or 'host administratively prohibited' "
+                  "answer came back for the peer's address, or this node has no route to that host. Between nodes "
+                  "that otherwise reach each other this is most often a firewall rejecting the port: the REJECT "
+                  "rules of firewalld and of RHEL-family iptables answer with icmp-host-prohibited, which Linux "
+                  "reports as this errno. Otherwise the address is not reachable from here (a docker bridge or "
+                  "pod-internal address of the peer, another VLAN).",
+            "zh": "对端地址返回了 ICMP “主机不可达”或“主机被管理性禁止”，或本节点没有到该主机的路由。"
+                  "在节点之间本可互通的情况下，最常见的是防火墙拒绝了该端口：firewalld 与 RHEL 系 iptables 的 REJECT 规则以 "
+                  "icmp-host-prohibited 应答，Linux 将其报告为这个 errno。否则就是该地址从本节点不可达（对端的 docker 网桥或 "
+                  "Pod 内部地址、另一个 VLAN）。",
+        },
+        "remedy": {
+            "en": "From this node, test the address and port the line names: nc -zv ADDRESS PORT. If it fails the "
+                  "same way, allow TCP between the training nodes on all ports (NCCL listens on ephemeral ones): "
+                  "firewall-cmd --permanent --zone=trusted --add-source=SUBNET then firewall-cmd --reload, or a "
+                  "security-group rule that admits the group's own traffic; stopping the firewall for one test "
+                  "(systemctl stop firewalld) confirms it. If the address is not on a network the nodes share, "
+                  "set NCCL_SOCKET_IFNAME to the interface of the common network.",
+            "zh": "在本节点上测试该行给出的地址和端口：nc -zv ADDRESS PORT。若同样失败，就在训练节点之间放通全部 TCP 端口（NCCL "
+                  "监听的是临时端口）：firewall-cmd --permanent --zone=trusted --add-source=SUBNET 后执行 firewall-cmd --reload，"
+                  "或添加允许安全组内互访的安全组规则；临时停止防火墙做一次测试（systemctl stop firewalld）即可确认。若该地址不在"
+                  "各节点共用的网络上，把 NCCL_SOCKET_IFNAME 设为共用网络的网卡。",
+        },
+    },
+    {
+        "errno": 111, "name": "ECONNREFUSED", "message": "Connection refused",
+        "source": "https://man7.org/linux/man-pages/man2/connect.2.html",
+        "points_to": {
+            "en": "The peer's host answered, but nothing listened on that port: the peer "
+                  "process was not listening yet or had already exited (its own log holds the first error), the "
+                  "address belongs to another machine than the peer (a docker0 address such as 172.17.0.1 exists on "
+                  "every node), or a firewall's REJECT rule answered with its default port-unreachable.",
+            "zh": "对端主机有应答，但该端口上没有进程监听：对端进程尚未开始监听或已经退出（第一个错误在"
+                  "对端日志里），该地址属于对端以外的另一台机器（172.17.0.1 这类 docker0 地址每个节点上都有），或防火墙的 REJECT "
+                  "规则以默认的 port-unreachable 应答。",
+        },
+        "remedy": {
+            "en": "Check that the peer rank is still running and read its log first; make every rank resolve "
+                  "MASTER_ADDR (the root address) to the same host; exclude bridges with "
+                  "NCCL_SOCKET_IFNAME=^docker0,lo,veth or name the shared interface. nc -zv ADDRESS PORT from this "
+                  "node tests the address.",
+            "zh": "先确认对端 rank 仍在运行并查看其日志；确保每个 rank 把 MASTER_ADDR（root 地址）解析到同一台主机；用 "
+                  "NCCL_SOCKET_IFNAME=^docker0,lo,veth 排除网桥，或直接指定共用网卡。在本节点执行 nc -zv ADDRESS PORT 可测试该地址。",
+        },
+    },
+    {
+        "errno": 110, "name": "ETIMEDOUT", "message": "Connection timed out",
+        "source": "https://man7.org/linux/man-pages/man2/connect.2.html",
+        "points_to": {
+            "en": "No answer came back at all for the peer's address: packets are dropped on "
+                  "the way (a firewall or security-group rule that drops), the address is not routed between the "
+                  "nodes (an interface the peer cannot reach), or the peer's node is down.",
+            "zh": "对端地址完全没有应答：报文在途中被丢弃（防火墙或安全组的丢弃规则），该地址在节点之间"
+                  "不可路由（对端无法到达的网卡），或对端节点已宕机。",
+        },
+        "remedy": {
+            "en": "From this node: nc -zv -w 5 ADDRESS PORT and ping ADDRESS. Allow TCP between the training nodes "
+                  "in the firewall or security group; set NCCL_SOCKET_IFNAME to the interface of the network the "
+                  "nodes share.",
+            "zh": "在本节点执行 nc -zv -w 5 ADDRESS PORT 与 ping ADDRESS。在防火墙或安全组中放通训练节点之间的 TCP；把 "
+                  "NCCL_SOCKET_IFNAME 设为各节点共用网络的网卡。",
+        },
+    },
+    {
+        "errno": 104, "name": "ECONNRESET", "message": "Connection reset by peer",
+        "source": "https://man7.org/linux/man-pages/man3/errno.3.html",
+        "points_to": {
+            "en": "The connection was up and the peer closed it abruptly: its process died "
+                  "or was killed (out of memory, an exception, an Xid), so this line is a consequence and the first "
+                  "error is in the peer's log.",
+            "zh": "连接已建立，对端突然关闭了它：对端进程崩溃或被杀（内存不足、异常、Xid），所以这一行只是"
+                  "结果，第一个错误在对端的日志里。",
+        },
+        "remedy": {
+            "en": "Find the rank that failed first (the earliest error across all ranks' logs; kubectl logs "
+                  "--previous for a restarted pod; dmesg on its node for an OOM kill or an Xid) and fix that; this "
+                  "rank only lost its peer.",
+            "zh": "找出最先失败的 rank（所有 rank 日志中最早的错误；重启过的 Pod 用 kubectl logs --previous；在其节点上用 dmesg "
+                  "查看 OOM kill 或 Xid）并处理它；本 rank 只是失去了对端。",
+        },
+    },
+    {
+        "errno": 101, "name": "ENETUNREACH", "message": "Network is unreachable",
+        "source": "https://man7.org/linux/man-pages/man2/connect.2.html",
+        "points_to": {
+            "en": "This node has no route to the network of the peer's address: NCCL picked "
+                  "an address on a network only the peer has (an IPv6 address, a pod-internal or docker bridge "
+                  "address), or the interface it used is down.",
+            "zh": "本节点没有到对端地址所在网络的路由：NCCL 选中了只有对端才有的网络上的地址（IPv6 地址、"
+                  "Pod 内部或 docker 网桥地址），或所用网卡已 down。",
+        },
+        "remedy": {
+            "en": "Set NCCL_SOCKET_IFNAME to the interface of the network all nodes share, and NCCL_SOCKET_FAMILY=AF_INET "
+                  "when IPv6 addresses get picked; ip route get ADDRESS shows whether this node can reach it.",
+            "zh": "把 NCCL_SOCKET_IFNAME 设为所有节点共用网络的网卡，选中的是 IPv6 地址时设置 NCCL_SOCKET_FAMILY=AF_INET；"
+                  "ip route get ADDRESS 可查看本节点能否到达该地址。",
+        },
+    },
+    {
+        "errno": 99, "name": "EADDRNOTAVAIL", "message": "Cannot assign requested address",
+        "source": "https://man7.org/linux/man-pages/man2/bind.2.html",
+        "points_to": {
+            "en": "This node was asked to use a local address it does not have (an "
+                  "address of another machine in NCCL_COMM_ID or the interface settings, an IPv6 link-local address "
+                  "without its interface), or no ephemeral port was left to connect from.",
+            "zh": "本节点被要求使用一个它没有的本地地址（NCCL_COMM_ID 或网卡设置中写了另一台机器的地址、"
+                  "未带网卡名的 IPv6 链路本地地址），或已没有可用于发起连接的临时端口。",
+        },
+        "remedy": {
+            "en": "Check ip addr on this node and set NCCL_SOCKET_IFNAME to one of its own interfaces; NCCL_COMM_ID "
+                  "must name the root rank's address as every rank reaches it.",
+            "zh": "在本节点执行 ip addr，并把 NCCL_SOCKET_IFNAME 设为本机的某个网卡；NCCL_COMM_ID 必须写 root rank 的、所有 rank "
+                  "都能到达的地址。",
+        },
+    },
+]
+
+
 # Subsystems.  Order matters: the first subsystem one of whose globs matches a file owns it.
 # ---------------------------------------------------------------------------
 
@@ -201,6 +327,7 @@ SUBSYSTEMS: list[dict] = [
                   "（OOM kill、异常、XID），而不是本条。收集 NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,BOOTSTRAP，"
                   "查看选中的网卡（'Bootstrap : Using eth0:...'）。",
         },
+        "errnos": SOCKET_ERRNOS,
     },
     {
         "id": "net",
@@ -1015,6 +1142,17 @@ def render(tags: list[str], entries: list[Entry]) -> str:
             w(f"    {key}:")
             w(f"      en: {q(s[key]['en'])}")
             w(f"      zh: {q(s[key]['zh'])}")
+        if s.get("errnos"):
+            w("    errnos:")
+            for e in s["errnos"]:
+                w(f"      - errno: {e['errno']}")
+                w(f"        name: {e['name']}")
+                w(f"        message: {q(e['message'])}")
+                w(f"        source: {e['source']}")
+                for key in ("points_to", "remedy"):
+                    w(f"        {key}:")
+                    w(f"          en: {q(e[key]['en'])}")
+                    w(f"          zh: {q(e[key]['zh'])}")
     w("messages:")
     for e in entries:
         file = e.file if _PLAIN.match(e.file) else q(e.file)

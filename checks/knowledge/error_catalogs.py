@@ -93,6 +93,24 @@ class CudaErrorInfo:
 
 
 @dataclass(frozen=True, eq=False)
+class SocketErrnoInfo:
+    """A Linux errno a part's messages print: ``errno`` (113), ``name`` (``EHOSTUNREACH``), ``message`` (glibc's
+    strerror text, ``No route to host``), ``points_to`` and ``remedy`` (``{"en", "zh"}``), ``source`` (the URL that
+    states its meaning)."""
+
+    errno: int
+    name: str
+    message: str
+    points_to: dict
+    remedy: dict
+    source: str
+
+
+#: where a line states an errno by number: NCCL's ``returned 113(``, ``errno 113``, torch's ``(errno: 113 - ``
+_ERRNO_NUMBER = re.compile(r"returned (\d{1,4})\(|\berrno:? (\d{1,4})\b")
+
+
+@dataclass(frozen=True, eq=False)
 class NcclSubsystemInfo:
     """A part of NCCL: ``id`` (``ib``), the source path ``files`` globs, ``title``, ``points_to`` (what a warning from
     it points to) and ``remedy``, each ``{"en", "zh"}``."""
@@ -104,6 +122,26 @@ class NcclSubsystemInfo:
     remedy: dict
     #: libnvidia-container's: the CLI contexts (``mount error``) whose shared helpers' messages the subsystem owns
     stages: tuple = ()
+    #: NCCL's: the errnos whose meaning changes what to try first (:class:`SocketErrnoInfo`)
+    errnos: tuple = ()
+
+    def errno_in(self, line: str) -> "Optional[SocketErrnoInfo]":
+        """The first of :attr:`errnos` that ``line`` prints: by its strerror text (case ignored; the earliest in
+        the line wins, so ``returned 113(No route to host) errno 115(Operation now in progress)`` is 113), else by
+        a number NCCL or torch writes beside ``returned`` or ``errno``; None when it prints none of them."""
+        if not self.errnos:
+            return None
+        lower = line.lower()
+        found = [(lower.find(e.message.lower()), e) for e in self.errnos]
+        found = [(at, e) for at, e in found if at >= 0]
+        if found:
+            return min(found, key=lambda pair: pair[0])[1]
+        by_number = {e.errno: e for e in self.errnos}
+        for match in _ERRNO_NUMBER.finditer(line):
+            entry = by_number.get(int(match.group(1) or match.group(2)))
+            if entry is not None:
+                return entry
+        return None
 
 
 @dataclass(frozen=True, eq=False)
@@ -338,8 +376,11 @@ class ErrorCatalogs:
                                                                tuple(entry.get("older_names") or ()))
         nccl = raw.get("nccl") or {}
         for sub in nccl.get("subsystems") or []:
+            errnos = tuple(SocketErrnoInfo(e["errno"], e["name"], e["message"], _texts(e.get("points_to")),
+                                           _texts(e.get("remedy")), e.get("source") or "") for e in sub.get("errnos") or ())
             out.subsystems[sub["id"]] = NcclSubsystemInfo(sub["id"], tuple(sub.get("files") or ()), _texts(sub.get("title")),
-                                                          _texts(sub.get("points_to")), _texts(sub.get("remedy")))
+                                                          _texts(sub.get("points_to")), _texts(sub.get("remedy")),
+                                                          errnos=errnos)
         for file, first, last, since, until, fmt in nccl.get("messages") or []:
             out.nccl.append(NcclWarnInfo(file, (first, last), (since, until), fmt, out._owner(file) or "misc"))
         cli = raw.get("container-cli") or {}

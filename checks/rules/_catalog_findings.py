@@ -61,6 +61,8 @@ WORDS = Words({
     "nccl-unknown-remedy": ("Rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET and read the lines before this "
                             "warning: they name the transport, the interfaces and the devices NCCL chose.",
                             "设置 NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET 重新运行，并查看该警告之前的行：它们给出了 NCCL 选择的传输方式、网卡和设备。"),
+    "nccl-errno": ("the line's errno {errno} ({name}, {message}): {points_to} In general, for this part of NCCL: {general}",
+                   "该行给出的 errno {errno}（{name}，{message}）：{points_to}NCCL 这一部分的一般情况：{general}"),
     "nccl-cuda": ("It quotes {cuda}", "其中引用了{cuda}"),
     "cli": ("nvidia-container-cli (the NVIDIA Container Toolkit's prestart hook) failed{stage}: \u201c{format}\u201d "
             "({file}, printed by libnvidia-container {since} to {until}) is a message of its part \u201c{subsystem}\u201d "
@@ -244,17 +246,27 @@ def _cuda_parts(match, catalogs) -> "tuple[list[Text], Optional[Text], Optional[
     return parts, _text(info.remedy) if info.remedy else _text(remedy), info.anchor
 
 
-def _nccl_parts(match, catalogs) -> "tuple[list[Text], Optional[Text], Optional[str]]":
+def _nccl_parts(match, catalogs, line: str) -> "tuple[list[Text], Optional[Text], Optional[str], Optional[str]]":
+    """(sentences, remedy, link anchor, errno's source URL) of an NCCL match; an errno the line prints whose meaning
+    the part's catalog entry gives (``returned 113(No route to host)``) leads, with its remedy, and the part's usual
+    causes follow."""
     info, sub = match.info, catalogs.subsystems.get(match.subsystem or "")
     count = len(catalogs.nccl)
     if sub is None:
-        return [WORDS("nccl-unknown", count=count, edition=catalogs.edition("nccl"))], WORDS("nccl-unknown-remedy"), None
-    title, points = _text(sub.title), _text(sub.points_to)
+        return ([WORDS("nccl-unknown", count=count, edition=catalogs.edition("nccl"))], WORDS("nccl-unknown-remedy"),
+                None, None)
+    title, points, remedy = _text(sub.title), _text(sub.points_to), _text(sub.remedy)
+    errno = sub.errno_in(line)
+    source = None
+    if errno is not None:
+        points = WORDS("nccl-errno", errno=errno.errno, name=errno.name, message=errno.message,
+                       points_to=_text(errno.points_to), general=points)
+        remedy, source = _text(errno.remedy), errno.source or None
     if info is not None:
         return [WORDS("nccl", subsystem=title, file=info.file, since=info.versions[0], until=info.versions[1],
-                      points_to=points)], _text(sub.remedy), info.anchor
+                      points_to=points)], remedy, info.anchor, source
     return [WORDS("nccl-file", subsystem=title, file=match.file or "", count=count, edition=catalogs.edition("nccl"),
-                  points_to=points)], _text(sub.remedy), f"nccl-{sub.id}"
+                  points_to=points)], remedy, f"nccl-{sub.id}", source
 
 
 def _cli_parts(match, catalogs) -> "tuple[list[Text], Optional[Text], Optional[str]]":
@@ -302,12 +314,13 @@ def finding(ctx: CheckContext, hit: CatalogHit, catalogs, rule: str, area: str) 
         shows = Text(shows.en + WORDS("more", count=hit.count).en, shows.zh + WORDS("more", count=hit.count).zh)
     parts, remedy, severity, links = [shows], None, Severity.error, []
     own = None  # a CUDA code's remedy of its own beats the NCCL subsystem's or the CLI part's stock one
+    errno_source = None
     ordered = sorted(hit.matches, key=lambda m: {"xid": 0, "nccl": 1, "container-cli": 1, "cuda": 2}[m.catalog])
     for at, match in enumerate(ordered):
         if match.catalog == "xid":
             words, fix, anchor, severity = _xid_parts(match, catalogs)
         elif match.catalog == "nccl":
-            words, fix, anchor = _nccl_parts(match, catalogs)
+            words, fix, anchor, errno_source = _nccl_parts(match, catalogs, hit.first.text)
         elif match.catalog == "container-cli":
             words, fix, anchor = _cli_parts(match, catalogs)
         else:
@@ -321,6 +334,8 @@ def finding(ctx: CheckContext, hit: CatalogHit, catalogs, rule: str, area: str) 
         url = ctx.data.catalog_url(_page(match.catalog), anchor, ctx.options.lang) if anchor else None
         links += [url] if url else []
         links += catalogs.sources(match.catalog)[:1]
+        if match.catalog == "nccl" and errno_source:
+            links.append(errno_source)
     text = _cat(parts)
     remedy = own or remedy
     return make(ctx, rule, area, severity, text, remedy=remedy, observed=hit.first.where(),
