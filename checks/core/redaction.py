@@ -65,7 +65,7 @@ import ipaddress
 from typing import Any, Callable, Optional
 
 __all__ = ["MASK", "SECRET_PARAMETER_WORDS", "SECRET_NAMES", "TOKEN_SHAPES", "TOKEN_SHAPE_LITERALS", "DEVICE_UUID_SHAPE",
-           "mask_secrets", "mask_identifiers", "mask_strings"]
+           "mask_text", "mask_secrets", "mask_identifiers", "mask_strings"]
 
 #: what a masked part becomes
 MASK = "***"
@@ -117,33 +117,40 @@ TOKEN_SHAPE_LITERALS = (
 DEVICE_UUID_SHAPE = (r"(?<![\w-])(?:([Mm][Ii][Gg])-[Gg][Pp][Uu]-[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{1,12}){0,4}(?:/[0-9]{1,4}){0,2}"
                      r"|([Gg][Pp][Uu]|[Mm][Ii][Gg])-[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{1,12}){0,4})(?![\w-])")
 
-_URL_USERINFO = re.compile(r"(?<=://)[^/?#@\s]+@")
+# the user part of a URL runs to its last "@" before the path: a password may hold an "@" of its own
+_URL_USERINFO = re.compile(r"(?<=://)[^/?#\s\"'<>]+@")
 # user:password@host at the start of a value or after a separator, no scheme (a proxy setting)
-_BARE_USERINFO = re.compile(r"(?:(?<=^)|(?<=[\s,;=(\"']))[^\s/?#@:,;=\"'()]+:[^\s/?#@,;\"'()]*@(?=[\w\[])")
+_BARE_USERINFO = re.compile(r"(?:(?<=^)|(?<=[\s,;=(\"':]))[^\s/?#@:,;=\"'()]+:[^\s/?#@,;\"'()]*@(?=[\w\[])")
 # the name is bounded and stops at the next "?": a line of many "?" costs linear time, not cubic
 _SECRET_PARAMETER = re.compile(
-    r"(?<=[?&#;])([^=&#;?\s]{0,64}(?:" + _SECRET_WORDS + r")[^=&#;?\s]{0,64}=)[^&#;\s]*", re.IGNORECASE
+    r"(?<=[?&#;])([^=&#;?\s]{0,256}(?:" + _SECRET_WORDS + r")[^=&#;?\s]{0,256}=)[^&#;\s]*", re.IGNORECASE
 )
 #: names whose value follows a colon or a blank (``password: x``, ``"api_key": "x"``, ``--token x``, ``X-Api-Key: x``)
 SECRET_NAMES = ("password", "passwd", "pwd", "secret", "token", "api_key", "apikey", "api-key", "access_key",
                 "access-key", "secret_access_key", "aws_secret_access_key", "private_token", "private-token",
                 "auth_token", "access_token", "x-api-key", "auth")
-# the name may carry a prefix (DB_PASSWORD:, --password:, mypassword:), bounded so a long word costs linear time
-_SECRET_COLON = re.compile(
-    r"(?i)(?<![\w-])((?:[\w-]{0,64}?)(?:" + "|".join(re.escape(n) for n in SECRET_NAMES) + r")[\"']?\s{0,4}:\s{0,4}[\"']?)"
-    r"(?!\*\*\*)[^\s,;\"'}]+")
 # "Basic <base64 of user:password>" anywhere (a header written without its "Authorization:" name)
 _BASIC = re.compile(r"(?i)(\bbasic\s+)([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])")
-#: a value as a secret is given: quoted (the quotes kept, what is between them masked) or bare up to a separator
-_QUOTED_VALUE = r"(?:\"[^\"\n]{1,512}\"|'[^'\n]{1,512}'|[\"'][^\s\"']{1,512})"  # the last: a quote never closed
-_SECRET_FLAG = re.compile(r"(?i)(?<![\w-])(--(?:" + "|".join(re.escape(n) for n in SECRET_NAMES) + r")\s+)(?!-)"
+#: a value as a secret is given quoted (the quotes kept, what is between them masked): in JSON-escaped quotes
+#: (``\"...\"``, a JSON log line's string), in double or single quotes with escaped quotes inside
+#: (``"a\"b"``), blanks and any length up to the line's end, or a quote never closed, up to a blank
+_QUOTED_VALUE = (r"(?:\\\"[^\"\n]*\\\"|\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'"
+                 r"|\\?[\"'][^\s\"'\\]+)")
+_SECRET_NAME = r"(?:" + "|".join(re.escape(n) for n in SECRET_NAMES) + r")"
+# the name may carry a prefix (DB_PASSWORD:, --password:, mypassword:); it starts a word, so each word is tried once
+# (linear time); the name's own quote (JSON's "password":, escaped in a JSON log line: \"password\":) kept
+_SECRET_COLON = re.compile(
+    r"(?i)(?<![\w-])([\w-]{0,256}?" + _SECRET_NAME + r"(?:\\?[\"'])?\s{0,4}:\s{0,4})"
+    r"(?!\*\*\*)(?:" + _QUOTED_VALUE + r"|[^\s,;\"'}]+)")
+# a command-line flag whose name ends in a secret's name (--password, --hf-token, --api-key) and the value after it
+_SECRET_FLAG = re.compile(r"(?i)(?<![\w-])(--[\w-]{0,64}?" + _SECRET_NAME + r"\s+)(?!-)"
                           r"(?:" + _QUOTED_VALUE + r"|[^\s,;\"'}]+)")
 _DEVICE_UUID = re.compile(DEVICE_UUID_SHAPE)
 # key=value in free text: a key that says secret at a word start, the value up to a blank or separator; an
 # authentication scheme first is kept and the credential after it masked (OTEL_EXPORTER_OTLP_HEADERS=
 # "Authorization=Bearer <token>", https://opentelemetry.io/docs/specs/otel/protocol/exporter/)
 _SECRET_PAIR = re.compile(
-    r"(?:(?<=^)|(?<=[\s,;(\"'{/]))([\w.-]{0,64}(?:" + _SECRET_WORDS + r")[\w.-]{0,64}\s*=(?!=)\s*"
+    r"(?:(?<=^)|(?<=[\s,;:(\"'{/]))([\w.-]{0,256}(?:" + _SECRET_WORDS + r")[\w.-]{0,256}\s*=(?!=)\s*"
     r"(?:(?:basic|bearer|token|digest|negotiate)\s+)?)(?:" + _QUOTED_VALUE + r"|[^\s,;&\"')}]+)",
     re.IGNORECASE,
 )
@@ -152,8 +159,10 @@ _SECRET_PAIR = re.compile(
 def _masked_value(match: "re.Match[str]") -> str:
     """The key (group 1) kept and its value masked, inside its quotes when it was quoted: ``password="***"``."""
     value = match.group(0)[len(match.group(1)):]
-    quote = value[0] if value[:1] in ("\"", "'") and len(value) > 1 and value[-1] == value[0] else ""
-    return match.group(1) + quote + MASK + quote
+    for quote in ("\\\"", "\"", "'"):  # JSON-escaped, double, single
+        if len(value) >= 2 * len(quote) and value.startswith(quote) and value.endswith(quote):
+            return match.group(1) + quote + MASK + quote
+    return match.group(1) + MASK
 # a Cookie or Set-Cookie header (a session cookie is a credential), as a header line or a header dict's item
 # (``{'Cookie': 'sid=x'}``): the name, its quote and the quote that opens the value
 _COOKIE_HEADER = re.compile(r"(?i)\b(?:set-)?cookie(\\?[\"']?)\s{0,4}:\s{0,4}(\\?[\"']?)")
@@ -273,7 +282,7 @@ def mask_secrets(text: str) -> str:
         text = _SECRET_PAIR.sub(_masked_value, text)
     if (":" in text or dashes) and _mentions(folded, SECRET_NAMES):
         if ":" in text:
-            text = _SECRET_COLON.sub(lambda m: m.group(1) + MASK, text)
+            text = _SECRET_COLON.sub(_masked_value, text)
         if dashes:
             text = _SECRET_FLAG.sub(_masked_value, text)
     lowered = _folded(text)  # "authorİzation" is matched by the pattern (re's case folding), so it is looked for
@@ -286,6 +295,25 @@ def mask_secrets(text: str) -> str:
     if "k" in lowered and "cookie" in lowered and ":" in text:
         text = _mask_cookies(text)
     return _mask_token_shapes(text)
+
+
+def mask_text(text: str, identifiers: bool = True, keep_versions: bool = False) -> str:
+    """The one masking function of every output path: ``text`` with its secrets (:func:`mask_secrets`) and, when
+    ``identifiers``, its identifiers (:func:`mask_identifiers`, ``keep_versions`` passed on) replaced by ``***``.
+
+    ``text`` must be the whole value (a log line, an environment variable, a snapshot's string): a value cut or split
+    first may have lost the key or the shape its secret is known by, so callers mask first and cut or split after.
+    Secrets are masked on every path; identifiers in ``--log`` quotes and in a snapshot written without
+    ``--include-ids``, not in the facts of a snapshot read back (rules match MIG UUIDs with the devices).
+
+    Examples:
+        >>> mask_text('password="a b" peer=10.0.0.5')
+        'password="***" peer=***'
+        >>> mask_text('password="a b" peer=10.0.0.5', identifiers=False)
+        'password="***" peer=10.0.0.5'
+    """
+    text = mask_secrets(text)
+    return mask_identifiers(text, keep_versions) if identifiers else text
 
 
 def _basic_credential(match: "re.Match[str]") -> str:

@@ -39,11 +39,11 @@ def _plain_mask_secrets(text: str) -> str:
         text = r._BARE_USERINFO.sub(r.MASK + "@", text)
     if "=" in text:
         text = r._SECRET_PARAMETER.sub(lambda m: m.group(1) + r.MASK, text)
-        text = r._SECRET_PAIR.sub(lambda m: m.group(1) + r.MASK, text)
+        text = r._SECRET_PAIR.sub(r._masked_value, text)
     if ":" in text:
-        text = r._SECRET_COLON.sub(lambda m: m.group(1) + r.MASK, text)
+        text = r._SECRET_COLON.sub(r._masked_value, text)
     if "--" in text:
-        text = r._SECRET_FLAG.sub(lambda m: m.group(1) + r.MASK, text)
+        text = r._SECRET_FLAG.sub(r._masked_value, text)
     # every pattern of a header credential tried, unguarded: the old guard (text.lower()) let "authorİzation: x",
     # which the case-insensitive pattern matches, through unmasked
     text = r._AUTHORIZATION.sub(lambda m: m.group(1) + r.MASK, text)
