@@ -117,13 +117,30 @@ TOKEN_SHAPE_LITERALS = (
 DEVICE_UUID_SHAPE = (r"(?<![\w-])(?:([Mm][Ii][Gg])-[Gg][Pp][Uu]-[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{1,12}){0,4}(?:/[0-9]{1,4}){0,2}"
                      r"|([Gg][Pp][Uu]|[Mm][Ii][Gg])-[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{1,12}){0,4})(?![\w-])")
 
+#: a value as a secret is given quoted (the quotes kept, what is between them masked): in JSON-escaped quotes
+#: (a JSON log line's string: backslash-quote ... backslash-quote, an escaped quote of the value inside it), in double
+#: or single quotes with escaped quotes inside (``"a\\"b"``), with blanks and of any length up to the line's end, or a
+#: quote never closed, up to a blank
+# (each written as regular expression text: B is a backslash, Q a double quote)
+_B, _Q = "\\\\", '"'
+_QUOTED_VALUE = (
+    "(?:"
+    # JSON-escaped: \" ... \", inside it \\\" (an escaped quote of the value), \\ and any other escape
+    f"{_B}{_Q}(?:[^{_Q}{_B}\\n]|{_B}{_B}{_B}{_Q}|{_B}{_B}|{_B}[^{_Q}{_B}\\n])*{_B}{_Q}"
+    # double or single quotes, an escaped quote inside
+    f"|{_Q}(?:[^{_Q}{_B}\\n]|{_B}.)*{_Q}|'(?:[^'{_B}\\n]|{_B}.)*'"
+    # a quote never closed (JSON-escaped or not), up to a blank
+    f"|{_B}?[{_Q}'][^\\s{_Q}'{_B}]+"
+    ")"
+)
 # the user part of a URL runs to its last "@" before the path: a password may hold an "@" of its own
 _URL_USERINFO = re.compile(r"(?<=://)[^/?#\s\"'<>]+@")
 # user:password@host at the start of a value or after a separator, no scheme (a proxy setting)
 _BARE_USERINFO = re.compile(r"(?:(?<=^)|(?<=[\s,;=(\"':]))[^\s/?#@:,;=\"'()]+:[^\s/?#@,;\"'()]*@(?=[\w\[])")
 # the name is bounded and stops at the next "?": a line of many "?" costs linear time, not cubic
 _SECRET_PARAMETER = re.compile(
-    r"(?<=[?&#;])([^=&#;?\s]{0,256}(?:" + _SECRET_WORDS + r")[^=&#;?\s]{0,256}=)[^&#;\s]*", re.IGNORECASE
+    r"(?<=[?&#;])([^=&#;?\s]{0,256}(?:" + _SECRET_WORDS + r")[^=&#;?\s]{0,256}=)(?:" + _QUOTED_VALUE + r"|[^&#;\s]*)",
+    re.IGNORECASE
 )
 #: names whose value follows a colon or a blank (``password: x``, ``"api_key": "x"``, ``--token x``, ``X-Api-Key: x``)
 SECRET_NAMES = ("password", "passwd", "pwd", "secret", "token", "api_key", "apikey", "api-key", "access_key",
@@ -131,11 +148,6 @@ SECRET_NAMES = ("password", "passwd", "pwd", "secret", "token", "api_key", "apik
                 "auth_token", "access_token", "x-api-key", "auth")
 # "Basic <base64 of user:password>" anywhere (a header written without its "Authorization:" name)
 _BASIC = re.compile(r"(?i)(\bbasic\s+)([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])")
-#: a value as a secret is given quoted (the quotes kept, what is between them masked): in JSON-escaped quotes
-#: (``\"...\"``, a JSON log line's string), in double or single quotes with escaped quotes inside
-#: (``"a\"b"``), blanks and any length up to the line's end, or a quote never closed, up to a blank
-_QUOTED_VALUE = (r"(?:\\\"[^\"\n]*\\\"|\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'"
-                 r"|\\?[\"'][^\s\"'\\]+)")
 _SECRET_NAME = r"(?:" + "|".join(re.escape(n) for n in SECRET_NAMES) + r")"
 # the name may carry a prefix (DB_PASSWORD:, --password:, mypassword:); it starts a word, so each word is tried once
 # (linear time); the name's own quote (JSON's "password":, escaped in a JSON log line: \"password\":) kept
@@ -278,7 +290,7 @@ def mask_secrets(text: str) -> str:
             text = _BARE_USERINFO.sub(MASK + "@", text)
     if "=" in text and _mentions(folded, SECRET_PARAMETER_WORDS):
         if any(c in text for c in "?&#;"):
-            text = _SECRET_PARAMETER.sub(lambda m: m.group(1) + MASK, text)
+            text = _SECRET_PARAMETER.sub(_masked_value, text)
         text = _SECRET_PAIR.sub(_masked_value, text)
     if (":" in text or dashes) and _mentions(folded, SECRET_NAMES):
         if ":" in text:

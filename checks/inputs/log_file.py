@@ -25,7 +25,7 @@ import stat
 import sys
 from typing import BinaryIO, Callable, Optional
 
-from lingjun.checks.core.redaction import mask_identifiers
+from lingjun.checks.core.redaction import mask_text
 from lingjun.checks.evidence import Evidence, LogLine
 from lingjun.checks.inputs._binary_formats import binary_format
 from lingjun.checks.knowledge.signatures import Scanner, SignatureSet, quote
@@ -47,9 +47,10 @@ class LogError(ValueError):
 
 
 def log_name(path: str) -> str:
-    """How a log is named in reports: ``standard input`` for ``-``, else the path as given, with the user name of
-    a home folder masked as ``--collect`` masks it (``/home/***/job.log``)."""
-    return "standard input" if path == "-" else mask_identifiers(path)
+    """How a log is named in reports: ``standard input`` for ``-``, else the path as given, masked as a quoted line is
+    (:func:`~lingjun.checks.core.redaction.mask_text`: a token in a file name, the user name of a home folder,
+    ``/home/***/job.log``)."""
+    return "standard input" if path == "-" else mask_text(path)
 
 
 def _open(path: str) -> BinaryIO:
@@ -245,7 +246,10 @@ class _Lines:
     def _hold(self, buffer: bytes) -> None:
         """A line with no end yet: kept for the next block, or fed cut when it is already past :data:`MAX_LINE`."""
         if len(buffer) > MAX_LINE:
-            self.scanner.feed_block(buffer[:MAX_LINE] + b"\n")
+            # cut at the last blank before MAX_LINE: the rest of the line is never read, so a word cut in two could
+            # not be masked whole (a token's first characters would lack the length masking knows it by)
+            cut = max(buffer.rfind(b" ", 0, MAX_LINE), buffer.rfind(b"\t", 0, MAX_LINE))
+            self.scanner.feed_block(buffer[:cut if cut > 0 else MAX_LINE] + b"\n")
             self.scanner.lines -= 1  # counted when its newline comes
             self.skipping = True
             self.cut_lines += 1

@@ -22,7 +22,7 @@ import time
 from typing import Any, Callable, Iterable, Iterator, Optional
 
 from lingjun.checks.core.line_pattern import matches
-from lingjun.checks.core.redaction import mask_identifiers, mask_secrets
+from lingjun.checks.core.redaction import mask_text
 from lingjun.checks.evidence import ERROR_LEVEL_KEPT, CatalogHit, Evidence, LogLine, NotJudged, SignatureHit, StatedFact
 from lingjun.checks.knowledge import error_level
 from lingjun.checks.knowledge.catalog_lines import LITERALS as CATALOG_LITERALS
@@ -341,33 +341,74 @@ def timed_search(regex: "re.Pattern[str]", text: str, budget_s: Optional[float] 
         signal.signal(signal.SIGALRM, previous)
 
 
-#: context masked with a quote on each side of it, so that a key before the cut still masks its value
-_QUOTE_CONTEXT = 512
+@functools.lru_cache(maxsize=4)
+def _masked_line(text: str) -> str:
+    """``text`` (a whole line, its line end stripped) masked: secrets and identifiers (:func:`mask_text`). The last few
+    are kept: a line quoted for several literals (a signature, a catalog entry, a stated fact) is masked once."""
+    return mask_text(text)
 
 
-def quote(line: str, literal: str) -> str:
-    """``line`` masked (secrets, identifiers) and cut to about :data:`QUOTE_LIMIT` characters around ``literal``.
+def _masked_at(text: str, masked: str, at: int, literal: str) -> int:
+    """Where the occurrence of ``literal`` at ``at`` in ``text`` stands in ``masked`` (``text`` masked): the same
+    occurrence of the literal, or when masking hid it (``token: CUDA error``) of the text just after or before it,
+    when masking kept every occurrence of that anchor; else the same place in proportion."""
+    if not literal or not text.startswith(literal, at):
+        return at * len(masked) // max(len(text), 1)
+    end = at + len(literal)
+    # (anchor's start in text, anchor, how far the literal's start is past the anchor's start)
+    anchors = ((at, literal, 0), (end, text[end:end + _ANCHOR], -len(literal)), (max(at - _ANCHOR, 0), text[max(at - _ANCHOR, 0):at], min(at, _ANCHOR)))
+    for start, anchor, shift in anchors:
+        if len(anchor) < 8 and anchor is not literal:
+            continue
+        total = text.count(anchor)
+        if total and masked.count(anchor) == total:
+            before = text.count(anchor, 0, start)
+            found = -len(anchor)
+            for _ in range(before + 1):
+                found = masked.find(anchor, found + len(anchor))
+            return max(found + shift, 0)
+    return at * len(masked) // max(len(text), 1)
 
-    The part around the literal is found in the text as printed (masking may hide the literal itself: ``token: CUDA
-    error``), cut between words with some context, masked, and only then cut to the quote's length, so that a token
-    is masked whole before any cut can split it."""
-    raw = _window(line, literal).rstrip("\r\n")
-    if len(raw) <= QUOTE_LIMIT:
-        return mask_identifiers(mask_secrets(raw))
-    at = max(raw.find(literal), 0)
-    lo = max(0, at - QUOTE_LIMIT // 4 - _QUOTE_CONTEXT)
-    hi = min(len(raw), at + QUOTE_LIMIT + _QUOTE_CONTEXT)
-    piece = _word_cut(raw, lo, hi, at, at + len(literal))
-    offset = raw.find(piece, lo)  # where the piece starts in the window (its cut moved to a blank)
-    text = mask_identifiers(mask_secrets(piece))
-    found = text.find(literal)
-    if found < 0:  # masked away: where it sits in proportion
-        found = (at - offset) * len(text) // max(len(piece), 1)
-    start = max(0, min(found - QUOTE_LIMIT // 4, len(text) - QUOTE_LIMIT))
-    end = min(len(text), start + QUOTE_LIMIT)
-    head = "…" if start or offset else ""
-    tail = "…" if end < len(text) or offset + len(piece) < len(raw) else ""
-    return head + text[start:end] + tail
+
+#: characters of the text beside a literal masking hid that find its place in the masked line
+_ANCHOR = 24
+
+
+def quote(line: str, literal: str, whole: Optional[str] = None, offset: int = 0) -> str:
+    """``line`` masked (secrets, identifiers: :func:`~lingjun.checks.core.redaction.mask_text`) and cut to about
+    :data:`QUOTE_LIMIT` characters around ``literal`` (its first occurrence in ``line``; ``…`` marks a cut).
+
+    ``whole``: the whole line when ``line`` is a part of it (a window of a line longer than :data:`FEED_LIMIT`),
+    ``line`` starting at ``offset`` in it. The whole line is masked before anything is cut, so no cut can split a
+    token, part a key from its value or open a quote masking would have closed."""
+    text = (line if whole is None else whole).rstrip("\r\n")
+    at = min(offset + max(line.find(literal), 0), len(text))
+    masked = _masked_line(text)
+    if len(masked) <= QUOTE_LIMIT:
+        return masked
+    found = _masked_at(text, masked, at, literal)
+    start = max(0, min(found - QUOTE_LIMIT // 4, len(masked) - QUOTE_LIMIT))
+    end = min(len(masked), start + QUOTE_LIMIT)
+    return ("…" if start else "") + masked[start:end] + ("…" if end < len(masked) else "")
+
+
+class _WholeLine:
+    """The whole of a line longer than :data:`FEED_LIMIT` (its bytes) while a window of it, ``lo`` bytes in, is fed:
+    decoded only when a quote needs it."""
+
+    __slots__ = ("raw", "lo", "_text")
+
+    def __init__(self, raw: "bytes | str", lo: int) -> None:
+        self.raw, self.lo, self._text = raw, lo, None
+
+    def text_and_offset(self) -> "tuple[str, int]":
+        """The line as text and where the window starts in it (characters)."""
+        if self._text is None:
+            if isinstance(self.raw, bytes):
+                self._text = (self.raw.decode("utf-8", "replace"), len(self.raw[:self.lo].decode("utf-8", "replace")))
+            else:
+                self._text = (self.raw, self.lo)
+        return self._text
 
 
 class Scanner:
@@ -380,15 +421,18 @@ class Scanner:
         self.lines = 0  # lines fed so far (the number of the last line)
         self.traceback = False  # a Python traceback was seen
         #: the last exception line (its number, text and exception name) and whether a signature or catalog read it
-        self.last_exception: Optional[tuple[tuple[Optional[int], str, str], bool]] = None
+        self.last_exception: Optional[tuple[tuple[Optional[int], str, str, Any], bool]] = None
         #: the last exception line that opens its line (:data:`_LEADING_EXCEPTION`), read when there is no traceback
-        self.last_leading_exception: Optional[tuple[tuple[Optional[int], str, str], bool]] = None
+        self.last_leading_exception: Optional[tuple[tuple[Optional[int], str, str, Any], bool]] = None
         #: the number of the line fed last, the signatures it matched and the catalog entries it showed
         self._matched: tuple[Optional[int], set[str], set[tuple]] = (None, set(), set())
         #: seconds the patterns' expressions have taken on this input (:data:`INPUT_BUDGET_S`)
         self.pattern_seconds = 0.0
         #: the prefilter of this input (:meth:`SignatureSet.prefilter`), chosen on its first long block; None before
         self._prefilter: "Optional[re.Pattern[bytes]]" = None
+        #: the line the part being fed belongs to when it is not the whole of it, and where the part starts in it
+        self._whole: Optional[_WholeLine] = None
+        self._part: "tuple[Optional[_WholeLine], int]" = (None, 0)
 
     def feed_block(self, block: bytes) -> None:
         """Scan ``block``: whole lines of UTF-8 text (bytes; the last may lack its newline).
@@ -423,7 +467,11 @@ class Scanner:
                 lo, hi = _word_cut_bounds(raw, lo, lo + FEED_LIMIT, at, at + 1)
                 long_start, long_end, window_end = start, end, start + hi
                 next_start = max(pos + 1, window_end - _LONGEST_LITERAL)  # a literal across the window's end is read next
-                self.feed_line(raw[lo:hi].decode("utf-8", "replace"), number)
+                self._whole = _WholeLine(raw, lo)  # quoted from the whole line, masked before any cut
+                try:
+                    self.feed_line(raw[lo:hi].decode("utf-8", "replace"), number)
+                finally:
+                    self._whole = None
                 continue
             self.feed_line(raw.decode("utf-8", "replace"), number)
             next_start = end + 1
@@ -460,10 +508,26 @@ class Scanner:
         a statement's run on at most :data:`LINE_LIMIT` characters around their literal, under a time limit
         (:meth:`search`); what is quoted is masked before it is cut, so no secret is cut in half.
         """
+        whole = self._whole
         if len(line) > FEED_LIMIT:
+            if whole is None:
+                whole = _WholeLine(line, 0)  # quoted from the whole line, masked before any cut
             line = line[:FEED_LIMIT]
+        at = 0
         for part in line.split("\r") if "\r" in line else (line,):  # a progress bar's carriage returns end lines too
+            self._part = (whole, at)
             self._feed_part(part, number)
+            at += len(part) + 1
+        self._part = (None, 0)
+
+    def _quote(self, line: str, literal: str, part: "Optional[tuple[Optional[_WholeLine], int]]" = None) -> str:
+        """:func:`quote` of ``line``, the part being fed (or ``part``, one kept), from its whole line when it is a
+        part of a longer one."""
+        whole, at = self._part if part is None else part
+        if whole is None:
+            return quote(line, literal)
+        text, offset = whole.text_and_offset()
+        return quote(line, literal, text, offset + at)
 
     def _feed_part(self, line: str, number: Optional[int]) -> None:
         # signatures this line matched (one hit each, however many literals, windows of a long line or \r parts)
@@ -487,7 +551,7 @@ class Scanner:
             self._cover_exception_above(number)
         fatal = next((lit for lit in _FATAL_LITERALS if lit in literals), None)
         if fatal is not None and not matched and len(self.evidence.unmatched) < MAX_CATALOG_ENTRIES:
-            self.evidence.unmatched.append(LogLine(self.source, number, quote(line, fatal)))
+            self.evidence.unmatched.append(LogLine(self.source, number, self._quote(line, fatal)))
         elif not matched and not named:
             self._error_level(line, number, literals)
         exception_literal = next((lit for lit in _EXCEPTION_LITERALS if lit in literals), None)
@@ -495,7 +559,7 @@ class Scanner:
             found = _EXCEPTION.search(_window(line, exception_literal))
             if found:
                 # kept as printed and quoted (masked) at the end: only the last one is ever reported
-                self.last_exception = ((number, line, found.group(1)), bool(matched) or named)
+                self.last_exception = ((number, line, found.group(1), self._part), bool(matched) or named)
                 leading = _LEADING_EXCEPTION.match(line)
                 if leading:
                     self.last_leading_exception = self.last_exception
@@ -521,7 +585,7 @@ class Scanner:
                     self._matched[2].add("error-level")
                 evidence.error_level_count += 1
                 if len(evidence.error_level) < ERROR_LEVEL_KEPT:
-                    quoted = LogLine(self.source, number, quote(line, literal))
+                    quoted = LogLine(self.source, number, self._quote(line, literal))
                     if all(kept.text != quoted.text for kept in evidence.error_level):
                         evidence.error_level.append(quoted)
                 return
@@ -540,7 +604,7 @@ class Scanner:
             matched.add(sig_id)
             hit = evidence.hit(sig_id)
             if hit is None:
-                evidence.hits.append(SignatureHit(sig_id, LogLine(self.source, number, quote(line, literal))))
+                evidence.hits.append(SignatureHit(sig_id, LogLine(self.source, number, self._quote(line, literal))))
             elif hit.count < MAX_HITS_PER_SIGNATURE:
                 hit.count += 1
 
@@ -567,7 +631,7 @@ class Scanner:
                 known.count += 1
             return
         why = "input" if self.pattern_seconds >= INPUT_BUDGET_S else "line"
-        self.evidence.not_judged.append(NotJudged(sig_id, literal, LogLine(self.source, number, quote(line, literal)), why))
+        self.evidence.not_judged.append(NotJudged(sig_id, literal, LogLine(self.source, number, self._quote(line, literal)), why))
 
     def _match_catalogs(self, line: str, number: Optional[int], literal: str, covered: bool) -> bool:
         """Add the catalog entries ``line`` shows (:func:`~lingjun.checks.knowledge.catalog_lines.recognise`), one
@@ -590,7 +654,7 @@ class Scanner:
             # name no catalog lists), or any such line while the catalogs cannot be read, is still an error line:
             # quoted as one no signature knows, never "OK"
             if not covered and literal in _MARKERS and len(self.evidence.unmatched) < MAX_CATALOG_ENTRIES:
-                self.evidence.unmatched.append(LogLine(self.source, number, quote(line, literal)))
+                self.evidence.unmatched.append(LogLine(self.source, number, self._quote(line, literal)))
                 return True  # already an unknown error line: not quoted a second time as the traceback's end
             return False
         evidence = self.evidence
@@ -605,7 +669,7 @@ class Scanner:
         seen.add(key)
         if len(evidence.catalog_hits) >= MAX_CATALOG_ENTRIES:
             return True
-        evidence.catalog_hits.append(CatalogHit(matches, LogLine(self.source, number, quote(line, literal)),
+        evidence.catalog_hits.append(CatalogHit(matches, LogLine(self.source, number, self._quote(line, literal)),
                                                 covered=covered))
         for match in matches:
             if match.catalog == "cuda" and match.info is not None:
@@ -616,7 +680,7 @@ class Scanner:
         """Keep one fact the line states; the first line stating it is kept, a different value marks a conflict."""
         evidence = self.evidence
         if isinstance(value, str):  # a value the log states is shown as the line is: masked
-            value = mask_identifiers(mask_secrets(value))
+            value = mask_text(value)
         if name == "kernel.xid":
             if value not in evidence.xids:
                 evidence.xids.append(value)
@@ -625,12 +689,12 @@ class Scanner:
             if value not in evidence.xid_pids and len(evidence.xid_pids) < MAX_CATALOG_ENTRIES:
                 evidence.xid_pids.append(value)
             first = evidence.stated.get("kernel.xid_processes")
-            where = first.line if first is not None else LogLine(self.source, number, quote(line, literal))
+            where = first.line if first is not None else LogLine(self.source, number, self._quote(line, literal))
             evidence.stated["kernel.xid_processes"] = StatedFact("kernel.xid_processes", len(evidence.xid_pids), where)
             return
         known = evidence.stated.get(name)
         if known is None:
-            evidence.stated[name] = StatedFact(name, value, LogLine(self.source, number, quote(line, literal)))
+            evidence.stated[name] = StatedFact(name, value, LogLine(self.source, number, self._quote(line, literal)))
         elif known.value != value:  # two pods, two runs: which one the error belongs to is not known
             seen = evidence.conflicts.setdefault(name, [known.value])
             if value not in seen:
@@ -642,5 +706,5 @@ class Scanner:
         exception line that opens its line (a paste of the failure's last line)."""
         last = self.last_exception if self.traceback else self.last_leading_exception
         if last is not None and not last[1]:
-            number, line, name = last[0]
-            self.evidence.unmatched.append(LogLine(self.source, number, quote(line, name)))
+            number, line, name, part = last[0]
+            self.evidence.unmatched.append(LogLine(self.source, number, self._quote(line, name, part)))

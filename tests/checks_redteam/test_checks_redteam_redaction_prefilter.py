@@ -38,7 +38,7 @@ def _plain_mask_secrets(text: str) -> str:
         text = r._URL_USERINFO.sub(r.MASK + "@", text)
         text = r._BARE_USERINFO.sub(r.MASK + "@", text)
     if "=" in text:
-        text = r._SECRET_PARAMETER.sub(lambda m: m.group(1) + r.MASK, text)
+        text = r._SECRET_PARAMETER.sub(r._masked_value, text)
         text = r._SECRET_PAIR.sub(r._masked_value, text)
     if ":" in text:
         text = r._SECRET_COLON.sub(r._masked_value, text)
