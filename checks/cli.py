@@ -8,6 +8,7 @@ library and :mod:`packaging` are imported.
 from __future__ import annotations
 
 import argparse
+import functools
 import io
 import json
 import os
@@ -27,7 +28,6 @@ from lingjun.checks.core.cluster_name import (
 )
 from lingjun.checks.core.inert_text import NAME_LIMIT, capped, error_line, inert, remember_inputs
 from lingjun.checks.core.node_name import clean_node_name, node_identity
-from lingjun.checks.core.redaction import mask_secrets, mask_strings
 from lingjun.checks.coverage import log_only_facts
 from lingjun.checks.facts import MAX_GPUS_PER_POD, NODE_SOURCES, NodeFacts
 from lingjun.checks.inputs.log_file import LogError, gather_evidence
@@ -523,10 +523,7 @@ def _run(args: "argparse.Namespace") -> int:
             facts, snapshot_problems = read_snapshot(args.from_file)
         except SnapshotError as exc:
             return _fail(str(exc))
-
-        # a snapshot written by hand, edited or taken by an older checker may hold secrets --collect never keeps:
-        # masked before any rule or report sees them (identifiers stay: a rule matches MIG UUIDs with the devices)
-        mask_strings(facts, mask_secrets)
+        # (its secrets are masked as it is read, as fleet reads it: lingjun.checks.inputs.snapshot._masked_secrets)
     elif args.from_collect_env:
         from lingjun.checks.inputs.collect_env_text import CollectEnvError, decode_collect_env, parse_collect_env  # deferred: a plain or live check never needs it
 
@@ -541,6 +538,11 @@ def _run(args: "argparse.Namespace") -> int:
             return _fail(str(exc))
         except CollectEnvError as exc:
             return _fail(str(exc))
+        from lingjun.checks.core.redaction import mask_strings, mask_text  # deferred: with the paste
+
+        # a paste's pip lines may carry a credential (torch @ git+https://user:token@host/...): masked whole, as a
+        # snapshot's strings are when it is read
+        mask_strings(facts, functools.partial(mask_text, identifiers=False))
     elif getattr(args, "log_only", False) and args.log:
         facts = log_only_facts()
     else:

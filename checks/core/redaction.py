@@ -155,7 +155,7 @@ _SECRET_COLON = re.compile(
     r"(?i)(?<![\w-])([\w-]{0,256}?" + _SECRET_NAME + r"(?:\\?[\"'])?\s{0,4}:\s{0,4})"
     r"(?!\*\*\*)(?:" + _QUOTED_VALUE + r"|[^\s,;\"'}]+)")
 # a command-line flag whose name ends in a secret's name (--password, --hf-token, --api-key) and the value after it
-_SECRET_FLAG = re.compile(r"(?i)(?<![\w-])(--[\w-]{0,64}?" + _SECRET_NAME + r"\s+)(?!-)"
+_SECRET_FLAG = re.compile(r"(?i)(?<!\w)(--[\w-]{0,64}?" + _SECRET_NAME + r"\s+)(?!-)"
                           r"(?:" + _QUOTED_VALUE + r"|[^\s,;\"'}]+)")
 _DEVICE_UUID = re.compile(DEVICE_UUID_SHAPE)
 # key=value in free text: a key that says secret at a word start, the value up to a blank or separator; an

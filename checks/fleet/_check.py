@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from lingjun.checks.core.inert_text import capped, inert
+from lingjun.checks.core.redaction import mask_strings, mask_text
 from lingjun.checks.fleet._identity import NOT_FOUND, own_cluster, own_name
 from lingjun.checks.fleet._inputs import SNAPSHOT, InputProblem, Record
 from lingjun.checks.fleet._node_facts import facts_values, nccl_env_shown, release_fact, report_values
@@ -199,6 +200,11 @@ def field_notes(record: Record, field_problems: "list[str]") -> list:
     return notes
 
 
+def _masked(text: str) -> str:
+    """``text`` with its secrets masked (identifiers kept, as ``--from`` keeps them)."""
+    return mask_text(text, identifiers=False)
+
+
 def _as_json(findings: list) -> list:
     return [{"rule": rule, "severity": severity, "message": message} for rule, severity, message in findings]
 
@@ -278,9 +284,11 @@ class Checker:
             key = report_fingerprint(record.data or {})
             checked = self._from_report(record.data)
         name, source = own_name(record, node)
+        name = _masked(name)  # a node name, a pod or a file name may carry a secret as any value may
         if record.data is not None:
             node = record.data.get("node")
         cluster, cluster_problem = own_cluster(node if node is not NOT_FOUND else None, self.cluster)
+        cluster = _masked(cluster) if isinstance(cluster, str) else cluster
         if checked.has_errors:
             status = 1
         elif (self.strict or checked.strict) and checked.has_warnings:
@@ -322,10 +330,11 @@ class Checker:
             i18n = f.get("i18n")
             if isinstance(i18n, dict) and isinstance(i18n.get("message"), dict) and isinstance(i18n["message"].get(self.lang), str):
                 message = i18n["message"][self.lang]
-            shown.append((capped(f["rule"], 200), f["severity"], capped(message) if isinstance(message, str) else ""))
+            # a report written by hand or by an older checker: masked whole as a snapshot's strings are, then cut
+            shown.append((capped(_masked(f["rule"]), 200), f["severity"], capped(_masked(message)) if isinstance(message, str) else ""))
         errors = tally["error"] > 0 or any(s == "error" for _, s, _ in shown) or data.get("exit_code") == 1
         warnings = tally["warning"] > 0 or any(s == "warning" for _, s, _ in shown)
-        values = report_values(data)
+        values = mask_strings(report_values(data), _masked)
         release = values["release"] if isinstance(values["release"], str) else None  # UNKNOWN is no reference
         return _Checked(release=release, counts=tally, findings=shown, findings_json=_as_json(shown), has_errors=errors, has_warnings=warnings,
                         values=values, env_shown=False, snapshot_problems=0, strict=data.get("exit_code") == 2)  # its run's --strict

@@ -175,8 +175,13 @@ def _top_members(text: str) -> "Optional[tuple[dict, dict]]":
 
 
 def _where(name: str, line: Optional[int], pod: Optional[str]) -> str:
+    """How a record's input is named in the report: its path (and line), its pod; secrets in them masked whole first
+    (:func:`~lingjun.checks.core.redaction.mask_text`), then cut."""
+    from lingjun.checks.core.redaction import mask_text  # deferred: as the report is written
+
+    name = mask_text(name, identifiers=False)
     at = name if line is None else f"{name}:{line}"
-    return f"pod/{inert(pod, NAME_LIMIT)} ({at})" if pod else at
+    return f"pod/{inert(mask_text(pod, identifiers=False), NAME_LIMIT)} ({at})" if pod else at
 
 
 @dataclass

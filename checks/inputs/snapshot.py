@@ -44,7 +44,7 @@ import typing
 from typing import Any, Optional
 
 from lingjun.checks.core._dataclass_json import convert
-from lingjun.checks.core.redaction import mask_identifiers, mask_secrets, mask_strings
+from lingjun.checks.core.redaction import mask_identifiers, mask_secrets, mask_strings, mask_text
 from lingjun.checks import facts as facts_module
 from lingjun.checks.core.inert_text import escape_json_text
 from lingjun.checks.coverage import SECTIONS, sections_from_snapshot_keys, sections_not_probed
@@ -226,11 +226,37 @@ def facts_from_snapshot_dict(data: dict[str, Any], shared: Optional[dict[str, tu
     schema = data.get("schema")
     if schema != SNAPSHOT_SCHEMA:
         problems.append(f"schema: expected {SNAPSHOT_SCHEMA!r}, got {schema!r}; reading it anyway")
-    facts = _lenient(Facts, data, "", problems) if not shared or not isinstance(data, dict) else _shared_top(data, problems, shared, keep)
+    if not shared or not isinstance(data, dict):
+        facts = _masked_secrets(_lenient(Facts, data, "", problems))
+    else:
+        facts = _shared_top(data, problems, shared, keep)
     facts.schema = SNAPSHOT_SCHEMA
     facts.origin = "snapshot"
     _mark_coverage(facts, data, problems)
+    problems[:] = [_mask_secrets_only(p) for p in problems]  # a problem may name a value
     return facts, problems
+
+
+def _mask_secrets_only(text: str) -> str:
+    return mask_text(text, identifiers=False)
+
+
+def _masked_secrets(value: Any) -> Any:
+    """``value`` (facts, or one section of them as read) with the secrets in every string masked, each string whole
+    (:func:`~lingjun.checks.core.redaction.mask_text`, identifiers kept: rules match MIG UUIDs with the devices): a
+    snapshot written by hand, edited or taken by an older checker may hold secrets ``--collect`` never keeps, and
+    ``--from`` and ``lingjun-check fleet`` read it here, before any rule or report sees it. ``LD_LIBRARY_PATH``'s
+    entries (``loader.ld_library_path``, split at its colons) are masked joined again, so that a secret an older
+    checker split (``password``, ``x``) is known by its key."""
+    value = mask_strings(value, _mask_secrets_only)
+    loader = value.loader if isinstance(value, Facts) else value if isinstance(value, facts_module.LoaderFacts) else None
+    if loader is not None and isinstance(loader.ld_library_path, list) and len(loader.ld_library_path) > 1 \
+            and all(isinstance(p, str) for p in loader.ld_library_path):
+        joined = ":".join(loader.ld_library_path)
+        masked = _mask_secrets_only(joined)
+        if masked != joined:
+            loader.ld_library_path = [p for p in re.split(r"[:;]", masked) if p]
+    return value
 
 
 def _mark_coverage(facts: Facts, data: dict[str, Any], problems: list[str] = ()) -> None:
@@ -333,13 +359,13 @@ def _shared_top(data: dict[str, Any], problems: list[str], shared: dict[str, tup
             hit = kept.get(content)
             if hit is None:
                 own: list[str] = []
-                hit = kept[content] = (_field(shape, data[name], name, own), own)
+                hit = kept[content] = (_masked_secrets(_field(shape, data[name], name, own)), own)
                 if len(kept) > keep:
                     del kept[next(iter(kept))]
             value = hit[0]
             problems.extend(hit[1])
         else:
-            value = _field(shape, data[name], name, problems)
+            value = _masked_secrets(_field(shape, data[name], name, problems))
         if value is not _DROP:
             kwargs[name] = value
     return Facts(**kwargs)

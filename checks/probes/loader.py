@@ -44,16 +44,16 @@ _VERSION_IN_NAME = re.compile(r"\.so\.(\d+(?:\.\d+){1,3})$")
 
 
 def split_ld_library_path(value: Optional[str]) -> list[str]:
-    """``LD_LIBRARY_PATH`` entries in order, without empty entries.  A secret in the value (a URL with
-    credentials, ``token=...``) is masked before the split: split at its colons, no part keeps the shape that
-    masking knows it by (``https://user:pw@host`` would become ``https``, ``//user``, ``pw@host``)."""
+    """``LD_LIBRARY_PATH`` entries in order, without empty entries.  Secrets in the value (a URL with
+    credentials, ``token=...``, ``password: x``, ``Authorization: Bearer x``) are masked in the whole value before
+    the split (:func:`~lingjun.checks.core.redaction.mask_text`, secrets only): split at its colons, no part keeps
+    the key or the shape that masking knows it by (``https://user:pw@host`` would become ``https``, ``//user``,
+    ``pw@host``; ``password:x`` ``password`` and ``x``)."""
     if not value:
         return []
-    if "@" in value or "=" in value:
-        from lingjun.checks.core.redaction import mask_secrets  # deferred: only such a value needs it
+    from lingjun.checks.core.redaction import mask_text  # deferred: only a set LD_LIBRARY_PATH needs it
 
-        value = mask_secrets(value)
-    return [p for p in re.split(r"[:;]", value) if p]
+    return [p for p in re.split(r"[:;]", mask_text(value, identifiers=False)) if p]
 
 
 def read_ld_so_conf(env: ProbeEnv) -> list[LdSoConfFile]:
