@@ -1,13 +1,16 @@
-"""Masking secrets and identifiers inside text values before they are recorded (``lingjun-check --collect``).
+"""Masking secrets and identifiers inside text values before they reach any output.
 
-Two kinds, two functions:
+:func:`mask_text` is the one function every output path masks with (``--collect``'s snapshot, ``--log`` quotes in
+text and JSON, ``--from`` and ``lingjun-check fleet`` as they read a snapshot, fleet's report inputs and names), on a
+whole value before anything cuts or splits it.  It applies two kinds, two functions:
 
 * :func:`mask_secrets` (always applied; ``--include-ids`` does not keep them):
   credentials in a URL's user part (``https://user:pw@host``), the same
   without a scheme (``user:pw@host:3128``), the values of query or fragment
   parameters and of ``key=value`` pairs in free text whose key says secret
   (``?access_token=``, ``&X-Amz-Signature=``, ``sig=``, ``api_key=``,
-  ``password=hunter2``, ``cred=``), the credential of an ``Authorization:``
+  ``password=hunter2``, ``cred=``; a quoted value whatever it holds, JSON-escaped quotes too), the value after a
+  flag whose name ends in a secret's name (``--hf-token x``), the credential of an ``Authorization:``
   header or a ``Bearer`` token, and secrets recognisable by their shape
   wherever they stand (:data:`TOKEN_SHAPES`: GitHub, AWS, Alibaba Cloud
   AccessKey and STS ids, Google API keys, ModelScope, Hugging Face, OpenAI

@@ -7,9 +7,10 @@ once per literal).  :class:`Scanner` feeds blocks of whole lines (bytes) or sing
 it; only a line holding a literal is decoded, and only then is a pattern's own expression run, on at
 most :data:`LINE_LIMIT` characters of it, so the cost of a pattern is bounded whatever the input.
 
-Lines quoted in a report are masked as ``--collect`` masks a snapshot (secrets always, identifiers such
-as IP addresses and home-directory user names too) and cut to :data:`QUOTE_LIMIT` characters around
-the match; they are escaped where they are printed.  Standard library only.
+Lines quoted in a report are masked whole (:func:`~lingjun.checks.core.redaction.mask_text`: secrets, and
+identifiers such as IP addresses and home-directory user names), before any window or cut, once per line, and
+only then cut to :data:`QUOTE_LIMIT` characters around the match; they are escaped where they are printed.
+Standard library only.
 """
 
 from __future__ import annotations
