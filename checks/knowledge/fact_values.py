@@ -152,7 +152,9 @@ def _mig(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactValue:
 
 def _torch_cpu(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactValue:
     found = cpu_build_state(facts)
-    return FactValue(UNKNOWN if found is None else found)
+    if found is None:
+        return _logged(evidence, "torch.cpu_build")  # a log's line may name the installed torch (xFormers' warning)
+    return FactValue(found)
 
 
 def _torch_cuda(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactValue:

@@ -47,7 +47,11 @@ come from (public logs of the same programs):
   searching its own (NVIDIA/nccl#1240);
 * ``c++ cpu_adam.o -shared -lcurand -L.../site-packages/torch/lib -lc10 -ltorch ...``: the link command of a torch
   extension's JIT build: when none of its ``-L`` directories is one of CUDA's, it states that the linker searches
-  none (``build.link_searches_cuda`` False; deepspeedai/DeepSpeed#5772, where only torch/lib was searched).
+  none (``build.link_searches_cuda`` False; deepspeedai/DeepSpeed#5772, where only torch/lib was searched);
+* ``PyTorch 2.1.2+cu121 with CUDA 1201 (you have 2.1.2+cpu)``: xFormers' warning that it cannot load its extensions
+  names the torch it was built for and the one installed; a ``+cpu`` local version states a CPU-only torch
+  (``torch.cpu_build`` True), a ``+cu…`` or ``+rocm…`` one a GPU build, any other says nothing (open-mmlab/PIA#30,
+  facebookresearch/xformers#800).
 
 That a log comes from ``kubectl logs --prefix`` (``[pod/NAME/CONTAINER] …``) is read by
 :mod:`lingjun.checks.inputs.log_file` from its first line.
@@ -203,6 +207,15 @@ def _link_dirs(m: "re.Match[str]") -> list[tuple[str, Any]]:
     return [] if any(_CUDA_LIB_DIR.search(d) for d in dirs) else [("build.link_searches_cuda", False)]
 
 
+def _torch_installed(m: "re.Match[str]") -> list[tuple[str, Any]]:
+    local = m.group(1).partition("+")[2]
+    if local == "cpu":
+        return [("torch.cpu_build", True)]
+    if local.startswith(("cu", "rocm")):
+        return [("torch.cpu_build", False)]
+    return []
+
+
 def _code(literal: str, fact: str, regex: Optional[str] = None) -> "Statement":
     """A statement that a line holding ``literal`` (and matching ``regex``) shows ``fact``'s library in the failure."""
     return Statement(literal, re.compile(regex or re.escape(literal)), _in(fact))
@@ -251,6 +264,8 @@ STATEMENTS: tuple[Statement, ...] = (
     Statement("bin/nvcc'", re.compile(r"No such file or directory: '([^'\s]{0,300})/bin/nvcc'"), _nvcc_path),
     _code("NCCL_GRAPH_FILE set by environment to", "nccl.graph_file_set", r"NCCL_GRAPH_FILE set by environment to \S"),
     Statement(" -lc10 ", re.compile(r"\s-shared\s.{0,4000}?\s-lc10\s.{0,2000}"), _link_dirs),
+    Statement("(you have ", re.compile(r"PyTorch \d[\w.+]{0,40} with CUDA \d{3,5} \(you have (\d[\w.+]{0,40})\)"),
+              _torch_installed),
 )
 
 
