@@ -589,6 +589,7 @@ class Printer(str, Enum):
     deepspeed = "deepspeed"
     triton = "triton"
     nvidia_container = "nvidia-container"  # nvidia-container-cli, the NVIDIA Container Toolkit
+    kubernetes = "kubernetes"  # kube-scheduler and kubelet: the Events of kubectl describe pod
     rdma = "rdma"  # libibverbs, UCX, rdma-core
     mooncake = "mooncake"
     kernel = "kernel"  # the NVIDIA kernel module (NVRM: Xid ...), dmesg

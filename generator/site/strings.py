@@ -376,6 +376,7 @@ _S = {
     "printer.deepspeed": ("DeepSpeed", "DeepSpeed"),
     "printer.triton": ("Triton", "Triton"),
     "printer.nvidia-container": ("NVIDIA Container Toolkit", "NVIDIA Container Toolkit"),
+    "printer.kubernetes": ("Kubernetes scheduler and kubelet (pod events)", "Kubernetes 调度器与 kubelet（Pod 事件）"),
     "printer.rdma": ("RDMA (libibverbs, UCX, rdma-core)", "RDMA（libibverbs、UCX、rdma-core）"),
     "printer.mooncake": ("Mooncake", "Mooncake"),
     "printer.kernel": ("NVIDIA kernel module (dmesg)", "NVIDIA 内核模块（dmesg）"),
