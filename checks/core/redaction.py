@@ -360,8 +360,19 @@ def _ipv6_or_same(match: "re.Match[str]") -> str:
     return MASK
 
 
+#: IPv4 addresses every machine has, which name none (and tell a reader which interface a program chose): the
+#: unspecified address, loopback (127.0.0.0/8, RFC 1122), link-local (169.254.0.0/16, RFC 3927) and Docker's
+#: default bridge gateway (docker0's 172.17.0.1, https://docs.docker.com/engine/network/drivers/bridge/)
+_SHARED_IPV4 = re.compile(r"0\.0\.0\.0|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|169\.254\.\d{1,3}\.\d{1,3}|172\.17\.0\.1")
+
+
+def _ipv4_or_same(match: "re.Match[str]") -> str:
+    return match.group() if _SHARED_IPV4.fullmatch(match.group()) else MASK
+
+
 def mask_identifiers(text: str, keep_versions: bool = False) -> str:
-    """``text`` with IP addresses and the user names of home directories replaced by ``***``.
+    """``text`` with IP addresses and the user names of home directories replaced by ``***``; the IPv4 addresses
+    every machine has (unspecified, loopback, link-local, docker0's 172.17.0.1: :data:`_SHARED_IPV4`) are kept.
 
     ``keep_versions``: the text is a version field; a four-part dotted number standing alone is a version
     (kept) unless it names a peer (``:port``, ``/prefix``, a URL's host).
@@ -370,9 +381,9 @@ def mask_identifiers(text: str, keep_versions: bool = False) -> str:
     if "-" in text and ("gpu-" in text.lower() or "mig-" in text.lower()):
         text = _DEVICE_UUID.sub(lambda m: f"{m.group(1) or m.group(2)}-{MASK}", text)
     if "." in text and _DIGIT_DOT_DIGIT.search(text):
-        text = _PEER_IPV4.sub(MASK, text)
+        text = _PEER_IPV4.sub(_ipv4_or_same, text)
         if not keep_versions and "." in text and _DIGIT_DOT_DIGIT.search(text):
-            text = _BARE_IPV4.sub(MASK, text)
+            text = _BARE_IPV4.sub(_ipv4_or_same, text)
     if "[" in text:  # the unspecified and loopback addresses ([::]:29500, [::1]) name no machine: kept
         text = _BRACKETED_IPV6.sub(lambda m: m.group() if m.group() in ("[::]", "[::1]") else f"[{MASK}]", text)
     # a bare candidate is masked only with "::" or all eight groups (seven colons)
