@@ -137,9 +137,16 @@ def compile_error_catalogs(kb: KnowledgeBase) -> Optional[dict[str, Any]]:
     if kb.xids is not None:
         out["xid"] = {**head(kb.xids), "entries": [e.model_dump(mode="json", exclude_defaults=True) for e in kb.xids.entries]}
     if kb.cuda_errors is not None:
-        out["cuda"] = {**head(kb.cuda_errors), **{
-            api: [e.model_dump(mode="json", by_alias=True, exclude_defaults=True) for e in getattr(kb.cuda_errors, api)]
-            for api in CUDA_APIS}}
+        cuda = kb.cuda_errors
+
+        def cuda_entry(api: str, entry: Any) -> dict[str, Any]:
+            dumped = entry.model_dump(mode="json", by_alias=True, exclude_defaults=True)
+            remedy = cuda.remedy_of(api, entry)  # a driver code's runtime twin's remedy (schema's one rule)
+            if remedy is not None:
+                dumped["remedy"] = remedy.model_dump(mode="json")
+            return dumped
+
+        out["cuda"] = {**head(cuda), **{api: [cuda_entry(api, e) for e in getattr(cuda, api)] for api in CUDA_APIS}}
     if kb.nccl_warnings is not None:
         nccl = kb.nccl_warnings
         out["nccl"] = {**head(nccl), "versions": list(nccl.versions),

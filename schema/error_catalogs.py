@@ -160,6 +160,18 @@ class CudaErrorCatalog(_Catalog):
                 raise ValueError(f"{section}: each name once (an entry's name or older name): {', '.join(twice)}")
         return self
 
+    def remedy_of(self, api: str, entry: CudaErrorEntry) -> Optional[LocalizedText]:
+        """What to do about ``entry`` of ``api``: its own remedy, else, for a driver-API code (``CUresult``), the
+        remedy of the runtime code with the same number and message (the driver API's 801 ``operation not
+        supported`` is the runtime's ``cudaErrorNotSupported``: torch prints ``CUDA driver error: ...`` for it);
+        None when neither has one (the class's remedy applies)."""
+        if entry.remedy is not None or api != "driver" or not entry.message:
+            return entry.remedy
+        twin = next((e for e in self.runtime if e.code == entry.code), None)
+        if twin is not None and twin.message and twin.message.lower() == entry.message.lower():
+            return twin.remedy
+        return None
+
 
 class FormatSubsystem(StrictModel):
     """A part of a program, by the source files that make it, with what a message from it points to and what to try.

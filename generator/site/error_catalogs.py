@@ -200,6 +200,9 @@ class CudaErrorView:
     api: str
     entry: CudaErrorEntry
     signature: Optional[SignatureRef]
+    #: the code's remedy (:meth:`lingjun.schema.error_catalogs.CudaErrorCatalog.remedy_of`: its own, or a driver
+    #: code's runtime twin's), None for its class's
+    own_remedy: Optional[LocalizedText] = None
 
     @property
     def anchor(self) -> str:
@@ -230,7 +233,7 @@ class CudaErrorView:
     @property
     def remedy(self) -> Optional[LocalizedText]:
         """What to do about this code, where it differs from its class's remedy (else the class's, on the page)."""
-        return getattr(self.entry, "remedy", None)
+        return self.own_remedy
 
 
 @dataclass(frozen=True)
@@ -534,7 +537,7 @@ def _xid_page(catalog: XidCatalog) -> XidPage:
 
 def _cuda_page(kb: "KnowledgeBase", catalog: CudaErrorCatalog) -> CudaPage:
     sections = [CudaSection(api, type_name, anchor,
-                            [CudaErrorView(api, entry, _signature_ref(kb, entry.signature))
+                            [CudaErrorView(api, entry, _signature_ref(kb, entry.signature), catalog.remedy_of(api, entry))
                              for entry in sorted(getattr(catalog, api), key=lambda e: e.code)])
                 for api, type_name, anchor in CUDA_APIS]
     counts: dict[str, int] = {}
