@@ -332,6 +332,13 @@ class LimitsFacts:
     nofile_hard: Optional[int] = None
     #: CAP_IPC_LOCK in the effective set (lets a process lock memory beyond RLIMIT_MEMLOCK)
     cap_ipc_lock: Optional[bool] = None
+    #: the effective user id the check ran as (0: root; ``Uid:`` of ``/proc/self/status``)
+    uid: Optional[int] = None
+    #: every capability dropped from the bounding set (``CapBnd: 0``): a pod whose securityContext drops ALL, so
+    #: what the check saw of capabilities is its own container's, not the workload's
+    caps_dropped: Optional[bool] = None
+    #: ``NoNewPrivs: 1`` (allowPrivilegeEscalation: false)
+    no_new_privs: Optional[bool] = None
 
 
 @dataclass

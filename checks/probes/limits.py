@@ -12,6 +12,10 @@ files and sockets, which count against ``RLIMIT_NOFILE``.  Fills
 * ``cap_ipc_lock``: bit 14 (``CAP_IPC_LOCK``, capabilities(7):
   https://man7.org/linux/man-pages/man7/capabilities.7.html) of the
   hexadecimal ``CapEff:`` line of ``/proc/self/status``.
+* ``uid`` (effective, ``Uid:``), ``caps_dropped`` (``CapBnd:`` is 0: the container's securityContext dropped ALL)
+  and ``no_new_privs`` (``NoNewPrivs:``) of the same file (proc(5):
+  https://man7.org/linux/man-pages/man5/proc_pid_status.5.html): who the check ran as, so a report says when
+  that is not who the workload runs as.
 
 Only live (root ``/``): the limits and capabilities are those of the process
 that runs the checker, which is the inspected system only when that system
@@ -42,6 +46,31 @@ NOT_LIVE = "not known with --root: resource limits and capabilities are this pro
 def rlimit_value(value: int) -> int:
     """A ``getrlimit`` value with ``RLIM_INFINITY`` mapped to -1."""
     return -1 if value == resource.RLIM_INFINITY or value < 0 else int(value)
+
+
+def _status_field(text: str, name: str) -> Optional[str]:
+    """The value of the ``name:`` line of ``/proc/<pid>/status`` text (stripped), None when it is missing."""
+    for line in text.splitlines():
+        if line.startswith(name + ":"):
+            return line[len(name) + 1:].strip()
+    return None
+
+
+def identity_from_status(text: str) -> tuple[Optional[int], Optional[bool], Optional[bool]]:
+    """``(effective uid, every capability dropped from the bounding set, no_new_privs)`` from ``/proc/<pid>/status``
+    text (proc(5): ``Uid:`` real, effective, saved, filesystem; ``CapBnd:`` hexadecimal; ``NoNewPrivs:`` 0 or 1,
+    since Linux 4.10); each None when its line is missing or not a number."""
+    uid = bounding = no_new = None
+    parts = (_status_field(text, "Uid") or "").split()
+    if len(parts) >= 2 and parts[1].isdigit() and len(parts[1]) <= 10:
+        uid = int(parts[1])
+    cap = _status_field(text, "CapBnd")
+    if cap is not None and cap and len(cap) <= 16 and all(c in "0123456789abcdefABCDEF" for c in cap):
+        bounding = int(cap, 16) == 0
+    flag = _status_field(text, "NoNewPrivs")
+    if flag in ("0", "1"):
+        no_new = flag == "1"
+    return uid, bounding, no_new
 
 
 def cap_from_status(text: str, bit: int = CAP_IPC_LOCK) -> Optional[bool]:
@@ -79,4 +108,5 @@ def probe(env: ProbeEnv, record: ProbeRecord) -> dict[str, Any]:
     except OSError:
         status = ""
     facts.cap_ipc_lock = cap_from_status(status)
+    facts.uid, facts.caps_dropped, facts.no_new_privs = identity_from_status(status)
     return {"limits": facts}

@@ -62,6 +62,9 @@ WORDS = Words({
                      "进程拥有 CAP_IPC_LOCK，RDMA 内存注册不受 RLIMIT_MEMLOCK（{soft}）限制。"),
     "unlimited": ("The locked-memory limit is unlimited, as RDMA registration needs.", "锁定内存上限为不限，满足 RDMA 内存注册的需要。"),
     "cap-not-shown": ("; whether the process holds CAP_IPC_LOCK is not shown", "；未显示进程是否拥有 CAP_IPC_LOCK"),
+    "cap-dropped": ("; this check ran with every capability dropped (its own pod's securityContext), so whether the "
+                    "workload holds CAP_IPC_LOCK is not known", "；本次检查运行时所有权能都已被移除（检查所在 Pod 的 "
+                    "securityContext），因此不知道工作负载是否拥有 CAP_IPC_LOCK"),
     "hard": (" The hard limit is {hard}: 'ulimit -l {value}' in the entrypoint raises it without privileges.",
              "硬上限为 {hard}：在入口脚本中执行 'ulimit -l {value}' 即可提高，无需特权。"),
     "piece-none": ("", ""),
@@ -111,7 +114,8 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
 
 def _judged(ctx: CheckContext, msoft: int, why: Text) -> Finding:
     """The soft limit ``msoft`` (bytes, negative for unlimited) with RDMA in use (``why``): ok with CAP_IPC_LOCK or
-    unlimited, error below :data:`ERROR_BELOW`, warning above it."""
+    unlimited, error below :data:`ERROR_BELOW`, warning above it, and a warning below it too when the check ran
+    with every capability dropped (the workload's CAP_IPC_LOCK is then not known)."""
     lim = ctx.facts.limits
     soft = limit(msoft)
     observed, expected = WORDS("observed", soft=soft), WORDS("expected")
@@ -119,8 +123,11 @@ def _judged(ctx: CheckContext, msoft: int, why: Text) -> Finding:
         return make(ctx, RULE, AREA, Severity.ok, WORDS("cap-ipc-lock", soft=soft), observed=observed, expected=expected)
     if msoft < 0:
         return make(ctx, RULE, AREA, Severity.ok, WORDS("unlimited"), observed=observed, expected=expected)
-    severity = Severity.error if msoft < ERROR_BELOW else Severity.warning
-    cap = WORDS("piece-none" if lim.cap_ipc_lock is False else "cap-not-shown")
+    # a check whose pod dropped every capability tells nothing of the workload's CAP_IPC_LOCK: the limit (the
+    # runtime's, the node's) still stands, the error it would make leans on a capability not known, so a warning
+    dropped = lim.cap_ipc_lock is False and lim.caps_dropped is True
+    severity = Severity.error if msoft < ERROR_BELOW and not dropped else Severity.warning
+    cap = WORDS("cap-dropped" if dropped else "piece-none" if lim.cap_ipc_lock is False else "cap-not-shown")
     mhard = known_limit(lim.memlock_hard)
     hard = WORDS("piece-none")
     if mhard is not None and (mhard < 0 or mhard > msoft):

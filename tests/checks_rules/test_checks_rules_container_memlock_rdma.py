@@ -77,3 +77,20 @@ def test_missing_facts():
     paste = parse_collect_env("PyTorch version: 2.6.0+cu124\nGPU models and configuration: GPU 0: NVIDIA H20\n")
     (h,) = kit.run(RULE, kit.context(paste))
     assert h.severity.value == "skipped" and "does not show the resource limits" in h.message.en
+
+
+def test_8_mib_seen_by_a_check_whose_pod_dropped_every_capability_is_a_warning_naming_that():
+    facts = _facts(8 * MIB, hard=8 * MIB)
+    facts.limits.caps_dropped, facts.limits.uid = True, 65534
+    (f,) = _run(facts)
+    assert f.severity.value == "warning"
+    assert "this check ran with every capability dropped" in f.message.en
+    assert "whether the workload holds CAP_IPC_LOCK is not known" in f.message.en
+    assert "本次检查运行时所有权能都已被移除" in f.message.zh
+
+
+def test_8_mib_without_ipc_lock_in_a_pod_that_kept_its_capabilities_stays_an_error():
+    facts = _facts(8 * MIB, hard=8 * MIB)
+    facts.limits.caps_dropped = False
+    (f,) = _run(facts)
+    assert f.severity.value == "error" and "every capability dropped" not in f.message.en
