@@ -29,8 +29,8 @@ from lingjun.checks.core.cluster_name import (
 from lingjun.checks.core.inert_text import NAME_LIMIT, capped, error_line, inert, remember_inputs
 from lingjun.checks.core.node_name import clean_node_name, node_identity
 from lingjun.checks.coverage import log_only_facts
+from lingjun.checks.evidence import Evidence, nothing_to_read
 from lingjun.checks.facts import MAX_GPUS_PER_POD, NODE_SOURCES, NodeFacts
-from lingjun.checks.inputs.log_file import LogError, gather_evidence
 from lingjun.checks.inputs.recorded_options import identify_with, merged_options
 from lingjun.checks.knowledge.bundle import BundleError, KnowledgeData, embedded_signatures
 from lingjun.checks.knowledge.identify import UnknownReleaseError
@@ -596,11 +596,16 @@ def _run(args: "argparse.Namespace") -> int:
         root=args.root,
     )
 
-    try:
-        evidence = gather_evidence(data, facts, args.log or [], args.from_file or args.from_collect_env,
-                                   paste=paste_text)
-    except (LogError, BundleError) as exc:  # BundleError: the zipapp's signatures file is damaged
-        return _fail(str(exc))
+    if nothing_to_read(facts, args.log or [], paste_text):
+        evidence = Evidence()  # a plain check: the log reader and its knowledge are not even imported
+    else:
+        from lingjun.checks.inputs.log_file import LogError, gather_evidence  # deferred: only with a log or errors
+
+        try:
+            evidence = gather_evidence(data, facts, args.log or [], args.from_file or args.from_collect_env,
+                                       paste=paste_text)
+        except (LogError, BundleError) as exc:  # BundleError: the zipapp's signatures file is damaged
+            return _fail(str(exc))
     if facts.origin == "live" and args.log and _log_of_another_pod(facts, evidence):
         # a pod's log (kubectl logs --prefix) read outside a pod: this machine's facts are not the pod's
 

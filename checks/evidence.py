@@ -131,3 +131,16 @@ class Evidence:
     def read_logs(self) -> bool:
         """True when at least one log (or list of error lines) was read."""
         return bool(self.sources)
+
+
+def reported_errors(facts: object) -> list:
+    """The error lines an input reported itself (a snapshot's ``symptoms.errors``, a paste's quoted errors): the
+    strings of ``facts.symptoms.errors``, empty when there are none."""
+    return [e for e in getattr(getattr(facts, "symptoms", None), "errors", []) or [] if isinstance(e, str)]
+
+
+def nothing_to_read(facts: object, logs: list, paste: "Optional[str]") -> bool:
+    """Whether a check has no log, no reported error line and no paste: its evidence is empty, and neither the log
+    reader nor the signatures are loaded (start-up of a plain check)."""
+    return not logs and paste is None and not reported_errors(facts)
+

@@ -26,7 +26,7 @@ import sys
 from typing import BinaryIO, Callable, Optional
 
 from lingjun.checks.core.redaction import mask_text
-from lingjun.checks.evidence import Evidence, LogLine
+from lingjun.checks.evidence import Evidence, LogLine, nothing_to_read, reported_errors
 from lingjun.checks.inputs._binary_formats import binary_format
 from lingjun.checks.knowledge.signatures import Scanner, SignatureSet, quote
 
@@ -281,9 +281,9 @@ def gather_evidence(data: object, facts: object, logs: list[str], input_path: Op
         LogError: a log cannot be read (see :func:`scan_log`).
     """
     evidence = Evidence()
-    errors = [e for e in getattr(getattr(facts, "symptoms", None), "errors", []) or [] if isinstance(e, str)]
-    if not logs and not errors and paste is None:
+    if nothing_to_read(facts, logs, paste):
         return evidence  # nothing to read: the signatures are not even loaded (the zipapp keeps them apart)
+    errors = reported_errors(facts)
     signatures = getattr(data, "signatures", [])
     sigset = SignatureSet(signatures, getattr(data, "catalog_message_literals", ()))
     if paste is not None and input_path:

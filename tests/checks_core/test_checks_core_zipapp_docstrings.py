@@ -65,3 +65,4 @@ def test_archive_modules_have_no_docstrings_and_the_same_line_count():
     assert checked > 150
     # vendored packaging stays as its authors wrote it
     assert b'"""' in entries["packaging/version.py"]
+
