@@ -24,9 +24,12 @@ The forms, from the printers' own formats:
   ``nvcc fatal``, ``ptxas fatal``, ld's ``cannot find -lNAME`` and ``undefined reference to``, ``collect2: error:``,
   setuptools' ``error: command '...' failed``, make's ``*** [...] Error N`` and ninja's ``FAILED:``, pip's
   ``error: subprocess-exited-with-error``;
+* the dynamic loader's ``undefined symbol:``, ``cannot open shared object file`` and ``version `X' not found``; a
+  shell's ``line 4: /usr/bin/.nvidia-smi: No such file or directory`` and ``command not found``;
 * Docker's ``Error response from daemon:``; Kubernetes' warning events as ``kubectl describe`` lists them
-  (``Warning  FailedScheduling``) and the pod states of ``kubectl get pods`` that are failures (``CrashLoopBackOff``,
-  ``ImagePullBackOff``, ``OOMKilled``, ...).
+  (``Warning  FailedScheduling``) and the pod states of ``kubectl get pods`` (or a ``Reason:`` line of
+  ``kubectl describe pod``) that are failures (``CrashLoopBackOff``, ``ImagePullBackOff``, ``OOMKilled``,
+  ``UnexpectedAdmissionError``, ...).
 """
 
 from __future__ import annotations
@@ -52,7 +55,7 @@ def _form(kind: str, regex: str, *literals: str) -> None:
 
 # a level word that is the line's level: bracketed, followed by a colon, between dashes or bars, or followed by a
 # date or time (vLLM's "ERROR 09-26 10:57:34"), after nothing but a prefix
-_LEVEL = (r"(?:^|[\s\[(|:>-])(?:\[{L}\]|<{L}>|{L}:|{L} +[-|]|{L} +\d\d[-:/]\d\d|\| *{L}\b|- {L} -)")
+_LEVEL = (r"(?:^|[\s\[\](|:>-])(?:\[{L}\]|<{L}>|{L}:|{L} +[-|]|{L} +\d\d[-:/]\d\d|\| *{L}\b|- {L} -)")
 _form("logger", _LEVEL.replace("{L}", "ERROR"), "ERROR")
 _form("logger", _LEVEL.replace("{L}", "FATAL"), "FATAL")
 _form("logger", _LEVEL.replace("{L}", "CRITICAL"), "CRITICAL")
@@ -73,14 +76,28 @@ _form("build", r"(?:^|\s)FAILED: \S", "FAILED: ")
 
 # pip's and setuptools' own error marker at the start of a line ("  error: subprocess-exited-with-error")
 _form("build", r"^\s{0,12}(?:×\s)?error: [a-z]", "error: ")
+# the dynamic loader (ld.so) refusing a library: "libx.so.9: undefined symbol: name", "cannot open shared object file",
+# "version `GLIBCXX_3.4.30' not found (required by ...)" (https://man7.org/linux/man-pages/man8/ld.so.8.html)
+_form("loader", r"\.so(?:\.\d{1,6}){0,4}: undefined symbol: \S", ": undefined symbol: ")
+_form("loader", r"\.so(?:\.\d{1,6}){0,4}: cannot open shared object file", "cannot open shared object file")
+_form("loader", r"version [`'][\w.@-]{1,80}' not found \(required by ", "' not found (required by ")
+# a shell's report of a command it could not run ("/usr/bin/nvidia-smi: line 4: /usr/bin/.nvidia-smi: No such file or
+# directory", "bash: nvcc: command not found")
+_form("shell", r"(?:^|\s)(?:/[\w.+/-]{1,200}|-?(?:ba|z|da)?sh): (?:line \d{1,7}: )?[^\n]{0,300}: "
+               r"(?:No such file or directory|command not found|Permission denied)\s*$",
+      ": command not found", "No such file or directory", ": Permission denied")
 # Docker's client and engine ("docker: Error response from daemon: ...")
 _form("container", r"Error response from daemon: \S", "Error response from daemon")
 # Kubernetes: an event of kubectl describe ("Warning  FailedScheduling  2m  default-scheduler  ..."), a pod state
-_form("kubernetes", r"^\s{0,12}Warning\s{2,12}(?:Failed|BackOff|Unhealthy|Evicted|OOMKill|Preempt)\w{0,40}\s",
-      "Warning  ")
-_form("kubernetes", r"\s(?:CrashLoopBackOff|ImagePullBackOff|ErrImagePull|CreateContainerError|"
-                    r"CreateContainerConfigError|RunContainerError|OOMKilled)\s", "CrashLoopBackOff", "ImagePullBackOff",
-      "ErrImagePull", "CreateContainerError", "CreateContainerConfigError", "RunContainerError", "OOMKilled")
+_form("kubernetes", r"^\s{0,12}Warning\s{2,12}(?:Failed|BackOff|Unhealthy|Evicted|OOMKill|Preempt|UnexpectedAdmission)"
+                    r"\w{0,40}\s", "Warning  ")
+# a pod's state as kubectl get pods lists it, or its Reason: line in kubectl describe pod (the kubelet refused it at
+# admission: UnexpectedAdmissionError, OutOfnvidia.com/gpu)
+_form("kubernetes", r"(?:\s{2}|^\s{0,12}(?:Last State:\s{1,20}Terminated\s{0,4}\n?)?Reason:\s{1,20})(?:CrashLoopBackOff|ImagePullBackOff|ErrImagePull|CreateContainerError|"
+                    r"CreateContainerConfigError|RunContainerError|OOMKilled|UnexpectedAdmissionError|"
+                    r"OutOf[\w./-]{1,60})(?:\s{2}|\s*$)", "CrashLoopBackOff", "ImagePullBackOff",
+      "ErrImagePull", "CreateContainerError", "CreateContainerConfigError", "RunContainerError", "OOMKilled",
+      "UnexpectedAdmissionError", "OutOfnvidia.com/")
 
 #: the literals the block search looks for, each with the form it starts
 LITERALS = tuple(sorted(_FORMS))
@@ -88,7 +105,7 @@ LITERALS = tuple(sorted(_FORMS))
 
 def kind_of(line: str, literal: str) -> Optional[str]:
     """The kind of error-level line ``line`` is by the form ``literal`` starts (one of :data:`LITERALS`): "logger",
-    "glog", "build", "container" or "kubernetes"; None when the literal is not the line's level (``LOG_LEVEL=ERROR``, an ``INFO`` line naming
+    "glog", "build", "loader", "shell", "container" or "kubernetes"; None when the literal is not the line's level (``LOG_LEVEL=ERROR``, an ``INFO`` line naming
     ``foo.cc:12``).
 
     Args:
@@ -107,7 +124,7 @@ def kind_of(line: str, literal: str) -> Optional[str]:
     if form is None:
         return None
     kind, regex = form
-    if kind in ("build", "container", "kubernetes") and not regex.startswith("^"):
+    if kind in ("build", "loader", "shell", "container", "kubernetes") and not regex.startswith("^"):
         at = line.find(literal)
         if at < 0:
             return None

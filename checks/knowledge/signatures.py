@@ -68,11 +68,11 @@ _EXCEPTION_LITERALS = ("Error: ", "Exception: ")
 #: signal): a failure even when no signature names its cause, quoted as an unknown error line, never "OK"
 _FATAL_LITERALS = ("terminate called after throwing an instance of", "Aborted (core dumped)",
                    "Floating point exception (core dumped)", "Illegal instruction (core dumped)")
-_EXCEPTION = re.compile(r"(?:^|[\s\]:>])((?:[A-Za-z_]\w{0,40}\.){0,6}[A-Z]\w{0,60}(?:Error|Exception)): ")
+_EXCEPTION = re.compile(r"(?:^|[\s\]:>])((?:[A-Za-z_]\w{0,40}\.){0,6}(?:[A-Z]\w{0,60}(?:Error|Exception)|Exception)): ")
 #: an exception line that opens its line (after a ``[rank0]:`` or ``(pid=1)`` prefix): a log pasted without its
 #: traceback (``RuntimeError: NCCL communicator was aborted on rank 1.``) still ends in the failure
 _LEADING_EXCEPTION = re.compile(r"^\s{0,8}(?:\[[^\]\s]{1,80}\]:?\s{0,4}|\([^)]{1,80}\)\s{1,4}){0,3}"
-                                r"((?:[A-Za-z_]\w{0,40}\.){0,6}[A-Z]\w{0,60}(?:Error|Exception)): \S")
+                                r"((?:[A-Za-z_]\w{0,40}\.){0,6}(?:[A-Z]\w{0,60}(?:Error|Exception)|Exception)): \S")
 
 
 #: ``re.escape`` of each byte value (the trie is built of single bytes, a few thousand of them)

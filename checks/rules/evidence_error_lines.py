@@ -39,15 +39,15 @@ WORDS = Words({
     "ruled-out": ("Ruled out by what the input shows: {causes}", "根据输入已排除：{causes}"),
     "none-fits": ("None of the recorded causes fits what the input shows ({causes}); the line itself still shows the failure",
                   "已记录的原因都与输入不符（{causes}）；但该行本身表明任务已失败"),
-    "unknown-line": ("{where} shows an error line no recorded signature matches{more}: \u00ab{line}\u00bb. The job failed, but "
-                     "lingjun-check cannot name the cause from this line; the other findings judge what the input shows.",
-                     "{where} 显示了一条没有已记录特征能匹配的错误行{more}：\u00ab{line}\u00bb。任务已失败，但 lingjun-check 无法仅凭这一行判断原因；"
-                     "其他检查结果依据输入所示的内容作出判断。"),
+    "unknown-line": ("{where} shows an error line no recorded signature matches{more}: \u00ab{line}\u00bb. The job failed "
+                     "there, but lingjun-check has no knowledge of this line and cannot name its cause.",
+                     "{where} 显示了一条没有已记录特征能匹配的错误行{more}：\u00ab{line}\u00bb。任务在此失败，但 lingjun-check "
+                     "对这一行没有任何了解，无法判断原因。"),
     "error-level": ("{where} shows an error-level line that no recorded signature or catalog knows{more}: \u00ab{line}\u00bb. "
-                    "It is the first such line of the logs: the job failed there or after it, but lingjun-check cannot "
-                    "name the cause from this line; the other findings judge what the input shows.",
+                    "It is the first such line of the logs: the job may have failed there or after it, but lingjun-check "
+                    "cannot name the cause from this line.",
                     "{where} 显示了一条没有已记录特征或错误目录能识别的错误级别行{more}：\u00ab{line}\u00bb。这是日志中第一条这样的行："
-                    "任务在此处或之后失败，但 lingjun-check 无法仅凭这一行判断原因；其他检查结果依据输入所示的内容作出判断。"),
+                    "任务可能在此处或之后失败，但 lingjun-check 无法仅凭这一行判断原因。"),
     "error-level-also": ("Before the error lines above, {where} shows an error-level line nothing here names{more}; the "
                          "failure may have begun there: \u00ab{line}\u00bb",
                          "在上述错误行之前，{where} 显示了一条此处无法识别的错误级别行{more}；故障可能从那里开始：\u00ab{line}\u00bb"),
@@ -193,8 +193,10 @@ def _line_key(line: "LogLine") -> tuple:
 @rule(RULE, AREA, "Error lines in the logs, with their likely cause", "日志中的错误行及其可能原因", order=5)
 def check(ctx: CheckContext) -> Iterator[Finding]:
     """error per matched signature (an observed failure; the record may say warning or, for a cause that applies,
-    info), most likely cause first; warning per quoted error line
-    (``symptoms.errors``) no signature matches; ok when logs were read and show no known error line; skipped when
+    info), most likely cause first; error per error line no signature matches (the last exception of a traceback,
+    an abort, a quoted ``symptoms.errors`` line: an observed failure whose cause is not known), a warning beside a
+    known error line (it may be that one's consequence); warning for the first
+    error-level line nothing names; ok when logs were read and show no known error line; skipped when
     no log or error line was given."""
     evidence = ctx.evidence
     if not evidence.read_logs:
@@ -222,7 +224,9 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
         copies.setdefault(line.text, []).append(line)
     for text, lines in copies.items():
         more = WORDS("more", count=len(lines)) if len(lines) > 1 else Text("", "")
-        yield make(ctx, RULE, AREA, Severity.warning,
+        # the process ended in this line (an exception, an abort): an observed failure, its cause unknown, the error
+        # of the report; beside a known error line it may be that one's consequence, a warning
+        yield make(ctx, RULE, AREA, Severity.warning if others else Severity.error,
                    WORDS("unknown-line", where=lines[0].where(), line=text, more=more), observed=lines[0].where())
     level = _error_level_line(evidence, named_lines | {_line_key(line) for line in unmatched}
                               | {_line_key(h.first) for h in hits})

@@ -45,7 +45,7 @@ def test_a_process_end_line_names_its_record_and_cause(tmp_path, case):
 ])
 def test_a_fatal_line_no_record_names_is_an_unknown_error_line_never_ok(tmp_path, line):
     findings = findings_for_log(tmp_path, ["INFO step 100 loss 1.2", line], log_only_facts())
-    assert [f.severity for f in findings] == [Severity.warning]
+    assert [f.severity for f in findings] == [Severity.error]  # the process ended there: an observed failure
     assert "shows an error line no recorded signature matches" in findings[0].message.en
     assert "job.log:2" in findings[0].message.en
 

@@ -119,7 +119,7 @@ def test_an_xid_or_enum_no_form_reads_is_still_an_error_line_never_ok(tmp_path):
     ctx = context(Facts(), kd)
     ctx.evidence = gather_evidence(kd, Facts(), [str(log)])
     findings = run(RULE, ctx)  # unknown lines carry no remedy: nothing names their cause
-    assert [f.severity for f in findings] == [Severity.warning] * 3
+    assert [f.severity for f in findings] == [Severity.error] * 3  # observed failures, their causes unknown
     assert all("no recorded signature matches" in f.message.en for f in findings)
 
 
@@ -169,7 +169,7 @@ def test_an_xid_line_read_while_the_catalogs_are_damaged_is_an_unknown_error_lin
     ctx.evidence = gather_evidence(kd, Facts(), [str(log)])
     findings = run(RULE, ctx)
     assert any("could not be read (the embedded error catalogs are not JSON" in en for en, _ in ctx.evidence.notes)
-    assert [f.severity for f in findings] == [Severity.warning]  # an unknown error line, as with no catalogs at all
+    assert [f.severity for f in findings] == [Severity.error]  # an unknown error line, as with no catalogs at all
     assert "no recorded signature matches" in findings[0].message.en
     assert "NVRM: Xid (PCI:0000:dc:00): 45" in findings[0].message.en
 

@@ -50,9 +50,9 @@ def test_a_log_without_known_lines_is_ok_and_names_the_logs(tmp_path):
     assert str(log) in findings[0].message.en
 
 
-def test_a_quoted_error_line_no_signature_knows_is_a_warning_quoting_it():
+def test_a_quoted_error_line_no_signature_knows_is_an_error_quoting_it():
     findings = run(RULE, _ctx(Facts(), lines=["RuntimeError: something nobody recorded"]))
-    assert [f.severity for f in findings] == [Severity.warning]
+    assert [f.severity for f in findings] == [Severity.error]
     assert "shows an error line no recorded signature matches: \u00abRuntimeError: something nobody recorded\u00bb" in findings[0].message.en
 
 
@@ -150,3 +150,21 @@ def test_an_error_line_takes_the_remedy_its_causes_rule_computed_for_the_node():
     (arch,) = [f for f in findings if f["rule"] == "cuda.compute-capability" and f["severity"] == "error"]
     assert line["remedy"] == f"{arch['remedy']} (from cuda.compute-capability, for this node)"
     assert "pip install torch==2.0.1 --index-url https://download.pytorch.org/whl/cu118" in line["remedy"]
+
+
+def test_a_bare_exception_line_ending_a_log_is_an_unknown_error_line():
+    # redai-studio/Relax#8: SGLang's start-up raises a plain Exception
+    line = ("Exception: flashinfer_python is installed with version 0.6.3, which is less than the minimum required "
+            "version 0.6.4.")
+    findings = run(RULE, _ctx(Facts(), lines=[line]))
+    assert [f.severity for f in findings] == [Severity.error]
+    assert "Exception: flashinfer_python is installed" in findings[0].message.en
+
+
+def test_a_bare_exception_line_in_a_log_is_an_unknown_error_line(tmp_path):
+    from signature_cases_kit import findings_for_log
+
+    found = findings_for_log(tmp_path, ["[2026-01-05 10:00:01] Loading model", "Exception: flashinfer_python is "
+                                        "installed with version 0.6.3, which is less than the minimum required version 0.6.4."])
+    assert [f.severity for f in found] == [Severity.error]
+    assert "job.log:2 shows an error line no recorded signature matches" in found[0].message.en

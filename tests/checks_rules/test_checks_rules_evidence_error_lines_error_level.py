@@ -46,6 +46,20 @@ REAL_LINES = [
      "{nvidia.com/gpu: present}", "Warning  ", "kubernetes"),
     ("deepseek-coder-7b-instruct-688778dd76-wzwmg     0/1     CrashLoopBackOff   13 (68s ago)   65m", "CrashLoopBackOff",
      "kubernetes"),
+    # the tenth trial's logs that read OK: triton-inference-server/tensorrtllm_backend#190, kubernetes/kubernetes#130145,
+    # NVIDIA/nvidia-container-toolkit#509, MahmoudAshraf97/whisper-diarization#343, pytorch/pytorch#111469
+    ("[TensorRT-LLM][ERROR] 1: [stdArchiveReader.cpp::stdArchiveReaderInitCommon::47] Error Code 1: Serialization "
+     "(Serialization assertion stdVersionRead == kSERIALIZATION_VERSION failed.Version tag does not match.", "ERROR",
+     "logger"),
+    ("Reason:            UnexpectedAdmissionError", "UnexpectedAdmissionError", "kubernetes"),
+    ("/usr/bin/nvidia-smi: line 4: /usr/bin/.nvidia-smi: No such file or directory", "No such file or directory", "shell"),
+    ("bash: nvcc: command not found", ": command not found", "shell"),
+    ("Could not load symbol cudnnGetLibConfig. Error: /lib/x86_64-linux-gnu/libcudnn_graph.so.9: undefined symbol: "
+     "cudnnGetLibConfig", ": undefined symbol: ", "loader"),
+    ("ImportError: /usr/local/lib/python3.10/site-packages/torch/lib/../../nvidia/cusparse/lib/libcusparse.so.12: "
+     "undefined symbol: __nvJitLinkAddData_12_1, version libnvJitLink.so.12", ": undefined symbol: ", "loader"),
+    ("/lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.30' not found (required by /opt/x/lib.so)",
+     "' not found (required by ", "loader"),
 ]
 
 #: lines that hold a literal but are not an error of their own
@@ -64,6 +78,9 @@ NOT_ERRORS = [
     ("the docs explain: error: means a failure", "error: "),
     ("(VllmWorkerProcess pid=13359) ERROR 08-02 18:15:15 multiproc_worker_utils.py:226]     "
      "torch._C._cuda_setDevice(device)", "ERROR"),
+    ("saved to /tmp/No such file or directory.txt", "No such file or directory"),
+    ("INFO the scheduler docs mention OutOfnvidia.com/gpu as a reason", "OutOfnvidia.com/"),
+    ("the pod was OOMKilled yesterday and is fine now", "OOMKilled"),
 ]
 
 

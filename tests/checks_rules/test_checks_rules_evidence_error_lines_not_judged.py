@@ -88,6 +88,6 @@ def test_identical_unknown_error_lines_are_one_warning_with_their_count(tmp_path
     ctx = context(facts, kd)
     ctx.evidence = gather_evidence(kd, facts, [], input_path="snap.json")
     (finding,) = run("evidence.error-lines", ctx)
-    assert finding.severity is Severity.warning
+    assert finding.severity is Severity.error
     assert "no recorded signature matches (30 such lines)" in finding.message.en
     assert "（共 30 行）" in finding.message.zh
