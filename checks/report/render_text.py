@@ -291,8 +291,9 @@ _STATED = {
 
 
 def evidence_line(evidence: Optional[Evidence]) -> Optional[Text]:
-    """"Logs read: job.log (1,204 lines): 2 known error lines and 1 more an error catalog names; they show NCCL 2.21.5,
-    driver CUDA 12.8." or None (no log read). Known lines are kinds of line a signature holds, counted once each."""
+    """"Logs read: job.log (1,204 lines): 3 kinds of error line (2 with a known cause, 1 named by an error catalog);
+    they show NCCL 2.21.5, driver CUDA 12.8." or None (no log read). A kind is a signature's lines, a catalog
+    entry's, or one unknown line's text, counted once each."""
     if evidence is None or not evidence.read_logs:
         return None
     names = ", ".join(evidence.sources)
@@ -307,11 +308,17 @@ def evidence_line(evidence: Optional[Evidence]) -> Optional[Text]:
     if evidence.xids:
         shown.append((f"Xid {', '.join(map(str, evidence.xids))}", f"Xid {', '.join(map(str, evidence.xids))}"))
     count, named = len(evidence.hits), sum(1 for hit in evidence.catalog_hits if not hit.covered)
-    en = f"Logs read: {names}{size}: {count} known error line{'s' if count != 1 else ''}"
-    zh = f"已读取日志：{names}{size_zh}：{count} 种已知错误行"
+    unknown = len({line.text for line in evidence.unmatched})
+    # kinds of error line: those a signature explains, those only an error catalog names, those nothing knows
+    parts = [(f"{count} with a known cause", f"{count} 种原因已知")] if count or not (named or unknown) else []
     if named:  # lines no signature holds and an error catalog names (evidence.error-lines reports them too)
-        en += f" and {named} more an error catalog names"
-        zh += f"，另有 {named} 种由错误目录识别"
+        parts.append((f"{named} named by an error catalog", f"{named} 种由错误目录识别"))
+    if unknown:
+        parts.append((f"{unknown} unknown", f"{unknown} 种未知"))
+    total = count + named + unknown
+    en = (f"Logs read: {names}{size}: {total} kind{'s' if total != 1 else ''} of error line"
+          + (f" ({', '.join(p[0] for p in parts)})" if total else ""))
+    zh = f"已读取日志：{names}{size_zh}：{total} 种错误行" + (f"（{'，'.join(p[1] for p in parts)}）" if total else "")
     if shown:
         en += "; they show " + ", ".join(s[0] for s in shown)
         zh += "；其中显示 " + "、".join(s[1] for s in shown)
