@@ -77,23 +77,26 @@ SECRET_PARAMETER_WORDS = ("token", "key", "secret", "pass", "pwd", "sig", "auth"
 # the words of SECRET_PARAMETER_WORDS as a pattern: "auth" not as the start of "author" or "authority" (names of a
 # person and of a certificate authority), though "authorization" and "authorize" are credentials' names
 _SECRET_WORDS = "|".join(w if w != "auth" else "auth(?!or(?!i[sz]))" for w in SECRET_PARAMETER_WORDS)
+# where a token may start: not inside a longer word or number, but after "_" (``x_ghp_...``), after a JSON or C escape
+# (``"...\\nghp_..."`` as a JSON log line writes a newline) and after a URL-encoded byte (``%20ghp_...``, ``%3Dhf_...``)
+_TOKEN_START = r"(?:(?<![A-Za-z0-9])|(?<=\\[ntrfvb0])|(?<=%[0-9A-Fa-f]{2}))"
 #: secrets recognised by their shape alone, masked whole wherever they stand (public formats of each issuer)
 TOKEN_SHAPES = (
-    r"\bgh[pousr]_[A-Za-z0-9]{20,}",  # GitHub tokens
-    r"\bgithub_pat_[A-Za-z0-9_]{20,}",  # GitHub fine-grained tokens
-    r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b",  # AWS access key ids
-    r"\bLTAI[A-Za-z0-9]{12,28}\b",  # Alibaba Cloud AccessKey ids
-    r"\bhf_[A-Za-z0-9]{30,}",  # Hugging Face tokens (34 letters, often no digit)
-    r"\bsk-(?:proj-)?(?=[A-Za-z_-]*[0-9])[A-Za-z0-9_-]{20,}",  # OpenAI-style API keys
-    r"\bxox[abposr]-[A-Za-z0-9-]{10,}",  # Slack tokens
-    r"\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*",  # JSON Web Tokens (header.payload.signature)
+    _TOKEN_START + r"gh[pousr]_[A-Za-z0-9]{20,}",  # GitHub tokens
+    _TOKEN_START + r"github_pat_[A-Za-z0-9_]{20,}",  # GitHub fine-grained tokens
+    _TOKEN_START + r"(?:AKIA|ASIA)[A-Z0-9]{16}\b",  # AWS access key ids
+    _TOKEN_START + r"LTAI[A-Za-z0-9]{12,28}\b",  # Alibaba Cloud AccessKey ids
+    _TOKEN_START + r"hf_[A-Za-z0-9]{30,}",  # Hugging Face tokens (34 letters, often no digit)
+    _TOKEN_START + r"sk-(?:proj-)?(?=[A-Za-z_-]*[0-9])[A-Za-z0-9_-]{20,}",  # OpenAI-style API keys
+    _TOKEN_START + r"xox[abposr]-[A-Za-z0-9-]{10,}",  # Slack tokens
+    _TOKEN_START + r"eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*",  # JSON Web Tokens (header.payload.signature)
     r"(?<=hooks\.slack\.com/services/)[^\s\"'<>]+",  # Slack webhook path (the secret part)
     r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:.*?-----END [A-Z0-9 ]*PRIVATE KEY-----|.*)",  # a private key block
-    r"\bSTS\.[A-Za-z0-9]{20,}",  # Alibaba Cloud STS AccessKey ids (temporary credentials)
-    r"\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])",  # Google API keys
-    r"\bms-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b",  # ModelScope SDK tokens
-    r"\bgl(?:pat|dt|rt|ptt|soat|ft)-[A-Za-z0-9_-]{20,}",  # GitLab personal, deploy, runner, trigger, ... tokens
-    r"\bnpm_[A-Za-z0-9]{36}(?![A-Za-z0-9])",  # npm access tokens
+    _TOKEN_START + r"STS\.[A-Za-z0-9]{20,}",  # Alibaba Cloud STS AccessKey ids (temporary credentials)
+    _TOKEN_START + r"AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])",  # Google API keys
+    _TOKEN_START + r"ms-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b",  # ModelScope SDK tokens
+    _TOKEN_START + r"gl(?:pat|dt|rt|ptt|soat|ft)-[A-Za-z0-9_-]{20,}",  # GitLab personal, deploy, runner, trigger, ... tokens
+    _TOKEN_START + r"npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])",  # npm access tokens
 )
 #: for each of :data:`TOKEN_SHAPES` (same order), the literal texts one of which every match holds (or, for the
 #: Slack webhook path, follows): a value holding none of them is not searched for that shape
@@ -148,24 +151,26 @@ _SECRET_PARAMETER = re.compile(
 #: names whose value follows a colon or a blank (``password: x``, ``"api_key": "x"``, ``--token x``, ``X-Api-Key: x``)
 SECRET_NAMES = ("password", "passwd", "pwd", "secret", "token", "api_key", "apikey", "api-key", "access_key",
                 "access-key", "secret_access_key", "aws_secret_access_key", "private_token", "private-token",
-                "auth_token", "access_token", "x-api-key", "auth")
+                "auth_token", "access_token", "x-api-key", "auth", "private_key", "privatekey", "private-key",
+                "encryption_key", "signing_key", "credentials", "credential", "passphrase")
 # "Basic <base64 of user:password>" anywhere (a header written without its "Authorization:" name)
 _BASIC = re.compile(r"(?i)(\bbasic\s+)([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])")
 _SECRET_NAME = r"(?:" + "|".join(re.escape(n) for n in SECRET_NAMES) + r")"
 # the name may carry a prefix (DB_PASSWORD:, --password:, mypassword:); it starts a word, so each word is tried once
 # (linear time); the name's own quote (JSON's "password":, escaped in a JSON log line: \"password\":) kept
 _SECRET_COLON = re.compile(
-    r"(?i)(?<![\w-])([\w-]{0,256}?" + _SECRET_NAME + r"(?:\\?[\"'])?\s{0,4}:\s{0,4})"
+    r"(?i)(?<![\w-])([\w-]{0,256}?" + _SECRET_NAME + r"(?:[_-]?key)?(?:\\?[\"'])?\s{0,4}:\s{0,4})"
     r"(?!\*\*\*)(?:" + _QUOTED_VALUE + r"|[^\s,;\"'}]+)")
 # a command-line flag whose name ends in a secret's name (--password, --hf-token, --api-key) and the value after it
 _SECRET_FLAG = re.compile(r"(?i)(?<!\w)(--[\w-]{0,64}?" + _SECRET_NAME + r"\s+)(?!-)"
                           r"(?:" + _QUOTED_VALUE + r"|[^\s,;\"'}]+)")
 _DEVICE_UUID = re.compile(DEVICE_UUID_SHAPE)
-# key=value in free text: a key that says secret at a word start, the value up to a blank or separator; an
+# key=value (or Perl's and Ruby's key => value, a shell or Perl variable's $key=value) in free text: a key that says
+# secret at a word start, the value up to a blank or separator; an
 # authentication scheme first is kept and the credential after it masked (OTEL_EXPORTER_OTLP_HEADERS=
 # "Authorization=Bearer <token>", https://opentelemetry.io/docs/specs/otel/protocol/exporter/)
 _SECRET_PAIR = re.compile(
-    r"(?:(?<=^)|(?<=[\s,;:(\"'{/]))([\w.-]{0,256}(?:" + _SECRET_WORDS + r")[\w.-]{0,256}\s*=(?!=)\s*"
+    r"(?:(?<=^)|(?<=[\s,;:(\"'{/$]))([\w.-]{0,256}(?:" + _SECRET_WORDS + r")[\w.-]{0,256}\s*=>?(?!=)\s*"
     r"(?:(?:basic|bearer|token|digest|negotiate)\s+)?)(?:" + _QUOTED_VALUE + r"|[^\s,;&\"')}]+)",
     re.IGNORECASE,
 )

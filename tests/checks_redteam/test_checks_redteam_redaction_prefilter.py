@@ -82,11 +82,21 @@ def _literal_starts(shape: str) -> set:
     return _starts(_sre_parse.parse(shape))[0]
 
 
+def _zero_width_lookbehinds(op, av) -> bool:
+    """A lookbehind, or a group of alternative lookbehinds (``(?:(?<![A-Za-z0-9])|(?<=\\\\n))``): it adds no text."""
+    if op is _sre.ASSERT_NOT or (op is _sre.ASSERT and av[0] == -1 and not all(o is _sre.LITERAL for o, _ in av[1])):
+        return op is _sre.ASSERT_NOT or av[0] == -1
+    if op is _sre.SUBPATTERN and len(av[3]) == 1 and av[3][0][0] is _sre.BRANCH:
+        return all(len(branch) == 1 and branch[0][0] in (_sre.ASSERT, _sre.ASSERT_NOT) and branch[0][1][0] == -1
+                   for branch in av[3][0][1][1])
+    return False
+
+
 def _starts(items) -> tuple:
     """``(starts, whole)``: the literal beginnings of the parsed sequence ``items``; ``whole``: they are all of it."""
     starts = {""}
     for op, av in items:
-        if op is _sre.AT:  # \b: zero-width
+        if op is _sre.AT or _zero_width_lookbehinds(op, av):  # \b, or where a token may start: zero-width
             continue
         if op is _sre.ASSERT and av[0] == -1 and all(o is _sre.LITERAL for o, _ in av[1]):
             starts = {s + "".join(chr(c) for _, c in av[1]) for s in starts}

@@ -1,0 +1,61 @@
+"""Masking, issue 36's fifth red team (F4-F6): a token right after a JSON or C escape, a URL-encoded byte or an
+underscore; the colon form of secret keys YAML and JSON dumps write (``SECRET_KEY: x``, ``"private_key": "x"``);
+Perl's and Ruby's ``password => 'x'``. Counts and sizes that merely contain a secret's word stay."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from lingjun.checks.core.redaction import mask_text
+
+GHP = "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+AKIA = "AKIAIOSFODNN7EXAMPLE"
+HF = "hf_AbCdEfGhIjKlMnOpQrStUvWxYzAbCdEfGh"
+
+
+@pytest.mark.parametrize("text, secret", [
+    ('"msg": "pw\\n' + GHP + '"', GHP),
+    ('"key:\\t' + AKIA + '"', AKIA),
+    ("x_" + GHP, GHP),
+    ("https://h/?q=%20" + HF, HF),
+    ("a=%3D" + AKIA, AKIA),
+    ("SECRET_KEY: hunter2", "hunter2"),
+    ('{"secret_key": "hunter2"}', "hunter2"),
+    ("private_key: hunter2", "hunter2"),
+    ("privateKey: hunter2", "hunter2"),
+    ("jwt_secret_key: hunter2", "hunter2"),
+    ("encryption_key: hunter2", "hunter2"),
+    ("credentials: hunter2", "hunter2"),
+    ("passphrase: hunter2", "hunter2"),
+    ("password => 'hunter2'", "hunter2"),
+    ('$db_password => "hunter2",', "hunter2"),
+])
+def test_secret_is_masked(text, secret):
+    assert secret not in mask_text(text)
+
+
+@pytest.mark.parametrize("text", [
+    "max_tokens: 512",
+    "max_num_batched_tokens: 8192",
+    "prompt tokens: 12",
+    "key: value",
+    "disk-1234567890abcdefghijkl",
+    "sort by key: name",
+])
+def test_counts_and_ordinary_keys_stay(text):
+    assert mask_text(text) == text
+
+
+def test_log_quotes_in_json_keep_no_token_after_an_escape(tmp_path):
+    log = tmp_path / "job.log"
+    log.write_text('{"level": "error", "msg": "RuntimeError: CUDA error: out of memory\\n' + GHP + '"}\n'
+                   "RuntimeError: boom SECRET_KEY: hunter2\n", encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "lingjun.checks", "--log-only", "--log", str(log), "--format", "json"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode in (0, 1), proc.stderr
+    json.loads(proc.stdout)
+    assert GHP not in proc.stdout and "hunter2" not in proc.stdout
