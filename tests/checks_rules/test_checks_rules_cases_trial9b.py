@@ -110,7 +110,9 @@ LOGS = {
         "version libcudnn_cnn_infer.so.8",
         "Traceback (most recent call last):",
         CASES[8][2],
-    ], CUDNN, "other-cudnn-loaded"),
+        # the undefined-symbol line above says what failed (cuda-library-undefined-symbol-shadowed): this summary
+        # line comes after it, with the same cause
+    ], "cuda-library-undefined-symbol-shadowed", "other-copy-on-loader-path"),
     # sgl-project/sglang#7691 (the weights line) and #4895 (the scheduler's traceback), with #4330's error line
     "sglang": ([
         "[2025-03-29 18:18:20 TP0] Load weight end. type=Gemma3ForConditionalGeneration, dtype=torch.bfloat16, "
@@ -169,6 +171,9 @@ def test_the_sglang_remedy_raises_the_fraction_and_splits_the_weights(tmp_path):
 
 
 def test_the_cudnn_remedy_removes_the_system_cudnn(tmp_path):
+    report = cli_report(tmp_path, LOGS["cog-1430"][0])
+    assert [m["signature"] for m in report["evidence"]["matches"]] == ["cuda-library-undefined-symbol-shadowed", CUDNN]
+    assert lead_cause(report, CUDNN) == "other-cudnn-loaded"
     finding = _line_finding(tmp_path, LOGS["cog-1430"][0])
     assert finding.severity is Severity.error
     assert "apt-get remove -y --allow-change-held-packages libcudnn8" in finding.remedy.en
