@@ -1,0 +1,152 @@
+"""Lines of public failure reports (trial 10) that no signature matched: a CUDA library that reports an undefined
+symbol because another copy of a library of its set is loaded (cuda-library-undefined-symbol-shadowed), SGLang's
+start-up check refusing an installed package's version (sglang-package-version-below-minimum) and transformers'
+import-time check of its pinned dependencies (transformers-dependency-version-refused).
+
+Lines are quoted from public reports: MahmoudAshraf97/whisper-diarization#343, opendatalab/MinerU#2664,
+pytorch/pytorch#111469, #134929, vllm-project/vllm#6118, naver/dust3r#198, replicate/cog#1430,
+nanoporetech/dorado#166, hcnoh/gail-pytorch#5, hpcaitech/ColossalAI#4059, microsoft/onnxruntime#8594,
+PaddlePaddle/PaddleSeg#3215, THU-MIG/yolov10#306, NVIDIA/nccl#1180 (CUDA libraries); redai-studio/Relax#8,
+verl-project/verl#1832, sgl-project/sglang#6160, huggingface/transformers#27580, oobabooga/textgen#2805 (versions).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from checks_rules_kit import assert_bilingual
+from lingjun.checks.report.findings import Severity
+from signature_cases_kit import cli_report, evidence_for_log, findings_for_log, lead_cause
+
+SHADOWED = "cuda-library-undefined-symbol-shadowed"
+VERSION = "sglang-package-version-below-minimum"
+TRANSFORMERS = "transformers-dependency-version-refused"
+
+CASES = [
+    (SHADOWED, "other-copy-on-loader-path",
+     "Could not load symbol cudnnGetLibConfig. Error: /lib/x86_64-linux-gnu/libcudnn_graph.so.9: undefined symbol: "
+     "cudnnGetLibConfig"),
+    (SHADOWED, "other-copy-on-loader-path",
+     "symbol cudnnGetLibConfig. Error: /usr/local/cuda/lib64/libcudnn_graph.so.9: undefined symbol: cudnnGetLibConfig"),
+    (SHADOWED, "other-copy-on-loader-path",
+     "ImportError: /usr/local/lib/python3.10/dist-packages/torch/lib/../../nvidia/cusparse/lib/libcusparse.so.12: "
+     "undefined symbol: __nvJitLinkAddData_12_1, version libnvJitLink.so.12"),
+    (SHADOWED, "other-copy-on-loader-path",
+     "libcusparse.so.12: undefined symbol: __nvJitLinkComplete_12_4, version libnvJitLink.so.12"),
+    # the reporter's name is left out: the symbol's version still names the library
+    (SHADOWED, "other-copy-on-loader-path",
+     "ImportError: undefined symbol: __nvJitLinkAddData_12_1, version libnvJitLink.so.12"),
+    (SHADOWED, "other-copy-on-loader-path",
+     "Could not load library libcudnn_cnn_infer.so.8. Error: /usr/lib/x86_64-linux-gnu/libcudnn_cnn_infer.so.8: "
+     "undefined symbol: _ZN5cudnn3ops18GetInternalStreamsEP12cudnnContextiPP11CUstream_st, version "
+     "libcudnn_ops_infer.so.8"),
+    (SHADOWED, "other-copy-on-loader-path",
+     "Could not load library libcudnn_cnn_infer.so.8. Error: /usr/local/Cluster-Apps/cuda/8.0/lib64/libnvrtc.so: "
+     "undefined symbol: nvrtcGetCUBIN"),
+    (SHADOWED, "other-copy-on-loader-path",
+     "OSError: /home/dl/GAIL/GAIL/lib/python3.8/site-packages/torch/lib/../../nvidia/cublas/lib/libcublas.so.11: "
+     "undefined symbol: cublasLtGetStatusString, version libcublasLt.so.11"),
+    (SHADOWED, "other-copy-on-loader-path",
+     "OSError: /home/piai/anaconda3/envs/asdasd/lib/python3.7/site-packages/nvidia/cublas/lib/libcublas.so.11: symbol "
+     "cublasLtHSHMatmulAlgoInit version libcublasLt.so.11 not defined in file libcublasLt.so.11 with link time "
+     "reference"),
+    (SHADOWED, "other-copy-on-loader-path",
+     "python: relocation error: /usr/local/cuda-11.1/lib64/libcublas.so: symbol runGemmShortApi, version "
+     "libcublasLt.so.11 not defined in file libcublasLt.so.11 with link time reference"),
+    (SHADOWED, "other-copy-on-loader-path",
+     "ImportError: /root/.local/conda/envs/yolov10/lib/python3.9/site-packages/torch/lib/libtorch_cuda.so: undefined "
+     "symbol: ncclCommRegister"),
+    (VERSION, "dependency-older-than-required",
+     "Exception: flashinfer_python is installed with version 0.6.3, which is less than the minimum required version "
+     "0.6.4. Please uninstall the old version and reinstall the latest version by following the instructions at "
+     "https://docs.flashinfer.ai/installation.html."),
+    (VERSION, "dependency-older-than-required",
+     "Exception: sgl-kernel is installed with version 0.0.9.post2, which is less than the minimum required version "
+     "0.1.1. Please reinstall the latest version with `pip install sgl-kernel --force-reinstall`"),
+    (VERSION, "dependency-older-than-required",
+     "flashinfer_python with minimum required version 0.2.5 is not installed"),
+    (TRANSFORMERS, "installed-separately",
+     "ImportError: tokenizers>=0.11.1,!=0.11.3,<0.14 is required for a normal functioning of this module, but found "
+     "tokenizers==0.15.0. Try: pip install transformers -U or pip install -e '.[dev]' if you're working with git main"),
+    (TRANSFORMERS, "installed-separately",
+     "tokenizers>=0.13.3 is required for a normal functioning of this module, but found tokenizers==0.13.2."),
+]
+
+NEAR_MISSES = [
+    # an extension built for another torch: python-extension-undefined-symbol's line, not a CUDA library's
+    "ImportError: /opt/lib/python3.12/site-packages/flash_attn_2_cuda.cpython-312-x86_64-linux-gnu.so: undefined "
+    "symbol: _ZN3c105ErrorC2ENS_14SourceLocationENSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE",
+    # a program that never linked cuDNN (pyyolo#41): nothing names a CUDA library's copy
+    "ImportError: /usr/local/lib/python2.7/dist-packages/pyyolo.so: undefined symbol: cudnnSetConvolutionGroupCount",
+    # the library is missing, not another copy of it (cudnn-library-not-found)
+    "Could not load library libcudnn_ops_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot open shared object file: "
+    "No such file or directory",
+    # a link-time error of the build, not the loader's
+    "/usr/bin/ld: /usr/local/cuda-11.7/lib64/libcublas.so: undefined reference to `cublasLtGetStatusString@libcublasLt.so.11'",
+    # pip's resolver warning states a conflict but nothing failed yet
+    "transformers 4.30.2 requires tokenizers!=0.11.3,<0.14,>=0.11.1, but you have tokenizers 0.14.1 which is incompatible.",
+    "ERROR: Could not find a version that satisfies the requirement sgl-kernel>=0.0.3.post6; extra == \"srt\" (from "
+    "sglang[srt]) (from versions: 0.0.1, 0.0.2.post2)",
+]
+
+#: small logs built from the threads' lines
+LOGS = {
+    # MahmoudAshraf97/whisper-diarization#343 (the trial's case 19)
+    "whisper-diarization-343": ([
+        CASES[0][2],
+    ], SHADOWED, "other-copy-on-loader-path"),
+    # pytorch/pytorch#111469 (the trial's case 20)
+    "pytorch-111469": ([
+        CASES[2][2],
+    ], SHADOWED, "other-copy-on-loader-path"),
+    # redai-studio/Relax#20: SGLang's traceback, with Relax#8's full line (the trial's case 13)
+    "relax-8": ([
+        '  File "/sgl-workspace/sglang/python/sglang/srt/entrypoints/engine.py", line 1127, in _set_envs_and_config',
+        "    assert_pkg_version(",
+        '  File "/sgl-workspace/sglang/python/sglang/srt/utils/common.py", line 1101, in assert_pkg_version',
+        "    raise Exception(",
+        CASES[11][2],
+    ], VERSION, "dependency-older-than-required"),
+}
+
+OURS = {sig_id for sig_id, _, _ in CASES}
+
+
+@pytest.mark.parametrize("sig_id, cause, line", CASES)
+def test_each_reported_line_is_its_signature_with_the_expected_lead_cause(tmp_path, sig_id, cause, line):
+    assert [h.signature for h in evidence_for_log(tmp_path, [line]).hits] == [sig_id]
+    assert lead_cause(cli_report(tmp_path, [line]), sig_id) == cause
+
+
+@pytest.mark.parametrize("line", NEAR_MISSES)
+def test_near_miss_lines_match_none_of_these_signatures(tmp_path, line):
+    assert not OURS & {h.signature for h in evidence_for_log(tmp_path, [line]).hits}
+
+
+@pytest.mark.parametrize("name", sorted(LOGS))
+def test_each_log_leads_with_its_signature_and_the_expected_cause(tmp_path, name):
+    lines, sig_id, cause = LOGS[name]
+    report = cli_report(tmp_path, lines)
+    assert report["evidence"]["matches"][0]["signature"] == sig_id
+    assert lead_cause(report, sig_id) == cause
+    findings = [f for f in findings_for_log(tmp_path, lines) if f.severity is not Severity.ok]
+    assert_bilingual(findings)
+
+
+def _line_finding(tmp_path, lines):
+    """The lead finding of the log."""
+    return [f for f in findings_for_log(tmp_path, lines) if f.severity is not Severity.ok][0]
+
+
+def test_the_shadowed_library_remedy_shows_the_loaded_file_and_takes_the_other_copy_away(tmp_path):
+    finding = _line_finding(tmp_path, LOGS["pytorch-111469"][0])
+    assert finding.severity is Severity.error
+    assert "LD_DEBUG=libs" in finding.remedy.en and "unset LD_LIBRARY_PATH" in finding.remedy.en
+    assert "/nvidia/nvjitlink/lib:$LD_LIBRARY_PATH" in finding.remedy.en
+
+
+def test_the_version_remedy_installs_the_named_version_under_a_constraints_file(tmp_path):
+    finding = _line_finding(tmp_path, LOGS["relax-8"][0])
+    assert finding.severity is Severity.error
+    assert "pip freeze > /tmp/constraints.txt" in finding.remedy.en
+    assert "-c /tmp/constraints.txt" in finding.remedy.en and "flashinfer-cubin" in finding.remedy.en
