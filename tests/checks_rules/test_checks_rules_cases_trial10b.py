@@ -1,13 +1,18 @@
 """Lines of public failure reports (trial 10) that no signature matched: a CUDA library that reports an undefined
 symbol because another copy of a library of its set is loaded (cuda-library-undefined-symbol-shadowed), SGLang's
 start-up check refusing an installed package's version (sglang-package-version-below-minimum) and transformers'
-import-time check of its pinned dependencies (transformers-dependency-version-refused).
+import-time check of its pinned dependencies (transformers-dependency-version-refused), Inductor failing to import
+Triton's triton_key (torch-inductor-triton-key-import) and JAX refusing a PJRT plugin of another API version
+(jax-pjrt-plugin-api-mismatch).
 
 Lines are quoted from public reports: MahmoudAshraf97/whisper-diarization#343, opendatalab/MinerU#2664,
 pytorch/pytorch#111469, #134929, vllm-project/vllm#6118, naver/dust3r#198, replicate/cog#1430,
 nanoporetech/dorado#166, hcnoh/gail-pytorch#5, hpcaitech/ColossalAI#4059, microsoft/onnxruntime#8594,
 PaddlePaddle/PaddleSeg#3215, THU-MIG/yolov10#306, NVIDIA/nccl#1180 (CUDA libraries); redai-studio/Relax#8,
-verl-project/verl#1832, sgl-project/sglang#6160, huggingface/transformers#27580, oobabooga/textgen#2805 (versions).
+verl-project/verl#1832, sgl-project/sglang#6160, huggingface/transformers#27580, oobabooga/textgen#2805 (versions);
+coreweave/ml-containers#64, pytorch/pytorch#157242, #127271, woct0rdho/triton-windows#158 (triton_key);
+jax-ml/jax#22416, #24901, #21383, PlasmaControl/DESC#1534, intel/intel-extension-for-openxla#27, ma-gilles/recovar#64
+(PJRT).
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ from signature_cases_kit import cli_report, evidence_for_log, findings_for_log, 
 SHADOWED = "cuda-library-undefined-symbol-shadowed"
 VERSION = "sglang-package-version-below-minimum"
 TRANSFORMERS = "transformers-dependency-version-refused"
+TRITON_KEY = "torch-inductor-triton-key-import"
+PJRT = "jax-pjrt-plugin-api-mismatch"
 
 CASES = [
     (SHADOWED, "other-copy-on-loader-path",
@@ -70,6 +77,38 @@ CASES = [
      "tokenizers==0.15.0. Try: pip install transformers -U or pip install -e '.[dev]' if you're working with git main"),
     (TRANSFORMERS, "installed-separately",
      "tokenizers>=0.13.3 is required for a normal functioning of this module, but found tokenizers==0.13.2."),
+    (TRITON_KEY, "triton-not-torch-pin",
+     "[rank7]: ImportError: cannot import name 'triton_key' from 'triton.compiler.compiler' "
+     "(/usr/local/lib/python3.10/dist-packages/triton/compiler/compiler.py)"),
+    (TRITON_KEY, "triton-not-torch-pin",
+     "ImportError: cannot import name 'triton_key' from 'triton.compiler.compiler' "
+     "(/home/jansel/pytorch/triton/compiler/compiler.py)"),
+    (TRITON_KEY, "triton-not-torch-pin",
+     "LoweringException: ImportError: cannot import name 'triton_key' from 'triton.compiler.compiler' "
+     "(/home/yanbingj/anaconda3/envs/sam/lib/python3.10/site-packages/triton/compiler/compiler.py)"),
+    (TRITON_KEY, "triton-not-torch-pin", "ImportError: cannot import name 'triton_key' from 'triton.compiler.compiler'"),
+    (PJRT, "cuda-plugin-and-jaxlib-differ",
+     "RuntimeError: Unable to initialize backend 'cuda': INVALID_ARGUMENT: Mismatched PJRT plugin PJRT API version "
+     "(0.54) and framework PJRT API version 0.51)."),
+    (PJRT, "cuda-plugin-and-jaxlib-differ",
+     "RuntimeError: Unable to initialize backend 'cuda': INVALID_ARGUMENT: Mismatched PJRT plugin PJRT API version "
+     "(0.54) and framework PJRT API version 0.51). (you may need to uninstall the failing plugin package, or set "
+     "JAX_PLATFORMS=cpu to skip this backend.)"),
+    (PJRT, "cuda-plugin-and-jaxlib-differ",
+     "RuntimeError: Unable to initialize backend 'cuda': INVALID_ARGUMENT: Unexpected PJRT_Client_Create_Args size: "
+     "expected 88, got 72. The plugin is likely built with a later version than the framework. This plugin is built "
+     "with PJRT API version 0.64. (set JAX_PLATFORMS='' to automatically choose an available backend)."),
+    # another vendor's plugin: the record's order (the CUDA plugin is the most reported) still leads
+    (PJRT, "cuda-plugin-and-jaxlib-differ",
+     "RuntimeError: Unable to initialize backend 'xpu': INVALID_ARGUMENT: Mismatched PJRT plugin PJRT API version "
+     "(0.38) and framework PJRT API version 0.40). (you may need to uninstall the failing plugin package, or set "
+     "JAX_PLATFORMS=cpu to skip this backend.)"),
+    (PJRT, "cuda-plugin-and-jaxlib-differ",
+     "jaxlib.xla_extension.XlaRuntimeError: INVALID_ARGUMENT: Mismatched PJRT plugin PJRT API version (0.47) and "
+     "framework PJRT API version 0.51)."),
+    (PJRT, "cuda-plugin-and-jaxlib-differ",
+     "RuntimeWarning: JAX plugin jax_cuda12_plugin version 0.9.2 is installed, but it is not compatible with the "
+     "installed jaxlib version 0.9.0.1"),
 ]
 
 NEAR_MISSES = [
@@ -87,6 +126,15 @@ NEAR_MISSES = [
     "transformers 4.30.2 requires tokenizers!=0.11.3,<0.14,>=0.11.1, but you have tokenizers 0.14.1 which is incompatible.",
     "ERROR: Could not find a version that satisfies the requirement sgl-kernel>=0.0.3.post6; extra == \"srt\" (from "
     "sglang[srt]) (from versions: 0.0.1, 0.0.2.post2)",
+    # the traceback's source line and Dynamo's wrapper, printed above the ImportError
+    "[rank7]:     from triton.compiler.compiler import triton_key",
+    "[rank7]: torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:",
+    "ImportError: cannot import name 'get_cuda_stream' from 'triton.runtime.jit'",  # another Triton name
+    # JAX's own CUDA libraries older than jaxlib's build: jax-cuda-backend-failed and xla-cudnn-version-mismatch
+    "CUDA backend failed to initialize: Found cuBLAS version 120205, but JAX was built against version 120304, "
+    "which is newer.",
+    "E0715 18:02:17.586518  591934 cuda_dnn.cc:523] Loaded runtime CuDNN library: 9.0.0 but source was compiled "
+    "with: 9.1.1.  CuDNN library needs to have matching major version and equal or higher minor version.",
 ]
 
 #: small logs built from the threads' lines
@@ -107,6 +155,16 @@ LOGS = {
         "    raise Exception(",
         CASES[11][2],
     ], VERSION, "dependency-older-than-required"),
+    # coreweave/ml-containers#64 (the trial's case 17)
+    "coreweave-64": ([
+        "[rank7]:     from triton.compiler.compiler import triton_key",
+        "[rank7]: torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:",
+        CASES[16][2],
+    ], TRITON_KEY, "triton-not-torch-pin"),
+    # jax-ml/jax#22416 (the trial's case 18)
+    "jax-22416": ([
+        CASES[20][2],
+    ], PJRT, "cuda-plugin-and-jaxlib-differ"),
 }
 
 OURS = {sig_id for sig_id, _, _ in CASES}
@@ -150,3 +208,15 @@ def test_the_version_remedy_installs_the_named_version_under_a_constraints_file(
     assert finding.severity is Severity.error
     assert "pip freeze > /tmp/constraints.txt" in finding.remedy.en
     assert "-c /tmp/constraints.txt" in finding.remedy.en and "flashinfer-cubin" in finding.remedy.en
+
+
+def test_the_triton_key_remedy_reads_torchs_pin(tmp_path):
+    finding = _line_finding(tmp_path, LOGS["coreweave-64"][0])
+    assert finding.severity is Severity.error
+    assert "m.requires('torch')" in finding.remedy.en and "pip install 'triton==2.2.0'" in finding.remedy.en
+
+
+def test_the_pjrt_remedy_installs_jax_and_its_plugin_at_one_version(tmp_path):
+    finding = _line_finding(tmp_path, LOGS["jax-22416"][0])
+    assert finding.severity is Severity.error
+    assert 'pip install -U "jax[cuda12]"' in finding.remedy.en and "jax-cuda12-pjrt==0.4.31" in finding.remedy.en
