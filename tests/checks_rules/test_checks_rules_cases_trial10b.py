@@ -3,7 +3,8 @@ symbol because another copy of a library of its set is loaded (cuda-library-unde
 start-up check refusing an installed package's version (sglang-package-version-below-minimum) and transformers'
 import-time check of its pinned dependencies (transformers-dependency-version-refused), Inductor failing to import
 Triton's triton_key (torch-inductor-triton-key-import) and JAX refusing a PJRT plugin of another API version
-(jax-pjrt-plugin-api-mismatch).
+(jax-pjrt-plugin-api-mismatch), torch's cpp_extension refusing an architecture (torch-cpp-extension-unknown-cuda-arch)
+and TensorRT refusing an engine built by another TensorRT (tensorrt-engine-version-tag-mismatch).
 
 Lines are quoted from public reports: MahmoudAshraf97/whisper-diarization#343, opendatalab/MinerU#2664,
 pytorch/pytorch#111469, #134929, vllm-project/vllm#6118, naver/dust3r#198, replicate/cog#1430,
@@ -12,7 +13,10 @@ PaddlePaddle/PaddleSeg#3215, THU-MIG/yolov10#306, NVIDIA/nccl#1180 (CUDA librari
 verl-project/verl#1832, sgl-project/sglang#6160, huggingface/transformers#27580, oobabooga/textgen#2805 (versions);
 coreweave/ml-containers#64, pytorch/pytorch#157242, #127271, woct0rdho/triton-windows#158 (triton_key);
 jax-ml/jax#22416, #24901, #21383, PlasmaControl/DESC#1534, intel/intel-extension-for-openxla#27, ma-gilles/recovar#64
-(PJRT).
+(PJRT);
+OpenBMB/BMTrain#83, lkeab/BCNet#23, yfeng95/DECA#190, KaihuaTang/Scene-Graph-Benchmark.pytorch#216, NVIDIA/apex#615
+(architectures); triton-inference-server/tensorrtllm_backend#190, #531, NVIDIA/ChatRTX#14, GeekAlexis/FastMOT#127
+(TensorRT engines).
 """
 
 from __future__ import annotations
@@ -28,6 +32,8 @@ VERSION = "sglang-package-version-below-minimum"
 TRANSFORMERS = "transformers-dependency-version-refused"
 TRITON_KEY = "torch-inductor-triton-key-import"
 PJRT = "jax-pjrt-plugin-api-mismatch"
+ARCH = "torch-cpp-extension-unknown-cuda-arch"
+TRT = "tensorrt-engine-version-tag-mismatch"
 
 CASES = [
     (SHADOWED, "other-copy-on-loader-path",
@@ -109,6 +115,25 @@ CASES = [
     (PJRT, "cuda-plugin-and-jaxlib-differ",
      "RuntimeWarning: JAX plugin jax_cuda12_plugin version 0.9.2 is installed, but it is not compatible with the "
      "installed jaxlib version 0.9.0.1"),
+    (ARCH, "arch-newer-than-torch", "ValueError: Unknown CUDA arch (9.0+PTX) or GPU not supported"),
+    (ARCH, "arch-newer-than-torch", "ValueError: Unknown CUDA arch (8.0) or GPU not supported"),
+    (ARCH, "arch-newer-than-torch", "error:ValueError: Unknown CUDA arch (8.9) or GPU not supported"),
+    # a full-width semicolon: the record's order (a newer GPU is the most reported) still leads
+    (ARCH, "arch-newer-than-torch", "ValueError: Unknown CUDA arch (8.6；8.9) or GPU not supported"),
+    (ARCH, "arch-newer-than-torch", "    ValueError: Unknown CUDA arch (3.0) or GPU not supported"),
+    (TRT, "built-in-another-image",
+     "[TensorRT-LLM][ERROR] 1: [stdArchiveReader.cpp::stdArchiveReaderInitCommon::47] Error Code 1: Serialization "
+     "(Serialization assertion stdVersionRead == kSERIALIZATION_VERSION failed.Version tag does not match. Note: "
+     "Current Version: 226, Serialized Engine Version: 228)"),
+    (TRT, "built-in-another-image",
+     "Error Code 1: Serialization (Serialization assertion stdVersionRead == kSERIALIZATION_VERSION failed.Version tag "
+     "does not match. Note: Current Version: 228, Serialized Engine Version: 226)"),
+    (TRT, "built-in-another-image",
+     "Serialization assertion stdVersionRead == kSERIALIZATION_VERSION failed.Version tag does not match. Note: "
+     "Current Version: 228, Serialized Engine Version: 237"),
+    (TRT, "built-in-another-image",
+     "[TensorRT] ERROR: coreReadArchive.cpp (41) - Serialization Error in verifyHeader: 0 (Version tag does not "
+     "match. Note: Current Version: 96, Serialized Engine Version: 97)"),
 ]
 
 NEAR_MISSES = [
@@ -135,6 +160,13 @@ NEAR_MISSES = [
     "which is newer.",
     "E0715 18:02:17.586518  591934 cuda_dnn.cc:523] Loaded runtime CuDNN library: 9.0.0 but source was compiled "
     "with: 9.1.1.  CuDNN library needs to have matching major version and equal or higher minor version.",
+    # the source line of the raise, quoted in the traceback above the ValueError
+    '    raise ValueError("Unknown CUDA arch ({}) or GPU not supported".format(arch))',
+    "nvcc fatal   : Unsupported gpu architecture 'compute_90'",  # nvcc's own refusal (another signature)
+    # what TensorRT-LLM says after the refusal: it names no cause of its own
+    "E0116 03:59:20.053910 792 backend_model.cc:634] ERROR: Failed to create instance: unexpected error when creating "
+    "modelInstanceState: [TensorRT-LLM][ERROR] Assertion failed: Failed to deserialize cuda engine",
+    "[TensorRT-LLM][INFO] Loaded engine size: 12858 MiB",
 ]
 
 #: small logs built from the threads' lines
@@ -165,6 +197,16 @@ LOGS = {
     "jax-22416": ([
         CASES[20][2],
     ], PJRT, "cuda-plugin-and-jaxlib-differ"),
+    # OpenBMB/BMTrain#83 (the trial's case 16)
+    "bmtrain-83": ([
+        '    raise ValueError("Unknown CUDA arch ({}) or GPU not supported".format(arch))',
+        CASES[26][2],
+    ], ARCH, "arch-newer-than-torch"),
+    # triton-inference-server/tensorrtllm_backend#190 (the trial's case 12)
+    "tensorrtllm-backend-190": ([
+        "[TensorRT-LLM][INFO] Loaded engine size: 12858 MiB",
+        CASES[31][2],
+    ], TRT, "built-in-another-image"),
 }
 
 OURS = {sig_id for sig_id, _, _ in CASES}
@@ -220,3 +262,15 @@ def test_the_pjrt_remedy_installs_jax_and_its_plugin_at_one_version(tmp_path):
     finding = _line_finding(tmp_path, LOGS["jax-22416"][0])
     assert finding.severity is Severity.error
     assert 'pip install -U "jax[cuda12]"' in finding.remedy.en and "jax-cuda12-pjrt==0.4.31" in finding.remedy.en
+
+
+def test_the_arch_remedy_lists_the_known_archs_and_ends_the_list_with_ptx(tmp_path):
+    finding = _line_finding(tmp_path, LOGS["bmtrain-83"][0])
+    assert finding.severity is Severity.error
+    assert "supported_arches" in finding.remedy.en and 'TORCH_CUDA_ARCH_LIST="8.0;8.6+PTX"' in finding.remedy.en
+
+
+def test_the_tensorrt_remedy_rebuilds_the_engine_where_it_is_served(tmp_path):
+    finding = _line_finding(tmp_path, LOGS["tensorrtllm-backend-190"][0])
+    assert finding.severity is Severity.error
+    assert "import tensorrt; print(tensorrt.__version__)" in finding.remedy.en
