@@ -4,7 +4,8 @@ start-up check refusing an installed package's version (sglang-package-version-b
 import-time check of its pinned dependencies (transformers-dependency-version-refused), Inductor failing to import
 Triton's triton_key (torch-inductor-triton-key-import) and JAX refusing a PJRT plugin of another API version
 (jax-pjrt-plugin-api-mismatch), torch's cpp_extension refusing an architecture (torch-cpp-extension-unknown-cuda-arch)
-and TensorRT refusing an engine built by another TensorRT (tensorrt-engine-version-tag-mismatch).
+TensorRT refusing an engine built by another TensorRT (tensorrt-engine-version-tag-mismatch) and DeepSpeedCPUAdam without
+its extension (deepspeed-cpu-adam-not-built).
 
 Lines are quoted from public reports: MahmoudAshraf97/whisper-diarization#343, opendatalab/MinerU#2664,
 pytorch/pytorch#111469, #134929, vllm-project/vllm#6118, naver/dust3r#198, replicate/cog#1430,
@@ -16,7 +17,7 @@ jax-ml/jax#22416, #24901, #21383, PlasmaControl/DESC#1534, intel/intel-extension
 (PJRT);
 OpenBMB/BMTrain#83, lkeab/BCNet#23, yfeng95/DECA#190, KaihuaTang/Scene-Graph-Benchmark.pytorch#216, NVIDIA/apex#615
 (architectures); triton-inference-server/tensorrtllm_backend#190, #531, NVIDIA/ChatRTX#14, GeekAlexis/FastMOT#127
-(TensorRT engines).
+(TensorRT engines); SwiftSage/SwiftSage#4, lsdefine/simple_GRPO#7 (cpu_adam).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ TRITON_KEY = "torch-inductor-triton-key-import"
 PJRT = "jax-pjrt-plugin-api-mismatch"
 ARCH = "torch-cpp-extension-unknown-cuda-arch"
 TRT = "tensorrt-engine-version-tag-mismatch"
+CPU_ADAM = "deepspeed-cpu-adam-not-built"
 
 CASES = [
     (SHADOWED, "other-copy-on-loader-path",
@@ -134,6 +136,7 @@ CASES = [
     (TRT, "built-in-another-image",
      "[TensorRT] ERROR: coreReadArchive.cpp (41) - Serialization Error in verifyHeader: 0 (Version tag does not "
      "match. Note: Current Version: 96, Serialized Engine Version: 97)"),
+    (CPU_ADAM, "toolkit-not-torch-cuda", "AttributeError: 'DeepSpeedCPUAdam' object has no attribute 'ds_opt_adam'"),
 ]
 
 NEAR_MISSES = [
@@ -167,6 +170,8 @@ NEAR_MISSES = [
     "E0116 03:59:20.053910 792 backend_model.cc:634] ERROR: Failed to create instance: unexpected error when creating "
     "modelInstanceState: [TensorRT-LLM][ERROR] Assertion failed: Failed to deserialize cuda engine",
     "[TensorRT-LLM][INFO] Loaded engine size: 12858 MiB",
+    "Exception ignored in: <function DeepSpeedCPUAdam.__del__ at 0x7fe9ffe7dc60>",  # the wrapper, not the error
+    "AttributeError: 'FusedAdam' object has no attribute 'multi_tensor_adam'",
 ]
 
 #: small logs built from the threads' lines
@@ -207,6 +212,13 @@ LOGS = {
         "[TensorRT-LLM][INFO] Loaded engine size: 12858 MiB",
         CASES[31][2],
     ], TRT, "built-in-another-image"),
+    # lsdefine/simple_GRPO#7 (the trial's case 15)
+    "simple-grpo-7": ([
+        "Exception ignored in: <function DeepSpeedCPUAdam.__del__ at 0x7fe9ffe7dc60>",
+        "Traceback (most recent call last):",
+        '  File "/opt/conda/lib/python3.10/site-packages/deepspeed/ops/adam/cpu_adam.py", line 102, in __del__',
+        CASES[35][2],
+    ], CPU_ADAM, "toolkit-not-torch-cuda"),
 }
 
 OURS = {sig_id for sig_id, _, _ in CASES}
@@ -274,3 +286,17 @@ def test_the_tensorrt_remedy_rebuilds_the_engine_where_it_is_served(tmp_path):
     finding = _line_finding(tmp_path, LOGS["tensorrtllm-backend-190"][0])
     assert finding.severity is Severity.error
     assert "import tensorrt; print(tensorrt.__version__)" in finding.remedy.en
+
+
+def test_the_cpu_adam_line_sums_up_the_build_error_before_it(tmp_path):
+    """With the build's own error above it (build-cuda-version-mismatch), that line leads and this one follows."""
+    lines = [
+        "RuntimeError: The detected CUDA version (11.2) mismatches the version that was used to compile PyTorch (11.6). "
+        "Please make sure to use the same CUDA versions.",
+        CASES[35][2],
+    ]
+    report = cli_report(tmp_path, lines)
+    assert [m["signature"] for m in report["evidence"]["matches"]][-1] == CPU_ADAM
+    assert report["evidence"]["matches"][0]["signature"] != CPU_ADAM
+    finding = _line_finding(tmp_path, LOGS["simple-grpo-7"][0])
+    assert "DS_BUILD_CPU_ADAM=1" in finding.remedy.en
