@@ -246,11 +246,18 @@ def _error_level_line(evidence: "Evidence", quoted: set) -> Optional[LogLine]:
     return next((line for line in evidence.error_level if _line_key(line) not in quoted), None)
 
 
+#: kubectl describe's ``Reason:`` line this close above a known line is that report's own header (its ``Message:``
+#: follows), not an earlier failure
+_ADJACENT = 3
+
+
 def _before_all(line: LogLine, known: list[LogLine]) -> bool:
     """True when ``line`` comes before every known error line, in the same input: it may be their cause (a line after
-    them is most often a consequence, and is not reported)."""
-    return all(k.source == line.source and k.number is not None and line.number is not None and line.number < k.number
-               for k in known)
+    them is most often a consequence, and is not reported); a ``Reason:`` line within :data:`_ADJACENT` lines above
+    one is its header."""
+    header = line.text.lstrip().startswith("Reason:")
+    return all(k.source == line.source and k.number is not None and line.number is not None
+               and line.number < k.number - (_ADJACENT if header else 0) for k in known)
 
 
 def _error_level(ctx: CheckContext, line: LogLine, count: int, known: bool) -> Finding:
