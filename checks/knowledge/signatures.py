@@ -261,10 +261,11 @@ class SignatureSet:
         gave_up = False
         for lit in self.line_literals(line):
             for _, regex in self.patterns_of(lit):
-                judged = matches(lit, regex, _window(line, lit), search)
-                if judged:
-                    return True
-                gave_up = gave_up or judged is None
+                for window in _windows(line, lit):
+                    judged = matches(lit, regex, window, search)
+                    if judged:
+                        return True
+                    gave_up = gave_up or judged is None
         return None if gave_up else False
 
     def patterns_of(self, literal: str) -> list[tuple[str, Optional["re.Pattern[str]"]]]:
@@ -295,6 +296,28 @@ def _word_cut_bounds(text, start: int, end: int, keep_from: int, keep_to: int) -
     return start, end
 
 
+#: the most windows of one long line searched for one literal (a part fed is at most :data:`FEED_LIMIT`, four windows)
+MAX_WINDOWS = 8
+
+
+def _windows(line: str, literal: str) -> "list[str]":
+    """The windows of ``line`` an expression of ``literal`` is tried on: the line itself, or for a line longer than
+    :data:`LINE_LIMIT` a window around each occurrence of the literal that the previous window does not hold whole
+    (an early mention of ``Got completion`` cannot hide the error line's own later one), at most :data:`MAX_WINDOWS`."""
+    if len(line) <= LINE_LIMIT:
+        return [line]
+    out: list[str] = []
+    covered_to = -1  # the end of the last window, less the literal's length: occurrences before it are inside it
+    at = line.find(literal)
+    while at >= 0 and len(out) < MAX_WINDOWS:
+        if at > covered_to:
+            start = max(0, min(at - LINE_LIMIT // 2, len(line) - LINE_LIMIT))
+            out.append(_word_cut(line, start, start + LINE_LIMIT, at, at + len(literal)))
+            covered_to = start + LINE_LIMIT - len(literal)
+        at = line.find(literal, at + 1)
+    return out or [_window(line, literal)]
+
+
 def _window(line: str, literal: str) -> str:
     """``line``, or for a line longer than :data:`LINE_LIMIT` the :data:`LINE_LIMIT` characters around ``literal``,
     cut between words (:func:`_word_cut`)."""
@@ -310,9 +333,10 @@ SEARCH_BUDGET_S = 0.2
 #: the time all patterns together may take on one input, in seconds; past it the lines holding a pattern's literal
 #: are not judged by its expression (a log of many crafted lines cannot hold the check for hours)
 INPUT_BUDGET_S = 2.0
-#: a search this slow counts against :data:`INPUT_BUDGET_S` (the timer's own set-up, a few microseconds a search,
-#: would otherwise spend it on a long log of safe patterns: 80,000 Xid lines)
-SLOW_SEARCH_S = 0.005
+#: what each search may take without spending :data:`INPUT_BUDGET_S`: the timer's own set-up and a safe pattern's
+#: search, a few microseconds (80,000 Xid lines spend nothing); every search spends what it takes beyond this, so
+#: many searches of a few milliseconds each (a crafted log, the red team's F2) spend the budget as one long one does
+SEARCH_ALLOWANCE_S = 0.0002
 
 
 class _Expired(Exception):
@@ -539,8 +563,9 @@ class Scanner:
         if TRACEBACK in literals:
             self.traceback = True
         for literal in literals:
-            window = _window(line, literal)
-            self._match_patterns(line, number, literal, window, matched)
+            windows = _windows(line, literal)
+            window = windows[0]
+            self._match_patterns(line, number, literal, windows, matched)
             for statement in self.sigset.statements_of(literal):
                 for name, value in read_statement(statement, window) or []:
                     self._state(line, number, literal, name, value)
@@ -591,13 +616,22 @@ class Scanner:
                         evidence.error_level.append(quoted)
                 return
 
-    def _match_patterns(self, line: str, number: Optional[int], literal: str, window: str, matched: set[str]) -> None:
-        """Count a hit for each signature of ``literal`` whose expression matches the line (added to ``matched``)."""
+    def _match_patterns(self, line: str, number: Optional[int], literal: str, windows: "list[str]",
+                        matched: set[str]) -> None:
+        """Count a hit for each signature of ``literal`` whose expression matches one of the line's ``windows``
+        (:func:`_windows`; added to ``matched``)."""
         evidence = self.evidence
         for sig_id, regex in self.sigset.patterns_of(literal):
             if sig_id in matched:
                 continue
-            judged = matches(literal, regex, window, self.search)  # None: the expression could not finish in time
+            judged: Optional[bool] = False
+            for window in windows:
+                answer = matches(literal, regex, window, self.search)  # None: could not finish in time
+                if answer:
+                    judged = True
+                    break
+                if answer is None:
+                    judged = None
             if judged is None:
                 self._not_judged(sig_id, line, number, literal)
             if not judged:
@@ -611,7 +645,8 @@ class Scanner:
 
     def search(self, regex: "re.Pattern[str]", window: str) -> Optional[bool]:
         """The pattern's answer on ``window``, or None when it ran out of time (:data:`SEARCH_BUDGET_S`) or this input's
-        time for patterns (:data:`INPUT_BUDGET_S`, spent only by searches of :data:`SLOW_SEARCH_S` or more) was spent."""
+        time for patterns (:data:`INPUT_BUDGET_S`, spent by what each search takes beyond :data:`SEARCH_ALLOWANCE_S`) was
+        spent."""
         left = INPUT_BUDGET_S - self.pattern_seconds
         if left <= 0:
             return None
@@ -621,8 +656,8 @@ class Scanner:
             return timed_search(regex, window, max(min(SEARCH_BUDGET_S, left), 0.001))
         finally:
             took = time.perf_counter() - start
-            if took >= SLOW_SEARCH_S:  # only slow searches spend the budget: a safe pattern never does
-                self.pattern_seconds += took
+            if took > SEARCH_ALLOWANCE_S:  # a safe pattern's search never spends the budget
+                self.pattern_seconds += took - SEARCH_ALLOWANCE_S
 
     def _not_judged(self, sig_id: str, line: str, number: Optional[int], literal: str) -> None:
         """Count a line ``sig_id``'s expression could not judge (:class:`~lingjun.checks.evidence.NotJudged`)."""

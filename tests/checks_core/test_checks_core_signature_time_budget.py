@@ -71,3 +71,29 @@ def test_an_expression_after_the_budget_is_spent_is_not_judged_with_the_input_as
 def test_quick_patterns_are_judged_as_before():
     evidence = _scan(["NCCL WARN Call to posix_fallocate failed : No space left on device", "NCCL WARN 1.2 failed"])
     assert [h.signature for h in evidence.hits] == ["shm", "hostile-slow"] and evidence.not_judged == []
+
+
+def test_many_searches_of_a_few_milliseconds_spend_the_inputs_budget(monkeypatch):
+    """Red team F2: searches of 4 ms each were all free (only those of 5 ms or more counted), so 10,000 crafted lines
+    took 43 s with nothing reported; now each spends what it takes beyond SEARCH_ALLOWANCE_S."""
+    monkeypatch.setattr(signatures, "INPUT_BUDGET_S", 0.05)
+
+    def two_milliseconds(regex, text, budget_s=None):
+        end = time.perf_counter() + 0.002
+        while time.perf_counter() < end:
+            pass
+        return False
+
+    monkeypatch.setattr(signatures, "timed_search", two_milliseconds)
+    start = time.perf_counter()
+    evidence = _scan(["x NCCL WARN 1.2 nope"] * 200)
+    took = time.perf_counter() - start
+    (skipped,) = evidence.not_judged
+    assert skipped.signature == "hostile-slow" and skipped.why == "input"
+    assert took < 200 * 0.002 / 2  # stopped after the budget, not after 200 searches
+
+
+def test_a_fast_search_spends_nothing(monkeypatch):
+    monkeypatch.setattr(signatures, "INPUT_BUDGET_S", 0.001)
+    evidence = _scan(["NCCL WARN Call to posix_fallocate failed : No space left on device"] * 2000)
+    assert [h.signature for h in evidence.hits] == ["shm"] and evidence.not_judged == []

@@ -293,7 +293,9 @@ CUBIC_BEHIND = [r"NCCL WARN (?=Q).*:.*:.*!", r"NCCL WARN (?<=N)Q.*:.*:.*!", r"NC
 def test_a_slow_part_behind_a_required_text_is_refused_before_it_is_timed(regex):
     assert static_refusal(regex).startswith("holds a ")
     # why it must be refused by shape: timed, it stays within budget, since no timed line holds the required text
-    assert timing_refusal(regex, "NCCL WARN", []) is None
+    # (a negative lookaround is also timed left out, which catches the double negative even without the shape test)
+    timed = timing_refusal(regex, "NCCL WARN", [])
+    assert timed is None if "(?!" not in regex else "negative lookarounds left out" in timed
     # while the same tail written out plainly is refused by timing
     assert timing_refusal(r"NCCL WARN Q.*:.*:.*!", "NCCL WARN", []).startswith("takes over")
 
@@ -325,3 +327,36 @@ def test_no_record_regex_hides_a_requirement():
     paths = sorted((REAL / "troubleshooting").glob("*.yaml"))
     regexes = [p.regex for doc in load(paths).documents for p in doc.model.patterns if p.regex]
     assert len(regexes) > 20 and [r for r in regexes if hidden_requirement(r)] == []
+
+
+@pytest.mark.parametrize("regex", [
+    r"RTSLOW failure(?![^b]).*Q.*Q.*!",  # a negative lookahead of a negated class demands a "b"
+    r"XYZ(?!a)\w.*=.*=.*!",  # narrows \w to what the gate's lines do not pick
+    r"(?i)XYZ(?![^k]).*Q.*Q.*!",
+])
+def test_a_slow_part_behind_a_negative_lookaround_is_timed_without_it(regex):
+    from lingjun.schema.gate.rules.signature_regex import static_refusal, timing_refusal
+
+    assert static_refusal(regex) is None
+    reason = timing_refusal(regex, regex[:6], [])
+    assert reason is not None and "with its negative lookarounds left out" in reason
+
+
+def test_bounded_repeats_in_a_row_are_timed_from_every_start_of_a_line():
+    from lingjun.schema.gate.rules.signature_regex import timing_refusal
+
+    reason = timing_refusal(r"XYZ[a-z]{0,64}[a-z]{0,64}[a-z]{0,64}[a-z]{0,64}!", "XYZ", [])
+    assert reason is not None and "takes" in reason
+
+
+@pytest.mark.parametrize("regex, stripped", [
+    (r"failed \(exitcode: (?!-9\)|-7\))-?\d+\)", r"failed \(exitcode: -?\d+\)"),
+    (r"(?<![\"'])Ninja is required", r"Ninja is required"),
+    (r"a(?![)\]])b\(c", r"ab\(c"),
+    (r"no lookaround", None),
+])
+def test_without_negative_lookarounds_leaves_the_rest_as_written(regex, stripped):
+    from lingjun.schema.gate.rules.signature_regex import timing_refusal, without_negative_lookarounds
+
+    assert without_negative_lookarounds(regex) == stripped
+    assert timing_refusal(regex, regex[:4], []) is None
