@@ -141,14 +141,16 @@ class _Checked:
         return _member_value(members[self.node_at])
 
 
-#: the members cut from a snapshot's text before it is fingerprinted: identity and time (keys only: a quote inside a
+#: the members cut from a snapshot's text before it is fingerprinted: identity and time, a probe's ``seconds`` only
+#: when it is a usable value (a small non-negative number: a negative one, 400 digits or ``1e999`` stay in the
+#: fingerprint, so the note naming it is that snapshot's own, never another's reused) (keys only: a quote inside a
 #: JSON string is always escaped, so these patterns cannot match inside a value).  Group 1 set: a ``"node"`` member
 #: (an object without nested objects), kept aside to name the node (:meth:`_Checked.node_in`).  The one opening
 #: quote before the alternatives keeps the search fast (a group at the top level makes it six times slower)
 _VOLATILE = re.compile(
     r'"(?=(?:collected_at|hostname|seconds|node)")(?:'
     r'(?:collected_at|hostname)"\s*:\s*(?:null|"(?:[^"\\]|\\.)*")'
-    r'|seconds"\s*:\s*-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?(?=\s*[,}])'
+    r'|seconds"\s*:\s*(?:0|[1-9][0-9]{0,8})(?:\.[0-9]{1,17})?(?:[eE]-?[0-9]{1,2})?(?=\s*[,}])'
     r'|(node"\s*:\s*\{[^{}]*\}))'
 )
 _NODE_KEY = re.compile(r'"node"\s*:\s*')

@@ -44,7 +44,7 @@ import typing
 from typing import Any, Optional
 
 from lingjun.checks.core._dataclass_json import convert
-from lingjun.checks.core.redaction import mask_identifiers, mask_secrets, mask_strings, mask_text
+from lingjun.checks.core.redaction import MASK, mask_identifiers, mask_secrets, mask_strings, mask_text
 from lingjun.checks import facts as facts_module
 from lingjun.checks.core.inert_text import escape_json_text
 from lingjun.checks.coverage import SECTIONS, sections_from_snapshot_keys, sections_not_probed
@@ -53,7 +53,7 @@ from lingjun.checks.inputs.input_file import SNIFF_BYTES, InputFileError, is_utf
 from lingjun.checks.inputs import snapshot_json
 from lingjun.checks.inputs.input_kind import describe_json, describe_text
 from lingjun.checks.inputs.snapshot_json import DuplicateKeyError, LongNumber
-from lingjun.checks.probes.env_vars import filter_env, mask_device_ids
+from lingjun.checks.probes.env_vars import filter_env, is_secret_name, mask_device_ids
 
 __all__ = ["SnapshotError", "redact", "write_snapshot", "snapshot_line", "is_previous_snapshot", "SNAPSHOT_KIND", "read_snapshot", "facts_from_snapshot_dict", "atomic_write_text"]
 
@@ -241,7 +241,7 @@ def _mask_secrets_only(text: str) -> str:
     return mask_text(text, identifiers=False)
 
 
-def _masked_secrets(value: Any) -> Any:
+def _masked_secrets(value: Any, section: str = "") -> Any:
     """``value`` (facts, or one section of them as read) with the secrets in every string masked, each string whole
     (:func:`~lingjun.checks.core.redaction.mask_text`, identifiers kept: rules match MIG UUIDs with the devices): a
     snapshot written by hand, edited or taken by an older checker may hold secrets ``--collect`` never keeps, and
@@ -249,6 +249,10 @@ def _masked_secrets(value: Any) -> Any:
     entries (``loader.ld_library_path``, split at its colons) are masked joined again, so that a secret an older
     checker split (``password``, ``x``) is known by its key."""
     value = mask_strings(value, _mask_secrets_only)
+    if isinstance(value, Facts) and isinstance(value.env, dict):
+        value.env = _masked_env(value.env)
+    elif section == "env" and isinstance(value, dict):  # fleet reads the section alone
+        value = _masked_env(value)
     loader = value.loader if isinstance(value, Facts) else value if isinstance(value, facts_module.LoaderFacts) else None
     if loader is not None and isinstance(loader.ld_library_path, list) and len(loader.ld_library_path) > 1 \
             and all(isinstance(p, str) for p in loader.ld_library_path):
@@ -257,6 +261,20 @@ def _masked_secrets(value: Any) -> Any:
         if masked != joined:
             loader.ld_library_path = [p for p in re.split(r"[:;]", masked) if p]
     return value
+
+
+def _masked_env(env: dict) -> dict:
+    """``env`` (a snapshot's variables as read) with the value of every variable whose name says secret masked whole
+    (``NCCL_IB_TOKEN``: a plain value has no shape to know it by; ``--collect`` never records such a name) and every
+    name masked as a value is (a token pasted into a name)."""
+    out = {}
+    for name, value in env.items():
+        if isinstance(name, str):
+            shown = _mask_secrets_only(name)
+            out[shown] = MASK if is_secret_name(name) and isinstance(value, str) else value
+        else:
+            out[name] = value
+    return out
 
 
 def _mark_coverage(facts: Facts, data: dict[str, Any], problems: list[str] = ()) -> None:
@@ -359,13 +377,13 @@ def _shared_top(data: dict[str, Any], problems: list[str], shared: dict[str, tup
             hit = kept.get(content)
             if hit is None:
                 own: list[str] = []
-                hit = kept[content] = (_masked_secrets(_field(shape, data[name], name, own)), own)
+                hit = kept[content] = (_masked_secrets(_field(shape, data[name], name, own), name), own)
                 if len(kept) > keep:
                     del kept[next(iter(kept))]
             value = hit[0]
             problems.extend(hit[1])
         else:
-            value = _masked_secrets(_field(shape, data[name], name, problems))
+            value = _masked_secrets(_field(shape, data[name], name, problems), name)
         if value is not _DROP:
             kwargs[name] = value
     return Facts(**kwargs)

@@ -87,10 +87,17 @@ def mask_device_ids(environ: Mapping[str, str]) -> dict[str, str]:
     return out
 
 
+def is_secret_name(name: str) -> bool:
+    """Whether the variable ``name`` says it holds a secret (:data:`SECRET_WORDS`, :data:`SECRET_NAME_WORDS`):
+    ``--collect`` never records it, and a snapshot read back has its value masked."""
+    upper = name.upper()
+    return any(word in upper for word in SECRET_WORDS) or not SECRET_NAME_WORDS.isdisjoint(upper.split("_"))
+
+
 def is_allowed(name: str, include_ids: bool = False) -> bool:
     """Whether the variable ``name`` may be recorded."""
     upper = name.upper()
-    if any(word in upper for word in SECRET_WORDS) or not SECRET_NAME_WORDS.isdisjoint(upper.split("_")):
+    if is_secret_name(name):
         return False
     if name in ID_NAMES or not ID_NAME_WORDS.isdisjoint(upper.split("_")):
         return include_ids and (name in NAMES or name in ID_NAMES or name.startswith(PREFIXES))

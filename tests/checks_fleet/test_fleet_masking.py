@@ -59,3 +59,26 @@ def test_fleet_masks_the_secrets_of_a_report_given_as_an_input(tmp_path, capsys,
     (tmp_path / "r.json").write_text(json.dumps(report))
     out = _fleet(capsys, str(tmp_path / "r.json"), "--format", fmt)
     assert "node-1" in out and not _leaks(out)
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "html"])
+def test_fleet_masks_the_value_of_a_secret_named_variable_and_a_token_in_a_name(tmp_path, capsys, three_nodes, fmt):
+    """Red team F7, F8: a hand-written or older snapshot may hold NCCL_IB_TOKEN (a plain value, no shape to know it
+    by) and a token pasted into a variable's name; --collect keeps neither, --from and fleet mask both."""
+    snaps = copy.deepcopy(three_nodes)
+    for i, snap in enumerate(snaps):
+        snap["env"]["NCCL_IB_TOKEN"] = CORE + f"aa{i}"
+        snap["env"]["NCCL_PASSWORD"] = CORE
+        snap["env"]["NCCL_IB_HCA ghp_" + CORE + "YbNcMdLfGhJkLzXcVbNmAsD"] = "mlx5_0"
+        (tmp_path / f"n{i}.json").write_text(json.dumps(snap))
+    out = _fleet(capsys, str(tmp_path), "--format", fmt)
+    assert "NCCL_IB_TOKEN" in out and not _leaks(out)
+
+
+def test_from_masks_the_value_of_a_secret_named_variable(tmp_path, three_nodes):
+    from lingjun.checks.inputs.snapshot import facts_from_snapshot_dict
+
+    snap = copy.deepcopy(three_nodes[0])
+    snap["env"]["NCCL_IB_TOKEN"] = CORE
+    facts, _ = facts_from_snapshot_dict(snap)
+    assert facts.env["NCCL_IB_TOKEN"] == "***" and facts.env.get("NCCL_SOCKET_IFNAME") == snap["env"].get("NCCL_SOCKET_IFNAME")
