@@ -19,7 +19,7 @@ from typing import Optional, Sequence
 import lingjun.checks as package
 from lingjun.checks._startup import pause_collection, resume_collection
 from lingjun.checks.context import CheckContext, CheckOptions
-from lingjun.checks.core.arg_parser import InertArgumentParser
+from lingjun.checks.core.arg_parser import InertArgumentParser, ascii_int
 from lingjun.checks.core.cluster_name import (
     CLUSTER_SOURCES,
     ClusterNameError,
@@ -175,7 +175,7 @@ def build_parser() -> "argparse.ArgumentParser":
     opts = parser.add_argument_group("checks")
     opts.add_argument("--deepspeed-config", metavar="FILE", help="DeepSpeed JSON config to pre-flight")
     opts.add_argument("--model", metavar="NAME", help="model you will train or serve (known issues match on it)")
-    opts.add_argument("--gpus-per-pod", type=int, metavar="N", help="GPUs the pod requests (default: GPUs visible)")
+    opts.add_argument("--gpus-per-pod", type=ascii_int, metavar="N", help="GPUs the pod requests (default: GPUs visible)")
     opts.add_argument("--require-gpu", action="store_true", help="fail when there is no NVIDIA driver in the container")
     opts.add_argument("--strict", action="store_true", help="exit 2 when there are warnings but no errors")
     out = parser.add_argument_group("output")

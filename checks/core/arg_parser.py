@@ -17,7 +17,20 @@ from typing import Any, NoReturn
 
 from lingjun.checks.core.inert_text import error_line
 
-__all__ = ["InertArgumentParser"]
+__all__ = ["InertArgumentParser", "ascii_int"]
+
+
+def ascii_int(text: str) -> int:
+    """An option's whole number written in ASCII digits, an optional ``-`` first (``int()`` also takes ``٣`` and
+    ``８``, which no shell user means as a number); raises :class:`ValueError`, which argparse reports as
+    ``invalid int value``."""
+    digits = text[1:] if text.startswith("-") else text
+    if not digits or not digits.isascii() or not digits.isdigit() or len(digits) > 30:
+        raise ValueError(text)
+    return int(text)
+
+
+ascii_int.__name__ = "int"  # argparse names the type in its error: "invalid int value: '٣'"
 
 
 class InertArgumentParser(argparse.ArgumentParser):

@@ -8,7 +8,7 @@ import sys
 from typing import IO, Optional, Sequence
 
 from lingjun.checks.cli import OutputError, __version__, _write, default_lang, load_data
-from lingjun.checks.core.arg_parser import InertArgumentParser
+from lingjun.checks.core.arg_parser import InertArgumentParser, ascii_int
 from lingjun.checks.core.atomic_write import check_output_file
 from lingjun.checks.core.cluster_name import cluster_problem
 from lingjun.checks.core.inert_text import NAME_LIMIT, capped, inert
@@ -100,7 +100,7 @@ def _parser() -> "argparse.ArgumentParser":
     parser.add_argument("--strict", action="store_true", help="a node with warnings makes the exit code 2")
     parser.add_argument("--cluster", metavar="NAME", help="the cluster of the inputs that record none (snapshots written "
                         "before lingjun-check --cluster); inputs that record one keep theirs")
-    parser.add_argument("--expect", type=int, metavar="N", help="the number of nodes you expected (the Job's completions, the "
+    parser.add_argument("--expect", type=ascii_int, metavar="N", help="the number of nodes you expected (the Job's completions, the "
                         "node pool's size): fewer or more nodes read is a problem, in every format (exit 1)")
     parser.add_argument("--no-color", action="store_true", help="no ANSI colours (also when NO_COLOR is set)")
     return parser

@@ -77,3 +77,15 @@ def test_one_node_reads_1_node(folder, capsys):
     assert capsys.readouterr().out.splitlines()[0].startswith("lingjun-check fleet：1 个节点，退出码")
     _, out = _run([str(first), "--format", "html"], capsys)
     assert "1 nodes" not in out.out
+
+
+@pytest.mark.parametrize("value", ["٣", "８", "3.0", "+3", ""])
+def test_expect_takes_ascii_digits_only(tmp_path, capsys, value):
+    """Red team: int() takes Arabic-Indic and full-width digits; a count on a command line is written in ASCII."""
+    fleet_corpus.write_files(tmp_path, fleet_corpus.node_snapshots(3, base=fleet_corpus.base_snapshot()))
+    try:
+        status = main([str(tmp_path), "--expect", value])
+    except SystemExit as exc:
+        status = exc.code
+    assert status == 3
+    assert "argument --expect: invalid int value" in capsys.readouterr().err
