@@ -116,6 +116,9 @@ class Evidence:
     #: error-level lines nothing else read (a logger's ``ERROR``, glog's ``E``, a compiler's ``fatal error:``;
     #: :mod:`lingjun.checks.knowledge.error_level`): the first :data:`ERROR_LEVEL_KEPT`, in order, each once
     error_level: list[LogLine] = field(default_factory=list)
+    #: the kind of each of :attr:`error_level` (same order: "logger", "glog", "build", "loader", "shell", "container",
+    #: "kubernetes"; :func:`lingjun.checks.knowledge.error_level.kind_of`)
+    error_level_kinds: list[str] = field(default_factory=list)
     #: how many such lines the logs hold in all (copies included)
     error_level_count: int = 0
 

@@ -24,6 +24,7 @@ The forms, from the printers' own formats:
   ``nvcc fatal``, ``ptxas fatal``, ld's ``cannot find -lNAME`` and ``undefined reference to``, ``collect2: error:``,
   setuptools' ``error: command '...' failed``, make's ``*** [...] Error N`` and ninja's ``FAILED:``, pip's
   ``error: subprocess-exited-with-error``;
+* a failed assertion (``Assertion failed``, glibc's ``Assertion `x' failed.``);
 * the dynamic loader's ``undefined symbol:``, ``cannot open shared object file`` and ``version `X' not found``; a
   shell's ``line 4: /usr/bin/.nvidia-smi: No such file or directory`` and ``command not found``;
 * Docker's ``Error response from daemon:``; Kubernetes' warning events as ``kubectl describe`` lists them
@@ -37,7 +38,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-__all__ = ["LITERALS", "HEAD", "kind_of"]
+__all__ = ["LITERALS", "HEAD", "FAILURE_KINDS", "kind_of"]
 
 #: how far into a line a level may start (a time stamp, a host, a pod and a rank prefix come first)
 HEAD = 160
@@ -86,6 +87,13 @@ _form("loader", r"version [`'][\w.@-]{1,80}' not found \(required by ", "' not f
 _form("shell", r"(?:^|\s)(?:/[\w.+/-]{1,200}|-?(?:ba|z|da)?sh): (?:line \d{1,7}: )?[^\n]{0,300}: "
                r"(?:No such file or directory|command not found|Permission denied)\s*$",
       ": command not found", "No such file or directory", ": Permission denied")
+# a failed assertion, which ends the program or the request ("[TensorRT-LLM][ERROR] Assertion failed: Failed to
+# deserialize cuda engine", glibc's "python: x.c:12: f: Assertion `n > 0' failed.")
+_form("assertion", r"\bAssertion failed\b|\bAssertion [`'][^\n]{1,300}' failed", "Assertion failed", "Assertion `",
+      "Assertion '")
+# BuildKit's end of a failed docker build ("ERROR: failed to solve: process \"/bin/sh -c pip install ...\" did not
+# complete successfully: exit code: 1"; https://docs.docker.com/build/buildkit/)
+_form("container", r"failed to solve: \S", "failed to solve: ")
 # Docker's client and engine ("docker: Error response from daemon: ...")
 _form("container", r"Error response from daemon: \S", "Error response from daemon")
 # Kubernetes: an event of kubectl describe ("Warning  FailedScheduling  2m  default-scheduler  ..."), a pod state
@@ -102,10 +110,14 @@ _form("kubernetes", r"(?:\s{2}|^\s{0,12}(?:Last State:\s{1,20}Terminated\s{0,4}\
 #: the literals the block search looks for, each with the form it starts
 LITERALS = tuple(sorted(_FORMS))
 
+#: the kinds whose line states that a step failed (a compiler, the loader, a shell, Docker, Kubernetes), not a level a
+#: program logged at, which a run may survive: with no known error beside it such a line is an error of the report
+FAILURE_KINDS = frozenset({"build", "assertion", "loader", "shell", "container", "kubernetes"})
+
 
 def kind_of(line: str, literal: str) -> Optional[str]:
     """The kind of error-level line ``line`` is by the form ``literal`` starts (one of :data:`LITERALS`): "logger",
-    "glog", "build", "loader", "shell", "container" or "kubernetes"; None when the literal is not the line's level (``LOG_LEVEL=ERROR``, an ``INFO`` line naming
+    "glog", "build", "assertion", "loader", "shell", "container" or "kubernetes"; None when the literal is not the line's level (``LOG_LEVEL=ERROR``, an ``INFO`` line naming
     ``foo.cc:12``).
 
     Args:
@@ -124,7 +136,7 @@ def kind_of(line: str, literal: str) -> Optional[str]:
     if form is None:
         return None
     kind, regex = form
-    if kind in ("build", "loader", "shell", "container", "kubernetes") and not regex.startswith("^"):
+    if kind in ("build", "assertion", "loader", "shell", "container", "kubernetes") and not regex.startswith("^"):
         at = line.find(literal)
         if at < 0:
             return None

@@ -602,19 +602,24 @@ class Scanner:
     def _error_level(self, line: str, number: Optional[int], literals: list[str]) -> None:
         """Keep ``line`` as an error-level line (:mod:`~lingjun.checks.knowledge.error_level`) when one of its literals
         starts such a form: counted always, quoted while fewer than :data:`ERROR_LEVEL_KEPT` distinct ones are kept."""
-        for literal in literals:
-            if literal in _LEVEL_LITERALS and error_level.kind_of(line, literal) is not None:
-                evidence = self.evidence
-                if self._matched[0] == number and number is not None and "error-level" in self._matched[2]:
-                    return  # another part or window of a line already counted
-                if number is not None:
-                    self._matched[2].add("error-level")
-                evidence.error_level_count += 1
-                if len(evidence.error_level) < ERROR_LEVEL_KEPT:
-                    quoted = LogLine(self.source, number, self._quote(line, literal))
-                    if all(kept.text != quoted.text for kept in evidence.error_level):
-                        evidence.error_level.append(quoted)
-                return
+        found = [(literal, kind) for literal in literals if literal in _LEVEL_LITERALS
+                 for kind in (error_level.kind_of(line, literal),) if kind is not None]
+        # a failure's own words ("ERROR: failed to solve: ...") rank above the level they are logged at
+        found.sort(key=lambda pair: pair[1] not in error_level.FAILURE_KINDS)
+        if not found:
+            return
+        literal, kind = found[0]
+        evidence = self.evidence
+        if self._matched[0] == number and number is not None and "error-level" in self._matched[2]:
+            return  # another part or window of a line already counted
+        if number is not None:
+            self._matched[2].add("error-level")
+        evidence.error_level_count += 1
+        if len(evidence.error_level) < ERROR_LEVEL_KEPT:
+            quoted = LogLine(self.source, number, self._quote(line, literal))
+            if all(kept.text != quoted.text for kept in evidence.error_level):
+                evidence.error_level.append(quoted)
+                evidence.error_level_kinds.append(kind)
 
     def _match_patterns(self, line: str, number: Optional[int], literal: str, windows: "list[str]",
                         matched: set[str]) -> None:
@@ -650,12 +655,14 @@ class Scanner:
         left = INPUT_BUDGET_S - self.pattern_seconds
         if left <= 0:
             return None
-        start = time.perf_counter()
+        # the CPU time of this thread, not the wall clock: a search preempted on a busy node spends nothing for the
+        # time another process ran
+        start = time.thread_time()
         try:
             # at least a millisecond: setitimer rounds a smaller interval to zero, which turns the timer off
             return timed_search(regex, window, max(min(SEARCH_BUDGET_S, left), 0.001))
         finally:
-            took = time.perf_counter() - start
+            took = time.thread_time() - start
             if took > SEARCH_ALLOWANCE_S:  # a safe pattern's search never spends the budget
                 self.pattern_seconds += took - SEARCH_ALLOWANCE_S
 

@@ -232,7 +232,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
                               | {_line_key(h.first) for h in hits})
     known = [h.first for h in hits if h not in summaries] + [h.first for h in evidence.catalog_hits]
     if level is not None and (not known or _before_all(level, known)):
-        yield _error_level(ctx, level, evidence.error_level_count, known=bool(known))
+        yield _error_level(ctx, level, evidence.error_level_count, known=bool(known), failure=_failure_kind(evidence, level))
     for skipped in evidence.not_judged:
         yield _not_judged(ctx, skipped)
     if not hits and not unmatched and not named and not evidence.not_judged and level is None:
@@ -260,15 +260,27 @@ def _before_all(line: LogLine, known: list[LogLine]) -> bool:
                and line.number < k.number - (_ADJACENT if header else 0) for k in known)
 
 
-def _error_level(ctx: CheckContext, line: LogLine, count: int, known: bool) -> Finding:
-    """A warning quoting the first error-level line nothing names (an observed failure, its cause unknown), or, when
-    signatures or catalogs named later error lines (``known``), an info line after them: it may be where it began."""
+def _failure_kind(evidence: "Evidence", line: LogLine) -> bool:
+    """Whether ``line`` (one of ``evidence.error_level``) states that a step failed (a compiler, the loader, a shell,
+    Docker, Kubernetes: :data:`~lingjun.checks.knowledge.error_level.FAILURE_KINDS`), not a level a program logged at."""
+    from lingjun.checks.knowledge.error_level import FAILURE_KINDS  # deferred: only a log with such a line needs it
+
+    kinds = evidence.error_level_kinds
+    at = next((i for i, kept in enumerate(evidence.error_level) if kept is line), None)
+    return at is not None and at < len(kinds) and kinds[at] in FAILURE_KINDS
+
+
+def _error_level(ctx: CheckContext, line: LogLine, count: int, known: bool, failure: bool = False) -> Finding:
+    """The first error-level line nothing names (an observed failure, its cause unknown): an error when the line states
+    a failed step (``failure``: a build, the loader, a shell, Docker, Kubernetes), else a warning (a level a run may
+    survive); or, when signatures or catalogs named later error lines (``known``), an info line after them: it may be
+    where it began."""
     more = WORDS("level-more", count=count) if count > 1 else Text("", "")
     if known:
         return make(ctx, RULE, AREA, Severity.info, WORDS("error-level-also", where=line.where(), line=line.text, more=more),
                     observed=line.where())
-    return make(ctx, RULE, AREA, Severity.warning, WORDS("error-level", where=line.where(), line=line.text, more=more),
-                observed=line.where())
+    return make(ctx, RULE, AREA, Severity.error if failure else Severity.warning,
+                WORDS("error-level", where=line.where(), line=line.text, more=more), observed=line.where())
 
 
 def _not_judged(ctx: CheckContext, skipped: "NotJudged") -> Finding:

@@ -107,9 +107,10 @@ BUILD_LOG = [
 ]
 
 
-def test_a_log_of_unknown_error_level_lines_is_a_warning_quoting_the_first(tmp_path):
+def test_a_log_of_unknown_build_errors_is_an_error_quoting_the_first(tmp_path):
+    # a compiler's "fatal error:" states that the build failed: an observed failure, not a level a run may survive
     findings = findings_for_log(tmp_path, BUILD_LOG)
-    assert [f.severity for f in findings] == [Severity.warning]
+    assert [f.severity for f in findings] == [Severity.error]
     message = findings[0].message.en
     assert "job.log:2 shows an error-level line" in message and "THC/THC.h" in message
     assert "(3 in all)" in message
@@ -158,4 +159,19 @@ def test_the_json_report_lists_error_level_lines(tmp_path):
     level = report["evidence"]["error_level"]
     assert level["count"] == 3
     assert [entry["where"].rsplit(":", 1)[1] for entry in level["first"]] == ["2", "4", "5"]
-    assert [f["severity"] for f in report["findings"] if f["rule"] == "evidence.error-lines"] == ["warning"]
+    assert [f["severity"] for f in report["findings"] if f["rule"] == "evidence.error-lines"] == ["error"]
+
+
+@pytest.mark.parametrize("line, severity", [
+    ("2024-05-01 10:00:00,123 - root - ERROR - Failed to load checkpoint shard 3", Severity.warning),
+    ("[TensorRT-LLM][ERROR] Assertion failed: Failed to deserialize cuda engine", Severity.error),
+    ("ERROR: failed to solve: process \"/bin/bash --login -c pip install flash-attn --no-build-isolation\" did not "
+     "complete successfully: exit code: 1", Severity.error),
+    ("/usr/bin/nvidia-smi: line 4: /usr/bin/.nvidia-smi: No such file or directory", Severity.error),
+    ("E0914 12:00:01.123456 1234 cuda_dnn.cc:535] could not create cudnn handle", Severity.warning),
+])
+def test_a_line_stating_a_failed_step_is_an_error_a_logged_level_a_warning(tmp_path, line, severity):
+    """The tenth and eleventh trials: a failed docker build and a failed engine load exited 0 as warnings."""
+    findings = findings_for_log(tmp_path, ["step 1", line])
+    assert [f.severity for f in findings] == [severity], findings[0].message.en
+
