@@ -38,7 +38,9 @@ come from (public logs of the same programs):
   ``FlashAttention only supports Ampere GPUs or newer``; Dao-AILab/flash-attention#762, ostris/ai-toolkit#475,
   vllm-project/vllm#23832), vLLM's own kernels (``vllm/_custom_ops.py``, ``torch.ops._C.``,
   ``torch.ops._C_cache_ops.``; vllm-project/vllm#23253, #34752) and SGLang's (``…/sgl_kernel/….py``;
-  sgl-project/sglang pull request #30594).  The frames of the engines' own backends that call a library
+  sgl-project/sglang pull request #30594), and SGLang itself (``…/sglang/srt/….py`` frames, or its launch command
+  ``python -m sglang.launch_server``: the job is an SGLang server, whose out-of-memory remedies are its own;
+  allenai/olmocr#50).  The frames of the engines' own backends that call a library
   (``backends/flashinfer.py``) are not read: a failure inside the library shows the library's frames below them;
 * ``No such file or directory: ':/usr/local/cuda/bin/nvcc'``: the CUDA_HOME a JIT build looked for nvcc in, a list
   of paths when it holds a colon (deepspeedai/DeepSpeed#5511, NVIDIA/apex#1700);
@@ -261,6 +263,8 @@ STATEMENTS: tuple[Statement, ...] = (
     _code("torch.ops._C_cache_ops.", "log.in_vllm_kernels"),
     _code("/sgl_kernel/", "log.in_sgl_kernel", r"/sgl_kernel/[\w./-]{0,200}\.(?:py|so)\b"),
     _code("/sglang/srt/", "log.in_sglang", r"/sglang/srt/[\w./-]{0,200}\.py\b"),
+    # the server's own launch command or module (python -m sglang.launch_server): the job is an SGLang server
+    _code("sglang.launch_server", "log.in_sglang", r"\bsglang\.launch_server\b"),
     Statement("bin/nvcc'", re.compile(r"No such file or directory: '([^'\s]{0,300})/bin/nvcc'"), _nvcc_path),
     _code("NCCL_GRAPH_FILE set by environment to", "nccl.graph_file_set", r"NCCL_GRAPH_FILE set by environment to \S"),
     Statement(" -lc10 ", re.compile(r"\s-shared\s.{0,4000}?\s-lc10\s.{0,2000}"), _link_dirs),

@@ -58,6 +58,8 @@ LINES = {
     # sgl-project/sglang#5285: SGLang's server, capturing CUDA graphs
     "sglang-frame": ("  File \"/sgl-workspace/sglang/python/sglang/srt/model_executor/model_runner.py\", line 934, in "
                      "init_cuda_graphs"),
+    # allenai/olmocr#50: the server's launch command above its out-of-memory line
+    "sglang-launch": "$ python -m sglang.launch_server --model-path allenai/olmOCR-7B-0225-preview --port 30024",
 }
 
 EXPECTED = {
@@ -68,7 +70,7 @@ EXPECTED = {
     "vllm-frame": "log.in_vllm_kernels", "vllm-call": "log.in_vllm_kernels", "vllm-cache-op": "log.in_vllm_kernels",
     "vllm-fa-frame": "log.in_flash_attn", "vllm-fa-op": "log.in_flash_attn",
     "sgl-kernel-frame": "log.in_sgl_kernel",
-    "sglang-frame": "log.in_sglang",
+    "sglang-frame": "log.in_sglang", "sglang-launch": "log.in_sglang",
 }
 
 

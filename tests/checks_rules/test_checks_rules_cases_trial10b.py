@@ -300,3 +300,4 @@ def test_the_cpu_adam_line_sums_up_the_build_error_before_it(tmp_path):
     assert report["evidence"]["matches"][0]["signature"] != CPU_ADAM
     finding = _line_finding(tmp_path, LOGS["simple-grpo-7"][0])
     assert "DS_BUILD_CPU_ADAM=1" in finding.remedy.en
+
