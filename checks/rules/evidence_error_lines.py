@@ -17,7 +17,7 @@ from typing import Any, Iterator, Optional
 
 from lingjun.checks.context import CheckContext
 from lingjun.checks.evidence import Evidence, LogLine, NotJudged, SignatureHit
-from lingjun.checks.knowledge.conditions import DOES_NOT_APPLY, MAY_APPLY
+from lingjun.checks.knowledge.conditions import APPLIES, DOES_NOT_APPLY, MAY_APPLY
 from lingjun.checks.knowledge.signature_causes import RankedCause, line_severity, rank_causes
 from lingjun.checks.knowledge.fact_values import place
 from lingjun.checks.report.findings import Finding, Severity, Text
@@ -52,6 +52,8 @@ WORDS = Words({
                          "failure may have begun there: \u00ab{line}\u00bb",
                          "在上述错误行之前，{where} 显示了一条此处无法识别的错误级别行{more}；故障可能从那里开始：\u00ab{line}\u00bb"),
     "level-more": (" ({count} in all)", "（共 {count} 行）"),
+    "summary-causes": ("Its usual causes, none of which this input shows: {causes}",
+                       "其常见原因如下，本输入均未显示：{causes}"),
     "summary": ("This line sums up a failure the log's other error lines show in detail: start with those, "
                 "listed above",
                 "该行概括了日志中其他错误行详细给出的故障：请先处理上面列出的那些行"),
@@ -160,20 +162,46 @@ def _cause_parts(standing: "list[RankedCause]", ruled_out: "list[RankedCause]") 
     return parts
 
 
-def _finding(ctx: CheckContext, hit: SignatureHit, signature: dict, after_others: bool = False) -> Finding:
-    """The finding of one matched line; ``after_others``: a summary line (``summary: true``) listed after the other
-    error lines of the log, which it then points to."""
+def _decided(ctx: CheckContext, signature: dict, after_others: bool) -> tuple:
+    """``(causes, standing, ruled out, lead or None, unsupported)`` of a matched signature, the one decision the finding
+    and :func:`diagnoses` share. A summary below the error lines it sums up (``after_others``) leads with a cause the
+    input shows or one that needs no fact; when every standing cause needs facts the input does not show
+    (``unsupported``) the lines above decide, and its usual causes are listed without a lead or a remedy."""
     causes = rank_causes(ctx, signature)
     standing = [c for c in causes if c.result.state != DOES_NOT_APPLY]
     ruled_out = [c for c in causes if c.result.state == DOES_NOT_APPLY]
-    lead = standing[0] if standing else None
+    if not after_others:
+        return causes, standing, ruled_out, (standing[0] if standing else None), False
+    # below the lines it sums up, a cause that needs facts the input does not show (/dev/shm's size, the memlock
+    # limit) is not put first: one the input shows, or one that needs no fact (the compiler error above), leads
+    supported = [c for c in standing if c.result.state == APPLIES or not c.spec.get("condition")]
+    if supported:
+        standing = supported + [c for c in standing if c not in supported]
+        return causes, standing, ruled_out, standing[0], False
+    return causes, standing, ruled_out, None, True
+
+
+def _after_others(ctx: CheckContext) -> bool:
+    """Whether the logs show an error line a summary signature sums up: a matched signature that is not a summary, or
+    a line an error catalog names."""
+    hits = [h for h in ctx.evidence.hits if ctx.data.signature(h.signature) is not None]
+    return any(not ctx.data.signature(h.signature).get("summary") for h in hits) or any(
+        not h.covered for h in ctx.evidence.catalog_hits)
+
+
+def _finding(ctx: CheckContext, hit: SignatureHit, signature: dict, after_others: bool = False) -> Finding:
+    """The finding of one matched line; ``after_others``: a summary line (``summary: true``) listed after the other
+    error lines of the log, which it then points to."""
+    causes, standing, ruled_out, lead, unsupported = _decided(ctx, signature, after_others)
     shows = WORDS("shows", where=hit.first.where(), line=hit.first.text)
+    cause_parts = ([_sentence(WORDS("summary-causes", causes=_listed([_cause_title(c) for c in standing])))]
+                   if unsupported and standing else _cause_parts(standing, ruled_out))
     parts = [_sentence(_cat(shows, WORDS("more", count=hit.count) if hit.count > 1 else Text("", ""))),
              Text(f"{signature['title']['en']}. {signature['explanation']['en']}",
                   f"{signature['title']['zh']}。{signature['explanation']['zh']}"),
              *([_sentence(WORDS("summary"))] if after_others else []),
-             *_cause_parts(standing, ruled_out)]
-    remedy_spec = lead.spec if lead is not None else (causes[0].spec if causes else None)
+             *cause_parts]
+    remedy_spec = (None if unsupported else lead.spec if lead is not None else (causes[0].spec if causes else None))
     links = [ctx.data.signature_url(signature["id"], signature.get("printed_by", ""), ctx.options.lang)]
     # documents first (NVIDIA's, PyTorch's, Kubernetes'), then the issue threads the lines come from
     sources = [s.get("url") for s in signature.get("sources") or [] if s.get("url")]
@@ -303,8 +331,8 @@ def diagnoses(ctx: CheckContext) -> dict[str, dict[str, Any]]:
         signature = ctx.data.signature(hit.signature)
         if signature is None:
             continue
-        causes = rank_causes(ctx, signature)
-        lead = next((c for c in causes if c.standing), None)
+        after = bool(signature.get("summary")) and _after_others(ctx)
+        causes, _standing, ruled_out, lead, _unsupported = _decided(ctx, signature, after)
         out[hit.signature] = {"severity": line_severity(signature, lead), "cause": lead.spec["id"] if lead else None,
-                              "ruled_out": [c.spec["id"] for c in causes if not c.standing], "places": places_for(ctx)}
+                              "ruled_out": [c.spec["id"] for c in ruled_out], "places": places_for(ctx)}
     return out

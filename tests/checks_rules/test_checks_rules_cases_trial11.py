@@ -24,3 +24,18 @@ def test_dmabuf_registration_out_of_memory_is_a_memory_limit_not_an_unsupported_
     unsupported = cli_report(tmp_path, ["misc/ibvwrap.cc:288 NCCL WARN Call to ibv_reg_dmabuf_mr failed with error "
                                         "Operation not supported"])
     assert [m["signature"] for m in unsupported["evidence"]["matches"]] == ["nccl-ib-dmabuf-not-supported"]
+
+
+def test_a_summary_below_a_socket_error_does_not_lead_with_a_cause_the_log_cannot_show(tmp_path):
+    """A new user's try: a socket WARN, then torch's 'unhandled system error'; read alone, the log shows nothing of
+    /dev/shm, so the summary's lead is not 'shm-too-small' (--shm-size=16g was offered) but a cause that needs no fact."""
+    report = cli_report(tmp_path, [
+        "node1:77:88 [0] misc/socket.cc:484 NCCL WARN socketStartConnect: Connect to 10.1.2.3<43891> failed : "
+        "Software caused connection abort",
+        "RuntimeError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1970, unhandled system "
+        "error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5"], "--log-only")
+    assert [m["signature"] for m in report["evidence"]["matches"]] == ["nccl-socket-connect-failed",
+                                                                     "nccl-unhandled-system-error"]
+    assert lead_cause(report, "nccl-unhandled-system-error") == "peer-or-socket"
+    summary = [f for f in report["findings"] if f["rule"] == "evidence.error-lines"][1]
+    assert "--shm-size" not in (summary.get("remedy") or "")
