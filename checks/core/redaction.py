@@ -76,10 +76,14 @@ MASK = "***"
 SECRET_PARAMETER_WORDS = ("token", "key", "secret", "pass", "pwd", "sig", "auth", "cred", "session", "cookie", "private")
 # the words of SECRET_PARAMETER_WORDS as a pattern: "auth" not as the start of "author" or "authority" (names of a
 # person and of a certificate authority), though "authorization" and "authorize" are credentials' names
-_SECRET_WORDS = "|".join(w if w != "auth" else "auth(?!or(?!i[sz]))" for w in SECRET_PARAMETER_WORDS)
+# and not the counts, tools and shapes whose names hold a secret's word (max_tokens, tokenizer, signal, sigmoid,
+# num_key_value_heads): their values are what a reader of a report needs
+_WORD_EXCEPT = {"auth": "auth(?!or(?!i[sz]))", "token": "token(?!izer)", "sig": "sig(?!nal|moid|ma)",
+                "key": "key(?!_value)"}
+_SECRET_WORDS = "|".join(_WORD_EXCEPT.get(w, w) for w in SECRET_PARAMETER_WORDS)
 # where a token may start: not inside a longer word or number, but after "_" (``x_ghp_...``), after a JSON or C escape
-# (``"...\\nghp_..."`` as a JSON log line writes a newline) and after a URL-encoded byte (``%20ghp_...``, ``%3Dhf_...``)
-_TOKEN_START = r"(?:(?<![A-Za-z0-9])|(?<=\\[ntrfvb0])|(?<=%[0-9A-Fa-f]{2}))"
+# (``"...\\nghp_..."`` as a JSON log line writes a newline, Go's ``\\u003c``) and after a URL-encoded byte (``%20ghp_...``)
+_TOKEN_START = r"(?:(?<![A-Za-z0-9])|(?<=\\[ntrfvb0])|(?<=\\u[0-9A-Fa-f]{4})|(?<=%[0-9A-Fa-f]{2}))"
 #: secrets recognised by their shape alone, masked whole wherever they stand (public formats of each issuer)
 TOKEN_SHAPES = (
     _TOKEN_START + r"gh[pousr]_[A-Za-z0-9]{20,}",  # GitHub tokens
@@ -145,21 +149,23 @@ _URL_USERINFO = re.compile(r"(?<=://)[^/?#\s\"'<>]+@")
 _BARE_USERINFO = re.compile(r"(?:(?<=^)|(?<=[\s,;=(\"':]))[^\s/?#@:,;=\"'()]+:[^\s/?#@,;\"'()]*@(?=[\w\[])")
 # the name is bounded and stops at the next "?": a line of many "?" costs linear time, not cubic
 _SECRET_PARAMETER = re.compile(
-    r"(?<=[?&#;])([^=&#;?\s]{0,256}(?:" + _SECRET_WORDS + r")[^=&#;?\s]{0,256}=)(?:" + _QUOTED_VALUE + r"|[^&#;\s]*)",
+    r"(?:(?<=[?&#;])|(?<=\\u0026))([^=&#;?\s\\]{0,256}(?:" + _SECRET_WORDS + r")[^=&#;?\s\\]{0,256}=)(?:" + _QUOTED_VALUE
+    + r"|[^&#;\s\\\"]*)",
     re.IGNORECASE
 )
 #: names whose value follows a colon or a blank (``password: x``, ``"api_key": "x"``, ``--token x``, ``X-Api-Key: x``)
 SECRET_NAMES = ("password", "passwd", "pwd", "secret", "token", "api_key", "apikey", "api-key", "access_key",
                 "access-key", "secret_access_key", "aws_secret_access_key", "private_token", "private-token",
                 "auth_token", "access_token", "x-api-key", "auth", "private_key", "privatekey", "private-key",
-                "encryption_key", "signing_key", "credentials", "credential", "passphrase")
+                "encryption_key", "signing_key", "credentials", "credential", "passphrase", "secretaccesskey",
+                "accesskeysecret", "access_key_secret", "_pass", "-pass", "_pw", "-pw")
 # "Basic <base64 of user:password>" anywhere (a header written without its "Authorization:" name)
 _BASIC = re.compile(r"(?i)(\bbasic\s+)([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])")
 _SECRET_NAME = r"(?:" + "|".join(re.escape(n) for n in SECRET_NAMES) + r")"
 # the name may carry a prefix (DB_PASSWORD:, --password:, mypassword:); it starts a word, so each word is tried once
 # (linear time); the name's own quote (JSON's "password":, escaped in a JSON log line: \"password\":) kept
 _SECRET_COLON = re.compile(
-    r"(?i)(?<![\w-])([\w-]{0,256}?" + _SECRET_NAME + r"(?:[_-]?key)?(?:\\?[\"'])?\s{0,4}:\s{0,4})"
+    r"(?i)(?<![\w-])([\w-]{0,256}?" + _SECRET_NAME + r"(?:[_-]?key)?(?:\\?[\"'])?[ \t]{0,64}:[ \t]{0,64})"
     r"(?!\*\*\*)(?:" + _QUOTED_VALUE + r"|[^\s,;\"'}]+)")
 # a command-line flag whose name ends in a secret's name (--password, --hf-token, --api-key) and the value after it
 _SECRET_FLAG = re.compile(r"(?i)(?<!\w)(--[\w-]{0,64}?" + _SECRET_NAME + r"\s+)(?!-)"
@@ -170,10 +176,22 @@ _DEVICE_UUID = re.compile(DEVICE_UUID_SHAPE)
 # authentication scheme first is kept and the credential after it masked (OTEL_EXPORTER_OTLP_HEADERS=
 # "Authorization=Bearer <token>", https://opentelemetry.io/docs/specs/otel/protocol/exporter/)
 _SECRET_PAIR = re.compile(
-    r"(?:(?<=^)|(?<=[\s,;:(\"'{/$]))([\w.-]{0,256}(?:" + _SECRET_WORDS + r")[\w.-]{0,256}\s*=>?(?!=)\s*"
-    r"(?:(?:basic|bearer|token|digest|negotiate)\s+)?)(?:" + _QUOTED_VALUE + r"|[^\s,;&\"')}]+)",
+    r"(?:(?<=^)|(?<=[\s,;:(\"'{/$\[<|*@]))([\w.-]{0,256}(?:" + _SECRET_WORDS + r")[\w.-]{0,256}(?:\\?[\"'])?[ \t]{0,64}=>?(?!=)[ \t]{0,64}"
+    r"(?:(?:basic|bearer|token|digest|negotiate)\s+)?)(?:" + _QUOTED_VALUE + r"|[^\s,;&\"')}\]>]+)",
     re.IGNORECASE,
 )
+
+
+#: a key of counted tokens (max_tokens=, max_new_tokens=, num_batched_tokens=): its whole-number value is a count
+_TOKEN_COUNT_KEY = re.compile(r"(?i)tokens\s*=")
+
+
+def _masked_pair(match: "re.Match[str]") -> str:
+    """:func:`_masked_value`, except a count of tokens (``max_tokens=512``), kept: a whole number is no credential."""
+    value = match.group(0)[len(match.group(1)):]
+    if value.isdigit() and len(value) <= 12 and _TOKEN_COUNT_KEY.search(match.group(1)):
+        return match.group(0)
+    return _masked_value(match)
 
 
 def _masked_value(match: "re.Match[str]") -> str:
@@ -299,7 +317,7 @@ def mask_secrets(text: str) -> str:
     if "=" in text and _mentions(folded, SECRET_PARAMETER_WORDS):
         if any(c in text for c in "?&#;"):
             text = _SECRET_PARAMETER.sub(_masked_value, text)
-        text = _SECRET_PAIR.sub(_masked_value, text)
+        text = _SECRET_PAIR.sub(_masked_pair, text)
     if (":" in text or dashes) and _mentions(folded, SECRET_NAMES):
         if ":" in text:
             text = _SECRET_COLON.sub(_masked_value, text)

@@ -391,7 +391,13 @@ def _tail(line: str, catalogs: "ErrorCatalogs") -> "Optional[CudaErrorInfo]":
     CUDA (:data:`_CUDA_CONTEXT`); None when it holds none."""
     folded = line.translate(_ASCII_LOWER)
     context: Optional[bool] = None
-    for message, alone, info in _tail_rows(catalogs):
+    by_word = _tail_index(catalogs)
+    # only the messages whose first word the line holds (a few, most lines none), in the rows' order
+    picked = sorted({at for word in set(_FIRST_WORD.findall(folded)) for at in by_word.get(word, ())})
+    if not picked:
+        return None
+    rows = _tail_rows(catalogs)
+    for message, alone, info in (rows[at] for at in picked):
         at = folded.find(message)
         while at >= 0:
             end = at + len(message)
@@ -404,6 +410,24 @@ def _tail(line: str, catalogs: "ErrorCatalogs") -> "Optional[CudaErrorInfo]":
                     return info
             at = folded.find(message, at + 1)
     return None
+
+
+#: a word of a lower-cased line or message, as :func:`_tail_index` keys the messages by their first one
+_FIRST_WORD = re.compile(r"[a-z0-9]+")
+
+
+def _tail_index(catalogs: "ErrorCatalogs") -> "dict[str, tuple[int, ...]]":
+    """The rows of :func:`_tail_rows` by the first word of their message (``{"out": (3, 17), ...}``): a line is
+    searched only for the messages whose first word it holds; made once per catalogs object."""
+    index = catalogs.__dict__.get("_catalog_lines_tail_index")
+    if index is None:
+        grouped: dict[str, list[int]] = {}
+        for at, (message, _alone, _info) in enumerate(_tail_rows(catalogs)):
+            words = _FIRST_WORD.findall(message)
+            grouped.setdefault(words[0] if words else "", []).append(at)
+        index = {word: tuple(rows) for word, rows in grouped.items()}
+        catalogs.__dict__["_catalog_lines_tail_index"] = index
+    return index
 
 
 def _tail_rows(catalogs: "ErrorCatalogs") -> "list[tuple[str, bool, CudaErrorInfo]]":

@@ -453,6 +453,8 @@ class Scanner:
         self._matched: tuple[Optional[int], set[str], set[tuple]] = (None, set(), set())
         #: seconds the patterns' expressions have taken on this input (:data:`INPUT_BUDGET_S`)
         self.pattern_seconds = 0.0
+        #: ``evidence.catalog_hits`` by key, and how many of them are indexed (:meth:`_catalog_hit`)
+        self._hit_index: "tuple[dict, int]" = ({}, 0)
         #: the prefilter of this input (:meth:`SignatureSet.prefilter`), chosen on its first long block; None before
         self._prefilter: "Optional[re.Pattern[bytes]]" = None
         #: the line the part being fed belongs to when it is not the whole of it, and where the part starts in it
@@ -702,7 +704,7 @@ class Scanner:
             return False
         evidence = self.evidence
         key = tuple(m.key for m in matches)
-        known = next((h for h in evidence.catalog_hits if h.key == key), None)
+        known = self._catalog_hit(key)
         seen = self._matched[2] if self._matched[0] == number and number is not None else set()
         if known is not None:
             if known.count < MAX_HITS_PER_SIGNATURE and key not in seen:  # counted once per line
@@ -718,6 +720,17 @@ class Scanner:
             if match.catalog == "cuda" and match.info is not None:
                 self._state(line, number, literal, "cuda.error", match.info.name)
         return True
+
+    def _catalog_hit(self, key: tuple) -> "Optional[CatalogHit]":
+        """The hit of ``evidence.catalog_hits`` with ``key``, by an index kept up with the list (other scanners of the
+        same evidence append to it too): a log of many catalog lines costs one look-up a line, not one per hit."""
+        hits = self.evidence.catalog_hits
+        index, indexed = self._hit_index
+        if indexed != len(hits):
+            for hit in hits[indexed:]:
+                index.setdefault(hit.key, hit)
+            self._hit_index = (index, len(hits))
+        return index.get(key)
 
     def _state(self, line: str, number: Optional[int], literal: str, name: str, value: Any) -> None:
         """Keep one fact the line states; the first line stating it is kept, a different value marks a conflict."""

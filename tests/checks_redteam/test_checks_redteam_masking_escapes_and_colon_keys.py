@@ -33,6 +33,20 @@ HF = "hf_AbCdEfGhIjKlMnOpQrStUvWxYzAbCdEfGh"
     ("passphrase: hunter2", "hunter2"),
     ("password => 'hunter2'", "hunter2"),
     ('$db_password => "hunter2",', "hunter2"),
+    # the second red team (M1-M6): Go's JSON escapes, aligned colons, camelCase AWS and Alibaba keys, quoted keys
+    # before => and =, DB_PASS:, key=value after a bracket or a bar
+    ('"url":"https://h/x?a=1\\u0026access_token=hunter2"', "hunter2"),
+    ('"msg":"\\u003c' + GHP + '"', GHP),
+    ("password:      hunter2", "hunter2"),
+    ("Password     : hunter2", "hunter2"),
+    ('"SecretAccessKey": "hunter2"', "hunter2"),
+    ('"AccessKeySecret": "hunter2"', "hunter2"),
+    ("'password' => 'hunter2'", "hunter2"),
+    ('"password" = "hunter2"', "hunter2"),
+    ("DB_PASS: hunter2", "hunter2"),
+    ("[password=hunter2]", "hunter2"),
+    ("| token=hunter2 |", "hunter2"),
+    ("access_tokens=hunter2", "hunter2"),
 ])
 def test_secret_is_masked(text, secret):
     assert secret not in mask_text(text)
@@ -45,6 +59,14 @@ def test_secret_is_masked(text, secret):
     "key: value",
     "disk-1234567890abcdefghijkl",
     "sort by key: name",
+    # M8: values a reader needs, whose keys hold a secret's word
+    "max_tokens=512",
+    "max_num_batched_tokens=8192",
+    "tokenizer=llama",
+    "signal=9",
+    "num_key_value_heads=8",
+    "compass: north",
+    "Pass: 12",
 ])
 def test_counts_and_ordinary_keys_stay(text):
     assert mask_text(text) == text

@@ -295,7 +295,7 @@ def test_a_slow_part_behind_a_required_text_is_refused_before_it_is_timed(regex)
     # why it must be refused by shape: timed, it stays within budget, since no timed line holds the required text
     # (a negative lookaround is also timed left out, which catches the double negative even without the shape test)
     timed = timing_refusal(regex, "NCCL WARN", [])
-    assert timed is None if "(?!" not in regex else "negative lookarounds left out" in timed
+    assert timed is None if "(?!" not in regex else "negative lookarounds and word boundaries left out" in timed
     # while the same tail written out plainly is refused by timing
     assert timing_refusal(r"NCCL WARN Q.*:.*:.*!", "NCCL WARN", []).startswith("takes over")
 
@@ -339,7 +339,7 @@ def test_a_slow_part_behind_a_negative_lookaround_is_timed_without_it(regex):
 
     assert static_refusal(regex) is None
     reason = timing_refusal(regex, regex[:6], [])
-    assert reason is not None and "with its negative lookarounds left out" in reason
+    assert reason is not None and "with its negative lookarounds and word boundaries left out" in reason
 
 
 def test_bounded_repeats_in_a_row_are_timed_from_every_start_of_a_line():
@@ -360,3 +360,25 @@ def test_without_negative_lookarounds_leaves_the_rest_as_written(regex, stripped
 
     assert without_negative_lookarounds(regex) == stripped
     assert timing_refusal(regex, regex[:4], []) is None
+
+
+@pytest.mark.parametrize("regex", [
+    r"RTSLOW failure\b.*Q.*Q.*!",  # the second red team's G1: a word boundary the gate's letters never pass
+    r"XYZ\b[a-z]{0,64}[a-z]{0,64}[a-z]{0,64}[a-z]{0,64}!",
+])
+def test_a_slow_part_behind_a_word_boundary_is_timed_without_it(regex):
+    from lingjun.schema.gate.rules.signature_regex import static_refusal, timing_refusal
+
+    assert static_refusal(regex) is None
+    assert "takes over" in timing_refusal(regex, regex[:6], [])
+
+
+@pytest.mark.parametrize("regex, stripped", [
+    (r"RTSLOW [(?!]x.*Q", None),  # G2: '(?!' inside a class is no lookaround: nothing to leave out
+    (r"RTSLOW (?#c(?!)x", r"RTSLOW x"),  # G2: a comment left out whole
+    (r"\bSignal (?!9 |7 )\d+", r"Signal \d+"),
+])
+def test_assertions_are_read_outside_classes_and_comments(regex, stripped):
+    from lingjun.schema.gate.rules.signature_regex import without_negative_lookarounds
+
+    assert without_negative_lookarounds(regex) == stripped

@@ -885,52 +885,73 @@ def _tiled(prefix: str, unit: str) -> str:
     return (piece * (LINE_LENGTH // max(len(piece), 1) + 1))[:LINE_LENGTH] if piece else ""
 
 
-_NEGATIVE_LOOKAROUND = ("(?!", "(?<!")
+_ZERO_WIDTH = ("(?!", "(?<!", "\\b", "\\B", "(?#")
 
 
 def without_negative_lookarounds(regex: str) -> Optional[str]:
-    """``regex`` with its negative lookarounds (``(?!...)``, ``(?<!...)``) left out, or None when it has none or the
-    text left does not compile. A negative lookaround only narrows what matches: the expression without it matches
-    every line the expression does, and it is timed too, so that a lookaround that turns away the gate's own lines
-    (``(?![^b])``, which demands a ``b``; ``(?!a)\\w``) cannot hide a slow part behind it."""
-    if not any(mark in regex for mark in _NEGATIVE_LOOKAROUND):
+    """``regex`` with what only narrows where it matches left out: its negative lookarounds (``(?!...)``,
+    ``(?<!...)``), its word boundaries (``\\b``, ``\\B``) and comments (``(?#...)``), read outside character
+    classes; None when it has none of them. The text left matches every line the expression does, and it is timed
+    too, so that an assertion that turns away the gate's own lines (``(?![^b])``, which demands a ``b``; a ``\\b``
+    after a word, which the gate's letters never pass) cannot hide a slow part behind it. Raises :class:`ValueError`
+    when the text left does not compile (the assertions cannot be told apart from the rest)."""
+    if not any(mark in regex for mark in _ZERO_WIDTH):
         return None
-    out, i, n = [], 0, len(regex)
+    out, i, n, in_class, found = [], 0, len(regex), False, False
     while i < n:
-        if regex.startswith("(?!", i) or regex.startswith("(?<!", i):
-            depth, j, in_class = 0, i, False
+        ch = regex[i]
+        if ch == "\\":
+            if not in_class and regex[i + 1:i + 2] in ("b", "B"):
+                found, i = True, i + 2
+                continue
+            out.append(regex[i:i + 2])
+            i += 2
+            continue
+        if in_class:
+            out.append(ch)
+            if ch == "]" and not (regex[i - 1] == "[" or regex[i - 2:i] == "[^"):
+                in_class = False
+            i += 1
+            continue
+        if ch == "[":
+            in_class = True
+            out.append(ch)
+            i += 1
+            continue
+        if regex.startswith(("(?!", "(?<!", "(?#"), i):
+            found = True
+            if regex.startswith("(?#", i):
+                close = regex.find(")", i)
+                i = n if close < 0 else close + 1
+                continue
+            depth, j, inner_class = 0, i, False
             while j < n:
-                ch = regex[j]
-                if ch == "\\":
+                c = regex[j]
+                if c == "\\":
                     j += 2
                     continue
-                if in_class:
-                    in_class = ch != "]"
-                elif ch == "[":
-                    in_class = True
-                    if regex.startswith("[]", j) or regex.startswith("[^]", j):
-                        j += 2 if regex.startswith("[]", j) else 3
-                        continue
-                elif ch == "(":
+                if inner_class:
+                    inner_class = not (c == "]" and not (regex[j - 1] == "[" or regex[j - 2:j] == "[^"))
+                elif c == "[":
+                    inner_class = True
+                elif c == "(":
                     depth += 1
-                elif ch == ")":
+                elif c == ")":
                     depth -= 1
                     if depth == 0:
                         break
                 j += 1
             i = j + 1
             continue
-        if regex[i] == "\\":
-            out.append(regex[i:i + 2])
-            i += 2
-            continue
-        out.append(regex[i])
+        out.append(ch)
         i += 1
+    if not found:
+        return None
     stripped = "".join(out)
     try:
         re.compile(stripped)
-    except re.error:
-        return None
+    except re.error as exc:
+        raise ValueError(f"{regex!r} without its assertions does not compile") from exc
     return stripped
 
 
@@ -1046,12 +1067,17 @@ def timing_refusal(regex: str, literal: str, examples: list[str]) -> Optional[st
     lines = hostile_lines(regex, literal, examples) + adversarial_lines(regex)
     took, line = slowest_search(re.compile(regex), lines)
     widened = ""
-    stripped = without_negative_lookarounds(regex)
+    try:
+        stripped = without_negative_lookarounds(regex)
+    except ValueError:
+        return ("cannot be timed with its negative lookarounds, word boundaries and comments left out (the text left "
+                "does not compile), so a slow part behind them would go untested; write it without them")
     if took <= BUDGET_S and stripped is not None:
         # the expression without its negative lookarounds, on lines of its own parts: what a line that passes them meets
         took, line = slowest_search(re.compile(stripped), hostile_lines(stripped, literal, examples)
                                     + adversarial_lines(stripped))
-        widened = " with its negative lookarounds left out (a line they let pass reaches that part)"
+        widened = (" with its negative lookarounds and word boundaries left out (a line they let pass reaches that "
+                   "part)")
     if took <= BUDGET_S or line is None:
         return None
     shown = "over %.0f s (interrupted)" % HARD_LIMIT_S if took == float("inf") else "%.0f ms" % (took * 1000)
