@@ -25,7 +25,12 @@ Such an expression is not run at all.  The others are timed: each is searched in
 repeated; the literal followed by repeated characters) and in adversarial lines made of its own parts (the text
 before each repeated part, then many copies of each alternative's shortest match and of each pair of them, and not
 what must come next: "NCCL WARN " + "0.0.0." ... for ``NCCL WARN (?:\\d\\.|\\d|\\.)* failed``,
-:func:`adversarial_lines`); a search that takes more than :data:`BUDGET_S` is refused.
+:func:`adversarial_lines`); a search that takes more than :data:`BUDGET_S` is refused.  A few of those lines repeat
+the text before a repeated part and a run of it from start to end (:func:`_tiled`), so that bounded repeats in a row,
+only somewhat slow from one start, are timed from every start a long line offers; and an expression with negative
+lookarounds, word boundaries or comments is timed again with them left out (:func:`without_negative_lookarounds`):
+an assertion that turns away the gate's own lines (``(?![^b])``, a ``\\b`` after a word) would otherwise hide a
+slow part behind it.  One whose text without them does not compile is refused.
 
 Where the platform allows it (the main thread of a Unix process) a search is also interrupted after
 :data:`HARD_LIMIT_S`, so that one expression the static tests let through cannot stop the gate.
