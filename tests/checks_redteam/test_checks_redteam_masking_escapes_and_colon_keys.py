@@ -81,3 +81,13 @@ def test_log_quotes_in_json_keep_no_token_after_an_escape(tmp_path):
     assert proc.returncode in (0, 1), proc.stderr
     json.loads(proc.stdout)
     assert GHP not in proc.stdout and "hunter2" not in proc.stdout
+
+
+@pytest.mark.parametrize("text, identifier", [
+    ('"msg":"peer\\\\n10.0.0.5:80 down"', "10.0.0.5"),
+    ('"x":"\\\\t10.1.2.3"', "10.1.2.3"),
+    ('"g":"\\\\nGPU-12345678-1234-1234-1234-123456789abc"', "12345678-1234"),
+])
+def test_an_identifier_after_a_json_escape_is_masked(text, identifier):
+    """The second red team's M7: addresses and GPU UUIDs right after a JSON log line's \\n or \\t."""
+    assert identifier not in mask_text(text)
