@@ -296,6 +296,8 @@ def _word_cut_bounds(text, start: int, end: int, keep_from: int, keep_to: int) -
     return start, end
 
 
+#: how much of a line before its literal a window keeps whatever the words around (an expression's own prefix)
+_BEFORE_LITERAL = 256
 #: the most windows of one long line searched for one literal (a part fed is at most :data:`FEED_LIMIT`, four windows)
 MAX_WINDOWS = 8
 
@@ -312,7 +314,9 @@ def _windows(line: str, literal: str) -> "list[str]":
     while at >= 0 and len(out) < MAX_WINDOWS:
         if at > covered_to:
             start = max(0, min(at - LINE_LIMIT // 2, len(line) - LINE_LIMIT))
-            out.append(_word_cut(line, start, start + LINE_LIMIT, at, at + len(literal)))
+            # the text an expression reads before its literal stays, even when a run without blanks ends at it (a
+            # window is matched, never quoted: the quote masks the whole line)
+            out.append(_word_cut(line, start, start + LINE_LIMIT, max(start, at - _BEFORE_LITERAL), at + len(literal)))
             covered_to = start + LINE_LIMIT - len(literal)
         at = line.find(literal, at + 1)
     return out or [_window(line, literal)]

@@ -32,3 +32,13 @@ def test_occurrences_inside_one_window_share_it_and_the_count_is_bounded():
     windows = _windows(line, "Got completion")
     assert 1 < len(windows) <= MAX_WINDOWS
     assert all(len(w) <= LINE_LIMIT for w in windows)
+
+
+def test_a_run_without_blanks_glued_before_the_error_keeps_the_expressions_prefix():
+    """The second red team's W1: the window's word cut moved its start up to the literal, past 'NET/IBP:'."""
+    sigs = [{"id": "ibp", "printed_by": "nccl",
+             "patterns": [{"literal": "Got completion", "regex": r"NET/IBP:Got completion from peer [^\n]{0,200}status=12"}]}]
+    line = ("pad " * 1200 + "x" * 5000 + "NET/IBP:Got completion from peer 10.0.0.2<4567> with status=12 opcode=0")
+    evidence = Evidence()
+    SignatureSet(sigs).scanner(evidence, "job.log").feed_block((line + "\n").encode())
+    assert [h.signature for h in evidence.hits] == ["ibp"]
