@@ -83,7 +83,8 @@ _WORD_EXCEPT = {"auth": "auth(?!or(?!i[sz]))", "token": "token(?!izer)", "sig": 
 _SECRET_WORDS = "|".join(_WORD_EXCEPT.get(w, w) for w in SECRET_PARAMETER_WORDS)
 # where a token may start: not inside a longer word or number, but after "_" (``x_ghp_...``), after a JSON or C escape
 # (``"...\\nghp_..."`` as a JSON log line writes a newline, Go's ``\\u003c``) and after a URL-encoded byte (``%20ghp_...``)
-_TOKEN_START = r"(?:(?<![A-Za-z0-9])|(?<=\\[ntrfvb0])|(?<=\\u[0-9A-Fa-f]{4})|(?<=%[0-9A-Fa-f]{2}))"
+_TOKEN_START = (r"(?:(?<![A-Za-z0-9])|(?<=\\[ntrfvb0])|(?<=\\u[0-9A-Fa-f]{4})|(?<=\\x[0-9A-Fa-f]{2})"
+                r"|(?<=%[0-9A-Fa-f]{2}))")
 #: secrets recognised by their shape alone, masked whole wherever they stand (public formats of each issuer)
 TOKEN_SHAPES = (
     _TOKEN_START + r"gh[pousr]_[A-Za-z0-9]{20,}",  # GitHub tokens
@@ -165,7 +166,7 @@ _SECRET_NAME = r"(?:" + "|".join(re.escape(n) for n in SECRET_NAMES) + r")"
 # the name may carry a prefix (DB_PASSWORD:, --password:, mypassword:); it starts a word, so each word is tried once
 # (linear time); the name's own quote (JSON's "password":, escaped in a JSON log line: \"password\":) kept
 _SECRET_COLON = re.compile(
-    r"(?i)(?<![\w-])([\w-]{0,256}?" + _SECRET_NAME + r"(?:[_-]?key)?(?:\\?[\"'])?[ \t]{0,64}:[ \t]{0,64})"
+    r"(?i)(?<![\w-])([\w-]{0,256}?" + _SECRET_NAME + r"(?:[_-]?key)?(?:\\?[\"'])?[ \t]{0,64}:=?[ \t]{0,64})"
     r"(?!\*\*\*)(?:" + _QUOTED_VALUE + r"|[^\s,;\"'}]+)")
 # a command-line flag whose name ends in a secret's name (--password, --hf-token, --api-key) and the value after it
 _SECRET_FLAG = re.compile(r"(?i)(?<!\w)(--[\w-]{0,64}?" + _SECRET_NAME + r"\s+)(?!-)"
@@ -186,6 +187,30 @@ _SECRET_PAIR = re.compile(
 _TOKEN_COUNT_KEY = re.compile(r"(?i)tokens\s*=")
 
 
+# a secret's key (a name of SECRET_NAMES, or a key holding a word of SECRET_PARAMETER_WORDS) in escaped quotes or
+# followed by an escaped separator, and the value up to the next escape, quote or separator: the forms a log writes
+# a JSON document into another one's string with ({\\\"password\\\": ...}), or that Gson writes by default
+# (\u0027password\u0027: ..., password\u003d...)
+_ESC_QUOTE = r"(?:\\{1,7}[\"']|\\u00(?:22|27))"
+_ESCAPED_SECRET = re.compile(
+    r"(?i)((?:" + _SECRET_NAME + r"|[\w.-]{0,64}(?:" + _SECRET_WORDS + r")[\w.-]{0,64})"
+    # at least one escape: after the key, as the separator, or before the value
+    r"(?:" + _ESC_QUOTE + r"[ \t]{0,16}(?::|=|\\u003[dD])[ \t]{0,16}" + _ESC_QUOTE + r"?"
+    r"|[ \t]{0,16}\\u003[dD][ \t]{0,16}" + _ESC_QUOTE + r"?"
+    r"|[ \t]{0,16}[:=][ \t]{0,16}" + _ESC_QUOTE + r"))(?!\*\*\*)([^\\\s,;}\"'&]{1,512})")
+
+
+def _masked_escaped(match: "re.Match[str]") -> str:
+    """The key and separator (group 1) kept and the value masked, a count of tokens kept (``max_tokens\\u003d512``)."""
+    value = match.group(2)
+    if value.isdigit() and len(value) <= 12 and re.search(r"(?i)tokens", match.group(1)):
+        return match.group(0)
+    key = match.group(1)
+    if "cookie" in key.lower() and "\\\\" not in key and "\\u00" not in key:
+        return match.group(0)  # a cookie header the cookie rule reads (below): each value masked, its name kept
+    return match.group(1) + MASK
+
+
 def _masked_pair(match: "re.Match[str]") -> str:
     """:func:`_masked_value`, except a count of tokens (``max_tokens=512``), kept: a whole number is no credential."""
     value = match.group(0)[len(match.group(1)):]
@@ -203,7 +228,7 @@ def _masked_value(match: "re.Match[str]") -> str:
     return match.group(1) + MASK
 # a Cookie or Set-Cookie header (a session cookie is a credential), as a header line or a header dict's item
 # (``{'Cookie': 'sid=x'}``): the name, its quote and the quote that opens the value
-_COOKIE_HEADER = re.compile(r"(?i)\b(?:set-)?cookie(\\?[\"']?)\s{0,4}:\s{0,4}(\\?[\"']?)")
+_COOKIE_HEADER = re.compile(r"(?i)(?:\b|(?<=\\[ntr]))(?:set-)?cookie(\\?[\"']?)\s{0,4}:\s{0,4}(\\?[\"']?)")
 #: the attributes of Set-Cookie (RFC 6265 section 4.1, and the later SameSite, Priority, Partitioned): kept
 COOKIE_ATTRIBUTES = frozenset({"path", "domain", "expires", "max-age", "secure", "httponly", "samesite", "partitioned",
                                "priority"})
@@ -248,7 +273,8 @@ def _masked_cookie(pair: "re.Match[str]") -> str:
 _EMAIL = re.compile(r"(?<![\w.+%-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@(?![vV]?[0-9]+\.[0-9]+(?:[.+-]|(?![\w-])))(?=[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?"
                     r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*\.[A-Za-z]{2,24}(?![\w-]))")
 # an Authorization header's credential (Basic/Bearer/... scheme kept), and a Bearer token anywhere
-_AUTHORIZATION = re.compile(r"(?i)(\bauthorization\s*[:=]\s*(?:(?:basic|bearer|token|digest|negotiate)\s+)?)[^\s,;\"']+")
+_AUTHORIZATION = re.compile(r"(?i)((?:\b|(?<=\\[ntr]))authorization\s*[:=]\s*(?:(?:basic|bearer|token|digest|negotiate)\s+)?)"
+                            r"[^\s,;\"'\\]+")
 _BEARER = re.compile(r"(?i)(\bbearer\s+)(?!\*\*\*)[A-Za-z0-9._~+/=-]{8,}")
 _OCTET = r"(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])"
 _IPV4 = rf"{_OCTET}(?:\.{_OCTET}){{3}}"
@@ -309,6 +335,10 @@ def mask_secrets(text: str) -> str:
     # the words of the case-insensitive patterns are looked for in the text as given: a "***" put in makes none
     dashes = "-" in text and "--" in text
     folded = _folded(text) if "=" in text or ":" in text or dashes else ""
+    if "\\" in text and (_mentions(_folded(text), SECRET_NAMES) or _mentions(_folded(text), SECRET_PARAMETER_WORDS)):
+        # first, a secret's key and value in escaped quotes the forms below do not read: JSON escaped twice
+        # ({\\\"password\\\":\\\"x\\\"}), Gson's \u003d and \u0027 (password\u003dx)
+        text = _ESCAPED_SECRET.sub(_masked_escaped, text)
     if "@" in text:
         if "://" in text:
             text = _URL_USERINFO.sub(MASK + "@", text)

@@ -103,6 +103,8 @@ def _refusal(name: str, first: bytes) -> Optional[str]:
             command = command.replace("FILE", shlex.quote(name))
         how = f"; read the text inside with {command}" if command else ""
         return f"{name}: is {kind}, not a text log{how}"
+    if first and not first.strip(b"\x00"):  # zero-filled (a log whose writer crashed before it wrote any text)
+        return f"{name}: holds only NUL bytes (a file zero-filled by a crash?), no text to read"
     # a run of NULs is what a writer that crashed leaves (a zero-filled page), not binary data: left out of the count
     sample = re.sub(rb"\x00{16,}", b"", first[:65536])
     nul = sample.count(0)

@@ -316,8 +316,9 @@ def _windows(line: str, literal: str) -> "list[str]":
             start = max(0, min(at - LINE_LIMIT // 2, len(line) - LINE_LIMIT))
             # the text an expression reads before its literal stays, even when a run without blanks ends at it (a
             # window is matched, never quoted: the quote masks the whole line)
-            out.append(_word_cut(line, start, start + LINE_LIMIT, max(start, at - _BEFORE_LITERAL), at + len(literal)))
-            covered_to = start + LINE_LIMIT - len(literal)
+            lo, hi = _word_cut_bounds(line, start, start + LINE_LIMIT, max(start, at - _BEFORE_LITERAL), at + len(literal))
+            out.append(line[lo:hi])
+            covered_to = hi - len(literal)  # where the window really ends: its word cut may end it early
         at = line.find(literal, at + 1)
     return out or [_window(line, literal)]
 

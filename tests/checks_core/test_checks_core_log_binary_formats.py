@@ -122,3 +122,16 @@ def test_the_command_line_refuses_a_zipped_log_in_one_line_exit_3(tmp_path):
                           capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
     assert done.returncode == 3, done.stderr
     assert done.stderr.count("\n") == 1 and "is a zip archive, not a text log; read the text inside with unzip -p" in done.stderr
+
+
+@pytest.mark.parametrize("size", [4, 4096, 1 << 20])
+def test_a_file_of_nothing_but_nul_bytes_is_refused_in_one_line(tmp_path, size):
+    """The third red team's B1: a zero-filled log (its writer crashed before any text) read as '0 kinds of error line'."""
+    with pytest.raises(LogError) as caught:
+        _scan(tmp_path, b"\x00" * size)
+    assert "holds only NUL bytes" in str(caught.value)
+
+
+def test_a_log_with_a_run_of_nuls_after_its_text_is_still_read(tmp_path):
+    evidence = _scan(tmp_path, b"step 1 ok\n" + b"\x00" * 4096 + b"\nstep 2 ok\n")
+    assert evidence.read_logs

@@ -42,3 +42,13 @@ def test_a_run_without_blanks_glued_before_the_error_keeps_the_expressions_prefi
     evidence = Evidence()
     SignatureSet(sigs).scanner(evidence, "job.log").feed_block((line + "\n").encode())
     assert [h.signature for h in evidence.hits] == ["ibp"]
+
+
+def test_a_later_occurrence_past_a_window_its_word_cut_ended_early_gets_its_own():
+    """The third red team's W3: the window's end moved back to a blank, but the occurrence after it counted as covered."""
+    sigs = [{"id": "ibp", "printed_by": "nccl",
+             "patterns": [{"literal": "Got completion", "regex": r"NET/IBP : Got completion with error"}]}]
+    line = "Got completion early " + "pad " * 2013 + "x" * 4000 + "NET/IBP : Got completion with error 12"
+    evidence = Evidence()
+    SignatureSet(sigs).scanner(evidence, "job.log").feed_block((line + "\n").encode())
+    assert [h.signature for h in evidence.hits] == ["ibp"]

@@ -91,3 +91,21 @@ def test_log_quotes_in_json_keep_no_token_after_an_escape(tmp_path):
 def test_an_identifier_after_a_json_escape_is_masked(text, identifier):
     """The second red team's M7: addresses and GPU UUIDs right after a JSON log line's \\n or \\t."""
     assert identifier not in mask_text(text)
+
+
+@pytest.mark.parametrize("text", [
+    r'{\\\"password\\\":\\\"hunter2\\\"}',  # JSON escaped twice (the third red team's M9)
+    r'{"user":"a","password\u003dhunter2"}',  # Gson's default escapes
+    r"{\u0027password\u0027: \u0027hunter2\u0027}",
+    r'"x":"\nCookie: sid=hunter2"',
+    r'"x":"\nAuthorization: token hunter2"',
+    'password := hunter2',  # M10: Go
+    r'"m":"\x01ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"',
+])
+def test_escaped_and_go_forms_are_masked(text):
+    out = mask_text(text)
+    assert "hunter2" not in out and "A1b2C3d4E5f6G7h8I9j0" not in out
+
+
+def test_an_escaped_count_of_tokens_is_kept():
+    assert mask_text(r'"max_tokens\u003d512"') == r'"max_tokens\u003d512"'

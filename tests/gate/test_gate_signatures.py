@@ -382,3 +382,20 @@ def test_assertions_are_read_outside_classes_and_comments(regex, stripped):
     from lingjun.schema.gate.rules.signature_regex import without_negative_lookarounds
 
     assert without_negative_lookarounds(regex) == stripped
+
+
+def test_a_group_with_flags_of_its_own_is_refused():
+    """The third red team's H1: '(?i:b)' made the gate read the whole expression as case-insensitive."""
+    from lingjun.schema.gate.rules.signature_regex import static_refusal
+
+    assert static_refusal(r"RTSLOW failure(?i:b).*Q.*Q.*!").startswith("holds a group with flags of its own")
+    assert static_refusal(r"(?i)RTSLOW failure b") is None
+
+
+@pytest.mark.parametrize("regex", [r"RTSLOW failure(?:$|b).*Q.*Q.*!", r"RTSLOW failure(?:\Z|b).*Q.*Q.*!",
+                                   r"RTSLOW failure(?:^|b).*Q.*Q.*!"])
+def test_a_slow_part_behind_an_anchor_branch_is_timed_without_it(regex):
+    """H2: the gate's shortest branch was an anchor no line passes in the middle, so the tail was never timed."""
+    from lingjun.schema.gate.rules.signature_regex import timing_refusal
+
+    assert "takes over" in timing_refusal(regex, "RTSLOW", [])

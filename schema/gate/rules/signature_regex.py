@@ -890,7 +890,7 @@ def _tiled(prefix: str, unit: str) -> str:
     return (piece * (LINE_LENGTH // max(len(piece), 1) + 1))[:LINE_LENGTH] if piece else ""
 
 
-_ZERO_WIDTH = ("(?!", "(?<!", "\\b", "\\B", "(?#")
+_ZERO_WIDTH = ("(?!", "(?<!", "\\b", "\\B", "(?#", "$", "^", "\\A", "\\Z")
 
 
 def without_negative_lookarounds(regex: str) -> Optional[str]:
@@ -906,7 +906,7 @@ def without_negative_lookarounds(regex: str) -> Optional[str]:
     while i < n:
         ch = regex[i]
         if ch == "\\":
-            if not in_class and regex[i + 1:i + 2] in ("b", "B"):
+            if not in_class and regex[i + 1:i + 2] in ("b", "B", "A", "Z"):
                 found, i = True, i + 2
                 continue
             out.append(regex[i:i + 2])
@@ -922,6 +922,9 @@ def without_negative_lookarounds(regex: str) -> Optional[str]:
             in_class = True
             out.append(ch)
             i += 1
+            continue
+        if ch in "$^":  # an anchor inside the expression (``(?:$|b)``): a branch the gate's lines always fail
+            found, i = True, i + 1
             continue
         if regex.startswith(("(?!", "(?<!", "(?#"), i):
             found = True
@@ -1040,9 +1043,18 @@ def _describe(line: str) -> str:
     return f"{head!r}... ({len(line)} characters)"
 
 
+#: a group with flags of its own (``(?i:b)``, ``(?-i:x)``): the gate's lines are built with the expression's flags
+#: read as one set for the whole of it, so such a group would make them miss the text after it
+_SCOPED_FLAGS = re.compile(r"\(\?[aiLmsux]*-?[aiLmsux]+:")
+
+
 def static_refusal(regex: str) -> Optional[str]:
     """Why ``regex`` is refused without being run (the first of the five shapes of the module's docstring that it
     has, as the end of a sentence that begins "regex R of signature S"), or None when it has none of them."""
+    if _SCOPED_FLAGS.search(regex):
+        return ("holds a group with flags of its own ((?i:...)), which the gate's timed lines read as the whole "
+                "expression's, so a slow part after it goes untested; put the flag at the start ((?i)...) or write "
+                "both cases as a class ([Bb])")
     hidden = hidden_requirement(regex)
     if hidden is not None:
         return (f"holds {hidden}, which the gate's proofs and timed lines cannot see through (a text a line must hold, "
