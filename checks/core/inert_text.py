@@ -9,11 +9,12 @@ the bidirectional marks, embeddings, overrides and isolates (U+061C,
 U+200E, U+200F, U+202A-U+202E, U+2066-U+2069), which reorder what is shown,
 and the invisible characters (zero-width space, joiners, word joiner, the byte
 order mark U+FEFF, soft hyphen, Hangul fillers): a name made only of them
-would be shown as nothing, and lone surrogates (U+D800-U+DFFF: bytes that were not UTF-8), which no output can
-hold as they are.
+would be shown as nothing, the other format characters of Unicode's category Cf (the tag characters U+E0001 and
+U+E0020-U+E007F, interlinear annotation U+FFF9-U+FFFB, ...), and lone surrogates (U+D800-U+DFFF: bytes that were not
+UTF-8), which no output can hold as they are.
 
 :func:`inert` writes each of them as a visible escape (``\\n``, ``\\r``,
-``\\t``, ``\\xNN`` below U+0100, ``\\uNNNN`` above), so one line stays one
+``\\t``, ``\\xNN`` below U+0100, ``\\uNNNN`` above, ``\\UNNNNNNNN`` above U+FFFF; JSON: its surrogate pair), so one line stays one
 line, and shortens a long value to ``limit`` characters followed by
 ``… (N more characters)``.  :func:`dumps` is :func:`json.dumps` with every
 string shortened the same way and every one of those characters written as
@@ -52,6 +53,12 @@ UNSAFE = frozenset(
     # lone surrogates (undecodable input bytes read with surrogateescape, a JSON "\udc80"): no UTF-8 output can hold
     # them, and writing them as "?" would make two different names one
     + [*range(0xD800, 0xE000)]
+    # the other format characters (Unicode category Cf), invisible too: Arabic number signs, the deprecated format
+    # controls, interlinear annotation, Egyptian, shorthand and musical format controls, and the tag characters
+    # (U+E0001, U+E0020-U+E007F) that can hide text inside a name
+    + [*range(0x0600, 0x0606), 0x06DD, 0x070F, 0x0890, 0x0891, 0x08E2, *range(0x206A, 0x2070), *range(0xFFF9, 0xFFFC),
+       0x110BD, 0x110CD, *range(0x13430, 0x13440), *range(0x1BCA0, 0x1BCA4), *range(0x1D173, 0x1D17B), 0xE0001,
+       *range(0xE0020, 0xE0080)]
 )
 
 #: characters of one value (a report line, a JSON string) shown before it is shortened
@@ -60,7 +67,8 @@ ECHO_LIMIT = 4096
 NAME_LIMIT = 256
 
 _NAMED = {0x0A: "\\n", 0x0D: "\\r", 0x09: "\\t"}
-_ESCAPES = {c: _NAMED.get(c, f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}") for c in UNSAFE}
+_ESCAPES = {c: _NAMED.get(c, f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}" if c < 0x10000 else f"\\U{c:08x}")
+            for c in UNSAFE}
 _ESCAPES_KEEPING_BREAKS = {c: e for c, e in _ESCAPES.items() if c not in (0x0A, 0x0D)}
 
 
@@ -156,7 +164,16 @@ def escape_json_text(serialised: str) -> str:
     Safe on any output of :func:`json.dumps`: these characters can only occur
     inside its strings, where ``\\uNNNN`` means the same character.
     """
-    return _JSON_RAW_RE.sub(lambda m: f"\\u{ord(m.group()):04x}", serialised)
+    return _JSON_RAW_RE.sub(_json_escape, serialised)
+
+
+def _json_escape(match: "re.Match[str]") -> str:
+    """``\\uNNNN``, or above U+FFFF the UTF-16 surrogate pair JSON writes such a character as."""
+    code = ord(match.group())
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
 
 
 def _shortened(value: Any, limit: Optional[int]) -> Any:

@@ -180,3 +180,20 @@ def test_a_huge_gpu_name_does_not_flood_the_reports(capsys, monkeypatch, tmp_pat
     assert len(out) < 400_000
     names = [g["name"] for g in report["facts"]["gpus"]]
     assert names and all(n.endswith(f"… ({2_000_007 - ECHO_LIMIT} more characters)") for n in names)
+
+
+@pytest.mark.parametrize("char", ["\U000E0001", "\U000E0041", "\U000E007F", "\uFFF9", "\uFFFB", "\u0600", "\u206A",
+                                  "\U0001D173", "\U0001BCA0"])
+def test_format_characters_are_written_as_escapes_in_text_and_json(char):
+    """The third red team's E1: tag characters and the other invisible format characters (category Cf) reached the
+    terminal and fleet's HTML as they were; JSON writes one above U+FFFF as its surrogate pair and reads back."""
+    import json
+    import unicodedata
+
+    from lingjun.checks.core.inert_text import dumps, inert
+
+    assert unicodedata.category(char) == "Cf"
+    name = f"gpu{char}node"
+    assert char not in inert(name) and inert(name).startswith("gpu\\")
+    text = dumps({"name": name})
+    assert char not in text and json.loads(text)["name"] == name
