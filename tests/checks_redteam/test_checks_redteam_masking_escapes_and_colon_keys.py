@@ -87,6 +87,11 @@ def test_log_quotes_in_json_keep_no_token_after_an_escape(tmp_path):
     ('"msg":"peer\\\\n10.0.0.5:80 down"', "10.0.0.5"),
     ('"x":"\\\\t10.1.2.3"', "10.1.2.3"),
     ('"g":"\\\\nGPU-12345678-1234-1234-1234-123456789abc"', "12345678-1234"),
+    # the third red team's M11: after Go's \u003c / \u003d escapes, an IPv6 address after \n
+    (r'"m":"\u003c10.0.0.5:80\u003e"', "10.0.0.5"),
+    (r'"m":"a\u003d10.1.2.3"', "10.1.2.3"),
+    (r'"g":"\u003cGPU-12345678-1234-1234-1234-123456789abc"', "12345678-1234"),
+    (r'"m":"\n2001:db8::1"', "2001:db8"),
 ])
 def test_an_identifier_after_a_json_escape_is_masked(text, identifier):
     """The second red team's M7: addresses and GPU UUIDs right after a JSON log line's \\n or \\t."""
