@@ -14,10 +14,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from checks_rules_kit import ROOT, context, fixture_bundle, run
+from checks_rules_kit import ROOT, assert_bilingual, context, fixture_bundle, run
 from lingjun.checks.facts import Facts
 from lingjun.checks.inputs.log_file import gather_evidence
 from lingjun.checks.knowledge.bundle import KnowledgeData
+from lingjun.checks.report.findings import Severity
 
 TROUBLESHOOTING = ROOT / "releases" / "troubleshooting"
 RULE = "evidence.error-lines"
@@ -87,3 +88,34 @@ def line_finding(report: dict[str, Any], signature_id: str) -> dict[str, Any]:
 def lead_cause(report: dict[str, Any], signature_id: str) -> "str | None":
     """The leading cause id the JSON report names for ``signature_id``."""
     return next(m for m in report["evidence"]["matches"] if m["signature"] == signature_id).get("cause")
+
+
+# --- the checks every case module of a trial makes ------------------------------------------------------------------
+
+
+def assert_line_is(tmp_path: Path, line: str, sig_id: str, cause: str) -> None:
+    """``line`` alone matches ``sig_id`` and nothing else, and the command line's report leads with ``cause``."""
+    assert [h.signature for h in evidence_for_log(tmp_path, [line]).hits] == [sig_id]
+    assert lead_cause(cli_report(tmp_path, [line]), sig_id) == cause
+
+
+def assert_matches_none(tmp_path: Path, line: str, signature_ids: "set[str]") -> None:
+    """``line`` (a near miss) matches none of ``signature_ids``."""
+    assert not signature_ids & {h.signature for h in evidence_for_log(tmp_path, [line]).hits}
+
+
+def assert_log_leads(tmp_path: Path, lines: list[str], sig_id: str, cause: str) -> list:
+    """The report of a log made of ``lines`` lists ``sig_id`` first with ``cause`` as its lead; returns the log's
+    findings that are not ok (each checked bilingual), for the module's own further checks."""
+    report = cli_report(tmp_path, lines)
+    assert report["evidence"]["matches"][0]["signature"] == sig_id
+    assert lead_cause(report, sig_id) == cause
+    findings = not_ok_findings(tmp_path, lines)
+    assert_bilingual(findings)
+    return findings
+
+
+def not_ok_findings(tmp_path: Path, lines: list[str]) -> list:
+    """The findings of a log made of ``lines`` that are not ok, in report order (the first is the lead)."""
+    return [f for f in findings_for_log(tmp_path, lines) if f.severity is not Severity.ok]
+

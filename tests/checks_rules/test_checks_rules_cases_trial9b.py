@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import pytest
 
-from checks_rules_kit import assert_bilingual
 from lingjun.checks.report.findings import Severity
-from signature_cases_kit import cli_report, evidence_for_log, findings_for_log, lead_cause
+from signature_cases_kit import (assert_line_is, assert_log_leads, assert_matches_none, cli_report, lead_cause,
+                                 not_ok_findings)
 
 PTXAS = "triton-ptxas-unsupported-ptx-version"
 XFORMERS = "xformers-extensions-not-loaded"
@@ -131,28 +131,23 @@ OURS = {sig_id for sig_id, _, _ in CASES}
 
 @pytest.mark.parametrize("sig_id, cause, line", CASES)
 def test_each_reported_line_is_its_signature_with_the_expected_lead_cause(tmp_path, sig_id, cause, line):
-    assert [h.signature for h in evidence_for_log(tmp_path, [line]).hits] == [sig_id]
-    assert lead_cause(cli_report(tmp_path, [line]), sig_id) == cause
+    assert_line_is(tmp_path, line, sig_id, cause)
 
 
 @pytest.mark.parametrize("line", NEAR_MISSES)
 def test_near_miss_lines_match_none_of_these_signatures(tmp_path, line):
-    assert not OURS & {h.signature for h in evidence_for_log(tmp_path, [line]).hits}
+    assert_matches_none(tmp_path, line, OURS)
 
 
 @pytest.mark.parametrize("name", sorted(LOGS))
 def test_each_log_leads_with_its_signature_and_the_expected_cause(tmp_path, name):
     lines, sig_id, cause = LOGS[name]
-    report = cli_report(tmp_path, lines)
-    assert report["evidence"]["matches"][0]["signature"] == sig_id
-    assert lead_cause(report, sig_id) == cause
-    findings = [f for f in findings_for_log(tmp_path, lines) if f.severity is not Severity.ok]
-    assert_bilingual(findings)
+    findings = assert_log_leads(tmp_path, lines, sig_id, cause)
 
 
 def _line_finding(tmp_path, lines):
     """The lead finding of the log (an unmatched error line after it, such as Triton's "invalid image", comes later)."""
-    return [f for f in findings_for_log(tmp_path, lines) if f.severity is not Severity.ok][0]
+    return not_ok_findings(tmp_path, lines)[0]
 
 
 def test_xformers_warning_is_an_error_for_a_cpu_torch_and_a_warning_otherwise(tmp_path):

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import pytest
 
-from checks_rules_kit import assert_bilingual
 from lingjun.checks.report.findings import Severity
-from signature_cases_kit import cli_report, evidence_for_log, findings_for_log, lead_cause
+from signature_cases_kit import (assert_line_is, assert_log_leads, assert_matches_none, cli_report,
+                                 evidence_for_log, findings_for_log)
 
 TAINT = "kubernetes-gpu-taint-not-tolerated"
 INSUFFICIENT = "kubernetes-insufficient-nvidia-gpu"
@@ -163,25 +163,20 @@ def signature_of(finding) -> str:
 
 @pytest.mark.parametrize("sig_id, cause, line", CASES)
 def test_each_reported_line_is_its_signature_with_the_expected_lead_cause(tmp_path, sig_id, cause, line):
-    assert [h.signature for h in evidence_for_log(tmp_path, [line]).hits] == [sig_id]
-    assert lead_cause(cli_report(tmp_path, [line]), sig_id) == cause
+    assert_line_is(tmp_path, line, sig_id, cause)
 
 
 @pytest.mark.parametrize("line", NEAR_MISSES)
 def test_near_miss_lines_match_none_of_these_signatures(tmp_path, line):
-    assert not OURS & {h.signature for h in evidence_for_log(tmp_path, [line]).hits}
+    assert_matches_none(tmp_path, line, OURS)
 
 
 @pytest.mark.parametrize("name", sorted(LOGS))
 def test_log_names_its_signature_with_the_expected_lead_cause(tmp_path, name):
     lines, sig_id, cause = LOGS[name]
-    report = cli_report(tmp_path, lines)
-    assert report["evidence"]["matches"][0]["signature"] == sig_id
-    assert lead_cause(report, sig_id) == cause
-    findings = [f for f in findings_for_log(tmp_path, lines) if f.severity is not Severity.ok]
+    findings = assert_log_leads(tmp_path, lines, sig_id, cause)
     assert findings[0].severity is Severity.error
     assert signature_of(findings[0]) == sig_id
-    assert_bilingual(findings)
 
 
 def test_scheduler_reasons_link_the_kubernetes_page_and_name_the_pod_spec_fix(tmp_path):
