@@ -122,10 +122,13 @@ TOKEN_SHAPE_LITERALS = (
     ("glpat-", "gldt-", "glrt-", "glptt-", "glsoat-", "glft-"),
     ("npm_",),
 )
+#: where an identifier glued to what comes before it still starts a word: after a JSON log line's escape of a newline,
+#: a tab or a carriage return (``\\n``), or after a ``\\uXXXX`` escape (Go's ``\\u003c``)
+_AFTER_ESCAPE = r"(?<=\\[ntr])|(?<=\\u[0-9A-Fa-f]{4})"
 #: GPU and MIG device UUIDs (``nvidia-smi -L``): ``GPU-<uuid>``, ``MIG-<uuid>`` and the older ``MIG-GPU-<uuid>/<gi>/<ci>``,
 #: in either case (``mig-<uuid>``, as some tools print them); identifiers of the hardware, masked as ``GPU-***`` /
 #: ``MIG-***`` (the prefix as written) unless ``--include-ids``
-DEVICE_UUID_SHAPE = (r"(?:(?<![\w-])|(?<=\\[ntr])|(?<=\\u[0-9A-Fa-f]{4}))(?:([Mm][Ii][Gg])-[Gg][Pp][Uu]-[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{1,12}){0,4}(?:/[0-9]{1,4}){0,2}"
+DEVICE_UUID_SHAPE = (r"(?:(?<![\w-])|" + _AFTER_ESCAPE + r")(?:([Mm][Ii][Gg])-[Gg][Pp][Uu]-[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{1,12}){0,4}(?:/[0-9]{1,4}){0,2}"
                      r"|([Gg][Pp][Uu]|[Mm][Ii][Gg])-[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{1,12}){0,4})(?![\w-])")
 
 #: a value as a secret is given quoted (the quotes kept, what is between them masked): in JSON-escaped quotes
@@ -279,10 +282,10 @@ _BEARER = re.compile(r"(?i)(\bbearer\s+)(?!\*\*\*)[A-Za-z0-9._~+/=-]{8,}")
 _OCTET = r"(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])"
 _IPV4 = rf"{_OCTET}(?:\.{_OCTET}){{3}}"
 # an IPv4 address naming a peer: followed by :port or /prefix, or the host of a URL
-_PEER_IPV4 = re.compile(rf"(?:(?<![\w.])|(?<=\\[ntr])|(?<=\\u[0-9A-Fa-f]{{4}})){_IPV4}(?=:[0-9]|/[0-9]{{1,2}}(?![\w.]))|(?<=://){_IPV4}(?![\w.])|(?<=@){_IPV4}(?![\w.])")
+_PEER_IPV4 = re.compile(rf"(?:(?<![\w.])|{_AFTER_ESCAPE}){_IPV4}(?=:[0-9]|/[0-9]{{1,2}}(?![\w.]))|(?<=://){_IPV4}(?![\w.])|(?<=@){_IPV4}(?![\w.])")
 _BRACKETED_IPV6 = re.compile(r"\[[0-9A-Fa-f:.]*:[0-9A-Fa-f:.%\w]*\]")
 # any other IPv4 address standing alone (not inside a longer dotted token, not after a version operator)
-_BARE_IPV4 = re.compile(rf"(?:(?<![\w.])|(?<=\\[ntr])|(?<=\\u[0-9A-Fa-f]{{4}}))(?<![=<>~!]=)(?<![<>]){_IPV4}(?![\w]|\.[0-9])")
+_BARE_IPV4 = re.compile(rf"(?:(?<![\w.])|{_AFTER_ESCAPE})(?<![=<>~!]=)(?<![<>]){_IPV4}(?![\w]|\.[0-9])")
 # a version-looking IPv4 address standing alone is kept in a version field, unless it names a peer (above)
 # a bare IPv6 candidate: hex groups and colons, at least two colons; checked with ipaddress
 _BARE_IPV6 = re.compile(r"(?:(?<![\w:.])|(?<=\\[ntr]))[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?:%[\w.-]+)?(?![\w:])")
