@@ -241,7 +241,7 @@ def check(ctx: CheckContext) -> Iterator[Finding]:
 
         named = catalog_findings(ctx, RULE, AREA)
     yield from named
-    others = len(hits) > len(summaries) or bool(named)  # what failed first, in the log's own words
+    others = _after_others(ctx)  # what failed first, in the log's own words (the one test diagnoses() makes too)
     for hit in summaries:
         yield _finding(ctx, hit, ctx.data.signature(hit.signature), after_others=others)
     named_lines = {_line_key(h.first) for h in evidence.catalog_hits}
