@@ -136,7 +136,8 @@ def kind_of(line: str, literal: str) -> Optional[str]:
     if form is None:
         return None
     kind, regex = form
-    if kind in ("build", "assertion", "loader", "shell", "container", "kubernetes") and not regex.startswith("^"):
+    # a failed step's words may stand anywhere in the line: read around the literal; a level, at the line's head
+    if kind in FAILURE_KINDS and not regex.startswith("^"):
         at = line.find(literal)
         if at < 0:
             return None
