@@ -34,6 +34,7 @@ from typing import Annotated, Any, Literal, Optional, Union
 from pydantic import Field, StrictBool, StringConstraints, model_validator
 
 from lingjun.checks.core.condition_facts import FACTS, PLACES, operators_for
+from lingjun.checks.core.remedy_template import VALUES as REMEDY_VALUES, malformed as malformed_placeholders, placeholders as remedy_placeholders
 from lingjun.checks.core.release_order import identifier_date, release_order_key
 from lingjun.checks.core.versions import DriverVersion, VersionFormatError
 from lingjun.schema._base import LocalizedText, StrictModel
@@ -647,7 +648,32 @@ class Remedies(StrictModel):
     def _one(self) -> "Remedies":
         if not any((self.docker, self.kubernetes, self.acs, self.image)):
             raise ValueError("give at least one of docker, kubernetes, acs, image")
+        for place in ("docker", "kubernetes", "acs", "image"):
+            text = getattr(self, place)
+            if text is not None:
+                _check_remedy_values(place, text)
         return self
+
+
+def _check_remedy_values(place: str, text: "LocalizedText") -> None:
+    """The placeholders of one remedy (``{{name|fallback}}``, :mod:`lingjun.checks.core.remedy_template`): well
+    formed, each a value the checker computes, with words to fall back on, the same names in both languages."""
+    names = {}
+    for lang in ("en", "zh"):
+        value = getattr(text, lang)
+        if malformed_placeholders(value):
+            raise ValueError(f"{place}.{lang}: '{{{{' opens no placeholder of the form {{{{name|fallback words}}}}")
+        found = remedy_placeholders(value)
+        for name, words in found:
+            if name not in REMEDY_VALUES:
+                raise ValueError(f"{place}.{lang}: {{{{{name}|...}}}} names no value the checker computes (known: "
+                                 f"{', '.join(sorted(REMEDY_VALUES))})")
+            if not words.strip():
+                raise ValueError(f"{place}.{lang}: {{{{{name}|}}}} gives no words to say when the input does not show it")
+        names[lang] = sorted(n for n, _ in found)
+    if names["en"] != names["zh"]:
+        raise ValueError(f"{place}: the English text quotes {names['en'] or 'no value'} and the Chinese "
+                         f"{names['zh'] or 'no value'}; both languages quote the same values")
 
 
 class SignatureCause(StrictModel):

@@ -55,6 +55,12 @@ come from (public logs of the same programs):
   (``torch.cpu_build`` True), a ``+cu…`` or ``+rocm…`` one a GPU build, any other says nothing (open-mmlab/PIA#30,
   facebookresearch/xformers#800).
 
+* ``#error -- unsupported GNU version! gcc versions later than 12 are not supported!``: nvcc's host compiler
+  check (CUDA's ``host_config.h``), the newest GCC major release the toolkit accepts (``nvcc.gcc_max``,
+  quoted by remedies; NVIDIA's CUDA installation guide for Linux lists the supported compilers per release);
+* ``docker: Error response from daemon: ...``: the Docker CLI's prefix for a failed ``docker run``: the container
+  runs under Docker (``place``), whose remedies apply.
+
 That a log comes from ``kubectl logs --prefix`` (``[pod/NAME/CONTAINER] …``) is read by
 :mod:`lingjun.checks.inputs.log_file` from its first line.
 """
@@ -270,6 +276,11 @@ STATEMENTS: tuple[Statement, ...] = (
     Statement(" -lc10 ", re.compile(r"\s-shared\s.{0,4000}?\s-lc10\s.{0,2000}"), _link_dirs),
     Statement("(you have ", re.compile(r"PyTorch \d[\w.+]{0,40} with CUDA \d{3,5} \(you have (\d[\w.+]{0,40})\)"),
               _torch_installed),
+    Statement("unsupported GNU version!", re.compile(r"unsupported GNU version! gcc versions later than (\d{1,2}) are not "
+                                                     r"supported"), lambda m: [("nvcc.gcc_max", m.group(1))]),
+    # the Docker CLI's own prefix: the container was started with docker run (a pod's events never print it)
+    Statement("docker: Error response from daemon:", re.compile(r"^\s{0,8}docker: Error response from daemon:"),
+              lambda m: [("place", "docker")]),
 )
 
 

@@ -186,20 +186,19 @@ def forward_admission(ctx: CheckContext, driver: DriverVersion, decision) -> Opt
     return where if admitted is True and where == "release record" else None
 
 
-def driver_fix(ctx: CheckContext):
-    """The one driver every driver remedy of a report names (:class:`~lingjun.checks.core.driver_target.DriverTarget`),
-    or None when the branch table names no supported branch that fits.
-
-    Its requirements are all the report knows: the release's minimum, the Table-3 minimum of the image's CUDA and of
-    torch's CUDA, and the first driver for each visible GPU's architecture; GPUs whose support ends with a branch
-    (Volta and older: R580) bound it from above.  :func:`lingjun.checks.core.driver_target.upgrade_target` decides.
-    """
-
+def driver_needs(ctx: CheckContext) -> "tuple[list[DriverVersion], Optional[int]]":
+    """``(requirements, last branch)`` of :func:`driver_fix`: every minimum driver the report knows of (none: the
+    input shows no requirement) and the last branch that supports one of the GPUs (None: no end announced)."""
     ref = ctx.data.cuda_drivers
     needs: list[Optional[DriverVersion]] = [release_minimum(ctx)]
     cuda, _ = image_cuda(ctx)
     if cuda is not None:
         needs.append(toolkit_min_driver(cuda, ref))
+    # the CUDA a line says the image requires (nvidia-container-cli's "unsatisfied condition: cuda>=12.8")
+    required = ctx.evidence.value("cuda.required")
+    stated = parse_cuda(required.value) if required is not None else None
+    if stated is not None:
+        needs.append(toolkit_min_driver(stated, ref))
     torch = ctx.facts.torch
     built = parse_cuda(torch.cuda) if torch is not None else None
     if built is not None:
@@ -213,6 +212,19 @@ def driver_fix(ctx: CheckContext):
         end = last_branch_for_cc(cc)
         if end is not None:
             last = end if last is None else min(last, end)
+    return [n for n in needs if n is not None], last
+
+
+def driver_fix(ctx: CheckContext):
+    """The one driver every driver remedy of a report names (:class:`~lingjun.checks.core.driver_target.DriverTarget`),
+    or None when the branch table names no supported branch that fits.
+
+    Its requirements are all the report knows (:func:`driver_needs`): the release's minimum, the Table-3 minimum of
+    the image's CUDA, of torch's CUDA and of the CUDA a log line says the image requires, and the first driver for
+    each visible GPU's architecture; GPUs whose support ends with a branch (Volta and older: R580) bound it from
+    above.  :func:`lingjun.checks.core.driver_target.upgrade_target` decides.
+    """
+    needs, last = driver_needs(ctx)
     return upgrade_target(needs, ctx.data.driver_branches, ctx.options.today, last)
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any, Iterator, Optional
 
 from lingjun.checks.context import CheckContext
+from lingjun.checks.core.remedy_template import fill, placeholders
 from lingjun.checks.evidence import Evidence, LogLine, NotJudged, SignatureHit
 from lingjun.checks.knowledge.conditions import APPLIES, DOES_NOT_APPLY, MAY_APPLY
 from lingjun.checks.knowledge.signature_causes import RankedCause, line_severity, rank_causes
@@ -23,6 +24,7 @@ from lingjun.checks.knowledge.fact_values import place
 from lingjun.checks.report.findings import Finding, Severity, Text
 from lingjun.checks.rules import rule
 from lingjun.checks.rules._finding import make
+from lingjun.checks.rules._remedy_values import remedy_values
 from lingjun.checks.rules._words import Words
 
 RULE = "evidence.error-lines"
@@ -113,13 +115,17 @@ def _remedy(ctx: CheckContext, cause: dict) -> Optional[tuple[str, str]]:
     places = [p for p in places_for(ctx) if remedies.get(p)]
     if not places and place(ctx.facts, ctx.evidence).value == "acs" and remedies.get("kubernetes"):
         places = ["kubernetes"]  # an ACS pod is a Kubernetes pod
-    parts_en, parts_zh = [], []
-    for key in places + (["image"] if remedies.get("image") else []):
-        label = WORDS[f"place-{key}"]
-        parts_en.append(f"{label[0]}: {remedies[key]['en']}")
-        parts_zh.append(f"{label[1]}：{remedies[key]['zh']}")
-    if not parts_en:
+    keys = places + (["image"] if remedies.get("image") else [])
+    if not keys:
         return None
+    # the numbers a remedy quotes from this input ({{driver.target|...}}), or the words it says without them
+    names = [name for key in keys for lang in ("en", "zh") for name, _ in placeholders(remedies[key][lang])]
+    values_en, values_zh = remedy_values(ctx, names) if names else ({}, {})
+    parts_en, parts_zh = [], []
+    for key in keys:
+        label = WORDS[f"place-{key}"]
+        parts_en.append(f"{label[0]}: {fill(remedies[key]['en'], values_en)}")
+        parts_zh.append(f"{label[1]}：{fill(remedies[key]['zh'], values_zh)}")
     return " ".join(parts_en), "".join(parts_zh)
 
 

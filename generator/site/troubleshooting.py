@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Optional
 
 from lingjun.checks.core.condition_facts import FACTS
+from lingjun.checks.core.remedy_template import fallback
 from lingjun.checks.knowledge.units import size
 from lingjun.schema.models import (
     Component,
@@ -94,6 +95,12 @@ class RemedyView:
 
     place: str
     text: LocalizedText
+
+
+def _without_input(text: LocalizedText) -> LocalizedText:
+    """A remedy as a page shows it: each value the checker quotes from an input (``{{driver.target|...}}``,
+    :mod:`lingjun.checks.core.remedy_template`) said by its fallback words, since a page has no input."""
+    return LocalizedText(en=fallback(text.en), zh=fallback(text.zh))
 
 
 @dataclass(frozen=True)
@@ -324,7 +331,7 @@ def troubleshooting(kb: "KnowledgeBase", families: list[Family], by_family: dict
                     cause=cause,
                     rank=rank,
                     conditions={lang: condition_lines(cause.condition, lang) for lang in _LANGS},
-                    remedies=[RemedyView(place, getattr(cause.remedies, place)) for place in PLACE_ORDER
+                    remedies=[RemedyView(place, _without_input(getattr(cause.remedies, place))) for place in PLACE_ORDER
                               if getattr(cause.remedies, place) is not None],
                     rules=_rule_refs(cause.rules, rules_known),
                 )

@@ -1,0 +1,74 @@
+"""Values a remedy quotes from the input: ``{{name|words said without it}}`` in an error signature's remedy text.
+
+A remedy written once for every log must still name the number the user's own log or machine shows: the driver
+branch that meets the CUDA version ``nvidia-container-cli`` says the image requires, the GCC release nvcc accepts.
+A signature's remedy (``releases/troubleshooting/*.yaml``, both languages) holds a placeholder where such a value
+goes, with the words to say when the input does not show it::
+
+    Upgrade the host driver to {{driver.target|the branch the image's release notes name}}.
+
+:data:`VALUES` names every value a placeholder may use (the gate refuses any other name, a placeholder without
+words to fall back on, and two languages that use different names); the checker computes them
+(:mod:`lingjun.checks.knowledge.remedy_values`) and :func:`fill` puts each in, or its fallback where the input does
+not show it; the site, which has no input, shows the fallbacks (:func:`fallback`).  Unknown is not absent: a value
+the input does not show is never guessed.
+
+>>> fill("Use {{nvcc.gcc_max|the GCC release the line names}} or older.", {"nvcc.gcc_max": "GCC 12"})
+'Use GCC 12 or older.'
+>>> fallback("Use {{nvcc.gcc_max|the GCC release the line names}} or older.")
+'Use the GCC release the line names or older.'
+>>> placeholders("a {{driver.target|b}} c")
+[('driver.target', 'b')]
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Mapping
+
+__all__ = ["VALUES", "fallback", "fill", "malformed", "placeholders"]
+
+#: value name -> (English, Chinese) description: what the checker puts in, from which input
+VALUES: dict[str, tuple[str, str]] = {
+    "driver.target": (
+        "the driver branch (with its minimum) that meets every CUDA requirement the input shows: the CUDA version a "
+        "line says the image requires (nvidia-container-cli's cuda>=X), the image's and torch's CUDA, the GPUs' "
+        "architectures; the oldest supported long-term branch first (lingjun.checks.core.driver_target)",
+        "满足输入所示全部 CUDA 要求的驱动分支（及其最低版本）：日志行所示镜像要求的 CUDA（nvidia-container-cli 的 cuda>=X）、"
+        "镜像与 torch 的 CUDA、GPU 架构；优先选仍受支持的最旧长期支持分支"),
+    "cuda.required": (
+        "the CUDA version a line says the image requires (nvidia-container-cli's cuda>=X)",
+        "日志行所示镜像要求的 CUDA 版本（nvidia-container-cli 的 cuda>=X）"),
+    "nvcc.gcc_max": (
+        "the newest GCC release nvcc's host compiler check accepts, as its line states it (gcc versions later than X)",
+        "nvcc 主机编译器检查所接受的最新 GCC 版本，取自其错误行（gcc versions later than X）"),
+}
+
+#: ``{{name|fallback}}``: a name of :data:`VALUES` and the words said when the input does not show the value
+_PLACEHOLDER = re.compile(r"\{\{([a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)*)\|([^{}|]*)\}\}")
+#: what reads as an attempt at a placeholder (``{{driver.target}}``, ``{{Driver|x}}``, ``{{ name | x }}``); a Go template
+#: a command quotes (``docker inspect --format '{{.Config.Env}}'``) starts otherwise and is left as written
+_ATTEMPT = re.compile(r"\{\{\s*[A-Za-z][\w.-]*\s*(?:\||\}\})")
+
+
+def placeholders(text: str) -> "list[tuple[str, str]]":
+    """``[(name, fallback), ...]`` of the placeholders in ``text``, in order (names not checked against
+    :data:`VALUES`; :func:`malformed` counts what opens like one but is not)."""
+    return [(m.group(1), m.group(2)) for m in _PLACEHOLDER.finditer(text)]
+
+
+def malformed(text: str) -> int:
+    """How many attempts at a placeholder in ``text`` (``{{`` then a name, then ``|`` or ``}}``) are not a well-formed
+    ``{{name|fallback}}``; a Go template such as ``{{.Config.Env}}`` is none."""
+    return len(_ATTEMPT.findall(text)) - len(_PLACEHOLDER.findall(text))
+
+
+def fill(text: str, values: Mapping[str, str]) -> str:
+    """``text`` with each placeholder replaced by its value from ``values`` (name -> the words in this language),
+    or by its fallback where ``values`` lacks the name or holds an empty value."""
+    return _PLACEHOLDER.sub(lambda m: values.get(m.group(1)) or m.group(2), text)
+
+
+def fallback(text: str) -> str:
+    """``text`` with every placeholder replaced by its fallback: what a page without an input says."""
+    return fill(text, {})

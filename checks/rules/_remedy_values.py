@@ -1,0 +1,60 @@
+"""The values an error signature's remedy quotes (:data:`lingjun.checks.core.remedy_template.VALUES`), from this input.
+
+:func:`remedy_values` computes each from the probed facts and what the logs state, and leaves out any the input
+does not show, so that :func:`lingjun.checks.core.remedy_template.fill` says the placeholder's fallback instead:
+a remedy never names a number the input does not support.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+from lingjun.checks.context import CheckContext
+from lingjun.checks.core.driver_target import upgrade_target
+from lingjun.checks.core.remedy_template import VALUES
+from lingjun.checks.report.findings import Text
+from lingjun.checks.rules._driver_facts import driver_needs
+
+__all__ = ["remedy_values"]
+
+
+def _driver_target(ctx: CheckContext) -> Optional[Text]:
+    """The branch :func:`~lingjun.checks.rules._driver_facts.driver_fix` names, only when the input shows a
+    requirement (with none, "the oldest supported branch" would be a guess, not a fix)."""
+    needs, last = driver_needs(ctx)
+    if not needs:
+        return None
+    target = upgrade_target(needs, ctx.data.driver_branches, ctx.options.today, last)
+    return Text(target.en, target.zh) if target is not None else None
+
+
+def _stated(name: str, en: str, zh: str) -> Callable[[CheckContext], Optional[Text]]:
+    """A value a log line states (:mod:`lingjun.checks.knowledge.log_statements`), in words: ``en``/``zh`` take
+    ``{value}``."""
+    def value(ctx: CheckContext) -> Optional[Text]:
+        stated = ctx.evidence.value(name)
+        if stated is None:
+            return None
+        return Text(en.format(value=stated.value), zh.format(value=stated.value))
+    return value
+
+
+_COMPUTE: dict[str, Callable[[CheckContext], Optional[Text]]] = {
+    "driver.target": _driver_target,
+    "cuda.required": _stated("cuda.required", "CUDA {value}", "CUDA {value}"),
+    "nvcc.gcc_max": _stated("nvcc.gcc_max", "GCC {value}", "GCC {value}"),
+}
+assert set(_COMPUTE) == set(VALUES), "every remedy value is computed, and only those"
+
+
+def remedy_values(ctx: CheckContext, names: "list[str]") -> "tuple[dict[str, str], dict[str, str]]":
+    """``(English, Chinese)`` maps of the ``names`` this input shows (name -> words); a name it does not show, or one
+    :data:`~lingjun.checks.core.remedy_template.VALUES` does not list, is absent."""
+    en: dict[str, str] = {}
+    zh: dict[str, str] = {}
+    for name in dict.fromkeys(names):
+        compute = _COMPUTE.get(name)
+        text = compute(ctx) if compute is not None else None
+        if text is not None:
+            en[name], zh[name] = text.en, text.zh
+    return en, zh
