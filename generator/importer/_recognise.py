@@ -6,8 +6,10 @@ unless ``--family``/``--release`` say otherwise.  Some English pages are
 machine-translated through Indonesian and call the family
 ``pelatihan-nv-pytorch`` ("pelatihan" is Indonesian for training,
 "inferensi" for inference): the name is mapped back and the mismatch is
-reported as a page inconsistency.  The language is Chinese when CJK
-characters make up a fifth of the letters, else English (``--lang`` wins).
+reported as a page inconsistency.  The language is Chinese when the page
+holds at least a dozen CJK characters and they number at least a quarter of
+its Latin words (component names, versions and often the headings stay in
+English on Chinese pages), else English (``--lang`` wins).
 """
 
 from __future__ import annotations
@@ -55,13 +57,19 @@ class Identity:
     line: int = 0
 
 
+#: the fewest CJK characters a Chinese page holds (an English page may name a product in Chinese)
+_CJK_AT_LEAST = 12
+
+
 def _language(blocks: list[Block]) -> str:
     """``zh`` when the text is Chinese: CJK characters against Latin words (URLs, tags and code left out)."""
     # one pass over the whole text (a regular expression per block would cost a call per line)
     text = _NOT_WORD.sub(" ", "\n".join(b.text for b in blocks if b.kind != "code"))
     cjk = sum(1 for _ in _CJK.finditer(text))
     latin = sum(1 for _ in _WORD.finditer(text))
-    return "zh" if cjk and cjk * 2 >= latin else "en"
+    # a Chinese page keeps component names, versions and often its headings in English, so Latin words may outnumber
+    # the CJK characters; an English page (or one machine-translated from Indonesian) holds next to none
+    return "zh" if cjk >= _CJK_AT_LEAST and cjk * 4 >= latin else "en"
 
 
 def _title(blocks: list[Block], family_line: int) -> Optional[str]:
