@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import shlex
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -349,7 +350,7 @@ def _write(args: argparse.Namespace) -> tuple[ImportResult, Any]:
     return result, output
 
 
-def _report(result: ImportResult, output: Any, say: Callable[[str], None]) -> int:
+def _report(result: ImportResult, output: Any, say: Callable[[str], None], releases: Path = Path("releases")) -> int:
     """Say the notes, the outcome and what to fix on stderr; the exit status."""
     printed = output is None or str(output) == "-"
     ref = f"{result.family}:{result.release}"
@@ -372,8 +373,25 @@ def _report(result: ImportResult, output: Any, say: Callable[[str], None]) -> in
         say(f"to fix: set `status: superseded` in {old_ref} ({old_path}): {ref} is the family's newest release")
     if not printed:
         say(f"wrote {output} ({ref}, {result.language} page): fill in the placeholders, then run "
-            f"`lingjun-kb validate {output}`")
+            f"{_validate_command(Path(output), releases, result)}")
     return 0
+
+
+def _validate_command(output: Path, releases: Path, result: ImportResult) -> str:
+    """The validate command for a draft written to ``output``: inside the releases tree, the file alone (the tree
+    gives it context); outside it, with ``--root`` so its family and references resolve, since a draft away from
+    the tree would otherwise read as a family nobody catalogues; then where the record belongs."""
+    def resolved(path: Path) -> Path:
+        try:
+            return path.resolve()
+        except (OSError, RuntimeError):
+            return path.absolute()
+    root = resolved(releases)
+    if root == resolved(output).parent or root in resolved(output).parents:
+        return f"`lingjun-kb validate {shlex.quote(str(output))}`"
+    home = releases / result.family / f"{result.release}.yaml"
+    return (f"`lingjun-kb validate --root {shlex.quote(str(releases))} {shlex.quote(str(output))}` (then move it to "
+            f"{home} to land it)")
 
 
 def cli_import(args: argparse.Namespace) -> int:
@@ -395,4 +413,4 @@ def cli_import(args: argparse.Namespace) -> int:
     if output is None or str(output) == "-":
         sys.stdout.write(inert(result.content, None, keep_line_breaks=True))
         sys.stdout.flush()
-    return _report(result, output, say)
+    return _report(result, output, say, Path(args.releases))

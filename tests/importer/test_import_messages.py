@@ -79,3 +79,22 @@ def test_an_existing_output_file_is_refused_in_one_plain_sentence(tmp_path, caps
     assert capsys.readouterr().err == (f"lingjun-kb import: {page}: {target} exists; import never replaces a file: "
                                        "choose a new path\n")
     assert target.read_bytes() == b"precious\n"
+
+
+def test_a_draft_written_outside_the_releases_tree_is_validated_with_root_and_told_where_it_belongs(tmp_path, capsys,
+                                                                                                   releases_copy):
+    out = tmp_path / "draft.yaml"
+    assert main(["import", str(seed(XPU_EN)), "--releases", str(releases_copy), "--release", "25.12", "-o", str(out)]) == 0
+    last = capsys.readouterr().err.splitlines()[-1]
+    assert last.endswith(f"then run `lingjun-kb validate --root {releases_copy} {out}` (then move it to "
+                         f"{releases_copy / 'training-xpu-pytorch' / '25.12.yaml'} to land it)")
+    # the command it names reports no family-catalog error: the tree gives the draft its context
+    capsys.readouterr()
+    main(["validate", "--root", str(releases_copy), str(out)])
+    assert "data.family-exists" not in capsys.readouterr().out
+
+
+def test_a_draft_written_into_the_releases_tree_is_validated_alone(capsys, releases_copy):
+    assert main(["import", str(seed(XPU_EN)), "--releases", str(releases_copy), "--release", "25.12"]) == 0
+    home = releases_copy / "training-xpu-pytorch" / "25.12.yaml"
+    assert capsys.readouterr().err.splitlines()[-1].endswith(f"then run `lingjun-kb validate {home}`")
