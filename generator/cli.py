@@ -344,6 +344,9 @@ def _cmd_new(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if made.newer:
         _say(f"status: superseded, because {made.newer[-1]} is newer (only a family's newest release is current)")
     steps = [f"replace the {made.placeholders} placeholders marked TODO(lingjun-kb new) (or delete those entries)"]
+    if made.carried:
+        steps.append(f"confirm against this release's page the {made.carried} values marked carried_over (copied from "
+                     f"{made.previous.stem}), deleting each mark or changing the value")
     steps += [f"set `status: superseded` in {ref} ({path})" for ref, path in made.to_supersede]
     _say(f"next: {', '.join(steps)}, then run `lingjun-kb validate {made.path}`")
     return 0

@@ -583,6 +583,8 @@ class NewRelease:
     Attributes:
         path: the new file.
         placeholders: number of placeholder values to fill in.
+        carried: number of ``carried_over`` marks (a component's ``true``, each field a ``carried_over`` list names):
+            values copied from the previous release that ``lingjun-kb validate`` refuses until confirmed.
         previous: file of the release the draft was started from (the closest older one).
         status: ``current`` when the new release is the family's newest, else ``superseded``.
         newer: refs of the family's releases newer than the new one (``family:YY.MM``), oldest first.
@@ -596,6 +598,7 @@ class NewRelease:
     status: str
     newer: list[str] = field(default_factory=list)
     to_supersede: list[tuple[str, Path]] = field(default_factory=list)
+    carried: int = 0
 
 
 OrderKey = tuple[int, int, int]
@@ -706,7 +709,19 @@ def new_release(releases: Path, family: str, version: str, release_date: Optiona
     to_supersede = [] if newer else [(r.ref, kb.paths[r.ref]) for r in kb.releases_of(family, newest_first=False)
                                      if r.status is ReleaseStatus.current]
     return NewRelease(path=target, placeholders=placeholders, previous=previous_path, status=status,
-                      newer=[f"{family}:{v}" for v in newer], to_supersede=to_supersede)
+                      newer=[f"{family}:{v}" for v in newer], to_supersede=to_supersede, carried=_carried_marks(draft))
+
+
+def _carried_marks(value: Any) -> int:
+    """How many ``carried_over`` marks ``value`` (the draft) holds: one per ``carried_over: true`` and one per field
+    a ``carried_over`` list names, at any depth (record, variants, runtimes, components)."""
+    if isinstance(value, list):
+        return sum(_carried_marks(v) for v in value)
+    if not isinstance(value, dict):
+        return 0
+    mark = value.get("carried_over")
+    own = len(mark) if isinstance(mark, list) else int(mark is True)
+    return own + sum(_carried_marks(v) for k, v in value.items() if k != "carried_over")
 
 
 #: ``render_block(key, value, indent) -> lines``: one ``key: value`` in the style of the release files

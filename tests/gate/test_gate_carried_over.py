@@ -106,3 +106,13 @@ def test_a_variants_component_list_is_marked_too(tmp_path, capsys):
     assert data["variants"] and all("component_list" in v["carried_over"] for v in data["variants"])
     fields = {p["field"].rsplit(".", 1)[0] + ":" + p["message"].split(" is carried over")[0] for p in _carried(path, capsys)}
     assert any(f.startswith("variants.0.carried_over:variants.0.component_list") for f in fields)
+
+
+def test_news_next_step_counts_the_marks_validate_refuses(tmp_path, capsys):
+    root = tmp_path / "releases"
+    shutil.copytree(GATE_FIXTURES / "base", root)
+    assert main(["new", "demo-nv", "25.03", "--releases", str(root)]) == 0
+    said = capsys.readouterr().out
+    found = _carried(root / "demo-nv" / "25.03.yaml", capsys)
+    assert len(found) == 7  # four fields of the record, three components
+    assert "confirm against this release's page the 7 values marked carried_over (copied from 25.02)" in said
