@@ -13,10 +13,10 @@ words to fall back on, and two languages that use different names); the checker 
 not show it; the site, which has no input, shows the fallbacks (:func:`fallback`).  Unknown is not absent: a value
 the input does not show is never guessed.
 
->>> fill("Use {{nvcc.gcc_max|the GCC release the line names}} or older.", {"nvcc.gcc_max": "GCC 12"})
-'Use GCC 12 or older.'
->>> fallback("Use {{nvcc.gcc_max|the GCC release the line names}} or older.")
-'Use the GCC release the line names or older.'
+>>> fill("apt-get install -y g++-{{nvcc.gcc_max|N}}", {"nvcc.gcc_max": "12"})
+'apt-get install -y g++-12'
+>>> fallback("apt-get install -y g++-{{nvcc.gcc_max|N}}")
+'apt-get install -y g++-N'
 >>> placeholders("a {{driver.target|b}} c")
 [('driver.target', 'b')]
 """
@@ -40,8 +40,9 @@ VALUES: dict[str, tuple[str, str]] = {
         "the CUDA version a line says the image requires (nvidia-container-cli's cuda>=X)",
         "日志行所示镜像要求的 CUDA 版本（nvidia-container-cli 的 cuda>=X）"),
     "nvcc.gcc_max": (
-        "the newest GCC release nvcc's host compiler check accepts, as its line states it (gcc versions later than X)",
-        "nvcc 主机编译器检查所接受的最新 GCC 版本，取自其错误行（gcc versions later than X）"),
+        "the newest GCC major version nvcc's host compiler check accepts, as its line states it (gcc versions later "
+        "than 12: ``12``, to write gcc-12)",
+        "nvcc 主机编译器检查所接受的最新 GCC 主版本号，取自其错误行（gcc versions later than 12：``12``，用于写出 gcc-12）"),
 }
 
 #: ``{{name|fallback}}``: a name of :data:`VALUES` and the words said when the input does not show the value

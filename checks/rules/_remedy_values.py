@@ -42,7 +42,7 @@ def _stated(name: str, en: str, zh: str) -> Callable[[CheckContext], Optional[Te
 _COMPUTE: dict[str, Callable[[CheckContext], Optional[Text]]] = {
     "driver.target": _driver_target,
     "cuda.required": _stated("cuda.required", "CUDA {value}", "CUDA {value}"),
-    "nvcc.gcc_max": _stated("nvcc.gcc_max", "GCC {value}", "GCC {value}"),
+    "nvcc.gcc_max": _stated("nvcc.gcc_max", "{value}", "{value}"),
 }
 assert set(_COMPUTE) == set(VALUES), "every remedy value is computed, and only those"
 

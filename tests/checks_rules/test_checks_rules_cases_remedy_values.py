@@ -39,3 +39,28 @@ def test_a_docker_log_gets_the_docker_remedy_alone_with_the_branch_for_its_cuda(
     remedy = remedy_of(tmp_path, REQUIRES_110, dt.date(2026, 12, 1))
     assert remedy.en.startswith("Docker: Upgrade the host driver to R580 (580 or later; R620 is the newest)")
     assert "Kubernetes:" not in remedy.en and "ACS GPU pod:" not in remedy.en
+
+
+#: ninja-build/ninja#2595 (CUDA's host_config.h refusing GCC 12)
+GCC_11 = ("/usr/include/crt/host_config.h:139:2: error: #error -- unsupported GNU version! gcc versions later than 11 "
+          "are not supported! The nvcc flag '-allow-unsupported-compiler' can be used to override this version check; "
+          "however, using an unsupported host compiler may cause compilation failure or incorrect run time execution. "
+          "Use at your own risk.")
+#: NVIDIA/cccl#7 (the clang form states no GCC number)
+CLANG = ("/usr/local/cuda/include/crt/host_config.h:151:2: error: -- unsupported clang version! clang version must be "
+         "less than 16 and greater than 3.2 . The nvcc flag '-allow-unsupported-compiler' can be used to override this "
+         "version check; however, using an unsupported host compiler may cause compilation failure or incorrect run "
+         "time execution. Use at your own risk.")
+
+
+def test_the_host_compiler_remedy_installs_the_gcc_major_the_line_names(tmp_path):
+    finding = next(f for f in findings_for_log(tmp_path, [GCC_11], log_only_facts()) if "host_config.h" in f.message.en)
+    assert "apt-get install -y gcc-11 g++-11" in finding.remedy.en
+    assert "NVCC_PREPEND_FLAGS='-ccbin /usr/bin/g++-11'" in finding.remedy.en
+    assert "apt-get install -y gcc-11 g++-11" in finding.remedy.zh
+
+
+def test_a_line_without_the_number_says_the_fallback(tmp_path):
+    found = [f for f in findings_for_log(tmp_path, [CLANG], log_only_facts()) if "host_config.h" in f.message.en]
+    assert found and "apt-get install -y gcc-N g++-N" in found[0].remedy.en
+    assert "{{" not in found[0].remedy.en + found[0].remedy.zh
