@@ -33,7 +33,7 @@ from typing import Annotated, Any, Literal, Optional, Union
 
 from pydantic import Field, StrictBool, StringConstraints, model_validator
 
-from lingjun.checks.core.condition_facts import FACTS, PLACES, operators_for
+from lingjun.checks.core.condition_facts import CUBLAS_DATA_TYPES, FACTS, PLACES, operators_for
 from lingjun.checks.core.remedy_template import VALUES as REMEDY_VALUES, malformed as malformed_placeholders, placeholders as remedy_placeholders
 from lingjun.checks.core.release_order import identifier_date, release_order_key
 from lingjun.checks.core.versions import DriverVersion, VersionFormatError
@@ -484,7 +484,7 @@ class EnvClause(StrictModel):
 
 
 #: the words a ``word`` fact can hold (:mod:`lingjun.checks.core.condition_facts`)
-_FACT_WORDS = {"place": PLACES, "nccl.network": ("ib", "socket")}
+_FACT_WORDS = {"place": PLACES, "nccl.network": ("ib", "socket"), "cublas.data_type": CUBLAS_DATA_TYPES}
 
 
 class FactClause(StrictModel):

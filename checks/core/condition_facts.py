@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["FactSpec", "FACTS", "OPERATORS", "PLACES", "operators_for"]
+__all__ = ["FactSpec", "FACTS", "OPERATORS", "PLACES", "CUBLAS_DATA_TYPES", "operators_for"]
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,8 @@ class FactSpec:
 
 #: where a container runs, as :func:`lingjun.checks.knowledge.fact_values.place` decides it
 PLACES = ("docker", "kubernetes", "acs")
+#: the data types a failing cuBLAS call may name (:mod:`lingjun.checks.knowledge.log_statements`)
+CUBLAS_DATA_TYPES = ("bf16", "fp8", "fp16", "fp32", "fp64")
 
 _SPECS = (
     FactSpec("shm.size_bytes", "int", "the size of /dev/shm", "/dev/shm 的大小"),
@@ -109,6 +111,20 @@ _SPECS = (
              (("the build's link command searches a directory of CUDA's libraries", "构建的链接命令会搜索 CUDA 库所在的目录"),
               ("the build's link command searches no directory of CUDA's libraries (only the -L paths it shows)",
                "构建的链接命令不搜索任何 CUDA 库目录（只有它显示的 -L 路径）"))),
+    FactSpec("cuda.toolkit", "version", "the CUDA version of the toolkit a build uses (nvcc's)",
+             "构建所用工具包的 CUDA 版本（nvcc 的版本）"),
+    FactSpec("build.toolkit_matches_torch", "bool",
+             "whether the CUDA toolkit a build uses is of the CUDA version torch was built with",
+             "构建所用的 CUDA 工具包是否与构建 torch 所用的 CUDA 版本一致",
+             (("the build's CUDA toolkit is of torch's CUDA version", "构建所用的 CUDA 工具包与 torch 的 CUDA 版本一致"),
+              ("the build's CUDA toolkit is of another CUDA version than torch's",
+               "构建所用的 CUDA 工具包与 torch 的 CUDA 版本不同"))),
+    FactSpec("cublas.data_type", "word", "the data type of the failing cuBLAS call (bf16, fp8, fp16, fp32, fp64)",
+             "失败的 cuBLAS 调用的数据类型（bf16、fp8、fp16、fp32、fp64）"),
+    FactSpec("cublas.lt_call", "bool", "whether the failing cuBLAS call is one of cuBLASLt's (cublasLt...)",
+             "失败的 cuBLAS 调用是否属于 cuBLASLt（cublasLt...）",
+             (("the failing call is cuBLASLt's", "失败的调用属于 cuBLASLt"),
+              ("the failing call is one of cuBLAS's own, not cuBLASLt's", "失败的调用属于 cuBLAS 本身，而非 cuBLASLt"))),
     FactSpec("nccl.graph_file_set", "bool",
              "whether NCCL_GRAPH_FILE is set (in the environment, or as NCCL's INFO line reports it)",
              "是否设置了 NCCL_GRAPH_FILE（在环境变量中，或如 NCCL 的 INFO 行所报告）",

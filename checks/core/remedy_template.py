@@ -43,6 +43,29 @@ VALUES: dict[str, tuple[str, str]] = {
         "the newest GCC major version nvcc's host compiler check accepts, as its line states it (gcc versions later "
         "than 12: ``12``, to write gcc-12)",
         "nvcc 主机编译器检查所接受的最新 GCC 主版本号，取自其错误行（gcc versions later than 12：``12``，用于写出 gcc-12）"),
+    "torch.cuda": (
+        "the CUDA version torch was built with, major.minor (torch.version.cuda, or as a build's line states it: "
+        "DeepSpeed's 'the version torch was compiled with 11.7')",
+        "构建 torch 所用的 CUDA 版本，主版本.次版本（torch.version.cuda，或构建日志行所述：DeepSpeed 的 "
+        "'the version torch was compiled with 11.7'）"),
+    "torch.cuda_dashed": (
+        "the same version as NVIDIA's package names write it (11-7 in cuda-toolkit-11-7)",
+        "同一版本按 NVIDIA 软件包名的写法（cuda-toolkit-11-7 中的 11-7）"),
+    "nvrtc.builtins_version": (
+        "the release of the NVRTC builtins library the line says NVRTC failed to open (libnvrtc-builtins.so.11.3: 11.3)",
+        "日志行所示 NVRTC 无法打开的 builtins 库的版本（libnvrtc-builtins.so.11.3 中的 11.3）"),
+    "tensorrt.version": (
+        "the TensorRT release that loads the engine, as TensorRT's line states it (expecting library version X)",
+        "加载引擎的 TensorRT 版本，取自 TensorRT 的日志行（expecting library version X）"),
+    "tensorrt.engine_version": (
+        "the TensorRT release that built the engine, as TensorRT's line states it (got Y)",
+        "构建该引擎的 TensorRT 版本，取自 TensorRT 的日志行（got Y）"),
+    "tensorrt.engine_compute": (
+        "the compute capability of the GPU the engine was built on, as TensorRT's line states it (got compute Y)",
+        "构建该引擎所用 GPU 的计算能力，取自 TensorRT 的日志行（got compute Y）"),
+    "gpu.compute_capability": (
+        "the (lowest) compute capability of the GPUs, as probed or as a log line states it",
+        "GPU 的（最低）计算能力，取自探测结果或日志行"),
 }
 
 #: ``{{name|fallback}}``: a name of :data:`VALUES` and the words said when the input does not show the value

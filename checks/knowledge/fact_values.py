@@ -160,8 +160,29 @@ def _torch_cpu(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactVal
 def _torch_cuda(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactValue:
     torch = facts.torch
     if torch is None or not torch.cuda:
-        return FactValue(UNKNOWN)
+        # a build's line may name it (DeepSpeed's "the version torch was compiled with 11.7", cpp_extension's)
+        return _logged(evidence, "torch.cuda")
     return FactValue(".".join(torch.cuda.split(".")[:2]))
+
+
+def _toolkit(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactValue:
+    """The toolkit a build uses as its own line reports it (nvcc's version, which DeepSpeed and cpp_extension
+    print), else the image's toolkit (``/usr/local/cuda/version.json``), as ``major.minor``."""
+    logged = _logged(evidence, "cuda.toolkit")
+    if logged.known:
+        return logged
+    version = facts.cuda.toolkit_version
+    return FactValue(".".join(version.split(".")[:2])) if version else FactValue(UNKNOWN)
+
+
+def _toolkit_matches(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactValue:
+    """Whether the build's toolkit (:func:`_toolkit`) is of torch's CUDA (``major.minor``); unknown unless both are
+    shown. Where a log line shows either, the line is the source."""
+    toolkit, torch = _toolkit(facts, evidence, data), _torch_cuda(facts, evidence, data)
+    if not (toolkit.known and torch.known):
+        return FactValue(UNKNOWN)
+    from_log = toolkit if toolkit.source is _FROM_LOG else torch
+    return FactValue(str(toolkit.value) == str(torch.value), from_log.source, from_log.line)
 
 
 def _covers(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactValue:
@@ -300,6 +321,10 @@ _READERS: dict[str, Callable[[Facts, Optional[Evidence], Any], FactValue]] = {
     "kernel.xid_processes": _from_log("kernel.xid_processes"),
     "nccl.graph_file_set": _graph_file,
     "build.link_searches_cuda": _from_log("build.link_searches_cuda"),
+    "cuda.toolkit": _toolkit,
+    "build.toolkit_matches_torch": _toolkit_matches,
+    "cublas.data_type": _from_log("cublas.data_type"),
+    "cublas.lt_call": _from_log("cublas.lt_call"),
 }
 
 

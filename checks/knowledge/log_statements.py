@@ -202,6 +202,36 @@ def _nvcc_path(m: "re.Match[str]") -> list[tuple[str, Any]]:
     return [("cuda.home_is_path_list", ":" in m.group(1))]
 
 
+def _toolkit_and_torch(m: "re.Match[str]") -> list[tuple[str, Any]]:
+    """The CUDA of the toolkit a build uses (nvcc's) and, where the line gives it, the CUDA torch was built with."""
+    out: list[tuple[str, Any]] = [("cuda.toolkit", m.group(1))]
+    return out + [("torch.cuda", m.group(2))] if m.group(2) else out
+
+
+#: cuBLAS's data types as torch prints them in the failing call (``CUDA_R_16BF``), and the type a legacy call's name
+#: holds (``cublasSgemm``: float32)
+_CUBLAS_TYPES = (("CUDA_R_16BF", "bf16"), ("CUDA_R_8F_", "fp8"), ("CUDA_R_16F", "fp16"), ("CUDA_R_32F", "fp32"),
+                 ("CUDA_R_64F", "fp64"))
+_CUBLAS_LEGACY = re.compile(r"^cublas(?:([SDH])gemm|([SD])gemv)")
+
+
+def _cublas_call(m: "re.Match[str]") -> list[tuple[str, Any]]:
+    """The call's API (cuBLASLt's ``cublasLt...`` or cuBLAS's) and the data type of its matrices: the first of
+    :data:`_CUBLAS_TYPES` its arguments name (a bf16 GEMM names CUDA_R_16BF for A, B and C, then a 32-bit compute
+    type), else the one its name holds; none when neither shows it (``cublasLtMatmul(...)`` names descriptors only)."""
+    name, args = m.group(1), m.group(2)
+    out: list[tuple[str, Any]] = [("cublas.lt_call", name.startswith("cublasLt"))]
+    found = [(args.find(token), word) for token, word in _CUBLAS_TYPES if token in args]
+    if found:
+        out.append(("cublas.data_type", min(found)[1]))
+        return out
+    legacy = _CUBLAS_LEGACY.match(name)
+    if legacy:
+        letter = legacy.group(1) or legacy.group(2)
+        out.append(("cublas.data_type", {"S": "fp32", "D": "fp64", "H": "fp16"}[letter]))
+    return out
+
+
 #: a directory of CUDA's libraries as a link line names it: the toolkit's (``/usr/local/cuda-12.4/lib64``,
 #: ``$CUDA_HOME/lib``, ``targets/x86_64-linux/lib``) or a wheel's (``site-packages/nvidia/curand/lib``)
 _CUDA_LIB_DIR = re.compile(r"cuda[^/\s]{0,20}/(?:targets/[^/\s]{1,40}/)?lib(?:64)?/?$|/nvidia/[^/\s]{1,40}/lib/?$|/stubs/?$")
@@ -272,6 +302,29 @@ STATEMENTS: tuple[Statement, ...] = (
     # the server's own launch command or module (python -m sglang.launch_server): the job is an SGLang server
     _code("sglang.launch_server", "log.in_sglang", r"\bsglang\.launch_server\b"),
     Statement("bin/nvcc'", re.compile(r"No such file or directory: '([^'\s]{0,300})/bin/nvcc'"), _nvcc_path),
+    # the CUDA of the toolkit a JIT build uses beside torch's: DeepSpeed's op builder (the warning it accepts, and the
+    # exception it raises), torch's cpp_extension (a major mismatch, or the warning of a minor one)
+    Statement("does not match the version torch was compiled with", re.compile(
+        r"Installed CUDA version (\d{1,2}\.\d{1,2}) does not match the version torch was compiled with "
+        r"(\d{1,2}\.\d{1,2})"), _toolkit_and_torch),
+    Statement("The detected CUDA version (", re.compile(
+        r"The detected CUDA version \((\d{1,2}\.\d{1,2})\) (?:mismatches|has a minor version mismatch with) the "
+        r"version that was used to compile(?: PyTorch \((\d{1,2}\.\d{1,2})\))?"), _toolkit_and_torch),
+    # what NVRTC looked for: the builtins library of its own release (libnvrtc-builtins.so.11.3)
+    Statement("failed to open libnvrtc-builtins", re.compile(
+        r"failed to open libnvrtc-builtins(?:\.alt)?\.so\.(\d{1,2}\.\d{1,2})\b"),
+              lambda m: [("nvrtc.builtins_version", m.group(1))]),
+    # the data type and the API of a cuBLAS call torch reports as not supported (CUDA_R_16BF: a bf16 GEMM)
+    Statement("CUBLAS_STATUS_NOT_SUPPORTED when calling", re.compile(
+        r"CUBLAS_STATUS_NOT_SUPPORTED when calling `?(cublas\w{1,40})\s?\((.{0,600})"), _cublas_call),
+    # TensorRT refusing an engine plan: the release that loads it and the one that built it, or the GPUs'
+    Statement("The engine plan file is not compatible with this version of", re.compile(
+        r"not compatible with this version of TensorRT, expecting library version (\d{1,2}(?:\.\d{1,4}){1,3}) got "
+        r"(\d{1,2}(?:\.\d{1,4}){1,3})"),
+              lambda m: [("tensorrt.version", m.group(1)), ("tensorrt.engine_version", m.group(2))]),
+    Statement("The engine plan file is generated on an incompatible device", re.compile(
+        r"generated on an incompatible device, expecting compute (\d{1,2}\.\d) got compute (\d{1,2}\.\d)\b"),
+              lambda m: [("gpu.compute_capability", m.group(1)), ("tensorrt.engine_compute", m.group(2))]),
     _code("NCCL_GRAPH_FILE set by environment to", "nccl.graph_file_set", r"NCCL_GRAPH_FILE set by environment to \S"),
     Statement(" -lc10 ", re.compile(r"\s-shared\s.{0,4000}?\s-lc10\s.{0,2000}"), _link_dirs),
     Statement("(you have ", re.compile(r"PyTorch \d[\w.+]{0,40} with CUDA \d{3,5} \(you have (\d[\w.+]{0,40})\)"),

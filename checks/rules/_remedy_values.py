@@ -39,10 +39,31 @@ def _stated(name: str, en: str, zh: str) -> Callable[[CheckContext], Optional[Te
     return value
 
 
+def _fact(name: str, en: str, zh: str, form: Callable[[str], str] = str) -> Callable[[CheckContext], Optional[Text]]:
+    """A fact's value (:func:`~lingjun.checks.knowledge.fact_values.fact_value`: probed, or stated by a log line), in
+    words: ``en``/``zh`` take ``{value}``, the value as ``form`` writes it."""
+    def value(ctx: CheckContext) -> Optional[Text]:
+        from lingjun.checks.knowledge.fact_values import fact_value  # deferred: only a remedy that quotes one needs it
+
+        found = fact_value(name, ctx.facts, ctx.evidence, ctx.data)
+        if not found.known:
+            return None
+        shown = form(str(found.value))
+        return Text(en.format(value=shown), zh.format(value=shown))
+    return value
+
+
 _COMPUTE: dict[str, Callable[[CheckContext], Optional[Text]]] = {
     "driver.target": _driver_target,
     "cuda.required": _stated("cuda.required", "CUDA {value}", "CUDA {value}"),
     "nvcc.gcc_max": _stated("nvcc.gcc_max", "{value}", "{value}"),
+    "torch.cuda": _fact("torch.cuda", "{value}", "{value}"),
+    "torch.cuda_dashed": _fact("torch.cuda", "{value}", "{value}", lambda v: v.replace(".", "-")),
+    "nvrtc.builtins_version": _stated("nvrtc.builtins_version", "{value}", "{value}"),
+    "tensorrt.version": _stated("tensorrt.version", "TensorRT {value}", "TensorRT {value}"),
+    "tensorrt.engine_version": _stated("tensorrt.engine_version", "TensorRT {value}", "TensorRT {value}"),
+    "tensorrt.engine_compute": _stated("tensorrt.engine_compute", "compute capability {value}", "计算能力 {value}"),
+    "gpu.compute_capability": _fact("gpu.compute_capability_min", "compute capability {value}", "计算能力 {value}"),
 }
 assert set(_COMPUTE) == set(VALUES), "every remedy value is computed, and only those"
 
