@@ -66,7 +66,8 @@ TRACEBACK = "Traceback (most recent call last)"
 _EXCEPTION_LITERALS = ("Error: ", "Exception: ")
 #: lines that end a process whatever printed them (the C++ runtime's uncaught exception, the shell's report of a fatal
 #: signal): a failure even when no signature names its cause, quoted as an unknown error line, never "OK"
-_FATAL_LITERALS = ("terminate called after throwing an instance of", "Aborted (core dumped)",
+_TERMINATE = "terminate called after throwing an instance of"
+_FATAL_LITERALS = (_TERMINATE, "Aborted (core dumped)",
                    "Floating point exception (core dumped)", "Illegal instruction (core dumped)")
 _EXCEPTION = re.compile(r"(?:^|[\s\]:>])((?:[A-Za-z_]\w{0,40}\.){0,6}(?:[A-Z]\w{0,60}(?:Error|Exception)|Exception)): ")
 #: an exception line that opens its line (after a ``[rank0]:`` or ``(pid=1)`` prefix): a log pasted without its
@@ -454,6 +455,9 @@ class Scanner:
         self.last_exception: Optional[tuple[tuple[Optional[int], str, str, Any], bool]] = None
         #: the last exception line that opens its line (:data:`_LEADING_EXCEPTION`), read when there is no traceback
         self.last_leading_exception: Optional[tuple[tuple[Optional[int], str, str, Any], bool]] = None
+        #: the C++ runtime's last "terminate called after throwing ..." line kept as an unknown error line: its
+        #: exception's ``what():`` message follows (:meth:`_cover_terminate_above`)
+        self._terminate: Optional[LogLine] = None
         #: the number of the line fed last, the signatures it matched and the catalog entries it showed
         self._matched: tuple[Optional[int], set[str], set[tuple]] = (None, set(), set())
         #: seconds the patterns' expressions have taken on this input (:data:`INPUT_BUDGET_S`)
@@ -582,9 +586,14 @@ class Scanner:
             named = self._match_catalogs(line, number, catalog_literal, bool(matched))
         if matched and number is not None:
             self._cover_exception_above(number)
+        if (matched or named) and number is not None:
+            self._cover_terminate_above(number)
         fatal = next((lit for lit in _FATAL_LITERALS if lit in literals), None)
         if fatal is not None and not matched and len(self.evidence.unmatched) < MAX_CATALOG_ENTRIES:
-            self.evidence.unmatched.append(LogLine(self.source, number, self._quote(line, fatal)))
+            kept = LogLine(self.source, number, self._quote(line, fatal))
+            self.evidence.unmatched.append(kept)
+            if fatal == _TERMINATE:
+                self._terminate = kept
         elif not matched and not named:
             self._error_level(line, number, literals)
         exception_literal = next((lit for lit in _EXCEPTION_LITERALS if lit in literals), None)
@@ -596,6 +605,20 @@ class Scanner:
                 leading = _LEADING_EXCEPTION.match(line)
                 if leading:
                     self.last_leading_exception = self.last_exception
+
+    def _cover_terminate_above(self, number: int) -> None:
+        """A signature or catalog read line ``number``: the C++ runtime's "terminate called after throwing an instance
+        of ..." just above it (at most :data:`_CONTINUED` lines) is the header of the exception whose ``what():``
+        message this line is (libtorch's ``what():  nvrtc: error: ...``), so it is no unknown error line of its own."""
+        kept = self._terminate
+        if kept is None or kept.number is None or not 0 < number - kept.number <= _CONTINUED:
+            return
+        self._terminate = None
+        unmatched = self.evidence.unmatched
+        for at in range(len(unmatched) - 1, -1, -1):
+            if unmatched[at] is kept:
+                del unmatched[at]
+                return
 
     def _cover_exception_above(self, number: int) -> None:
         """A signature matched line ``number``: an exception line just above it (at most :data:`_CONTINUED` lines)
