@@ -325,6 +325,7 @@ _READERS: dict[str, Callable[[Facts, Optional[Evidence], Any], FactValue]] = {
     "build.toolkit_matches_torch": _toolkit_matches,
     "cublas.data_type": _from_log("cublas.data_type"),
     "cublas.lt_call": _from_log("cublas.lt_call"),
+    "tensorrt.engine_version": _from_log("tensorrt.engine_version"),
 }
 
 
