@@ -213,6 +213,9 @@ def _toolkit_and_torch(m: "re.Match[str]") -> list[tuple[str, Any]]:
 _CUBLAS_TYPES = (("CUDA_R_16BF", "bf16"), ("CUDA_R_8F_", "fp8"), ("CUDA_R_16F", "fp16"), ("CUDA_R_32F", "fp32"),
                  ("CUDA_R_64F", "fp64"))
 _CUBLAS_LEGACY = re.compile(r"^cublas(?:([SDH])gemm|([SD])gemv)")
+#: ``cudaDataType_t`` numbers (library_types.h) of the types :data:`_CUBLAS_TYPES` names, as torch prints abcType
+_CUDA_DATA_TYPES = {0: "fp32", 1: "fp64", 2: "fp16", 14: "bf16", 28: "fp8", 29: "fp8"}
+_CUBLAS_ABC_TYPE = re.compile(r"\babcType (\d{1,3})\b")
 
 
 def _cublas_call(m: "re.Match[str]") -> list[tuple[str, Any]]:
@@ -225,6 +228,10 @@ def _cublas_call(m: "re.Match[str]") -> list[tuple[str, Any]]:
     if found:
         out.append(("cublas.data_type", min(found)[1]))
         return out
+    numbered = _CUBLAS_ABC_TYPE.search(args)  # torch's cublasLtMatmul form: "... abcType 14 computeType 68 ..."
+    if numbered:
+        word = _CUDA_DATA_TYPES.get(int(numbered.group(1)))
+        return out + [("cublas.data_type", word)] if word else out
     legacy = _CUBLAS_LEGACY.match(name)
     if legacy:
         letter = legacy.group(1) or legacy.group(2)
@@ -316,7 +323,7 @@ STATEMENTS: tuple[Statement, ...] = (
               lambda m: [("nvrtc.builtins_version", m.group(1))]),
     # the data type and the API of a cuBLAS call torch reports as not supported (CUDA_R_16BF: a bf16 GEMM)
     Statement("CUBLAS_STATUS_NOT_SUPPORTED when calling", re.compile(
-        r"CUBLAS_STATUS_NOT_SUPPORTED when calling `?(cublas\w{1,40})\s?\((.{0,600})"), _cublas_call),
+        r"CUBLAS_STATUS_NOT_SUPPORTED when calling `?(cublas\w{1,40})(?:\s?\(| with )(.{0,600})"), _cublas_call),
     # TensorRT refusing an engine plan: the release that loads it and the one that built it, or the GPUs'
     Statement("The engine plan file is not compatible with this version of", re.compile(
         r"not compatible with this version of TensorRT, expecting library version (\d{1,2}(?:\.\d{1,4}){1,3}) got "

@@ -92,8 +92,13 @@ def test_an_unversioned_builtins_name_states_no_release():
     # city-super/Scaffold-GS#83 (float32: the legacy call's name says it)
     ("RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling `cublasSgemmStridedBatched( handle, opa, opb, "
      "m, n, k, &alpha, a, lda, stridea, b, ldb, strideb, &beta, c, ldc, stridec, num_batches)`", "fp32", False),
-    # pytorch/pytorch#192707 (cuBLASLt: the call names descriptors, no data type)
-    ("RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling cublasLtMatmulAlgoGetHeuristic(...)", None, True),
+    # THUDM/WebGLM#3 (cuBLASLt: the call names descriptors, no data type)
+    ("RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling `cublasLtMatmulAlgoGetHeuristic( ltHandle, "
+     "computeDesc.descriptor(), Adesc.descriptor(), Bdesc.descriptor(), Cdesc.descriptor(), Cdesc.descriptor(), "
+     "preference.descriptor(), 1, &heuristicResult, &returnedResult)`", None, True),
+    # Yasoz/DiffTraj#19 (torch's later cublasLtMatmul form: abcType 14 is CUDA_R_16BF)
+    ("RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling cublasLtMatmul with transpose_mat1 1 "
+     "transpose_mat2 0 m 512 n 4 k 512 mat1_ld 512 mat2_ld 512 result_ld 512 abcType 14 computeTy", "bf16", True),
 ])
 def test_a_cublas_call_states_its_data_type_and_api(line, data_type, lt):
     evidence = feed(line)
