@@ -60,6 +60,22 @@ come from (public logs of the same programs):
   quoted by remedies; NVIDIA's CUDA installation guide for Linux lists the supported compilers per release);
 * ``docker: Error response from daemon: ...``: the Docker CLI's prefix for a failed ``docker run``: the container
   runs under Docker (``place``), whose remedies apply.
+* ``Installed CUDA version 11.2 does not match the version torch was compiled with 11.7`` (DeepSpeed's op builder, the
+  warning it accepts and the exception it raises; deepspeedai/DeepSpeed#3411, JIA-Lab-research/MGM#91) and ``The
+  detected CUDA version (12.1) mismatches the version that was used to compile PyTorch (11.7)`` (torch's
+  cpp_extension, also its minor-mismatch warning): the CUDA of the toolkit a build uses (``cuda.toolkit``) and torch's
+  (``torch.cuda``), which :mod:`lingjun.checks.knowledge.fact_values` compares (``build.toolkit_matches_torch``);
+* ``nvrtc: error: failed to open libnvrtc-builtins.so.11.3``: the release of the NVRTC that looked for its builtins
+  (``nvrtc.builtins_version``, quoted by remedies; wenet-e2e/wenet#1335);
+* ``CUBLAS_STATUS_NOT_SUPPORTED when calling `cublasGemmStridedBatchedEx(... CUDA_R_16BF ...)```: the failing cuBLAS
+  call's data type (``cublas.data_type``: the first ``CUDA_R_*`` its arguments name, torch's ``abcType 14`` in the
+  cublasLtMatmul form, or the type a legacy name such as ``cublasSgemm`` holds) and whether it is cuBLASLt's
+  (``cublas.lt_call``; opendatalab/MinerU#1508, Yasoz/DiffTraj#19);
+* ``The engine plan file is not compatible with this version of TensorRT, expecting library version 8.0.0 got
+  8.0.1``: the TensorRT loading the engine and the one that built it (``tensorrt.version``,
+  ``tensorrt.engine_version``; NVIDIA/retinanet-examples#314), and ``generated on an incompatible device, expecting
+  compute 8.6 got compute 7.5``: this GPU's compute capability and the engine's (``gpu.compute_capability``,
+  ``tensorrt.engine_compute``; NVIDIA/TensorRT#2176).
 
 That a log comes from ``kubectl logs --prefix`` (``[pod/NAME/CONTAINER] …``) is read by
 :mod:`lingjun.checks.inputs.log_file` from its first line.
