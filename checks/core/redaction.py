@@ -7,9 +7,10 @@ whole value before anything cuts or splits it.  It applies two kinds, two functi
 * :func:`mask_secrets` (always applied; ``--include-ids`` does not keep them):
   credentials in a URL's user part (``https://user:pw@host``), the same
   without a scheme (``user:pw@host:3128``), the values of query or fragment
-  parameters and of ``key=value`` pairs in free text whose key says secret
-  (``?access_token=``, ``&X-Amz-Signature=``, ``sig=``, ``api_key=``,
-  ``password=hunter2``, ``cred=``; a quoted value whatever it holds, JSON-escaped quotes too), the value after a
+  parameters and of ``key=value`` pairs in free text whose key names a secret by a word of it
+  (``?access_token=``, ``&X-Amz-Signature=``, ``sig=``, ``api_key=``, ``HF_TOKEN=``, ``dbPassword=``,
+  ``password=hunter2``, ``cred=``; not ``key_len=``, ``num_keys=``, ``passed=``, ``tokens_per_sec=``, whose words
+  only contain one: :func:`_secret_key`; a quoted value whatever it holds, JSON-escaped quotes too), the value after a
   flag whose name ends in a secret's name (``--hf-token x``), the credential of an ``Authorization:``
   header or a ``Bearer`` token, and secrets recognisable by their shape
   wherever they stand (:data:`TOKEN_SHAPES`: GitHub, AWS, Alibaba Cloud
@@ -72,15 +73,38 @@ __all__ = ["MASK", "SECRET_PARAMETER_WORDS", "SECRET_NAMES", "TOKEN_SHAPES", "TO
 
 #: what a masked part becomes
 MASK = "***"
-#: a query/fragment parameter whose name contains one of these (case-insensitive) carries a secret
+#: every secret's key holds one of these words (case-insensitive): a value without any of them is not searched for a
+#: secret query parameter or ``key=value`` pair (which keys are secrets' is :func:`_secret_key`'s to say)
 SECRET_PARAMETER_WORDS = ("token", "key", "secret", "pass", "pwd", "sig", "auth", "cred", "session", "cookie", "private")
-# the words of SECRET_PARAMETER_WORDS as a pattern: "auth" not as the start of "author" or "authority" (names of a
-# person and of a certificate authority), though "authorization" and "authorize" are credentials' names
-# and not the counts, tools and shapes whose names hold a secret's word (max_tokens, tokenizer, signal, sigmoid,
-# num_key_value_heads): their values are what a reader of a report needs
-_WORD_EXCEPT = {"auth": "auth(?!or(?!i[sz]))", "token": "token(?!izer)", "sig": "sig(?!nal|moid|ma)",
-                "key": "key(?!_value)"}
-_SECRET_WORDS = "|".join(_WORD_EXCEPT.get(w, w) for w in SECRET_PARAMETER_WORDS)
+# where a word of a key starts and ends: not next to another letter, or where camelCase starts a word (dbPassword,
+# OSSAccessKeyId, APIKey); digits, "_", "-" and "." separate words. Case-sensitive inside case-insensitive patterns.
+_WORD_START = r"(?-i:(?<![A-Za-z])|(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z]))"
+_WORD_END = r"(?-i:(?![A-Za-z])|(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z]))"
+# what makes a key a secret's (a word of it, not a part of another word: key_len, num_keys, sort_keys, passed,
+# passthrough, tokens_per_sec, max_tokens, tokenizer, keyword, monkey, author, credit, signal are not):
+# - these words anywhere in it, whole (DB_PWD, X-Amz-Signature, cred=, Authorization=)
+_SECRET_KEY_WORDS = r"pwd|creds?|sigs?|signatures?|private|authori[sz]ation"
+# - these words anywhere in it, also ending a longer word (mypassword, NCCL_IB_PASSWD, clientsecret, oauth, jsessionid)
+_SECRET_KEY_ENDINGS = r"passwords?|passwd|passphrase|secrets?|credentials?|auth|session(?:id)?|cookies?"
+# - a key or a token named for a secret by the words before it (api_key, apiKey, APIKEY, access_tokens, AccessKeyId)
+_QUALIFIED_KEY = (r"(?:(?:api|access|secret|private|auth|oauth|refresh|id|session|encryption|signing|client|bearer|ssh)"
+                  r"[_.-]?)+(?:key|token)s?")
+# - a key, a token or a pass as its last word (HF_TOKEN, UCX_IB_KEY, DB_PASS, token2, key=)
+_LAST_KEY_WORD = r"(?:key|token|pass)[0-9]*(?![\w.-])"
+#: the letters the words above start with: a position at another character is passed over at once (three times faster)
+_KEY_WORD_LETTERS = "abceikoprst"
+
+
+def _secret_key(name_char: str, bound: int, anchored: bool = True) -> str:
+    """The expression of a secret's key made of up to ``bound`` characters of ``name_char`` either side of the word
+    that makes it one (above). Not ``anchored`` (an expression searched for anywhere, not only where a key starts),
+    it starts at that word: the characters before it are kept either way, and trying each prefix at each position
+    made a long line of keys twenty times slower to mask."""
+    before = rf"{name_char}{{0,{bound}}}?" if anchored else ""
+    return (rf"{before}(?=[{_KEY_WORD_LETTERS}])(?:{_WORD_START}(?:{_SECRET_KEY_WORDS}|{_QUALIFIED_KEY}){_WORD_END}"
+            rf"|(?:{_SECRET_KEY_ENDINGS}){_WORD_END}|{_WORD_START}{_LAST_KEY_WORD}){name_char}{{0,{bound}}}")
+
+
 # where a token may start: not inside a longer word or number, but after "_" (``x_ghp_...``), after a JSON or C escape
 # (``"...\\nghp_..."`` as a JSON log line writes a newline, Go's ``\\u003c``) and after a URL-encoded byte (``%20ghp_...``)
 _TOKEN_START = (r"(?:(?<![A-Za-z0-9])|(?<=\\[ntrfvb0])|(?<=\\u[0-9A-Fa-f]{4})|(?<=\\x[0-9A-Fa-f]{2})"
@@ -153,7 +177,7 @@ _URL_USERINFO = re.compile(r"(?<=://)[^/?#\s\"'<>]+@")
 _BARE_USERINFO = re.compile(r"(?:(?<=^)|(?<=[\s,;=(\"':]))[^\s/?#@:,;=\"'()]+:[^\s/?#@,;\"'()]*@(?=[\w\[])")
 # the name is bounded and stops at the next "?": a line of many "?" costs linear time, not cubic
 _SECRET_PARAMETER = re.compile(
-    r"(?:(?<=[?&#;])|(?<=\\u0026))([^=&#;?\s\\]{0,256}(?:" + _SECRET_WORDS + r")[^=&#;?\s\\]{0,256}=)(?:" + _QUOTED_VALUE
+    r"(?:(?<=[?&#;])|(?<=\\u0026))(" + _secret_key(r"[^=&#;?\s\\]", 256) + r"=)(?:" + _QUOTED_VALUE
     + r"|[^&#;\s\\\"]*)",
     re.IGNORECASE
 )
@@ -176,27 +200,23 @@ _SECRET_FLAG = re.compile(r"(?i)(?<!\w)(--[\w-]{0,64}?" + _SECRET_NAME + r"\s+)(
                           r"(?:" + _QUOTED_VALUE + r"|[^\s,;\"'}]+)")
 _DEVICE_UUID = re.compile(DEVICE_UUID_SHAPE)
 # key=value (or Perl's and Ruby's key => value, a shell or Perl variable's $key=value) in free text: a key that says
-# secret at a word start, the value up to a blank or separator; an
+# secret (:func:`_secret_key`), the value up to a blank or separator; an
 # authentication scheme first is kept and the credential after it masked (OTEL_EXPORTER_OTLP_HEADERS=
 # "Authorization=Bearer <token>", https://opentelemetry.io/docs/specs/otel/protocol/exporter/)
 _SECRET_PAIR = re.compile(
-    r"(?:(?<=^)|(?<=[\s,;:(\"'{/$\[<|*@]))([\w.-]{0,256}(?:" + _SECRET_WORDS + r")[\w.-]{0,256}(?:\\?[\"'])?[ \t]{0,64}=>?(?!=)[ \t]{0,64}"
+    r"(?:(?<=^)|(?<=[\s,;:(\"'{/$\[<|*@]))(" + _secret_key(r"[\w.-]", 256) + r"(?:\\?[\"'])?[ \t]{0,64}=>?(?!=)[ \t]{0,64}"
     r"(?:(?:basic|bearer|token|digest|negotiate)\s+)?)(?:" + _QUOTED_VALUE + r"|[^\s,;&\"')}\]>]+)",
     re.IGNORECASE,
 )
 
 
-#: a key of counted tokens (max_tokens=, max_new_tokens=, num_batched_tokens=): its whole-number value is a count
-_TOKEN_COUNT_KEY = re.compile(r"(?i)tokens\s*=")
-
-
-# a secret's key (a name of SECRET_NAMES, or a key holding a word of SECRET_PARAMETER_WORDS) in escaped quotes or
+# a secret's key (a name of SECRET_NAMES, or a key :func:`_secret_key` reads as a secret's) in escaped quotes or
 # followed by an escaped separator, and the value up to the next escape, quote or separator: the forms a log writes
 # a JSON document into another one's string with ({\\\"password\\\": ...}), or that Gson writes by default
 # (\u0027password\u0027: ..., password\u003d...)
 _ESC_QUOTE = r"(?:\\{1,7}[\"']|\\u00(?:22|27))"
 _ESCAPED_SECRET = re.compile(
-    r"(?i)((?:" + _SECRET_NAME + r"|[\w.-]{0,64}(?:" + _SECRET_WORDS + r")[\w.-]{0,64})"
+    r"(?i)((?:" + _SECRET_NAME + r"|" + _secret_key(r"[\w.-]", 64, anchored=False) + r")"
     # at least one escape: after the key, as the separator, or before the value
     r"(?:" + _ESC_QUOTE + r"[ \t]{0,16}(?::|=|\\u003[dD])[ \t]{0,16}" + _ESC_QUOTE + r"?"
     r"|[ \t]{0,16}\\u003[dD][ \t]{0,16}" + _ESC_QUOTE + r"?"
@@ -204,22 +224,11 @@ _ESCAPED_SECRET = re.compile(
 
 
 def _masked_escaped(match: "re.Match[str]") -> str:
-    """The key and separator (group 1) kept and the value masked, a count of tokens kept (``max_tokens\\u003d512``)."""
-    value = match.group(2)
-    if value.isdigit() and len(value) <= 12 and re.search(r"(?i)tokens", match.group(1)):
-        return match.group(0)
+    """The key and separator (group 1) kept and the value masked."""
     key = match.group(1)
     if "cookie" in key.lower() and "\\\\" not in key and "\\u00" not in key:
         return match.group(0)  # a cookie header the cookie rule reads (below): each value masked, its name kept
     return match.group(1) + MASK
-
-
-def _masked_pair(match: "re.Match[str]") -> str:
-    """:func:`_masked_value`, except a count of tokens (``max_tokens=512``), kept: a whole number is no credential."""
-    value = match.group(0)[len(match.group(1)):]
-    if value.isdigit() and len(value) <= 12 and _TOKEN_COUNT_KEY.search(match.group(1)):
-        return match.group(0)
-    return _masked_value(match)
 
 
 def _masked_value(match: "re.Match[str]") -> str:
@@ -350,7 +359,7 @@ def mask_secrets(text: str) -> str:
     if "=" in text and _mentions(folded, SECRET_PARAMETER_WORDS):
         if any(c in text for c in "?&#;"):
             text = _SECRET_PARAMETER.sub(_masked_value, text)
-        text = _SECRET_PAIR.sub(_masked_pair, text)
+        text = _SECRET_PAIR.sub(_masked_value, text)
     if (":" in text or dashes) and _mentions(folded, SECRET_NAMES):
         if ":" in text:
             text = _SECRET_COLON.sub(_masked_value, text)

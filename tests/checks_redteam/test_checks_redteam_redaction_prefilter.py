@@ -138,6 +138,33 @@ def test_the_literal_starts_are_read_from_the_pattern():
     assert _literal_starts(r"[a-z]+x") == {""}
 
 
+def _first_letters(items) -> set:
+    """The letters (lower case) a match of the parsed sequence ``items`` can begin with, zero-width parts passed over."""
+    for op, av in items:
+        if op in (_sre.AT, _sre.ASSERT, _sre.ASSERT_NOT):
+            continue
+        if op is _sre.LITERAL:
+            return {chr(av).lower()}
+        if op is _sre.IN and all(o is _sre.LITERAL for o, _ in av):
+            return {chr(c).lower() for _, c in av}
+        if op is _sre.BRANCH:
+            return set().union(*(_first_letters(branch) for branch in av[1]))
+        if op is _sre.SUBPATTERN:
+            return _first_letters(av[3])
+        if op in (_sre.MAX_REPEAT, _sre.MIN_REPEAT) and av[0] >= 1:
+            return _first_letters(av[2])
+        raise AssertionError(f"a key's word that does not start with a letter: {op}")
+    return set()
+
+
+def test_the_letters_secret_keys_are_looked_for_at_are_the_first_letters_of_their_words():
+    """A position at another letter than :data:`_KEY_WORD_LETTERS` is passed over before the words are tried: every
+    word must start with one of them, and none is there for nothing."""
+    words = [r._SECRET_KEY_WORDS, r._SECRET_KEY_ENDINGS, r._QUALIFIED_KEY, r._LAST_KEY_WORD]
+    letters = set().union(*(_first_letters(_sre_parse.parse(f"(?:{word})")) for word in words))
+    assert letters == set(r._KEY_WORD_LETTERS)
+
+
 def test_the_case_twins_are_all_that_re_takes_for_an_ascii_letter():
     """The word pre-checks lower-case the value and replace these; re's case-insensitive matching knows no others."""
     every = "".join(chr(c) for c in range(128, 0x110000) if not 0xD800 <= c < 0xE000)
@@ -167,7 +194,8 @@ FRAGMENTS = [
     "fe80::1%eth0", "2001:0db8:0000:0000:0000:ff00:0042:8329", "02:42:ac:11:00:02", "12:30:45",
     "GPU-8932f937-d72c-4e30-b24c-4f8a1a0a2b3c", "MIG-GPU-7a6b5c4d-3e2f-1a0b-9c8d-7e6f5a4b3c2d/1/0", "MIG-", "gpu-",
     "/home/", "/Users/", "/homework/", "alice", "C:\\Users\\", "c:\\u\u017fers\\", "D:\\Documents and Settings\\",
-    "~grace/", "~***", "\u0130", "\u0131", "\u017f", "\u212a", "\u00e9", "中文", "\x1b[31m", "\u202e", "G" * 50,
+    "~grace/", "~***", "key_len", "num_keys", "passed", "tokens_per_sec", "dbPassword", "OSSAccessKeyId", "HF_TOKEN",
+    "apiKey", "monkey", "libnccl-net-1.2.3.4.so", "1.2.3.4-1ubuntu", "-1+cuda", "TensorRT-", "<43891>", "\u0130", "\u0131", "\u017f", "\u212a", "\u00e9", "中文", "\x1b[31m", "\u202e", "G" * 50,
 ]
 
 
