@@ -30,8 +30,9 @@ whole value before anything cuts or splits it.  It applies two kinds, two functi
   version field (``keep_versions``: :func:`mask_strings` passes it for a
   field or dict key whose name ends in ``version``, e.g. ``cudnn.version``,
   ``NV_CUDNN_VERSION``), after a version operator (``==9.1.0.70``,
-  ``>=9.1.0.70``, a requirement line), and inside a longer token
-  (``libcudnn.so.9.1.0.70``, ``v9.1.0.70``); anywhere else it is masked.
+  ``>=9.1.0.70``, a requirement line), and inside a longer token: a file name or a package's version
+  (``libcudnn.so.9.1.0.70``, ``v9.1.0.70``, ``libnccl-net-1.2.3.4.so``, ``TensorRT-10.3.0.26``,
+  ``9.1.0.70-1ubuntu1``); anywhere else (``10.1.2.3<43891>``, ``addr=10.0.0.1``) it is masked.
   Home directories: ``/home/<u>`` and ``/Users/<u>`` as any path segment
   (``/data/home/<u>``, ``/var/home/<u>``, ``/mnt/home/<u>``),
   ``C:\\Users\\<u>`` and ``~<u>``.  Host names are not recognised in free text;
@@ -293,8 +294,13 @@ _IPV4 = rf"{_OCTET}(?:\.{_OCTET}){{3}}"
 # an IPv4 address naming a peer: followed by :port or /prefix, or the host of a URL
 _PEER_IPV4 = re.compile(rf"(?:(?<![\w.])|{_AFTER_ESCAPE}){_IPV4}(?=:[0-9]|/[0-9]{{1,2}}(?![\w.]))|(?<=://){_IPV4}(?![\w.])|(?<=@){_IPV4}(?![\w.])")
 _BRACKETED_IPV6 = re.compile(r"\[[0-9A-Fa-f:.]*:[0-9A-Fa-f:.%\w]*\]")
-# any other IPv4 address standing alone (not inside a longer dotted token, not after a version operator)
-_BARE_IPV4 = re.compile(rf"(?:(?<![\w.])|{_AFTER_ESCAPE})(?<![=<>~!]=)(?<![<>]){_IPV4}(?![\w]|\.[0-9])")
+# any other IPv4 address standing alone: not after a version operator, and not inside a file name or a package's
+# version, which a dotted quad is part of as a longer token: after a word or a dot (v1.2.3.4, libfoo.so.1.2.3.4), after
+# a name and a dash (libnccl-net-1.2.3.4.so, TensorRT-10.3.0.26), before a word, a dot and a letter or digit (an
+# extension: 1.2.3.4.so) or a package revision (1.2.3.4-1ubuntu1, -1+cuda12.4, -1.el8); an address range's second
+# address (10.0.0.1-10.0.0.9) follows a digit, and a sentence's full stop no letter, so both stay masked
+_BARE_IPV4 = re.compile(rf"(?:(?<![\w.])|{_AFTER_ESCAPE})(?<![=<>~!]=)(?<![<>])(?<![A-Za-z]-){_IPV4}"
+                        r"(?![\w]|\.[0-9A-Za-z]|-[0-9]+(?:[A-Za-z~+]|\.[A-Za-z]))")
 # a version-looking IPv4 address standing alone is kept in a version field, unless it names a peer (above)
 # a bare IPv6 candidate: hex groups and colons, at least two colons; checked with ipaddress
 _BARE_IPV6 = re.compile(r"(?:(?<![\w:.])|(?<=\\[ntr]))[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?:%[\w.-]+)?(?![\w:])")
