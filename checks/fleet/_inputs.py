@@ -21,7 +21,10 @@ A JSON object without a ``"schema"`` starting with ``lingjun-check/`` is
 skipped too (another program's JSON log line).
 
 Records are snapshots (``lingjun-check/snapshot/1``) and reports
-(``lingjun-check/report/1``).  A line or file that starts like a snapshot
+(``lingjun-check/report/1``).  A snapshot of another version of the schema (``lingjun-check/snapshot/2``, written
+by a newer checker) is read as ``--from`` reads it: what this checker knows of it, with one note naming the file
+(the snapshot reader's problem ``schema: expected ..., got ...; reading it anyway``) and the node's
+``checker.snapshot`` warning; a report of another version is refused.  A line or file that starts like a snapshot
 (``{"schema": "lingjun-check/snapshot/1",``) and ends with ``}`` is kept as text
 and parsed only when needed (:meth:`Record.load`): nodes of one job mostly
 carry the same facts, and :mod:`lingjun.checks.fleet._check` recognises a
@@ -30,7 +33,7 @@ repeat from the text alone.  Records are produced one at a time
 :class:`InputProblem` naming the input and line: a file that cannot be read,
 a line cut short, a line longer than :data:`MAX_LINE_BYTES` (a one-object file larger than that is refused
 too: say so and read it as JSON lines instead), a file of lines is read to its end however large, text that is not
-UTF-8, another schema version, an input with no record at all.  Reading never
+UTF-8, a report of another schema version, an input with no record at all.  Reading never
 raises for bad input.  Standard library only.
 """
 
@@ -47,7 +50,7 @@ from lingjun.checks.core.inert_text import NAME_LIMIT, inert
 from lingjun.checks.inputs import snapshot_json
 from lingjun.checks.inputs.snapshot_json import DuplicateKeyError
 
-__all__ = ["MAX_LINE_BYTES", "MAX_FILE_BYTES", "SNAPSHOT", "REPORT", "Record", "RecordError", "InputProblem", "iter_records", "read_inputs",
+__all__ = ["MAX_LINE_BYTES", "MAX_FILE_BYTES", "SNAPSHOT", "SNAPSHOT_VERSIONS", "REPORT", "Record", "RecordError", "InputProblem", "iter_records", "read_inputs",
            "parse_line_prefix"]
 
 #: the longest line (or one-object file) read, in bytes; a longer one is refused, not read into memory
@@ -57,6 +60,8 @@ MAX_LINE_BYTES = 16 * 1024 * 1024
 MAX_FILE_BYTES: Optional[int] = None
 SNAPSHOT = "lingjun-check/snapshot/1"
 REPORT = "lingjun-check/report/1"
+#: what every version of the snapshot schema starts with: a record of another version is read as a snapshot too
+SNAPSHOT_VERSIONS = "lingjun-check/snapshot/"
 _SUFFIXES = (".json", ".jsonl", ".log")
 
 # "[pod/<pod>/<container>] " (kubectl logs --prefix) and "2025-08-01T10:00:00.123456789Z " (--timestamps)
@@ -267,6 +272,8 @@ def _classify(obj: Any, name: str, line: Optional[int], pod: Optional[str], prob
     schema = obj.get("schema") if isinstance(obj, dict) else None
     if schema in (SNAPSHOT, REPORT):
         return Record(name, line, pod, schema, obj)
+    if isinstance(schema, str) and schema.startswith(SNAPSHOT_VERSIONS):  # read as --from reads it, the reader warns
+        return Record(name, line, pod, SNAPSHOT, obj)
     if isinstance(schema, str) and schema.startswith("lingjun-check/"):
         if schema.startswith("lingjun-check/fleet/"):
             reason = "a fleet report, not one node's snapshot or report; give the inputs it was made from"

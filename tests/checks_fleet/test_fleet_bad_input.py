@@ -47,12 +47,55 @@ def test_a_truncated_line_is_named_and_the_other_nodes_are_reported(snapshots, c
     assert report["problems"] == [{"input": "stdin", "line": 3, "pod": None, "where": "stdin:3", "message": report["problems"][0]["message"]}]
 
 
-def test_another_snapshot_version_is_refused_by_name(snapshots, tmp_path, capsys):
+READ_ANYWAY = "schema: expected 'lingjun-check/snapshot/1', got 'lingjun-check/snapshot/2'; reading it anyway"
+
+
+def test_another_snapshot_version_is_read_as_from_reads_it_with_one_note_naming_the_file(snapshots, tmp_path, capsys):
+    """A newer checker's snapshot (``lingjun-check/snapshot/2``) is read, as ``--from`` reads it: one note naming the
+    file, and the node's ``checker.snapshot`` warning; the exit code is the one the nodes give."""
     (tmp_path / "new.json").write_text(json.dumps(dict(snapshots[0], schema="lingjun-check/snapshot/2")), encoding="utf-8")
+    (tmp_path / "ok.json").write_text(json.dumps(snapshots[1]), encoding="utf-8")
+    (tmp_path / "ok0.json").write_text(json.dumps(snapshots[0]), encoding="utf-8")
+    alone, _, _ = _run([str(tmp_path / "ok0.json"), str(tmp_path / "ok.json")], capsys)
+    status, report, err = _run([str(tmp_path / "new.json"), str(tmp_path / "ok.json")], capsys)
+    assert status == alone and report["problems"] == []
+    assert err == [f"lingjun-check fleet: note: {tmp_path / 'new.json'}: snapshot field {READ_ANYWAY}"]
+    assert [n["name"] for n in report["nodes"]] == ["gpu-node-0000", "gpu-node-0001"]
+    warned = {n["name"] for n in report["nodes"] if any(f["rule"] == "checker.snapshot" for f in n["findings"])}
+    assert warned == {"gpu-node-0000"}  # the version-1 node, of the same facts but its node, warns of nothing
+
+
+def test_another_snapshot_version_warns_in_fleet_as_in_from(snapshots, tmp_path, capsys):
+    from lingjun.checks import cli
+
+    new = tmp_path / "new.json"
+    new.write_text(json.dumps(dict(snapshots[0], schema="lingjun-check/snapshot/2")), encoding="utf-8")
+    cli.main(["--from", str(new), "--format", "json"])
+    from_report = json.loads(capsys.readouterr().out)
+    [warning] = [f for f in from_report["findings"] if f["rule"] == "checker.snapshot"]
+    _, report, _ = _run([str(new)], capsys)
+    [node] = report["nodes"]
+    assert warning["observed"] == READ_ANYWAY and report["notes"][0]["message"] == f"snapshot field {READ_ANYWAY}"
+    assert [f["severity"] for f in node["findings"] if f["rule"] == "checker.snapshot"] == [warning["severity"]] == ["warning"]
+
+
+def test_another_snapshot_version_in_a_stream_is_read_and_one_cut_short_is_a_problem(snapshots, capsys):
+    newer = _line(dict(snapshots[0], schema="lingjun-check/snapshot/2"))
+    cut = _line(dict(snapshots[1], schema="lingjun-check/snapshot/2"))[:4000]
+    status, report, err = _run(["-"], capsys, (newer + "\n" + cut + "\n").encode())
+    assert status == 1 and [n["name"] for n in report["nodes"]] == ["gpu-node-0000"]
+    assert [p["where"] for p in report["problems"]] == ["stdin:2"]
+    assert report["problems"][0]["message"].startswith("not a complete JSON object (cut short?)")
+    assert sorted(err) == [f"lingjun-check fleet: note: stdin:1: snapshot field {READ_ANYWAY}",
+                           f"lingjun-check fleet: stdin:2: {report['problems'][0]['message']}"]
+
+
+def test_another_report_version_is_refused_by_name(snapshots, tmp_path, capsys):
+    (tmp_path / "new.json").write_text(json.dumps({"schema": "lingjun-check/report/2", "findings": []}), encoding="utf-8")
     (tmp_path / "ok.json").write_text(json.dumps(snapshots[1]), encoding="utf-8")
     status, report, err = _run([str(tmp_path / "new.json"), str(tmp_path / "ok.json")], capsys)
     assert status == 1
-    assert err == [f"lingjun-check fleet: {tmp_path / 'new.json'}: schema 'lingjun-check/snapshot/2' is not supported: this lingjun-check "
+    assert err == [f"lingjun-check fleet: {tmp_path / 'new.json'}: schema 'lingjun-check/report/2' is not supported: this lingjun-check "
                    "reads lingjun-check/snapshot/1 and lingjun-check/report/1 (use the lingjun-check that wrote it, or collect again)"]
     assert [n["name"] for n in report["nodes"]] == ["gpu-node-0001"]
 
