@@ -303,35 +303,49 @@ _BEFORE_LITERAL = 256
 MAX_WINDOWS = 8
 
 
-def _windows(line: str, literal: str) -> "list[str]":
-    """The windows of ``line`` an expression of ``literal`` is tried on: the line itself, or for a line longer than
-    :data:`LINE_LIMIT` a window around each occurrence of the literal that the previous window does not hold whole
-    (an early mention of ``Got completion`` cannot hide the error line's own later one), at most :data:`MAX_WINDOWS`."""
-    if len(line) <= LINE_LIMIT:
-        return [line]
-    out: list[str] = []
-    covered_to = -1  # the end of the last window, less the literal's length: occurrences before it are inside it
-    at = line.find(literal)
-    while at >= 0 and len(out) < MAX_WINDOWS:
-        if at > covered_to:
-            start = max(0, min(at - LINE_LIMIT // 2, len(line) - LINE_LIMIT))
-            # the text an expression reads before its literal stays, even when a run without blanks ends at it (a
-            # window is matched, never quoted: the quote masks the whole line)
-            lo, hi = _word_cut_bounds(line, start, start + LINE_LIMIT, max(start, at - _BEFORE_LITERAL), at + len(literal))
-            out.append(line[lo:hi])
-            covered_to = hi - len(literal)  # where the window really ends: its word cut may end it early
-        at = line.find(literal, at + 1)
-    return out or [_window(line, literal)]
+def _windows(line: str, *literals: str) -> "list[str]":
+    """The windows of ``line`` an expression of ``literals`` (one, or several a reader reads alike) is tried on: the
+    line itself, or for a line longer than :data:`LINE_LIMIT` a window around each occurrence of a literal that the
+    previous window does not hold whole (an early mention of ``Got completion`` cannot hide the error line's own later
+    one), at most :data:`MAX_WINDOWS` (:func:`_window_spans`)."""
+    return [line[lo:hi] for lo, hi, _, _ in _window_spans(line, *literals)]
+
+
+def _window_spans(line: str, *literals: str) -> "list[tuple[int, int, Optional[int], str]]":
+    """``(start, end, at, literal)`` of each window of :func:`_windows`: where it starts and ends in ``line``, and the
+    occurrence of a literal it was opened for (``at`` its place, None for a line that is one window: a quote of what
+    the window read is cut around it, by default around the first occurrence of the first literal).
+    The occurrences a window holds whole are passed over (looked for past it), so a line costs at most
+    :data:`MAX_WINDOWS` searches of each literal, whatever it holds."""
+    if len(line) <= LINE_LIMIT:  # one window, its quote cut around the first literal's first occurrence
+        return [(0, len(line), None, literals[0])]
+    out: "list[tuple[int, int, Optional[int], str]]" = []
+    next_at = {literal: line.find(literal) for literal in literals}  # each literal's next occurrence no window holds
+    while len(out) < MAX_WINDOWS:
+        found = [(at, literal) for literal, at in next_at.items() if at >= 0]
+        if not found:
+            break
+        at, literal = min(found)
+        start = max(0, min(at - LINE_LIMIT // 2, len(line) - LINE_LIMIT))
+        # the text an expression reads before its literal stays, even when a run without blanks ends at it (a
+        # window is matched, never quoted: the quote masks the whole line)
+        lo, hi = _word_cut_bounds(line, start, start + LINE_LIMIT, max(start, at - _BEFORE_LITERAL), at + len(literal))
+        out.append((lo, hi, at, literal))
+        # where the window really ends (its word cut may end it early): an occurrence ending past it is not inside it
+        next_at = {other: where if where < 0 or where + len(other) > hi else line.find(other, hi - len(other) + 1)
+                   for other, where in next_at.items()}
+    if out:
+        return out
+    # none of them in the line: its first characters
+    lo, hi = _word_cut_bounds(line, 0, LINE_LIMIT, 0, len(literals[0]))
+    return [(lo, hi, None, literals[0])]
 
 
 def _window(line: str, literal: str) -> str:
-    """``line``, or for a line longer than :data:`LINE_LIMIT` the :data:`LINE_LIMIT` characters around ``literal``,
-    cut between words (:func:`_word_cut`)."""
-    if len(line) <= LINE_LIMIT:
-        return line
-    at = max(line.find(literal), 0)
-    start = max(0, min(at - LINE_LIMIT // 2, len(line) - LINE_LIMIT))
-    return _word_cut(line, start, start + LINE_LIMIT, at, at + len(literal))
+    """The first of :func:`_windows`: ``line``, or for a line longer than :data:`LINE_LIMIT` the :data:`LINE_LIMIT`
+    characters around the first occurrence of ``literal``, cut between words (:func:`_word_cut`)."""
+    lo, hi, _, _ = _window_spans(line, literal)[0]
+    return line[lo:hi]
 
 
 #: the longest time one expression may search one window, in seconds; past it the line is not judged by that pattern
@@ -405,15 +419,16 @@ def _masked_at(text: str, masked: str, at: int, literal: str) -> int:
 _ANCHOR = 24
 
 
-def quote(line: str, literal: str, whole: Optional[str] = None, offset: int = 0) -> str:
+def quote(line: str, literal: str, whole: Optional[str] = None, offset: int = 0, at: Optional[int] = None) -> str:
     """``line`` masked (secrets, identifiers: :func:`~lingjun.checks.core.redaction.mask_text`) and cut to about
-    :data:`QUOTE_LIMIT` characters around ``literal`` (its first occurrence in ``line``; ``…`` marks a cut).
+    :data:`QUOTE_LIMIT` characters around ``literal`` (its occurrence at ``at`` in ``line``, by default its first;
+    ``…`` marks a cut).
 
     ``whole``: the whole line when ``line`` is a part of it (a window of a line longer than :data:`FEED_LIMIT`),
     ``line`` starting at ``offset`` in it. The whole line is masked before anything is cut, so no cut can split a
     token, part a key from its value or open a quote masking would have closed."""
     text = (line if whole is None else whole).rstrip("\r\n")
-    at = min(offset + max(line.find(literal), 0), len(text))
+    at = min(offset + (max(line.find(literal), 0) if at is None else at), len(text))
     masked = _masked_line(text)
     if len(masked) <= QUOTE_LIMIT:
         return masked
@@ -451,10 +466,11 @@ class Scanner:
         self.source = source
         self.lines = 0  # lines fed so far (the number of the last line)
         self.traceback = False  # a Python traceback was seen
-        #: the last exception line (its number, text and exception name) and whether a signature or catalog read it
-        self.last_exception: Optional[tuple[tuple[Optional[int], str, str, Any], bool]] = None
+        #: the last exception line (its number, text, exception name, the part fed and where the name stands in it)
+        #: and whether a signature or catalog read it
+        self.last_exception: Optional[tuple[tuple[Optional[int], str, str, Any, int], bool]] = None
         #: the last exception line that opens its line (:data:`_LEADING_EXCEPTION`), read when there is no traceback
-        self.last_leading_exception: Optional[tuple[tuple[Optional[int], str, str, Any], bool]] = None
+        self.last_leading_exception: Optional[tuple[tuple[Optional[int], str, str, Any, int], bool]] = None
         #: the C++ runtime's last "terminate called after throwing ..." line kept as an unknown error line: its
         #: exception's ``what():`` message follows (:meth:`_cover_terminate_above`)
         self._terminate: Optional[LogLine] = None
@@ -556,14 +572,16 @@ class Scanner:
             at += len(part) + 1
         self._part = (None, 0)
 
-    def _quote(self, line: str, literal: str, part: "Optional[tuple[Optional[_WholeLine], int]]" = None) -> str:
+    def _quote(self, line: str, literal: str, part: "Optional[tuple[Optional[_WholeLine], int]]" = None,
+               at: Optional[int] = None) -> str:
         """:func:`quote` of ``line``, the part being fed (or ``part``, one kept), from its whole line when it is a
-        part of a longer one."""
-        whole, at = self._part if part is None else part
+        part of a longer one; cut around the occurrence of ``literal`` at ``at`` in ``line`` (by default its first:
+        the one a window read, when it was not the first window)."""
+        whole, offset = self._part if part is None else part
         if whole is None:
-            return quote(line, literal)
-        text, offset = whole.text_and_offset()
-        return quote(line, literal, text, offset + at)
+            return quote(line, literal, at=at)
+        text, start = whole.text_and_offset()
+        return quote(line, literal, text, start + offset, at)
 
     def _feed_part(self, line: str, number: Optional[int]) -> None:
         # signatures this line matched (one hit each, however many literals, windows of a long line or \r parts)
@@ -574,16 +592,19 @@ class Scanner:
         if TRACEBACK in literals:
             self.traceback = True
         for literal in literals:
-            windows = _windows(line, literal)
-            window = windows[0]
-            self._match_patterns(line, number, literal, windows, matched)
+            spans = _window_spans(line, literal)
+            self._match_patterns(line, number, literal, spans, matched)
             for statement in self.sigset.statements_of(literal):
-                for name, value in read_statement(statement, window) or []:
-                    self._state(line, number, literal, name, value)
-        catalog_literal = next((lit for lit in literals if lit in self.sigset.catalog_literals), None)
+                for lo, hi, at, _ in spans:  # the first window that states it: an early mention hides no later one
+                    stated = read_statement(statement, line[lo:hi])
+                    if stated:
+                        for name, value in stated:
+                            self._state(line, number, literal, name, value, at)
+                        break
+        catalog_literals = [lit for lit in literals if lit in self.sigset.catalog_literals]
         named = False  # a catalog named the line (its first copy reported, later ones counted)
-        if catalog_literal is not None:
-            named = self._match_catalogs(line, number, catalog_literal, bool(matched))
+        if catalog_literals:
+            named = self._match_catalogs(line, number, catalog_literals, bool(matched))
         if matched and number is not None:
             self._cover_exception_above(number)
         if (matched or named) and number is not None:
@@ -596,15 +617,18 @@ class Scanner:
                 self._terminate = kept
         elif not matched and not named:
             self._error_level(line, number, literals)
-        exception_literal = next((lit for lit in _EXCEPTION_LITERALS if lit in literals), None)
-        if exception_literal is not None:
-            found = _EXCEPTION.search(_window(line, exception_literal))
+        exception_literals = [lit for lit in _EXCEPTION_LITERALS if lit in literals]
+        # the first exception line of any window (a path or an echoed command holding "Error: " comes before it)
+        for lo, hi, _, _ in _window_spans(line, *exception_literals) if exception_literals else ():
+            found = _EXCEPTION.search(line[lo:hi])
             if found:
-                # kept as printed and quoted (masked) at the end: only the last one is ever reported
-                self.last_exception = ((number, line, found.group(1), self._part), bool(matched) or named)
+                # kept as printed and quoted (masked) at the end, around its name: only the last one is ever reported
+                self.last_exception = ((number, line, found.group(1), self._part, lo + found.start(1)),
+                                       bool(matched) or named)
                 leading = _LEADING_EXCEPTION.match(line)
                 if leading:
                     self.last_leading_exception = self.last_exception
+                break
 
     def _cover_terminate_above(self, number: int) -> None:
         """A signature or catalog read line ``number``: the C++ runtime's "terminate called after throwing an instance
@@ -651,19 +675,20 @@ class Scanner:
                 evidence.error_level.append(quoted)
                 evidence.error_level_kinds.append(kind)
 
-    def _match_patterns(self, line: str, number: Optional[int], literal: str, windows: "list[str]",
+    def _match_patterns(self, line: str, number: Optional[int], literal: str, spans: "list[tuple[int, int, Optional[int], str]]",
                         matched: set[str]) -> None:
-        """Count a hit for each signature of ``literal`` whose expression matches one of the line's ``windows``
-        (:func:`_windows`; added to ``matched``)."""
+        """Count a hit for each signature of ``literal`` whose expression matches one of the line's windows
+        (:func:`_window_spans`; added to ``matched``), quoted around the occurrence of the window that matched."""
         evidence = self.evidence
         for sig_id, regex in self.sigset.patterns_of(literal):
             if sig_id in matched:
                 continue
             judged: Optional[bool] = False
-            for window in windows:
-                answer = matches(literal, regex, window, self.search)  # None: could not finish in time
+            quoted_at: Optional[int] = None
+            for lo, hi, at, _ in spans:
+                answer = matches(literal, regex, line[lo:hi], self.search)  # None: could not finish in time
                 if answer:
-                    judged = True
+                    judged, quoted_at = True, at
                     break
                 if answer is None:
                     judged = None
@@ -674,7 +699,7 @@ class Scanner:
             matched.add(sig_id)
             hit = evidence.hit(sig_id)
             if hit is None:
-                evidence.hits.append(SignatureHit(sig_id, LogLine(self.source, number, self._quote(line, literal))))
+                evidence.hits.append(SignatureHit(sig_id, LogLine(self.source, number, self._quote(line, literal, at=quoted_at))))
             elif hit.count < MAX_HITS_PER_SIGNATURE:
                 hit.count += 1
 
@@ -706,9 +731,13 @@ class Scanner:
         why = "input" if self.pattern_seconds >= INPUT_BUDGET_S else "line"
         self.evidence.not_judged.append(NotJudged(sig_id, literal, LogLine(self.source, number, self._quote(line, literal)), why))
 
-    def _match_catalogs(self, line: str, number: Optional[int], literal: str, covered: bool) -> bool:
+    def _match_catalogs(self, line: str, number: Optional[int], literals: "list[str]", covered: bool) -> bool:
         """Add the catalog entries ``line`` shows (:func:`~lingjun.checks.knowledge.catalog_lines.recognise`), one
-        :class:`CatalogHit` per distinct set of entries, counted; ``covered``: a signature matched the line.
+        :class:`CatalogHit` per distinct set of entries, counted; ``literals``: the catalog literals the line holds;
+        ``covered``: a signature matched the line. A line longer than :data:`LINE_LIMIT` is read in the window around
+        each occurrence of them (:func:`_window_spans`) as a shorter line is read whole: by the first window whose
+        entries the catalogs name, else the first that shows any (an unknown message), so an earlier mention (a
+        path, an echoed command read as an unknown ``CUDA error``) hides no later error.
 
         Returns:
             True when a catalog read the line (a new entry, or another copy of one already reported)."""
@@ -721,7 +750,15 @@ class Scanner:
                     "error signatures only", f"无法读取错误目录（{problem}）：Xid、CUDA 与 NCCL 行只按错误特征判断")
             if note not in self.evidence.notes:
                 self.evidence.notes.append(note)
-        matches = tuple(recognise(_window(line, literal), catalogs)) if catalogs is not None else ()
+        literal, at = literals[0], None
+        matches: tuple = ()
+        for lo, hi, opened_at, opened_by in _window_spans(line, *literals) if catalogs is not None else ():
+            shown = tuple(recognise(line[lo:hi], catalogs))
+            names = any(m.info is not None for m in shown)
+            if shown and (names or not matches):
+                matches, literal, at = shown, opened_by, opened_at
+                if names:
+                    break
         if not matches:
             # a printer's own error marker whose number or name no form reads (an Xid of ten digits, in hex, an enum
             # name no catalog lists), or any such line while the catalogs cannot be read, is still an error line:
@@ -742,11 +779,11 @@ class Scanner:
         seen.add(key)
         if len(evidence.catalog_hits) >= MAX_CATALOG_ENTRIES:
             return True
-        evidence.catalog_hits.append(CatalogHit(matches, LogLine(self.source, number, self._quote(line, literal)),
+        evidence.catalog_hits.append(CatalogHit(matches, LogLine(self.source, number, self._quote(line, literal, at=at)),
                                                 covered=covered))
         for match in matches:
             if match.catalog == "cuda" and match.info is not None:
-                self._state(line, number, literal, "cuda.error", match.info.name)
+                self._state(line, number, literal, "cuda.error", match.info.name, at)
         return True
 
     def _catalog_hit(self, key: tuple) -> "Optional[CatalogHit]":
@@ -760,8 +797,9 @@ class Scanner:
             self._hit_index = (index, len(hits))
         return index.get(key)
 
-    def _state(self, line: str, number: Optional[int], literal: str, name: str, value: Any) -> None:
-        """Keep one fact the line states; the first line stating it is kept, a different value marks a conflict."""
+    def _state(self, line: str, number: Optional[int], literal: str, name: str, value: Any, at: Optional[int] = None) -> None:
+        """Keep one fact the line states (quoted around the occurrence of ``literal`` at ``at``, by default its first);
+        the first line stating it is kept, a different value marks a conflict."""
         evidence = self.evidence
         if isinstance(value, str):  # a value the log states is shown as the line is: masked
             value = mask_text(value)
@@ -773,12 +811,12 @@ class Scanner:
             if value not in evidence.xid_pids and len(evidence.xid_pids) < MAX_CATALOG_ENTRIES:
                 evidence.xid_pids.append(value)
             first = evidence.stated.get("kernel.xid_processes")
-            where = first.line if first is not None else LogLine(self.source, number, self._quote(line, literal))
+            where = first.line if first is not None else LogLine(self.source, number, self._quote(line, literal, at=at))
             evidence.stated["kernel.xid_processes"] = StatedFact("kernel.xid_processes", len(evidence.xid_pids), where)
             return
         known = evidence.stated.get(name)
         if known is None:
-            evidence.stated[name] = StatedFact(name, value, LogLine(self.source, number, self._quote(line, literal)))
+            evidence.stated[name] = StatedFact(name, value, LogLine(self.source, number, self._quote(line, literal, at=at)))
         elif known.value != value:  # two pods, two runs: which one the error belongs to is not known
             seen = evidence.conflicts.setdefault(name, [known.value])
             if value not in seen:
@@ -790,5 +828,5 @@ class Scanner:
         exception line that opens its line (a paste of the failure's last line)."""
         last = self.last_exception if self.traceback else self.last_leading_exception
         if last is not None and not last[1]:
-            number, line, name, part = last[0]
-            self.evidence.unmatched.append(LogLine(self.source, number, self._quote(line, name, part)))
+            number, line, name, part, at = last[0]
+            self.evidence.unmatched.append(LogLine(self.source, number, self._quote(line, name, part, at)))
