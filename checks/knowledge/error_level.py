@@ -36,12 +36,17 @@ The forms, from the printers' own formats:
 from __future__ import annotations
 
 import re
-from typing import Optional
+from typing import Iterator, Optional
 
 __all__ = ["LITERALS", "HEAD", "FAILURE_KINDS", "kind_of"]
 
 #: how far into a line a level may start (a time stamp, a host, a pod and a rank prefix come first)
 HEAD = 160
+#: characters read either side of an occurrence of the literal of a failure's form that may stand anywhere in a line
+AROUND = 200
+#: the most occurrences of such a literal one line is read around: an earlier mention of it (a path, an echoed command)
+#: hides no failure after it, and a line of many mentions costs no more than this many reads
+AROUND_READS = 8
 
 #: literal -> (kind, expression over the line's first :data:`HEAD` characters deciding it is the line's level);
 #: the kinds are "logger" (a logging level), "glog", "build" (a compiler, linker or build tool)
@@ -121,8 +126,9 @@ def kind_of(line: str, literal: str) -> Optional[str]:
     ``foo.cc:12``).
 
     Args:
-        line: one decoded log line (any length; only its first :data:`HEAD` characters are read, or, for the build
-            forms, the 400 characters around the literal).
+        line: one decoded log line (any length; only its first :data:`HEAD` characters are read, or, for the forms
+            of :data:`FAILURE_KINDS` that may stand anywhere, the :data:`AROUND` characters either side of each
+            occurrence of the literal, at most :data:`AROUND_READS` of them, until one is the form).
         literal: the literal the line was found by.
 
     >>> kind_of("ERROR 09-26 10:57:34 [core.py:700] EngineCore failed to start.", "ERROR")
@@ -136,20 +142,28 @@ def kind_of(line: str, literal: str) -> Optional[str]:
     if form is None:
         return None
     kind, regex = form
-    # a failed step's words may stand anywhere in the line: read around the literal; a level, at the line's head
+    # a failed step's words may stand anywhere in the line: read around each occurrence of the literal; a level, at
+    # the line's head
     if kind in FAILURE_KINDS and not regex.startswith("^"):
-        at = line.find(literal)
-        if at < 0:
-            return None
-        text = line[max(0, at - 200):at + 200]
-    else:
-        text = line[:HEAD]
+        return kind if any(re.search(regex, text) for text in _around(line, literal)) else None
+    text = line[:HEAD]
     found = re.search(regex, text)
     if found is None:
         return None
     if kind == "logger" and re.match(_CONTINUATION, text[re.compile(_LEVEL_TAIL).match(text, found.end()).end():]):
         return None  # a traceback or a message printed under the level line by line, not an error of its own
     return kind
+
+
+def _around(line: str, literal: str) -> "Iterator[str]":
+    """The text :data:`AROUND` characters either side of each occurrence of ``literal`` in ``line`` that the text
+    before does not hold whole, at most :data:`AROUND_READS` of them."""
+    at = line.find(literal)
+    for _ in range(AROUND_READS):
+        if at < 0:
+            return
+        yield line[max(0, at - AROUND):at + AROUND]
+        at = line.find(literal, at + max(AROUND - len(literal) + 1, 1))
 
 
 #: what follows a level before its message: padding, a separator, the rest of a time stamp, a ``[file.py:596]`` bracket

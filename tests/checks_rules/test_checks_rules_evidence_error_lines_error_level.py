@@ -95,6 +95,43 @@ def test_kind_of_leaves_a_literal_that_is_not_the_lines_level(line, literal):
     assert kind_of(line, literal) is None
 
 
+#: (line, literal, kind): a failure's form after an earlier mention of its literal more than AROUND characters before
+#: it, in a path or an echoed command (issue 36 red team, F3: only the first occurrence was read)
+PAD = "x " * 150
+AFTER_A_MENTION = [
+    ('+ grep -n "undefined reference to " build.log ' + PAD + " main.o: undefined reference to `cublasCreate_v2'",
+     "undefined reference to ", "build"),
+    ("docs: Error response from daemon means the engine refused " + PAD +
+     " docker: Error response from daemon: could not select device driver \"nvidia\"", "Error response from daemon",
+     "container"),
+    ("echo 'Assertion `' marks glibc's assertions " + PAD + " python: x.c:12: f: Assertion `n > 0' failed.",
+     "Assertion `", "assertion"),
+    ("ls /opt/libs/cannot open shared object file/ " + PAD +
+     " python: error while loading shared libraries: libcudart.so.12: cannot open shared object file: No such file",
+     "cannot open shared object file", "loader"),
+]
+
+
+@pytest.mark.parametrize("line, literal, kind", AFTER_A_MENTION)
+def test_kind_of_reads_a_failure_after_an_earlier_mention_of_its_literal(line, literal, kind):
+    assert line.index(literal, line.index(literal) + 1) - line.index(literal) > 200  # past what was read around the first
+    assert kind_of(line, literal) == kind
+
+
+def test_kind_of_reads_a_bounded_number_of_mentions():
+    from lingjun.checks.knowledge.error_level import AROUND, AROUND_READS
+
+    mention = "undefined reference to " + "x " * AROUND
+    real = " main.o: undefined reference to `f'"
+    assert kind_of(mention * (AROUND_READS - 1) + real, "undefined reference to ") == "build"
+    assert kind_of(mention * AROUND_READS + real, "undefined reference to ") is None  # past the reads: not looked at
+
+
+def test_a_build_error_after_an_echoed_command_naming_it_is_an_error_level_line(tmp_path):
+    evidence = evidence_for_log(tmp_path, [AFTER_A_MENTION[0][0]])
+    assert evidence.error_level_count == 1 and evidence.error_level_kinds == ["build"]
+
+
 #: a build of an extension that fails on a header torch removed (THC, gone since torch 1.11; intchous/SmartText#3),
 #: the cause line first; no signature knows it (cuda-header-not-found holds the CUDA toolkit's headers)
 THC_LINE = "src/rod_align_cuda.cpp:1:21: fatal error: THC/THC.h: No such file or directory"
