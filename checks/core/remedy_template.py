@@ -39,6 +39,19 @@ VALUES: dict[str, tuple[str, str]] = {
     "cuda.required": (
         "the CUDA version a line says the image requires (nvidia-container-cli's cuda>=X)",
         "日志行所示镜像要求的 CUDA 版本（nvidia-container-cli 的 cuda>=X）"),
+    "vllm.kv_cache_tokens": (
+        "the longest context vLLM's KV cache holds, as its refusal of max_model_len states it: the cache's capacity "
+        "(maximum number of tokens that can be stored in KV cache (N)) or the estimated maximum model length",
+        "vLLM 拒绝 max_model_len 时所示 KV 缓存能容纳的最长上下文：缓存容量（maximum number of tokens that can be stored "
+        "in KV cache (N)）或估算的最大模型长度"),
+    "vllm.max_seq_len": (
+        "the context length vLLM was asked to serve, as its refusal of max_model_len states it (the model's max seq len)",
+        "vLLM 拒绝 max_model_len 时所示要求服务的上下文长度（the model's max seq len）"),
+    "vllm.kv_cache_memory": (
+        "the KV cache memory one request at max_model_len needs and the memory the cache has, as vLLM's V1 engine "
+        "states them (X GiB KV cache is needed, ... available KV cache memory (Y GiB))",
+        "vLLM V1 引擎所示按 max_model_len 计算的单个请求所需 KV 缓存显存与缓存现有显存（X GiB KV cache is needed，"
+        "... available KV cache memory (Y GiB)）"),
     "nvcc.gcc_max": (
         "the newest GCC major version nvcc's host compiler check accepts, as its line states it (gcc versions later "
         "than 12: ``12``, to write gcc-12)",

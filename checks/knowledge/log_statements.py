@@ -13,6 +13,14 @@ come from (public logs of the same programs):
   ``The current PyTorch install supports CUDA capabilities sm_50 … sm_90``: torch's warning when its build has
   no kernels for the GPU (torch/cuda/__init__.py; https://github.com/vllm-project/vllm/issues/20173);
 * ``vLLM API server version 0.9.1`` / ``Initializing a V1 LLM engine (v0.9.1)``: vLLM's start-up lines;
+* ``The model's max seq len (4096) is larger than the maximum number of tokens that can be stored in KV cache
+  (3664)`` (vLLM's V0 engine, vllm/worker/worker.py; vllm-project/vllm#2418) and ``To serve at least one request with
+  the models's max seq len (202752), (71.16 GiB KV cache is needed, which is larger than the available KV cache memory
+  (28.57 GiB). Based on the available memory, the estimated maximum model length is 81392.`` (its V1 engine,
+  vllm/v1/core/kv_cache_utils.py: ``GB`` and no estimate in 0.8.2 to 0.8.4, ``model's`` in later releases;
+  vllm-project/vllm#32105): the context the engine was asked for (``vllm.max_seq_len``), the longest the cache holds
+  (``vllm.kv_cache_tokens``: the V0 capacity, or V1's estimate) and the memory one request needs and the cache has
+  (``vllm.kv_cache_needed_gib``, ``vllm.kv_cache_available_gib``), which the remedies quote;
 * ``NVRM: Xid (PCI:0000:3b:00): 79, pid=35521, …``: the kernel driver's Xid report in ``dmesg``
   (https://docs.nvidia.com/deploy/xid-errors/index.html); the processes its lines name are counted
   (``kernel.xid_processes``): one Xid from many processes over time points at the GPU rather than one program
@@ -160,6 +168,24 @@ def _quantization(m: "re.Match[str]") -> list[tuple[str, Any]]:
     return out
 
 
+def _kv_cache_tokens(m: "re.Match[str]") -> list[tuple[str, Any]]:
+    return [("vllm.max_seq_len", int(m.group(1))), ("vllm.kv_cache_tokens", int(m.group(2)))]
+
+
+def _gib(text: str) -> str:
+    """A size as vLLM printed it, with two decimals (its first V1 releases printed the whole float)."""
+    return f"{float(text):.2f}"
+
+
+def _kv_cache_memory(m: "re.Match[str]") -> list[tuple[str, Any]]:
+    out: list[tuple[str, Any]] = [("vllm.max_seq_len", int(m.group("len"))),
+                                  ("vllm.kv_cache_needed_gib", _gib(m.group("need"))),
+                                  ("vllm.kv_cache_available_gib", _gib(m.group("have")))]
+    if m.group("est") and int(m.group("est")) > 0:
+        out.append(("vllm.kv_cache_tokens", int(m.group("est"))))
+    return out
+
+
 def _cuda_required(m: "re.Match[str]") -> list[tuple[str, Any]]:
     return [("cuda.required", m.group(1))]
 
@@ -296,6 +322,14 @@ STATEMENTS: tuple[Statement, ...] = (
         r"current PyTorch install supports CUDA capabilities ((?:sm_\d+a? ?){1,40})"), _torch_archs),
     Statement("vLLM API server version ", re.compile(r"vLLM API server version " + _VERSION), _vllm),
     Statement("LLM engine (v", re.compile(r"Initializing an? (?:V1 )?LLM engine \(v" + _VERSION), _vllm),
+    # vLLM refusing a max_model_len the KV cache cannot hold (vllm/worker/worker.py; vllm/v1/core/kv_cache_utils.py)
+    Statement("is larger than the maximum number of tokens that can be stored in KV cache", re.compile(
+        r"max seq len \((\d{1,9})\) is larger than the maximum number of tokens that can be stored in KV cache "
+        r"\((\d{1,9})\)"), _kv_cache_tokens),
+    Statement("needed, which is larger than the available KV", re.compile(
+        r"max seq len \((?P<len>\d{1,9})\), \(?(?P<need>\d{1,6}(?:\.\d{1,20})?) Gi?B KV cache is ?needed, which is "
+        r"larger than the available KV [Cc]ache memory \((?P<have>\d{1,6}(?:\.\d{1,20})?) Gi?B\)\.?"
+        r"(?: ?Based on the available memory, the estimated maximum model length is (?P<est>\d{1,9}))?"), _kv_cache_memory),
     Statement("Bootstrap : Using ", re.compile(r"NCCL INFO Bootstrap ?: Using ([A-Za-z][\w.-]{0,30})[:<]"), _bootstrap),
     Statement("NVRM: Xid", re.compile(r"NVRM: Xid \([^)]{0,40}\): (\d{1,3})\b(?:, pid=(\d{1,10})\b)?"), _xid),
     Statement("Current capability: ", re.compile(

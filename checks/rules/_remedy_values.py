@@ -53,6 +53,15 @@ def _fact(name: str, en: str, zh: str, form: Callable[[str], str] = str) -> Call
     return value
 
 
+def _kv_cache_memory(ctx: CheckContext) -> Optional[Text]:
+    """What one request at max_model_len needs and what the cache has, both as vLLM's V1 line states them."""
+    needed, available = ctx.evidence.value("vllm.kv_cache_needed_gib"), ctx.evidence.value("vllm.kv_cache_available_gib")
+    if needed is None or available is None:
+        return None
+    return Text(f"it needs {needed.value} GiB and has {available.value} GiB",
+                f"需要 {needed.value} GiB，现有 {available.value} GiB")
+
+
 _COMPUTE: dict[str, Callable[[CheckContext], Optional[Text]]] = {
     "driver.target": _driver_target,
     "cuda.required": _stated("cuda.required", "CUDA {value}", "CUDA {value}"),
@@ -64,6 +73,10 @@ _COMPUTE: dict[str, Callable[[CheckContext], Optional[Text]]] = {
     "tensorrt.engine_version": _stated("tensorrt.engine_version", "TensorRT {value}", "TensorRT {value}"),
     "tensorrt.engine_compute": _stated("tensorrt.engine_compute", "compute capability {value}", "计算能力 {value}"),
     "gpu.compute_capability": _fact("gpu.compute_capability_min", "compute capability {value}", "计算能力 {value}"),
+    "vllm.kv_cache_tokens": _stated("vllm.kv_cache_tokens", "{value} or less", "{value} 或更小"),
+    "vllm.max_seq_len": _stated("vllm.max_seq_len", "the model's max seq len of {value} tokens",
+                                "模型的最大序列长度 {value} 个 token"),
+    "vllm.kv_cache_memory": _kv_cache_memory,
 }
 assert set(_COMPUTE) == set(VALUES), "every remedy value is computed, and only those"
 
