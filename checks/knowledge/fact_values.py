@@ -315,6 +315,7 @@ _READERS: dict[str, Callable[[Facts, Optional[Evidence], Any], FactValue]] = {
     "log.in_flashinfer": _from_log("log.in_flashinfer"),
     "log.in_flash_attn": _from_log("log.in_flash_attn"),
     "log.in_vllm_kernels": _from_log("log.in_vllm_kernels"),
+    "log.in_torch_compile": _from_log("log.in_torch_compile"),
     "log.in_sgl_kernel": _from_log("log.in_sgl_kernel"),
     "log.in_sglang": _from_log("log.in_sglang"),
     "cuda.home_is_path_list": _from_log("cuda.home_is_path_list"),

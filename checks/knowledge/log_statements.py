@@ -48,7 +48,10 @@ come from (public logs of the same programs):
   ``torch.ops._C_cache_ops.``; vllm-project/vllm#23253, #34752) and SGLang's (``…/sgl_kernel/….py``;
   sgl-project/sglang pull request #30594), and SGLang itself (``…/sglang/srt/….py`` frames, or its launch command
   ``python -m sglang.launch_server``: the job is an SGLang server, whose out-of-memory remedies are its own;
-  allenai/olmocr#50).  The frames of the engines' own backends that call a library
+  allenai/olmocr#50), and torch.compile's own code (frames of ``torch/_dynamo/``, ``torch/_functorch/`` and
+  ``torch/_inductor/``, or the generated code in vLLM's ``torch_compile_cache``: the failure ran in a compiled graph;
+  vllm-project/vllm#17456, #17295).  Triton's frames alone are not read as torch.compile's: vLLM's own Triton kernels
+  (its fused MoE) run without it.  The frames of the engines' own backends that call a library
   (``backends/flashinfer.py``) are not read: a failure inside the library shows the library's frames below them;
 * ``No such file or directory: ':/usr/local/cuda/bin/nvcc'``: the CUDA_HOME a JIT build looked for nvcc in, a list
   of paths when it holds a colon (deepspeedai/DeepSpeed#5511, NVIDIA/apex#1700);
@@ -330,6 +333,11 @@ STATEMENTS: tuple[Statement, ...] = (
         r"max seq len \((?P<len>\d{1,9})\), \(?(?P<need>\d{1,6}(?:\.\d{1,20})?) Gi?B KV cache is ?needed, which is "
         r"larger than the available KV [Cc]ache memory \((?P<have>\d{1,6}(?:\.\d{1,20})?) Gi?B\)\.?"
         r"(?: ?Based on the available memory, the estimated maximum model length is (?P<est>\d{1,9}))?"), _kv_cache_memory),
+    # the code torch.compile runs: Dynamo, AOTAutograd and Inductor's frames, vLLM's compile cache of generated code
+    _code("torch/_inductor/", "log.in_torch_compile", r"torch/_inductor/[\w./-]{0,200}\.py\b"),
+    _code("torch/_dynamo/", "log.in_torch_compile", r"torch/_dynamo/[\w./-]{0,200}\.py\b"),
+    _code("torch/_functorch/", "log.in_torch_compile", r"torch/_functorch/[\w./-]{0,200}\.py\b"),
+    _code("/torch_compile_cache/", "log.in_torch_compile", r"/torch_compile_cache/[\w./-]{0,300}\.py\b"),
     Statement("Bootstrap : Using ", re.compile(r"NCCL INFO Bootstrap ?: Using ([A-Za-z][\w.-]{0,30})[:<]"), _bootstrap),
     Statement("NVRM: Xid", re.compile(r"NVRM: Xid \([^)]{0,40}\): (\d{1,3})\b(?:, pid=(\d{1,10})\b)?"), _xid),
     Statement("Current capability: ", re.compile(
