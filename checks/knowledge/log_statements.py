@@ -48,11 +48,13 @@ come from (public logs of the same programs):
   ``torch.ops._C_cache_ops.``; vllm-project/vllm#23253, #34752) and SGLang's (``…/sgl_kernel/….py``;
   sgl-project/sglang pull request #30594), and SGLang itself (``…/sglang/srt/….py`` frames, or its launch command
   ``python -m sglang.launch_server``: the job is an SGLang server, whose out-of-memory remedies are its own;
-  allenai/olmocr#50), and torch.compile's own code (frames of ``torch/_dynamo/``, ``torch/_functorch/`` and
-  ``torch/_inductor/``, or the generated code in vLLM's ``torch_compile_cache``: the failure ran in a compiled graph;
-  vllm-project/vllm#17456, #17295).  Triton's frames alone are not read as torch.compile's: vLLM's own Triton kernels
-  (its fused MoE) run without it.  The frames of the engines' own backends that call a library
-  (``backends/flashinfer.py``) are not read: a failure inside the library shows the library's frames below them;
+  allenai/olmocr#50), vLLM's compiled kernel libraries by the file that fails to load (``…/vllm/_C.abi3.so:
+  undefined symbol: …``; vllm-project/vllm#3147, #15010), and torch.compile's own code (frames of
+  ``torch/_dynamo/``, ``torch/_functorch/`` and ``torch/_inductor/``, or the generated code in vLLM's
+  ``torch_compile_cache``: the failure ran in a compiled graph; vllm-project/vllm#17456, #17295).  Triton's frames
+  alone are not read as torch.compile's: vLLM's own Triton kernels (its fused MoE) run without it.  The frames of
+  the engines' own backends that call a library (``backends/flashinfer.py``) are not read: a failure inside the
+  library shows the library's frames below them;
 * ``No such file or directory: ':/usr/local/cuda/bin/nvcc'``: the CUDA_HOME a JIT build looked for nvcc in, a list
   of paths when it holds a colon (deepspeedai/DeepSpeed#5511, NVIDIA/apex#1700);
 * ``NCCL INFO NCCL_GRAPH_FILE set by environment to /opt/microsoft/ncv4/graph.xml``: NCCL was handed a ready-made
@@ -338,6 +340,8 @@ STATEMENTS: tuple[Statement, ...] = (
     _code("torch/_dynamo/", "log.in_torch_compile", r"torch/_dynamo/[\w./-]{0,200}\.py\b"),
     _code("torch/_functorch/", "log.in_torch_compile", r"torch/_functorch/[\w./-]{0,200}\.py\b"),
     _code("/torch_compile_cache/", "log.in_torch_compile", r"/torch_compile_cache/[\w./-]{0,300}\.py\b"),
+    # vLLM's own compiled kernels, named by the library that fails to load (vllm/_C.abi3.so, vllm/_moe_C.abi3.so)
+    _code("/vllm/_", "log.in_vllm_kernels", r"/vllm/_[a-z_]{0,20}C[\w.-]{0,60}\.so\b"),
     Statement("Bootstrap : Using ", re.compile(r"NCCL INFO Bootstrap ?: Using ([A-Za-z][\w.-]{0,30})[:<]"), _bootstrap),
     Statement("NVRM: Xid", re.compile(r"NVRM: Xid \([^)]{0,40}\): (\d{1,3})\b(?:, pid=(\d{1,10})\b)?"), _xid),
     Statement("Current capability: ", re.compile(

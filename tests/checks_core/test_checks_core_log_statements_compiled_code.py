@@ -1,5 +1,6 @@
 """Compiled code a failure runs through, as a log shows it: torch.compile's own frames (``log.in_torch_compile``:
-Dynamo, AOTAutograd, Inductor, and the generated code in vLLM's compile cache).
+Dynamo, AOTAutograd, Inductor, and the generated code in vLLM's compile cache) and vLLM's kernel libraries named by
+the file that fails to load (``log.in_vllm_kernels``: ``vllm/_C.abi3.so``, ``vllm/_C.cpython-310-...so``).
 
 Every line is quoted from a public report (the source follows each one).
 """
@@ -27,11 +28,23 @@ LINES = {
     # vllm-project/vllm#13819: Dynamo's warning while it compiles
     "dynamo-warning": ("[rank0]:W0225 03:39:37.849000 1394121 torch/_dynamo/convert_frame.py:1125]     "
                        "self.codegen_with_cpp_wrapper() if self.cpp_wrapper else self.codegen()"),
+    # vllm-project/vllm#3147: vLLM's kernels built for another torch
+    "vllm-so": ("ImportError: /usr/local/lib/python3.10/dist-packages/vllm/_C.cpython-310-x86_64-linux-gnu.so: undefined "
+                "symbol: _ZN2at4_ops15to_dtype_layout4callERKNS_6TensorEN3c108optionalINS5_10ScalarTypeEEENS6_INS5_6Layo"
+                "utEEENS6_INS5_6DeviceEEENS6_IbEEbbNS6_INS5_12MemoryFormatEEE"),
+    # vllm-project/vllm#5501: vLLM's warning that it could not load them
+    "vllm-abi3": ("WARNING 06-13 11:42:20 _custom_ops.py:11] Failed to import from vllm._C with ImportError('/usr/local/"
+                  "lib/python3.8/dist-packages/vllm/_C.abi3.so: undefined symbol: _ZN5torch7LibraryC1ENS0_4KindESsSt8opt"
+                  "ionalIN3c1011DispatchKeyEEPKcj')"),
+    # vllm-project/vllm#15010: a vLLM built from source, loaded from its tree
+    "vllm-source": ("ImportError: /cpfs01/shared/vllm/vllm/_C.abi3.so: undefined symbol: "
+                    "_ZNK3c1011StorageImpl27throw_data_ptr_access_errorEv"),
 }
 
 EXPECTED = {
     "functorch": "log.in_torch_compile", "inductor": "log.in_torch_compile", "dynamo": "log.in_torch_compile",
     "compile-cache": "log.in_torch_compile", "dynamo-warning": "log.in_torch_compile",
+    "vllm-so": "log.in_vllm_kernels", "vllm-abi3": "log.in_vllm_kernels", "vllm-source": "log.in_vllm_kernels",
 }
 
 CODE = {"log.in_torch_compile", "log.in_vllm_kernels", "log.in_flash_attn", "log.in_flashinfer", "log.in_sgl_kernel"}
