@@ -79,6 +79,13 @@ VALUES: dict[str, tuple[str, str]] = {
     "gpu.compute_capability": (
         "the (lowest) compute capability of the GPUs, as probed or as a log line states it",
         "GPU 的（最低）计算能力，取自探测结果或日志行"),
+    "nccl.socket_virtual_name": (
+        "the first bridge, veth, tunnel or link-local interface NCCL's INFO lines list for its sockets (ip6tnl0)",
+        "NCCL 的 INFO 行为其套接字列出的第一个网桥、veth、隧道或链路本地网卡（ip6tnl0）"),
+    "nccl.socket_real_name": (
+        "the first interface NCCL's INFO lines list for its sockets that is neither a bridge, a veth, a tunnel nor "
+        "link-local (eno1)",
+        "NCCL 的 INFO 行为其套接字列出的第一个既非网桥、veth、隧道也非链路本地的网卡（eno1）"),
 }
 
 #: ``{{name|fallback}}``: a name of :data:`VALUES` and the words said when the input does not show the value

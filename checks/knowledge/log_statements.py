@@ -35,10 +35,12 @@ come from (public logs of the same programs):
   (its ``NVIDIA_REQUIRE_CUDA``), which the host driver does not support (SyneRBI/PETRIC2#27);
 * ``NET/Socket : Using [0]eno1:172.18.40.41<0> [1]veth25f2e72:fe80::…<0>``: the interfaces NCCL's socket transport
   uses (Oneflow-Inc/oneflow#3586); a list a log wrapped over several lines is read line by line: any
-  ``[N]name:address<0>`` item that is a container bridge, a veth or a link-local address, on the first line or a
-  continuation, states ``nccl.socket_interfaces_virtual``, and a first line that shows the list to its end with none
+  ``[N]name:address<0>`` item that is a container bridge, a veth, a tunnel (``ip6tnl0`` with its link-local address
+  in NVIDIA/nccl#529) or a link-local address, on the first line or a continuation, states
+  ``nccl.socket_interfaces_virtual``, and a first line that shows the list to its end with none
   of them states ``nccl.socket_interfaces_all_real`` (the first wins where both are stated:
-  :mod:`lingjun.checks.knowledge.fact_values`);
+  :mod:`lingjun.checks.knowledge.fact_values`); the first virtual item's name and the first other one's are stated
+  too (``nccl.socket_virtual_name``, ``nccl.socket_real_name``), for the remedy to exclude or name them;
 * the code a failure runs through: traceback frames and error lines of FlashInfer (``…/flashinfer/….py``, its
   headers ``…/flashinfer/….cuh``, its ``…WithKVCache kernel launch failed`` messages; sgl-project/sglang#1058,
   flashinfer-ai/flashinfer#920, #1107 and #1781), FlashAttention (``…/flash_attn/…``, vLLM's build
@@ -196,9 +198,12 @@ def _cuda_required(m: "re.Match[str]") -> list[tuple[str, Any]]:
 
 
 #: interface names of container and VM networking: Docker's default and user-defined bridges, the veth pairs of
-#: containers, libvirt's bridge, CNI/flannel/Calico/VXLAN/IP-in-IP devices (the ``NCCL_SOCKET_IFNAME`` default
-#: excludes only ``docker*`` and ``lo``)
-VIRTUAL_PREFIXES = ("docker", "br-", "veth", "virbr", "cni", "flannel", "cali", "vxlan", "tunl", "weave", "kube-")
+#: containers, libvirt's bridge, CNI/flannel/Calico/VXLAN/IP-in-IP devices, and the kernel's tunnel devices
+#: (``ip6tnl0``, the IPv6-in-IPv6 tunnel NCCL picked in NVIDIA/nccl#529; ``sit0``, ``gre0``/``gretap0``/``ip6gre0``,
+#: ``ipip0``, ``ip_vti0``/``ip6_vti0``, ``tun0``/``tunl0``): none is the network between the nodes, and the
+#: ``NCCL_SOCKET_IFNAME`` default excludes only ``docker*`` and ``lo``
+VIRTUAL_PREFIXES = ("docker", "br-", "veth", "virbr", "cni", "flannel", "cali", "vxlan", "tunl", "weave", "kube-",
+                    "ip6tnl", "tun", "sit", "gre", "ip6gre", "ipip", "ip_vti", "ip6_vti")
 
 #: one item of NCCL's interface list: ``[1]veth25f2e72:fe80::380d:bfff:fe5b:54d2%veth25f2e72<0>`` (name, address,
 #: port); a line a log wrapped may end inside an item (no ``<port>``)
@@ -206,8 +211,8 @@ _ITEM = re.compile(r"\[(\d{1,2})\]([A-Za-z][\w.@-]{0,31})(?::([^\s<]{0,80}))?(<\
 
 
 def virtual_interface(name: str, address: str = "") -> bool:
-    """Whether an interface NCCL lists is a container bridge or veth (by name) or has only a link-local address
-    (``fe80::/10``, ``169.254.0.0/16``): neither reaches another node."""
+    """Whether an interface NCCL lists is a container bridge, a veth or a tunnel (by name) or has only a link-local
+    address (``fe80::/10``, ``169.254.0.0/16``): neither reaches another node."""
     low = address.lower()
     return name.startswith(VIRTUAL_PREFIXES) or low.startswith(("fe8", "fe9", "fea", "feb", "169.254."))
 
@@ -228,14 +233,21 @@ def _socket_list(m: "re.Match[str]") -> list[tuple[str, Any]]:
 
 
 def _socket_items(m: "re.Match[str]") -> list[tuple[str, Any]]:
-    line = m.string
-    if any(virtual_interface(i.group(2), i.group(3) or "") for i in _ITEM.finditer(line) if i.group(4)):
-        return [("nccl.socket_interfaces_virtual", True)]
-    return []  # a part of a list shows nothing about the rest
+    """The whole items of a line (``[N]name:address<port>``): whether one is virtual, and the first virtual one's and
+    the first other one's names (``nccl.socket_virtual_name``, ``nccl.socket_real_name``: what a remedy excludes or
+    names in NCCL_SOCKET_IFNAME). A part of a list shows nothing about the rest."""
+    items = [(i.group(2), i.group(3) or "") for i in _ITEM.finditer(m.string) if i.group(4)]
+    virtual = [name for name, address in items if virtual_interface(name, address)]
+    real = [name for name, address in items if not virtual_interface(name, address)]
+    out: list[tuple[str, Any]] = [("nccl.socket_interfaces_virtual", True), ("nccl.socket_virtual_name", virtual[0])] \
+        if virtual else []
+    return out + ([("nccl.socket_real_name", real[0])] if real else [])
 
 
 def _bootstrap_virtual(m: "re.Match[str]") -> list[tuple[str, Any]]:
-    return [("nccl.socket_interfaces_virtual", True)] if virtual_interface(m.group(1), m.group(2)) else []
+    if virtual_interface(m.group(1), m.group(2)):
+        return [("nccl.socket_interfaces_virtual", True), ("nccl.socket_virtual_name", m.group(1))]
+    return []  # a real one is nccl.bootstrap_interface already
 
 
 def _in(fact: str) -> Callable[["re.Match[str]"], list[tuple[str, Any]]]:

@@ -61,6 +61,11 @@ WORDS = Words({
     "nccl-unknown-remedy": ("Rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET and read the lines before this "
                             "warning: they name the transport, the interfaces and the devices NCCL chose.",
                             "设置 NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET 重新运行，并查看该警告之前的行：它们给出了 NCCL 选择的传输方式、网卡和设备。"),
+    "nccl-unknown-remedy-shown": ("Read the NCCL INFO lines this log already holds before the warning (the first at "
+                                  "{where}): the Bootstrap and NET lines name the transport, the interfaces and the "
+                                  "devices NCCL chose; check the address or device the warning names against them.",
+                                  "阅读本日志中该警告之前已有的 NCCL INFO 行（第一行在 {where}）：Bootstrap 与 NET 行给出了 NCCL "
+                                  "选择的传输方式、网卡和设备；用它们核对警告中的地址或设备。"),
     "nccl-errno": ("the line's errno {errno} ({name}, {message}): {points_to} In general, for this part of NCCL: {general}",
                    "该行给出的 errno {errno}（{name}，{message}）：{points_to}NCCL 这一部分的一般情况：{general}"),
     "nccl-cuda": ("It quotes {cuda}", "其中引用了{cuda}"),
@@ -246,15 +251,33 @@ def _cuda_parts(match, catalogs) -> "tuple[list[Text], Optional[Text], Optional[
     return parts, _text(info.remedy) if info.remedy else _text(remedy), info.anchor
 
 
-def _nccl_parts(match, catalogs, line: str) -> "tuple[list[Text], Optional[Text], Optional[str], Optional[str]]":
+#: facts only NCCL's INFO lines state (:mod:`lingjun.checks.knowledge.log_statements`): a log that states one was run
+#: with NCCL_DEBUG=INFO already
+_NCCL_INFO_FACTS = ("nccl.bootstrap_interface", "nccl.socket_interfaces", "nccl.socket_interfaces_virtual",
+                    "nccl.socket_interfaces_all_real", "nccl.network", "nccl.ib_devices", "nccl.graph_file_set")
+
+
+def _nccl_info_line(evidence) -> "Optional[str]":
+    """``file:line`` of the first NCCL INFO line the logs hold that states a fact, or None (then the remedy asks for
+    them)."""
+    lines = [evidence.stated[name].line for name in _NCCL_INFO_FACTS if name in evidence.stated]
+    if not lines:
+        return None
+    return min(lines, key=lambda line: (evidence.sources.index(line.source) if line.source in evidence.sources else 0,
+                                        line.number or 0)).where()
+
+
+def _nccl_parts(match, catalogs, line: str, info_line: "Optional[str]" = None
+                ) -> "tuple[list[Text], Optional[Text], Optional[str], Optional[str]]":
     """(sentences, remedy, link anchor, errno's source URL) of an NCCL match; an errno the line prints whose meaning
     the part's catalog entry gives (``returned 113(No route to host)``) leads, with its remedy, and the part's usual
-    causes follow."""
+    causes follow. A warning no part holds asks for NCCL's INFO lines, or, where the log holds them already
+    (``info_line``, the first), points at them."""
     info, sub = match.info, catalogs.subsystems.get(match.subsystem or "")
     count = len(catalogs.nccl)
     if sub is None:
-        return ([WORDS("nccl-unknown", count=count, edition=catalogs.edition("nccl"))], WORDS("nccl-unknown-remedy"),
-                None, None)
+        remedy = WORDS("nccl-unknown-remedy-shown", where=info_line) if info_line else WORDS("nccl-unknown-remedy")
+        return ([WORDS("nccl-unknown", count=count, edition=catalogs.edition("nccl"))], remedy, None, None)
     title, points, remedy = _text(sub.title), _text(sub.points_to), _text(sub.remedy)
     errno = sub.errno_in(line)
     source = None
@@ -320,7 +343,8 @@ def finding(ctx: CheckContext, hit: CatalogHit, catalogs, rule: str, area: str) 
         if match.catalog == "xid":
             words, fix, anchor, severity = _xid_parts(match, catalogs)
         elif match.catalog == "nccl":
-            words, fix, anchor, errno_source = _nccl_parts(match, catalogs, hit.first.text)
+            words, fix, anchor, errno_source = _nccl_parts(match, catalogs, hit.first.text,
+                                                           _nccl_info_line(ctx.evidence))
         elif match.catalog == "container-cli":
             words, fix, anchor = _cli_parts(match, catalogs)
         else:

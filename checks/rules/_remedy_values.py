@@ -77,6 +77,8 @@ _COMPUTE: dict[str, Callable[[CheckContext], Optional[Text]]] = {
     "vllm.max_seq_len": _stated("vllm.max_seq_len", "the model's max seq len of {value} tokens",
                                 "模型的最大序列长度 {value} 个 token"),
     "vllm.kv_cache_memory": _kv_cache_memory,
+    "nccl.socket_virtual_name": _stated("nccl.socket_virtual_name", "{value}", "{value}"),
+    "nccl.socket_real_name": _stated("nccl.socket_real_name", "{value}", "{value}"),
 }
 assert set(_COMPUTE) == set(VALUES), "every remedy value is computed, and only those"
 

@@ -2,6 +2,7 @@
 ``Bootstrap : Using ...`` INFO lines, read item by item, also when a log wrapped the list over several lines.
 
 Lines are quoted from public reports: Oneflow-Inc/oneflow#3586 (``eno1`` and a ``veth`` with a link-local address),
+NVIDIA/nccl#529 (the ``ip6tnl0`` tunnel first),
 kserve/kserve#3791 and InternLM/lmdeploy#3286 (``eth0`` only, as ``tests/fixtures/logs/kubectl-nccl-shm.log`` holds it).
 """
 
@@ -95,9 +96,39 @@ def test_two_pods_one_on_a_veth_make_the_virtual_interface_shown():
     ("veth25f2e72", "", True), ("br-1a2b3c4d5e6f", "172.18.0.2", True), ("docker0", "172.17.0.1", True),
     ("virbr0", "192.168.122.1", True), ("cni0", "10.244.0.1", True), ("flannel.1", "10.244.0.0", True),
     ("eth1", "fe80::1%eth1", True), ("eth1", "169.254.3.4", True),
+    # the kernel's tunnel devices (NVIDIA/nccl#529's ip6tnl0), whatever address they carry
+    ("ip6tnl0", "fe80::e866:19ff:fe1e:a688%ip6tnl0", True), ("ip6tnl0", "2a02:6b8::1", True), ("sit0", "10.1.2.3", True),
+    ("gre0", "10.1.2.3", True), ("ip6gre0", "2001:db8::1", True), ("ipip0", "10.1.2.3", True), ("tun0", "10.8.0.2", True),
+    ("ip_vti0", "10.1.2.3", True),
 ])
 def test_which_interfaces_are_virtual(name, address, expected):
     assert virtual_interface(name, address) is expected
+
+
+#: NVIDIA/nccl#529 (NCCL 2.5.6 in a container): the ip6tnl0 tunnel with its link-local address is listed first
+IP6TNL_BOOTSTRAP = ("NvYt-dcf441d17e21-1bdf2bc9-79ce82ee-3fe03e8-c2959af0:97:221 [0] NCCL INFO Bootstrap : Using "
+                    "[0]ip6tnl0:fe80::e866:19ff:fe1e:a688%ip6tnl0<0> [1]veth0:2a02:6b8:fc1d:3606:0:4457:edef:600a<0>")
+
+
+def test_a_tunnel_first_in_the_list_is_virtual_and_named_for_the_remedy():
+    evidence = feed(IP6TNL_BOOTSTRAP, IP6TNL_BOOTSTRAP.replace("Bootstrap", "NET/Socket"))
+    assert virtual(evidence).value is True
+    assert evidence.value("nccl.socket_virtual_name").value == "ip6tnl0"
+    assert evidence.value("nccl.socket_real_name") is None  # veth0 is a veth by name: no interface to name
+
+
+def test_the_lists_name_the_first_real_and_the_first_virtual_interface():
+    evidence = feed(ONEFLOW_BOOTSTRAP, ONEFLOW_SOCKET)
+    assert (evidence.value("nccl.socket_real_name").value, evidence.value("nccl.socket_virtual_name").value) == \
+        ("eno1", "veth25f2e72")
+    single = feed("NCCL INFO Bootstrap : Using docker0:172.17.0.1<0>")
+    assert single.value("nccl.socket_virtual_name").value == "docker0"
+    assert feed(ETH0_SOCKET).value("nccl.socket_real_name").value == "eth0"
+
+
+def test_two_pods_that_list_different_interfaces_name_none():
+    evidence = feed("[pod/a/c] " + ETH0_SOCKET, "[pod/b/c] " + ONEFLOW_SOCKET)
+    assert evidence.value("nccl.socket_real_name") is None  # eth0 and eno1: a conflict, the remedy says its fallback
 
 
 def test_without_nccls_lines_nothing_is_known():

@@ -1,0 +1,66 @@
+"""Lines of the twelfth trial's public failure reports (first set) the checker read wrongly or not at all.
+
+Each line is quoted from the report named in its test; lines in the form of an NCCL release with no public report at
+hand are its source's format string filled in, and say so.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from signature_cases_kit import assert_line_is, assert_log_leads, cli_report
+
+SOCKET_SIG = "nccl-socket-connect-failed"
+
+#: NVIDIA/nccl#529 (NCCL 2.5.6): NCCL's INFO lines list the ip6tnl0 tunnel, with its link-local address, first
+NCCL_529_BOOTSTRAP = ("NvYt-dcf441d17e21-1bdf2bc9-79ce82ee-3fe03e8-c2959af0:97:221 [0] NCCL INFO Bootstrap : Using "
+                      "[0]ip6tnl0:fe80::e866:19ff:fe1e:a688%ip6tnl0<0> [1]veth0:2a02:6b8:fc1d:3606:0:4457:edef:600a<0>")
+NCCL_529_SOCKET = NCCL_529_BOOTSTRAP.replace("Bootstrap", "NET/Socket")
+#: the warning the maintainer quoted from that log
+NCCL_529_WARN = "NCCL WARN Connect to fe80::745d:60ff:fef9:e1dd%ip6tnl0<46681> failed : Connection timed out"
+
+
+@pytest.mark.parametrize("line", [
+    NCCL_529_WARN,
+    # stas00/ml-engineering, orchestration/slurm/users.md (NCCL 2.7.8): the include/socket.h form of NCCL <= 2.10
+    "r11i6n2:486514:486651 [1] include/socket.h:403 NCCL WARN Connect to 10.148.3.247<56821> failed : Connection refused",
+    # NVIDIA/nccl-tests#162 (NCCL 2.18.3)
+    "misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to 10.0.0.2<43615> failed : Software caused connection abort",
+    # NVIDIA/nccl-tests#15 (NCCL 2.2.13)
+    "gpu-bql-144-103:18553:18611 [0] include/socket.h:360 WARN Call to connect failed : Connection timed out",
+    # the forms of NCCL's source with no public report at hand: "Net : Connect to %s failed : %s" (2.11 to 2.17),
+    # socketPollConnect's (2.19 to 2.26), socketConnectCheck's (misc/socket.cc 2.27, src/os/linux.cc 2.30)
+    "node1:77:88 [0] misc/socket.cc:450 NCCL WARN Net : Connect to 10.1.2.3<43891> failed : No route to host",
+    "node1:77:88 [0] misc/socket.cc:533 NCCL WARN socketPollConnect: Connect to 10.1.2.3<43891> returned 113(No route to "
+    "host) errno 115(Operation now in progress)",
+    "node1:77:88 [0] misc/socket.cc:473 NCCL WARN socketStartConnect: exceeded timeouts (3)",
+    "node1:77:88 [0] misc/socket.cc:591 NCCL WARN socketPollConnect: connect to 10.1.2.3<43891> failed : No route to host",
+    "node1:77:88 [0] os/linux.cc:288 NCCL WARN ncclOsSocketStartConnect: connect to 10.1.2.3<43891> returned Connection "
+    "refused, exceeded error retry count after 35 attempts",
+    "node1:77:88 [0] os/linux.cc:328 NCCL WARN ncclOsSocketPollConnect to 10.1.2.3<43891> failed with error Bad file "
+    "descriptor",
+])
+def test_every_form_of_nccls_failed_connect_is_one_signature(tmp_path, line):
+    """The connect failure of every NCCL release, without interfaces in the log: the firewall leads, as before."""
+    assert_line_is(tmp_path, line, SOCKET_SIG, "firewall-between-nodes")
+
+
+def test_a_tunnel_in_nccls_interface_list_leads_with_the_interface_to_use(tmp_path):
+    """Trial 12 case02, NVIDIA/nccl#529: NCCL chose ip6tnl0 (link-local, a tunnel); the remedy excludes it by name."""
+    lines = [NCCL_529_BOOTSTRAP, NCCL_529_SOCKET, "NCCL version 2.5.6+cuda10.0", NCCL_529_WARN]
+    findings = assert_log_leads(tmp_path, lines, SOCKET_SIG, "virtual-interface")
+    remedy = findings[0].remedy.en
+    assert "NCCL_SOCKET_IFNAME=^ip6tnl0" in remedy and "NCCL_SOCKET_IFNAME=eth0" in remedy
+    assert "Rerun with NCCL_DEBUG=INFO" not in remedy
+
+
+def test_the_fallback_for_an_unknown_nccls_warning_points_at_the_info_lines_the_log_holds(tmp_path):
+    """A warning neither a signature nor the catalog holds: with NCCL's INFO lines in the log, the remedy reads them
+    instead of asking to rerun with NCCL_DEBUG=INFO (kserve/kserve#3791's Bootstrap line)."""
+    warn = "NCCL WARN An entirely new warning no NCCL release printed"
+    shown = cli_report(tmp_path, ["predictor-0:1:1 [0] NCCL INFO Bootstrap : Using eth0:10.244.0.233<0>", warn])
+    remedy = next(f for f in shown["findings"] if f["rule"] == "evidence.error-lines")["remedy"]
+    assert remedy.startswith("Read the NCCL INFO lines this log already holds") and "job.log:1" in remedy
+    alone = cli_report(tmp_path, [warn])
+    assert next(f for f in alone["findings"] if f["rule"] == "evidence.error-lines")["remedy"].startswith(
+        "Rerun with NCCL_DEBUG=INFO")
