@@ -484,7 +484,8 @@ class EnvClause(StrictModel):
 
 
 #: the words a ``word`` fact can hold (:mod:`lingjun.checks.core.condition_facts`)
-_FACT_WORDS = {"place": PLACES, "nccl.network": ("ib", "socket"), "cublas.data_type": CUBLAS_DATA_TYPES}
+_FACT_WORDS = {"place": PLACES, "nccl.network": ("ib", "socket"), "cublas.data_type": CUBLAS_DATA_TYPES,
+               "nccl.ib_link_layer": ("roce", "ib")}
 
 
 class FactClause(StrictModel):

@@ -18,6 +18,7 @@ neither (a container started by ``docker run``); unknown otherwise.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
@@ -278,6 +279,37 @@ def _graph_file(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactVa
     return _logged(evidence, "nccl.graph_file_set")
 
 
+#: the signature of NCCL's NET/IB completion errors (``releases/troubleshooting/nccl-ib-completion-error.yaml``)
+_IB_COMPLETION = "nccl-ib-completion-error"
+_IB_STATUS = re.compile(r"with (?:error |status=)(\d{1,3})\b")
+
+
+def _ib_link_layer(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactValue:
+    """``roce`` or ``ib``: the link layer of every port NCCL's ``NET/IB : Using ...`` line lists; else unknown."""
+    return _logged(evidence, "nccl.ib_link_layer")
+
+
+def _ib_retry_first(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactValue:
+    """True when the first error line of its log is NCCL's NET/IB completion with status 12 (retry exceeded): no error
+    line comes before it (no signature's but a warning's, no catalog entry's, no error level's), as when the queue pairs
+    never reached the peer at all; False when one does, or its status is another; unknown without that line, or when
+    other inputs hold error lines too (their order against it is not known)."""
+    hit = evidence.hit(_IB_COMPLETION) if evidence is not None else None
+    if hit is None:
+        return FactValue(UNKNOWN)
+    first = hit.first
+    warnings = {sig.get("id") for sig in (getattr(data, "signatures", None) or []) if sig.get("severity") == "warning"}
+    errors = [h.first for h in evidence.hits if h.signature != _IB_COMPLETION and h.signature not in warnings]
+    errors += [c.first for c in evidence.catalog_hits if not c.covered] + list(evidence.error_level)
+    same = [line for line in errors if line.source == first.source]
+    if any((line.number or 0) < (first.number or 0) for line in same):
+        return FactValue(False, _FROM_LOG, first.where())
+    if len(same) < len(errors):
+        return FactValue(UNKNOWN)
+    status = _IB_STATUS.search(first.text)
+    return FactValue(status is not None and status.group(1) == "12", _FROM_LOG, first.where())
+
+
 def _from_log(name: str) -> Callable[[Facts, Optional[Evidence], Any], FactValue]:
     """The reader of a fact only a log states (:mod:`lingjun.checks.knowledge.log_statements`): what a failing line
     or its traceback shows, which no probe of the container can see."""
@@ -321,6 +353,8 @@ _READERS: dict[str, Callable[[Facts, Optional[Evidence], Any], FactValue]] = {
     "cuda.home_is_path_list": _from_log("cuda.home_is_path_list"),
     "kernel.xid_processes": _from_log("kernel.xid_processes"),
     "nccl.graph_file_set": _graph_file,
+    "nccl.ib_link_layer": _ib_link_layer,
+    "nccl.ib_retry_first_error": _ib_retry_first,
     "build.link_searches_cuda": _from_log("build.link_searches_cuda"),
     "cuda.toolkit": _toolkit,
     "build.toolkit_matches_torch": _toolkit_matches,

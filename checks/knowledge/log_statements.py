@@ -59,6 +59,9 @@ come from (public logs of the same programs):
   library shows the library's frames below them;
 * ``No such file or directory: ':/usr/local/cuda/bin/nvcc'``: the CUDA_HOME a JIT build looked for nvcc in, a list
   of paths when it holds a colon (deepspeedai/DeepSpeed#5511, NVIDIA/apex#1700);
+* ``NET/IB : Using [0]mlx5_0:1/RoCE [1]mlx5_1:1/RoCE [2]i40iw0:1/RoCE ; OOB enp88s0:…``: the ports NCCL's IB transport
+  uses and their link layer (``nccl.ib_link_layer``: ``roce`` or ``ib`` when all agree; NCCL's net_ib.cc prints
+  ``IB`` for an InfiniBand port, ``RoCE`` for an Ethernet one; pytorch/pytorch#81628);
 * ``NCCL INFO NCCL_GRAPH_FILE set by environment to /opt/microsoft/ncv4/graph.xml``: NCCL was handed a ready-made
   channel graph (by the environment or ``/etc/nccl.conf``, whose settings NCCL reports the same way) instead of
   searching its own (NVIDIA/nccl#1240);
@@ -250,6 +253,14 @@ def _bootstrap_virtual(m: "re.Match[str]") -> list[tuple[str, Any]]:
     return []  # a real one is nccl.bootstrap_interface already
 
 
+def _ib_link_layer(m: "re.Match[str]") -> list[tuple[str, Any]]:
+    """The link layer of the ports NCCL's IB transport uses (``[0]mlx5_0:1/RoCE``, ``[1]ibp1:1/IB/SHARP``, merged
+    devices ``[0]={[0] mlx5_0:1/RoCE, [1] mlx5_1:1/RoCE}``): ``roce`` or ``ib`` when every port has that one, nothing
+    for a mixed list (NCCL refuses to connect those anyway) or one without ports."""
+    layers = set(re.findall(r":\d{1,3}/(IB|RoCE)\b", m.group(1)))
+    return [("nccl.ib_link_layer", layers.pop().lower())] if len(layers) == 1 else []
+
+
 def _in(fact: str) -> Callable[["re.Match[str]"], list[tuple[str, Any]]]:
     def value(m: "re.Match[str]") -> list[tuple[str, Any]]:
         return [(fact, True)]
@@ -367,6 +378,8 @@ STATEMENTS: tuple[Statement, ...] = (
     Statement("<0>", re.compile(r"\[\d{1,2}\][A-Za-z][\w.@-]{0,31}:[^\s<]{1,80}<0>"), _socket_items),
     Statement("Bootstrap : Using ", re.compile(r"NCCL INFO Bootstrap ?: Using ([A-Za-z][\w.@-]{0,31}):([^\s<]{1,80})<\d"),
               _bootstrap_virtual),
+    # NET/IB (and NCCL's IBext plugin, NET/IBext): "Using [0]mlx5_0:1/RoCE [1]mlx5_1:1/RoCE ; OOB eth0:..."
+    Statement("NET/IB", re.compile(r"NET/IB\w{0,10} ?: ?Using ((?:\[\d{1,2}\]|\s).{0,4000})"), _ib_link_layer),
     _code("/flashinfer/", "log.in_flashinfer", r"/flashinfer/[\w./+-]{0,200}\.(?:py|cuh|cu|h|so)\b"),
     _code("WithKVCache kernel launch failed", "log.in_flashinfer"),
     _code("/flash_attn/", "log.in_flash_attn", r"/flash_attn/[\w./-]{0,200}\.(?:py|so)\b"),

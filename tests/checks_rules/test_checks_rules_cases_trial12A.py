@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from signature_cases_kit import assert_line_is, assert_log_leads, cli_report
+from signature_cases_kit import assert_line_is, assert_log_leads, cli_report, lead_cause
 
 SOCKET_SIG = "nccl-socket-connect-failed"
 
@@ -64,3 +64,36 @@ def test_the_fallback_for_an_unknown_nccls_warning_points_at_the_info_lines_the_
     alone = cli_report(tmp_path, [warn])
     assert next(f for f in alone["findings"] if f["rule"] == "evidence.error-lines")["remedy"].startswith(
         "Rerun with NCCL_DEBUG=INFO")
+
+
+IB_SIG = "nccl-ib-completion-error"
+#: pytorch/pytorch#81628: NCCL's IB transport on RoCE ports, and the completion error right after the channels were set up
+ROCE_LIST = ("tf144:143468:143468 [1] NCCL INFO NET/IB : Using [0]mlx5_0:1/RoCE [1]mlx5_1:1/RoCE [2]i40iw0:1/RoCE ; OOB "
+             "enp88s0:192.168.17.144<0>")
+ROCE_CHANNEL = "tf144:143468:143535 [1] NCCL INFO Channel 00 : 0[2f000] -> 1[86000] [receive] via NET/IB/1"
+ERROR_12 = "NCCL WARN NET/IB : Got completion from peer 192.168.17.147<38560> with error 12, opcode 0, len 0, vendor err 129"
+#: NVIDIA/nccl#1584: InfiniBand ports
+IB_LIST = ("NCCL INFO NET/IB : Using [0]ibp0:1/IB/SHARP [1]ibp1:1/IB/SHARP [2]ibp2:1/IB/SHARP [3]ibp3:1/IB/SHARP [RO]; "
+           "OOB eth0:10.7.147.73<0>")
+
+
+def test_status_12_first_on_roce_leads_with_the_gid_index(tmp_path):
+    """Trial 12 case03, pytorch/pytorch#81628: fixed with NCCL_IB_GID_INDEX=3 (the nodes sit under different switches)."""
+    findings = assert_log_leads(tmp_path, [ROCE_LIST, "tf144:143468:143468 [1] NCCL INFO Using network IB", ROCE_CHANNEL,
+                                           ERROR_12], IB_SIG, "gid")
+    remedy = findings[0].remedy.en
+    assert "NCCL_IB_GID_INDEX" in remedy and "show_gids" in remedy and "NCCL_IB_HCA=mlx5" in remedy
+
+
+def test_status_12_on_infiniband_keeps_the_lost_peer_first(tmp_path):
+    report = cli_report(tmp_path, [IB_LIST, ERROR_12])
+    assert lead_cause(report, IB_SIG) == "peer-or-path-lost"
+    assert "gid" in next(m for m in report["evidence"]["matches"] if m["signature"] == IB_SIG)["ruled_out"]
+
+
+def test_status_12_on_roce_after_an_earlier_error_keeps_the_lost_peer_first(tmp_path):
+    """An error line before the completion (here a peer's out of memory) means the peer went away first."""
+    oom = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.14 GiB"
+    assert lead_cause(cli_report(tmp_path, [ROCE_LIST, oom, ERROR_12]), IB_SIG) == "peer-or-path-lost"
+    # without the link layer the record's order stands
+    assert lead_cause(cli_report(tmp_path, [ERROR_12]), IB_SIG) == "peer-or-path-lost"
