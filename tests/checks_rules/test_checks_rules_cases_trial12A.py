@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from signature_cases_kit import assert_line_is, assert_log_leads, cli_report, lead_cause
+from signature_cases_kit import (assert_line_is, assert_log_leads, cli_report, evidence_for_log, lead_cause,
+                                 signature)
 
 SOCKET_SIG = "nccl-socket-connect-failed"
 
@@ -97,3 +98,48 @@ def test_status_12_on_roce_after_an_earlier_error_keeps_the_lost_peer_first(tmp_
     assert lead_cause(cli_report(tmp_path, [ROCE_LIST, oom, ERROR_12]), IB_SIG) == "peer-or-path-lost"
     # without the link layer the record's order stands
     assert lead_cause(cli_report(tmp_path, [ERROR_12]), IB_SIG) == "peer-or-path-lost"
+
+
+NVLS_SIG = "nccl-nvls-setup-failed"
+
+
+@pytest.mark.parametrize("line", [
+    # trial 12 case04, NVIDIA/nccl#1488 (H100; the Fabric Manager stopped and started again)
+    "node23:12098:12141 [2] transport/nvls.cc:244 NCCL WARN Cuda failure 1 'invalid argument'",
+    # NVIDIA/nccl#976 (NCCL 2.18, the runtime API's form without the number)
+    "transport/nvls.cc:165 NCCL WARN Cuda failure 'invalid argument'",
+    # NVIDIA/nccl-tests#276 (the quote cut by the log)
+    "gpu47:4962:5097 [1] transport/nvls.cc:223 NCCL WARN Cuda failure 999 'unknown error",
+    # NVIDIA/nccl#1788 (cuMulticastAddDevice)
+    "[2025-07-21 19:05:29] node004:27907:27907 [1] transport/nvls.cc:254 NCCL WARN Cuda failure 401 'the operation cannot "
+    "be performed in the present state'",
+    # NVIDIA/DCGM#304 (NCCL 2.27 on: the bind step's own message, the function after the line)
+    "[2026-06-23 15:45:07] gpu-stress-dgc86-xfpt6:420:437 [5] transport/nvls.cc:379 (nvlsAllocateMem) NCCL WARN Failed to "
+    "bind NVLink SHARP (NVLS) Multicast memory of size 2097152 : CUDA error 401 'the operation cannot be performed in the "
+    "present state'.",
+])
+def test_a_cuda_failure_of_nvls_setup_leads_with_the_restarted_fabric_manager(tmp_path, line):
+    assert_line_is(tmp_path, line, NVLS_SIG, "fabric-manager-restarted")
+
+
+def test_the_nvls_remedy_resets_the_gpus_first_and_turns_nvls_off_last(tmp_path):
+    """Trial 12 case04: the GPUs must be reset with the Fabric Manager stopped (or the node rebooted)."""
+    lines = ["node23:12098:12141 [2] transport/nvls.cc:244 NCCL WARN Cuda failure 1 'invalid argument'",
+             "node23:12098:12141 [2] NCCL INFO transport/nvls.cc:394 -> 1"]
+    findings = assert_log_leads(tmp_path, lines, NVLS_SIG, "fabric-manager-restarted")
+    remedy = findings[0].remedy.en
+    assert "systemctl stop nvidia-fabricmanager" in remedy and "nvidia-smi -r" in remedy and "reboot" in remedy
+    causes = signature(NVLS_SIG)["causes"]
+    assert [c["id"] for c in causes] == ["fabric-manager-restarted", "fabric-manager-not-running",
+                                         "fabric-manager-version-differs", "nvls-unusable"]
+    assert "NCCL_NVLS_ENABLE=0" in causes[-1]["remedies"]["image"]["en"]  # the workaround comes last
+
+
+@pytest.mark.parametrize("line, sig", [
+    # out of memory at the same places stays with the out-of-memory entries (NVIDIA/nccl#2077 for the bind step)
+    ("Failed to bind NVLink SHARP (NVLS) Multicast memory of size 2097152 : CUDA error 2 'out of memory'.",
+     "nccl-nvls-multicast-bind-failed"),
+    ("node1:1:2 [0] transport/nvls.cc:236 NCCL WARN Cuda failure 2 'out of memory'", "nccl-cuda-failure-out-of-memory"),
+])
+def test_out_of_memory_in_nvls_is_not_the_fabric_managers(tmp_path, line, sig):
+    assert [h.signature for h in evidence_for_log(tmp_path, [line]).hits] == [sig]
