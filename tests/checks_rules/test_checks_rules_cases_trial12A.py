@@ -143,3 +143,29 @@ def test_the_nvls_remedy_resets_the_gpus_first_and_turns_nvls_off_last(tmp_path)
 ])
 def test_out_of_memory_in_nvls_is_not_the_fabric_managers(tmp_path, line, sig):
     assert [h.signature for h in evidence_for_log(tmp_path, [line]).hits] == [sig]
+
+
+CLI_MISMATCH_SIG = "nvidia-container-nvml-driver-library-mismatch"
+
+
+@pytest.mark.parametrize("line", [
+    # trial 12 case09, apache/mxnet#21114 (a CI node whose driver packages auto-updated at launch)
+    "nvidia-container-cli: initialization error: nvml error: driver/library version mismatch: unknown.",
+    # NVIDIA/nvidia-docker#1451: Docker's nested form of the hook's error
+    'docker: Error response from daemon: OCI runtime create failed: container_linux.go:349: starting container process '
+    'caused "process_linux.go:449: container init caused \\"process_linux.go:432: running prestart hook 1 caused \\\\\\"'
+    'error running hook: exit status 1, stdout: , stderr: nvidia-container-cli: initialization error: nvml error: '
+    'driver/library version mismatch\\\\\\\\n\\\\\\"\\"": unknown.',
+])
+def test_the_hooks_nvml_mismatch_leads_with_the_host_upgraded_without_a_reboot(tmp_path, line):
+    assert_line_is(tmp_path, line, CLI_MISMATCH_SIG, "host-upgraded")
+
+
+def test_the_hooks_nvml_mismatch_remedy_reboots_and_holds_the_packages(tmp_path):
+    findings = assert_log_leads(tmp_path, ["nvidia-container-cli: initialization error: nvml error: driver/library version "
+                                           "mismatch: unknown."], CLI_MISMATCH_SIG, "host-upgraded")
+    remedy = findings[0].remedy.en
+    # a reboot first, not the catalog's "load the module / install the driver"
+    assert remedy.startswith("Docker: Reboot the host") and "apt-mark hold" in remedy
+    # the hook reads the host's libraries: a library in the image is not among its causes
+    assert "nvml-in-image" not in [c["id"] for c in signature(CLI_MISMATCH_SIG)["causes"]]
