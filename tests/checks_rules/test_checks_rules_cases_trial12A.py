@@ -169,3 +169,33 @@ def test_the_hooks_nvml_mismatch_remedy_reboots_and_holds_the_packages(tmp_path)
     assert remedy.startswith("Docker: Reboot the host") and "apt-mark hold" in remedy
     # the hook reads the host's libraries: a library in the image is not among its causes
     assert "nvml-in-image" not in [c["id"] for c in signature(CLI_MISMATCH_SIG)["causes"]]
+
+
+K8S_SIG = "kubernetes-insufficient-nvidia-gpu"
+
+
+@pytest.mark.parametrize("line", [
+    # trial 12 case08, NVIDIA/k8s-device-plugin#165: the scheduler's reason as the reporter typed it
+    "## It always output 0/3 nodes are available: 3 insufficient nvidia.com/gpu!",
+    # NVIDIA/k8s-device-plugin#430: as the scheduler prints it
+    "0/1 nodes are available: 1 Insufficient nvidia.com/gpu. preemption: 0/1 nodes are available: 1 No preemption "
+    "victims found for incoming pod..",
+    "0/2 nodes are available: 2 Insufficient nvidia.com/GPU.",  # the resource retyped in capitals
+])
+def test_insufficient_nvidia_gpu_is_read_whatever_its_case(tmp_path, line):
+    assert_line_is(tmp_path, line, K8S_SIG, "gpus-not-advertised")
+
+
+def test_a_request_larger_than_any_node_is_a_cause_of_its_own(tmp_path):
+    """NVIDIA/k8s-device-plugin#165: two containers asking for 2 GPUs each, nodes with 1; one GPU per pod schedules. The
+    log cannot show it line by line (nvidia.com/gpu: N is a pod's limit, a node's capacity or a node list's), so the
+    cause follows the plugin's and names the commands that compare the two."""
+    causes = signature(K8S_SIG)["causes"]
+    assert [c["id"] for c in causes] == ["gpus-not-advertised", "request-exceeds-node", "gpus-all-allocated"]
+    remedy = causes[1]["remedies"]["kubernetes"]["en"]
+    assert "kubectl describe node | grep -A8 Allocatable" in remedy and "resources.limits nvidia.com/gpu" in remedy
+    assert "several pods" in remedy
+
+
+def test_another_vendors_resource_is_not_nvidias(tmp_path):
+    assert not evidence_for_log(tmp_path, ["0/4 nodes are available: 4 Insufficient aliyun.com/gpu-mem."]).hits
