@@ -62,6 +62,8 @@ come from (public logs of the same programs):
 * ``NET/IB : Using [0]mlx5_0:1/RoCE [1]mlx5_1:1/RoCE [2]i40iw0:1/RoCE ; OOB enp88s0:…``: the ports NCCL's IB transport
   uses and their link layer (``nccl.ib_link_layer``: ``roce`` or ``ib`` when all agree; NCCL's net_ib.cc prints
   ``IB`` for an InfiniBand port, ``RoCE`` for an Ethernet one; pytorch/pytorch#81628);
+* ``root@5561000296a4:~/testsuite# nvidia-smi``: a shell prompt inside a Docker container, whose host name is the
+  first 12 hexadecimal digits of the container's id (``log.docker_container_shell``; E4S-Project/e4s#172);
 * ``NCCL INFO NCCL_GRAPH_FILE set by environment to /opt/microsoft/ncv4/graph.xml``: NCCL was handed a ready-made
   channel graph (by the environment or ``/etc/nccl.conf``, whose settings NCCL reports the same way) instead of
   searching its own (NVIDIA/nccl#1240);
@@ -380,6 +382,10 @@ STATEMENTS: tuple[Statement, ...] = (
               _bootstrap_virtual),
     # NET/IB (and NCCL's IBext plugin, NET/IBext): "Using [0]mlx5_0:1/RoCE [1]mlx5_1:1/RoCE ; OOB eth0:..."
     Statement("NET/IB", re.compile(r"NET/IB\w{0,10} ?: ?Using ((?:\[\d{1,2}\]|\s).{0,4000})"), _ib_link_layer),
+    # a shell prompt whose host name is a Docker container's id (Docker names a container's host after the first 12
+    # hexadecimal digits of its id): the commands after it ran inside a container (E4S-Project/e4s#172)
+    Statement("root@", re.compile(r"^(?:\([\w.-]{1,40}\) )?root@[0-9a-f]{12}:\S{0,400}[#$](?:\s|$)"),
+              _in("log.docker_container_shell")),
     _code("/flashinfer/", "log.in_flashinfer", r"/flashinfer/[\w./+-]{0,200}\.(?:py|cuh|cu|h|so)\b"),
     _code("WithKVCache kernel launch failed", "log.in_flashinfer"),
     _code("/flash_attn/", "log.in_flash_attn", r"/flash_attn/[\w./-]{0,200}\.(?:py|so)\b"),

@@ -199,3 +199,22 @@ def test_a_request_larger_than_any_node_is_a_cause_of_its_own(tmp_path):
 
 def test_another_vendors_resource_is_not_nvidias(tmp_path):
     assert not evidence_for_log(tmp_path, ["0/4 nodes are available: 4 Insufficient aliyun.com/gpu-mem."]).hits
+
+
+NVML_SIG = "nvml-driver-library-mismatch"
+#: E4S-Project/e4s#172: nvidia-smi inside a container whose image had installed CUDA drivers of its own
+E4S = ["root@5561000296a4:~/testsuite/validation_tests/chai-cuda# nvidia-smi",
+       "Failed to initialize NVML: Driver/library version mismatch", "NVML library version: 610.43"]
+
+
+def test_nvmls_mismatch_in_a_docker_containers_shell_leads_with_the_images_library(tmp_path):
+    """Trial 12 case05: a container the NVIDIA runtime started passed the hook's NVML check on the host, so the
+    mismatch inside comes from the image's own driver libraries."""
+    findings = assert_log_leads(tmp_path, E4S, NVML_SIG, "nvml-in-image")
+    assert "ldconfig -p | grep nvidia-ml" in findings[0].remedy.en and "cuda-drivers" in findings[0].remedy.en
+
+
+def test_nvmls_mismatch_without_a_containers_prompt_keeps_the_host_upgrade_first(tmp_path):
+    assert lead_cause(cli_report(tmp_path, E4S[1:]), NVML_SIG) == "host-upgraded"
+    # a host's own prompt says nothing of a container
+    assert lead_cause(cli_report(tmp_path, ["root@gpu-worker-3:~# nvidia-smi", E4S[1]]), NVML_SIG) == "host-upgraded"
