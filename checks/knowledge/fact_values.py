@@ -356,6 +356,7 @@ _READERS: dict[str, Callable[[Facts, Optional[Evidence], Any], FactValue]] = {
     "nccl.ib_link_layer": _ib_link_layer,
     "nccl.ib_retry_first_error": _ib_retry_first,
     "log.docker_container_shell": _from_log("log.docker_container_shell"),
+    "nccl.connect_errno": _from_log("nccl.connect_errno"),
     "build.link_searches_cuda": _from_log("build.link_searches_cuda"),
     "cuda.toolkit": _toolkit,
     "build.toolkit_matches_torch": _toolkit_matches,

@@ -59,6 +59,10 @@ come from (public logs of the same programs):
   library shows the library's frames below them;
 * ``No such file or directory: ':/usr/local/cuda/bin/nvcc'``: the CUDA_HOME a JIT build looked for nvcc in, a list
   of paths when it holds a colon (deepspeedai/DeepSpeed#5511, NVIDIA/apex#1700);
+* ``socketStartConnect: Connect to 10.0.0.2<43615> failed : Software caused connection abort``, ``Connect to ...
+  failed : Connection refused``, ``socketPollConnect: Connect to ... returned 113(No route to host) ...``: the errno of
+  NCCL's failed connect to a peer, in each release's form (``nccl.connect_errno``; 111 refused, 113 no route,
+  110 timed out; NVIDIA/nccl-tests#162, NVIDIA/nccl#529);
 * ``NET/IB : Using [0]mlx5_0:1/RoCE [1]mlx5_1:1/RoCE [2]i40iw0:1/RoCE ; OOB enp88s0:…``: the ports NCCL's IB transport
   uses and their link layer (``nccl.ib_link_layer``: ``roce`` or ``ib`` when all agree; NCCL's net_ib.cc prints
   ``IB`` for an InfiniBand port, ``RoCE`` for an Ethernet one; pytorch/pytorch#81628);
@@ -255,6 +259,33 @@ def _bootstrap_virtual(m: "re.Match[str]") -> list[tuple[str, Any]]:
     return []  # a real one is nccl.bootstrap_interface already
 
 
+#: glibc's strerror text of the errnos NCCL's failed connects print -> the errno
+_CONNECT_ERRNOS = {"connection refused": 111, "no route to host": 113, "connection timed out": 110,
+                   "network is unreachable": 101, "software caused connection abort": 103,
+                   "connection reset by peer": 104, "cannot assign requested address": 99}
+#: NCCL's failed connect to a peer, every release's form (misc/socket.cc, include/socket.h, os/linux.cc): the errno
+#: as a number (``returned 113(No route to host)``), as strerror's text (``failed : Connection refused``,
+#: ``returned Connection refused, exceeded``), or as the retries that ran out (``exceeded timeouts`` is 110,
+#: ``exceeded retries`` the refused ones, 111)
+_CONNECT = re.compile(
+    r"(?:NCCL WARN |Net : |Connect: )[Cc]onnect to \S{1,300} (?:failed : (?P<text>[A-Za-z][a-z ]{2,40})|returned "
+    r"(?:(?P<number>\d{1,3})\(|(?P<again>[A-Za-z][a-z ]{2,40}), exceeded))"
+    r"|socket(?:Start|Poll)Connect: (?:connect returned (?P<returned>[A-Za-z][a-z ]{2,40}), exceeded|exceeded "
+    r"(?P<retries>timeouts|retries) \()"
+    r"|WARN Call to connect failed : (?P<old>[A-Za-z][a-z ]{2,40})")
+
+
+def _connect_errno(m: "re.Match[str]") -> list[tuple[str, Any]]:
+    """``nccl.connect_errno``: the errno of NCCL's failed connect, where the line shows one of those it names."""
+    if m.group("number"):
+        return [("nccl.connect_errno", int(m.group("number")))]
+    if m.group("retries"):
+        return [("nccl.connect_errno", 110 if m.group("retries") == "timeouts" else 111)]
+    text = next((t for t in (m.group("text"), m.group("again"), m.group("returned"), m.group("old")) if t), "")
+    number = _CONNECT_ERRNOS.get(text.strip().lower())
+    return [("nccl.connect_errno", number)] if number else []
+
+
 def _ib_link_layer(m: "re.Match[str]") -> list[tuple[str, Any]]:
     """The link layer of the ports NCCL's IB transport uses (``[0]mlx5_0:1/RoCE``, ``[1]ibp1:1/IB/SHARP``, merged
     devices ``[0]={[0] mlx5_0:1/RoCE, [1] mlx5_1:1/RoCE}``): ``roce`` or ``ib`` when every port has that one, nothing
@@ -380,6 +411,9 @@ STATEMENTS: tuple[Statement, ...] = (
     Statement("<0>", re.compile(r"\[\d{1,2}\][A-Za-z][\w.@-]{0,31}:[^\s<]{1,80}<0>"), _socket_items),
     Statement("Bootstrap : Using ", re.compile(r"NCCL INFO Bootstrap ?: Using ([A-Za-z][\w.@-]{0,31}):([^\s<]{1,80})<\d"),
               _bootstrap_virtual),
+    # NCCL's failed connect to a peer: the errno it printed (the literals of nccl-socket-connect-failed's forms)
+    *(Statement(literal, _CONNECT, _connect_errno) for literal in (
+        "Connect to", "connect to", "connect returned", "Connect: exceeded", "Call to connect failed")),
     # NET/IB (and NCCL's IBext plugin, NET/IBext): "Using [0]mlx5_0:1/RoCE [1]mlx5_1:1/RoCE ; OOB eth0:..."
     Statement("NET/IB", re.compile(r"NET/IB\w{0,10} ?: ?Using ((?:\[\d{1,2}\]|\s).{0,4000})"), _ib_link_layer),
     # a shell prompt whose host name is a Docker container's id (Docker names a container's host after the first 12

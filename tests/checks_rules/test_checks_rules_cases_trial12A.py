@@ -21,29 +21,36 @@ NCCL_529_SOCKET = NCCL_529_BOOTSTRAP.replace("Bootstrap", "NET/Socket")
 NCCL_529_WARN = "NCCL WARN Connect to fe80::745d:60ff:fef9:e1dd%ip6tnl0<46681> failed : Connection timed out"
 
 
-@pytest.mark.parametrize("line", [
-    NCCL_529_WARN,
-    # stas00/ml-engineering, orchestration/slurm/users.md (NCCL 2.7.8): the include/socket.h form of NCCL <= 2.10
-    "r11i6n2:486514:486651 [1] include/socket.h:403 NCCL WARN Connect to 10.148.3.247<56821> failed : Connection refused",
-    # NVIDIA/nccl-tests#162 (NCCL 2.18.3)
-    "misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to 10.0.0.2<43615> failed : Software caused connection abort",
+@pytest.mark.parametrize("line, cause", [
+    (NCCL_529_WARN, "firewall-between-nodes"),  # a time-out, without the interfaces: a drop on the way first
+    # stas00/ml-engineering, orchestration/slurm/users.md (NCCL 2.7.8): the include/socket.h form of NCCL <= 2.10;
+    # refused: a node whose rank is gone or whose network is broken
+    ("r11i6n2:486514:486651 [1] include/socket.h:403 NCCL WARN Connect to 10.148.3.247<56821> failed : Connection "
+     "refused", "peer-gone"),
+    # NVIDIA/nccl-tests#162 (NCCL 2.18.3; a firewall, found with nc)
+    ("misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to 10.0.0.2<43615> failed : Software caused connection "
+     "abort", "firewall-between-nodes"),
     # NVIDIA/nccl-tests#15 (NCCL 2.2.13)
-    "gpu-bql-144-103:18553:18611 [0] include/socket.h:360 WARN Call to connect failed : Connection timed out",
-    # the forms of NCCL's source with no public report at hand: "Net : Connect to %s failed : %s" (2.11 to 2.17),
-    # socketPollConnect's (2.19 to 2.26), socketConnectCheck's (misc/socket.cc 2.27, src/os/linux.cc 2.30)
-    "node1:77:88 [0] misc/socket.cc:450 NCCL WARN Net : Connect to 10.1.2.3<43891> failed : No route to host",
-    "node1:77:88 [0] misc/socket.cc:533 NCCL WARN socketPollConnect: Connect to 10.1.2.3<43891> returned 113(No route to "
-    "host) errno 115(Operation now in progress)",
-    "node1:77:88 [0] misc/socket.cc:473 NCCL WARN socketStartConnect: exceeded timeouts (3)",
-    "node1:77:88 [0] misc/socket.cc:591 NCCL WARN socketPollConnect: connect to 10.1.2.3<43891> failed : No route to host",
-    "node1:77:88 [0] os/linux.cc:288 NCCL WARN ncclOsSocketStartConnect: connect to 10.1.2.3<43891> returned Connection "
-    "refused, exceeded error retry count after 35 attempts",
-    "node1:77:88 [0] os/linux.cc:328 NCCL WARN ncclOsSocketPollConnect to 10.1.2.3<43891> failed with error Bad file "
-    "descriptor",
+    ("gpu-bql-144-103:18553:18611 [0] include/socket.h:360 WARN Call to connect failed : Connection timed out",
+     "firewall-between-nodes"),
+    # sgl-project/sglang#3820 (a firewall between the nodes)
+    ("node5:240:240 [6] misc/socket.cc:533 NCCL WARN socketPollConnect: Connect to 10.0.0.4<56849> returned "
+     "113(No route to host) errno 115(Operation now in progress)", "firewall-between-nodes"),
+    # the forms of NCCL's source with no public report at hand: "Net : Connect to %s failed : %s" (2.11 to 2.17), the
+    # retries of 2.18 to 2.26, socketConnectCheck's (misc/socket.cc 2.27, src/os/linux.cc 2.30)
+    ("node1:77:88 [0] misc/socket.cc:450 NCCL WARN Net : Connect to 10.1.2.3<43891> failed : Network is unreachable",
+     "network-unreachable"),
+    ("node1:77:88 [0] misc/socket.cc:473 NCCL WARN socketStartConnect: exceeded timeouts (3)", "firewall-between-nodes"),
+    ("node1:77:88 [0] misc/socket.cc:547 NCCL WARN socketStartConnect: connect returned Connection refused, exceeded error "
+     "retry count (35)", "peer-gone"),
+    ("node1:77:88 [0] misc/socket.cc:591 NCCL WARN socketPollConnect: connect to 10.1.2.3<43891> failed : No route to host",
+     "firewall-between-nodes"),
+    ("node1:77:88 [0] os/linux.cc:288 NCCL WARN ncclOsSocketStartConnect: connect to 10.1.2.3<43891> returned Connection "
+     "refused, exceeded error retry count after 35 attempts", "peer-gone"),
 ])
-def test_every_form_of_nccls_failed_connect_is_one_signature(tmp_path, line):
-    """The connect failure of every NCCL release, without interfaces in the log: the firewall leads, as before."""
-    assert_line_is(tmp_path, line, SOCKET_SIG, "firewall-between-nodes")
+def test_every_form_of_nccls_failed_connect_is_one_signature_led_by_its_errno(tmp_path, line, cause):
+    """The connect failure of every NCCL release, without interfaces in the log: the errno it prints picks the lead."""
+    assert_line_is(tmp_path, line, SOCKET_SIG, cause)
 
 
 def test_a_tunnel_in_nccls_interface_list_leads_with_the_interface_to_use(tmp_path):
