@@ -29,38 +29,55 @@ from lingjun.checks.coverage import driver_observed, env_known
 if TYPE_CHECKING:
     from lingjun.checks.knowledge.catalog_entry import Component
 
-__all__ = ["APPLIES", "MAY_APPLY", "DOES_NOT_APPLY", "ConditionResult", "evaluate"]
+__all__ = ["APPLIES", "MAY_APPLY", "DOES_NOT_APPLY", "Clause", "ConditionResult", "evaluate"]
 
 APPLIES = "applies"
 MAY_APPLY = "may-apply"
 DOES_NOT_APPLY = "does-not-apply"
 
 
+class Clause(str):
+    """One clause's outcome as a report words it: the English (the string itself), its Chinese (``zh``) and what the
+    clause is about (``what``: the fact, component or part, in both languages; None when the clause is itself that
+    name), so that a finding can say "the input does not show X" without taking the sentence apart."""
+
+    zh: str
+    what: Optional[Text]
+
+    def __new__(cls, en: str, zh: str, what: Optional[Text] = None) -> "Clause":
+        clause = super().__new__(cls, en)
+        clause.zh = zh
+        clause.what = what
+        return clause
+
+    @property
+    def subject(self) -> Text:
+        """What the clause is about: ``what``, else the clause's own words."""
+        return self.what if self.what is not None else Text(str(self), self.zh)
+
+
 @dataclass
 class ConditionResult:
-    """Outcome of :func:`evaluate`; ``matched``/``failed``/``unknown`` hold short English descriptions of clauses.
+    """Outcome of :func:`evaluate`; ``matched``/``failed``/``unknown`` hold the clauses (:class:`Clause`: English as the
+    string, Chinese and the subject beside it).
 
-    ``found`` (added later) holds, for each matched clause, only the fact as found, in both
-    languages (``vllm 0.7.2``, ``GPU NVIDIA H20``, ``NCCL_ALGO unset``): a report's
-    "observed", without the condition it was compared with.
+    ``found`` holds, for each matched clause, only the fact as found, in both languages (``vllm 0.7.2``,
+    ``GPU NVIDIA H20``, ``NCCL_ALGO unset``): a report's "observed", without the condition it was compared with.
     """
 
     state: str
-    matched: list[str] = field(default_factory=list)
-    failed: list[str] = field(default_factory=list)
-    unknown: list[str] = field(default_factory=list)
+    matched: list[Clause] = field(default_factory=list)
+    failed: list[Clause] = field(default_factory=list)
+    unknown: list[Clause] = field(default_factory=list)
     found: list[Text] = field(default_factory=list)
-    #: Chinese for the descriptions in matched/failed/unknown (added later; :meth:`zh_of` falls back to the English)
-    zh: dict[str, str] = field(default_factory=dict)
 
-    def note(self, bucket: list[str], en: str, zh: str) -> None:
-        """Append ``en`` to ``bucket`` (one of the three lists) and remember its Chinese."""
-        bucket.append(en)
-        self.zh[en] = zh
+    def note(self, bucket: list[Clause], en: str, zh: str, what: Optional[Text] = None) -> None:
+        """Append the clause ``en`` / ``zh`` about ``what`` to ``bucket`` (one of the three lists)."""
+        bucket.append(Clause(en, zh, what))
 
-    def zh_of(self, descriptions: list[str]) -> list[str]:
-        """``descriptions`` in Chinese."""
-        return [self.zh.get(d, d) for d in descriptions]
+    def zh_of(self, descriptions: "list[str]") -> list[str]:
+        """``descriptions`` (clauses of this result) in Chinese."""
+        return [getattr(d, "zh", d) for d in descriptions]
 
 
 def _norm(text: str) -> str:
@@ -119,25 +136,25 @@ def _component_clause(result: ConditionResult, cid: str, spec_text: Any, facts: 
     try:
         spec = SpecifierSet(str(spec_text))
     except InvalidSpecifier:
-        result.note(result.unknown, f"{label} (unreadable specifier)", f"{label}（版本范围无法解析）")
+        result.note(result.unknown, f"{label} (unreadable specifier)", f"{label}（版本范围无法解析）", Text(label, label))
         return
     entry = component(cid)
     if entry is None:
-        result.note(result.unknown, f"{label} (not in the component catalog)", f"{label}（不在组件目录中）")
+        result.note(result.unknown, f"{label} (not in the component catalog)", f"{label}（不在组件目录中）", Text(label, label))
         return
     inst = installed_component(entry, facts)
     stated = evidence.value(f"{cid}.version") if evidence is not None else None
     if stated is not None and inst.version is None and _stated_version(result, cid, spec_text, spec, stated):
         return
     if not inst.probed and inst.source:
-        result.note(result.unknown, f"{label} (not shown by the input)", f"{label}（输入中看不到）")
+        result.note(result.unknown, f"{label} (not shown by the input)", f"{label}（输入中看不到）", Text(label, label))
     elif not inst.probed:
-        result.note(result.unknown, f"{label} (not probed)", f"{label}（未探测）")
+        result.note(result.unknown, f"{label} (not probed)", f"{label}（未探测）", Text(label, label))
     elif inst.version is None:
         if entry.probe.kind == "pypi":
             result.note(result.failed, f"{cid} not installed", f"{cid} 未安装")
         else:
-            result.note(result.unknown, f"{label} (version unknown)", f"{label}（版本未知）")
+            result.note(result.unknown, f"{label} (version unknown)", f"{label}（版本未知）", Text(label, label))
     else:
         _installed_version(result, cid, spec_text, spec, inst.version)
 
@@ -164,7 +181,7 @@ def _installed_version(result: ConditionResult, cid: str, spec_text: Any, spec: 
     version = parse_version(installed)
     if version is None:
         result.note(result.unknown, f"{cid} {spec_text} (installed {installed} unreadable)",
-                    f"{cid} {spec_text}（已安装的 {installed} 无法解析）")
+                    f"{cid} {spec_text}（已安装的 {installed} 无法解析）", Text(f"{cid} {spec_text}", f"{cid} {spec_text}"))
     elif spec.contains(version, prereleases=True):
         result.note(result.matched, f"{cid} {installed} {spec_text}", f"{cid} {installed} 符合 {spec_text}")
         result.found.append(Text(f"{cid} {installed}", f"{cid} {installed}"))
@@ -179,9 +196,10 @@ def _gpu_models_clause(result: ConditionResult, models: list[str], facts: Facts)
     names = [g.name for g in facts.gpus if g.name]
     if not names:
         if driver_observed(facts):
-            result.note(result.unknown, "GPU model (no GPU visible)", "GPU 型号（看不到 GPU）")
+            result.note(result.unknown, "GPU model (no GPU visible)", "GPU 型号（看不到 GPU）", _GPU_MODEL)
         else:
-            result.note(result.unknown, "GPU model (the input does not show the GPUs)", "GPU 型号（输入中看不到 GPU 信息）")
+            result.note(result.unknown, "GPU model (the input does not show the GPUs)", "GPU 型号（输入中看不到 GPU 信息）",
+                        _GPU_MODEL)
         return
     hit = next((n for n in names for m in models if m.lower() in n.lower()), None)
     result.note(result.matched if hit else result.failed, f"GPU {hit or names[0]} vs {', '.join(models)}",
@@ -195,7 +213,8 @@ def _served_models_clause(result: ConditionResult, served: list[str], served_mod
     if not served:
         return
     if not served_model:
-        result.note(result.unknown, f"served model ({', '.join(served)}) not given", f"未指定所服务的模型（{', '.join(served)}，可用 --model）")
+        result.note(result.unknown, f"served model ({', '.join(served)}) not given",
+                    f"未指定所服务的模型（{', '.join(served)}，可用 --model）", Text("served model", "所服务的模型"))
         return
     mine = _norm(served_model)
     hit = any(_norm(m) and (_norm(m) in mine or mine in _norm(m)) for m in served)
@@ -213,22 +232,22 @@ def _env_clause(result: ConditionResult, clause: dict, facts: Facts) -> None:
     name = clause["name"]
 
     if not env_known(facts, name):
-        result.note(result.unknown, f"{name} (the input does not show it)", f"{name}（输入中看不到）")
+        result.note(result.unknown, f"{name} (the input does not show it)", f"{name}（输入中看不到）", Text(name, name))
         return
     value = facts.env.get(name)
     if clause.get("equals") is not None:
         ok = value == clause["equals"]
-        text = f"{name}={clause['equals']}"
+        text = text_zh = f"{name}={clause['equals']}"
     elif clause.get("not_equals") is not None:
         ok = value != clause["not_equals"]
-        text = f"{name}!={clause['not_equals']}"
+        text = text_zh = f"{name}!={clause['not_equals']}"
     elif clause.get("unset") is not None:
         ok = (value is None) == bool(clause["unset"])
         text = f"{name} {'unset' if clause['unset'] else 'set'}"
-        result.zh[text] = f"{name} {'未设置' if clause['unset'] else '已设置'}"
+        text_zh = f"{name} {'未设置' if clause['unset'] else '已设置'}"
     else:
         return
-    (result.matched if ok else result.failed).append(text)
+    result.note(result.matched if ok else result.failed, text, text_zh, Text(name, name))
     if ok:
         result.found.append(Text(f"{name} unset", f"{name} 未设置") if value is None else Text(f"{name}={value}", f"{name}={value}"))
 
@@ -239,12 +258,16 @@ def _architectures_clause(result: ConditionResult, archs: list[str], facts: Fact
         return
     arch = cpu_arch(facts.host.machine)
     if arch is None:
-        result.note(result.unknown, "CPU architecture unknown", "CPU 架构未知")
+        result.note(result.unknown, "CPU architecture unknown", "CPU 架构未知", Text("the CPU architecture", "CPU 架构"))
         return
-    (result.matched if arch in archs else result.failed).append(f"CPU {arch}")
+    result.note(result.matched if arch in archs else result.failed, f"CPU {arch}", f"CPU {arch}",
+                Text("the CPU architecture", "CPU 架构"))
     if arch in archs:
         result.found.append(Text(f"CPU {arch}", f"CPU {arch}"))
 
+
+#: what a GPU-model clause is about
+_GPU_MODEL = Text("the GPU model", "GPU 型号")
 
 _OPS_EN = {"eq": "is", "ne": "is not", "lt": "below", "le": "at most", "gt": "above", "ge": "at least", "in": "one of"}
 _OPS_ZH = {"eq": "为", "ne": "不为", "lt": "低于", "le": "不超过", "gt": "高于", "ge": "不低于", "in": "属于"}
@@ -298,28 +321,29 @@ def _fact_clause(result: ConditionResult, clause: Any, facts: Facts, evidence: O
     op, want = clause["op"], clause.get("value")
     label_en = f"{spec.en} {_OPS_EN[op]} {_shown(spec.name, want)}"
     label_zh = f"{spec.zh}{_OPS_ZH[op]} {_shown(spec.name, want, True)}"
+    subject = Text(spec.en, spec.zh)
     found = fact_value(spec.name, facts, evidence, data)
     if not found.known:
-        result.note(result.unknown, f"{spec.en} (not shown by the input)", f"{spec.zh}（输入中看不到）")
+        result.note(result.unknown, f"{spec.en} (not shown by the input)", f"{spec.zh}（输入中看不到）", subject)
         return
     verdict = _compare(spec.kind, op, found.value, want)
     if verdict is None:
-        result.note(result.unknown, f"{spec.en} ({found.value} cannot be compared)", f"{spec.zh}（{found.value} 无法比较）")
+        result.note(result.unknown, f"{spec.en} ({found.value} cannot be compared)", f"{spec.zh}（{found.value} 无法比较）",
+                    subject)
         return
     have_en, have_zh = _shown(spec.name, found.value), _shown(spec.name, found.value, True)
     where_en = f", {found.source.en} ({found.line})" if found.line else ""
     where_zh = f"，{found.source.zh}（{found.line}）" if found.line else ""
     if spec.reads and isinstance(found.value, bool):  # a yes/no fact reads as a sentence: "the container lacks IPC_LOCK"
         read_en, read_zh = spec.reads[0 if found.value else 1]
-        (result.matched if verdict else result.failed).append(read_en + where_en)
-        result.zh[read_en + where_en] = read_zh + where_zh
+        result.note(result.matched if verdict else result.failed, read_en + where_en, read_zh + where_zh, subject)
         if verdict:
             result.found.append(Text(read_en + where_en, read_zh + where_zh))
         return
     if verdict:
-        result.note(result.matched, f"{label_en}: {have_en}{where_en}", f"{label_zh}：{have_zh}{where_zh}")
+        result.note(result.matched, f"{label_en}: {have_en}{where_en}", f"{label_zh}：{have_zh}{where_zh}", subject)
         result.found.append(Text(f"{spec.en} is {have_en}{where_en}", f"{spec.zh}为 {have_zh}{where_zh}"))
     else:
         want_en, want_zh = _shown(spec.name, want), _shown(spec.name, want, True)
         result.note(result.failed, f"{spec.en} is {have_en}{_FAILED_EN[op].format(want_en)}{where_en}",
-                    f"{spec.zh}为 {have_zh}{_FAILED_ZH[op].format(want_zh)}{where_zh}")
+                    f"{spec.zh}为 {have_zh}{_FAILED_ZH[op].format(want_zh)}{where_zh}", subject)

@@ -129,6 +129,13 @@ def _remedy(ctx: CheckContext, cause: dict) -> Optional[tuple[str, str]]:
     return " ".join(parts_en), "".join(parts_zh)
 
 
+def clause_subject(clause: str) -> Text:
+    """What a condition's clause is about (:attr:`~lingjun.checks.knowledge.conditions.Clause.subject`); a plain string
+    (a hand-made result) is its own subject."""
+    subject = getattr(clause, "subject", None)
+    return subject if isinstance(subject, Text) else Text(str(clause), str(clause))
+
+
 def _cause_title(cause: RankedCause) -> Text:
     return Text(_title(cause, "en"), _title(cause, "zh"))
 
@@ -147,8 +154,8 @@ def _likely(lead: RankedCause) -> Text:
               else WORDS("likely", cause=_cause_title(lead)))
     if result.state == MAY_APPLY and result.unknown and lead.spec.get("condition"):
         # one name per fact: two clauses on one fact (a version range) are one thing the input does not show
-        what = Text(", ".join(dict.fromkeys(u.split(" (")[0] for u in result.unknown)),
-                    "、".join(dict.fromkeys(z.split("（")[0] for z in result.zh_of(result.unknown))))
+        subjects = list(dict.fromkeys(clause_subject(u) for u in result.unknown))
+        what = Text(", ".join(t.en for t in subjects), "、".join(t.zh for t in subjects))
         likely = _cat(likely, WORDS("not-shown", what=what))
     return likely
 
