@@ -77,3 +77,10 @@ def test_every_manifest_is_documented(doc):
     for path in KUBERNETES.iterdir():
         assert path.name in text, (doc, path.name)
     assert "lingjun-kb bundle --configmap" in text and "262144" in text
+
+
+@pytest.mark.parametrize("doc", DOCS)
+def test_the_failed_node_bound_is_documented_with_what_happens_when_it_is_reached(doc):
+    text = (REPO / doc).read_text(encoding="utf-8")
+    assert "`maxFailedIndexes`" in text and "5 %" in text and "250" in text
+    assert "`FailedIndexes`" in text and "`MaxFailedIndexesExceeded`" in text and "--expect" in text

@@ -3,6 +3,8 @@ commands look, the node's name from the downward API, a pre-flight that fails it
 
 from __future__ import annotations
 
+import math
+import re
 import shlex
 
 import pytest
@@ -88,13 +90,66 @@ def test_pods_name_their_cluster(name):
     assert env["LINGJUN_CLUSTER"]["value"] and "valueFrom" not in env["LINGJUN_CLUSTER"]
 
 
-def test_job_backs_off_per_node_not_per_sweep():
-    job = load("lingjun-check-job.yaml")["spec"]
+def failed_indexes_bound(completions: int) -> int:
+    """The documented maxFailedIndexes of a sweep of ``completions`` nodes: 5 % of them, rounded up, at least 1."""
+    return max(1, math.ceil(completions * 5 / 100))
+
+
+def per_index_backoff_problems(job: dict) -> "list[str]":
+    """What the API server's validation of a Job spec refuses about the per-index fields (the OpenAPI schemas
+    kubernetes-validate checks do not carry these rules; the Job API reference's field descriptions state them)."""
+    found = []
+    if "maxFailedIndexes" in job and "backoffLimitPerIndex" not in job:
+        found.append("maxFailedIndexes without backoffLimitPerIndex")
+    if "backoffLimitPerIndex" in job:
+        if job.get("completionMode") != "Indexed":
+            found.append("backoffLimitPerIndex needs completionMode: Indexed")
+        if job["template"]["spec"].get("restartPolicy") != "Never":
+            found.append("backoffLimitPerIndex needs restartPolicy: Never")
+    bound = job.get("maxFailedIndexes")
+    if bound is not None:
+        if not 0 <= bound <= job["completions"]:
+            found.append(f"maxFailedIndexes {bound} is above completions {job['completions']}")
+        if job["completions"] > 10 ** 5 and bound > 10 ** 4:
+            found.append("maxFailedIndexes above 10^4 with completions above 10^5")
+    return found
+
+
+@pytest.mark.parametrize("name", ["lingjun-check-job.yaml", "lingjun-check-job-acs.yaml"])
+def test_job_backs_off_per_node_not_per_sweep(name):
+    job = load(name)["spec"]
     assert "backoffLimit" not in job  # a few failed pods must not end the sweep of every other node
-    assert job["backoffLimitPerIndex"] == 1 and 1 <= job["maxFailedIndexes"] < job["completions"]
-    assert job["completionMode"] == "Indexed" and job["template"]["spec"]["restartPolicy"] == "Never"  # what it needs
-    text = (KUBERNETES / "lingjun-check-job.yaml").read_text(encoding="utf-8")
-    assert "GA since 1.33" in text and "beta (on by default) since Kubernetes 1.29" in text
+    assert job["backoffLimitPerIndex"] == 1 and per_index_backoff_problems(job) == []
+    # the bound scales with the sweep: 5 % of its nodes, rounded up (1 for this file's 4 nodes)
+    assert job["maxFailedIndexes"] == failed_indexes_bound(job["completions"])
+    text = (KUBERNETES / name).read_text(encoding="utf-8")
+    comment = " ".join(line.strip().lstrip("# ") for line in text.splitlines() if line.startswith("  #"))
+    assert "GA since 1.33" in comment and "beta (on by default) since Kubernetes 1.29" in comment
+    # the comment says how to set it, with examples that follow the rule, and what happens when it is reached
+    assert "maxFailedIndexes: 5 % of completions, rounded up, at least 1" in comment
+    examples = [(int(b.replace(",", "")), int(n.replace(",", ""))) for b, n in re.findall(r"\b([\d,]+) for (?:up to )?([\d,]+)", comment)]
+    assert len(examples) == 4 and all(bound == failed_indexes_bound(nodes) for bound, nodes in examples), examples
+    assert "reason FailedIndexes" in comment and "reason MaxFailedIndexesExceeded" in comment and "--expect N" in comment
+    assert "5 % of it, rounded up" in text.split("apiVersion:", 1)[0]  # and the steps at the top name it
+
+
+@pytest.mark.parametrize("nodes", [20, 21, 100, 1000, 5000, 200_000])
+def test_the_documented_bound_is_one_kubernetes_accepts_at_any_size(nodes):
+    import kubernetes_validate
+
+    job = load("lingjun-check-job.yaml")
+    job["spec"].update(completions=nodes, parallelism=nodes, maxFailedIndexes=failed_indexes_bound(nodes))
+    if nodes > 10 ** 5:  # the API server's own cap on the bound of such a sweep
+        job["spec"]["maxFailedIndexes"] = min(job["spec"]["maxFailedIndexes"], 10 ** 4)
+    assert per_index_backoff_problems(job["spec"]) == []
+    assert kubernetes_validate.validate(job, "1.37", strict=True) == "1.37"
+
+
+def test_a_bound_above_completions_is_refused():
+    job = load("lingjun-check-job.yaml")["spec"]
+    assert per_index_backoff_problems({**job, "maxFailedIndexes": job["completions"] + 1}) == [
+        f"maxFailedIndexes {job['completions'] + 1} is above completions {job['completions']}"]
+    assert per_index_backoff_problems({**job, "completionMode": "NonIndexed"}) == ["backoffLimitPerIndex needs completionMode: Indexed"]
 
 
 def test_job_failure_policy_reruns_a_disrupted_pod_and_keeps_a_deadline():
