@@ -241,20 +241,73 @@ def test_acs_variant_selects_gpu_sandboxes_by_pod_labels():
     assert "https://help.aliyun.com/zh/cs/pod-gpu-model-and-driver-version" in (KUBERNETES / "lingjun-check-job-acs.yaml").read_text(encoding="utf-8")
 
 
-def _uncommented(text: str, line: str) -> str:
-    assert text.count("# " + line) == 1, line
+def _uncommented(text: str, line: str, count: int = 1) -> str:
+    assert text.count("# " + line) == count, line
     return text.replace("# " + line, line)
 
 
-def test_rdma_device_plugin_resource_is_an_option_that_validates():
+#: the RDMA extended resources of Alibaba Cloud's device plugins, with the page that names each: the manifests cite it
+RDMA_RESOURCES = {
+    "rdma/hca": ("ack-rdma-device-plugin",
+                 "https://www.alibabacloud.com/help/en/ack/ack-managed-and-ack-dedicated/user-guide/rdma-device-plugin/"),
+    "aliyun/erdma": ("ACK eRDMA Controller",
+                     "https://www.alibabacloud.com/help/en/ack/ack-managed-and-ack-dedicated/user-guide/use-erdma-in-ack-clusters"),
+}
+
+
+def _containers_with(doc: dict, resource: str) -> "list[dict]":
+    if doc["kind"] == "PyTorchJob":
+        specs = [role["template"]["spec"] for role in doc["spec"]["pytorchReplicaSpecs"].values()]
+    else:
+        specs = [pod_spec(doc)]
+    return [c for spec in specs for c in spec.get("containers", []) + spec.get("initContainers", [])
+            if resource in c.get("resources", {}).get("limits", {})]
+
+
+@pytest.mark.parametrize("name, resource, where", [
+    ("lingjun-check-job.yaml", "rdma/hca", 1), ("lingjun-check-job.yaml", "aliyun/erdma", 1),
+    ("lingjun-check-daemonset.yaml", "rdma/hca", 1),
+    ("pytorchjob-preflight.yaml", "rdma/hca", 2), ("pytorchjob-preflight.yaml", "aliyun/erdma", 2),
+])
+def test_rdma_device_plugin_resources_are_options_that_validate(name, resource, where):
     import kubernetes_validate
     import yaml
 
-    text = (KUBERNETES / "lingjun-check-job.yaml").read_text(encoding="utf-8")
-    assert "https://help.aliyun.com/zh/ack/ack-managed-and-ack-dedicated/user-guide/rdma-device-plugin/" in text
-    job = yaml.safe_load(_uncommented(text, 'rdma/hca: "1"'))
-    assert pod_spec(job)["containers"][0]["resources"]["limits"]["rdma/hca"] == "1"
-    assert kubernetes_validate.validate(job, "1.33", strict=True) == "1.33"
+    from _manifests import VERSIONS
+    from test_deploy_validate import _as_pod_template
+
+    text = (KUBERNETES / name).read_text(encoding="utf-8")
+    plugin, page = RDMA_RESOURCES[resource]
+    assert plugin in text  # which device plugin advertises it
+    # and the page that says so (the pre-flight points to the Job's comment, which cites it)
+    assert page in text or (name == "pytorchjob-preflight.yaml" and "lingjun-check-job.yaml" in text)
+    doc = yaml.safe_load(_uncommented(text, f'{resource}: "1"', where))
+    found = _containers_with(doc, resource)
+    assert len(found) == where and all(c["resources"]["limits"][resource] == "1" for c in found)
+    if doc["kind"] == "PyTorchJob":  # the pre-flight init containers, beside the GPUs they already mirror
+        assert {c["name"] for c in found} == {"lingjun-preflight"}
+        docs = [_as_pod_template(role, spec["template"]) for role, spec in doc["spec"]["pytorchReplicaSpecs"].items()]
+    else:
+        docs = [doc]
+    for checked in docs:
+        for version in (VERSIONS[0], VERSIONS[-1]):
+            assert kubernetes_validate.validate(checked, version, strict=True) == version
+
+
+def test_the_daemonset_offers_only_the_shared_rdma_resource():
+    """A DaemonSet holds its request while it waits: an exclusive NIC or an eRDMA device would be kept from training."""
+    text = (KUBERNETES / "lingjun-check-daemonset.yaml").read_text(encoding="utf-8")
+    assert '# rdma/hca: "1"' in text and '# aliyun/erdma: "1"' not in text
+    assert "shared mode" in text and "exclusive mode" in text
+
+
+@pytest.mark.parametrize("doc", ["README.md", "docs/en/checker/fleet.md", "docs/zh/checker/fleet.md"])
+def test_docs_name_both_rdma_resources_and_their_plugins(doc):
+    from _manifests import REPO
+
+    text = (REPO / doc).read_text(encoding="utf-8")
+    for resource, (plugin, page) in RDMA_RESOURCES.items():
+        assert f"`{resource}" in text and plugin in text and page in text, (doc, resource)
 
 
 def test_results_volume_and_report_job_share_the_claim():
