@@ -54,6 +54,40 @@ def test_config_has_the_shape_npd_validates():
         assert seconds(rule.get("timeout", global_config["timeout"])) <= timeout  # NPD refuses a rule timeout above the global one
 
 
+#: the NPD release the Dockerfile builds on: the newest release tag of kubernetes/node-problem-detector (v1.36.0,
+#: 2026-07-11; v1.37.0-alpha.1 is a pre-release), promoted to registry.k8s.io by kubernetes/k8s.io#9707
+NPD_RELEASE = "v1.36.0"
+NPD_IMAGE = f"registry.k8s.io/node-problem-detector/node-problem-detector:{NPD_RELEASE}"
+#: the JSON fields NPD v1.36.0's custom plugin monitor reads (pkg/custompluginmonitor/types/config.go and types.go,
+#: pkg/types/types.go's Condition; the same since v0.8.20). Go's json.Unmarshal drops a field it does not know
+#: without a word, so a misspelt key would silently be a default: every key must be one of these
+NPD_CONFIG_FIELDS = {"plugin", "pluginConfig", "source", "conditions", "rules", "metricsReporting"}
+NPD_GLOBAL_FIELDS = {"invoke_interval", "timeout", "max_output_length", "concurrency",
+                     "enable_message_change_based_condition_update", "skip_initial_status"}
+NPD_RULE_FIELDS = {"type", "condition", "reason", "path", "args", "timeout"}
+NPD_CONDITION_FIELDS = {"type", "status", "transition", "reason", "message"}
+
+
+def test_config_uses_only_the_fields_of_the_npd_release_it_targets():
+    assert set(CONFIG) <= NPD_CONFIG_FIELDS and {"plugin", "source", "conditions", "rules"} <= set(CONFIG)
+    assert set(CONFIG["pluginConfig"]) <= NPD_GLOBAL_FIELDS
+    assert all(set(rule) <= NPD_RULE_FIELDS for rule in CONFIG["rules"])
+    assert all(set(condition) <= NPD_CONDITION_FIELDS for condition in CONFIG["conditions"])
+    # types the Go structs take: strings for durations, an int, bools, a list of strings
+    assert isinstance(CONFIG["pluginConfig"]["max_output_length"], int) and isinstance(CONFIG["metricsReporting"], bool)
+    assert all(isinstance(a, str) for rule in CONFIG["rules"] for a in rule["args"])
+
+
+def test_the_image_is_the_npd_release_the_config_was_checked_against():
+    text = DOCKERFILE.read_text(encoding="utf-8")
+    assert f"ARG NPD_IMAGE={NPD_IMAGE}\n" in text
+    assert f"node-problem-detector/blob/{NPD_RELEASE}/Dockerfile" in text  # the stock image it describes
+    readme = (DEPLOY / "README.md").read_text(encoding="utf-8")
+    assert f"--build-arg NPD_IMAGE={NPD_IMAGE} " in readme
+    # no older release is named as the one to build on
+    assert set(re.findall(r"node-problem-detector:(v[\d.]+)", text + readme)) == {NPD_RELEASE}
+
+
 def test_rule_runs_the_wrapper_with_options_the_checker_accepts():
     (rule,) = CONFIG["rules"]
     assert rule["path"] == "/bin/sh" and os.path.exists(rule["path"])  # NPD stats the path; sh needs no executable bit
