@@ -24,10 +24,13 @@ from typing import Mapping, Optional
 
 from lingjun.checks.core.inert_text import inert
 
-__all__ = ["CLUSTER_VARIABLE", "CLUSTER_LIMIT", "CLUSTER_SOURCES", "ClusterNameError", "cluster_problem", "cluster_identity"]
+__all__ = ["CLUSTER_VARIABLE", "PLACEHOLDER_CLUSTER", "CLUSTER_LIMIT", "CLUSTER_SOURCES", "ClusterNameError", "cluster_problem", "cluster_identity"]
 
 #: the environment variable the manifests set to the cluster's name
 CLUSTER_VARIABLE = "LINGJUN_CLUSTER"
+#: the value of ``LINGJUN_CLUSTER`` the manifests in deploy/kubernetes/ ship, for the operator to replace: a fleet
+#: whose nodes still record it is named by no one (``lingjun-check fleet`` warns)
+PLACEHOLDER_CLUSTER = "my-cluster"
 #: the longest cluster name, in characters (a DNS label's 63)
 CLUSTER_LIMIT = 63
 #: where a recorded cluster name came from

@@ -85,6 +85,10 @@ class NodeResult:
     cluster_problem: Optional[str] = None
     #: the name shown in lists of nodes: ``CLUSTER/NAME`` when the fleet spans clusters (:func:`~lingjun.checks.fleet._identity.qualify`)
     label: str = ""
+    #: the file the node was read from (a log, a snapshot file, ``stdin``) and the command-line input that held it
+    #: (that file, or the folder it was found in), as shown
+    file: str = ""
+    origin: str = ""
 
     def __post_init__(self) -> None:
         self.label = self.label or self.name
@@ -301,7 +305,8 @@ class Checker:
                           release=checked.release, exit_code=status, counts=checked.counts, findings=checked.findings,
                           values=checked.values, env_shown=checked.env_shown, snapshot_problems=checked.snapshot_problems,
                           findings_json=checked.findings_json, key=key, field_problems=checked.field_problems,
-                          cluster=cluster, cluster_problem=cluster_problem)
+                          cluster=cluster, cluster_problem=cluster_problem, file=record.input,
+                          origin=record.origin or record.input)
 
     def _run(self, data: "dict[str, Any]", texts: "Optional[dict[str, str]]" = None) -> _Checked:
         self.runs += 1

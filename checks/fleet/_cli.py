@@ -15,7 +15,7 @@ from lingjun.checks.core.inert_text import NAME_LIMIT, capped, inert
 from lingjun.checks.facts import Facts
 from lingjun.checks.fleet._check import Checker, field_notes
 from lingjun.checks.fleet._compare import compare
-from lingjun.checks.fleet._identity import disambiguate, qualify
+from lingjun.checks.fleet._identity import cluster_warnings, disambiguate, qualify
 from lingjun.checks.fleet._inputs import InputProblem, RecordError, iter_records
 from lingjun.checks.fleet._model import EXIT_NO_NODES, fleet_dict, render_json
 from lingjun.checks.fleet._output import FLEET_KIND, is_previous_fleet_output, write_output
@@ -55,7 +55,9 @@ clusters:
   than one cluster, nodes are listed as CLUSTER/NAME, the report counts each cluster apart and lists the
   facts whose majority value differs between clusters. A recorded cluster that is not a cluster name
   (1-63 letters, digits and . _ : -, starting with a letter or digit) is an input problem; its nodes are
-  kept apart under it as written.
+  kept apart under it as written. Two warnings (one line each, naming the inputs; the exit code is
+  unchanged): nodes whose cluster is my-cluster, the manifests' placeholder LINGJUN_CLUSTER, and inputs
+  that claim one cluster and give one node name with different facts (two clusters under one name?).
 
 output:
   --format json prints a report of schema lingjun-check/fleet/1; its JSON Schema is checks/fleet.schema.json
@@ -188,12 +190,15 @@ def _run(args: "argparse.Namespace", stdin: Optional[IO[bytes]]) -> int:
         problems += field_notes(record, node.field_problems)  # unusable fields: notes, the node is still checked
         if node.cluster_problem:
             problems.append(InputProblem(record.input, record.line, node.cluster_problem, record.pod))
+    warnings = cluster_warnings(nodes, lang)  # before disambiguate renames the nodes of one name
     problems += disambiguate(nodes)
+    problems += warnings
     qualify(nodes)
     if args.expect is not None and nodes and len(nodes) != args.expect:
         problems.append(InputProblem("--expect", None, _expect_reason(args.expect, len(nodes))))
     for problem in problems:  # one line each, whatever the format
-        sys.stderr.write(f"lingjun-check fleet: {'note: ' if problem.note else ''}{_inert(str(problem))}\n")
+        kind = "note: " if problem.note else "warning: " if problem.warning else ""
+        sys.stderr.write(f"lingjun-check fleet: {kind}{_inert(str(problem))}\n")
     if not nodes:
         _fail("no readable node in the inputs")
         return EXIT_NO_NODES

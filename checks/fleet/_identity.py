@@ -16,18 +16,24 @@ retried pod): counted once, with a note naming both.  Two with the same name and
 different facts are both kept and both reported, each shown as
 ``NAME (input[:line])``, with one :class:`~lingjun.checks.fleet._inputs.InputProblem`
 naming the inputs (:func:`disambiguate`).
+
+What the nodes claim about their cluster can be wrong without being unreadable: a cluster still named
+``my-cluster``, the placeholder of the manifests, and two inputs that claim one cluster and give one node name
+with different facts (two clusters recorded under one name).  :func:`cluster_warnings` says each in one line
+naming the inputs, as a warning (no effect on the exit code), in the report's language.
 """
 
 from __future__ import annotations
 
 from typing import Any, Optional
 
-from lingjun.checks.core.cluster_name import CLUSTER_LIMIT, cluster_problem
-from lingjun.checks.core.inert_text import inert
+from lingjun.checks.core.cluster_name import CLUSTER_LIMIT, CLUSTER_VARIABLE, PLACEHOLDER_CLUSTER, cluster_problem
+from lingjun.checks.core.inert_text import NAME_LIMIT, inert
 from lingjun.checks.core.node_name import given_node_name
-from lingjun.checks.fleet._inputs import InputProblem, Record
+from lingjun.checks.fleet._inputs import InputProblem, Record, _where
+from lingjun.checks.report.findings import Text
 
-__all__ = ["own_name", "own_cluster", "qualify", "disambiguate", "NOT_FOUND"]
+__all__ = ["own_name", "own_cluster", "qualify", "disambiguate", "cluster_warnings", "NOT_FOUND"]
 
 _SOURCES = ("option", "NODE_NAME", "hostname")
 #: ``own_name``'s ``node`` when the record's ``"node"`` is not known without parsing it
@@ -139,3 +145,68 @@ def disambiguate(nodes: "list[Any]") -> "list[InputProblem]":
 
 def _listed(wheres: "list[str]") -> str:
     return ", ".join(wheres[:5]) + (f" and {len(wheres) - 5} more" if len(wheres) > 5 else "")
+
+
+_WARNINGS = {
+    "placeholder": Text(
+        "cluster {cluster!r} of {nodes} is the placeholder {variable} of the manifests in deploy/kubernetes/, not a "
+        "cluster's name: set {variable} to this cluster's name (or the UID of its kube-system namespace) before the "
+        "next sweep, or the nodes of two clusters that both keep it are compared as one cluster",
+        "{nodes}的集群 {cluster!r} 是 deploy/kubernetes/ 中清单的占位值 {variable}，不是集群的名字：下次检查前请把 "
+        "{variable} 设为本集群的名字（或其 kube-system 命名空间的 UID），否则两个都保留该值的集群的节点会被当作同一个集群比较"),
+    "clash": Text(
+        "{inputs} inputs claim cluster {cluster!r} and give {names} with different facts ({shown}): two clusters "
+        "recorded under one name? give each cluster its own {variable}; these nodes are reported as 'NAME (input)'",
+        "{inputs} 个输入都声明属于集群 {cluster!r}，其中{names}的事实不同（{shown}）：是否把两个集群记在了同一个名字下？"
+        "请为每个集群设置各自的 {variable}；这些节点以 'NAME (input)' 列出"),
+}
+
+
+def _counted(n: int, en: str, zh: str, lang: str) -> str:
+    """"1 node", "3 nodes", " 3 个节点" (``en``: the singular noun; ``zh``: the measure and noun)."""
+    return f" {n} {zh}" if lang == "zh" else f"{n} {en}" + ("" if n == 1 else "s")
+
+
+def _warning(inputs: "list[str]", message: str) -> InputProblem:
+    """A warning about ``inputs`` (each masked as every name shown is: :func:`~lingjun.checks.fleet._inputs._where`)."""
+    shown = tuple(_where(name, None, None) for name in dict.fromkeys(inputs))
+    return InputProblem(_listed(list(shown)), None, message, warning=True, inputs=shown)
+
+
+def cluster_warnings(nodes: "list[Any]", lang: str = "en") -> "list[InputProblem]":
+    """Warnings about the clusters the ``nodes`` claim (objects with ``name``, ``cluster``, ``key``, ``file`` and
+    ``origin``; read before :func:`disambiguate` renames and drops them), in ``lang``:
+
+    * nodes whose cluster is :data:`~lingjun.checks.core.cluster_name.PLACEHOLDER_CLUSTER`, the value the manifests
+      ship: one warning naming the inputs they came from;
+    * per cluster name, the node names given with different facts by two or more files: one warning naming the
+      inputs (the command-line inputs when they are two or more, else the files) and the first three names.  The
+      same name with different facts in one file is a node whose facts changed between runs, not two clusters.
+    """
+    said: list[InputProblem] = []
+    placeholder = [node for node in nodes if getattr(node, "cluster", None) == PLACEHOLDER_CLUSTER]
+    if placeholder:
+        said.append(_warning([node.origin or node.file for node in placeholder], _WARNINGS["placeholder"].get(lang).format(
+            cluster=PLACEHOLDER_CLUSTER, nodes=_counted(len(placeholder), "node", "个节点", lang).lstrip(),
+            variable=CLUSTER_VARIABLE)))
+    by_cluster: dict[str, dict[str, list[Any]]] = {}
+    for node in nodes:
+        if getattr(node, "cluster", None) is not None:
+            by_cluster.setdefault(node.cluster, {}).setdefault(node.name, []).append(node)
+    for cluster, by_name in by_cluster.items():
+        clashing: list[tuple[str, list[Any]]] = []
+        for name, items in by_name.items():
+            if len({item.key or f"unkeyed:{id(item)}" for item in items}) > 1 and len({item.file for item in items}) > 1:
+                clashing.append((name, items))
+        if not clashing:
+            continue
+        members = [item for _, items in clashing for item in items]
+        origins = list(dict.fromkeys(item.origin or item.file for item in members))
+        inputs = origins if len(origins) > 1 else list(dict.fromkeys(item.file for item in members))
+        shown = ", ".join(repr(inert(name, NAME_LIMIT)) for name, _ in clashing[:3])
+        if len(clashing) > 3:
+            shown += f" … (+{len(clashing) - 3})"
+        names = _counted(len(clashing), "node name", "个节点名", lang)
+        said.append(_warning(inputs, _WARNINGS["clash"].get(lang).format(
+            inputs=len(inputs), cluster=cluster, names=names, shown=shown, variable=CLUSTER_VARIABLE)))
+    return said

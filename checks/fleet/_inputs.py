@@ -96,6 +96,8 @@ class Record:
     kind: str
     data: Optional[dict]
     text: Optional[str] = None
+    #: the command-line input it was found in (a folder, a file, ``stdin``), as shown; set by :func:`iter_records`
+    origin: Optional[str] = None
 
     def load(self) -> dict:
         """``data``, parsed from ``text`` first when needed (then ``text`` is dropped).
@@ -193,13 +195,22 @@ def _where(name: str, line: Optional[int], pod: Optional[str]) -> str:
 class InputProblem:
     """An input (or one line of it) that could not be used: ``where`` (``input``, ``input:line`` or
     ``pod/NAME (input:line)``) and ``reason``.  ``note``: not a problem, only said (a retried pod's second
-    snapshot of the same facts); notes leave the exit code alone."""
+    snapshot of the same facts); ``warning``: not a problem either, but what the inputs claim looks wrong (a
+    cluster left at the manifests' placeholder, two clusters under one name), naming ``inputs``, the inputs it
+    is about (``input`` is them listed).  Notes and warnings leave the exit code alone."""
 
     input: str
     line: Optional[int]
     reason: str
     pod: Optional[str] = None
     note: bool = False
+    warning: bool = False
+    inputs: "tuple[str, ...]" = ()
+
+    @property
+    def is_problem(self) -> bool:
+        """Whether it counts against the exit code (neither a note nor a warning)."""
+        return not (self.note or self.warning)
 
     @property
     def where(self) -> str:
@@ -502,17 +513,18 @@ def iter_records(paths: "list[str]", problems: "list[InputProblem]", stdin: Opti
     """
     for path in paths:
         if path == "-":
-            yield from _stream(stdin if stdin is not None else sys.stdin.buffer, "stdin", problems)
-            continue
-        name = _shown(path)
-        try:
-            is_dir = stat.S_ISDIR(os.stat(path).st_mode)
-        except OSError:
-            is_dir = False
-        if is_dir:
-            yield from _walk(path, name, problems)
+            name = "stdin"
+            found = _stream(stdin if stdin is not None else sys.stdin.buffer, name, problems)
         else:
-            yield from _file(path, name, problems)
+            name = _shown(path)
+            try:
+                is_dir = stat.S_ISDIR(os.stat(path).st_mode)
+            except OSError:
+                is_dir = False
+            found = _walk(path, name, problems) if is_dir else _file(path, name, problems)
+        for record in found:
+            record.origin = name
+            yield record
 
 
 def read_inputs(paths: "list[str]", stdin: Optional[IO[bytes]] = None) -> "tuple[list[Record], list[InputProblem]]":

@@ -13,6 +13,7 @@ Every renderer (text, JSON, HTML) reads this dict, so they cannot disagree.  Lay
                   "facts_compared": 17, "facts_differing": 2, "checked": 4}, // checked: rule runs (distinct facts)
       "problems": [{"input": "logs.txt", "line": 7, "message": "..."}],
       "notes": [{"input": "a.json", "line": null, "message": "snapshot field shm.size_bytes: -1 is out of range ...; ignored"}],
+      "warnings": [{"input": "a.log, b.log", "line": null, "inputs": ["a.log", "b.log"], "message": "cluster 'my-cluster' ..."}],
       "facts": [{"id": "driver.version", "label": "...", "status": "differ",     // agree | differ | tie | unknown
                  "majority": {"value": "570.124.06", "display": "570.124.06", "count": 1997},  // null without one
                  "groups": [{"value": ..., "display": "...", "count": 3, "nodes": [...]}],
@@ -67,7 +68,7 @@ def fleet_exit_code(nodes: "list[NodeResult]", problems: "list[InputProblem]", s
     3 when there is no node at all."""
     if not nodes:
         return EXIT_NO_NODES
-    if any(not p.note for p in problems) or any(n.exit_code == 1 for n in nodes):
+    if any(p.is_problem for p in problems) or any(n.exit_code == 1 for n in nodes):
         return 1
     if any(n.exit_code == 2 for n in nodes):  # only with strict: fleet's, or the node's own recorded --strict
         return 2
@@ -119,7 +120,10 @@ def _rules(nodes: "list[NodeResult]") -> "list[dict[str, Any]]":
 
 
 def _problem(p: "InputProblem") -> "dict[str, Any]":
-    return {"input": p.input, "line": p.line, "pod": p.pod, "where": p.where, "message": p.reason}
+    item = {"input": p.input, "line": p.line, "pod": p.pod, "where": p.where, "message": p.reason}
+    if p.warning:
+        item["inputs"] = list(p.inputs)
+    return item
 
 
 def _majority(c: FactComparison, lang: str) -> "Optional[dict[str, Any]]":
@@ -158,7 +162,8 @@ def fleet_dict(nodes: "list[NodeResult]", comparisons: "list[FactComparison]", p
                lang: str = "en", strict: bool = False, version: str = "", checked: int = 0,
                expected: Optional[int] = None, rule_runs: "tuple[int, int]" = (0, 0)) -> "dict[str, Any]":
     """The fleet report (see the module docstring); ``checked`` is how many distinct sets of facts the rules ran on;
-    ``expected`` the node count of ``--expect`` (None: not given).  Notes (:attr:`InputProblem.note`) go to ``notes``."""
+    ``expected`` the node count of ``--expect`` (None: not given).  Notes (:attr:`InputProblem.note`) go to ``notes``,
+    warnings (:attr:`InputProblem.warning`) to ``warnings``; neither changes the exit code."""
     totals = {s.value: 0 for s in SEVERITY_ORDER}
     by_exit = {"0": 0, "1": 0, "2": 0}
     for node in nodes:
@@ -176,7 +181,7 @@ def fleet_dict(nodes: "list[NodeResult]", comparisons: "list[FactComparison]", p
         "exit_code": fleet_exit_code(nodes, problems, strict),
         "summary": {
             "nodes": len(nodes),
-            "inputs_with_problems": len({p.input for p in problems if not p.note}),
+            "inputs_with_problems": len({p.input for p in problems if p.is_problem}),
             "nodes_with_errors": sum(1 for n in nodes if n.counts.get("error", 0) or n.exit_code == 1),
             "nodes_with_warnings": sum(1 for n in nodes if n.counts.get("warning", 0)),
             "nodes_by_exit_code": by_exit,
@@ -189,7 +194,8 @@ def fleet_dict(nodes: "list[NodeResult]", comparisons: "list[FactComparison]", p
             "rule_runs": rule_runs[0],
             "rule_results_reused": rule_runs[1],
         },
-        "problems": _cap([_problem(p) for p in problems if not p.note]),
+        "problems": _cap([_problem(p) for p in problems if p.is_problem]),
+        "warnings": _cap([_problem(p) for p in problems if p.warning]),
         "notes": _cap([_problem(p) for p in problems if p.note]),
         "facts": _cap(facts),
         "rules": _cap(_rules(nodes)),

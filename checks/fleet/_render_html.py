@@ -44,6 +44,8 @@ _T = {
     "input": Text("Input", "输入"),
     "line": Text("Line", "行"),
     "problem": Text("Problem", "问题"),
+    "warnings": Text("Warnings about the inputs (the exit code is unchanged)", "关于输入的警告（不影响退出码）"),
+    "warning": Text("Warning", "警告"),
     "notes": Text("Notes (the exit code is unchanged)", "说明（不影响退出码）"),
     "note": Text("Note", "说明"),
     "expected": Text("Nodes expected (--expect)", "预期节点数（--expect）"),
@@ -168,6 +170,10 @@ def render_html(report: "dict[str, Any]") -> str:
     if report["problems"]:
         out += [f"<h2>{t('problems')}</h2>", f"<table><tr><th>{t('input')}</th><th>{t('line')}</th><th>{t('problem')}</th></tr>"]
         out += _problem_rows(report["problems"])
+        out.append("</table>")
+    if report.get("warnings"):
+        out += [f"<h2>{t('warnings')}</h2>", f"<table><tr><th>{t('input')}</th><th>{t('line')}</th><th>{t('warning')}</th></tr>"]
+        out += _problem_rows(report["warnings"])
         out.append("</table>")
     if report.get("notes"):
         out += [f"<h2>{t('notes')}</h2>", f"<table><tr><th>{t('input')}</th><th>{t('line')}</th><th>{t('note')}</th></tr>"]

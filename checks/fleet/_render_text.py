@@ -28,6 +28,7 @@ _T = {
     "checked": Text("snapshots checked: {n} (nodes with the same snapshot share one); rules run: {r}, results reused: {u}",
                     "检查的快照：{n} 份（快照相同的节点共用一次检查）；规则运行 {r} 次，复用结果 {u} 次"),
     "problems": Text("Inputs with problems", "有问题的输入"),
+    "warnings": Text("Warnings about the inputs (the exit code is unchanged)", "关于输入的警告（不影响退出码）"),
     "notes": Text("Notes (the exit code is unchanged)", "说明（不影响退出码）"),
     "differ": Text("Facts that differ", "不一致的事实"),
     "none_differ": Text("All compared facts agree (where known).", "所有比较的事实一致（已知部分）。"),
@@ -113,6 +114,10 @@ def render_text(report: "dict[str, Any]", color: bool = False) -> str:
     if report["problems"]:
         lines += ["", _bold(_t("problems", lang) + f" ({len(report['problems'])})", color)]
         for p in report["problems"]:
+            lines.append(f"  {_where(p)}: {inert(p['message'])}")
+    if report.get("warnings"):
+        lines += ["", _bold(_t("warnings", lang) + f" ({len(report['warnings'])})", color)]
+        for p in report["warnings"]:
             lines.append(f"  {_where(p)}: {inert(p['message'])}")
     if report.get("notes"):
         lines += ["", _bold(_t("notes", lang) + f" ({len(report['notes'])})", color)]
