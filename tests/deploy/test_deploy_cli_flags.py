@@ -88,8 +88,8 @@ def _fleet_command_lines() -> list[str]:
 
 def test_the_command_lines_are_found():
     lines = _checker_command_lines()
-    # job, its ACS variant, daemonset, 2 pre-flight init containers, torchrun script
-    assert sum("/opt/lingjun/lingjun-check.pyz --collect -" in line for line in lines) == 3
+    # job, its ACS variant, the CronJob's sweep, daemonset, 2 pre-flight init containers, torchrun script
+    assert sum("/opt/lingjun/lingjun-check.pyz --collect -" in line for line in lines) == 4
     assert sum("--gpus-per-pod 8" in line for line in lines) == 2
     assert 'python3 "$pyz" --require-gpu' in lines
     assert len(_fleet_command_lines()) >= 3  # README and both site pages

@@ -115,22 +115,29 @@ def per_index_backoff_problems(job: dict) -> "list[str]":
     return found
 
 
-@pytest.mark.parametrize("name", ["lingjun-check-job.yaml", "lingjun-check-job-acs.yaml"])
+def _job_spec(doc: dict) -> dict:
+    """The Job spec of a Job, or of the Jobs a CronJob creates."""
+    return doc["spec"]["jobTemplate"]["spec"] if doc["kind"] == "CronJob" else doc["spec"]
+
+
+@pytest.mark.parametrize("name", ["lingjun-check-job.yaml", "lingjun-check-job-acs.yaml", "lingjun-check-cronjob.yaml"])
 def test_job_backs_off_per_node_not_per_sweep(name):
-    job = load(name)["spec"]
+    job = _job_spec(load(name))
     assert "backoffLimit" not in job  # a few failed pods must not end the sweep of every other node
     assert job["backoffLimitPerIndex"] == 1 and per_index_backoff_problems(job) == []
     # the bound scales with the sweep: 5 % of its nodes, rounded up (1 for this file's 4 nodes)
     assert job["maxFailedIndexes"] == failed_indexes_bound(job["completions"])
     text = (KUBERNETES / name).read_text(encoding="utf-8")
-    comment = " ".join(line.strip().lstrip("# ") for line in text.splitlines() if line.startswith("  #"))
+    comment = " ".join(line.strip().lstrip("# ") for line in text.splitlines() if line.lstrip().startswith("#")
+                       and line.startswith("  "))
     assert "GA since 1.33" in comment and "beta (on by default) since Kubernetes 1.29" in comment
     # the comment says how to set it, with examples that follow the rule, and what happens when it is reached
     assert "maxFailedIndexes: 5 % of completions, rounded up, at least 1" in comment
     examples = [(int(b.replace(",", "")), int(n.replace(",", ""))) for b, n in re.findall(r"\b([\d,]+) for (?:up to )?([\d,]+)", comment)]
     assert len(examples) == 4 and all(bound == failed_indexes_bound(nodes) for bound, nodes in examples), examples
     assert "reason FailedIndexes" in comment and "reason MaxFailedIndexesExceeded" in comment and "--expect N" in comment
-    assert "5 % of it, rounded up" in text.split("apiVersion:", 1)[0]  # and the steps at the top name it
+    if name != "lingjun-check-cronjob.yaml":  # whose first comment points to the Job's steps
+        assert "5 % of it, rounded up" in text.split("apiVersion:", 1)[0]  # and the steps at the top name it
 
 
 @pytest.mark.parametrize("nodes", [20, 21, 100, 1000, 5000, 200_000])
@@ -150,6 +157,34 @@ def test_a_bound_above_completions_is_refused():
     assert per_index_backoff_problems({**job, "maxFailedIndexes": job["completions"] + 1}) == [
         f"maxFailedIndexes {job['completions'] + 1} is above completions {job['completions']}"]
     assert per_index_backoff_problems({**job, "completionMode": "NonIndexed"}) == ["backoffLimitPerIndex needs completionMode: Indexed"]
+
+
+_CRON_FIELD = re.compile(r"\*|\d+(-\d+)?(/\d+)?(,\d+(-\d+)?)*|\*/\d+")
+
+
+def test_cronjob_runs_the_jobs_sweep_on_a_schedule():
+    cron = load("lingjun-check-cronjob.yaml")
+    assert (cron["apiVersion"], cron["kind"]) == ("batch/v1", "CronJob")
+    assert len(cron["metadata"]["name"]) <= 52  # the API server's limit: its Jobs add an 11-character suffix
+    spec = cron["spec"]
+    # the same sweep: the Job's spec and pod template, but for the TTL, which the history limits replace
+    job = load("lingjun-check-job.yaml")["spec"]
+    assert spec["jobTemplate"]["spec"] == {k: v for k, v in job.items() if k != "ttlSecondsAfterFinished"}
+    assert spec["jobTemplate"]["spec"]["template"] == job["template"]
+    # one run at a time, a schedule in a named time zone, a run missed by far skipped, a bounded history
+    assert spec["concurrencyPolicy"] == "Forbid"
+    fields = spec["schedule"].split()
+    assert len(fields) == 5 and all(_CRON_FIELD.fullmatch(f) for f in fields), spec["schedule"]
+    assert spec["timeZone"] and 0 < spec["startingDeadlineSeconds"] <= 6 * 3600
+    assert 1 <= spec["successfulJobsHistoryLimit"] <= 10 and 1 <= spec["failedJobsHistoryLimit"] <= 10
+    assert spec["suspend"] is False
+    # the Jobs it creates are told apart from the one-off Job's by their own label; their pods keep the Job's
+    assert spec["jobTemplate"]["metadata"]["labels"]["app.kubernetes.io/component"] == "fleet-cronjob"
+    # the schedule and how to collect a run are written where the operator edits them
+    text = (KUBERNETES / "lingjun-check-cronjob.yaml").read_text(encoding="utf-8")
+    assert f'schedule: "{spec["schedule"]}"' in text and "Sundays at 03:00 in timeZone" in text
+    assert "kubectl logs -n ml -l job-name=<job> --prefix --tail=-1" in text
+    assert "--from=cronjob/lingjun-check-scheduled" in text
 
 
 def test_job_failure_policy_reruns_a_disrupted_pod_and_keeps_a_deadline():

@@ -19,6 +19,8 @@ def _templates():
         if doc["kind"] in CRD_POD_TEMPLATES:
             for where, template in CRD_POD_TEMPLATES[doc["kind"]](doc):
                 yield f"{name}:{where}", doc["kind"], template
+        elif doc["kind"] == "CronJob":
+            yield name, doc["kind"], doc["spec"]["jobTemplate"]["spec"]["template"]
         elif "template" in doc.get("spec", {}):
             yield name, doc["kind"], doc["spec"]["template"]
 
@@ -28,8 +30,8 @@ TEMPLATES = list(_templates())
 
 def test_every_workload_template_is_checked():
     kinds = sorted(kind for _, kind, _ in TEMPLATES)
-    # the check Job, its ACS variant and the report Job; the DaemonSet; the PyTorchJob's two roles
-    assert kinds == ["DaemonSet", "Job", "Job", "Job", "PyTorchJob", "PyTorchJob"]
+    # the scheduled sweep; the check Job, its ACS variant and the report Job; the DaemonSet; the PyTorchJob's two roles
+    assert kinds == ["CronJob", "DaemonSet", "Job", "Job", "Job", "PyTorchJob", "PyTorchJob"]
 
 
 @pytest.mark.parametrize("name, kind, template", TEMPLATES, ids=[name for name, _, _ in TEMPLATES])
