@@ -7,11 +7,19 @@ import copy
 
 import pytest
 
-from _manifests import CRD_POD_TEMPLATES, load, manifests
+from _manifests import CRD_POD_TEMPLATES, REPO, load, manifests
 from _pod_security import CONTROLS, restricted_violations
 
 #: containers whose settings are the user's, by manifest: the training container of the pre-flight example
 NOT_OURS = {"PyTorchJob": {"containers/pytorch"}}
+#: the controls a manifest breaks by design, with what breaks them: the textfile DaemonSet writes into node-exporter's
+#: folder on the node (a hostPath, as root); its comment says it needs a "privileged" namespace
+BY_DESIGN = {"deploy/kubernetes/lingjun-check-textfile.yaml:0": {
+    "HostPath Volumes": ["volume textfile: hostPath"],
+    "Volume Types": ["volume textfile: hostPath"],
+    "Running as Non-root": ["containers/lingjun-check: runAsNonRoot is not true"],
+    "Running as Non-root user": ["pod: runAsUser 0"],
+}}
 
 
 def _templates():
@@ -30,8 +38,22 @@ TEMPLATES = list(_templates())
 
 def test_every_workload_template_is_checked():
     kinds = sorted(kind for _, kind, _ in TEMPLATES)
-    # the scheduled sweep; the check Job, its ACS variant and the report Job; the DaemonSet; the PyTorchJob's two roles
-    assert kinds == ["CronJob", "DaemonSet", "Job", "Job", "Job", "PyTorchJob", "PyTorchJob"]
+    # the scheduled sweep; the check Job, its ACS variant and the report Job; the two DaemonSets (snapshot, textfile);
+    # the PyTorchJob's two roles
+    assert kinds == ["CronJob", "DaemonSet", "DaemonSet", "Job", "Job", "Job", "PyTorchJob", "PyTorchJob"]
+
+
+def test_what_breaks_restricted_by_design_keeps_every_other_control():
+    """The textfile DaemonSet breaks only what its hostPath and root user need: no capability, no privilege
+    escalation, the runtime's seccomp, and the only hostPath is node-exporter's folder."""
+    (name, _, template), = [(n, k, tpl) for n, k, tpl in TEMPLATES if n in BY_DESIGN]
+    spec = template["spec"]
+    (container,) = spec["containers"]
+    assert container["securityContext"] == {"allowPrivilegeEscalation": False, "capabilities": {"drop": ["ALL"]}}
+    assert [v["hostPath"] for v in spec["volumes"] if "hostPath" in v] == [
+        {"path": "/var/lib/node_exporter/textfile", "type": "DirectoryOrCreate"}]
+    text = (REPO / name.split(":")[0]).read_text(encoding="utf-8")
+    assert 'Pod Security level is "privileged"' in text and "never in the namespace of the check Job" in text
 
 
 @pytest.mark.parametrize("name, kind, template", TEMPLATES, ids=[name for name, _, _ in TEMPLATES])
@@ -41,7 +63,7 @@ def test_pod_template_passes_restricted(name, kind, template):
     exempt = NOT_OURS.get(kind, set())
     ours = {control: [item for item in items if not any(item.startswith(f"{c}:") for c in exempt)]
             for control, items in found.items()}
-    assert {control: items for control, items in ours.items() if items} == {}
+    assert {control: items for control, items in ours.items() if items} == BY_DESIGN.get(name, {})
     if exempt:
         # only the exempt containers are named, and each of our own containers passes on its own
         ours_only = copy.deepcopy(spec)
@@ -49,7 +71,8 @@ def test_pod_template_passes_restricted(name, kind, template):
         assert restricted_violations(ours_only) == {}
 
 
-@pytest.mark.parametrize("name", ["lingjun-check-job.yaml", "lingjun-check-daemonset.yaml", "lingjun-check-job-acs.yaml"])
+@pytest.mark.parametrize("name", ["lingjun-check-job.yaml", "lingjun-check-daemonset.yaml", "lingjun-check-job-acs.yaml",
+                                  "lingjun-check-textfile.yaml"])
 def test_pods_mount_no_service_account_token(name):
     assert load(name)["spec"]["template"]["spec"]["automountServiceAccountToken"] is False
 
