@@ -8,7 +8,7 @@ Usage (from the repository root, with the project installed)::
 The snapshots are what ``lingjun-check --collect FILE`` writes in a training image
 (``tests/checks_fleet/fleet_corpus.py``, :func:`realistic_base`: the real probe of the
 ``proprietary-x86`` fake root with RDMA, GPUs, /dev/shm and limits filled in, and 520
-installed distributions with their ``Requires-Dist`` lines; about 232 KB each, indented
+installed distributions with their ``Requires-Dist`` lines; about 236 KB each, indented
 as the writer indents, ``"node"`` followed by ``"check_options"`` as ``--collect``
 writes them), six injected outliers in every fleet.  Two fleets:
 

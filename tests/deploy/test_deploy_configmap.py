@@ -189,3 +189,32 @@ def test_refuses_hostile_targets(kind, hostile_node, capsys):
     err = capsys.readouterr().err
     assert err.startswith(f"lingjun-kb bundle: --output {path}: ") and HOSTILE_OUTPUT_KINDS[kind] in err
     assert node_state(path) == before
+
+
+_DOCS_WITH_FIGURES = ("README.md", "docs/en/checker/fleet.md", "docs/zh/checker/fleet.md")
+
+
+def test_the_share_of_the_limit_the_docs_quote_is_the_current_one(written):
+    """The docs quote the ConfigMap's size as `bench/configmap_size.py` prints it; a figure more than a point of the
+    limit away from what `bundle --configmap` builds now is stale (run the bench again and write what it prints)."""
+    import re
+
+    payload = cm.payload_bytes(_doc(written[0]))
+    for doc in _DOCS_WITH_FIGURES:
+        text = (REPO / doc).read_text(encoding="utf-8")
+        (found,) = re.findall(r"uses (?:about )?(\d+(?:\.\d+)?)% of (?:that|the limit) \((\d{3}) KB|占上限的 (\d+(?:\.\d+)?)%（(\d{3}) KB", text)
+        share, size = (found[0], found[1]) if found[0] else (found[2], found[3])
+        assert abs(float(share) - 100 * payload / cm.CONFIGMAP_LIMIT) <= 1.0, (doc, share, payload)
+        assert abs(int(size) * 1000 - payload) <= 10_000, (doc, size, payload)
+
+
+def test_every_figure_from_a_bench_script_says_when_it_was_measured():
+    """A paragraph that quotes what a bench/ script printed names the day it was measured (code blocks only list
+    the commands)."""
+    import re
+
+    for doc in _DOCS_WITH_FIGURES:
+        text = re.sub(r"```.*?```", "", (REPO / doc).read_text(encoding="utf-8"), flags=re.S)
+        for paragraph in re.split(r"\n\s*\n|\n(?=\|)", text):
+            if "bench/" in paragraph and re.search(r"\d (?:KB|MiB|ms|s|µs)\b|\d×|\d%| \d+(?:\.\d+)? 倍", paragraph):
+                assert re.search(r"20\d\d-\d\d-\d\d", paragraph), (doc, paragraph[:200])
