@@ -11,7 +11,7 @@ its own name (``node.name``, source ``NODE_NAME``), collection time and probe
 durations, which a fleet check must not mistake for differences.
 
 Realistic size (:func:`realistic_base`): what ``lingjun-check --collect FILE`` writes in an NGC-style
-training image, about 232 KB (``json.dumps(indent=2)``, as the writer does) with 520 installed distributions,
+training image, about 236 KB (``json.dumps(indent=2)``, as the writer does) with 520 installed distributions,
 each with its ``Requires-Dist`` lines, installer and install time, as the ``distributions`` probe reads them.
 ``node_snapshots(..., distinct=True)`` makes every snapshot's text differ in what a real fleet's do: besides the
 name, collection time and probe durations, the ``/dev/shm`` bytes in use (read by a rule's message, so every
