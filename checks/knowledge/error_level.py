@@ -24,7 +24,7 @@ The forms, from the printers' own formats:
   ``nvcc fatal``, ``ptxas fatal``, ld's ``cannot find -lNAME`` and ``undefined reference to``, ``collect2: error:``,
   setuptools' ``error: command '...' failed``, make's ``*** [...] Error N`` and ninja's ``FAILED:``, pip's
   ``error: subprocess-exited-with-error``;
-* a failed assertion (``Assertion failed``, glibc's ``Assertion `x' failed.``);
+* a failed assertion (``Assertion failed``, glibc's ``Assertion `x' failed.``, a CUDA kernel's ``Assertion `x` failed.``);
 * the dynamic loader's ``undefined symbol:``, ``cannot open shared object file`` and ``version `X' not found``; a
   shell's ``line 4: /usr/bin/.nvidia-smi: No such file or directory`` and ``command not found``;
 * Docker's ``Error response from daemon:``; Kubernetes' warning events as ``kubectl describe`` lists them
@@ -93,8 +93,10 @@ _form("shell", r"(?:^|\s)(?:/[\w.+/-]{1,200}|-?(?:ba|z|da)?sh): (?:line \d{1,7}:
                r"(?:No such file or directory|command not found|Permission denied)\s*$",
       ": command not found", "No such file or directory", ": Permission denied")
 # a failed assertion, which ends the program or the request ("[TensorRT-LLM][ERROR] Assertion failed: Failed to
-# deserialize cuda engine", glibc's "python: x.c:12: f: Assertion `n > 0' failed.")
-_form("assertion", r"\bAssertion failed\b|\bAssertion [`'][^\n]{1,300}' failed", "Assertion failed", "Assertion `",
+# deserialize cuda engine", glibc's "python: x.c:12: f: Assertion `n > 0' failed."), and a CUDA kernel's, which the
+# device prints with a backtick at both ends ("Loss.cu:250: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0],
+# thread: [0,0,0] Assertion `t >= 0 && t < n_classes` failed.")
+_form("assertion", r"\bAssertion failed\b|\bAssertion [`'][^\n]{1,300}[`'] failed", "Assertion failed", "Assertion `",
       "Assertion '")
 # BuildKit's end of a failed docker build ("ERROR: failed to solve: process \"/bin/sh -c pip install ...\" did not
 # complete successfully: exit code: 1"; https://docs.docker.com/build/buildkit/)
