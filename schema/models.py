@@ -33,7 +33,7 @@ from typing import Annotated, Any, Literal, Optional, Union
 
 from pydantic import Field, StrictBool, StringConstraints, model_validator
 
-from lingjun.checks.core.condition_facts import CUBLAS_DATA_TYPES, FACTS, PLACES, operators_for
+from lingjun.checks.core.condition_facts import CUBLAS_DATA_TYPES, FACTS, KERNEL_ASSERTIONS, PLACES, operators_for
 from lingjun.checks.core.remedy_template import VALUES as REMEDY_VALUES, malformed as malformed_placeholders, placeholders as remedy_placeholders
 from lingjun.checks.core.release_order import identifier_date, release_order_key
 from lingjun.checks.core.versions import DriverVersion, VersionFormatError
@@ -485,7 +485,7 @@ class EnvClause(StrictModel):
 
 #: the words a ``word`` fact can hold (:mod:`lingjun.checks.core.condition_facts`)
 _FACT_WORDS = {"place": PLACES, "nccl.network": ("ib", "socket"), "cublas.data_type": CUBLAS_DATA_TYPES,
-               "nccl.ib_link_layer": ("roce", "ib")}
+               "nccl.ib_link_layer": ("roce", "ib"), "cuda.kernel_assertion": KERNEL_ASSERTIONS}
 
 
 class FactClause(StrictModel):

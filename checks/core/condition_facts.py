@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["FactSpec", "FACTS", "OPERATORS", "PLACES", "CUBLAS_DATA_TYPES", "operators_for"]
+__all__ = ["FactSpec", "FACTS", "OPERATORS", "PLACES", "CUBLAS_DATA_TYPES", "KERNEL_ASSERTIONS", "operators_for"]
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,8 @@ class FactSpec:
 PLACES = ("docker", "kubernetes", "acs")
 #: the data types a failing cuBLAS call may name (:mod:`lingjun.checks.knowledge.log_statements`)
 CUBLAS_DATA_TYPES = ("bf16", "fp8", "fp16", "fp32", "fp64")
+#: what a CUDA kernel's failed assertion tests (:mod:`lingjun.checks.knowledge.log_statements`)
+KERNEL_ASSERTIONS = ("class-index", "index", "probability", "other")
 
 _SPECS = (
     FactSpec("shm.size_bytes", "int", "the size of /dev/shm", "/dev/shm 的大小"),
@@ -120,6 +122,15 @@ _SPECS = (
                "构建的链接命令不搜索任何 CUDA 库目录（只有它显示的 -L 路径）"))),
     FactSpec("cuda.toolkit", "version", "the CUDA version of the toolkit a build uses (nvcc's)",
              "构建所用工具包的 CUDA 版本（nvcc 的版本）"),
+    # one of KERNEL_ASSERTIONS
+    FactSpec("cuda.kernel_assertion", "word",
+             "the kind of check a CUDA kernel's failed assertion makes",
+             "CUDA 内核失败断言所做检查的类别"),
+    FactSpec("log.in_torch", "bool", "whether the log shows torch in the process (its traceback frames or import torch)",
+             "日志是否显示进程中有 torch（其调用栈帧或 import torch）",
+             (("the log shows torch in the process (its frames or import torch)",
+               "日志显示进程中有 torch（其调用栈帧或 import torch）"),
+              ("the log shows no torch in the process", "日志中的进程里没有 torch"))),
     FactSpec("build.toolkit_matches_torch", "bool",
              "whether the CUDA toolkit a build uses is of the CUDA version torch was built with",
              "构建所用的 CUDA 工具包是否与构建 torch 所用的 CUDA 版本一致",

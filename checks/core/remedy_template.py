@@ -64,6 +64,25 @@ VALUES: dict[str, tuple[str, str]] = {
     "torch.cuda_dashed": (
         "the same version as NVIDIA's package names write it (11-7 in cuda-toolkit-11-7)",
         "同一版本按 NVIDIA 软件包名的写法（cuda-toolkit-11-7 中的 11-7）"),
+    "nvcc.arch": (
+        "the architecture nvcc refuses, as its line writes it (Unsupported gpu architecture 'compute_75': compute_75)",
+        "nvcc 拒绝的架构，按其错误行的写法（Unsupported gpu architecture 'compute_75' 中的 compute_75）"),
+    "nvcc.arch_min_cuda": (
+        "the first CUDA release whose nvcc knows the architecture the line refuses (compute_75: CUDA 10.0 or later; "
+        "lingjun.checks.core.gpu_arch)",
+        "其 nvcc 支持该行所拒绝架构的第一个 CUDA 版本（compute_75：CUDA 10.0 或更高；lingjun.checks.core.gpu_arch）"),
+    "cuda.toolkit": (
+        "the CUDA release of the toolkit a build uses: as a build's line states it (DeepSpeed's 'Installed CUDA "
+        "version', the versioned directory of the nvcc it runs, /usr/local/cuda-8.0/bin/nvcc), else the image's",
+        "构建所用工具包的 CUDA 版本：取自构建日志行（DeepSpeed 的 'Installed CUDA version'、所运行 nvcc 的带版本号目录 "
+        "/usr/local/cuda-8.0/bin/nvcc），否则取镜像的工具包"),
+    "cudnn.loaded_version": (
+        "the cuDNN release XLA loaded, as its line states it (Loaded runtime CuDNN library: 8.0.5)",
+        "XLA 加载的 cuDNN 版本，取自其日志行（Loaded runtime CuDNN library: 8.0.5）"),
+    "cudnn.compiled_version": (
+        "the cuDNN release jaxlib (or TensorFlow) was built with, as XLA's line states it (source was compiled with: "
+        "8.1.0)",
+        "构建 jaxlib（或 TensorFlow）所用的 cuDNN 版本，取自 XLA 的日志行（source was compiled with: 8.1.0）"),
     "nvrtc.builtins_version": (
         "the release of the NVRTC builtins library the line says NVRTC failed to open (libnvrtc-builtins.so.11.3: 11.3)",
         "日志行所示 NVRTC 无法打开的 builtins 库的版本（libnvrtc-builtins.so.11.3 中的 11.3）"),

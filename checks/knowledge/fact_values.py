@@ -168,10 +168,13 @@ def _torch_cuda(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactVa
 
 def _toolkit(facts: Facts, evidence: Optional[Evidence], data: Any) -> FactValue:
     """The toolkit a build uses as its own line reports it (nvcc's version, which DeepSpeed and cpp_extension
-    print), else the image's toolkit (``/usr/local/cuda/version.json``), as ``major.minor``."""
+    print, or the versioned directory of the nvcc it runs: ``/usr/local/cuda-8.0/bin/nvcc``), else the image's toolkit (``/usr/local/cuda/version.json``), as ``major.minor``."""
     logged = _logged(evidence, "cuda.toolkit")
     if logged.known:
         return logged
+    path = _logged(evidence, "cuda.toolkit_path")  # the versioned directory of the nvcc a build runs (cuda-8.0/bin/nvcc)
+    if path.known:
+        return path
     version = facts.cuda.toolkit_version
     return FactValue(".".join(version.split(".")[:2])) if version else FactValue(UNKNOWN)
 
@@ -359,6 +362,8 @@ _READERS: dict[str, Callable[[Facts, Optional[Evidence], Any], FactValue]] = {
     "nccl.connect_errno": _from_log("nccl.connect_errno"),
     "build.link_searches_cuda": _from_log("build.link_searches_cuda"),
     "cuda.toolkit": _toolkit,
+    "cuda.kernel_assertion": _from_log("cuda.kernel_assertion"),
+    "log.in_torch": _from_log("log.in_torch"),
     "build.toolkit_matches_torch": _toolkit_matches,
     "cublas.data_type": _from_log("cublas.data_type"),
     "cublas.lt_call": _from_log("cublas.lt_call"),

@@ -59,6 +59,20 @@ come from (public logs of the same programs):
   library shows the library's frames below them;
 * ``No such file or directory: ':/usr/local/cuda/bin/nvcc'``: the CUDA_HOME a JIT build looked for nvcc in, a list
   of paths when it holds a colon (deepspeedai/DeepSpeed#5511, NVIDIA/apex#1700);
+* ``nvcc fatal   : Unsupported gpu architecture 'compute_75'``: the architecture the build's nvcc does not know, as a
+  compute capability (``nvcc.unsupported_arch``, ``7.5``), and ``error: command '/usr/local/cuda-8.0/bin/nvcc' failed``:
+  the release of the toolkit whose nvcc the build runs, as its versioned directory names it (``cuda.toolkit_path``;
+  erikwijmans/Pointnet2_PyTorch#91), which remedies quote beside the first release that knows the architecture;
+* ``Loaded runtime CuDNN library: 8.0.5 but source was compiled with: 8.1.0``: XLA's check of the cuDNN it loaded, the
+  release loaded and the one jaxlib was built with (``cudnn.loaded_version``, ``cudnn.compiled_version``;
+  jax-ml/jax#6517);
+* ``Loss.cu:250: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0], thread: [0,0,0] Assertion `t >= 0 && t <
+  n_classes` failed.``: what a CUDA kernel's failed assertion tests (``cuda.kernel_assertion``: ``class-index`` for a
+  loss's class label, ``index`` for an index past a tensor's end such as index_select's ``srcIndex <
+  srcSelectDimSize`` under nn.Embedding, ``probability`` for binary cross-entropy's [0, 1] input, ``other``;
+  modelscope/ms-swift#3267, huggingface/transformers#28104, NVIDIA/pix2pixHD#9);
+* ``File ".../site-packages/torch/nn/modules/module.py"`` or a line ``import torch``: torch runs in the process
+  (``log.in_torch``), which may have loaded its own CUDA libraries first (jax-ml/jax#19004);
 * ``socketStartConnect: Connect to 10.0.0.2<43615> failed : Software caused connection abort``, ``Connect to ...
   failed : Connection refused``, ``socketPollConnect: Connect to ... returned 113(No route to host) ...``: the errno of
   NCCL's failed connect to a peer, in each release's form (``nccl.connect_errno``; 111 refused, 113 no route,
@@ -305,6 +319,40 @@ def _nvcc_path(m: "re.Match[str]") -> list[tuple[str, Any]]:
     return [("cuda.home_is_path_list", ":" in m.group(1))]
 
 
+def _unsupported_arch(m: "re.Match[str]") -> list[tuple[str, Any]]:
+    """The architecture nvcc refuses (``compute_75``), as a compute capability (``7.5``)."""
+    digits = m.group(1)
+    return [("nvcc.unsupported_arch", f"{int(digits[:-1])}.{digits[-1]}")]
+
+
+def _toolkit_path(m: "re.Match[str]") -> list[tuple[str, Any]]:
+    """The CUDA release a versioned toolkit directory names (``/usr/local/cuda-8.0/bin/nvcc``: ``8.0``)."""
+    return [("cuda.toolkit_path", m.group(1))]
+
+
+def _cudnn_versions(m: "re.Match[str]") -> list[tuple[str, Any]]:
+    return [("cudnn.loaded_version", m.group(1)), ("cudnn.compiled_version", m.group(2))]
+
+
+#: what a CUDA kernel's failed assertion tests, by the condition torch's kernels write (ATen's and THCUNN's): a class
+#: label (the NLL and cross-entropy losses), an index into a tensor (index_select under nn.Embedding, indexing,
+#: scatter/gather, index_add), the [0, 1] range of binary cross-entropy's input
+_ASSERTION_KINDS = (
+    ("class-index", re.compile(r"\bn_classes\b")),
+    ("index", re.compile(r"index out of bounds|\bsrcIndex < srcSelectDimSize\b|\bdstIndex < dstAddDimSize\b|"
+                         r"\bidx_dim >= 0 && idx_dim < index_size\b")),
+    ("probability", re.compile(r"\binput(?:_val)? >= (?:zero|0\.) && \*?input(?:_val)? <= (?:one|1\.)")),
+)
+
+
+def _kernel_assertion(m: "re.Match[str]") -> list[tuple[str, Any]]:
+    """The kind of condition a CUDA kernel's failed assertion quotes (``Assertion `t >= 0 && t < n_classes` failed``):
+    one of :data:`_ASSERTION_KINDS`, or ``other`` for a condition none of them names."""
+    condition = m.group(1)
+    return [("cuda.kernel_assertion", next((kind for kind, test in _ASSERTION_KINDS if test.search(condition)),
+                                           "other"))]
+
+
 def _toolkit_and_torch(m: "re.Match[str]") -> list[tuple[str, Any]]:
     """The CUDA of the toolkit a build uses (nvcc's) and, where the line gives it, the CUDA torch was built with."""
     out: list[tuple[str, Any]] = [("cuda.toolkit", m.group(1))]
@@ -436,6 +484,22 @@ STATEMENTS: tuple[Statement, ...] = (
     # the server's own launch command or module (python -m sglang.launch_server): the job is an SGLang server
     _code("sglang.launch_server", "log.in_sglang", r"\bsglang\.launch_server\b"),
     Statement("bin/nvcc'", re.compile(r"No such file or directory: '([^'\s]{0,300})/bin/nvcc'"), _nvcc_path),
+    # the architecture nvcc refuses, and the CUDA release of the toolkit a build's nvcc path names
+    Statement("Unsupported gpu architecture 'compute_", re.compile(r"Unsupported gpu architecture 'compute_(\d{2,3})[af]?'"),
+              _unsupported_arch),
+    Statement("/bin/nvcc", re.compile(r"/cuda-(\d{1,2}\.\d{1,2})/bin/nvcc\b"), _toolkit_path),
+    # XLA's check of the cuDNN it loaded: the release loaded and the one jaxlib (or TensorFlow) was built with
+    Statement("Loaded runtime CuDNN library:", re.compile(
+        r"Loaded runtime CuDNN library: (\d{1,2}\.\d{1,2}\.\d{1,3}) but source was compiled with: "
+        r"(\d{1,2}\.\d{1,2}\.\d{1,3})"), _cudnn_versions),
+    # a CUDA kernel's failed assertion as the device prints it (FILE.cu:N: KERNEL: block: [x,y,z], thread: [x,y,z]
+    # Assertion `COND` failed.): what its condition tests
+    Statement("], thread: [", re.compile(
+        r"block: \[\d{1,6}, ?\d{1,6}, ?\d{1,6}\], thread: \[\d{1,6}, ?\d{1,6}, ?\d{1,6}\] Assertion [`']?"
+        r"(.{1,300}?)[`']? failed"), _kernel_assertion),
+    # torch in the process: its frames in a traceback, or its import
+    _code("-packages/torch/", "log.in_torch", r"-packages/torch/[\w./-]{0,200}\.py\b"),
+    _code("import torch", "log.in_torch", r"^\s{0,12}(?:>>> )?import torch\b"),
     # the CUDA of the toolkit a JIT build uses beside torch's: DeepSpeed's op builder (the warning it accepts, and the
     # exception it raises), torch's cpp_extension (a major mismatch, or the warning of a minor one)
     Statement("does not match the version torch was compiled with", re.compile(

@@ -11,6 +11,7 @@ from typing import Callable, Optional
 
 from lingjun.checks.context import CheckContext
 from lingjun.checks.core.driver_target import upgrade_target
+from lingjun.checks.core.gpu_arch import min_cuda_for_cc, parse_cc
 from lingjun.checks.core.remedy_template import VALUES
 from lingjun.checks.report.findings import Text
 from lingjun.checks.rules._driver_facts import driver_needs
@@ -62,12 +63,38 @@ def _kv_cache_memory(ctx: CheckContext) -> Optional[Text]:
                 f"需要 {needed.value} GiB，现有 {available.value} GiB")
 
 
+def _arch(ctx: CheckContext) -> Optional[Text]:
+    """The architecture nvcc refuses, as nvcc writes it (``compute_75``)."""
+    stated = ctx.evidence.value("nvcc.unsupported_arch")
+    cc = parse_cc(stated.value) if stated is not None else None
+    if cc is None:
+        return None
+    name = f"compute_{cc[0]}{cc[1]}"
+    return Text(name, name)
+
+
+def _arch_min_cuda(ctx: CheckContext) -> Optional[Text]:
+    """The first CUDA release that builds for the architecture nvcc refuses, from the architecture table; none for an
+    architecture the table does not hold."""
+    stated = ctx.evidence.value("nvcc.unsupported_arch")
+    cc = parse_cc(stated.value) if stated is not None else None
+    release = min_cuda_for_cc(cc) if cc is not None else None
+    if release is None:
+        return None
+    return Text(f"CUDA {release[0]}.{release[1]} or later", f"CUDA {release[0]}.{release[1]} 或更高版本")
+
+
 _COMPUTE: dict[str, Callable[[CheckContext], Optional[Text]]] = {
     "driver.target": _driver_target,
     "cuda.required": _stated("cuda.required", "CUDA {value}", "CUDA {value}"),
     "nvcc.gcc_max": _stated("nvcc.gcc_max", "{value}", "{value}"),
     "torch.cuda": _fact("torch.cuda", "{value}", "{value}"),
     "torch.cuda_dashed": _fact("torch.cuda", "{value}", "{value}", lambda v: v.replace(".", "-")),
+    "nvcc.arch": _arch,
+    "nvcc.arch_min_cuda": _arch_min_cuda,
+    "cuda.toolkit": _fact("cuda.toolkit", "CUDA {value}", "CUDA {value}"),
+    "cudnn.loaded_version": _stated("cudnn.loaded_version", "{value}", "{value}"),
+    "cudnn.compiled_version": _stated("cudnn.compiled_version", "{value}", "{value}"),
     "nvrtc.builtins_version": _stated("nvrtc.builtins_version", "{value}", "{value}"),
     "tensorrt.version": _stated("tensorrt.version", "TensorRT {value}", "TensorRT {value}"),
     "tensorrt.engine_version": _stated("tensorrt.engine_version", "TensorRT {value}", "TensorRT {value}"),
