@@ -155,7 +155,7 @@ ALL_LINES = ([(FORK, line) for line in FORK_LINES] + [(PTXAS, line) for line in 
 
 LEADS = {FORK: "cuda-initialised-before-fork", PTXAS: "bundled-ptxas-older-than-gpu",
          LIBCUDA: "linker-cache-misses-driver", BUILD: "toolkit-other-than-torch", MIG: "gpu-clients-running",
-         CUDNN: "torch-cudnn-loaded-first"}
+         CUDNN: "jaxlib-needs-newer-cudnn"}
 
 
 def lead_of(finding) -> str:
@@ -280,13 +280,28 @@ def test_other_mig_refusals_and_other_programs_in_use_are_not_the_mig_signature(
     assert evidence_for_log(tmp_path, ["Read-only: in use by another client."]).hits == []
 
 
-def test_cudnn_lines_count_once_and_lead_with_the_library_loaded_first(tmp_path):
+def test_cudnn_lines_count_once_and_lead_with_the_older_cudnn(tmp_path):
+    """No torch in this log (a conda jaxlib alone): the plain cause leads, with the line's two releases; torch loading
+    its cuDNN first is still named, after it (trial 13b, jax-ml/jax#6517, found that cause leading without torch)."""
     [hit] = evidence_for_log(tmp_path, CUDNN_LOG).hits
     assert (hit.signature, hit.count, hit.first.number) == (CUDNN, 2, 2)
     [finding] = errors_for(tmp_path, CUDNN_LOG)
     assert "Loaded runtime CuDNN library: 9.10.1 but source was compiled with: 9.13.1" in finding.message.en
-    assert lead_of(finding).startswith("torch (or another library) in the same process loaded its own, older cuDNN")
+    assert lead_of(finding).startswith("The installed jaxlib needs a newer cuDNN than the environment has")
+    assert "torch in the same process (its frames or import are in the log)" in finding.message.en
     assert "An older system or conda cuDNN comes first on LD_LIBRARY_PATH" in finding.message.en
+    for word in ("cuDNN 9.10.1 was loaded and jaxlib was built with 9.13.1", '"nvidia-cudnn-cu12>=9.13.1"',
+                 'pip install -U "jax[cuda12]"'):
+        assert word in finding.remedy.en, word
+
+
+def test_with_torch_in_the_log_the_library_loaded_first_leads(tmp_path):
+    """maxtext's torch dependency (AI-Hypercomputer/maxtext#1509) shown by a torch frame of the same process
+    (pytorch/pytorch#1772's)."""
+    lines = ['  File "/Volumes/home500/anaconda/envs/pytorch/lib/python3.5/site-packages/torch/__init__.py", line 53, '
+             "in <module>", CUDNN_LINES[3]]
+    [finding] = errors_for(tmp_path, lines)
+    assert lead_of(finding).startswith("torch in the same process (its frames or import are in the log) loaded its own")
     for word in ("Do not upgrade nvidia-cudnn-cu12", "python -m venv jax-env", "jax.devices() before import torch"):
         assert word in finding.remedy.en, word
 
