@@ -57,6 +57,20 @@ come from (public logs of the same programs):
   alone are not read as torch.compile's: vLLM's own Triton kernels (its fused MoE) run without it.  The frames of
   the engines' own backends that call a library (``backends/flashinfer.py``) are not read: a failure inside the
   library shows the library's frames below them;
+* a Transformer Engine library that fails to load (``…/transformer_engine/transformer_engine_torch.cpython-310-…so:
+  undefined symbol``, TE 1.x's ``transformer_engine_extensions…so``; nvidia-cosmos/cosmos-transfer2.5#84,
+  NVIDIA/TransformerEngine#1684: ``log.in_transformer_engine``);
+* ``WARN text_generation_launcher: Could not import Flash Attention enabled models: No module named 'vllm_cache_ops'``:
+  TGI's reason for going on without its flash-attention models (server/text_generation_server/models/__init__.py): a
+  kernel module missing or not loading (``tgi.kernels_missing``; also ``Flash Attention V2 is not installed``), no CUDA
+  in its process (``tgi.cuda_unavailable``; TGI 0.9's ``requires CUDA. No compatible CUDA devices found``), or another
+  reason, which rules both out; its capability check's ``GPU with CUDA capability 7 0 is not supported`` states the
+  GPU's compute capability (huggingface/text-generation-inference#663, #686, #714);
+* TensorRT's reason for refusing an engine plan, which its summary ``Engine deserialization failed`` / TensorRT-LLM's
+  ``Failed to deserialize cuda engine`` does not give: another release (``Version tag does not match``, ``expecting
+  library version X got Y``: ``tensorrt.engine_other_release``), another GPU (``generated on an incompatible device``:
+  ``tensorrt.engine_other_gpu``), or a file that is no plan (``Magic tag does not match``, ``kPLAN_MAGIC_TAG``, ``Cannot
+  deserialize with an empty memory buffer``: ``tensorrt.plan_unreadable``; lix19937/tensorrt-insight#65);
 * ``No such file or directory: ':/usr/local/cuda/bin/nvcc'``: the CUDA_HOME a JIT build looked for nvcc in, a list
   of paths when it holds a colon (deepspeedai/DeepSpeed#5511, NVIDIA/apex#1700);
 * ``nvcc fatal   : Unsupported gpu architecture 'compute_75'``: the architecture the build's nvcc does not know, as a
@@ -412,6 +426,31 @@ def _torch_installed(m: "re.Match[str]") -> list[tuple[str, Any]]:
     return []
 
 
+def _tgi_flash_import(m: "re.Match[str]") -> list[tuple[str, Any]]:
+    """Why TGI's flash-attention models did not import, as its warning gives the exception: a kernel module missing or
+    not loading (``No module named 'vllm_cache_ops'``, ``Flash Attention V2 is not installed``), no CUDA device, or
+    another reason (the GPU's capability, USE_FLASH_ATTENTION=false), which rules both out."""
+    reason = m.group(1)
+    missing = bool(re.match(r"(?:No module named|cannot import name|Could not import|Flash Attention (?:V2 )?is not "
+                            r"installed)|.{0,300}\.so: (?:undefined symbol|cannot open shared object file)", reason))
+    unavailable = reason.startswith("CUDA is not available")
+    return [("tgi.kernels_missing", missing), ("tgi.cuda_unavailable", unavailable)]
+
+
+def _tgi_kernels_missing(m: "re.Match[str]") -> list[tuple[str, Any]]:
+    return [("tgi.kernels_missing", True), ("tgi.cuda_unavailable", False)]
+
+
+def _tgi_cuda_unavailable(m: "re.Match[str]") -> list[tuple[str, Any]]:
+    return [("tgi.cuda_unavailable", True), ("tgi.kernels_missing", False)]
+
+
+def _gpu_refused(m: "re.Match[str]") -> list[tuple[str, Any]]:
+    """The GPU a flash-attention capability check refused (TGI's and flash-attn 1's ``GPU with CUDA capability 7 0 is
+    not supported``): its compute capability."""
+    return [("gpu.compute_capability", f"{int(m.group(1))}.{m.group(2)}")]
+
+
 def _code(literal: str, fact: str, regex: Optional[str] = None) -> "Statement":
     """A statement that a line holding ``literal`` (and matching ``regex``) shows ``fact``'s library in the failure."""
     return Statement(literal, re.compile(regex or re.escape(literal)), _in(fact))
@@ -483,6 +522,38 @@ STATEMENTS: tuple[Statement, ...] = (
     _code("/sglang/srt/", "log.in_sglang", r"/sglang/srt/[\w./-]{0,200}\.py\b"),
     # the server's own launch command or module (python -m sglang.launch_server): the job is an SGLang server
     _code("sglang.launch_server", "log.in_sglang", r"\bsglang\.launch_server\b"),
+    # Transformer Engine's compiled libraries, named by the file that fails to load (transformer_engine/
+    # transformer_engine_torch.cpython-310-...so, TE 1.x's transformer_engine_extensions...so, libtransformer_engine.so)
+    _code("transformer_engine", "log.in_transformer_engine", r"transformer_engine[\w./-]{0,200}\.so\b"),
+    # TGI's warning that its flash-attention models did not import, and why (models/__init__.py), the kernels its own
+    # build names (vllm_cache_ops), and the GPU its capability check refused (GPU with CUDA capability 7 0)
+    Statement("Could not import Flash Attention enabled models: ", re.compile(
+        r"Could not import Flash Attention enabled models: (.{1,300})"), _tgi_flash_import),
+    Statement("Flash Attention V2 is not installed", re.compile(r"\bFlash Attention V2 is not installed\b"),
+              _tgi_kernels_missing),
+    Statement("Flash Attention is not installed", re.compile(r"\bFlash Attention is not installed\b"),
+              _tgi_kernels_missing),
+    Statement("No module named 'vllm_", re.compile(r"No module named '(?:vllm_cache_ops|vllm_attention_ops)'"),
+              _tgi_kernels_missing),
+    Statement("GPU with CUDA capability ", re.compile(r"\bGPU with CUDA capability (\d{1,2}) (\d) is not supported\b"),
+              _gpu_refused),
+    Statement("requires CUDA. No compatible CUDA devices found", re.compile(
+        r"requires CUDA\. No compatible CUDA devices found"), _tgi_cuda_unavailable),
+    # TensorRT's reason for refusing an engine plan: built by another release, on another GPU, or not a plan at all
+    Statement("The engine plan file is not compatible with this version of", re.compile(
+        r"The engine plan file is not compatible with this version of (?:TensorRT|GIE)\b"),
+              _in("tensorrt.engine_other_release")),
+    Statement("Version tag does not match", re.compile(r"\bVersion tag does not match\b"),
+              _in("tensorrt.engine_other_release")),
+    # TensorRT 10's form cut before its Note (IRuntime::deserializeCudaEngine: ... stdVersionRead == kSERIALIZATION_VERSION)
+    Statement("VersionRead ==", re.compile(r"\b(?:std|safe)VersionRead ?== ?\w{1,40} failed"),
+              _in("tensorrt.engine_other_release")),
+    Statement("The engine plan file is generated on an incompatible device", re.compile(
+        r"The engine plan file is generated on an incompatible device\b"), _in("tensorrt.engine_other_gpu")),
+    Statement("Magic tag does not match", re.compile(r"\bMagic tag does not match\b"), _in("tensorrt.plan_unreadable")),
+    Statement("kPLAN_MAGIC_TAG", re.compile(r"magicTag ?== ?rt::kPLAN_MAGIC_TAG"), _in("tensorrt.plan_unreadable")),
+    Statement("Cannot deserialize with an empty memory buffer", re.compile(
+        r"Cannot deserialize with an empty memory buffer"), _in("tensorrt.plan_unreadable")),
     Statement("bin/nvcc'", re.compile(r"No such file or directory: '([^'\s]{0,300})/bin/nvcc'"), _nvcc_path),
     # the architecture nvcc refuses, and the CUDA release of the toolkit a build's nvcc path names
     Statement("Unsupported gpu architecture 'compute_", re.compile(r"Unsupported gpu architecture 'compute_(\d{2,3})[af]?'"),
