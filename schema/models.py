@@ -588,6 +588,7 @@ class Printer(str, Enum):
     pytorch = "pytorch"
     vllm = "vllm"
     sglang = "sglang"
+    tgi = "tgi"  # Hugging Face Text Generation Inference: text-generation-launcher and its server
     deepspeed = "deepspeed"
     triton = "triton"
     nvidia_container = "nvidia-container"  # nvidia-container-cli, the NVIDIA Container Toolkit
