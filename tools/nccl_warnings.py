@@ -213,6 +213,68 @@ SOCKET_ERRNOS = [
 ]
 
 
+#: the errnos the shared-memory part's messages print (``Call to shm_open failed : Permission denied``, ``Error while
+#: creating shared memory segment ... error: No space left on device (28)``) whose meaning changes what to try first
+SHM_ERRNOS = [
+    {
+        "errno": 13, "name": "EACCES", "message": "Permission denied",
+        "source": "https://man7.org/linux/man-pages/man3/shm_open.3.html",
+        "points_to": {
+            "en": "This process may not create or open the file under /dev/shm: the directory is not writable by "
+                  "its user (its mode is not the usual 1777, or it belongs to another user), or a file of the "
+                  "same name is left by a process of another user (a stale nccl-* segment). Size has nothing to "
+                  "do with it, so a larger /dev/shm does not help.",
+            "zh": "本进程无权在 /dev/shm 下创建或打开该文件：该目录对其用户不可写（权限不是通常的 1777，或属于另一个用户），"
+                  "或另一用户的进程留下了同名文件（残留的 nccl-* 段）。这与大小无关，加大 /dev/shm 没有用。",
+        },
+        "remedy": {
+            "en": "Run ls -ld /dev/shm (expect drwxrwxrwt, mode 1777) and ls -l /dev/shm/nccl-*; restore the mode with "
+                  "chmod 1777 /dev/shm, remove stale nccl-* files of finished jobs (as their owner or root), and run "
+                  "all ranks of a node as one user. In a container use its own tmpfs (docker --shm-size or "
+                  "--ipc=host; in Kubernetes an emptyDir with medium: Memory) rather than a host directory mounted "
+                  "over /dev/shm.",
+            "zh": "运行 ls -ld /dev/shm（应为 drwxrwxrwt，即 1777）和 ls -l /dev/shm/nccl-*；用 chmod 1777 /dev/shm 恢复权限，"
+                  "删除已结束作业残留的 nccl-* 文件（以其属主或 root 身份），并让同一节点的所有 rank 以同一用户运行。容器中使用"
+                  "容器自己的 tmpfs（docker 的 --shm-size 或 --ipc=host；Kubernetes 中 medium: Memory 的 emptyDir），不要把宿主机"
+                  "目录挂载到 /dev/shm。",
+        },
+    },
+    {
+        "errno": 28, "name": "ENOSPC", "message": "No space left on device",
+        "source": "https://man7.org/linux/man-pages/man3/posix_fallocate.3.html",
+        "points_to": {
+            "en": "The tmpfs at /dev/shm has no room left for the segment: it is small (a container's default is "
+                  "64 MiB) or filled by other files (DataLoader workers, stale segments of earlier runs).",
+            "zh": "/dev/shm 上的 tmpfs 已没有空间容纳该段：它太小（容器默认只有 64 MiB），或已被其他文件占满"
+                  "（DataLoader 工作进程、之前运行残留的段）。",
+        },
+        "remedy": {
+            "en": "Check df -h /dev/shm; give the container a larger one (docker run --shm-size=16g or --ipc=host; in "
+                  "Kubernetes an emptyDir with medium: Memory and a sizeLimit at /dev/shm) or remove stale nccl-* "
+                  "files.",
+            "zh": "查看 df -h /dev/shm；为容器提供更大的 /dev/shm（docker run --shm-size=16g 或 --ipc=host；Kubernetes 中在 "
+                  "/dev/shm 挂载 medium: Memory 并设 sizeLimit 的 emptyDir），或删除残留的 nccl-* 文件。",
+        },
+    },
+    {
+        "errno": 2, "name": "ENOENT", "message": "No such file or directory",
+        "source": "https://man7.org/linux/man-pages/man2/open.2.html",
+        "points_to": {
+            "en": "The segment a peer created is not there when this rank opens it: it was removed first (the peer "
+                  "failed and cleaned up, or something empties /dev/shm), or the two ranks do not see the same "
+                  "/dev/shm (separate containers or IPC namespaces).",
+            "zh": "本 rank 打开对端创建的段时它已不存在：它先被删除了（对端失败后清理，或有程序清空了 /dev/shm），"
+                  "或两个 rank 看到的不是同一个 /dev/shm（分属不同容器或 IPC 命名空间）。",
+        },
+        "remedy": {
+            "en": "Keep the ranks of a node in one container or pod, or start their containers with --ipc=host; read "
+                  "the peer's log for an earlier failure. NCCL_SHM_DISABLE=1 avoids the segments meanwhile.",
+            "zh": "让同一节点的 rank 处于同一个容器或 Pod，或以 --ipc=host 启动它们的容器；查看对端日志中更早的失败。"
+                  "在此之前可设 NCCL_SHM_DISABLE=1 避开这些段。",
+        },
+    },
+]
+
 # Subsystems.  Order matters: the first subsystem one of whose globs matches a file owns it.
 # ---------------------------------------------------------------------------
 
@@ -365,7 +427,8 @@ SUBSYSTEMS: list[dict] = [
     },
     {
         "id": "shm",
-        "files": ["transport/shm.cc", "misc/shmutils.cc"],
+        # include/shm.h: the header that held the segment code (and its SYSCHECK calls) up to 2.11
+        "files": ["transport/shm.cc", "misc/shmutils.cc", "include/shm.h"],
         "title": {"en": "Shared memory (/dev/shm) transport",
                   "zh": "共享内存（/dev/shm）传输"},
         "points_to": {
@@ -373,12 +436,13 @@ SUBSYSTEMS: list[dict] = [
                   "between processes on the same node (SHM transport, proxy and host buffers). Usual causes: the "
                   "container's /dev/shm is the 64 MB Docker default or a small tmpfs and runs out (errors such as "
                   "'No space left on device' or a bus error); ranks of one node in different containers or IPC "
-                  "namespaces so one cannot open the other's segment; or the segment was removed before the peer "
-                  "attached.",
+                  "namespaces so one cannot open the other's segment; the segment was removed before the peer "
+                  "attached; or /dev/shm, or a stale segment of the same name, is not writable by the process's "
+                  "user ('Permission denied').",
             "zh": "NCCL 无法在 /dev/shm 下创建、扩容、映射或附加 POSIX 共享内存段，该共享内存用于同节点进程之间的通信"
                   "（SHM 传输、proxy 与主机缓冲区）。常见原因：容器的 /dev/shm 仍是 Docker 默认的 64 MB 或很小的 tmpfs，空间耗尽"
                   "（报 'No space left on device' 或 bus error）；同一节点的 rank 分布在不同容器或 IPC 命名空间中，互相打不开对方的段；"
-                  "或对端附加之前共享内存段已被删除。",
+                  "对端附加之前共享内存段已被删除；或 /dev/shm（或同名的残留段）对该进程的用户不可写（'Permission denied'）。",
         },
         "remedy": {
             "en": "Give the container a large /dev/shm: docker run --shm-size=16g (or --ipc=host); in Kubernetes "
@@ -391,6 +455,7 @@ SUBSYSTEMS: list[dict] = [
                   "命名空间：放在同一个 Pod（其容器共享 IPC 命名空间），或 docker run --ipc=host / --ipc=container:<名称>。排查时 NCCL_SHM_DISABLE=1 "
                   "可把节点内流量改走 P2P 或网络。",
         },
+        "errnos": SHM_ERRNOS,
     },
     {
         "id": "p2p",
@@ -658,6 +723,8 @@ SUBSYSTEMS: list[dict] = [
                   "（或 --ipc=host），或在 /dev/shm 挂载 medium: Memory 的 emptyDir；排查时可设 NCCL_SHM_DISABLE=1。亲和性类消息："
                   "检查容器的 cpuset（cat /sys/fs/cgroup/cpuset.cpus.effective），或设 NCCL_IGNORE_CPU_AFFINITY=1。",
         },
+        #: socket and shared-memory calls both warn from here (their errnos do not overlap)
+        "errnos": SOCKET_ERRNOS + SHM_ERRNOS,
     },
     {
         "id": "misc",

@@ -159,11 +159,15 @@ def _nccl(m: "re.Match[str]", catalogs: "ErrorCatalogs") -> CatalogMatch:
 
 def _nccl_subsystem(file: Optional[str], info: "Optional[NcclWarnInfo]", catalogs: "ErrorCatalogs") -> Optional[str]:
     """The part of NCCL a warning comes from: its format's file's, except for a macro's format (a header's:
-    ``SYSCHECK``, ``CUDACHECK``), which prints where the macro was used, so the file the line names decides; with no
-    format, the file the line names (by its globs; a file the catalog does not know falls to the catch-all)."""
+    ``SYSCHECK``, ``CUDACHECK``), which prints where the macro was used, so the file the line names decides, also a
+    file of an older layout that no format of the catalog names but a part's globs do (``include/shm.h:27 NCCL WARN
+    Call to shm_open failed``: the shared-memory part, not include/checks.h's CUDA calls); with no format, the file
+    the line names (by its globs; a file the catalog does not know falls to the catch-all)."""
     printed = catalogs.subsystem_of(file) if file and catalogs.knows_file(file) else None
     if info is not None:
-        return printed if info.file.startswith("include/") and printed else info.subsystem
+        if not info.file.startswith("include/"):
+            return info.subsystem
+        return printed or (catalogs.named_subsystem_of(file) if file else None) or info.subsystem
     return printed or (catalogs.subsystem_of(file) if file else None)
 
 

@@ -491,6 +491,16 @@ class ErrorCatalogs:
             return owners.pop() if len(owners) == 1 else None
         return self._owner(file)
 
+    def named_subsystem_of(self, file: str) -> Optional[str]:
+        """The subsystem a glob of its own names for ``file`` (a path relative to ``src/``), or None when only the
+        catch-all (``**`` or ``*``, which fnmatch lets match ``/`` too) matches it or it is a bare name: the part an older layout's file belongs to
+        (``include/shm.h`` held the shared-memory code up to 2.11) though no message of the catalog comes from it."""
+        if "/" not in file:
+            return None
+        owner = self._owner(file)
+        sub = self.subsystems.get(owner or "")
+        return owner if sub is not None and not {"*", "**"} & set(sub.files) else None
+
     def knows_file(self, file: str) -> bool:
         """Whether a message of the catalog comes from ``file`` (a path relative to ``src/``, or its bare name)."""
         return os.path.basename(file) in self._paths_by_name

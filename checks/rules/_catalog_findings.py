@@ -8,6 +8,7 @@ the sentences; ``CLASS_WORDS`` what each class of CUDA error usually comes from 
 
 from __future__ import annotations
 
+import os
 from typing import Optional
 
 from lingjun.checks.context import CheckContext
@@ -52,6 +53,9 @@ WORDS = Words({
     "api-cudnn": ("cuDNN", "cuDNN "),
     "nccl": ("An NCCL warning of its {subsystem} ({file}, printed by NCCL {since} to {until}): {points_to}",
              "NCCL {subsystem}发出的警告（{file}，NCCL {since} 至 {until} 会打印）：{points_to}"),
+    "nccl-macro": ("An NCCL warning of its {subsystem} ({printed}, by a macro of {file} printed by NCCL {since} to "
+                   "{until}): {points_to}",
+                   "NCCL {subsystem}发出的警告（{printed}，由 {file} 中的宏打印，NCCL {since} 至 {until} 会打印）：{points_to}"),
     "nccl-file": ("An NCCL warning of its {subsystem} ({file}); this message is not among the {count} warnings of "
                   "{edition}: {points_to}",
                   "NCCL {subsystem}发出的警告（{file}）；该消息不在 {edition} 的 {count} 条警告中：{points_to}"),
@@ -286,10 +290,20 @@ def _nccl_parts(match, catalogs, line: str, info_line: "Optional[str]" = None
                        points_to=_text(errno.points_to), general=points)
         remedy, source = _text(errno.remedy), errno.source or None
     if info is not None:
+        if _by_macro(info.file, match.file):  # SYSCHECK and friends print the file they are used in
+            return [WORDS("nccl-macro", subsystem=title, printed=match.file, file=info.file, since=info.versions[0],
+                          until=info.versions[1], points_to=points)], remedy, info.anchor, source
         return [WORDS("nccl", subsystem=title, file=info.file, since=info.versions[0], until=info.versions[1],
                       points_to=points)], remedy, info.anchor, source
     return [WORDS("nccl-file", subsystem=title, file=match.file or "", count=count, edition=catalogs.edition("nccl"),
                   points_to=points)], remedy, f"nccl-{sub.id}", source
+
+
+def _by_macro(format_file: str, printed: "Optional[str]") -> bool:
+    """Whether a line printed a header's format (a macro: ``SYSCHECK`` of include/checks.h) from another file, which
+    the line names (``include/shm.h:27``)."""
+    return bool(printed) and format_file.startswith("include/") and os.path.basename(printed) != os.path.basename(
+        format_file)
 
 
 def _cli_parts(match, catalogs) -> "tuple[list[Text], Optional[Text], Optional[str]]":
