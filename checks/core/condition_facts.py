@@ -46,6 +46,8 @@ _SPECS = (
     FactSpec("shm.host_ipc", "bool", "whether the container shares the host's IPC namespace", "容器是否共享宿主机 IPC 命名空间",
              (("the container shares the host's IPC namespace", "容器共享宿主机 IPC 命名空间"),
               ("the container has its own IPC namespace", "容器使用自己的 IPC 命名空间"))),
+    FactSpec("nccl.shm_errno", "int", "the errno of NCCL's failed shared-memory call",
+             "NCCL 共享内存调用失败时的 errno"),
     FactSpec("limits.memlock_soft", "int", "the memlock limit (ulimit -l)", "memlock 限制（ulimit -l）"),
     FactSpec("limits.cap_ipc_lock", "bool", "the IPC_LOCK capability", "IPC_LOCK 能力",
              (("the container has the IPC_LOCK capability", "容器具有 IPC_LOCK 能力"),

@@ -326,6 +326,7 @@ def _from_log(name: str) -> Callable[[Facts, Optional[Evidence], Any], FactValue
 _READERS: dict[str, Callable[[Facts, Optional[Evidence], Any], FactValue]] = {
     "shm.size_bytes": _shm_size,
     "shm.host_ipc": _host_ipc,
+    "nccl.shm_errno": _from_log("nccl.shm_errno"),
     "limits.memlock_soft": _memlock,
     "limits.cap_ipc_lock": _ipc_lock,
     "rdma.devices": _rdma_devices,

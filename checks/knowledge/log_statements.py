@@ -91,6 +91,11 @@ come from (public logs of the same programs):
   failed : Connection refused``, ``socketPollConnect: Connect to ... returned 113(No route to host) ...``: the errno of
   NCCL's failed connect to a peer, in each release's form (``nccl.connect_errno``; 111 refused, 113 no route,
   110 timed out; NVIDIA/nccl-tests#162, NVIDIA/nccl#529);
+* ``include/shm.h:27 NCCL WARN Call to shm_open failed : Permission denied`` (NVIDIA/nccl#328), ``misc/shmutils.cc:132
+  NCCL WARN Error while creating shared memory segment /dev/shm/nccl-WU88OE (size 9637888), error: No space left on
+  device (28)`` (pytorch/ci-infra#490): the errno of NCCL's failed call on a shared-memory segment, in each release's
+  form (``nccl.shm_errno``; 13 permission denied, 28 no space left, 2 no such file): a permission error is not a
+  small /dev/shm;
 * ``NET/IB : Using [0]mlx5_0:1/RoCE [1]mlx5_1:1/RoCE [2]i40iw0:1/RoCE ; OOB enp88s0:…``: the ports NCCL's IB transport
   uses and their link layer (``nccl.ib_link_layer``: ``roce`` or ``ib`` when all agree; NCCL's net_ib.cc prints
   ``IB`` for an InfiniBand port, ``RoCE`` for an Ethernet one; pytorch/pytorch#81628);
@@ -314,6 +319,41 @@ def _connect_errno(m: "re.Match[str]") -> list[tuple[str, Any]]:
     return [("nccl.connect_errno", number)] if number else []
 
 
+#: glibc's strerror text of the errnos NCCL's failed shared-memory calls print -> the errno
+_SHM_ERRNOS = {"permission denied": 13, "operation not permitted": 1, "read-only file system": 30,
+               "no space left on device": 28, "no such file or directory": 2, "cannot allocate memory": 12,
+               "too many open files": 24, "file exists": 17, "invalid argument": 22}
+#: NCCL's failed system call on a shared-memory segment through its SYSCHECK macros: ``include/shm.h:27 NCCL WARN Call to
+#: shm_open failed : Permission denied`` (2.4 to 2.11: shm_open, posix_fallocate, mmap), ``misc/shmutils.cc:93 NCCL WARN
+#: Call to open failed: No such file or directory`` (open: 2.12, 2.23 on, 2.30's os/linux.cc); a bare ``open`` or
+#: ``mmap`` is read only where the file is one of the segment code's. NCCL 2.3 wrote ``shm_open failed to open NAME :
+#: TEXT``; 2.21 and 2.22 report the failed open only in SYSCHECKGOTO's INFO line, ``misc/shmutils.cc:68 -> 2 (TEXT)``
+_SHM_CALL = re.compile(
+    r"(?:(?P<file>(?:include/)?shm\.h|shmutils\.cc|shm\.cc|os/linux\.cc):\d{1,7} (?:\([\w:~<>, ]{0,120}\) )?NCCL WARN )?"
+    r"(?:Call to (?P<call>shm_open|posix_fallocate|open|mmap) failed ?|shm_open failed to open \S{1,300} ): "
+    r"(?P<text>[A-Za-z][a-zA-Z -]{2,40})"
+    r"|(?P<info>shmutils\.cc):\d{1,7} -> \d{1,3} \((?P<infotext>[A-Za-z][a-zA-Z -]{2,40})\)")
+#: the segment code's own warnings with the errno (2.19 on: ``Could not map %s size %zi, error: %s``; 2.22 on: ``Error
+#: while creating shared memory segment %s (size %ld), error: %s (%d)``, ``failed to extend %s to %ld bytes, error: %s
+#: (%d)``, ``failed to create shared memory file %s, error %s (%d)``; misc/shmutils.cc, 2.30's os/linux.cc)
+_SHM_ERROR = re.compile(
+    r"(?:failed to create shared memory file \S{1,300}, error|failed to extend \S{1,300} to \d{1,20} bytes, error:"
+    r"|Could not map \S{1,300} size \d{1,20}, error:|shared memory segment \S{0,300} \(size \d{1,20}\), error:) "
+    r"(?P<text>[A-Za-z][a-zA-Z -]{1,40}?) ?(?:\((?P<number>\d{1,4})\)|$)")
+
+
+def _shm_errno(m: "re.Match[str]") -> list[tuple[str, Any]]:
+    """``nccl.shm_errno``: the errno of NCCL's failed call on a shared-memory segment, by the number the line prints or
+    strerror's text; none for a bare ``open``/``mmap`` of a file that is not the segment code's."""
+    groups = m.groupdict()
+    if groups.get("call") in ("open", "mmap") and not groups.get("file"):
+        return []
+    if groups.get("number"):
+        return [("nccl.shm_errno", int(groups["number"]))]
+    number = _SHM_ERRNOS.get((groups.get("text") or groups.get("infotext") or "").strip().lower())
+    return [("nccl.shm_errno", number)] if number else []
+
+
 def _ib_link_layer(m: "re.Match[str]") -> list[tuple[str, Any]]:
     """The link layer of the ports NCCL's IB transport uses (``[0]mlx5_0:1/RoCE``, ``[1]ibp1:1/IB/SHARP``, merged
     devices ``[0]={[0] mlx5_0:1/RoCE, [1] mlx5_1:1/RoCE}``): ``roce`` or ``ib`` when every port has that one, nothing
@@ -487,6 +527,12 @@ STATEMENTS: tuple[Statement, ...] = (
     _code("/vllm/_", "log.in_vllm_kernels", r"/vllm/_[a-z_]{0,20}C[\w.-]{0,60}\.so\b"),
     Statement("Bootstrap : Using ", re.compile(r"NCCL INFO Bootstrap ?: Using ([A-Za-z][\w.-]{0,30})[:<]"), _bootstrap),
     Statement("NVRM: Xid", re.compile(r"NVRM: Xid \([^)]{0,40}\): (\d{1,3})\b(?:, pid=(\d{1,10})\b)?"), _xid),
+    # NCCL's failed call on a shared-memory segment: the errno it printed (Permission denied is not a full /dev/shm)
+    *(Statement(literal, _SHM_CALL, _shm_errno) for literal in (
+        "Call to shm_open failed", "Call to posix_fallocate failed", "Call to open failed", "Call to mmap failed",
+        "shm_open failed to open", "shmutils.cc:")),
+    *(Statement(literal, _SHM_ERROR, _shm_errno) for literal in (
+        "failed to create shared memory file", "failed to extend", "Could not map", "shared memory segment")),
     Statement("Current capability: ", re.compile(
         r"(?:quantization method (?P<method>[\w-]{1,40}) is not supported for the current GPU\. )?"
         r"Min(?:imum)? capability: (?P<min>\d{2,3})\.?[\s',]{0,8}Current capability: (?P<cur>\d{2,3})\b"), _quantization),

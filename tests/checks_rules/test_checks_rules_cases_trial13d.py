@@ -1,0 +1,109 @@
+"""Lines of the thirteenth trial's public failure reports (trial13a) that were read wrong or not at all, and the other
+forms public reports and NCCL's sources print of the same lines:
+
+* NCCL's shared-memory calls failing with Permission denied (NVIDIA/nccl#328: ``include/shm.h:27 NCCL WARN Call to
+  shm_open failed : Permission denied``, fixed by the mode of /dev/shm): the errno the line prints decides, so a
+  permission error leads with the directory or segment this user may not write and rules out a small or full
+  /dev/shm, and No space left on device (pytorch/ci-infra#490) still leads with the size; the catalog files the
+  SYSCHECK line under the shared-memory part, by the file it names, not under include/checks.h's CUDA calls;
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lingjun.checks.knowledge.catalog_lines import recognise
+from lingjun.checks.knowledge.error_catalogs import embedded
+from signature_cases_kit import assert_log_leads, cli_report, lead_cause, line_finding, not_ok_findings
+
+SHM_CREATE = "nccl-shm-create-failed"
+SYSTEM_ERROR = "nccl-unhandled-system-error"
+
+# --- case 02: NCCL's shared memory and the errno it printed ---------------------------------------------------------
+
+#: NVIDIA/nccl#328 (PyTorch 1.2, NCCL 2.4 on a bare node), the trial's case 02
+NCCL_328 = [
+    "node08:27106:27302 [0] include/shm.h:27 NCCL WARN Call to shm_open failed : Permission denied",
+    "node08:27106:27302 [0] NCCL INFO include/shm.h:41 -> 2",
+    "node08:27106:27302 [0] include/shm.h:48 NCCL WARN Error while creating shared memory segment "
+    "nccl-shm-recv-b7948f403864987a-0-3-0 (size 4460544)",
+    "RuntimeError: NCCL error in ProcessGroupNCCL.cpp:290, unhandled system error",
+]
+#: pytorch/ci-infra#490 (NCCL 2.26, a CI pod's 64 MiB /dev/shm): the errno on the create line itself
+CI_INFRA_490 = [
+    "[2026-04-22 21:34:20] mt-l-x86iavx512-45-172-t4-4-csmpw-runner-g4sfw-workflow:202016:202235 [0] "
+    "misc/shmutils.cc:132 NCCL WARN Error while creating shared memory segment /dev/shm/nccl-WU88OE (size 9637888), "
+    "error: No space left on device (28)",
+]
+#: NCCL's own forms of a permission error in later releases (v2.24.3-1 misc/shmutils.cc:73 and :128; v2.21.5-1's
+#: SYSCHECKGOTO INFO line at misc/shmutils.cc:68 before its create line at :113)
+LATER_PERMISSION = [
+    ["node1:77:88 [0] misc/shmutils.cc:73 NCCL WARN Error: failed to create shared memory file /dev/shm/nccl-XXXXXX, "
+     "error Permission denied (13)",
+     "node1:77:88 [0] misc/shmutils.cc:128 NCCL WARN Error while creating shared memory segment /dev/shm/nccl-XXXXXX "
+     "(size 9637888), error: Permission denied (13)"],
+    ["node1:77:88 [0] NCCL INFO misc/shmutils.cc:68 -> 2 (Permission denied)",
+     "node1:77:88 [0] misc/shmutils.cc:113 NCCL WARN Error while creating shared memory segment /dev/shm/nccl-a1B2c3 "
+     "(size 9637888)"],
+]
+#: NVIDIA/nccl-tests#166 (NCCL 2.18): no errno anywhere, so the size still leads
+NCCL_TESTS_166 = ["ubuntu:9621:9688 [3] misc/shmutils.cc:112 NCCL WARN Error while creating shared memory segment "
+                  "/dev/shm/nccl-KWfVyt (size 5967872)"]
+
+
+def test_case02_permission_denied_leads_with_the_mode_not_the_size(tmp_path: Path):
+    findings = assert_log_leads(tmp_path, NCCL_328, SHM_CREATE, "shm-not-writable")
+    lead = findings[0]
+    assert "ls -ld /dev/shm" in lead.remedy.en and "chmod 1777 /dev/shm" in lead.remedy.en
+    assert "/dev/shm/nccl-*" in lead.remedy.en and "one user" in lead.remedy.en
+    assert "--ipc=host" in lead.remedy.en and "--user" in lead.remedy.en
+    assert "--shm-size=16g, or with --ipc=host" not in lead.remedy.en  # the size remedy is not the lead's
+    report = cli_report(tmp_path, NCCL_328)
+    assert "fresh emptyDir with medium: Memory" in line_finding(report, SHM_CREATE)["remedy"]
+    match = next(m for m in report["evidence"]["matches"] if m["signature"] == SHM_CREATE)
+    assert set(match["ruled_out"]) == {"shm-too-small", "shm-filled"}
+    # the summary line leads with the same cause, below the lines it sums up
+    assert lead_cause(report, SYSTEM_ERROR) == "shm-not-writable"
+
+
+@pytest.mark.parametrize("lines", LATER_PERMISSION)
+def test_later_releases_permission_forms_lead_the_same_way(tmp_path: Path, lines):
+    assert lead_cause(cli_report(tmp_path, lines), SHM_CREATE) == "shm-not-writable"
+
+
+def test_no_space_left_still_leads_with_the_size(tmp_path: Path):
+    report = cli_report(tmp_path, CI_INFRA_490)
+    assert lead_cause(report, SHM_CREATE) == "shm-too-small"
+    match = next(m for m in report["evidence"]["matches"] if m["signature"] == SHM_CREATE)
+    assert "shm-not-writable" in match["ruled_out"]
+
+
+def test_a_line_without_an_errno_keeps_the_size_first(tmp_path: Path):
+    assert lead_cause(cli_report(tmp_path, NCCL_TESTS_166), SHM_CREATE) == "shm-too-small"
+
+
+def test_the_catalog_files_a_syscheck_line_by_the_file_it_names():
+    """include/checks.h's SYSCHECKVAL prints where it is used: include/shm.h, a header of the shared-memory code up to
+    2.11 that no format of the catalog (2.21 on) names, belongs to the shared-memory part, not to the CUDA calls."""
+    catalogs = embedded()
+    match = next(m for m in recognise(NCCL_328[0], catalogs) if m.catalog == "nccl")
+    assert match.info.file == "include/checks.h" and match.subsystem == "shm"
+    assert catalogs.subsystems["shm"].errno_in(NCCL_328[0]).name == "EACCES"
+    # a CUDA check in a file of no part of its own keeps the CUDA part; a known file decides as before
+    cuda = next(m for m in recognise("node1:77:88 [0] include/foo.h:12 NCCL WARN Cuda failure 'out of memory'", catalogs)
+                if m.catalog == "nccl")
+    assert cuda.subsystem == "cuda"
+    newer = next(m for m in recognise("g148:14937:69361 [0] misc/shmutils.cc:93 NCCL WARN Call to open failed: No such "
+                                      "file or directory", catalogs) if m.catalog == "nccl")
+    assert newer.subsystem == "shm"
+
+
+def test_case02_catalog_finding_names_the_errno_not_cuda(tmp_path: Path):
+    findings = not_ok_findings(tmp_path, NCCL_328)
+    shm_open = next(f for f in findings if f.observed.endswith(":1"))
+    assert "Shared memory (/dev/shm) transport (include/shm.h, by a macro of include/checks.h" in shm_open.message.en
+    assert "errno 13 (EACCES, Permission denied)" in shm_open.message.en
+    assert "CUDA" not in shm_open.message.en.split("In general")[0]
+    assert "chmod 1777 /dev/shm" in shm_open.remedy.en and "CUDA_LAUNCH_BLOCKING" not in shm_open.remedy.en
