@@ -365,6 +365,8 @@ _READERS: dict[str, Callable[[Facts, Optional[Evidence], Any], FactValue]] = {
     "nccl.graph_file_set": _graph_file,
     "nccl.ib_link_layer": _ib_link_layer,
     "nccl.ib_retry_first_error": _ib_retry_first,
+    "nccl.ib_gid_index": _from_log("nccl.ib_gid_index"),
+    "nccl.ib_gid_ipv4_mapped": _from_log("nccl.ib_gid_ipv4_mapped"),
     "log.docker_container_shell": _from_log("log.docker_container_shell"),
     "nccl.connect_errno": _from_log("nccl.connect_errno"),
     "build.link_searches_cuda": _from_log("build.link_searches_cuda"),

@@ -99,6 +99,10 @@ come from (public logs of the same programs):
 * ``NET/IB : Using [0]mlx5_0:1/RoCE [1]mlx5_1:1/RoCE [2]i40iw0:1/RoCE ; OOB enp88s0:…``: the ports NCCL's IB transport
   uses and their link layer (``nccl.ib_link_layer``: ``roce`` or ``ib`` when all agree; NCCL's net_ib.cc prints
   ``IB`` for an InfiniBand port, ``RoCE`` for an Ethernet one; pytorch/pytorch#81628);
+* ``Call to ibv_modify_qp failed with 110 Connection timed out, on dev mlx5_0:1, curr state INIT, next state RTR, local
+  GID index 3, local GID ::ffff:10.0.0.1, remote GID ::ffff:10.0.0.2`` (NCCL 2.24 on; NVIDIA/nccl#2013): the GID entry
+  the queue pair used, its index (``nccl.ib_gid_index``) and whether it holds an IPv4 address
+  (``nccl.ib_gid_ipv4_mapped``), so a line that already shows an IPv4 GID rules out a GID without an address;
 * ``root@5561000296a4:~/testsuite# nvidia-smi``: a shell prompt inside a Docker container, whose host name is the
   first 12 hexadecimal digits of the container's id (``log.docker_container_shell``; E4S-Project/e4s#172);
 * ``NCCL INFO NCCL_GRAPH_FILE set by environment to /opt/microsoft/ncv4/graph.xml``: NCCL was handed a ready-made
@@ -362,6 +366,23 @@ def _ib_link_layer(m: "re.Match[str]") -> list[tuple[str, Any]]:
     return [("nccl.ib_link_layer", layers.pop().lower())] if len(layers) == 1 else []
 
 
+def _qp_gid(m: "re.Match[str]") -> list[tuple[str, Any]]:
+    """The GID entry a failed ``ibv_modify_qp`` used (NCCL 2.24 on: ``local GID index 3, local GID ::ffff:10.0.0.1``):
+    its index (``nccl.ib_gid_index``; NCCL prints -1 where the QP has no global route, as on InfiniBand) and whether
+    the local GID is an IPv4-mapped address (``nccl.ib_gid_ipv4_mapped``: True for ``::ffff:``, the entry of an IPv4
+    address; False for another address such as a link-local ``fe80::``; nothing for ``N/A``)."""
+    out: list[tuple[str, Any]] = []
+    index = int(m.group(1))
+    if 0 <= index <= 1024:
+        out.append(("nccl.ib_gid_index", index))
+    gid = m.group(2).lower()
+    if gid.startswith("::ffff:"):
+        out.append(("nccl.ib_gid_ipv4_mapped", True))
+    elif ":" in gid:
+        out.append(("nccl.ib_gid_ipv4_mapped", False))
+    return out
+
+
 def _in(fact: str) -> Callable[["re.Match[str]"], list[tuple[str, Any]]]:
     def value(m: "re.Match[str]") -> list[tuple[str, Any]]:
         return [(fact, True)]
@@ -549,6 +570,9 @@ STATEMENTS: tuple[Statement, ...] = (
         "Connect to", "connect to", "connect returned", "Connect: exceeded", "Call to connect failed")),
     # NET/IB (and NCCL's IBext plugin, NET/IBext): "Using [0]mlx5_0:1/RoCE [1]mlx5_1:1/RoCE ; OOB eth0:..."
     Statement("NET/IB", re.compile(r"NET/IB\w{0,10} ?: ?Using ((?:\[\d{1,2}\]|\s).{0,4000})"), _ib_link_layer),
+    # the GID entry a failed ibv_modify_qp used, as NCCL 2.24 on prints it (misc/ibvwrap.cc): "..., local GID index 3,
+    # local GID ::ffff:10.0.0.1, remote GID ::ffff:10.0.0.2" (NVIDIA/nccl#2013)
+    Statement("local GID index", re.compile(r"local GID index (-?\d{1,5}), local GID ([^\s,]{2,60})(?:,|$)"), _qp_gid),
     # a shell prompt whose host name is a Docker container's id (Docker names a container's host after the first 12
     # hexadecimal digits of its id): the commands after it ran inside a container (E4S-Project/e4s#172)
     Statement("root@", re.compile(r"^(?:\([\w.-]{1,40}\) )?root@[0-9a-f]{12}:\S{0,400}[#$](?:\s|$)"),

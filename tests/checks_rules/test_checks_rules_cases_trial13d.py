@@ -6,6 +6,9 @@ forms public reports and NCCL's sources print of the same lines:
   permission error leads with the directory or segment this user may not write and rules out a small or full
   /dev/shm, and No space left on device (pytorch/ci-infra#490) still leads with the size; the catalog files the
   SYSCHECK line under the shared-memory part, by the file it names, not under include/checks.h's CUDA calls;
+* a RoCE ``ibv_modify_qp failed with 110 Connection timed out`` that itself shows ``local GID index 3, local GID
+  ::ffff:...`` (NVIDIA/nccl#2013): the line rules out a GID entry without an address, and the rail-optimised fabric
+  (``NCCL_CROSS_NIC=0``, the thread's fix) leads; a link-local GID still leads with the GID index;
 """
 
 from __future__ import annotations
@@ -14,9 +17,12 @@ from pathlib import Path
 
 import pytest
 
+from lingjun.checks.facts import Facts
 from lingjun.checks.knowledge.catalog_lines import recognise
 from lingjun.checks.knowledge.error_catalogs import embedded
-from signature_cases_kit import assert_log_leads, cli_report, lead_cause, line_finding, not_ok_findings
+from lingjun.checks.report.findings import Severity
+from signature_cases_kit import (assert_log_leads, cli_report, findings_for_log, lead_cause, line_finding,
+                                 not_ok_findings)
 
 SHM_CREATE = "nccl-shm-create-failed"
 SYSTEM_ERROR = "nccl-unhandled-system-error"
@@ -107,3 +113,47 @@ def test_case02_catalog_finding_names_the_errno_not_cuda(tmp_path: Path):
     assert "errno 13 (EACCES, Permission denied)" in shm_open.message.en
     assert "CUDA" not in shm_open.message.en.split("In general")[0]
     assert "chmod 1777 /dev/shm" in shm_open.remedy.en and "CUDA_LAUNCH_BLOCKING" not in shm_open.remedy.en
+
+
+# --- case 05: a failed ibv_modify_qp that shows its GID entry -------------------------------------------------------
+
+QP = "nccl-ibv-modify-qp-failed"
+#: NVIDIA/nccl#2013 (NCCL 2.27 on 7 or more HGX nodes, RoCE v2), the trial's case 05
+NCCL_2013 = ("[2026-03-13 22:26:02] host-01.example.com:XXXXXX [5] ibvwrap.c:262 NCCL WARN Call to ibv_modify_qp failed "
+             "with 110 Connection timed out, on dev mlx_x:1, curr state INIT, next state RTR, local GID index 3, local "
+             "GID ::ffff:xxx.xx.xx.xx, remote GID ::ffff:xxx.xx.xxx.xx")
+#: NCCL's format (v2.27.7-1 misc/ibvwrap.cc) with a link-local entry, after the NET/IB line of a RoCE port
+LINK_LOCAL = ["node1:77:88 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/RoCE [RO]; OOB eth0:10.0.0.1<0>",
+              "node1:77:88 [0] misc/ibvwrap.cc:291 NCCL WARN Call to ibv_modify_qp failed with 101 Network is "
+              "unreachable, on dev mlx5_0:1, curr state INIT, next state RTR, local GID index 1, local GID "
+              "fe80::a288:c2ff:fe3b:1a2e, remote GID fe80::a288:c2ff:fe3b:1b40"]
+#: NVIDIA/nccl-tests#227 (NCCL 2.21): no GID on the line
+OLDER = "ibvwrap.c:160 NCCL WARN Call to ibv_modify_qp failed with error Connection timed out."
+
+
+def test_case05_an_ipv4_gid_rules_out_the_gid_index_and_cross_rail_leads(tmp_path: Path):
+    findings = assert_log_leads(tmp_path, [NCCL_2013], QP, "cross-rail")
+    lead = findings[0]
+    assert "NCCL_CROSS_NIC=0" in lead.remedy.en and "ib_write_bw" in lead.remedy.en
+    assert "NCCL_IB_GID_INDEX to the RoCE v2 entry" not in lead.remedy.en
+    assert "https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html#nccl-cross-nic" in lead.links
+    report = cli_report(tmp_path, [NCCL_2013])
+    match = next(m for m in report["evidence"]["matches"] if m["signature"] == QP)
+    assert match["ruled_out"] == ["gid-index"]
+
+
+def test_cross_rail_is_ruled_out_where_nccl_cross_nic_is_already_0(tmp_path: Path):
+    """In the container, where the environment shows NCCL_CROSS_NIC=0: the next standing cause leads."""
+    facts = Facts()
+    facts.env = {"NCCL_CROSS_NIC": "0"}
+    lead = [f for f in findings_for_log(tmp_path, [NCCL_2013], facts) if f.severity is not Severity.ok][0]
+    assert "Ruled out by what the input shows" in lead.message.en and "NCCL_CROSS_NIC!=0" in lead.message.en
+    assert "NCCL_IB_HCA=^mlx5_3" in lead.remedy.en
+
+
+def test_a_link_local_gid_still_leads_with_the_gid_index(tmp_path: Path):
+    assert lead_cause(cli_report(tmp_path, LINK_LOCAL), QP) == "gid-index"
+
+
+def test_a_line_without_its_gid_keeps_the_gid_index_first(tmp_path: Path):
+    assert lead_cause(cli_report(tmp_path, [OLDER]), QP) == "gid-index"
