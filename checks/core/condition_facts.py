@@ -218,6 +218,12 @@ _SPECS = (
              (("the log's commands ran in a shell inside a Docker container (root@<container id>)",
                "日志中的命令是在 Docker 容器内的 shell 中运行的（root@<容器 ID>）"),
               ("the log shows no shell inside a Docker container", "日志中没有 Docker 容器内的 shell"))),
+    FactSpec("log.gpu_operator", "bool",
+             "whether the log shows the NVIDIA GPU Operator (its name or namespace, or its host paths "
+             "/usr/local/nvidia/toolkit and /run/nvidia/driver)",
+             "日志中是否出现 NVIDIA GPU Operator（其名称或命名空间，或其宿主机路径 /usr/local/nvidia/toolkit、/run/nvidia/driver）",
+             (("the log shows the NVIDIA GPU Operator on the node", "日志显示节点由 NVIDIA GPU Operator 管理"),
+              ("the log shows no NVIDIA GPU Operator", "日志中没有 NVIDIA GPU Operator"))),
     FactSpec("cuda.home_is_path_list", "bool",
              "whether CUDA_HOME, as the failing path shows it, holds a list of paths (':/usr/local/cuda')",
              "出错路径所示的 CUDA_HOME 是否是一串路径（':/usr/local/cuda'）",

@@ -105,6 +105,9 @@ come from (public logs of the same programs):
   (``nccl.ib_gid_ipv4_mapped``), so a line that already shows an IPv4 GID rules out a GID without an address;
 * ``root@5561000296a4:~/testsuite# nvidia-smi``: a shell prompt inside a Docker container, whose host name is the
   first 12 hexadecimal digits of the container's id (``log.docker_container_shell``; E4S-Project/e4s#172);
+* ``helm install ... nvidia/gpu-operator``, ``export PATH=$PATH:/usr/local/nvidia/toolkit``, ``/run/nvidia/driver``: the
+  NVIDIA GPU Operator manages the node, and keeps the toolkit and the driver in its own host paths
+  (``log.gpu_operator``; containerd/nerdctl#2716);
 * ``NCCL INFO NCCL_GRAPH_FILE set by environment to /opt/microsoft/ncv4/graph.xml``: NCCL was handed a ready-made
   channel graph (by the environment or ``/etc/nccl.conf``, whose settings NCCL reports the same way) instead of
   searching its own (NVIDIA/nccl#1240);
@@ -577,6 +580,11 @@ STATEMENTS: tuple[Statement, ...] = (
     # hexadecimal digits of its id): the commands after it ran inside a container (E4S-Project/e4s#172)
     Statement("root@", re.compile(r"^(?:\([\w.-]{1,40}\) )?root@[0-9a-f]{12}:\S{0,400}[#$](?:\s|$)"),
               _in("log.docker_container_shell")),
+    # the NVIDIA GPU Operator on the node: its name or namespace (gpu-operator), or where it puts the toolkit and the
+    # driver on the host (/usr/local/nvidia/toolkit, /run/nvidia/driver; containerd/nerdctl#2716)
+    _code("gpu-operator", "log.gpu_operator", r"(?<![\w-])gpu-operator(?![\w-])"),
+    _code("/usr/local/nvidia/toolkit", "log.gpu_operator", r"/usr/local/nvidia/toolkit\b"),
+    _code("/run/nvidia/driver", "log.gpu_operator", r"/run/nvidia/driver\b"),
     _code("/flashinfer/", "log.in_flashinfer", r"/flashinfer/[\w./+-]{0,200}\.(?:py|cuh|cu|h|so)\b"),
     _code("WithKVCache kernel launch failed", "log.in_flashinfer"),
     _code("/flash_attn/", "log.in_flash_attn", r"/flash_attn/[\w./-]{0,200}\.(?:py|so)\b"),

@@ -9,6 +9,10 @@ forms public reports and NCCL's sources print of the same lines:
 * a RoCE ``ibv_modify_qp failed with 110 Connection timed out`` that itself shows ``local GID index 3, local GID
   ::ffff:...`` (NVIDIA/nccl#2013): the line rules out a GID entry without an address, and the rail-optimised fabric
   (``NCCL_CROSS_NIC=0``, the thread's fix) leads; a link-local GID still leads with the GID index;
+* ``exec: "nvidia-container-cli": executable file not found in $PATH`` (containerd/nerdctl#2716, on a GPU Operator
+  node) and the Docker hook's ``couldn't find binary nvidia-container-cli`` (NVIDIA/nvidia-docker#1364), which read as
+  OK: the toolkit's CLI is not on the PATH of the runtime that runs the GPU hook; with the operator in the log, its
+  /usr/local/nvidia/toolkit and /run/nvidia/driver lead;
 """
 
 from __future__ import annotations
@@ -21,8 +25,8 @@ from lingjun.checks.facts import Facts
 from lingjun.checks.knowledge.catalog_lines import recognise
 from lingjun.checks.knowledge.error_catalogs import embedded
 from lingjun.checks.report.findings import Severity
-from signature_cases_kit import (assert_log_leads, cli_report, findings_for_log, lead_cause, line_finding,
-                                 not_ok_findings)
+from signature_cases_kit import (assert_line_is, assert_log_leads, assert_matches_none, cli_report, findings_for_log,
+                                 lead_cause, line_finding, not_ok_findings)
 
 SHM_CREATE = "nccl-shm-create-failed"
 SYSTEM_ERROR = "nccl-unhandled-system-error"
@@ -157,3 +161,45 @@ def test_a_link_local_gid_still_leads_with_the_gid_index(tmp_path: Path):
 
 def test_a_line_without_its_gid_keeps_the_gid_index_first(tmp_path: Path):
     assert lead_cause(cli_report(tmp_path, [OLDER]), QP) == "gid-index"
+
+
+# --- case 03: nvidia-container-cli not on the runtime's PATH --------------------------------------------------------
+
+CLI = "nvidia-container-cli-not-found"
+#: containerd/nerdctl#2716 (nerdctl on a node the GPU Operator manages), the trial's case 03
+NERDCTL_2716 = [
+    "1. Using the  [gpu-operator](https://github.com/NVIDIA/gpu-operator)  to install GPU drivers. "
+    "https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/getting-started.html",
+    "2. nerdctl run --gpus=1 nvcr.io/nvidia/k8s/cuda-sample:vectoradd-cuda11.7.1-ubuntu20.04",
+    "FATA[0000] exec: \"nvidia-container-cli\": executable file not found in $PATH",
+]
+#: NVIDIA/nvidia-docker#1364 (toolkit 1.2.1 without libnvidia-container-tools): Docker's form, quotes escaped thrice
+DOCKER_1364 = r"""docker: Error response from daemon: OCI runtime create failed: container_linux.go:349: starting container process caused "process_linux.go:449: container init caused \"process_linux.go:432: running prestart hook 0 caused \\\"error running hook: exit status 1, stdout: , stderr: couldn't find binary nvidia-container-cli in /usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/snap/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin : exec: \\\\\\\"nvidia-container-cli\\\\\\\": executable file not found in $PATH\\\\n\\\"\"": unknown."""
+#: NVIDIA/nvidia-docker#875 (nvidia-docker2 installed with --nodeps): the toolkit's own hook missing
+HOOK_875 = "exec: \"nvidia-container-runtime-hook\": executable file not found in $PATH"
+#: NVIDIA/nvidia-docker#1668: a program missing in the image, not the toolkit
+NVIDIA_SMI_1668 = ("docker: Error response from daemon: failed to create shim task: OCI runtime create failed: runc create "
+                   "failed: unable to start container process: exec: \"nvidia-smi\": executable file not found in $PATH: "
+                   "unknown.")
+
+
+def test_case03_on_a_gpu_operator_node_the_operators_paths_lead(tmp_path: Path):
+    findings = assert_log_leads(tmp_path, NERDCTL_2716, CLI, "gpu-operator-paths")
+    remedy = findings[0].remedy.en
+    assert "export PATH=$PATH:/usr/local/nvidia/toolkit" in remedy
+    assert "/run/nvidia/driver/usr/lib/x86_64-linux-gnu > /etc/ld.so.conf.d/nvidia.conf" in remedy and "ldconfig" in remedy
+    report = cli_report(tmp_path, NERDCTL_2716)
+    assert report["exit_code"] == 1  # read as OK (exit 0) before
+    assert "runtimeClassName: nvidia" in line_finding(report, CLI)["remedy"]
+
+
+@pytest.mark.parametrize("line", [NERDCTL_2716[-1], DOCKER_1364, HOOK_875])
+def test_each_form_without_the_operator_leads_with_the_missing_toolkit(tmp_path: Path, line: str):
+    assert_line_is(tmp_path, line, CLI, "toolkit-not-installed")
+    remedy = line_finding(cli_report(tmp_path, [line]), CLI)["remedy"]
+    assert "nvidia-container-toolkit" in remedy and "nvidia-ctk runtime configure --runtime=containerd" in remedy
+    assert "which nvidia-container-cli" in remedy
+
+
+def test_a_program_missing_in_the_image_is_not_the_toolkits(tmp_path: Path):
+    assert_matches_none(tmp_path, NVIDIA_SMI_1668, {CLI})
