@@ -224,6 +224,17 @@ _SPECS = (
              "日志中是否出现 NVIDIA GPU Operator（其名称或命名空间，或其宿主机路径 /usr/local/nvidia/toolkit、/run/nvidia/driver）",
              (("the log shows the NVIDIA GPU Operator on the node", "日志显示节点由 NVIDIA GPU Operator 管理"),
               ("the log shows no NVIDIA GPU Operator", "日志中没有 NVIDIA GPU Operator"))),
+    FactSpec("log.openshift", "bool", "whether the log shows an OpenShift cluster (its name, rhocp repositories, "
+             "OPENSHIFT_VERSION)", "日志中是否出现 OpenShift 集群（其名称、rhocp 软件源、OPENSHIFT_VERSION）",
+             (("the log shows an OpenShift cluster", "日志显示是 OpenShift 集群"),
+              ("the log shows no OpenShift cluster", "日志中没有 OpenShift 集群"))),
+    FactSpec("log.repos_unreachable", "bool",
+             "whether the log shows package repositories or a download host that cannot be reached (a host name that "
+             "does not resolve, the driver container's failed to reach RHEL package repositories)",
+             "日志中是否显示软件源或下载主机无法访问（主机名无法解析，驱动容器的 `failed to reach RHEL package repositories`）",
+             (("the log shows package repositories or a download host that cannot be reached",
+               "日志显示软件源或下载主机无法访问"),
+              ("the log shows the package repositories reachable", "日志显示软件源可以访问"))),
     FactSpec("cuda.home_is_path_list", "bool",
              "whether CUDA_HOME, as the failing path shows it, holds a list of paths (':/usr/local/cuda')",
              "出错路径所示的 CUDA_HOME 是否是一串路径（':/usr/local/cuda'）",

@@ -369,6 +369,8 @@ _READERS: dict[str, Callable[[Facts, Optional[Evidence], Any], FactValue]] = {
     "nccl.ib_gid_ipv4_mapped": _from_log("nccl.ib_gid_ipv4_mapped"),
     "log.docker_container_shell": _from_log("log.docker_container_shell"),
     "log.gpu_operator": _from_log("log.gpu_operator"),
+    "log.openshift": _from_log("log.openshift"),
+    "log.repos_unreachable": _from_log("log.repos_unreachable"),
     "nccl.connect_errno": _from_log("nccl.connect_errno"),
     "build.link_searches_cuda": _from_log("build.link_searches_cuda"),
     "cuda.toolkit": _toolkit,

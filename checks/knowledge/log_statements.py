@@ -108,6 +108,11 @@ come from (public logs of the same programs):
 * ``helm install ... nvidia/gpu-operator``, ``export PATH=$PATH:/usr/local/nvidia/toolkit``, ``/run/nvidia/driver``: the
   NVIDIA GPU Operator manages the node, and keeps the toolkit and the driver in its own host paths
   (``log.gpu_operator``; containerd/nerdctl#2716);
+* ``after updating to OpenShift 4.7.21``, ``rhocp-4.7`` repositories, ``OPENSHIFT_VERSION=4.7``: the cluster is
+  OpenShift (``log.openshift``), whose driver builds need Red Hat's repositories or the Driver Toolkit
+  (NVIDIA/gpu-operator#234, #190); ``FATAL: failed to reach RHEL package repositories``, ``Curl error (6): Couldn't
+  resolve host name``, apt's ``Temporary failure resolving 'archive.ubuntu.com'``: the package repositories cannot be
+  reached (``log.repos_unreachable``; NVIDIA/gpu-operator#616);
 * ``NCCL INFO NCCL_GRAPH_FILE set by environment to /opt/microsoft/ncv4/graph.xml``: NCCL was handed a ready-made
   channel graph (by the environment or ``/etc/nccl.conf``, whose settings NCCL reports the same way) instead of
   searching its own (NVIDIA/nccl#1240);
@@ -585,6 +590,16 @@ STATEMENTS: tuple[Statement, ...] = (
     _code("gpu-operator", "log.gpu_operator", r"(?<![\w-])gpu-operator(?![\w-])"),
     _code("/usr/local/nvidia/toolkit", "log.gpu_operator", r"/usr/local/nvidia/toolkit\b"),
     _code("/run/nvidia/driver", "log.gpu_operator", r"/run/nvidia/driver\b"),
+    # OpenShift: its name, the rhocp repositories and the OPENSHIFT_VERSION the GPU Operator's driver container reads
+    # (NVIDIA/gpu-operator#234, #190)
+    _code("OpenShift", "log.openshift", r"\bOpenShift\b"),
+    _code("rhocp-", "log.openshift", r"\brhocp-\d"),
+    _code("OPENSHIFT_VERSION", "log.openshift", r"\bOPENSHIFT_VERSION\b"),
+    # package repositories or a download host that cannot be reached: the GPU Operator's driver container's own FATAL
+    # line (NVIDIA/gpu-operator#616), dnf's and curl's name lookups, apt's
+    _code("failed to reach RHEL package repositories", "log.repos_unreachable"),
+    _code("resolve host", "log.repos_unreachable", r"\b(?:Could not|Couldn't) resolve host\b"),
+    _code("Temporary failure resolving", "log.repos_unreachable", r"\bTemporary failure resolving '"),
     _code("/flashinfer/", "log.in_flashinfer", r"/flashinfer/[\w./+-]{0,200}\.(?:py|cuh|cu|h|so)\b"),
     _code("WithKVCache kernel launch failed", "log.in_flashinfer"),
     _code("/flash_attn/", "log.in_flash_attn", r"/flash_attn/[\w./-]{0,200}\.(?:py|so)\b"),

@@ -13,6 +13,10 @@ forms public reports and NCCL's sources print of the same lines:
   node) and the Docker hook's ``couldn't find binary nvidia-container-cli`` (NVIDIA/nvidia-docker#1364), which read as
   OK: the toolkit's CLI is not on the PATH of the runtime that runs the GPU hook; with the operator in the log, its
   /usr/local/nvidia/toolkit and /run/nvidia/driver lead;
+* the GPU Operator's driver container unable to install the node kernel's headers (NVIDIA/gpu-operator#234: ``Error:
+  Unable to find a match: kernel-headers-4.18.0-...``), which read as OK: on OpenShift the entitlement and the Driver
+  Toolkit lead, elsewhere the kernel missing from the repositories, and repositories that cannot be reached where the
+  log shows it (#616);
 """
 
 from __future__ import annotations
@@ -203,3 +207,58 @@ def test_each_form_without_the_operator_leads_with_the_missing_toolkit(tmp_path:
 
 def test_a_program_missing_in_the_image_is_not_the_toolkits(tmp_path: Path):
     assert_matches_none(tmp_path, NVIDIA_SMI_1668, {CLI})
+
+
+# --- case 08: the GPU Operator's driver container and the kernel headers ------------------------------------------
+
+HEADERS = "gpu-operator-driver-kernel-headers-unavailable"
+#: NVIDIA/gpu-operator#234 (GPU Operator 1.7.1, OpenShift 4.7.21), the trial's case 08
+OPERATOR_234 = [
+    "We are currently using the GPU operator version 1.7.1 in our OpenShift clusters.",
+    "Unfortunately, after updating to OpenShift 4.7.21 the nvidia-driver DaemonSet pods crash with the following error:",
+    "Installing Linux kernel headers...",
+    "+ echo 'Installing Linux kernel headers...'",
+    "+ dnf -q -y --releasever=8.3 install kernel-headers-4.18.0-240.23.2.el8_3.x86_64 "
+    "kernel-devel-4.18.0-240.23.2.el8_3.x86_64",
+    "Error: Unable to find a match: kernel-headers-4.18.0-240.23.2.el8_3.x86_64 kernel-devel-4.18.0-240.23.2.el8_3.x86_64",
+]
+#: NVIDIA/gpu-operator#616 (RHEL 8.6, GPU Operator 23.9): the repositories do not answer
+OPERATOR_616 = [
+    "Updating the package cache...",
+    "+ echo 'Updating the package cache...'",
+    "+ yum -q makecache",
+    "Error: Failed to download metadata for repo 'rhel-8-for-x86_64-appstream-rpms': Cannot download repomd.xml: Cannot "
+    "download repodata/repomd.xml: All mirrors were tried",
+    "FATAL: failed to reach RHEL package repositories.  Ensure that the cluster can access the proper networks.",
+]
+#: NVIDIA/gpu-operator#338 (OpenShift 4.6): elfutils, the first package the build installs
+OPERATOR_338 = "Error: Unable to find a match: elfutils-libelf-devel.x86_64"
+#: NVIDIA/gpu-operator#190 (OpenShift 4.7.9), as posted (bold markdown around it)
+OPERATOR_190 = "**Error: Unable to find a match: kernel-devel-4.18.0-240.22.1.el8_3.x86_64**"
+
+
+def test_case08_on_openshift_the_entitlement_and_the_driver_toolkit_lead(tmp_path: Path):
+    assert_log_leads(tmp_path, OPERATOR_234, HEADERS, "openshift-entitlement")
+    report = cli_report(tmp_path, OPERATOR_234)  # the log alone: every place's remedy (these are Kubernetes')
+    remedy = line_finding(report, HEADERS)["remedy"]
+    assert "use_ocp_driver_toolkit: true" in remedy and "regenerate the entitlement" in remedy
+    assert report["exit_code"] == 1  # read as OK (exit 0) before
+
+
+def test_unreachable_repositories_lead_where_the_log_shows_them(tmp_path: Path):
+    assert_log_leads(tmp_path, OPERATOR_616, HEADERS, "repositories-unreachable")
+    remedy = line_finding(cli_report(tmp_path, OPERATOR_616), HEADERS)["remedy"]
+    assert "driver.env" in remedy and "driver.repoConfig.configMapName" in remedy
+
+
+@pytest.mark.parametrize("line", [OPERATOR_234[-1], OPERATOR_338, OPERATOR_190])
+def test_without_openshift_in_the_log_the_missing_kernel_leads(tmp_path: Path, line: str):
+    assert_line_is(tmp_path, line, HEADERS, "kernel-not-in-repositories")
+    remedy = line_finding(cli_report(tmp_path, [line]), HEADERS)["remedy"]
+    assert "dnf list --showduplicates kernel-devel" in remedy and "driver.enabled=false" in remedy
+    assert "driver.usePrecompiled=true" in remedy
+
+
+def test_other_packages_dnf_cannot_find_are_not_the_driver_containers(tmp_path: Path):
+    """A Dockerfile's dnf install of something else (dnf's message with another package)."""
+    assert_matches_none(tmp_path, "Error: Unable to find a match: python3-devel", {HEADERS})
