@@ -52,6 +52,10 @@ VALUES: dict[str, tuple[str, str]] = {
         "states them (X GiB KV cache is needed, ... available KV cache memory (Y GiB))",
         "vLLM V1 引擎所示按 max_model_len 计算的单个请求所需 KV 缓存显存与缓存现有显存（X GiB KV cache is needed，"
         "... available KV cache memory (Y GiB)）"),
+    "c10d.store_port": (
+        "the port torch.distributed's store could not listen on, as its line states it (failed to bind to "
+        "[::]:29500, port: 29500)",
+        "torch.distributed 的存储无法监听的端口，取自其错误行（failed to bind to [::]:29500、port: 29500）"),
     "nvcc.gcc_max": (
         "the newest GCC major version nvcc's host compiler check accepts, as its line states it (gcc versions later "
         "than 12: ``12``, to write gcc-12)",

@@ -370,6 +370,7 @@ _READERS: dict[str, Callable[[Facts, Optional[Evidence], Any], FactValue]] = {
     "log.docker_container_shell": _from_log("log.docker_container_shell"),
     "log.gpu_operator": _from_log("log.gpu_operator"),
     "log.openshift": _from_log("log.openshift"),
+    "log.slurm": _from_log("log.slurm"),
     "log.repos_unreachable": _from_log("log.repos_unreachable"),
     "nccl.connect_errno": _from_log("nccl.connect_errno"),
     "build.link_searches_cuda": _from_log("build.link_searches_cuda"),

@@ -127,6 +127,10 @@ come from (public logs of the same programs):
 * ``#error -- unsupported GNU version! gcc versions later than 12 are not supported!``: nvcc's host compiler
   check (CUDA's ``host_config.h``), the newest GCC major release the toolkit accepts (``nvcc.gcc_max``,
   quoted by remedies; NVIDIA's CUDA installation guide for Linux lists the supported compilers per release);
+* ``[W socket.cpp:426] [c10d] The server socket has failed to bind to [::]:29500 (errno: 98 - Address already in
+  use).``: the port torch.distributed's store could not listen on (``c10d.store_port``, quoted by remedies;
+  pytorch/pytorch#116974); ``srun torchrun ...``, ``SLURM_JOB_ID``, ``#SBATCH --ntasks-per-node=2``, ``slurmstepd:``:
+  the job runs under Slurm (``log.slurm``), on nodes other jobs may share;
 * ``docker: Error response from daemon: ...``: the Docker CLI's prefix for a failed ``docker run``: the container
   runs under Docker (``place``), whose remedies apply.
 * ``Installed CUDA version 11.2 does not match the version torch was compiled with 11.7`` (DeepSpeed's op builder, the
@@ -693,6 +697,18 @@ STATEMENTS: tuple[Statement, ...] = (
               _torch_installed),
     Statement("unsupported GNU version!", re.compile(r"unsupported GNU version! gcc versions later than (\d{1,2}) are not "
                                                      r"supported"), lambda m: [("nvcc.gcc_max", m.group(1))]),
+    # the port torch.distributed's store could not listen on (c10d's socket.cpp: "failed to bind to [::]:29500 (errno:
+    # 98 ...", its 2.x exception "... any local network address. port: 29500, useIpv6: 0, code: -98"), which the
+    # remedies quote; and a job Slurm runs (its SLURM_* variables, srun, sbatch, slurmstepd), whose node other jobs share
+    Statement("The server socket has failed to", re.compile(
+        r"The server socket has failed to (?:bind to|listen on) (?:\[[0-9A-Fa-f:.]{1,45}\]|\d{1,3}(?:\.\d{1,3}){3}):"
+        r"(\d{1,5}) \(errno|failed to listen on any local network address\. port: (\d{1,5}),"),
+              lambda m: [("c10d.store_port", int(m.group(1) or m.group(2)))]),
+    _code("SLURM_", "log.slurm", r"\bSLURM_(?:JOB_?ID|NODELIST|JOB_NODELIST|NTASKS|NNODES|PROCID|LOCALID|STEP_ID|"
+          r"TASKS_PER_NODE|NTASKS_PER_NODE|CPUS_ON_NODE|SUBMIT_DIR|CLUSTER_NAME|GPUS_ON_NODE)\b"),
+    _code("srun", "log.slurm", r"(?:^|[\s;|&(`$])srun\s{1,4}(?:-|torchrun\b|python)"),
+    _code("#SBATCH", "log.slurm", r"^\s{0,8}#SBATCH\s{1,4}-"),
+    _code("slurmstepd", "log.slurm", r"\bslurmstepd(?:-\w{1,20})?: "),
     # the Docker CLI's own prefix: the container was started with docker run (a pod's events never print it)
     Statement("docker: Error response from daemon:", re.compile(r"^\s{0,8}docker: Error response from daemon:"),
               lambda m: [("place", "docker")]),

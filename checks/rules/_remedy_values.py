@@ -88,6 +88,7 @@ _COMPUTE: dict[str, Callable[[CheckContext], Optional[Text]]] = {
     "driver.target": _driver_target,
     "cuda.required": _stated("cuda.required", "CUDA {value}", "CUDA {value}"),
     "nvcc.gcc_max": _stated("nvcc.gcc_max", "{value}", "{value}"),
+    "c10d.store_port": _stated("c10d.store_port", "{value}", "{value}"),
     "torch.cuda": _fact("torch.cuda", "{value}", "{value}"),
     "torch.cuda_dashed": _fact("torch.cuda", "{value}", "{value}", lambda v: v.replace(".", "-")),
     "nvcc.arch": _arch,

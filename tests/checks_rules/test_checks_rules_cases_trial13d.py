@@ -17,6 +17,9 @@ forms public reports and NCCL's sources print of the same lines:
   Unable to find a match: kernel-headers-4.18.0-...``), which read as OK: on OpenShift the entitlement and the Driver
   Toolkit lead, elsewhere the kernel missing from the repositories, and repositories that cannot be reached where the
   log shows it (#616);
+* c10d's store unable to listen on 29500 (pytorch/pytorch#116974, a shared Slurm node): every remedy names ss -ltnp
+  with the line's port and --rdzv-endpoint HOST:FREE_PORT (which --master-port does not set) and no pkill by name;
+  where the log shows Slurm, the Slurm cause leads with no Kubernetes text before it.
 """
 
 from __future__ import annotations
@@ -262,3 +265,43 @@ def test_without_openshift_in_the_log_the_missing_kernel_leads(tmp_path: Path, l
 def test_other_packages_dnf_cannot_find_are_not_the_driver_containers(tmp_path: Path):
     """A Dockerfile's dnf install of something else (dnf's message with another package)."""
     assert_matches_none(tmp_path, "Error: Unable to find a match: python3-devel", {HEADERS})
+
+
+# --- case 07: the store's port on a shared Slurm node ---------------------------------------------------------------
+
+STORE = "pytorch-c10d-store-address-in-use"
+#: pytorch/pytorch#116974 (torchrun with the c10d rendezvous on ComputeCanada's Slurm cluster), the trial's case 07
+PYTORCH_116974 = [
+    "INFO:torch.distributed.elastic.agent.server.api:[default] Rendezvous'ing worker group",
+    "[W socket.cpp:426] [c10d] The server socket has failed to bind to [::]:29500 (errno: 98 - Address already in use).",
+    "[W socket.cpp:426] [c10d] The server socket has failed to bind to 0.0.0.0:29500 (errno: 98 - Address already in "
+    "use).",
+    "[E socket.cpp:462] [c10d] The server socket has failed to listen on any local network address.",
+]
+#: the job script lines of a Slurm torchrun launch (AMDResearch/hpcfund#47)
+SLURM_SCRIPT = ['export MASTER_ADDR=$(scontrol show hostnames "$SLURM_JOB_NODELIST" | head -n 1)', "srun torchrun \\"]
+#: TorchDR/TorchDR#249 (a Slurm cluster): the 2.x exception on another port
+TORCHDR_249 = ("torch.distributed.DistNetworkError: The server socket has failed to listen on any local network "
+               "address. port: 29501, useIpv6: false, code: -98, name: EADDRINUSE, message: address already in use")
+
+
+def test_case07_the_remedy_names_the_rdzv_endpoint_and_the_lines_port(tmp_path: Path):
+    remedy = line_finding(cli_report(tmp_path, PYTORCH_116974), STORE)["remedy"]
+    assert "ss -ltnp | grep :29500" in remedy and "--rdzv-endpoint HOST:FREE_PORT" in remedy
+    assert "pkill -f torchrun" not in remedy and "never pkill by name" in remedy
+
+
+def test_with_slurm_in_the_log_the_slurm_cause_leads_without_kubernetes(tmp_path: Path):
+    lines = SLURM_SCRIPT + PYTORCH_116974
+    assert lead_cause(cli_report(tmp_path, lines), STORE) == "slurm-shared-node"
+    remedy = line_finding(cli_report(tmp_path, lines), STORE)["remedy"]
+    assert "hostNetwork" not in remedy and "Kubernetes" not in remedy
+    assert remedy.index("ss -ltnp | grep :29500") < remedy.index("--rdzv-endpoint $HOST:FREE_PORT")
+    assert "srun --ntasks-per-node=1 torchrun" in remedy and "MASTER_PORT" in remedy
+    findings = not_ok_findings(tmp_path, lines)
+    assert any("slurm" in f.message.en.lower() for f in findings)
+
+
+def test_the_port_quoted_is_the_one_the_line_names(tmp_path: Path):
+    remedy = line_finding(cli_report(tmp_path, [TORCHDR_249]), STORE)["remedy"]
+    assert "ss -ltnp | grep :29501" in remedy and ":29500" not in remedy
