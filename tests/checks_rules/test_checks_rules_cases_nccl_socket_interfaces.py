@@ -61,8 +61,9 @@ def test_the_bootstrap_list_alone_is_enough(tmp_path):
 
 def test_a_log_that_shows_no_interfaces_keeps_the_records_order(tmp_path):
     finding = summary_finding(findings_for_log(tmp_path, [SUMMARY]))
+    # the size of /dev/shm and the errno of the shared-memory call the WARN line before it would print (ENOSPC)
     assert lead_of(finding).startswith("/dev/shm is too small for NCCL's segments; the input does not show the size of "
-                                       "/dev/shm, so this is not confirmed")
+                                       "/dev/shm, the errno of NCCL's failed shared-memory call, so this is not confirmed")
 
 
 def test_a_snapshots_small_shm_with_real_interfaces_leads_with_shm(tmp_path):
