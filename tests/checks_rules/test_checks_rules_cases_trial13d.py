@@ -101,6 +101,20 @@ def test_a_line_without_an_errno_keeps_the_size_first(tmp_path: Path):
     assert lead_cause(cli_report(tmp_path, NCCL_TESTS_166), SHM_CREATE) == "shm-too-small"
 
 
+def test_attaching_to_another_users_segment_leads_with_the_user_not_the_namespace(tmp_path: Path):
+    """NCCL creates a segment with mode 0600 (open(..., S_IRUSR | S_IWUSR) of misc/shmutils.cc; mkstemp from 2.22): a
+    rank of another user is refused. The line is NCCL's v2.24.3-1 format filled in; NVIDIA/nccl#1589's ENOENT form keeps
+    its own causes."""
+    line = ("node1:77:88 [0] misc/shmutils.cc:129 NCCL WARN Error while attaching to shared memory segment "
+            "/dev/shm/nccl-glnlGK (size 14156128), error: Permission denied (13)")
+    report = cli_report(tmp_path, [line])
+    assert lead_cause(report, "nccl-shm-attach-failed") == "segment-of-another-user"
+    assert "runAsUser" in line_finding(report, "nccl-shm-attach-failed")["remedy"]
+    enoent = ("g148:14937:69361 [0] misc/shmutils.cc:129 NCCL WARN Error while attaching to shared memory segment "
+              "/dev/shm/nccl-glnlGK (size 14156128), error: No such file or directory (2)")
+    assert lead_cause(cli_report(tmp_path, [enoent]), "nccl-shm-attach-failed") == "nccl-after-2-21"
+
+
 def test_the_catalog_files_a_syscheck_line_by_the_file_it_names():
     """include/checks.h's SYSCHECKVAL prints where it is used: include/shm.h, a header of the shared-memory code up to
     2.11 that no format of the catalog (2.21 on) names, belongs to the shared-memory part, not to the CUDA calls."""
