@@ -30,6 +30,10 @@ _SITE_ONLY_COMPONENT_FIELDS = {"stated_in", "note", "carried_over"}
 #: what a source says about the copy of the page read, and its "last updated" stamp: the site shows them;
 #: the checker links to a source by its url and language
 _SITE_ONLY_SOURCE_FIELDS = {"sources": {"__all__": {"note", "last_updated"}}}
+#: a signature's fields only the gate and the site read: its examples, overlaps, record kind, and its sources'
+#: titles (the checker links a source by its address; the titles were a fifth of the signatures' bytes)
+SIGNATURE_SITE_ONLY = {"examples": True, "overlaps": True, "kind": True, "schema_version": True,
+                       "sources": {"__all__": {"title"}}}
 #: more release fields only the site shows: notes and titles around what the checker reads (the driver's and
 #: GPU list's notes, the quick-start steps' titles and notes, the features' titles)
 _SITE_ONLY_NESTED = {"driver": {"note"}, "gpu_support": {"note"}, "quick_start": {"__all__": {"title", "note"}},
@@ -94,7 +98,7 @@ def compile_bundle(kb: KnowledgeBase, site_url: Optional[str] = None) -> dict[st
         "releases": [_release(r) for r in kb.releases],
         "known_issues": [k.model_dump(mode="json", exclude=_SITE_ONLY_SOURCE_FIELDS)
                          for k in sorted(kb.known_issues.values(), key=lambda k: k.id)],
-        "signatures": [sig.model_dump(mode="json", exclude={"examples", "overlaps", "kind", "schema_version"})
+        "signatures": [sig.model_dump(mode="json", exclude=SIGNATURE_SITE_ONLY)
                        for sig in sorted(kb.signatures.values(), key=lambda sig: sig.id)],
         "cuda_drivers": kb.cuda_drivers.model_dump(mode="json") if kb.cuda_drivers else None,
         "driver_branches": kb.driver_branches.model_dump(mode="json") if kb.driver_branches else None,

@@ -124,7 +124,7 @@ BUNDLE_SHAPE = {
         "causes": [{"id": Required(str), "title": TEXT, "condition": Opt(_CONDITION), "severity": Opt(str), "remedies": _REMEDIES,
                     "rules": [str]}],
         "rules": [str], "components": [str], "known_issues": [str],
-        "sources": [{"url": str, "title": str}],
+        "sources": [{"url": str}],
     }],
     "cuda_drivers": Opt({
         "toolkit_min_driver": [{"cuda": str, "toolkit": str, "release": str, "linux_min_driver": str,

@@ -32,7 +32,9 @@ def _signatures() -> tuple:
     errors = [p for p in result.problems if p.is_error]
     assert not errors, f"{TROUBLESHOOTING} does not load: {errors}"
     kb = assemble(result.documents)
-    return tuple(json.dumps(sig.model_dump(mode="json", exclude={"examples", "overlaps", "kind", "schema_version"}))
+    from lingjun.generator.bundle import SIGNATURE_SITE_ONLY
+
+    return tuple(json.dumps(sig.model_dump(mode="json", exclude=SIGNATURE_SITE_ONLY))
                  for sig in sorted(kb.signatures.values(), key=lambda sig: sig.id))
 
 
