@@ -373,7 +373,7 @@ _S = {
     "printer.pytorch": ("PyTorch", "PyTorch"),
     "printer.vllm": ("vLLM", "vLLM"),
     "printer.sglang": ("SGLang", "SGLang"),
-    "printer.tgi": ("Text Generation Inference (TGI)", "Text Generation Inference（TGI）"),
+    "printer.tgi": ("Text Generation Inference (TGI)", "TGI 推理服务"),
     "printer.deepspeed": ("DeepSpeed", "DeepSpeed"),
     "printer.triton": ("Triton", "Triton"),
     "printer.nvidia-container": ("NVIDIA Container Toolkit", "NVIDIA Container Toolkit"),
