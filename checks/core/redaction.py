@@ -175,7 +175,9 @@ _QUOTED_VALUE = (
 # the user part of a URL runs to its last "@" before the path: a password may hold an "@" of its own
 _URL_USERINFO = re.compile(r"(?<=://)[^/?#\s\"'<>]+@")
 # user:password@host at the start of a value or after a separator, no scheme (a proxy setting)
-_BARE_USERINFO = re.compile(r"(?:(?<=^)|(?<=[\s,;=(\"':]))[^\s/?#@:,;=\"'()]+:[^\s/?#@,;\"'()]*@(?=[\w\[])")
+#: (the password part holds no colon: from every colon of a long ``a:a:a:...@`` run it would otherwise scan to the
+#: end, a quadratic cost; a ``user:pa:ss@`` is then masked from ``pa``, the password whole)
+_BARE_USERINFO = re.compile(r"(?:(?<=^)|(?<=[\s,;=(\"':]))[^\s/?#@:,;=\"'()]+:[^\s/?#@:,;\"'()]*@(?=[\w\[])")
 # the name is bounded and stops at the next "?": a line of many "?" costs linear time, not cubic
 _SECRET_PARAMETER = re.compile(
     r"(?:(?<=[?&#;])|(?<=\\u0026))(" + _secret_key(r"[^=&#;?\s\\]", 256) + r"=)(?:" + _QUOTED_VALUE

@@ -179,3 +179,16 @@ def test_a_collect_env_paste_has_its_secrets_masked(tmp_path, capsys):
     path.write_text(paste)
     out = _check(capsys, "--from-collect-env", str(path), "--format", "json")
     assert not _leaks(out)
+
+
+def test_a_long_run_of_colons_before_an_at_sign_masks_in_linear_time():
+    """Red team RT39 F1.1: ``a:a:a:...@`` (125 KiB) took 13.8 s, the bare userinfo pattern's password part scanning to
+    the end from every colon; with no colon in the password part it is one pass (a bound 100x the measured time)."""
+    import time
+
+    line = "a:" * 64_000 + "@x"
+    start = time.process_time()
+    masked = mask_text(line)
+    assert time.process_time() - start < 2.0
+    assert masked.endswith("***@x") or masked.endswith("@x")
+    assert mask_text("u:pa:ss@host.internal") == "u:***@host.internal"  # the password whole
