@@ -12,7 +12,7 @@ from lingjun.checks.evidence import Evidence
 from lingjun.checks.facts import Facts, GpuFacts
 from lingjun.checks.knowledge.fact_values import fact_value
 from lingjun.checks.knowledge.log_statements import STATEMENTS
-from lingjun.checks.knowledge.signatures import SignatureSet
+from log_statements_kit import feed
 
 #: vllm-project/vllm#4327
 FP8_86 = "ValueError: The quantization method fp8 is not supported for the current GPU. Minimum capability: 90. Current capability: 86"
@@ -30,12 +30,6 @@ DRIVER_TOO_OLD = ("RuntimeError: The NVIDIA driver on your system is too old (fo
 #: SyneRBI/PETRIC2#27
 CUDA_REQUIRED = ("nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.8, please update your driver to a "
                  "newer version, or use an earlier cuda container")
-
-
-def feed(*lines: str) -> Evidence:
-    evidence = Evidence()
-    SignatureSet([]).scanner(evidence, "job.log").feed_block("".join(line + "\n" for line in lines).encode())
-    return evidence
 
 
 #: the facts these statements state (a line may state others too, such as the CUDA error a catalog names)

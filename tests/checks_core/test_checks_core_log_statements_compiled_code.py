@@ -12,7 +12,7 @@ import pytest
 from lingjun.checks.evidence import Evidence
 from lingjun.checks.facts import Facts
 from lingjun.checks.knowledge.fact_values import fact_value
-from lingjun.checks.knowledge.signatures import SignatureSet
+from log_statements_kit import feed
 
 LINES = {
     # vllm-project/vllm#17456 (vLLM 0.8.5, Qwen2.5-VL): AOTAutograd's frame under vLLM's logger, and Inductor's
@@ -48,12 +48,6 @@ EXPECTED = {
 }
 
 CODE = {"log.in_torch_compile", "log.in_vllm_kernels", "log.in_flash_attn", "log.in_flashinfer", "log.in_sgl_kernel"}
-
-
-def feed(*lines: str) -> Evidence:
-    evidence = Evidence()
-    SignatureSet([]).scanner(evidence, "job.log").feed_block("".join(line + "\n" for line in lines).encode())
-    return evidence
 
 
 def code(evidence: Evidence) -> dict:

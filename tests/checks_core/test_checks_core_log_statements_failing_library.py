@@ -11,7 +11,7 @@ import pytest
 from lingjun.checks.evidence import Evidence
 from lingjun.checks.facts import Facts
 from lingjun.checks.knowledge.fact_values import fact_value
-from lingjun.checks.knowledge.signatures import SignatureSet
+from log_statements_kit import feed
 
 LINES = {
     # sgl-project/sglang#1058 (T4): FlashInfer's own CUDA error, naming its header
@@ -80,12 +80,6 @@ LIBRARIES = {"log.in_flashinfer", "log.in_flash_attn", "log.in_vllm_kernels", "l
 
 def libraries(evidence: Evidence) -> dict:
     return {name: fact.value for name, fact in evidence.stated.items() if name in LIBRARIES}
-
-
-def feed(*lines: str) -> Evidence:
-    evidence = Evidence()
-    SignatureSet([]).scanner(evidence, "job.log").feed_block("".join(line + "\n" for line in lines).encode())
-    return evidence
 
 
 @pytest.mark.parametrize("name", sorted(LINES))

@@ -8,16 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from lingjun.checks.evidence import Evidence
 from lingjun.checks.facts import Facts
 from lingjun.checks.knowledge.fact_values import fact_value
-from lingjun.checks.knowledge.signatures import SignatureSet
-
-
-def feed(*lines: str) -> Evidence:
-    evidence = Evidence()
-    SignatureSet([]).scanner(evidence, "job.log").feed_block("".join(line + "\n" for line in lines).encode())
-    return evidence
+from log_statements_kit import feed
 
 
 @pytest.mark.parametrize("line, is_list", [

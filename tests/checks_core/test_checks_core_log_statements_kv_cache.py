@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from lingjun.checks.evidence import Evidence
-from lingjun.checks.knowledge.signatures import SignatureSet
+from log_statements_kit import feed
 
 KV = ("vllm.max_seq_len", "vllm.kv_cache_tokens", "vllm.kv_cache_needed_gib", "vllm.kv_cache_available_gib")
 
@@ -64,12 +64,6 @@ LINES = {
                   {"vllm.max_seq_len": 30000, "vllm.kv_cache_tokens": 13528, "vllm.kv_cache_needed_gib": "6.66",
                    "vllm.kv_cache_available_gib": "5.44"}),
 }
-
-
-def feed(*lines: str) -> Evidence:
-    evidence = Evidence()
-    SignatureSet([]).scanner(evidence, "job.log").feed_block("".join(line + "\n" for line in lines).encode())
-    return evidence
 
 
 def kv(evidence: Evidence) -> dict:

@@ -12,10 +12,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from lingjun.checks.evidence import Evidence
 from lingjun.checks.facts import Facts
 from lingjun.checks.knowledge.fact_values import fact_value
-from lingjun.checks.knowledge.signatures import SignatureSet
+from log_statements_kit import feed
 
 #: pytorch/pytorch#81628
 ROCE = ("tf144:143468:143468 [1] NCCL INFO NET/IB : Using [0]mlx5_0:1/RoCE [1]mlx5_1:1/RoCE [2]i40iw0:1/RoCE ; OOB "
@@ -41,12 +40,6 @@ SOCKET_SIG = {"id": "socket", "printed_by": "nccl", "patterns": [{"literal": "so
 #: a line a job prints also when nothing is wrong (NCCL's INFO that it found no IB device): not an error line
 NOTICE_SIG = {"id": "notice", "printed_by": "nccl", "severity": "warning", "patterns": [{"literal": "No device found"}],
               "causes": IB_SIG["causes"]}
-
-
-def feed(*lines: str, signatures=()) -> Evidence:
-    evidence = Evidence()
-    SignatureSet(list(signatures)).scanner(evidence, "job.log").feed_block("".join(line + "\n" for line in lines).encode())
-    return evidence
 
 
 @pytest.mark.parametrize("line, layer", [

@@ -14,7 +14,7 @@ from lingjun.checks.evidence import Evidence
 from lingjun.checks.facts import Facts
 from lingjun.checks.knowledge.fact_values import fact_value
 from lingjun.checks.knowledge.log_statements import virtual_interface
-from lingjun.checks.knowledge.signatures import SignatureSet
+from log_statements_kit import feed
 
 #: Oneflow-Inc/oneflow#3586
 ONEFLOW_SOCKET = ("worker:101542:101542 [0] NCCL INFO NET/Socket : Using [0]eno1:172.18.40.41<0> "
@@ -24,12 +24,6 @@ ONEFLOW_BOOTSTRAP = ("worker:101542:101542 [0] NCCL INFO Bootstrap : Using [0]en
 #: kserve/kserve#3791 with InternLM/lmdeploy#3286's start-up lines (tests/fixtures/logs/kubectl-nccl-shm.log)
 ETH0_SOCKET = "predictor-0:1:112 [1] NCCL INFO NET/Socket : Using [0]eth0:10.244.0.233<0>"
 ETH0_BOOTSTRAP = "predictor-0:1:1 [0] NCCL INFO Bootstrap : Using eth0:10.244.0.233<0>"
-
-
-def feed(*lines: str) -> Evidence:
-    evidence = Evidence()
-    SignatureSet([]).scanner(evidence, "job.log").feed_block("".join(line + "\n" for line in lines).encode())
-    return evidence
 
 
 def virtual(evidence: Evidence):

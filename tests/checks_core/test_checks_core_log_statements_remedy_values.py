@@ -7,10 +7,9 @@ Every line is quoted from a public report (the source follows each one).
 
 from __future__ import annotations
 
-from lingjun.checks.evidence import Evidence
 from lingjun.checks.facts import Facts
 from lingjun.checks.knowledge.fact_values import place
-from lingjun.checks.knowledge.signatures import SignatureSet
+from log_statements_kit import feed
 
 #: ninja-build/ninja#2595 (CUDA's host_config.h refusing GCC 12)
 GCC_LINE = ("/usr/include/crt/host_config.h:139:2: error: #error -- unsupported GNU version! gcc versions later than 11 "
@@ -24,12 +23,6 @@ DOCKER_LINE = ("docker: Error response from daemon: OCI runtime create failed: c
                "process caused \"process_linux.go:449: container init caused \\\"process_linux.go:432: running prestart hook "
                "0 caused \\\\\\\"error running hook: exit status 1, stdout: , stderr: nvidia-container-cli: requirement "
                "error: unsatisfied condition: cuda>=11.0\\\\\\\\n\\\\\\\"\\\"\": unknown.")
-
-
-def feed(*lines: str) -> Evidence:
-    evidence = Evidence()
-    SignatureSet([]).scanner(evidence, "job.log").feed_block("".join(line + "\n" for line in lines).encode())
-    return evidence
 
 
 def test_nvccs_host_compiler_check_states_the_newest_gcc_it_accepts():

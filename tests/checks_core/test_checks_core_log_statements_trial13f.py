@@ -11,20 +11,9 @@ from __future__ import annotations
 
 import pytest
 
-from lingjun.checks.evidence import Evidence
 from lingjun.checks.facts import Facts
 from lingjun.checks.knowledge.fact_values import UNKNOWN, fact_value
-from lingjun.checks.knowledge.signatures import SignatureSet
-
-
-def feed(*lines: str) -> Evidence:
-    evidence = Evidence()
-    SignatureSet([]).scanner(evidence, "job.log").feed_block("".join(line + "\n" for line in lines).encode())
-    return evidence
-
-
-def stated(evidence: Evidence) -> dict:
-    return {name: fact.value for name, fact in evidence.stated.items()}
+from log_statements_kit import feed, stated
 
 
 TGI = ("tgi.kernels_missing", "tgi.cuda_unavailable")

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from lingjun.checks.evidence import Evidence
 from lingjun.checks.facts import Facts, TorchBuildFacts
 from lingjun.checks.knowledge.fact_values import fact_value
-from lingjun.checks.knowledge.signatures import SignatureSet
+from log_statements_kit import feed
 
 #: open-mmlab/PIA#30 (the second line of the warning, as xFormers prints it)
 CPU_LINE = "    PyTorch 2.1.2+cu121 with CUDA 1201 (you have 2.1.2+cpu)"
@@ -25,12 +24,6 @@ CUDA_LINE = "    PyTorch 2.1.0+cu121 with CUDA 1201 (you have 2.1.0+cu118)"
 PLAIN_LINE = "    PyTorch 2.0.1 with CUDA 1106 (you have 2.0.1)"
 #: facebookresearch/xformers#800 (the Python line under it)
 PYTHON_LINE = "    Python  3.8.18 (you have 3.8.5)"
-
-
-def feed(*lines: str) -> Evidence:
-    evidence = Evidence()
-    SignatureSet([]).scanner(evidence, "job.log").feed_block("".join(line + "\n" for line in lines).encode())
-    return evidence
 
 
 @pytest.mark.parametrize("line, cpu", [(CPU_LINE, True), (CPU_ONE_LINE, True), (CUDA_LINE, False)])
