@@ -61,6 +61,24 @@ def findings_for_log(tmp_path: Path, lines: list[str], facts: "Facts | None" = N
     return [f for f in run(RULE, ctx)]
 
 
+def remedy_values_for_log(tmp_path: Path, lines: list[str], names: list[str]):
+    """The remedy values (:func:`lingjun.checks.rules._remedy_values.remedy_values`, English and Chinese) a log made
+    of ``lines`` gives, nothing probed."""
+    from lingjun.checks.rules._remedy_values import remedy_values
+
+    log = tmp_path / "values.log"
+    log.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    kd = KnowledgeData.from_dict(bundle())
+    ctx = context(Facts(), kd)
+    ctx.evidence = gather_evidence(kd, Facts(), [str(log)])
+    return remedy_values(ctx, names)
+
+
+def lead_finding(tmp_path: Path, lines: list[str]):
+    """The first ``evidence.error-lines`` finding of a log made of ``lines``."""
+    return findings_for_log(tmp_path, lines)[0]
+
+
 def evidence_for_log(tmp_path: Path, lines: list[str]):
     """The evidence a log made of ``lines`` gives (matched signatures and stated facts)."""
     log = tmp_path / "job.log"

@@ -21,11 +21,7 @@ import pytest
 
 from checks_rules_kit import context
 from lingjun.checks.core.remedy_template import fallback
-from lingjun.checks.facts import Facts
-from lingjun.checks.inputs.log_file import gather_evidence
-from lingjun.checks.knowledge.bundle import KnowledgeData
-from lingjun.checks.rules._remedy_values import remedy_values
-from signature_cases_kit import assert_line_is, assert_log_leads, bundle, findings_for_log, signature
+from signature_cases_kit import (assert_line_is, assert_log_leads, lead_finding, remedy_values_for_log, signature)
 
 KV = "vllm-max-model-len-exceeds-kv-cache"
 IMA = "cuda-illegal-memory-access"
@@ -97,20 +93,6 @@ FLASH_ATTN = ("ImportError: /opt/lib/python3.12/site-packages/flash_attn_2_cuda.
               "EEE")
 
 
-def lead_finding(tmp_path: Path, lines: list[str]):
-    return findings_for_log(tmp_path, lines)[0]
-
-
-def values_of(tmp_path: Path, lines: list[str], names: list[str]):
-    """The remedy values a log made of ``lines`` gives (English, Chinese)."""
-    log = tmp_path / "values.log"
-    log.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-    kd = KnowledgeData.from_dict(bundle())
-    ctx = context(Facts(), kd)
-    ctx.evidence = gather_evidence(kd, Facts(), [str(log)])
-    return remedy_values(ctx, names)
-
-
 def source_links(finding) -> list[str]:
     """The links of a finding after the site's pages (the sources of its signature, in the order they print)."""
     return [link for link in finding.links if not link.startswith("https://kb.example.org/")]
@@ -132,7 +114,7 @@ def test_case03_the_remedy_quotes_the_caches_capacity_and_the_models_length(tmp_
 def test_the_v1_form_quotes_the_estimate_and_the_memory(tmp_path):
     remedy = lead_finding(tmp_path, [KV_V1]).remedy
     assert "Set --max-model-len 81392 or less" in remedy.en and "202752 tokens" in remedy.en
-    en, zh = values_of(tmp_path, [KV_V1], ["vllm.kv_cache_memory", "vllm.kv_cache_tokens"])
+    en, zh = remedy_values_for_log(tmp_path, [KV_V1], ["vllm.kv_cache_memory", "vllm.kv_cache_tokens"])
     assert en == {"vllm.kv_cache_memory": "it needs 71.16 GiB and has 28.57 GiB", "vllm.kv_cache_tokens": "81392 or less"}
     assert zh["vllm.kv_cache_memory"] == "需要 71.16 GiB，现有 28.57 GiB"
 
@@ -141,7 +123,7 @@ def test_a_form_without_an_estimate_says_its_words_for_the_capacity(tmp_path):
     remedy = lead_finding(tmp_path, [KV_V1_GB]).remedy
     assert "Set --max-model-len to at most the number the line gives as the cache's capacity" in remedy.en
     assert "the model's max seq len of 32768 tokens" in remedy.en
-    assert values_of(tmp_path, [KV_V1_GB], ["vllm.kv_cache_memory"])[0] == {
+    assert remedy_values_for_log(tmp_path, [KV_V1_GB], ["vllm.kv_cache_memory"])[0] == {
         "vllm.kv_cache_memory": "it needs 2.00 GiB and has 0.78 GiB"}
 
 

@@ -20,15 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from checks_rules_kit import context
 from lingjun.checks.core.remedy_template import fallback
-from lingjun.checks.facts import Facts
-from lingjun.checks.inputs.log_file import gather_evidence
-from lingjun.checks.knowledge.bundle import KnowledgeData
 from lingjun.checks.knowledge.error_level import kind_of
-from lingjun.checks.rules._remedy_values import remedy_values
-from signature_cases_kit import (assert_line_is, assert_log_leads, assert_matches_none, bundle, cli_report,
-                                 evidence_for_log, findings_for_log, line_finding, signature)
+from signature_cases_kit import (assert_line_is, assert_log_leads, assert_matches_none, cli_report, evidence_for_log,
+                                 lead_finding, line_finding, remedy_values_for_log, signature)
 
 LIBCUDA = "linker-cannot-find-libcuda"
 TRITON_LIBCUDA = "triton-cannot-find-libcuda"
@@ -125,20 +120,6 @@ WITH_TORCH = [
     "using a binary install, upgrade your CuDNN library.  If building from sources, make sure the library loaded at "
     "runtime is compatible with the version specified during compile configuration.",
 ]
-
-
-def lead_finding(tmp_path: Path, lines: list[str]):
-    return findings_for_log(tmp_path, lines)[0]
-
-
-def values_of(tmp_path: Path, lines: list[str], names: list[str]):
-    """The remedy values a log made of ``lines`` gives (English, Chinese)."""
-    log = tmp_path / "values.log"
-    log.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-    kd = KnowledgeData.from_dict(bundle())
-    ctx = context(Facts(), kd)
-    ctx.evidence = gather_evidence(kd, Facts(), [str(log)])
-    return remedy_values(ctx, names)
 
 
 def cause(sig_id: str, cause_id: str) -> dict:
@@ -251,14 +232,14 @@ def test_another_architecture_and_toolkit(tmp_path):
     line = ("nvcc fatal   : Unsupported gpu architecture 'compute_86' error: command '/usr/local/cuda-11.0/bin/nvcc' "
             "failed with exit code 1")
     assert_line_is(tmp_path, line, NVCC, "toolkit-older-than-gpu")
-    en, zh = values_of(tmp_path, [line], ["nvcc.arch", "nvcc.arch_min_cuda", "cuda.toolkit"])
+    en, zh = remedy_values_for_log(tmp_path, [line], ["nvcc.arch", "nvcc.arch_min_cuda", "cuda.toolkit"])
     assert en == {"nvcc.arch": "compute_86", "nvcc.arch_min_cuda": "CUDA 11.1 or later", "cuda.toolkit": "CUDA 11.0"}
     assert zh["nvcc.arch_min_cuda"] == "CUDA 11.1 或更高版本"
 
 
 def test_an_architecture_the_table_lacks_says_the_fallback(tmp_path):
     """compute_87 (Jetson Orin) is not in the architecture table: no release is guessed."""
-    en, _ = values_of(tmp_path, ["nvcc fatal   : Unsupported gpu architecture 'compute_87'"],
+    en, _ = remedy_values_for_log(tmp_path, ["nvcc fatal   : Unsupported gpu architecture 'compute_87'"],
                       ["nvcc.arch", "nvcc.arch_min_cuda"])
     assert en == {"nvcc.arch": "compute_87"}
 
