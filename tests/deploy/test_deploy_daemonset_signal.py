@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from _manifests import load, pod_spec
+from _shell_script import read_until, terminate
 
 SHELLS = [shell for shell in ("bash", "sh") if shutil.which(shell)]
 #: a pod must be gone well inside its grace period after SIGTERM
@@ -41,26 +42,6 @@ def _start(shell: str, env: dict) -> subprocess.Popen:
     # a session of its own: the script is PID 1 of nothing here, but its children can be found and checked
     return subprocess.Popen([shell, "-c", _script()], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
                             text=True, start_new_session=True)
-
-
-def _read_until(stream, marker: str) -> list[str]:
-    lines = []
-    for line in stream:  # blocks on the pipe until the script prints: synchronised on output, no sleeps
-        lines.append(line)
-        if marker in line:
-            return lines
-    raise AssertionError(f"the script ended before printing {marker!r}: {lines}")
-
-
-def _terminate(proc: subprocess.Popen) -> float:
-    start = time.monotonic()
-    proc.send_signal(signal.SIGTERM)
-    try:
-        proc.wait(timeout=DEADLINE_S + 3)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-    return time.monotonic() - start
 
 
 def _group(proc: subprocess.Popen) -> list[int]:
@@ -95,11 +76,11 @@ def _all_end(fds: list[int], timeout: float) -> bool:
 @pytest.mark.parametrize("shell", SHELLS)
 def test_sigterm_while_waiting_ends_the_pod_at_once(shell, tmp_path):
     proc = _start(shell, _fake_python(tmp_path, 'echo \'{"schema": "lingjun-check/snapshot/1"}\'\n'))
-    _read_until(proc.stderr, "waiting for the next rollout")
+    read_until(proc.stderr, "waiting for the next rollout")
     assert proc.stdout.readline() == '{"schema": "lingjun-check/snapshot/1"}\n'  # the snapshot on stdout, once
     children = _group(proc)
     assert children  # the background sleep
-    took = _terminate(proc)
+    took = terminate(proc, DEADLINE_S)
     assert proc.returncode == 0 and took < DEADLINE_S, (proc.returncode, took)
     # the background sleep went with it (checked first: while it lives it holds stderr open, and reading to the
     # end would wait for it)
@@ -111,10 +92,10 @@ def test_sigterm_while_waiting_ends_the_pod_at_once(shell, tmp_path):
 def test_sigterm_while_the_checker_runs_stops_it_too(shell, tmp_path):
     # the checker prints that it started, then hangs: SIGTERM must not wait for it
     proc = _start(shell, _fake_python(tmp_path, "echo checker-started >&2\nexec sleep 600\n"))
-    _read_until(proc.stderr, "checker-started")
+    read_until(proc.stderr, "checker-started")
     children = _group(proc)
     assert children  # the checker
-    took = _terminate(proc)
+    took = terminate(proc, DEADLINE_S)
     assert proc.returncode == 0 and took < DEADLINE_S, (proc.returncode, took)
     assert _all_end(children, DEADLINE_S - took)  # the checker was stopped, not left running
 
@@ -173,10 +154,10 @@ def _sigterm_init(proc: subprocess.Popen) -> "float | None":
 def test_as_pid_1_the_script_ends_on_sigterm_and_a_plain_sleep_does_not(tmp_path):
     env = _fake_python(tmp_path, "echo '{}'\n")
     proc = _as_pid_1(_script(), env)
-    _read_until(proc.stderr, "waiting for the next rollout")
+    read_until(proc.stderr, "waiting for the next rollout")
     took = _sigterm_init(proc)
     assert took is not None and took < DEADLINE_S
     # what the manifest had: `exec sleep` as PID 1 has no handler, so SIGTERM is dropped and the pod waits out its grace
     old = _as_pid_1("echo ready >&2; exec sleep 2147483647", env)
-    _read_until(old.stderr, "ready")
+    read_until(old.stderr, "ready")
     assert _sigterm_init(old) is None

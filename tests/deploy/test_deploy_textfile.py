@@ -8,15 +8,14 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from _manifests import KUBERNETES, REPO, load, pod_spec
+from _shell_script import read_until, terminate
 
 FAKEROOT = REPO / "tests" / "fixtures" / "fakeroots" / "mig-smi"
 PROMTOOL = shutil.which("promtool")
@@ -84,27 +83,6 @@ def _run(tmp_path: Path, pyz: Path, root: Path, interval: str = "1") -> "tuple[s
     return proc, folder
 
 
-def _read_until(stream, marker: str, times: int = 1) -> "list[str]":
-    lines, seen = [], 0
-    for line in stream:  # blocks on the pipe until the script prints: synchronised on output, no sleeps
-        lines.append(line)
-        seen += marker in line
-        if seen == times:
-            return lines
-    raise AssertionError(f"the script ended before printing {marker!r} {times} times: {lines}")
-
-
-def _terminate(proc: subprocess.Popen) -> float:
-    start = time.monotonic()
-    proc.send_signal(signal.SIGTERM)
-    try:
-        proc.wait(timeout=DEADLINE_S + 3)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-    return time.monotonic() - start
-
-
 def _value(text: str, metric: str) -> float:
     (value,) = re.findall(rf"^{metric} (\S+)$", text, re.M)
     return float(value)
@@ -123,12 +101,12 @@ def _promtool(text: str) -> None:
 def test_the_file_is_written_again_after_each_interval_and_sigterm_ends_the_pod(tmp_path, checker_pyz):
     proc, folder = _run(tmp_path, checker_pyz, FAKEROOT)
     try:
-        _read_until(proc.stderr, "report written to", 1)
+        read_until(proc.stderr, "report written to", 1)
         first = (folder / "lingjun.prom").read_text(encoding="utf-8")
-        _read_until(proc.stderr, "report written to", 1)
+        read_until(proc.stderr, "report written to", 1)
         second = (folder / "lingjun.prom").read_text(encoding="utf-8")
     finally:
-        took = _terminate(proc)
+        took = terminate(proc, DEADLINE_S)
     assert proc.returncode == 0 and took < DEADLINE_S, (proc.returncode, took)
     # fresh: the second run replaced the first one's file
     assert _value(second, "lingjun_check_last_run_timestamp_seconds") > _value(first, "lingjun_check_last_run_timestamp_seconds")
@@ -143,9 +121,9 @@ def test_the_file_is_written_again_after_each_interval_and_sigterm_ends_the_pod(
 def test_promtool_finds_nothing_in_the_file_the_daemonset_writes(tmp_path, checker_pyz):
     proc, folder = _run(tmp_path, checker_pyz, FAKEROOT, interval="600")
     try:
-        _read_until(proc.stderr, "report written to", 1)
+        read_until(proc.stderr, "report written to", 1)
     finally:
-        _terminate(proc)
+        terminate(proc, DEADLINE_S)
     _promtool((folder / "lingjun.prom").read_text(encoding="utf-8"))
 
 
@@ -153,9 +131,9 @@ def test_promtool_finds_nothing_in_the_file_the_daemonset_writes(tmp_path, check
 def test_a_failed_run_says_so_in_the_file_and_the_loop_goes_on(tmp_path, checker_pyz):
     proc, folder = _run(tmp_path, checker_pyz, tmp_path / "no-such-root")
     try:
-        lines = _read_until(proc.stderr, "lingjun-check exited with 3", 2)
+        lines = read_until(proc.stderr, "lingjun-check exited with 3", 2)
     finally:
-        took = _terminate(proc)
+        took = terminate(proc, DEADLINE_S)
     assert took < DEADLINE_S
     assert any("the failed run is recorded in" in line for line in lines)
     text = (folder / "lingjun.prom").read_text(encoding="utf-8")
