@@ -278,16 +278,11 @@ class SignatureSet:
         return self._statements.get(literal, [])
 
 
-def _word_cut(text, start: int, end: int, keep_from: int, keep_to: int):
-    """``text[start:end]`` (a ``str`` or ``bytes``) with no word cut in two at either end: a cut that falls inside a
-    word moves to the blank after it (before it, at the end), never into ``[keep_from, keep_to)``, the part that must
-    stay. A token cut in two no longer has the shape masking knows it by, so no part of it may reach a report."""
-    start, end = _word_cut_bounds(text, start, end, keep_from, keep_to)
-    return text[start:end]
-
-
 def _word_cut_bounds(text, start: int, end: int, keep_from: int, keep_to: int) -> tuple[int, int]:
-    """The ``(start, end)`` :func:`_word_cut` cuts ``text`` at."""
+    """Where to cut ``text[start:end]`` (a ``str`` or ``bytes``) so that no word is cut in two at either end: a cut
+    that falls inside a word moves to the blank after it (before it, at the end), never into ``[keep_from, keep_to)``,
+    the part that must stay. A token cut in two no longer has the shape masking knows it by, so no part of it may
+    reach a report."""
     if start > 0 and not text[start - 1:start].isspace():
         while start < min(keep_from, end) and not text[start:start + 1].isspace():
             start += 1
@@ -339,13 +334,6 @@ def _window_spans(line: str, *literals: str) -> "list[tuple[int, int, Optional[i
     # none of them in the line: its first characters
     lo, hi = _word_cut_bounds(line, 0, LINE_LIMIT, 0, len(literals[0]))
     return [(lo, hi, None, literals[0])]
-
-
-def _window(line: str, literal: str) -> str:
-    """The first of :func:`_windows`: ``line``, or for a line longer than :data:`LINE_LIMIT` the :data:`LINE_LIMIT`
-    characters around the first occurrence of ``literal``, cut between words (:func:`_word_cut`)."""
-    lo, hi, _, _ = _window_spans(line, literal)[0]
-    return line[lo:hi]
 
 
 #: the longest time one expression may search one window, in seconds; past it the line is not judged by that pattern

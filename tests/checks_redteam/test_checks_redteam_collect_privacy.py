@@ -396,12 +396,12 @@ def test_a_quoted_secret_value_is_masked_inside_its_quotes(text, masked):
 
 def test_a_long_line_cut_inside_a_token_drops_the_part_rather_than_show_it():
     # a line longer than the 8 KiB window, a GitHub token across the cut: its part has no shape masking knows
-    from lingjun.checks.knowledge.signatures import LINE_LIMIT, _window
+    from lingjun.checks.knowledge.signatures import LINE_LIMIT, _windows
 
     head = "CUDA error: " + "x " * ((LINE_LIMIT - 32) // 2)
     line = head + " ghp_" + "A" * 36 + " tail"
     assert line.find("ghp_") < LINE_LIMIT < line.find("ghp_") + 40  # the cut falls inside the token
-    window = _window(line, "CUDA error: ")
+    window = _windows(line, "CUDA error: ")[0]
     assert "AAAA" not in window and "ghp_" not in window and window.startswith("CUDA error: ")
 
 
@@ -435,11 +435,14 @@ def test_a_quote_whose_literal_masking_hides_shows_no_part_of_a_long_token():
 
 
 def test_a_line_longer_than_the_feed_limit_is_cut_between_words():
-    from lingjun.checks.knowledge.signatures import _word_cut
+    from lingjun.checks.knowledge.signatures import _word_cut_bounds
+
+    def cut(text, start, end, keep_from, keep_to):
+        return text[slice(*_word_cut_bounds(text, start, end, keep_from, keep_to))]
 
     text = b"NCCL WARN x " + b"y" * 50 + b" tail"
-    assert _word_cut(text, 20, 40, 0, 9) == b""  # inside one word: nothing of it
-    assert _word_cut(text, 0, 30, 0, 9) == b"NCCL WARN x "
+    assert cut(text, 20, 40, 0, 9) == b""  # inside one word: nothing of it
+    assert cut(text, 0, 30, 0, 9) == b"NCCL WARN x "
 
 
 def test_the_unspecified_and_loopback_ipv6_addresses_in_brackets_are_kept_and_others_masked():
